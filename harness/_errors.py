@@ -1,0 +1,65 @@
+"""The exception tree, in one place so users can catch precisely.
+
+    ThinkwireError
+     ├── DecodeError          bytes that a codec cannot decode (bad eventstream CRC, ...)
+     ├── ScenarioError        a scenario file is wrong: names the file, the field, the value, the fix
+     ├── ProfileError         a SUT profile / expectations file is wrong
+     ├── CassetteError        a recording is malformed or truncated: names the line
+     └── HarnessError         thinkwire itself failed (a bug or an environment problem)
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "CassetteError",
+    "DecodeError",
+    "HarnessError",
+    "ProfileError",
+    "ScenarioError",
+    "ThinkwireError",
+    "closest",
+]
+
+
+class ThinkwireError(Exception):
+    """Base of every error thinkwire raises on purpose."""
+
+
+class DecodeError(ThinkwireError):
+    """Input bytes violate a framing that cannot be recovered (SSE never raises this: it is lenient)."""
+
+
+class ScenarioError(ThinkwireError):
+    """A scenario file is invalid. Fix the file named in the message; the message lists valid keys."""
+
+    def __init__(self, file: str, field: str, problem: str, hint: str = "") -> None:
+        self.file, self.field, self.problem, self.hint = file, field, problem, hint
+        msg = f"{file}: field {field!r}: {problem}"
+        if hint:
+            msg += f" ({hint})"
+        super().__init__(msg)
+
+
+class ProfileError(ScenarioError):
+    """A SUT profile or expectations file is invalid. Fix the field named in the message."""
+
+
+class CassetteError(ThinkwireError):
+    """A cassette cannot be read. The message names the file and line; re-record or repair that line."""
+
+
+class HarnessError(ThinkwireError):
+    """thinkwire failed for a reason that is not the SUT's fault. Please report it with the message."""
+
+
+def closest(value: str, options: Iterable[str], n: int = 3) -> str:
+    """A "did you mean" hint naming the closest valid keys (or all of them when none is close)."""
+    opts = sorted(set(options))
+    near = difflib.get_close_matches(value, opts, n=n, cutoff=0.5)
+    if near:
+        return "did you mean " + " or ".join(repr(o) for o in near) + "?"
+    shown = ", ".join(repr(o) for o in opts[:12])
+    return f"valid: {shown}" + (", ..." if len(opts) > 12 else "")

@@ -1,0 +1,48 @@
+"""A name -> definition registry for the kinds that data refers to (dialects, variants, checks, drivers).
+
+A duplicate name is a programming error and raises ``TypeError`` naming both definitions (respx's rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Generic, TypeVar
+
+from harness._errors import closest
+
+__all__ = ["Registry"]
+
+T = TypeVar("T")
+
+
+class Registry(Generic[T]):
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._items: dict[str, T] = {}
+
+    def add(self, name: str, item: T) -> T:
+        if name in self._items:
+            raise TypeError(f"{self.kind} {name!r} registered twice: {self._items[name]!r} and {item!r}")
+        self._items[name] = item
+        return item
+
+    def get(self, name: str) -> T:
+        try:
+            return self._items[name]
+        except KeyError:
+            raise KeyError(f"unknown {self.kind} {name!r}: {closest(name, self._items)}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def items(self) -> list[tuple[str, T]]:
+        return list(self._items.items())
+
+    def names(self) -> list[str]:
+        return list(self._items)

@@ -1,0 +1,37 @@
+"""Provider dialects: emit, observe and strictly validate every reasoning wire variant.
+
+To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
+:class:`~harness.dialects._base.Dialect` and register it in ``_registry.py`` (``DIALECTS``).
+"""
+
+from harness.dialects._base import (
+    Caps,
+    Dialect,
+    Difference,
+    Emitter,
+    Frame,
+    Observer,
+    ProviderProfile,
+    Rejection,
+    RequestSpec,
+    Transport,
+    Variant,
+)
+
+__all__ = [
+    "Caps",
+    "Dialect",
+    "Difference",
+    "Emitter",
+    "Frame",
+    "Observer",
+    "ProviderProfile",
+    "Rejection",
+    "RequestSpec",
+    "Transport",
+    "Variant",
+]
+
+from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect  # noqa: E402
+
+__all__ += ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]

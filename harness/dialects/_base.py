@@ -1,0 +1,175 @@
+"""The contract every provider dialect fulfils: emitter, observer, request codec and strict profiles.
+
+Rule: everything here is sans-IO. Emitters turn canonical events into :class:`Frame` objects (the
+transport encoders in ``harness.codec`` turn frames into bytes); observers take raw bytes and return
+canonical events; request codecs and provider profiles work on parsed JSON bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, TypeAlias
+
+from harness.events import Event, Message, Turn
+
+__all__ = [
+    "Caps",
+    "Dialect",
+    "Difference",
+    "Emitter",
+    "Frame",
+    "Observer",
+    "ProviderProfile",
+    "Rejection",
+    "RequestSpec",
+    "Transport",
+    "Variant",
+]
+
+
+class Transport(StrEnum):
+    SSE = "sse"
+    JSONL = "jsonl"
+    EVENTSTREAM = "eventstream"
+
+
+class Caps(StrEnum):
+    """What a variant can carry; hypothesis only generates turns within a variant's caps."""
+
+    REASONING = "reasoning"  # visible reasoning text
+    SIGNATURE = "signature"  # opaque signature / encrypted content
+    REDACTED = "redacted"  # redacted reasoning blocks
+    MULTI_REASONING = "multi-reasoning"  # several reasoning blocks in one message
+    INTERLEAVED = "interleaved"  # reasoning after text or a tool call in one message
+    TOOLS = "tools"
+    USAGE = "usage"  # reasoning token counts
+    ERRORS = "errors"  # mid-stream error frames
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One protocol frame before transport encoding.
+
+    ``data`` is the SSE data (possibly a JSON text or ``[DONE]``), the JSONL line without LF, or the
+    eventstream JSON payload. ``event`` is the SSE ``event:`` line or eventstream ``:event-type``.
+    ``tags`` say what the frame means, for gates, faults and checks: ``reasoning``, ``reasoning-done``
+    (finishes a reasoning item/block), ``text``, ``tool``, ``usage``, ``repeat`` (repeats text already
+    streamed, e.g. ``*.done``), ``terminal`` (the stream's proper end), ``error``, ``start``.
+    """
+
+    data: str
+    event: str | None = None
+    message_type: str = "event"
+    tags: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One way a dialect carries reasoning. ``name`` is the slug used in case ids; ``catalog_id`` is the
+    row of wire-formats.md section 12 (``CC-RC``...)."""
+
+    name: str
+    catalog_id: str
+    dialect: str
+    description: str
+    caps: frozenset[Caps]
+
+
+Difference: TypeAlias = tuple[str, Any, Any]
+"""``(field, actual, expected)``: pytest-httpserver's shape; feeds both the 400 body and the finding."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """What a strict provider answers when a request lost or altered reasoning: exact status and body."""
+
+    status: int
+    body: bytes
+    rule: str
+    differences: tuple[Difference, ...] = ()
+    content_type: str = "application/json"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSpec:
+    """An upstream request built by a dialect's request codec."""
+
+    path: str
+    body: dict[str, Any]
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+class Emitter(Protocol):
+    """Stateful, sans-IO: canonical events in, frames out. Feed the turn in pieces (a script interleaves
+    gates between pieces); an :class:`~harness.events.End` event or :meth:`close` emits the closing
+    frames (done-repeats, terminal)."""
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]: ...
+
+    def close(self) -> list[Frame]: ...
+
+
+class Observer(Protocol):
+    """Sans-IO: raw response bytes in (any split), canonical events out, including
+    :class:`~harness.events.Notice` for anything it cannot interpret. ``end()`` is EOF."""
+
+    def feed(self, data: bytes) -> list[Event]: ...
+
+    def end(self) -> list[Event]: ...
+
+
+class ProviderProfile(Protocol):
+    """A versioned strict (or lenient) provider: checks a request against what the upstream emitted
+    earlier in the conversation, and may shape what it streams from what the request asked for."""
+
+    name: str
+    dialect: str
+    description: str
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        """``emitted``: the assistant messages this upstream produced earlier in the conversation."""
+        ...
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        """What the provider actually streams for this request (e.g. no summaries unless requested)."""
+        ...
+
+
+class Dialect(Protocol):
+    name: str
+    transport: Transport
+    content_type: str  # of a streaming response
+    path_suffixes: tuple[str, ...]  # routing in the mock upstream, e.g. ("/chat/completions",)
+    variants: Mapping[str, Variant]
+    default_variant: str
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter: ...
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        """The non-streaming JSON body for the same turn."""
+        ...
+
+    def observer(self, variant: str | None = None, **options: Any) -> Observer: ...
+
+    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+        """Canonical events from a non-streaming JSON body."""
+        ...
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        """The provider's HTTP error body shape."""
+        ...
+
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        """An upstream request carrying ``messages``, with each assistant message's reasoning passed
+        back in this variant's form."""
+        ...
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        """The canonical messages a request carries (reasoning passback included)."""
+        ...
+
+    def profiles(self) -> Mapping[str, ProviderProfile]: ...

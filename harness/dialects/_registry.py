@@ -1,0 +1,39 @@
+"""Where dialects are found: name -> module, imported on first use (each module exposes ``DIALECT``)."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from harness._errors import closest
+from harness.dialects._base import Dialect, Variant
+
+__all__ = ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
+
+DIALECT_MODULES: dict[str, str] = {
+    "openai-chat": "harness.dialects.openai_chat",
+    "openai-responses": "harness.dialects.openai_responses",
+    "anthropic-messages": "harness.dialects.anthropic_messages",
+    "gemini": "harness.dialects.gemini",
+    "ollama": "harness.dialects.ollama",
+    "bedrock-converse": "harness.dialects.bedrock_converse",
+    "pi-json": "harness.dialects.pi_json",
+}
+
+
+def dialect_names() -> list[str]:
+    return list(DIALECT_MODULES)
+
+
+@cache
+def get_dialect(name: str) -> Dialect:
+    try:
+        module = DIALECT_MODULES[name]
+    except KeyError:
+        raise KeyError(f"unknown dialect {name!r}: {closest(name, DIALECT_MODULES)}") from None
+    dialect: Dialect = importlib.import_module(module).DIALECT
+    return dialect
+
+
+def all_variants() -> list[Variant]:
+    return [v for name in DIALECT_MODULES for v in get_dialect(name).variants.values()]

@@ -1,0 +1,175 @@
+"""What the mock upstream does for one request (a :class:`Script`) and for a conversation.
+
+Rule: scripts are plain frozen data, built by tests, by the scenario loader or from a cassette; the
+server (``_server.py``) and the respx transport (``_respx.py``) are the only things that execute them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from harness.dialects import Frame
+from harness.events import Event, StreamError
+
+__all__ = [
+    "Conversation",
+    "Disconnect",
+    "Emit",
+    "EmitFrames",
+    "Gate",
+    "HttpError",
+    "MalformedFrame",
+    "MidStreamError",
+    "Pause",
+    "Raw",
+    "Script",
+    "Stall",
+    "Step",
+    "UnknownEvent",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Emit:
+    """Canonical events, through the script's dialect emitter/variant, perturbation and chunking."""
+
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EmitFrames:
+    """Pre-built frames, encoded with the script's transport and perturbation."""
+
+    frames: tuple[Frame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """Exact bytes, written as given (one write per element): cassettes and framing probes."""
+
+    chunks: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """Hold every later step until the client side has observed ``reasoning`` (resp. ``text``) text
+    containing the given string, or ``events`` canonical events in all. Bounded by ``timeout``; a
+    timeout is recorded (what was withheld, what the client had seen) and the script goes on."""
+
+    reasoning: str | None = None
+    text: str | None = None
+    events: int | None = None
+    timeout: float = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Deadline-scheduled pause (pacing only; never used to prove anything)."""
+
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class HttpError:
+    """Answer with this status and body instead of a stream (must be the first step)."""
+
+    status: int
+    body: bytes
+    content_type: str = "application/json"
+
+
+@dataclass(frozen=True, slots=True)
+class MidStreamError:
+    """The dialect's own mid-stream error frame (HTTP status already 200)."""
+
+    error: StreamError
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """Close the connection abruptly: now, after ``after_bytes`` more bytes of the following steps,
+    inside the next frame, or inside the next multi-byte UTF-8 code point."""
+
+    where: Literal["now", "after-bytes", "inside-frame", "inside-utf8"] = "now"
+    after_bytes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Stall:
+    """Send nothing more and keep the connection open until the client leaves or ``timeout``."""
+
+    timeout: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class MalformedFrame:
+    """A frame whose data is not valid JSON (written in the transport's framing)."""
+
+    data: str = '{"choices": [{"delta": {"content": "tru'
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent:
+    """A frame with an event type the dialect does not define."""
+
+    event: str = "thinkwire.unknown"
+    data: str = '{"type":"thinkwire.unknown"}'
+
+
+Step: TypeAlias = (
+    Emit | EmitFrames | Raw | Gate | Pause | HttpError | MidStreamError | Disconnect | Stall
+    | MalformedFrame | UnknownEvent
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """One upstream response.
+
+    ``chunking`` and ``perturbation`` name entries of ``harness.codec.CHUNKERS`` / ``PERTURBATIONS``.
+    ``terminator``: ``normal``, ``missing`` (drop frames tagged ``terminal``) or ``doubled``.
+    ``stream``: ``None`` follows the request's own ``stream`` flag (a non-streaming request gets the
+    dialect's JSON body for the concatenated events). ``profile`` names the provider profile whose
+    validator runs on the request first (``lenient`` accepts anything).
+    """
+
+    dialect: str
+    steps: tuple[Step, ...]
+    variant: str | None = None
+    chunking: str = "frames"
+    perturbation: str = "none"
+    terminator: Literal["normal", "missing", "doubled"] = "normal"
+    stream: bool | None = None
+    profile: str = "lenient"
+    model: str = "mock-model"
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def events(self) -> tuple[Event, ...]:
+        """Every canonical event the script emits, in order (what the SUT should deliver)."""
+        return tuple(ev for s in self.steps if isinstance(s, Emit) for ev in s.events)
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """Scripts for successive upstream requests, in order: request N gets ``scripts[N]``; requests
+    beyond the last get ``overflow`` (by default a 500 naming the unexpected request)."""
+
+    scripts: tuple[Script, ...]
+    name: str = ""
+    overflow: Script | None = field(default=None)
+
+    @classmethod
+    def single(cls, script: Script) -> Conversation:
+        return cls((script,))
+
+    def __len__(self) -> int:
+        return len(self.scripts)
+
+    def __getitem__(self, i: int) -> Script:
+        return self.scripts[i]
+
+    @staticmethod
+    def of(scripts: Sequence[Script]) -> Conversation:
+        return Conversation(tuple(scripts))

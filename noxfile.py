@@ -1,0 +1,34 @@
+"""Sessions: tests (the README's test command runs this), lint, bench, sdks, docs."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+nox.options.default_venv_backend = "venv"
+
+PY = "3.11"
+
+
+@nox.session(python=PY)
+def tests(session: nox.Session) -> None:
+    """The whole test suite, with the test extras. Extra args go to pytest."""
+    session.install("-e", ".[test,fast]")
+    session.run("pytest", "-q", *session.posargs)
+
+
+@nox.session(python=PY)
+def lint(session: nox.Session) -> None:
+    """ruff, mypy --strict on harness, and import-linter's one-way layers contract."""
+    session.install("-e", ".[test,lint]")
+    session.run("ruff", "check", "harness", "tests", "benchmarks", "noxfile.py")
+    session.run("mypy")
+    session.run("lint-imports")
+
+
+@nox.session(python=PY)
+def bench(session: nox.Session) -> None:
+    """Benchmarks as ratios against peers measured in the same run; writes docs/benchmarks.md."""
+    session.install("-e", ".[test,bench,fast]")
+    session.run("python", "-m", "benchmarks", *session.posargs)
