@@ -53,6 +53,7 @@ class Timeline:
     def __init__(self) -> None:
         self._entries: list[Entry] = []
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self.t0 = now()
 
     def add(
@@ -67,9 +68,29 @@ class Timeline:
         **info: Any,
     ) -> Entry:
         entry = Entry(now() if t is None else t, side, kind, data, event, turn, info)
-        with self._lock:
+        with self._changed:
             self._entries.append(entry)
+            self._changed.notify_all()
         return entry
+
+    def wait_for(self, side: Side, kind: str, *, timeout: float, after: int = 0) -> Entry | None:
+        """Block until an entry of this side/kind (at or after time ``after``) exists, or ``timeout``
+        seconds pass. Woken by :meth:`add`; never polls."""
+        deadline = time.monotonic() + timeout
+
+        def found() -> Entry | None:
+            for e in self._entries:
+                if e.side == side and e.kind == kind and e.t >= after:
+                    return e
+            return None
+
+        with self._changed:
+            while (hit := found()) is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._changed.wait(left)
+            return hit
 
     def extend(self, entries: Iterable[Entry]) -> None:
         with self._lock:
