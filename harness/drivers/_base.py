@@ -1,0 +1,99 @@
+"""What every driver does: start a SUT, carry a case's conversation through its front door, stop it.
+
+Rule: drivers only *record* (into the case's Timeline, and into the upstream's ClientSide so gates can
+open); they never judge. A hang raises :class:`DriverTimeout`, a SUT that cannot start raises
+:class:`DriverError` with its stderr tail; the runner turns those into TIMEOUT / ERROR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from harness._errors import ThinkwireError
+from harness.events import Event, Message, StreamError, assemble
+from harness.timeline import Timeline
+
+if TYPE_CHECKING:
+    from harness.upstream import Gate
+
+__all__ = ["CaseContext", "Driver", "DriverError", "DriverTimeout", "TurnOutcome", "converse", "gate_met"]
+
+
+class DriverError(ThinkwireError):
+    """The SUT crashed, never became ready, or answered something unusable. Carries the stderr tail."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        self.stderr = stderr
+        super().__init__(message + (f"\n--- SUT stderr (tail) ---\n{stderr}" if stderr else ""))
+
+
+class DriverTimeout(DriverError):
+    """The SUT did not answer within the case timeout; the run moves on."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseContext:
+    """What a driver needs for one case: where the upstream is and how to address it."""
+
+    case: Any  # harness.suite.Case (typed loosely: drivers sit below the suite layer)
+    upstream_url: str
+    timeline: Timeline
+    client: Any  # harness.upstream ClientSide: .observe(event), .satisfied(gate)
+    model: str
+    timeout: float
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class TurnOutcome:
+    events: list[Event] = field(default_factory=list)
+    status: int = 200
+    cancelled: bool = False
+
+    @property
+    def errored(self) -> bool:
+        return self.status >= 400 or any(isinstance(e, StreamError) for e in self.events)
+
+
+class Driver(Protocol):
+    kind: str
+
+    def start(self, upstream_url: str) -> None: ...
+
+    def run(self, ctx: CaseContext) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def gate_met(seen: list[Event], gate: Gate) -> bool:
+    """The client-side view of a gate condition (used for client cancels)."""
+    from harness.events import ReasoningDelta, TextDelta
+
+    if gate.reasoning is not None:
+        return gate.reasoning in "".join(e.text for e in seen if isinstance(e, ReasoningDelta))
+    if gate.text is not None:
+        return gate.text in "".join(e.text for e in seen if isinstance(e, TextDelta))
+    if gate.events is not None:
+        return len(seen) >= gate.events
+    return True
+
+
+SendTurn = Callable[[int, list[Message], "Gate | None"], TurnOutcome]
+
+
+def converse(ctx: CaseContext, send_turn: SendTurn) -> None:
+    """Run the case's turns: each turn's reply is echoed back (as the SUT returned it) with the tool
+    results, then the next user message, if any. Stops after a turn that errored or was cancelled."""
+    messages: list[Message] = []
+    for i, spec in enumerate(ctx.case.turns):
+        if spec.user is not None:
+            messages.append(Message.user(spec.user))
+        outcome = send_turn(i, list(messages), spec.cancel)
+        if outcome.errored or outcome.cancelled:
+            return
+        reply = assemble(outcome.events)
+        messages.append(reply)
+        for call in reply.tool_calls:
+            messages.append(Message.tool(call.id, spec.tool_result, call.name))

@@ -1,0 +1,220 @@
+"""Driver for CLI / agent SUTs: a process that reads a prompt and writes JSONL (pi-style) or SSE to
+stdout, with the session/temp dir it uses and the child processes it spawns watched throughout.
+
+Rule: the watcher only records (``sut``: start, child-start, child-exit, dir-created, dir-removed,
+exit, process-left, dir-left); the cleanup check judges. Whatever the SUT leaves behind is recorded,
+then killed / removed, so a broken SUT never leaks into the next case.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+from harness.dialects import get_dialect
+from harness.drivers._base import CaseContext, DriverError, DriverTimeout, gate_met
+from harness.drivers._process import Process
+from harness.drivers._profile import SUTProfile, substitute
+from harness.events import Event
+
+__all__ = ["CliDriver"]
+
+_WATCH_INTERVAL = 0.005  # observation cadence of the process/dir watcher (not a verdict)
+_CHILD_GRACE = 1.0  # how long children may take to go away after the SUT exits
+
+
+class CliDriver:
+    kind = "cli"
+
+    def __init__(self, profile: SUTProfile) -> None:
+        self.profile = profile
+        self.upstream_url = ""
+        self._last_stderr = ""
+
+    def start(self, upstream_url: str) -> None:
+        self.upstream_url = upstream_url
+
+    def stop(self) -> None:
+        pass
+
+    def stderr_tail(self) -> str:
+        return self._last_stderr
+
+    def run(self, ctx: CaseContext) -> None:
+        case = ctx.case
+        tmp = Path(tempfile.mkdtemp(prefix="thinkwire-cli-"))
+        logs = Path(tempfile.mkdtemp(prefix="thinkwire-cli-logs-"))
+        values = {
+            "upstream": ctx.upstream_url,
+            "tmp": str(tmp),
+            "python": sys.executable,
+            "dialect": case.dialect,
+            "variant": case.variant,
+            "model": ctx.model,
+            "prompt": next((t.user for t in case.turns if t.user), "Hello?"),
+        }
+        values["session"] = substitute(self.profile.session_dir, values)
+        argv = [substitute(a, values) for a in self.profile.command]
+        env = {k: substitute(v, values) for k, v in self.profile.env.items()}
+        tl = ctx.timeline
+        session = Path(values["session"])
+        try:
+            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True)
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.rmtree(logs, ignore_errors=True)
+            raise DriverError(f"cannot start CLI {argv[0]!r}: {exc}") from None
+        tl.add("sut", "start", pid=proc.pid, argv=argv)
+        watcher = _Watcher(proc.pid, session, tl)
+        watcher.start()
+        observer = get_dialect(self.profile.front_door).observer(self.profile.front_variant)
+        seen: list[Event] = []
+        cancel = next((t.cancel for t in case.turns if t.cancel is not None), None)
+        deadline = time.monotonic() + ctx.timeout
+        timed_out = False
+        cancelled = False
+
+        def turn_now() -> int:
+            return max(0, len(tl.select("upstream", "request")) - 1)
+
+        def emit(events: list[Event]) -> None:
+            for ev in events:
+                tl.add("client", "event", event=ev, turn=turn_now())
+                ctx.client.observe(ev)
+                seen.append(ev)
+
+        assert proc.popen.stdout is not None
+        fd = proc.popen.stdout.fileno()
+        os.set_blocking(fd, False)
+        import selectors
+
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    timed_out = True
+                    break
+                if not sel.select(min(left, 0.5)):
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                tl.add("client", "chunk", data=chunk, turn=turn_now())
+                emit(observer.feed(chunk))
+                if cancel is not None and not cancelled and gate_met(seen, cancel):
+                    cancelled = True
+                    tl.add("client", "cancel", turn=turn_now())
+                    try:
+                        os.kill(proc.pid, signal.SIGTERM)
+                    except ProcessLookupError:
+                        pass
+        emit(observer.end())
+        tl.add("client", "end", turn=turn_now())
+        if timed_out:
+            proc.popen.kill()
+        try:
+            code = proc.popen.wait(5.0)
+        except Exception:  # noqa: BLE001
+            proc.popen.kill()
+            code = proc.popen.wait(5.0)
+        tl.add("sut", "exit", code=code)
+        watcher.settle(_CHILD_GRACE)
+        watcher.stop()
+        for pid, cmd in watcher.alive_children():
+            tl.add("sut", "process-left", pid=pid, cmdline=cmd)
+            try:
+                psutil.Process(pid).kill()
+            except psutil.Error:
+                pass
+        if session.exists():
+            tl.add("sut", "dir-left", path=str(session))
+        self._last_stderr = proc.stderr_tail()
+        if self._last_stderr:
+            tl.add("sut", "stderr", data=self._last_stderr.encode())
+        proc.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(logs, ignore_errors=True)
+        if timed_out:
+            raise DriverTimeout(f"the CLI did not finish within {ctx.timeout:.0f}s", self._last_stderr)
+
+
+class _Watcher(threading.Thread):
+    """Samples the SUT's process tree and its session dir; records changes with their times."""
+
+    def __init__(self, pid: int, session: Path, timeline: object) -> None:
+        super().__init__(name="thinkwire-cli-watcher", daemon=True)
+        self.pid = pid
+        self.session = session
+        self.tl = timeline
+        self.known: dict[int, tuple[psutil.Process, str]] = {}
+        self.gone: set[int] = set()
+        self.dir_state = "absent"  # absent -> present -> removed
+        self._stop_flag = threading.Event()
+        self._lock = threading.Lock()
+
+    def run(self) -> None:
+        while not self._stop_flag.is_set():
+            self.sample()
+            self._stop_flag.wait(_WATCH_INTERVAL)
+
+    def sample(self) -> None:
+        from harness.timeline import Timeline
+
+        tl = self.tl
+        assert isinstance(tl, Timeline)
+        with self._lock:
+            try:
+                for child in psutil.Process(self.pid).children(recursive=True):
+                    if child.pid not in self.known:
+                        try:
+                            cmd = " ".join(child.cmdline())[:200]
+                        except psutil.Error:
+                            cmd = "?"
+                        self.known[child.pid] = (child, cmd)
+                        tl.add("sut", "child-start", pid=child.pid, cmdline=cmd)
+            except psutil.Error:
+                pass
+            for pid, (p, _) in self.known.items():
+                if pid not in self.gone and not _running(p):
+                    self.gone.add(pid)
+                    tl.add("sut", "child-exit", pid=pid)
+            exists = self.session.exists()
+            if exists and self.dir_state == "absent":
+                self.dir_state = "present"
+                tl.add("sut", "dir-created", path=str(self.session))
+            elif not exists and self.dir_state == "present":
+                self.dir_state = "removed"
+                alive = [pid for pid, _ in self.alive_children()]
+                tl.add("sut", "dir-removed", path=str(self.session), children_alive=alive)
+
+    def settle(self, grace: float) -> None:
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            self.sample()
+            if not self.alive_children():
+                return
+            time.sleep(_WATCH_INTERVAL)
+
+    def alive_children(self) -> list[tuple[int, str]]:
+        return [(pid, cmd) for pid, (p, cmd) in self.known.items() if pid not in self.gone and _running(p)]
+
+    def stop(self) -> None:
+        self._stop_flag.set()
+        self.join(2.0)
+        self.sample()
+
+
+def _running(p: psutil.Process) -> bool:
+    try:
+        return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False

@@ -1,0 +1,126 @@
+"""Drivers for HTTP SUTs: a gateway thinkwire starts as a process, or one already running at a URL.
+
+Rule: a gateway process is started once per run (``keep_alive``) with its readiness probed within a
+bound; an early exit or a missed deadline is a DriverError carrying the stderr tail.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from harness.drivers._base import CaseContext, DriverError, converse
+from harness.drivers._http import FrontDoor
+from harness.drivers._process import Process, free_port
+from harness.drivers._profile import SUTProfile, substitute
+
+__all__ = ["GatewayDriver", "UrlDriver"]
+
+
+class UrlDriver:
+    """A SUT that is already running: thinkwire only talks to it."""
+
+    kind = "url"
+
+    def __init__(self, profile: SUTProfile) -> None:
+        self.profile = profile
+        self.base_url = ""
+        self.front: FrontDoor | None = None
+
+    def start(self, upstream_url: str) -> None:
+        self.base_url = substitute(self.profile.url, {"upstream": upstream_url})
+        self.front = self._front()
+
+    def _front(self) -> FrontDoor:
+        opts = {} if self.profile.reasoning_fields is None else {"reasoning_fields": self.profile.reasoning_fields}
+        return FrontDoor(self.base_url, dialect=self.profile.front_door, variant=self.profile.front_variant,
+                         path=self.profile.path, observer_options=opts)
+
+    def run(self, ctx: CaseContext) -> None:
+        assert self.front is not None, "start() first"
+        front = self.front
+        converse(ctx, lambda i, msgs, cancel: front.send(ctx, i, msgs, cancel))
+
+    def stop(self) -> None:
+        if self.front is not None:
+            self.front.close()
+
+    def stderr_tail(self) -> str:
+        return ""
+
+
+class GatewayDriver(UrlDriver):
+    """A gateway process: command with ``{upstream}``/``{port}``/``{tmp}`` placeholders, optional
+    templated config files, a readiness URL."""
+
+    kind = "gateway"
+
+    def __init__(self, profile: SUTProfile) -> None:
+        super().__init__(profile)
+        self.proc: Process | None = None
+        self.tmp: Path | None = None
+
+    def start(self, upstream_url: str) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="thinkwire-sut-"))
+        port = str(free_port())
+        values = {"upstream": upstream_url, "port": port, "tmp": str(self.tmp), "python": sys.executable}
+        for name, content in self.profile.files.items():
+            target = Path(substitute(name, values))
+            if not target.is_absolute():
+                target = self.tmp / target
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(substitute(content, values), encoding="utf-8")
+        argv = [substitute(a, values) for a in self.profile.command]
+        env = {k: substitute(v, values) for k, v in self.profile.env.items()}
+        try:
+            self.proc = Process(argv, env=env, cwd=self.tmp, log_dir=self.tmp)
+        except OSError as exc:
+            raise DriverError(f"cannot start SUT {argv[0]!r}: {exc}") from None
+        self.base_url = substitute(self.profile.url, values)
+        ready = substitute(self.profile.ready or (self.base_url + "/health"), values)
+        self._wait_ready(ready)
+        self.front = self._front()
+
+    def _wait_ready(self, url: str) -> None:
+        assert self.proc is not None
+        deadline = time.monotonic() + self.profile.ready_timeout
+        delay = 0.01
+        with httpx.Client(timeout=1.0) as http:
+            while time.monotonic() < deadline:
+                if not self.proc.alive():
+                    raise DriverError(
+                        f"SUT exited with code {self.proc.popen.returncode} before becoming ready",
+                        self.proc.stderr_tail(),
+                    )
+                try:
+                    if http.get(url).status_code < 500:
+                        return
+                except httpx.HTTPError:
+                    pass
+                time.sleep(delay)  # readiness probe back-off: not a verdict
+                delay = min(delay * 2, 0.2)
+        tail = self.proc.stderr_tail()
+        self.stop()
+        raise DriverError(f"SUT not ready at {url} within {self.profile.ready_timeout:.0f}s", tail)
+
+    def run(self, ctx: CaseContext) -> None:
+        if self.proc is not None and not self.proc.alive():
+            raise DriverError(f"SUT exited with code {self.proc.popen.returncode}", self.proc.stderr_tail())
+        super().run(ctx)
+
+    def stderr_tail(self) -> str:
+        return self.proc.stderr_tail() if self.proc else ""
+
+    def stop(self) -> None:
+        super().stop()
+        if self.proc is not None:
+            self.proc.stop()
+            self.proc = None
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None

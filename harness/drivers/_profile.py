@@ -1,0 +1,165 @@
+"""SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT.
+
+Rule: placeholders ``{upstream}`` (mock upstream base URL), ``{port}`` (a free port thinkwire picked),
+``{tmp}`` (a fresh temp dir), ``{python}`` (this interpreter), ``{session}``, ``{prompt}``,
+``{dialect}``, ``{variant}`` are substituted in commands, env, URLs, model names and config files.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness._errors import ProfileError, closest
+
+__all__ = ["KINDS", "SUTProfile", "load_profile", "parse_profile", "substitute"]
+
+KINDS = ("gateway", "url", "python", "cli")
+
+_KEYS: dict[str, Any] = {
+    "name": str,
+    "kind": str,
+    "command": (list, str),
+    "env": dict,
+    "url": str,
+    "ready": str,
+    "ready_timeout": (int, float),
+    "timeout": (int, float),
+    "front_door": str,
+    "front_variant": str,
+    "path": str,
+    "models": dict,
+    "dialects": list,
+    "unsupported_variants": list,
+    "reasoning_fields": list,
+    "callable": str,
+    "session_dir": str,
+    "files": dict,
+    "expectations": str,
+    "faults": list,
+    "keep_alive": bool,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SUTProfile:
+    name: str
+    kind: str
+    command: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    url: str = "http://127.0.0.1:{port}"
+    ready: str | None = None
+    ready_timeout: float = 15.0
+    timeout: float = 20.0
+    front_door: str = "openai-chat"
+    front_variant: str = "reasoning"
+    path: str = "/v1/chat/completions"
+    models: Mapping[str, str] = field(default_factory=dict)
+    dialects: tuple[str, ...] | None = None
+    unsupported_variants: tuple[str, ...] = ()
+    reasoning_fields: tuple[str, ...] | None = None
+    callable: str | None = None
+    session_dir: str = "{tmp}/session"
+    files: Mapping[str, str] = field(default_factory=dict)
+    expectations: str | None = None
+    faults: tuple[str, ...] = ()
+    keep_alive: bool = True  # gateway: one process for the whole run (else one per case)
+    source: str = "<flags>"
+
+    def model_for(self, dialect: str, variant: str) -> str:
+        template = self.models.get(dialect, self.models.get("*", "{dialect}:{variant}/mock-model"))
+        return template.format(dialect=dialect, variant=variant)
+
+    def claims(self, dialect: str, variant: str) -> bool:
+        if self.dialects is not None and dialect not in self.dialects:
+            return False
+        return f"{dialect}:{variant}" not in self.unsupported_variants and variant not in self.unsupported_variants
+
+
+def substitute(template: str, values: Mapping[str, str]) -> str:
+    out = template
+    for key, value in values.items():
+        out = out.replace("{" + key + "}", value)
+    return out
+
+
+def load_profile(path: Path) -> SUTProfile:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(str(path), "<file>", f"not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ProfileError(str(path), "<file>", f"cannot be read: {exc}") from None
+    profile = parse_profile(data, source=str(path))
+    if profile.expectations and not Path(profile.expectations).is_absolute():
+        object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
+    return profile
+
+
+def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTProfile:
+    def err(fld: str, problem: str, hint: str = "") -> ProfileError:
+        return ProfileError(source, fld, problem, hint)
+
+    for key, value in data.items():
+        if key not in _KEYS:
+            raise err(key, "unknown field", closest(key, _KEYS))
+        if not isinstance(value, _KEYS[key]):
+            raise err(key, f"wrong type {type(value).__name__} ({value!r})")
+    kind = data.get("kind")
+    if kind is None:
+        raise err("kind", "missing", f"one of {', '.join(KINDS)}")
+    if kind not in KINDS:
+        raise err("kind", f"unknown kind {kind!r}", closest(kind, KINDS))
+    command = data.get("command", ())
+    if isinstance(command, str):
+        import shlex
+
+        command = shlex.split(command)
+    if kind in ("gateway", "cli") and not command:
+        raise err("command", f"a {kind} profile needs a command", 'e.g. command = ["my-gateway", "--port", "{port}"]')
+    if kind == "url" and "url" not in data:
+        raise err("url", "a url profile needs the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"')
+    if kind == "python" and not data.get("callable"):
+        raise err("callable", "a python profile needs callable = \"module:function\"")
+    if data.get("callable") and ":" not in data["callable"]:
+        raise err("callable", f"{data['callable']!r} is not module:function")
+    from harness.dialects import dialect_names
+
+    front = str(data.get("front_door", "pi-json" if kind == "cli" else "openai-chat"))
+    if front not in dialect_names():
+        raise err("front_door", f"unknown dialect {front!r}", closest(front, dialect_names()))
+    for d in data.get("dialects", []) or []:
+        if d not in dialect_names():
+            raise err("dialects", f"unknown dialect {d!r}", closest(d, dialect_names()))
+    return SUTProfile(
+        name=str(data.get("name", kind)),
+        kind=kind,
+        command=tuple(str(c) for c in command),
+        env={str(k): str(v) for k, v in dict(data.get("env", {})).items()},
+        url=str(data.get("url", "http://127.0.0.1:{port}")),
+        ready=data.get("ready"),
+        ready_timeout=float(data.get("ready_timeout", 15.0)),
+        timeout=float(data.get("timeout", 20.0)),
+        front_door=front,
+        front_variant=str(data.get("front_variant", "v2" if front == "pi-json" else "reasoning")),
+        path=str(data.get("path", "/v1/chat/completions")),
+        models={str(k): str(v) for k, v in dict(data.get("models", {})).items()},
+        dialects=tuple(data["dialects"]) if "dialects" in data else None,
+        unsupported_variants=tuple(data.get("unsupported_variants", ())),
+        reasoning_fields=tuple(data["reasoning_fields"]) if "reasoning_fields" in data else None,
+        callable=data.get("callable"),
+        session_dir=str(data.get("session_dir", "{tmp}/session")),
+        files={str(k): str(v) for k, v in dict(data.get("files", {})).items()},
+        expectations=data.get("expectations"),
+        faults=tuple(data.get("faults", ())),
+        keep_alive=bool(data.get("keep_alive", True)),
+        source=source,
+    )
+
+
+def python_placeholder() -> str:
+    return sys.executable

@@ -1,0 +1,144 @@
+"""Expansion of a scenario's axes into concrete cases, and a case into upstream scripts.
+
+Rule: a case id is ``<scenario-id>[<dialect>:<variant>/<chunking>(/<perturbation>)(/nonstream)]`` and
+never changes for the same scenario file: expectation files and recordings key on it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from harness.dialects import Caps, get_dialect
+from harness.events import Event, Message, TextDelta, assemble
+from harness.suite._scenario import ProviderHttpError, Scenario, TurnSpec
+from harness.upstream import Conversation, Emit, HttpError, Script, Step
+
+__all__ = ["Case", "expand", "expand_all", "select"]
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    scenario: Scenario
+    dialect: str
+    variant: str
+    chunking: str
+    perturbation: str
+    stream: bool
+
+    @property
+    def id(self) -> str:
+        parts = [f"{self.dialect}:{self.variant}", self.chunking]
+        if self.perturbation != "none":
+            parts.append(self.perturbation)
+        if not self.stream:
+            parts.append("nonstream")
+        return f"{self.scenario.id}[{'/'.join(parts)}]"
+
+    @property
+    def turns(self) -> tuple[TurnSpec, ...]:
+        return self.scenario.turns
+
+    @property
+    def profile(self) -> str:
+        return self.scenario.profile_for(self.dialect)
+
+    def axes(self) -> dict[str, str]:
+        return {
+            "dialect": self.dialect,
+            "variant": self.variant,
+            "chunking": self.chunking,
+            "perturbation": self.perturbation,
+            "mode": "stream" if self.stream else "nonstream",
+        }
+
+    def expected_events(self, turn: int) -> tuple[Event, ...]:
+        """What the upstream streams on this turn: what a correct SUT delivers."""
+        return self.turns[turn].events()
+
+    def expected_message(self, turn: int) -> Message:
+        return assemble(self.expected_events(turn))
+
+    def conversation(self, model: str = "mock-model") -> Conversation:
+        dialect = get_dialect(self.dialect)
+        scripts = []
+        for spec in self.turns:
+            steps: list[Step] = []
+            for st in spec.steps:
+                if isinstance(st, ProviderHttpError):
+                    steps.append(HttpError(st.status, dialect.error_body(st.status, st.message, st.code)))
+                else:
+                    steps.append(st)
+            scripts.append(
+                Script(
+                    dialect=self.dialect,
+                    steps=tuple(steps),
+                    variant=self.variant,
+                    chunking=self.chunking,
+                    perturbation=self.perturbation,
+                    terminator=spec.terminator,  # type: ignore[arg-type]
+                    profile=self.profile,
+                    model=model,
+                )
+            )
+        return Conversation(tuple(scripts), name=self.id)
+
+    def with_stream(self, stream: bool) -> Case:
+        return replace(self, stream=stream)
+
+
+def _variant_ok(scenario: Scenario, dialect: str, name: str) -> bool:
+    variant = get_dialect(dialect).variants[name]
+    if name in scenario.exclude_variants:
+        return False
+    if scenario.variants is not None and name not in scenario.variants:
+        return False
+    needed = {Caps(c) for c in scenario.requires}
+    events = [ev for t in scenario.turns for ev in t.events()]
+    if any(not isinstance(ev, TextDelta) and ev.channel == "reasoning" for ev in events):
+        needed.add(Caps.REASONING)
+    return needed <= variant.caps
+
+
+def _perturbation_ok(dialect: str, name: str) -> bool:
+    if name == "none":
+        return True
+    try:
+        from harness.codec import PERTURBATIONS  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - the codec ships them
+        return False
+    transport = get_dialect(dialect).transport.value
+    entry = PERTURBATIONS.get(name) if hasattr(PERTURBATIONS, "get") else PERTURBATIONS[name]
+    transports = getattr(entry, "transports", None)
+    return transports is None or transport in transports
+
+
+def expand(scenario: Scenario) -> list[Case]:
+    cases: list[Case] = []
+    for dialect in scenario.dialects:
+        for variant in get_dialect(dialect).variants:
+            if not _variant_ok(scenario, dialect, variant):
+                continue
+            for chunking in scenario.chunkings:
+                for perturbation in scenario.perturbations:
+                    if not _perturbation_ok(dialect, perturbation):
+                        continue
+                    for mode in scenario.modes:
+                        cases.append(Case(scenario, dialect, variant, chunking, perturbation, mode == "stream"))
+    return cases
+
+
+def expand_all(scenarios: Iterable[Scenario]) -> list[Case]:
+    return [c for s in scenarios for c in expand(s)]
+
+
+def select(cases: Sequence[Case], patterns: Sequence[str] | None) -> list[Case]:
+    """Cases whose id or scenario id matches any glob (``openai-chat/*``, ``*passback*``)."""
+    if not patterns:
+        return list(cases)
+    return [
+        c
+        for c in cases
+        if any(fnmatch.fnmatchcase(c.id, p) or fnmatch.fnmatchcase(c.scenario.id, p) for p in patterns)
+    ]

@@ -1,0 +1,102 @@
+"""Verdicts, findings and case results: the one results model every report renders.
+
+Two verdict axes per case (Autobahn's idea): ``stream`` (PASS / NON_STRICT / INFO / UNSUPPORTED / FAIL)
+and ``cleanup`` (PASS / UNCLEAN / FAIL); the harness status (OK / ERROR / TIMEOUT) is separate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "Axis",
+    "CaseResult",
+    "Finding",
+    "Status",
+    "Verdict",
+    "worst",
+]
+
+
+class Verdict(StrEnum):
+    PASS = "PASS"
+    INFO = "INFO"
+    NOT_APPLICABLE = "N/A"
+    UNSUPPORTED = "UNSUPPORTED"
+    NON_STRICT = "NON_STRICT"
+    UNCLEAN = "UNCLEAN"
+    FAIL = "FAIL"
+
+
+class Axis(StrEnum):
+    STREAM = "stream"
+    CLEANUP = "cleanup"
+
+
+class Status(StrEnum):
+    OK = "OK"
+    ERROR = "ERROR"
+    TIMEOUT = "TIMEOUT"
+
+
+_RANK = {
+    Verdict.NOT_APPLICABLE: 0,
+    Verdict.PASS: 1,
+    Verdict.INFO: 2,
+    Verdict.UNSUPPORTED: 3,
+    Verdict.NON_STRICT: 4,
+    Verdict.UNCLEAN: 5,
+    Verdict.FAIL: 6,
+}
+
+
+def worst(verdicts: list[Verdict], default: Verdict = Verdict.PASS) -> Verdict:
+    """The most severe verdict (N/A and INFO never outrank PASS for the case verdict)."""
+    real = [v for v in verdicts if v not in (Verdict.NOT_APPLICABLE, Verdict.INFO)]
+    return max(real, key=_RANK.__getitem__) if real else default
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One check's judgement of one case, with the evidence for it."""
+
+    check: str
+    verdict: Verdict
+    axis: Axis = Axis.STREAM
+    message: str = ""
+    expected: str = ""
+    actual: str = ""
+    evidence: tuple[int, ...] = ()  # indexes into the case's timeline entries
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict in (Verdict.FAIL, Verdict.UNCLEAN, Verdict.NON_STRICT)
+
+
+@dataclass(slots=True)
+class CaseResult:
+    """Everything known about one expanded case after it ran."""
+
+    case_id: str
+    scenario_id: str
+    requirement: str
+    category: str
+    sut: str
+    status: Status = Status.OK
+    findings: list[Finding] = field(default_factory=list)
+    stream: Verdict = Verdict.PASS
+    cleanup: Verdict = Verdict.PASS
+    expected: dict[str, str] = field(default_factory=dict)  # axis -> verdict from the expectations file
+    expected_reason: str = ""
+    unexpected: bool = False
+    duration_s: float = 0.0
+    error: str = ""  # harness/SUT error text (with the SUT's stderr tail)
+    reproduce: str = ""
+    timeline: list[dict[str, Any]] = field(default_factory=list)
+    axes: dict[str, str] = field(default_factory=dict)
+
+    def failing(self) -> list[Finding]:
+        return [f for f in self.findings if f.failed]
