@@ -1,1 +1,41 @@
-"""thinkwire suite."""
+"""The conformance suite: scenarios -> cases -> run against a SUT -> checks -> verdicts.
+
+Where things go: a new scenario is a TOML file under ``scenarios/``; a new check is a function in
+``harness/suite/checks``; a new SUT kind is a driver in ``harness/drivers``.
+"""
+
+from harness.suite._builtin import BUILTIN, builtin_profile
+from harness.suite._case import Case, expand, expand_all, select
+from harness.suite._expectations import Expectation, Expectations, load_expectations, write_expectations
+from harness.suite._runner import RunResult, load_cases, resolve_sut, run, serialize_timeline
+from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_catalog, load_scenario
+from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict
+
+__all__ = [
+    "BUILTIN",
+    "CATEGORIES",
+    "Axis",
+    "Case",
+    "CaseResult",
+    "Expectation",
+    "Expectations",
+    "Finding",
+    "RunResult",
+    "Scenario",
+    "Status",
+    "TurnSpec",
+    "Verdict",
+    "builtin_profile",
+    "catalog_dir",
+    "expand",
+    "expand_all",
+    "load_cases",
+    "load_catalog",
+    "load_expectations",
+    "load_scenario",
+    "resolve_sut",
+    "run",
+    "select",
+    "serialize_timeline",
+    "write_expectations",
+]

@@ -1,0 +1,67 @@
+"""The SUT profiles thinkwire ships: the reference gateway (the default), SDK wrapper and agent CLI.
+
+Rule: a reference profile plus fault switches is a *mutant*; the detection matrix runs those.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from harness._errors import ProfileError, closest
+from harness.drivers import SUTProfile, parse_profile
+
+__all__ = ["BUILTIN", "builtin_profile", "expectations_path"]
+
+_DIR = Path(__file__).resolve().parent.parent / "reference"
+
+BUILTIN = {
+    "reference": {
+        "name": "reference-gateway",
+        "kind": "gateway",
+        "command": ["{python}", "-m", "harness.reference.gateway", "--port", "{port}", "--upstream", "{upstream}"],
+        "front_door": "openai-chat",
+        "front_variant": "reasoning_details",
+        "models": {"*": "{dialect}:{variant}/mock-model"},
+        "timeout": 10.0,
+    },
+    "reference-sdk": {
+        "name": "reference-sdk",
+        "kind": "python",
+        "callable": "harness.reference.sdk:reference_sdk",
+        "models": {"*": "mock-model"},
+        "timeout": 10.0,
+    },
+    "reference-cli": {
+        "name": "reference-cli",
+        "kind": "cli",
+        "command": ["{python}", "-m", "harness.reference.agent", "--upstream", "{upstream}", "--dialect",
+                    "{dialect}", "--variant", "{variant}", "--model", "{model}", "--session-dir", "{session}",
+                    "--prompt", "{prompt}"],
+        "front_door": "pi-json",
+        "front_variant": "v2",
+        "models": {"*": "mock-model"},
+        "timeout": 10.0,
+    },
+}
+
+
+def expectations_path(name: str) -> Path | None:
+    p = _DIR / f"{name}.expectations.toml"
+    return p if p.exists() else None
+
+
+def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
+    if name not in BUILTIN:
+        raise ProfileError("<builtin>", "sut", f"unknown built-in SUT {name!r}", closest(name, BUILTIN))
+    profile = parse_profile(BUILTIN[name], source=f"<builtin {name}>")
+    if faults:
+        command = profile.command
+        if profile.kind in ("gateway", "cli"):
+            command = (*command, *[x for f in faults for x in ("--fault", f)])
+        profile = replace(profile, command=command, faults=tuple(faults),
+                          name=f"{profile.name}+{'+'.join(faults)}")
+    exp = expectations_path(name)
+    if exp is not None and not faults:
+        profile = replace(profile, expectations=str(exp))
+    return profile

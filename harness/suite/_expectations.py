@@ -1,0 +1,115 @@
+"""Per-SUT expectations (WPT-style): case id or glob -> expected verdicts, with a reason or link, so a
+CI gate can adopt the suite step by step. ``write_expectations`` regenerates one from a run.
+
+File format (TOML)::
+
+    [cases."openai-chat/tools/passback[openai-chat:reasoning_content/frames]"]
+    stream = "FAIL"
+    reason = "we drop reasoning_content on tool turns: issue #12"
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness._errors import ProfileError, closest
+from harness.suite._verdict import CaseResult, Status, Verdict
+
+__all__ = ["Expectation", "Expectations", "load_expectations", "write_expectations"]
+
+_KEYS = {"stream", "cleanup", "status", "reason", "link"}
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    stream: str | None = None
+    cleanup: str | None = None
+    status: str | None = None
+    reason: str = ""
+
+
+class Expectations:
+    def __init__(self, entries: Mapping[str, Expectation] | None = None, source: str = "") -> None:
+        self.entries = dict(entries or {})
+        self.source = source
+
+    def lookup(self, case_id: str, scenario_id: str) -> Expectation | None:
+        if case_id in self.entries:
+            return self.entries[case_id]
+        for pattern, exp in self.entries.items():
+            if fnmatch.fnmatchcase(case_id, pattern) or fnmatch.fnmatchcase(scenario_id, pattern):
+                return exp
+        return None
+
+    def apply(self, result: CaseResult, *, strict: bool) -> None:
+        exp = self.lookup(result.case_id, result.scenario_id)
+        bad = {Verdict.FAIL, Verdict.UNCLEAN} | ({Verdict.NON_STRICT} if strict else set())
+        if exp is None:
+            result.unexpected = result.status != Status.OK or result.stream in bad or result.cleanup in bad
+            return
+        result.expected = {k: v for k, v in (("stream", exp.stream), ("cleanup", exp.cleanup),
+                                             ("status", exp.status)) if v}
+        result.expected_reason = exp.reason
+        mismatch = False
+        if result.status != Status.OK:
+            mismatch = exp.status != result.status.value
+        else:
+            for axis, actual in (("stream", result.stream), ("cleanup", result.cleanup)):
+                want = result.expected.get(axis)
+                if want is not None:
+                    mismatch |= actual.value != want and actual in bad
+                else:
+                    mismatch |= actual in bad
+        result.unexpected = mismatch
+
+
+def load_expectations(path: Path) -> Expectations:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(str(path), "<file>", f"not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ProfileError(str(path), "<file>", f"cannot be read: {exc}") from None
+    cases = data.get("cases", {})
+    extra = [k for k in data if k != "cases"]
+    if extra:
+        raise ProfileError(str(path), extra[0], "unknown top-level table", "put entries under [cases.\"<id>\"]")
+    entries: dict[str, Expectation] = {}
+    valid = {v.value for v in Verdict} | {s.value for s in Status}
+    for key, table in cases.items():
+        if not isinstance(table, dict):
+            raise ProfileError(str(path), f"cases.{key}", "expected a table")
+        for k, v in table.items():
+            if k not in _KEYS:
+                raise ProfileError(str(path), f"cases.{key}.{k}", "unknown field", closest(k, _KEYS))
+            if k in ("stream", "cleanup", "status") and v not in valid:
+                raise ProfileError(str(path), f"cases.{key}.{k}", f"unknown verdict {v!r}", closest(str(v), valid))
+        entries[key] = Expectation(table.get("stream"), table.get("cleanup"), table.get("status"),
+                                   str(table.get("reason", table.get("link", ""))))
+    return Expectations(entries, str(path))
+
+
+def write_expectations(results: Iterable[CaseResult], path: Path) -> int:
+    """Record every non-passing case of a run as expected (``update-expectations``). Returns the count."""
+    lines = ["# thinkwire expectations: known results of this SUT, keyed by case id.", ""]
+    n = 0
+    for r in results:
+        if r.status == Status.OK and r.stream not in (Verdict.FAIL, Verdict.NON_STRICT) and r.cleanup in (
+            Verdict.PASS, Verdict.NOT_APPLICABLE):
+            continue
+        n += 1
+        lines.append(f'[cases."{r.case_id}"]')
+        if r.status != Status.OK:
+            lines.append(f'status = "{r.status.value}"')
+        else:
+            lines.append(f'stream = "{r.stream.value}"')
+            lines.append(f'cleanup = "{r.cleanup.value}"')
+        reason = "; ".join(f"{f.check}: {f.message}" for f in r.failing())[:200].replace('"', "'")
+        lines.append(f'reason = "{reason or r.error[:200]}"'.replace("\n", " "))
+        lines.append("")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return n

@@ -1,0 +1,287 @@
+"""``run()``: cases x one SUT -> results. The CLI, the pytest plugin and users' own code call this.
+
+Rule: one mock upstream for the whole run (reset per case), one SUT process kept alive across cases;
+every wait is bounded; a crash or hang of the SUT is a result (ERROR / TIMEOUT), never a hung run, and
+the SUT is restarted for the next case when it died.
+"""
+
+from __future__ import annotations
+
+import base64
+import shlex
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTCallable, SUTProfile, make_driver
+from harness.events import Event
+from harness.suite._builtin import builtin_profile
+from harness.suite._case import Case, expand_all, select
+from harness.suite._expectations import Expectations, load_expectations
+from harness.suite._scenario import load_catalog
+from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
+from harness.suite.checks import CHECKS, CaseView, build_view
+from harness.suite.checks._errors import CANCEL_BOUND_S
+from harness.suite.checks._parity import parity
+from harness.timeline import Entry, Timeline
+
+__all__ = ["RunResult", "load_cases", "resolve_sut", "run", "serialize_timeline"]
+
+Progress = Callable[[int, int, CaseResult], None]
+
+
+@dataclass(slots=True)
+class RunResult:
+    sut: str
+    results: list[CaseResult] = field(default_factory=list)
+    strict: bool = False
+    duration_s: float = 0.0
+    sut_error: str = ""
+
+    @property
+    def unexpected(self) -> list[CaseResult]:
+        return [r for r in self.results if r.unexpected]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.unexpected or self.sut_error else 0
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for r in self.results:
+            key = r.status.value if r.status != Status.OK else r.stream.value
+            out[key] = out.get(key, 0) + 1
+        return out
+
+
+def load_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[Case]:
+    return select(expand_all(load_catalog(root)), patterns)
+
+
+def resolve_sut(sut: SUTProfile | str | SUTCallable | None, faults: Sequence[str] = ()) -> SUTProfile:
+    from harness.drivers import load_profile, parse_profile
+
+    if sut is None:
+        return builtin_profile("reference", tuple(faults))
+    if isinstance(sut, SUTProfile):
+        return sut
+    if isinstance(sut, str):
+        if sut.startswith("reference"):
+            return builtin_profile(sut, tuple(faults))
+        if sut.startswith(("http://", "https://")):
+            return parse_profile({"kind": "url", "url": sut, "name": sut})
+        return load_profile(Path(sut))
+    return parse_profile({"kind": "python", "callable": "x:y", "name": getattr(sut, "__name__", "callable")})
+
+
+def run(
+    cases: Sequence[Case] | Sequence[str] | None = None,
+    *,
+    sut: SUTProfile | str | SUTCallable | None = None,
+    faults: Sequence[str] = (),
+    strict: bool = False,
+    expectations: Expectations | str | Path | None = None,
+    progress: Progress | None = None,
+    timeout: float | None = None,
+    keep_timelines: bool = True,
+) -> RunResult:
+    """Run ``cases`` (Case objects, or id globs; all when None) against ``sut`` (a profile, a profile
+    path, a URL, a built-in name, or a Python callable; the reference gateway when None)."""
+    from harness.upstream import ClientSide, MockUpstream
+
+    if cases is None or (cases and isinstance(cases[0], str)):
+        case_list = load_cases(list(cases) if cases else None)  # type: ignore[arg-type]
+    else:
+        case_list = list(cases)  # type: ignore[arg-type]
+    fn: SUTCallable | None = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
+    profile = resolve_sut(sut, faults)
+    if isinstance(expectations, str | Path):
+        expectations = load_expectations(Path(expectations))
+    elif expectations is None and profile.expectations:
+        expectations = load_expectations(Path(profile.expectations))
+    started = time.monotonic()
+    out = RunResult(sut=profile.name, strict=strict)
+    upstream = MockUpstream()
+    upstream.start()
+    driver: Driver | None = None
+    views: dict[str, CaseView] = {}
+    try:
+        for n, case in enumerate(case_list, 1):
+            if driver is None:
+                driver = make_driver(profile, fn)
+                try:
+                    driver.start(upstream.base_url)
+                except DriverError as exc:
+                    driver = None
+                    result = _result(case, profile)
+                    result.status, result.error = Status.ERROR, str(exc)
+                    _finish(out, result, expectations, strict, progress, n, len(case_list))
+                    continue
+            result, view, alive = _run_case(case, profile, driver, upstream, ClientSide, timeout,
+                                            keep_timelines)
+            if view is not None:
+                views[case.id] = view
+            if not alive:
+                driver.stop()
+                driver = None
+            _finish(out, result, expectations, strict, progress, n, len(case_list))
+    finally:
+        if driver is not None:
+            driver.stop()
+        upstream.stop()
+    _parity_pass(out, case_list, views, expectations, strict)
+    out.duration_s = time.monotonic() - started
+    return out
+
+
+def _result(case: Case, profile: SUTProfile) -> CaseResult:
+    return CaseResult(
+        case_id=case.id,
+        scenario_id=case.scenario.id,
+        requirement=case.scenario.requirement,
+        category=case.scenario.category,
+        sut=profile.name,
+        axes=case.axes(),
+        reproduce=f"thinkwire run --sut {shlex.quote(_sut_arg(profile))} --cases {shlex.quote(case.id)}",
+    )
+
+
+def _sut_arg(profile: SUTProfile) -> str:
+    if profile.source.startswith("<builtin"):
+        base = profile.source.split()[1].rstrip(">")
+        return base + "".join(f" --fault {f}" for f in profile.faults) if profile.faults else base
+    return profile.source
+
+
+def _run_case(
+    case: Case, profile: SUTProfile, driver: Driver, upstream: Any, client_cls: Any, timeout: float | None,
+    keep: bool,
+) -> tuple[CaseResult, CaseView | None, bool]:
+    result = _result(case, profile)
+    if not profile.claims(case.dialect, case.variant) or profile.kind not in case.scenario.sut_kinds:
+        result.stream = Verdict.UNSUPPORTED
+        result.cleanup = Verdict.NOT_APPLICABLE
+        result.findings.append(Finding("support", Verdict.UNSUPPORTED,
+                                       message=f"the SUT does not claim {case.dialect}:{case.variant}"
+                                       if not profile.claims(case.dialect, case.variant)
+                                       else f"scenario does not apply to {profile.kind} SUTs"))
+        return result, None, True
+    timeline = Timeline()
+    client = client_cls()
+    model = profile.model_for(case.dialect, case.variant)
+    upstream.load(case.conversation(model), timeline=timeline, client=client)
+    ctx = CaseContext(case, upstream.base_url, timeline, client, model, timeout or profile.timeout)
+    t0 = time.monotonic()
+    alive = True
+    try:
+        driver.run(ctx)
+    except DriverTimeout as exc:
+        result.status, result.error = Status.TIMEOUT, str(exc)
+        alive = profile.kind not in ("gateway",)
+    except DriverError as exc:
+        result.status, result.error = Status.ERROR, str(exc)
+        alive = False
+    except Exception as exc:  # noqa: BLE001 - a harness bug must not kill the run
+        import traceback
+
+        result.status = Status.ERROR
+        result.error = "harness error: " + "".join(traceback.format_exception(exc))[-2000:]
+    if result.status != Status.OK:
+        tail = getattr(driver, "stderr_tail", lambda: "")()
+        if tail and tail not in result.error:
+            result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
+    cancels = timeline.select("client", "cancel")
+    if cancels:
+        timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
+    result.duration_s = time.monotonic() - t0
+    view = build_view(case, timeline, profile.kind)
+    if result.status == Status.OK:
+        result.findings = [c(view) for _, c in CHECKS.items()]
+        errors = [e for e in timeline.select("upstream", "server-error")]
+        if errors:
+            result.findings.append(Finding("harness", Verdict.FAIL, message="mock upstream error: "
+                                           + str(errors[0].info.get("error", ""))[:500]))
+        _verdicts(result)
+    if keep:
+        result.timeline = serialize_timeline(view.entries)
+    return result, view, alive
+
+
+def _verdicts(result: CaseResult) -> None:
+    result.stream = worst([f.verdict for f in result.findings if f.axis == Axis.STREAM])
+    result.cleanup = worst([f.verdict for f in result.findings if f.axis == Axis.CLEANUP],
+                           default=Verdict.PASS)
+
+
+def _finish(out: RunResult, result: CaseResult, expectations: Expectations | None, strict: bool,
+            progress: Progress | None, n: int, total: int) -> None:
+    (expectations or Expectations()).apply(result, strict=strict)
+    out.results.append(result)
+    if progress is not None:
+        progress(n, total, result)
+
+
+def _parity_pass(out: RunResult, cases: Iterable[Case], views: dict[str, CaseView],
+                 expectations: Expectations | None, strict: bool) -> None:
+    by_id = {r.case_id: r for r in out.results}
+    for case in cases:
+        if not case.scenario.parity or case.stream:
+            continue
+        twin = case.with_stream(True)
+        if case.id not in views or twin.id not in views:
+            continue
+        finding = parity(views[twin.id], views[case.id])
+        result = by_id[case.id]
+        result.findings.append(finding)
+        _verdicts(result)
+        (expectations or Expectations()).apply(result, strict=strict)
+
+
+def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    if not entries:
+        return []
+    t0 = entries[0].t
+    out: list[dict[str, Any]] = []
+    for e in entries:
+        item: dict[str, Any] = {"t_ms": round((e.t - t0) / 1e6, 3), "side": e.side, "kind": e.kind, "turn": e.turn}
+        if e.data:
+            raw = e.data[:4096]
+            try:
+                item["text"] = raw.decode()
+            except UnicodeDecodeError:
+                item["base64"] = base64.b64encode(raw).decode()
+            if len(e.data) > 4096:
+                item["truncated"] = len(e.data)
+        if e.event is not None:
+            item["event"] = _event_dict(e.event)
+        if e.info:
+            item["info"] = {k: _plain(v) for k, v in e.info.items() if k != "headers"}
+        out.append(item)
+    return out
+
+
+def _event_dict(ev: Event) -> dict[str, Any]:
+    from dataclasses import fields
+
+    d: dict[str, Any] = {"type": type(ev).__name__}
+    for f in fields(ev):
+        if f.name == "channel":
+            continue
+        v = getattr(ev, f.name)
+        if v not in (None, ""):
+            d[f.name] = v
+    return d
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, str | int | float | bool) or v is None:
+        return v
+    if isinstance(v, bytes):
+        return v.decode(errors="replace")[:2000]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple | set | frozenset):
+        return [_plain(x) for x in v]
+    return repr(v)[:2000]

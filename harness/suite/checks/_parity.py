@@ -1,0 +1,30 @@
+"""The parity check: the same upstream turn through the SUT streaming and non-streaming delivers the
+same reasoning, answer and tool calls. It judges a *pair* of cases, so the runner calls it after both."""
+
+from __future__ import annotations
+
+from harness.suite._verdict import Finding, Verdict
+from harness.suite.checks._base import judged_turns
+from harness.suite.checks._view import CaseView
+
+__all__ = ["DESCRIPTION", "parity"]
+
+DESCRIPTION = "Streaming and non-streaming requests deliver the same reasoning, answer and tool calls."
+
+
+def parity(streamed: CaseView, whole: CaseView) -> Finding:
+    a, b = judged_turns(streamed), judged_turns(whole)
+    if not a or not b:
+        return Finding("parity", Verdict.NOT_APPLICABLE, message="one of the two modes has no turn to judge")
+    for ta, tb in zip(a, b, strict=False):
+        pairs = (
+            ("reasoning", ta.reasoning, tb.reasoning),
+            ("text", ta.text, tb.text),
+            ("tool calls", str([(c.name, c.arguments) for c in ta.tool_calls]),
+             str([(c.name, c.arguments) for c in tb.tool_calls])),
+        )
+        for what, sa, sb in pairs:
+            if sa != sb:
+                return Finding("parity", Verdict.FAIL, message=f"turn {ta.turn}: {what} differs between modes",
+                               expected=f"streaming: {sa[:120]!r}", actual=f"non-streaming: {sb[:120]!r}")
+    return Finding("parity", Verdict.PASS)

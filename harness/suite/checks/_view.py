@@ -1,0 +1,171 @@
+"""The per-turn view every check reads: what the upstream sent, what the client got, and the *fate*
+of reasoning and text, computed once so that one cause is reported by one check.
+
+Rule: pure functions of (case, timeline). The fate decides attribution: reasoning that never reached
+the client is ``dropped`` (the delivery check says so once; dependent checks become N/A); reasoning
+found in the answer is ``moved`` (channel-separation); repeated is ``duplicated`` (no-duplication);
+with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.events import (
+    End,
+    Event,
+    Message,
+    Notice,
+    ReasoningDelta,
+    StreamError,
+    TextDelta,
+    ToolCallBlock,
+    Usage,
+    assemble,
+)
+from harness.timeline import Entry, Timeline
+
+__all__ = ["CaseView", "TurnView", "build_view", "fate"]
+
+
+def fate(expected: str, got: str, other_channel: str) -> str:
+    """``ok``, ``none`` (nothing expected, nothing got), ``dropped``, ``moved``, ``duplicated``,
+    ``corrupted``, ``leaked`` (got something where nothing was expected), ``altered``."""
+    if got == expected:
+        return "ok" if expected else "none"
+    if not expected:
+        return "leaked"
+    if "\ufffd" in got and "\ufffd" not in expected:
+        return "corrupted"
+    if expected in got and len(got) > len(expected):
+        return "duplicated"
+    if expected in other_channel or (not got and _overlap(expected, other_channel)):
+        return "moved"
+    if not got:
+        return "dropped"
+    return "altered"
+
+
+def _overlap(expected: str, other: str) -> bool:
+    probe = expected.strip()[:24]
+    return bool(probe) and probe in other
+
+
+@dataclass(slots=True)
+class TurnView:
+    turn: int
+    expected_events: tuple[Event, ...]
+    client_events: list[Event]
+    reached: bool  # the upstream received a request for this turn
+    rejected: list[Entry]
+    gate_timeouts: list[Entry]
+    gate_opens: list[Entry]
+    writes: list[Entry]
+    status: int | None
+    cancelled: bool
+    faulted: bool
+    expected: Message = field(init=False)
+    delivered: Message = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.expected = assemble(self.expected_events)
+        self.delivered = assemble(self.client_events)
+
+    @property
+    def expected_reasoning(self) -> str:
+        return self.expected.reasoning
+
+    @property
+    def expected_text(self) -> str:
+        return self.expected.text
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(e.text for e in self.client_events if isinstance(e, ReasoningDelta))
+
+    @property
+    def text(self) -> str:
+        return "".join(e.text for e in self.client_events if isinstance(e, TextDelta))
+
+    @property
+    def reasoning_fate(self) -> str:
+        return fate(self.expected_reasoning, self.reasoning, self.text)
+
+    @property
+    def text_fate(self) -> str:
+        return fate(self.expected_text, self.text, self.reasoning)
+
+    @property
+    def errors(self) -> list[StreamError]:
+        return [e for e in self.client_events if isinstance(e, StreamError)]
+
+    @property
+    def ends(self) -> list[End]:
+        return [e for e in self.client_events if isinstance(e, End)]
+
+    @property
+    def notices(self) -> list[Notice]:
+        return [e for e in self.client_events if isinstance(e, Notice)]
+
+    @property
+    def usages(self) -> list[Usage]:
+        return [e for e in self.client_events if isinstance(e, Usage)]
+
+    @property
+    def expected_usage(self) -> Usage | None:
+        found = [e for e in self.expected_events if isinstance(e, Usage)]
+        return found[-1] if found else None
+
+    @property
+    def client_saw_error(self) -> bool:
+        return bool(self.errors) or (self.status is not None and self.status >= 400)
+
+    @property
+    def tool_calls(self) -> tuple[ToolCallBlock, ...]:
+        return self.delivered.tool_calls
+
+
+@dataclass(slots=True)
+class CaseView:
+    case: Any
+    kind: str  # SUT kind
+    timeline: Timeline
+    turns: list[TurnView]
+    entries: list[Entry]
+
+    def index_of(self, entry: Entry) -> int:
+        for i, e in enumerate(self.entries):
+            if e is entry:
+                return i
+        return -1
+
+    @property
+    def sut_entries(self) -> list[Entry]:
+        return [e for e in self.entries if e.side == "sut"]
+
+
+def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
+    entries = timeline.entries()
+    views: list[TurnView] = []
+    for i, spec in enumerate(case.turns):
+        def sel(side: str, k: str, i: int = i) -> list[Entry]:
+            return [e for e in entries if e.side == side and e.kind == k and e.turn == i]
+
+        statuses = sel("client", "status")
+        views.append(
+            TurnView(
+                turn=i,
+                expected_events=spec.events(),
+                client_events=[e.event for e in sel("client", "event") if e.event is not None],
+                reached=bool(sel("upstream", "request")),
+                rejected=sel("upstream", "rejected"),
+                gate_timeouts=sel("upstream", "gate-timeout"),
+                gate_opens=sel("upstream", "gate-open"),
+                writes=sel("upstream", "write"),
+                status=int(statuses[-1].info.get("status", 0)) if statuses else None,
+                cancelled=bool(sel("client", "cancel")),
+                faulted=spec.faulted,
+            )
+        )
+    return CaseView(case, kind, timeline, views, entries)
