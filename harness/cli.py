@@ -1,10 +1,17 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report."""
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report.
+
+Rule: argument parsing and printing only; every command calls the same public functions users can
+call from Python (``harness.suite.run`` ...). Exit code 0 only when no unexpected failure remains.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+from harness._errors import ThinkwireError
 
 __all__ = ["main"]
 
@@ -15,8 +22,144 @@ def build_parser() -> argparse.ArgumentParser:
         description="Conformance test harness for LLM reasoning (thinking) streams.",
     )
     parser.add_argument("--version", action="version", version="thinkwire 0.1.0")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the conformance suite against a SUT (default: the reference gateway)")
+    who = run.add_mutually_exclusive_group()
+    who.add_argument("--sut", help="SUT profile TOML, or a built-in: reference, reference-sdk, reference-cli")
+    who.add_argument("--sut-cmd", help="a gateway command line ({upstream}, {port}, {tmp} are substituted)")
+    who.add_argument("--sut-url", help="URL of a SUT that is already running")
+    run.add_argument("--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)")
+    run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
+    run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
+    run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
+    run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
+    run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
+    run.add_argument("--write-expectations", metavar="FILE", help="write this run's non-passing cases as expectations")
+    run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
+    run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
+    run.add_argument("--timeout", type=float, help="per-case timeout in seconds")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
+    ls.add_argument("--variants", action="store_true", help="list every wire variant instead")
+    ls.add_argument("--scenarios", action="store_true", help="one line per scenario instead of per case")
+    ls.add_argument("--checks", action="store_true", help="list the checks")
+    ls.add_argument("--faults", action="store_true", help="list the reference SUTs' fault switches")
+    ls.add_argument("--cases", action="append", help="glob of case or scenario ids")
+
+    serve = sub.add_parser("serve", help="run the mock upstream standalone until interrupted")
+    serve.add_argument("--dialect", default="openai-chat")
+    serve.add_argument("--variant")
+    serve.add_argument("--scenario", help="serve this scenario's conversation instead of a canned turn")
+    serve.add_argument("--port", type=int, default=0)
+    serve.add_argument("--profile", default="lenient", help="provider profile (strict validation)")
     return parser
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    if args.variants:
+        from harness.dialects import all_variants
+
+        for v in all_variants():
+            print(f"{v.dialect:20} {v.name:18} {v.catalog_id:16} {v.description}")
+        return 0
+    if args.checks:
+        from harness.suite.checks import CHECKS
+        from harness.suite.checks._parity import DESCRIPTION
+
+        for name, c in CHECKS.items():
+            print(f"{name:20} {c.axis.value:8} {c.description}")
+        print(f"{'parity':20} {'stream':8} {DESCRIPTION}")
+        return 0
+    if args.faults:
+        from harness.reference._faults import FAULTS
+
+        for name, text in FAULTS.items():
+            print(f"{name:24} {text}")
+        return 0
+    from harness.suite import expand, load_catalog, select
+
+    scenarios = load_catalog()
+    if args.scenarios:
+        for s in scenarios:
+            seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
+            print(f"{s.id:60} {s.category:22} {len(expand(s)):4} cases{seeds}  {s.requirement}")
+        return 0
+    for case in select([c for s in scenarios for c in expand(s)], args.cases):
+        s = case.scenario
+        seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
+        print(f"{case.id}  [{s.category}]{seeds}  {s.requirement}")
+    return 0
+
+
+def _profile_from_flags(args: argparse.Namespace) -> object:
+    from harness.drivers import parse_profile
+
+    if args.sut_cmd:
+        data = {"kind": "gateway", "command": args.sut_cmd, "front_door": args.front_door, "name": args.sut_cmd}
+        if args.ready:
+            data["ready"] = args.ready
+        return parse_profile(data)
+    if args.sut_url:
+        return parse_profile({"kind": "url", "url": args.sut_url, "front_door": args.front_door,
+                              "name": args.sut_url})
+    return args.sut
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from harness.report._console import Progress, print_failures, print_summary
+    from harness.suite import load_cases, run, write_expectations
+
+    if args.jobs and args.jobs > 1:
+        from harness.suite._parallel import run_parallel
+
+        result = run_parallel(args)
+    else:
+        cases = load_cases(args.cases)
+        if not cases:
+            print(f"thinkwire: no case matches {args.cases}", file=sys.stderr)
+            return 2
+        result = run(cases, sut=_profile_from_flags(args), faults=args.fault,  # type: ignore[arg-type]
+                     strict=args.strict, expectations=args.expectations,
+                     progress=Progress(enabled=not args.quiet), timeout=args.timeout)
+    print_failures(result)
+    print_summary(result)
+    if args.write_expectations:
+        n = write_expectations(result.results, Path(args.write_expectations))
+        print(f"wrote {n} expectation(s) to {args.write_expectations}")
+    if args.report:
+        from harness.report import write_reports
+
+        write_reports(result, Path(args.report))
+        print(f"report written to {args.report}")
+    if args.junit:
+        from harness.report import write_junit
+
+        write_junit(result, Path(args.junit))
+    return result.exit_code
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from harness.upstream import demo_conversation, serve_forever
+
+    if args.scenario:
+        from harness.suite import expand, load_catalog
+
+        matches = [c for s in load_catalog() if s.id == args.scenario for c in expand(s)
+                   if c.dialect == args.dialect and (args.variant is None or c.variant == args.variant)]
+        if not matches:
+            print(f"thinkwire: no case of scenario {args.scenario!r} for {args.dialect}", file=sys.stderr)
+            return 2
+        conversation = matches[0].conversation()
+    else:
+        from harness.dialects import get_dialect
+
+        variant = args.variant or get_dialect(args.dialect).default_variant
+        conversation = demo_conversation(args.dialect, variant, args.profile)
+    serve_forever(conversation, port=args.port)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,7 +168,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    return 0
+    try:
+        if args.command == "list":
+            return _cmd_list(args)
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "serve":
+            return _cmd_serve(args)
+    except ThinkwireError as exc:
+        print(f"thinkwire: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    parser.error(f"unknown command {args.command!r}")
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

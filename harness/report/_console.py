@@ -1,0 +1,103 @@
+"""Console output of a run: a live progress line, h2spec-style failure blocks, the summary matrix.
+
+Rule: formatting only; every figure comes from the RunResult.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from typing import TextIO
+
+from harness.suite import CaseResult, RunResult, Status, Verdict
+
+__all__ = ["Progress", "print_failures", "print_summary"]
+
+_SYMBOL = {
+    Verdict.PASS: "✓", Verdict.FAIL: "×", Verdict.NON_STRICT: "~", Verdict.INFO: "i",
+    Verdict.UNSUPPORTED: "-", Verdict.UNCLEAN: "!", Verdict.NOT_APPLICABLE: " ",
+}
+
+
+class Progress:
+    """A one-line progress bar on a TTY; a dot per case otherwise (CI logs)."""
+
+    def __init__(self, out: TextIO | None = None, enabled: bool = True) -> None:
+        self.out = out or sys.stderr
+        self.enabled = enabled
+        self.tty = self.out.isatty()
+        self.bad = 0
+
+    def __call__(self, n: int, total: int, result: CaseResult) -> None:
+        if not self.enabled:
+            return
+        if result.unexpected:
+            self.bad += 1
+        if self.tty:
+            width = 30
+            done = int(width * n / max(total, 1))
+            line = f"\r[{'#' * done}{'.' * (width - done)}] {n}/{total}  unexpected: {self.bad}  {result.case_id[:60]}"
+            self.out.write(line.ljust(130)[:130])
+            if n == total:
+                self.out.write("\n")
+        else:
+            self.out.write("F" if result.unexpected else ".")
+            if n % 80 == 0 or n == total:
+                self.out.write(f" {n}/{total}\n")
+        self.out.flush()
+
+
+def print_failures(run: RunResult, out: TextIO | None = None, limit: int = 30, slice_len: int = 12) -> None:
+    out = out or sys.stdout
+    bad = run.unexpected
+    for r in bad[:limit]:
+        out.write(f"\n× {r.case_id}\n")
+        out.write(f"  -> {r.requirement}\n")
+        if r.status != Status.OK:
+            out.write(f"  {r.status.value}: {r.error.strip()[:1500]}\n")
+        for f in r.failing():
+            out.write(f"  [{f.check}] {f.verdict.value}: {f.message}\n")
+            if f.expected:
+                out.write(f"    Expected: {f.expected}\n")
+            if f.actual:
+                out.write(f"    Actual:   {f.actual}\n")
+        if r.timeline:
+            evidence = [i for f in r.failing() for i in f.evidence if i >= 0]
+            centre = evidence[0] if evidence else len(r.timeline) // 2
+            lo = max(0, centre - slice_len // 2)
+            out.write("    timeline:\n")
+            for e in r.timeline[lo : lo + slice_len]:
+                what = e.get("event") or e.get("info") or e.get("text", "")
+                out.write(f"      {e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {str(what)[:90]}\n")
+        out.write(f"  reproduce: {r.reproduce}\n")
+    if len(bad) > limit:
+        out.write(f"\n... and {len(bad) - limit} more unexpected results\n")
+
+
+def print_summary(run: RunResult, out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    cols = ["PASS", "NON_STRICT", "INFO", "UNSUPPORTED", "FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "expected"]
+    for r in run.results:
+        row = matrix[r.category]
+        key = r.status.value if r.status != Status.OK else r.stream.value
+        row[key] += 1
+        if r.status == Status.OK and r.cleanup == Verdict.UNCLEAN:
+            row["UNCLEAN"] += 1
+        if r.expected and not r.unexpected:
+            row["expected"] += 1
+    out.write(f"\nthinkwire: {len(run.results)} cases against {run.sut} in {run.duration_s:.1f}s\n\n")
+    head = f"{'category':24}" + "".join(f"{c:>12}" for c in cols)
+    out.write(head + "\n" + "-" * len(head) + "\n")
+    totals: dict[str, int] = defaultdict(int)
+    for cat in sorted(matrix):
+        row = matrix[cat]
+        out.write(f"{cat:24}" + "".join(f"{row.get(c, 0):>12}" for c in cols) + "\n")
+        for c in cols:
+            totals[c] += row.get(c, 0)
+    out.write("-" * len(head) + "\n" + f"{'total':24}" + "".join(f"{totals[c]:>12}" for c in cols) + "\n")
+    n_bad = len(run.unexpected)
+    if run.sut_error:
+        out.write(f"\nSUT error: {run.sut_error}\n")
+    out.write(f"\n{'OK' if n_bad == 0 else 'FAILED'}: {n_bad} unexpected result(s)"
+              + (" (strict)" if run.strict else "") + "\n")
