@@ -1,3 +1,178 @@
-"""pytest plugin (registered by entry point). Imports thinkwire lazily: no cost unless used."""
+"""The thinkwire pytest plugin (registered by entry point; imports thinkwire lazily).
+
+Fixtures: ``thinkwire_upstream`` (session: one mock upstream), ``mock_upstream`` (function: the same
+server, reset, with a fresh timeline), ``thinkwire_run`` (run cases against a callable, URL, command
+or profile: the same ``run()`` users call by hand), ``thinkwire_case`` (parametrised over
+``--thinkwire-cases``). Marker: ``@pytest.mark.thinkwire(**kwargs)`` -> kwargs of ``run()``.
+Options: ``--thinkwire-cases``, ``--thinkwire-strict``, ``--thinkwire-expectations``,
+``--thinkwire-report``.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from harness.suite import RunResult
+    from harness.timeline import Timeline
+
+__all__ = ["MockUpstreamHandle"]
+
+_RESULTS_KEY = pytest.StashKey[list["RunResult"]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("thinkwire", "thinkwire reasoning-stream conformance")
+    group.addoption("--thinkwire-cases", action="append", default=None, metavar="GLOB",
+                    help="case or scenario id globs for thinkwire_case / thinkwire_run (repeatable)")
+    group.addoption("--thinkwire-strict", action="store_true", default=False,
+                    help="treat NON_STRICT verdicts as failures")
+    group.addoption("--thinkwire-expectations", default=None, metavar="FILE",
+                    help="expectations TOML: case id -> expected verdict")
+    group.addoption("--thinkwire-report", default=None, metavar="DIR",
+                    help="write results.json / summary.md / report.html of every thinkwire run here")
+    group.addoption("--thinkwire-sut", default=None, metavar="SUT",
+                    help="SUT for thinkwire_case tests: a profile TOML, URL or built-in name")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "thinkwire(**kwargs): keyword arguments for harness.suite.run() (cases, sut, strict, ...)"
+    )
+    config.stash[_RESULTS_KEY] = []
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "thinkwire_case" not in metafunc.fixturenames:
+        return
+    from harness.suite import load_cases
+
+    marker = metafunc.definition.get_closest_marker("thinkwire")
+    patterns = metafunc.config.getoption("--thinkwire-cases") or (
+        marker.kwargs.get("cases") if marker else None
+    )
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    cases = load_cases(patterns)
+    metafunc.parametrize("thinkwire_case", cases, ids=[c.id for c in cases])
+
+
+@dataclass
+class MockUpstreamHandle:
+    """The session's mock upstream, reset for one test: ``load(conversation)``, ``base_url``,
+    ``timeline``, ``client`` (report client-side events with ``client.observe(event)``)."""
+
+    server: Any
+    timeline: Timeline
+    client: Any
+    loaded: list[Any] = field(default_factory=list)
+
+    @property
+    def base_url(self) -> str:
+        return str(self.server.base_url)
+
+    def load(self, conversation: Any) -> None:
+        from harness.upstream import Conversation, Script
+
+        if isinstance(conversation, Script):
+            conversation = Conversation((conversation,))
+        self.server.load(conversation, timeline=self.timeline, client=self.client)
+        self.loaded.append(conversation)
+
+    @property
+    def requests(self) -> list[Any]:
+        return list(self.server.requests)
+
+
+@pytest.fixture(scope="session")
+def thinkwire_upstream() -> Iterator[Any]:
+    """One mock upstream (asyncio + h11 on 127.0.0.1, port 0) for the whole test session."""
+    from harness.upstream import MockUpstream
+
+    server = MockUpstream()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def mock_upstream(thinkwire_upstream: Any) -> MockUpstreamHandle:
+    """The session's upstream with a fresh timeline and client side (the per-test reset)."""
+    from harness.timeline import Timeline
+    from harness.upstream import ClientSide
+
+    handle = MockUpstreamHandle(thinkwire_upstream, Timeline(), ClientSide())
+    thinkwire_upstream.load(_empty_conversation(), timeline=handle.timeline, client=handle.client)
+    return handle
+
+
+def _empty_conversation() -> Any:
+    from harness.upstream import Conversation
+
+    return Conversation(())
+
+
+@pytest.fixture
+def thinkwire_run(request: pytest.FixtureRequest, thinkwire_upstream: Any) -> Callable[..., RunResult]:
+    """``thinkwire_run(cases=..., sut=..., **kw)`` -> RunResult, with the command-line options and the
+    ``thinkwire`` marker's kwargs applied (call arguments win)."""
+    from harness.suite import run
+
+    marker = request.node.get_closest_marker("thinkwire")
+    config = request.config
+
+    def _run(cases: Any = None, **kwargs: Any) -> RunResult:
+        opts: dict[str, Any] = dict(marker.kwargs) if marker else {}
+        if config.getoption("--thinkwire-strict"):
+            opts["strict"] = True
+        if config.getoption("--thinkwire-expectations"):
+            opts["expectations"] = config.getoption("--thinkwire-expectations")
+        opts.update(kwargs)
+        cases = cases if cases is not None else (config.getoption("--thinkwire-cases") or opts.pop("cases", None))
+        opts.pop("cases", None)
+        if isinstance(cases, str):
+            cases = [cases]
+        result = run(cases, upstream=thinkwire_upstream, **opts)
+        config.stash[_RESULTS_KEY].append(result)
+        return result
+
+    return _run
+
+
+@pytest.fixture
+def thinkwire_snapshot(snapshot: Any) -> Any:
+    """syrupy's ``snapshot`` with thinkwire's normalised-timeline serializer."""
+    from harness.snapshot import TimelineSnapshotExtension
+
+    return snapshot.use_extension(TimelineSnapshotExtension)
+
+
+def pytest_assertrepr_compare(config: pytest.Config, op: str, left: Any, right: Any) -> list[str] | None:
+    if op != "==":
+        return None
+    from harness._explain import explain_difference
+
+    return explain_difference(left, right)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    out = session.config.getoption("--thinkwire-report", None)
+    results = session.config.stash.get(_RESULTS_KEY, [])
+    if not out or not results:
+        return
+    from pathlib import Path
+
+    from harness.report import write_reports
+    from harness.suite import RunResult
+
+    merged = RunResult(sut=", ".join(sorted({r.sut for r in results})))
+    for r in results:
+        merged.results.extend(r.results)
+        merged.duration_s += r.duration_s
+    write_reports(merged, Path(out))

@@ -86,9 +86,11 @@ def run(
     progress: Progress | None = None,
     timeout: float | None = None,
     keep_timelines: bool = True,
+    upstream: Any = None,
 ) -> RunResult:
     """Run ``cases`` (Case objects, or id globs; all when None) against ``sut`` (a profile, a profile
-    path, a URL, a built-in name, or a Python callable; the reference gateway when None)."""
+    path, a URL, a built-in name, or a Python callable; the reference gateway when None). Pass a started
+    ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does."""
     from harness.upstream import ClientSide, MockUpstream
 
     if cases is None or (cases and isinstance(cases[0], str)):
@@ -103,8 +105,10 @@ def run(
         expectations = load_expectations(Path(profile.expectations))
     started = time.monotonic()
     out = RunResult(sut=profile.name, strict=strict)
-    upstream = MockUpstream()
-    upstream.start()
+    own_upstream = upstream is None
+    if own_upstream:
+        upstream = MockUpstream()
+        upstream.start()
     driver: Driver | None = None
     views: dict[str, CaseView] = {}
     try:
@@ -130,7 +134,8 @@ def run(
     finally:
         if driver is not None:
             driver.stop()
-        upstream.stop()
+        if own_upstream:
+            upstream.stop()
     _parity_pass(out, case_list, views, expectations, strict)
     out.duration_s = time.monotonic() - started
     return out
