@@ -1,0 +1,12 @@
+"""SUT adapters for the official Python SDKs that wrappers are built on (kind ``python`` profiles in
+``profiles/``): ``openai`` Chat Completions and Responses streaming, ``anthropic`` Messages with
+thinking. Each adapter lets the SDK do the HTTP and the SSE parsing (that is what is under test) and
+only maps the SDK's typed events onto canonical events. SDKs are imported lazily.
+"""
+
+from __future__ import annotations
+
+from harness.sdks._anthropic import anthropic_messages
+from harness.sdks._openai import openai_chat, openai_responses
+
+__all__ = ["anthropic_messages", "openai_chat", "openai_responses"]

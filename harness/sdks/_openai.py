@@ -1,0 +1,148 @@
+"""``openai`` SDK adapters: Chat Completions (reasoning as extra delta fields) and Responses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from harness.dialects import get_dialect
+from harness.events import End, Event, ReasoningDelta, ReasoningSignature, StreamError, TextDelta, ToolCallDelta, Usage
+
+__all__ = ["openai_chat", "openai_responses"]
+
+_REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
+
+
+def _client(request: Any) -> Any:
+    import openai
+
+    return openai.OpenAI(base_url=request.base_url + "/v1", api_key="sk-thinkwire", http_client=request.http,
+                         max_retries=0)
+
+
+def _body(request: Any, dialect: str, variant: str) -> dict[str, Any]:
+    spec = get_dialect(dialect).build_request(request.messages, model=request.model, stream=request.stream,
+                                              variant=variant)
+    body = dict(spec.body)
+    body.pop("stream", None)
+    return body
+
+
+def openai_chat(request: Any) -> Iterator[Event]:
+    """``client.chat.completions.create(stream=True)``; reasoning read from ``delta.model_extra``."""
+    client = _client(request)
+    body = _body(request, "openai-chat", "reasoning_content")
+    known = {"model", "messages", "tools", "stream_options", "tool_choice", "max_tokens"}
+    extra = {k: v for k, v in body.items() if k not in known}
+    kwargs = {k: v for k, v in body.items() if k in known}
+    if not request.stream:
+        kwargs.pop("stream_options", None)
+        resp = client.chat.completions.create(**kwargs, extra_body=extra)
+        msg = resp.choices[0].message
+        extras = msg.model_extra or {}
+        for name in _REASONING_FIELDS:
+            if extras.get(name):
+                yield ReasoningDelta(extras[name])
+                break
+        if msg.content:
+            yield TextDelta(msg.content)
+        for i, call in enumerate(msg.tool_calls or []):
+            yield ToolCallDelta(i, call.id, call.function.name, call.function.arguments)
+        if resp.usage is not None:
+            details = resp.usage.completion_tokens_details
+            yield Usage(resp.usage.prompt_tokens, resp.usage.completion_tokens,
+                        details.reasoning_tokens if details else None, resp.usage.total_tokens)
+        yield End(_finish(resp.choices[0].finish_reason))
+        return
+    stream = client.chat.completions.create(**kwargs, stream=True, extra_body=extra)
+    finish = "stop"
+    try:
+        for chunk in stream:
+            if chunk.usage is not None:
+                details = chunk.usage.completion_tokens_details
+                yield Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens,
+                            details.reasoning_tokens if details else None, chunk.usage.total_tokens)
+            for choice in chunk.choices:
+                delta = choice.delta
+                extras = delta.model_extra or {}
+                for name in _REASONING_FIELDS:
+                    if extras.get(name):
+                        yield ReasoningDelta(extras[name])
+                        break
+                if delta.content:
+                    yield TextDelta(delta.content)
+                for call in delta.tool_calls or []:
+                    fn = call.function
+                    yield ToolCallDelta(call.index, call.id, fn.name if fn else None, (fn.arguments or "") if fn else "")
+                if choice.finish_reason:
+                    finish = _finish(choice.finish_reason)
+    finally:
+        stream.close()
+    yield End(finish)
+
+
+def _finish(reason: str | None) -> str:
+    return {"tool_calls": "tool_calls", "length": "length"}.get(reason or "stop", "stop")
+
+
+def openai_responses(request: Any) -> Iterator[Event]:
+    """``client.responses.create(stream=True)`` with reasoning summaries requested."""
+    client = _client(request)
+    body = _body(request, "openai-responses", "summary")
+    if not request.stream:
+        resp = client.responses.create(**body)
+        yield from _response_items(resp.output)
+        if resp.usage is not None:
+            details = resp.usage.output_tokens_details
+            yield Usage(resp.usage.input_tokens, resp.usage.output_tokens,
+                        details.reasoning_tokens if details else None, resp.usage.total_tokens)
+        yield End("tool_calls" if any(i.type == "function_call" for i in resp.output) else "stop")
+        return
+    stream = client.responses.create(**body, stream=True)
+    calls: dict[str, int] = {}
+    try:
+        for ev in stream:
+            kind = ev.type
+            if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+                yield ReasoningDelta(ev.delta, item=ev.item_id)
+            elif kind == "response.output_text.delta":
+                yield TextDelta(ev.delta)
+            elif kind == "response.output_item.added" and ev.item.type == "function_call":
+                calls[ev.item.id or ""] = len(calls)
+                yield ToolCallDelta(calls[ev.item.id or ""], ev.item.call_id, ev.item.name, "")
+            elif kind == "response.function_call_arguments.delta":
+                yield ToolCallDelta(calls.get(ev.item_id, 0), None, None, ev.delta)
+            elif kind == "response.output_item.done" and ev.item.type == "reasoning":
+                if getattr(ev.item, "encrypted_content", None):
+                    yield ReasoningSignature(ev.item.encrypted_content, item=ev.item.id)
+            elif kind in ("response.completed", "response.incomplete"):
+                usage = ev.response.usage
+                if usage is not None:
+                    details = usage.output_tokens_details
+                    yield Usage(usage.input_tokens, usage.output_tokens,
+                                details.reasoning_tokens if details else None, usage.total_tokens)
+                yield End("tool_calls" if calls else "stop")
+            elif kind == "response.failed":
+                err = ev.response.error
+                yield StreamError(err.message if err else "response.failed", err.code if err else None)
+            elif kind == "error":
+                yield StreamError(ev.message, ev.code)
+    finally:
+        stream.close()
+
+
+def _response_items(output: Any) -> Iterator[Event]:
+    for n, item in enumerate(output):
+        if item.type == "reasoning":
+            for part in item.summary or []:
+                yield ReasoningDelta(part.text, item=item.id)
+            for part in getattr(item, "content", None) or []:
+                yield ReasoningDelta(part.text, item=item.id)
+            if getattr(item, "encrypted_content", None):
+                yield ReasoningSignature(item.encrypted_content, item=item.id)
+        elif item.type == "message":
+            for part in item.content:
+                if part.type == "output_text":
+                    yield TextDelta(part.text)
+        elif item.type == "function_call":
+            yield ToolCallDelta(n, item.call_id, item.name, item.arguments)
