@@ -1,0 +1,31 @@
+"""The harness's own quality figure (hypothesis' quality/ folder): every fault switch of the reference
+SUTs is caught by the check designed for it, and by no unrelated check; the correct reference passes
+the same cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.suite import Status, Verdict, run
+from harness.suite._matrix import MATRIX, Mutant, detect
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("mutant", MATRIX, ids=[m.id for m in MATRIX])
+def test_mutant_caught_by_its_check_only(mutant: Mutant) -> None:
+    result, failing = detect(mutant)
+    assert mutant.check in failing, f"{mutant.id} not caught by {mutant.check}: failing={sorted(failing)}"
+    unrelated = failing - {mutant.check} - mutant.also
+    assert not unrelated, f"{mutant.id} also tripped unrelated checks {sorted(unrelated)}"
+    assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("sut", sorted({m.sut for m in MATRIX}))
+def test_reference_passes_every_matrix_case(sut: str) -> None:
+    cases = sorted({c for m in MATRIX if m.sut == sut for c in m.cases})
+    result = run(cases, sut=sut, expectations=None)
+    bad = [(r.case_id, r.status.value, [(f.check, f.message) for f in r.failing()], r.error[:300])
+           for r in result.results if r.status != Status.OK or r.failing()]
+    assert not bad
+    assert all(r.stream in (Verdict.PASS, Verdict.INFO) for r in result.results)
