@@ -1,11 +1,11 @@
 """The exception tree, in one place so users can catch precisely.
 
-    ThinkwireError
-     ├── DecodeError          bytes that a codec cannot decode (bad eventstream CRC, ...)
-     ├── ScenarioError        a scenario file is wrong: names the file, the field, the value, the fix
-     ├── ProfileError         a SUT profile / expectations file is wrong
-     ├── CassetteError        a recording is malformed or truncated: names the line
-     └── HarnessError         thinkwire itself failed (a bug or an environment problem)
+ThinkwireError
+ ├── DecodeError          bytes that a codec cannot decode (bad eventstream CRC, ...)
+ ├── ScenarioError        a scenario file is wrong: names the file, the field, the value, the fix
+ ├── ProfileError         a SUT profile / expectations file is wrong
+ ├── CassetteError        a recording is malformed or truncated: names the line
+ └── HarnessError         thinkwire itself failed (a bug or an environment problem)
 """
 
 from __future__ import annotations

@@ -50,9 +50,11 @@ def normalise(obj: Any) -> list[str]:
         turns = sorted({e.turn for e in obj.entries()})
         for turn in turns:
             lines.append(f"turn {turn}:")
-            reqs = [e for e in obj.select("upstream", "request", turn)]
+            reqs = list(obj.select("upstream", "request", turn))
             for r in reqs:
-                lines.append(f"  upstream request {r.info.get('method', '')} {_mask(str(r.info.get('path', '')))}")
+                lines.append(
+                    f"  upstream request {r.info.get('method', '')} {_mask(str(r.info.get('path', '')))}"
+                )
             for kind in ("rejected", "gate-timeout", "disconnect"):
                 for e in obj.select("upstream", kind, turn):
                     lines.append(f"  upstream {kind} {e.info.get('status', '')}".rstrip())
@@ -61,7 +63,9 @@ def normalise(obj: Any) -> list[str]:
     if hasattr(obj, "results") and hasattr(obj, "sut"):
         return [line for r in obj.results for line in normalise(r)]
     if hasattr(obj, "case_id") and hasattr(obj, "findings"):
-        head = [f"{obj.case_id}: stream={obj.stream.value} cleanup={obj.cleanup.value} status={obj.status.value}"]
+        head = [
+            f"{obj.case_id}: stream={obj.stream.value} cleanup={obj.cleanup.value} status={obj.status.value}"
+        ]
         return head + [f"  {f.check}: {f.verdict.value}" for f in obj.findings if f.check != "timing"]
     return normalise_events(obj)
 
@@ -69,8 +73,11 @@ def normalise(obj: Any) -> list[str]:
 def _is_events(x: Any) -> bool:
     from harness.events import Channel
 
-    return isinstance(x, Sequence) and not isinstance(x, str | bytes) and bool(x) and all(
-        isinstance(getattr(e, "channel", None), Channel) for e in x
+    return (
+        isinstance(x, Sequence)
+        and not isinstance(x, str | bytes)
+        and bool(x)
+        and all(isinstance(getattr(e, "channel", None), Channel) for e in x)
     )
 
 
@@ -80,11 +87,14 @@ def explain_difference(left: Any, right: Any) -> list[str] | None:
 
     if not (_is_events(left) and _is_events(right)) and not (
         isinstance(left, Timeline) and isinstance(right, Timeline)
-    ):
-        if not (hasattr(left, "findings") and hasattr(right, "findings")):
-            return None
+    ) and not (hasattr(left, "findings") and hasattr(right, "findings")):
+        return None
     a, b = normalise(left), normalise(right)
     diff = list(difflib.unified_diff(a, b, "left", "right", lineterm="", n=2))
-    return ["thinkwire streams differ (coalesced, ids masked):", *diff[2:]] if diff else [
-        "thinkwire streams are equal once coalesced: they differ only in how deltas were split or in ids"
-    ]
+    return (
+        ["thinkwire streams differ (coalesced, ids masked):", *diff[2:]]
+        if diff
+        else [
+            "thinkwire streams are equal once coalesced: they differ only in how deltas were split or in ids"
+        ]
+    )

@@ -33,8 +33,14 @@ def test_scenario(scenario_id: str, thinkwire_upstream: Any) -> None:
     cases = [c for c in load_cases(patterns or None) if c.scenario.id == scenario_id]
     sut = os.environ.get("THINKWIRE_SUT") or None
     faults = [f for f in os.environ.get("THINKWIRE_FAULTS", "").split(",") if f]
-    result = run(cases, sut=sut, faults=faults, strict=os.environ.get("THINKWIRE_STRICT") == "1",
-                 expectations=os.environ.get("THINKWIRE_EXPECTATIONS") or None, upstream=thinkwire_upstream,
-                 timeout=float(os.environ["THINKWIRE_TIMEOUT"]) if os.environ.get("THINKWIRE_TIMEOUT") else None)
+    result = run(
+        cases,
+        sut=sut,
+        faults=faults,
+        strict=os.environ.get("THINKWIRE_STRICT") == "1",
+        expectations=os.environ.get("THINKWIRE_EXPECTATIONS") or None,
+        upstream=thinkwire_upstream,
+        timeout=float(os.environ["THINKWIRE_TIMEOUT"]) if os.environ.get("THINKWIRE_TIMEOUT") else None,
+    )
     out = Path(os.environ["THINKWIRE_RESULTS_DIR"]) / f"{uuid.uuid4().hex}.pickle"
     out.write_bytes(pickle.dumps(result))

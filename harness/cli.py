@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 from harness._errors import ThinkwireError
@@ -24,18 +25,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version="thinkwire 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    run = sub.add_parser("run", help="run the conformance suite against a SUT (default: the reference gateway)")
+    run = sub.add_parser(
+        "run", help="run the conformance suite against a SUT (default: the reference gateway)"
+    )
     who = run.add_mutually_exclusive_group()
     who.add_argument("--sut", help="SUT profile TOML, or a built-in: reference, reference-sdk, reference-cli")
     who.add_argument("--sut-cmd", help="a gateway command line ({upstream}, {port}, {tmp} are substituted)")
     who.add_argument("--sut-url", help="URL of a SUT that is already running")
-    run.add_argument("--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)")
+    run.add_argument(
+        "--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)"
+    )
     run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
     run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
     run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
     run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
     run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
-    run.add_argument("--write-expectations", metavar="FILE", help="write this run's non-passing cases as expectations")
+    run.add_argument(
+        "--write-expectations", metavar="FILE", help="write this run's non-passing cases as expectations"
+    )
     run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
@@ -94,17 +101,23 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profile_from_flags(args: argparse.Namespace) -> object:
+def _profile_from_flags(args: argparse.Namespace) -> Any:
     from harness.drivers import parse_profile
 
     if args.sut_cmd:
-        data = {"kind": "gateway", "command": args.sut_cmd, "front_door": args.front_door, "name": args.sut_cmd}
+        data = {
+            "kind": "gateway",
+            "command": args.sut_cmd,
+            "front_door": args.front_door,
+            "name": args.sut_cmd,
+        }
         if args.ready:
             data["ready"] = args.ready
         return parse_profile(data)
     if args.sut_url:
-        return parse_profile({"kind": "url", "url": args.sut_url, "front_door": args.front_door,
-                              "name": args.sut_url})
+        return parse_profile(
+            {"kind": "url", "url": args.sut_url, "front_door": args.front_door, "name": args.sut_url}
+        )
     return args.sut
 
 
@@ -121,9 +134,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if not cases:
             print(f"thinkwire: no case matches {args.cases}", file=sys.stderr)
             return 2
-        result = run(cases, sut=_profile_from_flags(args), faults=args.fault,  # type: ignore[arg-type]
-                     strict=args.strict, expectations=args.expectations,
-                     progress=Progress(enabled=not args.quiet), timeout=args.timeout)
+        result = run(
+            cases,
+            sut=_profile_from_flags(args),
+            faults=args.fault,  # type: ignore[arg-type]
+            strict=args.strict,
+            expectations=args.expectations,
+            progress=Progress(enabled=not args.quiet),
+            timeout=args.timeout,
+        )
     print_failures(result)
     print_summary(result)
     if args.write_expectations:
@@ -147,8 +166,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.scenario:
         from harness.suite import expand, load_catalog
 
-        matches = [c for s in load_catalog() if s.id == args.scenario for c in expand(s)
-                   if c.dialect == args.dialect and (args.variant is None or c.variant == args.variant)]
+        matches = [
+            c
+            for s in load_catalog()
+            if s.id == args.scenario
+            for c in expand(s)
+            if c.dialect == args.dialect and (args.variant is None or c.variant == args.variant)
+        ]
         if not matches:
             print(f"thinkwire: no case of scenario {args.scenario!r} for {args.dialect}", file=sys.stderr)
             return 2

@@ -333,9 +333,9 @@ def coalesce(events: Iterable[Event]) -> Turn:
         if isinstance(ev, ToolCallDelta) and not (ev.id or ev.name or ev.arguments):
             continue
         prev = out[-1] if out else None
-        if isinstance(ev, ReasoningDelta) and isinstance(prev, ReasoningDelta) and prev.item == ev.item:
-            out[-1] = replace(prev, text=prev.text + ev.text)
-        elif isinstance(ev, TextDelta) and isinstance(prev, TextDelta) and prev.item == ev.item:
+        if (isinstance(ev, ReasoningDelta) and isinstance(prev, ReasoningDelta) and prev.item == ev.item) or (
+            isinstance(ev, TextDelta) and isinstance(prev, TextDelta) and prev.item == ev.item
+        ):
             out[-1] = replace(prev, text=prev.text + ev.text)
         elif (
             isinstance(ev, ToolCallDelta)

@@ -27,16 +27,34 @@ _RESULTS_KEY = pytest.StashKey[list["RunResult"]]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("thinkwire", "thinkwire reasoning-stream conformance")
-    group.addoption("--thinkwire-cases", action="append", default=None, metavar="GLOB",
-                    help="case or scenario id globs for thinkwire_case / thinkwire_run (repeatable)")
-    group.addoption("--thinkwire-strict", action="store_true", default=False,
-                    help="treat NON_STRICT verdicts as failures")
-    group.addoption("--thinkwire-expectations", default=None, metavar="FILE",
-                    help="expectations TOML: case id -> expected verdict")
-    group.addoption("--thinkwire-report", default=None, metavar="DIR",
-                    help="write results.json / summary.md / report.html of every thinkwire run here")
-    group.addoption("--thinkwire-sut", default=None, metavar="SUT",
-                    help="SUT for thinkwire_case tests: a profile TOML, URL or built-in name")
+    group.addoption(
+        "--thinkwire-cases",
+        action="append",
+        default=None,
+        metavar="GLOB",
+        help="case or scenario id globs for thinkwire_case / thinkwire_run (repeatable)",
+    )
+    group.addoption(
+        "--thinkwire-strict", action="store_true", default=False, help="treat NON_STRICT verdicts as failures"
+    )
+    group.addoption(
+        "--thinkwire-expectations",
+        default=None,
+        metavar="FILE",
+        help="expectations TOML: case id -> expected verdict",
+    )
+    group.addoption(
+        "--thinkwire-report",
+        default=None,
+        metavar="DIR",
+        help="write results.json / summary.md / report.html of every thinkwire run here",
+    )
+    group.addoption(
+        "--thinkwire-sut",
+        default=None,
+        metavar="SUT",
+        help="SUT for thinkwire_case tests: a profile TOML, URL or built-in name",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -134,7 +152,9 @@ def thinkwire_run(request: pytest.FixtureRequest, thinkwire_upstream: Any) -> Ca
         if config.getoption("--thinkwire-expectations"):
             opts["expectations"] = config.getoption("--thinkwire-expectations")
         opts.update(kwargs)
-        cases = cases if cases is not None else (config.getoption("--thinkwire-cases") or opts.pop("cases", None))
+        cases = (
+            cases if cases is not None else (config.getoption("--thinkwire-cases") or opts.pop("cases", None))
+        )
         opts.pop("cases", None)
         if isinstance(cases, str):
             cases = [cases]

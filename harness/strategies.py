@@ -51,7 +51,9 @@ def sse_chunkings(*, max_cuts: int = 64) -> st.SearchStrategy[Chunking]:
     """How a byte stream is split into reads/writes."""
     if max_cuts < 0:
         raise ValueError(f"max_cuts must be >= 0, got {max_cuts!r}")
-    return st.builds(Chunking, st.lists(st.integers(min_value=1, max_value=1 << 20), max_size=max_cuts).map(tuple))
+    return st.builds(
+        Chunking, st.lists(st.integers(min_value=1, max_value=1 << 20), max_size=max_cuts).map(tuple)
+    )
 
 
 def perturbations(*, transport: str = "sse", lossless: bool = True) -> st.SearchStrategy[str]:
@@ -72,7 +74,9 @@ def perturbations(*, transport: str = "sse", lossless: bool = True) -> st.Search
     return st.sampled_from(sorted(names))
 
 
-def wire_variants(*, dialects: Sequence[str] | None = None, caps: Iterable[str] = ()) -> st.SearchStrategy[Variant]:
+def wire_variants(
+    *, dialects: Sequence[str] | None = None, caps: Iterable[str] = ()
+) -> st.SearchStrategy[Variant]:
     """Reasoning wire variants (optionally of some dialects, having some capabilities)."""
     need = {Caps(c) for c in caps}
     pool = [v for v in all_variants() if (dialects is None or v.dialect in dialects) and need <= v.caps]
@@ -84,7 +88,9 @@ def wire_variants(*, dialects: Sequence[str] | None = None, caps: Iterable[str] 
 _TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40)
 
 
-def reasoning_turns(*, variant: Variant | str | None = None, max_deltas: int = 6) -> st.SearchStrategy[tuple[Event, ...]]:
+def reasoning_turns(
+    *, variant: Variant | str | None = None, max_deltas: int = 6
+) -> st.SearchStrategy[tuple[Event, ...]]:
     """A whole assistant turn (reasoning, signature, redacted, text, tool calls, usage, end) within
     what ``variant`` can carry (``"dialect:variant"`` or a Variant; everything when None)."""
     if isinstance(variant, str):
@@ -100,10 +106,14 @@ def reasoning_turns(*, variant: Variant | str | None = None, max_deltas: int = 6
         if Caps.REASONING in caps:
             out += [ReasoningDelta(t) for t in draw(st.lists(_TEXT, min_size=1, max_size=max_deltas))]
             if Caps.SIGNATURE in caps and draw(st.booleans()):
-                out.append(ReasoningSignature("sig_" + draw(st.text("abcdefXYZ0123456789", min_size=4, max_size=16))))
+                out.append(
+                    ReasoningSignature("sig_" + draw(st.text("abcdefXYZ0123456789", min_size=4, max_size=16)))
+                )
         tools = Caps.TOOLS in caps and draw(st.booleans())
         if tools:
-            out.append(ToolCallDelta(0, "call_1", draw(st.sampled_from(["get_weather", "read_file"])), '{"a":1}'))
+            out.append(
+                ToolCallDelta(0, "call_1", draw(st.sampled_from(["get_weather", "read_file"])), '{"a":1}')
+            )
         else:
             out += [TextDelta(t) for t in draw(st.lists(_TEXT, min_size=1, max_size=max_deltas))]
         if Caps.USAGE in caps and draw(st.booleans()):
@@ -122,5 +132,7 @@ def from_scenario(scenario_id: str) -> st.SearchStrategy[object]:
     if not matches:
         from harness._errors import closest
 
-        raise ValueError(f"no scenario {scenario_id!r}: {closest(scenario_id, [s.id for s in load_catalog()])}")
+        raise ValueError(
+            f"no scenario {scenario_id!r}: {closest(scenario_id, [s.id for s in load_catalog()])}"
+        )
     return st.sampled_from(expand(matches[0]))

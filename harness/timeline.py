@@ -106,7 +106,9 @@ class Timeline:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def select(self, side: Side | None = None, kind: str | None = None, turn: int | None = None) -> list[Entry]:
+    def select(
+        self, side: Side | None = None, kind: str | None = None, turn: int | None = None
+    ) -> list[Entry]:
         return [
             e
             for e in self.entries()

@@ -32,6 +32,6 @@ __all__ = [
     "Variant",
 ]
 
-from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect  # noqa: E402
+from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect
 
 __all__ += ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]

@@ -8,6 +8,7 @@ then killed / removed, so a broken SUT never leaks into the next case.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -113,17 +114,15 @@ class CliDriver:
                 if cancel is not None and not cancelled and gate_met(seen, cancel):
                     cancelled = True
                     tl.add("client", "cancel", turn=turn_now())
-                    try:
+                    with contextlib.suppress(ProcessLookupError):
                         os.kill(proc.pid, signal.SIGTERM)
-                    except ProcessLookupError:
-                        pass
         emit(observer.end())
         tl.add("client", "end", turn=turn_now())
         if timed_out:
             proc.popen.kill()
         try:
             code = proc.popen.wait(5.0)
-        except Exception:  # noqa: BLE001
+        except Exception:
             proc.popen.kill()
             code = proc.popen.wait(5.0)
         tl.add("sut", "exit", code=code)
@@ -131,10 +130,8 @@ class CliDriver:
         watcher.stop()
         for pid, cmd in watcher.alive_children():
             tl.add("sut", "process-left", pid=pid, cmdline=cmd)
-            try:
+            with contextlib.suppress(psutil.Error):
                 psutil.Process(pid).kill()
-            except psutil.Error:
-                pass
         if session.exists():
             tl.add("sut", "dir-left", path=str(session))
         self._last_stderr = proc.stderr_tail()
@@ -215,6 +212,6 @@ class _Watcher(threading.Thread):
 
 def _running(p: psutil.Process) -> bool:
     try:
-        return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+        return bool(p.is_running() and p.status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False

@@ -37,9 +37,18 @@ class UrlDriver:
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        opts = {} if self.profile.reasoning_fields is None else {"reasoning_fields": self.profile.reasoning_fields}
-        return FrontDoor(self.base_url, dialect=self.profile.front_door, variant=self.profile.front_variant,
-                         path=self.profile.path, observer_options=opts)
+        opts = (
+            {}
+            if self.profile.reasoning_fields is None
+            else {"reasoning_fields": self.profile.reasoning_fields}
+        )
+        return FrontDoor(
+            self.base_url,
+            dialect=self.profile.front_door,
+            variant=self.profile.front_variant,
+            path=self.profile.path,
+            observer_options=opts,
+        )
 
     def run(self, ctx: CaseContext) -> None:
         assert self.front is not None, "start() first"

@@ -24,8 +24,15 @@ __all__ = ["FrontDoor"]
 class FrontDoor:
     """Speaks a SUT's front-door dialect over HTTP."""
 
-    def __init__(self, base_url: str, *, dialect: str, variant: str, path: str,
-                 observer_options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        dialect: str,
+        variant: str,
+        path: str,
+        observer_options: dict[str, Any] | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.dialect = get_dialect(dialect)
         self.variant = variant
@@ -37,7 +44,9 @@ class FrontDoor:
         self.http.close()
 
     def send(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
-        spec = self.dialect.build_request(messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant)
+        spec = self.dialect.build_request(
+            messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant
+        )
         url = self.base_url + (self.path or spec.path)
         tl = ctx.timeline
         out = TurnOutcome()
@@ -51,10 +60,13 @@ class FrontDoor:
                 out.events.append(ev)
 
         try:
-            with self.http.stream("POST", url, json=spec.body, headers=dict(spec.headers), timeout=timeout) as resp:
+            with self.http.stream(
+                "POST", url, json=spec.body, headers=dict(spec.headers), timeout=timeout
+            ) as resp:
                 out.status = resp.status_code
-                tl.add("client", "status", turn=turn, status=resp.status_code,
-                       headers=dict(resp.headers.items()))
+                tl.add(
+                    "client", "status", turn=turn, status=resp.status_code, headers=dict(resp.headers.items())
+                )
                 if resp.status_code >= 400:
                     body = resp.read()
                     tl.add("client", "chunk", data=body, turn=turn)

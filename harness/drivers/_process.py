@@ -3,6 +3,7 @@ capture output to files, read a bounded stderr tail, and tear the whole group do
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -22,12 +23,19 @@ def free_port() -> int:
 
 
 class Process:
-    def __init__(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: Path, log_dir: Path,
-                 stdout_pipe: bool = False) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: Path,
+        log_dir: Path,
+        stdout_pipe: bool = False,
+    ) -> None:
         self.stderr_path = log_dir / "stderr.log"
         self._stderr = self.stderr_path.open("wb")
         self._stdout = None if stdout_pipe else (log_dir / "stdout.log").open("wb")
-        self.popen = subprocess.Popen(  # noqa: S603 - the user's own SUT command
+        self.popen = subprocess.Popen(
             list(argv),
             env={**os.environ, **env},
             cwd=cwd,
@@ -71,7 +79,5 @@ class Process:
         self._signal(signal.SIGKILL)
 
     def _signal(self, sig: int) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass

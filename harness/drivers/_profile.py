@@ -77,7 +77,10 @@ class SUTProfile:
     def claims(self, dialect: str, variant: str) -> bool:
         if self.dialects is not None and dialect not in self.dialects:
             return False
-        return f"{dialect}:{variant}" not in self.unsupported_variants and variant not in self.unsupported_variants
+        return (
+            f"{dialect}:{variant}" not in self.unsupported_variants
+            and variant not in self.unsupported_variants
+        )
 
 
 def substitute(template: str, values: Mapping[str, str]) -> str:
@@ -120,11 +123,17 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
 
         command = shlex.split(command)
     if kind in ("gateway", "cli") and not command:
-        raise err("command", f"a {kind} profile needs a command", 'e.g. command = ["my-gateway", "--port", "{port}"]')
+        raise err(
+            "command",
+            f"a {kind} profile needs a command",
+            'e.g. command = ["my-gateway", "--port", "{port}"]',
+        )
     if kind == "url" and "url" not in data:
-        raise err("url", "a url profile needs the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"')
+        raise err(
+            "url", "a url profile needs the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"'
+        )
     if kind == "python" and not data.get("callable"):
-        raise err("callable", "a python profile needs callable = \"module:function\"")
+        raise err("callable", 'a python profile needs callable = "module:function"')
     if data.get("callable") and ":" not in data["callable"]:
         raise err("callable", f"{data['callable']!r} is not module:function")
     from harness.dialects import dialect_names

@@ -55,7 +55,6 @@ def load_callable(spec: str) -> SUTCallable:
     return fn
 
 
-
 class PythonDriver:
     kind = "python"
 
@@ -79,8 +78,16 @@ class PythonDriver:
 
     def _turn(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
         case = ctx.case
-        req = SUTRequest(ctx.upstream_url, case.dialect, case.variant, ctx.model, messages, case.stream,
-                         self.http, frozenset(self.profile.faults))
+        req = SUTRequest(
+            ctx.upstream_url,
+            case.dialect,
+            case.variant,
+            ctx.model,
+            messages,
+            case.stream,
+            self.http,
+            frozenset(self.profile.faults),
+        )
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
         out = TurnOutcome()

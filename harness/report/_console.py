@@ -14,8 +14,13 @@ from harness.suite import CaseResult, RunResult, Status, Verdict
 __all__ = ["Progress", "print_failures", "print_summary"]
 
 _SYMBOL = {
-    Verdict.PASS: "✓", Verdict.FAIL: "×", Verdict.NON_STRICT: "~", Verdict.INFO: "i",
-    Verdict.UNSUPPORTED: "-", Verdict.UNCLEAN: "!", Verdict.NOT_APPLICABLE: " ",
+    Verdict.PASS: "✓",
+    Verdict.FAIL: "×",
+    Verdict.NON_STRICT: "~",
+    Verdict.INFO: "i",
+    Verdict.UNSUPPORTED: "-",
+    Verdict.UNCLEAN: "!",
+    Verdict.NOT_APPLICABLE: " ",
 }
 
 
@@ -36,7 +41,8 @@ class Progress:
         if self.tty:
             width = 30
             done = int(width * n / max(total, 1))
-            line = f"\r[{'#' * done}{'.' * (width - done)}] {n}/{total}  unexpected: {self.bad}  {result.case_id[:60]}"
+            bar = "#" * done + "." * (width - done)
+            line = f"\r[{bar}] {n}/{total}  unexpected: {self.bad}  {result.case_id[:60]}"
             self.out.write(line.ljust(130)[:130])
             if n == total:
                 self.out.write("\n")
@@ -99,5 +105,8 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
     n_bad = len(run.unexpected)
     if run.sut_error:
         out.write(f"\nSUT error: {run.sut_error}\n")
-    out.write(f"\n{'OK' if n_bad == 0 else 'FAILED'}: {n_bad} unexpected result(s)"
-              + (" (strict)" if run.strict else "") + "\n")
+    out.write(
+        f"\n{'OK' if n_bad == 0 else 'FAILED'}: {n_bad} unexpected result(s)"
+        + (" (strict)" if run.strict else "")
+        + "\n"
+    )

@@ -24,10 +24,12 @@ __all__ = ["anthropic_messages"]
 def anthropic_messages(request: Any) -> Iterator[Event]:
     import anthropic
 
-    client = anthropic.Anthropic(base_url=request.base_url, api_key="sk-ant-thinkwire", http_client=request.http,
-                                 max_retries=0)
-    spec = get_dialect("anthropic-messages").build_request(request.messages, model=request.model,
-                                                           stream=request.stream, variant="thinking")
+    client = anthropic.Anthropic(
+        base_url=request.base_url, api_key="sk-ant-thinkwire", http_client=request.http, max_retries=0
+    )
+    spec = get_dialect("anthropic-messages").build_request(
+        request.messages, model=request.model, stream=request.stream, variant="thinking"
+    )
     body = dict(spec.body)
     body.pop("stream", None)
     body.setdefault("max_tokens", 4096)

@@ -6,7 +6,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from harness.dialects import get_dialect
-from harness.events import End, Event, ReasoningDelta, ReasoningSignature, StreamError, TextDelta, ToolCallDelta, Usage
+from harness.events import (
+    End,
+    Event,
+    ReasoningDelta,
+    ReasoningSignature,
+    StreamError,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
 
 __all__ = ["openai_chat", "openai_responses"]
 
@@ -16,13 +25,15 @@ _REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
 def _client(request: Any) -> Any:
     import openai
 
-    return openai.OpenAI(base_url=request.base_url + "/v1", api_key="sk-thinkwire", http_client=request.http,
-                         max_retries=0)
+    return openai.OpenAI(
+        base_url=request.base_url + "/v1", api_key="sk-thinkwire", http_client=request.http, max_retries=0
+    )
 
 
 def _body(request: Any, dialect: str, variant: str) -> dict[str, Any]:
-    spec = get_dialect(dialect).build_request(request.messages, model=request.model, stream=request.stream,
-                                              variant=variant)
+    spec = get_dialect(dialect).build_request(
+        request.messages, model=request.model, stream=request.stream, variant=variant
+    )
     body = dict(spec.body)
     body.pop("stream", None)
     return body
@@ -50,8 +61,12 @@ def openai_chat(request: Any) -> Iterator[Event]:
             yield ToolCallDelta(i, call.id, call.function.name, call.function.arguments)
         if resp.usage is not None:
             details = resp.usage.completion_tokens_details
-            yield Usage(resp.usage.prompt_tokens, resp.usage.completion_tokens,
-                        details.reasoning_tokens if details else None, resp.usage.total_tokens)
+            yield Usage(
+                resp.usage.prompt_tokens,
+                resp.usage.completion_tokens,
+                details.reasoning_tokens if details else None,
+                resp.usage.total_tokens,
+            )
         yield End(_finish(resp.choices[0].finish_reason))
         return
     stream = client.chat.completions.create(**kwargs, stream=True, extra_body=extra)
@@ -60,8 +75,12 @@ def openai_chat(request: Any) -> Iterator[Event]:
         for chunk in stream:
             if chunk.usage is not None:
                 details = chunk.usage.completion_tokens_details
-                yield Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens,
-                            details.reasoning_tokens if details else None, chunk.usage.total_tokens)
+                yield Usage(
+                    chunk.usage.prompt_tokens,
+                    chunk.usage.completion_tokens,
+                    details.reasoning_tokens if details else None,
+                    chunk.usage.total_tokens,
+                )
             for choice in chunk.choices:
                 delta = choice.delta
                 extras = delta.model_extra or {}
@@ -73,7 +92,9 @@ def openai_chat(request: Any) -> Iterator[Event]:
                     yield TextDelta(delta.content)
                 for call in delta.tool_calls or []:
                     fn = call.function
-                    yield ToolCallDelta(call.index, call.id, fn.name if fn else None, (fn.arguments or "") if fn else "")
+                    yield ToolCallDelta(
+                        call.index, call.id, fn.name if fn else None, (fn.arguments or "") if fn else ""
+                    )
                 if choice.finish_reason:
                     finish = _finish(choice.finish_reason)
     finally:
@@ -94,8 +115,12 @@ def openai_responses(request: Any) -> Iterator[Event]:
         yield from _response_items(resp.output)
         if resp.usage is not None:
             details = resp.usage.output_tokens_details
-            yield Usage(resp.usage.input_tokens, resp.usage.output_tokens,
-                        details.reasoning_tokens if details else None, resp.usage.total_tokens)
+            yield Usage(
+                resp.usage.input_tokens,
+                resp.usage.output_tokens,
+                details.reasoning_tokens if details else None,
+                resp.usage.total_tokens,
+            )
         yield End("tool_calls" if any(i.type == "function_call" for i in resp.output) else "stop")
         return
     stream = client.responses.create(**body, stream=True)
@@ -119,8 +144,12 @@ def openai_responses(request: Any) -> Iterator[Event]:
                 usage = ev.response.usage
                 if usage is not None:
                     details = usage.output_tokens_details
-                    yield Usage(usage.input_tokens, usage.output_tokens,
-                                details.reasoning_tokens if details else None, usage.total_tokens)
+                    yield Usage(
+                        usage.input_tokens,
+                        usage.output_tokens,
+                        details.reasoning_tokens if details else None,
+                        usage.total_tokens,
+                    )
                 yield End("tool_calls" if calls else "stop")
             elif kind == "response.failed":
                 err = ev.response.error

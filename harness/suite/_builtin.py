@@ -19,7 +19,15 @@ BUILTIN = {
     "reference": {
         "name": "reference-gateway",
         "kind": "gateway",
-        "command": ["{python}", "-m", "harness.reference.gateway", "--port", "{port}", "--upstream", "{upstream}"],
+        "command": [
+            "{python}",
+            "-m",
+            "harness.reference.gateway",
+            "--port",
+            "{port}",
+            "--upstream",
+            "{upstream}",
+        ],
         "front_door": "openai-chat",
         "front_variant": "reasoning_details",
         "models": {"*": "{dialect}:{variant}/mock-model"},
@@ -35,9 +43,23 @@ BUILTIN = {
     "reference-cli": {
         "name": "reference-cli",
         "kind": "cli",
-        "command": ["{python}", "-m", "harness.reference.agent", "--upstream", "{upstream}", "--dialect",
-                    "{dialect}", "--variant", "{variant}", "--model", "{model}", "--session-dir", "{session}",
-                    "--prompt", "{prompt}"],
+        "command": [
+            "{python}",
+            "-m",
+            "harness.reference.agent",
+            "--upstream",
+            "{upstream}",
+            "--dialect",
+            "{dialect}",
+            "--variant",
+            "{variant}",
+            "--model",
+            "{model}",
+            "--session-dir",
+            "{session}",
+            "--prompt",
+            "{prompt}",
+        ],
         "front_door": "pi-json",
         "front_variant": "v2",
         "models": {"*": "mock-model"},
@@ -59,8 +81,9 @@ def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
         command = profile.command
         if profile.kind in ("gateway", "cli"):
             command = (*command, *[x for f in faults for x in ("--fault", f)])
-        profile = replace(profile, command=command, faults=tuple(faults),
-                          name=f"{profile.name}+{'+'.join(faults)}")
+        profile = replace(
+            profile, command=command, faults=tuple(faults), name=f"{profile.name}+{'+'.join(faults)}"
+        )
     exp = expectations_path(name)
     if exp is not None and not faults:
         profile = replace(profile, expectations=str(exp))

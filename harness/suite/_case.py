@@ -11,9 +11,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from harness.dialects import Caps, get_dialect
-from harness.events import Event, Message, TextDelta, assemble
+from harness.events import (
+    Event,
+    Message,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+    assemble,
+)
 from harness.suite._scenario import ProviderHttpError, Scenario, TurnSpec
-from harness.upstream import Conversation, Emit, HttpError, Script, Step
+from harness.upstream import Conversation, HttpError, MidStreamError, Script, Step
 
 __all__ = ["Case", "expand", "expand_all", "select"]
 
@@ -94,11 +104,42 @@ def _variant_ok(scenario: Scenario, dialect: str, name: str) -> bool:
         return False
     if scenario.variants is not None and name not in scenario.variants:
         return False
+    return needed_caps(scenario) <= variant.caps
+
+
+def needed_caps(scenario: Scenario) -> set[Caps]:
+    """What a variant must be able to carry for this scenario: declared ``requires`` plus what the
+    turns' events and faults imply (so no case asks a variant for something its wire cannot say)."""
     needed = {Caps(c) for c in scenario.requires}
-    events = [ev for t in scenario.turns for ev in t.events()]
-    if any(not isinstance(ev, TextDelta) and ev.channel == "reasoning" for ev in events):
-        needed.add(Caps.REASONING)
-    return needed <= variant.caps
+    for spec in scenario.turns:
+        events = spec.events()
+        kinds: list[str] = []
+        for ev in events:
+            if isinstance(ev, ReasoningDelta) and ev.text:
+                needed.add(Caps.REASONING)
+                kinds.append("r" + ev.item)
+            elif isinstance(ev, ReasoningSignature):
+                needed.add(Caps.SIGNATURE)
+            elif isinstance(ev, RedactedReasoning):
+                needed.add(Caps.REDACTED)
+                kinds.append("x" + ev.item)
+            elif isinstance(ev, ToolCallDelta):
+                needed.add(Caps.TOOLS)
+                kinds.append("c")
+            elif isinstance(ev, TextDelta):
+                kinds.append("t")
+            elif isinstance(ev, Usage) and ev.reasoning_tokens is not None:
+                needed.add(Caps.USAGE)
+        blocks = [k for i, k in enumerate(kinds) if i == 0 or kinds[i - 1] != k]
+        reasoning = [k for k in blocks if k[0] in "rx"]
+        if len(reasoning) > 1:
+            needed.add(Caps.MULTI_REASONING)
+        first_other = next((i for i, k in enumerate(blocks) if k[0] in "tc"), None)
+        if first_other is not None and any(k[0] in "rx" for k in blocks[first_other:]):
+            needed.add(Caps.INTERLEAVED)
+        if any(isinstance(s, MidStreamError) for s in spec.steps):
+            needed.add(Caps.ERRORS)
+    return needed
 
 
 def _perturbation_ok(dialect: str, name: str) -> bool:
@@ -125,7 +166,9 @@ def expand(scenario: Scenario) -> list[Case]:
                     if not _perturbation_ok(dialect, perturbation):
                         continue
                     for mode in scenario.modes:
-                        cases.append(Case(scenario, dialect, variant, chunking, perturbation, mode == "stream"))
+                        cases.append(
+                            Case(scenario, dialect, variant, chunking, perturbation, mode == "stream")
+                        )
     return cases
 
 

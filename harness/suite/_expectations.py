@@ -51,8 +51,9 @@ class Expectations:
         if exp is None:
             result.unexpected = result.status != Status.OK or result.stream in bad or result.cleanup in bad
             return
-        result.expected = {k: v for k, v in (("stream", exp.stream), ("cleanup", exp.cleanup),
-                                             ("status", exp.status)) if v}
+        result.expected = {
+            k: v for k, v in (("stream", exp.stream), ("cleanup", exp.cleanup), ("status", exp.status)) if v
+        }
         result.expected_reason = exp.reason
         mismatch = False
         if result.status != Status.OK:
@@ -77,7 +78,7 @@ def load_expectations(path: Path) -> Expectations:
     cases = data.get("cases", {})
     extra = [k for k in data if k != "cases"]
     if extra:
-        raise ProfileError(str(path), extra[0], "unknown top-level table", "put entries under [cases.\"<id>\"]")
+        raise ProfileError(str(path), extra[0], "unknown top-level table", 'put entries under [cases."<id>"]')
     entries: dict[str, Expectation] = {}
     valid = {v.value for v in Verdict} | {s.value for s in Status}
     for key, table in cases.items():
@@ -87,9 +88,15 @@ def load_expectations(path: Path) -> Expectations:
             if k not in _KEYS:
                 raise ProfileError(str(path), f"cases.{key}.{k}", "unknown field", closest(k, _KEYS))
             if k in ("stream", "cleanup", "status") and v not in valid:
-                raise ProfileError(str(path), f"cases.{key}.{k}", f"unknown verdict {v!r}", closest(str(v), valid))
-        entries[key] = Expectation(table.get("stream"), table.get("cleanup"), table.get("status"),
-                                   str(table.get("reason", table.get("link", ""))))
+                raise ProfileError(
+                    str(path), f"cases.{key}.{k}", f"unknown verdict {v!r}", closest(str(v), valid)
+                )
+        entries[key] = Expectation(
+            table.get("stream"),
+            table.get("cleanup"),
+            table.get("status"),
+            str(table.get("reason", table.get("link", ""))),
+        )
     return Expectations(entries, str(path))
 
 
@@ -98,8 +105,11 @@ def write_expectations(results: Iterable[CaseResult], path: Path) -> int:
     lines = ["# thinkwire expectations: known results of this SUT, keyed by case id.", ""]
     n = 0
     for r in results:
-        if r.status == Status.OK and r.stream not in (Verdict.FAIL, Verdict.NON_STRICT) and r.cleanup in (
-            Verdict.PASS, Verdict.NOT_APPLICABLE):
+        if (
+            r.status == Status.OK
+            and r.stream not in (Verdict.FAIL, Verdict.NON_STRICT)
+            and r.cleanup in (Verdict.PASS, Verdict.NOT_APPLICABLE)
+        ):
             continue
         n += 1
         lines.append(f'[cases."{r.case_id}"]')

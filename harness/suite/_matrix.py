@@ -34,43 +34,109 @@ def _c(*ids: str) -> tuple[str, ...]:
 
 CHAT = "openai-chat:reasoning_content/frames"
 MATRIX: tuple[Mutant, ...] = (
-    Mutant("drop-reasoning", "reference", "delivery",
-           _c(f"wire-variants/reasoning-then-answer[{CHAT}]",
-              "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]")),
-    Mutant("buffer-reasoning", "reference", "incremental",
-           _c(f"incrementality/gated-reasoning[{CHAT}]", "incrementality/gated-reasoning[openai-responses:summary/frames]")),
-    Mutant("replay-done", "reference", "no-duplication",
-           _c("ordering-duplication/done-event-repeats[openai-responses:summary/frames]")),
-    Mutant("reasoning-into-content", "reference", "channel-separation",
-           _c(f"wire-variants/reasoning-then-answer[{CHAT}]")),
-    Mutant("non-leading-think", "reference", "channel-separation",
-           _c(f"wire-variants/inline-think-not-leading[{CHAT}]")),
-    Mutant("ignore-alias", "reference", "incremental",
-           _c("incrementality/reasoning-delta-alias[openai-responses:alias-string/frames]",
-              "incrementality/reasoning-delta-alias[openai-responses:alias-object/frames]")),
-    Mutant("lose-passback", "reference", "passback",
-           _c(f"tools-passback/deepseek-reasoning-content[{CHAT}]",
-              "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]",
-              "tools-passback/responses-reasoning-item[openai-responses:summary/frames]",
-              "tools-passback/gemini-thought-signature[gemini:signature/frames]")),
-    Mutant("hide-upstream-error", "reference", "error-propagation",
-           _c(f"errors-cancellation/upstream-http-error[{CHAT}]")),
-    Mutant("swallow-stream-error", "reference", "error-propagation",
-           _c(f"errors-cancellation/mid-stream-error[{CHAT}]",
-              "errors-cancellation/mid-stream-error[anthropic-messages:thinking/frames]")),
-    Mutant("keep-upstream-open", "reference", "cancellation", _c(f"errors-cancellation/client-cancel[{CHAT}]")),
-    Mutant("tools-before-reasoning", "reference", "ordering",
-           _c(f"ordering-duplication/reasoning-before-tool-call[{CHAT}]"), frozenset({"incremental"})),
+    Mutant(
+        "drop-reasoning",
+        "reference",
+        "delivery",
+        _c(
+            f"wire-variants/reasoning-then-answer[{CHAT}]",
+            "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]",
+        ),
+    ),
+    Mutant(
+        "buffer-reasoning",
+        "reference",
+        "incremental",
+        _c(
+            f"incrementality/gated-reasoning[{CHAT}]",
+            "incrementality/gated-reasoning[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "replay-done",
+        "reference",
+        "no-duplication",
+        _c("ordering-duplication/done-event-repeats[openai-responses:summary/frames]"),
+    ),
+    Mutant(
+        "reasoning-into-content",
+        "reference",
+        "channel-separation",
+        _c(f"wire-variants/reasoning-then-answer[{CHAT}]"),
+    ),
+    Mutant(
+        "non-leading-think",
+        "reference",
+        "channel-separation",
+        _c(f"wire-variants/inline-think-not-leading[{CHAT}]"),
+    ),
+    Mutant(
+        "ignore-alias",
+        "reference",
+        "incremental",
+        _c(
+            "incrementality/reasoning-delta-alias[openai-responses:alias-string/frames]",
+            "incrementality/reasoning-delta-alias[openai-responses:alias-object/frames]",
+        ),
+    ),
+    Mutant(
+        "lose-passback",
+        "reference",
+        "passback",
+        _c(
+            f"tools-passback/deepseek-reasoning-content[{CHAT}]",
+            "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]",
+            "tools-passback/responses-reasoning-item[openai-responses:summary/frames]",
+            "tools-passback/gemini-thought-signature[gemini:signature/frames]",
+        ),
+    ),
+    Mutant(
+        "hide-upstream-error",
+        "reference",
+        "error-propagation",
+        _c(f"errors-cancellation/upstream-http-error[{CHAT}]"),
+    ),
+    Mutant(
+        "swallow-stream-error",
+        "reference",
+        "error-propagation",
+        _c(
+            f"errors-cancellation/mid-stream-error[{CHAT}]",
+            "errors-cancellation/mid-stream-error[anthropic-messages:thinking/frames]",
+        ),
+    ),
+    Mutant(
+        "keep-upstream-open", "reference", "cancellation", _c(f"errors-cancellation/client-cancel[{CHAT}]")
+    ),
+    Mutant(
+        "tools-before-reasoning",
+        "reference",
+        "ordering",
+        _c(f"ordering-duplication/reasoning-before-tool-call[{CHAT}]"),
+        frozenset({"incremental"}),
+    ),
     Mutant("drop-reasoning-tokens", "reference", "usage", _c(f"wire-variants/reasoning-tokens[{CHAT}]")),
-    Mutant("break-utf8", "reference", "utf8-integrity",
-           _c("sse-framing/split-utf8[openai-chat:reasoning_content/bytes]")),
+    Mutant(
+        "break-utf8",
+        "reference",
+        "utf8-integrity",
+        _c("sse-framing/split-utf8[openai-chat:reasoning_content/bytes]"),
+    ),
     Mutant("double-done", "reference", "termination", _c(f"wire-variants/reasoning-then-answer[{CHAT}]")),
-    Mutant("nonstream-inline-think", "reference", "parity",
-           _c(f"ordering-duplication/stream-nonstream-parity[{CHAT}]",
-              f"ordering-duplication/stream-nonstream-parity[{CHAT}/nonstream]"),
-           frozenset({"channel-separation", "delivery"})),
+    Mutant(
+        "nonstream-inline-think",
+        "reference",
+        "parity",
+        _c(
+            f"ordering-duplication/stream-nonstream-parity[{CHAT}]",
+            f"ordering-duplication/stream-nonstream-parity[{CHAT}/nonstream]",
+        ),
+        frozenset({"channel-separation", "delivery"}),
+    ),
     Mutant("drop-reasoning", "reference-sdk", "delivery", _c(f"wire-variants/reasoning-then-answer[{CHAT}]")),
-    Mutant("lose-passback", "reference-sdk", "passback", _c(f"tools-passback/deepseek-reasoning-content[{CHAT}]")),
+    Mutant(
+        "lose-passback", "reference-sdk", "passback", _c(f"tools-passback/deepseek-reasoning-content[{CHAT}]")
+    ),
     Mutant("leak-child", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("early-rmdir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("leave-dir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
@@ -110,10 +176,15 @@ def render(rows: list[tuple[Mutant, set[str]]]) -> str:
         lines.append(
             f"| {m.sut} | `{m.fault}` | {m.check} | {'yes' if m.check in failing else '**NO**'} | "
             f"{', '.join(sorted(failing)) or '-'} | {', '.join(unrelated) or '-'} | "
-            + "<br>".join(f"`{c}`" for c in m.cases) + " |"
+            + "<br>".join(f"`{c}`" for c in m.cases)
+            + " |"
         )
     caught = sum(1 for m, f in rows if m.check in f and not (f - {m.check} - m.also))
-    lines += ["", f"{caught} of {len(rows)} mutants caught by their designed check and no unrelated check.", ""]
+    lines += [
+        "",
+        f"{caught} of {len(rows)} mutants caught by their designed check and no unrelated check.",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -122,12 +193,12 @@ def main(argv: list[str]) -> int:
     for m in MATRIX:
         _, failing = detect(m)
         rows.append((m, failing))
-        print(f"{m.id:40} {m.check:20} {sorted(failing)}", file=sys.stderr)
+        sys.stderr.write(f"{m.id:40} {m.check:20} {sorted(failing)}\n")
     text = render(rows)
     if argv:
         Path(argv[0]).write_text(text, encoding="utf-8")
     else:
-        print(text)
+        sys.stdout.write(text)
     return 0 if all(m.check in f and not (f - {m.check} - m.also) for m, f in rows) else 1
 
 

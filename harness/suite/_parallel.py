@@ -20,7 +20,9 @@ __all__ = ["run_parallel"]
 
 def run_parallel(args: Any) -> RunResult:
     if args.sut_cmd or args.sut_url:
-        raise HarnessError("-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)")
+        raise HarnessError(
+            "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
+        )
     import harness._xdist_catalog as catalog
 
     started = time.monotonic()
@@ -37,12 +39,25 @@ def run_parallel(args: Any) -> RunResult:
             "THINKWIRE_EXPECTATIONS": args.expectations or "",
             "THINKWIRE_TIMEOUT": str(args.timeout or ""),
         }
-        cmd = [sys.executable, "-m", "pytest", "-c", str(ini), "--rootdir", tmp, "-p", "no:cacheprovider",
-               "-q", "-n", str(args.jobs), catalog.__file__]
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)  # noqa: S603
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-c",
+            str(ini),
+            "--rootdir",
+            tmp,
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-n",
+            str(args.jobs),
+            catalog.__file__,
+        ]
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         merged: RunResult | None = None
         for f in sorted(Path(tmp).glob("*.pickle")):
-            part: RunResult = pickle.loads(f.read_bytes())  # noqa: S301 - our own workers' output
+            part: RunResult = pickle.loads(f.read_bytes())
             if merged is None:
                 merged = RunResult(sut=part.sut, strict=part.strict)
             merged.results.extend(part.results)

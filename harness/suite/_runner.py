@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTCallable, SUTProfile, make_driver
+from harness.drivers import (
+    CaseContext,
+    Driver,
+    DriverError,
+    DriverTimeout,
+    SUTCallable,
+    SUTProfile,
+    make_driver,
+)
 from harness.events import Event
 from harness.suite._builtin import builtin_profile
 from harness.suite._case import Case, expand_all, select
@@ -123,8 +131,9 @@ def run(
                     result.status, result.error = Status.ERROR, str(exc)
                     _finish(out, result, expectations, strict, progress, n, len(case_list))
                     continue
-            result, view, alive = _run_case(case, profile, driver, upstream, ClientSide, timeout,
-                                            keep_timelines)
+            result, view, alive = _run_case(
+                case, profile, driver, upstream, ClientSide, timeout, keep_timelines
+            )
             if view is not None:
                 views[case.id] = view
             if not alive:
@@ -161,17 +170,27 @@ def _sut_arg(profile: SUTProfile) -> str:
 
 
 def _run_case(
-    case: Case, profile: SUTProfile, driver: Driver, upstream: Any, client_cls: Any, timeout: float | None,
+    case: Case,
+    profile: SUTProfile,
+    driver: Driver,
+    upstream: Any,
+    client_cls: Any,
+    timeout: float | None,
     keep: bool,
 ) -> tuple[CaseResult, CaseView | None, bool]:
     result = _result(case, profile)
     if not profile.claims(case.dialect, case.variant) or profile.kind not in case.scenario.sut_kinds:
         result.stream = Verdict.UNSUPPORTED
         result.cleanup = Verdict.NOT_APPLICABLE
-        result.findings.append(Finding("support", Verdict.UNSUPPORTED,
-                                       message=f"the SUT does not claim {case.dialect}:{case.variant}"
-                                       if not profile.claims(case.dialect, case.variant)
-                                       else f"scenario does not apply to {profile.kind} SUTs"))
+        result.findings.append(
+            Finding(
+                "support",
+                Verdict.UNSUPPORTED,
+                message=f"the SUT does not claim {case.dialect}:{case.variant}"
+                if not profile.claims(case.dialect, case.variant)
+                else f"scenario does not apply to {profile.kind} SUTs",
+            )
+        )
         return result, None, True
     timeline = Timeline()
     client = client_cls()
@@ -188,7 +207,7 @@ def _run_case(
     except DriverError as exc:
         result.status, result.error = Status.ERROR, str(exc)
         alive = False
-    except Exception as exc:  # noqa: BLE001 - a harness bug must not kill the run
+    except Exception as exc:
         import traceback
 
         result.status = Status.ERROR
@@ -204,10 +223,15 @@ def _run_case(
     view = build_view(case, timeline, profile.kind)
     if result.status == Status.OK:
         result.findings = [c(view) for _, c in CHECKS.items()]
-        errors = [e for e in timeline.select("upstream", "server-error")]
+        errors = list(timeline.select("upstream", "server-error"))
         if errors:
-            result.findings.append(Finding("harness", Verdict.FAIL, message="mock upstream error: "
-                                           + str(errors[0].info.get("error", ""))[:500]))
+            result.findings.append(
+                Finding(
+                    "harness",
+                    Verdict.FAIL,
+                    message="mock upstream error: " + str(errors[0].info.get("error", ""))[:500],
+                )
+            )
         _verdicts(result)
     if keep:
         result.timeline = serialize_timeline(view.entries)
@@ -216,20 +240,33 @@ def _run_case(
 
 def _verdicts(result: CaseResult) -> None:
     result.stream = worst([f.verdict for f in result.findings if f.axis == Axis.STREAM])
-    result.cleanup = worst([f.verdict for f in result.findings if f.axis == Axis.CLEANUP],
-                           default=Verdict.PASS)
+    result.cleanup = worst(
+        [f.verdict for f in result.findings if f.axis == Axis.CLEANUP], default=Verdict.PASS
+    )
 
 
-def _finish(out: RunResult, result: CaseResult, expectations: Expectations | None, strict: bool,
-            progress: Progress | None, n: int, total: int) -> None:
+def _finish(
+    out: RunResult,
+    result: CaseResult,
+    expectations: Expectations | None,
+    strict: bool,
+    progress: Progress | None,
+    n: int,
+    total: int,
+) -> None:
     (expectations or Expectations()).apply(result, strict=strict)
     out.results.append(result)
     if progress is not None:
         progress(n, total, result)
 
 
-def _parity_pass(out: RunResult, cases: Iterable[Case], views: dict[str, CaseView],
-                 expectations: Expectations | None, strict: bool) -> None:
+def _parity_pass(
+    out: RunResult,
+    cases: Iterable[Case],
+    views: dict[str, CaseView],
+    expectations: Expectations | None,
+    strict: bool,
+) -> None:
     by_id = {r.case_id: r for r in out.results}
     for case in cases:
         if not case.scenario.parity or case.stream:
@@ -250,7 +287,12 @@ def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
     t0 = entries[0].t
     out: list[dict[str, Any]] = []
     for e in entries:
-        item: dict[str, Any] = {"t_ms": round((e.t - t0) / 1e6, 3), "side": e.side, "kind": e.kind, "turn": e.turn}
+        item: dict[str, Any] = {
+            "t_ms": round((e.t - t0) / 1e6, 3),
+            "side": e.side,
+            "kind": e.kind,
+            "turn": e.turn,
+        }
         if e.data:
             raw = e.data[:4096]
             try:

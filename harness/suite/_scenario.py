@@ -86,8 +86,22 @@ _TOP_KEYS = {
 _REQUIRED = ("description", "requirement", "category", "dialects", "turns")
 _TURN_KEYS = {"user", "tool_result", "steps", "cancel", "terminator", "model"}
 _STEP_KEYS = (
-    "reasoning", "text", "signature", "redacted", "tool_call", "usage", "end", "gate", "pause",
-    "error", "http_error", "disconnect", "stall", "malformed", "unknown_event", "raw",
+    "reasoning",
+    "text",
+    "signature",
+    "redacted",
+    "tool_call",
+    "usage",
+    "end",
+    "gate",
+    "pause",
+    "error",
+    "http_error",
+    "disconnect",
+    "stall",
+    "malformed",
+    "unknown_event",
+    "raw",
 )
 _EXPECT_KEYS = {"outcome", "stream", "cleanup", "findings"}
 _GATE_KEYS = {"reasoning", "text", "events", "timeout"}
@@ -186,7 +200,7 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
     for key, value in data.items():
         if key not in _TOP_KEYS:
             raise err(key, "unknown field", closest(key, _TOP_KEYS))
-        want = _TOP_KEYS[key]
+        want: Any = _TOP_KEYS[key]
         if not isinstance(value, want) or (want is list and isinstance(value, str)):
             raise err(key, f"expected {_tname(want)}, got {type(value).__name__} {value!r}")
     for key in _REQUIRED:
@@ -218,8 +232,9 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         variants = tuple(_strs(raw_variants, "variants", err))
         for v in variants:
             if v not in known_variants:
-                raise err("variants", f"unknown variant {v!r} for {', '.join(dialects)}",
-                          closest(v, known_variants))
+                raise err(
+                    "variants", f"unknown variant {v!r} for {', '.join(dialects)}", closest(v, known_variants)
+                )
     exclude = tuple(_strs(data.get("exclude_variants", []), "exclude_variants", err))
     for v in exclude:
         if v not in known_variants:
@@ -246,7 +261,9 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
 
     raw_profile = data.get("profile", "lenient")
     profile: dict[str, str] = (
-        {"*": raw_profile} if isinstance(raw_profile, str) else {str(k): str(v) for k, v in raw_profile.items()}
+        {"*": raw_profile}
+        if isinstance(raw_profile, str)
+        else {str(k): str(v) for k, v in raw_profile.items()}
     )
     for d in dialects:
         name = profile.get(d, profile.get("*", "lenient"))
@@ -263,7 +280,10 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         raise err("turns", "empty list", "give at least one [[turns]] table")
     turns = tuple(_turn(t, i, gate_timeout, err) for i, t in enumerate(turns_raw))
     if turns[0].user is None:
-        turns = (TurnSpec(turns[0].steps, "Hello?", turns[0].tool_result, turns[0].cancel, turns[0].terminator), *turns[1:])
+        turns = (
+            TurnSpec(turns[0].steps, "Hello?", turns[0].tool_result, turns[0].cancel, turns[0].terminator),
+            *turns[1:],
+        )
 
     expect = data.get("expect", {})
     for key in expect:
@@ -342,7 +362,7 @@ def _check_perturbation(name: str, err: Any) -> None:
 
 def _gate(raw: Any, fld: str, default_timeout: float, err: Any) -> Gate:
     if not isinstance(raw, dict) or not raw:
-        raise err(fld, f"expected a table like {{ reasoning = \"...\" }}, got {raw!r}")
+        raise err(fld, f'expected a table like {{ reasoning = "..." }}, got {raw!r}')
     for key in raw:
         if key not in _GATE_KEYS:
             raise err(f"{fld}.{key}", "unknown gate condition", closest(key, _GATE_KEYS))
@@ -363,7 +383,9 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
             raise err(f"{where}.{key}", "unknown field", closest(key, _TURN_KEYS))
     steps_raw = raw.get("steps")
     if not isinstance(steps_raw, list) or not steps_raw:
-        raise err(f"{where}.steps", "missing or empty", "list the upstream events, e.g. { reasoning = \"...\" }")
+        raise err(
+            f"{where}.steps", "missing or empty", 'list the upstream events, e.g. { reasoning = "..." }'
+        )
     steps: list[Step | ProviderHttpError] = []
     pending: list[Event] = []
     tool_index = 0
@@ -399,9 +421,12 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         elif key == "tool_call":
             if not isinstance(val, dict) or "name" not in val:
                 raise err(f"{sw}.tool_call", "expected { id = ..., name = ..., arguments = ... }")
-            idx = int(st.get("index", val.get("index", tool_index)))
-            pending.append(ToolCallDelta(idx, str(val.get("id", f"call_{idx}")), str(val["name"]),
-                                         str(val.get("arguments", "{}"))))
+            idx = int(st.get("index", val.get("index", tool_index)) or 0)
+            pending.append(
+                ToolCallDelta(
+                    idx, str(val.get("id", f"call_{idx}")), str(val["name"]), str(val.get("arguments", "{}"))
+                )
+            )
             tool_index = idx + 1
             has_tools = True
         elif key == "usage":
@@ -411,7 +436,15 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
             for k in val:
                 if k not in allowed:
                     raise err(f"{sw}.usage.{k}", "unknown token count", closest(k, allowed))
-            pending.append(Usage(**{k: int(v) for k, v in val.items()}))
+            counts = {k: int(v) for k, v in val.items()}
+            pending.append(
+                Usage(
+                    counts.get("input_tokens"),
+                    counts.get("output_tokens"),
+                    counts.get("reasoning_tokens"),
+                    counts.get("total_tokens"),
+                )
+            )
         elif key == "end":
             pending.append(End(_s(val, sw, err)))
             ended = True
@@ -436,8 +469,13 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
     term = str(raw.get("terminator", "normal"))
     if term not in ("normal", "missing", "doubled"):
         raise err(f"{where}.terminator", f"unknown terminator {term!r}", "use normal, missing or doubled")
-    return TurnSpec(tuple(steps), None if user is None else str(user),
-                    str(raw.get("tool_result", "18°C, clear")), cancel, term)
+    return TurnSpec(
+        tuple(steps),
+        None if user is None else str(user),
+        str(raw.get("tool_result", "18°C, clear")),
+        cancel,
+        term,
+    )
 
 
 def _s(val: Any, fld: str, err: Any) -> str:
@@ -453,11 +491,14 @@ def _fault(key: str, val: Any, sw: str, gate_timeout: float, err: Any) -> Step |
         return Pause(float(val))
     if key == "http_error":
         if not isinstance(val, dict) or "status" not in val:
-            raise err(f"{sw}.http_error", "expected { status = 400, message = \"...\" } or { status, body }")
+            raise err(f"{sw}.http_error", 'expected { status = 400, message = "..." } or { status, body }')
         if "body" in val:
             return HttpError(int(val["status"]), str(val["body"]).encode())
-        return ProviderHttpError(int(val["status"]), str(val.get("message", "upstream error")),
-                                 None if val.get("code") is None else str(val["code"]))
+        return ProviderHttpError(
+            int(val["status"]),
+            str(val.get("message", "upstream error")),
+            None if val.get("code") is None else str(val["code"]),
+        )
     if key == "disconnect":
         where = val if isinstance(val, str) else "after-bytes"
         valid = ("now", "after-bytes", "inside-frame", "inside-utf8")

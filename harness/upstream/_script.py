@@ -119,8 +119,17 @@ class UnknownEvent:
 
 
 Step: TypeAlias = (
-    Emit | EmitFrames | Raw | Gate | Pause | HttpError | MidStreamError | Disconnect | Stall
-    | MalformedFrame | UnknownEvent
+    Emit
+    | EmitFrames
+    | Raw
+    | Gate
+    | Pause
+    | HttpError
+    | MidStreamError
+    | Disconnect
+    | Stall
+    | MalformedFrame
+    | UnknownEvent
 )
 
 

@@ -36,7 +36,9 @@ R, T = "Let me think.", "Hello!"
 SCRIPT = (ReasoningDelta(R), TextDelta(T), End("stop"))
 
 
-def timeline(client: list[Event], *, turn: int = 0, upstream: list[tuple[str, dict[str, Any]]] = ()) -> Timeline:
+def timeline(
+    client: list[Event], *, turn: int = 0, upstream: list[tuple[str, dict[str, Any]]] = ()
+) -> Timeline:
     tl = Timeline()
     tl.add("upstream", "request", turn=turn)
     tl.add("client", "request", turn=turn)
@@ -47,8 +49,15 @@ def timeline(client: list[Event], *, turn: int = 0, upstream: list[tuple[str, di
     return tl
 
 
-def judge(name: str, client: list[Event], *, script: tuple[Event, ...] = SCRIPT, kind: str = "gateway",
-          case: FakeCase | None = None, **kw: Any) -> Verdict:
+def judge(
+    name: str,
+    client: list[Event],
+    *,
+    script: tuple[Event, ...] = SCRIPT,
+    kind: str = "gateway",
+    case: FakeCase | None = None,
+    **kw: Any,
+) -> Verdict:
     case = case or FakeCase((TurnSpec((Emit(script),), "hi"),))
     return CHECKS.get(name)(build_view(case, timeline(client, **kw), kind)).verdict
 
@@ -68,13 +77,16 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "client", "verdict"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("name", "client", "verdict"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
 def test_check_fails_on_broken_output(name: str, client: list[Event], verdict: Verdict) -> None:
     assert judge(name, client) == verdict
 
 
-@pytest.mark.parametrize("name", ["delivery", "no-duplication", "channel-separation", "utf8-integrity",
-                                  "ordering", "termination"])
+@pytest.mark.parametrize(
+    "name", ["delivery", "no-duplication", "channel-separation", "utf8-integrity", "ordering", "termination"]
+)
 def test_check_passes_correct_output(name: str) -> None:
     assert judge(name, GOOD) == Verdict.PASS
 
@@ -104,22 +116,32 @@ def test_usage_check() -> None:
 
 
 def test_error_propagation() -> None:
-    case = FakeCase((TurnSpec((Emit((ReasoningDelta("x"),)), MidStreamError(StreamError("boom"))), "hi"),),
-                    scenario=FakeScenario("error"))
+    case = FakeCase(
+        (TurnSpec((Emit((ReasoningDelta("x"),)), MidStreamError(StreamError("boom"))), "hi"),),
+        scenario=FakeScenario("error"),
+    )
     assert judge("error-propagation", [ReasoningDelta("x"), StreamError("boom")], case=case) == Verdict.PASS
     assert judge("error-propagation", [ReasoningDelta("x"), End()], case=case) == Verdict.FAIL
 
 
 def test_passback_reports_rejection_and_whether_it_was_hidden() -> None:
-    turns = (TurnSpec((Emit((ReasoningDelta("r"), ToolCallDelta(0, "c", "f", "{}"), End("tool_calls"))),), "hi"),
-             TurnSpec((Emit((TextDelta("ok"), End())),)))
+    turns = (
+        TurnSpec((Emit((ReasoningDelta("r"), ToolCallDelta(0, "c", "f", "{}"), End("tool_calls"))),), "hi"),
+        TurnSpec((Emit((TextDelta("ok"), End())),)),
+    )
     case = FakeCase(turns, profile="deepseek-v4")
     tl = timeline([ReasoningDelta("r"), ToolCallDelta(0, "c", "f", "{}"), End("tool_calls")])
     tl.add("upstream", "request", turn=1)
     view = build_view(case, tl, "gateway")
     assert CHECKS.get("passback")(view).verdict == Verdict.PASS
-    tl.add("upstream", "rejected", turn=1, status=400, rule="DS-2",
-           differences=[("messages[1].reasoning_content", None, "r")])
+    tl.add(
+        "upstream",
+        "rejected",
+        turn=1,
+        status=400,
+        rule="DS-2",
+        differences=[("messages[1].reasoning_content", None, "r")],
+    )
     tl.add("client", "event", turn=1, event=TextDelta(""))
     finding = CHECKS.get("passback")(build_view(case, tl, "gateway"))
     assert finding.verdict == Verdict.FAIL

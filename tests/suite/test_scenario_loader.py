@@ -10,7 +10,7 @@ from harness import ScenarioError
 from harness.suite import expand, load_catalog, load_scenario
 from harness.upstream import Emit, Gate
 
-GOOD = '''
+GOOD = """
 description = "d"
 requirement = "The SUT MUST do it."
 category = "wire-variants"
@@ -20,7 +20,7 @@ variants = ["reasoning_content"]
 [[turns]]
 user = "hi"
 steps = [ { reasoning = "r" }, { gate = { reasoning = "r" } }, { text = "t" } ]
-'''
+"""
 
 
 def write(tmp_path: Path, text: str, name: str = "x/case.toml") -> Path:
@@ -34,38 +34,69 @@ def test_good_scenario_loads_with_id_from_path(tmp_path: Path) -> None:
     s = load_scenario(write(tmp_path, GOOD), tmp_path)
     assert s.id == "x/case"
     steps = s.turns[0].steps
-    assert isinstance(steps[0], Emit) and isinstance(steps[1], Gate) and isinstance(steps[2], Emit)
+    assert isinstance(steps[0], Emit)
+    assert isinstance(steps[1], Gate)
+    assert isinstance(steps[2], Emit)
     assert [c.id for c in expand(s)] == ["x/case[openai-chat:reasoning_content/frames]"]
 
 
 BAD = [
-    ("unknown top-level field", GOOD.replace('category =', 'catgory = "x"\ncategory ='), "catgory", "category"),
+    (
+        "unknown top-level field",
+        GOOD.replace("category =", 'catgory = "x"\ncategory ='),
+        "catgory",
+        "category",
+    ),
     ("missing required", GOOD.replace('description = "d"\n', ""), "description", "missing"),
     ("no MUST", GOOD.replace("MUST do", "should do"), "requirement", "MUST"),
     ("bad category", GOOD.replace('"wire-variants"', '"wire-variant"'), "category", "wire-variants"),
     ("unknown dialect", GOOD.replace('["openai-chat"]', '["openai-chatt"]'), "dialects", "openai-chat"),
-    ("unknown variant", GOOD.replace('["reasoning_content"]', '["reasoning_contnt"]'), "variants",
-     "reasoning_content"),
+    (
+        "unknown variant",
+        GOOD.replace('["reasoning_content"]', '["reasoning_contnt"]'),
+        "variants",
+        "reasoning_content",
+    ),
     ("wrong type", GOOD.replace('["openai-chat"]', '"openai-chat"'), "dialects", "expected list"),
     ("unknown step", GOOD.replace("{ text = ", "{ txt = "), "turns[0].steps[2].txt", "text"),
-    ("two keys in one step", GOOD.replace('{ text = "t" }', '{ text = "t", reasoning = "r" }'),
-     "turns[0].steps[2]", "exactly one"),
-    ("bad gate", GOOD.replace("gate = { reasoning", "gate = { reasonin"), "turns[0].steps[1].gate.reasonin",
-     "reasoning"),
+    (
+        "two keys in one step",
+        GOOD.replace('{ text = "t" }', '{ text = "t", reasoning = "r" }'),
+        "turns[0].steps[2]",
+        "exactly one",
+    ),
+    (
+        "bad gate",
+        GOOD.replace("gate = { reasoning", "gate = { reasonin"),
+        "turns[0].steps[1].gate.reasonin",
+        "reasoning",
+    ),
     ("unknown profile", GOOD + '\nprofile = "deepsek-v4"\n', "profile", "deepseek-v4"),
     ("bad mode", GOOD + '\nmodes = ["streaming"]\n', "modes", "stream"),
     ("unknown chunking", GOOD + '\nchunkings = ["per-byte"]\n', "chunkings", "per-byte"),
     ("unknown turn field", GOOD.replace('user = "hi"', 'usr = "hi"'), "turns[0].usr", "user"),
-    ("empty steps", GOOD.replace('steps = [ { reasoning = "r" }, { gate = { reasoning = "r" } }, { text = "t" } ]',
-                                 "steps = []"), "turns[0].steps", "missing or empty"),
-    ("http_error not first", GOOD.replace('{ text = "t" }', '{ http_error = { status = 500 } }'),
-     "turns[0].steps", "first step"),
+    (
+        "empty steps",
+        GOOD.replace(
+            'steps = [ { reasoning = "r" }, { gate = { reasoning = "r" } }, { text = "t" } ]', "steps = []"
+        ),
+        "turns[0].steps",
+        "missing or empty",
+    ),
+    (
+        "http_error not first",
+        GOOD.replace('{ text = "t" }', "{ http_error = { status = 500 } }"),
+        "turns[0].steps",
+        "first step",
+    ),
     ("unknown expect key", GOOD + '\nexpect = { outcom = "error" }\n', "expect.outcom", "outcome"),
 ]
 
 
 @pytest.mark.parametrize(("label", "text", "field", "hint"), BAD, ids=[b[0] for b in BAD])
-def test_bad_scenarios_name_file_field_and_fix(tmp_path: Path, label: str, text: str, field: str, hint: str) -> None:
+def test_bad_scenarios_name_file_field_and_fix(
+    tmp_path: Path, label: str, text: str, field: str, hint: str
+) -> None:
     path = write(tmp_path, text)
     with pytest.raises(ScenarioError) as info:
         load_scenario(path, tmp_path)

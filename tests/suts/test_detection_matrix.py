@@ -25,7 +25,10 @@ def test_mutant_caught_by_its_check_only(mutant: Mutant) -> None:
 def test_reference_passes_every_matrix_case(sut: str) -> None:
     cases = sorted({c for m in MATRIX if m.sut == sut for c in m.cases})
     result = run(cases, sut=sut, expectations=None)
-    bad = [(r.case_id, r.status.value, [(f.check, f.message) for f in r.failing()], r.error[:300])
-           for r in result.results if r.status != Status.OK or r.failing()]
+    bad = [
+        (r.case_id, r.status.value, [(f.check, f.message) for f in r.failing()], r.error[:300])
+        for r in result.results
+        if r.status != Status.OK or r.failing()
+    ]
     assert not bad
     assert all(r.stream in (Verdict.PASS, Verdict.INFO) for r in result.results)

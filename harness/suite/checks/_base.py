@@ -30,7 +30,9 @@ class Check:
 CHECKS: Registry[Check] = Registry("check")
 
 
-def check(name: str, description: str, axis: Axis = Axis.STREAM) -> Callable[[Callable[[CaseView], Finding]], Check]:
+def check(
+    name: str, description: str, axis: Axis = Axis.STREAM
+) -> Callable[[Callable[[CaseView], Finding]], Check]:
     def deco(fn: Callable[[CaseView], Finding]) -> Check:
         return CHECKS.add(name, Check(name, axis, description, fn))
 

@@ -28,19 +28,39 @@ def delivery(view: CaseView) -> Finding:
             why = "reasoning never reached the client"
             if t.reached and not any("reasoning" in w.info.get("tags", ()) for w in t.writes) and t.writes:
                 why += " (the upstream sent none: did the SUT ask for it?)"
-            return Finding("delivery", Verdict.FAIL, message=f"turn {t.turn}: {why}",
-                           expected=_short(t.expected_reasoning), actual="(no reasoning)")
+            return Finding(
+                "delivery",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: {why}",
+                expected=_short(t.expected_reasoning),
+                actual="(no reasoning)",
+            )
         if rf == "altered":
-            return Finding("delivery", Verdict.FAIL, message=f"turn {t.turn}: reasoning altered",
-                           expected=_short(t.expected_reasoning), actual=_short(t.reasoning))
+            return Finding(
+                "delivery",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: reasoning altered",
+                expected=_short(t.expected_reasoning),
+                actual=_short(t.reasoning),
+            )
         if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
-            return Finding("delivery", Verdict.FAIL, message=f"turn {t.turn}: answer text {tf}",
-                           expected=_short(t.expected_text), actual=_short(t.text))
+            return Finding(
+                "delivery",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: answer text {tf}",
+                expected=_short(t.expected_text),
+                actual=_short(t.text),
+            )
         want = [(c.name, c.arguments) for c in t.expected.tool_calls]
         got = [(c.name, c.arguments) for c in t.tool_calls]
         if want != got and _norm(want) != _norm(got):
-            return Finding("delivery", Verdict.FAIL, message=f"turn {t.turn}: tool calls differ",
-                           expected=str(want), actual=str(got))
+            return Finding(
+                "delivery",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: tool calls differ",
+                expected=str(want),
+                actual=str(got),
+            )
     return Finding("delivery", Verdict.PASS)
 
 
@@ -62,37 +82,62 @@ def no_duplication(view: CaseView) -> Finding:
     if not turns:
         return na("no-duplication", "no turn to judge")
     for t in turns:
-        for what, fate_, exp, got in (("reasoning", t.reasoning_fate, t.expected_reasoning, t.reasoning),
-                                      ("text", t.text_fate, t.expected_text, t.text)):
+        for what, fate_, exp, got in (
+            ("reasoning", t.reasoning_fate, t.expected_reasoning, t.reasoning),
+            ("text", t.text_fate, t.expected_text, t.text),
+        ):
             if fate_ == "duplicated":
-                return Finding("no-duplication", Verdict.FAIL,
-                               message=f"turn {t.turn}: {what} delivered {got.count(exp)}x",
-                               expected=_short(exp), actual=_short(got, 160))
+                return Finding(
+                    "no-duplication",
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: {what} delivered {got.count(exp)}x",
+                    expected=_short(exp),
+                    actual=_short(got, 160),
+                )
     mirrored = [n for t in turns for n in t.notices if n.kind == "mirrored"]
     if mirrored:
-        return Finding("no-duplication", Verdict.INFO, message="reasoning mirrored in several fields "
-                       f"of one delta (read once): {mirrored[0].detail}")
+        return Finding(
+            "no-duplication",
+            Verdict.INFO,
+            message=f"reasoning mirrored in several fields of one delta (read once): {mirrored[0].detail}",
+        )
     return Finding("no-duplication", Verdict.PASS)
 
 
-@check("channel-separation", "Reasoning never appears in the public answer, and the answer never in "
-       "reasoning (only a leading <think> tag is reasoning).")
+@check(
+    "channel-separation",
+    "Reasoning never appears in the public answer, and the answer never in "
+    "reasoning (only a leading <think> tag is reasoning).",
+)
 def channel_separation(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("channel-separation", "no turn to judge")
     for t in turns:
         if t.reasoning_fate == "moved":
-            return Finding("channel-separation", Verdict.FAIL,
-                           message=f"turn {t.turn}: reasoning delivered as answer text",
-                           expected=f"reasoning {_short(t.expected_reasoning)}", actual=f"text {_short(t.text)}")
+            return Finding(
+                "channel-separation",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: reasoning delivered as answer text",
+                expected=f"reasoning {_short(t.expected_reasoning)}",
+                actual=f"text {_short(t.text)}",
+            )
         if t.reasoning_fate == "leaked" or t.text_fate == "moved":
-            return Finding("channel-separation", Verdict.FAIL,
-                           message=f"turn {t.turn}: answer text delivered as reasoning",
-                           expected=f"text {_short(t.expected_text)}", actual=f"reasoning {_short(t.reasoning)}")
+            return Finding(
+                "channel-separation",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: answer text delivered as reasoning",
+                expected=f"text {_short(t.expected_text)}",
+                actual=f"reasoning {_short(t.reasoning)}",
+            )
         if t.expected_reasoning and "<think>" in t.text and "<think>" not in t.expected_text:
-            return Finding("channel-separation", Verdict.FAIL, message=f"turn {t.turn}: <think> tags in answer",
-                           expected=_short(t.expected_text), actual=_short(t.text))
+            return Finding(
+                "channel-separation",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: <think> tags in answer",
+                expected=_short(t.expected_text),
+                actual=_short(t.text),
+            )
     return Finding("channel-separation", Verdict.PASS)
 
 
@@ -105,8 +150,13 @@ def utf8_integrity(view: CaseView) -> Finding:
         bad = [n for n in t.notices if n.kind in ("sse-invalid-utf8", "invalid-utf8")]
         if t.reasoning_fate == "corrupted" or t.text_fate == "corrupted" or bad:
             got = t.reasoning if t.reasoning_fate == "corrupted" else t.text
-            return Finding("utf8-integrity", Verdict.FAIL, message=f"turn {t.turn}: U+FFFD or invalid UTF-8",
-                           expected="no replacement characters", actual=_short(got))
+            return Finding(
+                "utf8-integrity",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: U+FFFD or invalid UTF-8",
+                expected="no replacement characters",
+                actual=_short(got),
+            )
     return Finding("utf8-integrity", Verdict.PASS)
 
 
@@ -130,8 +180,9 @@ def _kinds(blocks: tuple[object, ...]) -> list[str]:
     return out
 
 
-@check("ordering", "Reasoning precedes the answer and tool calls of the same message; interleaving "
-       "is preserved.")
+@check(
+    "ordering", "Reasoning precedes the answer and tool calls of the same message; interleaving is preserved."
+)
 def ordering(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.reasoning_fate in ("ok", "none")]
     if not turns:
@@ -142,8 +193,11 @@ def ordering(view: CaseView) -> Finding:
         if len(want) < 2:
             continue
         if got != want:
-            return Finding("ordering", Verdict.FAIL, message=f"turn {t.turn}: blocks out of order",
-                           expected=" -> ".join(want), actual=" -> ".join(got))
+            return Finding(
+                "ordering",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: blocks out of order",
+                expected=" -> ".join(want),
+                actual=" -> ".join(got),
+            )
     return Finding("ordering", Verdict.PASS)
-
-

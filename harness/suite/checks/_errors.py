@@ -13,8 +13,10 @@ from harness.suite.checks._view import CaseView
 __all__: list[str] = []
 
 
-@check("error-propagation", "Upstream HTTP errors and mid-stream errors reach the client as errors, "
-       "never as a clean stop.")
+@check(
+    "error-propagation",
+    "Upstream HTTP errors and mid-stream errors reach the client as errors, never as a clean stop.",
+)
 def error_propagation(view: CaseView) -> Finding:
     faulted = [t for t in view.turns if t.faulted and t.reached and not t.cancelled]
     if view.case.scenario.outcome != "error" or not faulted:
@@ -22,15 +24,21 @@ def error_propagation(view: CaseView) -> Finding:
     for t in faulted:
         if not t.client_saw_error:
             clean = "a clean end" if t.ends else "no error"
-            return Finding("error-propagation", Verdict.FAIL,
-                           message=f"turn {t.turn}: the upstream failed but the client saw {clean}",
-                           expected="an error (HTTP status >= 400, an error frame, or a broken stream)",
-                           actual=f"status {t.status}, events: {[type(e).__name__ for e in t.client_events][:8]}")
+            return Finding(
+                "error-propagation",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: the upstream failed but the client saw {clean}",
+                expected="an error (HTTP status >= 400, an error frame, or a broken stream)",
+                actual=f"status {t.status}, events: {[type(e).__name__ for e in t.client_events][:8]}",
+            )
     return Finding("error-propagation", Verdict.PASS)
 
 
-@check("passback", "Reasoning that the provider requires back (reasoning_content, thinking blocks with "
-       "signatures, reasoning items, thought signatures) is carried into the continuation unaltered.")
+@check(
+    "passback",
+    "Reasoning that the provider requires back (reasoning_content, thinking blocks with "
+    "signatures, reasoning items, thought signatures) is carried into the continuation unaltered.",
+)
 def passback(view: CaseView) -> Finding:
     if view.case.profile == "lenient" or len(view.turns) < 2:
         return na("passback", "no strict continuation in this case")
@@ -41,12 +49,16 @@ def passback(view: CaseView) -> Finding:
         if t.rejected:
             e = t.rejected[0]
             diffs = e.info.get("differences", ())
-            surfaced = "surfaced the provider's error to its client" if t.client_saw_error else (
-                "HID the provider's error (its client saw no error)")
+            surfaced = (
+                "surfaced the provider's error to its client"
+                if t.client_saw_error
+                else ("HID the provider's error (its client saw no error)")
+            )
             return Finding(
-                "passback", Verdict.FAIL,
+                "passback",
+                Verdict.FAIL,
                 message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the continuation "
-                        f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
+                f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
                 expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "reasoning passed back",
                 actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
                 evidence=(view.index_of(e),),
@@ -58,8 +70,11 @@ def passback(view: CaseView) -> Finding:
 CANCEL_BOUND_S = 1.5
 
 
-@check("cancellation", "After the client aborts, the SUT closes its upstream connection promptly.",
-       axis=Axis.CLEANUP)
+@check(
+    "cancellation",
+    "After the client aborts, the SUT closes its upstream connection promptly.",
+    axis=Axis.CLEANUP,
+)
 def cancellation(view: CaseView) -> Finding:
     cancelled = [t for t in view.turns if t.cancelled]
     if not cancelled:
@@ -69,8 +84,14 @@ def cancellation(view: CaseView) -> Finding:
     ended = [e for e in view.entries if e.side == "upstream" and e.kind == "response-end" and e.t >= cancel_t]
     if closes:
         ms = (closes[0].t - cancel_t) / 1e6
-        return Finding("cancellation", Verdict.PASS, Axis.CLEANUP, f"upstream closed {ms:.1f} ms after cancel")
-    return Finding("cancellation", Verdict.UNCLEAN, Axis.CLEANUP,
-                   message="the SUT kept its upstream connection open after the client cancelled",
-                   expected=f"upstream connection closed within {CANCEL_BOUND_S}s of the cancel",
-                   actual="read the upstream to its end" if ended else "still open")
+        return Finding(
+            "cancellation", Verdict.PASS, Axis.CLEANUP, f"upstream closed {ms:.1f} ms after cancel"
+        )
+    return Finding(
+        "cancellation",
+        Verdict.UNCLEAN,
+        Axis.CLEANUP,
+        message="the SUT kept its upstream connection open after the client cancelled",
+        expected=f"upstream connection closed within {CANCEL_BOUND_S}s of the cancel",
+        actual="read the upstream to its end" if ended else "still open",
+    )

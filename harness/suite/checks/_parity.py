@@ -20,11 +20,19 @@ def parity(streamed: CaseView, whole: CaseView) -> Finding:
         pairs = (
             ("reasoning", ta.reasoning, tb.reasoning),
             ("text", ta.text, tb.text),
-            ("tool calls", str([(c.name, c.arguments) for c in ta.tool_calls]),
-             str([(c.name, c.arguments) for c in tb.tool_calls])),
+            (
+                "tool calls",
+                str([(c.name, c.arguments) for c in ta.tool_calls]),
+                str([(c.name, c.arguments) for c in tb.tool_calls]),
+            ),
         )
         for what, sa, sb in pairs:
             if sa != sb:
-                return Finding("parity", Verdict.FAIL, message=f"turn {ta.turn}: {what} differs between modes",
-                               expected=f"streaming: {sa[:120]!r}", actual=f"non-streaming: {sb[:120]!r}")
+                return Finding(
+                    "parity",
+                    Verdict.FAIL,
+                    message=f"turn {ta.turn}: {what} differs between modes",
+                    expected=f"streaming: {sa[:120]!r}",
+                    actual=f"non-streaming: {sb[:120]!r}",
+                )
     return Finding("parity", Verdict.PASS)

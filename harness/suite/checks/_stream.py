@@ -14,8 +14,11 @@ from harness.suite.checks._view import CaseView
 __all__: list[str] = []
 
 
-@check("incremental", "Reasoning reaches the client while the upstream is still streaming it: every "
-       "gate (the upstream withholding the next frame until the client saw the previous delta) opens.")
+@check(
+    "incremental",
+    "Reasoning reaches the client while the upstream is still streaming it: every "
+    "gate (the upstream withholding the next frame until the client saw the previous delta) opens.",
+)
 def incremental(view: CaseView) -> Finding:
     if not view.case.stream:
         return na("incremental", "non-streaming request")
@@ -28,19 +31,26 @@ def incremental(view: CaseView) -> Finding:
             e = t.gate_timeouts[0]
             cond = e.info.get("condition", "?")
             return Finding(
-                "incremental", Verdict.FAIL,
-                message=f"turn {t.turn}: the client never observed {cond} while the upstream held the next frame",
+                "incremental",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: the client never observed {cond} "
+                "while the upstream held the next frame",
                 expected=f"client observes {cond} before the upstream continues",
                 actual=f"gate timed out after {e.info.get('timeout', '?')}s; withheld: "
-                       f"{str(e.info.get('withheld', '?'))[:120]}; client had seen: "
-                       f"{str(e.info.get('seen', '?'))[:120]}",
+                f"{str(e.info.get('withheld', '?'))[:120]}; client had seen: "
+                f"{str(e.info.get('seen', '?'))[:120]}",
                 evidence=(view.index_of(e),),
             )
-    return Finding("incremental", Verdict.PASS, message=f"{sum(len(t.gate_opens) for t in gated)} gate(s) opened")
+    return Finding(
+        "incremental", Verdict.PASS, message=f"{sum(len(t.gate_opens) for t in gated)} gate(s) opened"
+    )
 
 
-@check("termination", "A streamed answer ends properly, exactly once ([DONE] / message_stop / "
-       "response.completed), with nothing after it.")
+@check(
+    "termination",
+    "A streamed answer ends properly, exactly once ([DONE] / message_stop / "
+    "response.completed), with nothing after it.",
+)
 def termination(view: CaseView) -> Finding:
     if not view.case.stream:
         return na("termination", "non-streaming request")
@@ -51,11 +61,21 @@ def termination(view: CaseView) -> Finding:
         ends = t.ends
         kinds = {n.kind for n in t.notices}
         if "data-after-end" in kinds or len(ends) > 1:
-            return Finding("termination", Verdict.FAIL, message=f"turn {t.turn}: data after the end of stream",
-                           expected="one terminator", actual=f"{len(ends)} end(s); notices {sorted(kinds)}")
+            return Finding(
+                "termination",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: data after the end of stream",
+                expected="one terminator",
+                actual=f"{len(ends)} end(s); notices {sorted(kinds)}",
+            )
         if not ends or "no-terminator" in kinds:
-            return Finding("termination", Verdict.FAIL, message=f"turn {t.turn}: stream ended without terminator",
-                           expected="a proper terminator", actual="EOF without one")
+            return Finding(
+                "termination",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: stream ended without terminator",
+                expected="a proper terminator",
+                actual="EOF without one",
+            )
     return Finding("termination", Verdict.PASS)
 
 
@@ -68,8 +88,13 @@ def usage(view: CaseView) -> Finding:
         want = t.expected_usage.reasoning_tokens if t.expected_usage else None
         got = [u.reasoning_tokens for u in t.usages]
         if want not in got:
-            return Finding("usage", Verdict.FAIL, message=f"turn {t.turn}: reasoning token count lost",
-                           expected=f"reasoning_tokens={want}", actual=f"usage seen: {got or 'none'}")
+            return Finding(
+                "usage",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: reasoning token count lost",
+                expected=f"reasoning_tokens={want}",
+                actual=f"usage seen: {got or 'none'}",
+            )
     return Finding("usage", Verdict.PASS)
 
 
@@ -91,7 +116,12 @@ def timing(view: CaseView) -> Finding:
     writes = sum(1 for e in entries if e.side == "upstream" and e.kind == "write")
     r, x = first(ReasoningDelta), first(TextDelta)
     done = next(((e.t - t0) / 1e6 for e in entries if isinstance(e.event, End)), None)
-    data = {"ttft_reasoning_ms": r, "ttft_text_ms": x, "end_ms": done, "client_reads": reads,
-            "upstream_writes": writes}
+    data = {
+        "ttft_reasoning_ms": r,
+        "ttft_text_ms": x,
+        "end_ms": done,
+        "client_reads": reads,
+        "upstream_writes": writes,
+    }
     msg = ", ".join(f"{k}={v:.2f}" if isinstance(v, float) else f"{k}={v}" for k, v in data.items())
     return Finding("timing", Verdict.INFO, message=msg, data=data)

@@ -149,6 +149,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
     entries = timeline.entries()
     views: list[TurnView] = []
     for i, spec in enumerate(case.turns):
+
         def sel(side: str, k: str, i: int = i) -> list[Entry]:
             return [e for e in entries if e.side == side and e.kind == k and e.turn == i]
 
