@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from harness._errors import ThinkwireError
 
