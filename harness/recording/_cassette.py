@@ -17,7 +17,16 @@ from typing import Any
 
 from harness._errors import CassetteError
 
-__all__ = ["FORMAT", "VERSION", "Cassette", "Chunk", "Exchange", "decode_bytes", "encode_bytes", "read_cassette"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Cassette",
+    "Chunk",
+    "Exchange",
+    "decode_bytes",
+    "encode_bytes",
+    "read_cassette",
+]
 
 FORMAT = "thinkwire-cassette"
 VERSION = 1
@@ -82,18 +91,47 @@ class Cassette:
     path: str = ""
 
     def lines(self) -> Iterator[str]:
-        head = {"format": FORMAT, "version": VERSION, "recorded_at": self.recorded_at, "dialect": self.dialect,
-                "upstream": self.upstream}
+        head = {
+            "format": FORMAT,
+            "version": VERSION,
+            "recorded_at": self.recorded_at,
+            "dialect": self.dialect,
+            "upstream": self.upstream,
+        }
         yield json.dumps(head, ensure_ascii=False)
         for i, ex in enumerate(self.exchanges):
-            yield json.dumps({"type": "request", "id": i, "method": ex.method, "path": ex.path,
-                              "headers": [list(h) for h in ex.request_headers], "t_ms": ex.t_ms,
-                              **_prefixed("body", ex.request_body)}, ensure_ascii=False)
-            yield json.dumps({"type": "response", "id": i, "status": ex.status,
-                              "headers": [list(h) for h in ex.response_headers]}, ensure_ascii=False)
+            yield json.dumps(
+                {
+                    "type": "request",
+                    "id": i,
+                    "method": ex.method,
+                    "path": ex.path,
+                    "headers": [list(h) for h in ex.request_headers],
+                    "t_ms": ex.t_ms,
+                    **_prefixed("body", ex.request_body),
+                },
+                ensure_ascii=False,
+            )
+            yield json.dumps(
+                {
+                    "type": "response",
+                    "id": i,
+                    "status": ex.status,
+                    "headers": [list(h) for h in ex.response_headers],
+                },
+                ensure_ascii=False,
+            )
             for c in ex.chunks:
-                yield json.dumps({"type": "chunk", "id": i, "offset": c.offset, "t_ms": round(c.t_ms, 3),
-                                  **encode_bytes(c.data)}, ensure_ascii=False)
+                yield json.dumps(
+                    {
+                        "type": "chunk",
+                        "id": i,
+                        "offset": c.offset,
+                        "t_ms": round(c.t_ms, 3),
+                        **encode_bytes(c.data),
+                    },
+                    ensure_ascii=False,
+                )
             yield json.dumps({"type": "end", "id": i, "reason": ex.end or "complete"})
 
     def write(self, path: Path) -> None:
@@ -126,13 +164,17 @@ def read_cassette(path: Path) -> Cassette:
         records.append((n, obj))
     n0, head = records[0]
     if head.get("format") != FORMAT:
-        raise CassetteError(f"{path}:{n0}: not a thinkwire cassette (format={head.get('format')!r}, "
-                            f"expected {FORMAT!r})")
+        raise CassetteError(
+            f"{path}:{n0}: not a thinkwire cassette (format={head.get('format')!r}, expected {FORMAT!r})"
+        )
     if head.get("version") != VERSION:
-        raise CassetteError(f"{path}:{n0}: unsupported cassette version {head.get('version')!r} "
-                            f"(this thinkwire reads version {VERSION})")
-    cassette = Cassette([], str(head.get("recorded_at", "")), head.get("dialect"), str(head.get("upstream", "")),
-                        str(path))
+        raise CassetteError(
+            f"{path}:{n0}: unsupported cassette version {head.get('version')!r} "
+            f"(this thinkwire reads version {VERSION})"
+        )
+    cassette = Cassette(
+        [], str(head.get("recorded_at", "")), head.get("dialect"), str(head.get("upstream", "")), str(path)
+    )
     by_id: dict[int, Exchange] = {}
     for n, obj in records[1:]:
         where = f"{path}:{n}"
@@ -144,10 +186,18 @@ def read_cassette(path: Path) -> Cassette:
             for key in ("method", "path"):
                 if not isinstance(obj.get(key), str):
                     raise CassetteError(f"{where}: request needs a string {key!r}")
-            body = (decode_bytes({"base64": obj["body_base64"]}, where) if "body_base64" in obj
-                    else str(obj.get("body", "")).encode())
-            ex = Exchange(obj["method"], obj["path"], _headers(obj.get("headers", []), where), body,
-                          t_ms=float(obj.get("t_ms", 0.0)))
+            body = (
+                decode_bytes({"base64": obj["body_base64"]}, where)
+                if "body_base64" in obj
+                else str(obj.get("body", "")).encode()
+            )
+            ex = Exchange(
+                obj["method"],
+                obj["path"],
+                _headers(obj.get("headers", []), where),
+                body,
+                t_ms=float(obj.get("t_ms", 0.0)),
+            )
             by_id[ident] = ex
             cassette.exchanges.append(ex)
             continue
@@ -164,8 +214,10 @@ def read_cassette(path: Path) -> Cassette:
             expected = sum(len(c.data) for c in ex.chunks)
             offset = obj.get("offset", expected)
             if offset != expected:
-                raise CassetteError(f"{where}: chunk offset {offset} but {expected} bytes came before it "
-                                    "(a chunk is missing or the file was edited)")
+                raise CassetteError(
+                    f"{where}: chunk offset {offset} but {expected} bytes came before it "
+                    "(a chunk is missing or the file was edited)"
+                )
             ex.chunks.append(Chunk(data, offset, float(obj.get("t_ms", 0.0))))
         elif kind == "end":
             ex.end = str(obj.get("reason", "complete"))

@@ -16,10 +16,30 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 __all__ = ["REDACTED", "Redactor"]
 
 REDACTED = "<redacted>"
-_HEADERS = (r"authorization", r"proxy-authorization", r"x-api-key", r"api-key", r"x-goog-api-key",
-            r"cookie", r"set-cookie", r"openai-organization", r"x-amz-security-token", r"x-amz-date-token")
-_QUERY = ("key", "api_key", "apikey", "token", "access_token", "sig", "signature", "x-amz-signature",
-          "x-amz-credential", "x-amz-security-token")
+_HEADERS = (
+    r"authorization",
+    r"proxy-authorization",
+    r"x-api-key",
+    r"api-key",
+    r"x-goog-api-key",
+    r"cookie",
+    r"set-cookie",
+    r"openai-organization",
+    r"x-amz-security-token",
+    r"x-amz-date-token",
+)
+_QUERY = (
+    "key",
+    "api_key",
+    "apikey",
+    "token",
+    "access_token",
+    "sig",
+    "signature",
+    "x-amz-signature",
+    "x-amz-credential",
+    "x-amz-security-token",
+)
 _JSON_KEYS = re.compile(r"(api[_-]?key|secret|password|token|authorization)$", re.IGNORECASE)
 
 
@@ -39,7 +59,10 @@ class Redactor:
         parts = urlsplit(target)
         if not parts.query:
             return target
-        query = [(k, REDACTED if k.lower() in _QUERY else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+        query = [
+            (k, REDACTED if k.lower() in _QUERY else v)
+            for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        ]
         return urlunsplit(parts._replace(query=urlencode(query, safe="<>")))
 
     def body(self, data: bytes) -> bytes:
@@ -75,7 +98,11 @@ def _redact_path(obj: Any, path: list[str]) -> bool:
     if isinstance(obj, dict):
         keys = list(obj) if head == "*" else ([head] if head in obj else [])
     elif isinstance(obj, list):
-        keys = range(len(obj)) if head == "*" else ([int(head)] if head.isdigit() and int(head) < len(obj) else [])
+        keys = (
+            range(len(obj))
+            if head == "*"
+            else ([int(head)] if head.isdigit() and int(head) < len(obj) else [])
+        )
     else:
         return False
     changed = False

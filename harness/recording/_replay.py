@@ -44,17 +44,24 @@ def detect_dialect(path: str) -> str | None:
 
 
 def _script(ex: Exchange, dialect: str, factor: float | None, rechunk: str | None) -> Script:
-    headers = tuple((k, v) for k, v in ex.response_headers
-                    if k.lower() in ("content-type", "x-amzn-errortype", "x-request-id", "request-id"))
+    headers = tuple(
+        (k, v)
+        for k, v in ex.response_headers
+        if k.lower() in ("content-type", "x-amzn-errortype", "x-request-id", "request-id")
+    )
     if ex.status >= 400:
-        return Script(dialect=dialect, steps=(HttpError(ex.status, ex.body, ex.header("content-type") or
-                                                         "application/json"),), headers=headers)
+        return Script(
+            dialect=dialect,
+            steps=(HttpError(ex.status, ex.body, ex.header("content-type") or "application/json"),),
+            headers=headers,
+        )
     chunks = [c.data for c in ex.chunks]
     if rechunk:
         from harness.codec import get_chunker  # type: ignore[attr-defined]
 
-        return Script(dialect=dialect, steps=(Raw(tuple(get_chunker(rechunk)(chunks))),), headers=headers,
-                      stream=True)
+        return Script(
+            dialect=dialect, steps=(Raw(tuple(get_chunker(rechunk)(chunks))),), headers=headers, stream=True
+        )
     if factor is None:
         return Script(dialect=dialect, steps=(Raw(tuple(chunks)),), headers=headers, stream=True)
     steps: list[Step] = []
@@ -68,13 +75,17 @@ def _script(ex: Exchange, dialect: str, factor: float | None, rechunk: str | Non
     return Script(dialect=dialect, steps=tuple(steps), headers=headers, stream=True)
 
 
-def conversation_from_cassette(cassette: Cassette, *, timing: str = "none", rechunk: str | None = None) -> Conversation:
+def conversation_from_cassette(
+    cassette: Cassette, *, timing: str = "none", rechunk: str | None = None
+) -> Conversation:
     factor = parse_timing(timing)
     scripts = []
     for i, ex in enumerate(cassette.exchanges):
         dialect = cassette.dialect or detect_dialect(ex.path)
         if dialect is None:
-            raise CassetteError(f"{cassette.path}: exchange {i} ({ex.path}): unknown dialect; set \"dialect\" "
-                                "in the header line")
+            raise CassetteError(
+                f'{cassette.path}: exchange {i} ({ex.path}): unknown dialect; set "dialect" '
+                "in the header line"
+            )
         scripts.append(_script(ex, dialect, factor, rechunk))
     return Conversation(tuple(scripts), name=cassette.path)
