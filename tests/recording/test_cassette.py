@@ -47,15 +47,15 @@ def test_round_trip_keeps_bytes_and_boundaries(tmp_path: Path) -> None:
     [
         (lambda ls: ls[:2], "no response line"),
         (lambda ls: ls[:-1], "no end line"),
-        (lambda ls: ls[:1] + ["{not json"] + ls[2:], ":2: not valid JSON"),
-        (lambda ls: ['{"format":"other","version":1}'] + ls[1:], ":1: not a thinkwire cassette"),
+        (lambda ls: [*ls[:1], "{not json", *ls[2:]], ":2: not valid JSON"),
+        (lambda ls: ['{"format":"other","version":1}', *ls[1:]], ":1: not a thinkwire cassette"),
         (
-            lambda ls: [ls[0].replace('"version": 1', '"version": 9')] + ls[1:],
+            lambda ls: [ls[0].replace('"version": 1', '"version": 9'), *ls[1:]],
             "unsupported cassette version 9",
         ),
         (lambda ls: ls[:3] + ls[4:], "chunk offset"),
         (
-            lambda ls: ls[:3] + [ls[3].replace('"type": "chunk"', '"type": "chnk"')] + ls[4:],
+            lambda ls: [*ls[:3], ls[3].replace('"type": "chunk"', '"type": "chnk"'), *ls[4:]],
             "unknown record type",
         ),
         (lambda ls: [], "empty file"),
@@ -98,8 +98,8 @@ def test_redaction_removes_every_planted_secret(tmp_path: Path) -> None:
     target = r.target(f"/v1beta/models/g:streamGenerateContent?alt=sse&key={SECRETS[4]}")
     body = r.body(
         (
-            '{"model":"m","api_key":"%s","metadata":{"user_token_hash":"%s"},'
-            '"tools":[{"auth":"x"}],"max_tokens":5}' % (SECRETS[5], SECRETS[7])
+            f'{{"model":"m","api_key":"{SECRETS[5]}","metadata":{{"user_token_hash":"{SECRETS[7]}"}},'
+            '"tools":[{"auth":"x"}],"max_tokens":5}'
         ).encode()
     )
     ex = Exchange(
