@@ -1,0 +1,398 @@
+"""Fault switches of the reference SUTs (mutants) and the canonical-event filters that implement them.
+
+Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked branch, so a
+mutant differs from the reference only where its bug class lives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from harness._errors import closest
+from harness.events import (
+    End,
+    Event,
+    Message,
+    Notice,
+    ReasoningBlock,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    StreamError,
+    TextBlock,
+    TextDelta,
+    ToolCallBlock,
+    ToolCallDelta,
+    Usage,
+)
+
+__all__ = [
+    "CLI_FAULTS",
+    "FAULTS",
+    "GATEWAY_FAULTS",
+    "SDK_FAULTS",
+    "FaultFilter",
+    "Utf8Breaker",
+    "check_faults",
+    "inline_think",
+    "is_reasoning",
+    "strip_passback",
+]
+
+FAULTS: dict[str, str] = {
+    "drop-reasoning": "never forward reasoning",
+    "buffer-reasoning": "hold reasoning until the answer / a tool call starts or the stream ends",
+    "replay-done": "at the end, re-emit the final reasoning and text again (forwarding *.done repeats)",
+    "reasoning-into-content": "send reasoning as public answer text",
+    "non-leading-think": "treat any <think>...</think> in the answer as reasoning, not only a leading tag",
+    "ignore-alias": "ignore reasoning from Responses alias events; deliver it all at once at the item's end",
+    "lose-passback": "strip reasoning, signatures and redacted blocks from earlier assistant messages",
+    "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
+    "swallow-stream-error": "a mid-stream upstream error becomes a clean stop",
+    "keep-upstream-open": "after the client disconnects, keep reading the upstream to its end",
+    "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
+    "drop-reasoning-tokens": "drop reasoning_tokens from usage",
+    "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
+    "double-done": "write the stream terminator twice",
+    "nonstream-inline-think": "non-streaming answers carry reasoning inline as <think>...</think> in content",
+    "leak-child": "CLI: leave the tool child process running",
+    "early-rmdir": "CLI: delete the session dir before the tool child has exited",
+    "leave-dir": "CLI: never delete the session dir",
+    "pi-thinking-at-end": "CLI: emit each thinking block as one record at its end instead of as deltas",
+}
+
+_IO = frozenset({"hide-upstream-error", "lose-passback", "break-utf8", "double-done"})
+_STREAM = frozenset(
+    {
+        "drop-reasoning",
+        "buffer-reasoning",
+        "replay-done",
+        "reasoning-into-content",
+        "non-leading-think",
+        "ignore-alias",
+        "swallow-stream-error",
+        "tools-before-reasoning",
+        "drop-reasoning-tokens",
+    }
+)
+GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
+SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think"}
+CLI_FAULTS = _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end"}
+
+
+def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS) -> frozenset[str]:
+    """Validate fault names; an unknown one is a ValueError naming the closest known names."""
+    allowed = set(allowed)
+    out = frozenset(names)
+    for name in sorted(out):
+        if name not in allowed:
+            raise ValueError(f"unknown fault switch {name!r}: {closest(name, allowed)}")
+    return out
+
+
+def is_reasoning(ev: Event) -> bool:
+    return isinstance(ev, ReasoningDelta | ReasoningSignature | RedactedReasoning)
+
+
+def _is_content(ev: Event) -> bool:
+    """Events that end a message's reasoning phase (notices are not content)."""
+    return not is_reasoning(ev) and not isinstance(ev, Notice)
+
+
+# --------------------------------------------------------------------------------------------------
+# Request side.
+
+
+def strip_passback(messages: Sequence[Message]) -> list[Message]:
+    """Fault ``lose-passback``: the continuation loses every reasoning block and signature."""
+    out: list[Message] = []
+    for m in messages:
+        if m.role != "assistant":
+            out.append(m)
+            continue
+        blocks = []
+        for b in m.content:
+            if isinstance(b, ReasoningBlock):
+                continue
+            if isinstance(b, TextBlock | ToolCallBlock) and b.signature is not None:
+                b = replace(b, signature=None)
+            blocks.append(b)
+        out.append(Message("assistant", tuple(blocks)))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Byte side.
+
+
+class Utf8Breaker:
+    """Fault ``break-utf8``: decode each chunk on its own with errors='replace', as a naive gateway
+    does, so a code point split across chunks becomes U+FFFD."""
+
+    def feed(self, data: bytes) -> bytes:
+        return data.decode("utf-8", errors="replace").encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------------
+# Event side: one stage per fault; the correct path has no stage at all.
+
+
+class _Stage:
+    def push(self, ev: Event) -> list[Event]:
+        return [ev]
+
+    def finish(self) -> list[Event]:
+        return []
+
+
+class _SwallowStreamError(_Stage):
+    """``swallow-stream-error``: an upstream error frame becomes a clean stop."""
+
+    def __init__(self) -> None:
+        self.ended = False
+
+    def push(self, ev: Event) -> list[Event]:
+        if isinstance(ev, StreamError | End):
+            if self.ended:
+                return []
+            self.ended = True
+            return [End("stop")] if isinstance(ev, StreamError) else [ev]
+        return [ev]
+
+
+class _NaiveThinkSplitter(_Stage):
+    """``non-leading-think``: every ``<think>``/``</think>`` in the answer switches channel, wherever
+    it stands (the correct rule: only a leading tag opens reasoning, and the dialect observer owns it)."""
+
+    OPEN, CLOSE = "<think>", "</think>"
+
+    def __init__(self) -> None:
+        self.inside = False
+        self.pending = ""
+        self.item = ""
+
+    def _out(self, text: str) -> Event:
+        return ReasoningDelta(text, item=self.item) if self.inside else TextDelta(text, item=self.item)
+
+    def push(self, ev: Event) -> list[Event]:
+        if not isinstance(ev, TextDelta):
+            return [*self.finish(), ev]
+        self.item = ev.item
+        buf, out = self.pending + ev.text, []
+        self.pending = ""
+        while buf:
+            tag = self.CLOSE if self.inside else self.OPEN
+            at = buf.find(tag)
+            if at >= 0:
+                if at:
+                    out.append(self._out(buf[:at]))
+                self.inside = not self.inside
+                buf = buf[at + len(tag) :]
+                continue
+            keep = next((n for n in range(len(tag) - 1, 0, -1) if buf.endswith(tag[:n])), 0)
+            if len(buf) > keep:
+                out.append(self._out(buf[: len(buf) - keep]))
+            self.pending = buf[len(buf) - keep :]
+            break
+        return out
+
+    def finish(self) -> list[Event]:
+        if not self.pending:
+            return []
+        out = self._out(self.pending)
+        self.pending = ""
+        return [out]
+
+
+class _Hold(_Stage):
+    """Holds reasoning events while ``holding()`` says so; releases them before the next content event
+    (or at the end), optionally coalesced into one delta."""
+
+    coalesce = False
+
+    def __init__(self) -> None:
+        self.held: list[Event] = []
+
+    def holding(self, ev: Event) -> bool:
+        return True
+
+    def release(self) -> list[Event]:
+        held, self.held = self.held, []
+        if not self.coalesce or not held:
+            return held
+        text = "".join(e.text for e in held if isinstance(e, ReasoningDelta))
+        item = next((e.item for e in held if isinstance(e, ReasoningDelta)), "")
+        rest: list[Event] = [e for e in held if not isinstance(e, ReasoningDelta)]
+        return [ReasoningDelta(text, item=item), *rest] if text else rest
+
+    def push(self, ev: Event) -> list[Event]:
+        if is_reasoning(ev) and (self.held or self.holding(ev)):
+            self.held.append(ev)
+            return []
+        if _is_content(ev):
+            return [*self.release(), ev]
+        return [ev]
+
+    def finish(self) -> list[Event]:
+        return self.release()
+
+
+class _BufferReasoning(_Hold):
+    """``buffer-reasoning``: reasoning waits for the answer, a tool call or the end."""
+
+
+class _ThinkingAtEnd(_Hold):
+    """``pi-thinking-at-end``: each thinking block is one record at its end."""
+
+    coalesce = True
+
+
+class _IgnoreAlias(_Hold):
+    """``ignore-alias``: reasoning that came through an alias event (the observer's
+    ``Notice("alias")``) is invisible until the item finishes, then it appears all at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.alias = False
+
+    def holding(self, ev: Event) -> bool:
+        return self.alias
+
+    def push(self, ev: Event) -> list[Event]:
+        if isinstance(ev, Notice) and ev.kind == "alias":
+            self.alias = True
+        return super().push(ev)
+
+
+class _ToolsBeforeReasoning(_Stage):
+    """``tools-before-reasoning``: reasoning is held; a tool call overtakes it; the reasoning follows
+    once the tool calls are out."""
+
+    def __init__(self) -> None:
+        self.held: list[Event] = []
+        self.overtaken = False
+
+    def push(self, ev: Event) -> list[Event]:
+        if is_reasoning(ev):
+            self.held.append(ev)
+            return []
+        if isinstance(ev, ToolCallDelta) and self.held:
+            self.overtaken = True
+            return [ev]
+        if self.overtaken and isinstance(ev, ToolCallDelta):
+            return [ev]
+        if _is_content(ev):
+            return [*self.finish(), ev]
+        return [ev]
+
+    def finish(self) -> list[Event]:
+        held, self.held, self.overtaken = self.held, [], False
+        return held
+
+
+class _ReplayDone(_Stage):
+    """``replay-done``: before the end, the whole reasoning and text again (what a gateway that also
+    forwards ``*.done`` / ``output_item.done`` delivers)."""
+
+    def __init__(self) -> None:
+        self.reasoning: list[ReasoningDelta] = []
+        self.text: list[TextDelta] = []
+
+    def push(self, ev: Event) -> list[Event]:
+        if isinstance(ev, ReasoningDelta):
+            self.reasoning.append(ev)
+        elif isinstance(ev, TextDelta):
+            self.text.append(ev)
+        elif isinstance(ev, End):
+            replay: list[Event] = []
+            if self.reasoning:
+                text = "".join(e.text for e in self.reasoning)
+                replay.append(ReasoningDelta(text, item=self.reasoning[-1].item))
+            if self.text:
+                replay.append(TextDelta("".join(e.text for e in self.text), item=self.text[-1].item))
+            self.reasoning, self.text = [], []
+            return [*replay, ev]
+        return [ev]
+
+
+def _mapper(fault: str, ev: Event) -> list[Event]:
+    if fault == "drop-reasoning" and is_reasoning(ev):
+        return []
+    if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
+        return [TextDelta(ev.text, item=ev.item)]
+    if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
+        return [replace(ev, reasoning_tokens=None)]
+    if fault == "double-done" and isinstance(ev, End):
+        return [ev, ev]
+    return [ev]
+
+
+class _Map(_Stage):
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+
+    def push(self, ev: Event) -> list[Event]:
+        return _mapper(self.fault, ev)
+
+
+_STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
+    # Order: what the upstream said, then how the SUT misreads it, then what it does to delivery.
+    ("swallow-stream-error", _SwallowStreamError),
+    ("non-leading-think", _NaiveThinkSplitter),
+    ("ignore-alias", _IgnoreAlias),
+    ("drop-reasoning", None),
+    ("reasoning-into-content", None),
+    ("buffer-reasoning", _BufferReasoning),
+    ("pi-thinking-at-end", _ThinkingAtEnd),
+    ("tools-before-reasoning", _ToolsBeforeReasoning),
+    ("replay-done", _ReplayDone),
+    ("drop-reasoning-tokens", None),
+    ("double-done", None),
+)
+
+
+class FaultFilter:
+    """Stateful, sans-IO: canonical events in, the events a SUT with these faults delivers out.
+
+    With no faults it is the identity. ``feed`` one observer batch at a time; ``close`` at EOF
+    releases whatever a fault still holds. Faults not about the event stream are ignored here.
+    """
+
+    def __init__(self, faults: Iterable[str] = ()) -> None:
+        self.faults = check_faults(faults)
+        self.stages: list[_Stage] = [
+            cls() if cls is not None else _Map(name) for name, cls in _STAGES if name in self.faults
+        ]
+
+    def feed(self, events: Sequence[Event]) -> list[Event]:
+        if "ignore-alias" in self.faults:
+            # The alias notice says how this batch's reasoning arrived: let it lead the batch.
+            events = [e for e in events if isinstance(e, Notice)] + [
+                e for e in events if not isinstance(e, Notice)
+            ]
+        out: list[Event] = list(events)
+        for stage in self.stages:
+            out = [y for x in out for y in stage.push(x)]
+        return out
+
+    def close(self) -> list[Event]:
+        out: list[Event] = []
+        for stage in self.stages:
+            out = [y for x in out for y in stage.push(x)] + stage.finish()
+        return out
+
+    def run(self, events: Iterable[Event]) -> list[Event]:
+        """A whole (non-streaming) turn through the filter."""
+        return self.feed(list(events)) + self.close()
+
+
+def inline_think(events: Sequence[Event]) -> list[Event]:
+    """Fault ``nonstream-inline-think``: a non-streaming answer carries its reasoning inline as a
+    leading ``<think>…</think>`` in the content instead of a separate field."""
+    reasoning = "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+    if not reasoning:
+        return list(events)
+    out: list[Event] = [TextDelta(f"<think>{reasoning}</think>")]
+    out += [e for e in events if not isinstance(e, ReasoningDelta)]
+    return out
