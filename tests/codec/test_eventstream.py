@@ -60,7 +60,7 @@ def _ours(chunks: list[bytes]) -> list[EventStreamMessage]:
 def test_reference_frame_is_byte_exact() -> None:
     frame = encode_frame("contentBlockDelta", _compact(REFERENCE_PAYLOAD))
     assert len(frame) == 188
-    assert frame[:12].hex() == "000000bc" "00000057" "451afe2b"
+    assert frame[:12].hex() == "000000bc00000057451afe2b"
     assert frame[-4:].hex() == "6ca47a8e"
 
 

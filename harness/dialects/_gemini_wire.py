@@ -1,0 +1,469 @@
+"""Gemini ``streamGenerateContent?alt=sse`` wire: the emitter (events -> frames) and the observer
+(bytes -> events). Rule: parts map one to one onto events; Gemini ends by closing the connection."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
+from harness.codec._sse import SSEDecoder
+from harness.dialects._base import Frame
+from harness.events import (
+    End,
+    Event,
+    Notice,
+    ReasoningBlock,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    StreamError,
+    TextBlock,
+    TextDelta,
+    ToolCallBlock,
+    ToolCallDelta,
+    Usage,
+    assemble,
+)
+
+__all__ = [
+    "GeminiEmitter",
+    "GeminiObserver",
+    "encode_sse_crlf",
+    "error_object",
+    "finish_reason",
+    "google_status",
+    "parts_of",
+    "response_object",
+    "usage_metadata",
+]
+
+_RESPONSE_ID = "mockResp1"
+_STATUS = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    409: "ABORTED",
+    429: "RESOURCE_EXHAUSTED",
+    499: "CANCELLED",
+    500: "INTERNAL",
+    501: "NOT_IMPLEMENTED",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}
+_FINISH = {"stop": "STOP", "tool_calls": "STOP", "length": "MAX_TOKENS"}
+_TOP_KEYS = frozenset(
+    {"candidates", "usageMetadata", "modelVersion", "responseId", "promptFeedback", "createTime", "nonce"}
+)
+_CANDIDATE_KEYS = frozenset(
+    {
+        "content", "finishReason", "index", "safetyRatings", "citationMetadata", "groundingMetadata",
+        "avgLogprobs", "logprobsResult", "finishMessage", "tokenCount", "urlContextMetadata",
+    }
+)  # fmt: skip
+_PART_KEYS = frozenset(
+    {
+        "text", "thought", "thoughtSignature", "functionCall", "functionResponse", "inlineData", "fileData",
+        "executableCode", "codeExecutionResult", "videoMetadata", "partMetadata",
+    }
+)  # fmt: skip
+_UNSUPPORTED_PARTS = ("functionResponse", "inlineData", "fileData", "executableCode", "codeExecutionResult")
+_USAGE_KEYS = frozenset(
+    {
+        "promptTokenCount", "candidatesTokenCount", "totalTokenCount", "thoughtsTokenCount",
+        "promptTokensDetails", "candidatesTokensDetails", "cachedContentTokenCount", "cacheTokensDetails",
+        "toolUsePromptTokenCount", "toolUsePromptTokensDetails", "trafficType",
+    }
+)  # fmt: skip
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_SSE_FIELDS = (b"data", b"event", b"id", b"retry")
+
+
+def google_status(status: int) -> str:
+    return _STATUS.get(status, "INTERNAL" if status >= 500 else "INVALID_ARGUMENT")
+
+
+def error_object(status: int, message: str, code: str | None = None) -> dict[str, Any]:
+    return {"error": {"code": status, "message": message, "status": code or google_status(status)}}
+
+
+def finish_reason(reason: str) -> str:
+    return _FINISH.get(reason, reason.upper())
+
+
+def usage_metadata(u: Usage) -> dict[str, Any]:
+    """Canonical output tokens include reasoning; Gemini's ``candidatesTokenCount`` does not."""
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["promptTokenCount"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["candidatesTokenCount"] = max(0, u.output_tokens - (u.reasoning_tokens or 0))
+    if u.total_tokens is not None:
+        out["totalTokenCount"] = u.total_tokens
+    if u.input_tokens is not None:
+        out["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": u.input_tokens}]
+    if u.reasoning_tokens is not None:
+        out["thoughtsTokenCount"] = u.reasoning_tokens
+    return out
+
+
+def _function_call(call_id: str | None, name: str, arguments: str) -> dict[str, Any]:
+    try:
+        args = loads(arguments) if arguments.strip() else {}
+    except JSONDecodeError:
+        raise ValueError(f"gemini functionCall args must be a JSON object, got {arguments!r}") from None
+    if not isinstance(args, dict):
+        raise ValueError(f"gemini functionCall args must be a JSON object, got {arguments!r}")
+    fc: dict[str, Any] = {"id": call_id} if call_id else {}
+    fc["name"] = name
+    fc["args"] = args
+    return fc
+
+
+def _signature_part(value: str, variant: str) -> dict[str, Any]:
+    return (
+        {"text": "", "thoughtSignature": value}
+        if variant == "signature-empty"
+        else {"thoughtSignature": value}
+    )
+
+
+def parts_of(turn: Sequence[Event], variant: str) -> list[dict[str, Any]]:
+    """The parts of a whole (non-streaming) response: one per assembled block."""
+    parts: list[dict[str, Any]] = []
+    for b in assemble(turn).content:
+        part: dict[str, Any]
+        if isinstance(b, ReasoningBlock):
+            if b.redacted is not None:
+                raise ValueError("gemini cannot carry redacted reasoning")
+            if not b.text:
+                if b.signature is not None:
+                    parts.append(_signature_part(b.signature, variant))
+                continue
+            part = {"text": b.text, "thought": True}
+        elif isinstance(b, TextBlock):
+            part = {"text": b.text}
+        elif isinstance(b, ToolCallBlock):
+            part = {"functionCall": _function_call(b.id, b.name, b.arguments)}
+        else:  # pragma: no cover - assemble never yields tool results
+            continue
+        if b.signature is not None:
+            part["thoughtSignature"] = b.signature
+        parts.append(part)
+    return parts
+
+
+def response_object(
+    parts: list[dict[str, Any]], *, model: str, finish: str | None = None, usage: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    cand: dict[str, Any] = {"content": {"parts": parts, "role": "model"}}
+    if finish is not None:
+        cand["finishReason"] = finish
+    cand["index"] = 0
+    obj: dict[str, Any] = {"candidates": [cand]}
+    if usage is not None:
+        obj["usageMetadata"] = usage
+    obj["modelVersion"] = model
+    obj["responseId"] = _RESPONSE_ID
+    return obj
+
+
+def encode_sse_crlf(frames: Sequence[Frame]) -> list[bytes]:
+    """Gemini's own framing: ``data: <json>`` then CRLF CRLF (what ``sse_eol = "\\r\\n"`` asks for)."""
+    out = []
+    for f in frames:
+        lines = "".join(f"data: {line}\r\n" for line in f.data.split("\n"))
+        out.append((lines + "\r\n").encode())
+    return out
+
+
+class GeminiEmitter:
+    """One frame per part. A signature rides on the part of the block it follows when both arrive in
+    the same :meth:`feed` (``signature-empty`` always sends its own ``{"text": ""}`` part); the finish
+    reason comes in a final frame of its own, so a dropped terminator leaves the content intact."""
+
+    def __init__(self, variant: str, *, model: str = "mock-model") -> None:
+        self._variant = variant
+        self._model = model
+        self._usage: dict[str, Any] | None = None
+        self._done = False
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out: list[Frame] = []
+        parts: list[tuple[dict[str, Any], str]] = []  # (part, tag)
+        tool_args: dict[int, tuple[ToolCallDelta, str]] = {}  # part position -> first delta, arguments
+
+        def flush() -> None:
+            for pos, (part, tag) in enumerate(parts):
+                if pos in tool_args:
+                    first, args = tool_args[pos]
+                    sig = part.pop("thoughtSignature", None)
+                    part.clear()
+                    part["functionCall"] = _function_call(first.id, first.name or "", args)
+                    if sig is not None:
+                        part["thoughtSignature"] = sig
+                out.append(self._frame([part], {tag}))
+            parts.clear()
+            tool_args.clear()
+
+        for ev in events:
+            if self._done:
+                break
+            if isinstance(ev, ReasoningDelta):
+                if ev.text:
+                    parts.append(({"text": ev.text, "thought": True}, "reasoning"))
+            elif isinstance(ev, TextDelta):
+                if ev.text:
+                    parts.append(({"text": ev.text}, "text"))
+            elif isinstance(ev, ToolCallDelta):
+                last = len(parts) - 1
+                if last in tool_args and tool_args[last][0].index == ev.index:
+                    first, args = tool_args[last]
+                    tool_args[last] = (first, args + ev.arguments)
+                else:
+                    parts.append(({"functionCall": {}}, "tool"))
+                    tool_args[len(parts) - 1] = (ev, ev.arguments)
+            elif isinstance(ev, ReasoningSignature):
+                if self._variant != "signature-empty" and parts and "thoughtSignature" not in parts[-1][0]:
+                    parts[-1][0]["thoughtSignature"] = ev.value
+                else:
+                    parts.append((_signature_part(ev.value, self._variant), "reasoning"))
+            elif isinstance(ev, RedactedReasoning):
+                raise ValueError("gemini cannot carry redacted reasoning (RedactedReasoning)")
+            elif isinstance(ev, Usage):
+                self._usage = usage_metadata(ev)
+            elif isinstance(ev, StreamError):
+                flush()
+                err = error_object(ev.status or 500, ev.message, ev.code)
+                out.append(Frame(dumps_spaced(err), tags=frozenset({"error"})))
+                self._done = True
+            elif isinstance(ev, End):
+                flush()
+                out.append(self._terminal(ev.reason))
+        flush()
+        return out
+
+    def close(self) -> list[Frame]:
+        if self._done:
+            return []
+        return [self._terminal("stop")]
+
+    def _terminal(self, reason: str) -> Frame:
+        self._done = True
+        return self._frame([{"text": ""}], {"terminal"}, finish=finish_reason(reason))
+
+    def _frame(self, parts: list[dict[str, Any]], tags: set[str], finish: str | None = None) -> Frame:
+        if self._usage is not None:
+            tags = tags | {"usage"}
+        obj = response_object(parts, model=self._model, finish=finish, usage=self._usage)
+        return Frame(dumps_spaced(obj), tags=frozenset(tags))
+
+
+class GeminiObserver:
+    """Reads what Gemini (or a SUT speaking Gemini) streams: ``data:`` JSON frames, raw pretty-printed
+    JSON lines (errors), SSE oddities. Everything it cannot use becomes a :class:`Notice`."""
+
+    def __init__(self) -> None:
+        self._buf = b""
+        self._first = True
+        self._sse = SSEDecoder()
+        self._anomalies = 0
+        self._raw: list[str] = []
+        self._tool_index = 0
+        self._seen_call = False
+        self._usage: Usage | None = None
+        self._finish: str | None = None  # finishReason of the last frame with candidates
+        self._finished_once = False
+        self._errored = False
+        self._no_space_noted = False
+
+    # -- bytes -> lines ----------------------------------------------------------------------------
+    def feed(self, data: bytes) -> list[Event]:
+        out: list[Event] = []
+        buf = self._buf + data
+        pos = 0
+        for m in _LINE_END.finditer(buf):
+            if m.group() == b"\r" and m.end() == len(buf):
+                break  # a CR at the end may be half of a CRLF: wait for the next byte
+            self._line(buf[pos : m.start()], buf[m.start() : m.end()], out)
+            pos = m.end()
+        self._buf = buf[pos:]
+        self._anomaly_notices(out)
+        return out
+
+    def end(self) -> list[Event]:
+        out: list[Event] = []
+        if self._buf:
+            self._line(self._buf, b"", out)
+            self._buf = b""
+        self._sse.end()
+        if self._raw:
+            self._raw_garbage(out)
+        self._anomaly_notices(out)
+        out += self.finish()
+        return out
+
+    def finish(self) -> list[Event]:
+        """The closing events: the last usage, then End if the last frame had a finishReason."""
+        out: list[Event] = []
+        if self._usage is not None:
+            out.append(self._usage)
+            self._usage = None
+        if self._errored:
+            return out
+        if self._finish is not None:
+            out.append(End(self._end_reason(self._finish)))
+        else:
+            out.append(Notice("no-terminator", "the stream closed without a finishReason"))
+        return out
+
+    def _anomaly_notices(self, out: list[Event]) -> None:
+        while self._anomalies < len(self._sse.anomalies):
+            out.append(Notice("sse-" + self._sse.anomalies[self._anomalies]))
+            self._anomalies += 1
+
+    def _line(self, content: bytes, eol: bytes, out: list[Event]) -> None:
+        probe = content
+        if self._first:
+            self._first = False
+            if probe.startswith(b"\xef\xbb\xbf"):
+                probe = probe[3:]
+        name = probe.split(b":", 1)[0]
+        if probe and not probe.startswith(b":") and name not in _SSE_FIELDS:
+            self._raw_line(probe, out)
+            return
+        if self._raw:
+            self._raw_garbage(out)
+        events = self._sse.feed(content + eol)
+        self._anomaly_notices(out)
+        if probe.startswith(b":"):
+            out.append(Notice("sse-comment", probe.decode(errors="replace")))
+        elif probe.startswith(b"data:") and probe[5:6] not in (b" ", b"") and not self._no_space_noted:
+            self._no_space_noted = True
+            out.append(Notice("sse-data-no-space", "google-genai only reads 'data: ' with a space"))
+        for sse in events:
+            self._data(sse.data, out)
+
+    def _raw_line(self, line: bytes, out: list[Event]) -> None:
+        self._raw.append(line.decode(errors="replace"))
+        text = "\n".join(self._raw)
+        if not text.rstrip().endswith(("}", "]")):
+            return
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError:
+            return
+        self._raw = []
+        out.append(Notice("raw-json-line", text[:200]))
+        self._object(obj, out)
+
+    def _raw_garbage(self, out: list[Event]) -> None:
+        out.append(Notice("malformed-json", "\n".join(self._raw)[:200]))
+        self._raw = []
+
+    # -- frames -> events --------------------------------------------------------------------------
+    def _data(self, data: str, out: list[Event]) -> None:
+        try:
+            obj = loads(data)
+        except JSONDecodeError:
+            out.append(Notice("malformed-json", data[:200]))
+            return
+        self._object(obj, out)
+
+    def _object(self, obj: Any, out: list[Event]) -> None:
+        if not isinstance(obj, dict):
+            out.append(Notice("unexpected-json", dumps_compact(obj)[:200]))
+            return
+        if "error" in obj:
+            err = obj["error"] if isinstance(obj["error"], dict) else {"message": str(obj["error"])}
+            code = err.get("code")
+            out.append(
+                StreamError(
+                    str(err.get("message", "")),
+                    code=err.get("status") if isinstance(err.get("status"), str) else None,
+                    status=code if isinstance(code, int) else None,
+                )
+            )
+            self._errored = True
+            return
+        for key in obj:
+            if key not in _TOP_KEYS:
+                out.append(Notice("unknown-field", key))
+        cands = obj.get("candidates")
+        if isinstance(cands, list) and cands:
+            if self._finished_once:
+                out.append(Notice("data-after-finish", "a frame with candidates followed a finishReason"))
+            self._finish = None
+            for cand in cands:
+                if isinstance(cand, dict):
+                    self._candidate(cand, out)
+        usage = obj.get("usageMetadata")
+        if isinstance(usage, dict):
+            self._usage_of(usage, out)
+
+    def _candidate(self, cand: dict[str, Any], out: list[Event]) -> None:
+        for key in cand:
+            if key not in _CANDIDATE_KEYS:
+                out.append(Notice("unknown-field", "candidates[]." + key))
+        content = cand.get("content")
+        parts = content.get("parts") if isinstance(content, dict) else None
+        for part in parts if isinstance(parts, list) else ():
+            if isinstance(part, dict):
+                self._part(part, out)
+        reason = cand.get("finishReason")
+        if isinstance(reason, str):
+            self._finish = reason
+            self._finished_once = True
+
+    def _part(self, part: dict[str, Any], out: list[Event]) -> None:
+        for key in part:
+            if key not in _PART_KEYS:
+                out.append(Notice("unknown-field", "parts[]." + key))
+        text = part.get("text")
+        fc = part.get("functionCall")
+        if isinstance(fc, dict):
+            args = fc.get("args", {})
+            call_id = fc.get("id")
+            out.append(
+                ToolCallDelta(
+                    self._tool_index,
+                    call_id if isinstance(call_id, str) else None,
+                    str(fc.get("name", "")),
+                    dumps_compact(args),
+                )
+            )
+            self._tool_index += 1
+            self._seen_call = True
+        elif isinstance(text, str):
+            if text:
+                out.append(ReasoningDelta(text) if part.get("thought") is True else TextDelta(text))
+        else:
+            for kind in _UNSUPPORTED_PARTS:
+                if kind in part:
+                    out.append(Notice("unsupported-part", kind))
+        sig = part.get("thoughtSignature")
+        if isinstance(sig, str):
+            out.append(ReasoningSignature(sig))
+
+    def _usage_of(self, u: dict[str, Any], out: list[Event]) -> None:
+        for key in u:
+            if key not in _USAGE_KEYS:
+                out.append(Notice("unknown-field", "usageMetadata." + key))
+
+        def num(key: str) -> int | None:
+            v = u.get(key)
+            return v if isinstance(v, int) else None
+
+        cands, thoughts = num("candidatesTokenCount"), num("thoughtsTokenCount")
+        output = None if cands is None else cands + (thoughts or 0)
+        self._usage = Usage(num("promptTokenCount"), output, thoughts, num("totalTokenCount"))
+
+    def _end_reason(self, wire: str) -> str:
+        if wire == "STOP":
+            return "tool_calls" if self._seen_call else "stop"
+        if wire == "MAX_TOKENS":
+            return "length"
+        return wire.lower()

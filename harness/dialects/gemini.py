@@ -1,0 +1,249 @@
+"""The Google Gemini dialect (``:streamGenerateContent?alt=sse`` and ``:generateContent``): variants,
+request codec (``contents`` with thoughtSignature on the exact part) and the DIALECT object."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.dialects._base import Caps, Emitter, Observer, ProviderProfile, RequestSpec, Transport, Variant
+from harness.dialects._gemini_profiles import PROFILES
+from harness.dialects._gemini_wire import (
+    GeminiEmitter,
+    GeminiObserver,
+    error_object,
+    finish_reason,
+    parts_of,
+    response_object,
+    usage_metadata,
+)
+from harness.events import (
+    Block,
+    End,
+    Event,
+    Message,
+    ReasoningBlock,
+    StreamError,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    Turn,
+    Usage,
+)
+
+__all__ = ["DIALECT", "GeminiDialect"]
+
+_BASE = frozenset(
+    {Caps.REASONING, Caps.MULTI_REASONING, Caps.INTERLEAVED, Caps.TOOLS, Caps.USAGE, Caps.ERRORS}
+)
+
+
+def _variant(name: str, catalog_id: str, description: str, signature: bool) -> Variant:
+    caps = _BASE | {Caps.SIGNATURE} if signature else _BASE
+    return Variant(name, catalog_id, "gemini", description, frozenset(caps))
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        _variant(
+            "thought", "GEM-THOUGHT", "parts with thought: true; usageMetadata.thoughtsTokenCount", False
+        ),
+        _variant(
+            "signature", "GEM-SIG-FC", "thoughtSignature on the first functionCall part of each step", True
+        ),
+        _variant(
+            "signature-text", "GEM-SIG-TEXT", "thoughtSignature on the last (non-thought) text part", True
+        ),
+        _variant(
+            "signature-empty", "GEM-SIG-EMPTY", 'a final part {"text": ""} carrying only the signature', True
+        ),
+    )
+}
+
+
+class GeminiDialect:
+    name = "gemini"
+    transport = Transport.SSE
+    content_type = "text/event-stream"
+    sse_eol = "\r\n"
+    """Gemini separates frames with CRLF CRLF; ``_gemini_wire.encode_sse_crlf`` is the reference."""
+    path_suffixes = (":streamGenerateContent", ":generateContent")
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "thought"
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        self._check(variant)
+        return GeminiEmitter(variant, model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        """The ``:generateContent`` body: one candidate with one part per block, pretty-printed as Google
+        does (2-space indent: **(guess)** for success bodies, seen on error bodies)."""
+        self._check(variant)
+        err = next((ev for ev in turn if isinstance(ev, StreamError)), None)
+        if err is not None:
+            return self.error_body(err.status or 500, err.message, err.code)
+        end = next((ev for ev in turn if isinstance(ev, End)), End())
+        usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None)
+        obj = response_object(
+            parts_of(turn, variant),
+            model=model,
+            finish=finish_reason(end.reason),
+            usage=usage_metadata(usage) if usage is not None else None,
+        )
+        return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+
+    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+        return GeminiObserver()
+
+    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+        obs = GeminiObserver()
+        out: list[Event] = []
+        try:
+            obj = loads(body)
+        except JSONDecodeError:
+            obs._data(body.decode(errors="replace"), out)
+            return out
+        obs._object(obj, out)
+        return out + obs.finish()
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        return (json.dumps(error_object(status, message, code), indent=2, ensure_ascii=False) + "\n").encode()
+
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        self._check(variant)
+        contents: list[dict[str, Any]] = []
+        system: list[dict[str, Any]] = []
+        names: dict[str, str] = {}
+        for msg in messages:
+            if msg.role == "system":
+                system += [{"text": b.text} for b in msg.content if isinstance(b, TextBlock)]
+            elif msg.role == "assistant":
+                parts = parts_of_message(msg.content)
+                names.update({b.id: b.name for b in msg.content if isinstance(b, ToolCallBlock)})
+                contents.append({"role": "model", "parts": parts})
+            elif msg.role == "tool":
+                parts = [_function_response(b, names) for b in msg.content if isinstance(b, ToolResultBlock)]
+                prev = contents[-1] if contents else None
+                if (
+                    prev is not None
+                    and prev["role"] == "user"
+                    and all("functionResponse" in p for p in prev["parts"])
+                ):  # fmt: skip
+                    prev["parts"] += parts
+                else:
+                    contents.append({"role": "user", "parts": parts})
+            else:
+                contents.append(
+                    {
+                        "role": "user",
+                        "parts": [{"text": b.text} for b in msg.content if isinstance(b, TextBlock)],
+                    }
+                )
+        body: dict[str, Any] = {"contents": contents}
+        if system:
+            body["systemInstruction"] = {"parts": system}
+        body["generationConfig"] = {
+            "thinkingConfig": {"includeThoughts": bool(options.get("include_thoughts", True))}
+        }
+        if "tools" in options:
+            body["tools"] = options["tools"]
+        suffix = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
+        return RequestSpec(f"/v1beta/models/{model}{suffix}", body, {"content-type": "application/json"})
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        out: list[Message] = []
+        sys_parts = (body.get("systemInstruction") or {}).get("parts") or []
+        sys_text = "".join(p.get("text", "") for p in sys_parts if isinstance(p, Mapping))
+        if sys_parts:
+            out.append(Message("system", (TextBlock(sys_text),)))
+        for c in body.get("contents") or []:
+            if not isinstance(c, Mapping):
+                continue
+            parts = [p for p in c.get("parts") or [] if isinstance(p, Mapping)]
+            if c.get("role") == "model":
+                out.append(Message("assistant", tuple(_block(p) for p in parts)))
+                continue
+            texts = tuple(TextBlock(p["text"]) for p in parts if isinstance(p.get("text"), str))
+            if texts:
+                out.append(Message("user", texts))
+            for p in parts:
+                fr = p.get("functionResponse")
+                if isinstance(fr, Mapping):
+                    out.append(Message("tool", (_tool_result(fr),)))
+        return out
+
+    def profiles(self) -> Mapping[str, ProviderProfile]:
+        return PROFILES
+
+    def _check(self, variant: str) -> None:
+        if variant not in VARIANTS:
+            from harness._errors import closest
+
+            raise KeyError(f"unknown gemini variant {variant!r}: {closest(variant, VARIANTS)}")
+
+
+def parts_of_message(blocks: Sequence[Block]) -> list[dict[str, Any]]:
+    """Assistant blocks as request parts: every signature on the exact part it came on."""
+    parts: list[dict[str, Any]] = []
+    for b in blocks:
+        part: dict[str, Any]
+        if isinstance(b, ReasoningBlock):
+            if b.redacted is not None or not (b.text or b.signature is not None):
+                continue
+            part = {"text": b.text, "thought": True} if b.text else {"text": ""}
+        elif isinstance(b, TextBlock):
+            part = {"text": b.text}
+        elif isinstance(b, ToolCallBlock):
+            fc: dict[str, Any] = {"id": b.id} if b.id else {}
+            fc["name"] = b.name
+            try:
+                fc["args"] = loads(b.arguments) if b.arguments.strip() else {}
+            except JSONDecodeError:
+                fc["args"] = {"arguments": b.arguments}
+            part = {"functionCall": fc}
+        else:
+            continue
+        if b.signature is not None:
+            part["thoughtSignature"] = b.signature
+        parts.append(part)
+    return parts
+
+
+def _function_response(b: ToolResultBlock, names: Mapping[str, str]) -> dict[str, Any]:
+    fr: dict[str, Any] = {"id": b.call_id} if b.call_id else {}
+    fr["name"] = b.name or names.get(b.call_id, "")
+    fr["response"] = {"result": b.content}
+    return {"functionResponse": fr}
+
+
+def _tool_result(fr: Mapping[str, Any]) -> ToolResultBlock:
+    resp = fr.get("response")
+    if isinstance(resp, Mapping) and set(resp) == {"result"} and isinstance(resp["result"], str):
+        content = resp["result"]
+    else:
+        content = dumps_compact(resp)
+    return ToolResultBlock(str(fr.get("id", "")), content, str(fr.get("name", "")))
+
+
+def _block(p: Mapping[str, Any]) -> Block:
+    sig = p.get("thoughtSignature")
+    sig = sig if isinstance(sig, str) else None
+    fc = p.get("functionCall")
+    if isinstance(fc, Mapping):
+        return ToolCallBlock(
+            str(fc.get("id", "")), str(fc.get("name", "")), dumps_compact(fc.get("args", {})), sig
+        )
+    text = p.get("text")
+    if isinstance(text, str) and (text or p.get("thought") is True):
+        if p.get("thought") is True:
+            return ReasoningBlock(text, signature=sig)
+        return TextBlock(text, signature=sig)
+    return ReasoningBlock("", signature=sig)
+
+
+DIALECT = GeminiDialect()
