@@ -1,0 +1,326 @@
+"""The HTML report: ONE self-contained file (inline CSS, a little vanilla JS, no external assets).
+
+Rule: the SUT x case matrix is always in the page; each case's detail (findings, reproduce line, raw
+frames, SVG timeline) sits in an inert <template> and is cloned in when opened, so 500 cases stay fast.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from harness.report._common import entry_text, esc, outcome
+from harness.report._svg import timeline_svg
+from harness.suite import CaseResult, RunResult, Verdict
+from harness.suite._verdict import worst
+
+__all__ = ["render_html"]
+
+_ORDER = ("FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "NON_STRICT", "XFAIL", "UNSUPPORTED", "INFO", "PASS", "N/A")
+_ABBR = {"NON_STRICT": "NS", "UNSUPPORTED": "UNS", "UNCLEAN": "UNCL", "TIMEOUT": "T/O", "N/A": "–"}
+
+
+def _cls(word: str) -> str:
+    return "v v-" + word.replace("/", "")
+
+
+def render_html(run: RunResult, title: str = "") -> str:
+    """The report page as one string."""
+    checks = _check_names(run.results)
+    groups: dict[str, list[tuple[int, CaseResult]]] = defaultdict(list)
+    for i, r in enumerate(run.results):
+        groups[r.category or "(none)"].append((i, r))
+    ncols = 4 + len(checks)
+    body: list[str] = []
+    templates: list[str] = []
+    for cat in sorted(groups):
+        rows = groups[cat]
+        nbad = sum(r.unexpected for _, r in rows)
+        body.append(
+            f'<tr class="cat" data-cat="{esc(cat)}"><th colspan="{ncols}">{esc(cat)} '
+            f'<span class="n">{len(rows)} case(s){f", {nbad} unexpected" if nbad else ""}</span></th></tr>'
+        )
+        for i, r in rows:
+            body.append(_row(i, r, checks))
+            body.append(f'<tr class="detail" id="detail-{i}" hidden><td colspan="{ncols}"></td></tr>')
+            templates.append(f'<template id="tpl-{i}">{_detail(r)}</template>')
+    words: dict[str, int] = defaultdict(int)
+    for r in run.results:
+        words[outcome(r)] += 1
+    present = [w for w in _ORDER if words.get(w)]
+    counts = "".join(f'<span class="{_cls(w)} count">{w} {words[w]}</span>' for w in present)
+    bad = len(run.unexpected)
+    banner = (
+        '<span class="banner ok">OK: no unexpected results</span>'
+        if run.exit_code == 0
+        else f'<span class="banner bad">FAILED: {bad} unexpected result(s)</span>'
+    )
+    verdict_opts = '<option value="">all verdicts</option><option value="unexpected">unexpected only</option>'
+    verdict_opts += "".join(f'<option value="{esc(w)}">{esc(w)}</option>' for w in present)
+    cat_opts = '<option value="">all categories</option>' + "".join(
+        f'<option value="{esc(c)}">{esc(c)}</option>' for c in sorted(groups)
+    )
+    head_checks = "".join(f'<th class="check" title="{esc(c)}"><span>{esc(c)}</span></th>' for c in checks)
+    strict = " · strict" if run.strict else ""
+    dur = f"{run.duration_s:.1f}s"
+    page_title = title or f"thinkwire report: {run.sut}"
+    sut_error = f'<pre class="error">SUT error: {esc(run.sut_error, False)}</pre>' if run.sut_error else ""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{esc(page_title)}</title>
+<style>{_CSS}</style></head>
+<body>
+<header>
+<h1>thinkwire report</h1>
+<p class="meta">SUT <code>{esc(run.sut)}</code> · {len(run.results)} case(s) · {dur}{strict} · {banner}</p>
+<p class="counts">{counts}</p>
+{sut_error}
+</header>
+<form class="filters" id="filters" onsubmit="return false">
+<label>verdict <select id="f-verdict">{verdict_opts}</select></label>
+<label>category <select id="f-cat">{cat_opts}</select></label>
+<label>case id <input id="f-text" type="search" placeholder="contains…" size="34"></label>
+<span id="f-shown">{len(run.results)} shown</span>
+</form>
+<table id="matrix">
+<thead><tr><th class="id">case</th><th>stream</th><th>cleanup</th><th>status</th>{head_checks}</tr></thead>
+<tbody>
+{chr(10).join(body)}
+</tbody></table>
+<div id="templates">
+{chr(10).join(templates)}
+</div>
+<script>{_JS}</script>
+</body></html>
+"""
+
+
+def _check_names(results: list[CaseResult]) -> list[str]:
+    seen: dict[str, None] = {}
+    for r in results:
+        for f in r.findings:
+            seen.setdefault(f.check, None)
+    return list(seen)
+
+
+def _row(i: int, r: CaseResult, checks: list[str]) -> str:
+    word = outcome(r)
+    by_check: dict[str, list[Any]] = defaultdict(list)
+    for f in r.findings:
+        by_check[f.check].append(f)
+    words = {word, r.stream.value, r.cleanup.value, r.status.value}
+    cells = [
+        f'<td class="id"><a href="#case={esc(r.case_id)}">{esc(r.case_id)}</a>'
+        + (' <span class="tag">unexpected</span>' if r.unexpected else "")
+        + (' <span class="tag xfail">expected</span>' if word == "XFAIL" else "")
+        + "</td>",
+        _vcell(r.stream.value, ""),
+        _vcell(r.cleanup.value, ""),
+        _vcell(r.status.value, r.error),
+    ]
+    for c in checks:
+        fs = by_check.get(c)
+        if not fs:
+            cells.append('<td class="v none"></td>')
+            continue
+        verdicts = [f.verdict for f in fs]
+        v = worst(verdicts, default=Verdict.INFO if Verdict.INFO in verdicts else Verdict.NOT_APPLICABLE)
+        words.add(v.value)
+        cells.append(_vcell(v.value, "; ".join(f.message for f in fs if f.message), short=True))
+    return (
+        f'<tr class="case" id="row-{i}" data-i="{i}" data-case="{esc(r.case_id)}" '
+        f'data-cat="{esc(r.category or "(none)")}" data-outcome="{word}" '
+        f'data-words="{esc(" ".join(sorted(words)))}" data-unexpected="{int(r.unexpected)}">'
+        + "".join(cells)
+        + "</tr>"
+    )
+
+
+def _vcell(word: str, title: str, short: bool = False) -> str:
+    text = _ABBR.get(word, word) if short else word
+    t = f' title="{esc(word + (": " + title if title else ""))}"'
+    return f'<td class="{_cls(word)}"{t}>{esc(text)}</td>'
+
+
+def _detail(r: CaseResult) -> str:
+    parts = [f'<div class="detail-body" data-case="{esc(r.case_id)}">']
+    parts.append(f'<h3>{esc(r.case_id)} <span class="{_cls(outcome(r))}">{esc(outcome(r))}</span></h3>')
+    parts.append(f'<p class="req">→ {esc(r.requirement)}</p>')
+    axes = " ".join(f"<code>{esc(k)}={esc(v)}</code>" for k, v in r.axes.items())
+    parts.append(
+        f'<p class="meta">scenario <code>{esc(r.scenario_id)}</code> · {r.duration_s * 1000:.1f} ms'
+        f" · stream {esc(r.stream.value)} · cleanup {esc(r.cleanup.value)} · status {esc(r.status.value)}"
+        + (f" · {axes}" if axes else "")
+        + "</p>"
+    )
+    if r.expected:
+        exp = ", ".join(f"{k}={v}" for k, v in r.expected.items())
+        parts.append(f'<p class="expect">expectations file: {esc(exp)} — {esc(r.expected_reason)}</p>')
+    if r.error:
+        parts.append(f'<pre class="error">{esc(r.status.value)}: {esc(r.error, False)}</pre>')
+    if r.findings:
+        parts.append(
+            '<table class="findings"><thead><tr><th>check</th><th>axis</th><th>verdict</th>'
+            "<th>message</th><th>evidence</th></tr></thead><tbody>"
+        )
+        for f in sorted(r.findings, key=lambda f: not f.failed):
+            ev = " ".join(f'<a href="#" data-ev="{n}">#{n}</a>' for n in f.evidence)
+            ea = ""
+            if f.expected or f.actual:
+                ea = (
+                    f'<div class="ea"><b>Expected:</b> <code>{esc(f.expected, False)}</code><br>'
+                    f"<b>Actual:</b> <code>{esc(f.actual, False)}</code></div>"
+                )
+            parts.append(
+                f'<tr class="{"failed" if f.failed else ""}"><td>{esc(f.check)}</td>'
+                f"<td>{esc(f.axis.value)}</td>"
+                f'<td class="{_cls(f.verdict.value)}">{esc(f.verdict.value)}</td>'
+                f"<td>{esc(f.message, False)}{ea}</td><td>{ev}</td></tr>"
+            )
+        parts.append("</tbody></table>")
+    parts.append(f'<p class="repro">reproduce: <code>{esc(r.reproduce, False)}</code></p>')
+    parts.append(f'<div class="svgwrap">{timeline_svg(r)}</div>')
+    parts.append(_frames(r))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _frames(r: CaseResult) -> str:
+    if not r.timeline:
+        return '<p class="meta">no timeline recorded</p>'
+    evidence = {n for f in r.failing() for n in f.evidence}
+    rows = []
+    for n, e in enumerate(r.timeline):
+        side = str(e.get("side", ""))
+        col = {"upstream": 0, "client": 1}.get(side, 2)
+        content = (
+            f'<span class="kind">{esc(e.get("kind", ""))}</span>'
+            + (f' <span class="kind">turn {esc(e.get("turn"))}</span>' if e.get("turn") else "")
+            + f"<pre>{esc(entry_text(e), False)}</pre>"
+        )
+        cells = ["<td></td>"] * 3
+        cells[col] = f'<td class="side-{esc(side)}">{content if col < 2 else esc(side) + " " + content}</td>'
+        rows.append(
+            f'<tr id="ev-{esc(r.case_id)}-{n}" data-n="{n}" class="{"evidence" if n in evidence else ""}">'
+            f'<td class="n">#{n}</td><td class="t">{float(e.get("t_ms", 0)):.2f}</td>{"".join(cells)}</tr>'
+        )
+    return (
+        f'<details class="frames" open><summary>raw frames ({len(r.timeline)} entries)</summary>'
+        '<table class="frames"><thead><tr><th>#</th><th>ms</th><th>upstream</th><th>client</th>'
+        "<th>sut / harness</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></details>"
+    )
+
+
+_CSS = """
+body{font:14px/1.4 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#222;background:#fff}
+header{padding:12px 20px;background:#2d3436;color:#fff}
+header h1{margin:0 0 4px;font-size:20px}
+header code{color:#ffeaa7}
+.meta{margin:2px 0;color:inherit}
+.detail-body .meta{color:#555}
+.counts .count{display:inline-block;margin:2px 6px 2px 0;padding:2px 8px;border-radius:10px;font-weight:600}
+.banner{padding:2px 8px;border-radius:4px;font-weight:700}
+.banner.ok{background:#00b894;color:#fff}.banner.bad{background:#d63031;color:#fff}
+.filters{padding:8px 20px;background:#f1f2f6;position:sticky;top:0;z-index:2;border-bottom:1px solid #ccc}
+.filters label{margin-right:14px}
+#f-shown{color:#555}
+table#matrix{border-collapse:collapse;margin:8px 20px;font-size:13px}
+#matrix>*>tr>th,#matrix>*>tr>td{border:1px solid #dfe4ea;padding:2px 6px;text-align:center;white-space:nowrap}
+#matrix>tbody>tr>td.id{text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+#matrix>thead>tr>th{background:#f1f2f6;position:sticky;top:41px;z-index:1}
+#matrix th.check{vertical-align:bottom;height:110px;padding:2px}
+#matrix th.check span{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:500}
+#matrix>tbody>tr.cat>th{text-align:left;background:#dfe6e9;font-size:14px}
+#matrix tr.cat .n{font-weight:400;color:#555;font-size:12px}
+#matrix tr.case{cursor:pointer}
+#matrix tr.case:hover>td{filter:brightness(.95)}
+#matrix tr.case.open td.id{font-weight:700}
+#matrix tr.detail>td{text-align:left;white-space:normal;background:#fcfcfd;padding:8px 14px}
+.tag{font:11px system-ui,sans-serif;background:#d63031;color:#fff;border-radius:3px;padding:0 4px}
+.tag.xfail{background:#636e72}
+.v-PASS{background:#55efc4}.v-FAIL{background:#ff7675;color:#000;font-weight:700}
+.v-UNCLEAN{background:#fab1a0;font-weight:700}.v-NON_STRICT{background:#ffeaa7}
+.v-INFO{background:#c7ecee}.v-UNSUPPORTED{background:#dfe6e9;color:#636e72}
+.v-NA{background:#fff;color:#b2bec3}.v-OK{background:#f5f6fa;color:#636e72}
+.v-ERROR{background:#6c5ce7;color:#fff;font-weight:700}.v-TIMEOUT{background:#e84393;color:#fff;font-weight:700}
+.v-XFAIL{color:#2d3436;
+ background:repeating-linear-gradient(45deg,#ffd6d6,#ffd6d6 5px,#f1f2f6 5px,#f1f2f6 10px)}
+td.none{background:#fff}
+.req{font-weight:600;margin:4px 0}
+.expect{background:#f1f2f6;padding:4px 8px}
+pre{margin:0;white-space:pre-wrap;word-break:break-all;font:12px/1.35 ui-monospace,Menlo,Consolas,monospace}
+pre.error{background:#ffeaea;border-left:4px solid #d63031;padding:6px;color:#2d3436;margin:6px 0}
+header pre.error{margin:6px 0}
+table.findings,table.frames{border-collapse:collapse;margin:6px 0;width:100%;font-size:12px}
+table.findings td,table.findings th,table.frames td,table.frames th{border:1px solid #dfe4ea;padding:2px 6px;
+ text-align:left;vertical-align:top;white-space:normal}
+table.findings tr.failed td:first-child{border-left:4px solid #d63031}
+.ea{margin-top:2px}.ea code{background:#f1f2f6;white-space:pre-wrap}
+.repro code{background:#2d3436;color:#dfe6e9;padding:2px 6px;border-radius:3px;user-select:all}
+.svgwrap{overflow-x:auto;margin:6px 0;border:1px solid #dfe4ea;background:#fff}
+table.frames td{width:32%}table.frames td.n,table.frames td.t{width:3%;white-space:nowrap;color:#636e72}
+table.frames tr.evidence td{background:#ffeaa7}
+table.frames tr.flash td{outline:2px solid #e17055}
+.kind{font:11px system-ui,sans-serif;background:#dfe6e9;border-radius:3px;padding:0 4px}
+td.side-upstream .kind{background:#d6eaff}td.side-client .kind{background:#e6dcf5}
+svg .evidence rect{stroke-width:1}
+"""
+
+_JS = r"""
+(function(){
+  var rows=[].slice.call(document.querySelectorAll('#matrix tr.case'));
+  function open(tr,show){
+    var i=tr.getAttribute('data-i'),d=document.getElementById('detail-'+i);
+    if(show===undefined)show=d.hidden;
+    if(show&&!d.firstChild.firstChild){
+      d.firstChild.appendChild(document.getElementById('tpl-'+i).content.cloneNode(true));
+    }
+    d.hidden=!show;tr.classList.toggle('open',show);
+    return d;
+  }
+  rows.forEach(function(tr){
+    tr.addEventListener('click',function(e){
+      e.preventDefault();
+      var d=open(tr);
+      if(!d.hidden)history.replaceState(null,'','#case='+encodeURIComponent(tr.getAttribute('data-case')));
+    });
+  });
+  document.addEventListener('click',function(e){
+    var a=e.target.closest&&e.target.closest('a[data-ev]');
+    if(!a)return;
+    e.preventDefault();
+    var body=a.closest('.detail-body'),n=a.getAttribute('data-ev');
+    var tr=body&&body.querySelector('table.frames tr[data-n="'+n+'"]');
+    if(tr){tr.scrollIntoView({block:'center'});tr.classList.add('flash');
+      setTimeout(function(){tr.classList.remove('flash');},1500);}
+  });
+  var fv=document.getElementById('f-verdict'),fc=document.getElementById('f-cat'),
+      ft=document.getElementById('f-text'),shown=document.getElementById('f-shown');
+  function filter(){
+    var v=fv.value,c=fc.value,t=ft.value.trim().toLowerCase(),n=0,cats={};
+    rows.forEach(function(tr){
+      var ok=(!c||tr.getAttribute('data-cat')===c)
+        &&(!t||tr.getAttribute('data-case').toLowerCase().indexOf(t)>=0)
+        &&(!v||(v==='unexpected'?tr.getAttribute('data-unexpected')==='1'
+               :(' '+tr.getAttribute('data-words')+' ').indexOf(' '+v+' ')>=0));
+      tr.hidden=!ok;
+      if(!ok)open(tr,false);
+      if(ok){n++;cats[tr.getAttribute('data-cat')]=1;}
+    });
+    [].forEach.call(document.querySelectorAll('#matrix tr.cat'),function(h){
+      h.hidden=!cats[h.getAttribute('data-cat')];
+    });
+    shown.textContent=n+' of '+rows.length+' shown';
+  }
+  [fv,fc].forEach(function(el){el.addEventListener('change',filter);});
+  ft.addEventListener('input',filter);
+  var target=null,m=/^#case=(.+)$/.exec(location.hash);
+  if(m){var id=decodeURIComponent(m[1]);
+    rows.forEach(function(tr){if(tr.getAttribute('data-case')===id)target=tr;});}
+  if(!target)target=document.querySelector('#matrix tr.case[data-unexpected="1"]');
+  if(!target)target=document.querySelector('#matrix tr.case[data-outcome="FAIL"]');
+  if(target){open(target,true);if(m)target.scrollIntoView();}
+  filter();
+})();
+"""

@@ -1,0 +1,219 @@
+"""results.json: a versioned, lossless dump of a RunResult, and the loader that reads it back.
+
+Rule: ``from_json(to_json(run))`` renders every report identically; the shape is the published schema
+``harness/report/schema/results.schema.json`` (also ``docs/results.schema.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from harness._errors import ThinkwireError
+from harness.suite import Axis, CaseResult, Finding, RunResult, Status, Verdict
+
+__all__ = [
+    "FORMAT",
+    "SCHEMA_PATH",
+    "VERSION",
+    "ResultsError",
+    "from_json",
+    "load_results",
+    "to_json",
+    "write_json",
+]
+
+FORMAT = "thinkwire-results"
+VERSION = 1
+SCHEMA_PATH = Path(__file__).parent / "schema" / "results.schema.json"
+
+
+class ResultsError(ThinkwireError):
+    """A results file cannot be read. The message names the file and the field; re-run to regenerate it."""
+
+
+def to_json(run: RunResult) -> dict[str, Any]:
+    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 1, ...}``."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "sut": run.sut,
+        "strict": run.strict,
+        "duration_s": run.duration_s,
+        "sut_error": run.sut_error,
+        "exit_code": run.exit_code,
+        "counts": run.counts(),
+        "results": [_case(r) for r in run.results],
+    }
+
+
+def _case(r: CaseResult) -> dict[str, Any]:
+    return {
+        "case_id": r.case_id,
+        "scenario_id": r.scenario_id,
+        "requirement": r.requirement,
+        "category": r.category,
+        "sut": r.sut,
+        "status": r.status.value,
+        "stream": r.stream.value,
+        "cleanup": r.cleanup.value,
+        "unexpected": r.unexpected,
+        "expected": dict(r.expected),
+        "expected_reason": r.expected_reason,
+        "duration_s": r.duration_s,
+        "error": r.error,
+        "reproduce": r.reproduce,
+        "axes": dict(r.axes),
+        "findings": [_finding(f) for f in r.findings],
+        "timeline": list(r.timeline),
+    }
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    return {
+        "check": f.check,
+        "verdict": f.verdict.value,
+        "axis": f.axis.value,
+        "message": f.message,
+        "expected": f.expected,
+        "actual": f.actual,
+        "evidence": list(f.evidence),
+        "data": _plain(f.data),
+    }
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, str | int | float | bool) or v is None:
+        return v
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple | set | frozenset):
+        return [_plain(x) for x in v]
+    if isinstance(v, bytes):
+        return v.decode(errors="replace")
+    return repr(v)
+
+
+def write_json(run: RunResult, path: str | Path) -> Path:
+    """Write results.json (indented, UTF-8); returns the path."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(to_json(run), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return p
+
+
+def load_results(path: str | Path) -> RunResult:
+    """Read a results.json written by ``write_json``; ``ResultsError`` names the file and what is wrong."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResultsError(f"{p}: no such file (write one with `thinkwire run --report DIR`)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"{p}: cannot read: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ResultsError(f"{p}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return from_json(data, source=str(p))
+
+
+def from_json(data: Any, *, source: str = "<results>") -> RunResult:
+    """Rebuild a RunResult from ``to_json`` output; ``ResultsError`` names the offending field."""
+    if not isinstance(data, dict):
+        raise ResultsError(f"{source}: expected a JSON object, got {type(data).__name__}")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise ResultsError(f"{source}: field 'format': expected {FORMAT!r}, got {fmt!r}")
+    version = data.get("version")
+    if version != VERSION:
+        raise ResultsError(
+            f"{source}: field 'version': this thinkwire reads version {VERSION}, got {version!r}"
+        )
+    g = _Getter(source)
+    results = g.typed(data, "results", list, "")
+    return RunResult(
+        sut=g.typed(data, "sut", str, ""),
+        strict=g.typed(data, "strict", bool, "", default=False),
+        duration_s=float(g.typed(data, "duration_s", (int, float), "", default=0.0)),
+        sut_error=g.typed(data, "sut_error", str, "", default=""),
+        results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
+    )
+
+
+class _Getter:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str) -> ResultsError:
+        return ResultsError(f"{self.source}: field {where!r}: {problem}")
+
+    def typed(self, obj: dict[str, Any], key: str, kind: Any, prefix: str, default: Any = ...) -> Any:
+        where = f"{prefix}.{key}" if prefix else key
+        if key not in obj:
+            if default is ...:
+                raise self.fail(where, "missing")
+            return default
+        value = obj[key]
+        bad_bool = isinstance(value, bool) and kind in ((int, float), int, float)
+        if not isinstance(value, kind) or bad_bool:
+            name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(where, f"expected {name}, got {type(value).__name__} {value!r:.60}")
+        return value
+
+    def enum(self, obj: dict[str, Any], key: str, cls: Any, prefix: str, default: Any = ...) -> Any:
+        raw = self.typed(obj, key, str, prefix, default=default.value if default is not ... else ...)
+        try:
+            return cls(raw)
+        except ValueError:
+            valid = ", ".join(m.value for m in cls)
+            raise self.fail(f"{prefix}.{key}", f"unknown value {raw!r} (valid: {valid})") from None
+
+    def case(self, item: Any, where: str) -> CaseResult:
+        if not isinstance(item, dict):
+            raise self.fail(where, f"expected an object, got {type(item).__name__}")
+        t = self.typed
+        findings = t(item, "findings", list, where, default=[])
+        timeline = t(item, "timeline", list, where, default=[])
+        for i, e in enumerate(timeline):
+            if not isinstance(e, dict):
+                raise self.fail(f"{where}.timeline[{i}]", "expected an object")
+        return CaseResult(
+            case_id=t(item, "case_id", str, where),
+            scenario_id=t(item, "scenario_id", str, where, default=""),
+            requirement=t(item, "requirement", str, where, default=""),
+            category=t(item, "category", str, where, default=""),
+            sut=t(item, "sut", str, where, default=""),
+            status=self.enum(item, "status", Status, where, default=Status.OK),
+            stream=self.enum(item, "stream", Verdict, where, default=Verdict.PASS),
+            cleanup=self.enum(item, "cleanup", Verdict, where, default=Verdict.PASS),
+            unexpected=t(item, "unexpected", bool, where, default=False),
+            expected={str(k): str(v) for k, v in t(item, "expected", dict, where, default={}).items()},
+            expected_reason=t(item, "expected_reason", str, where, default=""),
+            duration_s=float(t(item, "duration_s", (int, float), where, default=0.0)),
+            error=t(item, "error", str, where, default=""),
+            reproduce=t(item, "reproduce", str, where, default=""),
+            axes={str(k): str(v) for k, v in t(item, "axes", dict, where, default={}).items()},
+            findings=[self.finding(f, f"{where}.findings[{i}]") for i, f in enumerate(findings)],
+            timeline=timeline,
+        )
+
+    def finding(self, item: Any, where: str) -> Finding:
+        if not isinstance(item, dict):
+            raise self.fail(where, f"expected an object, got {type(item).__name__}")
+        t = self.typed
+        evidence = t(item, "evidence", list, where, default=[])
+        for i, e in enumerate(evidence):
+            if not isinstance(e, int) or isinstance(e, bool):
+                raise self.fail(f"{where}.evidence[{i}]", f"expected an integer, got {e!r}")
+        return Finding(
+            check=t(item, "check", str, where),
+            verdict=self.enum(item, "verdict", Verdict, where),
+            axis=self.enum(item, "axis", Axis, where, default=Axis.STREAM),
+            message=t(item, "message", str, where, default=""),
+            expected=t(item, "expected", str, where, default=""),
+            actual=t(item, "actual", str, where, default=""),
+            evidence=tuple(evidence),
+            data=t(item, "data", dict, where, default={}),
+        )

@@ -1,0 +1,202 @@
+"""The timeline picture of one case: upstream writes on top, client observations below, one ms axis.
+
+Rule: pure string building (no JS); every text goes through ``esc``; the marks carry classes
+(``tick up reasoning``, ``gate``, ``marker cancel``, ``evidence``) so tests and CSS can find them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from harness.report._common import entry_channel, entry_text, esc
+from harness.suite import CaseResult
+
+__all__ = ["COLOURS", "timeline_svg"]
+
+COLOURS = {
+    "reasoning": "#8e44ad",
+    "text": "#2e86de",
+    "tool": "#e67e22",
+    "error": "#d63031",
+    "end": "#2d3436",
+    "meta": "#95a5a6",
+}
+_W, _LEFT, _RIGHT = 960, 84, 16
+_UP_Y, _CL_Y, _LANE_H = 22, 92, 56
+_SUT_Y, _SUT_H = _CL_Y + _LANE_H + 8, 18
+_AXIS_Y = _SUT_Y + _SUT_H + 6
+_H = _AXIS_Y + 46
+_UP_KINDS = frozenset({"write", "request", "rejected", "response-end", "fault", "server-error"})
+_MARKERS = {("client", "cancel"): "cancel", ("upstream", "disconnect"): "disconnect"}
+
+
+def timeline_svg(case: CaseResult, width: int = _W) -> str:
+    """An ``<svg>`` element (no XML declaration) picturing ``case.timeline``."""
+    tl = case.timeline
+    evidence = {i for f in case.failing() for i in f.evidence if 0 <= i < len(tl)}
+    t_max = max((float(e.get("t_ms", 0.0)) for e in tl), default=0.0) or 1.0
+    plot = width - _LEFT - _RIGHT
+
+    def x(t: Any) -> float:
+        return round(_LEFT + plot * max(0.0, float(t)) / t_max, 2)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="{width}" height="{_H}" '
+        f'viewBox="0 0 {width} {_H}" role="img" aria-label="timeline of {esc(case.case_id)}" '
+        'font-family="sans-serif" font-size="11">',
+        f"<title>{esc(case.case_id)}: {len(tl)} timeline entries over {t_max:.1f} ms</title>",
+        f'<rect class="lane" x="{_LEFT}" y="{_UP_Y}" width="{plot}" height="{_LANE_H}" fill="#f7f7f9"/>',
+        f'<rect class="lane" x="{_LEFT}" y="{_CL_Y}" width="{plot}" height="{_LANE_H}" fill="#f7f7f9"/>',
+        f'<text x="6" y="{_UP_Y + 32}">upstream</text>',
+        f'<text x="6" y="{_CL_Y + 32}">client</text>',
+        f'<rect class="lane" x="{_LEFT}" y="{_SUT_Y}" width="{plot}" height="{_SUT_H}" fill="#fbfbfc"/>',
+        f'<text x="6" y="{_SUT_Y + 13}" font-size="10">sut/harness</text>',
+    ]
+    parts += _gates(tl, x, t_max)
+    parts += _axis(t_max, x)
+    if not tl:
+        parts.append(f'<text x="{_LEFT + 8}" y="{_CL_Y - 6}" fill="#636e72">no timeline recorded</text>')
+    for i, e in enumerate(tl):
+        side, kind = e.get("side"), e.get("kind")
+        title = f"#{i} {float(e.get('t_ms', 0)):.2f} ms {side} {kind}: {entry_text(e, 300)}"
+        marker = _MARKERS.get((str(side), str(kind)))
+        ev = " evidence" if i in evidence else ""
+        if marker:
+            xx = x(e.get("t_ms", 0))
+            colour = "#d63031" if marker == "cancel" else "#e17055"
+            parts.append(
+                f'<g class="marker {marker}{ev}"><title>{esc(title)}</title>'
+                f'<line x1="{xx}" y1="{_UP_Y - 6}" x2="{xx}" y2="{_AXIS_Y}" stroke="{colour}" '
+                f'stroke-width="2" stroke-dasharray="4 3"/>'
+                f'<text x="{xx + 3}" y="{_UP_Y - 8}" fill="{colour}">{marker}</text></g>'
+            )
+            continue
+        lane = _lane(e)
+        if lane is None:
+            if side in ("sut", "harness"):
+                parts.append(_process_mark(e, x(e.get("t_ms", 0)), title, ev))
+            continue
+        channel = entry_channel(e)
+        chunk = side == "client" and kind == "chunk"
+        y0 = lane + (_LANE_H - 14 if chunk else 6)
+        h = 10 if chunk else _LANE_H - 24
+        xx = x(e.get("t_ms", 0))
+        colour = "#b2bec3" if chunk else COLOURS[channel]
+        cls = f"tick {'up' if lane == _UP_Y else 'client'} {'chunk' if chunk else channel}{ev}"
+        mark = f'<g class="{cls}"><title>{esc(title)}</title>'
+        if ev:
+            mark += (
+                f'<rect x="{xx - 4}" y="{lane + 1}" width="8" height="{_LANE_H - 2}" '
+                'fill="#ffeaa7" stroke="#fdcb6e"/>'
+            )
+        mark += f'<rect x="{xx - 1}" y="{y0}" width="3" height="{h}" fill="{colour}"/></g>'
+        parts.append(mark)
+    parts += _legend(width)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+_PROBLEMS = frozenset({"process-left", "dir-left", "timeout", "stderr"})
+
+
+def _process_mark(e: dict[str, Any], xx: float, title: str, ev: str) -> str:
+    """A small diamond in the sut/harness lane (red when it is a leftover or a problem)."""
+    bad = e.get("kind") in _PROBLEMS or (e.get("kind") == "exit" and (e.get("info") or {}).get("code"))
+    colour = "#d63031" if bad else "#636e72"
+    cy, r = _SUT_Y + _SUT_H / 2, 5
+    halo = (
+        f'<rect x="{xx - 7}" y="{_SUT_Y}" width="14" height="{_SUT_H}" fill="#ffeaa7" stroke="#fdcb6e"/>'
+        if ev
+        else ""
+    )
+    return (
+        f'<g class="tick sut {esc(e.get("kind", ""))}{ev}"><title>{esc(title)}</title>{halo}'
+        f'<path d="M{xx} {cy - r}L{xx + r} {cy}L{xx} {cy + r}L{xx - r} {cy}Z" fill="{colour}"/></g>'
+    )
+
+
+def _lane(e: dict[str, Any]) -> int | None:
+    side, kind = e.get("side"), e.get("kind")
+    if side == "upstream" and kind in _UP_KINDS:
+        return _UP_Y
+    if side == "client" and kind in ("chunk", "event", "status", "end", "error", "request"):
+        return _CL_Y
+    return None
+
+
+def _gates(tl: list[dict[str, Any]], x: Any, t_max: float) -> list[str]:
+    out: list[str] = []
+    opened: list[tuple[int, dict[str, Any]]] = []
+    for i, e in enumerate(tl):
+        if e.get("side") != "upstream":
+            continue
+        kind = e.get("kind")
+        if kind == "gate-wait":
+            opened.append((i, e))
+        elif kind in ("gate-open", "gate-timeout") and opened:
+            _, start = opened.pop(0)
+            out.append(_gate_rect(start, e, x, kind == "gate-timeout"))
+    for _, start in opened:  # never released within the timeline
+        out.append(_gate_rect(start, {"t_ms": t_max, "kind": "(still waiting)"}, x, True))
+    return out
+
+
+def _gate_rect(start: dict[str, Any], end: dict[str, Any], x: Any, timed_out: bool) -> str:
+    x0, x1 = x(start.get("t_ms", 0)), x(end.get("t_ms", 0))
+    info = start.get("info") or {}
+    cond = info.get("condition", "") if isinstance(info, dict) else ""
+    title = (
+        f"gate {cond} waited {float(end.get('t_ms', 0)) - float(start.get('t_ms', 0)):.2f} ms"
+        f" -> {end.get('kind')}"
+    )
+    fill = "#fab1a0" if timed_out else "#ffeaa7"
+    cls = "gate timeout" if timed_out else "gate"
+    return (
+        f'<g class="{cls}"><title>{esc(title)}</title>'
+        f'<rect x="{x0}" y="{_UP_Y}" width="{max(x1 - x0, 2)}" height="{_LANE_H}" fill="{fill}" '
+        'fill-opacity="0.7"/>'
+        f'<text x="{x0 + 2}" y="{_UP_Y + _LANE_H - 3}" font-size="9" fill="#636e72">'
+        f"{'gate timeout' if timed_out else 'gate'}</text></g>"
+    )
+
+
+def _axis(t_max: float, x: Any) -> list[str]:
+    out = [
+        f'<line x1="{_LEFT}" y1="{_AXIS_Y}" x2="{x(t_max)}" y2="{_AXIS_Y}" stroke="#636e72"/>',
+    ]
+    step = _nice_step(t_max / 8)
+    n = 0
+    while n * step <= t_max + 1e-9 and n <= 20:
+        t = n * step
+        xx = x(t)
+        out.append(
+            f'<line x1="{xx}" y1="{_AXIS_Y}" x2="{xx}" y2="{_AXIS_Y + 4}" stroke="#636e72"/>'
+            f'<text x="{xx}" y="{_AXIS_Y + 15}" text-anchor="middle" fill="#636e72">{t:g}</text>'
+        )
+        n += 1
+    out.append(f'<text x="6" y="{_AXIS_Y + 15}" fill="#636e72">ms</text>')
+    return out
+
+
+def _nice_step(raw: float) -> float:
+    """1, 2 or 5 times a power of ten, at least ``raw``."""
+    if raw <= 0:
+        return 1.0
+    mag = 10.0 ** math.floor(math.log10(raw))
+    return next(m * mag for m in (1, 2, 5, 10) if raw <= m * mag * (1 + 1e-9))
+
+
+def _legend(width: int) -> list[str]:
+    out, xx = [], _LEFT
+    y = _H - 10
+    for name in ("reasoning", "text", "tool", "error", "end", "meta"):
+        out.append(f'<rect x="{xx}" y="{y - 8}" width="9" height="9" fill="{COLOURS[name]}"/>')
+        out.append(f'<text x="{xx + 12}" y="{y}">{name}</text>')
+        xx += 80
+    out.append(f'<rect x="{xx}" y="{y - 8}" width="9" height="9" fill="#b2bec3"/>')
+    out.append(f'<text x="{xx + 12}" y="{y}">client chunk</text>')
+    xx += 100
+    out.append(f'<rect x="{xx}" y="{y - 8}" width="9" height="9" fill="#ffeaa7" stroke="#fdcb6e"/>')
+    out.append(f'<text x="{xx + 12}" y="{y}">gate / evidence</text>')
+    return out
