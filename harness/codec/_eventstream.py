@@ -148,10 +148,17 @@ class EventStreamDecoder:
                 self._offset += total
         except DecodeError as exc:
             self._error = exc
-            raise
+            if not out:
+                raise
         finally:
             del buf[:pos]
         return out
+
+    @property
+    def error(self) -> DecodeError | None:
+        """The error that stopped decoding. Messages completed before a corrupt one in the same chunk are
+        still returned by that :meth:`feed`; the error is raised by the next call (or read here)."""
+        return self._error
 
     def end(self) -> list[EventStreamMessage]:
         """End of stream: leftover bytes are a truncated message."""

@@ -90,6 +90,8 @@ class Rejection:
     rule: str
     differences: tuple[Difference, ...] = ()
     content_type: str = "application/json"
+    headers: tuple[tuple[str, str], ...] = ()
+    """Extra response headers the provider sends with the error (Bedrock: ``x-amzn-ErrorType``)."""
 
 
 @dataclass(frozen=True, slots=True)

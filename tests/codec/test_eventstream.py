@@ -167,9 +167,12 @@ def test_message_crc_corruption_raises_and_stays_failed() -> None:
     frame = encode_frame("messageStop", '{"stopReason":"end_turn"}')
     bad = _corrupt(frame, 40)
     d = EventStreamDecoder()
+    [first] = d.feed(good + bad)  # the message before the corrupt one is still delivered
+    assert first.event_type == "messageStart"
+    assert d.error is not None
     where = rf"^eventstream message at offset {len(good)}: message CRC mismatch"
     with pytest.raises(DecodeError, match=where):
-        d.feed(good + bad)
+        d.feed(b"")
     with pytest.raises(DecodeError, match="message CRC mismatch"):
         d.feed(good)
     with pytest.raises(DecodeError, match="message CRC mismatch"):

@@ -79,8 +79,8 @@ def test_observer_reads_the_literal_frames(variant: str, desc: str, turn: Turn, 
 
 def test_catalog_frames_5_1_observe_as_reasoning_then_signed_call() -> None:
     catalog = (
-        b'data: {"candidates": [{"content": {"parts": [{"text": "**Planning**\\n\\nI need the weather.","thought": true}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 60,"totalTokenCount": 65,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 60}],"thoughtsTokenCount": 5},"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n'  # noqa: E501
-        b'data: {"candidates": [{"content": {"parts": [{"functionCall": {"name": "get_weather","args": {"city": "Paris"}},"thoughtSignature": "CiIB0e2Kb3a4gkvo"}],"role": "model"},"finishReason": "STOP","index": 0}],"usageMetadata": {"promptTokenCount": 60,"candidatesTokenCount": 15,"totalTokenCount": 80,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 60}],"thoughtsTokenCount": 5},"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n'  # noqa: E501
+        b'data: {"candidates": [{"content": {"parts": [{"text": "**Planning**\\n\\nI need the weather.","thought": true}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 60,"totalTokenCount": 65,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 60}],"thoughtsTokenCount": 5},"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n'
+        b'data: {"candidates": [{"content": {"parts": [{"functionCall": {"name": "get_weather","args": {"city": "Paris"}},"thoughtSignature": "CiIB0e2Kb3a4gkvo"}],"role": "model"},"finishReason": "STOP","index": 0}],"usageMetadata": {"promptTokenCount": 60,"candidatesTokenCount": 15,"totalTokenCount": 80,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 60}],"thoughtsTokenCount": 5},"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n'
     )
     assert _observe([catalog]) == [
         ReasoningDelta("**Planning**\n\nI need the weather."),

@@ -1,0 +1,139 @@
+"""Bedrock provider profiles: lenient and bedrock-claude (reasoning blocks with their signature must come
+back unmodified before the toolUse they belong to; HTTP 400 ``ValidationException`` otherwise)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects._base import ProviderProfile, Rejection
+from harness.events import Block, Message, ReasoningBlock, ToolCallBlock, Turn
+
+__all__ = ["PROFILES"]
+
+_PREFIX = "The model returned the following errors: "
+"""(guess) Bedrock's wrapper text around the Anthropic message; the exact Converse wording is not in the
+catalog (wire-formats.md §12 BR-CONVERSE: only the InvokeModel form was seen)."""
+
+
+def _validation(message: str, rule: str, differences: tuple[tuple[str, Any, Any], ...]) -> Rejection:
+    body = dumps_compact({"message": _PREFIX + message}).encode()
+    return Rejection(400, body, rule, differences, headers=(("x-amzn-ErrorType", "ValidationException"),))
+
+
+@dataclass(slots=True)
+class _Lenient:
+    name: str = "lenient"
+    dialect: str = "bedrock-converse"
+    description: str = "accepts any request; streams the turn as scripted"
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return None
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
+
+
+def _reasoning_before_tools(blocks: Sequence[Block]) -> list[ReasoningBlock]:
+    out = []
+    for b in blocks:
+        if isinstance(b, ToolCallBlock):
+            break
+        if isinstance(b, ReasoningBlock) and (b.signature is not None or b.redacted is not None):
+            out.append(b)
+    return out
+
+
+@dataclass(slots=True)
+class _BedrockClaude:
+    name: str = "bedrock-claude"
+    dialect: str = "bedrock-converse"
+    description: str = (
+        "Claude on Bedrock: each reasoning block (text + signature, or redactedContent) comes back "
+        "unmodified and before the toolUse it belongs to"
+    )
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        from harness.dialects.bedrock_converse import DIALECT
+
+        messages = request.get("messages")
+        if not isinstance(messages, Sequence):
+            return None
+        parsed = [m for m in DIALECT.parse_request({"messages": messages}) if m.role != "tool"]
+        raw_assistant = [
+            i for i, m in enumerate(messages) if isinstance(m, Mapping) and m.get("role") == "assistant"
+        ]
+        ours = [m for m in parsed if m.role == "assistant"]
+        for n, msg in zip(raw_assistant, ours, strict=False):
+            calls = {b.id for b in msg.content if isinstance(b, ToolCallBlock)}
+            origin = next(
+                (e for e in emitted if calls & {b.id for b in e.content if isinstance(b, ToolCallBlock)}),
+                None,
+            )
+            if origin is None:
+                continue
+            want = _reasoning_before_tools(origin.content)
+            if not want:
+                continue
+            rejection = self._check(n, msg.content, want)
+            if rejection is not None:
+                return rejection
+        return None
+
+    @staticmethod
+    def _check(n: int, got: Sequence[Block], want: Sequence[ReasoningBlock]) -> Rejection | None:
+        first = got[0] if got else None
+        if not isinstance(first, ReasoningBlock):
+            found = "tool_use" if isinstance(first, ToolCallBlock) else "text"
+            message = (
+                f"messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, "
+                f"but found `{found}`. When `thinking` is enabled, a final `assistant` message must start "
+                "with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). "
+                "We recommend you include thinking blocks from previous turns. To avoid this requirement, "
+                "disable `thinking`. Please consult our documentation at "
+                "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+            )
+            return _validation(
+                message,
+                "bedrock-claude/reasoning-missing",
+                ((f"messages[{n}].content[0]", found, "reasoningContent"),),
+            )
+        have = [b for b in got if isinstance(b, ReasoningBlock)]
+        for m, expected in enumerate(want):
+            actual = have[m] if m < len(have) else None
+            where = f"messages[{n}].content[{m}]"
+            if actual is None or actual.signature != expected.signature:
+                return _validation(
+                    f"messages.{n}.content.{m}: Invalid `signature` in `thinking` block",
+                    "bedrock-claude/signature-invalid",
+                    (
+                        (
+                            where + ".reasoningContent.reasoningText.signature",
+                            None if actual is None else actual.signature,
+                            expected.signature,
+                        ),
+                    ),
+                )
+            if actual.text != expected.text or actual.redacted != expected.redacted:
+                return _validation(
+                    f"messages.{n}.content.{m}: `thinking` or `redacted_thinking` blocks in the latest "
+                    "assistant message cannot be modified. These blocks must remain as they were in the "
+                    "original response.",
+                    "bedrock-claude/reasoning-modified",
+                    (
+                        (
+                            where + ".reasoningContent",
+                            actual.redacted or actual.text,
+                            expected.redacted or expected.text,
+                        ),
+                    ),
+                )
+        return None
+
+
+PROFILES: dict[str, ProviderProfile] = {"lenient": _Lenient(), "bedrock-claude": _BedrockClaude()}

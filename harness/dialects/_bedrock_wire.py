@@ -1,0 +1,529 @@
+"""Bedrock streaming wires: ConverseStream events and InvokeModelWithResponseStream ``chunk`` events
+(base64 Anthropic JSON). Rule: one emitter per variant, one observer that reads both."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Sequence
+from typing import Any
+
+from harness._errors import DecodeError
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.codec._eventstream import EventStreamDecoder, EventStreamMessage
+from harness.dialects._base import Frame
+from harness.events import (
+    End,
+    Event,
+    Notice,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    StreamError,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
+
+__all__ = [
+    "BedrockObserver",
+    "ConverseEmitter",
+    "InvokeEmitter",
+    "exception_type",
+    "stop_reason",
+]
+
+_PAD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_STOP = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
+_REASON = {"end_turn": "stop", "stop_sequence": "stop", "tool_use": "tool_calls", "max_tokens": "length"}
+_EXC_BY_STATUS = {
+    400: "validationException",
+    424: "modelStreamErrorException",
+    429: "throttlingException",
+    500: "internalServerException",
+    503: "serviceUnavailableException",
+}
+_STATUS_BY_EXC = {v: k for k, v in _EXC_BY_STATUS.items()} | {"modelTimeoutException": 408}
+_CONVERSE_EVENTS = frozenset(
+    {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"}
+)
+
+
+def stop_reason(reason: str) -> str:
+    return _STOP.get(reason, reason)
+
+
+def exception_type(err: StreamError) -> str:
+    if err.code and err.code.endswith("Exception"):
+        return err.code
+    return _EXC_BY_STATUS.get(err.status or 0, "modelStreamErrorException")
+
+
+def _pad(n: int) -> str:
+    """Deterministic ``"p"`` padding whose length varies per frame, as Bedrock's does."""
+    return _PAD[: (n * 7) % 37 + 1]
+
+
+class _Blocks:
+    """Which content block is open: (kind, index) with kind reasoning/redacted/text/tool."""
+
+    def __init__(self) -> None:
+        self.kind: str | None = None
+        self.index = -1
+        self.tool: int | None = None  # canonical tool index of the open tool block
+
+    def open(self, kind: str, tool: int | None = None) -> int:
+        self.index += 1
+        self.kind, self.tool = kind, tool
+        return self.index
+
+
+class ConverseEmitter:
+    """ConverseStream: messageStart, contentBlockDelta (no start for reasoning/text blocks),
+    contentBlockStart for toolUse, contentBlockStop, messageStop, metadata; ``"p"`` on every payload."""
+
+    def __init__(self, *, model: str = "mock-model") -> None:
+        self._model = model
+        self._blocks = _Blocks()
+        self._n = 0
+        self._started = False
+        self._done = False
+        self._usage: Usage | None = None
+
+    def _frame(self, event: str, payload: dict[str, Any], *tags: str) -> Frame:
+        self._n += 1
+        payload["p"] = _pad(self._n)
+        return Frame(dumps_compact(payload), event=event, tags=frozenset(tags))
+
+    def _stop_block(self, out: list[Frame]) -> None:
+        if self._blocks.kind is not None:
+            tag = "reasoning-done" if self._blocks.kind in ("reasoning", "redacted") else self._blocks.kind
+            out.append(self._frame("contentBlockStop", {"contentBlockIndex": self._blocks.index}, tag))
+            self._blocks.kind = None
+
+    def _delta(self, out: list[Frame], kind: str, delta: dict[str, Any], tag: str) -> None:
+        if self._blocks.kind != kind or kind == "redacted":
+            self._stop_block(out)
+            self._blocks.open(kind)
+        out.append(
+            self._frame("contentBlockDelta", {"contentBlockIndex": self._blocks.index, "delta": delta}, tag)
+        )
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out: list[Frame] = []
+        for ev in events:
+            if self._done:
+                break
+            if not self._started:
+                self._started = True
+                out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
+            if isinstance(ev, ReasoningDelta):
+                if ev.text:
+                    self._delta(out, "reasoning", {"reasoningContent": {"text": ev.text}}, "reasoning")
+            elif isinstance(ev, ReasoningSignature):
+                self._delta(out, "reasoning", {"reasoningContent": {"signature": ev.value}}, "reasoning")
+            elif isinstance(ev, RedactedReasoning):
+                self._delta(out, "redacted", {"reasoningContent": {"redactedContent": ev.data}}, "reasoning")
+            elif isinstance(ev, TextDelta):
+                if ev.text:
+                    self._delta(out, "text", {"text": ev.text}, "text")
+            elif isinstance(ev, ToolCallDelta):
+                if self._blocks.kind != "tool" or self._blocks.tool != ev.index:
+                    self._stop_block(out)
+                    i = self._blocks.open("tool", ev.index)
+                    start = {"toolUse": {"toolUseId": ev.id or "", "name": ev.name or ""}}
+                    out.append(
+                        self._frame("contentBlockStart", {"contentBlockIndex": i, "start": start}, "tool")
+                    )
+                if ev.arguments:
+                    delta = {"toolUse": {"input": ev.arguments}}
+                    out.append(
+                        self._frame(
+                            "contentBlockDelta",
+                            {"contentBlockIndex": self._blocks.index, "delta": delta},
+                            "tool",
+                        )
+                    )
+            elif isinstance(ev, Usage):
+                self._usage = ev
+            elif isinstance(ev, StreamError):
+                self._stop_block(out)
+                out.append(_exception(ev))
+                self._done = True
+            elif isinstance(ev, End):
+                out += self._finish(ev.reason)
+        return out
+
+    def close(self) -> list[Frame]:
+        if self._done:
+            return []
+        out: list[Frame] = []
+        if not self._started:
+            self._started = True
+            out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
+        return out + self._finish("stop")
+
+    def _finish(self, reason: str) -> list[Frame]:
+        out: list[Frame] = []
+        self._stop_block(out)
+        out.append(self._frame("messageStop", {"stopReason": stop_reason(reason)}, "terminal"))
+        meta: dict[str, Any] = {}
+        if self._usage is not None:
+            meta["usage"] = _converse_usage(self._usage)
+        meta["metrics"] = {"latencyMs": 900}
+        out.append(self._frame("metadata", meta, "terminal", *(("usage",) if self._usage else ())))
+        self._done = True
+        return out
+
+
+def _converse_usage(u: Usage) -> dict[str, int]:
+    out: dict[str, int] = {}
+    if u.input_tokens is not None:
+        out["inputTokens"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["outputTokens"] = u.output_tokens
+    if u.total_tokens is not None:
+        out["totalTokens"] = u.total_tokens
+    return out
+
+
+def _exception(err: StreamError) -> Frame:
+    kind = exception_type(err)
+    payload: dict[str, Any] = {"message": err.message}
+    if kind == "modelStreamErrorException" and err.status is not None:
+        payload["originalStatusCode"] = err.status
+    return Frame(dumps_compact(payload), event=kind, message_type="exception", tags=frozenset({"error"}))
+
+
+class InvokeEmitter:
+    """InvokeModelWithResponseStream for Anthropic models: every Anthropic Messages stream event as
+    ``chunk{"bytes": base64(event JSON), "p": …}`` (Anthropic event shapes built here, from the
+    anthropic SDK types)."""
+
+    def __init__(self, *, model: str = "mock-model") -> None:
+        self._model = model
+        self._blocks = _Blocks()
+        self._n = 0
+        self._started = False
+        self._done = False
+        self._usage: Usage | None = None
+
+    def _chunk(self, event: dict[str, Any], *tags: str) -> Frame:
+        self._n += 1
+        raw = base64.b64encode(dumps_compact(event).encode()).decode()
+        return Frame(dumps_compact({"bytes": raw, "p": _pad(self._n)}), event="chunk", tags=frozenset(tags))
+
+    def _stop_block(self, out: list[Frame]) -> None:
+        if self._blocks.kind is not None:
+            tag = "reasoning-done" if self._blocks.kind in ("reasoning", "redacted") else self._blocks.kind
+            out.append(self._chunk({"type": "content_block_stop", "index": self._blocks.index}, tag))
+            self._blocks.kind = None
+
+    def _open(
+        self, out: list[Frame], kind: str, block: dict[str, Any], tag: str, tool: int | None = None
+    ) -> None:
+        self._stop_block(out)
+        i = self._blocks.open(kind, tool)
+        out.append(self._chunk({"type": "content_block_start", "index": i, "content_block": block}, tag))
+
+    def _delta(self, out: list[Frame], delta: dict[str, Any], tag: str) -> None:
+        out.append(
+            self._chunk({"type": "content_block_delta", "index": self._blocks.index, "delta": delta}, tag)
+        )
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out: list[Frame] = []
+        for ev in events:
+            if self._done:
+                break
+            if not self._started:
+                out.append(self._start())
+            if isinstance(ev, ReasoningDelta | ReasoningSignature):
+                if self._blocks.kind != "reasoning" or (isinstance(ev, ReasoningDelta) and self._signed):
+                    self._open(
+                        out, "reasoning", {"type": "thinking", "thinking": "", "signature": ""}, "reasoning"
+                    )
+                    self._signed = False
+                if isinstance(ev, ReasoningDelta):
+                    if ev.text:
+                        self._delta(out, {"type": "thinking_delta", "thinking": ev.text}, "reasoning")
+                else:
+                    self._delta(out, {"type": "signature_delta", "signature": ev.value}, "reasoning")
+                    self._signed = True
+            elif isinstance(ev, RedactedReasoning):
+                self._open(out, "redacted", {"type": "redacted_thinking", "data": ev.data}, "reasoning")
+            elif isinstance(ev, TextDelta):
+                if ev.text:
+                    if self._blocks.kind != "text":
+                        self._open(out, "text", {"type": "text", "text": ""}, "text")
+                    self._delta(out, {"type": "text_delta", "text": ev.text}, "text")
+            elif isinstance(ev, ToolCallDelta):
+                if self._blocks.kind != "tool" or self._blocks.tool != ev.index:
+                    block = {"type": "tool_use", "id": ev.id or "", "name": ev.name or "", "input": {}}
+                    self._open(out, "tool", block, "tool", ev.index)
+                if ev.arguments:
+                    self._delta(out, {"type": "input_json_delta", "partial_json": ev.arguments}, "tool")
+            elif isinstance(ev, Usage):
+                self._usage = ev
+            elif isinstance(ev, StreamError):
+                self._stop_block(out)
+                out.append(_exception(ev))
+                self._done = True
+            elif isinstance(ev, End):
+                out += self._finish(ev.reason)
+        return out
+
+    _signed = False
+
+    def _start(self) -> Frame:
+        self._started = True
+        message: dict[str, Any] = {
+            "id": "msg_bdrk_mock1",
+            "type": "message",
+            "role": "assistant",
+            "model": self._model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 0, "output_tokens": 1},
+        }
+        return self._chunk({"type": "message_start", "message": message}, "start")
+
+    def close(self) -> list[Frame]:
+        if self._done:
+            return []
+        out = [] if self._started else [self._start()]
+        return out + self._finish("stop")
+
+    def _finish(self, reason: str) -> list[Frame]:
+        out: list[Frame] = []
+        self._stop_block(out)
+        delta: dict[str, Any] = {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason(reason), "stop_sequence": None},
+        }
+        if self._usage is not None:
+            usage: dict[str, int] = {}
+            if self._usage.input_tokens is not None:
+                usage["input_tokens"] = self._usage.input_tokens
+            if self._usage.output_tokens is not None:
+                usage["output_tokens"] = self._usage.output_tokens
+            delta["usage"] = usage
+        out.append(self._chunk(delta, *(("usage",) if self._usage else ())))
+        metrics = {
+            "inputTokenCount": 0,
+            "outputTokenCount": 0,
+            "invocationLatency": 900,
+            "firstByteLatency": 300,
+        }
+        if self._usage is not None:
+            metrics["inputTokenCount"] = self._usage.input_tokens or 0
+            metrics["outputTokenCount"] = self._usage.output_tokens or 0
+        out.append(
+            self._chunk({"type": "message_stop", "amazon-bedrock-invocationMetrics": metrics}, "terminal")
+        )
+        self._done = True
+        return out
+
+
+class BedrockObserver:
+    """Reads a Bedrock event stream (Converse events and/or invoke ``chunk`` events). A corrupt frame
+    is a :class:`Notice` (``eventstream-crc``...) and ends the reading: the framing cannot recover."""
+
+    def __init__(self) -> None:
+        self._decoder = EventStreamDecoder()
+        self._broken = False
+        self._tools: dict[int, int] = {}  # block index -> canonical tool index
+        self._kinds: dict[int, str] = {}  # invoke: block index -> content block type
+        self._stop: str | None = None
+        self._ended = False
+        self._errored = False
+        self._input_tokens: int | None = None
+
+    def feed(self, data: bytes) -> list[Event]:
+        if self._broken:
+            return []
+        try:
+            messages = self._decoder.feed(data)
+        except DecodeError as exc:
+            return self._break(exc)
+        out: list[Event] = []
+        for m in messages:
+            self._message(m, out)
+        if self._decoder.error is not None:
+            out += self._break(self._decoder.error)
+        return out
+
+    def end(self) -> list[Event]:
+        out: list[Event] = []
+        if not self._broken:
+            try:
+                self._decoder.end()
+            except DecodeError as exc:
+                out += self._break(exc)
+        if not (self._ended or self._errored):
+            detail = "messageStop without metadata" if self._stop is not None else "the stream closed early"
+            out.append(Notice("no-terminator", detail))
+        return out
+
+    def _break(self, exc: DecodeError) -> list[Event]:
+        self._broken = True
+        text = str(exc)
+        kind = (
+            "eventstream-crc"
+            if "CRC" in text
+            else ("eventstream-truncated" if "truncated" in text else "eventstream-corrupt")
+        )
+        return [Notice(kind, text)]
+
+    def _message(self, m: EventStreamMessage, out: list[Event]) -> None:
+        if m.message_type == "exception":
+            payload = self._json(m.payload, out)
+            message = str(payload.get("message", "")) if isinstance(payload, dict) else ""
+            out.append(StreamError(message, m.event_type, _STATUS_BY_EXC.get(m.event_type)))
+            self._errored = True
+            return
+        if m.message_type == "error":
+            msg = m.headers.get(":error-message", "")
+            out.append(StreamError(msg if isinstance(msg, str) else "", m.event_type or None))
+            self._errored = True
+            return
+        payload = self._json(m.payload, out)
+        if not isinstance(payload, dict):
+            return
+        if self._ended:
+            out.append(Notice("data-after-end", m.event_type))
+        kind = m.event_type
+        if kind == "chunk":
+            self._chunk(payload, out)
+        elif kind in _CONVERSE_EVENTS:
+            self._converse(kind, payload, out)
+        else:
+            out.append(Notice("unknown-event", kind))
+
+    def _json(self, raw: bytes, out: list[Event]) -> Any:
+        try:
+            return loads(raw)
+        except JSONDecodeError:
+            out.append(Notice("malformed-json", raw[:200].decode(errors="replace")))
+            return None
+
+    def _unknown(self, obj: dict[str, Any], known: set[str], where: str, out: list[Event]) -> None:
+        for key in obj:
+            if key not in known:
+                out.append(Notice("unknown-field", f"{where}.{key}"))
+
+    def _tool_index(self, block: int) -> int:
+        if block not in self._tools:
+            self._tools[block] = len(self._tools)
+        return self._tools[block]
+
+    # -- ConverseStream ------------------------------------------------------------------------------
+    def _converse(self, kind: str, p: dict[str, Any], out: list[Event]) -> None:
+        idx = p.get("contentBlockIndex")
+        item = str(idx) if isinstance(idx, int) else ""
+        if kind == "messageStart":
+            self._unknown(p, {"role", "p"}, kind, out)
+        elif kind == "contentBlockStart":
+            self._unknown(p, {"contentBlockIndex", "start", "p"}, kind, out)
+            tool = (p.get("start") or {}).get("toolUse")
+            if isinstance(tool, dict) and isinstance(idx, int):
+                out.append(
+                    ToolCallDelta(self._tool_index(idx), tool.get("toolUseId"), tool.get("name"), "", item)
+                )
+        elif kind == "contentBlockDelta":
+            self._unknown(p, {"contentBlockIndex", "delta", "p"}, kind, out)
+            raw_delta = p.get("delta")
+            delta: dict[str, Any] = raw_delta if isinstance(raw_delta, dict) else {}
+            rc = delta.get("reasoningContent")
+            if isinstance(rc, dict):
+                self._unknown(rc, {"text", "signature", "redactedContent"}, "reasoningContent", out)
+                if isinstance(rc.get("text"), str):
+                    out.append(ReasoningDelta(rc["text"], item))
+                if isinstance(rc.get("signature"), str):
+                    out.append(ReasoningSignature(rc["signature"], item))
+                if isinstance(rc.get("redactedContent"), str):
+                    out.append(RedactedReasoning(rc["redactedContent"], item))
+            elif isinstance(delta.get("text"), str):
+                out.append(TextDelta(delta["text"], item))
+            elif isinstance(delta.get("toolUse"), dict) and isinstance(idx, int):
+                args = delta["toolUse"].get("input", "")
+                out.append(ToolCallDelta(self._tool_index(idx), arguments=str(args), item=item))
+            else:
+                out.append(Notice("unknown-field", "contentBlockDelta.delta." + ",".join(delta)))
+        elif kind == "contentBlockStop":
+            self._unknown(p, {"contentBlockIndex", "p"}, kind, out)
+        elif kind == "messageStop":
+            self._unknown(p, {"stopReason", "additionalModelResponseFields", "p"}, kind, out)
+            self._stop = str(p.get("stopReason", "end_turn"))
+        elif kind == "metadata":
+            self._unknown(
+                p, {"usage", "metrics", "trace", "performanceConfig", "serviceTier", "p"}, kind, out
+            )
+            u = p.get("usage")
+            if isinstance(u, dict):
+                out.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
+            if self._stop is not None and not self._ended:
+                out.append(End(_REASON.get(self._stop, self._stop)))
+                self._ended = True
+
+    # -- InvokeModelWithResponseStream (Anthropic JSON inside) --------------------------------------
+    def _chunk(self, p: dict[str, Any], out: list[Event]) -> None:
+        self._unknown(p, {"bytes", "p"}, "chunk", out)
+        try:
+            raw = base64.b64decode(str(p.get("bytes", "")), validate=True)
+        except (binascii.Error, ValueError):
+            out.append(Notice("malformed-base64", str(p.get("bytes", ""))[:200]))
+            return
+        ev = self._json(raw, out)
+        if isinstance(ev, dict):
+            self._anthropic(ev, out)
+
+    def _anthropic(self, ev: dict[str, Any], out: list[Event]) -> None:
+        kind = ev.get("type")
+        idx = ev.get("index")
+        item = str(idx) if isinstance(idx, int) else ""
+        if kind == "content_block_start" and isinstance(idx, int):
+            block = ev.get("content_block") or {}
+            self._kinds[idx] = str(block.get("type"))
+            if block.get("type") == "tool_use":
+                out.append(ToolCallDelta(self._tool_index(idx), block.get("id"), block.get("name"), "", item))
+            elif block.get("type") == "redacted_thinking":
+                out.append(RedactedReasoning(str(block.get("data", "")), item))
+            elif block.get("type") == "thinking" and block.get("thinking"):
+                out.append(ReasoningDelta(str(block["thinking"]), item))
+            elif block.get("type") == "text" and block.get("text"):
+                out.append(TextDelta(str(block["text"]), item))
+        elif kind == "content_block_delta" and isinstance(idx, int):
+            d = ev.get("delta") or {}
+            dt = d.get("type")
+            if dt == "thinking_delta":
+                out.append(ReasoningDelta(str(d.get("thinking", "")), item))
+            elif dt == "signature_delta":
+                out.append(ReasoningSignature(str(d.get("signature", "")), item))
+            elif dt == "text_delta":
+                out.append(TextDelta(str(d.get("text", "")), item))
+            elif dt == "input_json_delta":
+                out.append(
+                    ToolCallDelta(self._tool_index(idx), arguments=str(d.get("partial_json", "")), item=item)
+                )
+            else:
+                out.append(Notice("unknown-event", f"content_block_delta.{dt}"))
+        elif kind == "message_start":
+            usage = (ev.get("message") or {}).get("usage") or {}
+            self._input_tokens = usage.get("input_tokens")
+        elif kind == "message_delta":
+            self._stop = str((ev.get("delta") or {}).get("stop_reason") or "end_turn")
+            u = ev.get("usage")
+            if isinstance(u, dict):
+                out.append(Usage(u.get("input_tokens", self._input_tokens), u.get("output_tokens")))
+        elif kind == "message_stop":
+            if not self._ended:
+                out.append(End(_REASON.get(self._stop or "end_turn", self._stop or "stop")))
+                self._ended = True
+        elif kind == "error":
+            err = ev.get("error") or {}
+            out.append(StreamError(str(err.get("message", "")), err.get("type")))
+            self._errored = True
+        elif kind not in ("content_block_stop", "ping"):
+            out.append(Notice("unknown-event", str(kind)))
