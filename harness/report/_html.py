@@ -318,9 +318,14 @@ _JS = r"""
   var target=null,m=/^#case=(.+)$/.exec(location.hash);
   if(m){var id=decodeURIComponent(m[1]);
     rows.forEach(function(tr){if(tr.getAttribute('data-case')===id)target=tr;});}
-  if(!target)target=document.querySelector('#matrix tr.case[data-unexpected="1"]');
-  if(!target)target=document.querySelector('#matrix tr.case[data-outcome="FAIL"]');
-  if(target){open(target,true);if(m)target.scrollIntoView();}
+  ['tr.case[data-unexpected="1"][data-outcome="FAIL"]','tr.case[data-unexpected="1"]',
+   'tr.case[data-outcome="FAIL"]'].forEach(function(sel){
+    target=target||document.querySelector('#matrix '+sel);
+  });
+  if(target){
+    open(target,true);
+    if(m&&target.getBoundingClientRect().top>window.innerHeight*0.6)target.scrollIntoView();
+  }
   filter();
 })();
 """

@@ -53,7 +53,7 @@ def timeline_svg(case: CaseResult, width: int = _W) -> str:
         f'<rect class="lane" x="{_LEFT}" y="{_SUT_Y}" width="{plot}" height="{_SUT_H}" fill="#fbfbfc"/>',
         f'<text x="6" y="{_SUT_Y + 13}" font-size="10">sut/harness</text>',
     ]
-    parts += _gates(tl, x, t_max)
+    parts += _gates(tl, x, t_max, evidence)
     parts += _axis(t_max, x)
     if not tl:
         parts.append(f'<text x="{_LEFT + 8}" y="{_CL_Y - 6}" fill="#636e72">no timeline recorded</text>')
@@ -125,7 +125,8 @@ def _lane(e: dict[str, Any]) -> int | None:
     return None
 
 
-def _gates(tl: list[dict[str, Any]], x: Any, t_max: float) -> list[str]:
+def _gates(tl: list[dict[str, Any]], x: Any, t_max: float, evidence: set[int]) -> list[str]:
+    """Shaded spans from each ``gate-wait`` to the next ``gate-open`` / ``gate-timeout`` (FIFO)."""
     out: list[str] = []
     opened: list[tuple[int, dict[str, Any]]] = []
     for i, e in enumerate(tl):
@@ -135,14 +136,16 @@ def _gates(tl: list[dict[str, Any]], x: Any, t_max: float) -> list[str]:
         if kind == "gate-wait":
             opened.append((i, e))
         elif kind in ("gate-open", "gate-timeout") and opened:
-            _, start = opened.pop(0)
-            out.append(_gate_rect(start, e, x, kind == "gate-timeout"))
-    for _, start in opened:  # never released within the timeline
-        out.append(_gate_rect(start, {"t_ms": t_max, "kind": "(still waiting)"}, x, True))
+            n, start = opened.pop(0)
+            ev = n in evidence or i in evidence
+            out.append(_gate_rect(start, e, x, kind == "gate-timeout", ev))
+    for n, start in opened:  # never released within the timeline
+        end = {"t_ms": t_max, "kind": "(still waiting)"}
+        out.append(_gate_rect(start, end, x, True, n in evidence))
     return out
 
 
-def _gate_rect(start: dict[str, Any], end: dict[str, Any], x: Any, timed_out: bool) -> str:
+def _gate_rect(start: dict[str, Any], end: dict[str, Any], x: Any, timed_out: bool, ev: bool) -> str:
     x0, x1 = x(start.get("t_ms", 0)), x(end.get("t_ms", 0))
     info = start.get("info") or {}
     cond = info.get("condition", "") if isinstance(info, dict) else ""
@@ -151,11 +154,12 @@ def _gate_rect(start: dict[str, Any], end: dict[str, Any], x: Any, timed_out: bo
         f" -> {end.get('kind')}"
     )
     fill = "#fab1a0" if timed_out else "#ffeaa7"
-    cls = "gate timeout" if timed_out else "gate"
+    cls = ("gate timeout" if timed_out else "gate") + (" evidence" if ev else "")
+    stroke = ' stroke="#e17055" stroke-width="2"' if ev else ""
     return (
         f'<g class="{cls}"><title>{esc(title)}</title>'
         f'<rect x="{x0}" y="{_UP_Y}" width="{max(x1 - x0, 2)}" height="{_LANE_H}" fill="{fill}" '
-        'fill-opacity="0.7"/>'
+        f'fill-opacity="0.7"{stroke}/>'
         f'<text x="{x0 + 2}" y="{_UP_Y + _LANE_H - 3}" font-size="9" fill="#636e72">'
         f"{'gate timeout' if timed_out else 'gate'}</text></g>"
     )

@@ -1,0 +1,166 @@
+"""The HTML report as text: self-contained, the matrix, lazy details, escaping, 500 cases; the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from harness.report import render_html, write_json
+from harness.report._cli import add_parser, run
+from harness.suite import CaseResult, Finding, RunResult, Verdict
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def _tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    p = _Tags()
+    p.feed(html)
+    return p.tags
+
+
+def test_self_contained(run_result: RunResult) -> None:
+    html = render_html(run_result)
+    tags = _tags(html)
+    assert not [t for t, a in tags if t in ("link", "img", "iframe") or (t == "script" and a.get("src"))]
+    assert "@import" not in html
+    assert "url(" not in html
+    assert re.findall(r"https?://[^\"' ]+", html) == ["http://www.w3.org/2000/svg"] * 6
+
+
+def test_matrix_rows_columns_and_lazy_details(run_result: RunResult) -> None:
+    html = render_html(run_result)
+    tags = _tags(html)
+    rows = [a for t, a in tags if t == "tr" and a.get("class") == "case"]
+    # grouped by category (sorted), each case once
+    assert [a["data-case"] for a in rows] == [
+        "cleanup/cancel@anthropic:thinking",
+        "errors/mid-stream-error@anthropic:thinking",
+        "incremental/reasoning-flush@openai-chat:reasoning_content/sse-per-event",
+        "incremental/reasoning-flush@openai-chat:reasoning_content/one-chunk",
+        "passback/signature@anthropic:thinking",
+        "wire/variants@gemini:thought",
+    ]
+    assert [a["data-outcome"] for a in rows] == ["UNCLEAN", "TIMEOUT", "PASS", "FAIL", "XFAIL", "UNSUPPORTED"]
+    assert [a["data-unexpected"] for a in rows] == ["1", "1", "0", "1", "0", "0"]
+    cats = [a["data-cat"] for t, a in tags if t == "tr" and a.get("class") == "cat"]
+    assert cats == ["cleanup", "errors", "incremental", "passback", "wire"]
+    heads = [a["title"] for t, a in tags if t == "th" and a.get("class") == "check"]
+    assert heads == ["incremental", "duplication", "timing", "cleanup", "support", "passback", "cancellation"]
+    assert len([a for t, a in tags if t == "template"]) == 6
+    assert all("hidden" in a for t, a in tags if t == "tr" and a.get("class") == "detail")
+    # details live in templates (inert until opened): the SVG and findings are there
+    tpl = html.split('<template id="tpl-1">', 1)[1].split("</template>", 1)[0]
+    assert "<svg" in tpl
+    assert "<b>Expected:</b> <code>a ReasoningDelta before gate &#39;client saw reasoning&#39;" not in tpl
+    assert (
+        "<b>Expected:</b> <code>a ReasoningDelta before gate 'client saw reasoning' times out (50 ms)" in tpl
+    )
+    assert (
+        "thinkwire run --sut reference --fault buffer --cases &#39;incremental/reasoning-flush@*&#39;"
+        not in tpl
+    )
+    assert "reproduce: <code>thinkwire run --sut reference --fault buffer" in tpl
+    assert 'class="evidence"' in tpl
+    assert 'data: {"choices":[{"delta":{"reasoning_content":" &lt;about&gt; &amp; it"}}]}' in tpl
+    assert "FAILED: 3 unexpected result(s)" in html
+    assert '<option value="UNCLEAN">UNCLEAN</option>' in html
+
+
+def test_hostile_text_is_escaped() -> None:
+    evil = "</template></script><script>alert(1)</script>\x00"
+    r = CaseResult(
+        evil,
+        "s",
+        evil,
+        evil,
+        "s",
+        stream=Verdict.FAIL,
+        unexpected=True,
+        error=evil,
+        reproduce=evil,
+        findings=[Finding(evil, Verdict.FAIL, message=evil, expected=evil, actual=evil)],
+        timeline=[{"t_ms": 0, "side": "client", "kind": "chunk", "text": evil}],
+    )
+    html = render_html(RunResult(evil, [r], sut_error=evil))
+    assert html.count("<script>") == 1
+    assert html.count("</script>") == 1
+    assert html.count("</template>") == 1
+    assert "\x00" not in html
+
+
+def test_five_hundred_cases_stay_small_and_collapsed(run_result: RunResult) -> None:
+    base = run_result.results[1]
+    many = [
+        CaseResult(
+            f"{base.case_id}#{n}",
+            base.scenario_id,
+            base.requirement,
+            f"cat{n % 7}",
+            "s",
+            stream=base.stream,
+            findings=base.findings,
+            timeline=base.timeline,
+            unexpected=n % 3 == 0,
+        )
+        for n in range(500)
+    ]
+    html = render_html(RunResult("s", many))
+    assert html.count('<tr class="case"') == 500
+    assert html.count("<template ") == 500
+    assert len(html) < 8_000_000
+
+
+def _args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="thinkwire")
+    add_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def test_cli_rerenders_saved_results(
+    run_result: RunResult, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = write_json(run_result, tmp_path / "results.json")
+    out = tmp_path / "out"
+    args = _args(
+        [
+            "report",
+            str(src),
+            "--html",
+            str(out / "r.html"),
+            "--markdown",
+            str(out / "s.md"),
+            "--junit",
+            str(out / "j.xml"),
+        ]
+    )
+    assert run(args) == 1  # the run had unexpected results
+    assert (out / "r.html").read_text(encoding="utf-8") == render_html(run_result)
+    assert (out / "s.md").read_text(encoding="utf-8").startswith("## thinkwire: ❌ failed")
+    assert "<testsuites" in (out / "j.xml").read_text(encoding="utf-8")
+    assert capsys.readouterr().out.splitlines() == [
+        f"HTML report written to {out / 'r.html'}",
+        f"JUnit XML written to {out / 'j.xml'}",
+        f"Markdown summary written to {out / 's.md'}",
+    ]
+    assert run(_args(["report", str(src)])) == 1
+    assert capsys.readouterr().out.startswith("## thinkwire: ❌ failed\n")
+
+
+def test_cli_reports_unreadable_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "results.json"
+    bad.write_text('{"format": "other"}', encoding="utf-8")
+    assert run(_args(["report", str(bad), "--html", str(tmp_path / "x.html")])) == 2
+    err = capsys.readouterr().err
+    assert err == f"thinkwire report: {bad}: field 'format': expected 'thinkwire-results', got 'other'\n"
+    assert not (tmp_path / "x.html").exists()
