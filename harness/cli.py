@@ -62,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--scenario", help="serve this scenario's conversation instead of a canned turn")
     serve.add_argument("--port", type=int, default=0)
     serve.add_argument("--profile", default="lenient", help="provider profile (strict validation)")
+    from harness.report._cli import add_parser as add_report_parser
+
+    add_report_parser(sub)
     return parser
 
 
@@ -199,6 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_run(args)
         if args.command == "serve":
             return _cmd_serve(args)
+        if args.command == "report":
+            from harness.report._cli import run as report_run
+
+            return report_run(args)
     except ThinkwireError as exc:
         print(f"thinkwire: error: {exc}", file=sys.stderr)
         return 2
