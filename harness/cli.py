@@ -62,6 +62,27 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--scenario", help="serve this scenario's conversation instead of a canned turn")
     serve.add_argument("--port", type=int, default=0)
     serve.add_argument("--profile", default="lenient", help="provider profile (strict validation)")
+    rec = sub.add_parser(
+        "record", help="transparent recording proxy: forward each chunk as it arrives, write a cassette"
+    )
+    rec.add_argument("--upstream", required=True, help="base URL of the real provider or gateway")
+    rec.add_argument("--listen", default="127.0.0.1:0", help="HOST:PORT to listen on (127.0.0.1 only)")
+    rec.add_argument("--out", required=True, help="cassette path, e.g. recordings/NAME.jsonl")
+    rec.add_argument("--dialect", help="dialect name for the header (guessed from the path otherwise)")
+    rec.add_argument("--redact-header", action="append", default=[], help="extra header-name regex to redact")
+    rec.add_argument("--redact-json", action="append", default=[], help="extra dotted JSON path to redact")
+
+    rep = sub.add_parser("replay", help="serve a cassette as a mock upstream")
+    rep.add_argument("cassette")
+    rep.add_argument("--port", type=int, default=0)
+    rep.add_argument("--timing", default="none", help="recorded | none | xN (N times faster)")
+    rep.add_argument("--rechunk", help="re-split with a chunker (bytes, utf8-split, random:SEED ...)")
+
+    pro = sub.add_parser("promote", help="turn a cassette into a scenario file under scenarios/")
+    pro.add_argument("cassette")
+    pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
+    pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
+
     from harness.report._cli import add_parser as add_report_parser
 
     add_report_parser(sub)
@@ -202,6 +223,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_run(args)
         if args.command == "serve":
             return _cmd_serve(args)
+        if args.command == "replay":
+            from harness.recording import conversation_from_cassette, read_cassette
+            from harness.upstream import serve_forever
+
+            conv = conversation_from_cassette(
+                read_cassette(Path(args.cassette)), timing=args.timing, rechunk=args.rechunk
+            )
+            serve_forever(conv, port=args.port)
+            return 0
+        if args.command == "promote":
+            from harness.suite._promote import promote
+
+            target = promote(Path(args.cassette), args.id, force=args.force)
+            print(f"wrote {target}")
+            return 0
+        if args.command == "record":
+            from harness.recording import Redactor, record_forever
+
+            host, _, port = args.listen.rpartition(":")
+            if host not in ("127.0.0.1", "localhost", "::1", "[::1]"):
+                print("thinkwire: --listen must be a loopback address", file=sys.stderr)
+                return 2
+            record_forever(
+                args.upstream,
+                Path(args.out),
+                port=int(port or 0),
+                dialect=args.dialect,
+                redactor=Redactor(args.redact_header, args.redact_json),
+            )
+            return 0
         if args.command == "report":
             from harness.report._cli import run as report_run
 

@@ -74,6 +74,9 @@ class Case:
         dialect = get_dialect(self.dialect)
         scripts = []
         for spec in self.turns:
+            if spec.replay is not None:
+                scripts.append(_replayed(spec.replay, self.scenario.path, self.profile, model))
+                continue
             steps: list[Step] = []
             for st in spec.steps:
                 if isinstance(st, ProviderHttpError):
@@ -96,6 +99,22 @@ class Case:
 
     def with_stream(self, stream: bool) -> Case:
         return replace(self, stream=stream)
+
+
+def _replayed(replay: tuple[str, int], scenario_path: str, profile: str, model: str) -> Script:
+    """The recorded exchange of a promoted scenario, byte-identical (chunk boundaries kept)."""
+    from dataclasses import replace as dc_replace
+    from pathlib import Path
+
+    from harness.recording import conversation_from_cassette, read_cassette
+    from harness.suite._scenario import catalog_dir
+
+    rel, index = replay
+    path = catalog_dir().parent / rel
+    if not path.exists():  # installed wheel: recordings/ ships next to the catalog
+        path = catalog_dir().parent / "recordings" / Path(rel).name
+    script = conversation_from_cassette(read_cassette(path))[index]
+    return dc_replace(script, profile=profile, model=model)
 
 
 def _variant_ok(scenario: Scenario, dialect: str, name: str) -> bool:

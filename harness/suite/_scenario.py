@@ -84,7 +84,7 @@ _TOP_KEYS = {
     "expect": dict,
 }
 _REQUIRED = ("description", "requirement", "category", "dialects", "turns")
-_TURN_KEYS = {"user", "tool_result", "steps", "cancel", "terminator", "model"}
+_TURN_KEYS = {"user", "tool_result", "steps", "cancel", "terminator", "model", "replay"}
 _STEP_KEYS = (
     "reasoning",
     "text",
@@ -126,6 +126,7 @@ class TurnSpec:
     tool_result: str = "18°C, clear"
     cancel: Gate | None = None  # the client aborts once it observed this
     terminator: str = "normal"
+    replay: tuple[str, int] | None = None  # (cassette path, exchange): serve recorded bytes instead
 
     def events(self) -> tuple[Event, ...]:
         return tuple(ev for s in self.steps if isinstance(s, Emit) for ev in s.events)
@@ -280,10 +281,9 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         raise err("turns", "empty list", "give at least one [[turns]] table")
     turns = tuple(_turn(t, i, gate_timeout, err) for i, t in enumerate(turns_raw))
     if turns[0].user is None:
-        turns = (
-            TurnSpec(turns[0].steps, "Hello?", turns[0].tool_result, turns[0].cancel, turns[0].terminator),
-            *turns[1:],
-        )
+        from dataclasses import replace
+
+        turns = (replace(turns[0], user="Hello?"), *turns[1:])
 
     expect = data.get("expect", {})
     for key in expect:
@@ -469,12 +469,19 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
     term = str(raw.get("terminator", "normal"))
     if term not in ("normal", "missing", "doubled"):
         raise err(f"{where}.terminator", f"unknown terminator {term!r}", "use normal, missing or doubled")
+    replay = None
+    if "replay" in raw:
+        rp = raw["replay"]
+        if not isinstance(rp, dict) or not isinstance(rp.get("cassette"), str):
+            raise err(f"{where}.replay", 'expected { cassette = "recordings/NAME.jsonl", exchange = 0 }')
+        replay = (rp["cassette"], int(rp.get("exchange", 0)))
     return TurnSpec(
         tuple(steps),
         None if user is None else str(user),
         str(raw.get("tool_result", "18°C, clear")),
         cancel,
         term,
+        replay,
     )
 
 

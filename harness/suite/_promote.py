@@ -1,0 +1,151 @@
+"""``thinkwire promote CASSETTE --id ID``: a frame seen in the wild becomes a permanent case.
+
+Rule: the scenario's steps are the events the dialect observer decodes from the recorded bytes (the
+expectation); each turn replays the recorded exchange byte for byte (the original framing and chunk
+boundaries are the case's perturbation).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness._errors import CassetteError
+from harness.events import (
+    End,
+    Event,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+    coalesce,
+)
+from harness.recording import Cassette, detect_dialect, read_cassette
+
+__all__ = ["promote", "scenario_toml"]
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _step(ev: Event) -> str | None:
+    if isinstance(ev, ReasoningDelta):
+        return f"{{ reasoning = {_q(ev.text)} }}"
+    if isinstance(ev, TextDelta):
+        return f"{{ text = {_q(ev.text)} }}"
+    if isinstance(ev, ReasoningSignature):
+        return f"{{ signature = {_q(ev.value)} }}"
+    if isinstance(ev, RedactedReasoning):
+        return f"{{ redacted = {_q(ev.data)} }}"
+    if isinstance(ev, ToolCallDelta):
+        return (
+            f"{{ tool_call = {{ id = {_q(ev.id or '')}, name = {_q(ev.name or '')}, "
+            f"arguments = {_q(ev.arguments)} }} }}"
+        )
+    if isinstance(ev, Usage):
+        parts = [
+            f"{k} = {v}"
+            for k, v in (
+                ("input_tokens", ev.input_tokens),
+                ("output_tokens", ev.output_tokens),
+                ("reasoning_tokens", ev.reasoning_tokens),
+                ("total_tokens", ev.total_tokens),
+            )
+            if v is not None
+        ]
+        return f"{{ usage = {{ {', '.join(parts)} }} }}" if parts else None
+    if isinstance(ev, End):
+        return f"{{ end = {_q(ev.reason)} }}"
+    return None
+
+
+def scenario_toml(cassette: Cassette, cassette_ref: str, *, description: str = "") -> str:
+    from harness.dialects import get_dialect
+
+    dialects = set()
+    turns: list[str] = []
+    any_error = False
+    for i, ex in enumerate(cassette.exchanges):
+        dialect = cassette.dialect or detect_dialect(ex.path)
+        if dialect is None:
+            raise CassetteError(f"{cassette.path}: exchange {i}: unknown dialect; set it in the header line")
+        dialects.add(dialect)
+        if ex.status >= 400:
+            any_error = True
+            steps = [
+                f"{{ http_error = {{ status = {ex.status}, body = {_q(ex.body.decode(errors='replace'))} }} }}"
+            ]
+        else:
+            d = get_dialect(dialect)
+            obs = d.observer()
+            events: list[Event] = []
+            for c in ex.chunks:
+                events += obs.feed(c.data)
+            events += obs.end()
+            steps = [s for s in (_step(e) for e in coalesce(events)) if s]
+            if not steps:
+                raise CassetteError(
+                    f"{cassette.path}: exchange {i}: the {dialect} observer decoded no events"
+                )
+        user = '\nuser = "(recorded)"' if i == 0 else ""
+        turns.append(
+            f"[[turns]]{user}\nreplay = {{ cassette = {_q(cassette_ref)}, exchange = {i} }}\nsteps = [\n  "
+            + ",\n  ".join(steps)
+            + ",\n]\n"
+        )
+    dialect = sorted(dialects)[0]
+    variant = _variant_for(dialect, turns)
+    head = [
+        f"description = {_q(description or f'Replays the recorded exchange(s) of {cassette_ref} byte for byte.')}",
+        'requirement = "The SUT MUST deliver what the recorded upstream sent, with its original framing and chunk '
+        + ('boundaries, and surface its error."' if any_error else 'boundaries."'),
+        'category = "sse-framing"',
+        'seeds = ["recorded"]',
+        f"dialects = {json.dumps(sorted(dialects))}",
+        f'variants = ["{variant}"]',
+    ]
+    if any_error:
+        head.append('expect = { outcome = "error" }')
+    return "\n".join(head) + "\n\n" + "\n".join(turns)
+
+
+def _variant_for(dialect: str, turns: list[str]) -> str:
+    """The first variant of the dialect that can carry what was recorded (replay ignores the variant,
+    but the case id and the capability filter use it)."""
+    import tomllib
+
+    from harness.dialects import get_dialect
+    from harness.suite._case import needed_caps
+    from harness.suite._scenario import parse_scenario
+
+    d = get_dialect(dialect)
+    probe = (
+        'description = "p"\nrequirement = "MUST"\ncategory = "sse-framing"\n'
+        f'dialects = ["{dialect}"]\n\n' + "\n".join(turns)
+    )
+    need = needed_caps(parse_scenario(tomllib.loads(probe), sid="probe", file="<promote>"))
+    for name, v in d.variants.items():
+        if need <= v.caps:
+            return name
+    return d.default_variant
+
+
+def promote(cassette_path: Path, scenario_id: str, *, root: Path | None = None, force: bool = False) -> Path:
+    from harness.suite._scenario import catalog_dir, load_scenario
+
+    root = root or catalog_dir()
+    target = root / f"{scenario_id}.toml"
+    if target.exists() and not force:
+        raise CassetteError(f"{target} exists: choose another --id or pass --force")
+    cassette = read_cassette(cassette_path)
+    try:
+        ref = cassette_path.resolve().relative_to(root.parent.resolve()).as_posix()
+    except ValueError:
+        ref = f"recordings/{cassette_path.name}"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(scenario_toml(cassette, ref), encoding="utf-8")
+    load_scenario(target, root)  # the promoted file must load
+    return target
