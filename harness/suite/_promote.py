@@ -76,7 +76,8 @@ def scenario_toml(cassette: Cassette, cassette_ref: str, *, description: str = "
         if ex.status >= 400:
             any_error = True
             steps = [
-                f"{{ http_error = {{ status = {ex.status}, body = {_q(ex.body.decode(errors='replace'))} }} }}"
+                f"{{ http_error = {{ status = {ex.status}, "
+                f"body = {_q(ex.body.decode(errors='replace'))} }} }}"
             ]
         else:
             d = get_dialect(dialect)
@@ -98,10 +99,11 @@ def scenario_toml(cassette: Cassette, cassette_ref: str, *, description: str = "
         )
     dialect = sorted(dialects)[0]
     variant = _variant_for(dialect, turns)
+    default = f"Replays the recorded exchange(s) of {cassette_ref} byte for byte."
     head = [
-        f"description = {_q(description or f'Replays the recorded exchange(s) of {cassette_ref} byte for byte.')}",
-        'requirement = "The SUT MUST deliver what the recorded upstream sent, with its original framing and chunk '
-        + ('boundaries, and surface its error."' if any_error else 'boundaries."'),
+        f"description = {_q(description or default)}",
+        'requirement = "The SUT MUST deliver what the recorded upstream sent, with its original framing '
+        + ('and chunk boundaries, and surface its error."' if any_error else 'and chunk boundaries."'),
         'category = "sse-framing"',
         'seeds = ["recorded"]',
         f"dialects = {json.dumps(sorted(dialects))}",
