@@ -1,5 +1,7 @@
 """The mock upstream: scripts, gates, faults, the loopback server, respx mode and the request log."""
 
+from harness.upstream._gates import ClientSide
+from harness.upstream._plan import Plan, build_plan, dialect_for_path, wants_stream
 from harness.upstream._script import (
     Conversation,
     Disconnect,
@@ -16,8 +18,10 @@ from harness.upstream._script import (
     Step,
     UnknownEvent,
 )
+from harness.upstream._server import MockUpstream, RecordedRequest
 
 __all__ = [
+    "ClientSide",
     "Conversation",
     "Disconnect",
     "Emit",
@@ -26,10 +30,16 @@ __all__ = [
     "HttpError",
     "MalformedFrame",
     "MidStreamError",
+    "MockUpstream",
     "Pause",
+    "Plan",
     "Raw",
+    "RecordedRequest",
     "Script",
     "Stall",
     "Step",
     "UnknownEvent",
+    "build_plan",
+    "dialect_for_path",
+    "wants_stream",
 ]

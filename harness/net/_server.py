@@ -1,0 +1,439 @@
+"""A small generic HTTP/1.1 server (stdlib asyncio in a background thread + h11) where the handler
+controls every byte and every socket write: the mock upstream, the recorder and the replayer use it.
+
+Usage::
+
+    async def handler(request: Request, responder: Responder) -> None:
+        await responder.start(200, [("content-type", "text/event-stream")])
+        await responder.write(b"data: 1\\n\\n")   # exactly one socket write, then drain
+        await responder.end()
+
+    with Server(handler) as server:
+        httpx.get(server.base_url + "/x")
+
+Rules: ``write`` is one ``transport.write`` (TCP_NODELAY is on for every accepted socket);
+``abort()`` closes the socket abruptly wherever the response is (inside a frame, inside a code point);
+``responder.closed`` is set when the peer disconnects while the handler runs (a reader task watches
+for EOF). Keep-alive and pipelined requests are served in order on one connection; connections are
+independent tasks. ``stop()`` closes the listener, cancels connection tasks, stops the loop and joins
+the thread: no polling, no thread, socket or fd left behind. Everything is bounded (head size, body
+size, idle keep-alive time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
+from types import TracebackType
+from typing import Literal
+
+import h11
+
+__all__ = ["Handler", "Request", "Responder", "Server"]
+
+Framing = Literal["chunked", "close", "length"]
+
+MAX_HEAD = 64 * 1024
+MAX_BODY = 64 * 1024 * 1024
+IDLE_TIMEOUT = 300.0
+READ_SIZE = 65536
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One complete HTTP request. ``headers`` keep their original case and order."""
+
+    method: str
+    target: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    conn: int
+    arrived: int
+    """``time.monotonic_ns()`` when the request head was complete."""
+    http_version: str = "1.1"
+
+    @property
+    def path(self) -> str:
+        return self.target.split("?", 1)[0]
+
+    @property
+    def query(self) -> str:
+        return self.target.split("?", 1)[1] if "?" in self.target else ""
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        low = name.lower()
+        for k, v in self.headers:
+            if k.lower() == low:
+                return v
+        return default
+
+
+class Responder:
+    """Writes one response. ``start`` sends the head; ``write`` sends a body piece in the chosen framing
+    (one socket write each); ``end`` finishes; ``abort`` cuts the connection at once."""
+
+    def __init__(self, conn: h11.Connection, writer: asyncio.StreamWriter, request: Request) -> None:
+        self._conn = conn
+        self._writer = writer
+        self.request = request
+        self.closed = asyncio.Event()
+        """Set when the peer closed the connection (EOF or reset) or the connection was aborted."""
+        self.peer_closed_at: int | None = None
+        self.started = False
+        self.ended = False
+        self.aborted = False
+        self.framing: Framing = "chunked"
+        self.status: int | None = None
+        self.bytes_written = 0
+
+    @property
+    def peer_closed(self) -> bool:
+        return self.peer_closed_at is not None
+
+    async def start(
+        self,
+        status: int,
+        headers: Sequence[tuple[str, str]] = (),
+        framing: Framing = "chunked",
+        length: int | None = None,
+    ) -> None:
+        """Send the status line and headers. ``chunked`` and ``length`` go through h11; ``close``
+        (HTTP/1.0-style, body ends with the connection) writes the head itself."""
+        if self.started:
+            raise RuntimeError("response already started")
+        self.started, self.framing, self.status = True, framing, status
+        hdrs = [
+            (k, v)
+            for k, v in headers
+            if k.lower() not in ("content-length", "transfer-encoding", "connection")
+        ]
+        if framing == "length":
+            if length is None:
+                raise ValueError("framing='length' needs length=")
+            hdrs.append(("content-length", str(length)))
+        elif framing == "chunked":
+            hdrs.append(("transfer-encoding", "chunked"))
+        if framing == "close":
+            reason = _reason(status)
+            head = f"HTTP/1.1 {status} {reason}\r\n".encode()
+            head += b"".join(f"{k}: {v}\r\n".encode() for k, v in hdrs)
+            head += b"connection: close\r\n\r\n"
+            await self._send(head)
+            return
+        data = self._conn.send(h11.Response(status_code=status, headers=hdrs, reason=_reason(status)))
+        await self._send(data or b"")
+
+    async def write(self, data: bytes) -> None:
+        """One body piece: exactly one socket write (chunk header included), then drain."""
+        if not self.started:
+            raise RuntimeError("write() before start()")
+        if not data:
+            return
+        if self.framing == "close":
+            out = data
+        else:
+            out = self._conn.send(h11.Data(data=data)) or b""
+        self.bytes_written += len(data)
+        await self._send(out)
+
+    async def write_raw(self, data: bytes) -> None:
+        """Bytes straight to the socket, bypassing the framing (e.g. a truncated chunk header)."""
+        await self._send(data)
+
+    async def end(self) -> None:
+        """Finish the response (the zero-length chunk for chunked; close for ``close`` framing)."""
+        if self.ended or self.aborted:
+            return
+        self.ended = True
+        if self.framing == "close":
+            self._writer.close()
+            return
+        data = self._conn.send(h11.EndOfMessage()) or b""
+        await self._send(data)
+
+    def abort(self) -> None:
+        """Close the connection abruptly (RST where possible); bytes already written stay written."""
+        if self.aborted:
+            return
+        self.aborted = True
+        transport = self._writer.transport
+        # A plain close (FIN) after the partial bytes: an RST could make the peer's kernel discard
+        # bytes it already received, and the point of a disconnect fault is that they arrive.
+        if transport.get_write_buffer_size():
+            transport.close()  # buffered bytes are flushed first, then the socket closes
+        else:
+            transport.abort()
+        self.closed.set()
+
+    async def _send(self, data: bytes) -> None:
+        if not data:
+            return
+        if self.aborted or self._writer.transport.is_closing():
+            raise ConnectionResetError("connection closed")
+        self._writer.write(data)
+        await self._writer.drain()
+
+    def _peer_gone(self) -> None:
+        if self.peer_closed_at is None:
+            self.peer_closed_at = time.monotonic_ns()
+        self.closed.set()
+
+
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Status"
+
+
+Handler = Callable[[Request, Responder], Awaitable[None]]
+
+
+@dataclass
+class _Conn:
+    id: int
+    task: asyncio.Task[None]
+    writer: asyncio.StreamWriter
+
+
+class Server:
+    """``Server(handler, host="127.0.0.1", port=0)``: ``start()`` -> base URL; ``stop()``; a context
+    manager. The handler runs on the server's own event loop thread."""
+
+    def __init__(self, handler: Handler, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.handler = handler
+        self.host = host
+        self.port = port
+        self.base_url = ""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server: asyncio.Server | None = None
+        self._conns: dict[int, _Conn] = {}
+        self._ids = itertools.count(1)
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def start(self) -> str:
+        if self._thread is not None:
+            return self.base_url
+        self._ready.clear()
+        self._thread = threading.Thread(
+            target=self._run, name=f"thinkwire-net-{id(self):x}", daemon=True
+        )
+        self._thread.start()
+        self._ready.wait(10.0)
+        if self._error is not None or not self.base_url:
+            self._thread.join(5.0)
+            self._thread = None
+            raise RuntimeError(f"server failed to start on {self.host}:{self.port}: {self._error!r}")
+        return self.base_url
+
+    def stop(self) -> None:
+        thread, loop = self._thread, self.loop
+        if thread is None or loop is None:
+            return
+        with contextlib.suppress(RuntimeError):
+            asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
+        thread.join(10.0)
+        self._thread = None
+        self.loop = None
+        self.base_url = ""
+
+    def __enter__(self) -> Server:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    @property
+    def connections(self) -> int:
+        """Open connections right now."""
+        return len(self._conns)
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self.loop = loop
+        try:
+            try:
+                self._server = loop.run_until_complete(
+                    asyncio.start_server(self._accept, self.host, self.port, limit=MAX_HEAD)
+                )
+            except BaseException as exc:  # reported by start()
+                self._error = exc
+                self._ready.set()
+                return
+            sock = self._server.sockets[0]
+            host, port = sock.getsockname()[:2]
+            self.port = port
+            shown = f"[{host}]" if ":" in host else host
+            self.base_url = f"http://{shown}:{port}"
+            self._ready.set()
+            loop.run_forever()
+        finally:
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+    async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        conns = list(self._conns.values())
+        for c in conns:
+            c.task.cancel()
+        for c in conns:
+            with contextlib.suppress(BaseException):
+                await c.task
+        for c in conns:
+            c.writer.transport.abort()
+        for _ in range(3):  # let connection_lost callbacks close the sockets before the loop stops
+            await asyncio.sleep(0)
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        self._conns.clear()
+        asyncio.get_running_loop().stop()
+
+    # -- connections -----------------------------------------------------------------------------
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        cid = next(self._ids)
+        task = asyncio.current_task()
+        assert task is not None
+        self._conns[cid] = _Conn(cid, task, writer)
+        try:
+            await self._serve(cid, reader, writer)
+        except (ConnectionError, asyncio.IncompleteReadError, h11.ProtocolError):
+            pass
+        finally:
+            self._conns.pop(cid, None)
+            writer.close()
+
+    async def _serve(self, cid: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
+        while True:
+            request = await self._read_request(cid, conn, reader, writer)
+            if request is None:
+                return
+            responder = Responder(conn, writer, request)
+            watcher = asyncio.create_task(self._watch(conn, reader, responder))
+            try:
+                await self.handler(request, responder)
+            except asyncio.CancelledError:
+                responder.abort()
+                raise
+            except Exception:
+                if not responder.started and not responder.aborted:
+                    body = b"thinkwire.net: handler failed\n"
+                    with contextlib.suppress(Exception):
+                        await responder.start(
+                            500, [("content-type", "text/plain")], framing="length", length=len(body)
+                        )
+                        await responder.write(body)
+                        await responder.end()
+                responder.abort()
+            finally:
+                watcher.cancel()
+                with contextlib.suppress(BaseException):
+                    await watcher
+            if responder.aborted or responder.peer_closed or responder.framing == "close":
+                return
+            if not responder.ended:
+                if not responder.started:
+                    await responder.start(500, [], framing="length", length=0)
+                await responder.end()
+            if conn.our_state is h11.MUST_CLOSE or conn.their_state is h11.MUST_CLOSE:
+                return
+            try:
+                conn.start_next_cycle()
+            except h11.LocalProtocolError:
+                return
+
+    async def _read_request(
+        self, cid: int, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> Request | None:
+        head: h11.Request | None = None
+        body = bytearray()
+        arrived = 0
+        while True:
+            try:
+                event = conn.next_event()
+            except h11.RemoteProtocolError as exc:
+                await self._bad_request(conn, writer, exc)
+                return None
+            if event is h11.NEED_DATA:
+                try:
+                    async with asyncio.timeout(IDLE_TIMEOUT):
+                        data = await reader.read(READ_SIZE)
+                except (TimeoutError, ConnectionError):
+                    return None
+                conn.receive_data(data)
+                continue
+            if event is h11.PAUSED or isinstance(event, h11.ConnectionClosed):
+                return None
+            if isinstance(event, h11.Request):
+                head, arrived = event, time.monotonic_ns()
+            elif isinstance(event, h11.Data):
+                body += event.data
+                if len(body) > MAX_BODY:
+                    return None
+            elif isinstance(event, h11.EndOfMessage):
+                assert head is not None
+                return Request(
+                    method=head.method.decode("latin-1"),
+                    target=head.target.decode("latin-1"),
+                    headers=tuple(
+                        (k.decode("latin-1"), v.decode("latin-1")) for k, v in head.headers.raw_items()
+                    ),
+                    body=bytes(body),
+                    conn=cid,
+                    arrived=arrived,
+                    http_version=head.http_version.decode("latin-1"),
+                )
+
+    async def _bad_request(
+        self, conn: h11.Connection, writer: asyncio.StreamWriter, exc: Exception
+    ) -> None:
+        body = f"bad request: {exc}\n".encode()
+        with contextlib.suppress(Exception):
+            writer.write(
+                conn.send(
+                    h11.Response(
+                        status_code=400,
+                        headers=[("content-type", "text/plain"), ("content-length", str(len(body)))],
+                    )
+                )
+                or b""
+            )
+            writer.write(conn.send(h11.Data(data=body)) or b"")
+            writer.write(conn.send(h11.EndOfMessage()) or b"")
+            await writer.drain()
+
+    async def _watch(
+        self, conn: h11.Connection, reader: asyncio.StreamReader, responder: Responder
+    ) -> None:
+        """While a response is being written: keep reading, hand pipelined bytes to h11, and notice EOF."""
+        try:
+            while True:
+                data = await reader.read(READ_SIZE)
+                if not data:
+                    with contextlib.suppress(h11.ProtocolError, RuntimeError):
+                        conn.receive_data(b"")
+                    responder._peer_gone()
+                    return
+                conn.receive_data(data)
+        except ConnectionError:
+            responder._peer_gone()

@@ -1,0 +1,109 @@
+"""ClientSide: what the client side (the driver) has observed, and how the upstream waits for it.
+
+Rule: drivers call :meth:`ClientSide.observe` for every canonical event the client saw (any thread);
+the server awaits :meth:`ClientSide.wait` on its own loop, woken by ``call_soon_threadsafe``: no polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from typing import Any
+
+from harness.events import Event, ReasoningDelta, TextDelta
+from harness.upstream._script import Gate
+
+__all__ = ["ClientSide", "describe_gate", "seen_summary"]
+
+
+def describe_gate(gate: Gate) -> str:
+    """The gate's condition in words (timeline ``condition``)."""
+    parts = []
+    if gate.reasoning is not None:
+        parts.append(f"client saw reasoning {gate.reasoning!r}")
+    if gate.text is not None:
+        parts.append(f"client saw text {gate.text!r}")
+    if gate.events is not None:
+        parts.append(f"client saw {gate.events} event(s)")
+    return " and ".join(parts) or "always open"
+
+
+def seen_summary(events: tuple[Event, ...]) -> dict[str, Any]:
+    """What the client had seen, compactly (timeline ``seen``)."""
+    return {
+        "events": len(events),
+        "reasoning": "".join(e.text for e in events if isinstance(e, ReasoningDelta)),
+        "text": "".join(e.text for e in events if isinstance(e, TextDelta)),
+    }
+
+
+class ClientSide:
+    """Thread-safe record of client-side observations. A gate is satisfied when *every* condition it
+    names holds: the reasoning (resp. text) seen so far contains the string; at least ``events``
+    events were seen. A gate naming nothing is always open."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: list[Event] = []
+        self._reasoning: list[str] = []
+        self._text: list[str] = []
+        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+
+    def observe(self, event: Event) -> None:
+        with self._lock:
+            self._seen.append(event)
+            if isinstance(event, ReasoningDelta):
+                self._reasoning.append(event.text)
+            elif isinstance(event, TextDelta):
+                self._text.append(event.text)
+            waiters = list(self._waiters)
+        for loop, flag in waiters:
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(flag.set)
+
+    def seen(self) -> tuple[Event, ...]:
+        with self._lock:
+            return tuple(self._seen)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._seen.clear()
+            self._reasoning.clear()
+            self._text.clear()
+
+    def satisfied(self, gate: Gate) -> bool:
+        """Non-blocking: does what the client saw so far meet the gate?"""
+        with self._lock:
+            if gate.reasoning is not None and gate.reasoning not in "".join(self._reasoning):
+                return False
+            if gate.text is not None and gate.text not in "".join(self._text):
+                return False
+            return not (gate.events is not None and len(self._seen) < gate.events)
+
+    async def wait(self, gate: Gate, loop: asyncio.AbstractEventLoop | None = None) -> bool:
+        """Wait on ``loop`` (the running one by default) until the gate is satisfied (True) or
+        ``gate.timeout`` seconds pass (False)."""
+        loop = loop or asyncio.get_running_loop()
+        flag = asyncio.Event()
+        key = (loop, flag)
+        with self._lock:
+            self._waiters.add(key)
+        try:
+            deadline = loop.time() + gate.timeout
+            while not self.satisfied(gate):
+                left = deadline - loop.time()
+                if left <= 0:
+                    return False
+                flag.clear()
+                if self.satisfied(gate):  # observed between the check and clear()
+                    break
+                try:
+                    async with asyncio.timeout(left):
+                        await flag.wait()
+                except TimeoutError:
+                    return self.satisfied(gate)
+            return True
+        finally:
+            with self._lock:
+                self._waiters.discard(key)

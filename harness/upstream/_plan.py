@@ -1,0 +1,548 @@
+"""Sans-IO: turn a :class:`Script` (plus the request it answers) into the exact sequence of actions
+a response performs: head, writes (bytes + frame tags), gates, pauses, faults, abort, stall, end.
+
+Rule: one planner, two executors (the loopback server in ``_server.py`` and respx in ``_respx.py``);
+no sockets, clocks or threads here. Validation and the streaming decision live here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from harness.codec import encode_frames
+from harness.dialects import Dialect, Frame, Rejection, get_dialect
+from harness.events import Event, Message
+from harness.upstream._script import (
+    Disconnect,
+    Emit,
+    EmitFrames,
+    Gate,
+    HttpError,
+    MalformedFrame,
+    MidStreamError,
+    Pause,
+    Raw,
+    Script,
+    Stall,
+    UnknownEvent,
+)
+
+__all__ = [
+    "ROUTES",
+    "Abort",
+    "Action",
+    "Fault",
+    "Finish",
+    "Head",
+    "Plan",
+    "Sleep",
+    "StallFor",
+    "WaitGate",
+    "Write",
+    "build_plan",
+    "chunker",
+    "dialect_for_path",
+    "load_dialect",
+    "validate_request",
+    "wants_stream",
+]
+
+# Path suffix -> dialect, for every dialect on one base URL (longest suffixes first).
+ROUTES: tuple[tuple[str, str], ...] = (
+    ("/invoke-with-response-stream", "bedrock-converse"),
+    (":streamGenerateContent", "gemini"),
+    ("/chat/completions", "openai-chat"),
+    (":generateContent", "gemini"),
+    ("/converse-stream", "bedrock-converse"),
+    ("/responses", "openai-responses"),
+    ("/messages", "anthropic-messages"),
+    ("/converse", "bedrock-converse"),
+    ("/invoke", "bedrock-converse"),
+    ("/api/chat", "ollama"),
+)
+
+_TRANSPORTS = {
+    "openai-chat": "sse",
+    "openai-responses": "sse",
+    "anthropic-messages": "sse",
+    "gemini": "sse",
+    "ollama": "jsonl",
+    "bedrock-converse": "eventstream",
+    "pi-json": "jsonl",
+}
+_CONTENT_TYPES = {
+    "sse": "text/event-stream",
+    "jsonl": "application/x-ndjson",
+    "eventstream": "application/vnd.amazon.eventstream",
+}
+_HOP = frozenset({"content-length", "transfer-encoding", "connection"})
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    framing: str = "chunked"  # "chunked" | "length"
+    length: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One socket write. ``frame`` is the index (in this response) of the frame the write starts in,
+    ``tags`` the union of the tags of the frames it overlaps; ``None``/empty for raw bytes."""
+
+    data: bytes
+    tags: frozenset[str] = frozenset()
+    frame: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WaitGate:
+    gate: Gate
+    withheld: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Sleep:
+    """Pause until ``at`` seconds after the response started (deadline scheduling: no drift)."""
+
+    seconds: float
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """Record a ``fault`` entry (the bytes of the fault follow as writes)."""
+
+    fault: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """Cut the connection abruptly, without ending the message."""
+
+    fault: str
+
+
+@dataclass(frozen=True, slots=True)
+class StallFor:
+    timeout: float
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """End the message properly."""
+
+
+Action: TypeAlias = Head | Write | WaitGate | Sleep | Fault | Abort | StallFor | Finish
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    actions: tuple[Action, ...]
+    stream: bool
+    events: tuple[Event, ...]
+    """The (profile-shaped) canonical events this response carries: what it emitted."""
+
+    def body(self) -> bytes:
+        """Every byte written, concatenated."""
+        return b"".join(a.data for a in self.actions if isinstance(a, Write))
+
+
+# ---------------------------------------------------------------------------------------------------
+def load_dialect(name: str) -> Dialect | None:
+    """The dialect, or None while its module does not exist yet (frames/raw scripts still work)."""
+    try:
+        return get_dialect(name)
+    except ModuleNotFoundError:
+        return None
+
+
+def dialect_for_path(path: str, script_dialect: str | None = None) -> str | None:
+    """Which dialect a request path addresses. The script's own dialect wins when its declared
+    ``path_suffixes`` match."""
+    if script_dialect is not None:
+        d = load_dialect(script_dialect)
+        if d is not None and any(path.endswith(s) for s in d.path_suffixes):
+            return script_dialect
+    for suffix, name in ROUTES:
+        if path.endswith(suffix):
+            return name
+    return None
+
+
+def wants_stream(script: Script, path: str, body: Mapping[str, Any] | None) -> bool:
+    """``Script.stream`` overrides; else the request's ``stream`` flag (ollama: streaming unless
+    ``"stream": false``), the path for gemini (``:streamGenerateContent``) and bedrock (``-stream``)."""
+    if script.stream is not None:
+        return script.stream
+    body = body or {}
+    if script.dialect in ("openai-chat", "openai-responses", "anthropic-messages"):
+        return body.get("stream") is True
+    if script.dialect == "ollama":
+        return body.get("stream", True) is not False
+    if script.dialect == "gemini":
+        return path.endswith(":streamGenerateContent")
+    if script.dialect == "bedrock-converse":
+        return path.endswith("-stream")
+    return True
+
+
+def validate_request(
+    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
+) -> Rejection | None:
+    """The script's provider profile checks the request first (``lenient`` with no dialect: accept)."""
+    dialect = load_dialect(script.dialect)
+    if dialect is None:
+        if script.profile == "lenient":
+            return None
+        raise LookupError(f"dialect {script.dialect!r} is not available for profile {script.profile!r}")
+    profiles = dialect.profiles()
+    if script.profile not in profiles:
+        from harness._errors import closest
+
+        raise KeyError(
+            f"{script.dialect} has no provider profile {script.profile!r}: "
+            + closest(script.profile, profiles)
+        )
+    return profiles[script.profile].validate(body or {}, emitted)
+
+
+def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
+    """``harness.codec.get_chunker`` when present; ``frames``/``whole``/``bytes`` built in until then."""
+    try:
+        from harness.codec import get_chunker  # type: ignore[attr-defined]
+    except ImportError:
+        get_chunker = None
+    if get_chunker is not None:
+        fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
+        return fn
+    if name == "frames":
+        return lambda pieces: [p for p in pieces if p]
+    if name == "whole":
+        return lambda pieces: [b"".join(pieces)] if any(pieces) else []
+    if name == "bytes":
+        return lambda pieces: [bytes([b]) for p in pieces for b in p]
+    raise KeyError(f"unknown chunking {name!r}: valid: 'bytes', 'frames', 'whole'")
+
+
+# ---------------------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Piece:
+    data: bytes
+    tags: frozenset[str]
+    frame: int | None
+
+
+@dataclass(slots=True)
+class _Cut:
+    where: str
+    left: int  # after-bytes: bytes still to let through
+
+
+class _Planner:
+    def __init__(self, script: Script, dialect: Dialect | None, request: Mapping[str, Any]) -> None:
+        self.script = script
+        self.dialect = dialect
+        self.request = request
+        self.transport = (
+            str(dialect.transport) if dialect is not None else _TRANSPORTS.get(script.dialect, "sse")
+        )
+        self.variant = script.variant or (dialect.default_variant if dialect is not None else "")
+        self.chunk = chunker(script.chunking)
+        self.actions: list[Action] = []
+        self.frames: list[Frame] = []
+        self.frame_count = 0
+        self.paused = 0.0
+        self.cut: _Cut | None = None
+        self.done = False
+        self.events: list[Event] = []
+        self._emitter: Any = None
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def need_dialect(self, what: str) -> Dialect:
+        if self.dialect is None:
+            raise LookupError(f"{what} needs dialect {self.script.dialect!r}, which is not available")
+        return self.dialect
+
+    def emitter(self) -> Any:
+        if self._emitter is None:
+            self._emitter = self.need_dialect("Emit").emitter(self.variant, model=self.script.model)
+        return self._emitter
+
+    def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        dialect = self.dialect
+        if dialect is None or self.script.profile not in dialect.profiles():
+            return events
+        return tuple(dialect.profiles()[self.script.profile].shape(self.request, events))
+
+    def add_frames(self, frames: Sequence[Frame]) -> None:
+        term = self.script.terminator
+        for f in frames:
+            if "terminal" in f.tags and term == "missing":
+                continue
+            self.frames.append(f)
+            if "terminal" in f.tags and term == "doubled":
+                self.frames.append(f)
+
+    # -- output -----------------------------------------------------------------------------------
+    def flush(self) -> None:
+        if not self.frames or self.done:
+            self.frames = []
+            return
+        frames, self.frames = self.frames, []
+        encoded = encode_frames(frames, self.transport, self.script.perturbation)
+        pieces = []
+        for f, data in zip(frames, encoded, strict=False):
+            pieces.append(_Piece(data, f.tags, self.frame_count))
+            self.frame_count += 1
+        if len(encoded) > len(frames):  # a perturbation appended bytes of its own
+            pieces += [_Piece(d, frozenset(), None) for d in encoded[len(frames) :]]
+        self.output(pieces, rechunk=True)
+
+    def output(self, pieces: list[_Piece], *, rechunk: bool) -> None:
+        if self.done:
+            return
+        abort = False
+        if self.cut is not None:
+            pieces, abort = self.apply_cut(pieces)
+        datas = [p.data for p in pieces]
+        writes = self.chunk(datas) if rechunk else [d for d in datas if d]
+        self.actions += _attribute(pieces, writes)
+        if abort:
+            assert self.cut is not None
+            self.actions.append(Abort(f"disconnect-{self.cut.where}"))
+            self.done = True
+
+    def apply_cut(self, pieces: list[_Piece]) -> tuple[list[_Piece], bool]:
+        cut = self.cut
+        assert cut is not None
+        blob = b"".join(p.data for p in pieces)
+        at: int | None = None
+        if cut.where == "after-bytes":
+            if cut.left <= len(blob):
+                at = cut.left
+            else:
+                cut.left -= len(blob)
+        elif cut.where == "inside-frame":
+            first = next((p for p in pieces if p.data), None)
+            if first is not None:
+                at = max(1, len(first.data) // 2) if len(first.data) > 1 else 1
+                at += sum(len(p.data) for p in pieces[: pieces.index(first)])
+        elif cut.where == "inside-utf8":
+            lead = next((i for i, b in enumerate(blob) if b >= 0xC0), None)
+            if lead is not None:
+                at = lead + 1
+        if at is None:
+            return pieces, False
+        out, pos = [], 0
+        for p in pieces:
+            if pos >= at:
+                break
+            take = p.data[: at - pos]
+            out.append(_Piece(take, p.tags, p.frame))
+            pos += len(p.data)
+        return out, True
+
+    # -- steps ------------------------------------------------------------------------------------
+    def run_stream(self) -> None:
+        headers = _merge_headers(
+            (("content-type", _content_type(self.dialect, self.transport)),), self.script.headers
+        )
+        steps = self.script.steps
+        if steps and isinstance(steps[0], HttpError):
+            self.http_error(steps[0])
+            return
+        self.actions.append(Head(200, headers))
+        for step in steps:
+            if self.done:
+                return
+            if isinstance(step, Emit):
+                shaped = self.shape(step.events)
+                self.events += shaped
+                self.add_frames(self.emitter().feed(list(shaped)))
+            elif isinstance(step, EmitFrames):
+                self.add_frames(step.frames)
+            elif isinstance(step, MidStreamError):
+                self.actions.append(Fault("mid-stream-error"))
+                self.add_frames(self.emitter().feed([step.error]))
+            elif isinstance(step, MalformedFrame):
+                self.flush()
+                self.actions.append(Fault("malformed-frame"))
+                self.add_frames([Frame(step.data, tags=frozenset({"malformed"}))])
+            elif isinstance(step, UnknownEvent):
+                self.flush()
+                self.actions.append(Fault("unknown-event"))
+                self.add_frames([Frame(step.data, event=step.event, tags=frozenset({"unknown"}))])
+            elif isinstance(step, Raw):
+                self.flush()
+                self.output([_Piece(c, frozenset(), None) for c in step.chunks], rechunk=False)
+            elif isinstance(step, Gate):
+                self.flush()
+                self.actions.append(WaitGate(step))
+            elif isinstance(step, Pause):
+                self.flush()
+                self.paused += step.seconds
+                self.actions.append(Sleep(step.seconds, self.paused))
+            elif isinstance(step, Disconnect):
+                self.flush()
+                if step.where == "now":
+                    self.actions.append(Abort("disconnect-now"))
+                    self.done = True
+                else:
+                    self.actions.append(Fault(f"disconnect-{step.where}"))
+                    self.cut = _Cut(step.where, step.after_bytes)
+            elif isinstance(step, Stall):
+                self.flush()
+                self.actions.append(Fault("stall"))
+                self.actions.append(StallFor(step.timeout))
+                self.done = True
+            elif isinstance(step, HttpError):
+                raise ValueError("HttpError must be the first step of a script")
+            else:  # pragma: no cover - exhaustive
+                raise TypeError(f"unknown step {step!r}")
+        if self.done:
+            return
+        if self._emitter is not None:
+            self.add_frames(self._emitter.close())
+        self.flush()
+        if self.done:
+            return
+        if self.cut is not None:  # the cut point never came: cut at the end, before the proper end
+            self.actions.append(Abort(f"disconnect-{self.cut.where}"))
+        else:
+            self.actions.append(Finish())
+
+    def run_whole(self) -> None:
+        steps = self.script.steps
+        if steps and isinstance(steps[0], HttpError):
+            self.http_error(steps[0])
+            return
+        dialect = self.need_dialect("a non-streaming response")
+        stall: Stall | None = None
+        for step in steps:
+            if isinstance(step, Emit):
+                self.events += self.shape(step.events)
+            elif isinstance(step, MidStreamError):
+                self.events.append(step.error)
+            elif isinstance(step, Pause):
+                self.paused += step.seconds
+                self.actions.append(Sleep(step.seconds, self.paused))
+            elif isinstance(step, Disconnect):
+                self.cut = _Cut(step.where, step.after_bytes)
+            elif isinstance(step, Stall):
+                stall = step
+                break
+            elif isinstance(step, HttpError):
+                raise ValueError("HttpError must be the first step of a script")
+        body = dialect.emit_response(tuple(self.events), self.variant, model=self.script.model)
+        headers = _merge_headers((("content-type", "application/json"),), self.script.headers)
+        self.actions.append(Head(200, headers, "length", len(body)))
+        if stall is not None:
+            self.actions += [Fault("stall"), StallFor(stall.timeout)]
+            return
+        if self.cut is not None and self.cut.where == "now":
+            self.actions.append(Abort("disconnect-now"))
+            return
+        if self.cut is not None:
+            self.actions.append(Fault(f"disconnect-{self.cut.where}"))
+        self.output([_Piece(body, frozenset({"body"}), 0)], rechunk=False)
+        if not self.done:
+            self.actions.append(Abort(f"disconnect-{self.cut.where}") if self.cut else Finish())
+
+    def http_error(self, step: HttpError) -> None:
+        headers = _merge_headers(
+            (("content-type", step.content_type),), self.script.headers, keep_type=False
+        )
+        self.actions += [
+            Fault(f"http-{step.status}"),
+            Head(step.status, headers, "length", len(step.body)),
+            Write(step.body, frozenset({"error"})),
+            Finish(),
+        ]
+
+
+def _content_type(dialect: Dialect | None, transport: str) -> str:
+    return (
+        dialect.content_type
+        if dialect is not None
+        else _CONTENT_TYPES.get(transport, "text/event-stream")
+    )
+
+
+def _merge_headers(
+    base: tuple[tuple[str, str], ...], extra: tuple[tuple[str, str], ...], *, keep_type: bool = True
+) -> tuple[tuple[str, str], ...]:
+    """``extra`` (the script's headers) override ``base`` by name; hop-by-hop headers are dropped.
+    ``keep_type=False``: the base content type wins (an HttpError names its own)."""
+    names = {k.lower() for k, _ in extra if k.lower() not in _HOP}
+    if not keep_type:
+        names.discard("content-type")
+    out = [(k, v) for k, v in base if k.lower() not in names]
+    out += [
+        (k, v) for k, v in extra if k.lower() not in _HOP and (keep_type or k.lower() != "content-type")
+    ]
+    return tuple(out)
+
+
+def _attribute(pieces: list[_Piece], writes: list[bytes]) -> list[Write]:
+    """Tag each write with the frames its bytes come from (by offset)."""
+    bounds, pos = [], 0
+    for p in pieces:
+        bounds.append((pos, pos + len(p.data), p))
+        pos += len(p.data)
+    out, off = [], 0
+    exact = sum(map(len, writes)) == pos
+    for w in writes:
+        end = off + len(w)
+        if exact:
+            hit = [p for s, e, p in bounds if s < end and e > off] or [
+                p for s, e, p in bounds if s == off
+            ]
+        else:  # the chunker changed the bytes: attribute everything
+            hit = [p for _, _, p in bounds]
+        tags = frozenset().union(*(p.tags for p in hit)) if hit else frozenset()
+        frame = next((p.frame for p in hit if p.frame is not None), None)
+        out.append(Write(w, tags, frame))
+        off = end
+    return out
+
+
+def _withheld(actions: list[Action]) -> list[Action]:
+    out: list[Action] = []
+    for i, a in enumerate(actions):
+        if isinstance(a, WaitGate):
+            nxt = next((b for b in actions[i + 1 :] if isinstance(b, Write)), None)
+            info: dict[str, Any] = (
+                {
+                    "frame": nxt.frame,
+                    "tags": sorted(nxt.tags),
+                    "data": nxt.data.decode(errors="replace")[:400],
+                }
+                if nxt is not None
+                else {"frame": None, "tags": [], "data": ""}
+            )
+            a = WaitGate(a.gate, info)
+        out.append(a)
+    return out
+
+
+def build_plan(
+    script: Script,
+    *,
+    path: str = "",
+    request: Mapping[str, Any] | None = None,
+    stream: bool | None = None,
+) -> Plan:
+    """The actions answering ``request`` (its parsed JSON body) with ``script``."""
+    request = request or {}
+    dialect = load_dialect(script.dialect)
+    streaming = wants_stream(script, path, request) if stream is None else stream
+    planner = _Planner(script, dialect, request)
+    if streaming:
+        planner.run_stream()
+    else:
+        planner.run_whole()
+    return Plan(tuple(_withheld(planner.actions)), streaming, tuple(planner.events))
