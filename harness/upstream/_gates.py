@@ -49,6 +49,7 @@ class ClientSide:
         self._reasoning: list[str] = []
         self._text: list[str] = []
         self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self._changed = threading.Condition(self._lock)
 
     def observe(self, event: Event) -> None:
         with self._lock:
@@ -58,6 +59,7 @@ class ClientSide:
             elif isinstance(event, TextDelta):
                 self._text.append(event.text)
             waiters = list(self._waiters)
+            self._changed.notify_all()
         for loop, flag in waiters:
             with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
                 loop.call_soon_threadsafe(flag.set)
@@ -75,11 +77,20 @@ class ClientSide:
     def satisfied(self, gate: Gate) -> bool:
         """Non-blocking: does what the client saw so far meet the gate?"""
         with self._lock:
-            if gate.reasoning is not None and gate.reasoning not in "".join(self._reasoning):
-                return False
-            if gate.text is not None and gate.text not in "".join(self._text):
-                return False
-            return not (gate.events is not None and len(self._seen) < gate.events)
+            return self._met(gate)
+
+    def wait_blocking(self, gate: Gate) -> bool:
+        """Block this thread until the gate is satisfied (True) or ``gate.timeout`` passes (False);
+        for servers without a loop (pytest-httpserver's werkzeug thread)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._met(gate), gate.timeout)
+
+    def _met(self, gate: Gate) -> bool:  # caller holds the lock
+        if gate.reasoning is not None and gate.reasoning not in "".join(self._reasoning):
+            return False
+        if gate.text is not None and gate.text not in "".join(self._text):
+            return False
+        return not (gate.events is not None and len(self._seen) < gate.events)
 
     async def wait(self, gate: Gate, loop: asyncio.AbstractEventLoop | None = None) -> bool:
         """Wait on ``loop`` (the running one by default) until the gate is satisfied (True) or

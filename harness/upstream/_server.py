@@ -11,62 +11,17 @@ import asyncio
 import contextlib
 import threading
 import traceback
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from harness._json import loads
-from harness.events import Message, assemble
 from harness.net import Request, Responder, Server
 from harness.timeline import Timeline
+from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch
 from harness.upstream._gates import ClientSide, describe_gate, seen_summary
-from harness.upstream._plan import (
-    Abort,
-    Fault,
-    Finish,
-    Head,
-    Plan,
-    Sleep,
-    StallFor,
-    WaitGate,
-    Write,
-    build_plan,
-    dialect_for_path,
-    validate_request,
-)
+from harness.upstream._plan import Abort, Fault, Finish, Head, Plan, Sleep, StallFor, WaitGate, Write
 from harness.upstream._script import Conversation, Script
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedRequest:
-    """One request the upstream received (``json`` is None when the body is not JSON)."""
-
-    method: str
-    path: str
-    target: str
-    headers: tuple[tuple[str, str], ...]
-    body: bytes
-    json: Any
-    t: int
-    turn: int
-    conn: int = 0
-
-    def header(self, name: str, default: str | None = None) -> str | None:
-        low = name.lower()
-        return next((v for k, v in self.headers if k.lower() == low), default)
-
-
-@dataclass
-class _State:
-    conversation: Conversation
-    timeline: Timeline
-    client: ClientSide
-    count: int = 0
-    emitted: dict[int, Message] = field(default_factory=dict)
-    requests: list[RecordedRequest] = field(default_factory=list)
 
 
 class MockUpstream:
@@ -76,7 +31,7 @@ class MockUpstream:
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self._server = Server(self._handle, host, port)
         self._lock = threading.Lock()
-        self._state = _State(Conversation(()), Timeline(), ClientSide())
+        self._state = ConversationState(Conversation(()))
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
@@ -112,7 +67,7 @@ class MockUpstream:
         if isinstance(conversation, Script):
             conversation = Conversation((conversation,))
         with self._lock:
-            self._state = _State(
+            self._state = ConversationState(
                 conversation, timeline if timeline is not None else Timeline(), client or ClientSide()
             )
         return self
@@ -134,84 +89,16 @@ class MockUpstream:
     async def _handle(self, req: Request, resp: Responder) -> None:
         with self._lock:
             state = self._state
-            turn = state.count
-            state.count += 1
-        tl = state.timeline
-        body_json = _parse(req.body)
-        state.requests.append(
-            RecordedRequest(
-                req.method,
-                req.path,
-                req.target,
-                req.headers,
-                req.body,
-                body_json,
-                req.arrived,
-                turn,
-                req.conn,
-            )
-        )
-        tl.add(
-            "upstream",
-            "request",
-            data=req.body,
-            turn=turn,
-            t=req.arrived,
+        turn, plan = dispatch(
+            state,
             method=req.method,
-            path=req.target,
-            headers=dict(req.headers),
+            target=req.target,
+            headers=req.headers,
+            body=req.body,
+            t=req.arrived,
             conn=req.conn,
         )
-        conv = state.conversation
-        script = conv.scripts[turn] if turn < len(conv.scripts) else conv.overflow
-        if script is None:
-            msg = (
-                f"thinkwire mock upstream: unexpected request #{turn + 1} {req.method} {req.target}: "
-                f"the conversation {conv.name!r} has {len(conv.scripts)} script(s)"
-            )
-            tl.add("upstream", "server-error", turn=turn, error=msg, status=500)
-            await _plain(resp, 500, msg)
-            return
-        routed = dialect_for_path(req.path, script.dialect)
-        if routed != script.dialect:
-            msg = (
-                f"thinkwire mock upstream: request #{turn + 1} {req.method} {req.path} addresses "
-                f"{routed or 'no known dialect'}, but its script is {script.dialect}"
-            )
-            tl.add("upstream", "server-error", turn=turn, error=msg, status=404)
-            await _plain(resp, 404, msg)
-            return
-        try:
-            emitted = [state.emitted[i] for i in sorted(state.emitted) if i < turn]
-            rejection = validate_request(
-                script, body_json if isinstance(body_json, Mapping) else {}, emitted
-            )
-            if rejection is not None:
-                tl.add(
-                    "upstream",
-                    "rejected",
-                    turn=turn,
-                    status=rejection.status,
-                    rule=rejection.rule,
-                    differences=rejection.differences,
-                    body=rejection.body.decode(errors="replace"),
-                )
-                headers = (("content-type", rejection.content_type), *rejection.headers)
-                await resp.start(rejection.status, headers, framing="length", length=len(rejection.body))
-                await resp.write(rejection.body)
-                await resp.end()
-                tl.add("upstream", "response-end", turn=turn, status=rejection.status)
-                return
-            plan = build_plan(
-                script, path=req.path, request=body_json if isinstance(body_json, Mapping) else {}
-            )
-            if plan.events:
-                state.emitted[turn] = assemble(plan.events)
-        except Exception as exc:
-            tl.add("upstream", "server-error", turn=turn, error=_tb(exc))
-            resp.abort()
-            return
-        await execute(plan, resp, tl, state.client, turn)
+        await execute(plan, resp, state.timeline, state.client, turn)
 
 
 async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide, turn: int) -> None:
@@ -316,23 +203,5 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
         resp.abort()
 
 
-def _parse(body: bytes) -> Any:
-    if not body:
-        return None
-    try:
-        return loads(body)
-    except (ValueError, UnicodeDecodeError):
-        return None
-
-
 def _tb(exc: BaseException) -> str:
     return "".join(traceback.format_exception(exc))
-
-
-async def _plain(resp: Responder, status: int, message: str) -> None:
-    body = (message + "\n").encode()
-    await resp.start(
-        status, [("content-type", "text/plain; charset=utf-8")], framing="length", length=len(body)
-    )
-    await resp.write(body)
-    await resp.end()

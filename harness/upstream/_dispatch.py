@@ -1,0 +1,163 @@
+"""One incoming request -> (turn, Plan): record it, pick the script, route, validate, plan.
+
+Rule: shared by both executors (the loopback server and respx), so that they agree on turn order,
+routing, validation and records; immediate answers (404, 500, a strict profile's 400) are plans too.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness._json import loads
+from harness.events import Message, assemble
+from harness.timeline import Timeline
+from harness.upstream._gates import ClientSide
+from harness.upstream._plan import (
+    Abort,
+    Finish,
+    Head,
+    Plan,
+    Write,
+    build_plan,
+    dialect_for_path,
+    validate_request,
+)
+from harness.upstream._script import Conversation
+
+__all__ = ["ConversationState", "RecordedRequest", "dispatch", "parse_json"]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    """One request the upstream received (``json`` is None when the body is not JSON)."""
+
+    method: str
+    path: str
+    target: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    json: Any
+    t: int
+    turn: int
+    conn: int = 0
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        low = name.lower()
+        return next((v for k, v in self.headers if k.lower() == low), default)
+
+
+@dataclass
+class ConversationState:
+    """What one loaded conversation has seen so far (reset by ``load``)."""
+
+    conversation: Conversation
+    timeline: Timeline = field(default_factory=Timeline)
+    client: ClientSide = field(default_factory=ClientSide)
+    count: int = 0
+    emitted: dict[int, Message] = field(default_factory=dict)
+    requests: list[RecordedRequest] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def emitted_before(self, turn: int) -> list[Message]:
+        with self.lock:
+            return [self.emitted[i] for i in sorted(self.emitted) if i < turn]
+
+
+def parse_json(body: bytes) -> Any:
+    if not body:
+        return None
+    try:
+        return loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _immediate(status: int, body: bytes, headers: tuple[tuple[str, str], ...]) -> Plan:
+    return Plan(
+        (Head(status, headers, "length", len(body)), Write(body, frozenset({"error"})), Finish()),
+        False,
+        (),
+    )
+
+
+def _plain(status: int, message: str) -> Plan:
+    return _immediate(
+        status, (message + "\n").encode(), (("content-type", "text/plain; charset=utf-8"),)
+    )
+
+
+def dispatch(
+    state: ConversationState,
+    *,
+    method: str,
+    target: str,
+    headers: tuple[tuple[str, str], ...],
+    body: bytes,
+    t: int,
+    conn: int = 0,
+) -> tuple[int, Plan]:
+    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer."""
+    path = target.split("?", 1)[0]
+    body_json = parse_json(body)
+    with state.lock:
+        turn = state.count
+        state.count += 1
+        state.requests.append(
+            RecordedRequest(method, path, target, headers, body, body_json, t, turn, conn)
+        )
+    tl = state.timeline
+    tl.add(
+        "upstream",
+        "request",
+        data=body,
+        turn=turn,
+        t=t,
+        method=method,
+        path=target,
+        headers=dict(headers),
+        conn=conn,
+    )
+    conv = state.conversation
+    script = conv.scripts[turn] if turn < len(conv.scripts) else conv.overflow
+    if script is None:
+        msg = (
+            f"thinkwire mock upstream: unexpected request #{turn + 1} {method} {target}: "
+            f"the conversation {conv.name!r} has {len(conv.scripts)} script(s) and no overflow"
+        )
+        tl.add("upstream", "server-error", turn=turn, error=msg, status=500)
+        return turn, _plain(500, msg)
+    routed = dialect_for_path(path, script.dialect)
+    if routed != script.dialect:
+        msg = (
+            f"thinkwire mock upstream: request #{turn + 1} {method} {path} addresses "
+            f"{routed or 'no known dialect'}, but script #{turn + 1} is {script.dialect}"
+        )
+        tl.add("upstream", "server-error", turn=turn, error=msg, status=404)
+        return turn, _plain(404, msg)
+    request = body_json if isinstance(body_json, Mapping) else {}
+    try:
+        rejection = validate_request(script, request, state.emitted_before(turn))
+        if rejection is not None:
+            tl.add(
+                "upstream",
+                "rejected",
+                turn=turn,
+                status=rejection.status,
+                rule=rejection.rule,
+                differences=rejection.differences,
+                body=rejection.body.decode(errors="replace"),
+            )
+            hdrs = (("content-type", rejection.content_type), *rejection.headers)
+            return turn, _immediate(rejection.status, rejection.body, hdrs)
+        plan = build_plan(script, path=path, request=request)
+    except Exception as exc:
+        tl.add("upstream", "server-error", turn=turn, error="".join(traceback.format_exception(exc)))
+        return turn, Plan((Abort("server-error"),), False, ())
+    if plan.events:
+        with state.lock:
+            state.emitted[turn] = assemble(plan.events)
+    return turn, plan

@@ -1,0 +1,131 @@
+"""pytest-httpserver integration: mount a thinkwire script on a user's ``httpserver`` fixture.
+
+``httpserver.expect_request("/v1/chat/completions").respond_with_handler(respond_with_script(script))``
+streams the script's bytes (same plan, validation and timeline records as the mock upstream). What it
+cannot do, because werkzeug owns the socket (measured in design.md section 10):
+
+* exact write boundaries: werkzeug writes each chunk in several socket writes and leaves Nagle on, so
+  chunkings (split UTF-8, split CRLF) are not guaranteed to reach the client split;
+* abrupt closes: a disconnect fault ends the generator with an exception; werkzeug then drops the
+  connection, but without control over which bytes went out (the partial frame may not be flushed);
+* gates block werkzeug's request thread (``ClientSide.wait_blocking``), and pytest-httpserver serves
+  one request at a time by default: a second request waits behind a held stream;
+* it cannot see the client leave (no ``disconnect`` record) nor stall until the client leaves (a stall
+  ends the body after its timeout);
+* starting any threaded werkzeug server switches every werkzeug server in the process from HTTP/1.0
+  to HTTP/1.1 chunked, so the wire framing depends on test order.
+
+Use :class:`~harness.upstream.MockUpstream` whenever any of those matters.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from harness.timeline import Timeline, now
+from harness.upstream._dispatch import ConversationState, dispatch
+from harness.upstream._gates import ClientSide, describe_gate, seen_summary
+from harness.upstream._plan import Abort, Fault, Finish, Head, Sleep, StallFor, WaitGate, Write
+from harness.upstream._script import Conversation, Script
+
+__all__ = ["ScriptHandler", "respond_with_script"]
+
+
+class ScriptHandler:
+    """A werkzeug request handler serving a conversation (``requests``, ``timeline``, ``client``)."""
+
+    def __init__(self, conversation: Conversation, timeline: Timeline, client: ClientSide) -> None:
+        self.state = ConversationState(conversation, timeline, client)
+
+    @property
+    def timeline(self) -> Timeline:
+        return self.state.timeline
+
+    @property
+    def client(self) -> ClientSide:
+        return self.state.client
+
+    @property
+    def requests(self) -> list[Any]:
+        return list(self.state.requests)
+
+    def __call__(self, request: Any) -> Any:
+        from werkzeug.wrappers import Response
+
+        headers = tuple((str(k), str(v)) for k, v in request.headers.items())
+        target = request.full_path.rstrip("?") if request.query_string else request.path
+        turn, plan = dispatch(
+            self.state,
+            method=request.method,
+            target=target,
+            headers=headers,
+            body=request.get_data(),
+            t=now(),
+        )
+        head = next((a for a in plan.actions if isinstance(a, Head)), None)
+        status = head.status if head is not None else 500
+        hdrs = list(head.headers) if head is not None else []
+        return Response(
+            self._body(plan.actions, turn), status=status, headers=hdrs, direct_passthrough=True
+        )
+
+    def _body(self, actions: tuple[Any, ...], turn: int) -> Iterator[bytes]:
+        tl, client = self.state.timeline, self.state.client
+        t0 = time.monotonic()
+        for action in actions:
+            if isinstance(action, Write):
+                tl.add(
+                    "upstream",
+                    "write",
+                    data=action.data,
+                    turn=turn,
+                    tags=sorted(action.tags),
+                    frame=action.frame,
+                )
+                yield action.data
+            elif isinstance(action, WaitGate):
+                cond = describe_gate(action.gate)
+                tl.add(
+                    "upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld)
+                )
+                ok = client.wait_blocking(action.gate)
+                seen = seen_summary(client.seen())
+                if ok:
+                    tl.add("upstream", "gate-open", turn=turn, condition=cond, seen=seen)
+                else:
+                    tl.add(
+                        "upstream",
+                        "gate-timeout",
+                        turn=turn,
+                        condition=cond,
+                        timeout=action.gate.timeout,
+                        withheld=dict(action.withheld),
+                        seen=seen,
+                    )
+            elif isinstance(action, Sleep):
+                delay = t0 + action.at - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+            elif isinstance(action, Fault):
+                tl.add("upstream", "fault", turn=turn, fault=action.fault)
+            elif isinstance(action, Abort | StallFor):
+                if isinstance(action, StallFor):
+                    time.sleep(action.timeout)
+                fault = action.fault if isinstance(action, Abort) else "stall-timeout"
+                tl.add("upstream", "fault", turn=turn, fault=fault + " (abort)")
+                raise ConnectionAbortedError(f"thinkwire: {fault}")
+            elif isinstance(action, Finish):
+                tl.add("upstream", "response-end", turn=turn)
+
+
+def respond_with_script(
+    script: Script | Conversation,
+    *,
+    timeline: Timeline | None = None,
+    client: ClientSide | None = None,
+) -> Callable[[Any], Any]:
+    """A handler for ``httpserver.expect_request(...).respond_with_handler(handler)``."""
+    conv = Conversation((script,)) if isinstance(script, Script) else script
+    return ScriptHandler(conv, timeline if timeline is not None else Timeline(), client or ClientSide())
