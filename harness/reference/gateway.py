@@ -1,0 +1,250 @@
+"""The reference gateway: an OpenAI-chat front door (and an Anthropic one) over any upstream dialect,
+forwarding reasoning frame by frame, passing it back on tool turns, surfacing every upstream error.
+
+Rule: one upstream read -> observer -> fault filters -> front-door emitter -> one client write per
+frame, never buffered; when the client leaves, the upstream response is closed at once.
+
+Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from harness._json import dumps_compact, loads
+from harness.codec import encode_frames
+from harness.dialects import Dialect, Frame, get_dialect
+from harness.events import End, Event, StreamError, Usage
+from harness.net import Request, Responder, Server
+from harness.reference._core import UpstreamPipe, error_message, parse_model, upstream_request, whole_response
+from harness.reference._faults import GATEWAY_FAULTS, check_faults
+
+__all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
+
+
+@dataclass(frozen=True, slots=True)
+class FrontDoor:
+    """A dialect this gateway speaks to its clients, and the variant it answers in."""
+
+    dialect: str
+    variant: str
+    usage_opt_in: bool  # OpenAI chat: usage only when stream_options.include_usage is set
+
+
+FRONT_DOORS: dict[str, FrontDoor] = {
+    "/v1/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
+    "/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
+    "/v1/messages": FrontDoor("anthropic-messages", "thinking", False),
+}
+
+
+class Gateway:
+    """``Gateway(upstream, faults=())``; ``start()`` -> base URL; ``stop()``; a context manager."""
+
+    def __init__(self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0):
+        self.upstream = upstream.rstrip("/")
+        self.faults = check_faults(faults, GATEWAY_FAULTS)
+        self.server = Server(self.handle, host, port)
+        self._http: httpx.AsyncClient | None = None
+
+    def start(self) -> str:
+        return self.server.start()
+
+    def stop(self) -> None:
+        loop, http = self.server.loop, self._http
+        if loop is not None and http is not None:
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(http.aclose(), loop).result(5.0)
+        self.server.stop()
+
+    def __enter__(self) -> Gateway:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        if self._http is None:  # created on the server's loop, used only there
+            self._http = httpx.AsyncClient(timeout=httpx.Timeout(300.0, connect=5.0))
+        return self._http
+
+    # -- requests ------------------------------------------------------------------------------------
+    async def handle(self, req: Request, resp: Responder) -> None:
+        if req.method == "GET" and req.path == "/health":
+            await _send(resp, 200, b'{"status":"ok"}', "application/json")
+            return
+        door = FRONT_DOORS.get(req.path)
+        if req.method != "POST" or door is None:
+            await _send(resp, 404, _openai_error(404, f"no route for {req.method} {req.path}"))
+            return
+        try:
+            front = get_dialect(door.dialect)
+        except ImportError:
+            await _send(resp, 404, _openai_error(404, f"front door {door.dialect} is not available"))
+            return
+        with contextlib.suppress(ConnectionError):  # the client left while we answered
+            await self.forward(req, resp, door, front)
+
+    async def forward(self, req: Request, resp: Responder, door: FrontDoor, front: Dialect) -> None:
+        try:
+            body: Any = loads(req.body)
+            route = parse_model(str(body.get("model", "")))
+            messages = front.parse_request(body)
+        except (ValueError, KeyError, AttributeError) as exc:
+            await _send(resp, 400, front.error_body(400, f"bad request: {exc}"))
+            return
+        stream = bool(body.get("stream"))
+        want_usage = not (door.usage_opt_in and stream) or bool(
+            (body.get("stream_options") or {}).get("include_usage")
+        )
+        client_model = str(body.get("model", ""))
+        upstream = get_dialect(route.dialect)
+        spec = upstream_request(route, messages, stream=stream, faults=self.faults)
+        try:
+            async with self.http.stream(
+                "POST", self.upstream + spec.path, json=spec.body, headers=dict(spec.headers)
+            ) as up:
+                if up.status_code >= 400:
+                    await self.upstream_error(resp, door, front, up.status_code, await up.aread(), stream)
+                elif not stream:
+                    _, events = whole_response(upstream, await up.aread(), self.faults)
+                    events = [e for e in events if want_usage or not isinstance(e, Usage)]
+                    err = next((e for e in events if isinstance(e, StreamError)), None)
+                    if err is not None:
+                        await _send(resp, err.status or 502, front.error_body(err.status or 502, err.message))
+                    else:
+                        out = front.emit_response(tuple(events), door.variant, model=client_model)
+                        await _send(resp, 200, out)
+                else:
+                    await resp.start(
+                        200, [("content-type", front.content_type), ("cache-control", "no-cache")]
+                    )
+                    pipe = UpstreamPipe(upstream, route.variant, self.faults - {"double-done"})
+                    emitter = front.emitter(door.variant, model=client_model)
+
+                    async def deliver(events: list[Event]) -> None:
+                        events = [e for e in events if want_usage or not isinstance(e, Usage)]
+                        await self.write(resp, front, emitter.feed(events))
+
+                    ended = await self.pump(resp, up.aiter_raw(), pipe, deliver)
+                    if ended:
+                        await self.write(resp, front, emitter.close())
+                        await resp.end()
+        except httpx.HTTPError as exc:  # the upstream could not be reached at all
+            if not resp.started:
+                await _send(resp, 502, front.error_body(502, f"upstream unreachable: {exc!r}"))
+
+    async def pump(
+        self, resp: Responder, chunks: AsyncIterator[bytes], pipe: UpstreamPipe, deliver: Any
+    ) -> bool:
+        """Upstream chunks -> client frames until the upstream ends (True) or the client leaves (False)."""
+        gone = asyncio.ensure_future(resp.closed.wait())
+        finished = False
+        try:
+            while True:
+                read = asyncio.ensure_future(anext(chunks))
+                await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
+                if not read.done():
+                    read.cancel()
+                    with contextlib.suppress(BaseException):
+                        await read
+                    break
+                try:
+                    chunk = read.result()
+                except StopAsyncIteration:
+                    finished = True
+                    break
+                except httpx.TransportError as exc:  # the upstream broke the stream
+                    await deliver(pipe.fail(f"upstream connection lost: {exc!r}"))
+                    return True
+                try:
+                    await deliver(pipe.feed(chunk))
+                except ConnectionError:
+                    break
+        finally:
+            gone.cancel()
+        if finished:
+            events = pipe.end()
+            if not pipe.terminated:
+                events += pipe.fail("the upstream stream ended before it finished")
+            await deliver(events)
+            return True
+        if "keep-upstream-open" in self.faults:  # FAULT: read the upstream to its end anyway
+            with contextlib.suppress(httpx.HTTPError):
+                async for _ in chunks:
+                    pass
+        return False  # leaving `async with` closes the upstream response now
+
+    async def write(self, resp: Responder, front: Dialect, frames: list[Frame]) -> None:
+        for frame in frames:
+            copies = 2 if "double-done" in self.faults and "terminal" in frame.tags else 1  # FAULT
+            for data in encode_frames([frame], front.transport) * copies:
+                if resp.closed.is_set():
+                    raise ConnectionResetError("client gone")
+                await resp.write(data)
+
+    async def upstream_error(
+        self, resp: Responder, door: FrontDoor, front: Dialect, status: int, body: bytes, stream: bool
+    ) -> None:
+        if "hide-upstream-error" in self.faults:  # FAULT: an error becomes an empty success
+            if stream:
+                await resp.start(200, [("content-type", front.content_type)])
+                frames = front.emitter(door.variant).feed([End("stop")])
+                await self.write(resp, front, frames)
+                await resp.end()
+            else:
+                await _send(resp, 200, front.emit_response((End("stop"),), door.variant))
+            return
+        await _send(resp, status, front.error_body(status, error_message(body)))
+
+
+def _openai_error(status: int, message: str) -> bytes:
+    kind = "invalid_request_error" if status < 500 else "server_error"
+    return dumps_compact({"error": {"message": message, "type": kind, "param": None, "code": None}}).encode()
+
+
+async def _send(resp: Responder, status: int, body: bytes, content_type: str = "application/json") -> None:
+    await resp.start(status, [("content-type", content_type)], framing="length", length=len(body))
+    await resp.write(body)
+    await resp.end()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m harness.reference.gateway", description=__doc__)
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--upstream", required=True, help="the provider's base URL")
+    ap.add_argument("--fault", action="append", default=[], choices=sorted(GATEWAY_FAULTS))
+    args = ap.parse_args(argv)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    gateway = Gateway(args.upstream, args.fault, port=args.port)
+    url = gateway.start()
+    sys.stderr.write(f"thinkwire reference gateway on {url} -> {args.upstream}\n")
+    sys.stderr.flush()
+    try:
+        while not stop.wait(3600):
+            pass
+    finally:
+        gateway.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
