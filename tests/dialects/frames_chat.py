@@ -1,0 +1,505 @@
+"""Literal openai-chat frames (shapes from wire-formats.md §2): one table drives the emitter and the
+observer tests. Ids are normalised before comparing; everything else is byte-exact."""
+
+# ruff: noqa: E501  (literal wire frames stay on one line)
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.events import (
+    End,
+    Event,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    StreamError,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
+
+MODEL = "m"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    variant: str
+    source: str
+    turn: tuple[Event, ...]
+    frames: tuple[tuple[str, frozenset[str]], ...]
+
+
+CASES: list[Case] = [
+    Case(
+        "deepseek-text",
+        "reasoning_content",
+        "§2.1 DeepSeek text answer",
+        (
+            ReasoningDelta("The user greets"),
+            ReasoningDelta(" me."),
+            TextDelta("Hello!"),
+            Usage(10, 9, 4, 19),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"The user greets"},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" me."},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"Hello!","reasoning_content":null},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"","reasoning_content":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "deepseek-tool",
+        "reasoning_content",
+        "§2.1 DeepSeek tool-call turn",
+        (
+            ReasoningDelta("I need the weather tool."),
+            ToolCallDelta(0, "call_00_mock", "get_weather", '{"city":"Paris"}'),
+            Usage(50, 30, 8, 80),
+            End("tool_calls"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"I need the weather tool."},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_00_mock","type":"function","function":{"name":"get_weather","arguments":""}}]},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning-done", "tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":50,"completion_tokens":30,"total_tokens":80,"completion_tokens_details":{"reasoning_tokens":8}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "vllm-reasoning",
+        "reasoning",
+        "§2.2 vLLM delta.reasoning + include_usage chunk",
+        (
+            ReasoningDelta("The user greets"),
+            ReasoningDelta(" me."),
+            TextDelta("Hello!"),
+            Usage(10, 9, 4, 19),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"reasoning":"The user greets"},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"reasoning":" me."},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello!"},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"logprobs":null,"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "openrouter-details",
+        "reasoning_details",
+        "§2.3 OpenRouter mirrored reasoning + trailing signature detail (guess, see catalog)",
+        (
+            ReasoningDelta("Let me check"),
+            ReasoningDelta(" the tool."),
+            ReasoningSignature("sig_mock_EqQBCkgIAx"),
+            TextDelta("Done."),
+            Usage(20, 30, 20, 50),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"Let me check","reasoning_details":[{"type":"reasoning.text","text":"Let me check","format":"unknown","index":0}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" the tool.","reasoning_details":[{"type":"reasoning.text","text":" the tool.","format":"unknown","index":0}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"type":"reasoning.text","signature":"sig_mock_EqQBCkgIAx","format":"unknown","index":0}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":30,"total_tokens":50,"completion_tokens_details":{"reasoning_tokens":20}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "openrouter-encrypted",
+        "reasoning_details",
+        "§2.3 reasoning.encrypted detail",
+        (RedactedReasoning("gAAAAB-mock-opaque"), TextDelta("Done."), End("stop")),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAAB-mock-opaque","format":"unknown","index":0}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "think-tags",
+        "think-tags",
+        "§2.4 leading <think> in content",
+        (
+            ReasoningDelta("The user greets"),
+            ReasoningDelta(" me."),
+            TextDelta("Hello!"),
+            Usage(10, 9, 4, 19),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"<think>The user greets"},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":" me."},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"</think>"},"finish_reason":null}]}',
+                frozenset({"reasoning-done"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello!"},"finish_reason":null}]}',
+                frozenset({"text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "think-split",
+        "think-split",
+        "§2.4a tags split <th | ink>",
+        (
+            ReasoningDelta("The user greets"),
+            ReasoningDelta(" me."),
+            TextDelta("Hello!"),
+            Usage(10, 9, 4, 19),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"<th"},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"ink>The user greets"},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":" me."},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"</th"},"finish_reason":null}]}',
+                frozenset({"reasoning-done"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"ink>Hello!"},"finish_reason":null}]}',
+                frozenset({"text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "think-implicit",
+        "think-implicit",
+        "§2.4b no opener, only </think>",
+        (
+            ReasoningDelta("The user greets"),
+            ReasoningDelta(" me."),
+            TextDelta("Hello!"),
+            Usage(10, 9, 4, 19),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"The user greets"},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":" me."},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"</think>"},"finish_reason":null}]}',
+                frozenset({"reasoning-done"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello!"},"finish_reason":null}]}',
+                frozenset({"text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "mistral",
+        "mistral",
+        "§2.5 Magistral thinking chunks, then string content; usage on the finish chunk",
+        (
+            ReasoningDelta("The user greets"),
+            ReasoningDelta(" me."),
+            TextDelta("Hello!"),
+            Usage(10, 9, 4, 19),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"The user greets"}]}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":" me."}]}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello!"},"finish_reason":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "openai-usage-only",
+        "usage-only",
+        "§2.0 OpenAI: no reasoning text, reasoning_tokens only",
+        (TextDelta("Hi."), Usage(12, 40, 28, 52), End("stop")),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hi."},"finish_reason":null}]}',
+                frozenset({"text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":40,"total_tokens":52,"completion_tokens_details":{"reasoning_tokens":28}}}',
+                frozenset({"usage"}),
+            ),
+            ("[DONE]", frozenset({"terminal"})),
+        ),
+    ),
+    Case(
+        "openrouter-error",
+        "reasoning",
+        "§2.3 mid-stream error chunk, finish_reason error, no [DONE]",
+        (
+            ReasoningDelta("Hmm"),
+            StreamError("Provider disconnected unexpectedly", "provider_unavailable", 502),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"reasoning":"Hmm"},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","error":{"code":502,"message":"Provider disconnected unexpectedly","metadata":{"error_type":"provider_unavailable"}},"choices":[{"index":0,"delta":{"content":""},"logprobs":null,"finish_reason":"error"}]}',
+                frozenset({"error", "reasoning-done"}),
+            ),
+        ),
+    ),
+]
+
+
+# Verbatim captures from wire-formats.md (observer direction only): raw SSE bytes -> expected turn.
+CAPTURES: list[tuple[str, dict[str, bool], bytes, tuple[Event, ...]]] = [
+    (
+        "deepseek-keepalive-text",
+        {},
+        b': keep-alive\n\n'
+        b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}]}\n\n'
+        b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"The user greets"},"logprobs":null,"finish_reason":null}]}\n\n'
+        b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" me."},"logprobs":null,"finish_reason":null}]}\n\n'
+        b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"Hello!","reasoning_content":null},"logprobs":null,"finish_reason":null}]}\n\n'
+        b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"","reasoning_content":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":4},"prompt_cache_hit_tokens":0,"prompt_cache_miss_tokens":10}}\n\n'
+        b"data: [DONE]\n\n",
+        (ReasoningDelta("The user greets me."), TextDelta("Hello!"), Usage(10, 9, 4, 19), End("stop")),
+    ),
+    (
+        "ollama-v1-reasoning",
+        {},
+        b'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"qwen3","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"We"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"qwen3","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" need"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"qwen3","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":"ok"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"qwen3","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"stop"}]}\n\n'
+        b"data: [DONE]\n\n",
+        (ReasoningDelta("We need"), TextDelta("ok"), End("stop")),
+    ),
+    (
+        "openrouter-mirrored-signature",
+        {},
+        b": OPENROUTER PROCESSING\n\n"
+        b'data: {"id":"gen-mock-1","object":"chat.completion.chunk","created":1760000000,"model":"anthropic/claude-sonnet-4.5","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"Let me check","reasoning_details":[{"type":"reasoning.text","text":"Let me check","format":"anthropic-claude-v1","index":0}]},"finish_reason":null}]}\n\n'
+        b'data: {"id":"gen-mock-1","object":"chat.completion.chunk","created":1760000000,"model":"anthropic/claude-sonnet-4.5","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" the tool.","reasoning_details":[{"type":"reasoning.text","text":" the tool.","format":"anthropic-claude-v1","index":0}]},"finish_reason":null}]}\n\n'
+        b'data: {"id":"gen-mock-1","object":"chat.completion.chunk","created":1760000000,"model":"anthropic/claude-sonnet-4.5","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"type":"reasoning.text","signature":"sig_mock_EqQBCkgIAx","format":"anthropic-claude-v1","index":0}]},"finish_reason":null}]}\n\n'
+        b'data: {"id":"gen-mock-1","object":"chat.completion.chunk","created":1760000000,"model":"anthropic/claude-sonnet-4.5","choices":[{"index":0,"delta":{"role":"assistant","content":"Done."},"finish_reason":null}]}\n\n'
+        b'data: {"id":"gen-mock-1","object":"chat.completion.chunk","created":1760000000,"model":"anthropic/claude-sonnet-4.5","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"stop"}]}\n\n'
+        b'data: {"id":"gen-mock-1","object":"chat.completion.chunk","created":1760000000,"model":"anthropic/claude-sonnet-4.5","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":30,"total_tokens":50,"completion_tokens_details":{"reasoning_tokens":20}}}\n\n'
+        b"data: [DONE]\n\n",
+        (
+            ReasoningDelta("Let me check the tool."),
+            ReasoningSignature("sig_mock_EqQBCkgIAx"),
+            TextDelta("Done."),
+            Usage(20, 30, 20, 50),
+            End("stop"),
+        ),
+    ),
+    (
+        "r1-distill-split-tags",
+        {},
+        b'data: {"id":"chatcmpl-t1","object":"chat.completion.chunk","created":1760000000,"model":"r1-distill","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-t1","object":"chat.completion.chunk","created":1760000000,"model":"r1-distill","choices":[{"index":0,"delta":{"content":"<th"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-t1","object":"chat.completion.chunk","created":1760000000,"model":"r1-distill","choices":[{"index":0,"delta":{"content":"ink>\\nThe user wants"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-t1","object":"chat.completion.chunk","created":1760000000,"model":"r1-distill","choices":[{"index":0,"delta":{"content":" a greeting.\\n</th"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-t1","object":"chat.completion.chunk","created":1760000000,"model":"r1-distill","choices":[{"index":0,"delta":{"content":"ink>\\n\\nHello!"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"chatcmpl-t1","object":"chat.completion.chunk","created":1760000000,"model":"r1-distill","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'
+        b"data: [DONE]\n\n",
+        (ReasoningDelta("\nThe user wants a greeting.\n"), TextDelta("\n\nHello!"), End("stop")),
+    ),
+    (
+        "magistral",
+        {},
+        b'data: {"id":"c3c77283055240cbbaf6f01d384cfccb","object":"chat.completion.chunk","created":1762355135,"model":"magistral-medium-2509","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"\'s a greeting"}]}]},"finish_reason":null}]}\n\n'
+        b'data: {"id":"c3c77283055240cbbaf6f01d384cfccb","object":"chat.completion.chunk","created":1762355135,"model":"magistral-medium-2509","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":", I should"}]}]},"finish_reason":null}]}\n\n'
+        b'data: {"id":"c3c77283055240cbbaf6f01d384cfccb","object":"chat.completion.chunk","created":1762355135,"model":"magistral-medium-2509","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]}\n\n'
+        b'data: {"id":"c3c77283055240cbbaf6f01d384cfccb","object":"chat.completion.chunk","created":1762355135,"model":"magistral-medium-2509","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"total_tokens":30,"completion_tokens":25}}\n\n'
+        b"data: [DONE]\n\n",
+        (ReasoningDelta("'s a greeting, I should"), TextDelta("Hello"), Usage(5, 25, None, 30), End("stop")),
+    ),
+    (
+        "r1-implicit-opener",
+        {"implicit_think": True},
+        b'data: {"choices":[{"index":0,"delta":{"content":"Okay, so"}}]}\n\n'
+        b'data: {"choices":[{"index":0,"delta":{"content":" the user\\u2026"}}]}\n\n'
+        b'data: {"choices":[{"index":0,"delta":{"content":"</think>\\n\\n"}}]}\n\n'
+        b'data: {"choices":[{"index":0,"delta":{"content":"Hello!"},"finish_reason":"stop"}]}\n\n'
+        b"data: [DONE]\n\n",
+        (ReasoningDelta("Okay, so the user\u2026"), TextDelta("\n\nHello!"), End("stop")),
+    ),
+]
