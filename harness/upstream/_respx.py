@@ -5,13 +5,19 @@ works once, then raises ``httpx.StreamConsumed``); the body streams the plan's w
 clients alike. Gates cannot block (the SDK pulls the stream on the caller's thread): an unsatisfied gate
 is recorded as ``gate-timeout`` at once and the stream goes on. An abort raises
 ``httpx.RemoteProtocolError`` after the partial bytes; a stall raises ``httpx.ReadTimeout``.
+SDKs built on the ``httpx2`` fork (openai>=3, anthropic>=2) are out of respx's reach: give them
+``RespxUpstream.transport()`` instead (same plans, same records).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import importlib
 import time
 from collections.abc import AsyncIterator, Iterator
+from types import ModuleType
+from typing import Any
 
 import httpx
 import respx
@@ -25,8 +31,11 @@ from harness.upstream._script import Conversation, Script
 __all__ = ["RespxUpstream", "mount_respx"]
 
 
-class _PlanStream(httpx.SyncByteStream, httpx.AsyncByteStream):
-    """The body of one response: runs the plan's actions after the head, recording as it yields."""
+class _PlanBody:
+    """The body of one response: runs the plan's actions after the head, recording as it yields.
+    Mixed into each httpx-like module's byte-stream classes (httpx, and httpx2 used by openai>=3)."""
+
+    errors: Any = httpx
 
     def __init__(self, plan: Plan, start: int, state: ConversationState, turn: int) -> None:
         self.actions = plan.actions[start:]
@@ -77,18 +86,18 @@ class _PlanStream(httpx.SyncByteStream, httpx.AsyncByteStream):
             elif isinstance(action, Abort):
                 tl.add("upstream", "fault", turn=turn, fault=action.fault + " (abort)")
                 self.finished = True
-                raise httpx.RemoteProtocolError(
+                raise self.errors.RemoteProtocolError(
                     f"thinkwire: upstream closed the connection ({action.fault})"
                 )
             elif isinstance(action, StallFor):
                 tl.add("upstream", "fault", turn=turn, fault="stall (respx: read timeout at once)")
                 self.finished = True
-                raise httpx.ReadTimeout("thinkwire: upstream stalled (respx mode)")
+                raise self.errors.ReadTimeout("thinkwire: upstream stalled (respx mode)")
             elif isinstance(action, Finish):
                 self.finished = True
                 tl.add("upstream", "response-end", turn=turn, status=200)
 
-    def __iter__(self) -> Iterator[bytes]:
+    def __iter__(self) -> Iterator[bytes]:  # sync clients
         for item in self._steps():
             if isinstance(item, float):
                 time.sleep(item)
@@ -114,6 +123,15 @@ class _PlanStream(httpx.SyncByteStream, httpx.AsyncByteStream):
         self._closed()
 
 
+@functools.cache
+def _stream_class(mod: ModuleType) -> type[_PlanBody]:
+    return type(
+        f"PlanStream_{mod.__name__}",
+        (_PlanBody, mod.SyncByteStream, mod.AsyncByteStream),
+        {"errors": mod},
+    )
+
+
 class RespxUpstream:
     """A conversation mounted on a respx router: ``load()`` resets, ``requests``/``timeline``/``client``
     as on :class:`~harness.upstream.MockUpstream`."""
@@ -123,6 +141,13 @@ class RespxUpstream:
         self.base_url = base_url.rstrip("/")
         self.state = ConversationState(Conversation(()))
         self.route = router.route(url__startswith=self.base_url).mock(side_effect=self._respond)
+
+    def transport(self, module: str = "httpx2") -> Any:
+        """A ``MockTransport`` of an httpx-like module serving the same conversation, for clients respx
+        cannot patch: the openai (>=3) and anthropic SDKs here run on the ``httpx2`` fork. Pass it as
+        ``http_client=httpx2.Client(transport=up.transport())`` (sync and async clients both)."""
+        mod = importlib.import_module(module)
+        return mod.MockTransport(lambda request: self._respond(request, mod))
 
     def load(
         self,
@@ -150,7 +175,7 @@ class RespxUpstream:
         with self.state.lock:
             return list(self.state.requests)
 
-    def _respond(self, request: httpx.Request) -> httpx.Response:
+    def _respond(self, request: Any, mod: ModuleType = httpx) -> Any:
         state = self.state
         target = request.url.raw_path.decode("ascii", "replace")
         headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw)
@@ -167,16 +192,16 @@ class RespxUpstream:
             if isinstance(action, Fault):
                 state.timeline.add("upstream", "fault", turn=turn, fault=action.fault)
             elif isinstance(action, Abort):
-                raise httpx.RemoteProtocolError(
+                raise mod.RemoteProtocolError(
                     f"thinkwire: upstream closed the connection ({action.fault})"
                 )
         if head is None:  # pragma: no cover - every plan has a head or aborts
-            raise httpx.RemoteProtocolError("thinkwire: no response")
+            raise mod.RemoteProtocolError("thinkwire: no response")
         hdrs: list[tuple[str, str]] = list(head.headers)
         if head.framing == "length" and head.length is not None:
             hdrs.append(("content-length", str(head.length)))
-        stream = _PlanStream(plan, i, state, turn)
-        return httpx.Response(head.status, headers=hdrs, stream=stream, request=request)
+        stream = _stream_class(mod)(plan, i, state, turn)
+        return mod.Response(head.status, headers=hdrs, stream=stream, request=request)
 
 
 def mount_respx(

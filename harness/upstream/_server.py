@@ -190,8 +190,9 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
                     resp.abort()
                 return
             elif isinstance(action, Finish):
-                await resp.end()
+                # recorded first: a client that saw the end can rely on the record being there
                 tl.add("upstream", "response-end", turn=turn, status=resp.status)
+                await resp.end()
     except asyncio.CancelledError:
         resp.abort()
         raise
