@@ -157,10 +157,10 @@ class Gateway:
         gone = asyncio.ensure_future(resp.closed.wait())
         finished = False
         try:
-            while True:
+            while not resp.closed.is_set():
                 read = asyncio.ensure_future(anext(chunks))
                 await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
-                if not read.done():
+                if resp.closed.is_set():  # the client left: stop reading now
                     read.cancel()
                     with contextlib.suppress(BaseException):
                         await read
