@@ -1,0 +1,439 @@
+"""Ollama native ``/api/chat`` dialect: NDJSON lines with ``message.thinking``, a final ``done:true`` line.
+
+Rule: sans-IO. Tool calls arrive whole (``arguments`` is a JSON object, no call id in the SDK types), so
+the emitter buffers a call until it is complete; ``{"error": …}`` lines are stream errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.codec import JSONLDecoder
+from harness.dialects._base import Caps, Frame, ProviderProfile, Rejection, RequestSpec, Transport, Variant
+from harness.events import (
+    End,
+    Event,
+    Message,
+    Notice,
+    ReasoningBlock,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    StreamError,
+    TextBlock,
+    TextDelta,
+    ToolCallBlock,
+    ToolCallDelta,
+    ToolResultBlock,
+    Turn,
+    Usage,
+    assemble,
+)
+
+__all__ = ["DIALECT", "VARIANTS", "OllamaDialect", "OllamaEmitter", "OllamaObserver"]
+
+NAME = "ollama"
+_CREATED_AT = "2026-03-09T20:20:30.224Z"
+VARIANTS: dict[str, Variant] = {
+    "native": Variant(
+        "native",
+        "OLL-NATIVE",
+        NAME,
+        "Ollama /api/chat NDJSON: message.thinking, object tool arguments, final done:true line",
+        frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
+    )
+}
+
+
+def _check_variant(variant: str) -> None:
+    if variant not in VARIANTS:
+        raise KeyError(f"unknown {NAME} variant {variant!r}: the only variant is 'native'")
+
+
+def _args_obj(arguments: str) -> Any:
+    try:
+        obj = loads(arguments) if arguments else {}
+    except (JSONDecodeError, ValueError):
+        return {"_raw": arguments}  # not JSON: Ollama cannot carry it as an object
+    return obj
+
+
+def _args_str(arguments: Any) -> str:
+    if isinstance(arguments, str):
+        return arguments
+    return dumps_compact(arguments if arguments is not None else {})
+
+
+class OllamaEmitter:
+    """Canonical events -> NDJSON lines. Usage goes on the ``done`` line (``prompt_eval_count`` /
+    ``eval_count``); Ollama reports ``done_reason:"stop"`` for a tool-call turn."""
+
+    def __init__(self, variant: str = "native", *, model: str = "mock-model") -> None:
+        _check_variant(variant)
+        self.model = model
+        self._tools: dict[int, list[str]] = {}  # index -> [name, arguments]
+        self._usage: Usage | None = None
+        self._closed = False
+        self._in_reasoning = False
+
+    def _line(self, message: Mapping[str, Any], *tags: str, **extra: Any) -> Frame:
+        obj: dict[str, Any] = {"model": self.model, "created_at": _CREATED_AT, "message": dict(message)}
+        obj["done"] = False
+        obj.update(extra)
+        if self._in_reasoning and "reasoning" not in tags:
+            self._in_reasoning = False
+            tags = (*tags, "reasoning-done")
+        return Frame(dumps_compact(obj), tags=frozenset(tags))
+
+    def _flush_tools(self) -> list[Frame]:
+        if not self._tools:
+            return []
+        calls = [
+            {"function": {"name": name, "arguments": _args_obj(args)}} for name, args in self._tools.values()
+        ]
+        self._tools = {}
+        return [self._line({"role": "assistant", "content": "", "tool_calls": calls}, "tool")]
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out: list[Frame] = []
+        for ev in events:
+            if self._closed:
+                break
+            if isinstance(ev, ToolCallDelta):
+                entry = self._tools.setdefault(ev.index, [ev.name or "", ""])
+                entry[0] = entry[0] or (ev.name or "")
+                entry[1] += ev.arguments
+                continue
+            if isinstance(ev, ReasoningSignature | RedactedReasoning | Notice):
+                continue  # not carried by this wire
+            out += self._flush_tools()
+            if isinstance(ev, ReasoningDelta) and ev.text:
+                self._in_reasoning = True
+                out.append(self._line({"role": "assistant", "content": "", "thinking": ev.text}, "reasoning"))
+            elif isinstance(ev, TextDelta) and ev.text:
+                out.append(self._line({"role": "assistant", "content": ev.text}, "text"))
+            elif isinstance(ev, Usage):
+                self._usage = ev
+            elif isinstance(ev, StreamError):
+                self._closed = True
+                out.append(Frame(dumps_compact({"error": ev.message}), tags=frozenset({"error"})))
+            elif isinstance(ev, End):
+                out += self._end(ev)
+        return out
+
+    def close(self) -> list[Frame]:
+        if self._closed:
+            return []
+        return self._flush_tools() + self._end(End())
+
+    def _end(self, ev: End) -> list[Frame]:
+        self._closed = True
+        u = self._usage
+        extra: dict[str, Any] = {
+            "done": True,
+            "done_reason": "stop" if ev.reason == "tool_calls" else ev.reason,
+        }
+        extra["total_duration"] = 812000000
+        extra["load_duration"] = 1000000
+        if u is not None and u.input_tokens is not None:
+            extra["prompt_eval_count"] = u.input_tokens
+        extra["prompt_eval_duration"] = 5000000
+        if u is not None and u.output_tokens is not None:
+            extra["eval_count"] = u.output_tokens
+        extra["eval_duration"] = 80000000
+        tags = ("terminal", "usage") if u is not None else ("terminal",)
+        return [self._line({"role": "assistant", "content": ""}, *tags, **extra)]
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.tool_index = 0
+        self.tools_seen = False
+
+    def message(self, msg: Any) -> list[Event]:
+        out: list[Event] = []
+        if not isinstance(msg, Mapping):
+            return out
+        thinking = msg.get("thinking")
+        if isinstance(thinking, str) and thinking:
+            out.append(ReasoningDelta(thinking))
+        content = msg.get("content")
+        if isinstance(content, str) and content:
+            out.append(TextDelta(content))
+        for call in msg.get("tool_calls") or []:
+            if not isinstance(call, Mapping):
+                continue
+            fn = call.get("function")
+            if not isinstance(fn, Mapping):
+                continue
+            cid = call.get("id")
+            out.append(
+                ToolCallDelta(
+                    self.tool_index,
+                    cid if isinstance(cid, str) else None,
+                    str(fn.get("name") or ""),
+                    _args_str(fn.get("arguments")),
+                )
+            )
+            self.tool_index += 1
+            self.tools_seen = True
+        return out
+
+    def done(self, obj: Mapping[str, Any]) -> list[Event]:
+        out: list[Event] = []
+        pin, pout = obj.get("prompt_eval_count"), obj.get("eval_count")
+        if isinstance(pin, int) or isinstance(pout, int):
+            out.append(Usage(pin if isinstance(pin, int) else None, pout if isinstance(pout, int) else None))
+        reason = obj.get("done_reason")
+        reason = reason if isinstance(reason, str) and reason else "stop"
+        if reason == "stop" and self.tools_seen:
+            reason = "tool_calls"
+        out.append(End(reason))
+        return out
+
+
+class OllamaObserver:
+    """NDJSON bytes (any split) -> canonical events; ``done:true`` -> :class:`End`."""
+
+    def __init__(self, **_: Any) -> None:
+        self._jsonl = JSONLDecoder()
+        self._r = _Reader()
+        self._ended = False
+        self._after_noted = False
+        self._anomalies = 0
+
+    def feed(self, data: bytes) -> list[Event]:
+        out: list[Event] = []
+        for line in self._jsonl.feed(data):
+            out += self._line(line)
+        return out + self._notices()
+
+    def end(self) -> list[Event]:
+        out: list[Event] = []
+        for line in self._jsonl.end():
+            out += self._line(line)
+        out += self._notices()
+        if not self._ended:
+            out.append(Notice("no-terminator", "EOF without a done:true line"))
+        return out
+
+    def _notices(self) -> list[Event]:
+        new = self._jsonl.anomalies[self._anomalies :]
+        self._anomalies = len(self._jsonl.anomalies)
+        return [Notice(f"jsonl-{a}") for a in new]
+
+    def _line(self, line: str) -> list[Event]:
+        if not line.strip():
+            return []
+        if self._ended:
+            if self._after_noted:
+                return []
+            self._after_noted = True
+            return [Notice("data-after-end", line[:80])]
+        try:
+            obj = loads(line)
+        except (JSONDecodeError, ValueError):
+            return [Notice("malformed-json", line[:80])]
+        if not isinstance(obj, Mapping):
+            return [Notice("unknown-frame", line[:80])]
+        if "error" in obj:
+            self._ended = True
+            err = obj["error"]
+            return [StreamError(err if isinstance(err, str) else dumps_compact(err))]
+        if "message" not in obj and "done" not in obj:
+            return [Notice("unknown-frame", line[:80])]
+        out = self._r.message(obj.get("message"))
+        if obj.get("done") is True:
+            self._ended = True
+            out += self._r.done(obj)
+        return out
+
+
+def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-model") -> bytes:
+    _check_variant(variant)
+    for ev in turn:
+        if isinstance(ev, StreamError):
+            return error_body(500, ev.message)
+    msg = assemble(turn)
+    end = next((ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop"))
+    usage = next((ev for ev in turn if isinstance(ev, Usage)), None)
+    message = _assistant_json(msg)
+    obj: dict[str, Any] = {"model": model, "created_at": _CREATED_AT, "message": message, "done": True}
+    obj["done_reason"] = "stop" if end.reason == "tool_calls" else end.reason
+    if usage is not None and usage.input_tokens is not None:
+        obj["prompt_eval_count"] = usage.input_tokens
+    if usage is not None and usage.output_tokens is not None:
+        obj["eval_count"] = usage.output_tokens
+    return dumps_compact(obj).encode()
+
+
+def observe_response(body: bytes, **_: Any) -> list[Event]:
+    try:
+        obj = loads(body.strip() or b"null")
+    except (JSONDecodeError, ValueError):
+        return [Notice("malformed-json", body[:80].decode(errors="replace"))]
+    if not isinstance(obj, Mapping):
+        return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
+    if "error" in obj:
+        err = obj["error"]
+        return [StreamError(err if isinstance(err, str) else dumps_compact(err))]
+    r = _Reader()
+    return r.message(obj.get("message")) + r.done(obj)
+
+
+def error_body(status: int, message: str, code: str | None = None) -> bytes:
+    return dumps_compact({"error": message}).encode()
+
+
+def _assistant_json(msg: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": "assistant", "content": msg.text}
+    if msg.reasoning:
+        out["thinking"] = msg.reasoning
+    if msg.tool_calls:
+        out["tool_calls"] = [
+            {"function": {"name": c.name, "arguments": _args_obj(c.arguments)}} for c in msg.tool_calls
+        ]
+    return out
+
+
+def build_request(
+    messages: Sequence[Message], *, model: str, stream: bool, variant: str = "native", **options: Any
+) -> RequestSpec:
+    _check_variant(variant)
+    names: dict[str, str] = {}
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "assistant":
+            for c in m.tool_calls:
+                names[c.id] = c.name
+            out.append(_assistant_json(m))
+        elif m.role == "tool":
+            for b in m.content:
+                if isinstance(b, ToolResultBlock):
+                    out.append(
+                        {
+                            "role": "tool",
+                            "content": b.content,
+                            "tool_name": b.name or names.get(b.call_id, ""),
+                        }
+                    )
+        else:
+            out.append({"role": m.role, "content": m.text})
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": out,
+        "stream": stream,
+        "think": options.pop("think", True),
+    }
+    body.update(options)
+    return RequestSpec("/api/chat", body)
+
+
+def parse_request(body: Mapping[str, Any]) -> list[Message]:
+    out: list[Message] = []
+    for raw in body.get("messages") or []:
+        if not isinstance(raw, Mapping):
+            continue
+        role = raw.get("role")
+        content = raw["content"] if isinstance(raw.get("content"), str) else ""
+        assert isinstance(content, str)
+        if role == "assistant":
+            blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
+            if isinstance(raw.get("thinking"), str) and raw["thinking"]:
+                blocks.append(ReasoningBlock(raw["thinking"]))
+            if content:
+                blocks.append(TextBlock(content))
+            for call in raw.get("tool_calls") or []:
+                fn = call.get("function") if isinstance(call, Mapping) else None
+                if isinstance(fn, Mapping):
+                    cid = call.get("id")
+                    blocks.append(
+                        ToolCallBlock(
+                            cid if isinstance(cid, str) else "",
+                            str(fn.get("name") or ""),
+                            _args_str(fn.get("arguments")),
+                        )
+                    )
+            out.append(Message("assistant", tuple(blocks)))
+        elif role == "tool":
+            out.append(Message.tool("", content, str(raw.get("tool_name") or "")))
+        elif role == "system":
+            out.append(Message("system", (TextBlock(content),)))
+        else:
+            out.append(Message.user(content))
+    return out
+
+
+def _no_reasoning(turn: Turn) -> Turn:
+    return tuple(
+        ev for ev in turn if not isinstance(ev, ReasoningDelta | ReasoningSignature | RedactedReasoning)
+    )
+
+
+class _Profile:
+    dialect = NAME
+
+    def __init__(self, name: str, description: str, *, think_gated: bool) -> None:
+        self.name = name
+        self.description = description
+        self.think_gated = think_gated
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return None  # Ollama enforces no passback rule
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        if self.think_gated and not request.get("think"):
+            return _no_reasoning(turn)
+        return turn
+
+
+PROFILES: dict[str, ProviderProfile] = {
+    "lenient": _Profile(
+        "lenient", "accepts every request; streams the scripted turn unchanged", think_gated=False
+    ),
+    "ollama": _Profile(
+        "ollama", "Ollama: no passback rule; thinking only when the request sets think", think_gated=True
+    ),
+}
+
+
+class OllamaDialect:
+    name = NAME
+    transport = Transport.JSONL
+    content_type = "application/x-ndjson"
+    path_suffixes: tuple[str, ...] = ("/api/chat",)
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "native"
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> OllamaEmitter:
+        return OllamaEmitter(variant, model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        return emit_response(turn, variant, model=model)
+
+    def observer(self, variant: str | None = None, **options: Any) -> OllamaObserver:
+        if variant is not None:
+            _check_variant(variant)
+        return OllamaObserver(**options)
+
+    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+        return observe_response(body, **options)
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        return error_body(status, message, code)
+
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        return build_request(messages, model=model, stream=stream, variant=variant, **options)
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        return parse_request(body)
+
+    def profiles(self) -> Mapping[str, ProviderProfile]:
+        return PROFILES
+
+
+DIALECT = OllamaDialect()

@@ -1,0 +1,518 @@
+"""pi ``--print --mode json`` dialect: the JSONL agent-event stream pi-style CLIs write to stdout.
+
+Rule 1: the observer reads ``assistantMessageEvent`` deltas only, never the cumulative ``message`` /
+``partial`` snapshots (so v1 is not double counted); ``thinking_start``/``thinking_end`` are boundaries.
+Rule 2: not served over HTTP (``path_suffixes`` is empty); the request codec models pi's message list.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.codec import JSONLDecoder
+from harness.dialects._base import Caps, Frame, ProviderProfile, Rejection, RequestSpec, Transport, Variant
+from harness.events import (
+    End,
+    Event,
+    Message,
+    Notice,
+    ReasoningBlock,
+    ReasoningDelta,
+    StreamError,
+    TextBlock,
+    TextDelta,
+    ToolCallBlock,
+    ToolCallDelta,
+    ToolResultBlock,
+    Turn,
+    Usage,
+)
+
+__all__ = ["DIALECT", "VARIANTS", "PiDialect", "PiEmitter", "PiObserver"]
+
+NAME = "pi-json"
+_CAPS = frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS})
+VARIANTS: dict[str, Variant] = {
+    "v1": Variant(
+        "v1", "PI-JSONL-V1", NAME, "pi-mono: message_update with cumulative message/partial snapshots", _CAPS
+    ),
+    "v2": Variant(
+        "v2", "PI-JSONL-V2", NAME, "earendil pi: delta-only message_update with usage; agent_settled", _CAPS
+    ),
+}
+_TS = 1788220800000
+_STOP = {"stop": "stop", "tool_calls": "toolUse", "length": "length"}
+_STOP_BACK = {"stop": "stop", "toolUse": "tool_calls", "length": "length"}
+
+
+def _check_variant(variant: str) -> None:
+    if variant not in VARIANTS:
+        raise KeyError(f"unknown {NAME} variant {variant!r}: choose 'v1' or 'v2'")
+
+
+def _usage_json(u: Usage | None) -> dict[str, Any]:
+    zero = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
+    return {
+        "input": (u.input_tokens or 0) if u else 0,
+        "output": (u.output_tokens or 0) if u else 0,
+        "cacheRead": 0,
+        "cacheWrite": 0,
+        "totalTokens": (u.total_tokens or 0) if u else 0,
+        "cost": zero,
+    }
+
+
+def _args_obj(arguments: str) -> Any:
+    try:
+        return loads(arguments) if arguments else {}
+    except (JSONDecodeError, ValueError):
+        return {"_raw": arguments}
+
+
+class PiEmitter:
+    """Canonical events -> the whole pi record sequence (session … agent_end [, agent_settled])."""
+
+    def __init__(self, variant: str = "v2", *, model: str = "mock-model", prompt: str = "hi") -> None:
+        _check_variant(variant)
+        self.variant = variant
+        self.model = model
+        self.prompt = prompt
+        self._started = False
+        self._closed = False
+        self._content: list[dict[str, Any]] = []
+        self._kind: str | None = None  # thinking | text | toolcall
+        self._tool_index: int | None = None
+        self._tool_args = ""
+        self._usage: Usage | None = None
+
+    def _rec(self, obj: Mapping[str, Any], *tags: str) -> Frame:
+        return Frame(dumps_compact(obj), tags=frozenset(tags))
+
+    def _assistant(self, stop: str = "stop", error: str | None = None) -> dict[str, Any]:
+        msg: dict[str, Any] = {
+            "role": "assistant",
+            "content": copy.deepcopy(self._content),
+            "api": "openai-completions",
+            "provider": "mock",
+            "model": self.model,
+            "usage": _usage_json(self._usage),
+            "stopReason": stop,
+        }
+        if error is not None:
+            msg["errorMessage"] = error
+        msg["timestamp"] = _TS + 1
+        return msg
+
+    def _update(self, ame: dict[str, Any], *tags: str) -> Frame:
+        obj: dict[str, Any] = {"type": "message_update"}
+        if self.variant == "v2":
+            obj["usage"] = _usage_json(self._usage)
+        else:
+            snapshot = self._assistant()
+            obj["message"] = snapshot
+            ame = {**ame, "partial": snapshot}
+        obj["assistantMessageEvent"] = ame
+        return self._rec(obj, *tags)
+
+    def _start(self) -> list[Frame]:
+        if self._started:
+            return []
+        self._started = True
+        user = {"role": "user", "content": self.prompt, "timestamp": _TS}
+        session = {
+            "type": "session",
+            "version": 3,
+            "id": "00000000-0000-4000-8000-000000000000",
+            "timestamp": "2026-09-01T00:00:00.000Z",
+            "cwd": "/home/user/project",
+        }
+        return [
+            self._rec(session, "start"),
+            self._rec({"type": "agent_start"}, "start"),
+            self._rec({"type": "turn_start"}, "start"),
+            self._rec({"type": "message_start", "message": user}, "start"),
+            self._rec({"type": "message_end", "message": user}, "start"),
+            self._rec({"type": "message_start", "message": self._assistant()}, "start"),
+        ]
+
+    def _close_block(self) -> list[Frame]:
+        kind, self._kind = self._kind, None
+        if kind is None:
+            return []
+        ci = len(self._content) - 1
+        block = self._content[ci]
+        if kind == "thinking":
+            return [
+                self._update(
+                    {"type": "thinking_end", "contentIndex": ci, "content": block["thinking"]},
+                    "reasoning-done",
+                )
+            ]
+        if kind == "text":
+            return [self._update({"type": "text_end", "contentIndex": ci, "content": block["text"]}, "text")]
+        self._tool_index = None
+        return [
+            self._update(
+                {"type": "toolcall_end", "contentIndex": ci, "toolCall": copy.deepcopy(block)}, "tool"
+            )
+        ]
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out = self._start()
+        for ev in events:
+            if self._closed:
+                break
+            out += self._event(ev)
+        return out
+
+    def close(self) -> list[Frame]:
+        if self._closed:
+            return []
+        return self._start() + self._end(End())
+
+    def _event(self, ev: Event) -> list[Frame]:
+        out: list[Frame] = []
+        if isinstance(ev, ReasoningDelta | TextDelta):
+            if not ev.text:
+                return out
+            kind = "thinking" if isinstance(ev, ReasoningDelta) else "text"
+            if self._kind != kind:
+                out += self._close_block()
+                self._kind = kind
+                self._content.append({"type": kind, kind: ""})
+                out.append(
+                    self._update(
+                        {"type": f"{kind}_start", "contentIndex": len(self._content) - 1},
+                        "reasoning" if kind == "thinking" else "text",
+                    )
+                )
+            ci = len(self._content) - 1
+            self._content[ci][kind] += ev.text
+            tag = "reasoning" if kind == "thinking" else "text"
+            out.append(self._update({"type": f"{kind}_delta", "contentIndex": ci, "delta": ev.text}, tag))
+            return out
+        if isinstance(ev, ToolCallDelta):
+            if self._kind != "toolcall" or self._tool_index != ev.index:
+                out += self._close_block()
+                self._kind = "toolcall"
+                self._tool_index = ev.index
+                self._tool_args = ""
+                call = {
+                    "type": "toolCall",
+                    "id": ev.id or f"call_{ev.index}",
+                    "name": ev.name or "",
+                    "arguments": {},
+                }
+                self._content.append(call)
+                start: dict[str, Any] = {"type": "toolcall_start", "contentIndex": len(self._content) - 1}
+                if self.variant == "v2":
+                    start["id"] = call["id"]
+                    start["toolName"] = call["name"]
+                out.append(self._update(start, "tool"))
+            ci = len(self._content) - 1
+            if ev.arguments:
+                self._tool_args += ev.arguments
+                self._content[ci]["arguments"] = _args_obj(self._tool_args)
+                out.append(
+                    self._update(
+                        {"type": "toolcall_delta", "contentIndex": ci, "delta": ev.arguments}, "tool"
+                    )
+                )
+            return out
+        if isinstance(ev, Usage):
+            self._usage = ev
+            return out
+        if isinstance(ev, StreamError):
+            return out + self._close_block() + self._finish("error", ev.message)
+        if isinstance(ev, End):
+            return out + self._end(ev)
+        return out  # signatures/redacted/notices: not carried by pi's JSON mode
+
+    def _end(self, ev: End) -> list[Frame]:
+        return self._close_block() + self._finish(_STOP.get(ev.reason, ev.reason), None)
+
+    def _finish(self, stop: str, error: str | None) -> list[Frame]:
+        self._closed = True
+        msg = self._assistant(stop, error)
+        turn_msg = {"role": "assistant", "content": msg["content"], "stopReason": stop}
+        agent_end: dict[str, Any] = {"type": "agent_end", "messages": []}
+        if self.variant == "v2":
+            agent_end["willRetry"] = False
+        out = [
+            self._rec({"type": "message_end", "message": msg}, "error" if error is not None else "usage"),
+            self._rec({"type": "turn_end", "message": turn_msg, "toolResults": []}),
+            self._rec(agent_end, *(("terminal",) if self.variant == "v1" else ())),
+        ]
+        if self.variant == "v2":
+            out.append(self._rec({"type": "agent_settled"}, "terminal"))
+        return out
+
+
+_LIFECYCLE = {"session", "agent_start", "turn_start", "turn_end", "message_start"}
+
+
+class PiObserver:
+    """pi JSONL bytes (any split) -> canonical events; ``agent_end``/``agent_settled`` -> :class:`End`."""
+
+    def __init__(self, **_: Any) -> None:
+        self._jsonl = JSONLDecoder()
+        self._anomalies = 0
+        self._tools: dict[int, int] = {}  # contentIndex -> tool ordinal
+        self._tool_known: dict[int, bool] = {}  # ordinal -> id/name seen
+        self._tool_args: dict[int, bool] = {}
+        self._stop = "stop"
+        self._ended = False
+        self._errored = False
+        self._after_noted = False
+
+    def feed(self, data: bytes) -> list[Event]:
+        out: list[Event] = []
+        for line in self._jsonl.feed(data):
+            out += self._line(line)
+        return out + self._notices()
+
+    def end(self) -> list[Event]:
+        out: list[Event] = []
+        for line in self._jsonl.end():
+            out += self._line(line)
+        out += self._notices()
+        if not self._ended and not self._errored:
+            out.append(Notice("no-terminator", "EOF without agent_end"))
+        return out
+
+    def _notices(self) -> list[Event]:
+        new = self._jsonl.anomalies[self._anomalies :]
+        self._anomalies = len(self._jsonl.anomalies)
+        return [Notice(f"jsonl-{a}") for a in new]
+
+    def _line(self, line: str) -> list[Event]:
+        if not line.strip():
+            return []
+        try:
+            obj = loads(line)
+        except (JSONDecodeError, ValueError):
+            return [Notice("malformed-json", line[:80])]
+        if not isinstance(obj, Mapping) or not isinstance(obj.get("type"), str):
+            return [Notice("unknown-frame", line[:80])]
+        kind = obj["type"]
+        if self._ended and kind != "agent_settled":
+            if self._after_noted:
+                return []
+            self._after_noted = True
+            return [Notice("data-after-end", line[:80])]
+        if kind == "message_update":
+            return self._update(obj.get("assistantMessageEvent"))
+        if kind == "message_end":
+            return self._message_end(obj.get("message"))
+        if kind in ("agent_end", "agent_settled"):
+            if self._ended:
+                return []
+            self._ended = True
+            return [] if self._errored else [End(_STOP_BACK.get(self._stop, self._stop))]
+        if kind in _LIFECYCLE:
+            return []
+        return [Notice("unknown-frame", line[:80])]
+
+    def _ordinal(self, ci: int) -> int:
+        if ci not in self._tools:
+            self._tools[ci] = len(self._tools)
+        return self._tools[ci]
+
+    def _update(self, ame: Any) -> list[Event]:
+        if not isinstance(ame, Mapping):
+            return [Notice("unknown-frame", "message_update without assistantMessageEvent")]
+        kind = ame.get("type")
+        ci = ame.get("contentIndex", 0)
+        item = str(ci)
+        delta = ame.get("delta")
+        if kind == "thinking_delta" and isinstance(delta, str):
+            return [ReasoningDelta(delta, item=item)] if delta else []
+        if kind == "text_delta" and isinstance(delta, str):
+            return [TextDelta(delta, item=item)] if delta else []
+        if kind == "toolcall_start":
+            n = self._ordinal(ci)
+            cid, name = ame.get("id"), ame.get("toolName")
+            self._tool_known[n] = isinstance(cid, str) and isinstance(name, str)
+            return [
+                ToolCallDelta(
+                    n, cid if isinstance(cid, str) else None, name if isinstance(name, str) else None
+                )
+            ]
+        if kind == "toolcall_delta" and isinstance(delta, str):
+            n = self._ordinal(ci)
+            self._tool_args[n] = True
+            return [ToolCallDelta(n, arguments=delta)]
+        if kind == "toolcall_end":
+            n = self._ordinal(ci)
+            call = ame.get("toolCall")
+            if not isinstance(call, Mapping):
+                return []
+            cid, name = call.get("id"), call.get("name")
+            args = "" if self._tool_args.get(n) else dumps_compact(call.get("arguments") or {})
+            if self._tool_known.get(n) and not args:
+                return []
+            return [
+                ToolCallDelta(
+                    n, cid if isinstance(cid, str) else None, name if isinstance(name, str) else None, args
+                )
+            ]
+        if kind in ("thinking_start", "thinking_end", "text_start", "text_end", "start"):
+            return []  # boundaries, not content
+        return [Notice("unknown-event", str(kind))]
+
+    def _message_end(self, msg: Any) -> list[Event]:
+        if not isinstance(msg, Mapping) or msg.get("role") != "assistant":
+            return []
+        out: list[Event] = []
+        u = msg.get("usage")
+        if isinstance(u, Mapping) and (u.get("totalTokens") or u.get("input") or u.get("output")):
+            out.append(Usage(u.get("input"), u.get("output"), None, u.get("totalTokens")))
+        stop = msg.get("stopReason")
+        if stop in ("error", "aborted"):
+            self._errored = True
+            err = msg.get("errorMessage")
+            out.append(StreamError(err if isinstance(err, str) else str(stop), str(stop)))
+        elif isinstance(stop, str):
+            self._stop = stop
+        return out
+
+
+def _assistant_json(m: Message) -> dict[str, Any]:
+    content: list[dict[str, Any]] = []
+    for b in m.content:
+        if isinstance(b, ReasoningBlock):
+            content.append({"type": "thinking", "thinking": b.text})
+        elif isinstance(b, TextBlock):
+            content.append({"type": "text", "text": b.text})
+        elif isinstance(b, ToolCallBlock):
+            content.append(
+                {"type": "toolCall", "id": b.id, "name": b.name, "arguments": _args_obj(b.arguments)}
+            )
+    return {"role": "assistant", "content": content}
+
+
+def build_request(
+    messages: Sequence[Message], *, model: str, stream: bool, variant: str = "v2", **options: Any
+) -> RequestSpec:
+    """pi is driven by a prompt, not HTTP: ``body`` is pi's message list plus the prompt (last user text)."""
+    _check_variant(variant)
+    out: list[dict[str, Any]] = []
+    prompt = ""
+    for m in messages:
+        if m.role == "assistant":
+            out.append(_assistant_json(m))
+        elif m.role == "tool":
+            for b in m.content:
+                if isinstance(b, ToolResultBlock):
+                    out.append(
+                        {
+                            "role": "toolResult",
+                            "toolCallId": b.call_id,
+                            "toolName": b.name,
+                            "content": [{"type": "text", "text": b.content}],
+                        }
+                    )
+        else:
+            prompt = m.text if m.role == "user" else prompt
+            out.append({"role": m.role, "content": m.text})
+    return RequestSpec("", {"model": model, "prompt": prompt, "messages": out, **options})
+
+
+def parse_request(body: Mapping[str, Any]) -> list[Message]:
+    out: list[Message] = []
+    for raw in body.get("messages") or []:
+        if not isinstance(raw, Mapping):
+            continue
+        role = raw.get("role")
+        content = raw.get("content")
+        if role == "assistant" and isinstance(content, list):
+            blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
+            for p in content:
+                if not isinstance(p, Mapping):
+                    continue
+                if p.get("type") == "thinking":
+                    blocks.append(ReasoningBlock(str(p.get("thinking", ""))))
+                elif p.get("type") == "text":
+                    blocks.append(TextBlock(str(p.get("text", ""))))
+                elif p.get("type") == "toolCall":
+                    blocks.append(
+                        ToolCallBlock(
+                            str(p.get("id", "")),
+                            str(p.get("name", "")),
+                            dumps_compact(p.get("arguments") or {}),
+                        )
+                    )
+            out.append(Message("assistant", tuple(blocks)))
+        elif role == "toolResult":
+            text = "".join(
+                str(p.get("text", ""))
+                for p in content or []
+                if isinstance(p, Mapping) and p.get("type") == "text"
+            )
+            out.append(Message.tool(str(raw.get("toolCallId", "")), text, str(raw.get("toolName", ""))))
+        elif role == "system":
+            out.append(Message("system", (TextBlock(str(content or "")),)))
+        else:
+            out.append(Message.user(content if isinstance(content, str) else ""))
+    return out
+
+
+class _Lenient:
+    name = "lenient"
+    dialect = NAME
+    description = "pi replays reasoning internally: nothing to enforce"
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return None
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
+
+
+PROFILES: dict[str, ProviderProfile] = {"lenient": _Lenient()}
+
+
+class PiDialect:
+    name = NAME
+    transport = Transport.JSONL
+    content_type = "application/x-ndjson"
+    path_suffixes: tuple[str, ...] = ()
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "v2"
+
+    def emitter(self, variant: str, *, model: str = "mock-model", prompt: str = "hi") -> PiEmitter:
+        return PiEmitter(variant, model=model, prompt=prompt)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        """pi has no non-streaming form: the whole JSONL record sequence."""
+        e = PiEmitter(variant, model=model)
+        return b"".join((f.data + "\n").encode() for f in e.feed(turn) + e.close())
+
+    def observer(self, variant: str | None = None, **options: Any) -> PiObserver:
+        if variant is not None:
+            _check_variant(variant)
+        return PiObserver(**options)
+
+    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+        o = PiObserver(**options)
+        return o.feed(body) + o.end()
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        return dumps_compact({"type": "error", "error": message}).encode()
+
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        return build_request(messages, model=model, stream=stream, variant=variant, **options)
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        return parse_request(body)
+
+    def profiles(self) -> Mapping[str, ProviderProfile]:
+        return PROFILES
+
+
+DIALECT = PiDialect()
