@@ -415,6 +415,7 @@ class _Reader:
 
     fields: tuple[str, ...]
     implicit: bool
+    inline: bool = True  # False: never split inline <think> (a front door that claims structured reasoning)
     splitter: ThinkSplitter = field(init=False)
     structured: bool = False
     mirrored_noted: bool = False
@@ -483,7 +484,7 @@ class _Reader:
         if content is None or content == "":
             return []
         if isinstance(content, str):
-            if self.structured:
+            if self.structured or not self.inline:
                 return [*self.splitter.release(), TextDelta(content)]
             return list(self.splitter.feed(content))
         out: list[Event] = []
@@ -542,13 +543,18 @@ class _Reader:
 class ChatObserver:
     """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order),
     ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
-    ``think-implicit`` variant)."""
+    ``think-implicit`` variant), ``inline_think=False`` (never split inline tags: for reading a SUT
+    whose front door claims structured reasoning, so tags it leaks into content are seen as such)."""
 
     def __init__(
-        self, *, reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS, implicit_think: bool = False
+        self,
+        *,
+        reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
+        implicit_think: bool = False,
+        inline_think: bool = True,
     ) -> None:
         self._sse = SSEDecoder()
-        self._r = _Reader(tuple(reasoning_fields), implicit_think)
+        self._r = _Reader(tuple(reasoning_fields), implicit_think, inline_think)
         self._anomalies = 0
         self._done = False
         self._errored = False
@@ -625,6 +631,7 @@ def observe_response(
     *,
     reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
     implicit_think: bool = False,
+    inline_think: bool = True,
     **_: Any,
 ) -> list[Event]:
     """Canonical events from a non-streaming ``chat.completion`` body."""
@@ -636,7 +643,7 @@ def observe_response(
         return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
     if obj.get("error"):
         return [_error_event(obj["error"])]
-    r = _Reader(tuple(reasoning_fields), implicit_think)
+    r = _Reader(tuple(reasoning_fields), implicit_think, inline_think)
     out: list[Event] = []
     finish: str | None = None
     for choice in obj.get("choices") or []:

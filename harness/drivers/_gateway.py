@@ -17,7 +17,7 @@ import httpx
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port
-from harness.drivers._profile import SUTProfile, substitute
+from harness.drivers._profile import SUTProfile, observer_options, substitute
 
 __all__ = ["GatewayDriver", "UrlDriver"]
 
@@ -37,18 +37,8 @@ class UrlDriver:
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        opts = (
-            {}
-            if self.profile.reasoning_fields is None
-            else {"reasoning_fields": self.profile.reasoning_fields}
-        )
-        return FrontDoor(
-            self.base_url,
-            dialect=self.profile.front_door,
-            variant=self.profile.front_variant,
-            path=self.profile.path,
-            observer_options=opts,
-        )
+        return FrontDoor(self.base_url, dialect=self.profile.front_door, variant=self.profile.front_variant,
+                         path=self.profile.path, observer_options=observer_options(self.profile))
 
     def run(self, ctx: CaseContext) -> None:
         assert self.front is not None, "start() first"

@@ -7,7 +7,6 @@ Rule: placeholders ``{upstream}`` (mock upstream base URL), ``{port}`` (a free p
 
 from __future__ import annotations
 
-import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ from typing import Any
 
 from harness._errors import ProfileError, closest
 
-__all__ = ["KINDS", "SUTProfile", "load_profile", "parse_profile", "substitute"]
+__all__ = ["KINDS", "SUTProfile", "load_profile", "observer_options", "parse_profile", "substitute"]
 
 KINDS = ("gateway", "url", "python", "cli")
 
@@ -42,6 +41,7 @@ _KEYS: dict[str, Any] = {
     "expectations": str,
     "faults": list,
     "keep_alive": bool,
+    "inline_think": bool,
 }
 
 
@@ -68,6 +68,7 @@ class SUTProfile:
     expectations: str | None = None
     faults: tuple[str, ...] = ()
     keep_alive: bool = True  # gateway: one process for the whole run (else one per case)
+    inline_think: bool = True  # front door observer splits a leading <think>; False for structured doors
     source: str = "<flags>"
 
     def model_for(self, dialect: str, variant: str) -> str:
@@ -166,9 +167,16 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
+        inline_think=bool(data.get("inline_think", True)),
         source=source,
     )
 
 
-def python_placeholder() -> str:
-    return sys.executable
+def observer_options(profile: SUTProfile) -> dict[str, Any]:
+    """Options for the front door's observer, from the profile."""
+    opts: dict[str, Any] = {}
+    if profile.reasoning_fields is not None:
+        opts["reasoning_fields"] = profile.reasoning_fields
+    if profile.front_door == "openai-chat" and not profile.inline_think:
+        opts["inline_think"] = False
+    return opts

@@ -30,6 +30,7 @@ BUILTIN = {
         ],
         "front_door": "openai-chat",
         "front_variant": "reasoning_details",
+        "inline_think": False,
         "models": {"*": "{dialect}:{variant}/mock-model"},
         "timeout": 10.0,
     },

@@ -114,7 +114,7 @@ def channel_separation(view: CaseView) -> Finding:
     if not turns:
         return na("channel-separation", "no turn to judge")
     for t in turns:
-        if t.reasoning_fate == "moved":
+        if t.reasoning_fate == "moved" or t.text_fate == "intruded":
             return Finding(
                 "channel-separation",
                 Verdict.FAIL,
@@ -122,7 +122,7 @@ def channel_separation(view: CaseView) -> Finding:
                 expected=f"reasoning {_short(t.expected_reasoning)}",
                 actual=f"text {_short(t.text)}",
             )
-        if t.reasoning_fate == "leaked" or t.text_fate == "moved":
+        if t.reasoning_fate in ("leaked", "intruded") or t.text_fate == "moved":
             return Finding(
                 "channel-separation",
                 Verdict.FAIL,

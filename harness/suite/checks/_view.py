@@ -9,6 +9,7 @@ with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,11 +30,19 @@ from harness.timeline import Entry, Timeline
 __all__ = ["CaseView", "TurnView", "build_view", "fate"]
 
 
-def fate(expected: str, got: str, other_channel: str) -> str:
-    """``ok``, ``none`` (nothing expected, nothing got), ``dropped``, ``moved``, ``duplicated``,
-    ``corrupted``, ``leaked`` (got something where nothing was expected), ``altered``."""
+_EMPTY_TAGS = re.compile(r"<(think|thinking|thought|reasoning)>\s*</\1>")
+
+
+def fate(expected: str, got: str, other_channel: str, other_expected: str = "") -> str:
+    """``ok``, ``none`` (nothing expected, nothing got), ``dropped``, ``moved`` (went to the other
+    channel), ``intruded`` (correct, plus the other channel's content), ``duplicated``, ``corrupted``,
+    ``leaked`` (got something where nothing was expected), ``altered``."""
     if got == expected:
         return "ok" if expected else "none"
+    if other_expected and other_expected in got:
+        rest = _EMPTY_TAGS.sub("", got.replace(other_expected, "", 1))
+        if rest.strip() == expected.strip():
+            return "intruded"
     if not expected:
         return "leaked"
     if "\ufffd" in got and "\ufffd" not in expected:
@@ -90,11 +99,11 @@ class TurnView:
 
     @property
     def reasoning_fate(self) -> str:
-        return fate(self.expected_reasoning, self.reasoning, self.text)
+        return fate(self.expected_reasoning, self.reasoning, self.text, self.expected_text)
 
     @property
     def text_fate(self) -> str:
-        return fate(self.expected_text, self.text, self.reasoning)
+        return fate(self.expected_text, self.text, self.reasoning, self.expected_reasoning)
 
     @property
     def errors(self) -> list[StreamError]:
