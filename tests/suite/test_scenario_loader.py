@@ -71,9 +71,9 @@ BAD = [
         "turns[0].steps[1].gate.reasonin",
         "reasoning",
     ),
-    ("unknown profile", GOOD + '\nprofile = "deepsek-v4"\n', "profile", "deepseek-v4"),
-    ("bad mode", GOOD + '\nmodes = ["streaming"]\n', "modes", "stream"),
-    ("unknown chunking", GOOD + '\nchunkings = ["per-byte"]\n', "chunkings", "per-byte"),
+    ("unknown profile", '\nprofile = "deepsek-v4"\n' + GOOD, "profile", "deepseek-v4"),
+    ("bad mode", '\nmodes = ["streaming"]\n' + GOOD, "modes", "stream"),
+    ("unknown chunking", '\nchunkings = ["per-byte"]\n' + GOOD, "chunkings", "per-byte"),
     ("unknown turn field", GOOD.replace('user = "hi"', 'usr = "hi"'), "turns[0].usr", "user"),
     (
         "empty steps",
@@ -89,7 +89,7 @@ BAD = [
         "turns[0].steps",
         "first step",
     ),
-    ("unknown expect key", GOOD + '\nexpect = { outcom = "error" }\n', "expect.outcom", "outcome"),
+    ("unknown expect key", '\nexpect = { outcom = "error" }\n' + GOOD, "expect.outcom", "outcome"),
 ]
 
 
