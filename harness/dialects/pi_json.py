@@ -109,7 +109,7 @@ class PiEmitter:
     def _update(self, ame: dict[str, Any], *tags: str) -> Frame:
         obj: dict[str, Any] = {"type": "message_update"}
         if self.variant == "v2":
-            obj["usage"] = _usage_json(self._usage)
+            obj["usage"] = _usage_json(None)  # running usage: only message_end carries the counts (guess)
         else:
             snapshot = self._assistant()
             obj["message"] = snapshot
