@@ -318,6 +318,9 @@ class Server:
             await self._serve(cid, reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError, h11.ProtocolError):
             pass
+        except asyncio.CancelledError:
+            # stop() cancels connection tasks; end quietly (asyncio 3.11 logs a cancelled client task)
+            pass
         finally:
             self._conns.pop(cid, None)
             writer.close()

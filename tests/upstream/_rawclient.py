@@ -44,7 +44,11 @@ def raw_request(
         req = h11.Request(
             method="POST",
             target=path,
-            headers=[("host", url.netloc), ("content-type", "application/json"), ("content-length", str(len(data)))],
+            headers=[
+                ("host", url.netloc),
+                ("content-type", "application/json"),
+                ("content-length", str(len(data))),
+            ],
         )
         sock.sendall(conn.send(req) + conn.send(h11.Data(data=data)) + conn.send(h11.EndOfMessage()))
         head_done = False

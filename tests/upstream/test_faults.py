@@ -67,7 +67,9 @@ def test_clean_stream_for_comparison(up: MockUpstream) -> None:
         (Disconnect("inside-frame"), R1_SSE + T1_SSE[: len(T1_SSE) // 2], "disconnect-inside-frame (abort)"),
     ],
 )
-def test_disconnect_partial_bytes_then_eof(up: MockUpstream, step: Disconnect, expected_body: bytes, fault: str) -> None:
+def test_disconnect_partial_bytes_then_eof(
+    up: MockUpstream, step: Disconnect, expected_body: bytes, fault: str
+) -> None:
     up.load(Script("openai-chat", (EmitFrames((R1,)), step, EmitFrames((T1, DONE)))))
     r = raw_request(up.base_url, CHAT, {"stream": True})
     assert r.status == 200
@@ -98,7 +100,8 @@ def test_stall_holds_until_the_client_leaves(up: MockUpstream) -> None:
         return up.timeline.wait_for("upstream", "fault", timeout=5) is not None
 
     r = raw_request(up.base_url, CHAT, {"stream": True}, on_read=on_read)
-    assert r.body == R1_SSE and not r.complete
+    assert r.body == R1_SSE
+    assert not r.complete
     gone = up.timeline.wait_for("upstream", "disconnect", timeout=5)
     assert gone is not None
     assert faults(up) == ["stall"]

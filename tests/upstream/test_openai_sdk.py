@@ -13,11 +13,23 @@ import respx
 from harness.dialects._chat_profiles import DS2_MESSAGE
 from harness.events import End, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.timeline import Timeline
-from harness.upstream import ClientSide, Conversation, Emit, Gate, MockUpstream, RespxUpstream, Script, mount_respx
+from harness.upstream import (
+    ClientSide,
+    Conversation,
+    Emit,
+    Gate,
+    MockUpstream,
+    RespxUpstream,
+    Script,
+    mount_respx,
+)
 
 TURN = Emit((ReasoningDelta("Let me think."), TextDelta("Hi!"), End()))
-GATED = (Emit((ReasoningDelta("first"),)), Gate(reasoning="first", timeout=5),
-         Emit((ReasoningDelta(" second"), TextDelta("Hi!"), End())))
+GATED = (
+    Emit((ReasoningDelta("first"),)),
+    Gate(reasoning="first", timeout=5),
+    Emit((ReasoningDelta(" second"), TextDelta("Hi!"), End())),
+)
 MESSAGES = [{"role": "user", "content": "hi"}]
 
 
@@ -86,15 +98,26 @@ def test_gate_times_out_with_a_clear_record(up: MockUpstream, client_sdk: openai
     assert '"reasoning_content":" second"' in t.info["withheld"]["data"]
 
 
-TOOL_TURN = Emit((ReasoningDelta("I need the weather tool."),
-                  ToolCallDelta(0, "call_00_mock", "get_weather", '{"city":"Paris"}'), End("tool_calls")))
+TOOL_TURN = Emit(
+    (
+        ReasoningDelta("I need the weather tool."),
+        ToolCallDelta(0, "call_00_mock", "get_weather", '{"city":"Paris"}'),
+        End("tool_calls"),
+    )
+)
 
 
 def _second_request(keep_reasoning: bool) -> list[dict[str, object]]:
     assistant: dict[str, object] = {
-        "role": "assistant", "content": None,
-        "tool_calls": [{"id": "call_00_mock", "type": "function",
-                        "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'}}],
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_00_mock",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+            }
+        ],
     }
     if keep_reasoning:
         assistant["reasoning_content"] = "I need the weather tool."
@@ -109,7 +132,8 @@ def test_strict_profile_400(up: MockUpstream, client_sdk: openai.OpenAI, keep: b
     list(client_sdk.chat.completions.create(model="m", messages=MESSAGES, stream=True))  # type: ignore[call-overload]
     if keep:
         out = list(client_sdk.chat.completions.create(model="m", messages=_second_request(True), stream=True))  # type: ignore[call-overload]
-        assert out and not up.timeline.select("upstream", "rejected")
+        assert out
+        assert not up.timeline.select("upstream", "rejected")
         return
     with pytest.raises(openai.BadRequestError) as info:
         client_sdk.chat.completions.create(model="m", messages=_second_request(False), stream=True)  # type: ignore[call-overload]
@@ -121,15 +145,21 @@ def test_strict_profile_400(up: MockUpstream, client_sdk: openai.OpenAI, keep: b
 
 
 def test_client_closing_early_is_a_recorded_disconnect(up: MockUpstream, client_sdk: openai.OpenAI) -> None:
-    up.load(Script("openai-chat", (*GATED[:1], Gate(reasoning="never", timeout=10), GATED[2]),
-                   variant="reasoning_content"))
+    up.load(
+        Script(
+            "openai-chat",
+            (*GATED[:1], Gate(reasoning="never", timeout=10), GATED[2]),
+            variant="reasoning_content",
+        )
+    )
     stream = client_sdk.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[call-overload]
     for chunk in stream:
         if reasoning_of(chunk) == "first":
             break
     stream.close()
     gone = up.timeline.wait_for("upstream", "disconnect", timeout=5)
-    assert gone is not None and gone.t > up.timeline.select("upstream", "gate-wait")[0].t
+    assert gone is not None
+    assert gone.t > up.timeline.select("upstream", "gate-wait")[0].t
     assert not up.timeline.select("upstream", "response-end")
     assert not up.timeline.select("upstream", "gate-timeout")
 
@@ -183,8 +213,12 @@ def test_inprocess_sdk_reasoning_sync_and_async(mocked: RespxUpstream) -> None:
     import httpx2
 
     async def run() -> str:
-        ac = openai.AsyncOpenAI(base_url=mocked.base_url + "/v1", api_key="k", max_retries=0,
-                                http_client=httpx2.AsyncClient(transport=mocked.transport()))
+        ac = openai.AsyncOpenAI(
+            base_url=mocked.base_url + "/v1",
+            api_key="k",
+            max_retries=0,
+            http_client=httpx2.AsyncClient(transport=mocked.transport()),
+        )
         stream = await ac.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[call-overload]
         out = "".join([reasoning_of(ch) async for ch in stream])
         await ac.close()

@@ -1,0 +1,134 @@
+"""Routing by path suffix, turn order, overflow, streaming decision, concurrency at a gate."""
+
+from __future__ import annotations
+
+import threading
+
+import httpx
+import pytest
+
+from harness.dialects import Frame
+from harness.events import End, ReasoningDelta, TextDelta
+from harness.upstream import (
+    Conversation,
+    Emit,
+    EmitFrames,
+    Gate,
+    MockUpstream,
+    Script,
+    build_plan,
+    demo_conversation,
+    dialect_for_path,
+    wants_stream,
+)
+
+DONE = Frame("[DONE]", tags=frozenset({"terminal"}))
+
+
+@pytest.mark.parametrize(
+    ("path", "dialect"),
+    [
+        ("/v1/chat/completions", "openai-chat"),
+        ("/chat/completions", "openai-chat"),
+        ("/anthropic/v1/messages", "anthropic-messages"),
+        ("/openai/v1/responses", "openai-responses"),
+        ("/v1beta/models/gemini-2.5-pro:streamGenerateContent", "gemini"),
+        ("/v1beta/models/gemini-2.5-pro:generateContent", "gemini"),
+        ("/api/chat", "ollama"),
+        ("/model/anthropic.claude-3/converse-stream", "bedrock-converse"),
+        ("/model/anthropic.claude-3/invoke-with-response-stream", "bedrock-converse"),
+        ("/model/anthropic.claude-3/converse", "bedrock-converse"),
+        ("/v1/embeddings", None),
+    ],
+)
+def test_dialect_for_path(path: str, dialect: str | None) -> None:
+    assert dialect_for_path(path) == dialect
+
+
+@pytest.mark.parametrize(
+    ("dialect", "path", "body", "expected"),
+    [
+        ("openai-chat", "/v1/chat/completions", {"stream": True}, True),
+        ("openai-chat", "/v1/chat/completions", {}, False),
+        ("ollama", "/api/chat", {}, True),
+        ("ollama", "/api/chat", {"stream": False}, False),
+        ("gemini", "/v1beta/models/m:streamGenerateContent", {}, True),
+        ("gemini", "/v1beta/models/m:generateContent", {"stream": True}, False),
+        ("bedrock-converse", "/model/m/converse-stream", {}, True),
+        ("bedrock-converse", "/model/m/converse", {}, False),
+    ],
+)
+def test_wants_stream(dialect: str, path: str, body: dict[str, object], expected: bool) -> None:
+    assert wants_stream(Script(dialect, ()), path, body) is expected
+    assert wants_stream(Script(dialect, (), stream=not expected), path, body) is (not expected)
+
+
+def test_dialect_mismatch_is_a_404_with_an_explanation(up: MockUpstream) -> None:
+    up.load(Script("openai-chat", (EmitFrames((DONE,)),)))
+    r = httpx.post(up.base_url + "/anthropic/v1/messages", json={"stream": True})
+    assert r.status_code == 404
+    assert r.text == (
+        "thinkwire mock upstream: request #1 POST /anthropic/v1/messages addresses anthropic-messages, "
+        "but script #1 is openai-chat\n"
+    )
+    (err,) = up.timeline.select("upstream", "server-error")
+    assert err.info["status"] == 404
+
+
+def test_requests_beyond_the_scripts(up: MockUpstream) -> None:
+    up.load(Conversation((Script("openai-chat", (EmitFrames((DONE,)),)),), name="one"))
+    assert httpx.post(up.base_url + "/v1/chat/completions", json={"stream": True}).text == "data: [DONE]\n\n"
+    r = httpx.post(up.base_url + "/v1/chat/completions", json={"stream": True})
+    assert r.status_code == 500
+    assert "unexpected request #2 POST /v1/chat/completions" in r.text
+    assert "'one' has 1 script(s)" in r.text
+    assert [q.turn for q in up.requests] == [0, 1]
+    up.load(demo_conversation("openai-chat", "reasoning_content"))
+    for _ in range(2):
+        body = httpx.post(up.base_url + "/v1/chat/completions", json={"stream": True}).text
+        assert '"reasoning_content":"The user says hello. "' in body
+
+
+def test_second_request_is_answered_while_the_first_is_held_at_a_gate(up: MockUpstream) -> None:
+    held = Script(
+        "openai-chat",
+        (Emit((ReasoningDelta("a"),)), Gate(reasoning="a", timeout=10), Emit((TextDelta("b"), End()))),
+    )
+    quick = Script("openai-chat", (Emit((TextDelta("q"), End())),))
+    up.load(Conversation((held, quick)))
+    first_read = threading.Event()
+    out: dict[str, bytes] = {}
+
+    def first() -> None:
+        with httpx.stream("POST", up.base_url + "/v1/chat/completions", json={"stream": True}) as r:
+            chunks = r.iter_raw()
+            out["first"] = next(chunks)
+            first_read.set()
+            out["rest"] = b"".join(chunks)
+
+    t = threading.Thread(target=first)
+    t.start()
+    assert first_read.wait(10)
+    r = httpx.post(up.base_url + "/v1/chat/completions", json={"stream": True}, timeout=5)
+    assert '"content":"q"' in r.text  # answered while request 1 waits at its gate
+    assert not up.timeline.select("upstream", "gate-open")
+    up.client.observe(ReasoningDelta("a"))
+    t.join(10)
+    assert b'"content":"b"' in out["rest"]
+    assert len(up.timeline.select("upstream", "gate-open")) == 1
+
+
+def test_plan_attributes_tags_across_chunkings() -> None:
+    frames = (Frame("1", tags=frozenset({"reasoning"})), Frame("2", tags=frozenset({"text"})), DONE)
+    whole = build_plan(Script("openai-chat", (EmitFrames(frames),), chunking="whole"), stream=True)
+    writes = [a for a in whole.actions if type(a).__name__ == "Write"]
+    assert [(w.data, sorted(w.tags), w.frame) for w in writes] == [
+        (b"data: 1\n\ndata: 2\n\ndata: [DONE]\n\n", ["reasoning", "terminal", "text"], 0)
+    ]
+    by_frame = build_plan(Script("openai-chat", (EmitFrames(frames),)), stream=True)
+    assert [(w.data, w.frame) for w in by_frame.actions if type(w).__name__ == "Write"] == [
+        (b"data: 1\n\n", 0),
+        (b"data: 2\n\n", 1),
+        (b"data: [DONE]\n\n", 2),
+    ]
+    assert by_frame.body() == writes[0].data
