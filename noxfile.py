@@ -28,6 +28,22 @@ def lint(session: nox.Session) -> None:
 
 
 @nox.session(python=PY)
+def sdks(session: nox.Session) -> None:
+    """The official SDKs as SUTs: writes profiles/*.expectations.toml and docs/sdk-results.md, then runs
+    the SDK regression suites (tests/sdks) against those expectations."""
+    session.install("-e", ".[test,sdks,fast]")
+    session.run("python", "-m", "harness.sdks._results", "docs/sdk-results.md")
+    session.run("pytest", "-q", "tests/sdks", *session.posargs)
+
+
+@nox.session(python=PY)
+def matrix(session: nox.Session) -> None:
+    """The detection matrix (every fault switch vs its designed check) -> docs/detection-matrix.md."""
+    session.install("-e", ".[test,fast]")
+    session.run("python", "-m", "harness.suite._matrix", "docs/detection-matrix.md")
+
+
+@nox.session(python=PY)
 def bench(session: nox.Session) -> None:
     """Benchmarks as ratios against peers measured in the same run; writes docs/benchmarks.md."""
     session.install("-e", ".[test,bench,fast]")

@@ -1,0 +1,26 @@
+"""Example regression suites for wrappers built on the official SDKs: run the catalog cases each SDK
+claims against its profile, gated by the profile's expectations file (what the SDK really does)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.drivers import load_profile
+from harness.suite import load_cases, run
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILES = sorted((ROOT / "profiles").glob("sdk-*.toml"))
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=[p.stem for p in PROFILES])
+def test_sdk_has_no_unexpected_result(path: Path) -> None:
+    profile = load_profile(path)
+    cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
+    assert cases, f"{path.name} claims no case"
+    result = run(cases, sut=profile, keep_timelines=False)
+    bad = [(r.case_id, r.status.value, [f"{f.check}: {f.message}" for f in r.failing()]) for r in result.unexpected]
+    assert not bad, f"{len(bad)} unexpected results (re-run `nox -s sdks` if the SDK changed): {bad[:5]}"
