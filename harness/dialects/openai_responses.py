@@ -1,0 +1,292 @@
+"""The OpenAI Responses dialect (``/v1/responses``): variants, request codec (reasoning items passed
+back before their function_call) and the DIALECT object; wire and profiles live in ``_responses_*``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.dialects._base import Caps, Emitter, Observer, ProviderProfile, RequestSpec, Transport, Variant
+from harness.dialects._responses_profiles import PROFILES
+from harness.dialects._responses_wire import (
+    CONTENT_VARIANTS,
+    SUMMARY_VARIANTS,
+    ResponsesEmitter,
+    ResponsesObserver,
+    observe_response_object,
+)
+from harness.events import (
+    Block,
+    Event,
+    Message,
+    Notice,
+    ReasoningBlock,
+    StreamError,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    Turn,
+)
+
+__all__ = ["DIALECT", "VARIANTS", "OpenAIResponsesDialect"]
+
+NAME = "openai-responses"
+_C = Caps
+_BASE = frozenset({_C.REASONING, _C.SIGNATURE, _C.INTERLEAVED, _C.TOOLS, _C.USAGE, _C.ERRORS})
+
+
+def _v(name: str, catalog_id: str, description: str, caps: frozenset[Caps]) -> Variant:
+    return Variant(name, catalog_id, NAME, description, caps)
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        _v(
+            "summary",
+            "RESP-SUM",
+            "o3 capture: reasoning_summary_part/_text events, encrypted_content on output_item.done",
+            _BASE | {_C.MULTI_REASONING},
+        ),
+        _v(
+            "empty",
+            "RESP-EMPTY",
+            "reasoning item with no deltas (summary off), carrying only encrypted_content",
+            frozenset({_C.SIGNATURE, _C.TOOLS, _C.USAGE, _C.ERRORS}),
+        ),
+        _v(
+            "reasoning_text",
+            "RESP-TEXT",
+            "raw reasoning: content_part.added reasoning_text, response.reasoning_text.delta/.done",
+            _BASE | {_C.MULTI_REASONING},
+        ),
+        _v("alias-string", "RESP-ALIAS", "Open Responses response.reasoning.delta (string delta)", _BASE),
+        _v(
+            "alias-object",
+            "RESP-ALIAS",
+            'older spec response.reasoning.delta with {"text": ...} delta',
+            _BASE,
+        ),
+        _v(
+            "alias-summary",
+            "RESP-ALIAS",
+            "older spec response.reasoning_summary.delta/.done",
+            _BASE | {_C.MULTI_REASONING},
+        ),
+        _v(
+            "vllm-parts",
+            "RESP-ALIAS",
+            "vLLM response.reasoning_part.added/.done + reasoning_text deltas",
+            _BASE,
+        ),
+        _v(
+            "failed",
+            "RESP-ERR",
+            "as summary, but errors end the stream as response.failed",
+            _BASE | {_C.MULTI_REASONING},
+        ),
+    )
+}
+
+
+def _check(variant: str) -> None:
+    if variant not in VARIANTS:
+        from harness._errors import closest
+
+        raise KeyError(f"unknown {NAME} variant {variant!r}: {closest(variant, VARIANTS)}")
+
+
+class OpenAIResponsesDialect:
+    name = NAME
+    transport = Transport.SSE
+    content_type = "text/event-stream"
+    path_suffixes = ("/responses",)
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "summary"
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        _check(variant)
+        return ResponsesEmitter(variant, model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        _check(variant)
+        err = next((ev for ev in turn if isinstance(ev, StreamError)), None)
+        if err is not None:
+            return self.error_body(err.status or 500, err.message, err.code)
+        em = ResponsesEmitter(variant, model=model)
+        em.feed(turn)
+        em.close()
+        assert em.snapshot is not None
+        return dumps_compact(em.snapshot).encode()
+
+    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+        return ResponsesObserver()
+
+    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+        try:
+            obj = loads(body.strip() or b"null")
+        except (JSONDecodeError, ValueError):
+            return [Notice("malformed-json", body[:80].decode(errors="replace"))]
+        return observe_response_object(obj)
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        kind = "invalid_request_error" if status < 500 else "server_error"
+        return dumps_compact(
+            {"error": {"message": message, "type": kind, "param": None, "code": code}}
+        ).encode()
+
+    # -- request codec
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        _check(variant)
+        items: list[dict[str, Any]] = []
+        for msg in messages:
+            if msg.role in ("system", "user"):
+                items.append({"type": "message", "role": msg.role, "content": msg.text})
+            elif msg.role == "tool":
+                for b in msg.content:
+                    if isinstance(b, ToolResultBlock):
+                        items.append(
+                            {"type": "function_call_output", "call_id": b.call_id, "output": b.content}
+                        )
+            else:
+                items += _assistant_items(msg.content, variant, len(items))
+        body: dict[str, Any] = {"model": model, "input": items, "stream": stream}
+        if "reasoning" in options:
+            body["reasoning"] = options["reasoning"]
+        elif variant in SUMMARY_VARIANTS and variant != "empty":
+            body["reasoning"] = {"summary": "auto"}
+        body["include"] = ["reasoning.encrypted_content"]
+        body["store"] = bool(options.get("store", False))
+        if "tools" in options:
+            body["tools"] = options["tools"]
+        return RequestSpec("/v1/responses", body, {"content-type": "application/json"})
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        raw = body.get("input")
+        if isinstance(raw, str):
+            return [Message.user(raw)]
+        out: list[Message] = []
+        instructions = body.get("instructions")
+        if isinstance(instructions, str):
+            out.append(Message("system", (TextBlock(instructions),)))
+        pending: list[Block] = []
+
+        def flush() -> None:
+            if pending:
+                out.append(Message("assistant", tuple(pending)))
+                pending.clear()
+
+        for item in raw if isinstance(raw, list) else []:
+            if not isinstance(item, Mapping):
+                continue
+            kind = item.get("type", "message")
+            role = item.get("role")
+            if kind == "reasoning":
+                pending += _reasoning_blocks(item)
+            elif kind == "function_call":
+                pending.append(
+                    ToolCallBlock(
+                        str(item.get("call_id", "")),
+                        str(item.get("name", "")),
+                        str(item.get("arguments", "")),
+                    )
+                )
+            elif kind == "message" and role == "assistant":
+                pending.append(TextBlock(_content_text(item.get("content")), id=str(item.get("id", ""))))
+            elif kind == "function_call_output":
+                flush()
+                output = item.get("output")
+                out.append(
+                    Message.tool(
+                        str(item.get("call_id", "")),
+                        output if isinstance(output, str) else dumps_compact(output),
+                    )
+                )
+            elif kind == "message" and role in ("user", "system", "developer"):
+                flush()
+                out.append(
+                    Message(
+                        "system" if role != "user" else "user",
+                        (TextBlock(_content_text(item.get("content"))),),
+                    )
+                )
+        flush()
+        return out
+
+    def profiles(self) -> Mapping[str, ProviderProfile]:
+        return PROFILES
+
+
+def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:
+    """Assistant blocks as input items: consecutive reasoning blocks of one item (``rs_x:s0``,
+    ``rs_x:s1``) merge back into that item; a signature is its ``encrypted_content``."""
+    items: list[dict[str, Any]] = []
+    open_id: str | None = None
+    for b in blocks:
+        if isinstance(b, ReasoningBlock):
+            base = b.id.partition(":")[0]
+            item = items[-1] if items else None
+            if item is None or item["type"] != "reasoning" or open_id is None or not base or base != open_id:
+                rid = base if base.startswith("rs_") else f"rs_input_{start + len(items)}"
+                item = {"type": "reasoning", "id": rid, "summary": []}
+                if variant in CONTENT_VARIANTS:
+                    item["content"] = []
+                items.append(item)
+                open_id = base or None
+            text = b.redacted if b.redacted is not None else b.text
+            if b.text:
+                key = "content" if variant in CONTENT_VARIANTS else "summary"
+                part = "reasoning_text" if key == "content" else "summary_text"
+                item[key].append({"type": part, "text": text})
+            if b.signature is not None:
+                item["encrypted_content"] = b.signature
+                open_id = None
+            elif b.redacted is not None:
+                item["encrypted_content"] = b.redacted
+                open_id = None
+            continue
+        open_id = None
+        if isinstance(b, TextBlock):
+            items.append(
+                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": b.text}]}
+            )
+        elif isinstance(b, ToolCallBlock):
+            items.append({"type": "function_call", "call_id": b.id, "name": b.name, "arguments": b.arguments})
+    return items
+
+
+def _reasoning_blocks(item: Mapping[str, Any]) -> list[Block]:
+    rid = str(item.get("id", ""))
+    parts = [
+        (f"{rid}:s{i}", p.get("text"))
+        for i, p in enumerate(item.get("summary") or [])
+        if isinstance(p, Mapping)
+    ] + [
+        (f"{rid}:c{i}", p.get("text"))
+        for i, p in enumerate(item.get("content") or [])
+        if isinstance(p, Mapping)
+    ]
+    blocks: list[Block] = [ReasoningBlock(t if isinstance(t, str) else "", id=key) for key, t in parts]
+    enc = item.get("encrypted_content")
+    if isinstance(enc, str):
+        if blocks:
+            last = blocks[-1]
+            assert isinstance(last, ReasoningBlock)
+            blocks[-1] = ReasoningBlock(last.text, signature=enc, id=last.id)
+        else:
+            blocks.append(ReasoningBlock("", signature=enc, id=rid))
+    return blocks
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    return ""
+
+
+DIALECT = OpenAIResponsesDialect()
