@@ -1,0 +1,302 @@
+"""Anthropic Messages provider profiles: lenient, ``anthropic`` (thinking blocks passed back unmodified,
+signed, first, not last; Anthropic's six 400 messages) and ``deepseek-anthropic`` (DeepSeek's rule)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects._base import ProviderProfile, Rejection
+from harness.events import (
+    Message,
+    ReasoningBlock,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    ToolCallBlock,
+    Turn,
+)
+
+__all__ = [
+    "DEEPSEEK_MESSAGE",
+    "DISABLED",
+    "FINAL_THINKING",
+    "INVALID_SIGNATURE",
+    "MISSING_THINKING",
+    "MODIFIED",
+    "NOT_FIRST",
+    "PROFILES",
+    "anthropic_error_body",
+    "deepseek_error_body",
+]
+
+MISSING_THINKING = (
+    "messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When "
+    "`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the "
+    "lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from "
+    "previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+)
+INVALID_SIGNATURE = "messages.{n}.content.{m}: Invalid `signature` in `thinking` block"
+MODIFIED = (
+    "messages.{n}.content.{m}: `thinking` or `redacted_thinking` blocks in the latest assistant message "
+    "cannot be modified. These blocks must remain as they were in the original response."
+)
+NOT_FIRST = (
+    "messages.{n}.content.0: If an assistant message contains any thinking blocks, the first block must "
+    "be thinking or redacted_thinking. Found {found}."
+)
+FINAL_THINKING = "messages.{n}: The final block in an assistant message cannot be `thinking`."
+DISABLED = (
+    "messages.{n}.content.{m}: When thinking is disabled, an `assistant` message in the final position "
+    "cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request."
+)
+DEEPSEEK_MESSAGE = "The `content[].thinking` in the thinking mode must be passed back to the API."
+_THINKING = ("thinking", "redacted_thinking")
+
+
+def anthropic_error_body(message: str) -> bytes:
+    request_id = "req_mock" + hashlib.sha256(message.encode()).hexdigest()[:20]
+    return dumps_compact(
+        {
+            "type": "error",
+            "error": {"type": "invalid_request_error", "message": message},
+            "request_id": request_id,
+        }
+    ).encode()
+
+
+def deepseek_error_body(message: str) -> bytes:
+    err = {
+        "message": message,
+        "type": "invalid_request_error",
+        "param": None,
+        "code": "invalid_request_error",
+    }
+    return dumps_compact({"error": err}).encode()
+
+
+def _thinking_type(request: Mapping[str, Any]) -> str | None:
+    cfg = request.get("thinking")
+    return str(cfg.get("type")) if isinstance(cfg, Mapping) else None
+
+
+def _strip(turn: Turn) -> Turn:
+    return tuple(
+        ev for ev in turn if not isinstance(ev, ReasoningDelta | ReasoningSignature | RedactedReasoning)
+    )
+
+
+def _blocks(msg: Any) -> list[Mapping[str, Any]]:
+    content = msg.get("content") if isinstance(msg, Mapping) else None
+    if not isinstance(content, list):
+        return []
+    return [b if isinstance(b, Mapping) else {} for b in content]
+
+
+def _counterpart(blocks: Sequence[Mapping[str, Any]], emitted: Sequence[Message]) -> Message | None:
+    """The emitted message a request assistant message stands for: by tool_use id, then by signature."""
+    ids = {b.get("id") for b in blocks if b.get("type") == "tool_use"}
+    sigs = {b.get("signature") for b in blocks if b.get("type") == "thinking" and b.get("signature")}
+    datas = {b.get("data") for b in blocks if b.get("type") == "redacted_thinking"}
+    for msg in reversed(emitted):
+        for b in msg.content:
+            if isinstance(b, ToolCallBlock) and b.id in ids:
+                return msg
+    for msg in reversed(emitted):
+        for b in msg.content:
+            if isinstance(b, ReasoningBlock) and (
+                (b.signature is not None and b.signature in sigs)
+                or (b.redacted is not None and b.redacted in datas)
+            ):
+                return msg
+    return None
+
+
+def _wire(b: ReasoningBlock) -> tuple[str, str, str]:
+    if b.redacted is not None:
+        return ("redacted_thinking", b.redacted, "")
+    return ("thinking", b.text, b.signature or "")
+
+
+def _req(b: Mapping[str, Any]) -> tuple[str, str, str]:
+    if b.get("type") == "redacted_thinking":
+        return ("redacted_thinking", str(b.get("data", "")), "")
+    return ("thinking", str(b.get("thinking", "")), str(b.get("signature") or ""))
+
+
+@dataclass(slots=True)
+class _Lenient:
+    name: str = "lenient"
+    dialect: str = "anthropic-messages"
+    description: str = "accepts any request; streams the turn as scripted"
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return None
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
+
+
+@dataclass(slots=True)
+class _Anthropic:
+    name: str = "anthropic"
+    dialect: str = "anthropic-messages"
+    description: str = (
+        "Anthropic: thinking blocks come back complete, unmodified, signed and first; the final assistant "
+        "message of a tool loop starts with one; none when thinking is disabled (400 invalid_request_error)"
+    )
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn if _thinking_type(request) in ("enabled", "adaptive") else _strip(turn)
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        msgs = request.get("messages")
+        if not isinstance(msgs, list):
+            return None
+        enabled = _thinking_type(request) in ("enabled", "adaptive")
+        assistants = [
+            n for n, m in enumerate(msgs) if isinstance(m, Mapping) and m.get("role") == "assistant"
+        ]
+        final = assistants[-1] if assistants else -1
+        signatures = {
+            b.signature for m in emitted for b in m.content if isinstance(b, ReasoningBlock) and b.signature
+        }
+        for n in assistants:
+            blocks = _blocks(msgs[n])
+            kinds = [str(b.get("type")) for b in blocks]
+            if not enabled:
+                if n == len(msgs) - 1 and "thinking" in kinds:
+                    return self._reject(
+                        DISABLED.format(n=n, m=kinds.index("thinking")), "anthropic/thinking-disabled"
+                    )
+                continue
+            other = _counterpart(blocks, emitted)
+            if n == final and "tool_use" in kinds and kinds and kinds[0] not in _THINKING:
+                needs = other is None or (
+                    bool(other.content) and isinstance(other.content[0], ReasoningBlock)
+                )
+                if needs and _in_tool_loop(msgs, n):
+                    return self._reject(
+                        MISSING_THINKING.format(n=n, found=kinds[0]), "anthropic/missing-thinking"
+                    )
+            if any(k in _THINKING for k in kinds):
+                if kinds[0] not in _THINKING:
+                    return self._reject(NOT_FIRST.format(n=n, found=kinds[0]), "anthropic/thinking-not-first")
+                if kinds[-1] == "thinking":
+                    return self._reject(FINAL_THINKING.format(n=n), "anthropic/final-thinking")
+            rejection = self._signatures(n, blocks, other, signatures, latest=n == final)
+            if rejection is None and n == final and other is not None:
+                rejection = self._modified(n, blocks, other)
+            if rejection is not None:
+                return rejection
+        return None
+
+    def _signatures(
+        self,
+        n: int,
+        blocks: Sequence[Mapping[str, Any]],
+        other: Message | None,
+        signatures: set[str],
+        *,
+        latest: bool,
+    ) -> Rejection | None:
+        unsigned = (
+            {
+                b.text
+                for b in other.content
+                if isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None
+            }
+            if other is not None
+            else set()
+        )
+        known = {b.signature: b.text for b in other.content if isinstance(b, ReasoningBlock)} if other else {}
+        for m, b in enumerate(blocks):
+            if b.get("type") != "thinking":
+                continue
+            sig = b.get("signature")
+            text = b.get("thinking")
+            if not sig and text in unsigned:
+                continue
+            valid = isinstance(sig, str) and bool(sig) and sig in signatures
+            if valid and not latest and sig in known and known[sig] != text:
+                valid = False  # the signature does not cover the edited text
+            if not valid:
+                diff = ((f"messages.{n}.content.{m}.signature", sig, None),)
+                return self._reject(INVALID_SIGNATURE.format(n=n, m=m), "anthropic/invalid-signature", diff)
+        return None
+
+    def _modified(self, n: int, blocks: Sequence[Mapping[str, Any]], other: Message) -> Rejection | None:
+        expected = [_wire(b) for b in other.content if isinstance(b, ReasoningBlock)]
+        got = [(m, _req(b)) for m, b in enumerate(blocks) if b.get("type") in _THINKING]
+        for k, want in enumerate(expected):
+            if k >= len(got) or got[k][1] != want:
+                m = got[k][0] if k < len(got) else (got[-1][0] + 1 if got else 0)
+                actual = got[k][1] if k < len(got) else None
+                diff = ((f"messages.{n}.content.{m}", actual, want),)
+                return self._reject(MODIFIED.format(n=n, m=m), "anthropic/thinking-modified", diff)
+        if len(got) > len(expected):
+            m, actual = got[len(expected)]
+            return self._reject(
+                MODIFIED.format(n=n, m=m),
+                "anthropic/thinking-modified",
+                ((f"messages.{n}.content.{m}", actual, None),),
+            )
+        return None
+
+    @staticmethod
+    def _reject(message: str, rule: str, differences: tuple[Any, ...] = ()) -> Rejection:
+        return Rejection(400, anthropic_error_body(message), rule, differences)
+
+
+def _in_tool_loop(msgs: Sequence[Any], n: int) -> bool:
+    """The assistant message ``n`` is followed by a user message carrying tool_result blocks."""
+    return any(
+        b.get("type") == "tool_result" for m in msgs[n + 1 :] if isinstance(m, Mapping) for b in _blocks(m)
+    )
+
+
+@dataclass(slots=True)
+class _DeepSeek:
+    name: str = "deepseek-anthropic"
+    dialect: str = "anthropic-messages"
+    description: str = (
+        "DeepSeek's Anthropic endpoint: in thinking mode (on unless disabled) every assistant message with "
+        "tool_use must carry its thinking block in all later requests"
+    )
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return _strip(turn) if _thinking_type(request) == "disabled" else turn
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        if _thinking_type(request) == "disabled":
+            return None
+        msgs = request.get("messages")
+        for n, msg in enumerate(msgs if isinstance(msgs, list) else []):
+            if not isinstance(msg, Mapping) or msg.get("role") != "assistant":
+                continue
+            blocks = _blocks(msg)
+            kinds = [b.get("type") for b in blocks]
+            if "tool_use" not in kinds or "thinking" in kinds:
+                continue
+            other = _counterpart(blocks, emitted)
+            if other is None or any(
+                isinstance(b, ReasoningBlock) and b.redacted is None for b in other.content
+            ):
+                return Rejection(
+                    400,
+                    deepseek_error_body(DEEPSEEK_MESSAGE),
+                    "deepseek-anthropic/missing-thinking",
+                    ((f"messages.{n}.content", None, "thinking"),),
+                )
+        return None
+
+
+PROFILES: dict[str, ProviderProfile] = {
+    "lenient": _Lenient(),
+    "anthropic": _Anthropic(),
+    "deepseek-anthropic": _DeepSeek(),
+}

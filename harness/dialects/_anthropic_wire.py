@@ -1,0 +1,477 @@
+"""Anthropic Messages wire: the emitter (events -> ``event:`` + ``data:`` frames) and the observer (bytes
+-> events). Rule: one content block per canonical block; a signature closes its thinking block."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.codec._sse import SSEDecoder
+from harness.dialects._base import Frame
+from harness.events import (
+    End,
+    Event,
+    Notice,
+    ReasoningBlock,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    StreamError,
+    TextBlock,
+    TextDelta,
+    ToolCallBlock,
+    ToolCallDelta,
+    Usage,
+    assemble,
+)
+
+__all__ = [
+    "AnthropicEmitter",
+    "AnthropicObserver",
+    "message_object",
+    "observe_message_object",
+    "stop_reason",
+]
+
+_STOP = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
+_END = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
+_KNOWN = frozenset(
+    {
+        "message_start", "content_block_start", "content_block_delta", "content_block_stop",
+        "message_delta", "message_stop", "ping", "error",
+    }
+)  # fmt: skip
+_ids = itertools.count(1)
+
+
+def stop_reason(reason: str) -> str:
+    return _STOP.get(reason, reason)
+
+
+def _end_reason(wire: Any) -> str:
+    return _END.get(wire, wire) if isinstance(wire, str) else "stop"
+
+
+def _input_json(arguments: str) -> Any:
+    try:
+        return loads(arguments) if arguments.strip() else {}
+    except (JSONDecodeError, ValueError):
+        return {}
+
+
+def _usage_json(u: Usage | None, *, start: bool) -> dict[str, Any]:
+    if start:
+        return {
+            "input_tokens": (u.input_tokens if u is not None else None) or 0,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens": 1 if u is not None else 0,
+        }
+    if u is None:
+        return {"output_tokens": 0}
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["input_tokens"] = u.input_tokens
+    out["output_tokens"] = u.output_tokens or 0
+    if u.reasoning_tokens is not None:
+        out["output_tokens_details"] = {"thinking_tokens": u.reasoning_tokens}
+    return out
+
+
+def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
+    if not isinstance(raw, Mapping):
+        return None
+
+    def num(v: Any) -> int | None:
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+    details = raw.get("output_tokens_details")
+    thinking = num(details.get("thinking_tokens")) if isinstance(details, Mapping) else None
+    inp = num(raw.get("input_tokens"))
+    inp = inp if inp is not None else start_input
+    out = num(raw.get("output_tokens"))
+    if not inp and not out and thinking is None:
+        return None  # an all-zero usage reports nothing
+    total = inp + out if inp is not None and out is not None else None
+    return Usage(inp, out, thinking, total)
+
+
+def error_object(message: str, code: str | None, request_id: str) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "error": {"details": None, "type": code or "api_error", "message": message},
+        "request_id": request_id,
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# Emitter
+
+
+class AnthropicEmitter:
+    """Canonical events -> Messages SSE frames. Blocks open on their first event and stop when another
+    block starts (or at the end); a ``ping`` follows the first ``content_block_start`` as in captures.
+    ``omitted``: thinking text is never sent, only the signature."""
+
+    def __init__(self, variant: str, *, model: str = "mock-model") -> None:
+        self.variant = variant
+        self.model = model
+        n = next(_ids)
+        self.message_id = f"msg_mock{n}"
+        self.request_id = f"req_mock{n}"
+        self._started = False
+        self._pinged = False
+        self._done = False
+        self._index = -1
+        self._open: str | None = None  # thinking | text | tool_use
+        self._open_key: Any = None
+        self._usage: Usage | None = None
+
+    def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
+        return Frame(dumps_compact(obj), event=str(obj["type"]), tags=frozenset(tags))
+
+    def _start(self) -> list[Frame]:
+        if self._started:
+            return []
+        self._started = True
+        msg: dict[str, Any] = {
+            "id": self.message_id, "type": "message", "role": "assistant", "model": self.model, "content": [],
+            "stop_reason": None, "stop_sequence": None, "usage": _usage_json(None, start=True),
+        }  # fmt: skip
+        return [self._frame({"type": "message_start", "message": msg}, "start")]
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out = self._start()
+        for ev in events:
+            if self._done:
+                break
+            out += self._event(ev)
+        return out
+
+    def close(self) -> list[Frame]:
+        if self._done:
+            return []
+        return self._start() + self._end(End())
+
+    def _block_start(self, kind: str, block: dict[str, Any], key: Any, *tags: str) -> list[Frame]:
+        out = self._stop()
+        self._index += 1
+        self._open = kind
+        self._open_key = key
+        out.append(
+            self._frame({"type": "content_block_start", "index": self._index, "content_block": block}, *tags)
+        )
+        if not self._pinged:
+            self._pinged = True
+            out.append(self._frame({"type": "ping"}))
+        return out
+
+    def _delta(self, delta: dict[str, Any], *tags: str) -> Frame:
+        return self._frame({"type": "content_block_delta", "index": self._index, "delta": delta}, *tags)
+
+    def _stop(self) -> list[Frame]:
+        if self._open is None:
+            return []
+        tags = {"thinking": ("reasoning", "reasoning-done"), "text": ("text",), "tool_use": ("tool",)}[
+            self._open
+        ]
+        self._open = None
+        return [self._frame({"type": "content_block_stop", "index": self._index}, *tags)]
+
+    def _thinking(self, key: Any) -> list[Frame]:
+        block = {"type": "thinking", "thinking": "", "signature": ""}
+        return self._block_start("thinking", block, key, "reasoning")
+
+    def _event(self, ev: Event) -> list[Frame]:
+        if isinstance(ev, ReasoningDelta):
+            out: list[Frame] = []
+            if self._open != "thinking" or self._open_key != ev.item:
+                out += self._thinking(ev.item)
+            if ev.text and self.variant != "omitted":
+                out.append(self._delta({"type": "thinking_delta", "thinking": ev.text}, "reasoning"))
+            return out
+        if isinstance(ev, ReasoningSignature):
+            out = [] if self._open == "thinking" else self._thinking(ev.item)
+            out.append(self._delta({"type": "signature_delta", "signature": ev.value}, "reasoning"))
+            return out + self._stop()
+        if isinstance(ev, RedactedReasoning):
+            out = self._block_start(
+                "thinking", {"type": "redacted_thinking", "data": ev.data}, None, "reasoning"
+            )
+            return out + self._stop()
+        if isinstance(ev, TextDelta):
+            out = []
+            if self._open != "text" or self._open_key != ev.item:
+                out += self._block_start("text", {"type": "text", "text": ""}, ev.item, "text")
+            if ev.text:
+                out.append(self._delta({"type": "text_delta", "text": ev.text}, "text"))
+            return out
+        if isinstance(ev, ToolCallDelta):
+            out = []
+            if self._open != "tool_use" or self._open_key != ev.index:
+                block = {
+                    "type": "tool_use",
+                    "id": ev.id or f"toolu_mock_{ev.index}",
+                    "name": ev.name or "",
+                    "input": {},
+                }
+                out += self._block_start("tool_use", block, ev.index, "tool")
+            if ev.arguments:
+                out.append(self._delta({"type": "input_json_delta", "partial_json": ev.arguments}, "tool"))
+            return out
+        if isinstance(ev, Usage):
+            self._usage = ev
+            return []
+        if isinstance(ev, StreamError):
+            self._done = True
+            return [self._frame(error_object(ev.message, ev.code, self.request_id), "error")]
+        if isinstance(ev, End):
+            return self._end(ev)
+        return []
+
+    def _end(self, ev: End) -> list[Frame]:
+        out = self._stop()
+        self._done = True
+        delta = {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason(ev.reason), "stop_sequence": None},
+        }
+        delta["usage"] = _usage_json(self._usage, start=False)
+        out.append(self._frame(delta, *(("usage",) if self._usage is not None else ())))
+        out.append(self._frame({"type": "message_stop"}, "terminal"))
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Observer
+
+
+class AnthropicObserver:
+    """Raw Messages SSE bytes (any split) -> canonical events. Frames with no ``event:`` line are still
+    read by their data's ``type`` (plus ``Notice("missing-event-line")``: the official SDK skips them)."""
+
+    def __init__(self) -> None:
+        self._sse = SSEDecoder()
+        self._anomalies = 0
+        self._blocks: dict[int, str] = {}
+        self._tool_of: dict[int, int] = {}
+        self._tools = 0
+        self._started = False
+        self._start_input: int | None = None
+        self._stop_reason: Any = None
+        self._done = False
+        self._after_noted = False
+        self._missing_noted = False
+
+    def feed(self, data: bytes) -> list[Event]:
+        out: list[Event] = []
+        for sse in self._sse.feed(data):
+            self._frame(sse.data, sse.event, out)
+        out += self._notices()
+        return out
+
+    def end(self) -> list[Event]:
+        self._sse.end()
+        out = self._notices()
+        if not self._done:
+            out.append(Notice("no-terminator", "EOF before message_stop"))
+        return out
+
+    def _notices(self) -> list[Event]:
+        new = self._sse.anomalies[self._anomalies :]
+        self._anomalies = len(self._sse.anomalies)
+        return [Notice(f"sse-{a}") for a in new]
+
+    def _frame(self, data: str, event: str, out: list[Event]) -> None:
+        try:
+            obj = loads(data)
+        except (JSONDecodeError, ValueError):
+            out.append(Notice("malformed-json", data[:80]))
+            return
+        if not isinstance(obj, dict):
+            out.append(Notice("unknown-frame", data[:80]))
+            return
+        raw_type = obj.get("type")
+        kind: str = raw_type if isinstance(raw_type, str) else event
+        if self._done:
+            if not self._after_noted:
+                self._after_noted = True
+                out.append(Notice("data-after-end", kind))
+            return
+        if event == "message" and not self._missing_noted:
+            self._missing_noted = True
+            out.append(Notice("missing-event-line", kind))
+        elif event not in ("message", kind):
+            out.append(Notice("event-mismatch", f"{event} != {kind}"))
+        self.interpret(kind, obj, out)
+
+    def interpret(self, kind: str, obj: Mapping[str, Any], out: list[Event]) -> None:
+        if kind == "message_start":
+            if self._started:
+                out.append(Notice("second-lifecycle", "a second message_start"))
+            self._started = True
+            msg = obj.get("message")
+            usage = msg.get("usage") if isinstance(msg, Mapping) else None
+            if isinstance(usage, Mapping) and isinstance(usage.get("input_tokens"), int):
+                self._start_input = usage["input_tokens"]
+        elif kind == "content_block_start":
+            self._block_start(obj, out)
+        elif kind == "content_block_delta":
+            self._block_delta(obj, out)
+        elif kind == "message_delta":
+            delta = obj.get("delta")
+            if isinstance(delta, Mapping) and "stop_reason" in delta:
+                self._stop_reason = delta["stop_reason"]
+            usage = _usage_event(obj.get("usage"), self._start_input)
+            if usage is not None:
+                out.append(usage)
+        elif kind == "message_stop":
+            self._done = True
+            out.append(End(_end_reason(self._stop_reason)))
+        elif kind == "error":
+            err = obj.get("error")
+            err = err if isinstance(err, Mapping) else {}
+            msg, code = err.get("message"), err.get("type")
+            out.append(
+                StreamError(
+                    msg if isinstance(msg, str) else dumps_compact(obj),
+                    code if isinstance(code, str) else None,
+                )
+            )
+            self._done = True
+        elif kind not in _KNOWN:
+            out.append(Notice("unknown-event", kind))
+
+    def _block_start(self, obj: Mapping[str, Any], out: list[Event]) -> None:
+        index = obj.get("index")
+        block = obj.get("content_block")
+        if not isinstance(index, int) or not isinstance(block, Mapping):
+            out.append(Notice("malformed-block", dumps_compact(obj)[:80]))
+            return
+        kind = str(block.get("type"))
+        self._blocks[index] = kind
+        item = str(index)
+        if kind == "thinking":
+            text, sig = block.get("thinking"), block.get("signature")
+            if isinstance(text, str) and text:
+                out.append(ReasoningDelta(text, item=item))
+            if isinstance(sig, str) and sig:
+                out.append(ReasoningSignature(sig, item=item))
+        elif kind == "redacted_thinking":
+            out.append(RedactedReasoning(str(block.get("data", "")), item=item))
+        elif kind == "text":
+            text = block.get("text")
+            if isinstance(text, str) and text:
+                out.append(TextDelta(text, item=item))
+        elif kind == "tool_use":
+            self._tool_of[index] = self._tools
+            self._tools += 1
+            cid, name, inp = block.get("id"), block.get("name"), block.get("input")
+            args = dumps_compact(inp) if isinstance(inp, Mapping) and inp else ""
+            out.append(
+                ToolCallDelta(
+                    self._tool_of[index],
+                    cid if isinstance(cid, str) else None,
+                    name if isinstance(name, str) else None,
+                    args,
+                    item=item,
+                )
+            )
+        else:
+            out.append(Notice("unknown-block", kind))
+
+    def _block_delta(self, obj: Mapping[str, Any], out: list[Event]) -> None:
+        index = obj.get("index")
+        delta = obj.get("delta")
+        if not isinstance(index, int) or not isinstance(delta, Mapping):
+            out.append(Notice("malformed-delta", dumps_compact(obj)[:80]))
+            return
+        if index not in self._blocks:
+            out.append(Notice("delta-without-start", str(index)))
+        item = str(index)
+        kind = delta.get("type")
+        if kind == "thinking_delta" and isinstance(delta.get("thinking"), str):
+            if delta["thinking"]:
+                out.append(ReasoningDelta(delta["thinking"], item=item))
+        elif kind == "signature_delta" and isinstance(delta.get("signature"), str):
+            if delta["signature"]:
+                out.append(ReasoningSignature(delta["signature"], item=item))
+            else:
+                out.append(Notice("empty-signature", item))
+        elif kind == "text_delta" and isinstance(delta.get("text"), str):
+            if delta["text"]:
+                out.append(TextDelta(delta["text"], item=item))
+        elif kind == "input_json_delta" and isinstance(delta.get("partial_json"), str):
+            out.append(ToolCallDelta(self._tool_of.get(index, 0), arguments=delta["partial_json"], item=item))
+        else:
+            out.append(Notice("unknown-delta", str(kind)))
+
+
+# --------------------------------------------------------------------------------------------------
+# Non-streaming
+
+
+def message_object(events: Sequence[Event], *, model: str, message_id: str = "msg_mock") -> dict[str, Any]:
+    """The ``/v1/messages`` (non-streaming) body for a turn."""
+    content: list[dict[str, Any]] = []
+    for b in assemble(events).content:
+        if isinstance(b, ReasoningBlock):
+            if b.redacted is not None:
+                content.append({"type": "redacted_thinking", "data": b.redacted})
+            else:
+                content.append({"type": "thinking", "thinking": b.text, "signature": b.signature or ""})
+        elif isinstance(b, TextBlock):
+            content.append({"type": "text", "text": b.text})
+        elif isinstance(b, ToolCallBlock):
+            content.append(
+                {"type": "tool_use", "id": b.id, "name": b.name, "input": _input_json(b.arguments)}
+            )
+    end = next((ev for ev in events if isinstance(ev, End)), End())
+    usage = next((ev for ev in reversed(events) if isinstance(ev, Usage)), None)
+    u = _usage_json(usage, start=False)
+    u["input_tokens"] = (usage.input_tokens if usage is not None else None) or 0
+    return {
+        "id": message_id, "type": "message", "role": "assistant", "model": model, "content": content,
+        "stop_reason": stop_reason(end.reason), "stop_sequence": None, "usage": u,
+    }  # fmt: skip
+
+
+def observe_message_object(obj: Any) -> list[Event]:
+    if not isinstance(obj, Mapping):
+        return [Notice("unknown-frame", dumps_compact(obj)[:80])]
+    if obj.get("type") == "error" or isinstance(obj.get("error"), Mapping):
+        err = obj.get("error")
+        err = err if isinstance(err, Mapping) else {}
+        code = err.get("type")
+        return [StreamError(str(err.get("message", "")), code if isinstance(code, str) else None)]
+    out: list[Event] = []
+    tools = 0
+    for n, block in enumerate(obj.get("content") or []):
+        if not isinstance(block, Mapping):
+            continue
+        item, kind = str(n), block.get("type")
+        if kind == "thinking":
+            if block.get("thinking"):
+                out.append(ReasoningDelta(str(block["thinking"]), item=item))
+            if block.get("signature"):
+                out.append(ReasoningSignature(str(block["signature"]), item=item))
+        elif kind == "redacted_thinking":
+            out.append(RedactedReasoning(str(block.get("data", "")), item=item))
+        elif kind == "text":
+            out.append(TextDelta(str(block.get("text", "")), item=item))
+        elif kind == "tool_use":
+            inp = block.get("input")
+            args = dumps_compact(inp) if isinstance(inp, Mapping) and inp else ""
+            out.append(
+                ToolCallDelta(tools, str(block.get("id", "")), str(block.get("name", "")), args, item=item)
+            )
+            tools += 1
+        else:
+            out.append(Notice("unknown-block", str(kind)))
+    usage = _usage_event(obj.get("usage"), None)
+    if usage is not None:
+        out.append(usage)
+    out.append(End(_end_reason(obj.get("stop_reason"))))
+    return out

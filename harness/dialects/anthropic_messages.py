@@ -1,0 +1,243 @@
+"""The Anthropic Messages dialect (``/v1/messages``): variants, request codec (content blocks in their
+original order, tool results as user blocks) and the DIALECT object; wire and profiles in ``_anthropic_*``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.dialects._anthropic_profiles import PROFILES
+from harness.dialects._anthropic_wire import (
+    AnthropicEmitter,
+    AnthropicObserver,
+    message_object,
+    observe_message_object,
+)
+from harness.dialects._base import Caps, Emitter, Observer, ProviderProfile, RequestSpec, Transport, Variant
+from harness.events import (
+    Block,
+    Event,
+    Message,
+    Notice,
+    ReasoningBlock,
+    StreamError,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    Turn,
+)
+
+__all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect"]
+
+NAME = "anthropic-messages"
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+_C = Caps
+_BASE = frozenset({_C.SIGNATURE, _C.TOOLS, _C.USAGE, _C.ERRORS})
+
+
+def _v(name: str, catalog_id: str, description: str, caps: frozenset[Caps]) -> Variant:
+    return Variant(name, catalog_id, NAME, description, caps)
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        _v(
+            "thinking",
+            "ANT-THINK",
+            "thinking block (thinking_delta, signature_delta before content_block_stop), ping, tool_use",
+            _BASE | {_C.REASONING, _C.MULTI_REASONING},
+        ),
+        _v(
+            "redacted",
+            "ANT-REDACTED",
+            "redacted_thinking block complete at content_block_start, no deltas",
+            _BASE | {_C.REASONING, _C.REDACTED},
+        ),
+        _v(
+            "omitted",
+            "ANT-OMITTED",
+            'display:"omitted": thinking block with empty text, signature only',
+            _BASE,
+        ),
+        _v(
+            "interleaved",
+            "ANT-INTERLEAVED",
+            "thinking blocks after tool_use / between text blocks in one message (beta header)",
+            _BASE | {_C.REASONING, _C.MULTI_REASONING, _C.INTERLEAVED},
+        ),
+    )
+}
+
+
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    529: "overloaded_error",
+}
+
+
+def _check(variant: str) -> None:
+    if variant not in VARIANTS:
+        from harness._errors import closest
+
+        raise KeyError(f"unknown {NAME} variant {variant!r}: {closest(variant, VARIANTS)}")
+
+
+class AnthropicMessagesDialect:
+    name = NAME
+    transport = Transport.SSE
+    content_type = "text/event-stream"
+    path_suffixes = ("/messages",)
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "thinking"
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        _check(variant)
+        return AnthropicEmitter(variant, model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        _check(variant)
+        err = next((ev for ev in turn if isinstance(ev, StreamError)), None)
+        if err is not None:
+            return self.error_body(err.status or 500, err.message, err.code)
+        return dumps_compact(message_object(turn, model=model)).encode()
+
+    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+        return AnthropicObserver()
+
+    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+        try:
+            obj = loads(body.strip() or b"null")
+        except (JSONDecodeError, ValueError):
+            return [Notice("malformed-json", body[:80].decode(errors="replace"))]
+        return observe_message_object(obj)
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        kind = code or _ERROR_TYPES.get(status, "api_error")
+        return dumps_compact(
+            {"type": "error", "error": {"type": kind, "message": message}, "request_id": "req_mock_error"}
+        ).encode()
+
+    # -- request codec
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        _check(variant)
+        out: list[dict[str, Any]] = []
+        system = ""
+        for msg in messages:
+            if msg.role == "system":
+                system += msg.text
+            elif msg.role == "user":
+                out.append({"role": "user", "content": msg.text})
+            elif msg.role == "tool":
+                results = [
+                    {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
+                    for b in msg.content
+                    if isinstance(b, ToolResultBlock)
+                ]
+                prev = out[-1] if out else None
+                if prev is not None and prev["role"] == "user" and isinstance(prev["content"], list):
+                    prev["content"] += results
+                else:
+                    out.append({"role": "user", "content": results})
+            else:
+                out.append({"role": "assistant", "content": [_block_json(b) for b in msg.content]})
+        body: dict[str, Any] = {"model": model, "max_tokens": int(options.get("max_tokens", 4096))}
+        body["thinking"] = options.get("thinking", {"type": "enabled", "budget_tokens": 2048})
+        if system:
+            body["system"] = system
+        body["messages"] = out
+        if "tools" in options:
+            body["tools"] = options["tools"]
+        body["stream"] = stream
+        headers = {"content-type": "application/json", "anthropic-version": "2023-06-01"}
+        if variant == "interleaved":
+            headers["anthropic-beta"] = INTERLEAVED_BETA
+        return RequestSpec("/v1/messages", body, headers)
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        out: list[Message] = []
+        system = body.get("system")
+        if isinstance(system, list):
+            system = "".join(str(b.get("text", "")) for b in system if isinstance(b, Mapping))
+        if isinstance(system, str) and system:
+            out.append(Message("system", (TextBlock(system),)))
+        for msg in body.get("messages") or []:
+            if not isinstance(msg, Mapping):
+                continue
+            content = msg.get("content")
+            if msg.get("role") == "assistant":
+                if isinstance(content, str):
+                    out.append(Message("assistant", (TextBlock(content),)))
+                else:
+                    blocks = [_block(b) for b in content or [] if isinstance(b, Mapping)]
+                    out.append(Message("assistant", tuple(b for b in blocks if b is not None)))
+                continue
+            if isinstance(content, str):
+                out.append(Message.user(content))
+                continue
+            texts = tuple(
+                TextBlock(str(b.get("text", "")))
+                for b in content or []
+                if isinstance(b, Mapping) and b.get("type") == "text"
+            )
+            if texts:
+                out.append(Message("user", texts))
+            for b in content or []:
+                if isinstance(b, Mapping) and b.get("type") == "tool_result":
+                    out.append(Message.tool(str(b.get("tool_use_id", "")), _result_text(b.get("content"))))
+        return out
+
+    def profiles(self) -> Mapping[str, ProviderProfile]:
+        return PROFILES
+
+
+def _block_json(b: Block) -> dict[str, Any]:
+    if isinstance(b, ReasoningBlock):
+        if b.redacted is not None:
+            return {"type": "redacted_thinking", "data": b.redacted}
+        out: dict[str, Any] = {"type": "thinking", "thinking": b.text}
+        if b.signature is not None:
+            out["signature"] = b.signature
+        return out
+    if isinstance(b, TextBlock):
+        return {"type": "text", "text": b.text}
+    if isinstance(b, ToolCallBlock):
+        try:
+            inp = loads(b.arguments) if b.arguments.strip() else {}
+        except (JSONDecodeError, ValueError):
+            inp = {}
+        return {"type": "tool_use", "id": b.id, "name": b.name, "input": inp}
+    return {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
+
+
+def _block(b: Mapping[str, Any]) -> Block | None:
+    kind = b.get("type")
+    if kind == "thinking":
+        sig = b.get("signature")
+        return ReasoningBlock(str(b.get("thinking", "")), signature=sig if isinstance(sig, str) else None)
+    if kind == "redacted_thinking":
+        return ReasoningBlock("", redacted=str(b.get("data", "")))
+    if kind == "text":
+        return TextBlock(str(b.get("text", "")))
+    if kind == "tool_use":
+        return ToolCallBlock(str(b.get("id", "")), str(b.get("name", "")), dumps_compact(b.get("input", {})))
+    return None
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    return dumps_compact(content)
+
+
+DIALECT = AnthropicMessagesDialect()
