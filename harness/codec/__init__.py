@@ -1,7 +1,25 @@
 """Sans-IO byte codecs: SSE, JSONL/NDJSON, AWS eventstream; encoders with perturbations; chunkers."""
 
-from harness.codec._encode import encode_frames
+from harness.codec._chunkers import CHUNKERS, get_chunker
+from harness.codec._encode import encode_frames, encode_pieces
 from harness.codec._jsonl import JSONLDecoder, encode_jsonl
+from harness.codec._perturb import PERTURBATIONS, Perturbation, get_perturbation
 from harness.codec._sse import SSEDecoder, SSEEvent
+from harness.codec._sse_encode import SSEEncoder, SSEFraming, encode_sse
 
-__all__ = ["JSONLDecoder", "SSEDecoder", "SSEEvent", "encode_frames", "encode_jsonl"]
+__all__ = [
+    "CHUNKERS",
+    "PERTURBATIONS",
+    "JSONLDecoder",
+    "Perturbation",
+    "SSEDecoder",
+    "SSEEncoder",
+    "SSEEvent",
+    "SSEFraming",
+    "encode_frames",
+    "encode_jsonl",
+    "encode_pieces",
+    "encode_sse",
+    "get_chunker",
+    "get_perturbation",
+]

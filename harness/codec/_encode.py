@@ -1,34 +1,38 @@
-"""Frames -> bytes for each transport (the codec helper extends perturbations)."""
+"""Frames -> bytes for each transport (``sse``, ``jsonl``, ``eventstream``), with a named perturbation.
+
+Rule: one byte string per frame, in frame order; a perturbation may add pieces of its own (a split
+BOM's first byte); :func:`encode_pieces` says which frame each piece carries.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from harness.codec._perturb import Piece, perturb
+
 if TYPE_CHECKING:
     from harness.dialects._base import Frame
 
-__all__ = ["encode_frames"]
+__all__ = ["encode_frames", "encode_pieces"]
 
 
-def _sse_frame(frame: Frame) -> bytes:
-    out = []
-    if frame.event is not None:
-        out.append(f"event: {frame.event}\n")
-    for line in frame.data.split("\n"):
-        out.append(f"data: {line}\n")
-    out.append("\n")
-    return "".join(out).encode()
+def encode_pieces(
+    frames: Sequence[Frame], transport: str, perturbation: str = "none", *, start: bool = True,
+    end: bool = True,
+) -> list[Piece]:
+    """``(frame index or None, bytes)`` per piece. ``start=False`` / ``end=False`` say these frames
+    are not the first / last batch of the stream (no BOM, no unterminated last frame)."""
+    return perturb(frames, transport, perturbation, start=start, end=end)
 
 
-def encode_frames(frames: Sequence[Frame], transport: str, perturbation: str = "none") -> list[bytes]:
-    """One byte string per frame, in the transport's framing (``sse``, ``jsonl``, ``eventstream``)."""
-    if transport == "sse":
-        return [_sse_frame(f) for f in frames]
-    if transport == "jsonl":
-        return [(f.data + "\n").encode() for f in frames]
-    if transport == "eventstream":
-        from harness.codec._eventstream import encode_frame
+def encode_frames(
+    frames: Sequence[Frame], transport: str, perturbation: str = "none", *, start: bool = True,
+    end: bool = True,
+) -> list[bytes]:
+    """One byte string per frame (plus any piece a perturbation adds), in the transport's framing.
 
-        return [encode_frame(f.event or "", f.data, f.message_type) for f in frames]
-    raise ValueError(f"unknown transport {transport!r}")
+    Raises ``ValueError`` for an unknown transport or perturbation, or one that makes no sense for the
+    transport (``eventstream`` takes only ``none``).
+    """
+    return [data for _, data in perturb(frames, transport, perturbation, start=start, end=end)]

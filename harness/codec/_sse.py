@@ -148,6 +148,5 @@ class SSEDecoder:
         elif name == "id":
             if "\x00" not in value:
                 self._last_id = value
-        elif name == "retry":
-            if value.isascii() and value.isdigit():
-                self._retry = int(value)
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self._retry = int(value)
