@@ -152,17 +152,13 @@ def test_round_trip_over_codec_chunkers_and_perturbations(variant: str) -> None:
         else next(c.turn for c in CASES if c.variant == variant)
     )
     frames = emit(turn, variant)
-    for name in perturbations or ["none"]:
-        entry = perturbations[name] if perturbations else None
-        if entry is not None and (
-            "sse" not in getattr(entry, "transports", ("sse",)) or not getattr(entry, "lossless", True)
-        ):
+    for name, entry in (perturbations or {"none": None}).items():
+        if entry is not None and ("sse" not in entry.transports or not entry.lossless):
             continue
-        raw = b"".join(encode_frames(frames, "sse", name))
-        for cname in chunkers or ["whole"]:
-            chunker = chunkers[cname] if chunkers else None
-            pieces = list(chunker(raw)) if callable(chunker) else [raw]
-            assert canon(observe(pieces, variant)) == canon(turn), (name, cname)
+        pieces = encode_frames(frames, "sse", name)
+        for cname, chunker in (chunkers or {"whole": None}).items():
+            chunks = list(chunker(pieces)) if chunker is not None else [b"".join(pieces)]
+            assert canon(observe(chunks, variant)) == canon(turn), (name, cname)
 
 
 # -- observer behaviour --------------------------------------------------------------------------
