@@ -161,9 +161,11 @@ class Gateway:
                 read = asyncio.ensure_future(anext(chunks))
                 await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
                 if resp.closed.is_set():  # the client left: stop reading now
-                    read.cancel()
-                    with contextlib.suppress(BaseException):
-                        await read
+                    if "keep-upstream-open" not in self.faults:  # (FAULT: let the read go on)
+                        read.cancel()
+                    await asyncio.wait({read})
+                    if not read.cancelled():
+                        read.exception()  # retrieved: whatever it was, nobody will read it
                     break
                 try:
                     chunk = read.result()

@@ -356,34 +356,43 @@ class _Peer:
 
 @pytest.mark.parametrize(("faults", "drained"), [((), False), (("keep-upstream-open",), True)])
 def test_pump_after_client_left(faults: tuple[str, ...], drained: bool) -> None:
-    """The cancel path without sockets: after the client leaves, the correct gateway stops reading."""
-    frames = CHAT.emitter("reasoning_content").feed(TURN)
+    """The cancel path without sockets: the client leaves while the gateway waits for the upstream's
+    next chunk; the correct gateway abandons that read, the mutant reads the upstream to its end."""
     from harness.codec import encode_frames
 
-    chunks = encode_frames(frames, "sse")
+    chunks = encode_frames(CHAT.emitter("reasoning_content").feed(TURN), "sse")
     read: list[int] = []
 
     async def scenario() -> bool:
         peer = _Peer()
+        more = asyncio.Event()
 
         async def upstream() -> AsyncIterator[bytes]:
             for n, c in enumerate(chunks):
+                if n == 2:
+                    peer.closed.set()  # the client leaves while the gateway waits for chunk 2
+                    await more.wait()
                 read.append(n)
                 yield c
 
-        async def deliver(events: list[Event]) -> None:
-            if any(isinstance(e, ReasoningDelta) for e in events):
-                peer.closed.set()  # the client is gone once it saw reasoning
-                await asyncio.sleep(0)
+        async def resume() -> None:  # the upstream goes on producing after the client left
+            await peer.closed.wait()
+            more.set()
 
+        async def deliver(events: list[Event]) -> None:
+            pass
+
+        if drained:
+            resuming = asyncio.ensure_future(resume())
         gw = Gateway("http://127.0.0.1:9", faults)
         pipe = UpstreamPipe(CHAT, "reasoning_content", gw.faults)
-        return await gw.pump(peer, upstream(), pipe, deliver)  # type: ignore[arg-type]
+        result = await asyncio.wait_for(gw.pump(peer, upstream(), pipe, deliver), SAFETY)  # type: ignore[arg-type]
+        if drained:
+            await resuming
+        return result
 
     assert asyncio.run(scenario()) is False
-    assert (read == list(range(len(chunks)))) is drained
-    if not drained:
-        assert read == [0, 1]
+    assert read == (list(range(len(chunks))) if drained else [0, 1])
 
 
 # --------------------------------------------------------------------------------------------------
