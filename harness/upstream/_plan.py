@@ -211,21 +211,11 @@ def validate_request(
 
 
 def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
-    """``harness.codec.get_chunker`` when present; ``frames``/``whole``/``bytes`` built in until then."""
-    try:
-        from harness.codec import get_chunker  # type: ignore[attr-defined]
-    except ImportError:
-        get_chunker = None
-    if get_chunker is not None:
-        fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
-        return fn
-    if name == "frames":
-        return lambda pieces: [p for p in pieces if p]
-    if name == "whole":
-        return lambda pieces: [b"".join(pieces)] if any(pieces) else []
-    if name == "bytes":
-        return lambda pieces: [bytes([b]) for p in pieces for b in p]
-    raise KeyError(f"unknown chunking {name!r}: valid: 'bytes', 'frames', 'whole'")
+    """The script's chunker (``harness.codec.get_chunker``): encoded pieces -> socket writes."""
+    from harness.codec import get_chunker  # type: ignore[attr-defined,unused-ignore]
+
+    fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
+    return fn
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -255,6 +245,7 @@ class _Planner:
         self.actions: list[Action] = []
         self.frames: list[Frame] = []
         self.frame_count = 0
+        self.flushed = False
         self.paused = 0.0
         self.cut: _Cut | None = None
         self.done = False
@@ -288,18 +279,34 @@ class _Planner:
                 self.frames.append(f)
 
     # -- output -----------------------------------------------------------------------------------
-    def flush(self) -> None:
+    def flush(self, *, end: bool = False) -> None:
+        """Encode the pending frames as one batch (``end``: the last batch of the stream), attributing
+        each piece to its frame, and split it into writes with the script's chunker."""
         if not self.frames or self.done:
             self.frames = []
             return
         frames, self.frames = self.frames, []
-        encoded = encode_frames(frames, self.transport, self.script.perturbation)
-        pieces = []
-        for f, data in zip(frames, encoded, strict=False):
-            pieces.append(_Piece(data, f.tags, self.frame_count))
-            self.frame_count += 1
-        if len(encoded) > len(frames):  # a perturbation appended bytes of its own
-            pieces += [_Piece(d, frozenset(), None) for d in encoded[len(frames) :]]
+        start = not self.flushed
+        self.flushed = True
+        base = self.frame_count
+        self.frame_count += len(frames)
+        try:
+            from harness.codec import encode_pieces  # type: ignore[attr-defined,unused-ignore]
+        except ImportError:  # pragma: no cover - older codec
+            encoded = encode_frames(frames, self.transport, self.script.perturbation)
+            raw: list[tuple[int | None, bytes]] = list(enumerate(encoded))
+        else:
+            raw = list(
+                encode_pieces(frames, self.transport, self.script.perturbation, start=start, end=end)
+            )
+        pieces = [
+            _Piece(
+                data,
+                frames[i].tags if i is not None and i < len(frames) else frozenset(),
+                None if i is None else base + i,
+            )
+            for i, data in raw
+        ]
         self.output(pieces, rechunk=True)
 
     def output(self, pieces: list[_Piece], *, rechunk: bool) -> None:
@@ -407,7 +414,7 @@ class _Planner:
             return
         if self._emitter is not None:
             self.add_frames(self._emitter.close())
-        self.flush()
+        self.flush(end=True)
         if self.done:
             return
         if self.cut is not None:  # the cut point never came: cut at the end, before the proper end

@@ -132,3 +132,24 @@ def test_plan_attributes_tags_across_chunkings() -> None:
         (b"data: [DONE]\n\n", 2),
     ]
     assert by_frame.body() == writes[0].data
+
+
+@pytest.mark.parametrize(
+    ("perturbation", "body"),
+    [
+        ("bom", b"\xef\xbb\xbfdata: 1\n\ndata: [DONE]\n\n"),  # once, at the start of the stream
+        ("unterminated", b"data: 1\n\ndata: [DONE]\n"),  # only the stream's last frame
+        ("crlf", b"data: 1\r\n\r\ndata: [DONE]\r\n\r\n"),
+    ],
+)
+def test_perturbations_apply_to_the_whole_stream_across_gates(perturbation: str, body: bytes) -> None:
+    frames = (EmitFrames((Frame("1", tags=frozenset({"reasoning"})),)), Gate(events=1), EmitFrames((DONE,)))
+    plan = build_plan(Script("openai-chat", frames, perturbation=perturbation), stream=True)
+    assert plan.body() == body
+
+
+def test_chunker_bytes_one_write_per_byte_with_frame_tags() -> None:
+    plan = build_plan(Script("openai-chat", (EmitFrames((DONE,)),), chunking="bytes"), stream=True)
+    writes = [a for a in plan.actions if type(a).__name__ == "Write"]
+    assert [w.data for w in writes] == [bytes([b]) for b in b"data: [DONE]\n\n"]
+    assert {(tuple(sorted(w.tags)), w.frame) for w in writes} == {(("terminal",), 0)}
