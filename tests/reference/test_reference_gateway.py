@@ -435,3 +435,52 @@ def test_gateway_process_health_and_sigterm() -> None:
             proc.wait()
         assert proc.stderr is not None
         proc.stderr.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# Anthropic front door
+
+
+ANT = get_dialect("anthropic-messages")
+
+
+def messages(
+    base: str, history: list[Message], *, model: str, stream: bool = True
+) -> tuple[int, bytes, list[Event]]:
+    spec = ANT.build_request(history, model=model, stream=stream, variant="thinking")
+    r = httpx.post(base + spec.path, json=spec.body, headers=dict(spec.headers), timeout=SAFETY)
+    if r.status_code >= 400:
+        return r.status_code, r.content, []
+    if not stream:
+        return r.status_code, r.content, ANT.observe_response(r.content)
+    obs = ANT.observer("thinking")
+    return r.status_code, r.content, obs.feed(r.content) + obs.end()
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_anthropic_front_door_keeps_signatures(gateway_for: Any, stream: bool) -> None:
+    from harness.events import ReasoningSignature, strip_items
+
+    turn = [ReasoningDelta("Hmm."), ReasoningSignature("sig_1"), TextDelta("Hi"), End()]
+    up, gw = gateway_for([Answer(turn, dialect="anthropic-messages", variant="thinking")])
+    status, _, events = messages(
+        gw.base_url, [Message.user("hi")], model="anthropic-messages/claude", stream=stream
+    )
+    assert status == 200
+    assert strip_items(content(events)) == (
+        ReasoningDelta("Hmm."),
+        ReasoningSignature("sig_1"),
+        TextDelta("Hi"),
+        End(),
+    )
+    assert up.paths == ["/v1/messages"]
+    assert up.bodies[0]["model"] == "claude"
+
+
+def test_anthropic_front_door_error(gateway_for: Any) -> None:
+    _, gw = gateway_for([Answer(status=400, error="thinking blocks missing", dialect="anthropic-messages")])
+    status, raw, _ = messages(gw.base_url, [Message.user("hi")], model="anthropic-messages/claude")
+    assert status == 400
+    body = httpx.Response(400, content=raw).json()
+    assert body["type"] == "error"
+    assert body["error"]["message"] == "thinking blocks missing"
