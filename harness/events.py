@@ -235,6 +235,7 @@ def assemble(events: Iterable[Event]) -> Message:
     blocks: list[Block] = []
     last_key: tuple[str, str] | None = None
     tool_pos: dict[int, int] = {}
+    early: dict[str, str] = {}  # signatures naming a tool call that has not arrived yet
     for ev in events:
         if isinstance(ev, ReasoningDelta):
             key = ("r", ev.item)
@@ -266,10 +267,20 @@ def assemble(events: Iterable[Event]) -> Message:
                 )
             else:
                 tool_pos[ev.index] = len(blocks)
-                blocks.append(ToolCallBlock(ev.id or "", ev.name or "", ev.arguments))
+                blocks.append(
+                    ToolCallBlock(
+                        ev.id or "",
+                        ev.name or "",
+                        ev.arguments,
+                        signature=early.pop(ev.id, None) if ev.id else None,
+                    )
+                )
             last_key = ("c", str(ev.index))
         elif isinstance(ev, ReasoningSignature):
             target = _signature_target(blocks, ev.item)
+            if ev.item and target is not None and _block_id(blocks[target]) != ev.item:
+                early[ev.item] = early.get(ev.item, "") + ev.value
+                continue
             if target is None:
                 blocks.append(ReasoningBlock("", signature=ev.value, id=ev.item))
                 last_key = ("r", ev.item)
@@ -279,7 +290,16 @@ def assemble(events: Iterable[Event]) -> Message:
                     continue
                 sig = (old_block.signature or "") + ev.value
                 blocks[target] = replace(old_block, signature=sig)
+    for value in early.values():  # named a block that never came: the most recent block, as before
+        if blocks and not isinstance(blocks[-1], ToolResultBlock):
+            blocks[-1] = replace(blocks[-1], signature=(blocks[-1].signature or "") + value)
+        else:
+            blocks.append(ReasoningBlock("", signature=value))
     return Message("assistant", tuple(blocks))
+
+
+def _block_id(block: Block) -> str:
+    return block.call_id if isinstance(block, ToolResultBlock) else block.id
 
 
 def _signature_target(blocks: Sequence[Block], item: str) -> int | None:

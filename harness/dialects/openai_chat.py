@@ -61,6 +61,7 @@ DEFAULT_REASONING_FIELDS: tuple[str, ...] = (
 )
 """Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
 _RD_FORMAT = "unknown"
+_GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
 _CREATED = 1760000000
 _ids = itertools.count(1)
 
@@ -477,7 +478,10 @@ class _Reader:
                     if kind == "reasoning.text" and isinstance(sig, str) and sig:
                         out.append(ReasoningSignature(sig))
                 elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
-                    out.append(RedactedReasoning(d["data"]))
+                    if d.get("format") == _GEMINI_FORMAT and d.get("id"):
+                        out.append(ReasoningSignature(d["data"], item=str(d["id"])))
+                    else:
+                        out.append(RedactedReasoning(d["data"]))
         return out
 
     def content(self, content: Any) -> list[Event]:
@@ -668,7 +672,11 @@ def observe_response(
 # Non-streaming emitter and the request codec
 
 
-def _rd_details(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
+def _rd_details(
+    blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = ()
+) -> list[dict[str, Any]]:
+    """reasoning_details entries; a tool call's own signature (Gemini's thoughtSignature) travels as a
+    ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it."""
     out: list[dict[str, Any]] = []
     for n, b in enumerate(blocks):
         if b.redacted is not None:
@@ -680,6 +688,10 @@ def _rd_details(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
         d["format"] = _RD_FORMAT
         d["index"] = n
         out.append(d)
+    for c in calls:
+        if c.signature is not None:
+            out.append({"type": "reasoning.encrypted", "data": c.signature, "id": c.id,
+                        "format": _GEMINI_FORMAT, "index": len(out)})
     return out
 
 
@@ -703,10 +715,10 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
         out["reasoning_content"] = reasoning
     elif variant == "reasoning" and reasoning:
         out["reasoning"] = reasoning
-    elif variant == "reasoning_details" and rblocks:
+    elif variant == "reasoning_details" and (rblocks or any(c.signature for c in calls)):
         if reasoning and not request:
             out["reasoning"] = reasoning
-        out["reasoning_details"] = _rd_details(rblocks)
+        out["reasoning_details"] = _rd_details(rblocks, calls)
     if calls:
         out["tool_calls"] = [
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
@@ -783,6 +795,8 @@ def build_request(
 def parse_assistant(raw: Mapping[str, Any]) -> Message:
     """One request-history assistant entry -> canonical message (every passback form accepted)."""
     blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
+    call_ids = {c.get("id") for c in raw.get("tool_calls") or [] if isinstance(c, Mapping)}
+    call_sigs: dict[str, str] = {}
     details = raw.get("reasoning_details")
     content = raw.get("content")
     if isinstance(details, list) and details:
@@ -790,6 +804,9 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
             if not isinstance(d, Mapping):
                 continue
             if d.get("type") == "reasoning.encrypted":
+                if d.get("format") == _GEMINI_FORMAT and d.get("id") in call_ids:
+                    call_sigs[str(d["id"])] = str(d.get("data", ""))
+                    continue
                 blocks.append(ReasoningBlock("", redacted=str(d.get("data", "")), id=str(d.get("id", ""))))
             elif d.get("type") in ("reasoning.text", "reasoning.summary"):
                 sig = d.get("signature")
@@ -833,9 +850,9 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
         if isinstance(call, Mapping):
             fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
             assert isinstance(fn, Mapping)
-            blocks.append(
-                ToolCallBlock(str(call.get("id", "")), str(fn.get("name", "")), str(fn.get("arguments", "")))
-            )
+            cid = str(call.get("id", ""))
+            blocks.append(ToolCallBlock(cid, str(fn.get("name", "")), str(fn.get("arguments", "")),
+                                        signature=call_sigs.get(cid)))
     return Message("assistant", tuple(blocks))
 
 
