@@ -297,7 +297,11 @@ class GeminiObserver:
     def end(self) -> list[Event]:
         out: list[Event] = []
         if self._buf:
-            self._line(self._buf, b"", out)
+            # a CR held back in feed() (it might have been half of a CRLF) is a line end at EOF
+            if self._buf.endswith(b"\r"):
+                self._line(self._buf[:-1], b"\r", out)
+            else:
+                self._line(self._buf, b"", out)
             self._buf = b""
         self._sse.end()
         if self._raw:
