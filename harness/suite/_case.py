@@ -6,7 +6,7 @@ never changes for the same scenario file: expectation files and recordings key o
 
 from __future__ import annotations
 
-import fnmatch
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -199,8 +199,10 @@ def select(cases: Sequence[Case], patterns: Sequence[str] | None) -> list[Case]:
     """Cases whose id or scenario id matches any glob (``openai-chat/*``, ``*passback*``)."""
     if not patterns:
         return list(cases)
-    return [
-        c
-        for c in cases
-        if any(fnmatch.fnmatchcase(c.id, p) or fnmatch.fnmatchcase(c.scenario.id, p) for p in patterns)
-    ]
+    rx = [_glob(p) for p in patterns]
+    return [c for c in cases if any(r.fullmatch(c.id) or r.fullmatch(c.scenario.id) for r in rx)]
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """``*`` and ``?`` are wildcards; brackets are literal (case ids contain them)."""
+    return re.compile(re.escape(pattern).replace(r"\*", ".*").replace(r"\?", "."))

@@ -10,7 +10,6 @@ File format (TOML)::
 
 from __future__ import annotations
 
-import fnmatch
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -40,8 +39,11 @@ class Expectations:
     def lookup(self, case_id: str, scenario_id: str) -> Expectation | None:
         if case_id in self.entries:
             return self.entries[case_id]
+        from harness.suite._case import _glob
+
         for pattern, exp in self.entries.items():
-            if fnmatch.fnmatchcase(case_id, pattern) or fnmatch.fnmatchcase(scenario_id, pattern):
+            rx = _glob(pattern)
+            if rx.fullmatch(case_id) or rx.fullmatch(scenario_id):
                 return exp
         return None
 

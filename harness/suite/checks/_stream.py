@@ -57,9 +57,12 @@ def termination(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("termination", "no turn to judge")
+    if view.kind == "cli":  # one process, one stream: the agent ends once, after its last turn
+        turns = turns[-1:]
     for t in turns:
-        ends = t.ends
-        kinds = {n.kind for n in t.notices}
+        ends = t.ends if view.kind != "cli" else [e for u in view.turns for e in u.ends]
+        notices = t.notices if view.kind != "cli" else [n for u in view.turns for n in u.notices]
+        kinds = {n.kind for n in notices}
         if "data-after-end" in kinds or len(ends) > 1:
             return Finding(
                 "termination",
