@@ -1,0 +1,64 @@
+"""The command line: list, list --variants, run (exit codes, reports), errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+
+SEEDS = ["pi-thinking-delta", "inline-think-leading-only", "inline-think-structured-wins", "reasoning-delta-alias",
+         "anthropic-thinking-signature", "responses-summary-requested", "deepseek-reasoning-content-passback",
+         "deepseek-replay-400"]
+
+
+def test_list_prints_the_catalog_with_seed_names(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) >= 300
+    text = "\n".join(lines)
+    for seed in SEEDS:
+        assert f"seeds={seed}" in text or f",{seed}" in text or f"{seed}," in text, seed
+
+
+def test_list_variants_covers_the_catalog_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--variants"]) == 0
+    out = capsys.readouterr().out
+    for row in ["CC-RC", "CC-R ", "CC-RD", "CC-THINK", "CC-MISTRAL", "CC-USAGE", "RESP-SUM", "RESP-EMPTY",
+                "RESP-TEXT", "RESP-ALIAS", "RESP-ERR", "ANT-THINK", "ANT-REDACTED", "ANT-OMITTED",
+                "ANT-INTERLEAVED", "GEM-THOUGHT", "GEM-SIG", "OLL-NATIVE", "BR-CONVERSE", "BR-INVOKE",
+                "PI-JSONL-V1", "PI-JSONL-V2"]:
+        assert row.strip() in out, row
+
+
+def test_run_subset_writes_reports_and_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["run", "-q", "--cases", "tools-passback/deepseek-reasoning-content*", "--report",
+                 str(tmp_path / "rep"), "--junit", str(tmp_path / "j.xml")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "OK: 0 unexpected" in out
+    data = json.loads((tmp_path / "rep" / "results.json").read_text())
+    assert len(data["results"]) == 2
+    assert (tmp_path / "j.xml").read_text().count("<testcase") == 2
+    assert main(["report", str(tmp_path / "rep" / "results.json"), "--html", str(tmp_path / "r.html")]) == 0
+    assert "<svg" in (tmp_path / "r.html").read_text()
+
+
+def test_run_with_a_fault_fails_with_exit_one(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["run", "-q", "--fault", "lose-passback", "--cases",
+                 "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "[passback] FAIL" in out and "reproduce: thinkwire run --sut reference --fault lose-passback" in out
+
+
+def test_bad_inputs_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "-q", "--cases", "no/such/case"]) == 2
+    assert "no case matches" in capsys.readouterr().err
+    bad = tmp_path / "p.toml"
+    bad.write_text('kind = "gatway"\n')
+    assert main(["run", "-q", "--sut", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "'kind'" in err and "gateway" in err
