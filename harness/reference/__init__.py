@@ -1,1 +1,10 @@
-"""thinkwire reference."""
+"""The bundled reference SUTs: a correct gateway, SDK wrapper and agent CLI, each with fault switches
+(mutants) that reproduce real bug classes so the suite can prove every check catches its bug.
+
+``gateway`` (``python -m harness.reference.gateway``), ``sdk`` (``harness.reference.sdk:reference_sdk``),
+``agent`` (``python -m harness.reference.agent``); the fault switches and their filters in ``_faults``.
+"""
+
+from harness.reference._faults import CLI_FAULTS, FAULTS, GATEWAY_FAULTS, SDK_FAULTS, FaultFilter
+
+__all__ = ["CLI_FAULTS", "FAULTS", "GATEWAY_FAULTS", "SDK_FAULTS", "FaultFilter"]
