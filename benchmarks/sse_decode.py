@@ -170,14 +170,16 @@ def big_event(size: int, piece: int = 256) -> float:
 
     body = b"data: " + b"x" * size + b"\n\n"
     parts = [body[i : i + piece] for i in range(0, len(body), piece)]
-    d = SSEDecoder()
-    t0 = time.perf_counter()
-    evs: list[object] = []
-    for c in parts:
-        evs += d.feed(c)
-    took = time.perf_counter() - t0
-    assert len(evs) == 1
-    return took
+    best = float("inf")
+    for _ in range(3):
+        d = SSEDecoder()
+        t0 = time.process_time()
+        evs: list[object] = []
+        for c in parts:
+            evs += d.feed(c)
+        best = min(best, time.process_time() - t0)
+        assert len(evs) == 1
+    return best
 
 
 def run() -> str:
