@@ -37,8 +37,13 @@ class UrlDriver:
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        return FrontDoor(self.base_url, dialect=self.profile.front_door, variant=self.profile.front_variant,
-                         path=self.profile.path, observer_options=observer_options(self.profile))
+        return FrontDoor(
+            self.base_url,
+            dialect=self.profile.front_door,
+            variant=self.profile.front_variant,
+            path=self.profile.path,
+            observer_options=observer_options(self.profile),
+        )
 
     def run(self, ctx: CaseContext) -> None:
         assert self.front is not None, "start() first"
@@ -92,10 +97,9 @@ class GatewayDriver(UrlDriver):
         with httpx.Client(timeout=1.0) as http:
             while time.monotonic() < deadline:
                 if not self.proc.alive():
-                    raise DriverError(
-                        f"SUT exited with code {self.proc.popen.returncode} before becoming ready",
-                        self.proc.stderr_tail(),
-                    )
+                    code, tail = self.proc.popen.returncode, self.proc.stderr_tail()
+                    self.stop()
+                    raise DriverError(f"SUT exited with code {code} before becoming ready", tail)
                 try:
                     if http.get(url).status_code < 500:
                         return

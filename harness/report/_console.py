@@ -74,7 +74,8 @@ def print_failures(run: RunResult, out: TextIO | None = None, limit: int = 30, s
             out.write("    timeline:\n")
             for e in r.timeline[lo : lo + slice_len]:
                 what = e.get("event") or e.get("info") or e.get("text", "")
-                out.write(f"      {e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {str(what)[:90]}\n")
+                line = str(what).encode("unicode_escape").decode("ascii")[:90]
+                out.write(f"      {e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {line}\n")
         out.write(f"  reproduce: {r.reproduce}\n")
     if len(bad) > limit:
         out.write(f"\n... and {len(bad) - limit} more unexpected results\n")

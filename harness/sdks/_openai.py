@@ -55,8 +55,7 @@ def openai_chat(request: Any) -> Iterator[Event]:
             if extras.get(name):
                 yield ReasoningDelta(extras[name])
                 break
-        if msg.content:
-            yield TextDelta(msg.content)
+        yield from _content(msg.content)
         for i, call in enumerate(msg.tool_calls or []):
             yield ToolCallDelta(i, call.id, call.function.name, call.function.arguments)
         if resp.usage is not None:
@@ -88,8 +87,7 @@ def openai_chat(request: Any) -> Iterator[Event]:
                     if extras.get(name):
                         yield ReasoningDelta(extras[name])
                         break
-                if delta.content:
-                    yield TextDelta(delta.content)
+                yield from _content(delta.content)
                 for call in delta.tool_calls or []:
                     fn = call.function
                     yield ToolCallDelta(
@@ -100,6 +98,27 @@ def openai_chat(request: Any) -> Iterator[Event]:
     finally:
         stream.close()
     yield End(finish)
+
+
+def _content(content: Any) -> Iterator[Event]:
+    """``content`` is a string, or (Mistral) a list of text / thinking chunks the SDK passes through."""
+    if isinstance(content, str):
+        if content:
+            yield TextDelta(content)
+        return
+    for part in content or []:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text" and part.get("text"):
+            yield TextDelta(part["text"])
+        elif kind == "thinking":
+            inner = part.get("thinking")
+            text = (
+                "".join(p.get("text", "") for p in inner if isinstance(p, dict))
+                if isinstance(inner, list)
+                else str(inner or "")
+            )
+            if text:
+                yield ReasoningDelta(text)
 
 
 def _finish(reason: str | None) -> str:

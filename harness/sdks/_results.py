@@ -39,8 +39,14 @@ def main(argv: list[str]) -> int:
         n = write_expectations(result.results, exp_path)
         counts = Counter(r.status.value if r.status.value != "OK" else r.stream.value for r in result.results)
         by_check = Counter(f.check for r in result.results for f in r.failing())
-        lines += [f"## {name}", "", f"{len(result.results)} cases: "
-                  + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + f"; {n} recorded as expected.", ""]
+        lines += [
+            f"## {name}",
+            "",
+            f"{len(result.results)} cases: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            + f"; {n} recorded as expected.",
+            "",
+        ]
         if by_check:
             lines += ["| failing check | cases |", "|---|---:|"]
             lines += [f"| {c} | {k} |" for c, k in by_check.most_common()]
@@ -52,8 +58,10 @@ def main(argv: list[str]) -> int:
                     continue
                 shown += 1
                 f = bad[0]
-                lines.append(f"- `{r.case_id}` — {f.check}: {f.message}"
-                             + (f" (expected {f.expected}; got {f.actual})" if f.expected else ""))
+                lines.append(
+                    f"- `{r.case_id}` — {f.check}: {f.message}"
+                    + (f" (expected {f.expected}; got {f.actual})" if f.expected else "")
+                )
             lines.append("")
         sys.stderr.write(f"{name}: {dict(counts)}\n")
     out_doc.write_text("\n".join(lines), encoding="utf-8")

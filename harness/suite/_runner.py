@@ -158,15 +158,20 @@ def _result(case: Case, profile: SUTProfile) -> CaseResult:
         category=case.scenario.category,
         sut=profile.name,
         axes=case.axes(),
-        reproduce=f"thinkwire run --sut {shlex.quote(_sut_arg(profile))} --cases {shlex.quote(case.id)}",
+        reproduce=f"thinkwire run {_sut_arg(profile)} --cases {shlex.quote(case.id)}",
     )
 
 
 def _sut_arg(profile: SUTProfile) -> str:
+    """The ``--sut ...`` part of a reproduction command."""
     if profile.source.startswith("<builtin"):
         base = profile.source.split()[1].rstrip(">")
-        return base + "".join(f" --fault {f}" for f in profile.faults) if profile.faults else base
-    return profile.source
+        return f"--sut {base}" + "".join(f" --fault {f}" for f in profile.faults)
+    if profile.source == "<flags>":
+        if profile.kind == "url":
+            return f"--sut-url {shlex.quote(profile.url)} --front-door {profile.front_door}"
+        return f"--sut-cmd {shlex.quote(shlex.join(profile.command))} --front-door {profile.front_door}"
+    return f"--sut {shlex.quote(profile.source)}"
 
 
 def _run_case(
