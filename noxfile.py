@@ -32,7 +32,7 @@ def sdks(session: nox.Session) -> None:
     """The official SDKs as SUTs: writes profiles/*.expectations.toml and docs/sdk-results.md, then runs
     the SDK regression suites (tests/sdks) against those expectations."""
     session.install("-e", ".[test,sdks,fast]")
-    session.run("python", "-m", "harness.sdks._results", "docs/sdk-results.md")
+    session.run("python", "-m", "harness.suite._sdk_results", "docs/sdk-results.md")
     session.run("pytest", "-q", "tests/sdks", *session.posargs)
 
 

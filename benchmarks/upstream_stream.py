@@ -16,8 +16,10 @@ FRAME = b'data: {"choices":[{"index":0,"delta":{"reasoning_content":"tok"}}]}\n\
 
 def _read_all(port: int, path: str = "/v1/chat/completions") -> tuple[int, float]:
     body = b'{"model":"m","stream":true,"messages":[]}'
-    req = (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-           f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+    req = (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode() + body
     t0 = time.perf_counter()
     total = 0
     with socket.create_connection(("127.0.0.1", port)) as s:
@@ -81,15 +83,22 @@ def run() -> str:
         steps += [Emit((ReasoningDelta(f"<{i}>"),)), Gate(reasoning=f"<{i}>", timeout=2.0)]
     tl = Timeline()
     client = ClientSide()
-    up.load(Conversation((Script("openai-chat", tuple(steps), variant="reasoning_content"),)),  # type: ignore[arg-type]
-            timeline=tl, client=client)
+    up.load(
+        Conversation((Script("openai-chat", tuple(steps), variant="reasoning_content"),)),  # type: ignore[arg-type]
+        timeline=tl,
+        client=client,
+    )
     from harness.dialects import get_dialect
 
     obs = get_dialect("openai-chat").observer()
     import httpx
 
-    with httpx.stream("POST", up.base_url + "/v1/chat/completions",
-                      json={"model": "m", "stream": True, "messages": []}, timeout=30) as resp:
+    with httpx.stream(
+        "POST",
+        up.base_url + "/v1/chat/completions",
+        json={"model": "m", "stream": True, "messages": []},
+        timeout=30,
+    ) as resp:
         for chunk in resp.iter_raw():
             for ev in obs.feed(chunk):
                 client.observe(ev)
@@ -104,22 +113,25 @@ def run() -> str:
     tw_fps = N_FRAMES / tw_s
     p50 = statistics.median(rtt) if rtt else float("nan")
     p99 = rtt[int(len(rtt) * 0.99) - 1] if rtt else float("nan")
-    return "\n".join([
-        "## Mock upstream streaming",
-        "",
-        f"{N_FRAMES} chat frames, one write each, to one loopback client (raw socket reader).",
-        "",
-        "| server | frames/s | ratio to the limit |",
-        "|---|---:|---:|",
-        f"| plain asyncio server, pre-encoded bytes (the limit) | {raw_fps:,.0f} | 1.00 |",
-        f"| thinkwire MockUpstream (EmitFrames) | {tw_fps:,.0f} | {tw_fps / raw_fps:.2f} |",
-        "",
-        f"Bytes read: {raw_bytes:,} (raw) vs {tw_bytes:,} (thinkwire, chunked framing).",
-        f"Lifecycle: start {started * 1000:.2f} ms, stop {stopped * 1000:.2f} ms (target: start + stop <= 3 ms).",
-        f"Gate round trip over {len(rtt)} gates (frame written -> client observed -> gate opened): "
-        f"p50 {p50:.3f} ms, p99 {p99:.3f} ms.",
-        "",
-    ])
+    return "\n".join(
+        [
+            "## Mock upstream streaming",
+            "",
+            f"{N_FRAMES} chat frames, one write each, to one loopback client (raw socket reader).",
+            "",
+            "| server | frames/s | ratio to the limit |",
+            "|---|---:|---:|",
+            f"| plain asyncio server, pre-encoded bytes (the limit) | {raw_fps:,.0f} | 1.00 |",
+            f"| thinkwire MockUpstream (EmitFrames) | {tw_fps:,.0f} | {tw_fps / raw_fps:.2f} |",
+            "",
+            f"Bytes read: {raw_bytes:,} (raw) vs {tw_bytes:,} (thinkwire, chunked framing).",
+            f"Lifecycle: start {started * 1000:.2f} ms, stop {stopped * 1000:.2f} ms "
+            "(target: start + stop <= 3 ms).",
+            f"Gate round trip over {len(rtt)} gates (frame written -> client observed -> gate opened): "
+            f"p50 {p50:.3f} ms, p99 {p99:.3f} ms.",
+            "",
+        ]
+    )
 
 
 if __name__ == "__main__":

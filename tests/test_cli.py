@@ -9,9 +9,16 @@ import pytest
 
 from harness.cli import main
 
-SEEDS = ["pi-thinking-delta", "inline-think-leading-only", "inline-think-structured-wins", "reasoning-delta-alias",
-         "anthropic-thinking-signature", "responses-summary-requested", "deepseek-reasoning-content-passback",
-         "deepseek-replay-400"]
+SEEDS = [
+    "pi-thinking-delta",
+    "inline-think-leading-only",
+    "inline-think-structured-wins",
+    "reasoning-delta-alias",
+    "anthropic-thinking-signature",
+    "responses-summary-requested",
+    "deepseek-reasoning-content-passback",
+    "deepseek-replay-400",
+]
 
 
 def test_list_prints_the_catalog_with_seed_names(capsys: pytest.CaptureFixture[str]) -> None:
@@ -26,16 +33,46 @@ def test_list_prints_the_catalog_with_seed_names(capsys: pytest.CaptureFixture[s
 def test_list_variants_covers_the_catalog_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list", "--variants"]) == 0
     out = capsys.readouterr().out
-    for row in ["CC-RC", "CC-R ", "CC-RD", "CC-THINK", "CC-MISTRAL", "CC-USAGE", "RESP-SUM", "RESP-EMPTY",
-                "RESP-TEXT", "RESP-ALIAS", "RESP-ERR", "ANT-THINK", "ANT-REDACTED", "ANT-OMITTED",
-                "ANT-INTERLEAVED", "GEM-THOUGHT", "GEM-SIG", "OLL-NATIVE", "BR-CONVERSE", "BR-INVOKE",
-                "PI-JSONL-V1", "PI-JSONL-V2"]:
+    for row in [
+        "CC-RC",
+        "CC-R ",
+        "CC-RD",
+        "CC-THINK",
+        "CC-MISTRAL",
+        "CC-USAGE",
+        "RESP-SUM",
+        "RESP-EMPTY",
+        "RESP-TEXT",
+        "RESP-ALIAS",
+        "RESP-ERR",
+        "ANT-THINK",
+        "ANT-REDACTED",
+        "ANT-OMITTED",
+        "ANT-INTERLEAVED",
+        "GEM-THOUGHT",
+        "GEM-SIG",
+        "OLL-NATIVE",
+        "BR-CONVERSE",
+        "BR-INVOKE",
+        "PI-JSONL-V1",
+        "PI-JSONL-V2",
+    ]:
         assert row.strip() in out, row
 
 
 def test_run_subset_writes_reports_and_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["run", "-q", "--cases", "tools-passback/deepseek-reasoning-content*", "--report",
-                 str(tmp_path / "rep"), "--junit", str(tmp_path / "j.xml")])
+    code = main(
+        [
+            "run",
+            "-q",
+            "--cases",
+            "tools-passback/deepseek-reasoning-content*",
+            "--report",
+            str(tmp_path / "rep"),
+            "--junit",
+            str(tmp_path / "j.xml"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     assert "OK: 0 unexpected" in out
@@ -47,11 +84,24 @@ def test_run_subset_writes_reports_and_exits_zero(tmp_path: Path, capsys: pytest
 
 
 def test_run_with_a_fault_fails_with_exit_one(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["run", "-q", "--fault", "lose-passback", "--cases",
-                 "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"])
+    code = main(
+        [
+            "run",
+            "-q",
+            "--fault",
+            "lose-passback",
+            "--cases",
+            "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1
-    assert "[passback] FAIL" in out and "reproduce: thinkwire run --sut reference --fault lose-passback" in out
+    assert (
+        "[passback] FAIL" in out
+    )
+    assert (
+        "reproduce: thinkwire run --sut reference --fault lose-passback" in out
+    )
 
 
 def test_bad_inputs_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,4 +111,6 @@ def test_bad_inputs_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixtu
     bad.write_text('kind = "gatway"\n')
     assert main(["run", "-q", "--sut", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert str(bad) in err and "'kind'" in err and "gateway" in err
+    assert str(bad) in err
+    assert "'kind'" in err
+    assert "gateway" in err

@@ -6,7 +6,9 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOCK = re.compile(r"<!-- include: (?P<path>\S+) -->\n```python\n(?P<body>.*?)```\n<!-- end include -->", re.S)
+BLOCK = re.compile(
+    r"<!-- include: (?P<path>\S+) -->\n```python\n(?P<body>.*?)```\n<!-- end include -->", re.S
+)
 
 
 def sync(write: bool = False) -> list[str]:
@@ -14,7 +16,7 @@ def sync(write: bool = False) -> list[str]:
     for md in sorted((ROOT / "docs").glob("*.md")):
         text = md.read_text(encoding="utf-8")
 
-        def repl(m: re.Match[str]) -> str:
+        def repl(m: re.Match[str], md: Path = md) -> str:
             body = (ROOT / m.group("path")).read_text(encoding="utf-8")
             if body != m.group("body"):
                 stale.append(f"{md.name}: {m.group('path')}")

@@ -23,15 +23,31 @@ from harness.recording._replay import detect_dialect
 
 __all__ = ["Recorder", "record_forever"]
 
-_HOP = {"host", "content-length", "connection", "transfer-encoding", "keep-alive", "accept-encoding",
-        "proxy-connection", "te", "upgrade"}
+_HOP = {
+    "host",
+    "content-length",
+    "connection",
+    "transfer-encoding",
+    "keep-alive",
+    "accept-encoding",
+    "proxy-connection",
+    "te",
+    "upgrade",
+}
 
 
 class Recorder:
     """``Recorder(upstream, out)``: ``start()`` -> base URL; point the client here; ``stop()``."""
 
-    def __init__(self, upstream: str, out: Path, *, port: int = 0, dialect: str | None = None,
-                 redactor: Redactor | None = None) -> None:
+    def __init__(
+        self,
+        upstream: str,
+        out: Path,
+        *,
+        port: int = 0,
+        dialect: str | None = None,
+        redactor: Redactor | None = None,
+    ) -> None:
         self.upstream = upstream.rstrip("/")
         self.out = out
         self.dialect = dialect
@@ -48,9 +64,13 @@ class Recorder:
 
     def start(self) -> str:
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        head = {"format": FORMAT, "version": VERSION,
-                "recorded_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                "dialect": self.dialect, "upstream": self.redactor.target(self.upstream)}
+        head = {
+            "format": FORMAT,
+            "version": VERSION,
+            "recorded_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "dialect": self.dialect,
+            "upstream": self.redactor.target(self.upstream),
+        }
         self.out.write_text(json.dumps(head, ensure_ascii=False) + "\n", encoding="utf-8")
         return self.server.start()
 
@@ -83,13 +103,23 @@ class Recorder:
         t0 = time.monotonic_ns()
         if self.dialect is None:
             self.dialect = detect_dialect(request.path)
-        self._line({"type": "request", "id": ident, "method": request.method,
-                    "path": self.redactor.target(request.target),
-                    "headers": [list(h) for h in self.redactor.header_pairs(request.headers)], "t_ms": 0.0,
-                    **_body(self.redactor.body(request.body))})
-        headers = [(k, v) for k, v in request.headers if k.lower() not in _HOP] + [("accept-encoding", "identity")]
-        upstream_req = self._client.build_request(request.method, self.upstream + request.target, headers=headers,
-                                                  content=request.body)
+        self._line(
+            {
+                "type": "request",
+                "id": ident,
+                "method": request.method,
+                "path": self.redactor.target(request.target),
+                "headers": [list(h) for h in self.redactor.header_pairs(request.headers)],
+                "t_ms": 0.0,
+                **_body(self.redactor.body(request.body)),
+            }
+        )
+        headers = [(k, v) for k, v in request.headers if k.lower() not in _HOP] + [
+            ("accept-encoding", "identity")
+        ]
+        upstream_req = self._client.build_request(
+            request.method, self.upstream + request.target, headers=headers, content=request.body
+        )
         offset = 0
         reason = "complete"
         try:
@@ -102,18 +132,34 @@ class Recorder:
             await responder.end()
             return
         try:
-            out_headers = [(k, v) for k, v in resp.headers.raw_list() if k.lower() not in _HOP] if hasattr(
-                resp.headers, "raw_list") else [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _HOP]
-            self._line({"type": "response", "id": ident, "status": resp.status_code,
-                        "headers": [list(h) for h in self.redactor.header_pairs(out_headers)]})
+            out_headers = (
+                [(k, v) for k, v in resp.headers.raw_list() if k.lower() not in _HOP]
+                if hasattr(resp.headers, "raw_list")
+                else [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _HOP]
+            )
+            self._line(
+                {
+                    "type": "response",
+                    "id": ident,
+                    "status": resp.status_code,
+                    "headers": [list(h) for h in self.redactor.header_pairs(out_headers)],
+                }
+            )
             await responder.start(resp.status_code, out_headers)
             async for chunk in resp.aiter_raw():
                 if responder.closed.is_set():
                     reason = "client-disconnect"
                     break
                 await responder.write(chunk)  # forward first, record second: never delay the client
-                self._line({"type": "chunk", "id": ident, "offset": offset,
-                            "t_ms": round((time.monotonic_ns() - t0) / 1e6, 3), **encode_bytes(chunk)})
+                self._line(
+                    {
+                        "type": "chunk",
+                        "id": ident,
+                        "offset": offset,
+                        "t_ms": round((time.monotonic_ns() - t0) / 1e6, 3),
+                        **encode_bytes(chunk),
+                    }
+                )
                 offset += len(chunk)
             else:
                 await responder.end()
@@ -131,8 +177,9 @@ def _body(data: bytes) -> dict[str, str]:
     return {"body": enc["text"]} if "text" in enc else {"body_base64": enc["base64"]}
 
 
-def record_forever(upstream: str, out: Path, *, port: int = 0, dialect: str | None = None,
-                   redactor: Redactor | None = None) -> None:
+def record_forever(
+    upstream: str, out: Path, *, port: int = 0, dialect: str | None = None, redactor: Redactor | None = None
+) -> None:
     rec = Recorder(upstream, out, port=port, dialect=dialect, redactor=redactor)
     url = rec.start()
     print(f"thinkwire record: {url} -> {upstream}; writing {out} (Ctrl-C to stop)", flush=True)  # noqa: T201

@@ -432,7 +432,7 @@ CAPTURES: list[tuple[str, dict[str, bool], bytes, tuple[Event, ...]]] = [
     (
         "deepseek-keepalive-text",
         {},
-        b': keep-alive\n\n'
+        b": keep-alive\n\n"
         b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}]}\n\n'
         b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"The user greets"},"logprobs":null,"finish_reason":null}]}\n\n'
         b'data: {"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk","created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" me."},"logprobs":null,"finish_reason":null}]}\n\n'

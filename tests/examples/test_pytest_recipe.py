@@ -20,8 +20,9 @@ def my_client_reasoning(base_url: str) -> tuple[str, str]:
     """Stand-in for *your* code: stream a chat completion and split reasoning from the answer."""
     observer = get_dialect("openai-chat").observer()
     events = []
-    with httpx.stream("POST", f"{base_url}/v1/chat/completions", json={"model": "m", "stream": True,
-                                                                        "messages": []}) as resp:
+    with httpx.stream(
+        "POST", f"{base_url}/v1/chat/completions", json={"model": "m", "stream": True, "messages": []}
+    ) as resp:
         for chunk in resp.iter_raw():
             events += observer.feed(chunk)
     events += observer.end()
@@ -31,8 +32,14 @@ def my_client_reasoning(base_url: str) -> tuple[str, str]:
 
 
 def test_my_client_separates_reasoning(mock_upstream) -> None:  # type: ignore[no-untyped-def]
-    mock_upstream.load(Script("openai-chat", (Emit((ReasoningDelta("Let me think."), TextDelta("Hi!"), End())),),
-                              variant="reasoning_content", chunking="bytes"))
+    mock_upstream.load(
+        Script(
+            "openai-chat",
+            (Emit((ReasoningDelta("Let me think."), TextDelta("Hi!"), End())),),
+            variant="reasoning_content",
+            chunking="bytes",
+        )
+    )
     assert my_client_reasoning(mock_upstream.base_url) == ("Let me think.", "Hi!")
     assert len(mock_upstream.requests) == 1
 
@@ -47,8 +54,10 @@ def test_wrapper_passes_the_passback_cases(thinkwire_run) -> None:  # type: igno
 
 # --- example: fuzz your decoder with thinkwire's strategies ----------------------------------------
 @settings(max_examples=25)
-@given(turn=strategies.reasoning_turns(variant="openai-chat:reasoning_content"),
-       chunking=strategies.sse_chunkings())
+@given(
+    turn=strategies.reasoning_turns(variant="openai-chat:reasoning_content"),
+    chunking=strategies.sse_chunkings(),
+)
 def test_observer_survives_any_split(turn, chunking) -> None:  # type: ignore[no-untyped-def]
     dialect = get_dialect("openai-chat")
     emitter = dialect.emitter("reasoning_content")
@@ -63,14 +72,23 @@ def test_observer_survives_any_split(turn, chunking) -> None:  # type: ignore[no
 
 # --- example: gate a stream until your client has shown the first delta ----------------------------
 def test_gate_holds_until_observed(mock_upstream) -> None:  # type: ignore[no-untyped-def]
-    script = Script("openai-chat", (Emit((ReasoningDelta("one"),)), Gate(reasoning="one", timeout=2.0),
-                                    Emit((ReasoningDelta(" two"), TextDelta("ok"), End()))),
-                    variant="reasoning_content")
+    script = Script(
+        "openai-chat",
+        (
+            Emit((ReasoningDelta("one"),)),
+            Gate(reasoning="one", timeout=2.0),
+            Emit((ReasoningDelta(" two"), TextDelta("ok"), End())),
+        ),
+        variant="reasoning_content",
+    )
     mock_upstream.load(script)
     observer = get_dialect("openai-chat").observer()
     seen = []
-    with httpx.stream("POST", f"{mock_upstream.base_url}/v1/chat/completions",
-                      json={"model": "m", "stream": True, "messages": []}) as resp:
+    with httpx.stream(
+        "POST",
+        f"{mock_upstream.base_url}/v1/chat/completions",
+        json={"model": "m", "stream": True, "messages": []},
+    ) as resp:
         for chunk in resp.iter_raw():
             for ev in observer.feed(chunk):
                 seen.append(ev)

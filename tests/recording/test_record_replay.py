@@ -26,9 +26,19 @@ def raw_reads(base_url: str, body: bytes) -> list[bytes]:
     conn = h11.Connection(h11.CLIENT)
     out = []
     with socket.create_connection((host, int(port))) as s:
-        s.sendall(conn.send(h11.Request(method="POST", target="/v1/chat/completions",
-                                        headers=[("host", "x"), ("content-length", str(len(body))),
-                                                 ("content-type", "application/json")])))
+        s.sendall(
+            conn.send(
+                h11.Request(
+                    method="POST",
+                    target="/v1/chat/completions",
+                    headers=[
+                        ("host", "x"),
+                        ("content-length", str(len(body))),
+                        ("content-type", "application/json"),
+                    ],
+                )
+            )
+        )
         s.sendall(conn.send(h11.Data(data=body)) + conn.send(h11.EndOfMessage()))
         while True:
             ev = conn.next_event()
@@ -42,9 +52,16 @@ def raw_reads(base_url: str, body: bytes) -> list[bytes]:
 
 
 def test_record_then_replay_is_byte_identical_and_unbuffered(tmp_path: Path) -> None:
-    script = Script("openai-chat", (Emit((ReasoningDelta("思考 first"),)), Gate(reasoning="first", timeout=3.0),
-                                    Emit((ReasoningDelta(" second"), TextDelta("ok"), End()))),
-                    variant="reasoning_content", chunking="utf8-split")
+    script = Script(
+        "openai-chat",
+        (
+            Emit((ReasoningDelta("思考 first"),)),
+            Gate(reasoning="first", timeout=3.0),
+            Emit((ReasoningDelta(" second"), TextDelta("ok"), End())),
+        ),
+        variant="reasoning_content",
+        chunking="utf8-split",
+    )
     tl, client = Timeline(), ClientSide()
     with MockUpstream() as up:
         up.load(Conversation((script,)), timeline=tl, client=client)

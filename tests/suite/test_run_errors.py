@@ -17,8 +17,15 @@ CASES = [
 
 
 def gateway(code: str, **extra: object) -> object:
-    return parse_profile({"kind": "gateway", "command": [sys.executable, "-c", code], "ready_timeout": 2,
-                          "timeout": 2, **extra})
+    return parse_profile(
+        {
+            "kind": "gateway",
+            "command": [sys.executable, "-c", code],
+            "ready_timeout": 2,
+            "timeout": 2,
+            **extra,
+        }
+    )
 
 
 def test_crash_on_start_is_error_with_stderr_tail_and_the_run_goes_on() -> None:
@@ -30,11 +37,16 @@ def test_crash_on_start_is_error_with_stderr_tail_and_the_run_goes_on() -> None:
 
 
 def test_never_ready_is_error() -> None:
-    result = run(CASES[:1], sut=gateway("import sys, time; sys.stderr.write('still booting'); sys.stderr.flush();"
-                                        " time.sleep(30)"))
+    result = run(
+        CASES[:1],
+        sut=gateway(
+            "import sys, time; sys.stderr.write('still booting'); sys.stderr.flush(); time.sleep(30)"
+        ),
+    )
     (r,) = result.results
     assert r.status == Status.ERROR
-    assert "not ready" in r.error and "still booting" in r.error
+    assert "not ready" in r.error
+    assert "still booting" in r.error
 
 
 def test_hanging_sut_is_timeout_and_next_case_runs() -> None:

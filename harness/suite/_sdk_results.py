@@ -20,7 +20,7 @@ def main(argv: list[str]) -> int:
     from harness.drivers import load_profile
     from harness.suite import load_cases, run, write_expectations
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[2]  # the source checkout
     out_doc = Path(argv[0]) if argv else root / "docs" / "sdk-results.md"
     lines = [
         "# Official SDKs under thinkwire",
