@@ -15,7 +15,7 @@ PY = "3.11"
 def tests(session: nox.Session) -> None:
     """The whole test suite, with the test extras. Extra args go to pytest."""
     session.install("-e", ".[test,fast]")
-    session.run("pytest", "-q", *session.posargs)
+    session.run("pytest", "-q", "-n", "2", *session.posargs)
 
 
 @nox.session(python=PY)
