@@ -495,21 +495,28 @@ def _merge_headers(
 
 
 def _attribute(pieces: list[_Piece], writes: list[bytes]) -> list[Write]:
-    """Tag each write with the frames its bytes come from (by offset)."""
+    """Tag each write with the frames its bytes come from (by offset): one sweep over both lists."""
     bounds, pos = [], 0
     for p in pieces:
         bounds.append((pos, pos + len(p.data), p))
         pos += len(p.data)
-    out, off = [], 0
-    exact = sum(map(len, writes)) == pos
+    out: list[Write] = []
+    if sum(map(len, writes)) != pos:  # the chunker changed the bytes: attribute everything
+        tags_all = frozenset().union(*(p.tags for p in pieces)) if pieces else frozenset()
+        first = next((p.frame for p in pieces if p.frame is not None), None)
+        return [Write(w, tags_all, first) for w in writes]
+    k, off = 0, 0
     for w in writes:
         end = off + len(w)
-        if exact:
-            hit = [p for s, e, p in bounds if s < end and e > off] or [
-                p for s, e, p in bounds if s == off
-            ]
-        else:  # the chunker changed the bytes: attribute everything
-            hit = [p for _, _, p in bounds]
+        while k < len(bounds) and bounds[k][1] <= off and not (bounds[k][0] == off == bounds[k][1]):
+            k += 1  # pieces entirely before this write
+        hit: list[_Piece] = []
+        m = k
+        while m < len(bounds) and (bounds[m][0] < end or bounds[m][0] == off):
+            s_, e_, p = bounds[m]
+            if (s_ < end and e_ > off) or s_ == off:
+                hit.append(p)
+            m += 1
         tags = frozenset().union(*(p.tags for p in hit)) if hit else frozenset()
         frame = next((p.frame for p in hit if p.frame is not None), None)
         out.append(Write(w, tags, frame))
