@@ -22,19 +22,25 @@ def corpus(n: int = N_EVENTS, seed: int = SEED) -> bytes:
     """DeepSeek-style ``reasoning_content`` chunks (wire-formats.md section 2.1), then content chunks,
     a usage chunk and ``[DONE]``."""
     rng = random.Random(seed)
-    head = ('{"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk",'
-            '"created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":')
-    frames = [head + '[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},'
-              '"logprobs":null,"finish_reason":null}]}']
+    head = (
+        '{"id":"7f1c4b7e-0000-4000-8000-000000000001","object":"chat.completion.chunk",'
+        '"created":1741570300,"model":"deepseek-reasoner","system_fingerprint":"fp_mock","choices":'
+    )
+    frames = [
+        head + '[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},'
+        '"logprobs":null,"finish_reason":null}]}'
+    ]
     for i in range(n - 3):
         text = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 4)))
         field = "reasoning_content" if i < (n * 4) // 5 else "content"
         other = "content" if field == "reasoning_content" else "reasoning_content"
         delta = json.dumps({other: None, field: text}, ensure_ascii=False, separators=(",", ":"))
         frames.append(head + f'[{{"index":0,"delta":{delta},"logprobs":null,"finish_reason":null}}]}}')
-    frames.append(head + '[{"index":0,"delta":{"content":"","reasoning_content":null},"logprobs":null,'
-                  '"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,'
-                  '"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}')
+    frames.append(
+        head + '[{"index":0,"delta":{"content":"","reasoning_content":null},"logprobs":null,'
+        '"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,'
+        '"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}'
+    )
     frames.append("[DONE]")
     return "".join(f"data: {f}\n\n" for f in frames).encode()
 
@@ -147,8 +153,10 @@ def memory(total: int = 100 * 1024 * 1024, sample: list[bytes] | None = None) ->
 
     if sample is None:  # the same chat chunks with ~4 KiB of reasoning each: fewer events to trace
         text = json.dumps("思考 step; " * 300, ensure_ascii=False)
-        frame = ('data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":'
-                 f'{{"content":null,"reasoning_content":{text}}},"finish_reason":null}}]}}\n\n').encode()
+        frame = (
+            'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":'
+            f'{{"content":null,"reasoning_content":{text}}},"finish_reason":null}}]}}\n\n'
+        ).encode()
         sample = chunks(frame * 256)
     parts = sample
     d = SSEDecoder()

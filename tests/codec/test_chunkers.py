@@ -45,12 +45,17 @@ def test_random_is_seeded_and_bounded() -> None:
 
 @pytest.mark.parametrize(
     ("name", "message"),
-    [("nope", "unknown chunking 'nope': valid: 'frames', 'whole', 'bytes', 'utf8-split', 'crlf-split', "
-              "'tiny', 'offsets:N,N,...', 'random:SEED'"),
-     ("random:x", "chunking 'random:x': expected integers after ':', got 'x'"),
-     ("random:1,2", "chunking 'random:1,2': random takes one integer seed"),
-     ("offsets:1,-2", "chunking 'offsets:1,-2': offsets must be >= 0"),
-     ("offsets:", "unknown chunking 'offsets:'")],
+    [
+        (
+            "nope",
+            "unknown chunking 'nope': valid: 'frames', 'whole', 'bytes', 'utf8-split', 'crlf-split', "
+            "'tiny', 'offsets:N,N,...', 'random:SEED'",
+        ),
+        ("random:x", "chunking 'random:x': expected integers after ':', got 'x'"),
+        ("random:1,2", "chunking 'random:1,2': random takes one integer seed"),
+        ("offsets:1,-2", "chunking 'offsets:1,-2': offsets must be >= 0"),
+        ("offsets:", "unknown chunking 'offsets:'"),
+    ],
 )
 def test_bad_names(name: str, message: str) -> None:
     with pytest.raises(ValueError, match="^" + message.replace("(", r"\(").replace(".", r"\.")):
@@ -90,8 +95,11 @@ def test_utf8_split_cuts_inside_every_multibyte_code_point(texts: list[str]) -> 
     assert _ends([p for p in pieces if p]) <= ends  # frame boundaries kept
 
 
-@given(pieces=st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"x", b"\r\r\n"]), max_size=20).map(
-    lambda ps: [b"".join(ps)]))
+@given(
+    pieces=st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"x", b"\r\r\n"]), max_size=20).map(
+        lambda ps: [b"".join(ps)]
+    )
+)
 def test_crlf_split_cuts_between_every_cr_and_its_lf(pieces: list[bytes]) -> None:
     data = pieces[0]
     ends = _ends(get_chunker("crlf-split")(pieces))

@@ -33,10 +33,14 @@ ENCODED = {
     "bom": [b'\xef\xbb\xbfdata: {"a":1}\n\n', b'event: e\ndata: {"b":[2,"x,y"]}\n\n'],
     "bom-split": [b"\xef", b'\xbb\xbfdata: {"a":1}\n\n', b'event: e\ndata: {"b":[2,"x,y"]}\n\n'],
     "no-space": [b'data:{"a":1}\n\n', b'event:e\ndata:{"b":[2,"x,y"]}\n\n'],
-    "multiline": [b'data: {\ndata: "a":1}\n\n',
-                  b'event: e\ndata: {\ndata: "b":[\ndata: 2,\ndata: "x,y"]}\n\n'],
-    "comments": [b': keep-alive\n\ndata: {"a":1}\n\n',
-                 b': OPENROUTER PROCESSING\n\nevent: e\ndata: {"b":[2,"x,y"]}\n\n'],
+    "multiline": [
+        b'data: {\ndata: "a":1}\n\n',
+        b'event: e\ndata: {\ndata: "b":[\ndata: 2,\ndata: "x,y"]}\n\n',
+    ],
+    "comments": [
+        b': keep-alive\n\ndata: {"a":1}\n\n',
+        b': OPENROUTER PROCESSING\n\nevent: e\ndata: {"b":[2,"x,y"]}\n\n',
+    ],
     "event-only": [b'data: {"a":1}\n\n', b'event: ping\n\nevent: e\ndata: {"b":[2,"x,y"]}\n\n'],
     "unterminated": [b'data: {"a":1}\n\n', b'event: e\ndata: {"b":[2,"x,y"]}\n'],
 }
@@ -56,9 +60,14 @@ def test_sse_perturbation_bytes(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("name", "probe"),
-    [("none", b'data: {"a":1}\n\n'), ("crlf", b'data: {"a":1}\r\n\r\n'), ("cr", b'data: {"a":1}\r\r'),
-     ("mixed", b'data: {"a":1}\r\n\n'), ("bom", b'\xef\xbb\xbfdata: {"a":1}\n\n'),
-     ("no-space", b'data:{"a":1}\n\n')],
+    [
+        ("none", b'data: {"a":1}\n\n'),
+        ("crlf", b'data: {"a":1}\r\n\r\n'),
+        ("cr", b'data: {"a":1}\r\r'),
+        ("mixed", b'data: {"a":1}\r\n\n'),
+        ("bom", b'\xef\xbb\xbfdata: {"a":1}\n\n'),
+        ("no-space", b'data:{"a":1}\n\n'),
+    ],
 )
 def test_catalog_probes_in_the_encode_direction(name: str, probe: bytes) -> None:
     assert b"".join(encode_frames([Frame('{"a":1}')], "sse", name)) == probe
@@ -86,8 +95,13 @@ def test_jsonl_transport() -> None:
 
 @pytest.mark.parametrize(
     ("transport", "name"),
-    [("jsonl", "cr"), ("jsonl", "bom"), ("jsonl", "multiline"), ("eventstream", "crlf"),
-     ("eventstream", "comments")],
+    [
+        ("jsonl", "cr"),
+        ("jsonl", "bom"),
+        ("jsonl", "multiline"),
+        ("eventstream", "crlf"),
+        ("eventstream", "comments"),
+    ],
 )
 def test_a_perturbation_that_makes_no_sense_names_the_transport(transport: str, name: str) -> None:
     with pytest.raises(ValueError, match=f"makes no sense for transport '{transport}'"):
@@ -116,9 +130,14 @@ def test_lossless_flags() -> None:
 
 @pytest.mark.parametrize(
     ("text", "lines"),
-    [('{"a":1,"b":"x,{y"}', ['{', '"a":1,', '"b":"x,{y"}']), ("[DONE]", ["[DONE]"]),
-     ('{"s":"\\",["}', ['{', '"s":"\\",["}']), ("[1,2]", ["[", "1,", "2]"]), ("not json {", ["not json {"]),
-     ("{bad,", ["{bad,"])],
+    [
+        ('{"a":1,"b":"x,{y"}', ["{", '"a":1,', '"b":"x,{y"}']),
+        ("[DONE]", ["[DONE]"]),
+        ('{"s":"\\",["}', ["{", '"s":"\\",["}']),
+        ("[1,2]", ["[", "1,", "2]"]),
+        ("not json {", ["not json {"]),
+        ("{bad,", ["{bad,"]),
+    ],
 )
 def test_split_json_lines_cuts_only_outside_strings(text: str, lines: list[str]) -> None:
     assert split_json_lines(text) == lines

@@ -59,14 +59,18 @@ tricky = st.characters(blacklist_categories=("Cs",)) | st.sampled_from(
 )
 json_st = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(tricky, max_size=10),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.text(tricky, max_size=4), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(tricky, max_size=4), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
 
-@given(values=st.lists(json_st, max_size=8), cuts=st.lists(st.integers(1, 400), max_size=12),
-       eol=st.sampled_from(["\n", "\r\n"]))
+@given(
+    values=st.lists(json_st, max_size=8),
+    cuts=st.lists(st.integers(1, 400), max_size=12),
+    eol=st.sampled_from(["\n", "\r\n"]),
+)
 def test_json_records_round_trip_in_any_split(values: list[object], cuts: list[int], eol: str) -> None:
     lines = [json.dumps(v, ensure_ascii=False) for v in values]
     got, d = decode(cut(encode_jsonl(lines, eol=eol), cuts))

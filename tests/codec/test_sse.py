@@ -37,10 +37,17 @@ PROBES = [
     Probe("MULTILINE", (b'data: {"a":\ndata: 1}\n\n',), (SSEEvent('{"a":\n1}'),), (21,)),
     Probe("COMMENT", (b': OPENROUTER PROCESSING\n\ndata: {"a":1}\n\n',), (A1,), (39,)),
     Probe("EVENT_ONLY", (b"event: ping\n\n",), (), ()),
-    Probe("UNTERMINATED", (b'data: {"a":1}\n\ndata: {"a":2}',), (A1,), (14,),
-          ("partial-line", "unterminated"), A2),
-    Probe("SPLIT_UTF8", (b'data: {"d":"\xe6\x80', b'\x9d\xe8\x80\x83"}\n\n'),
-          (SSEEvent('{"d":"思考"}'),), (21,)),
+    Probe(
+        "UNTERMINATED",
+        (b'data: {"a":1}\n\ndata: {"a":2}',),
+        (A1,),
+        (14,),
+        ("partial-line", "unterminated"),
+        A2,
+    ),
+    Probe(
+        "SPLIT_UTF8", (b'data: {"d":"\xe6\x80', b'\x9d\xe8\x80\x83"}\n\n'), (SSEEvent('{"d":"思考"}'),), (21,)
+    ),
     Probe("SPLIT_CRLF", (b'data: {"a":1}\r', b"\n", b"\r", b'\ndata: {"a":2}\r\n\r\n'), (A1, A2), (15, 32)),
 ]
 IDS = [p.name for p in PROBES]
@@ -136,8 +143,11 @@ def test_field_rules(raw: bytes, expected: list[SSEEvent]) -> None:
 
 @pytest.mark.parametrize(
     "chunks",
-    [[b"data: a\n\ndata: \xff\n\ndata: c\n\n"], [b"data: a\n\n", b"data: \xff\n\ndata: c\n\n"],
-     [b"data: a\r\n\r\ndata: \xff\r\n\r\ndata: c\r\n\r\n"]],
+    [
+        [b"data: a\n\ndata: \xff\n\ndata: c\n\n"],
+        [b"data: a\n\n", b"data: \xff\n\ndata: c\n\n"],
+        [b"data: a\r\n\r\ndata: \xff\r\n\r\ndata: c\r\n\r\n"],
+    ],
     ids=["fast-path", "split", "crlf"],
 )
 def test_invalid_utf8_is_replaced_and_reported(chunks: list[bytes]) -> None:
@@ -188,8 +198,24 @@ def test_arbitrary_bytes_never_raise_and_any_split_equals_whole(raw: bytes, cuts
     assert set(dw.anomalies) == set(ds.anomalies) == set(db.anomalies)
 
 
-sse_alphabet = st.sampled_from([b"data: ", b"data:", b"event: e", b"id: 1", b"retry: 5", b": c", b"x",
-                                b"\xe6\x80", b"\x9d", b"\n", b"\r", b"\r\n", b"\n\n", b"\xef\xbb\xbf"])
+sse_alphabet = st.sampled_from(
+    [
+        b"data: ",
+        b"data:",
+        b"event: e",
+        b"id: 1",
+        b"retry: 5",
+        b": c",
+        b"x",
+        b"\xe6\x80",
+        b"\x9d",
+        b"\n",
+        b"\r",
+        b"\r\n",
+        b"\n\n",
+        b"\xef\xbb\xbf",
+    ]
+)
 
 
 @given(parts=st.lists(sse_alphabet, max_size=40), cuts=cuts_st)
