@@ -1,0 +1,105 @@
+"""The pytest plugin, exercised with pytester: each fixture, the marker, every option, assert diffs,
+syrupy snapshots and case parametrisation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+CASE = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q", *args)
+
+
+def test_mock_upstream_fixture(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        import httpx
+        from harness.dialects import get_dialect
+        from harness.events import End, ReasoningDelta, TextDelta
+        from harness.upstream import Emit, Script
+
+        def test_it(mock_upstream, thinkwire_upstream):
+            mock_upstream.load(Script("openai-chat", (Emit((ReasoningDelta("r"), TextDelta("t"), End())),),
+                                      variant="reasoning_content"))
+            body = httpx.post(mock_upstream.base_url + "/v1/chat/completions",
+                              json={"model": "m", "stream": True, "messages": []}).content
+            obs = get_dialect("openai-chat").observer()
+            events = obs.feed(body) + obs.end()
+            assert [e.text for e in events if isinstance(e, ReasoningDelta)] == ["r"]
+            assert mock_upstream.base_url == thinkwire_upstream.base_url
+            assert len(mock_upstream.requests) == 1
+            assert mock_upstream.timeline.select("upstream", "write")
+    """)
+    run(pytester).assert_outcomes(passed=1)
+
+
+def test_marker_kwargs_reach_run_and_options_apply(pytester: pytest.Pytester) -> None:
+    exp = pytester.makefile(".toml", exp=f'[cases."{CASE}"]\nstream = "FAIL"\nreason = "known"\n')
+    pytester.makepyfile(f"""
+        import pytest
+
+        @pytest.mark.thinkwire(sut="reference-sdk", faults=["lose-passback"])
+        def test_known_failure_is_expected(thinkwire_run):
+            result = thinkwire_run({CASE!r})
+            assert result.strict
+            assert result.results[0].stream.value == "FAIL"
+            assert not result.unexpected, "the expectations file covers it"
+    """)
+    run(pytester, "--thinkwire-strict", f"--thinkwire-expectations={exp}").assert_outcomes(passed=1)
+
+
+def test_cases_option_parametrises_thinkwire_case(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        def test_case(thinkwire_case):
+            assert thinkwire_case.scenario.id.startswith("tools-passback/deepseek")
+    """)
+    result = run(pytester, "--thinkwire-cases=tools-passback/deepseek-reasoning-content*", "--collect-only")
+    assert f"::test_case[{CASE}]" in result.stdout.str()  # ids are the case ids
+    result.stdout.fnmatch_lines(["*2 tests collected*"])
+
+
+def test_report_option_writes_merged_results(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(f"""
+        def test_a(thinkwire_run):
+            assert not thinkwire_run({CASE!r}, sut="reference-sdk").unexpected
+    """)
+    out = pytester.path / "rep"
+    run(pytester, f"--thinkwire-report={out}").assert_outcomes(passed=1)
+    data = json.loads((out / "results.json").read_text())
+    assert [r["case_id"] for r in data["results"]] == [CASE]
+    assert (out / "report.html").exists()
+
+
+def test_assert_diff_of_event_streams(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        from harness.events import ReasoningDelta, TextDelta
+
+        def test_diff():
+            got = [ReasoningDelta("a"), ReasoningDelta("b"), TextDelta("x")]
+            assert got == [ReasoningDelta("ab"), TextDelta("y")]
+    """)
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*thinkwire streams differ*", "*TextDelta: text='x'*"])
+
+
+def test_syrupy_snapshot_of_a_normalised_timeline(pytester: pytest.Pytester) -> None:
+    test = """
+        from harness.events import End, ReasoningDelta, TextDelta
+
+        def test_snap(thinkwire_snapshot):
+            events = [ReasoningDelta("think "), ReasoningDelta("call_abc123"), TextDelta("{text}"), End()]
+            assert thinkwire_snapshot == events
+    """
+    pytester.makepyfile(test.replace("{text}", "Hello"))
+    run(pytester, "--snapshot-update").assert_outcomes(passed=1)
+    stored = next(pytester.path.rglob("*.ambr")).read_text()
+    assert "reasoning ReasoningDelta: text='think call_<id>'" in stored  # coalesced, id masked
+    run(pytester).assert_outcomes(passed=1)
+    pytester.makepyfile(test.replace("{text}", "Changed"))
+    run(pytester).assert_outcomes(failed=1)
