@@ -21,7 +21,7 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=PY)
 def lint(session: nox.Session) -> None:
     """ruff, mypy --strict on harness, and import-linter's one-way layers contract."""
-    session.install("-e", ".[test,lint]")
+    session.install("-e", ".[test,lint,fast]")
     session.run("ruff", "check", "harness", "tests", "benchmarks", "noxfile.py")
     session.run("mypy")
     session.run("lint-imports")

@@ -23,7 +23,7 @@ try:  # pragma: no cover - depends on the environment
             raise json.JSONDecodeError(str(exc), data if isinstance(data, str) else "", 0) from None
 
     def dumps_compact(obj: Any) -> str:
-        return _orjson.dumps(obj).decode()
+        return str(_orjson.dumps(obj).decode())
 
 except ImportError:  # pragma: no cover
 
