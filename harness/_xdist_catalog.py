@@ -25,8 +25,17 @@ def _scenario_ids() -> list[str]:
     return list(seen)
 
 
+@pytest.fixture(scope="session")
+def sut_pool() -> Any:
+    """One SUT per worker, kept alive across scenarios (stopped at the end of the worker)."""
+    pool: dict[str, Any] = {}
+    yield pool
+    for driver in pool.values():
+        driver.stop()
+
+
 @pytest.mark.parametrize("scenario_id", _scenario_ids())
-def test_scenario(scenario_id: str, thinkwire_upstream: Any) -> None:
+def test_scenario(scenario_id: str, thinkwire_upstream: Any, sut_pool: Any) -> None:
     from harness.suite import load_cases, run
 
     patterns = [p for p in os.environ.get("THINKWIRE_CASES", "").split("\n") if p]
@@ -40,6 +49,7 @@ def test_scenario(scenario_id: str, thinkwire_upstream: Any) -> None:
         strict=os.environ.get("THINKWIRE_STRICT") == "1",
         expectations=os.environ.get("THINKWIRE_EXPECTATIONS") or None,
         upstream=thinkwire_upstream,
+        drivers=sut_pool,
         timeout=float(os.environ["THINKWIRE_TIMEOUT"]) if os.environ.get("THINKWIRE_TIMEOUT") else None,
     )
     out = Path(os.environ["THINKWIRE_RESULTS_DIR"]) / f"{uuid.uuid4().hex}.pickle"

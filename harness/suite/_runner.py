@@ -95,10 +95,12 @@ def run(
     timeout: float | None = None,
     keep_timelines: bool = True,
     upstream: Any = None,
+    drivers: dict[str, Driver] | None = None,
 ) -> RunResult:
     """Run ``cases`` (Case objects, or id globs; all when None) against ``sut`` (a profile, a profile
     path, a URL, a built-in name, or a Python callable; the reference gateway when None). Pass a started
-    ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does."""
+    ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does, and a ``drivers``
+    dict to keep started SUTs alive across runs (the caller stops them)."""
     from harness.upstream import ClientSide, MockUpstream
 
     if cases is None or (cases and isinstance(cases[0], str)):
@@ -117,7 +119,7 @@ def run(
     if own_upstream:
         upstream = MockUpstream()
         upstream.start()
-    driver: Driver | None = None
+    driver: Driver | None = drivers.pop(profile.name, None) if drivers is not None else None
     views: dict[str, CaseView] = {}
     try:
         for n, case in enumerate(case_list, 1):
@@ -142,7 +144,10 @@ def run(
             _finish(out, result, expectations, strict, progress, n, len(case_list))
     finally:
         if driver is not None:
-            driver.stop()
+            if drivers is not None:  # the caller keeps the SUT alive for its next run()
+                drivers[profile.name] = driver
+            else:
+                driver.stop()
         if own_upstream:
             upstream.stop()
     _parity_pass(out, case_list, views, expectations, strict)
