@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec._sse import SSEDecoder
 from harness.dialects._base import Frame
+from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     End,
     Event,
@@ -248,13 +248,14 @@ class AnthropicEmitter:
 # Observer
 
 
-class AnthropicObserver:
+class AnthropicObserver(TypedSSEObserver):
     """Raw Messages SSE bytes (any split) -> canonical events. Frames with no ``event:`` line are still
     read by their data's ``type`` (plus ``Notice("missing-event-line")``: the official SDK skips them)."""
 
+    terminal = "message_stop"
+
     def __init__(self) -> None:
-        self._sse = SSEDecoder()
-        self._anomalies = 0
+        super().__init__()
         self._blocks: dict[int, str] = {}
         self._tool_of: dict[int, int] = {}
         self._tools = 0
@@ -265,36 +266,8 @@ class AnthropicObserver:
         self._after_noted = False
         self._missing_noted = False
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for sse in self._sse.feed(data):
-            self._frame(sse.data, sse.event, out)
-        out += self._notices()
-        return out
 
-    def end(self) -> list[Event]:
-        self._sse.end()
-        out = self._notices()
-        if not self._done:
-            out.append(Notice("no-terminator", "EOF before message_stop"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._sse.anomalies[self._anomalies :]
-        self._anomalies = len(self._sse.anomalies)
-        return [Notice(f"sse-{a}") for a in new]
-
-    def _frame(self, data: str, event: str, out: list[Event]) -> None:
-        try:
-            obj = loads(data)
-        except (JSONDecodeError, ValueError):
-            out.append(Notice("malformed-json", data[:80]))
-            return
-        if not isinstance(obj, dict):
-            out.append(Notice("unknown-frame", data[:80]))
-            return
-        raw_type = obj.get("type")
-        kind: str = raw_type if isinstance(raw_type, str) else event
+    def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         if self._done:
             if not self._after_noted:
                 self._after_noted = True

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec._sse import SSEDecoder
+from harness._json import dumps_compact
 from harness.dialects._base import Frame
+from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     End,
     Event,
@@ -457,14 +457,15 @@ class _Seen:
     last_key: str = ""
 
 
-class ResponsesObserver:
+class ResponsesObserver(TypedSSEObserver):
     """Raw Responses SSE bytes (any split) -> canonical events, plus :class:`Notice` for aliases,
     done-repeats that disagree with the deltas, reasoning that only arrived in a ``.done``, unknown
     events, malformed JSON, data after the terminal event, a second lifecycle and SSE anomalies."""
 
+    terminal = "response.completed/incomplete/failed"
+
     def __init__(self) -> None:
-        self._sse = SSEDecoder()
-        self._anomalies = 0
+        super().__init__()
         self._items: dict[str, _Seen] = {}
         self._tools = 0
         self._called = False
@@ -473,37 +474,9 @@ class ResponsesObserver:
         self._after_noted = False
         self._aliases: set[str] = set()
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for sse in self._sse.feed(data):
-            self._frame(sse.data, sse.event, out)
-        out += self._notices()
-        return out
-
-    def end(self) -> list[Event]:
-        self._sse.end()
-        out = self._notices()
-        if not self._done:
-            out.append(Notice("no-terminator", "EOF before response.completed/incomplete/failed"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._sse.anomalies[self._anomalies :]
-        self._anomalies = len(self._sse.anomalies)
-        return [Notice(f"sse-{a}") for a in new]
 
     # -- frames
-    def _frame(self, data: str, event: str, out: list[Event]) -> None:
-        try:
-            obj = loads(data)
-        except (JSONDecodeError, ValueError):
-            out.append(Notice("malformed-json", data[:80]))
-            return
-        if not isinstance(obj, dict):
-            out.append(Notice("unknown-frame", data[:80]))
-            return
-        raw_type = obj.get("type")
-        kind: str = raw_type if isinstance(raw_type, str) else event
+    def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         if self._done:
             if kind == "response.created":
                 out.append(Notice("second-lifecycle", "response.created after the terminal event"))
