@@ -102,44 +102,33 @@ class SSEDecoder:
             return self._slow(data)
         # LF only, between events: whole blocks. ``_block`` holds the open block's bytes, unparsed
         # (a block has no blank line, so nothing in it can dispatch before its end).
-        out: list[SSEEvent] = []
         pend = self._block
-        if pend and pend[-1][-1] == 10 and data[0] == 10:  # the blank line straddles the chunks
-            self._one(b"".join(pend)[:-1], out)
-            pend.clear()
-            data = data[1:]
-            if not data:
-                return out
-        first = data.find(b"\n\n")
-        if first < 0:
-            pend.append(data)
-            return out
-        last = data.rfind(b"\n\n")
-        rest = data[last + 2 :]
         if pend:
-            pend.append(data[:first])
-            self._one(b"".join(pend), out)
+            if data.find(b"\n\n") < 0 and not (data[0] == 10 and pend[-1][-1] == 10):
+                pend.append(data)  # the block is still open: no join, so a long event stays linear
+                return []
+            pend.append(data)
+            data = b"".join(pend)  # each pending byte is joined once, when its block ends
             pend.clear()
-        else:
-            self._one(data[:first], out)
-        if rest:
-            pend.append(rest)
-        if last == first:
-            return out
-        n = data.count(b"\n\n", first)  # separators; blocks after the first one: n - 1
-        if (
-            data.count(b"\n\ndata: ", first) == n - 1 + (rest[:6] == b"data: ")
-            and data.count(b"\n", first) == 2 * n + rest.count(b"\n")
-        ):  # every later block is exactly one "data: " line (the common case): one decode, one split
+        last = data.rfind(b"\n\n")
+        if last < 0:
+            pend.append(data)
+            return []
+        if last + 2 < len(data):
+            pend.append(data[last + 2 :])
+        if data[:6] == b"data: ":
+            # The common case: every block is exactly one "data: " line. Then one decode and one split
+            # give every data string, and the newline count proves the case (each separator holds two
+            # newlines, and no block holds another): C-level scans only, no per-block Python.
             try:
-                texts = data[first + 8 : last].decode().split("\n\ndata: ")
+                texts = data[6:last].decode().split("\n\ndata: ")
             except UnicodeDecodeError:
-                pass
-            else:
+                texts = []  # invalid UTF-8: the block by block path replaces and reports it
+            if texts and data.count(b"\n", 0, last) == 2 * len(texts) - 2:
                 last_id, retry, new = self._last_id, self._retry, _new
-                out += [new(SSEEvent, (t, "message", last_id, retry)) for t in texts]
-                return out
-        for blk in data[first + 2 : last].split(b"\n\n"):
+                return [new(SSEEvent, (t, "message", last_id, retry)) for t in texts]
+        out: list[SSEEvent] = []
+        for blk in data[:last].split(b"\n\n"):
             self._one(blk, out)
         return out
 
