@@ -153,45 +153,46 @@ class Gateway:
     async def pump(
         self, resp: Responder, chunks: AsyncIterator[bytes], pipe: UpstreamPipe, deliver: Any
     ) -> bool:
-        """Upstream chunks -> client frames until the upstream ends (True) or the client leaves (False)."""
+        """Upstream chunks -> client frames until the upstream ends (True) or the client leaves (False).
+
+        One relay task for the whole stream, raced once against the client's departure (a task per
+        chunk cost more than the relaying itself on byte-by-byte streams)."""
+        relay = asyncio.ensure_future(self._relay(chunks, pipe, deliver))
         gone = asyncio.ensure_future(resp.closed.wait())
-        finished = False
         try:
-            while not resp.closed.is_set():
-                read = asyncio.ensure_future(anext(chunks))
-                await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
-                if resp.closed.is_set():  # the client left: stop reading now
-                    if "keep-upstream-open" not in self.faults:  # (FAULT: let the read go on)
-                        read.cancel()
-                    await asyncio.wait({read})
-                    if not read.cancelled():
-                        read.exception()  # retrieved: whatever it was, nobody will read it
-                    break
-                try:
-                    chunk = read.result()
-                except StopAsyncIteration:
-                    finished = True
-                    break
-                except httpx.TransportError as exc:  # the upstream broke the stream
-                    await deliver(pipe.fail(f"upstream connection lost: {exc!r}"))
-                    return True
-                try:
-                    await deliver(pipe.feed(chunk))
-                except ConnectionError:
-                    break
+            await asyncio.wait({relay, gone}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             gone.cancel()
-        if finished:
-            events = pipe.end()
-            if not pipe.terminated:
-                events += pipe.fail("the upstream stream ended before it finished")
-            await deliver(events)
-            return True
-        if "keep-upstream-open" in self.faults:  # FAULT: read the upstream to its end anyway
+        if not resp.closed.is_set():
+            return relay.result()
+        # the client left (while the relay waited for the upstream, or just as it finished)
+        if "keep-upstream-open" in self.faults:  # FAULT: let the read go on, read the upstream to its end
+            with contextlib.suppress(ConnectionError, httpx.HTTPError):
+                await relay
             with contextlib.suppress(httpx.HTTPError):
                 async for _ in chunks:
                     pass
-        return False  # leaving `async with` closes the upstream response now
+        else:  # stop reading now: leaving `async with` closes the upstream response
+            relay.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError, httpx.HTTPError):
+                await relay
+        return False
+
+    async def _relay(self, chunks: AsyncIterator[bytes], pipe: UpstreamPipe, deliver: Any) -> bool:
+        try:
+            async for chunk in chunks:
+                try:
+                    await deliver(pipe.feed(chunk))
+                except ConnectionError:  # the client left while we wrote to it
+                    return False
+        except httpx.TransportError as exc:  # the upstream broke the stream
+            await deliver(pipe.fail(f"upstream connection lost: {exc!r}"))
+            return True
+        events = pipe.end()
+        if not pipe.terminated:
+            events += pipe.fail("the upstream stream ended before it finished")
+        await deliver(events)
+        return True
 
     async def write(self, resp: Responder, front: Dialect, frames: list[Frame]) -> None:
         for frame in frames:
