@@ -166,6 +166,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             expectations=args.expectations,
             progress=Progress(enabled=not args.quiet),
             timeout=args.timeout,
+            keep_timelines=True if args.report else "failures",
         )
     print_failures(result)
     print_summary(result)

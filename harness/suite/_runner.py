@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from harness.drivers import (
     CaseContext,
@@ -93,14 +93,16 @@ def run(
     expectations: Expectations | str | Path | None = None,
     progress: Progress | None = None,
     timeout: float | None = None,
-    keep_timelines: bool = True,
+    keep_timelines: bool | Literal["failures"] = True,
     upstream: Any = None,
     drivers: dict[str, Driver] | None = None,
 ) -> RunResult:
     """Run ``cases`` (Case objects, or id globs; all when None) against ``sut`` (a profile, a profile
     path, a URL, a built-in name, or a Python callable; the reference gateway when None). Pass a started
     ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does, and a ``drivers``
-    dict to keep started SUTs alive across runs (the caller stops them)."""
+    dict to keep started SUTs alive across runs (the caller stops them). ``keep_timelines``: every
+    result carries its serialised timeline (True: reports need them), none does (False), or only the
+    results that did not pass (``"failures"``: what printing failures needs, at a fraction of the cost)."""
     from harness.upstream import ClientSide, MockUpstream
 
     if cases is None or (cases and isinstance(cases[0], str)):
@@ -150,7 +152,7 @@ def run(
                 driver.stop()
         if own_upstream:
             upstream.stop()
-    _parity_pass(out, case_list, views, expectations, strict)
+    _parity_pass(out, case_list, views, expectations, strict, keep_timelines)
     out.duration_s = time.monotonic() - started
     return out
 
@@ -186,7 +188,7 @@ def _run_case(
     upstream: Any,
     client_cls: Any,
     timeout: float | None,
-    keep: bool,
+    keep: bool | Literal["failures"],
 ) -> tuple[CaseResult, CaseView | None, bool]:
     result = _result(case, profile)
     if not profile.claims(case.dialect, case.variant) or profile.kind not in case.scenario.sut_kinds:
@@ -243,9 +245,17 @@ def _run_case(
                 )
             )
         _verdicts(result)
-    if keep:
+    if keep is True or (keep == "failures" and _failed(result)):
         result.timeline = serialize_timeline(view.entries)
     return result, view, alive
+
+
+def _failed(result: CaseResult) -> bool:
+    return (
+        result.status != Status.OK
+        or result.stream in (Verdict.FAIL, Verdict.NON_STRICT)
+        or result.cleanup in (Verdict.FAIL, Verdict.UNCLEAN)
+    )
 
 
 def _verdicts(result: CaseResult) -> None:
@@ -276,6 +286,7 @@ def _parity_pass(
     views: dict[str, CaseView],
     expectations: Expectations | None,
     strict: bool,
+    keep: bool | Literal["failures"],
 ) -> None:
     by_id = {r.case_id: r for r in out.results}
     for case in cases:
@@ -289,6 +300,8 @@ def _parity_pass(
         result.findings.append(finding)
         _verdicts(result)
         (expectations or Expectations()).apply(result, strict=strict)
+        if keep == "failures" and not result.timeline and _failed(result):
+            result.timeline = serialize_timeline(views[case.id].entries)
 
 
 def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
@@ -332,8 +345,12 @@ def _event_dict(ev: Event) -> dict[str, Any]:
     return d
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(v: Any) -> Any:
-    if isinstance(v, str | int | float | bool) or v is None:
+    """JSON-ready copy of a timeline ``info`` value (called ~300 times per case: exact types first)."""
+    if type(v) in _ATOMS or isinstance(v, str | int | float | bool) or v is None:
         return v
     if isinstance(v, bytes):
         return v.decode(errors="replace")[:2000]
