@@ -1,6 +1,11 @@
-"""The catalog as a pytest module, for ``thinkwire run -j N`` (pytest-xdist spreads scenarios over
-workers). One test per scenario, so that parity pairs stay in one ``run()``; each worker pickles its
-results into ``THINKWIRE_RESULTS_DIR`` and the controller merges them into one report."""
+"""The catalog as a pytest module, for ``thinkwire run -j N``: pytest-xdist spreads its tests over
+workers; each worker pickles its results into ``THINKWIRE_RESULTS_DIR`` and the controller merges them
+into one report.
+
+One test per *batch* of cases: a scenario's cases in batches of at most :data:`BATCH` (a scenario with a
+stream/non-stream parity check stays whole, since parity compares two cases of one ``run()``), largest
+batches first. Whole scenarios (31 tests, the largest 92 cases) left one worker alone with the tail of
+the run; even batches, longest first, keep both busy to the end."""
 
 from __future__ import annotations
 
@@ -14,32 +19,47 @@ import pytest
 
 __all__: list[str] = []
 
+BATCH = 8
 
-def _scenario_ids() -> list[str]:
+
+def _patterns() -> list[str] | None:
+    return [p for p in os.environ.get("THINKWIRE_CASES", "").split("\n") if p] or None
+
+
+def _batches() -> list[tuple[str, tuple[str, ...]]]:
+    """(test id, case ids) per batch."""
     from harness.suite import load_cases
 
-    patterns = [p for p in os.environ.get("THINKWIRE_CASES", "").split("\n") if p]
-    seen: dict[str, None] = {}
-    for case in load_cases(patterns or None):
-        seen.setdefault(case.scenario.id, None)
-    return list(seen)
+    by_scenario: dict[str, list[str]] = {}
+    parity: set[str] = set()
+    for case in load_cases(_patterns()):
+        by_scenario.setdefault(case.scenario.id, []).append(case.id)
+        if case.scenario.parity:
+            parity.add(case.scenario.id)
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for sid, ids in by_scenario.items():
+        size = len(ids) if sid in parity else BATCH
+        for k in range(0, len(ids), size):
+            out.append((f"{sid}:{k // size + 1}", tuple(ids[k : k + size])))
+    out.sort(key=lambda b: -len(b[1]))  # stable: catalog order within a size
+    return out
 
 
 @pytest.fixture(scope="session")
 def sut_pool() -> Any:
-    """One SUT per worker, kept alive across scenarios (stopped at the end of the worker)."""
+    """One SUT per worker, kept alive across batches (stopped at the end of the worker)."""
     pool: dict[str, Any] = {}
     yield pool
     for driver in pool.values():
         driver.stop()
 
 
-@pytest.mark.parametrize("scenario_id", _scenario_ids())
-def test_scenario(scenario_id: str, thinkwire_upstream: Any, sut_pool: Any) -> None:
+@pytest.mark.parametrize("case_ids", [ids for _, ids in _batches()], ids=[name for name, _ in _batches()])
+def test_batch(case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any) -> None:
     from harness.suite import load_cases, run
 
-    patterns = [p for p in os.environ.get("THINKWIRE_CASES", "").split("\n") if p]
-    cases = [c for c in load_cases(patterns or None) if c.scenario.id == scenario_id]
+    wanted = set(case_ids)
+    cases = [c for c in load_cases(_patterns()) if c.id in wanted]
     sut = os.environ.get("THINKWIRE_SUT") or None
     faults = [f for f in os.environ.get("THINKWIRE_FAULTS", "").split(",") if f]
     result = run(
@@ -51,6 +71,7 @@ def test_scenario(scenario_id: str, thinkwire_upstream: Any, sut_pool: Any) -> N
         upstream=thinkwire_upstream,
         drivers=sut_pool,
         timeout=float(os.environ["THINKWIRE_TIMEOUT"]) if os.environ.get("THINKWIRE_TIMEOUT") else None,
+        keep_timelines="failures" if os.environ.get("THINKWIRE_KEEP_TIMELINES") == "failures" else True,
     )
     out = Path(os.environ["THINKWIRE_RESULTS_DIR"]) / f"{uuid.uuid4().hex}.pickle"
     out.write_bytes(pickle.dumps(result))

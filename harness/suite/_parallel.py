@@ -23,6 +23,10 @@ def run_parallel(args: Any) -> RunResult:
         raise HarnessError(
             "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
         )
+    import importlib.util
+
+    if importlib.util.find_spec("xdist") is None:
+        raise HarnessError("-j N runs the cases on pytest-xdist workers: pip install 'thinkwire[parallel]'")
     import harness._xdist_catalog as catalog
 
     started = time.monotonic()
@@ -38,6 +42,10 @@ def run_parallel(args: Any) -> RunResult:
             "THINKWIRE_STRICT": "1" if args.strict else "",
             "THINKWIRE_EXPECTATIONS": args.expectations or "",
             "THINKWIRE_TIMEOUT": str(args.timeout or ""),
+            "THINKWIRE_KEEP_TIMELINES": "all" if args.report else "failures",
+            # only the two plugins the catalog needs: importing every installed one (syrupy,
+            # hypothesis, anyio, ...) cost each worker and the controller about a second
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         }
         cmd = [
             sys.executable,
@@ -49,6 +57,11 @@ def run_parallel(args: Any) -> RunResult:
             tmp,
             "-p",
             "no:cacheprovider",
+            "-p",
+            "xdist.plugin",
+            "-p",
+            "harness.plugin",
+            "--assert=plain",  # the catalog has no asserts: skip rewriting every harness module per worker
             "-q",
             "-n",
             str(args.jobs),

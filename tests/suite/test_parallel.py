@@ -1,0 +1,75 @@
+"""``thinkwire run -j N``: the batches the xdist catalog hands out, and the same verdicts as a serial run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import harness._xdist_catalog as catalog
+from harness.cli import main
+from harness.suite import load_cases, run
+
+
+def test_batches_cover_every_case_once_and_keep_parity_scenarios_whole() -> None:
+    batches = catalog._batches()
+    ids = [cid for _, b in batches for cid in b]
+    cases = load_cases()
+    assert sorted(ids) == sorted(c.id for c in cases)
+    assert len(set(ids)) == len(ids)
+    scenario = {c.id: c.scenario for c in cases}
+    for name, b in batches:
+        owners = {scenario[cid].id for cid in b}
+        assert len(owners) == 1, name  # a batch never mixes scenarios
+        (sid,) = owners
+        whole = [c.id for c in cases if c.scenario.id == sid]
+        if scenario[b[0]].parity:
+            assert list(b) == whole, name  # parity compares two cases of one run(): never split
+        else:
+            assert len(b) <= catalog.BATCH, name
+    sizes = [len(b) for _, b in batches]
+    assert sizes == sorted(sizes, reverse=True)  # longest first: no lone worker at the tail
+    assert any(scenario[b[0]].parity for _, b in batches)  # the catalog has one: the rule was exercised
+
+
+@pytest.mark.slow
+def test_two_workers_give_the_serial_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A fault that fails some cases and passes others, over scenarios split into several batches."""
+    globs = ["errors-cancellation/upstream-http-error*", "ordering-duplication/stream-nonstream-parity*",
+             "sse-framing/split-crlf*"]
+    args = ["run", "-q", "--fault", "drop-reasoning", *[x for g in globs for x in ("--cases", g)]]
+    assert main([*args, "--report", str(tmp_path / "serial")]) == 1
+    assert main([*args, "-j", "2", "--report", str(tmp_path / "parallel")]) == 1
+    capsys.readouterr()
+
+    def verdicts(d: str) -> dict[str, tuple[str, str, str, bool]]:
+        results = json.loads((tmp_path / d / "results.json").read_text())["results"]
+        return {r["case_id"]: (r["status"], r["stream"], r["cleanup"], bool(r["timeline"])) for r in results}
+
+    serial, parallel = verdicts("serial"), verdicts("parallel")
+    assert list(parallel) == list(serial)  # merged back into catalog order
+    assert parallel == serial
+    assert {v[1] for v in serial.values()} >= {"PASS", "FAIL"}
+    assert len(serial) > catalog.BATCH
+
+
+def test_keep_timelines_failures_keeps_only_the_failing_ones() -> None:
+    cases = ["errors-cancellation/mid-stream-error*", "sse-framing/split-crlf*"]
+    broken = run(cases, faults=["drop-reasoning"], keep_timelines="failures")
+    assert {r.stream.value for r in broken.results} >= {"PASS", "FAIL"}
+    for r in broken.results:
+        assert bool(r.timeline) == (r.stream.value == "FAIL"), r.case_id
+    assert all(r.timeline for r in run(cases, keep_timelines=True).results)
+    assert not any(r.timeline for r in run(cases, faults=["drop-reasoning"], keep_timelines=False).results)
+
+
+def test_without_xdist_the_error_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    find = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "xdist" else find(n, *a))
+    assert main(["run", "-q", "-j", "2", "--cases", "timing/*"]) == 2
+    assert "pip install 'thinkwire[parallel]'" in capsys.readouterr().err
