@@ -1,6 +1,6 @@
 """The catalog as a pytest module, for ``thinkwire run -j N``: pytest-xdist spreads its tests over
-workers; each worker pickles its results into ``THINKWIRE_RESULTS_DIR`` and the controller merges them
-into one report.
+workers; each worker pickles a batch's results into ``THINKWIRE_RESULTS_DIR`` (``batch_file``) and the
+controller merges them into one report as the batches finish.
 
 One test per *batch* of cases: a scenario's cases in batches of at most :data:`BATCH` (a scenario with a
 stream/non-stream parity check stays whole, since parity compares two cases of one ``run()``), largest
@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,9 +52,10 @@ def sut_pool() -> Any:
         driver.stop()
 
 
-@pytest.mark.parametrize("case_ids", [ids for _, ids in _batches()], ids=[name for name, _ in _batches()])
-def test_batch(case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any) -> None:
+@pytest.mark.parametrize(("name", "case_ids"), _batches(), ids=[name for name, _ in _batches()])
+def test_batch(name: str, case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any) -> None:
     from harness.suite import load_cases, run
+    from harness.suite._parallel import batch_file
 
     wanted = set(case_ids)
     cases = [c for c in load_cases(_patterns()) if c.id in wanted]
@@ -73,5 +72,4 @@ def test_batch(case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any
         timeout=float(os.environ["THINKWIRE_TIMEOUT"]) if os.environ.get("THINKWIRE_TIMEOUT") else None,
         keep_timelines="failures" if os.environ.get("THINKWIRE_KEEP_TIMELINES") == "failures" else True,
     )
-    out = Path(os.environ["THINKWIRE_RESULTS_DIR"]) / f"{uuid.uuid4().hex}.pickle"
-    out.write_bytes(pickle.dumps(result))
+    batch_file(os.environ["THINKWIRE_RESULTS_DIR"], name).write_bytes(pickle.dumps(result))

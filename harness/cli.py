@@ -152,7 +152,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.jobs and args.jobs > 1:
         from harness.suite._parallel import run_parallel
 
-        result = run_parallel(args)
+        result = run_parallel(args, Progress(enabled=not args.quiet))
     else:
         cases = load_cases(args.cases)
         if not cases:

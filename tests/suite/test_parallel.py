@@ -73,3 +73,39 @@ def test_without_xdist_the_error_says_what_to_install(
     monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "xdist" else find(n, *a))
     assert main(["run", "-q", "-j", "2", "--cases", "timing/*"]) == 2
     assert "pip install 'thinkwire[parallel]'" in capsys.readouterr().err
+
+
+def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker dies mid-run: the batches it finished count, every other case is an ERROR result."""
+    import argparse
+    import pickle
+    import subprocess
+
+    from harness.suite import _parallel
+
+    globs = ["sse-framing/split-utf8*"]  # 12 cases: two batches
+    (first, ids), *_ = [b for b in catalog._batches() if b[1][0].startswith("sse-framing/split-utf8")]
+    done = run(list(ids))
+
+    class DyingPytest:  # stands in for `pytest -n N`: one batch finishes, then the worker crashes
+        def __init__(self, cmd: list[str], env: dict[str, str], **_: object) -> None:
+            _parallel.batch_file(env["THINKWIRE_RESULTS_DIR"], first).write_bytes(pickle.dumps(done))
+            self.stdout = iter([f"[gw0] [ 50%] PASSED x.py::test_batch[{first}]\n", "worker 'gw1' crashed\n"])
+
+        def __enter__(self) -> DyingPytest:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+    monkeypatch.setattr(subprocess, "Popen", DyingPytest)
+    args = argparse.Namespace(sut_cmd=None, sut_url=None, cases=globs, sut=None, fault=None, strict=False,
+                              expectations=None, timeout=None, report=None, jobs=2)
+    result = _parallel.run_parallel(args)
+    assert [r.case_id for r in result.results] == [c.id for c in load_cases(globs)]
+    lost = [r for r in result.results if r.case_id not in ids]
+    assert lost
+    assert all(r.status.value == "ERROR" and r.unexpected for r in lost)
+    assert all("worker 'gw1' crashed" in r.error for r in lost)
+    assert all(r.status.value == "OK" for r in result.results if r.case_id in ids)
+    assert result.exit_code == 1
