@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from time import monotonic_ns as _monotonic_ns
 from typing import Any, Literal, TypeAlias
 
 from harness.events import Event
@@ -47,13 +49,35 @@ class Entry:
     info: Mapping[str, Any] = field(default_factory=dict)
 
 
+_WriteRow: TypeAlias = tuple[int, Side, bytes, int, tuple[str, ...], int | None]
+"""A ``write`` entry as :meth:`Timeline.add_write` keeps it: t, side, data, turn, sorted tags, frame.
+Atomic values only, so the garbage collector untracks the row at its first pass (a frozenset in it
+would keep every row of a long stream tracked, and each full collection would walk them all)."""
+
+
+def _write_entry(
+    t: int, side: Side, data: bytes, turn: int, tags: tuple[str, ...], frame: int | None
+) -> Entry:
+    return Entry(t, side, "write", data, None, turn, {"tags": list(tags), "frame": frame})
+
+
 class Timeline:
-    """Append-only, thread-safe list of :class:`Entry`. Iteration yields a snapshot in time order."""
+    """Append-only, thread-safe list of :class:`Entry`. Iteration yields a snapshot in time order.
+
+    ``write`` entries added with :meth:`add_write` (one per socket write, the upstream's hot path) are
+    kept as plain tuples and built into :class:`Entry` objects by the first read."""
 
     def __init__(self) -> None:
         self._entries: list[Entry] = []
+        self._pending: deque[Entry | _WriteRow] = deque()
+        """Added since the last read (deque appends are thread-safe: no lock on the write path);
+        moved to ``_entries`` by :meth:`_settle`, under the lock, write rows built into entries."""
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
+        self._waiting = 0
+        """Threads inside :meth:`wait_for`: with none, appending skips the notification."""
+        self._tag_keys: dict[frozenset[str], tuple[str, ...]] = {}
+        """Each write's tag set, sorted once per distinct set (a stream has a handful)."""
         self.t0 = now()
 
     def add(
@@ -67,44 +91,82 @@ class Timeline:
         t: int | None = None,
         **info: Any,
     ) -> Entry:
-        entry = Entry(now() if t is None else t, side, kind, data, event, turn, info)
-        with self._changed:
-            self._entries.append(entry)
-            self._changed.notify_all()
+        entry = Entry(time.monotonic_ns() if t is None else t, side, kind, data, event, turn, info)
+        self._pending.append(entry)
+        if self._waiting:
+            self._notify()
         return entry
+
+    def add_write(
+        self,
+        side: Side,
+        data: bytes,
+        turn: int = 0,
+        tags: frozenset[str] = frozenset(),
+        frame: int | None = None,
+    ) -> None:
+        """``add(side, "write", data=, turn=, tags=sorted(tags), frame=)`` for the hot path (one per
+        socket write): it keeps one tuple and builds the :class:`Entry` when someone reads. Building
+        it here cost more than the write, mostly in garbage collection of the info dict and list."""
+        key = self._tag_keys.get(tags)
+        if key is None:
+            key = self._tag_keys.setdefault(tags, tuple(sorted(tags)))
+        self._pending.append((_monotonic_ns(), side, data, turn, key, frame))
+        if self._waiting:
+            self._notify()
+
+    def _notify(self) -> None:
+        # after the append: a waiter counts itself in ``_waiting`` (under the lock) before it looks,
+        # so one not counted yet will see the new item when it looks
+        with self._changed:
+            self._changed.notify_all()
+
+    def _settle(self) -> None:  # caller holds the lock
+        pending, entries = self._pending, self._entries
+        for _ in range(len(pending)):
+            item = pending.popleft()
+            entries.append(item if isinstance(item, Entry) else _write_entry(*item))
 
     def wait_for(self, side: Side, kind: str, *, timeout: float, after: int = 0) -> Entry | None:
         """Block until an entry of this side/kind (at or after time ``after``) exists, or ``timeout``
-        seconds pass. Woken by :meth:`add`; never polls."""
+        seconds pass. Woken by :meth:`add` and :meth:`add_write`; never polls."""
         deadline = time.monotonic() + timeout
 
         def found() -> Entry | None:
+            self._settle()
             for e in self._entries:
                 if e.side == side and e.kind == kind and e.t >= after:
                     return e
             return None
 
         with self._changed:
-            while (hit := found()) is None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self._changed.wait(left)
-            return hit
+            self._waiting += 1
+            try:
+                while (hit := found()) is None:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return None
+                    self._changed.wait(left)
+                return hit
+            finally:
+                self._waiting -= 1
 
     def extend(self, entries: Iterable[Entry]) -> None:
         with self._lock:
+            self._settle()
             self._entries.extend(entries)
 
     def entries(self) -> list[Entry]:
         with self._lock:
+            self._settle()
             return sorted(self._entries, key=lambda e: e.t)
 
     def __iter__(self) -> Iterator[Entry]:
         return iter(self.entries())
 
     def __len__(self) -> int:
-        return len(self._entries)
+        with self._lock:
+            return len(self._entries) + len(self._pending)
 
     def select(
         self, side: Side | None = None, kind: str | None = None, turn: int | None = None
