@@ -76,14 +76,7 @@ class ScriptHandler:
         t0 = time.monotonic()
         for action in actions:
             if isinstance(action, Write):
-                tl.add(
-                    "upstream",
-                    "write",
-                    data=action.data,
-                    turn=turn,
-                    tags=sorted(action.tags),
-                    frame=action.frame,
-                )
+                tl.add_write("upstream", action.data, turn=turn, tags=action.tags, frame=action.frame)
                 yield action.data
             elif isinstance(action, WaitGate):
                 cond = describe_gate(action.gate)

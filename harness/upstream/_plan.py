@@ -219,11 +219,9 @@ def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
 
 
 # ---------------------------------------------------------------------------------------------------
-@dataclass(slots=True)
-class _Piece:
-    data: bytes
-    tags: frozenset[str]
-    frame: int | None
+_Piece: TypeAlias = Write
+"""Encoded bytes and the frame they carry, before the chunker cuts the stream into writes: attributed
+exactly like a write, so with one write per piece the pieces are the writes."""
 
 
 @dataclass(slots=True)
@@ -271,6 +269,9 @@ class _Planner:
 
     def add_frames(self, frames: Sequence[Frame]) -> None:
         term = self.script.terminator
+        if term == "normal":
+            self.frames += frames
+            return
         for f in frames:
             if "terminal" in f.tags and term == "missing":
                 continue
@@ -496,6 +497,8 @@ def _merge_headers(
 
 def _attribute(pieces: list[_Piece], writes: list[bytes]) -> list[Write]:
     """Tag each write with the frames its bytes come from (by offset): one sweep over both lists."""
+    if _one_to_one(pieces, writes):
+        return pieces
     bounds, pos = [], 0
     for p in pieces:
         bounds.append((pos, pos + len(p.data), p))
@@ -524,23 +527,34 @@ def _attribute(pieces: list[_Piece], writes: list[bytes]) -> list[Write]:
     return out
 
 
+def _one_to_one(pieces: list[_Piece], writes: list[bytes]) -> bool:
+    """Is each write one whole, non-empty piece, in order (the default ``frames`` chunker)? Then the
+    sweep would find exactly that piece for each write; skipping it halves planning a long stream."""
+    return len(pieces) == len(writes) and all(
+        w and w is p.data for p, w in zip(pieces, writes, strict=True)
+    )
+
+
 def _withheld(actions: list[Action]) -> list[Action]:
+    """Each gate with what it withholds: the next write after it (one backward sweep)."""
+    if not any(type(a) is WaitGate for a in actions):
+        return actions
     out: list[Action] = []
-    for i, a in enumerate(actions):
-        if isinstance(a, WaitGate):
-            nxt = next((b for b in actions[i + 1 :] if isinstance(b, Write)), None)
-            info: dict[str, Any] = (
-                {
-                    "frame": nxt.frame,
-                    "tags": sorted(nxt.tags),
-                    "data": nxt.data.decode(errors="replace")[:400],
-                }
-                if nxt is not None
-                else {"frame": None, "tags": [], "data": ""}
-            )
-            a = WaitGate(a.gate, info)
+    nxt: Write | None = None
+    for a in reversed(actions):
+        if isinstance(a, Write):
+            nxt = a
+        elif isinstance(a, WaitGate):
+            a = WaitGate(a.gate, _withheld_info(nxt))
         out.append(a)
+    out.reverse()
     return out
+
+
+def _withheld_info(nxt: Write | None) -> dict[str, Any]:
+    if nxt is None:
+        return {"frame": None, "tags": [], "data": ""}
+    return {"frame": nxt.frame, "tags": sorted(nxt.tags), "data": nxt.data.decode(errors="replace")[:400]}
 
 
 def build_plan(

@@ -49,14 +49,7 @@ class _PlanBody:
         tl, client, turn = self.state.timeline, self.state.client, self.turn
         for action in self.actions:
             if isinstance(action, Write):
-                tl.add(
-                    "upstream",
-                    "write",
-                    data=action.data,
-                    turn=turn,
-                    tags=sorted(action.tags),
-                    frame=action.frame,
-                )
+                tl.add_write("upstream", action.data, turn=turn, tags=action.tags, frame=action.frame)
                 yield action.data
             elif isinstance(action, WaitGate):
                 cond = describe_gate(action.gate)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import threading
 import traceback
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any
 
@@ -18,7 +19,18 @@ from harness.net import Request, Responder, Server
 from harness.timeline import Timeline
 from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch
 from harness.upstream._gates import ClientSide, describe_gate, seen_summary
-from harness.upstream._plan import Abort, Fault, Finish, Head, Plan, Sleep, StallFor, WaitGate, Write
+from harness.upstream._plan import (
+    Abort,
+    Action,
+    Fault,
+    Finish,
+    Head,
+    Plan,
+    Sleep,
+    StallFor,
+    WaitGate,
+    Write,
+)
 from harness.upstream._script import Conversation, Script
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
@@ -103,19 +115,60 @@ class MockUpstream:
 
 async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide, turn: int) -> None:
     """Run a plan on a live connection, recording every write, gate, fault, disconnect and the end."""
-    loop = asyncio.get_running_loop()
-    t0 = loop.time()
+    run = _Run(resp, tl, client, turn)
+    try:
+        await run.all(plan.actions)
+    except asyncio.CancelledError:
+        resp.abort()
+        raise
+    except Exception as exc:
+        if not run.gone():
+            tl.add("upstream", "server-error", turn=turn, error=_tb(exc))
+        resp.abort()
 
-    def gone() -> bool:
-        if resp.peer_closed:
-            tl.add("upstream", "disconnect", turn=turn, t=resp.peer_closed_at)
+
+class _Run:
+    """One plan on one connection. A write (most actions) is recorded and sent inline by :meth:`all`,
+    awaiting only when the socket pushes back; every other action type has a step (``_STEPS``, looked
+    up by type: no isinstance chain) that performs it, records it, and says whether the response goes
+    on."""
+
+    def __init__(self, resp: Responder, tl: Timeline, client: ClientSide, turn: int) -> None:
+        self.resp = resp
+        self.tl = tl
+        self.client = client
+        self.turn = turn
+        self.loop = asyncio.get_running_loop()
+        self.t0 = self.loop.time()
+
+    async def all(self, actions: tuple[Action, ...]) -> None:
+        steps, resp, put, add_write, turn = _STEPS, self.resp, self.resp.put, self.tl.add_write, self.turn
+        for action in actions:
+            if resp.peer_closed_at is not None:
+                self.gone()
+                return
+            if type(action) is Write:  # most actions: inline, no coroutine unless back-pressure
+                add_write("upstream", action.data, turn, action.tags, action.frame)
+                try:
+                    if put(action.data):
+                        await resp.drain()
+                except ConnectionError:
+                    self.lost()
+                    return
+            elif not await steps[type(action)](self, action):
+                return
+
+    def gone(self) -> bool:
+        """Has the peer left? Then record the disconnect (at the time it was noticed)."""
+        if self.resp.peer_closed:
+            self.tl.add("upstream", "disconnect", turn=self.turn, t=self.resp.peer_closed_at)
             return True
         return False
 
-    async def until_closed(aw: Any) -> Any:
-        """Await ``aw`` unless the peer leaves first (then None)."""
+    async def until_closed(self, aw: Awaitable[Any]) -> Any:
+        """Await ``aw`` unless the connection closes first (then None)."""
         task = asyncio.ensure_future(aw)
-        closed = asyncio.ensure_future(resp.closed.wait())
+        closed = asyncio.ensure_future(self.resp.closed.wait())
         try:
             await asyncio.wait({task, closed}, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -127,81 +180,79 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
             return None
         return task.result()
 
-    try:
-        for action in plan.actions:
-            if gone():
-                return
-            if isinstance(action, Head):
-                await resp.start(action.status, action.headers, action.framing, action.length)  # type: ignore[arg-type]
-            elif isinstance(action, Write):
-                tl.add(
-                    "upstream",
-                    "write",
-                    data=action.data,
-                    turn=turn,
-                    tags=sorted(action.tags),
-                    frame=action.frame,
-                )
-                try:
-                    await resp.write(action.data)
-                except ConnectionError:
-                    resp._peer_gone()
-                    gone()
-                    return
-            elif isinstance(action, WaitGate):
-                gate = action.gate
-                cond = describe_gate(gate)
-                tl.add(
-                    "upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld)
-                )
-                ok = await until_closed(client.wait(gate, loop))
-                if ok is None:
-                    gone()
-                    return
-                seen = seen_summary(client.seen())
-                if ok:
-                    tl.add("upstream", "gate-open", turn=turn, condition=cond, seen=seen)
-                else:
-                    tl.add(
-                        "upstream",
-                        "gate-timeout",
-                        turn=turn,
-                        condition=cond,
-                        timeout=gate.timeout,
-                        withheld=dict(action.withheld),
-                        seen=seen,
-                    )
-            elif isinstance(action, Sleep):
-                delay = t0 + action.at - loop.time()
-                if delay > 0 and await until_closed(asyncio.sleep(delay, True)) is None:
-                    gone()
-                    return
-            elif isinstance(action, Fault):
-                tl.add("upstream", "fault", turn=turn, fault=action.fault)
-            elif isinstance(action, Abort):
-                tl.add("upstream", "fault", turn=turn, fault=action.fault + " (abort)")
-                resp.abort()
-                return
-            elif isinstance(action, StallFor):
-                if await until_closed(asyncio.sleep(action.timeout, True)) is None:
-                    gone()
-                else:
-                    tl.add("upstream", "fault", turn=turn, fault="stall-timeout (abort)")
-                    resp.abort()
-                return
-            elif isinstance(action, Finish):
-                # recorded first: a client that saw the end can rely on the record being there
-                tl.add("upstream", "response-end", turn=turn, status=resp.status)
-                await resp.end()
-    except asyncio.CancelledError:
-        resp.abort()
-        raise
-    except Exception as exc:
-        if resp.peer_closed:
-            gone()
+    # -- steps: True to go on ---------------------------------------------------------------------
+    async def head(self, action: Head) -> bool:
+        await self.resp.start(action.status, action.headers, action.framing, action.length)  # type: ignore[arg-type]
+        return True
+
+    def lost(self) -> None:
+        """A write failed: the peer is gone, whether or not its EOF was read yet."""
+        self.resp._peer_gone()
+        self.gone()
+
+    async def wait_gate(self, action: WaitGate) -> bool:
+        gate, turn = action.gate, self.turn
+        cond = describe_gate(gate)
+        self.tl.add("upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld))
+        ok = await self.until_closed(self.client.wait(gate, self.loop))
+        if ok is None:
+            self.gone()
+            return False
+        seen = seen_summary(self.client.seen())
+        if ok:
+            self.tl.add("upstream", "gate-open", turn=turn, condition=cond, seen=seen)
         else:
-            tl.add("upstream", "server-error", turn=turn, error=_tb(exc))
-        resp.abort()
+            self.tl.add(
+                "upstream",
+                "gate-timeout",
+                turn=turn,
+                condition=cond,
+                timeout=gate.timeout,
+                withheld=dict(action.withheld),
+                seen=seen,
+            )
+        return True
+
+    async def sleep(self, action: Sleep) -> bool:
+        delay = self.t0 + action.at - self.loop.time()
+        if delay > 0 and await self.until_closed(asyncio.sleep(delay, True)) is None:
+            self.gone()
+            return False
+        return True
+
+    async def fault(self, action: Fault) -> bool:
+        self.tl.add("upstream", "fault", turn=self.turn, fault=action.fault)
+        return True
+
+    async def abort(self, action: Abort) -> bool:
+        self.tl.add("upstream", "fault", turn=self.turn, fault=action.fault + " (abort)")
+        self.resp.abort()
+        return False
+
+    async def stall(self, action: StallFor) -> bool:
+        if await self.until_closed(asyncio.sleep(action.timeout, True)) is None:
+            self.gone()
+        else:
+            self.tl.add("upstream", "fault", turn=self.turn, fault="stall-timeout (abort)")
+            self.resp.abort()
+        return False
+
+    async def finish(self, action: Finish) -> bool:
+        # recorded first: a client that saw the end can rely on the record being there
+        self.tl.add("upstream", "response-end", turn=self.turn, status=self.resp.status)
+        await self.resp.end()
+        return True
+
+
+_STEPS: dict[type[Action], Callable[[_Run, Any], Awaitable[bool]]] = {
+    Head: _Run.head,
+    WaitGate: _Run.wait_gate,
+    Sleep: _Run.sleep,
+    Fault: _Run.fault,
+    Abort: _Run.abort,
+    StallFor: _Run.stall,
+    Finish: _Run.finish,
+}
 
 
 def _tb(exc: BaseException) -> str:
