@@ -81,12 +81,15 @@ class SSEEncoder:
     b'event:ping\\r\\ndata:x\\r\\n\\n'
     """
 
-    __slots__ = ("_blank", "_eol", "framing")
+    __slots__ = ("_blank", "_eol", "_plain", "framing")
 
     def __init__(self, framing: SSEFraming | None = None) -> None:
         self.framing = framing or SSEFraming()
         self._eol = _EOLS[self.framing.eol]
         self._blank = "\n" if self.framing.eol == "mixed" else self._eol
+        self._plain = self.framing == SSEFraming()
+        """The default framing: a one-line event is one f-string (the mock upstream encodes every
+        frame of every stream through here)."""
 
     def _field(self, name: str, value: str) -> str:
         sep = ": " if self.framing.space or value[:1] == " " else ":"
@@ -96,6 +99,11 @@ class SSEEncoder:
         self, data: str, *, event: str | None = None, id: str | None = None, retry: int | None = None
     ) -> bytes:
         """One event block. ``data`` lines are split on CRLF/CR/LF (SSE data cannot carry a CR)."""
+        if self._plain and id is None and retry is None and "\n" not in data and "\r" not in data:
+            if event is None:
+                return f"data: {data}\n\n".encode()
+            if "\n" not in event and "\r" not in event:
+                return f"event: {event}\ndata: {data}\n\n".encode()
         for name, value in (("event", event), ("id", id)):
             if value is not None and _LINE_SPLIT.search(value):
                 raise ValueError(f"SSE {name} cannot contain a line break: {value!r}")
