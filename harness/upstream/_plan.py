@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
-from harness.codec import encode_frames
+from harness.codec import encode_pieces
 from harness.dialects import Dialect, Frame, Rejection, get_dialect
 from harness.events import Event, Message
 from harness.upstream._script import (
@@ -88,10 +88,11 @@ class Head:
     length: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Write:
+class Write(NamedTuple):
     """One socket write. ``frame`` is the index (in this response) of the frame the write starts in,
-    ``tags`` the union of the tags of the frames it overlaps; ``None``/empty for raw bytes."""
+    ``tags`` the union of the tags of the frames it overlaps; ``None``/empty for raw bytes. Immutable;
+    a named tuple because a byte-by-byte stream plans one per byte (a frozen dataclass took twice as
+    long to build)."""
 
     data: bytes
     tags: frozenset[str] = frozenset()
@@ -291,15 +292,7 @@ class _Planner:
         self.flushed = True
         base = self.frame_count
         self.frame_count += len(frames)
-        try:
-            from harness.codec import encode_pieces  # type: ignore[attr-defined,unused-ignore]
-        except ImportError:  # pragma: no cover - older codec
-            encoded = encode_frames(frames, self.transport, self.script.perturbation)
-            raw: list[tuple[int | None, bytes]] = list(enumerate(encoded))
-        else:
-            raw = list(
-                encode_pieces(frames, self.transport, self.script.perturbation, start=start, end=end)
-            )
+        raw = encode_pieces(frames, self.transport, self.script.perturbation, start=start, end=end)
         pieces = [
             _Piece(
                 data,
@@ -520,6 +513,10 @@ def _attribute(pieces: list[_Piece], writes: list[bytes]) -> list[Write]:
             if (s_ < end and e_ > off) or s_ == off:
                 hit.append(p)
             m += 1
+        if len(hit) == 1:  # a write inside one piece (byte-wise chunkings: nearly all of them)
+            out.append(Write(w, hit[0].tags, hit[0].frame))
+            off = end
+            continue
         tags = frozenset().union(*(p.tags for p in hit)) if hit else frozenset()
         frame = next((p.frame for p in hit if p.frame is not None), None)
         out.append(Write(w, tags, frame))
