@@ -1,21 +1,21 @@
 """``thinkwire run -j N``: the same cases spread over pytest-xdist workers (``-n N``; its remote
 workers via ``--tx`` in PYTEST_ADDOPTS), results merged into one RunResult. No home-made pool.
 
-Each worker pickles a batch's RunResult under the batch's file name before pytest reports the batch
-done; reading pytest's verbose lines as they come, the controller loads each finished batch and shows
-its cases on the progress bar."""
+pytest runs in this process as the xdist controller (one interpreter fewer to start); each worker
+pickles a batch's RunResult under the batch's file name before the batch's report comes back, and the
+:class:`_Batches` plugin folds each finished batch into the run and onto the progress bar."""
 
 from __future__ import annotations
 
-import collections
+import contextlib
 import importlib.util
+import io
 import os
 import pickle
 import re
-import subprocess
-import sys
 import tempfile
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from harness.suite._verdict import CaseResult, Status
 
 __all__ = ["batch_file", "run_parallel"]
 
-_DONE = re.compile(r"\b(?:PASSED|FAILED|ERROR)\b.*::test_batch\[(.+)\]")
+_BATCH_ID = re.compile(r"::test_batch\[(.+)\]$")
 
 
 def batch_file(results_dir: str | Path, batch: str) -> Path:
@@ -41,6 +41,8 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
         )
     if importlib.util.find_spec("xdist") is None:
         raise HarnessError("-j N runs the cases on pytest-xdist workers: pip install 'thinkwire[parallel]'")
+    import pytest
+
     import harness._xdist_catalog as catalog
 
     started = time.monotonic()
@@ -50,7 +52,6 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
         ini = Path(tmp) / "pytest.ini"
         ini.write_text("[pytest]\naddopts =\n")
         env = {
-            **os.environ,
             "THINKWIRE_RESULTS_DIR": tmp,
             "THINKWIRE_CASES": "\n".join(args.cases or []),
             "THINKWIRE_SUT": args.sut or "",
@@ -60,13 +61,10 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
             "THINKWIRE_TIMEOUT": str(args.timeout or ""),
             "THINKWIRE_KEEP_TIMELINES": "all" if args.report else "failures",
             # only the two plugins the catalog needs: importing every installed one (syrupy,
-            # hypothesis, anyio, ...) cost each worker and the controller about a second
+            # hypothesis, anyio, ...) cost each worker about a second
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         }
-        cmd = [
-            sys.executable,
-            "-m",
-            "pytest",
+        argv = [
             "-c",
             str(ini),
             "--rootdir",
@@ -78,43 +76,68 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
             "-p",
             "harness.plugin",
             "--assert=plain",  # the catalog has no asserts: skip rewriting every harness module per worker
-            "-v",  # a line per finished batch: the progress bar follows them
+            "-q",
             "-n",
             str(args.jobs),
             catalog.__file__,
         ]
-        merged = RunResult(sut="")
-        tail: collections.deque[str] = collections.deque(maxlen=60)
-        with subprocess.Popen(
-            cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        ) as proc:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                tail.append(line)
-                done = _DONE.search(line)
-                if done:
-                    _collect(batch_file(tmp, done.group(1)), merged, progress, len(order))
-        output = "".join(tail)[-3000:]
+        batches = _Batches(tmp, progress, len(order))
+        out = io.StringIO()
+        with _environ(env), contextlib.redirect_stdout(out):  # workers inherit the environment
+            pytest.main(argv, plugins=[batches])
+        merged = batches.merged
+        said = (out.getvalue() + "\n".join(batches.errors))[-3000:]
         if not merged.sut:
-            raise HarnessError("the xdist run produced no results:\n" + output)
+            raise HarnessError("the xdist run produced no results:\n" + said)
         seen = {r.case_id for r in merged.results}
-        merged.results += [_lost(c, merged.sut, output) for c in cases if c.id not in seen]
+        merged.results += [_lost(c, merged.sut, said) for c in cases if c.id not in seen]
     merged.results.sort(key=lambda r: order.get(r.case_id, 1 << 30))
     merged.duration_s = time.monotonic() - started
     return merged
 
 
-def _collect(path: Path, merged: RunResult, progress: Progress | None, total: int) -> None:
-    """Fold one finished batch into ``merged`` (a batch that crashed left no file: its cases are
-    missing from the report, and pytest's own output, in the error, says why)."""
-    if not path.exists():
-        return
-    part: RunResult = pickle.loads(path.read_bytes())
-    merged.sut, merged.strict = part.sut, part.strict
-    for result in part.results:
-        merged.results.append(result)
-        if progress is not None:
-            progress(len(merged.results), total, result)
+class _Batches:
+    """A pytest plugin for the controller: as each batch's report arrives (xdist relays the workers'
+    reports), fold the results the worker left into one RunResult and show them on the progress bar.
+    A batch that left no file (its worker crashed) is skipped here and reported by the caller."""
+
+    def __init__(self, results_dir: str, progress: Progress | None, total: int) -> None:
+        self.results_dir = results_dir
+        self.progress = progress
+        self.total = total
+        self.merged = RunResult(sut="")
+        self.errors: list[str] = []
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.failed:
+            self.errors.append(f"{report.nodeid} ({report.when}): {report.longreprtext[-1500:]}")
+        named = _BATCH_ID.search(report.nodeid)
+        if report.when != "call" or named is None:
+            return
+        path = batch_file(self.results_dir, named.group(1))
+        if not path.exists():
+            return
+        part: RunResult = pickle.loads(path.read_bytes())
+        merged = self.merged
+        merged.sut, merged.strict = part.sut, part.strict
+        for result in part.results:
+            merged.results.append(result)
+            if self.progress is not None:
+                self.progress(len(merged.results), self.total, result)
+
+
+@contextlib.contextmanager
+def _environ(updates: Mapping[str, str]) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in updates}
+    os.environ.update(updates)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def _lost(case: Case, sut: str, output: str) -> CaseResult:

@@ -78,27 +78,26 @@ def test_without_xdist_the_error_says_what_to_install(
 def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker dies mid-run: the batches it finished count, every other case is an ERROR result."""
     import argparse
+    import os
     import pickle
-    import subprocess
+    from types import SimpleNamespace
 
     from harness.suite import _parallel
 
     globs = ["sse-framing/split-utf8*"]  # 12 cases: two batches
-    (first, ids), *_ = [b for b in catalog._batches() if b[1][0].startswith("sse-framing/split-utf8")]
+    (first, ids), (second, _) = [b for b in catalog._batches() if b[0].startswith("sse-framing/split-utf8")]
     done = run(list(ids))
 
-    class DyingPytest:  # stands in for `pytest -n N`: one batch finishes, then the worker crashes
-        def __init__(self, cmd: list[str], env: dict[str, str], **_: object) -> None:
-            _parallel.batch_file(env["THINKWIRE_RESULTS_DIR"], first).write_bytes(pickle.dumps(done))
-            self.stdout = iter([f"[gw0] [ 50%] PASSED x.py::test_batch[{first}]\n", "worker 'gw1' crashed\n"])
+    def dying_pytest(argv: list[str], plugins: list[object]) -> int:  # one batch finishes, one crashes
+        (batches,) = plugins
+        _parallel.batch_file(os.environ["THINKWIRE_RESULTS_DIR"], first).write_bytes(pickle.dumps(done))
+        for name, failed in ((first, False), (second, True)):
+            report = SimpleNamespace(nodeid=f"x.py::test_batch[{name}]", when="call", failed=failed,
+                                     longreprtext="worker 'gw1' crashed")
+            batches.pytest_runtest_logreport(report)  # type: ignore[attr-defined]
+        return 1
 
-        def __enter__(self) -> DyingPytest:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-    monkeypatch.setattr(subprocess, "Popen", DyingPytest)
+    monkeypatch.setattr(pytest, "main", dying_pytest)
     args = argparse.Namespace(sut_cmd=None, sut_url=None, cases=globs, sut=None, fault=None, strict=False,
                               expectations=None, timeout=None, report=None, jobs=2)
     result = _parallel.run_parallel(args)
@@ -109,3 +108,4 @@ def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.M
     assert all("worker 'gw1' crashed" in r.error for r in lost)
     assert all(r.status.value == "OK" for r in result.results if r.case_id in ids)
     assert result.exit_code == 1
+    assert "THINKWIRE_RESULTS_DIR" not in os.environ  # the run's environment was put back
