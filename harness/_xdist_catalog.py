@@ -9,11 +9,15 @@ the run; even batches, longest first, keep both busy to the end."""
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from harness.suite import Case
 
 __all__: list[str] = []
 
@@ -24,13 +28,21 @@ def _patterns() -> list[str] | None:
     return [p for p in os.environ.get("THINKWIRE_CASES", "").split("\n") if p] or None
 
 
-def _batches() -> list[tuple[str, tuple[str, ...]]]:
-    """(test id, case ids) per batch."""
+@functools.cache
+def _cases() -> dict[str, Case]:
+    """The selected cases by id, loaded once per process (parsing the catalog per batch cost a worker
+    a second over the whole run)."""
     from harness.suite import load_cases
 
+    return {c.id: c for c in load_cases(_patterns())}
+
+
+@functools.cache
+def _batches() -> list[tuple[str, tuple[str, ...]]]:
+    """(test id, case ids) per batch."""
     by_scenario: dict[str, list[str]] = {}
     parity: set[str] = set()
-    for case in load_cases(_patterns()):
+    for case in _cases().values():
         by_scenario.setdefault(case.scenario.id, []).append(case.id)
         if case.scenario.parity:
             parity.add(case.scenario.id)
@@ -54,11 +66,10 @@ def sut_pool() -> Any:
 
 @pytest.mark.parametrize(("name", "case_ids"), _batches(), ids=[name for name, _ in _batches()])
 def test_batch(name: str, case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any) -> None:
-    from harness.suite import load_cases, run
+    from harness.suite import run
     from harness.suite._parallel import batch_file
 
-    wanted = set(case_ids)
-    cases = [c for c in load_cases(_patterns()) if c.id in wanted]
+    cases = [_cases()[cid] for cid in case_ids]
     sut = os.environ.get("THINKWIRE_SUT") or None
     faults = [f for f in os.environ.get("THINKWIRE_FAULTS", "").split(",") if f]
     result = run(

@@ -26,6 +26,8 @@ from harness.suite._verdict import CaseResult, Status
 
 __all__ = ["batch_file", "run_parallel"]
 
+_CATALOG = Path(__file__).resolve().parent.parent / "_xdist_catalog.py"
+"""The catalog as a pytest module, given as a path: importing it here would load the catalog again."""
 _BATCH_ID = re.compile(r"::test_batch\[(.+)\]$")
 
 
@@ -42,8 +44,6 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
     if importlib.util.find_spec("xdist") is None:
         raise HarnessError("-j N runs the cases on pytest-xdist workers: pip install 'thinkwire[parallel]'")
     import pytest
-
-    import harness._xdist_catalog as catalog
 
     started = time.monotonic()
     cases = load_cases(args.cases)
@@ -79,7 +79,7 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
             "-q",
             "-n",
             str(args.jobs),
-            catalog.__file__,
+            str(_CATALOG),
         ]
         batches = _Batches(tmp, progress, len(order))
         out = io.StringIO()
