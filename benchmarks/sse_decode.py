@@ -58,7 +58,8 @@ def chunks(data: bytes, seed: int = SEED, low: int = 1, high: int = 4096) -> lis
 
 # -- the decoders: each takes the chunks and ``keep``. keep=True returns every event it produced, in its
 # own type, in one list (the caller holds all 100k); keep=False is a streaming client: each event is
-# produced through the decoder's own API, counted and dropped as it comes; returns the count.
+# produced through the decoder's own API, taken in hand one by one, counted and dropped; returns the
+# count.
 def thinkwire(parts: list[bytes], keep: bool = True) -> Any:
     from harness.codec import SSEDecoder
 
@@ -66,7 +67,8 @@ def thinkwire(parts: list[bytes], keep: bool = True) -> Any:
     if not keep:
         n = 0
         for c in parts:
-            n += len(d.feed(c))
+            for _ in d.feed(c):  # each event in hand once, as every decoder's consumer here does
+                n += 1
         d.end()
         return n
     out: list[Any] = []

@@ -34,6 +34,7 @@ def _event(data: str, event: str, id: str, retry: int | None) -> SSEEvent:
 
 
 _new: Any = tuple.__new__
+_utf8 = bytes.decode
 
 
 class SSEDecoder:
@@ -51,6 +52,7 @@ class SSEDecoder:
         "_block",
         "_data",
         "_event",
+        "_fast",
         "_head",
         "_last_id",
         "_retry",
@@ -64,6 +66,7 @@ class SSEDecoder:
     def __init__(self) -> None:
         self._head = b""  # the first bytes, while they may still be a (split) BOM
         self._started = False  # past the optional BOM
+        self._fast = False  # started, no CR pending, no partial line, no open event: feed's fast path
         self._skip_lf = False  # previous chunk ended in CR: a leading LF belongs to it
         self._block: list[bytes] = []  # the open block's bytes, in pieces (LF-only fast path)
         self._tail: list[bytes] = []  # the current partial line, in pieces (line-by-line path)
@@ -79,6 +82,45 @@ class SSEDecoder:
         """The event that was still open at :meth:`end` (not dispatched, per spec)."""
 
     def feed(self, data: bytes) -> list[SSEEvent]:
+        if not self._fast or not data or b"\r" in data:
+            return self._general(data)
+        # LF only, between events: whole blocks. ``_block`` holds the open block's bytes, unparsed
+        # (a block has no blank line, so nothing in it can dispatch before its end).
+        pend = self._block
+        last = data.rfind(b"\n\n")
+        if pend:
+            if last < 0 and not (data[:1] == b"\n" and pend[-1][-1] == 10):
+                pend.append(data)  # the block is still open: no join, so a long event stays linear
+                return []
+            pend.append(data)
+            data = b"".join(pend)  # each pending byte is joined once, when its block ends
+            pend.clear()
+            last = data.rfind(b"\n\n")
+        elif last < 0:
+            pend.append(data)
+            return []
+        if last + 2 < len(data):
+            pend.append(data[last + 2 :])
+        if data[:6] == b"data: ":
+            # The common case: every block is exactly one "data: " line. Then one split gives every
+            # data value, and the newline count proves the case (each separator holds two newlines,
+            # and no block holds another): C-level scans, no per-line Python. Each value is decoded
+            # on its own, straight to its narrowest string (decoding the whole chunk first made one
+            # wide string whenever a chunk held one emoji, and every piece then had to be narrowed).
+            raws = data[6:last].split(b"\n\ndata: ")
+            if data.count(b"\n", 0, last) == 2 * len(raws) - 2:
+                last_id, retry, new = self._last_id, self._retry, _new
+                try:
+                    return [new(SSEEvent, (t, "message", last_id, retry)) for t in map(_utf8, raws)]
+                except UnicodeDecodeError:
+                    pass  # invalid UTF-8: the block by block path replaces and reports it
+        out: list[SSEEvent] = []
+        for blk in data[:last].split(b"\n\n"):
+            self._one(blk, out)
+        return out
+
+    def _general(self, data: bytes) -> list[SSEEvent]:
+        """Everything but the LF-only fast path: the BOM, CR line ends, a line or event left open."""
         if not data:
             return []
         if not self._started:
@@ -97,39 +139,13 @@ class SSEDecoder:
             if data[:1] == b"\n":
                 data = data[1:]
         if not data:
-            return []
-        if b"\r" in data or self._tail or self._data or self._event:
-            return self._slow(data)
-        # LF only, between events: whole blocks. ``_block`` holds the open block's bytes, unparsed
-        # (a block has no blank line, so nothing in it can dispatch before its end).
-        pend = self._block
-        if pend:
-            if data.find(b"\n\n") < 0 and not (data[0] == 10 and pend[-1][-1] == 10):
-                pend.append(data)  # the block is still open: no join, so a long event stays linear
-                return []
-            pend.append(data)
-            data = b"".join(pend)  # each pending byte is joined once, when its block ends
-            pend.clear()
-        last = data.rfind(b"\n\n")
-        if last < 0:
-            pend.append(data)
-            return []
-        if last + 2 < len(data):
-            pend.append(data[last + 2 :])
-        if data[:6] == b"data: ":
-            # The common case: every block is exactly one "data: " line. Then one decode and one split
-            # give every data string, and the newline count proves the case (each separator holds two
-            # newlines, and no block holds another): C-level scans only, no per-block Python.
-            try:
-                texts = data[6:last].decode().split("\n\ndata: ")
-            except UnicodeDecodeError:
-                texts = []  # invalid UTF-8: the block by block path replaces and reports it
-            if texts and data.count(b"\n", 0, last) == 2 * len(texts) - 2:
-                last_id, retry, new = self._last_id, self._retry, _new
-                return [new(SSEEvent, (t, "message", last_id, retry)) for t in texts]
-        out: list[SSEEvent] = []
-        for blk in data[:last].split(b"\n\n"):
-            self._one(blk, out)
+            out: list[SSEEvent] = []
+        elif b"\r" in data or self._tail or self._data or self._event:
+            out = self._slow(data)
+        else:
+            self._fast = True
+            return self.feed(data)
+        self._fast = not (self._skip_lf or self._tail or self._data or self._event)
         return out
 
     def _one(self, blk: bytes, out: list[SSEEvent]) -> None:

@@ -238,3 +238,10 @@ def test_encoder_rejects_what_sse_cannot_carry() -> None:
         SSEFraming(eol="crcr")
     assert enc.encode("a\r\nb\rc") == b"data: a\ndata: b\ndata: c\n\n"  # CRs become line breaks
     assert enc.encode("x", event="e", id="1", retry=5) == b"event: e\nid: 1\nretry: 5\ndata: x\n\n"
+
+
+def test_empty_chunks_between_a_line_end_and_its_blank_line() -> None:
+    """The blank line that ends an event arrives after empty writes: the event still dispatches."""
+    d = SSEDecoder()
+    got = d.feed(b"data: a\n") + d.feed(b"") + d.feed(b"") + d.feed(b"\ndata: b") + d.feed(b"\n\n")
+    assert [e.data for e in got] == ["a", "b"]
