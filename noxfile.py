@@ -47,4 +47,7 @@ def matrix(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks as ratios against peers measured in the same run; writes docs/benchmarks.md."""
     session.install("-e", ".[test,bench,fast]")
+    # bytecode cached as on a default Python (some machines set PYTHONDONTWRITEBYTECODE, and then every
+    # process of a parallel run would compile the whole package from source again)
+    session.run("python", "-m", "compileall", "-q", "harness", "benchmarks")
     session.run("python", "-m", "benchmarks", *session.posargs)
