@@ -11,6 +11,7 @@ from asyncio import selector_events
 import h11
 import httpx
 import pytest
+from _peers import leave_after_first_bytes
 
 from harness.net import Request, Responder, Server
 from harness.net._server import chunk
@@ -157,10 +158,7 @@ def test_the_write_that_fails_raises_although_drain_is_skipped_when_idle() -> No
         done.set()
 
     with Server(handler) as server:
-        sock = socket.create_connection(("127.0.0.1", server.port))
-        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert sock.recv(65536)
-        sock.close()
+        leave_after_first_bytes(server.port)
         assert done.wait(10)
     assert len(raised) == 1
     assert unnoticed == []

@@ -10,6 +10,7 @@ import threading
 import httpx
 import psutil
 import pytest
+from _peers import leave_after_first_bytes
 
 from harness.net import Request, Responder, Server
 
@@ -135,10 +136,7 @@ def test_peer_close_is_detected_while_streaming() -> None:
         done.set()
 
     with Server(handler) as server:
-        sock = socket.create_connection(("127.0.0.1", server.port))
-        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert sock.recv(65536)
-        sock.close()
+        leave_after_first_bytes(server.port)
         assert done.wait(10)
     assert isinstance(seen["at"], int)
 
