@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-ROUNDS = 3
+ROUNDS = 5
 
 
 def _timed(args: list[str]) -> tuple[float, int]:
