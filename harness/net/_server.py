@@ -100,7 +100,6 @@ class Responder:
         self.aborted = False
         self.framing: Framing = "chunked"
         self.status: int | None = None
-        self.bytes_written = 0
         self._transport = writer.transport
         self._chunked: bool | None = None
         """Body pieces go out in chunked coding: None until h11 framed the first one."""
@@ -155,7 +154,6 @@ class Responder:
             raise RuntimeError("write() before start()")
         if not data:
             return False
-        self.bytes_written += len(data)
         out = chunk(data) if self._chunked else self._frame(data)
         transport = self._transport  # _put, inlined: this runs once per frame of every stream
         if self.aborted or transport.is_closing():
