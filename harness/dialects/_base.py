@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeAlias
 
-from harness.events import Event, Message, Turn
+from harness._errors import closest
+from harness._json import loads
+from harness.events import Event, Message, Notice, StreamError, Turn
 
 __all__ = [
     "Caps",
@@ -26,6 +28,9 @@ __all__ = [
     "RequestSpec",
     "Transport",
     "Variant",
+    "check_variant",
+    "json_body",
+    "turn_error",
 ]
 
 
@@ -175,3 +180,27 @@ class Dialect(Protocol):
         ...
 
     def profiles(self) -> Mapping[str, ProviderProfile]: ...
+
+
+# ---------------------------------------------------------------------------------------------------
+# Shared by the dialect modules.
+
+
+def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -> None:
+    """``KeyError`` naming the dialect, the unknown variant and the closest known ones."""
+    if variant not in variants:
+        raise KeyError(f"unknown {dialect} variant {variant!r}: {closest(variant, variants)}")
+
+
+def turn_error(turn: Turn) -> StreamError | None:
+    """The turn's error, if it has one: a non-streaming response answers with its error body."""
+    return next((ev for ev in turn if isinstance(ev, StreamError)), None)
+
+
+def json_body(body: bytes, keep: int = 80) -> tuple[Any, Notice | None]:
+    """A non-streaming response body parsed (an empty one is ``null``), or the ``malformed-json``
+    notice, with its first ``keep`` bytes, that an observer returns instead of events."""
+    try:
+        return loads(body.strip() or b"null"), None
+    except ValueError:  # JSONDecodeError and orjson's error are both ValueErrors
+        return None, Notice("malformed-json", body[:keep].decode(errors="replace"))

@@ -3,6 +3,7 @@ original order, tool results as user blocks) and the DIALECT object; wire and pr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,14 +15,23 @@ from harness.dialects._anthropic_wire import (
     message_object,
     observe_message_object,
 )
-from harness.dialects._base import Caps, Emitter, Observer, ProviderProfile, RequestSpec, Transport, Variant
+from harness.dialects._base import (
+    Caps,
+    Emitter,
+    Observer,
+    ProviderProfile,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+    json_body,
+    turn_error,
+)
 from harness.events import (
     Block,
     Event,
     Message,
-    Notice,
     ReasoningBlock,
-    StreamError,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -82,11 +92,7 @@ _ERROR_TYPES = {
 }
 
 
-def _check(variant: str) -> None:
-    if variant not in VARIANTS:
-        from harness._errors import closest
-
-        raise KeyError(f"unknown {NAME} variant {variant!r}: {closest(variant, VARIANTS)}")
+_check = functools.partial(check_variant, NAME, VARIANTS)
 
 
 class AnthropicMessagesDialect:
@@ -103,7 +109,7 @@ class AnthropicMessagesDialect:
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         _check(variant)
-        err = next((ev for ev in turn if isinstance(ev, StreamError)), None)
+        err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
         return dumps_compact(message_object(turn, model=model)).encode()
@@ -112,10 +118,9 @@ class AnthropicMessagesDialect:
         return AnthropicObserver()
 
     def observe_response(self, body: bytes, **options: Any) -> list[Event]:
-        try:
-            obj = loads(body.strip() or b"null")
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", body[:80].decode(errors="replace"))]
+        obj, bad = json_body(body)
+        if bad is not None:
+            return [bad]
         return observe_message_object(obj)
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:

@@ -3,11 +3,22 @@ Anthropic models (``/invoke-with-response-stream``), over the binary eventstream
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import Caps, Emitter, Observer, ProviderProfile, RequestSpec, Transport, Variant
+from harness.dialects._base import (
+    Caps,
+    Emitter,
+    Observer,
+    ProviderProfile,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+    turn_error,
+)
 from harness.dialects._bedrock_profiles import PROFILES
 from harness.dialects._bedrock_wire import BedrockObserver, ConverseEmitter, InvokeEmitter, stop_reason
 from harness.events import (
@@ -57,6 +68,8 @@ VARIANTS: dict[str, Variant] = {
 }
 """No ``usage`` cap: Bedrock's TokenUsage carries no reasoning-token figure (botocore service-2.json)."""
 
+_check = functools.partial(check_variant, "bedrock-converse", VARIANTS)
+
 _THINKING = {"type": "enabled", "budget_tokens": 1024}
 
 
@@ -69,13 +82,13 @@ class BedrockDialect:
     default_variant = "converse"
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        self._check(variant)
+        _check(variant)
         return ConverseEmitter(model=model) if variant == "converse" else InvokeEmitter(model=model)
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         """``Converse`` JSON (``output.message.content``), or the Anthropic message for ``invoke``."""
-        self._check(variant)
-        err = next((ev for ev in turn if isinstance(ev, StreamError)), None)
+        _check(variant)
+        err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
         end = next((ev for ev in turn if isinstance(ev, End)), End())
@@ -154,7 +167,7 @@ class BedrockDialect:
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        self._check(variant)
+        _check(variant)
         system = [
             b.text for m in messages if m.role == "system" for b in m.content if isinstance(b, TextBlock)
         ]
@@ -209,11 +222,6 @@ class BedrockDialect:
     def profiles(self) -> Mapping[str, ProviderProfile]:
         return PROFILES
 
-    def _check(self, variant: str) -> None:
-        if variant not in VARIANTS:
-            from harness._errors import closest
-
-            raise KeyError(f"unknown bedrock-converse variant {variant!r}: {closest(variant, VARIANTS)}")
 
 
 def _grouped(messages: Sequence[Message], content: Any, result: Any) -> list[dict[str, Any]]:

@@ -3,12 +3,23 @@ request codec (``contents`` with thoughtSignature on the exact part) and the DIA
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import Caps, Emitter, Observer, ProviderProfile, RequestSpec, Transport, Variant
+from harness.dialects._base import (
+    Caps,
+    Emitter,
+    Observer,
+    ProviderProfile,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+    turn_error,
+)
 from harness.dialects._gemini_profiles import PROFILES
 from harness.dialects._gemini_wire import (
     GeminiEmitter,
@@ -25,7 +36,6 @@ from harness.events import (
     Event,
     Message,
     ReasoningBlock,
-    StreamError,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -63,6 +73,8 @@ VARIANTS: dict[str, Variant] = {
     )
 }
 
+_check = functools.partial(check_variant, "gemini", VARIANTS)
+
 
 class GeminiDialect:
     name = "gemini"
@@ -75,14 +87,14 @@ class GeminiDialect:
     default_variant = "thought"
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        self._check(variant)
+        _check(variant)
         return GeminiEmitter(variant, model=model)
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         """The ``:generateContent`` body: one candidate with one part per block, pretty-printed as Google
         does (2-space indent: **(guess)** for success bodies, seen on error bodies)."""
-        self._check(variant)
-        err = next((ev for ev in turn if isinstance(ev, StreamError)), None)
+        _check(variant)
+        err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
         end = next((ev for ev in turn if isinstance(ev, End)), End())
@@ -115,7 +127,7 @@ class GeminiDialect:
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        self._check(variant)
+        _check(variant)
         contents: list[dict[str, Any]] = []
         system: list[dict[str, Any]] = []
         names: dict[str, str] = {}
@@ -180,11 +192,6 @@ class GeminiDialect:
     def profiles(self) -> Mapping[str, ProviderProfile]:
         return PROFILES
 
-    def _check(self, variant: str) -> None:
-        if variant not in VARIANTS:
-            from harness._errors import closest
-
-            raise KeyError(f"unknown gemini variant {variant!r}: {closest(variant, VARIANTS)}")
 
 
 def parts_of_message(blocks: Sequence[Block]) -> list[dict[str, Any]]:

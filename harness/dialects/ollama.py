@@ -6,12 +6,22 @@ the emitter buffers a call until it is complete; ``{"error": …}`` lines are st
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import JSONLDecoder
-from harness.dialects._base import Caps, Frame, ProviderProfile, Rejection, RequestSpec, Transport, Variant
+from harness.dialects._base import (
+    Caps,
+    Frame,
+    ProviderProfile,
+    Rejection,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+)
 from harness.events import (
     End,
     Event,
@@ -47,9 +57,7 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def _check_variant(variant: str) -> None:
-    if variant not in VARIANTS:
-        raise KeyError(f"unknown {NAME} variant {variant!r}: the only variant is 'native'")
+_check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
 
 def _args_obj(arguments: str) -> Any:
@@ -410,27 +418,17 @@ class OllamaDialect:
     def emitter(self, variant: str, *, model: str = "mock-model") -> OllamaEmitter:
         return OllamaEmitter(variant, model=model)
 
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        return emit_response(turn, variant, model=model)
+    emit_response = staticmethod(emit_response)
 
     def observer(self, variant: str | None = None, **options: Any) -> OllamaObserver:
         if variant is not None:
             _check_variant(variant)
         return OllamaObserver(**options)
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
-        return observe_response(body, **options)
-
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return error_body(status, message, code)
-
-    def build_request(
-        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
-    ) -> RequestSpec:
-        return build_request(messages, model=model, stream=stream, variant=variant, **options)
-
-    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
-        return parse_request(body)
+    observe_response = staticmethod(observe_response)
+    error_body = staticmethod(error_body)
+    build_request = staticmethod(build_request)
+    parse_request = staticmethod(parse_request)
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         return PROFILES

@@ -13,6 +13,7 @@ variants that is the frame carrying ``</think>``), ``text``, ``tool``, ``usage``
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,15 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import SSEDecoder
-from harness.dialects._base import Caps, Frame, ProviderProfile, RequestSpec, Transport, Variant
+from harness.dialects._base import (
+    Caps,
+    Frame,
+    ProviderProfile,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+)
 from harness.dialects._think import CLOSE, OPEN, ThinkSplitter, split_think
 from harness.events import (
     End,
@@ -109,11 +118,7 @@ VARIANTS: dict[str, Variant] = {
 _THINK = ("think-tags", "think-split", "think-implicit")
 
 
-def _check_variant(variant: str) -> None:
-    if variant not in VARIANTS:
-        from harness._errors import closest
-
-        raise KeyError(f"unknown {NAME} variant {variant!r}: {closest(variant, VARIANTS)}")
+_check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
 
 def _usage_json(u: Usage) -> dict[str, Any]:
@@ -892,8 +897,7 @@ class OpenAIChatDialect:
     def emitter(self, variant: str, *, model: str = "mock-model") -> ChatEmitter:
         return ChatEmitter(variant, model=model)
 
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        return emit_response(turn, variant, model=model)
+    emit_response = staticmethod(emit_response)
 
     def observer(self, variant: str | None = None, **options: Any) -> ChatObserver:
         if variant is not None:
@@ -901,19 +905,10 @@ class OpenAIChatDialect:
         options.setdefault("implicit_think", variant == "think-implicit")
         return ChatObserver(**options)
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
-        return observe_response(body, **options)
-
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return error_body(status, message, code)
-
-    def build_request(
-        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
-    ) -> RequestSpec:
-        return build_request(messages, model=model, stream=stream, variant=variant, **options)
-
-    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
-        return parse_request(body)
+    observe_response = staticmethod(observe_response)
+    error_body = staticmethod(error_body)
+    build_request = staticmethod(build_request)
+    parse_request = staticmethod(parse_request)
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         from harness.dialects._chat_profiles import PROFILES

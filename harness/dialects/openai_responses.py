@@ -3,11 +3,23 @@ back before their function_call) and the DIALECT object; wire and profiles live 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import Caps, Emitter, Observer, ProviderProfile, RequestSpec, Transport, Variant
+from harness._json import dumps_compact
+from harness.dialects._base import (
+    Caps,
+    Emitter,
+    Observer,
+    ProviderProfile,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+    json_body,
+    turn_error,
+)
 from harness.dialects._responses_profiles import PROFILES
 from harness.dialects._responses_wire import (
     CONTENT_VARIANTS,
@@ -20,9 +32,7 @@ from harness.events import (
     Block,
     Event,
     Message,
-    Notice,
     ReasoningBlock,
-    StreamError,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -90,11 +100,7 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def _check(variant: str) -> None:
-    if variant not in VARIANTS:
-        from harness._errors import closest
-
-        raise KeyError(f"unknown {NAME} variant {variant!r}: {closest(variant, VARIANTS)}")
+_check = functools.partial(check_variant, NAME, VARIANTS)
 
 
 class OpenAIResponsesDialect:
@@ -111,7 +117,7 @@ class OpenAIResponsesDialect:
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         _check(variant)
-        err = next((ev for ev in turn if isinstance(ev, StreamError)), None)
+        err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
         em = ResponsesEmitter(variant, model=model)
@@ -124,10 +130,9 @@ class OpenAIResponsesDialect:
         return ResponsesObserver()
 
     def observe_response(self, body: bytes, **options: Any) -> list[Event]:
-        try:
-            obj = loads(body.strip() or b"null")
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", body[:80].decode(errors="replace"))]
+        obj, bad = json_body(body)
+        if bad is not None:
+            return [bad]
         return observe_response_object(obj)
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:

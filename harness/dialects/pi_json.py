@@ -8,12 +8,22 @@ Rule 2: not served over HTTP (``path_suffixes`` is empty); the request codec mod
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import JSONLDecoder
-from harness.dialects._base import Caps, Frame, ProviderProfile, Rejection, RequestSpec, Transport, Variant
+from harness.dialects._base import (
+    Caps,
+    Frame,
+    ProviderProfile,
+    Rejection,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+)
 from harness.events import (
     End,
     Event,
@@ -48,9 +58,7 @@ _STOP = {"stop": "stop", "tool_calls": "toolUse", "length": "length"}
 _STOP_BACK = {"stop": "stop", "toolUse": "tool_calls", "length": "length"}
 
 
-def _check_variant(variant: str) -> None:
-    if variant not in VARIANTS:
-        raise KeyError(f"unknown {NAME} variant {variant!r}: choose 'v1' or 'v2'")
+_check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
 
 def _usage_json(u: Usage | None) -> dict[str, Any]:
@@ -503,13 +511,8 @@ class PiDialect:
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         return dumps_compact({"type": "error", "error": message}).encode()
 
-    def build_request(
-        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
-    ) -> RequestSpec:
-        return build_request(messages, model=model, stream=stream, variant=variant, **options)
-
-    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
-        return parse_request(body)
+    build_request = staticmethod(build_request)
+    parse_request = staticmethod(parse_request)
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         return PROFILES
