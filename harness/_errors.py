@@ -17,6 +17,7 @@ __all__ = [
     "CassetteError",
     "DecodeError",
     "HarnessError",
+    "PreflightError",
     "ProfileError",
     "ScenarioError",
     "ThinkwireError",
@@ -53,6 +54,12 @@ class CassetteError(ThinkwireError):
 
 class HarnessError(ThinkwireError):
     """thinkwire failed for a reason that is not the SUT's fault. Please report it with the message."""
+
+
+class PreflightError(ThinkwireError):
+    """The canary case showed the SUT cannot be tested at all (unreachable, never calls the mock
+    upstream, cannot be imported, hangs): nothing was judged. Fix the SUT's address or configuration
+    named in the message, then run again."""
 
 
 def closest(value: str, options: Iterable[str], n: int = 3) -> str:

@@ -46,7 +46,23 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
-    run.add_argument("--timeout", type=float, help="per-case timeout in seconds")
+    run.add_argument(
+        "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
+    )
+    run.add_argument(
+        "--gate-timeout",
+        type=float,
+        help="seconds a gate waits for the client (default: from the SUT's warm-up latency)",
+    )
+    run.add_argument(
+        "--max-bytes", type=int, help="bytes one case may read from the SUT (default 64 MiB)"
+    )
+    run.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run every case N times; cases whose verdicts differ are FLAKY (exit 3)",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
@@ -150,9 +166,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from harness.suite import load_cases, run, write_expectations
 
     if args.jobs and args.jobs > 1:
+        from harness.suite import merge_repeats
         from harness.suite._parallel import run_parallel
 
-        result = run_parallel(args, Progress(enabled=not args.quiet))
+        progress = Progress(enabled=not args.quiet)
+        result = merge_repeats([run_parallel(args, progress) for _ in range(max(1, args.repeat))])
     else:
         cases = load_cases(args.cases)
         if not cases:
@@ -167,6 +185,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             progress=Progress(enabled=not args.quiet),
             timeout=args.timeout,
             keep_timelines=True if args.report else "failures",
+            gate_timeout=args.gate_timeout,
+            max_bytes=args.max_bytes,
+            repeat=args.repeat,
         )
     print_failures(result)
     print_summary(result)

@@ -8,7 +8,9 @@ directly. Entry kinds by side:
   ``rejected`` (info: status, rule, differences), ``write`` (``data``; info: tags, frame), ``gate-wait``,
   ``gate-open``, ``gate-timeout`` (info: condition, withheld, seen), ``fault`` (info: fault),
   ``disconnect`` (the SUT closed the upstream connection before the response ended),
-  ``response-end``, ``server-error`` (info: error).
+  ``response-end``, ``server-error`` (info: error, cause: ``sut`` for a request the conversation has
+  no script for or addressed to another dialect, ``harness`` for a mock-internal exception), ``mode``
+  (info: stream — what the upstream answered, asked_stream — what the request asked for, reasoning).
 * ``client``: ``request``, ``status`` (info: status, headers), ``chunk`` (``data``), ``event``
   (``event``), ``end``, ``error`` (info: error), ``cancel``.
 * ``sut``: ``start`` (info: pid), ``ready``, ``exit`` (info: code), ``stderr`` (``data``),

@@ -7,6 +7,7 @@ open); they never judge. A hang raises :class:`DriverTimeout`, a SUT that cannot
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -18,7 +19,18 @@ from harness.timeline import Timeline
 if TYPE_CHECKING:
     from harness.upstream import Gate
 
-__all__ = ["CaseContext", "Driver", "DriverError", "DriverTimeout", "TurnOutcome", "converse", "gate_met"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "ERROR_BODY_CAP",
+    "CaseContext",
+    "CaseTooBig",
+    "Driver",
+    "DriverError",
+    "DriverTimeout",
+    "TurnOutcome",
+    "converse",
+    "gate_met",
+]
 
 
 class DriverError(ThinkwireError):
@@ -33,9 +45,25 @@ class DriverTimeout(DriverError):
     """The SUT did not answer within the case timeout; the run moves on."""
 
 
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024  # what one case may read from the SUT (``--max-bytes``)
+ERROR_BODY_CAP = 1024 * 1024  # what an error answer's body may take (it is evidence, not a stream)
+
+
+class CaseTooBig(DriverError):
+    """The SUT sent more than the case's byte cap: the run keeps what it read as evidence, stops
+    reading, and the case FAILs (memory stays bounded whatever the SUT streams)."""
+
+    def __init__(self, limit: int, head: bytes) -> None:
+        self.limit = limit
+        self.head = head
+        super().__init__(f"the SUT sent more than {limit} bytes")
+
+
 @dataclass(frozen=True, slots=True)
 class CaseContext:
-    """What a driver needs for one case: where the upstream is and how to address it."""
+    """What a driver needs for one case: where the upstream is and how to address it. ``timeout`` is
+    the case's wall-clock budget over all its turns; ``deadline`` the monotonic time it ends (set by
+    the runner from ``timeout`` when not given); ``max_bytes`` what the case may read from the SUT."""
 
     case: Any  # harness.suite.Case (typed loosely: drivers sit below the suite layer)
     upstream_url: str
@@ -44,6 +72,16 @@ class CaseContext:
     model: str
     timeout: float
     values: dict[str, str] = field(default_factory=dict)
+    deadline: float = 0.0
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+    def __post_init__(self) -> None:
+        if not self.deadline:
+            object.__setattr__(self, "deadline", time.monotonic() + self.timeout)
+
+    def left(self) -> float:
+        """Seconds left before the case's deadline (never negative)."""
+        return max(0.0, self.deadline - time.monotonic())
 
 
 @dataclass(slots=True)
@@ -88,6 +126,8 @@ def converse(ctx: CaseContext, send_turn: SendTurn) -> None:
     results, then the next user message, if any. Stops after a turn that errored or was cancelled."""
     messages: list[Message] = []
     for i, spec in enumerate(ctx.case.turns):
+        if ctx.left() <= 0:
+            raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {i})")
         if spec.user is not None:
             messages.append(Message.user(spec.user))
         outcome = send_turn(i, list(messages), spec.cancel)

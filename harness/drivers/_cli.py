@@ -21,7 +21,7 @@ from pathlib import Path
 import psutil
 
 from harness.dialects import get_dialect
-from harness.drivers._base import CaseContext, DriverError, DriverTimeout, gate_met
+from harness.drivers._base import CaseContext, CaseTooBig, DriverError, DriverTimeout, gate_met
 from harness.drivers._process import Process
 from harness.drivers._profile import SUTProfile, substitute
 from harness.events import Event
@@ -79,8 +79,10 @@ class CliDriver:
         observer = get_dialect(self.profile.front_door).observer(self.profile.front_variant)
         seen: list[Event] = []
         cancel = next((t.cancel for t in case.turns if t.cancel is not None), None)
-        deadline = time.monotonic() + ctx.timeout
+        deadline = ctx.deadline
         timed_out = False
+        too_big: CaseTooBig | None = None
+        taken = 0
         cancelled = False
 
         def turn_now() -> int:
@@ -109,6 +111,13 @@ class CliDriver:
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     break
+                taken += len(chunk)
+                if taken > ctx.max_bytes:  # stop reading: memory stays bounded whatever it writes
+                    chunk = chunk[: len(chunk) - (taken - ctx.max_bytes)]
+                    tl.add("client", "chunk", data=chunk, turn=turn_now())
+                    head = b"".join(e.data for e in tl.select("client", "chunk"))[:256]
+                    too_big = CaseTooBig(ctx.max_bytes, head)
+                    break
                 tl.add("client", "chunk", data=chunk, turn=turn_now())
                 emit(observer.feed(chunk))
                 if cancel is not None and not cancelled and gate_met(seen, cancel):
@@ -118,7 +127,7 @@ class CliDriver:
                         os.kill(proc.pid, signal.SIGTERM)
         emit(observer.end())
         tl.add("client", "end", turn=turn_now())
-        if timed_out:
+        if timed_out or too_big is not None:
             proc.popen.kill()
         try:
             code = proc.popen.wait(5.0)
@@ -140,8 +149,10 @@ class CliDriver:
         proc.stop()
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(logs, ignore_errors=True)
+        if too_big is not None:
+            raise too_big
         if timed_out:
-            raise DriverTimeout(f"the CLI did not finish within {ctx.timeout:.0f}s", self._last_stderr)
+            raise DriverTimeout(f"the CLI did not finish within {ctx.timeout:g}s", self._last_stderr)
 
 
 class _Watcher(threading.Thread):

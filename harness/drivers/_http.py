@@ -2,18 +2,29 @@
 
 Rule: bytes are read raw (never ``iter_lines``: it splits on U+2028), each read is recorded as a
 ``client``/``chunk`` entry, decoded by the front door's observer, and every canonical event is both
-recorded and reported to the upstream's ClientSide so that gates can open.
+recorded and reported to the upstream's ClientSide so that gates can open. Reading is bounded: by the
+case's wall-clock deadline (a watchdog shuts the socket down) and by its byte cap.
 """
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from harness.dialects import get_dialect
-from harness.drivers._base import CaseContext, DriverTimeout, TurnOutcome, gate_met
-from harness.events import Event, Message, StreamError
+from harness.drivers._base import (
+    ERROR_BODY_CAP,
+    CaseContext,
+    CaseTooBig,
+    DriverTimeout,
+    TurnOutcome,
+    gate_met,
+)
+from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
 
 if TYPE_CHECKING:
     from harness.upstream import Gate
@@ -51,7 +62,11 @@ class FrontDoor:
         tl = ctx.timeline
         out = TurnOutcome()
         tl.add("client", "request", turn=turn, data=_json_bytes(spec.body), url=url)
-        timeout = httpx.Timeout(ctx.timeout, connect=5.0)
+        left = ctx.left()
+        if left <= 0:
+            raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {turn})")
+        timeout = httpx.Timeout(left, connect=min(5.0, left))
+        taken = _Budget(ctx, tl, turn)
 
         def emit(events: list[Event]) -> None:
             for ev in events:
@@ -59,43 +74,143 @@ class FrontDoor:
                 ctx.client.observe(ev)
                 out.events.append(ev)
 
+        watchdog: _Watchdog | None = None
         try:
             with self.http.stream(
                 "POST", url, json=spec.body, headers=dict(spec.headers), timeout=timeout
             ) as resp:
+                # The case's wall-clock deadline, whatever the SUT does: a read blocks at most until
+                # then, also on a SUT that trickles a byte just inside every read timeout.
+                watchdog = _Watchdog(resp, ctx.left())
                 out.status = resp.status_code
                 tl.add(
                     "client", "status", turn=turn, status=resp.status_code, headers=dict(resp.headers.items())
                 )
                 if resp.status_code >= 400:
-                    body = resp.read()
-                    tl.add("client", "chunk", data=body, turn=turn)
+                    body = taken.read_all(resp, ERROR_BODY_CAP, error=True)
                     emit([StreamError(_error_text(body), status=resp.status_code)])
                     tl.add("client", "end", turn=turn)
                     return out
+                strict = self._strict_options()
                 if not ctx.case.stream:
-                    body = resp.read()
-                    tl.add("client", "chunk", data=body, turn=turn)
-                    emit(self.dialect.observe_response(body, **self.observer_options))
+                    body = taken.read_all(resp, ctx.max_bytes)
+                    events = self.dialect.observe_response(body, **self.observer_options)
+                    if strict is not None:
+                        events += _inline_notice(events, self.dialect.observe_response(body, **strict))
+                    emit(events)
                     tl.add("client", "end", turn=turn)
                     return out
                 observer = self.dialect.observer(self.variant, **self.observer_options)
+                twin = self.dialect.observer(self.variant, **strict) if strict is not None else None
+                seen_strict: list[Event] = []
                 for chunk in resp.iter_raw():
-                    tl.add("client", "chunk", data=chunk, turn=turn)
+                    taken.chunk(chunk)
                     emit(observer.feed(chunk))
+                    if twin is not None:
+                        seen_strict += twin.feed(chunk)
                     if cancel is not None and gate_met(out.events, cancel):
                         tl.add("client", "cancel", turn=turn)
                         out.cancelled = True
                         return out
-                emit(observer.end())
+                events = observer.end()
+                if twin is not None:
+                    events += _inline_notice(out.events + events, seen_strict + twin.end())
+                emit(events)
                 tl.add("client", "end", turn=turn)
         except httpx.TimeoutException as exc:
             tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
-            raise DriverTimeout(f"no answer from the SUT within {ctx.timeout:.0f}s on turn {turn}") from None
+            raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (turn {turn})") from None
         except httpx.HTTPError as exc:
+            if watchdog is not None and watchdog.fired:
+                tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
+                raise DriverTimeout(
+                    f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT was still "
+                    "sending)"
+                ) from None
             tl.add("client", "error", turn=turn, error=repr(exc))
             emit([StreamError(f"transport error: {exc!r}")])
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
         return out
+
+    def _strict_options(self) -> dict[str, Any] | None:
+        """When the profile lets the observer split inline <think> tags, the options of a twin that
+        does not: comparing the two tells whether this SUT relied on them (NON_STRICT, never PASS)."""
+        if self.observer_options.get("inline_think"):
+            return {**self.observer_options, "inline_think": False}
+        return None
+
+
+def _inline_notice(lenient: list[Event], strict: list[Event]) -> list[Event]:
+    """A ``Notice("inline-think")`` when reading inline tags found reasoning a strict reading did not."""
+    got = "".join(e.text for e in lenient if isinstance(e, ReasoningDelta))
+    plain = "".join(e.text for e in strict if isinstance(e, ReasoningDelta))
+    if len(got) > len(plain):
+        return [
+            Notice("inline-think", f"{len(got) - len(plain)} reasoning characters came from <think> tags")
+        ]
+    return []
+
+
+class _Budget:
+    """Counts what one case read from the SUT and stops it at ``ctx.max_bytes`` (CaseTooBig)."""
+
+    def __init__(self, ctx: CaseContext, tl: Any, turn: int) -> None:
+        self.ctx, self.tl, self.turn = ctx, tl, turn
+        self.total = sum(len(e.data) for e in tl.select("client", "chunk"))
+
+    def chunk(self, data: bytes) -> None:
+        self.total += len(data)
+        if self.total > self.ctx.max_bytes:
+            keep = data[: max(0, len(data) - (self.total - self.ctx.max_bytes))]
+            self.tl.add("client", "chunk", data=keep, turn=self.turn)
+            self.tl.add("client", "error", turn=self.turn, error=f"more than {self.ctx.max_bytes} bytes")
+            head = b"".join(e.data for e in self.tl.select("client", "chunk"))[:256]
+            raise CaseTooBig(self.ctx.max_bytes, head)
+        self.tl.add("client", "chunk", data=data, turn=self.turn)
+
+    def read_all(self, resp: httpx.Response, cap: int, *, error: bool = False) -> bytes:
+        """A whole body, at most ``cap`` bytes of it kept (an error body past its cap is cut, noted)."""
+        parts: list[bytes] = []
+        size = 0
+        for data in resp.iter_raw():
+            if error and size + len(data) > cap:
+                parts.append(data[: cap - size])
+                self.tl.add("client", "chunk", data=parts[-1], turn=self.turn, truncated=True)
+                break
+            size += len(data)
+            self.chunk(data)
+            parts.append(data)
+        return b"".join(parts)
+
+
+class _Watchdog:
+    """Shuts the response's socket down at the case's deadline, so a blocked read returns at once
+    (closing from another thread would not wake it; ``shutdown`` does)."""
+
+    def __init__(self, resp: httpx.Response, seconds: float) -> None:
+        self.fired = False
+        self._sock = _socket_of(resp)
+        self._timer = threading.Timer(max(0.0, seconds), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        self.fired = True
+        if self._sock is not None:
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _socket_of(resp: httpx.Response) -> socket.socket | None:
+    stream = resp.extensions.get("network_stream")
+    get = getattr(stream, "get_extra_info", None)
+    sock = get("socket") if get is not None else None
+    return sock if isinstance(sock, socket.socket) else None
 
 
 def _json_bytes(body: Any) -> bytes:

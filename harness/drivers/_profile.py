@@ -42,6 +42,10 @@ _KEYS: dict[str, Any] = {
     "faults": list,
     "keep_alive": bool,
     "inline_think": bool,
+    "warmup": bool,
+    "gate_timeout": (int, float),
+    "max_bytes": int,
+    "usage": bool,
 }
 
 
@@ -68,7 +72,14 @@ class SUTProfile:
     expectations: str | None = None
     faults: tuple[str, ...] = ()
     keep_alive: bool = True  # gateway: one process for the whole run (else one per case)
-    inline_think: bool = True  # front door observer splits a leading <think>; False for structured doors
+    # The SUT's documented contract is to forward reasoning as inline <think> tags in content: the
+    # front-door observer then splits a leading tag, and such cases are NON_STRICT, never PASS.
+    # Default: structured reasoning (a tag in content is content: the observer never repairs).
+    inline_think: bool = False
+    warmup: bool | None = None  # a warm-up request before the first case (None: gateway/url SUTs)
+    gate_timeout: float | None = None  # gates' timeout (None: derived from the warm-up's latency)
+    max_bytes: int | None = None  # what one case may read from the SUT (None: 64 MiB)
+    reports_usage: bool = True  # profile key ``usage``: the SUT reports token usage (CLIs: false)
     source: str = "<flags>"
 
     def model_for(self, dialect: str, variant: str) -> str:
@@ -167,7 +178,11 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
-        inline_think=bool(data.get("inline_think", True)),
+        inline_think=bool(data.get("inline_think", False)),
+        warmup=data.get("warmup"),
+        gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,
+        max_bytes=int(data["max_bytes"]) if "max_bytes" in data else None,
+        reports_usage=bool(data.get("usage", kind != "cli")),
         source=source,
     )
 
@@ -177,6 +192,6 @@ def observer_options(profile: SUTProfile) -> dict[str, Any]:
     opts: dict[str, Any] = {}
     if profile.reasoning_fields is not None:
         opts["reasoning_fields"] = profile.reasoning_fields
-    if profile.front_door == "openai-chat" and not profile.inline_think:
-        opts["inline_think"] = False
+    if profile.front_door == "openai-chat":
+        opts["inline_think"] = profile.inline_think
     return opts

@@ -1,27 +1,42 @@
 """Driver for in-process SUTs: a Python callable (an SDK wrapper) that yields canonical events.
 
 Rule: the callable gets a :class:`SUTRequest` and returns an iterable of canonical events (what its
-users would see); an exception it raises is what its users would see on error. It runs on a worker
-thread so that a hang becomes a TIMEOUT, never a hung run.
+users would see); an exception it raises is what its users would see on error, recorded with its
+traceback. It is imported when the driver starts (outside any case's budget) and iterated on a worker
+thread in lock step with the observer, so a hang becomes a TIMEOUT at the case's deadline, never a hung
+run; every event it yields is checked against the adapter contract first (``_contract``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import queue
+import threading
+import traceback
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 
-from harness.drivers._base import CaseContext, DriverError, DriverTimeout, TurnOutcome, converse, gate_met
+from harness.drivers._base import (
+    CaseContext,
+    CaseTooBig,
+    DriverError,
+    DriverTimeout,
+    TurnOutcome,
+    converse,
+    gate_met,
+)
+from harness.drivers._contract import contract_violation
 from harness.drivers._profile import SUTProfile
 from harness.events import Event, Message, StreamError
 
 if TYPE_CHECKING:
     from harness.upstream import Gate
 
-__all__ = ["PythonDriver", "SUTCallable", "SUTRequest", "load_callable"]
+__all__ = ["AdapterError", "PythonDriver", "SUTCallable", "SUTRequest", "load_callable", "short_traceback"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,17 +57,27 @@ SUTCallable = Callable[[SUTRequest], Iterable[Event]]
 
 
 def load_callable(spec: str) -> SUTCallable:
+    """Import ``module:attr`` (any exception the import raises is the SUT's: a DriverError with it)."""
     module, _, attr = spec.partition(":")
     try:
         obj: Any = importlib.import_module(module)
         for part in attr.split("."):
             obj = getattr(obj, part)
-    except (ImportError, AttributeError) as exc:
-        raise DriverError(f"cannot load SUT callable {spec!r}: {exc}") from None
+    except Exception as exc:
+        raise DriverError(f"cannot load SUT callable {spec!r}: {type(exc).__name__}: {exc}") from None
     if not callable(obj):
         raise DriverError(f"SUT callable {spec!r} is not callable")
     fn: SUTCallable = obj
     return fn
+
+
+def short_traceback(exc: BaseException, limit: int = 4000) -> str:
+    """The whole traceback when it fits; else its head and its tail, never cutting the exception line."""
+    text = "".join(traceback.format_exception(exc))
+    if len(text) <= limit:
+        return text
+    head, tail = text[: limit // 4], text[-(limit * 3 // 4) :]
+    return f"{head}\n  [... {len(text) - len(head) - len(tail)} characters ...]\n{tail}"
 
 
 class PythonDriver:
@@ -60,12 +85,18 @@ class PythonDriver:
 
     def __init__(self, profile: SUTProfile, fn: SUTCallable | None = None) -> None:
         self.profile = profile
-        self.fn = fn or load_callable(profile.callable or "")
-        self.http = httpx.Client(timeout=httpx.Timeout(profile.timeout, connect=5.0))
+        self.fn = fn
+        self.http = self._client()
         self.upstream_url = ""
 
+    def _client(self) -> httpx.Client:
+        return httpx.Client(timeout=httpx.Timeout(self.profile.timeout, connect=5.0))
+
     def start(self, upstream_url: str) -> None:
+        """Imports the callable now, outside any case's budget (a wrapped SDK can take seconds)."""
         self.upstream_url = upstream_url
+        if self.fn is None:
+            self.fn = load_callable(self.profile.callable or "")
 
     def stop(self) -> None:
         self.http.close()
@@ -77,6 +108,7 @@ class PythonDriver:
         converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel))
 
     def _turn(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
+        assert self.fn is not None, "start() first"
         case = ctx.case
         req = SUTRequest(
             ctx.upstream_url,
@@ -91,36 +123,138 @@ class PythonDriver:
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
         out = TurnOutcome()
-
-        def record(ev: Event) -> None:
-            tl.add("client", "event", event=ev, turn=turn)
-            ctx.client.observe(ev)
-            out.events.append(ev)
-
-        # Iterated on this thread, like a user's ``for event in sdk.stream(...)``: a client cancel is
-        # ``close()`` on the iterator, which must close the SUT's upstream response. Hangs are bounded
-        # by the httpx timeouts of ``request.http``.
-        iterator: Iterator[Event] | None = None
+        size = sum(_size(e.event) for e in tl.select("client", "event") if e.event is not None)
+        worker = _Worker(self.fn, req)
         try:
-            iterator = iter(self.fn(req))
-            for ev in iterator:
-                record(ev)
+            while True:
+                item = worker.next(ctx.left())
+                if item is _TIMEOUT:
+                    tl.add("client", "error", turn=turn, error="deadline: the callable was still running")
+                    self._abandon()
+                    raise DriverTimeout(
+                        f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT callable "
+                        "was still running; abandoned on its thread)"
+                    )
+                if item is _DONE:
+                    break
+                if isinstance(item, BaseException):  # the SUT's own error: what its users would see
+                    self._raised(tl, turn, item, out)
+                    break
+                problem = contract_violation(item)
+                if problem is not None:
+                    worker.stop()
+                    raise AdapterError(f"turn {turn}, event #{len(out.events) + 1}: {problem}")
+                item = cast(Event, item)
+                size += _size(item)
+                if size > ctx.max_bytes:
+                    worker.stop()
+                    raise CaseTooBig(ctx.max_bytes, repr(out.events[:3]).encode()[:256])
+                tl.add("client", "event", event=item, turn=turn)
+                ctx.client.observe(item)
+                out.events.append(item)
                 if cancel is not None and gate_met(out.events, cancel):
                     tl.add("client", "cancel", turn=turn)
                     out.cancelled = True
+                    worker.stop()  # close() on the SUT's iterator: it must close its upstream response
                     break
-        except httpx.TimeoutException as exc:
-            tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
-            raise DriverTimeout(f"the SUT callable timed out on turn {turn}: {exc!r}") from None
-        except Exception as exc:  # the SUT's own error: what its users would see
-            status = int(getattr(exc, "status_code", getattr(exc, "status", 0)) or 0)
-            tl.add("client", "error", turn=turn, error=repr(exc))
-            record(StreamError(f"{type(exc).__name__}: {exc}", status=status or None))
-            out.status = status or 200
+                worker.go()
         finally:
-            close = getattr(iterator, "close", None)
-            if close is not None:
-                close()
+            worker.stop()
         if not out.cancelled:
             tl.add("client", "end", turn=turn)
         return out
+
+    def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
+        if isinstance(exc, httpx.TimeoutException):
+            tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
+            raise DriverTimeout(f"the SUT callable timed out on turn {turn}: {exc!r}") from None
+        status = int(getattr(exc, "status_code", getattr(exc, "status", 0)) or 0)
+        tl.add(
+            "client",
+            "error",
+            turn=turn,
+            error=f"{type(exc).__name__}: {exc}",
+            exception=type(exc).__name__,
+            traceback=short_traceback(exc),
+        )
+        ev = StreamError(f"{type(exc).__name__}: {exc}", status=status or None)
+        tl.add("client", "event", event=ev, turn=turn)
+        out.events.append(ev)
+        out.status = status or 200
+
+    def _abandon(self) -> None:
+        """A hung callable keeps its thread; its HTTP client is closed (off this thread: closing can
+        wait on the hung request), which drops its upstream connections, and the next case gets a new
+        one."""
+        old, self.http = self.http, self._client()
+        threading.Thread(target=old.close, name="thinkwire-abandon", daemon=True).start()
+
+
+class AdapterError(DriverError):
+    """A Python adapter yielded something that is not a valid canonical event: a harness-side ERROR
+    naming the event and field (fix the adapter), never a SUT verdict."""
+
+
+_DONE = object()
+_TIMEOUT = object()
+
+
+class _Worker:
+    """Runs the SUT's iterator on its own thread, one event at a time in lock step with the caller
+    (``go`` after each event): the SDK pulls its next chunk only after the previous event was
+    observed, as in a user's ``for`` loop, so gates and cancels see exactly what a user would, and a
+    hang is bounded by the caller's deadline instead of blocking the run."""
+
+    def __init__(self, fn: SUTCallable, req: SUTRequest) -> None:
+        self._fn, self._req = fn, req
+        self._out: queue.Queue[object] = queue.Queue()
+        self._go = threading.Event()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._work, name="thinkwire-sut", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        iterator: Iterator[Event] | None = None
+        try:
+            iterator = iter(self._fn(self._req))
+            for ev in iterator:
+                self._out.put(ev)
+                self._go.wait()
+                self._go.clear()
+                if self._stopped:
+                    break
+        except BaseException as exc:  # the SUT's own error, handed to the caller
+            self._out.put(exc)
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    close()
+            self._out.put(_DONE)
+
+    def next(self, timeout: float) -> object:
+        try:
+            return self._out.get(timeout=max(timeout, 0.0))
+        except queue.Empty:
+            return _TIMEOUT
+
+    def go(self) -> None:
+        self._go.set()
+
+    def stop(self) -> None:
+        """Let the worker close the iterator, and wait (briefly) for the close to happen."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._go.set()
+        self._thread.join(2.0)
+
+
+def _size(ev: object) -> int:
+    """The characters an event carries (what the byte cap counts for an in-process SUT)."""
+    total = 0
+    for f in fields(ev):  # type: ignore[arg-type]
+        value = getattr(ev, f.name)
+        if isinstance(value, str):
+            total += len(value)
+    return total

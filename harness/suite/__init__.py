@@ -7,7 +7,15 @@ Where things go: a new scenario is a TOML file under ``scenarios/``; a new check
 from harness.suite._builtin import BUILTIN, builtin_profile
 from harness.suite._case import Case, expand, expand_all, select
 from harness.suite._expectations import Expectation, Expectations, load_expectations, write_expectations
-from harness.suite._runner import RunResult, load_cases, resolve_sut, run, serialize_timeline
+from harness.suite._runner import (
+    RunResult,
+    canary_case,
+    load_cases,
+    merge_repeats,
+    resolve_sut,
+    run,
+    serialize_timeline,
+)
 from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_catalog, load_scenario
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict
 
@@ -26,6 +34,7 @@ __all__ = [
     "TurnSpec",
     "Verdict",
     "builtin_profile",
+    "canary_case",
     "catalog_dir",
     "expand",
     "expand_all",
@@ -33,6 +42,7 @@ __all__ = [
     "load_catalog",
     "load_expectations",
     "load_scenario",
+    "merge_repeats",
     "resolve_sut",
     "run",
     "select",

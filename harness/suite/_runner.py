@@ -10,11 +10,12 @@ from __future__ import annotations
 import base64
 import shlex
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from harness._errors import PreflightError
 from harness.drivers import (
     CaseContext,
     Driver,
@@ -24,9 +25,12 @@ from harness.drivers import (
     SUTProfile,
     make_driver,
 )
+from harness.drivers._base import DEFAULT_MAX_BYTES, CaseTooBig
+from harness.drivers._python import short_traceback
 from harness.events import Event
 from harness.suite._builtin import builtin_profile
 from harness.suite._case import Case, expand_all, select
+from harness.suite._evidence import weigh
 from harness.suite._expectations import Expectations, load_expectations
 from harness.suite._scenario import load_catalog
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
@@ -35,7 +39,16 @@ from harness.suite.checks._errors import CANCEL_BOUND_S
 from harness.suite.checks._parity import parity
 from harness.timeline import Entry, Timeline
 
-__all__ = ["RunResult", "load_cases", "resolve_sut", "run", "serialize_timeline"]
+__all__ = [
+    "RunResult",
+    "canary_case",
+    "load_cases",
+    "merge_repeats",
+    "resolve_sut",
+    "run",
+    "serialize_timeline",
+    "with_gate_timeout",
+]
 
 Progress = Callable[[int, int, CaseResult], None]
 
@@ -47,13 +60,23 @@ class RunResult:
     strict: bool = False
     duration_s: float = 0.0
     sut_error: str = ""
+    gate_timeout: float | None = None  # the gates' timeout this run used (None: each scenario's own)
+    repeat: int = 1
 
     @property
     def unexpected(self) -> list[CaseResult]:
         return [r for r in self.results if r.unexpected]
 
     @property
+    def flaky(self) -> list[CaseResult]:
+        return [r for r in self.results if r.flaky]
+
+    @property
     def exit_code(self) -> int:
+        """0: every result as expected; 1: unexpected results; 3: verdicts differed between repeats
+        (``--repeat``), which a gate must not trust whatever they were."""
+        if self.flaky:
+            return 3
         return 1 if self.unexpected or self.sut_error else 0
 
     def counts(self) -> dict[str, int]:
@@ -62,6 +85,43 @@ class RunResult:
             key = r.status.value if r.status != Status.OK else r.stream.value
             out[key] = out.get(key, 0) + 1
         return out
+
+
+def merge_repeats(runs: Sequence[RunResult]) -> RunResult:
+    """N runs of the same cases -> one result per case: the worst of its runs, marked flaky when the
+    runs disagreed (status, stream or cleanup verdict), with every run's verdict kept in ``repeats``."""
+    if len(runs) == 1:
+        return runs[0]
+    first = runs[0]
+    merged = RunResult(
+        sut=first.sut,
+        strict=first.strict,
+        duration_s=sum(r.duration_s for r in runs),
+        sut_error=next((r.sut_error for r in runs if r.sut_error), ""),
+        gate_timeout=first.gate_timeout,
+        repeat=len(runs),
+    )
+    by_id: dict[str, list[CaseResult]] = {}
+    for r in runs:
+        for c in r.results:
+            by_id.setdefault(c.case_id, []).append(c)
+    for results in by_id.values():
+        labels = [_label(c) for c in results]
+        worst_one = max(results, key=_severity)
+        worst_one.repeats = labels
+        worst_one.flaky = len(set(labels)) > 1
+        merged.results.append(worst_one)
+    return merged
+
+
+def _label(c: CaseResult) -> str:
+    return c.status.value if c.status != Status.OK else f"{c.stream.value}/{c.cleanup.value}"
+
+
+def _severity(c: CaseResult) -> tuple[int, int, int]:
+    from harness.suite._verdict import rank
+
+    return (int(c.unexpected), int(c.status != Status.OK), rank(c.stream) + rank(c.cleanup))
 
 
 def load_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[Case]:
@@ -96,13 +156,25 @@ def run(
     keep_timelines: bool | Literal["failures"] = True,
     upstream: Any = None,
     drivers: dict[str, Driver] | None = None,
+    preflight: bool = True,
+    gate_timeout: float | None = None,
+    max_bytes: int | None = None,
+    repeat: int = 1,
 ) -> RunResult:
     """Run ``cases`` (Case objects, or id globs; all when None) against ``sut`` (a profile, a profile
     path, a URL, a built-in name, or a Python callable; the reference gateway when None). Pass a started
     ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does, and a ``drivers``
     dict to keep started SUTs alive across runs (the caller stops them). ``keep_timelines``: every
     result carries its serialised timeline (True: reports need them), none does (False), or only the
-    results that did not pass (``"failures"``: what printing failures needs, at a fraction of the cost)."""
+    results that did not pass (``"failures"``: what printing failures needs, at a fraction of the cost).
+
+    Before the first case, a canary case goes through the front door (``preflight``): a SUT that is
+    unreachable, never calls the upstream, cannot be imported or hangs raises :class:`PreflightError`
+    instead of producing hundreds of results. Gateway and URL SUTs are then warmed up (profile
+    ``warmup``) and the gates' timeout adapts to the first-byte latency measured then (unless
+    ``gate_timeout`` or the profile's ``gate_timeout`` says). ``timeout`` is each case's wall-clock
+    budget over all its turns; ``max_bytes`` what a case may read from the SUT. ``repeat``: every case
+    runs that many times (rounds over the whole list); a case whose runs disagree is ``flaky``."""
     from harness.upstream import ClientSide, MockUpstream
 
     if cases is None or (cases and isinstance(cases[0], str)):
@@ -116,34 +188,57 @@ def run(
     elif expectations is None and profile.expectations:
         expectations = load_expectations(Path(profile.expectations))
     started = time.monotonic()
-    out = RunResult(sut=profile.name, strict=strict)
+    rounds = [RunResult(sut=profile.name, strict=strict) for _ in range(max(1, repeat))]
+    total = len(case_list) * len(rounds)
+    limits = _Limits(
+        timeout=timeout or profile.timeout,
+        max_bytes=max_bytes or profile.max_bytes or DEFAULT_MAX_BYTES,
+        gate_timeout=gate_timeout or profile.gate_timeout,
+    )
     own_upstream = upstream is None
     if own_upstream:
         upstream = MockUpstream()
         upstream.start()
     driver: Driver | None = drivers.pop(profile.name, None) if drivers is not None else None
-    views: dict[str, CaseView] = {}
+    checked = driver is not None or not preflight  # a kept driver passed its preflight before
     try:
-        for n, case in enumerate(case_list, 1):
+        for n, out, case in _schedule(rounds, case_list):
+            if n % len(case_list) == 1 or len(case_list) == 1:
+                views: dict[str, CaseView] = {}
             if driver is None:
                 driver = make_driver(profile, fn)
                 try:
                     driver.start(upstream.base_url)
                 except DriverError as exc:
                     driver = None
+                    if not checked:
+                        raise PreflightError(
+                            f"the SUT {profile.name!r} could not start: {_first_line(exc)}"
+                            + _stderr_hint(exc)
+                        ) from None
                     result = _result(case, profile)
                     result.status, result.error = Status.ERROR, str(exc)
-                    _finish(out, result, expectations, strict, progress, n, len(case_list))
+                    _finish(out, result, expectations, strict, progress, n, total)
                     continue
+                if not checked:
+                    checked = True
+                    _preflight(profile, driver, upstream, limits)
             result, view, alive = _run_case(
-                case, profile, driver, upstream, ClientSide, timeout, keep_timelines
+                case, profile, driver, upstream, ClientSide, limits, keep_timelines
             )
             if view is not None and case.scenario.parity:  # the parity pass compares these later;
                 views[case.id] = view  # keeping every case's timeline alive slowed each GC pass
             if not alive:
                 driver.stop()
                 driver = None
-            _finish(out, result, expectations, strict, progress, n, len(case_list))
+            _finish(out, result, expectations, strict, progress, n, total)
+            if n % len(case_list) == 0:
+                _parity_pass(out, case_list, views, expectations, strict, keep_timelines)
+    except BaseException:
+        if driver is not None:
+            driver.stop()
+            driver = None
+        raise
     finally:
         if driver is not None:
             if drivers is not None:  # the caller keeps the SUT alive for its next run()
@@ -152,9 +247,108 @@ def run(
                 driver.stop()
         if own_upstream:
             upstream.stop()
-    _parity_pass(out, case_list, views, expectations, strict, keep_timelines)
+    out = merge_repeats(rounds)
     out.duration_s = time.monotonic() - started
+    out.gate_timeout = limits.gate_timeout or limits.derived_gate_timeout
     return out
+
+
+def _schedule(rounds: list[RunResult], cases: list[Case]) -> Iterator[tuple[int, RunResult, Case]]:
+    """(1-based position, the round's result, case) for every case of every round, in order."""
+    n = 0
+    for out in rounds:
+        for case in cases:
+            n += 1
+            yield n, out, case
+
+
+@dataclass(slots=True)
+class _Limits:
+    """One run's bounds: each case's wall-clock budget, byte cap, and gate timeout (None: the
+    scenario's own, raised to the warm-up's figure when one was measured)."""
+
+    timeout: float
+    max_bytes: int
+    gate_timeout: float | None = None
+    derived_gate_timeout: float | None = None
+
+
+def _stderr_hint(exc: DriverError) -> str:
+    """The last line the SUT wrote to stderr, for a one-line error."""
+    lines = [ln for ln in (exc.stderr or "").splitlines() if ln.strip()]
+    return f" (its stderr ends: {lines[-1].strip()[:200]})" if lines else ""
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> Case:
+    """The case preflight and warm-up send: a plain one-turn streamed answer the SUT claims."""
+    cases = list(catalog) if catalog is not None else expand_all(load_catalog())
+
+    def plain(c: Case) -> bool:
+        t = c.turns
+        return (
+            len(t) == 1
+            and not t[0].faulted
+            and t[0].cancel is None
+            and t[0].replay is None
+            and c.stream
+            and c.chunking == "frames"
+            and c.perturbation == "none"
+            and c.profile == "lenient"
+        )
+
+    claimed = [
+        c for c in cases if profile.claims(c.dialect, c.variant) and profile.kind in c.scenario.sut_kinds
+    ]
+    for c in claimed:
+        if plain(c) and c.scenario.category == "wire-variants":
+            return c
+    for c in claimed:
+        if plain(c):
+            return c
+    if claimed:
+        return claimed[0]
+    raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
+
+
+def _preflight(profile: SUTProfile, driver: Driver, upstream: Any, limits: _Limits) -> None:
+    """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
+    the first-byte latency the gates' timeout derives from."""
+    from harness.upstream import ClientSide
+
+    canary = canary_case(profile)
+    result, view, _ = _run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+    where = profile.url if profile.kind == "url" else (profile.callable or " ".join(profile.command[:3]))
+    name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
+    first = view.turns[0] if view is not None and view.turns else None
+    if result.status == Status.TIMEOUT:
+        raise PreflightError(
+            f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
+            f"{limits.timeout:g}s"
+        )
+    if first is None or not first.reached:
+        if first is not None and first.raised:
+            why = f"raised {first.raised[0].info.get('error')} before calling the upstream"
+        elif first is not None and not first.observed:
+            errors = "; ".join(str(e.info.get("error", "")) for e in first.client_errors)
+            why = "is unreachable" + (f": {errors}" if errors else " (no answer)")
+        elif result.status == Status.ERROR:
+            why = f"failed: {_first_line(Exception(result.error))}"
+        else:
+            why = "answered without calling the mock upstream (is its upstream URL configured?)"
+        raise PreflightError(f"preflight: {name} at {where} {why}")
+    if result.status == Status.ERROR and "adapter" in result.error:
+        raise PreflightError(f"preflight: {_first_line(Exception(result.error))}")
+    if limits.gate_timeout is None and (
+        profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
+    ):
+        warm, _, _ = _run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+        latency = warm.first_byte_s
+        if latency is not None:
+            limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
 
 
 def _result(case: Case, profile: SUTProfile) -> CaseResult:
@@ -187,7 +381,7 @@ def _run_case(
     driver: Driver,
     upstream: Any,
     client_cls: Any,
-    timeout: float | None,
+    limits: _Limits,
     keep: bool | Literal["failures"],
 ) -> tuple[CaseResult, CaseView | None, bool]:
     result = _result(case, profile)
@@ -207,12 +401,22 @@ def _run_case(
     timeline = Timeline()
     client = client_cls()
     model = profile.model_for(case.dialect, case.variant)
-    upstream.load(case.conversation(model), timeline=timeline, client=client)
-    ctx = CaseContext(case, upstream.base_url, timeline, client, model, timeout or profile.timeout)
+    conversation = case.conversation(model)
+    gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
+    if gates is not None:
+        conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
+    upstream.load(conversation, timeline=timeline, client=client)
+    ctx = CaseContext(
+        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes
+    )
     t0 = time.monotonic()
     alive = True
+    too_big: CaseTooBig | None = None
     try:
         driver.run(ctx)
+    except CaseTooBig as exc:
+        too_big = exc
+        alive = profile.kind not in ("gateway",) or not profile.keep_alive
     except DriverTimeout as exc:
         result.status, result.error = Status.TIMEOUT, str(exc)
         alive = profile.kind not in ("gateway",)
@@ -220,10 +424,8 @@ def _run_case(
         result.status, result.error = Status.ERROR, str(exc)
         alive = False
     except Exception as exc:
-        import traceback
-
         result.status = Status.ERROR
-        result.error = "harness error: " + "".join(traceback.format_exception(exc))[-2000:]
+        result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
     if result.status != Status.OK:
         tail = getattr(driver, "stderr_tail", lambda: "")()
         if tail and tail not in result.error:
@@ -233,21 +435,58 @@ def _run_case(
         timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.kind)
-    if result.status == Status.OK:
-        result.findings = [c(view) for _, c in CHECKS.items()]
-        errors = list(timeline.select("upstream", "server-error"))
-        if errors:
-            result.findings.append(
-                Finding(
-                    "harness",
-                    Verdict.FAIL,
-                    message="mock upstream error: " + str(errors[0].info.get("error", ""))[:500],
-                )
+    result.first_byte_s = _first_byte(view)
+    if too_big is not None:
+        result.findings = [
+            Finding(
+                "size",
+                Verdict.FAIL,
+                message=f"the SUT sent more than {too_big.limit} bytes in one case (reading stopped)",
+                expected=f"at most {too_big.limit} bytes (--max-bytes)",
+                actual=f"first bytes: {too_big.head[:200]!r}",
             )
+        ]
         _verdicts(result)
+    elif result.status == Status.OK:
+        findings = [c(view) for _, c in CHECKS.items() if not _usage_off(c.name, profile)]
+        judged = weigh(view, findings)
+        if judged.error:
+            result.status, result.error = Status.ERROR, judged.error
+        else:
+            result.findings = findings + judged.findings
+            _verdicts(result)
     if keep is True or (keep == "failures" and _failed(result)):
         result.timeline = serialize_timeline(view.entries)
     return result, view, alive
+
+
+def _usage_off(check: str, profile: SUTProfile) -> bool:
+    """``usage`` applies only where the SUT reports usage (profile ``usage``; CLIs default to off)."""
+    return check == "usage" and not profile.reports_usage
+
+
+def _first_byte(view: CaseView) -> float | None:
+    """Seconds from the first client request to the first bytes (or event) the client got back."""
+    sent = next((e.t for e in view.entries if e.side == "client" and e.kind == "request"), None)
+    got = next((e.t for e in view.entries if e.side == "client" and e.kind in ("chunk", "event")), None)
+    return None if sent is None or got is None else (got - sent) / 1e9
+
+
+def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = False) -> Any:
+    """The conversation with every gate's timeout set to ``seconds`` (``at_least``: raised to it,
+    never lowered below what the scenario asked for)."""
+    from dataclasses import replace as dc_replace
+
+    from harness.upstream import Gate
+
+    def fix(step: Any) -> Any:
+        if not isinstance(step, Gate):
+            return step
+        value = max(step.timeout, seconds) if at_least else seconds
+        return dc_replace(step, timeout=value)
+
+    scripts = tuple(dc_replace(s, steps=tuple(fix(st) for st in s.steps)) for s in conversation.scripts)
+    return dc_replace(conversation, scripts=scripts)
 
 
 def _failed(result: CaseResult) -> bool:

@@ -16,6 +16,7 @@ __all__ = [
     "Finding",
     "Status",
     "Verdict",
+    "rank",
     "worst",
 ]
 
@@ -50,6 +51,11 @@ _RANK = {
     Verdict.UNCLEAN: 5,
     Verdict.FAIL: 6,
 }
+
+
+def rank(verdict: Verdict) -> int:
+    """How severe a verdict is (N/A lowest, FAIL highest)."""
+    return _RANK[verdict]
 
 
 def worst(verdicts: list[Verdict], default: Verdict = Verdict.PASS) -> Verdict:
@@ -97,6 +103,9 @@ class CaseResult:
     reproduce: str = ""
     timeline: list[dict[str, Any]] = field(default_factory=list)
     axes: dict[str, str] = field(default_factory=dict)
+    first_byte_s: float | None = None  # first client request -> first bytes back (a measurement)
+    repeats: list[str] = field(default_factory=list)  # with --repeat: each run's verdict, in order
+    flaky: bool = False  # with --repeat: the runs disagreed
 
     def failing(self) -> list[Finding]:
         return [f for f in self.findings if f.failed]

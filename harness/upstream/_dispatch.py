@@ -10,10 +10,11 @@ import threading
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._json import loads
-from harness.events import Message, assemble
+from harness.events import Message, ReasoningDelta, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
 from harness.upstream._plan import (
@@ -25,6 +26,7 @@ from harness.upstream._plan import (
     build_plan,
     dialect_for_path,
     validate_request,
+    wants_stream,
 )
 from harness.upstream._script import Conversation
 
@@ -128,7 +130,7 @@ def dispatch(
             f"thinkwire mock upstream: unexpected request #{turn + 1} {method} {target}: "
             f"the conversation {conv.name!r} has {len(conv.scripts)} script(s) and no overflow"
         )
-        tl.add("upstream", "server-error", turn=turn, error=msg, status=500)
+        tl.add("upstream", "server-error", turn=turn, error=msg, status=500, cause="sut")
         return turn, _plain(500, msg)
     routed = dialect_for_path(path, script.dialect)
     if routed != script.dialect:
@@ -136,7 +138,7 @@ def dispatch(
             f"thinkwire mock upstream: request #{turn + 1} {method} {path} addresses "
             f"{routed or 'no known dialect'}, but script #{turn + 1} is {script.dialect}"
         )
-        tl.add("upstream", "server-error", turn=turn, error=msg, status=404)
+        tl.add("upstream", "server-error", turn=turn, error=msg, status=404, cause="sut")
         return turn, _plain(404, msg)
     request = body_json if isinstance(body_json, Mapping) else {}
     try:
@@ -155,8 +157,26 @@ def dispatch(
             return turn, _immediate(rejection.status, rejection.body, hdrs)
         plan = build_plan(script, path=path, request=request)
     except Exception as exc:
-        tl.add("upstream", "server-error", turn=turn, error="".join(traceback.format_exception(exc)))
+        tl.add(
+            "upstream",
+            "server-error",
+            turn=turn,
+            error="".join(traceback.format_exception(exc)),
+            cause="harness",
+        )
         return turn, Plan((Abort("server-error"),), False, ())
+    # What the SUT asked for (streaming or one body) and what it got: the evidence a streaming case
+    # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
+    # answer carried reasoning at all (so a finding never guesses).
+    asked = wants_stream(dc_replace(script, stream=None), path, request)
+    tl.add(
+        "upstream",
+        "mode",
+        turn=turn,
+        stream=plan.stream,
+        asked_stream=asked,
+        reasoning=any(isinstance(e, ReasoningDelta) and e.text for e in plan.events),
+    )
     if plan.events:
         with state.lock:
             state.emitted[turn] = assemble(plan.events)

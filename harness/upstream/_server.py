@@ -121,9 +121,12 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
     except asyncio.CancelledError:
         resp.abort()
         raise
+    except ConnectionError:  # the peer left mid-action (e.g. while the response was ending): SUT
+        run.lost()  # behaviour, recorded as a disconnect; never a mock-internal error
+        resp.abort()
     except Exception as exc:
         if not run.gone():
-            tl.add("upstream", "server-error", turn=turn, error=_tb(exc))
+            tl.add("upstream", "server-error", turn=turn, error=_tb(exc), cause="harness")
         resp.abort()
 
 

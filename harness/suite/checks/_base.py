@@ -13,7 +13,7 @@ from harness._registry import Registry
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._view import CaseView, TurnView
 
-__all__ = ["CHECKS", "Check", "check", "judged_turns", "na"]
+__all__ = ["CHECKS", "Check", "check", "judged_turns", "na", "served_turns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,5 +45,11 @@ def na(name: str, why: str, axis: Axis = Axis.STREAM) -> Finding:
 
 def judged_turns(view: CaseView) -> list[TurnView]:
     """Turns whose content a correct SUT must deliver: reached, not rejected by the strict upstream
-    (passback owns that), not scripted to fail (error-propagation owns that), not cancelled."""
+    (passback owns that), not scripted to fail (error-propagation owns that), not cancelled, and not
+    failed by the SUT itself (sut-error owns that: the exception, not its consequences, is the cause)."""
+    return [t for t in served_turns(view) if not t.client_saw_error]
+
+
+def served_turns(view: CaseView) -> list[TurnView]:
+    """Turns the upstream served as scripted and the client did not cancel."""
     return [t for t in view.turns if t.reached and not t.rejected and not t.faulted and not t.cancelled]

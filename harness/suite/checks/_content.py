@@ -138,6 +138,16 @@ def channel_separation(view: CaseView) -> Finding:
                 expected=_short(t.expected_text),
                 actual=_short(t.text),
             )
+    inline = [n for t in turns for n in t.notices if n.kind == "inline-think"]
+    if inline:
+        return Finding(
+            "channel-separation",
+            Verdict.NON_STRICT,
+            message="reasoning arrived as inline <think> tags inside content; read as reasoning only "
+            "because the SUT's profile declares inline_think = true",
+            expected="reasoning in a structured field (delta.reasoning / reasoning_content)",
+            actual=inline[0].detail,
+        )
     return Finding("channel-separation", Verdict.PASS)
 
 

@@ -1,13 +1,14 @@
-"""Error checks: error-propagation, passback (the strict upstream's 400), cancellation.
+"""Error checks: error-propagation, sut-error, passback (the strict upstream's 400), cancellation.
 
-Rule: an upstream failure must reach the client as a failure; a lost passback is reported once, with
-whether the SUT surfaced the provider's 400 or hid it (worse).
+Rule: an upstream failure must reach the client as a failure; a failure the upstream never sent is the
+SUT's own (reported once, with its exception and traceback as evidence); a lost passback is reported
+once, with whether the SUT surfaced the provider's 400 or hid it (worse).
 """
 
 from __future__ import annotations
 
 from harness.suite._verdict import Axis, Finding, Verdict
-from harness.suite.checks._base import check, na
+from harness.suite.checks._base import check, na, served_turns
 from harness.suite.checks._view import CaseView
 
 __all__: list[str] = []
@@ -32,6 +33,39 @@ def error_propagation(view: CaseView) -> Finding:
                 actual=f"status {t.status}, events: {[type(e).__name__ for e in t.client_events][:8]}",
             )
     return Finding("error-propagation", Verdict.PASS)
+
+
+@check(
+    "sut-error",
+    "The SUT never fails a turn the upstream served correctly (raises, answers an error status, or "
+    "breaks its stream); the exception or error is the evidence.",
+)
+def sut_error(view: CaseView) -> Finding:
+    turns = served_turns(view)
+    if not turns:
+        return na("sut-error", "no turn the upstream served as scripted")
+    for t in turns:
+        if not t.client_saw_error:
+            continue
+        if t.raised:
+            e = t.raised[0]
+            return Finding(
+                "sut-error",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: the SUT raised {e.info.get('error', '?')}",
+                expected="the upstream's answer, delivered",
+                actual=str(e.info.get("traceback", "")),
+                evidence=(view.index_of(e),),
+            )
+        detail = t.errors[0].message if t.errors else f"HTTP {t.status}"
+        return Finding(
+            "sut-error",
+            Verdict.FAIL,
+            message=f"turn {t.turn}: the SUT failed a turn the upstream served correctly",
+            expected="the upstream's answer, delivered",
+            actual=f"status {t.status}: {detail[:300]}",
+        )
+    return Finding("sut-error", Verdict.PASS)
 
 
 @check(

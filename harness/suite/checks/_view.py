@@ -26,6 +26,7 @@ from harness.events import (
     assemble,
 )
 from harness.timeline import Entry, Timeline
+from harness.upstream import Gate
 
 __all__ = ["CaseView", "TurnView", "build_view", "fate"]
 
@@ -74,6 +75,12 @@ class TurnView:
     status: int | None
     cancelled: bool
     faulted: bool
+    gates_scripted: int = 0  # Gate steps in this turn's script
+    gate_waits: list[Entry] = field(default_factory=list)  # gates the upstream reached
+    mode: Entry | None = None  # upstream ``mode``: stream / asked_stream / reasoning of its answer
+    observed: bool = False  # the client got anything from the SUT (a status, bytes or an event)
+    raised: list[Entry] = field(default_factory=list)  # client ``error`` entries with an exception
+    client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
     expected: Message = field(init=False)
     delivered: Message = field(init=False)
 
@@ -154,6 +161,14 @@ class CaseView:
         return [e for e in self.entries if e.side == "sut"]
 
 
+def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
+    """A transport-error StreamError the HTTP driver made up when the SUT never answered."""
+    ev = entry.event
+    if ev is None:
+        return True
+    return isinstance(ev, StreamError) and ev.message.startswith("transport error:") and bool(errors)
+
+
 def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
     entries = timeline.entries()
     views: list[TurnView] = []
@@ -163,6 +178,8 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
             return [e for e in entries if e.side == side and e.kind == k and e.turn == i]
 
         statuses = sel("client", "status")
+        modes = sel("upstream", "mode")
+        errors = sel("client", "error")
         views.append(
             TurnView(
                 turn=i,
@@ -176,6 +193,13 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 status=int(statuses[-1].info.get("status", 0)) if statuses else None,
                 cancelled=bool(sel("client", "cancel")),
                 faulted=spec.faulted,
+                gates_scripted=sum(1 for st in spec.steps if isinstance(st, Gate)),
+                gate_waits=sel("upstream", "gate-wait"),
+                mode=modes[0] if modes else None,
+                observed=bool(statuses or sel("client", "chunk"))
+                or any(not _made_by_harness(e, errors) for e in sel("client", "event")),
+                raised=[e for e in errors if e.info.get("exception")],
+                client_errors=errors,
             )
         )
     return CaseView(case, kind, timeline, views, entries)

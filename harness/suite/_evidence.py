@@ -1,0 +1,153 @@
+"""Evidence before verdicts: what a case must have observed before any check may call it PASS.
+
+Rule: a case's required evidence comes from its scenario — the upstream received each scripted turn's
+request that the conversation should reach, in the mode the case asked for (a streaming case whose SUT
+asked the upstream for a whole body fake-streams), the client observed an answer, and every check the
+scenario makes applicable could judge. Missing evidence is never PASS: the SUT's doing is a FAIL
+finding (``evidence``), an unreachable SUT is ERROR; a mock-internal failure is ERROR, never a SUT
+verdict. Pure functions of the case view, like the checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.suite._verdict import Finding, Verdict
+from harness.suite.checks import CaseView, TurnView
+
+__all__ = ["Judgement", "required_checks", "weigh"]
+
+
+@dataclass(slots=True)
+class Judgement:
+    """What the evidence says beyond the checks: an ERROR text (nothing can be judged) and/or findings."""
+
+    error: str = ""
+    findings: list[Finding] = field(default_factory=list)
+
+
+def required_checks(view: CaseView) -> dict[str, str]:
+    """Check name -> why the scenario makes it applicable to this case (N/A there is missing evidence)."""
+    case, out = view.case, {}
+    turns = case.turns
+    if case.stream and any(
+        sum(1 for st in t.steps if type(st).__name__ == "Gate") and not t.faulted and t.cancel is None
+        for t in turns
+    ):
+        out["incremental"] = "the scenario scripts a gate on a streamed turn"
+    if case.profile != "lenient" and len(turns) > 1:
+        out["passback"] = f"the scenario continues the conversation under the strict {case.profile} profile"
+    if any(t.cancel is not None for t in turns):
+        out["cancellation"] = "the client cancels in this scenario"
+    if case.scenario.outcome == "error" and any(t.faulted for t in turns):
+        out["error-propagation"] = "the scenario scripts an upstream failure"
+    if any(t.events() and not t.faulted and t.replay is None for t in turns):
+        out["delivery"] = "the upstream answers with content"
+    if view.kind == "cli" and case.scenario.category == "cleanup":
+        out["cleanup"] = "a cleanup scenario on a CLI SUT"
+    return out
+
+
+def _completed(t: TurnView) -> bool:
+    """A turn after which a correct conversation goes on (so the next turn's request is required)."""
+    return t.reached and not t.rejected and not t.faulted and not t.cancelled and not t.client_saw_error
+
+
+def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
+    """The evidence rules, given the checks' findings (``findings``) for the same view."""
+    out = Judgement()
+    harness_errors = [
+        e
+        for e in view.entries
+        if e.side == "upstream" and e.kind == "server-error" and e.info.get("cause") != "sut"
+    ]
+    if harness_errors:
+        out.error = "mock upstream internal error (a thinkwire bug, not the SUT's):\n" + str(
+            harness_errors[0].info.get("error", "")
+        )
+        return out
+    sut_requests = [
+        e
+        for e in view.entries
+        if e.side == "upstream" and e.kind == "server-error" and e.info.get("cause") == "sut"
+    ]
+    if sut_requests:
+        e = sut_requests[0]
+        out.findings.append(
+            Finding(
+                "evidence",
+                Verdict.FAIL,
+                message=f"turn {e.turn}: the SUT sent a request the conversation has no answer for",
+                expected="one upstream request per scripted turn, on the dialect's path",
+                actual=str(e.info.get("error", ""))[:300],
+                evidence=(view.index_of(e),),
+            )
+        )
+    first = view.turns[0] if view.turns else None
+    if first is not None and not first.reached:
+        if not first.observed:
+            why = "; ".join(str(e.info.get("error", "")) for e in first.client_errors)[:300]
+            out.error = "nothing observed: the SUT never answered and never called the upstream" + (
+                f" ({why})" if why else ""
+            )
+            return out
+        out.findings.append(_no_upstream(view, first))
+        return out
+    for prev, t in zip(view.turns, view.turns[1:], strict=False):
+        if _completed(prev) and not t.reached:
+            out.findings.append(_no_upstream(view, t))
+            break
+    for t in view.turns:
+        mode = t.mode
+        if view.case.stream and mode is not None and mode.info.get("asked_stream") is False:
+            out.findings.append(
+                Finding(
+                    "evidence",
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: the SUT fake-streams: its client asked for a stream, but it "
+                    "asked the upstream for one whole body",
+                    expected='a streaming upstream request (e.g. "stream": true)',
+                    actual="a non-streaming upstream request",
+                    evidence=(view.index_of(mode),),
+                )
+            )
+            break
+        if t.reached and not t.observed and not t.cancelled:
+            out.findings.append(
+                Finding(
+                    "evidence",
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
+                    expected="an answer through the front door",
+                    actual="no status, no bytes, no event",
+                )
+            )
+            break
+    if not out.findings and not any(f.verdict == Verdict.FAIL for f in findings):
+        by_name = {f.check: f for f in findings}
+        for name, why in required_checks(view).items():
+            f = by_name.get(name)
+            if f is not None and f.verdict == Verdict.NOT_APPLICABLE:
+                out.findings.append(
+                    Finding(
+                        "evidence",
+                        Verdict.FAIL,
+                        message=f"{name} applies here ({why}) but could not judge: {f.message}",
+                        expected=f"evidence for {name}",
+                        actual=f.message,
+                    )
+                )
+                break
+    return out
+
+
+def _no_upstream(view: CaseView, t: TurnView) -> Finding:
+    if t.observed:
+        msg = f"turn {t.turn}: the SUT answered without calling the upstream (a canned or cached answer)"
+        actual = "an answer, and no upstream request"
+    else:
+        msg = f"turn {t.turn}: the upstream never received this turn's request"
+        actual = "no upstream request"
+    return Finding(
+        "evidence", Verdict.FAIL, message=msg, expected="an upstream request for this turn", actual=actual
+    )

@@ -1,0 +1,90 @@
+"""A small misbehaving OpenAI-chat gateway for the verdict-integrity tests (stdlib + httpx only).
+
+    python _gateway.py MODE PORT UPSTREAM
+
+MODE: ``canned`` (answers every request with one fixed reasoning stream, never calls the upstream),
+``relay`` (forwards the upstream's bytes verbatim: a leading <think> stays inside ``content``),
+``fakestream`` (asks the upstream for one whole body, then replays it to its client in small chunks),
+``slam`` (relays the first upstream chunk, then closes the upstream connection and ends its answer).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+
+MODE, PORT, UPSTREAM = sys.argv[1], int(sys.argv[2]), sys.argv[3].rstrip("/")
+
+CANNED = [
+    {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
+    {"choices": [{"index": 0, "delta": {"reasoning_content": "Let me think."}}]},
+    {"choices": [{"index": 0, "delta": {"content": "Hello!"}}]},
+    {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+]
+
+
+def sse(obj: object) -> bytes:
+    return b"data: " + json.dumps(obj).encode() + b"\n\n"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("content-length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def start_stream(self) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+        url = UPSTREAM + "/v1/chat/completions"
+        if MODE == "canned":
+            self.start_stream()
+            for frame in CANNED:
+                self.wfile.write(sse(frame))
+            self.wfile.write(b"data: [DONE]\n\n")
+        elif MODE == "relay":
+            with httpx.stream("POST", url, json=body, timeout=30) as resp:
+                self.start_stream()
+                for chunk in resp.iter_raw():
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+        elif MODE == "fakestream":
+            answer = httpx.post(url, json={**body, "stream": False}, timeout=30).json()
+            message = answer["choices"][0]["message"]
+            reasoning = message.get("reasoning_content") or message.get("reasoning") or ""
+            self.start_stream()
+            self.wfile.write(sse({"choices": [{"index": 0, "delta": {"role": "assistant"}}]}))
+            for i in range(0, len(reasoning), 4):
+                self.wfile.write(sse({"choices": [{"index": 0, "delta": {"reasoning": reasoning[i : i + 4]}}]}))
+            content = message.get("content") or ""
+            for i in range(0, len(content), 4):
+                self.wfile.write(sse({"choices": [{"index": 0, "delta": {"content": content[i : i + 4]}}]}))
+            self.wfile.write(sse({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))
+            self.wfile.write(b"data: [DONE]\n\n")
+        elif MODE == "slam":
+            with httpx.stream("POST", url, json=body, timeout=30) as resp:
+                self.start_stream()
+                for chunk in resp.iter_raw():
+                    self.wfile.write(chunk)
+                    break  # then drop the upstream connection mid-stream
+            self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+if __name__ == "__main__":
+    ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()

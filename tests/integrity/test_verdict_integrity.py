@@ -1,0 +1,180 @@
+"""Verdict integrity: no PASS without evidence, harness faults are ERROR, SUT faults are evidence,
+and the observer never repairs. Each test runs a small misbehaving SUT and asserts verdict and exit
+code."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from harness._errors import PreflightError
+from harness.drivers import SUTRequest, parse_profile
+from harness.events import End, Event, ReasoningDelta, TextDelta
+from harness.reference.sdk import reference_sdk
+from harness.suite import Status, Verdict, run
+
+GATEWAY = str(Path(__file__).with_name("_gateway.py"))
+PLAIN = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
+GATED = "incrementality/gated-reasoning[openai-chat:reasoning_content/frames]"
+INLINE = "wire-variants/inline-think-leading[openai-chat:think-tags/frames]"
+INLINE_NONSTREAM = "wire-variants/inline-think-leading[openai-chat:think-tags/frames/nonstream]"
+
+
+def gateway(mode: str, **extra: object) -> object:
+    return parse_profile(
+        {
+            "kind": "gateway",
+            "name": f"gateway-{mode}",
+            "command": [sys.executable, GATEWAY, mode, "{port}", "{upstream}"],
+            "timeout": 10,
+            **extra,
+        }
+    )
+
+
+def findings(result: object, check: str) -> list[object]:
+    return [f for r in result.results for f in r.findings if f.check == check]  # type: ignore[attr-defined]
+
+
+# -- nothing listening / canned answers: never PASS -------------------------------------------------
+
+
+def test_nothing_listening_exits_2_with_one_line() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "run", "--sut-url", "http://127.0.0.1:9", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "unreachable" in lines[0] and "http://127.0.0.1:9" in lines[0]
+    assert "PASS" not in proc.stdout
+
+
+def test_canned_gateway_stops_at_preflight() -> None:
+    with pytest.raises(PreflightError, match="without calling the mock upstream"):
+        run([PLAIN], sut=gateway("canned"))
+
+
+def test_canned_gateway_without_preflight_fails_every_case() -> None:
+    result = run([PLAIN, GATED], sut=gateway("canned"), preflight=False)
+    assert [r.stream for r in result.results] == [Verdict.FAIL, Verdict.FAIL]
+    assert all("without calling the upstream" in f.message for f in findings(result, "evidence"))
+    assert result.exit_code == 1
+
+
+def canned(request: SUTRequest) -> Iterator[Event]:
+    yield ReasoningDelta("Let me think.")
+    yield TextDelta("Hello!")
+    yield End("stop")
+
+
+def test_canned_python_sut_stops_at_preflight_and_fails_without_it() -> None:
+    with pytest.raises(PreflightError, match="without calling the mock upstream"):
+        run([PLAIN], sut=canned)
+    result = run([PLAIN], sut=canned, preflight=False)
+    (r,) = result.results
+    assert r.stream == Verdict.FAIL
+    assert "without calling the upstream" in findings(result, "evidence")[0].message  # type: ignore[attr-defined]
+
+
+def test_callable_that_cannot_be_imported_stops_at_preflight() -> None:
+    profile = parse_profile({"kind": "python", "callable": "no_such_module_xyz:stream"})
+    with pytest.raises(PreflightError, match="no_such_module_xyz"):
+        run([PLAIN], sut=profile)
+
+
+def needs_missing_sdk(request: SUTRequest) -> Iterator[Event]:
+    import no_such_sdk_xyz  # noqa: F401  (the wrapped SDK is not installed)
+
+    yield End("stop")
+
+
+def test_callable_raising_importerror_stops_at_preflight() -> None:
+    with pytest.raises(PreflightError, match="raised ModuleNotFoundError.*before calling the upstream"):
+        run([PLAIN], sut=needs_missing_sdk)
+
+
+# -- the observer never repairs ---------------------------------------------------------------------
+
+
+def test_verbatim_relay_leaking_think_is_not_pass_by_default() -> None:
+    result = run([INLINE, INLINE_NONSTREAM], sut=gateway("relay"))
+    for r in result.results:
+        assert r.status == Status.OK, r.error
+        assert r.stream == Verdict.FAIL
+        sep = next(f for f in r.findings if f.check == "channel-separation")
+        assert sep.verdict == Verdict.FAIL
+
+
+def test_verbatim_relay_with_declared_inline_think_is_non_strict() -> None:
+    result = run([INLINE, INLINE_NONSTREAM], sut=gateway("relay", inline_think=True))
+    for r in result.results:
+        assert r.stream == Verdict.NON_STRICT, [(f.check, f.verdict, f.message) for f in r.findings]
+        sep = next(f for f in r.findings if f.check == "channel-separation")
+        assert "inline_think = true" in sep.message
+    assert run([INLINE], sut=gateway("relay", inline_think=True), strict=True).exit_code == 1
+
+
+# -- fake streaming ---------------------------------------------------------------------------------
+
+
+def test_fake_streaming_gateway_fails_gated_cases() -> None:
+    result = run([GATED], sut=gateway("fakestream"))
+    (r,) = result.results
+    assert r.stream == Verdict.FAIL
+    (f,) = findings(result, "evidence")
+    assert "fake-streams" in f.message  # type: ignore[attr-defined]
+    incremental = next(f for f in r.findings if f.check == "incremental")
+    assert incremental.verdict != Verdict.PASS
+
+
+# -- attribution ------------------------------------------------------------------------------------
+
+
+def invalid_event(request: SUTRequest) -> Iterator[object]:
+    yield from reference_sdk(request)
+    yield ReasoningDelta(["not", "a", "string"])  # type: ignore[arg-type]
+
+
+def test_adapter_yielding_an_invalid_event_is_error_naming_it() -> None:
+    result = run([PLAIN], sut=invalid_event)  # type: ignore[arg-type]
+    (r,) = result.results
+    assert r.status == Status.ERROR
+    assert "ReasoningDelta.text is list" in r.error and "expected str" in r.error
+    assert r.stream == Verdict.PASS or not r.findings  # no SUT verdict was made from it
+
+
+class WrapperBug(Exception):
+    pass
+
+
+def raising(request: SUTRequest) -> Iterator[Event]:
+    events = reference_sdk(request)
+    yield next(iter(events))
+    raise WrapperBug("'StreamedResponseSync' object has no attribute 'get'")
+
+
+def test_adapter_raising_is_a_sut_failure_with_the_exception_as_evidence() -> None:
+    result = run([PLAIN], sut=raising)
+    (r,) = result.results
+    assert r.status == Status.OK
+    assert r.stream == Verdict.FAIL
+    (f,) = [f for f in r.findings if f.verdict == Verdict.FAIL]
+    assert f.check == "sut-error"
+    assert "WrapperBug" in f.message and "StreamedResponseSync" in f.message
+    assert "Traceback" in f.actual and "raise WrapperBug" in f.actual
+
+
+def test_sut_slamming_its_upstream_connection_is_sut_behaviour() -> None:
+    result = run([PLAIN, GATED], sut=gateway("slam"))
+    for r in result.results:
+        assert r.status == Status.OK, r.error
+        assert r.stream == Verdict.FAIL
+        assert not [f for f in r.findings if f.check in ("harness", "evidence")]
