@@ -88,12 +88,14 @@ class FrontDoor:
                 )
                 if resp.status_code >= 400:
                     body = taken.read_all(resp, ERROR_BODY_CAP, error=True)
+                    watchdog.check()
                     emit([StreamError(_error_text(body), status=resp.status_code)])
                     tl.add("client", "end", turn=turn)
                     return out
                 strict = self._strict_options()
                 if not ctx.case.stream:
                     body = taken.read_all(resp, ctx.max_bytes)
+                    watchdog.check()
                     events = self.dialect.observe_response(body, **self.observer_options)
                     if strict is not None:
                         events += _inline_notice(events, self.dialect.observe_response(body, **strict))
@@ -112,6 +114,7 @@ class FrontDoor:
                         tl.add("client", "cancel", turn=turn)
                         out.cancelled = True
                         return out
+                watchdog.check()
                 events = observer.end()
                 if twin is not None:
                     events += _inline_notice(out.events + events, seen_strict + twin.end())
@@ -120,6 +123,11 @@ class FrontDoor:
         except httpx.TimeoutException as exc:
             tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (turn {turn})") from None
+        except _DeadlinePassed:
+            tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
+            raise DriverTimeout(
+                f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT was still sending)"
+            ) from None
         except httpx.HTTPError as exc:
             if watchdog is not None and watchdog.fired:
                 tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
@@ -204,6 +212,15 @@ class _Watchdog:
 
     def cancel(self) -> None:
         self._timer.cancel()
+
+    def check(self) -> None:
+        """After a read loop: an end of stream caused by the deadline is a timeout, not the SUT's end."""
+        if self.fired:
+            raise _DeadlinePassed
+
+
+class _DeadlinePassed(Exception):
+    pass
 
 
 def _socket_of(resp: httpx.Response) -> socket.socket | None:

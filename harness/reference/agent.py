@@ -40,8 +40,10 @@ call_id, name, arguments, mode = sys.argv[1:5]
 with open(f"tool-{call_id}.json", "w", encoding="utf-8") as f:
     f.write(arguments)
 print(json.dumps({"tool": name, "files": sorted(os.listdir("."))}), flush=True)
-if mode == "linger":  # hold on until the parent closes our stdin
-    sys.stdin.read()
+if mode == "linger":  # hold on until the parent closes our stdin, then take a while to close (a
+    sys.stdin.read()  # real tool flushing its files): the window in which a removed dir is a bug
+    import time
+    time.sleep(0.5)
 elif mode == "leak":  # the bug: nobody will ever wait for us
     import time
     time.sleep(60)

@@ -84,28 +84,42 @@ def print_failures(run: RunResult, out: TextIO | None = None, limit: int = 30, s
 def print_summary(run: RunResult, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    cols = ["PASS", "NON_STRICT", "INFO", "UNSUPPORTED", "FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "expected"]
+    cols = ["PASS", "NON_STRICT", "INFO", "UNSUPPORTED", "FAIL", "UNCLEAN", "CLEANUP_FAIL"]
+    cols += ["ERROR", "TIMEOUT"]
+    cols += ["FLAKY"] if run.repeat > 1 else []
+    cols += ["expected"]
     for r in run.results:
         row = matrix[r.category]
         key = r.status.value if r.status != Status.OK else r.stream.value
         row[key] += 1
         if r.status == Status.OK and r.cleanup == Verdict.UNCLEAN:
             row["UNCLEAN"] += 1
+        if r.status == Status.OK and r.cleanup == Verdict.FAIL:
+            row["CLEANUP_FAIL"] += 1
+        if r.flaky:
+            row["FLAKY"] += 1
         if r.expected and not r.unexpected:
             row["expected"] += 1
     out.write(f"\nthinkwire: {len(run.results)} cases against {run.sut} in {run.duration_s:.1f}s\n\n")
-    head = f"{'category':24}" + "".join(f"{c:>12}" for c in cols)
+    head = f"{'category':24}" + "".join(f"{c:>13}" for c in cols)
     out.write(head + "\n" + "-" * len(head) + "\n")
     totals: dict[str, int] = defaultdict(int)
     for cat in sorted(matrix):
         row = matrix[cat]
-        out.write(f"{cat:24}" + "".join(f"{row.get(c, 0):>12}" for c in cols) + "\n")
+        out.write(f"{cat:24}" + "".join(f"{row.get(c, 0):>13}" for c in cols) + "\n")
         for c in cols:
             totals[c] += row.get(c, 0)
-    out.write("-" * len(head) + "\n" + f"{'total':24}" + "".join(f"{totals[c]:>12}" for c in cols) + "\n")
+    out.write("-" * len(head) + "\n" + f"{'total':24}" + "".join(f"{totals[c]:>13}" for c in cols) + "\n")
     n_bad = len(run.unexpected)
     if run.sut_error:
         out.write(f"\nSUT error: {run.sut_error}\n")
+    if run.gate_timeout is not None:
+        out.write(f"\ngates waited up to {run.gate_timeout:.2f}s for the client\n")
+    if run.repeat > 1:
+        flaky = run.flaky
+        out.write(f"\n{len(flaky)} FLAKY case(s) over {run.repeat} runs of each\n")
+        for r in flaky[:20]:
+            out.write(f"  FLAKY {r.case_id}: {' '.join(r.repeats)}\n")
     out.write(
         f"\n{'OK' if n_bad == 0 else 'FAILED'}: {n_bad} unexpected result(s)"
         + (" (strict)" if run.strict else "")

@@ -24,9 +24,17 @@ __all__ = ["anthropic_messages"]
 def anthropic_messages(request: Any) -> Iterator[Event]:
     import anthropic
 
-    client = anthropic.Anthropic(
-        base_url=request.base_url, api_key="sk-ant-thinkwire", http_client=request.http, max_retries=0
-    )
+    try:
+        client = anthropic.Anthropic(
+            base_url=request.base_url, api_key="sk-ant-thinkwire", http_client=request.http, max_retries=0
+        )
+    except TypeError:  # anthropic >= 2.x speaks httpx2 and refuses an httpx client: its own, same bounds
+        client = anthropic.Anthropic(
+            base_url=request.base_url,
+            api_key="sk-ant-thinkwire",
+            timeout=request.http.timeout.read or 30.0,
+            max_retries=0,
+        )
     spec = get_dialect("anthropic-messages").build_request(
         request.messages, model=request.model, stream=request.stream, variant="thinking"
     )
@@ -50,6 +58,7 @@ def anthropic_messages(request: Any) -> Iterator[Event]:
 
                 yield ToolCallDelta(tool, block.id, block.name, json.dumps(block.input))
                 tool += 1
+        yield _usage(msg.usage)
         yield End("tool_calls" if msg.stop_reason == "tool_use" else "stop")
         return
     try:
@@ -80,10 +89,20 @@ def anthropic_messages(request: Any) -> Iterator[Event]:
             elif ev.type == "message_delta":
                 if ev.delta.stop_reason == "tool_use":
                     stop = "tool_calls"
-                yield Usage(output_tokens=ev.usage.output_tokens)
+                yield _usage(ev.usage)
             elif ev.type == "message_stop":
                 yield End(stop)
     except anthropic.APIError as exc:
         yield StreamError(str(exc))
     finally:
         stream.close()
+
+
+def _usage(usage: Any) -> Usage:
+    """The SDK's usage, with ``output_tokens_details.thinking_tokens`` as the reasoning count."""
+    details = getattr(usage, "output_tokens_details", None)
+    return Usage(
+        input_tokens=getattr(usage, "input_tokens", None),
+        output_tokens=getattr(usage, "output_tokens", None),
+        reasoning_tokens=getattr(details, "thinking_tokens", None),
+    )

@@ -94,7 +94,9 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
         out.findings.append(_no_upstream(view, first))
         return out
     for prev, t in zip(view.turns, view.turns[1:], strict=False):
-        if _completed(prev) and not t.reached:
+        # a CLI gets one prompt: a later turn that starts with a new user message is not its to send
+        cli_cannot = view.kind == "cli" and view.case.turns[t.turn].user is not None
+        if _completed(prev) and not t.reached and not cli_cannot:
             out.findings.append(_no_upstream(view, t))
             break
     for t in view.turns:

@@ -5,18 +5,24 @@
 MODE: ``canned`` (answers every request with one fixed reasoning stream, never calls the upstream),
 ``relay`` (forwards the upstream's bytes verbatim: a leading <think> stays inside ``content``),
 ``fakestream`` (asks the upstream for one whole body, then replays it to its client in small chunks),
-``slam`` (relays the first upstream chunk, then closes the upstream connection and ends its answer).
+``slam`` (relays the first upstream chunk, then closes the upstream connection and ends its answer),
+``trickle`` (relays correctly, but sends its client one byte every 0.3 s), ``flood`` (an endless stream
+of valid reasoning frames), ``coldstart`` (a correct relay whose first answer starts 1.5 s late),
+``slow`` (a correct relay whose every answer starts 0.3 s late).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 
 MODE, PORT, UPSTREAM = sys.argv[1], int(sys.argv[2]), sys.argv[3].rstrip("/")
+FIRST = threading.Event()
 
 CANNED = [
     {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
@@ -76,6 +82,29 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(sse({"choices": [{"index": 0, "delta": {"content": content[i : i + 4]}}]}))
             self.wfile.write(sse({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))
             self.wfile.write(b"data: [DONE]\n\n")
+        elif MODE in ("coldstart", "slow"):
+            if MODE == "slow" or not FIRST.is_set():
+                time.sleep(1.5 if MODE == "coldstart" else 0.3)  # pacing of a misbehaving SUT
+            FIRST.set()
+            with httpx.stream("POST", url, json=body, timeout=30) as resp:
+                self.start_stream()
+                for chunk in resp.iter_raw():
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+        elif MODE == "trickle":
+            with httpx.stream("POST", url, json=body, timeout=30) as resp:
+                data = resp.read()
+            self.start_stream()
+            for i in range(len(data)):
+                self.wfile.write(data[i : i + 1])
+                self.wfile.flush()
+                time.sleep(0.3)
+        elif MODE == "flood":
+            httpx.post(url, json=body, timeout=30).read()
+            self.start_stream()
+            frame = sse({"choices": [{"index": 0, "delta": {"reasoning": "x" * 1000}}]})
+            while True:
+                self.wfile.write(frame * 64)
         elif MODE == "slam":
             with httpx.stream("POST", url, json=body, timeout=30) as resp:
                 self.start_stream()

@@ -178,3 +178,92 @@ def test_sut_slamming_its_upstream_connection_is_sut_behaviour() -> None:
         assert r.status == Status.OK, r.error
         assert r.stream == Verdict.FAIL
         assert not [f for f in r.findings if f.check in ("harness", "evidence")]
+
+
+# -- slow is not buffering --------------------------------------------------------------------------
+
+
+def test_cold_start_is_absorbed_by_preflight_and_warm_up() -> None:
+    result = run([GATED], sut=gateway("coldstart"))
+    (r,) = result.results
+    assert r.stream == Verdict.PASS, [(f.check, f.message) for f in r.findings if f.failed]
+
+
+def test_gate_timeout_derives_from_the_warm_up_latency() -> None:
+    result = run([GATED], sut=gateway("slow"))
+    assert result.gate_timeout is not None
+    assert 3.0 <= result.gate_timeout <= 10.0  # 10 x (>= 0.3 s first byte), capped by the case timeout
+    assert result.results[0].stream == Verdict.PASS
+
+
+def test_gate_timeout_override_is_used_and_stated() -> None:
+    from harness.reference.sdk import reference_sdk as ok
+
+    result = run([GATED], sut=ok, gate_timeout=2.5)
+    assert result.gate_timeout == 2.5
+
+
+# -- bounded: deadline and byte cap ------------------------------------------------------------------
+
+
+def test_trickling_gateway_is_timeout_at_the_case_deadline() -> None:
+    # one byte per 0.3 s never trips a read timeout; the wall-clock deadline ends the case
+    result = run([PLAIN], sut=gateway("trickle", timeout=2), preflight=False)
+    (r,) = result.results
+    assert r.status == Status.TIMEOUT
+    assert "within 2s" in r.error
+
+
+def test_flooding_gateway_fails_at_the_byte_cap() -> None:
+    result = run([PLAIN], sut=gateway("flood"), preflight=False, max_bytes=2_000_000)
+    (r,) = result.results
+    assert r.status == Status.OK
+    (f,) = [f for f in r.findings if f.failed]
+    assert f.check == "size" and "more than 2000000 bytes" in f.message
+    assert "data: " in f.actual
+
+
+def hangs(request: SUTRequest) -> Iterator[Event]:
+    import threading
+
+    yield from ()
+    threading.Event().wait()  # a wrapper stuck in its own client, with no timeout of ours
+
+
+def test_hanging_python_sut_is_timeout_and_the_run_goes_on() -> None:
+    profile = parse_profile({"kind": "python", "callable": "tests.integrity.test_verdict_integrity:hangs"})
+    from dataclasses import replace
+
+    result = run([PLAIN, GATED], sut=replace(profile, timeout=1.0), preflight=False)
+    assert [r.status for r in result.results] == [Status.TIMEOUT, Status.TIMEOUT]
+    assert "abandoned" in result.results[0].error
+
+
+# -- flake detection --------------------------------------------------------------------------------
+
+_CALLS = {"n": 0}
+
+
+def every_other_drops_reasoning(request: SUTRequest) -> Iterator[Event]:
+    _CALLS["n"] += 1
+    for ev in reference_sdk(request):
+        if isinstance(ev, ReasoningDelta) and _CALLS["n"] % 2 == 0:
+            continue
+        yield ev
+
+
+def test_repeat_reports_flaky_cases_with_exit_3() -> None:
+    _CALLS["n"] = 1  # the preflight canary takes call 2; then PASS (3), FAIL (4), PASS (5)
+    result = run([PLAIN], sut=every_other_drops_reasoning, repeat=3)
+    (r,) = result.results
+    assert r.flaky
+    assert r.repeats == ["PASS/PASS", "FAIL/PASS", "PASS/PASS"]
+    assert r.stream == Verdict.FAIL  # the worst run stands
+    assert result.exit_code == 3
+
+
+def test_repeat_of_a_stable_sut_is_not_flaky() -> None:
+    result = run([PLAIN, GATED], sut=reference_sdk, repeat=3)
+    assert not result.flaky
+    assert all(r.repeats == ["PASS/PASS"] * 3 for r in result.results)
+    assert result.exit_code == 0

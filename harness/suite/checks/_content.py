@@ -26,7 +26,7 @@ def delivery(view: CaseView) -> Finding:
         rf, tf = t.reasoning_fate, t.text_fate
         if rf == "dropped":
             why = "reasoning never reached the client"
-            if t.reached and not any("reasoning" in w.info.get("tags", ()) for w in t.writes) and t.writes:
+            if t.mode is not None and t.mode.info.get("reasoning") is False:
                 why += " (the upstream sent none: did the SUT ask for it?)"
             return Finding(
                 "delivery",

@@ -23,6 +23,18 @@ def incremental(view: CaseView) -> Finding:
     if not view.case.stream:
         return na("incremental", "non-streaming request")
     turns = [t for t in judged_turns(view) if t.reasoning_fate not in ("dropped", "moved")]
+    for t in turns:
+        if t.gates_scripted and len(t.gate_waits) < t.gates_scripted:
+            if t.mode is not None and not t.mode.info.get("stream"):
+                return na("incremental", f"turn {t.turn}: the upstream answered whole (see evidence)")
+            return Finding(
+                "incremental",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: a scripted gate was never reached: the upstream stream stopped "
+                "before it",
+                expected=f"{t.gates_scripted} gate(s) reached",
+                actual=f"{len(t.gate_waits)} reached",
+            )
     gated = [t for t in turns if t.gate_timeouts or t.gate_opens]
     if not gated:
         return na("incremental", "no gate in this case")
@@ -34,7 +46,7 @@ def incremental(view: CaseView) -> Finding:
                 "incremental",
                 Verdict.FAIL,
                 message=f"turn {t.turn}: the client never observed {cond} "
-                "while the upstream held the next frame",
+                f"while the upstream held the next frame for {e.info.get('timeout', '?')}s",
                 expected=f"client observes {cond} before the upstream continues",
                 actual=f"gate timed out after {e.info.get('timeout', '?')}s; withheld: "
                 f"{str(e.info.get('withheld', '?'))[:120]}; client had seen: "
