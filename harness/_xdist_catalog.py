@@ -81,6 +81,10 @@ def test_batch(name: str, case_ids: tuple[str, ...], thinkwire_upstream: Any, su
         upstream=thinkwire_upstream,
         drivers=sut_pool,
         timeout=float(os.environ["THINKWIRE_TIMEOUT"]) if os.environ.get("THINKWIRE_TIMEOUT") else None,
+        gate_timeout=float(os.environ["THINKWIRE_GATE_TIMEOUT"])
+        if os.environ.get("THINKWIRE_GATE_TIMEOUT")
+        else None,
+        max_bytes=int(os.environ["THINKWIRE_MAX_BYTES"]) if os.environ.get("THINKWIRE_MAX_BYTES") else None,
         keep_timelines="failures" if os.environ.get("THINKWIRE_KEEP_TIMELINES") == "failures" else True,
     )
     batch_file(os.environ["THINKWIRE_RESULTS_DIR"], name).write_bytes(pickle.dumps(result))

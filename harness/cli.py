@@ -168,7 +168,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.jobs and args.jobs > 1:
         from harness.suite import merge_repeats
         from harness.suite._parallel import run_parallel
+        from harness.suite._runner import preflight
 
+        if not (args.sut_cmd or args.sut_url):  # (-j refuses those itself)
+            preflight(args.sut, faults=args.fault, timeout=args.timeout)  # once, before the workers
         progress = Progress(enabled=not args.quiet)
         result = merge_repeats([run_parallel(args, progress) for _ in range(max(1, args.repeat))])
     else:

@@ -42,6 +42,8 @@ def to_json(run: RunResult) -> dict[str, Any]:
         "strict": run.strict,
         "duration_s": run.duration_s,
         "sut_error": run.sut_error,
+        "gate_timeout": run.gate_timeout,
+        "repeat": run.repeat,
         "exit_code": run.exit_code,
         "counts": run.counts(),
         "results": [_case(r) for r in run.results],
@@ -67,6 +69,8 @@ def _case(r: CaseResult) -> dict[str, Any]:
         "axes": dict(r.axes),
         "findings": [_finding(f) for f in r.findings],
         "timeline": list(r.timeline),
+        "repeats": list(r.repeats),
+        "flaky": r.flaky,
     }
 
 
@@ -138,6 +142,8 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         strict=g.typed(data, "strict", bool, "", default=False),
         duration_s=float(g.typed(data, "duration_s", (int, float), "", default=0.0)),
         sut_error=g.typed(data, "sut_error", str, "", default=""),
+        gate_timeout=g.typed(data, "gate_timeout", (int, float, type(None)), "", default=None),
+        repeat=g.typed(data, "repeat", int, "", default=1),
         results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
     )
 
@@ -197,6 +203,8 @@ class _Getter:
             axes={str(k): str(v) for k, v in t(item, "axes", dict, where, default={}).items()},
             findings=[self.finding(f, f"{where}.findings[{i}]") for i, f in enumerate(findings)],
             timeline=timeline,
+            repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
+            flaky=t(item, "flaky", bool, where, default=False),
         )
 
     def finding(self, item: Any, where: str) -> Finding:

@@ -59,6 +59,8 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
             "THINKWIRE_STRICT": "1" if args.strict else "",
             "THINKWIRE_EXPECTATIONS": args.expectations or "",
             "THINKWIRE_TIMEOUT": str(args.timeout or ""),
+            "THINKWIRE_GATE_TIMEOUT": str(getattr(args, "gate_timeout", None) or ""),
+            "THINKWIRE_MAX_BYTES": str(getattr(args, "max_bytes", None) or ""),
             "THINKWIRE_KEEP_TIMELINES": "all" if args.report else "failures",
             # only the two plugins the catalog needs: importing every installed one (syrupy,
             # hypothesis, anyio, ...) cost each worker about a second

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import shlex
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ __all__ = [
     "canary_case",
     "load_cases",
     "merge_repeats",
+    "preflight",
     "resolve_sut",
     "run",
     "serialize_timeline",
@@ -201,6 +203,8 @@ def run(
         upstream.start()
     driver: Driver | None = drivers.pop(profile.name, None) if drivers is not None else None
     checked = driver is not None or not preflight  # a kept driver passed its preflight before
+    if driver is not None:
+        limits.derived_gate_timeout = _WARMED.get(driver)
     try:
         for n, out, case in _schedule(rounds, case_list):
             if n % len(case_list) == 1 or len(case_list) == 1:
@@ -223,6 +227,7 @@ def run(
                 if not checked:
                     checked = True
                     _preflight(profile, driver, upstream, limits)
+                    _WARMED[driver] = limits.derived_gate_timeout
             result, view, alive = _run_case(
                 case, profile, driver, upstream, ClientSide, limits, keep_timelines
             )
@@ -260,6 +265,39 @@ def _schedule(rounds: list[RunResult], cases: list[Case]) -> Iterator[tuple[int,
         for case in cases:
             n += 1
             yield n, out, case
+
+
+_WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
+"""A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
+
+
+def preflight(
+    sut: SUTProfile | str | SUTCallable | None = None,
+    *,
+    faults: Sequence[str] = (),
+    timeout: float | None = None,
+) -> float | None:
+    """Only the preflight (and warm-up) of :func:`run`, on a SUT of its own, stopped afterwards: what
+    ``-j N`` does once before its workers start. Returns the gate timeout the warm-up derived; raises
+    :class:`PreflightError` when the SUT cannot be tested."""
+    from harness.upstream import MockUpstream
+
+    fn: SUTCallable | None = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
+    profile = resolve_sut(sut, faults)
+    limits = _Limits(timeout=timeout or profile.timeout, max_bytes=profile.max_bytes or DEFAULT_MAX_BYTES)
+    with MockUpstream() as upstream:
+        driver = make_driver(profile, fn)
+        try:
+            try:
+                driver.start(upstream.base_url)
+            except DriverError as exc:
+                raise PreflightError(
+                    f"the SUT {profile.name!r} could not start: {_first_line(exc)}" + _stderr_hint(exc)
+                ) from None
+            _preflight(profile, driver, upstream, limits)
+        finally:
+            driver.stop()
+    return limits.derived_gate_timeout
 
 
 @dataclass(slots=True)
