@@ -1,4 +1,6 @@
-"""Fault switches of the reference SUTs (mutants) and the canonical-event filters that implement them.
+"""Fault switches of the reference SUTs (mutants): the canonical-event filters that implement them, and
+the parser mutants (real SSE / NDJSON decoder deviations, rewriting the upstream bytes the way the
+deviating decoder reads them, in front of the correct observer).
 
 Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked branch, so a
 mutant differs from the reference only where its bug class lives.

@@ -19,7 +19,7 @@ from pathlib import Path
 from harness.reference._faults import PARSER_FAULTS
 from harness.suite._case import Case
 from harness.suite._runner import RunResult, load_cases, run
-from harness.suite._verdict import Status
+from harness.suite._verdict import CaseResult, Status
 
 __all__ = [
     "MATRIX",
@@ -245,9 +245,8 @@ def failing_checks(result: RunResult) -> set[str]:
     return out
 
 
-def _failing(r: object) -> set[str]:
-    status = r.status
-    out = {f"status:{status.value}"} if status != Status.OK else set()
+def _failing(r: CaseResult) -> set[str]:
+    out = {f"status:{r.status.value}"} if r.status != Status.OK else set()
     return out | {f.check for f in r.failing()}
 
 

@@ -87,7 +87,7 @@ PLAIN = (
 )
 
 
-NAMED = PLAIN.replace(b'data: {"a"', b'event: a\ndata: {"a"').replace(b'data: {"c"', b"event: c\ndata: {\"c\"")
+NAMED = PLAIN.replace(b'data: {"a"', b'event: a\ndata: {"a"').replace(b'data: {"c"', b'event: c\ndata: {"c"')
 UNTOUCHED = [f for f in SSE if f not in ("sse-line-per-event", "sse-chunk-local", "sse-bom-skip-unnamed")]
 
 
@@ -131,4 +131,6 @@ def test_a_parser_failure_becomes_the_streams_error_and_the_rest_is_not_read() -
     pipe = UpstreamPipe(get_dialect("openai-chat"), "reasoning_content", ["sse-comments-as-data"])
     out = pipe.feed(b": keep-alive\n\n")
     assert [type(e) for e in out] == [StreamError]
-    assert pipe.terminated and pipe.feed(b"data: [DONE]\n\n") == [] and pipe.end() == []
+    assert pipe.terminated
+    assert pipe.feed(b"data: [DONE]\n\n") == []
+    assert pipe.end() == []
