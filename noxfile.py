@@ -38,7 +38,8 @@ def sdks(session: nox.Session) -> None:
 
 @nox.session(python=PY)
 def matrix(session: nox.Session) -> None:
-    """The detection matrix (every fault switch vs its designed check) -> docs/detection-matrix.md."""
+    """The detection matrix (every fault switch vs its designed check) and the perturbations' mutation
+    score (per perturbation x dialect, the parser mutants it kills; printed) -> docs/detection-matrix.md."""
     session.install("-e", ".[test,fast]")
     session.run("python", "-m", "harness.suite._matrix", "docs/detection-matrix.md")
 

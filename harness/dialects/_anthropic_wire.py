@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
@@ -128,6 +129,7 @@ class AnthropicEmitter:
         self._open: str | None = None  # thinking | text | tool_use
         self._open_key: Any = None
         self._usage: Usage | None = None
+        self._start_usage: Usage | None = None  # input tokens reported by message_start
 
     def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
         return Frame(dumps_compact(obj), event=str(obj["type"]), tags=frozenset(tags))
@@ -138,11 +140,14 @@ class AnthropicEmitter:
         self._started = True
         msg: dict[str, Any] = {
             "id": self.message_id, "type": "message", "role": "assistant", "model": self.model, "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": _usage_json(None, start=True),
+            "stop_reason": None, "stop_sequence": None, "usage": _usage_json(self._start_usage, start=True),
         }  # fmt: skip
         return [self._frame({"type": "message_start", "message": msg}, "start")]
 
     def feed(self, events: Sequence[Event]) -> list[Frame]:
+        if not self._started:  # as the real API: input tokens known up front go in message_start
+            usage = next((e for e in events if isinstance(e, Usage) and e.input_tokens is not None), None)
+            self._start_usage = usage
         out = self._start()
         for ev in events:
             if self._done:
@@ -238,7 +243,10 @@ class AnthropicEmitter:
             "type": "message_delta",
             "delta": {"stop_reason": stop_reason(ev.reason), "stop_sequence": None},
         }
-        delta["usage"] = _usage_json(self._usage, start=False)
+        usage = self._usage
+        if usage is not None and self._start_usage is not None:  # already in message_start
+            usage = replace(usage, input_tokens=None)
+        delta["usage"] = _usage_json(usage, start=False)
         out.append(self._frame(delta, *(("usage",) if self._usage is not None else ())))
         out.append(self._frame({"type": "message_stop"}, "terminal"))
         return out

@@ -1,5 +1,5 @@
 """The translation core the three reference SUTs share: model routing, upstream bytes -> delivered
-events (observer + fault filters), non-streaming bodies, upstream error messages.
+events (parser mutant if any, observer, fault filters), non-streaming bodies, upstream error messages.
 
 Rule: sans-IO, like the dialects it composes. The SUTs own the sockets, processes and threads.
 """
@@ -16,7 +16,14 @@ from harness.dialects import get_dialect
 from harness.dialects._base import Dialect, RequestSpec
 from harness.dialects._registry import DIALECT_MODULES
 from harness.events import End, Event, Message, Notice, StreamError
-from harness.reference._faults import FaultFilter, Utf8Breaker, inline_think, strip_passback
+from harness.reference._faults import (
+    FaultFilter,
+    ParserFailure,
+    Utf8Breaker,
+    inline_think,
+    parser_mutant,
+    strip_passback,
+)
 
 __all__ = ["Route", "UpstreamPipe", "error_message", "parse_model", "upstream_request", "whole_response"]
 
@@ -76,17 +83,30 @@ class UpstreamPipe:
         self.observer = dialect.observer(variant)
         self.filter = FaultFilter(faults)
         self.breaker = Utf8Breaker() if "break-utf8" in faults else None
+        self.mutant = parser_mutant(faults, str(dialect.transport.value))
+        self.broken = False  # a parser mutant failed the stream: the rest is not read
         self.upstream: list[Event] = []
 
     def feed(self, data: bytes) -> list[Event]:
+        if self.broken:
+            return []
         if self.breaker is not None:
             data = self.breaker.feed(data)
+        if self.mutant is not None:
+            try:
+                data = self.mutant.feed(data)
+            except ParserFailure as exc:
+                self.broken = True
+                return self.fail(str(exc))
         events = self.observer.feed(data)
         self.upstream += events
         return _delivered(self.filter.feed(events))
 
     def end(self) -> list[Event]:
-        events = self.observer.end()
+        if self.broken:
+            return []
+        events = self.observer.feed(self.mutant.end()) if self.mutant is not None else []
+        events += self.observer.end()
         self.upstream += events
         if not self.terminated:
             return _delivered(self.filter.feed(events))  # the SUT still owes an error: see fail()

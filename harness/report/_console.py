@@ -110,6 +110,17 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
         for c in cols:
             totals[c] += row.get(c, 0)
     out.write("-" * len(head) + "\n" + f"{'total':24}" + "".join(f"{totals[c]:>13}" for c in cols) + "\n")
+    known = [
+        r for r in run.results if r.expected and not r.unexpected and (r.failing() or r.status != Status.OK)
+    ]
+    if known:  # expected failures are still findings: one line each, so a run shows what it knows
+        out.write(f"\nexpected failures ({len(known)}, recorded in the expectations file):\n")
+        for r in known[:20]:
+            f = next(iter(r.failing()), None)
+            why = f"{f.check}: {f.message}" if f is not None else r.status.value
+            out.write(f"  × {r.case_id} — {why}\n")
+        if len(known) > 20:
+            out.write(f"  ... and {len(known) - 20} more\n")
     n_bad = len(run.unexpected)
     if run.sut_error:
         out.write(f"\nSUT error: {run.sut_error}\n")

@@ -28,13 +28,28 @@ def anthropic_messages(request: Any) -> Iterator[Event]:
         client = anthropic.Anthropic(
             base_url=request.base_url, api_key="sk-ant-thinkwire", http_client=request.http, max_retries=0
         )
-    except TypeError:  # anthropic >= 2.x speaks httpx2 and refuses an httpx client: its own, same bounds
+    except TypeError:  # the SDK runs on its own HTTP package (httpx2): its own client, the same bound
+        timeout = request.http.timeout
         client = anthropic.Anthropic(
             base_url=request.base_url,
             api_key="sk-ant-thinkwire",
-            timeout=request.http.timeout.read or 30.0,
             max_retries=0,
+            timeout=anthropic.Timeout(timeout.read or 10.0, connect=timeout.connect or 5.0),
         )
+    with client:
+        yield from _messages(client, request)
+
+
+def _thinking_tokens(usage: Any) -> int | None:
+    """``usage.output_tokens_details.thinking_tokens`` (a typed field of the SDK since 2.x), if any."""
+    details = getattr(usage, "output_tokens_details", None)
+    value = getattr(details, "thinking_tokens", None)
+    return value if isinstance(value, int) else None
+
+
+def _messages(client: Any, request: Any) -> Iterator[Event]:
+    import anthropic
+
     spec = get_dialect("anthropic-messages").build_request(
         request.messages, model=request.model, stream=request.stream, variant="thinking"
     )
@@ -58,7 +73,11 @@ def anthropic_messages(request: Any) -> Iterator[Event]:
 
                 yield ToolCallDelta(tool, block.id, block.name, json.dumps(block.input))
                 tool += 1
-        yield _usage(msg.usage)
+        yield Usage(
+            input_tokens=msg.usage.input_tokens,
+            output_tokens=msg.usage.output_tokens,
+            reasoning_tokens=_thinking_tokens(msg.usage),
+        )
         yield End("tool_calls" if msg.stop_reason == "tool_use" else "stop")
         return
     try:
@@ -67,9 +86,12 @@ def anthropic_messages(request: Any) -> Iterator[Event]:
         raise
     tools: dict[int, int] = {}
     stop = "stop"
+    input_tokens: int | None = None  # message_start's usage: the SDK's own typed field, as is
     try:
         for ev in stream:
-            if ev.type == "content_block_start":
+            if ev.type == "message_start":
+                input_tokens = ev.message.usage.input_tokens
+            elif ev.type == "content_block_start":
                 block = ev.content_block
                 if block.type == "redacted_thinking":
                     yield RedactedReasoning(block.data, item=str(ev.index))
@@ -89,20 +111,15 @@ def anthropic_messages(request: Any) -> Iterator[Event]:
             elif ev.type == "message_delta":
                 if ev.delta.stop_reason == "tool_use":
                     stop = "tool_calls"
-                yield _usage(ev.usage)
+                inp = getattr(ev.usage, "input_tokens", None)
+                yield Usage(
+                    input_tokens=inp if inp is not None else input_tokens,
+                    output_tokens=ev.usage.output_tokens,
+                    reasoning_tokens=_thinking_tokens(ev.usage),
+                )
             elif ev.type == "message_stop":
                 yield End(stop)
     except anthropic.APIError as exc:
         yield StreamError(str(exc))
     finally:
         stream.close()
-
-
-def _usage(usage: Any) -> Usage:
-    """The SDK's usage, with ``output_tokens_details.thinking_tokens`` as the reasoning count."""
-    details = getattr(usage, "output_tokens_details", None)
-    return Usage(
-        input_tokens=getattr(usage, "input_tokens", None),
-        output_tokens=getattr(usage, "output_tokens", None),
-        reasoning_tokens=getattr(details, "thinking_tokens", None),
-    )

@@ -1,18 +1,36 @@
 """The detection matrix: every fault switch of the reference SUTs, the check designed to catch it, and
-the cases that show it. The test suite asserts each mutant is caught by its check and by no unrelated
-one; ``python -m harness.suite._matrix docs/detection-matrix.md`` (nox -s matrix) writes the table.
+the cases that show it; and the mutation score of the framing perturbations: per perturbation x
+dialect, which parser mutants (``sse-*`` / ``jsonl-*`` switches) it kills. The test suite asserts each
+mutant is caught by its check and by no unrelated one, and that no perturbation kills nothing;
+``python -m harness.suite._matrix docs/detection-matrix.md`` (nox -s matrix) writes both tables.
+
+A perturbed case *kills* a mutant when it fails against the mutant while the same case without the
+perturbation fails against the mutant no more than against the reference: the kill is the
+perturbation's, not the mutant's general brokenness.
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from harness.suite._runner import RunResult, run
-from harness.suite._verdict import Status
+from harness.reference._faults import PARSER_FAULTS
+from harness.suite._case import Case
+from harness.suite._runner import RunResult, load_cases, run
+from harness.suite._verdict import CaseResult, Status
 
-__all__ = ["MATRIX", "Mutant", "detect", "render"]
+__all__ = [
+    "MATRIX",
+    "Mutant",
+    "MutationScore",
+    "detect",
+    "mutation_cases",
+    "mutation_score",
+    "render",
+    "render_score",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,16 +160,178 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant("leave-dir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("pi-thinking-at-end", "reference-cli", "incremental", _c(f"timing/pi-thinking-delta[{CHAT}]")),
     Mutant("drop-reasoning", "reference-cli", "delivery", _c(f"cleanup/tool-round-trip[{CHAT}]")),
+    # Parser mutants: real SSE / NDJSON decoder deviations (wire-formats.md 1.3), each caught where the
+    # perturbation placed for it makes the deviating parser lose something a check compares. A parser
+    # that fails or starves the stream also ends it improperly: termination is the same bug's shadow.
+    Mutant(
+        "sse-bom-drop-first",
+        "reference",
+        "delivery",
+        _c(
+            f"sse-framing/bom[{CHAT}/bom]",
+            "sse-framing/bom[gemini:thought/frames/bom-split]",
+        ),
+    ),
+    Mutant(
+        "sse-bom-skip-unnamed",
+        "reference",
+        "usage",
+        _c(
+            "sse-framing/bom[anthropic-messages:thinking/frames/bom]",
+            "sse-framing/bom[anthropic-messages:thinking/bytes/bom-split]",
+        ),
+    ),
+    Mutant(
+        "sse-data-space-only", "reference", "termination", _c(f"sse-framing/perturbations[{CHAT}/no-space]")
+    ),
+    Mutant(
+        "sse-chunk-local",
+        "reference",
+        "delivery",
+        _c("sse-framing/split-crlf[openai-chat:reasoning_content/crlf-split/crlf]"),
+        frozenset({"termination"}),
+    ),
+    Mutant(
+        "sse-lflf-only",
+        "reference",
+        "delivery",
+        _c(f"sse-framing/perturbations[{CHAT}/cr]", f"sse-framing/perturbations[{CHAT}/crlf]"),
+        frozenset({"termination"}),
+    ),
+    Mutant(
+        "sse-comments-as-data",
+        "reference",
+        "delivery",
+        _c("sse-framing/perturbations[anthropic-messages:thinking/frames/comments]"),
+        frozenset({"termination"}),
+    ),
+    Mutant(
+        "sse-dispatch-empty",
+        "reference",
+        "delivery",
+        _c("sse-framing/perturbations[openai-responses:summary/frames/event-only]"),
+        frozenset({"termination"}),
+    ),
+    Mutant("sse-line-per-event", "reference", "delivery", _c(f"sse-framing/perturbations[{CHAT}/multiline]")),
+    Mutant(
+        "sse-dispatch-unterminated",
+        "reference",
+        "error-propagation",
+        _c(
+            f"sse-framing/unterminated[{CHAT}/unterminated]",
+            "sse-framing/unterminated[gemini:thought/frames/unterminated]",
+        ),
+    ),
+    Mutant(
+        "jsonl-drop-unterminated",
+        "reference",
+        "termination",
+        _c("sse-framing/jsonl-separators[ollama:native/frames/unterminated]"),
+    ),
+    Mutant("sse-bom-drop-first", "reference-sdk", "delivery", _c(f"sse-framing/bom[{CHAT}/bom-split]")),
+    Mutant(
+        "sse-dispatch-unterminated",
+        "reference-cli",
+        "error-propagation",
+        _c("sse-framing/unterminated[anthropic-messages:thinking/frames/unterminated]"),
+    ),
 )
 
 
 def failing_checks(result: RunResult) -> set[str]:
     out: set[str] = set()
     for r in result.results:
-        if r.status != Status.OK:
-            out.add(f"status:{r.status.value}")
-        out.update(f.check for f in r.failing())
+        out |= _failing(r)
     return out
+
+
+def _failing(r: CaseResult) -> set[str]:
+    out = {f"status:{r.status.value}"} if r.status != Status.OK else set()
+    return out | {f.check for f in r.failing()}
+
+
+# --------------------------------------------------------------------------------------------------
+# Mutation score of the perturbations.
+
+
+@dataclass(slots=True)
+class MutationScore:
+    """Per (perturbation, dialect): mutant -> the checks that failed on the cases that killed it."""
+
+    kills: dict[tuple[str, str], dict[str, set[str]]] = field(default_factory=dict)
+    cases: dict[tuple[str, str], int] = field(default_factory=dict)
+    mutants: tuple[str, ...] = ()
+    reference_failures: dict[str, set[str]] = field(default_factory=dict)
+    """Perturbed cases the correct reference fails (a kill there would mean nothing): must be empty."""
+
+    def zeros(self) -> list[tuple[str, str]]:
+        return [k for k in sorted(self.cases) if not self.kills.get(k)]
+
+
+def mutation_cases(patterns: Sequence[str] | None = None) -> list[Case]:
+    """The catalog's perturbed streaming cases (every perturbation but ``none``)."""
+    return [c for c in load_cases(patterns) if c.perturbation != "none" and c.stream]
+
+
+def _baseline(case: Case) -> Case:
+    return replace(case, perturbation="none")
+
+
+def mutation_score(
+    cases: Sequence[Case] | None = None, mutants: Sequence[str] | None = None, sut: str = "reference"
+) -> MutationScore:
+    """Run the perturbed cases and their unperturbed twins against each parser mutant."""
+    cases = list(cases if cases is not None else mutation_cases())
+    mutants = tuple(sorted(mutants if mutants is not None else PARSER_FAULTS))
+    base = {c.id: _baseline(c) for c in cases}
+    twins = list({b.id: b for b in base.values()}.values())
+    ref_run = run([*cases, *twins], sut=sut, expectations=None, keep_timelines=False)
+    ref = {r.case_id: _failing(r) for r in ref_run.results}
+    score = MutationScore(mutants=mutants)
+    score.reference_failures = {c.id: ref[c.id] for c in cases if ref.get(c.id, {"status:missing"})}
+    for c in cases:
+        score.cases[(c.perturbation, c.dialect)] = score.cases.get((c.perturbation, c.dialect), 0) + 1
+    for m in mutants:
+        result = run([*cases, *twins], sut=sut, faults=[m], expectations=None, keep_timelines=False)
+        got = {r.case_id: _failing(r) for r in result.results}
+        for c in cases:
+            failing = got.get(c.id, {"status:missing"})
+            twin = base[c.id].id
+            if failing and c.id not in score.reference_failures and not (got.get(twin, set()) - ref[twin]):
+                score.kills.setdefault((c.perturbation, c.dialect), {}).setdefault(m, set()).update(failing)
+        rows = sum(m in k for k in score.kills.values())
+        sys.stderr.write(f"mutation score: {m:28} killed on {rows} perturbation x dialect rows\n")
+    return score
+
+
+def render_score(score: MutationScore) -> str:
+    lines = [
+        "## Mutation score of the perturbations",
+        "",
+        "Each perturbed streaming case of the catalog runs against every parser mutant of the reference",
+        "gateway. A perturbation *kills* a mutant on a dialect when one of its cases fails against the",
+        "mutant while the same case without the perturbation fails no more than against the reference (the",
+        "kill is the perturbation's). A row that kills nothing is misplaced or redundant.",
+        "",
+        "| perturbation | dialect | cases | mutants killed (failing checks) |",
+        "|---|---|---:|---|",
+    ]
+    for key in sorted(score.cases):
+        kills = score.kills.get(key, {})
+        cell = "<br>".join(f"`{m}` ({', '.join(sorted(kills[m]))})" for m in sorted(kills)) or "**none**"
+        lines.append(f"| `{key[0]}` | {key[1]} | {score.cases[key]} | {cell} |")
+    lines += ["", "| parser mutant | killed by (perturbation / dialect) |", "|---|---|"]
+    for m in score.mutants:
+        rows = [f"{p}/{d}" for (p, d), k in sorted(score.kills.items()) if m in k]
+        lines.append(f"| `{m}` | {', '.join(rows) or '- (caught by chunkings only, see above)'} |")
+    zeros = score.zeros()
+    lines += [
+        "",
+        f"{len(score.cases) - len(zeros)} of {len(score.cases)} perturbation x dialect rows kill at least "
+        "one mutant.",
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def detect(m: Mutant) -> tuple[RunResult, set[str]]:
@@ -194,12 +374,16 @@ def main(argv: list[str]) -> int:
         _, failing = detect(m)
         rows.append((m, failing))
         sys.stderr.write(f"{m.id:40} {m.check:20} {sorted(failing)}\n")
-    text = render(rows)
+    score = mutation_score()
+    table = render_score(score)
+    sys.stdout.write(table)
+    text = render(rows) + "\n" + table
     if argv:
         Path(argv[0]).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
-    return 0 if all(m.check in f and not (f - {m.check} - m.also) for m, f in rows) else 1
+    ok = all(m.check in f and not (f - {m.check} - m.also) for m, f in rows)
+    return 0 if ok and not score.zeros() and not score.reference_failures else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,18 +2,73 @@
 expectations file (what the SDK really does, with the evidence as the reason) and docs/sdk-results.md.
 
 Rule: whatever the SDK does is the result. A framing case an SDK's own SSE parser mishandles is a
-failure, recorded with its explanation; no case is weakened to make an SDK pass.
+failure, recorded with its explanation (the measured decoder deviation, :data:`CAUSES`); no case is
+weakened to make an SDK pass.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import sys
 from collections import Counter
 from pathlib import Path
 
-__all__ = ["main"]
+__all__ = ["CAUSES", "cause", "main"]
 
 PROFILES = ("sdk-openai-chat", "sdk-openai-responses", "sdk-anthropic-messages")
+
+_OPENAI_BOM = (
+    "openai SDK SSEDecoder keeps a leading UTF-8 BOM: the first field name reads '\\ufeffdata', so the "
+    "first event (here the first reasoning chunk) is lost"
+)
+_NO_TERMINATOR = (
+    "the SDK ends its iteration at EOF without the terminator and raises nothing: a stream cut before "
+    "its terminator looks complete"
+)
+CAUSES: dict[str, tuple[tuple[str, str], ...]] = {
+    "sdk-openai-chat": (
+        ("sse-framing/bom*", _OPENAI_BOM),
+        ("sse-framing/unterminated*", "[DONE] never dispatched; " + _NO_TERMINATOR),
+        (
+            "sse-framing/perturbations*event-only*",
+            "openai SDK dispatches a data-less 'event: ping' block with empty data and json-parses it",
+        ),
+    ),
+    "sdk-openai-responses": (
+        ("sse-framing/unterminated*", "response.completed never dispatched; " + _NO_TERMINATOR),
+        (
+            "sse-framing/perturbations*event-only*",
+            "openai SDK dispatches a data-less 'event: ping' block with empty data and json-parses it",
+        ),
+    ),
+    "sdk-anthropic-messages": (
+        (
+            "sse-framing/bom*",
+            "anthropic SDK keeps a leading UTF-8 BOM: it glues onto the first field name ('\\ufeffevent'), "
+            "message_start loses its name and Stream skips unnamed events: the message id, model and "
+            "input-token usage are lost",
+        ),
+        ("sse-framing/unterminated*", "message_stop never dispatched; " + _NO_TERMINATOR),
+    ),
+}
+"""Measured root causes of SDK failures, by profile and case-id glob: the expectation's reason."""
+
+
+def cause(profile: str, case_id: str) -> str | None:
+    return next((why for pat, why in CAUSES.get(profile, ()) if fnmatch.fnmatchcase(case_id, pat)), None)
+
+
+def _annotate(path: Path, profile: str) -> None:
+    """Prefix each recorded reason with the measured cause of its case, where one is known."""
+    out, case = [], ""
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.startswith('[cases."'):
+            case = line[len('[cases."') : -2]
+        elif line.startswith('reason = "') and (why := cause(profile, case)):
+            why = why.replace("\\", "\\\\").replace('"', "'")  # a TOML basic string
+            line = f'reason = "{why}. Seen: {line[len(chr(34)) + 9 :]}'
+        out.append(line)
+    path.write_text("\n".join(out), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -37,6 +92,7 @@ def main(argv: list[str]) -> int:
         result = run(cases, sut=profile, expectations=None, keep_timelines=False)
         exp_path = Path(profile.expectations or path.with_suffix(".expectations.toml"))
         n = write_expectations(result.results, exp_path)
+        _annotate(exp_path, name)
         counts = Counter(r.status.value if r.status.value != "OK" else r.stream.value for r in result.results)
         by_check = Counter(f.check for r in result.results for f in r.failing())
         lines += [
@@ -61,6 +117,18 @@ def main(argv: list[str]) -> int:
                 lines.append(
                     f"- `{r.case_id}` — {f.check}: {f.message}"
                     + (f" (expected {f.expected}; got {f.actual})" if f.expected else "")
+                )
+            lines.append("")
+        framing = [r for r in result.results if r.case_id.startswith("sse-framing/") and r.failing()]
+        if framing:
+            lines += ["### SSE framing findings (the SDK's own parser)", ""]
+            for r in framing:
+                f = r.failing()[0]
+                why = cause(name, r.case_id)
+                lines.append(
+                    f"- `{r.case_id}` — {f.check}: {f.message}"
+                    + (f" (expected {f.expected}; got {f.actual})" if f.expected else "")
+                    + (f". Cause: {why}." if why else "")
                 )
             lines.append("")
         sys.stderr.write(f"{name}: {dict(counts)}\n")

@@ -37,10 +37,7 @@ ENCODED = {
         b'data: {\ndata: "a":1}\n\n',
         b'event: e\ndata: {\ndata: "b":[\ndata: 2,\ndata: "x,y"]}\n\n',
     ],
-    "comments": [
-        b': keep-alive\n\ndata: {"a":1}\n\n',
-        b': OPENROUTER PROCESSING\n\nevent: e\ndata: {"b":[2,"x,y"]}\n\n',
-    ],
+    "comments": [b': keep-alive\n\ndata: {"a":1}\n\n', b'event: e\ndata: {"b":[2,"x,y"]}\n\n'],
     "event-only": [b'data: {"a":1}\n\n', b'event: ping\n\nevent: e\ndata: {"b":[2,"x,y"]}\n\n'],
     "unterminated": [b'data: {"a":1}\n\n', b'event: e\ndata: {"b":[2,"x,y"]}\n'],
 }
@@ -83,6 +80,52 @@ def test_later_batches_get_no_bom_and_earlier_batches_stay_terminated() -> None:
     assert encode_frames(F[:1], "sse", "bom-split", start=False) == [b'data: {"a":1}\n\n']
     assert encode_frames(F[:1], "sse", "unterminated", end=False) == [b'data: {"a":1}\n\n']
     assert encode_frames(F[:1], "sse", "unterminated") == [b'data: {"a":1}\n']
+
+
+# -- placement: each perturbation sits where a deviating parser loses something visible ------------
+R = frozenset({"reasoning"})
+TAGGED = (Frame("[0]", tags=frozenset({"start"})), Frame("[1]", tags=R), Frame("[2]", tags=R), Frame("[3]"))
+CHUNK = '{"object":"chat.completion.chunk","choices":[{"index":0,"delta":%s}]}'
+ROLE = CHUNK % '{"role":"assistant","reasoning_content":""}'
+REASON = CHUNK % '{"reasoning_content":"Hm."}'
+
+
+def test_comments_before_the_first_frame_and_between_reasoning_frames() -> None:
+    out = encode_frames(TAGGED, "sse", "comments")
+    assert out == [
+        b": keep-alive\n\ndata: [0]\n\n",
+        b"data: [1]\n\n",
+        b": OPENROUTER PROCESSING\n\ndata: [2]\n\n",
+        b"data: [3]\n\n",
+    ]
+    assert encode_frames(TAGGED[1:], "sse", "comments", start=False)[0] == b"data: [1]\n\n"
+
+
+def test_no_space_on_the_first_and_the_last_frame_only() -> None:
+    out = encode_frames(TAGGED, "sse", "no-space")
+    assert out == [b"data:[0]\n\n", b"data: [1]\n\n", b"data: [2]\n\n", b"data:[3]\n\n"]
+    assert encode_frames(TAGGED, "sse", "no-space", start=False, end=False) == encode_frames(TAGGED, "sse")
+
+
+@pytest.mark.parametrize("name", ["bom", "bom-split"])
+def test_bom_lands_on_reasoning_a_bare_role_chunk_is_folded_into_it(name: str) -> None:
+    frames = (Frame(ROLE, tags=frozenset({"start"})), Frame(REASON, tags=R), Frame("[DONE]"))
+    pieces = encode_pieces(frames, "sse", name)
+    first = b"".join(d for _, d in pieces[:-1]) if name == "bom" else b"".join(d for _, d in pieces[:2])
+    assert first.startswith(b"\xef\xbb\xbfdata: ")
+    assert [i for i, _ in pieces] == ([1, 2] if name == "bom" else [None, 1, 2])
+    decoded = SSEDecoder().feed(b"".join(d for _, d in pieces))
+    assert [json.loads(e.data)["choices"][0]["delta"] for e in decoded[:1]] == [
+        {"role": "assistant", "reasoning_content": "Hm."}
+    ]
+    # a first frame that is the protocol's own opener (not a chat chunk) stays where it is
+    assert [i for i, _ in encode_pieces(TAGGED, "sse", "bom")] == [0, 1, 2, 3]
+
+
+def test_unterminated_jsonl_record_lacks_its_lf() -> None:
+    assert encode_frames(F, "jsonl", "unterminated") == [b'{"a":1}\n', b'{"b":[2,"x,y"]}']
+    d = JSONLDecoder()
+    assert d.feed(b"".join(encode_frames(F, "jsonl", "unterminated"))) == ['{"a":1}']
 
 
 def test_jsonl_transport() -> None:

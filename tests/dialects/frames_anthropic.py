@@ -37,7 +37,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "message_start",
-                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}}',
+                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":472,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}',
                 ["start"],
             ),
             (
@@ -84,7 +84,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ("content_block_stop", '{"type":"content_block_stop","index":1}', ["tool"]),
             (
                 "message_delta",
-                '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":472,"output_tokens":180}}',
+                '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":180}}',
                 ["usage"],
             ),
             ("message_stop", '{"type":"message_stop"}', ["terminal"]),
@@ -146,7 +146,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "message_start",
-                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}}',
+                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}',
                 ["start"],
             ),
             (
@@ -178,7 +178,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ("content_block_stop", '{"type":"content_block_stop","index":1}', ["text"]),
             (
                 "message_delta",
-                '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":10,"output_tokens":20,"output_tokens_details":{"thinking_tokens":15}}}',
+                '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":20,"output_tokens_details":{"thinking_tokens":15}}}',
                 ["usage"],
             ),
             ("message_stop", '{"type":"message_stop"}', ["terminal"]),

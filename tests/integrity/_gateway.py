@@ -76,7 +76,8 @@ class Handler(BaseHTTPRequestHandler):
             self.start_stream()
             self.wfile.write(sse({"choices": [{"index": 0, "delta": {"role": "assistant"}}]}))
             for i in range(0, len(reasoning), 4):
-                self.wfile.write(sse({"choices": [{"index": 0, "delta": {"reasoning": reasoning[i : i + 4]}}]}))
+                piece = {"reasoning": reasoning[i : i + 4]}
+                self.wfile.write(sse({"choices": [{"index": 0, "delta": piece}]}))
             content = message.get("content") or ""
             for i in range(0, len(content), 4):
                 self.wfile.write(sse({"choices": [{"index": 0, "delta": {"content": content[i : i + 4]}}]}))

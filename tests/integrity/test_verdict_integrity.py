@@ -53,7 +53,8 @@ def test_nothing_listening_exits_2_with_one_line() -> None:
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
-    assert "unreachable" in lines[0] and "http://127.0.0.1:9" in lines[0]
+    assert "unreachable" in lines[0]
+    assert "http://127.0.0.1:9" in lines[0]
     assert "PASS" not in proc.stdout
 
 
@@ -97,7 +98,7 @@ def needs_missing_sdk(request: SUTRequest) -> Iterator[Event]:
 
 
 def test_callable_raising_importerror_stops_at_preflight() -> None:
-    with pytest.raises(PreflightError, match="raised ModuleNotFoundError.*before calling the upstream"):
+    with pytest.raises(PreflightError, match=r"raised ModuleNotFoundError.*before calling the upstream"):
         run([PLAIN], sut=needs_missing_sdk)
 
 
@@ -147,7 +148,8 @@ def test_adapter_yielding_an_invalid_event_is_error_naming_it() -> None:
     result = run([PLAIN], sut=invalid_event)  # type: ignore[arg-type]
     (r,) = result.results
     assert r.status == Status.ERROR
-    assert "ReasoningDelta.text is list" in r.error and "expected str" in r.error
+    assert "ReasoningDelta.text is list" in r.error
+    assert "expected str" in r.error
     assert r.stream == Verdict.PASS or not r.findings  # no SUT verdict was made from it
 
 
@@ -168,8 +170,10 @@ def test_adapter_raising_is_a_sut_failure_with_the_exception_as_evidence() -> No
     assert r.stream == Verdict.FAIL
     (f,) = [f for f in r.findings if f.verdict == Verdict.FAIL]
     assert f.check == "sut-error"
-    assert "WrapperBug" in f.message and "StreamedResponseSync" in f.message
-    assert "Traceback" in f.actual and "raise WrapperBug" in f.actual
+    assert "WrapperBug" in f.message
+    assert "StreamedResponseSync" in f.message
+    assert "Traceback" in f.actual
+    assert "raise WrapperBug" in f.actual
 
 
 def test_sut_slamming_its_upstream_connection_is_sut_behaviour() -> None:
@@ -219,7 +223,8 @@ def test_flooding_gateway_fails_at_the_byte_cap() -> None:
     (r,) = result.results
     assert r.status == Status.OK
     (f,) = [f for f in r.findings if f.failed]
-    assert f.check == "size" and "more than 2000000 bytes" in f.message
+    assert f.check == "size"
+    assert "more than 2000000 bytes" in f.message
     assert "data: " in f.actual
 
 

@@ -1,13 +1,15 @@
 """The harness's own quality figure (hypothesis' quality/ folder): every fault switch of the reference
 SUTs is caught by the check designed for it, and by no unrelated check; the correct reference passes
-the same cases."""
+the same cases; and every perturbation of the catalog kills at least one parser mutant on every
+dialect it is placed on (the mutation score has no zero)."""
 
 from __future__ import annotations
 
 import pytest
 
+from harness.reference._faults import FAULTS, PARSER_FAULTS
 from harness.suite import Status, Verdict, run
-from harness.suite._matrix import MATRIX, Mutant, detect
+from harness.suite._matrix import MATRIX, Mutant, detect, mutation_cases, mutation_score
 
 pytestmark = pytest.mark.slow
 
@@ -32,3 +34,52 @@ def test_reference_passes_every_matrix_case(sut: str) -> None:
     ]
     assert not bad
     assert all(r.stream in (Verdict.PASS, Verdict.INFO) for r in result.results)
+
+
+def test_every_fault_switch_has_a_matrix_row() -> None:
+    assert {m.fault for m in MATRIX} == set(FAULTS)
+
+
+def test_every_perturbation_kills_a_parser_mutant_on_every_dialect_it_is_placed_on() -> None:
+    score = mutation_score()
+    assert not score.reference_failures, f"the reference fails perturbed cases: {score.reference_failures}"
+    assert score.cases.keys() == {(c.perturbation, c.dialect) for c in mutation_cases()}
+    assert not score.zeros(), f"perturbations that kill no mutant (misplaced or redundant): {score.zeros()}"
+    killed = {m for kills in score.kills.values() for m in kills}
+    assert killed == PARSER_FAULTS, f"parser mutants no perturbation kills: {sorted(PARSER_FAULTS - killed)}"
+
+
+def _writes(case_id: str) -> list[bytes]:
+    from harness.suite import load_cases
+    from harness.upstream._plan import Write, build_plan
+
+    (case,) = load_cases([case_id])
+    (script,) = case.conversation().scripts
+    return [a.data for a in build_plan(script, stream=True).actions if isinstance(a, Write)]
+
+
+@pytest.mark.parametrize(
+    ("case_id", "behind_the_bom"),
+    [
+        ("sse-framing/bom[openai-chat:reasoning_content/frames/bom]", b'"reasoning_content":"The user'),
+        ("sse-framing/bom[gemini:thought/frames/bom-split]", b'"text": "The user greets me.","thought"'),
+        ("sse-framing/bom[anthropic-messages:thinking/frames/bom]", b'"usage":{"input_tokens":12'),
+    ],
+)
+def test_the_bom_sits_in_front_of_what_a_check_compares(case_id: str, behind_the_bom: bytes) -> None:
+    stream = b"".join(_writes(case_id))
+    assert stream.startswith(b"\xef\xbb\xbf")
+    first = stream[3 : stream.index(b"\n\n") + 2]
+    assert behind_the_bom in first, first
+
+
+def test_comments_and_no_space_sit_where_the_issue_places_them() -> None:
+    chat = "openai-chat:reasoning_content/frames"
+    comments = b"".join(_writes(f"sse-framing/perturbations[{chat}/comments]"))
+    assert comments.startswith(b": keep-alive\n\n")
+    between = comments.index(b': OPENROUTER PROCESSING\n\ndata: {"id"')
+    assert comments.index(b'"reasoning_content":"The user "') < between < comments.index(b'"greets me."')
+    blocks = b"".join(_writes(f"sse-framing/perturbations[{chat}/no-space]")).split(b"\n\n")[:-1]
+    assert [b.startswith(b"data:{") or b == b"data:[DONE]" for b in blocks] == [True] + [False] * (
+        len(blocks) - 2
+    ) + [True]

@@ -94,22 +94,33 @@ def termination(view: CaseView) -> Finding:
     return Finding("termination", Verdict.PASS)
 
 
-@check("usage", "Reasoning token counts (completion_tokens_details.reasoning_tokens ...) survive the SUT.")
+@check(
+    "usage",
+    "Token counts the upstream reports (reasoning_tokens, and the input tokens a first frame such as "
+    "message_start carries) survive the SUT.",
+)
 def usage(view: CaseView) -> Finding:
-    turns = [t for t in judged_turns(view) if t.expected_usage and t.expected_usage.reasoning_tokens]
+    turns = [
+        t
+        for t in judged_turns(view)
+        if t.expected_usage and (t.expected_usage.reasoning_tokens or t.expected_usage.input_tokens)
+    ]
     if not turns:
-        return na("usage", "the upstream reports no reasoning tokens here")
+        return na("usage", "the upstream reports no reasoning or input tokens here")
     for t in turns:
-        want = t.expected_usage.reasoning_tokens if t.expected_usage else None
-        got = [u.reasoning_tokens for u in t.usages]
-        if want not in got:
-            return Finding(
-                "usage",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: reasoning token count lost",
-                expected=f"reasoning_tokens={want}",
-                actual=f"usage seen: {got or 'none'}",
-            )
+        exp = t.expected_usage
+        assert exp is not None
+        for name, want in (("reasoning_tokens", exp.reasoning_tokens), ("input_tokens", exp.input_tokens)):
+            got = [getattr(u, name) for u in t.usages]
+            if want and want not in got:
+                return Finding(
+                    "usage",
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: {name.replace('_', ' ')} count lost",
+                    expected=f"{name}={want}",
+                    actual=f"usage seen: {[(u.input_tokens, u.reasoning_tokens) for u in t.usages] or 'none'}"
+                    " (input, reasoning)",
+                )
     return Finding("usage", Verdict.PASS)
 
 

@@ -192,7 +192,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 writes=sel("upstream", "write"),
                 status=int(statuses[-1].info.get("status", 0)) if statuses else None,
                 cancelled=bool(sel("client", "cancel")),
-                faulted=spec.faulted,
+                faulted=spec.faulted or _ends_inside_a_frame(case),
                 gates_scripted=sum(1 for st in spec.steps if isinstance(st, Gate)),
                 gate_waits=sel("upstream", "gate-wait"),
                 mode=modes[0] if modes else None,
@@ -203,3 +203,13 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
             )
         )
     return CaseView(case, kind, timeline, views, entries)
+
+
+def _ends_inside_a_frame(case: Any) -> bool:
+    """Perturbation ``unterminated`` on SSE: the stream ends inside its last frame, which WHATWG says is
+    never dispatched, so the stream broke off before its terminator (an upstream failure to report)."""
+    if getattr(case, "perturbation", "none") != "unterminated":
+        return False
+    from harness.dialects import get_dialect
+
+    return str(get_dialect(case.dialect).transport.value) == "sse"
