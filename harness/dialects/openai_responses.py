@@ -20,14 +20,9 @@ from harness.dialects._base import (
     json_body,
     turn_error,
 )
+from harness.dialects._responses_observer import ResponsesObserver, observe_response_object
 from harness.dialects._responses_profiles import PROFILES
-from harness.dialects._responses_wire import (
-    CONTENT_VARIANTS,
-    SUMMARY_VARIANTS,
-    ResponsesEmitter,
-    ResponsesObserver,
-    observe_response_object,
-)
+from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter
 from harness.events import (
     Block,
     Event,
