@@ -1,7 +1,8 @@
 """Provider dialects: emit, observe and strictly validate every reasoning wire variant.
 
 To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
-:class:`~harness.dialects._base.Dialect` and register it in ``_registry.py`` (``DIALECTS``).
+:class:`~harness.dialects._base.Dialect` (``DIALECT``) and add its module to ``DIALECT_MODULES`` in
+``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
 from harness.dialects._base import (

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeAlias
 
-from harness._errors import closest
+from harness._errors import UnknownName
 from harness._json import loads
 from harness.events import Event, Message, Notice, StreamError, Turn
 
@@ -187,9 +187,10 @@ class Dialect(Protocol):
 
 
 def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -> None:
-    """``KeyError`` naming the dialect, the unknown variant and the closest known ones."""
+    """:class:`~harness._errors.UnknownName` naming the dialect, the unknown variant and the closest
+    known ones."""
     if variant not in variants:
-        raise KeyError(f"unknown {dialect} variant {variant!r}: {closest(variant, variants)}")
+        raise UnknownName(f"{dialect} variant", variant, variants)
 
 
 def turn_error(turn: Turn) -> StreamError | None:

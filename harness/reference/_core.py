@@ -10,10 +10,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness._errors import closest
 from harness._json import loads
 from harness.dialects import get_dialect
-from harness.dialects._base import Dialect, RequestSpec
+from harness.dialects._base import Dialect, RequestSpec, check_variant
 from harness.dialects._registry import DIALECT_MODULES
 from harness.events import End, Event, Message, Notice, StreamError
 from harness.reference._faults import FaultFilter, Utf8Breaker, inline_think, strip_passback
@@ -34,7 +33,7 @@ def parse_model(model: str, default: str = "openai-chat") -> Route:
     """``"<dialect>[:<variant>]/<model>"`` -> Route; no known dialect prefix -> ``default``.
 
     A prefix that names no dialect is part of the model (``anthropic/claude-sonnet-4.5`` is an
-    OpenRouter-style model id). An unknown variant of a known dialect is a ValueError.
+    OpenRouter-style model id). An unknown variant of a known dialect is an UnknownName (a KeyError).
     """
     prefix, sep, rest = model.partition("/")
     name, _, variant = prefix.partition(":")
@@ -44,8 +43,8 @@ def parse_model(model: str, default: str = "openai-chat") -> Route:
     d = get_dialect(name)
     if not variant:
         variant = d.default_variant
-    elif variant not in d.variants:
-        raise ValueError(f"unknown variant {variant!r} of dialect {name!r}: {closest(variant, d.variants)}")
+    else:
+        check_variant(name, d.variants, variant)
     return Route(name, variant, rest)
 
 
