@@ -30,6 +30,7 @@ __all__ = [
     "Variant",
     "check_variant",
     "json_body",
+    "stream_flag",
     "turn_error",
 ]
 
@@ -145,12 +146,20 @@ class ProviderProfile(Protocol):
 
 
 class Dialect(Protocol):
+    """A provider wire protocol. It owns its routing data, which the mock upstream reads: the request
+    paths it serves (``path_suffixes``), the transport and content type of its streams, and how a
+    request asks for a stream (:meth:`wants_stream`)."""
+
     name: str
     transport: Transport
     content_type: str  # of a streaming response
     path_suffixes: tuple[str, ...]  # routing in the mock upstream, e.g. ("/chat/completions",)
     variants: Mapping[str, Variant]
     default_variant: str
+
+    def wants_stream(self, path: str, body: Mapping[str, Any]) -> bool:
+        """Whether the request (its path and parsed JSON body) asks for a streaming response."""
+        ...
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter: ...
 
@@ -191,6 +200,11 @@ def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -
     known ones."""
     if variant not in variants:
         raise UnknownName(f"{dialect} variant", variant, variants)
+
+
+def stream_flag(path: str, body: Mapping[str, Any]) -> bool:
+    """``wants_stream`` of the dialects whose body says ``"stream": true`` (absent: not streaming)."""
+    return body.get("stream") is True
 
 
 def turn_error(turn: Turn) -> StreamError | None:

@@ -20,6 +20,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
     json_body,
+    stream_flag,
     turn_error,
 )
 from harness.dialects._chat_wire import (
@@ -394,6 +395,7 @@ class OpenAIChatDialect:
     path_suffixes: tuple[str, ...] = ("/chat/completions",)
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "reasoning_content"
+    wants_stream = staticmethod(stream_flag)
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> ChatEmitter:
         _check_variant(variant)

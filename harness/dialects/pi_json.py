@@ -491,6 +491,11 @@ class PiDialect:
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "v2"
 
+    @staticmethod
+    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
+        """pi's JSONL is always a stream."""
+        return True
+
     def emitter(self, variant: str, *, model: str = "mock-model", prompt: str = "hi") -> PiEmitter:
         return PiEmitter(variant, model=model, prompt=prompt)
 
