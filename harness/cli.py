@@ -98,11 +98,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return 0
     if args.checks:
         from harness.suite.checks import CHECKS
-        from harness.suite.checks._parity import DESCRIPTION
 
         for name, c in CHECKS.items():
             print(f"{name:20} {c.axis.value:8} {c.description}")
-        print(f"{'parity':20} {'stream':8} {DESCRIPTION}")
         return 0
     if args.faults:
         from harness.reference._faults import FAULTS
@@ -152,7 +150,21 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.jobs and args.jobs > 1:
         from harness.suite._parallel import run_parallel
 
-        result = run_parallel(args, Progress(enabled=not args.quiet))
+        if args.sut_cmd or args.sut_url:
+            print("thinkwire: error: -j N takes --sut PROFILE or a built-in SUT (write a profile for "
+                  "--sut-cmd/--sut-url)", file=sys.stderr)
+            return 2
+        result = run_parallel(
+            jobs=args.jobs,
+            cases=args.cases,
+            sut=args.sut,
+            faults=args.fault,
+            strict=args.strict,
+            expectations=args.expectations,
+            timeout=args.timeout,
+            keep_timelines="all" if args.report else "failures",
+            progress=Progress(enabled=not args.quiet),
+        )
     else:
         cases = load_cases(args.cases)
         if not cases:
@@ -161,7 +173,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         result = run(
             cases,
             sut=_profile_from_flags(args),
-            faults=args.fault,  # type: ignore[arg-type]
+            faults=args.fault,
             strict=args.strict,
             expectations=args.expectations,
             progress=Progress(enabled=not args.quiet),

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, TypeAlias
 from harness.codec import encode_pieces
 from harness.dialects import Dialect, Frame, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
+from harness.net import Framing
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -65,7 +66,7 @@ _HOP = frozenset({"content-length", "transfer-encoding", "connection"})
 class Head:
     status: int
     headers: tuple[tuple[str, str], ...]
-    framing: str = "chunked"  # "chunked" | "length"
+    framing: Framing = "chunked"
     length: int | None = None
 
 
@@ -186,7 +187,7 @@ def validate_request(
 
 def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
     """The script's chunker (``harness.codec.get_chunker``): encoded pieces -> socket writes."""
-    from harness.codec import get_chunker  # type: ignore[attr-defined,unused-ignore]
+    from harness.codec import get_chunker
 
     fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
     return fn
