@@ -97,10 +97,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"{v.dialect:20} {v.name:18} {v.catalog_id:16} {v.description}")
         return 0
     if args.checks:
-        from harness.suite.checks import CHECKS
+        from harness.suite.checks import case_checks, pair_checks
 
-        for name, c in CHECKS.items():
-            print(f"{name:20} {c.axis.value:8} {c.description}")
+        for c in [*case_checks(), *pair_checks()]:  # in the order the runner calls them
+            print(f"{c.name:20} {c.axis.value:8} {c.description}")
         return 0
     if args.faults:
         from harness.reference._faults import FAULTS
