@@ -97,9 +97,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"{v.dialect:20} {v.name:18} {v.catalog_id:16} {v.description}")
         return 0
     if args.checks:
-        from harness.suite.checks import case_checks, pair_checks
+        from harness.suite.checks import Check, PairCheck, case_checks, pair_checks
 
-        for c in [*case_checks(), *pair_checks()]:  # in the order the runner calls them
+        listed: list[Check | PairCheck] = [*case_checks(), *pair_checks()]  # the order the runner calls them
+        for c in listed:
             print(f"{c.name:20} {c.axis.value:8} {c.description}")
         return 0
     if args.faults:

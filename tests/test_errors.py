@@ -15,12 +15,15 @@ import pytest
 import harness
 from harness import _errors
 from harness._errors import ThinkwireError, UnknownName
+from harness.cli import main
 from harness.dialects import dialect_names, get_dialect
 from harness.drivers import DRIVERS, KINDS, SUTProfile, make_driver
 from harness.reference._core import parse_model
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
 from harness.suite import builtin_profile
 from harness.suite.checks import CHECKS, PairCheck, case_checks, pair_checks
+from harness.upstream import Script
+from harness.upstream._plan import validate_request
 
 
 def _drawn_tree() -> dict[str, str]:
@@ -81,6 +84,10 @@ def test_unknown_name_is_a_key_error_with_a_plain_message() -> None:
         (lambda: parse_model("openai-chat:reasonin/m"), "unknown openai-chat variant 'reasonin': did you"),
         (lambda: check_faults(["drop-reasonin"], GATEWAY_FAULTS), "unknown fault switch 'drop-reasonin'"),
         (
+            lambda: validate_request(Script("openai-chat", (), profile="deepseek"), {}, ()),
+            "unknown openai-chat provider profile 'deepseek': did you mean",
+        ),
+        (
             lambda: builtin_profile("reference-sdk", ("leak-child",)),
             "--fault of the built-in SUT 'reference-sdk': unknown fault switch 'leak-child'",
         ),
@@ -102,12 +109,15 @@ def test_driver_kinds_and_profile_kinds_agree() -> None:
     assert set(DRIVERS) == set(KINDS)
 
 
-def test_parity_is_registered_like_every_check() -> None:
+def test_parity_is_registered_like_every_check(capsys: pytest.CaptureFixture[str]) -> None:
     parity = CHECKS.get("parity")
     assert isinstance(parity, PairCheck)
     assert pair_checks() == [parity]
     assert parity not in case_checks()
     assert len(case_checks()) + len(pair_checks()) == len(CHECKS)
+    assert main(["list", "--checks"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert listed == [c.name for c in case_checks()] + ["parity"]  # each once, from the registry
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

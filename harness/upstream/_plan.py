@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeAlias
 
+from harness._errors import UnknownName
 from harness.codec import encode_pieces
 from harness.dialects import Dialect, Frame, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
@@ -176,12 +177,7 @@ def validate_request(
         raise LookupError(f"dialect {script.dialect!r} is not available for profile {script.profile!r}")
     profiles = dialect.profiles()
     if script.profile not in profiles:
-        from harness._errors import closest
-
-        raise KeyError(
-            f"{script.dialect} has no provider profile {script.profile!r}: "
-            + closest(script.profile, profiles)
-        )
+        raise UnknownName(f"{script.dialect} provider profile", script.profile, profiles)
     return profiles[script.profile].validate(body or {}, emitted)
 
 
