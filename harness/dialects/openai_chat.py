@@ -1,5 +1,7 @@
-"""The OpenAI Chat Completions dialect (``/chat/completions``): variants, request codec and the DIALECT
-object; the wire (variant table, emitter, observer) in ``_chat_wire``, strict profiles in ``_chat_profiles``.
+"""The OpenAI Chat Completions dialect (``/chat/completions``): the variant table (each variant with its
+stream's :class:`~harness.dialects._chat_wire.Shape`), non-streaming bodies, the request codec and the
+DIALECT object; the emitter and the streaming observer in ``_chat_wire``, strict profiles in
+``_chat_profiles``.
 
 Rule: a request carries each assistant message's reasoning back in its variant's form (the variant's
 :class:`~harness.dialects._chat_wire.Carrier`); the parser accepts every passback form.
