@@ -17,6 +17,7 @@ from harness.dialects._base import (
     RequestSpec,
     Transport,
     Variant,
+    check_variant,
 )
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "RequestSpec",
     "Transport",
     "Variant",
+    "check_variant",
 ]
 
 from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect

@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import loads
-from harness.dialects import get_dialect
-from harness.dialects._base import Dialect, RequestSpec, check_variant
-from harness.dialects._registry import DIALECT_MODULES
+from harness.dialects import DIALECT_MODULES, Dialect, RequestSpec, check_variant, get_dialect
 from harness.events import End, Event, Message, Notice, StreamError
 from harness.reference._faults import FaultFilter, Utf8Breaker, inline_think, strip_passback
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness._errors import ProfileError, closest
 from harness.drivers import SUTProfile, parse_profile
-from harness.reference._faults import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
+from harness.reference import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
 
 __all__ = ["BUILTIN", "builtin_profile", "expectations_path"]
 
