@@ -65,6 +65,8 @@ def test_how_a_request_asks_for_a_stream(
     dialect: str, path: str, body: dict[str, Any], expected: bool
 ) -> None:
     assert get_dialect(dialect).wants_stream(path, body) is expected
+    assert wants_stream(Script(dialect, ()), path, body) is expected  # the upstream asks the dialect
+    assert wants_stream(Script(dialect, (), stream=not expected), path, body) is (not expected)  # overrides
 
 
 def test_the_upstream_asks_the_dialect(monkeypatch: pytest.MonkeyPatch) -> None:
