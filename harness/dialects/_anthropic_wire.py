@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import Frame
+from harness.dialects._base import EmitterLoop, Frame
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     End,
@@ -110,7 +110,7 @@ def error_object(message: str, code: str | None, request_id: str) -> dict[str, A
 # Emitter
 
 
-class AnthropicEmitter:
+class AnthropicEmitter(EmitterLoop):
     """Canonical events -> Messages SSE frames. Blocks open on their first event and stop when another
     block starts (or at the end); a ``ping`` follows the first ``content_block_start`` as in captures.
     ``omitted``: thinking text is never sent, only the signature."""
@@ -123,7 +123,6 @@ class AnthropicEmitter:
         self.request_id = f"req_mock{n}"
         self._started = False
         self._pinged = False
-        self._done = False
         self._index = -1
         self._open: str | None = None  # thinking | text | tool_use
         self._open_key: Any = None
@@ -141,19 +140,6 @@ class AnthropicEmitter:
             "stop_reason": None, "stop_sequence": None, "usage": _usage_json(None, start=True),
         }  # fmt: skip
         return [self._frame({"type": "message_start", "message": msg}, "start")]
-
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out = self._start()
-        for ev in events:
-            if self._done:
-                break
-            out += self._event(ev)
-        return out
-
-    def close(self) -> list[Frame]:
-        if self._done:
-            return []
-        return self._start() + self._end(End())
 
     def _block_start(self, kind: str, block: dict[str, Any], key: Any, *tags: str) -> list[Frame]:
         out = self._stop()
@@ -225,7 +211,7 @@ class AnthropicEmitter:
             self._usage = ev
             return []
         if isinstance(ev, StreamError):
-            self._done = True
+            self.ended = True
             return [self._frame(error_object(ev.message, ev.code, self.request_id), "error")]
         if isinstance(ev, End):
             return self._end(ev)
@@ -233,7 +219,7 @@ class AnthropicEmitter:
 
     def _end(self, ev: End) -> list[Frame]:
         out = self._stop()
-        self._done = True
+        self.ended = True
         delta = {
             "type": "message_delta",
             "delta": {"stop_reason": stop_reason(ev.reason), "stop_sequence": None},

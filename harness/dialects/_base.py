@@ -14,13 +14,14 @@ from typing import Any, Protocol, TypeAlias
 
 from harness._errors import UnknownName
 from harness._json import loads
-from harness.events import Event, Message, Notice, StreamError, Turn
+from harness.events import End, Event, Message, Notice, StreamError, Turn
 
 __all__ = [
     "Caps",
     "Dialect",
     "Difference",
     "Emitter",
+    "EmitterLoop",
     "Frame",
     "Observer",
     "ProviderProfile",
@@ -193,6 +194,37 @@ class Dialect(Protocol):
 
 # ---------------------------------------------------------------------------------------------------
 # Shared by the dialect modules.
+
+
+class EmitterLoop:
+    """:meth:`feed` and :meth:`close` of the emitters that build a stream one event at a time: a
+    subclass writes ``_start`` (the frames that open the stream, once; ``[]`` after), ``_event`` (one
+    canonical event's frames) and ``_end`` (the closing frames; it sets :attr:`ended`, after which
+    nothing more is emitted: an error frame ends a stream too)."""
+
+    ended = False
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out = self._start()
+        for ev in events:
+            if self.ended:
+                break
+            out += self._event(ev)
+        return out
+
+    def close(self) -> list[Frame]:
+        if self.ended:
+            return []
+        return self._start() + self._end(End())
+
+    def _start(self) -> list[Frame]:
+        raise NotImplementedError
+
+    def _event(self, ev: Event) -> list[Frame]:
+        raise NotImplementedError
+
+    def _end(self, ev: End) -> list[Frame]:
+        raise NotImplementedError
 
 
 def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import SSEDecoder
-from harness.dialects._base import Frame
+from harness.dialects._base import EmitterLoop, Frame
 from harness.dialects._think import CLOSE, ThinkSplitter
 from harness.events import (
     End,
@@ -157,7 +157,7 @@ def error_event(raw: Any) -> StreamError:
 # Emitter
 
 
-class ChatEmitter:
+class ChatEmitter(EmitterLoop):
     """Canonical events -> ``chat.completion.chunk`` SSE frames in one variant's :class:`Shape`.
 
     Usage is held until :class:`End` (DeepSeek/Mistral put it on the finish chunk, the others in a
@@ -170,7 +170,6 @@ class ChatEmitter:
         self.model = model
         self.id = id or completion_id()
         self._started = False
-        self._closed = False
         self._in_reasoning = False
         self._think = _Think.NONE
         self._pending_prefix = ""  # think-split: "ink>" owed after "</th"
@@ -221,20 +220,7 @@ class ChatEmitter:
         self._started = True
         return [self._frame(self._chunk(self.shape.role), "start")]
 
-    # -- per event
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out = self._start()
-        for ev in events:
-            if self._closed:
-                break
-            out += self._event(ev)
-        return out
-
-    def close(self) -> list[Frame]:
-        if self._closed:
-            return []
-        return self._start() + self._end(End())
-
+    # -- per event (feed and close: EmitterLoop)
     def _close_think(self) -> list[Frame]:
         """Close an open inline block before anything that is not reasoning."""
         if self._think is not _Think.OPEN:
@@ -286,7 +272,7 @@ class ChatEmitter:
             return out
         if isinstance(ev, StreamError):
             out += self._close_think() + self._flush_prefix()
-            self._closed = True
+            self.ended = True
             obj = self._chunk({"content": ""}, "error", error=_error_json(ev))
             return [*out, self._frame(obj, "error", *(("reasoning-done",) if self._in_reasoning else ()))]
         if isinstance(ev, End):
@@ -346,7 +332,7 @@ class ChatEmitter:
 
     def _end(self, ev: End) -> list[Frame]:
         out = self._close_think() + self._flush_prefix()
-        self._closed = True
+        self.ended = True
         s, usage = self.shape, self._usage
         tags = ("reasoning-done",) if self._in_reasoning else ()
         self._in_reasoning = False

@@ -5,12 +5,11 @@ events) is in ``_responses_observer``."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Frame
+from harness.dialects._base import EmitterLoop, Frame
 from harness.events import (
     End,
     Event,
@@ -76,7 +75,7 @@ class _Item:
     tool_index: int = -1
 
 
-class ResponsesEmitter:
+class ResponsesEmitter(EmitterLoop):
     """Canonical events -> Responses SSE frames in one variant's shape.
 
     Items open on their first event and close when an event of another item arrives (or at the end):
@@ -92,7 +91,6 @@ class ResponsesEmitter:
         self.response_id = f"resp_mock{n}"
         self._seq = 0
         self._started = False
-        self._done = False
         self._item: _Item | None = None
         self._output: list[dict[str, Any]] = []
         self._usage: Usage | None = None
@@ -133,19 +131,6 @@ class ResponsesEmitter:
             self._frame("response.in_progress", {"response": snap}, "start"),
         ]
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out = self._start()
-        for ev in events:
-            if self._done:
-                break
-            out += self._event(ev)
-        return out
-
-    def close(self) -> list[Frame]:
-        if self._done:
-            return []
-        return self._start() + self._end(End())
-
     def _event(self, ev: Event) -> list[Frame]:
         if isinstance(ev, ReasoningDelta):
             return self._reasoning(ev)
@@ -161,7 +146,7 @@ class ResponsesEmitter:
             self._usage = ev
             return []
         if isinstance(ev, StreamError):
-            self._done = True
+            self.ended = True
             if self.variant == "failed":
                 snap = self._response("failed", final=True)
                 snap["error"] = {"code": ev.code or "server_error", "message": ev.message}
@@ -403,7 +388,7 @@ class ResponsesEmitter:
 
     def _end(self, ev: End) -> list[Frame]:
         out = self._close_item()
-        self._done = True
+        self.ended = True
         tags = ["terminal", "repeat"] + (["usage"] if self._usage is not None else [])
         if ev.reason in ("stop", "tool_calls"):
             snap = self._response("completed", final=True)
