@@ -1,4 +1,6 @@
-"""The contract every provider dialect fulfils: emitter, observer, request codec and strict profiles.
+"""The contract every provider dialect fulfils: routing data (paths, transport, content type, how a
+request asks for a stream), emitter, observer, request codec and strict profiles; and the pieces the
+dialect modules share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...).
 
 Rule: everything here is sans-IO. Emitters turn canonical events into :class:`Frame` objects (the
 transport encoders in ``harness.codec`` turn frames into bytes); observers take raw bytes and return
