@@ -379,6 +379,7 @@ class Reader:
     splitter: ThinkSplitter = field(init=False)
     structured: bool = False
     mirrored_noted: bool = False
+    text_ended: bool = False
     finish: str | None = None
 
     def __post_init__(self) -> None:
@@ -473,6 +474,11 @@ class Reader:
         return out
 
     def end_text(self) -> list[Event]:
+        """The content is over (its choice finished, ``[DONE]``, EOF, an error): text held back as a
+        possible ``<think>`` prefix goes out now, before any usage that follows. Once."""
+        if self.text_ended:
+            return []
+        self.text_ended = True
         out: list[Event] = list(self.splitter.end())
         if self.splitter.unclosed:
             out.append(Notice("think-unclosed", "a <think> block was never closed"))
@@ -550,6 +556,7 @@ class ChatObserver:
                 fr = choice.get("finish_reason")
                 if isinstance(fr, str) and fr and fr != "error":
                     self._r.finish = fr
+                    out += self._r.end_text()
         elif "error" not in obj and "usage" not in obj:
             out.append(Notice("unknown-frame", data[:80]))
         usage = usage_event(obj.get("usage"))
