@@ -1,7 +1,8 @@
 """thinkwire: a conformance test harness for LLM reasoning ("thinking") streams.
 
-The public names are imported lazily, so that ``import harness`` (and the pytest plugin) costs
-nothing until something is used.
+``harness.__all__`` holds what users import: ``run`` and its results, SUT profiles, the mock upstream
+and its scripts, the dialects, and the whole error family. They are imported lazily, so that
+``import harness`` (and the pytest plugin) costs nothing until something is used.
 """
 
 from __future__ import annotations
@@ -12,16 +13,41 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
+    # run the suite
+    "run": "harness.suite",
+    "load_cases": "harness.suite",
+    "RunResult": "harness.suite",
+    "CaseResult": "harness.suite",
+    "Finding": "harness.suite",
+    "Verdict": "harness.suite",
+    "Status": "harness.suite",
+    # describe a SUT
+    "SUTProfile": "harness.drivers",
+    "SUTRequest": "harness.drivers",
+    "load_profile": "harness.drivers",
+    # script a mock upstream
+    "MockUpstream": "harness.upstream",
+    "RespxUpstream": "harness.upstream",
+    "Conversation": "harness.upstream",
+    "Script": "harness.upstream",
+    "Emit": "harness.upstream",
+    "Gate": "harness.upstream",
+    # wires and what was observed
+    "get_dialect": "harness.dialects",
     "SSEDecoder": "harness.codec",
     "SSEEvent": "harness.codec",
+    "Timeline": "harness.timeline",
+    # the error family (tree in harness/_errors.py)
     "ThinkwireError": "harness._errors",
+    "DecodeError": "harness._errors",
     "ScenarioError": "harness._errors",
     "ProfileError": "harness._errors",
+    "UnknownName": "harness._errors",
     "CassetteError": "harness._errors",
-    "DecodeError": "harness._errors",
+    "ResultsError": "harness.report",
+    "DriverError": "harness.drivers",
+    "DriverTimeout": "harness.drivers",
     "HarnessError": "harness._errors",
-    "Timeline": "harness.timeline",
-    "get_dialect": "harness.dialects",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -34,10 +60,15 @@ if TYPE_CHECKING:  # pragma: no cover
         ProfileError,
         ScenarioError,
         ThinkwireError,
+        UnknownName,
     )
     from harness.codec import SSEDecoder, SSEEvent
     from harness.dialects import get_dialect
+    from harness.drivers import DriverError, DriverTimeout, SUTProfile, SUTRequest, load_profile
+    from harness.report import ResultsError
+    from harness.suite import CaseResult, Finding, RunResult, Status, Verdict, load_cases, run
     from harness.timeline import Timeline
+    from harness.upstream import Conversation, Emit, Gate, MockUpstream, RespxUpstream, Script
 
 
 def __getattr__(name: str) -> Any:

@@ -1,11 +1,19 @@
-"""The exception tree, in one place so users can catch precisely.
+"""The exception tree, so users can catch precisely. The classes marked * are defined where they are
+raised (they carry that layer's data) and re-exported from ``harness``.
 
 ThinkwireError
  ├── DecodeError          bytes that a codec cannot decode (bad eventstream CRC, ...)
  ├── ScenarioError        a scenario file is wrong: names the file, the field, the value, the fix
- ├── ProfileError         a SUT profile / expectations file is wrong
+ │    └── ProfileError    a SUT profile / expectations file is wrong (same file/field/fix message)
+ ├── UnknownName          a name no registry holds (dialect, variant, check, driver kind, fault
+ │                        switch): names the kind and the closest known names; also a KeyError
  ├── CassetteError        a recording is malformed or truncated: names the line
+ ├── ResultsError *       a results file cannot be read (harness.report)
+ ├── DriverError *        the SUT crashed, never became ready, answered garbage (harness.drivers)
+ │    └── DriverTimeout * the SUT did not answer within the case timeout
  └── HarnessError         thinkwire itself failed (a bug or an environment problem)
+
+The command line prints any of them as one line, ``thinkwire: error: <message>``, and exits 2.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ __all__ = [
     "ProfileError",
     "ScenarioError",
     "ThinkwireError",
+    "UnknownName",
     "closest",
 ]
 
@@ -46,6 +55,20 @@ class ScenarioError(ThinkwireError):
 
 class ProfileError(ScenarioError):
     """A SUT profile or expectations file is invalid. Fix the field named in the message."""
+
+
+class UnknownName(ThinkwireError, KeyError):
+    """A name that no registry holds, with a "did you mean" hint. Fix the name, or pick one of those
+    listed. A ``KeyError`` too (hypothesis's ``InvalidArgument`` is a ``TypeError`` the same way), so
+    code that catches a failed lookup as ``KeyError`` keeps working."""
+
+    def __init__(self, kind: str, name: str, known: Iterable[str], *, where: str = "") -> None:
+        self.kind, self.name, self.known = kind, name, tuple(known)
+        prefix = f"{where}: " if where else ""
+        super().__init__(f"{prefix}unknown {kind} {name!r}: {closest(name, self.known)}")
+
+    def __str__(self) -> str:  # KeyError's own __str__ would print the message's repr
+        return str(self.args[0])
 
 
 class CassetteError(ThinkwireError):

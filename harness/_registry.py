@@ -1,6 +1,8 @@
-"""A name -> definition registry for the kinds that data refers to (dialects, variants, checks, drivers).
+"""A name -> definition registry for the kinds that data refers to: the checks and the driver kinds.
 
-A duplicate name is a programming error and raises ``TypeError`` naming both definitions (respx's rule).
+An unknown name raises :class:`~harness._errors.UnknownName` with the closest known names (the dialect
+and variant lookups raise the same); a duplicate name is a programming error and raises ``TypeError``
+naming both definitions (respx's rule).
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Generic, TypeVar
 
-from harness._errors import closest
+from harness._errors import UnknownName
 
 __all__ = ["Registry"]
 
@@ -30,7 +32,7 @@ class Registry(Generic[T]):
         try:
             return self._items[name]
         except KeyError:
-            raise KeyError(f"unknown {self.kind} {name!r}: {closest(name, self._items)}") from None
+            raise UnknownName(self.kind, name, self._items) from None
 
     def __contains__(self, name: object) -> bool:
         return name in self._items

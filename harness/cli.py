@@ -113,12 +113,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"{v.dialect:20} {v.name:18} {v.catalog_id:16} {v.description}")
         return 0
     if args.checks:
-        from harness.suite.checks import CHECKS
-        from harness.suite.checks._parity import DESCRIPTION
+        from harness.suite.checks import Check, PairCheck, case_checks, pair_checks
 
-        for name, c in CHECKS.items():
-            print(f"{name:20} {c.axis.value:8} {c.description}")
-        print(f"{'parity':20} {'stream':8} {DESCRIPTION}")
+        listed: list[Check | PairCheck] = [*case_checks(), *pair_checks()]  # the order the runner calls them
+        for c in listed:
+            print(f"{c.name:20} {c.axis.value:8} {c.description}")
         return 0
     if args.faults:
         from harness.reference._faults import FAULTS
@@ -170,10 +169,33 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from harness.suite._parallel import run_parallel
         from harness.suite._runner import preflight
 
-        if not (args.sut_cmd or args.sut_url):  # (-j refuses those itself)
-            preflight(args.sut, faults=args.fault, timeout=args.timeout)  # once, before the workers
+        if args.sut_cmd or args.sut_url:
+            print(
+                "thinkwire: error: -j N takes --sut PROFILE or a built-in SUT (write a profile for "
+                "--sut-cmd/--sut-url)",
+                file=sys.stderr,
+            )
+            return 2
+        preflight(args.sut, faults=args.fault, timeout=args.timeout)  # once, before the workers start
         progress = Progress(enabled=not args.quiet)
-        result = merge_repeats([run_parallel(args, progress) for _ in range(max(1, args.repeat))])
+        result = merge_repeats(
+            [
+                run_parallel(
+                    jobs=args.jobs,
+                    cases=args.cases,
+                    sut=args.sut,
+                    faults=args.fault,
+                    strict=args.strict,
+                    expectations=args.expectations,
+                    timeout=args.timeout,
+                    gate_timeout=args.gate_timeout,
+                    max_bytes=args.max_bytes,
+                    keep_timelines="all" if args.report else "failures",
+                    progress=progress,
+                )
+                for _ in range(max(1, args.repeat))
+            ]
+        )
     else:
         cases = load_cases(args.cases)
         if not cases:
@@ -182,7 +204,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         result = run(
             cases,
             sut=_profile_from_flags(args),
-            faults=args.fault,  # type: ignore[arg-type]
+            faults=args.fault,
             strict=args.strict,
             expectations=args.expectations,
             progress=Progress(enabled=not args.quiet),

@@ -49,12 +49,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="write results.json / summary.md / report.html of every thinkwire run here",
     )
-    group.addoption(
-        "--thinkwire-sut",
-        default=None,
-        metavar="SUT",
-        help="SUT for thinkwire_case tests: a profile TOML, URL or built-in name",
-    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

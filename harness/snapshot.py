@@ -16,7 +16,7 @@ from harness._explain import explain_difference, normalise
 __all__ = ["TimelineSnapshotExtension", "explain_difference", "normalise"]
 
 
-class TimelineSnapshotExtension(AmberSnapshotExtension):  # type: ignore[misc]
+class TimelineSnapshotExtension(AmberSnapshotExtension):
     """Stores ``normalise(data)`` (one line per coalesced event) instead of the raw object."""
 
     def serialize(self, data: Any, **kwargs: Any) -> Any:

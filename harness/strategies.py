@@ -58,7 +58,7 @@ def sse_chunkings(*, max_cuts: int = 64) -> st.SearchStrategy[Chunking]:
 
 def perturbations(*, transport: str = "sse", lossless: bool = True) -> st.SearchStrategy[str]:
     """Names of framing perturbations (``harness.codec.PERTURBATIONS``) valid for a transport."""
-    from harness.codec import PERTURBATIONS  # type: ignore[attr-defined]
+    from harness.codec import PERTURBATIONS
 
     names = []
     for name in PERTURBATIONS:

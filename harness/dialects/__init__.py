@@ -1,7 +1,8 @@
 """Provider dialects: emit, observe and strictly validate every reasoning wire variant.
 
 To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
-:class:`~harness.dialects._base.Dialect` and register it in ``_registry.py`` (``DIALECTS``).
+:class:`~harness.dialects._base.Dialect` (``DIALECT``) and add its module to ``DIALECT_MODULES`` in
+``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
 from harness.dialects._base import (
@@ -16,6 +17,7 @@ from harness.dialects._base import (
     RequestSpec,
     Transport,
     Variant,
+    check_variant,
 )
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "RequestSpec",
     "Transport",
     "Variant",
+    "check_variant",
 ]
 
 from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import Frame
+from harness.dialects._base import EmitterLoop, Frame
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     End,
@@ -111,7 +111,7 @@ def error_object(message: str, code: str | None, request_id: str) -> dict[str, A
 # Emitter
 
 
-class AnthropicEmitter:
+class AnthropicEmitter(EmitterLoop):
     """Canonical events -> Messages SSE frames. Blocks open on their first event and stop when another
     block starts (or at the end); a ``ping`` follows the first ``content_block_start`` as in captures.
     ``omitted``: thinking text is never sent, only the signature."""
@@ -124,7 +124,6 @@ class AnthropicEmitter:
         self.request_id = f"req_mock{n}"
         self._started = False
         self._pinged = False
-        self._done = False
         self._index = -1
         self._open: str | None = None  # thinking | text | tool_use
         self._open_key: Any = None
@@ -148,17 +147,7 @@ class AnthropicEmitter:
         if not self._started:  # as the real API: input tokens known up front go in message_start
             usage = next((e for e in events if isinstance(e, Usage) and e.input_tokens is not None), None)
             self._start_usage = usage
-        out = self._start()
-        for ev in events:
-            if self._done:
-                break
-            out += self._event(ev)
-        return out
-
-    def close(self) -> list[Frame]:
-        if self._done:
-            return []
-        return self._start() + self._end(End())
+        return super().feed(events)
 
     def _block_start(self, kind: str, block: dict[str, Any], key: Any, *tags: str) -> list[Frame]:
         out = self._stop()
@@ -230,7 +219,7 @@ class AnthropicEmitter:
             self._usage = ev
             return []
         if isinstance(ev, StreamError):
-            self._done = True
+            self.ended = True
             return [self._frame(error_object(ev.message, ev.code, self.request_id), "error")]
         if isinstance(ev, End):
             return self._end(ev)
@@ -238,7 +227,7 @@ class AnthropicEmitter:
 
     def _end(self, ev: End) -> list[Frame]:
         out = self._stop()
-        self._done = True
+        self.ended = True
         delta = {
             "type": "message_delta",
             "delta": {"stop_reason": stop_reason(ev.reason), "stop_sequence": None},

@@ -1,4 +1,6 @@
-"""The contract every provider dialect fulfils: emitter, observer, request codec and strict profiles.
+"""The contract every provider dialect fulfils: routing data (paths, transport, content type, how a
+request asks for a stream), emitter, observer, request codec and strict profiles; and the pieces the
+dialect modules share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...).
 
 Rule: everything here is sans-IO. Emitters turn canonical events into :class:`Frame` objects (the
 transport encoders in ``harness.codec`` turn frames into bytes); observers take raw bytes and return
@@ -12,15 +14,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeAlias
 
-from harness._errors import closest
+from harness._errors import UnknownName
 from harness._json import loads
-from harness.events import Event, Message, Notice, StreamError, Turn
+from harness.events import End, Event, Message, Notice, StreamError, Turn
 
 __all__ = [
     "Caps",
     "Dialect",
     "Difference",
     "Emitter",
+    "EmitterLoop",
     "Frame",
     "Observer",
     "ProviderProfile",
@@ -30,6 +33,7 @@ __all__ = [
     "Variant",
     "check_variant",
     "json_body",
+    "stream_flag",
     "turn_error",
 ]
 
@@ -145,12 +149,20 @@ class ProviderProfile(Protocol):
 
 
 class Dialect(Protocol):
+    """A provider wire protocol. It owns its routing data, which the mock upstream reads: the request
+    paths it serves (``path_suffixes``), the transport and content type of its streams, and how a
+    request asks for a stream (:meth:`wants_stream`)."""
+
     name: str
     transport: Transport
     content_type: str  # of a streaming response
     path_suffixes: tuple[str, ...]  # routing in the mock upstream, e.g. ("/chat/completions",)
     variants: Mapping[str, Variant]
     default_variant: str
+
+    def wants_stream(self, path: str, body: Mapping[str, Any]) -> bool:
+        """Whether the request (its path and parsed JSON body) asks for a streaming response."""
+        ...
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter: ...
 
@@ -186,10 +198,47 @@ class Dialect(Protocol):
 # Shared by the dialect modules.
 
 
+class EmitterLoop:
+    """:meth:`feed` and :meth:`close` of the emitters that build a stream one event at a time: a
+    subclass writes ``_start`` (the frames that open the stream, once; ``[]`` after), ``_event`` (one
+    canonical event's frames) and ``_end`` (the closing frames; it sets :attr:`ended`, after which
+    nothing more is emitted: an error frame ends a stream too)."""
+
+    ended = False
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        out = self._start()
+        for ev in events:
+            if self.ended:
+                break
+            out += self._event(ev)
+        return out
+
+    def close(self) -> list[Frame]:
+        if self.ended:
+            return []
+        return self._start() + self._end(End())
+
+    def _start(self) -> list[Frame]:
+        raise NotImplementedError
+
+    def _event(self, ev: Event) -> list[Frame]:
+        raise NotImplementedError
+
+    def _end(self, ev: End) -> list[Frame]:
+        raise NotImplementedError
+
+
 def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -> None:
-    """``KeyError`` naming the dialect, the unknown variant and the closest known ones."""
+    """:class:`~harness._errors.UnknownName` naming the dialect, the unknown variant and the closest
+    known ones."""
     if variant not in variants:
-        raise KeyError(f"unknown {dialect} variant {variant!r}: {closest(variant, variants)}")
+        raise UnknownName(f"{dialect} variant", variant, variants)
+
+
+def stream_flag(path: str, body: Mapping[str, Any]) -> bool:
+    """``wants_stream`` of the dialects whose body says ``"stream": true`` (absent: not streaming)."""
+    return body.get("stream") is True
 
 
 def turn_error(turn: Turn) -> StreamError | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from harness._errors import closest
+from harness._errors import UnknownName
 from harness.dialects._base import Dialect, Variant
 
 __all__ = ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
@@ -30,7 +30,7 @@ def get_dialect(name: str) -> Dialect:
     try:
         module = DIALECT_MODULES[name]
     except KeyError:
-        raise KeyError(f"unknown dialect {name!r}: {closest(name, DIALECT_MODULES)}") from None
+        raise UnknownName("dialect", name, DIALECT_MODULES) from None
     dialect: Dialect = importlib.import_module(module).DIALECT
     return dialect
 

@@ -25,6 +25,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
     json_body,
+    stream_flag,
     turn_error,
 )
 from harness.events import (
@@ -102,6 +103,7 @@ class AnthropicMessagesDialect:
     path_suffixes = ("/messages",)
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thinking"
+    wants_stream = staticmethod(stream_flag)
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
         _check(variant)

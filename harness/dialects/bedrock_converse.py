@@ -81,6 +81,11 @@ class BedrockDialect:
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "converse"
 
+    @staticmethod
+    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
+        """Bedrock streams on ``/converse-stream`` and ``/invoke-with-response-stream``."""
+        return path.endswith("-stream")
+
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
         _check(variant)
         return ConverseEmitter(model=model) if variant == "converse" else InvokeEmitter(model=model)

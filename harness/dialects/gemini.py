@@ -86,6 +86,11 @@ class GeminiDialect:
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thought"
 
+    @staticmethod
+    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
+        """Gemini streams on ``:streamGenerateContent`` (the body has no flag)."""
+        return path.endswith(":streamGenerateContent")
+
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
         _check(variant)
         return GeminiEmitter(variant, model=model)

@@ -415,6 +415,11 @@ class OllamaDialect:
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "native"
 
+    @staticmethod
+    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
+        """Ollama streams unless the body says ``"stream": false``."""
+        return body.get("stream", True) is not False
+
     def emitter(self, variant: str, *, model: str = "mock-model") -> OllamaEmitter:
         return OllamaEmitter(variant, model=model)
 

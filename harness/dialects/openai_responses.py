@@ -18,16 +18,12 @@ from harness.dialects._base import (
     Variant,
     check_variant,
     json_body,
+    stream_flag,
     turn_error,
 )
+from harness.dialects._responses_observer import ResponsesObserver, observe_response_object
 from harness.dialects._responses_profiles import PROFILES
-from harness.dialects._responses_wire import (
-    CONTENT_VARIANTS,
-    SUMMARY_VARIANTS,
-    ResponsesEmitter,
-    ResponsesObserver,
-    observe_response_object,
-)
+from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter
 from harness.events import (
     Block,
     Event,
@@ -110,6 +106,7 @@ class OpenAIResponsesDialect:
     path_suffixes = ("/responses",)
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "summary"
+    wants_stream = staticmethod(stream_flag)
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
         _check(variant)

@@ -16,6 +16,7 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import JSONLDecoder
 from harness.dialects._base import (
     Caps,
+    EmitterLoop,
     Frame,
     ProviderProfile,
     Rejection,
@@ -80,7 +81,7 @@ def _args_obj(arguments: str) -> Any:
         return {"_raw": arguments}
 
 
-class PiEmitter:
+class PiEmitter(EmitterLoop):
     """Canonical events -> the whole pi record sequence (session … agent_end [, agent_settled])."""
 
     def __init__(self, variant: str = "v2", *, model: str = "mock-model", prompt: str = "hi") -> None:
@@ -89,7 +90,6 @@ class PiEmitter:
         self.model = model
         self.prompt = prompt
         self._started = False
-        self._closed = False
         self._content: list[dict[str, Any]] = []
         self._kind: str | None = None  # thinking | text | toolcall
         self._tool_index: int | None = None
@@ -168,19 +168,6 @@ class PiEmitter:
             )
         ]
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out = self._start()
-        for ev in events:
-            if self._closed:
-                break
-            out += self._event(ev)
-        return out
-
-    def close(self) -> list[Frame]:
-        if self._closed:
-            return []
-        return self._start() + self._end(End())
-
     def _event(self, ev: Event) -> list[Frame]:
         out: list[Frame] = []
         if isinstance(ev, ReasoningDelta | TextDelta):
@@ -243,7 +230,7 @@ class PiEmitter:
         return self._close_block() + self._finish(_STOP.get(ev.reason, ev.reason), None)
 
     def _finish(self, stop: str, error: str | None) -> list[Frame]:
-        self._closed = True
+        self.ended = True
         msg = self._assistant(stop, error)
         turn_msg = {"role": "assistant", "content": msg["content"], "stopReason": stop}
         agent_end: dict[str, Any] = {"type": "agent_end", "messages": []}
@@ -490,6 +477,11 @@ class PiDialect:
     path_suffixes: tuple[str, ...] = ()
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "v2"
+
+    @staticmethod
+    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
+        """pi's JSONL is always a stream."""
+        return True
 
     def emitter(self, variant: str, *, model: str = "mock-model", prompt: str = "hi") -> PiEmitter:
         return PiEmitter(variant, model=model, prompt=prompt)

@@ -1,11 +1,14 @@
 """Drivers: start or point at a SUT, carry a case through its front door, record what comes back.
 
 To add a SUT kind: write ``harness/drivers/_<kind>.py`` with a class satisfying
-:class:`~harness.drivers._base.Driver` and add it to :func:`make_driver`.
+:class:`~harness.drivers._base.Driver`, register it in ``DRIVERS`` and add the kind to ``KINDS``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from harness._registry import Registry
 from harness.drivers._base import CaseContext, Driver, DriverError, DriverTimeout, TurnOutcome, converse
 from harness.drivers._cli import CliDriver
 from harness.drivers._gateway import GatewayDriver, UrlDriver
@@ -13,6 +16,7 @@ from harness.drivers._profile import KINDS, SUTProfile, load_profile, parse_prof
 from harness.drivers._python import PythonDriver, SUTCallable, SUTRequest, load_callable
 
 __all__ = [
+    "DRIVERS",
     "KINDS",
     "CaseContext",
     "CliDriver",
@@ -35,11 +39,14 @@ __all__ = [
 ]
 
 
+DRIVERS: Registry[Callable[[SUTProfile, SUTCallable | None], Driver]] = Registry("SUT kind")
+"""SUT kind (a profile's ``kind``) -> how to make its driver."""
+DRIVERS.add("gateway", lambda profile, fn: GatewayDriver(profile))
+DRIVERS.add("url", lambda profile, fn: UrlDriver(profile))
+DRIVERS.add("python", PythonDriver)
+DRIVERS.add("cli", lambda profile, fn: CliDriver(profile))
+
+
 def make_driver(profile: SUTProfile, fn: SUTCallable | None = None) -> Driver:
-    if profile.kind == "gateway":
-        return GatewayDriver(profile)
-    if profile.kind == "url":
-        return UrlDriver(profile)
-    if profile.kind == "python":
-        return PythonDriver(profile, fn)
-    return CliDriver(profile)
+    """The driver for ``profile.kind``; an unknown kind is an :class:`~harness._errors.UnknownName`."""
+    return DRIVERS.get(profile.kind)(profile, fn)

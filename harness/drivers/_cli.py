@@ -25,6 +25,7 @@ from harness.drivers._base import CaseContext, CaseTooBig, DriverError, DriverTi
 from harness.drivers._process import Process
 from harness.drivers._profile import SUTProfile, substitute
 from harness.events import Event
+from harness.timeline import Timeline
 
 __all__ = ["CliDriver"]
 
@@ -158,7 +159,7 @@ class CliDriver:
 class _Watcher(threading.Thread):
     """Samples the SUT's process tree and its session dir; records changes with their times."""
 
-    def __init__(self, pid: int, session: Path, timeline: object) -> None:
+    def __init__(self, pid: int, session: Path, timeline: Timeline) -> None:
         super().__init__(name="thinkwire-cli-watcher", daemon=True)
         self.pid = pid
         self.session = session
@@ -175,10 +176,7 @@ class _Watcher(threading.Thread):
             self._stop_flag.wait(_WATCH_INTERVAL)
 
     def sample(self) -> None:
-        from harness.timeline import Timeline
-
         tl = self.tl
-        assert isinstance(tl, Timeline)
         with self._lock:
             try:
                 for child in psutil.Process(self.pid).children(recursive=True):

@@ -1,6 +1,6 @@
 """Generic loopback HTTP/1.1 serving (asyncio + h11) where the handler owns every byte and write:
 shared by the mock upstream, the recorder and the replayer."""
 
-from harness.net._server import Handler, Request, Responder, Server
+from harness.net._server import Framing, Handler, Request, Responder, Server
 
-__all__ = ["Handler", "Request", "Responder", "Server"]
+__all__ = ["Framing", "Handler", "Request", "Responder", "Server"]

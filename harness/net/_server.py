@@ -221,7 +221,8 @@ class Responder:
         transport.write(data)
         return transport.get_write_buffer_size() > 0 or transport.is_closing()
 
-    def _peer_gone(self) -> None:
+    def mark_peer_gone(self) -> None:
+        """Record that the peer left (EOF, reset, or a write that failed); sets :attr:`closed`."""
         if self.peer_closed_at is None:
             self.peer_closed_at = time.monotonic_ns()
         self.closed.set()
@@ -476,8 +477,8 @@ class Server:
                 if not data:
                     with contextlib.suppress(h11.ProtocolError, RuntimeError):
                         conn.receive_data(b"")
-                    responder._peer_gone()
+                    responder.mark_peer_gone()
                     return
                 conn.receive_data(data)
         except ConnectionError:
-            responder._peer_gone()
+            responder.mark_peer_gone()

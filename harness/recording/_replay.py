@@ -57,7 +57,7 @@ def _script(ex: Exchange, dialect: str, factor: float | None, rechunk: str | Non
         )
     chunks = [c.data for c in ex.chunks]
     if rechunk:
-        from harness.codec import get_chunker  # type: ignore[attr-defined]
+        from harness.codec import get_chunker
 
         return Script(
             dialect=dialect, steps=(Raw(tuple(get_chunker(rechunk)(chunks))),), headers=headers, stream=True

@@ -5,6 +5,13 @@
 ``agent`` (``python -m harness.reference.agent``); the fault switches and their filters in ``_faults``.
 """
 
-from harness.reference._faults import CLI_FAULTS, FAULTS, GATEWAY_FAULTS, SDK_FAULTS, FaultFilter
+from harness.reference._faults import (
+    CLI_FAULTS,
+    FAULTS,
+    GATEWAY_FAULTS,
+    SDK_FAULTS,
+    FaultFilter,
+    check_faults,
+)
 
-__all__ = ["CLI_FAULTS", "FAULTS", "GATEWAY_FAULTS", "SDK_FAULTS", "FaultFilter"]
+__all__ = ["CLI_FAULTS", "FAULTS", "GATEWAY_FAULTS", "SDK_FAULTS", "FaultFilter", "check_faults"]

@@ -10,11 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness._errors import closest
 from harness._json import loads
-from harness.dialects import get_dialect
-from harness.dialects._base import Dialect, RequestSpec
-from harness.dialects._registry import DIALECT_MODULES
+from harness.dialects import DIALECT_MODULES, Dialect, RequestSpec, check_variant, get_dialect
 from harness.events import End, Event, Message, Notice, StreamError
 from harness.reference._faults import (
     FaultFilter,
@@ -41,7 +38,7 @@ def parse_model(model: str, default: str = "openai-chat") -> Route:
     """``"<dialect>[:<variant>]/<model>"`` -> Route; no known dialect prefix -> ``default``.
 
     A prefix that names no dialect is part of the model (``anthropic/claude-sonnet-4.5`` is an
-    OpenRouter-style model id). An unknown variant of a known dialect is a ValueError.
+    OpenRouter-style model id). An unknown variant of a known dialect is an UnknownName (a KeyError).
     """
     prefix, sep, rest = model.partition("/")
     name, _, variant = prefix.partition(":")
@@ -51,8 +48,8 @@ def parse_model(model: str, default: str = "openai-chat") -> Route:
     d = get_dialect(name)
     if not variant:
         variant = d.default_variant
-    elif variant not in d.variants:
-        raise ValueError(f"unknown variant {variant!r} of dialect {name!r}: {closest(variant, d.variants)}")
+    else:
+        check_variant(name, d.variants, variant)
     return Route(name, variant, rest)
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from harness._errors import closest
+from harness._errors import UnknownName
 from harness.events import (
     End,
     Event,
@@ -109,13 +109,14 @@ SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think"}
 CLI_FAULTS = _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end"}
 
 
-def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS) -> frozenset[str]:
-    """Validate fault names; an unknown one is a ValueError naming the closest known names."""
+def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS, *, where: str = "") -> frozenset[str]:
+    """Validate fault names; an unknown one is an :class:`~harness._errors.UnknownName` naming the
+    closest of ``allowed``."""
     allowed = set(allowed)
     out = frozenset(names)
     for name in sorted(out):
         if name not in allowed:
-            raise ValueError(f"unknown fault switch {name!r}: {closest(name, allowed)}")
+            raise UnknownName("fault switch", name, allowed, where=where)
     return out
 
 

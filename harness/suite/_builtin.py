@@ -10,10 +10,13 @@ from pathlib import Path
 
 from harness._errors import ProfileError, closest
 from harness.drivers import SUTProfile, parse_profile
+from harness.reference import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
 
 __all__ = ["BUILTIN", "builtin_profile", "expectations_path"]
 
 _DIR = Path(__file__).resolve().parent.parent / "reference"
+_FAULTS = {"reference": GATEWAY_FAULTS, "reference-sdk": SDK_FAULTS, "reference-cli": CLI_FAULTS}
+"""The fault switches each built-in SUT understands."""
 
 BUILTIN = {
     "reference": {
@@ -75,8 +78,11 @@ def expectations_path(name: str) -> Path | None:
 
 
 def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
+    """The built-in SUT ``name`` with ``faults`` switched on; an unknown fault switch is an
+    :class:`~harness._errors.UnknownName` raised here, before any case runs."""
     if name not in BUILTIN:
         raise ProfileError("<builtin>", "sut", f"unknown built-in SUT {name!r}", closest(name, BUILTIN))
+    check_faults(faults, _FAULTS[name], where=f"--fault of the built-in SUT {name!r}")
     profile = parse_profile(BUILTIN[name], source=f"<builtin {name}>")
     if faults:
         command = profile.command

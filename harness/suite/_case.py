@@ -165,7 +165,7 @@ def _perturbation_ok(dialect: str, name: str) -> bool:
     if name == "none":
         return True
     try:
-        from harness.codec import PERTURBATIONS  # type: ignore[attr-defined]
+        from harness.codec import PERTURBATIONS
     except ImportError:  # pragma: no cover - the codec ships them
         return False
     transport = get_dialect(dialect).transport.value

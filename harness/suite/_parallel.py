@@ -15,13 +15,13 @@ import pickle
 import re
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from harness._errors import HarnessError
 from harness.suite._case import Case
-from harness.suite._runner import Progress, RunResult, load_cases
+from harness.suite._runner import Progress, RunResult, load_cases, resolve_sut
 from harness.suite._verdict import CaseResult, Status
 
 __all__ = ["batch_file", "run_parallel"]
@@ -36,32 +36,44 @@ def batch_file(results_dir: str | Path, batch: str) -> Path:
     return Path(results_dir) / (re.sub(r"[^A-Za-z0-9._-]", "_", batch) + ".pickle")
 
 
-def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
-    if args.sut_cmd or args.sut_url:
-        raise HarnessError(
-            "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
-        )
+def run_parallel(
+    *,
+    jobs: int,
+    cases: Sequence[str] | None = None,
+    sut: str | None = None,
+    faults: Sequence[str] = (),
+    strict: bool = False,
+    expectations: str | None = None,
+    timeout: float | None = None,
+    gate_timeout: float | None = None,
+    max_bytes: int | None = None,
+    keep_timelines: Literal["all", "failures"] = "failures",
+    progress: Progress | None = None,
+) -> RunResult:
+    """``run()``'s arguments that cross to the workers as text (the SUT as a profile path or built-in
+    name), ``cases`` as id globs, over ``jobs`` pytest-xdist workers."""
+    resolve_sut(sut, faults)  # a wrong SUT or fault switch is one error here, not one per worker
     if importlib.util.find_spec("xdist") is None:
         raise HarnessError("-j N runs the cases on pytest-xdist workers: pip install 'thinkwire[parallel]'")
     import pytest
 
     started = time.monotonic()
-    cases = load_cases(args.cases)
-    order = {c.id: i for i, c in enumerate(cases)}
+    selected = load_cases(cases)
+    order = {c.id: i for i, c in enumerate(selected)}
     with tempfile.TemporaryDirectory(prefix="thinkwire-xdist-") as tmp:
         ini = Path(tmp) / "pytest.ini"
         ini.write_text("[pytest]\naddopts =\n")
         env = {
             "THINKWIRE_RESULTS_DIR": tmp,
-            "THINKWIRE_CASES": "\n".join(args.cases or []),
-            "THINKWIRE_SUT": args.sut or "",
-            "THINKWIRE_FAULTS": ",".join(args.fault or []),
-            "THINKWIRE_STRICT": "1" if args.strict else "",
-            "THINKWIRE_EXPECTATIONS": args.expectations or "",
-            "THINKWIRE_TIMEOUT": str(args.timeout or ""),
-            "THINKWIRE_GATE_TIMEOUT": str(getattr(args, "gate_timeout", None) or ""),
-            "THINKWIRE_MAX_BYTES": str(getattr(args, "max_bytes", None) or ""),
-            "THINKWIRE_KEEP_TIMELINES": "all" if args.report else "failures",
+            "THINKWIRE_CASES": "\n".join(cases or []),
+            "THINKWIRE_SUT": sut or "",
+            "THINKWIRE_FAULTS": ",".join(faults),
+            "THINKWIRE_STRICT": "1" if strict else "",
+            "THINKWIRE_EXPECTATIONS": expectations or "",
+            "THINKWIRE_TIMEOUT": str(timeout or ""),
+            "THINKWIRE_GATE_TIMEOUT": str(gate_timeout or ""),
+            "THINKWIRE_MAX_BYTES": str(max_bytes or ""),
+            "THINKWIRE_KEEP_TIMELINES": keep_timelines,
             # only the two plugins the catalog needs: importing every installed one (syrupy,
             # hypothesis, anyio, ...) cost each worker about a second
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
@@ -80,7 +92,7 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
             "--assert=plain",  # the catalog has no asserts: skip rewriting every harness module per worker
             "-q",
             "-n",
-            str(args.jobs),
+            str(jobs),
             str(_CATALOG),
         ]
         batches = _Batches(tmp, progress, len(order))
@@ -92,7 +104,7 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
         if not merged.sut:
             raise HarnessError("the xdist run produced no results:\n" + said)
         seen = {r.case_id for r in merged.results}
-        merged.results += [_lost(c, merged.sut, said) for c in cases if c.id not in seen]
+        merged.results += [_lost(c, merged.sut, said) for c in selected if c.id not in seen]
     merged.results.sort(key=lambda r: order.get(r.case_id, 1 << 30))
     merged.duration_s = time.monotonic() - started
     return merged

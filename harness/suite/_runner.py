@@ -35,9 +35,8 @@ from harness.suite._evidence import weigh
 from harness.suite._expectations import Expectations, load_expectations
 from harness.suite._scenario import load_catalog
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
-from harness.suite.checks import CHECKS, CaseView, build_view
+from harness.suite.checks import CaseView, build_view, case_checks, pair_checks
 from harness.suite.checks._errors import CANCEL_BOUND_S
-from harness.suite.checks._parity import parity
 from harness.timeline import Entry, Timeline
 
 __all__ = [
@@ -143,7 +142,7 @@ def resolve_sut(sut: SUTProfile | str | SUTCallable | None, faults: Sequence[str
         if sut.startswith(("http://", "https://")):
             return parse_profile({"kind": "url", "url": sut, "name": sut})
         return load_profile(Path(sut))
-    return parse_profile({"kind": "python", "callable": "x:y", "name": getattr(sut, "__name__", "callable")})
+    return SUTProfile(name=getattr(sut, "__name__", "callable"), kind="python")  # driven through `sut`
 
 
 def run(
@@ -179,10 +178,7 @@ def run(
     runs that many times (rounds over the whole list); a case whose runs disagree is ``flaky``."""
     from harness.upstream import ClientSide, MockUpstream
 
-    if cases is None or (cases and isinstance(cases[0], str)):
-        case_list = load_cases(list(cases) if cases else None)  # type: ignore[arg-type]
-    else:
-        case_list = list(cases)  # type: ignore[arg-type]
+    case_list = _case_list(cases)
     fn: SUTCallable | None = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
     profile = resolve_sut(sut, faults)
     if isinstance(expectations, str | Path):
@@ -389,6 +385,14 @@ def _preflight(profile: SUTProfile, driver: Driver, upstream: Any, limits: _Limi
             limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
 
 
+def _case_list(cases: Sequence[Case] | Sequence[str] | None) -> list[Case]:
+    """Case objects as given, or the cases that id globs select (all when None)."""
+    if cases is None:
+        return load_cases()
+    globs = [c for c in cases if isinstance(c, str)]
+    return load_cases(globs) if globs else [c for c in cases if isinstance(c, Case)]
+
+
 def _result(case: Case, profile: SUTProfile) -> CaseResult:
     return CaseResult(
         case_id=case.id,
@@ -486,7 +490,7 @@ def _run_case(
         ]
         _verdicts(result)
     elif result.status == Status.OK:
-        findings = [c(view) for _, c in CHECKS.items() if not _usage_off(c.name, profile)]
+        findings = [c(view) for c in case_checks() if not _usage_off(c.name, profile)]
         judged = weigh(view, findings)
         if judged.error:
             result.status, result.error = Status.ERROR, judged.error
@@ -572,9 +576,8 @@ def _parity_pass(
         twin = case.with_stream(True)
         if case.id not in views or twin.id not in views:
             continue
-        finding = parity(views[twin.id], views[case.id])
         result = by_id[case.id]
-        result.findings.append(finding)
+        result.findings += [c(views[twin.id], views[case.id]) for c in pair_checks()]
         _verdicts(result)
         (expectations or Expectations()).apply(result, strict=strict)
         if keep == "failures" and not result.timeline and _failed(result):

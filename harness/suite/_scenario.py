@@ -338,7 +338,7 @@ def _strs(values: Sequence[Any], fld: str, err: Any) -> list[str]:
 
 def _check_chunking(name: str, err: Any) -> None:
     try:
-        from harness.codec import get_chunker  # type: ignore[attr-defined]
+        from harness.codec import get_chunker
     except ImportError:
         if name not in ("frames", "whole"):
             raise err("chunkings", f"unknown chunking {name!r}", "valid: 'frames', 'whole'") from None
@@ -351,7 +351,7 @@ def _check_chunking(name: str, err: Any) -> None:
 
 def _check_perturbation(name: str, err: Any) -> None:
     try:
-        from harness.codec import PERTURBATIONS  # type: ignore[attr-defined]
+        from harness.codec import PERTURBATIONS
     except ImportError:
         if name != "none":
             raise err("perturbations", f"unknown perturbation {name!r}", "valid: 'none'") from None

@@ -7,13 +7,16 @@ no sockets, clocks or threads here. Validation and the streaming decision live h
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeAlias
 
+from harness._errors import UnknownName
 from harness.codec import encode_pieces
-from harness.dialects import Dialect, Frame, Rejection, get_dialect
+from harness.dialects import Dialect, Frame, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
+from harness.net import Framing
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -30,7 +33,6 @@ from harness.upstream._script import (
 )
 
 __all__ = [
-    "ROUTES",
     "Abort",
     "Action",
     "Fault",
@@ -45,38 +47,19 @@ __all__ = [
     "chunker",
     "dialect_for_path",
     "load_dialect",
+    "routes",
     "validate_request",
     "wants_stream",
 ]
 
-# Path suffix -> dialect, for every dialect on one base URL (longest suffixes first).
-ROUTES: tuple[tuple[str, str], ...] = (
-    ("/invoke-with-response-stream", "bedrock-converse"),
-    (":streamGenerateContent", "gemini"),
-    ("/chat/completions", "openai-chat"),
-    (":generateContent", "gemini"),
-    ("/converse-stream", "bedrock-converse"),
-    ("/responses", "openai-responses"),
-    ("/messages", "anthropic-messages"),
-    ("/converse", "bedrock-converse"),
-    ("/invoke", "bedrock-converse"),
-    ("/api/chat", "ollama"),
-)
 
-_TRANSPORTS = {
-    "openai-chat": "sse",
-    "openai-responses": "sse",
-    "anthropic-messages": "sse",
-    "gemini": "sse",
-    "ollama": "jsonl",
-    "bedrock-converse": "eventstream",
-    "pi-json": "jsonl",
-}
-_CONTENT_TYPES = {
-    "sse": "text/event-stream",
-    "jsonl": "application/x-ndjson",
-    "eventstream": "application/vnd.amazon.eventstream",
-}
+@functools.cache
+def routes() -> tuple[tuple[str, str], ...]:
+    """Path suffix -> dialect, for every dialect on one base URL, from each dialect's own
+    ``path_suffixes`` (longest suffixes first)."""
+    pairs = [(suffix, name) for name in dialect_names() for suffix in get_dialect(name).path_suffixes]
+    return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
+
 _HOP = frozenset({"content-length", "transfer-encoding", "connection"})
 
 
@@ -84,7 +67,7 @@ _HOP = frozenset({"content-length", "transfer-encoding", "connection"})
 class Head:
     status: int
     headers: tuple[tuple[str, str], ...]
-    framing: str = "chunked"  # "chunked" | "length"
+    framing: Framing = "chunked"
     length: int | None = None
 
 
@@ -168,27 +151,19 @@ def dialect_for_path(path: str, script_dialect: str | None = None) -> str | None
         d = load_dialect(script_dialect)
         if d is not None and any(path.endswith(s) for s in d.path_suffixes):
             return script_dialect
-    for suffix, name in ROUTES:
+    for suffix, name in routes():
         if path.endswith(suffix):
             return name
     return None
 
 
 def wants_stream(script: Script, path: str, body: Mapping[str, Any] | None) -> bool:
-    """``Script.stream`` overrides; else the request's ``stream`` flag (ollama: streaming unless
-    ``"stream": false``), the path for gemini (``:streamGenerateContent``) and bedrock (``-stream``)."""
+    """``Script.stream`` overrides; else the script's dialect reads the request (``Dialect.wants_stream``:
+    a body flag, or the path for gemini and bedrock)."""
     if script.stream is not None:
         return script.stream
-    body = body or {}
-    if script.dialect in ("openai-chat", "openai-responses", "anthropic-messages"):
-        return body.get("stream") is True
-    if script.dialect == "ollama":
-        return body.get("stream", True) is not False
-    if script.dialect == "gemini":
-        return path.endswith(":streamGenerateContent")
-    if script.dialect == "bedrock-converse":
-        return path.endswith("-stream")
-    return True
+    dialect = load_dialect(script.dialect)
+    return dialect.wants_stream(path, body or {}) if dialect is not None else True
 
 
 def validate_request(
@@ -202,18 +177,13 @@ def validate_request(
         raise LookupError(f"dialect {script.dialect!r} is not available for profile {script.profile!r}")
     profiles = dialect.profiles()
     if script.profile not in profiles:
-        from harness._errors import closest
-
-        raise KeyError(
-            f"{script.dialect} has no provider profile {script.profile!r}: "
-            + closest(script.profile, profiles)
-        )
+        raise UnknownName(f"{script.dialect} provider profile", script.profile, profiles)
     return profiles[script.profile].validate(body or {}, emitted)
 
 
 def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
     """The script's chunker (``harness.codec.get_chunker``): encoded pieces -> socket writes."""
-    from harness.codec import get_chunker  # type: ignore[attr-defined,unused-ignore]
+    from harness.codec import get_chunker
 
     fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
     return fn
@@ -237,7 +207,7 @@ class _Planner:
         self.dialect = dialect
         self.request = request
         self.transport = (
-            str(dialect.transport) if dialect is not None else _TRANSPORTS.get(script.dialect, "sse")
+            str(dialect.transport) if dialect is not None else "sse"
         )
         self.variant = script.variant or (dialect.default_variant if dialect is not None else "")
         self.chunk = chunker(script.chunking)
@@ -466,11 +436,7 @@ class _Planner:
 
 
 def _content_type(dialect: Dialect | None, transport: str) -> str:
-    return (
-        dialect.content_type
-        if dialect is not None
-        else _CONTENT_TYPES.get(transport, "text/event-stream")
-    )
+    return dialect.content_type if dialect is not None else "text/event-stream"
 
 
 def _merge_headers(

@@ -185,12 +185,12 @@ class _Run:
 
     # -- steps: True to go on ---------------------------------------------------------------------
     async def head(self, action: Head) -> bool:
-        await self.resp.start(action.status, action.headers, action.framing, action.length)  # type: ignore[arg-type]
+        await self.resp.start(action.status, action.headers, action.framing, action.length)
         return True
 
     def lost(self) -> None:
         """A write failed: the peer is gone, whether or not its EOF was read yet."""
-        self.resp._peer_gone()
+        self.resp.mark_peer_gone()
         self.gone()
 
     async def wait_gate(self, action: WaitGate) -> bool:

@@ -233,6 +233,18 @@ def test_never_closed_think_block() -> None:
     assert Notice("think-unclosed", "a <think> block was never closed") in events
 
 
+@pytest.mark.parametrize("variant", ["usage-only", "think-tags"])
+def test_text_held_as_a_possible_tag_goes_out_when_its_choice_finishes(variant: str) -> None:
+    """A ``<`` that could open ``<think>`` is held back; the finish chunk ends the content, so it
+    is observed there, before the usage chunk that follows (hypothesis found it after the usage)."""
+    finish = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    usage = {"choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}}
+    events = observe([sse(delta(content="<"), finish, usage, b"[DONE]")], variant)
+    assert events == [TextDelta("<"), Usage(1, 2, None, 3), End("stop")]
+    unclosed = observe([sse(delta(content="<think>r"), finish, usage, b"[DONE]")], variant)
+    assert [type(e).__name__ for e in unclosed] == ["ReasoningDelta", "Notice", "Usage", "End"]  # once
+
+
 def test_implicit_default_follows_the_variant() -> None:
     data = sse(delta(content="r</think>t"), b"[DONE]")
     assert canon(observe([data], "think-implicit")) == (ReasoningDelta("r"), TextDelta("t"), End("stop"))

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness._errors import UnknownName
 from harness.events import (
     End,
     Event,
@@ -224,12 +225,12 @@ def test_fault_names() -> None:
     assert set(FAULTS) == GATEWAY_FAULTS | SDK_FAULTS | CLI_FAULTS
     assert check_faults(["drop-reasoning"]) == frozenset({"drop-reasoning"})
     with pytest.raises(
-        ValueError, match=r"unknown fault switch 'drop-reasonig': did you mean 'drop-reasoning'"
+        UnknownName, match=r"unknown fault switch 'drop-reasonig': did you mean 'drop-reasoning'"
     ):
         check_faults(["drop-reasonig"])
-    with pytest.raises(ValueError, match="unknown fault switch 'leak-child'"):
+    with pytest.raises(UnknownName, match="unknown fault switch 'leak-child'"):
         check_faults(["leak-child"], GATEWAY_FAULTS)
-    with pytest.raises(ValueError, match="unknown fault switch"):
+    with pytest.raises(UnknownName, match="unknown fault switch"):
         FaultFilter(["nope"])
 
 

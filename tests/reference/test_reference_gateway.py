@@ -16,6 +16,7 @@ import httpx
 import pytest
 from _reference_fakes import SAFETY, Answer, FakeProvider
 
+from harness._errors import UnknownName
 from harness.dialects import get_dialect
 from harness.events import (
     End,
@@ -100,7 +101,7 @@ def test_parse_model(model: str, route: Route) -> None:
 
 
 def test_parse_model_unknown_variant() -> None:
-    with pytest.raises(ValueError, match="unknown variant 'nope' of dialect 'openai-chat'"):
+    with pytest.raises(UnknownName, match="unknown openai-chat variant 'nope': valid: "):
         parse_model("openai-chat:nope/m")
 
 
@@ -309,7 +310,7 @@ def test_routes() -> None:
         assert r.json()["error"]["type"] == "invalid_request_error"
         r = httpx.post(gw.base_url + "/chat/completions", json={"model": "openai-chat:zzz/m", "messages": []})
         assert r.status_code == 400
-        assert "unknown variant 'zzz'" in r.json()["error"]["message"]
+        assert "unknown openai-chat variant 'zzz'" in r.json()["error"]["message"]
 
 
 # --------------------------------------------------------------------------------------------------

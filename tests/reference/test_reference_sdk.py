@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from harness._errors import UnknownName
 from harness._json import loads
 from harness.codec import encode_frames
 from harness.dialects import get_dialect
@@ -154,7 +155,7 @@ def test_faults_apply() -> None:
     assert out == (TextDelta("Hi!"), Usage(1, 2, 3, 3), End("stop"))
     out = coalesce(reference_sdk(req(Provider(TURN), stream=False, faults=("nonstream-inline-think",))))
     assert out == (TextDelta("<think>Let me think.</think>Hi!"), Usage(1, 2, 3, 3), End("stop"))
-    with pytest.raises(ValueError, match="unknown fault switch 'leak-child'"):
+    with pytest.raises(UnknownName, match="unknown fault switch 'leak-child'"):
         list(reference_sdk(req(Provider(TURN), faults=("leak-child",))))
 
 

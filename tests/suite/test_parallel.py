@@ -77,7 +77,6 @@ def test_without_xdist_the_error_says_what_to_install(
 
 def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker dies mid-run: the batches it finished count, every other case is an ERROR result."""
-    import argparse
     import os
     import pickle
     from types import SimpleNamespace
@@ -98,9 +97,7 @@ def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.M
         return 1
 
     monkeypatch.setattr(pytest, "main", dying_pytest)
-    args = argparse.Namespace(sut_cmd=None, sut_url=None, cases=globs, sut=None, fault=None, strict=False,
-                              expectations=None, timeout=None, report=None, jobs=2)
-    result = _parallel.run_parallel(args)
+    result = _parallel.run_parallel(jobs=2, cases=globs)
     assert [r.case_id for r in result.results] == [c.id for c in load_cases(globs)]
     lost = [r for r in result.results if r.case_id not in ids]
     assert lost

@@ -1,4 +1,5 @@
-"""Routing by path suffix, turn order, overflow, streaming decision, concurrency at a gate."""
+"""Routing by path suffix, turn order, overflow, concurrency at a gate (the streaming decision:
+``tests/dialects/test_dialect_routing.py``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ from harness.upstream import (
     build_plan,
     demo_conversation,
     dialect_for_path,
-    wants_stream,
 )
 
 DONE = Frame("[DONE]", tags=frozenset({"terminal"}))
@@ -43,24 +43,6 @@ DONE = Frame("[DONE]", tags=frozenset({"terminal"}))
 )
 def test_dialect_for_path(path: str, dialect: str | None) -> None:
     assert dialect_for_path(path) == dialect
-
-
-@pytest.mark.parametrize(
-    ("dialect", "path", "body", "expected"),
-    [
-        ("openai-chat", "/v1/chat/completions", {"stream": True}, True),
-        ("openai-chat", "/v1/chat/completions", {}, False),
-        ("ollama", "/api/chat", {}, True),
-        ("ollama", "/api/chat", {"stream": False}, False),
-        ("gemini", "/v1beta/models/m:streamGenerateContent", {}, True),
-        ("gemini", "/v1beta/models/m:generateContent", {"stream": True}, False),
-        ("bedrock-converse", "/model/m/converse-stream", {}, True),
-        ("bedrock-converse", "/model/m/converse", {}, False),
-    ],
-)
-def test_wants_stream(dialect: str, path: str, body: dict[str, object], expected: bool) -> None:
-    assert wants_stream(Script(dialect, ()), path, body) is expected
-    assert wants_stream(Script(dialect, (), stream=not expected), path, body) is (not expected)
 
 
 def test_dialect_mismatch_is_a_404_with_an_explanation(up: MockUpstream) -> None:

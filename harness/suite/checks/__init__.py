@@ -1,12 +1,38 @@
-"""The checks: pure functions of (case, timeline) -> findings, registered by name in ``CHECKS``.
+"""The checks: pure functions of (case, timeline) -> findings, every one registered by name in
+``CHECKS`` (per case: :class:`Check`; per streamed/non-streamed pair: :class:`PairCheck`, e.g. parity).
 
-To add a check: write a function decorated with ``@check(name, description)`` in the module of its
-concern (``_content``, ``_stream``, ``_errors``, ``_cleanup``) or a new one imported here, and add a
-broken SUT (a fault switch in ``harness/reference/_faults.py``) that it catches.
+To add a check: write a function decorated with ``@check(name, description)`` (``@pair_check`` for a
+pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_cleanup``, ``_parity``)
+or a new one imported here, and add a broken SUT (a fault switch in ``harness/reference/_faults.py``)
+that it catches.
 """
 
-from harness.suite.checks import _cleanup, _content, _errors, _stream  # noqa: F401  (registration)
-from harness.suite.checks._base import CHECKS, Check, check, judged_turns, na
+from harness.suite.checks import _cleanup, _content, _errors, _parity, _stream  # noqa: F401  (registration)
+from harness.suite.checks._base import (
+    CHECKS,
+    Check,
+    PairCheck,
+    case_checks,
+    check,
+    judged_turns,
+    na,
+    pair_check,
+    pair_checks,
+)
 from harness.suite.checks._view import CaseView, TurnView, build_view, fate
 
-__all__ = ["CHECKS", "CaseView", "Check", "TurnView", "build_view", "check", "fate", "judged_turns", "na"]
+__all__ = [
+    "CHECKS",
+    "CaseView",
+    "Check",
+    "PairCheck",
+    "TurnView",
+    "build_view",
+    "case_checks",
+    "check",
+    "fate",
+    "judged_turns",
+    "na",
+    "pair_check",
+    "pair_checks",
+]

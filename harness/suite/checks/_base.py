@@ -13,7 +13,18 @@ from harness._registry import Registry
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._view import CaseView, TurnView
 
-__all__ = ["CHECKS", "Check", "check", "judged_turns", "na", "served_turns"]
+__all__ = [
+    "CHECKS",
+    "Check",
+    "PairCheck",
+    "case_checks",
+    "check",
+    "judged_turns",
+    "na",
+    "pair_check",
+    "pair_checks",
+    "served_turns",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,14 +38,49 @@ class Check:
         return self.fn(view)
 
 
-CHECKS: Registry[Check] = Registry("check")
+@dataclass(frozen=True, slots=True)
+class PairCheck:
+    """A check over a *pair* of cases, the same scenario streamed and not (``parity = true``): the
+    runner calls it once both have run, and adds the finding to the non-streaming case."""
+
+    name: str
+    axis: Axis
+    description: str
+    fn: Callable[[CaseView, CaseView], Finding]
+
+    def __call__(self, streamed: CaseView, whole: CaseView) -> Finding:
+        return self.fn(streamed, whole)
+
+
+CHECKS: Registry[Check | PairCheck] = Registry("check")
+
+
+def case_checks() -> list[Check]:
+    return [c for _, c in CHECKS.items() if isinstance(c, Check)]
+
+
+def pair_checks() -> list[PairCheck]:
+    return [c for _, c in CHECKS.items() if isinstance(c, PairCheck)]
 
 
 def check(
     name: str, description: str, axis: Axis = Axis.STREAM
 ) -> Callable[[Callable[[CaseView], Finding]], Check]:
     def deco(fn: Callable[[CaseView], Finding]) -> Check:
-        return CHECKS.add(name, Check(name, axis, description, fn))
+        c = Check(name, axis, description, fn)
+        CHECKS.add(name, c)
+        return c
+
+    return deco
+
+
+def pair_check(
+    name: str, description: str, axis: Axis = Axis.STREAM
+) -> Callable[[Callable[[CaseView, CaseView], Finding]], PairCheck]:
+    def deco(fn: Callable[[CaseView, CaseView], Finding]) -> PairCheck:
+        c = PairCheck(name, axis, description, fn)
+        CHECKS.add(name, c)
+        return c
 
     return deco
 

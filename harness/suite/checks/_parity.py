@@ -1,17 +1,19 @@
 """The parity check: the same upstream turn through the SUT streaming and non-streaming delivers the
-same reasoning, answer and tool calls. It judges a *pair* of cases, so the runner calls it after both."""
+same reasoning, answer and tool calls. It judges a *pair* of cases (a registered :class:`PairCheck`),
+so the runner calls it after both."""
 
 from __future__ import annotations
 
 from harness.suite._verdict import Finding, Verdict
-from harness.suite.checks._base import judged_turns
+from harness.suite.checks._base import judged_turns, pair_check
 from harness.suite.checks._view import CaseView
 
-__all__ = ["DESCRIPTION", "parity"]
-
-DESCRIPTION = "Streaming and non-streaming requests deliver the same reasoning, answer and tool calls."
+__all__ = ["parity"]
 
 
+@pair_check(
+    "parity", "Streaming and non-streaming requests deliver the same reasoning, answer and tool calls."
+)
 def parity(streamed: CaseView, whole: CaseView) -> Finding:
     a, b = judged_turns(streamed), judged_turns(whole)
     if not a or not b:

@@ -1,0 +1,570 @@
+"""OpenAI Chat Completions wire: a variant's :class:`Shape`, the emitter (events ->
+``chat.completion.chunk`` SSE frames) and the streaming observer (bytes -> events).
+
+Rule 1: what differs between variants is data, a :class:`Shape` (``openai_chat.SHAPES``, one row per
+variant), picked once per stream as h11 picks a reader from ``READERS[(role, state)]``; code branches on
+the :class:`Carrier` only where the delta's structure differs. Rule 2: the observer reads ONE reasoning
+field per delta (``reasoning_fields`` priority), never concatenates mirrors, and splits inline
+``<think>`` only when it leads the content and no structured reasoning was seen.
+
+Frame tags: ``start`` (role chunk), ``reasoning``, ``reasoning-done`` (on the *first frame after* the
+last reasoning delta, which a streaming emitter cannot know is the last; for the think variants the
+frame carrying ``</think>``), ``text``, ``tool``, ``usage``, ``error``, ``terminal`` (``[DONE]``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, auto
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.codec import SSEDecoder
+from harness.dialects._base import EmitterLoop, Frame
+from harness.dialects._think import CLOSE, ThinkSplitter
+from harness.events import (
+    End,
+    Event,
+    Notice,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    StreamError,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
+
+__all__ = [
+    "CREATED",
+    "DEFAULT_REASONING_FIELDS",
+    "GEMINI_FORMAT",
+    "INLINE_THINK",
+    "RD_FORMAT",
+    "Carrier",
+    "ChatEmitter",
+    "ChatObserver",
+    "Reader",
+    "Shape",
+    "completion_id",
+    "error_event",
+    "usage_event",
+    "usage_json",
+]
+
+CREATED = 1760000000
+RD_FORMAT = "unknown"
+GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
+DEFAULT_REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text", "reasoning_details")
+"""Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
+INLINE_THINK = True
+"""The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
+profile's ``inline_think`` key overrides it per front door, see ``drivers/_profile.py``)."""
+_ids = itertools.count(1)
+
+
+def completion_id() -> str:
+    return f"chatcmpl-mock{next(_ids)}"
+
+
+class Carrier(Enum):
+    """Where a variant's reasoning text rides."""
+
+    REASONING_CONTENT = auto()  # delta.reasoning_content (DeepSeek, Kimi)
+    REASONING = auto()  # delta.reasoning (vLLM, OpenRouter, Groq)
+    DETAILS = auto()  # delta.reasoning mirrored in delta.reasoning_details[] (OpenRouter)
+    INLINE = auto()  # <think> tags leading delta.content
+    MISTRAL = auto()  # delta.content as a list of thinking chunks (Magistral)
+    NONE = auto()  # not on the wire: only usage's reasoning_tokens (OpenAI)
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """One variant's stream, as data: a row of the variant table."""
+
+    carrier: Carrier
+    role: Mapping[str, Any]  # the first chunk's delta
+    finish: Mapping[str, Any]  # the finish chunk's delta
+    usage_on_finish: bool = False  # usage rides the finish chunk; else a choices:[] chunk after it
+    text: Mapping[str, Any] = field(default_factory=dict)  # keys a text delta carries beside content
+    finish_on_tools: Mapping[str, Any] | None = None  # the finish delta for tool_calls (None: finish)
+    envelope: Mapping[str, Any] = field(default_factory=dict)  # top-level keys after "model"
+    logprobs: bool = False  # each choice carries "logprobs": null
+    opener: tuple[str, ...] = ()  # INLINE: frames before the first reasoning; the last one prefixes it
+    closer: tuple[str, ...] = (CLOSE,)  # INLINE: the closing frame; the rest prefixes the next content
+
+    @property
+    def implicit(self) -> bool:
+        """Template-primed: no ``<think>`` opener on the wire, only the closer."""
+        return self.carrier is Carrier.INLINE and not self.opener
+
+
+class _Think(Enum):
+    """The inline block of the think variants: the wire carries one, leading."""
+
+    NONE = auto()
+    OPEN = auto()
+    CLOSED = auto()
+
+
+def usage_json(u: Usage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["prompt_tokens"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["completion_tokens"] = u.output_tokens
+    if u.total_tokens is not None:
+        out["total_tokens"] = u.total_tokens
+    if u.reasoning_tokens is not None:
+        out["completion_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
+    return out
+
+
+def usage_event(raw: Any) -> Usage | None:
+    if not isinstance(raw, Mapping):
+        return None
+    details = raw.get("completion_tokens_details")
+    rt = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
+    return Usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), rt, raw.get("total_tokens"))
+
+
+def _error_json(ev: StreamError) -> dict[str, Any]:
+    err: dict[str, Any] = {} if ev.status is None else {"code": ev.status}
+    err["message"] = ev.message
+    if ev.code is not None:
+        err["metadata"] = {"error_type": ev.code}
+    return err
+
+
+def error_event(raw: Any) -> StreamError:
+    if not isinstance(raw, Mapping):
+        return StreamError(str(raw))
+    code = raw.get("code")
+    status = code if isinstance(code, int) and not isinstance(code, bool) else None
+    name = code if isinstance(code, str) else None
+    meta = raw.get("metadata")
+    if name is None and isinstance(meta, Mapping) and isinstance(meta.get("error_type"), str):
+        name = meta["error_type"]
+    if name is None and isinstance(raw.get("type"), str):
+        name = raw["type"]
+    msg = raw.get("message")
+    return StreamError(msg if isinstance(msg, str) else dumps_compact(raw), name, status)
+
+
+# --------------------------------------------------------------------------------------------------
+# Emitter
+
+
+class ChatEmitter(EmitterLoop):
+    """Canonical events -> ``chat.completion.chunk`` SSE frames in one variant's :class:`Shape`.
+
+    Usage is held until :class:`End` (DeepSeek/Mistral put it on the finish chunk, the others in a
+    ``choices:[]`` chunk after it). A :class:`StreamError` writes an OpenRouter-style error chunk and
+    ends the stream without ``[DONE]``.
+    """
+
+    def __init__(self, shape: Shape, *, model: str = "mock-model", id: str | None = None) -> None:
+        self.shape = shape
+        self.model = model
+        self.id = id or completion_id()
+        self._started = False
+        self._in_reasoning = False
+        self._think = _Think.NONE
+        self._pending_prefix = ""  # think-split: "ink>" owed after "</th"
+        self._usage: Usage | None = None
+        self._tools_seen: set[int] = set()
+        self._rd_index = -1
+        self._rd_block_open = False
+
+    # -- envelope
+    def _chunk(
+        self, delta: Mapping[str, Any] | None, finish: str | None = None, **top: Any
+    ) -> dict[str, Any]:
+        obj: dict[str, Any] = {
+            "id": self.id,
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": self.model,
+            **self.shape.envelope,
+        }
+        if "error" in top:
+            obj["error"] = top.pop("error")
+        if delta is None:
+            obj["choices"] = []
+        else:
+            choice: dict[str, Any] = {"index": 0, "delta": dict(delta)}
+            if self.shape.logprobs:
+                choice["logprobs"] = None
+            choice["finish_reason"] = finish
+            obj["choices"] = [choice]
+        obj.update(top)
+        return obj
+
+    def _frame(self, obj: Mapping[str, Any], *tags: str) -> Frame:
+        return Frame(dumps_compact(obj), tags=frozenset(tags))
+
+    def _content(self, content: Any, *tags: str) -> Frame:
+        return self._frame(self._chunk({"content": content}), *tags)
+
+    def _delta_frame(self, delta: Mapping[str, Any], *tags: str) -> Frame:
+        if self._in_reasoning and "reasoning" not in tags:
+            self._in_reasoning = False
+            tags = (*tags, "reasoning-done")
+        return self._frame(self._chunk(delta), *tags)
+
+    def _start(self) -> list[Frame]:
+        if self._started:
+            return []
+        self._started = True
+        return [self._frame(self._chunk(self.shape.role), "start")]
+
+    # -- per event (feed and close: EmitterLoop)
+    def _close_think(self) -> list[Frame]:
+        """Close an open inline block before anything that is not reasoning."""
+        if self._think is not _Think.OPEN:
+            return []
+        self._think = _Think.CLOSED
+        close, *owed = self.shape.closer
+        self._pending_prefix = "".join(owed)
+        self._in_reasoning = False
+        return [self._content(close, "reasoning-done")]
+
+    def _flush_prefix(self) -> list[Frame]:
+        if not self._pending_prefix:
+            return []
+        prefix, self._pending_prefix = self._pending_prefix, ""
+        return [self._delta_frame({"content": prefix}, "text")]
+
+    def _event(self, ev: Event) -> list[Frame]:
+        if isinstance(ev, ReasoningDelta):
+            return self._reasoning(ev)
+        if isinstance(ev, ReasoningSignature | RedactedReasoning):
+            if self.shape.carrier is not Carrier.DETAILS:
+                return []  # the variant cannot carry it (not in its caps)
+            return self._rd_opaque(ev)
+        out: list[Frame] = []
+        if isinstance(ev, TextDelta):
+            out += self._close_think()
+            text = self._pending_prefix + ev.text
+            self._pending_prefix = ""
+            if text:
+                out.append(self._delta_frame({"content": text, **self.shape.text}, "text"))
+            return out
+        if isinstance(ev, ToolCallDelta):
+            out += self._close_think() + self._flush_prefix()
+            if ev.index not in self._tools_seen:
+                self._tools_seen.add(ev.index)
+                call = {
+                    "index": ev.index,
+                    "id": ev.id or f"call_mock_{ev.index}",
+                    "type": "function",
+                    "function": {"name": ev.name or "", "arguments": ""},
+                }
+                out.append(self._delta_frame({"tool_calls": [call]}, "tool"))
+            if ev.arguments:
+                args = {"index": ev.index, "function": {"arguments": ev.arguments}}
+                out.append(self._delta_frame({"tool_calls": [args]}, "tool"))
+            return out
+        if isinstance(ev, Usage):
+            self._usage = ev
+            return out
+        if isinstance(ev, StreamError):
+            out += self._close_think() + self._flush_prefix()
+            self.ended = True
+            obj = self._chunk({"content": ""}, "error", error=_error_json(ev))
+            return [*out, self._frame(obj, "error", *(("reasoning-done",) if self._in_reasoning else ()))]
+        if isinstance(ev, End):
+            return self._end(ev)
+        return out  # Notice: not part of the wire
+
+    def _reasoning(self, ev: ReasoningDelta) -> list[Frame]:
+        carrier, text = self.shape.carrier, ev.text
+        if not text or carrier is Carrier.NONE:
+            return []
+        if carrier is Carrier.INLINE:
+            return self._think_reasoning(text)
+        self._in_reasoning = True
+        delta: dict[str, Any]
+        if carrier is Carrier.REASONING_CONTENT:
+            delta = {"content": None, "reasoning_content": text}
+        elif carrier is Carrier.REASONING:
+            delta = {"reasoning": text}
+        elif carrier is Carrier.MISTRAL:
+            delta = {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]}
+        else:  # DETAILS: mirrored, as OpenRouter sends it
+            if not self._rd_block_open:
+                self._rd_index += 1
+                self._rd_block_open = True
+            detail = {"type": "reasoning.text", "text": text, "format": RD_FORMAT, "index": self._rd_index}
+            delta = {"role": "assistant", "content": "", "reasoning": text, "reasoning_details": [detail]}
+        return [self._frame(self._chunk(delta), "reasoning")]
+
+    def _think_reasoning(self, text: str) -> list[Frame]:
+        if self._think is _Think.CLOSED:
+            # The variant carries one leading block only: later reasoning can only be content.
+            return self._event(TextDelta(text))
+        out: list[Frame] = []
+        if self._think is _Think.NONE:
+            self._think = _Think.OPEN
+            *before, prefix = self.shape.opener or ("",)
+            out += [self._content(piece, "reasoning") for piece in before]
+            text = prefix + text
+        self._in_reasoning = True
+        out.append(self._content(text, "reasoning"))
+        return out
+
+    def _rd_opaque(self, ev: ReasoningSignature | RedactedReasoning) -> list[Frame]:
+        self._in_reasoning = True
+        detail: dict[str, Any]
+        if isinstance(ev, ReasoningSignature):
+            if not self._rd_block_open:
+                self._rd_index += 1
+            detail = {"type": "reasoning.text", "signature": ev.value}
+        else:
+            self._rd_index += 1
+            detail = {"type": "reasoning.encrypted", "data": ev.data}
+        self._rd_block_open = False  # a signature closes its block; a redacted one is a block
+        detail |= {"format": RD_FORMAT, "index": self._rd_index}
+        delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
+        return [self._frame(self._chunk(delta), "reasoning")]
+
+    def _end(self, ev: End) -> list[Frame]:
+        out = self._close_think() + self._flush_prefix()
+        self.ended = True
+        s, usage = self.shape, self._usage
+        tags = ("reasoning-done",) if self._in_reasoning else ()
+        self._in_reasoning = False
+        delta = s.finish_on_tools if ev.reason == "tool_calls" and s.finish_on_tools is not None else s.finish
+        on_finish = s.usage_on_finish and usage is not None
+        extra = {"usage": usage_json(usage)} if on_finish and usage is not None else {}
+        finish_tags = tags + (("usage",) if on_finish else ())
+        out.append(self._frame(self._chunk(delta, ev.reason, **extra), *finish_tags))
+        if usage is not None and not on_finish:
+            out.append(self._frame(self._chunk(None, usage=usage_json(usage)), "usage"))
+        out.append(Frame("[DONE]", tags=frozenset({"terminal"})))
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Observer
+
+_DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
+
+
+def _details_text(details: list[Any]) -> str:
+    return "".join(
+        str(d.get("text") or d.get("summary") or "")
+        for d in details
+        if isinstance(d, Mapping) and d.get("type") in _DETAIL_TEXT
+    )
+
+
+def _thinking_text(part: Mapping[str, Any]) -> str:
+    """The text of a Mistral ``thinking`` chunk (a list of text parts, or a string)."""
+    inner = part.get("thinking")
+    if isinstance(inner, list):
+        return "".join(p.get("text", "") for p in inner if isinstance(p, Mapping))
+    return inner if isinstance(inner, str) else ""
+
+
+@dataclass
+class Reader:
+    """Per-stream state shared by the streaming and the non-streaming readers."""
+
+    fields: tuple[str, ...]
+    implicit: bool
+    inline: bool = INLINE_THINK  # False: never split inline <think> (a door claiming structured reasoning)
+    splitter: ThinkSplitter = field(init=False)
+    structured: bool = False
+    mirrored_noted: bool = False
+    text_ended: bool = False
+    finish: str | None = None
+
+    def __post_init__(self) -> None:
+        self.splitter = ThinkSplitter(implicit=self.implicit)
+
+    def reasoning(self, obj: Mapping[str, Any]) -> list[Event]:
+        """The reasoning of one delta/message: one text field, plus reasoning_details' opaque parts."""
+        out: list[Event] = []
+        raw = obj.get("reasoning_details") if "reasoning_details" in self.fields else None
+        details = raw if isinstance(raw, list) else None
+        details_text = _details_text(details) if details is not None else ""
+        texts: list[tuple[str, str]] = []
+        for name in self.fields:
+            val = details_text if name == "reasoning_details" else obj.get(name)
+            if isinstance(val, str) and val:
+                texts.append((name, val))
+        chosen = texts[0] if texts else None
+        if chosen is not None or details:
+            self.structured = True
+            out += self.splitter.release()
+        if len(texts) > 1 and not self.mirrored_noted:
+            self.mirrored_noted = True
+            same = all(t == texts[0][1] for _, t in texts)
+            names = ",".join(n for n, _ in texts)
+            out.append(Notice("mirrored", names if same else names + " (texts differ)"))
+        # Read reasoning_details in order when it carries the chosen text (keeps redacted/text order).
+        from_details = chosen is None or chosen[0] == "reasoning_details" or chosen[1] == details_text
+        if chosen is not None and not from_details:
+            out.append(ReasoningDelta(chosen[1]))
+        for d in details or ():
+            if not isinstance(d, Mapping):
+                continue
+            kind = d.get("type")
+            if kind in _DETAIL_TEXT:
+                piece = d.get("text") or d.get("summary")
+                if from_details and isinstance(piece, str) and piece:
+                    out.append(ReasoningDelta(piece))
+                sig = d.get("signature")
+                if kind == "reasoning.text" and isinstance(sig, str) and sig:
+                    out.append(ReasoningSignature(sig))
+            elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
+                if d.get("format") == GEMINI_FORMAT and d.get("id"):
+                    out.append(ReasoningSignature(d["data"], item=str(d["id"])))
+                else:
+                    out.append(RedactedReasoning(d["data"]))
+        return out
+
+    def content(self, content: Any) -> list[Event]:
+        if content is None or content == "":
+            return []
+        if isinstance(content, str):
+            if self.structured or not self.inline:
+                return [*self.splitter.release(), TextDelta(content)]
+            return list(self.splitter.feed(content))
+        if not isinstance(content, list):
+            return [Notice("unknown-content", dumps_compact(content)[:80])]
+        out: list[Event] = []
+        for part in content:  # Mistral chunks
+            if not isinstance(part, Mapping):
+                continue
+            if part.get("type") == "thinking":
+                text = _thinking_text(part)
+                self.structured = True
+                out += self.splitter.release()
+                if text:
+                    out.append(ReasoningDelta(text))
+                if isinstance(part.get("signature"), str) and part["signature"]:
+                    out.append(ReasoningSignature(part["signature"]))
+            elif part.get("type") == "text" and isinstance(part.get("text"), str):
+                out += self.content(part["text"])
+        return out
+
+    def tool_calls(self, calls: Any) -> list[Event]:
+        out: list[Event] = []
+        for n, call in enumerate(calls if isinstance(calls, list) else ()):
+            if not isinstance(call, Mapping):
+                continue
+            index, cid = call.get("index", n), call.get("id")
+            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+            assert isinstance(fn, Mapping)
+            args, name = fn.get("arguments"), fn.get("name")
+            if not isinstance(args, str):
+                args = dumps_compact(args) if args is not None else ""
+            out.append(
+                ToolCallDelta(
+                    int(index) if isinstance(index, int) else n,
+                    cid if isinstance(cid, str) else None,
+                    name if isinstance(name, str) else None,
+                    args,
+                )
+            )
+        return out
+
+    def end_text(self) -> list[Event]:
+        """The content is over (its choice finished, ``[DONE]``, EOF, an error): text held back as a
+        possible ``<think>`` prefix goes out now, before any usage that follows. Once."""
+        if self.text_ended:
+            return []
+        self.text_ended = True
+        out: list[Event] = list(self.splitter.end())
+        if self.splitter.unclosed:
+            out.append(Notice("think-unclosed", "a <think> block was never closed"))
+        return out
+
+
+class ChatObserver:
+    """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order),
+    ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
+    ``think-implicit`` variant), ``inline_think`` (default :data:`INLINE_THINK`; False never splits
+    inline tags: for reading a SUT whose front door claims structured reasoning, so tags it leaks into
+    content are seen as such)."""
+
+    def __init__(
+        self,
+        *,
+        reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
+        implicit_think: bool = False,
+        inline_think: bool = INLINE_THINK,
+    ) -> None:
+        self._sse = SSEDecoder()
+        self._r = Reader(tuple(reasoning_fields), implicit_think, inline_think)
+        self._anomalies = 0
+        self._done = False
+        self._errored = False
+        self._after_noted = False
+
+    def feed(self, data: bytes) -> list[Event]:
+        out: list[Event] = []
+        for sse in self._sse.feed(data):
+            out += self._frame(sse.data)
+        out += self._notices()
+        return out
+
+    def end(self) -> list[Event]:
+        self._sse.end()  # returns nothing: an incomplete event is not dispatched (WHATWG)
+        out: list[Event] = self._notices()
+        if not self._done:
+            out += self._r.end_text()
+            if not self._errored:
+                out.append(Notice("no-terminator", "EOF without data: [DONE]"))
+        return out
+
+    def _notices(self) -> list[Event]:
+        new = self._sse.anomalies[self._anomalies :]
+        self._anomalies = len(self._sse.anomalies)
+        return [Notice(f"sse-{a}") for a in new]
+
+    def _frame(self, data: str) -> list[Event]:
+        if self._done or self._errored:
+            if self._after_noted:
+                return []
+            self._after_noted = True
+            return [Notice("data-after-end", data[:80])]
+        if data.strip() == "[DONE]":
+            self._done = True
+            return [*self._r.end_text(), End(self._r.finish or "stop")]
+        try:
+            obj = loads(data)
+        except (JSONDecodeError, ValueError):
+            return [Notice("malformed-json", data[:80])]
+        if not isinstance(obj, Mapping):
+            return [Notice("unknown-frame", data[:80])]
+        out: list[Event] = []
+        choices = obj.get("choices")
+        if isinstance(choices, list):
+            for choice in choices:
+                if not isinstance(choice, Mapping):
+                    continue
+                delta = choice.get("delta")
+                if isinstance(delta, Mapping):
+                    out += self._r.reasoning(delta)
+                    out += self._r.content(delta.get("content"))
+                    out += self._r.tool_calls(delta.get("tool_calls"))
+                fr = choice.get("finish_reason")
+                if isinstance(fr, str) and fr and fr != "error":
+                    self._r.finish = fr
+                    out += self._r.end_text()
+        elif "error" not in obj and "usage" not in obj:
+            out.append(Notice("unknown-frame", data[:80]))
+        usage = usage_event(obj.get("usage"))
+        if usage is not None:
+            out.append(usage)
+        if obj.get("error"):
+            out += self._r.end_text()
+            self._errored = True
+            out.append(error_event(obj["error"]))
+        return out
+
