@@ -30,18 +30,18 @@ def required_checks(view: CaseView) -> dict[str, str]:
     """Check name -> why the scenario makes it applicable to this case (N/A there is missing evidence)."""
     case, out = view.case, {}
     turns = case.turns
+    faulted = [v.faulted for v in view.turns]  # the view's: a perturbation can make a turn faulted too
     if case.stream and any(
-        sum(1 for st in t.steps if type(st).__name__ == "Gate") and not t.faulted and t.cancel is None
-        for t in turns
+        v.gates_scripted and not faulted[i] and turns[i].cancel is None for i, v in enumerate(view.turns)
     ):
         out["incremental"] = "the scenario scripts a gate on a streamed turn"
     if case.profile != "lenient" and len(turns) > 1:
         out["passback"] = f"the scenario continues the conversation under the strict {case.profile} profile"
     if any(t.cancel is not None for t in turns):
         out["cancellation"] = "the client cancels in this scenario"
-    if case.scenario.outcome == "error" and any(t.faulted for t in turns):
+    if case.scenario.outcome == "error" and any(faulted):
         out["error-propagation"] = "the scenario scripts an upstream failure"
-    if any(t.events() and not t.faulted and t.replay is None for t in turns):
+    if any(t.events() and not faulted[i] and t.replay is None for i, t in enumerate(turns)):
         out["delivery"] = "the upstream answers with content"
     if view.kind == "cli" and case.scenario.category == "cleanup":
         out["cleanup"] = "a cleanup scenario on a CLI SUT"

@@ -162,7 +162,8 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant("drop-reasoning", "reference-cli", "delivery", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     # Parser mutants: real SSE / NDJSON decoder deviations (wire-formats.md 1.3), each caught where the
     # perturbation placed for it makes the deviating parser lose something a check compares. A parser
-    # that fails or starves the stream also ends it improperly: termination is the same bug's shadow.
+    # that fails on a stream the upstream served correctly makes the SUT fail the turn: sut-error owns
+    # that cause (the error is the evidence; its consequences are not judged again).
     Mutant(
         "sse-bom-drop-first",
         "reference",
@@ -182,35 +183,31 @@ MATRIX: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
-        "sse-data-space-only", "reference", "termination", _c(f"sse-framing/perturbations[{CHAT}/no-space]")
+        "sse-data-space-only", "reference", "sut-error", _c(f"sse-framing/perturbations[{CHAT}/no-space]")
     ),
     Mutant(
         "sse-chunk-local",
         "reference",
-        "delivery",
+        "sut-error",
         _c("sse-framing/split-crlf[openai-chat:reasoning_content/crlf-split/crlf]"),
-        frozenset({"termination"}),
     ),
     Mutant(
         "sse-lflf-only",
         "reference",
-        "delivery",
+        "sut-error",
         _c(f"sse-framing/perturbations[{CHAT}/cr]", f"sse-framing/perturbations[{CHAT}/crlf]"),
-        frozenset({"termination"}),
     ),
     Mutant(
         "sse-comments-as-data",
         "reference",
-        "delivery",
+        "sut-error",
         _c("sse-framing/perturbations[anthropic-messages:thinking/frames/comments]"),
-        frozenset({"termination"}),
     ),
     Mutant(
         "sse-dispatch-empty",
         "reference",
-        "delivery",
+        "sut-error",
         _c("sse-framing/perturbations[openai-responses:summary/frames/event-only]"),
-        frozenset({"termination"}),
     ),
     Mutant("sse-line-per-event", "reference", "delivery", _c(f"sse-framing/perturbations[{CHAT}/multiline]")),
     Mutant(
@@ -225,7 +222,7 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant(
         "jsonl-drop-unterminated",
         "reference",
-        "termination",
+        "sut-error",
         _c("sse-framing/jsonl-separators[ollama:native/frames/unterminated]"),
     ),
     Mutant("sse-bom-drop-first", "reference-sdk", "delivery", _c(f"sse-framing/bom[{CHAT}/bom-split]")),

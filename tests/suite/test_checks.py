@@ -102,10 +102,17 @@ def test_one_cause_one_check() -> None:
 def test_incremental_fails_on_gate_timeout_and_passes_on_open() -> None:
     gate = Gate(reasoning="Let me")
     case = FakeCase((TurnSpec((Emit(SCRIPT[:1]), gate, Emit(SCRIPT[1:])), "hi"),))
-    timeout = [("gate-timeout", {"condition": "reasoning 'Let me'", "timeout": 1.0, "withheld": "frame"})]
+    wait = ("gate-wait", {"condition": "reasoning 'Let me'"})
+    held = {"condition": "reasoning 'Let me'", "timeout": 1.0, "withheld": "frame"}
+    timeout = [wait, ("gate-timeout", held)]
     assert judge("incremental", GOOD, case=case, upstream=timeout) == Verdict.FAIL
-    assert judge("incremental", GOOD, case=case, upstream=[("gate-open", {})]) == Verdict.PASS
+    assert judge("incremental", GOOD, case=case, upstream=[wait, ("gate-open", {})]) == Verdict.PASS
     assert judge("incremental", GOOD) == Verdict.NOT_APPLICABLE
+    # a scripted gate the upstream never reached (the stream stopped before it) is never N/A
+    assert judge("incremental", GOOD, case=case, upstream=[("mode", {"stream": True})]) == Verdict.FAIL
+    # ... unless the upstream answered whole: then the evidence rules report the fake streaming
+    whole = [("mode", {"stream": False})]
+    assert judge("incremental", GOOD, case=case, upstream=whole) == Verdict.NOT_APPLICABLE
 
 
 def test_usage_check() -> None:
