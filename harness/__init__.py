@@ -47,6 +47,9 @@ _EXPORTS: dict[str, str] = {
     "ResultsError": "harness.report",
     "DriverError": "harness.drivers",
     "DriverTimeout": "harness.drivers",
+    "CaseTooBig": "harness.drivers",
+    "AdapterError": "harness.drivers",
+    "PreflightError": "harness._errors",
     "HarnessError": "harness._errors",
 }
 
@@ -57,6 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
         CassetteError,
         DecodeError,
         HarnessError,
+        PreflightError,
         ProfileError,
         ScenarioError,
         ThinkwireError,
@@ -64,7 +68,15 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from harness.codec import SSEDecoder, SSEEvent
     from harness.dialects import get_dialect
-    from harness.drivers import DriverError, DriverTimeout, SUTProfile, SUTRequest, load_profile
+    from harness.drivers import (
+        AdapterError,
+        CaseTooBig,
+        DriverError,
+        DriverTimeout,
+        SUTProfile,
+        SUTRequest,
+        load_profile,
+    )
     from harness.report import ResultsError
     from harness.suite import CaseResult, Finding, RunResult, Status, Verdict, load_cases, run
     from harness.timeline import Timeline

@@ -10,7 +10,10 @@ ThinkwireError
  ├── CassetteError        a recording is malformed or truncated: names the line
  ├── ResultsError *       a results file cannot be read (harness.report)
  ├── DriverError *        the SUT crashed, never became ready, answered garbage (harness.drivers)
- │    └── DriverTimeout * the SUT did not answer within the case timeout
+ │    ├── DriverTimeout * the SUT did not finish within the case's deadline (the case is TIMEOUT)
+ │    ├── CaseTooBig *    the SUT sent more than the case's byte cap (the case FAILs: size)
+ │    └── AdapterError *  a Python adapter yielded a non-canonical event (the case is ERROR)
+ ├── PreflightError       the canary case showed the SUT cannot be tested at all (exit 2)
  └── HarnessError         thinkwire itself failed (a bug or an environment problem)
 
 The command line prints any of them as one line, ``thinkwire: error: <message>``, and exits 2.

@@ -31,7 +31,7 @@ def _drawn_tree() -> dict[str, str]:
     parents: dict[str, str] = {}
     stack: list[tuple[int, str]] = []
     for line in (_errors.__doc__ or "").splitlines():
-        m = re.match(r"^([ │]*)(?:[├└]── )?(\w+(?:Error|Name|Timeout))\b", line)
+        m = re.match(r"^([ │]*)(?:[├└]── )?([A-Z]\w+)\b", line)
         if m is None:
             continue
         depth = len(m.group(1))

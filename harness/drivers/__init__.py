@@ -9,16 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness._registry import Registry
-from harness.drivers._base import CaseContext, Driver, DriverError, DriverTimeout, TurnOutcome, converse
+from harness.drivers._base import (
+    CaseContext,
+    CaseTooBig,
+    Driver,
+    DriverError,
+    DriverTimeout,
+    TurnOutcome,
+    converse,
+)
 from harness.drivers._cli import CliDriver
 from harness.drivers._gateway import GatewayDriver, UrlDriver
 from harness.drivers._profile import KINDS, SUTProfile, load_profile, parse_profile, substitute
-from harness.drivers._python import PythonDriver, SUTCallable, SUTRequest, load_callable
+from harness.drivers._python import AdapterError, PythonDriver, SUTCallable, SUTRequest, load_callable
 
 __all__ = [
     "DRIVERS",
     "KINDS",
+    "AdapterError",
     "CaseContext",
+    "CaseTooBig",
     "CliDriver",
     "Driver",
     "DriverError",

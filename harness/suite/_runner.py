@@ -7,37 +7,38 @@ the SUT is restarted for the next case when it died.
 
 from __future__ import annotations
 
-import base64
-import shlex
 import time
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from harness._errors import PreflightError
-from harness.drivers import (
-    CaseContext,
-    Driver,
-    DriverError,
-    DriverTimeout,
-    SUTCallable,
-    SUTProfile,
-    make_driver,
-)
-from harness.drivers._base import DEFAULT_MAX_BYTES, CaseTooBig
-from harness.drivers._python import short_traceback
-from harness.events import Event
+from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.drivers._base import DEFAULT_MAX_BYTES
 from harness.suite._builtin import builtin_profile
 from harness.suite._case import Case, expand_all, select
-from harness.suite._evidence import weigh
+from harness.suite._case_run import (
+    Limits,
+    failed,
+    new_result,
+    run_case,
+    serialize_timeline,
+    set_verdicts,
+    with_gate_timeout,
+)
 from harness.suite._expectations import Expectations, load_expectations
+from harness.suite._preflight import (
+    WARMED,
+    canary_case,
+    check_sut,
+    first_line,
+    preflight_profile,
+    stderr_hint,
+)
 from harness.suite._scenario import load_catalog
-from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
-from harness.suite.checks import CaseView, build_view, case_checks, pair_checks
-from harness.suite.checks._errors import CANCEL_BOUND_S
-from harness.timeline import Entry, Timeline
+from harness.suite._verdict import CaseResult, Status, rank
+from harness.suite.checks import CaseView, pair_checks
 
 __all__ = [
     "RunResult",
@@ -120,8 +121,6 @@ def _label(c: CaseResult) -> str:
 
 
 def _severity(c: CaseResult) -> tuple[int, int, int]:
-    from harness.suite._verdict import rank
-
     return (int(c.unexpected), int(c.status != Status.OK), rank(c.stream) + rank(c.cleanup))
 
 
@@ -188,7 +187,7 @@ def run(
     started = time.monotonic()
     rounds = [RunResult(sut=profile.name, strict=strict) for _ in range(max(1, repeat))]
     total = len(case_list) * len(rounds)
-    limits = _Limits(
+    limits = Limits(
         timeout=timeout or profile.timeout,
         max_bytes=max_bytes or profile.max_bytes or DEFAULT_MAX_BYTES,
         gate_timeout=gate_timeout or profile.gate_timeout,
@@ -200,7 +199,7 @@ def run(
     driver: Driver | None = drivers.pop(profile.name, None) if drivers is not None else None
     checked = driver is not None or not preflight  # a kept driver passed its preflight before
     if driver is not None:
-        limits.derived_gate_timeout = _WARMED.get(driver)
+        limits.derived_gate_timeout = WARMED.get(driver)
     try:
         for n, out, case in _schedule(rounds, case_list):
             if n % len(case_list) == 1 or len(case_list) == 1:
@@ -213,18 +212,17 @@ def run(
                     driver = None
                     if not checked:
                         raise PreflightError(
-                            f"the SUT {profile.name!r} could not start: {_first_line(exc)}"
-                            + _stderr_hint(exc)
+                            f"the SUT {profile.name!r} could not start: {first_line(exc)}" + stderr_hint(exc)
                         ) from None
-                    result = _result(case, profile)
+                    result = new_result(case, profile)
                     result.status, result.error = Status.ERROR, str(exc)
                     _finish(out, result, expectations, strict, progress, n, total)
                     continue
                 if not checked:
                     checked = True
-                    _preflight(profile, driver, upstream, limits)
-                    _WARMED[driver] = limits.derived_gate_timeout
-            result, view, alive = _run_case(
+                    check_sut(profile, driver, upstream, limits)
+                    WARMED[driver] = limits.derived_gate_timeout
+            result, view, alive = run_case(
                 case, profile, driver, upstream, ClientSide, limits, keep_timelines
             )
             if view is not None and case.scenario.parity:  # the parity pass compares these later;
@@ -263,126 +261,16 @@ def _schedule(rounds: list[RunResult], cases: list[Case]) -> Iterator[tuple[int,
             yield n, out, case
 
 
-_WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
-"""A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
-
-
 def preflight(
     sut: SUTProfile | str | SUTCallable | None = None,
     *,
     faults: Sequence[str] = (),
     timeout: float | None = None,
 ) -> float | None:
-    """Only the preflight (and warm-up) of :func:`run`, on a SUT of its own, stopped afterwards: what
-    ``-j N`` does once before its workers start. Returns the gate timeout the warm-up derived; raises
-    :class:`PreflightError` when the SUT cannot be tested."""
-    from harness.upstream import MockUpstream
-
+    """Only the preflight (and warm-up) of :func:`run` on ``sut`` (see ``_preflight``): what ``-j N``
+    does once before its workers start. Returns the derived gate timeout; raises PreflightError."""
     fn: SUTCallable | None = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
-    profile = resolve_sut(sut, faults)
-    limits = _Limits(timeout=timeout or profile.timeout, max_bytes=profile.max_bytes or DEFAULT_MAX_BYTES)
-    with MockUpstream() as upstream:
-        driver = make_driver(profile, fn)
-        try:
-            try:
-                driver.start(upstream.base_url)
-            except DriverError as exc:
-                raise PreflightError(
-                    f"the SUT {profile.name!r} could not start: {_first_line(exc)}" + _stderr_hint(exc)
-                ) from None
-            _preflight(profile, driver, upstream, limits)
-        finally:
-            driver.stop()
-    return limits.derived_gate_timeout
-
-
-@dataclass(slots=True)
-class _Limits:
-    """One run's bounds: each case's wall-clock budget, byte cap, and gate timeout (None: the
-    scenario's own, raised to the warm-up's figure when one was measured)."""
-
-    timeout: float
-    max_bytes: int
-    gate_timeout: float | None = None
-    derived_gate_timeout: float | None = None
-
-
-def _stderr_hint(exc: DriverError) -> str:
-    """The last line the SUT wrote to stderr, for a one-line error."""
-    lines = [ln for ln in (exc.stderr or "").splitlines() if ln.strip()]
-    return f" (its stderr ends: {lines[-1].strip()[:200]})" if lines else ""
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-
-
-def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> Case:
-    """The case preflight and warm-up send: a plain one-turn streamed answer the SUT claims."""
-    cases = list(catalog) if catalog is not None else expand_all(load_catalog())
-
-    def plain(c: Case) -> bool:
-        t = c.turns
-        return (
-            len(t) == 1
-            and not t[0].faulted
-            and t[0].cancel is None
-            and t[0].replay is None
-            and c.stream
-            and c.chunking == "frames"
-            and c.perturbation == "none"
-            and c.profile == "lenient"
-        )
-
-    claimed = [
-        c for c in cases if profile.claims(c.dialect, c.variant) and profile.kind in c.scenario.sut_kinds
-    ]
-    for c in claimed:
-        if plain(c) and c.scenario.category == "wire-variants":
-            return c
-    for c in claimed:
-        if plain(c):
-            return c
-    if claimed:
-        return claimed[0]
-    raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
-
-
-def _preflight(profile: SUTProfile, driver: Driver, upstream: Any, limits: _Limits) -> None:
-    """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
-    the first-byte latency the gates' timeout derives from."""
-    from harness.upstream import ClientSide
-
-    canary = canary_case(profile)
-    result, view, _ = _run_case(canary, profile, driver, upstream, ClientSide, limits, False)
-    where = profile.url if profile.kind == "url" else (profile.callable or " ".join(profile.command[:3]))
-    name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
-    first = view.turns[0] if view is not None and view.turns else None
-    if result.status == Status.TIMEOUT:
-        raise PreflightError(
-            f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
-            f"{limits.timeout:g}s"
-        )
-    if first is None or not first.reached:
-        if first is not None and first.raised:
-            why = f"raised {first.raised[0].info.get('error')} before calling the upstream"
-        elif first is not None and not first.observed:
-            errors = "; ".join(str(e.info.get("error", "")) for e in first.client_errors)
-            why = "is unreachable" + (f": {errors}" if errors else " (no answer)")
-        elif result.status == Status.ERROR:
-            why = f"failed: {_first_line(Exception(result.error))}"
-        else:
-            why = "answered without calling the mock upstream (is its upstream URL configured?)"
-        raise PreflightError(f"preflight: {name} at {where} {why}")
-    if result.status == Status.ERROR and "adapter" in result.error:
-        raise PreflightError(f"preflight: {_first_line(Exception(result.error))}")
-    if limits.gate_timeout is None and (
-        profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
-    ):
-        warm, _, _ = _run_case(canary, profile, driver, upstream, ClientSide, limits, False)
-        latency = warm.first_byte_s
-        if latency is not None:
-            limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
+    return preflight_profile(resolve_sut(sut, faults), fn, timeout)
 
 
 def _case_list(cases: Sequence[Case] | Sequence[str] | None) -> list[Case]:
@@ -391,159 +279,6 @@ def _case_list(cases: Sequence[Case] | Sequence[str] | None) -> list[Case]:
         return load_cases()
     globs = [c for c in cases if isinstance(c, str)]
     return load_cases(globs) if globs else [c for c in cases if isinstance(c, Case)]
-
-
-def _result(case: Case, profile: SUTProfile) -> CaseResult:
-    return CaseResult(
-        case_id=case.id,
-        scenario_id=case.scenario.id,
-        requirement=case.scenario.requirement,
-        category=case.scenario.category,
-        sut=profile.name,
-        axes=case.axes(),
-        reproduce=f"thinkwire run {_sut_arg(profile)} --cases {shlex.quote(case.id)}",
-    )
-
-
-def _sut_arg(profile: SUTProfile) -> str:
-    """The ``--sut ...`` part of a reproduction command."""
-    if profile.source.startswith("<builtin"):
-        base = profile.source.split()[1].rstrip(">")
-        return f"--sut {base}" + "".join(f" --fault {f}" for f in profile.faults)
-    if profile.source == "<flags>":
-        if profile.kind == "url":
-            return f"--sut-url {shlex.quote(profile.url)} --front-door {profile.front_door}"
-        return f"--sut-cmd {shlex.quote(shlex.join(profile.command))} --front-door {profile.front_door}"
-    return f"--sut {shlex.quote(profile.source)}"
-
-
-def _run_case(
-    case: Case,
-    profile: SUTProfile,
-    driver: Driver,
-    upstream: Any,
-    client_cls: Any,
-    limits: _Limits,
-    keep: bool | Literal["failures"],
-) -> tuple[CaseResult, CaseView | None, bool]:
-    result = _result(case, profile)
-    if not profile.claims(case.dialect, case.variant) or profile.kind not in case.scenario.sut_kinds:
-        result.stream = Verdict.UNSUPPORTED
-        result.cleanup = Verdict.NOT_APPLICABLE
-        result.findings.append(
-            Finding(
-                "support",
-                Verdict.UNSUPPORTED,
-                message=f"the SUT does not claim {case.dialect}:{case.variant}"
-                if not profile.claims(case.dialect, case.variant)
-                else f"scenario does not apply to {profile.kind} SUTs",
-            )
-        )
-        return result, None, True
-    timeline = Timeline()
-    client = client_cls()
-    model = profile.model_for(case.dialect, case.variant)
-    conversation = case.conversation(model)
-    gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
-    if gates is not None:
-        conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
-    upstream.load(conversation, timeline=timeline, client=client)
-    ctx = CaseContext(
-        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes
-    )
-    t0 = time.monotonic()
-    alive = True
-    too_big: CaseTooBig | None = None
-    try:
-        driver.run(ctx)
-    except CaseTooBig as exc:
-        too_big = exc
-        alive = profile.kind not in ("gateway",) or not profile.keep_alive
-    except DriverTimeout as exc:
-        result.status, result.error = Status.TIMEOUT, str(exc)
-        alive = profile.kind not in ("gateway",)
-    except DriverError as exc:
-        result.status, result.error = Status.ERROR, str(exc)
-        alive = False
-    except Exception as exc:
-        result.status = Status.ERROR
-        result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
-    if result.status != Status.OK:
-        tail = getattr(driver, "stderr_tail", lambda: "")()
-        if tail and tail not in result.error:
-            result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
-    cancels = timeline.select("client", "cancel")
-    if cancels:
-        timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
-    result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.kind)
-    result.first_byte_s = _first_byte(view)
-    if too_big is not None:
-        result.findings = [
-            Finding(
-                "size",
-                Verdict.FAIL,
-                message=f"the SUT sent more than {too_big.limit} bytes in one case (reading stopped)",
-                expected=f"at most {too_big.limit} bytes (--max-bytes)",
-                actual=f"first bytes: {too_big.head[:200]!r}",
-            )
-        ]
-        _verdicts(result)
-    elif result.status == Status.OK:
-        findings = [c(view) for c in case_checks() if not _usage_off(c.name, profile)]
-        judged = weigh(view, findings)
-        if judged.error:
-            result.status, result.error = Status.ERROR, judged.error
-        else:
-            result.findings = findings + judged.findings
-            _verdicts(result)
-    if keep is True or (keep == "failures" and _failed(result)):
-        result.timeline = serialize_timeline(view.entries)
-    return result, view, alive
-
-
-def _usage_off(check: str, profile: SUTProfile) -> bool:
-    """``usage`` applies only where the SUT reports usage (profile ``usage``; CLIs default to off)."""
-    return check == "usage" and not profile.reports_usage
-
-
-def _first_byte(view: CaseView) -> float | None:
-    """Seconds from the first client request to the first bytes (or event) the client got back."""
-    sent = next((e.t for e in view.entries if e.side == "client" and e.kind == "request"), None)
-    got = next((e.t for e in view.entries if e.side == "client" and e.kind in ("chunk", "event")), None)
-    return None if sent is None or got is None else (got - sent) / 1e9
-
-
-def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = False) -> Any:
-    """The conversation with every gate's timeout set to ``seconds`` (``at_least``: raised to it,
-    never lowered below what the scenario asked for)."""
-    from dataclasses import replace as dc_replace
-
-    from harness.upstream import Gate
-
-    def fix(step: Any) -> Any:
-        if not isinstance(step, Gate):
-            return step
-        value = max(step.timeout, seconds) if at_least else seconds
-        return dc_replace(step, timeout=value)
-
-    scripts = tuple(dc_replace(s, steps=tuple(fix(st) for st in s.steps)) for s in conversation.scripts)
-    return dc_replace(conversation, scripts=scripts)
-
-
-def _failed(result: CaseResult) -> bool:
-    return (
-        result.status != Status.OK
-        or result.stream in (Verdict.FAIL, Verdict.NON_STRICT)
-        or result.cleanup in (Verdict.FAIL, Verdict.UNCLEAN)
-    )
-
-
-def _verdicts(result: CaseResult) -> None:
-    result.stream = worst([f.verdict for f in result.findings if f.axis == Axis.STREAM])
-    result.cleanup = worst(
-        [f.verdict for f in result.findings if f.axis == Axis.CLEANUP], default=Verdict.PASS
-    )
 
 
 def _finish(
@@ -578,64 +313,7 @@ def _parity_pass(
             continue
         result = by_id[case.id]
         result.findings += [c(views[twin.id], views[case.id]) for c in pair_checks()]
-        _verdicts(result)
+        set_verdicts(result)
         (expectations or Expectations()).apply(result, strict=strict)
-        if keep == "failures" and not result.timeline and _failed(result):
+        if keep == "failures" and not result.timeline and failed(result):
             result.timeline = serialize_timeline(views[case.id].entries)
-
-
-def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
-    if not entries:
-        return []
-    t0 = entries[0].t
-    out: list[dict[str, Any]] = []
-    for e in entries:
-        item: dict[str, Any] = {
-            "t_ms": round((e.t - t0) / 1e6, 3),
-            "side": e.side,
-            "kind": e.kind,
-            "turn": e.turn,
-        }
-        if e.data:
-            raw = e.data[:4096]
-            try:
-                item["text"] = raw.decode()
-            except UnicodeDecodeError:
-                item["base64"] = base64.b64encode(raw).decode()
-            if len(e.data) > 4096:
-                item["truncated"] = len(e.data)
-        if e.event is not None:
-            item["event"] = _event_dict(e.event)
-        if e.info:
-            item["info"] = {k: _plain(v) for k, v in e.info.items() if k != "headers"}
-        out.append(item)
-    return out
-
-
-def _event_dict(ev: Event) -> dict[str, Any]:
-    from dataclasses import fields
-
-    d: dict[str, Any] = {"type": type(ev).__name__}
-    for f in fields(ev):
-        if f.name == "channel":
-            continue
-        v = getattr(ev, f.name)
-        if v not in (None, ""):
-            d[f.name] = v
-    return d
-
-
-_ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def _plain(v: Any) -> Any:
-    """JSON-ready copy of a timeline ``info`` value (called ~300 times per case: exact types first)."""
-    if type(v) in _ATOMS or isinstance(v, str | int | float | bool) or v is None:
-        return v
-    if isinstance(v, bytes):
-        return v.decode(errors="replace")[:2000]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, list | tuple | set | frozenset):
-        return [_plain(x) for x in v]
-    return repr(v)[:2000]

@@ -1,0 +1,259 @@
+"""One case against one started SUT: the conversation loaded into the upstream, the driver run within
+the case's bounds, the checks and the evidence rules applied -> a CaseResult and its view.
+
+Rule: whatever the SUT does, the case ends by its deadline with a result: the SUT's doing is evidence
+(a FAIL finding, TIMEOUT), a harness-side problem is ERROR with its whole traceback; nothing here
+raises for a SUT's sake.
+"""
+
+from __future__ import annotations
+
+import base64
+import shlex
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile
+from harness.drivers._base import CaseTooBig
+from harness.drivers._python import short_traceback
+from harness.events import Event
+from harness.suite._case import Case
+from harness.suite._evidence import weigh
+from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
+from harness.suite.checks import CaseView, build_view, case_checks
+from harness.suite.checks._errors import CANCEL_BOUND_S
+from harness.timeline import Entry, Timeline
+
+__all__ = [
+    "Limits",
+    "failed",
+    "first_byte",
+    "new_result",
+    "run_case",
+    "serialize_timeline",
+    "set_verdicts",
+    "with_gate_timeout",
+]
+
+
+@dataclass(slots=True)
+class Limits:
+    """One run's bounds: each case's wall-clock budget, byte cap, and gate timeout (None: the
+    scenario's own, raised to the warm-up's figure when one was measured)."""
+
+    timeout: float
+    max_bytes: int
+    gate_timeout: float | None = None
+    derived_gate_timeout: float | None = None
+
+
+def new_result(case: Case, profile: SUTProfile) -> CaseResult:
+    return CaseResult(
+        case_id=case.id,
+        scenario_id=case.scenario.id,
+        requirement=case.scenario.requirement,
+        category=case.scenario.category,
+        sut=profile.name,
+        axes=case.axes(),
+        reproduce=f"thinkwire run {_sut_arg(profile)} --cases {shlex.quote(case.id)}",
+    )
+
+
+def _sut_arg(profile: SUTProfile) -> str:
+    """The ``--sut ...`` part of a reproduction command."""
+    if profile.source.startswith("<builtin"):
+        base = profile.source.split()[1].rstrip(">")
+        return f"--sut {base}" + "".join(f" --fault {f}" for f in profile.faults)
+    if profile.source == "<flags>":
+        if profile.kind == "url":
+            return f"--sut-url {shlex.quote(profile.url)} --front-door {profile.front_door}"
+        return f"--sut-cmd {shlex.quote(shlex.join(profile.command))} --front-door {profile.front_door}"
+    return f"--sut {shlex.quote(profile.source)}"
+
+
+def run_case(
+    case: Case,
+    profile: SUTProfile,
+    driver: Driver,
+    upstream: Any,
+    client_cls: Any,
+    limits: Limits,
+    keep: bool | Literal["failures"],
+) -> tuple[CaseResult, CaseView | None, bool]:
+    result = new_result(case, profile)
+    if not profile.claims(case.dialect, case.variant) or profile.kind not in case.scenario.sut_kinds:
+        result.stream = Verdict.UNSUPPORTED
+        result.cleanup = Verdict.NOT_APPLICABLE
+        result.findings.append(
+            Finding(
+                "support",
+                Verdict.UNSUPPORTED,
+                message=f"the SUT does not claim {case.dialect}:{case.variant}"
+                if not profile.claims(case.dialect, case.variant)
+                else f"scenario does not apply to {profile.kind} SUTs",
+            )
+        )
+        return result, None, True
+    timeline = Timeline()
+    client = client_cls()
+    model = profile.model_for(case.dialect, case.variant)
+    conversation = case.conversation(model)
+    gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
+    if gates is not None:
+        conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
+    upstream.load(conversation, timeline=timeline, client=client)
+    ctx = CaseContext(
+        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes
+    )
+    t0 = time.monotonic()
+    alive = True
+    too_big: CaseTooBig | None = None
+    try:
+        driver.run(ctx)
+    except CaseTooBig as exc:
+        too_big = exc
+        alive = profile.kind not in ("gateway",) or not profile.keep_alive
+    except DriverTimeout as exc:
+        result.status, result.error = Status.TIMEOUT, str(exc)
+        alive = profile.kind not in ("gateway",)
+    except DriverError as exc:
+        result.status, result.error = Status.ERROR, str(exc)
+        alive = False
+    except Exception as exc:
+        result.status = Status.ERROR
+        result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
+    if result.status != Status.OK:
+        tail = getattr(driver, "stderr_tail", lambda: "")()
+        if tail and tail not in result.error:
+            result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
+    cancels = timeline.select("client", "cancel")
+    if cancels:
+        timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
+    result.duration_s = time.monotonic() - t0
+    view = build_view(case, timeline, profile.kind)
+    result.first_byte_s = first_byte(view)
+    if too_big is not None:
+        result.findings = [
+            Finding(
+                "size",
+                Verdict.FAIL,
+                message=f"the SUT sent more than {too_big.limit} bytes in one case (reading stopped)",
+                expected=f"at most {too_big.limit} bytes (--max-bytes)",
+                actual=f"first bytes: {too_big.head[:200]!r}",
+            )
+        ]
+        set_verdicts(result)
+    elif result.status == Status.OK:
+        findings = [c(view) for c in case_checks() if not usage_off(c.name, profile)]
+        judged = weigh(view, findings)
+        if judged.error:
+            result.status, result.error = Status.ERROR, judged.error
+        else:
+            result.findings = findings + judged.findings
+            set_verdicts(result)
+    if keep is True or (keep == "failures" and failed(result)):
+        result.timeline = serialize_timeline(view.entries)
+    return result, view, alive
+
+
+def usage_off(check: str, profile: SUTProfile) -> bool:
+    """``usage`` applies only where the SUT reports usage (profile ``usage``; CLIs default to off)."""
+    return check == "usage" and not profile.reports_usage
+
+
+def first_byte(view: CaseView) -> float | None:
+    """Seconds from the first client request to the first bytes (or event) the client got back."""
+    sent = next((e.t for e in view.entries if e.side == "client" and e.kind == "request"), None)
+    got = next((e.t for e in view.entries if e.side == "client" and e.kind in ("chunk", "event")), None)
+    return None if sent is None or got is None else (got - sent) / 1e9
+
+
+def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = False) -> Any:
+    """The conversation with every gate's timeout set to ``seconds`` (``at_least``: raised to it,
+    never lowered below what the scenario asked for)."""
+    from dataclasses import replace as dc_replace
+
+    from harness.upstream import Gate
+
+    def fix(step: Any) -> Any:
+        if not isinstance(step, Gate):
+            return step
+        value = max(step.timeout, seconds) if at_least else seconds
+        return dc_replace(step, timeout=value)
+
+    scripts = tuple(dc_replace(s, steps=tuple(fix(st) for st in s.steps)) for s in conversation.scripts)
+    return dc_replace(conversation, scripts=scripts)
+
+
+def failed(result: CaseResult) -> bool:
+    return (
+        result.status != Status.OK
+        or result.stream in (Verdict.FAIL, Verdict.NON_STRICT)
+        or result.cleanup in (Verdict.FAIL, Verdict.UNCLEAN)
+    )
+
+
+def set_verdicts(result: CaseResult) -> None:
+    result.stream = worst([f.verdict for f in result.findings if f.axis == Axis.STREAM])
+    result.cleanup = worst(
+        [f.verdict for f in result.findings if f.axis == Axis.CLEANUP], default=Verdict.PASS
+    )
+
+
+def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    if not entries:
+        return []
+    t0 = entries[0].t
+    out: list[dict[str, Any]] = []
+    for e in entries:
+        item: dict[str, Any] = {
+            "t_ms": round((e.t - t0) / 1e6, 3),
+            "side": e.side,
+            "kind": e.kind,
+            "turn": e.turn,
+        }
+        if e.data:
+            raw = e.data[:4096]
+            try:
+                item["text"] = raw.decode()
+            except UnicodeDecodeError:
+                item["base64"] = base64.b64encode(raw).decode()
+            if len(e.data) > 4096:
+                item["truncated"] = len(e.data)
+        if e.event is not None:
+            item["event"] = _event_dict(e.event)
+        if e.info:
+            item["info"] = {k: _plain(v) for k, v in e.info.items() if k != "headers"}
+        out.append(item)
+    return out
+
+
+def _event_dict(ev: Event) -> dict[str, Any]:
+    from dataclasses import fields
+
+    d: dict[str, Any] = {"type": type(ev).__name__}
+    for f in fields(ev):
+        if f.name == "channel":
+            continue
+        v = getattr(ev, f.name)
+        if v not in (None, ""):
+            d[f.name] = v
+    return d
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(v: Any) -> Any:
+    """JSON-ready copy of a timeline ``info`` value (called ~300 times per case: exact types first)."""
+    if type(v) in _ATOMS or isinstance(v, str | int | float | bool) or v is None:
+        return v
+    if isinstance(v, bytes):
+        return v.decode(errors="replace")[:2000]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple | set | frozenset):
+        return [_plain(x) for x in v]
+    return repr(v)[:2000]

@@ -1,0 +1,128 @@
+"""Preflight and warm-up: one canary case through the SUT's front door before any case is judged.
+
+Rule: a SUT that cannot be tested at all (unreachable, never calls the mock upstream, cannot be
+imported, raises before calling it, hangs) stops the run with one line (PreflightError), instead of
+hundreds of empty verdicts; a gateway/url SUT is warmed up and its first-byte latency sets the gates'
+timeout (slow is not buffering).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+from harness._errors import PreflightError
+from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.suite._case import Case, expand_all
+from harness.suite._case_run import Limits, run_case
+from harness.suite._scenario import load_catalog
+from harness.suite._verdict import Status
+
+__all__ = ["WARMED", "canary_case", "check_sut", "first_line", "preflight_profile", "stderr_hint"]
+
+WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
+"""A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
+
+
+def stderr_hint(exc: DriverError) -> str:
+    """The last line the SUT wrote to stderr, for a one-line error."""
+    lines = [ln for ln in (exc.stderr or "").splitlines() if ln.strip()]
+    return f" (its stderr ends: {lines[-1].strip()[:200]})" if lines else ""
+
+
+def first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> Case:
+    """The case preflight and warm-up send: a plain one-turn streamed answer the SUT claims."""
+    cases = list(catalog) if catalog is not None else expand_all(load_catalog())
+
+    def plain(c: Case) -> bool:
+        t = c.turns
+        return (
+            len(t) == 1
+            and not t[0].faulted
+            and t[0].cancel is None
+            and t[0].replay is None
+            and c.stream
+            and c.chunking == "frames"
+            and c.perturbation == "none"
+            and c.profile == "lenient"
+        )
+
+    claimed = [
+        c for c in cases if profile.claims(c.dialect, c.variant) and profile.kind in c.scenario.sut_kinds
+    ]
+    for c in claimed:
+        if plain(c) and c.scenario.category == "wire-variants":
+            return c
+    for c in claimed:
+        if plain(c):
+            return c
+    if claimed:
+        return claimed[0]
+    raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
+
+
+def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:
+    """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
+    the first-byte latency the gates' timeout derives from."""
+    from harness.upstream import ClientSide
+
+    canary = canary_case(profile)
+    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+    where = profile.url if profile.kind == "url" else (profile.callable or " ".join(profile.command[:3]))
+    name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
+    first = view.turns[0] if view is not None and view.turns else None
+    if result.status == Status.TIMEOUT:
+        raise PreflightError(
+            f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
+            f"{limits.timeout:g}s"
+        )
+    if first is None or not first.reached:
+        if first is not None and first.raised:
+            why = f"raised {first.raised[0].info.get('error')} before calling the upstream"
+        elif first is not None and not first.observed:
+            errors = "; ".join(str(e.info.get("error", "")) for e in first.client_errors)
+            why = "is unreachable" + (f": {errors}" if errors else " (no answer)")
+        elif result.status == Status.ERROR:
+            why = f"failed: {first_line(Exception(result.error))}"
+        else:
+            why = "answered without calling the mock upstream (is its upstream URL configured?)"
+        raise PreflightError(f"preflight: {name} at {where} {why}")
+    if result.status == Status.ERROR and "adapter" in result.error:
+        raise PreflightError(f"preflight: {first_line(Exception(result.error))}")
+    if limits.gate_timeout is None and (
+        profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
+    ):
+        warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+        latency = warm.first_byte_s
+        if latency is not None:
+            limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
+
+
+def preflight_profile(
+    profile: SUTProfile, fn: SUTCallable | None = None, timeout: float | None = None
+) -> float | None:
+    """Only the preflight (and warm-up) of a run, on a SUT and upstream of its own, stopped afterwards:
+    what ``-j N`` does once before its workers start. Returns the gate timeout the warm-up derived;
+    raises :class:`PreflightError` when the SUT cannot be tested."""
+    from harness.drivers._base import DEFAULT_MAX_BYTES
+    from harness.upstream import MockUpstream
+
+    limits = Limits(timeout=timeout or profile.timeout, max_bytes=profile.max_bytes or DEFAULT_MAX_BYTES)
+    with MockUpstream() as upstream:
+        driver = make_driver(profile, fn)
+        try:
+            try:
+                driver.start(upstream.base_url)
+            except DriverError as exc:
+                raise PreflightError(
+                    f"the SUT {profile.name!r} could not start: {first_line(exc)}" + stderr_hint(exc)
+                ) from None
+            check_sut(profile, driver, upstream, limits)
+        finally:
+            driver.stop()
+    return limits.derived_gate_timeout
