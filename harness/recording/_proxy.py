@@ -70,6 +70,7 @@ class _Live:
 
     ident: int
     ended: bool = False
+    reason: str = ""
 
 
 class Recorder:
@@ -175,7 +176,7 @@ class Recorder:
 
     def _end(self, live: _Live, reason: str) -> None:
         if self._line(live, {"type": "end", "id": live.ident, "reason": reason}):
-            live.ended = True
+            live.ended, live.reason = True, reason
             self.exchanges += 1
             if reason == TRUNCATED:
                 self.truncated += 1
@@ -271,8 +272,9 @@ class Recorder:
                 await responder.write(chunk)
             else:
                 self._end(live, "complete")  # before the client sees the end
-                await responder.end()
-                return
+                if live.reason == "complete":  # (not truncated by a shutdown meanwhile)
+                    await responder.end()
+                    return
             responder.abort()
         except httpx.HTTPError as exc:
             self._end(live, f"disconnect: {type(exc).__name__}")

@@ -54,7 +54,7 @@ def _script(ex: Exchange, dialect: str, factor: float | None, rechunk: str | Non
         for k, v in ex.response_headers
         if k.lower() in ("content-type", "x-amzn-errortype", "x-request-id", "request-id")
     )
-    if not ex.status:  # the recording stopped before the upstream answered
+    if not ex.status:  # the recording stopped before the upstream answered: a head, then the cut
         return Script(dialect=dialect, steps=(Disconnect(),), headers=headers, stream=True)
     cut: tuple[Step, ...] = () if ex.complete else (Disconnect(),)
     if ex.status >= 400:

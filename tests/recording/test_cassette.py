@@ -46,9 +46,18 @@ def test_round_trip_keeps_bytes_and_boundaries(tmp_path: Path) -> None:
     ("mutate", "message"),
     [
         (lambda ls: [*ls[:1], "{not json", *ls[2:]], ":2: not valid JSON"),
-        (lambda ls: [*ls[:3], ls[3].replace('"t_ms": 0.0', '"t_ms": "soon"'), *ls[4:]], "'t_ms' must be a number"),
-        (lambda ls: [*ls[:1], ls[1].replace('"t_ms": 0.0', '"t_ms": "soon"'), *ls[2:]], "'t_ms' must be a number"),
-        (lambda ls: [*ls[:2], ls[2].replace('"status": 200', '"status": "200"'), *ls[3:]], "integer 'status'"),
+        (
+            lambda ls: [*ls[:3], ls[3].replace('"t_ms": 0.0', '"t_ms": "soon"'), *ls[4:]],
+            "'t_ms' must be a number",
+        ),
+        (
+            lambda ls: [*ls[:1], ls[1].replace('"t_ms": 0.0', '"t_ms": "soon"'), *ls[2:]],
+            "'t_ms' must be a number",
+        ),
+        (
+            lambda ls: [*ls[:2], ls[2].replace('"status": 200', '"status": "200"'), *ls[3:]],
+            "integer 'status'",
+        ),
         (lambda ls: [*ls[:2], *ls[1:]], "a second request with id 0"),
         (lambda ls: ['{"format":"other","version":1}', *ls[1:]], ":1: not a thinkwire cassette"),
         (
