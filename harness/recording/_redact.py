@@ -80,7 +80,7 @@ _OPAQUE_TYPES = frozenset({"redacted_thinking", "reasoning.encrypted"})
 
 _EDGE = r"(?<![A-Za-z0-9+/_.-])"
 _VALUES = (
-    _EDGE + r"sk-[A-Za-z0-9_-]{8,}",  # OpenAI / Anthropic / DeepSeek style keys (sk-, sk-proj-, sk-ant-)
+    _EDGE + r"sk-(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}",  # OpenAI / Anthropic / DeepSeek style keys
     _EDGE + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",  # AWS access key ids
     _EDGE + r"AIza[0-9A-Za-z_-]{30,}",  # Google API keys
     _EDGE + r"gh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
