@@ -60,7 +60,7 @@ def demo_conversation(dialect: str, variant: str | None = None, profile: str = "
     profiles = ["lenient", *d.profiles()]
     if profile not in profiles:
         raise FlagError(
-            f"--profile {profile!r}: not a {dialect} provider profile; {closest(profile, profiles)}"
+            f"--profile {profile!r}: not a provider profile of {dialect}; {closest(profile, profiles)}"
         )
     turn = (
         ReasoningDelta("The user says hello. "),

@@ -61,7 +61,7 @@ S = {  # name -> planted value; every value is unique and must vanish
 SIG = "sk-notakey0123456789/AKIAIOSFODNN7EXAMPLE+EqQBCkgIARABGAIiQL=="
 ENC = "gAAAAAB-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.enc+/opaque=="
 TSIG = "CiIBAKIAIOSFODNN7EXAMPL+thoughtSig/Bearer abcdefghijklmnop=="
-RDATA = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB4URj2pWmrk="
+RDATA = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB4URj2p=="
 FRAMES = [
     b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":'
     b'{"type":"signature_delta","signature":"' + SIG.encode() + b'"}}\n\n',
