@@ -188,3 +188,25 @@ def test_append_continues_and_force_replaces(tmp_path: Path, mode: str) -> None:
         assert len(back.exchanges) == 1
         assert back.exchanges[0].body.startswith(b'data: {"id":"chatcmpl')
         assert set(ids) == {0}
+
+
+def test_replay_serves_a_torn_cassette_with_a_warning(tmp_path: Path) -> None:
+    """A recorder killed mid-line leaves a torn last line and an exchange without its end: replay
+    warns on stderr (one line each) and serves the exchange as a cut stream."""
+    path = _cassette(tmp_path / "c.jsonl")
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + '\n{"type": "end", "id": 0, "rea')  # torn end line
+    child = Child("replay", str(path), "--port", "0")
+    try:
+        url = url_of(child.line())
+        status, body, ended = exchange(url, PATH, BODY)
+        code, _, err = child.finish()
+    finally:
+        child.kill()
+    assert (status, body, ended) == (200, b'data: {"choices":[]}\n\n', False)
+    assert code == 0
+    warnings = err.strip().splitlines()
+    assert len(warnings) == 2, err
+    assert warnings[0].startswith("thinkwire: warning: ")
+    assert "torn last line ignored" in warnings[0]
+    assert "exchange 0 has no end line" in warnings[1]
