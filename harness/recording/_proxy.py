@@ -96,6 +96,7 @@ class Recorder:
         self.waker = waker
         self.server = Server(self._handle, port=port)
         self._writer: CassetteWriter | None = None
+        self._created = False
         self._client: httpx.AsyncClient | None = None
         self._live: dict[int, _Live] = {}
         self.closing = False
@@ -112,7 +113,7 @@ class Recorder:
         return len(self._live)
 
     def start(self) -> str:
-        existed = self.out.exists()
+        self._created = not self.out.exists()
         head = {
             "format": FORMAT,
             "version": VERSION,
@@ -125,12 +126,16 @@ class Recorder:
             return self.server.start()
         except RuntimeError as exc:
             self._writer.close()
-            if not existed:  # nothing recorded: leave no header-only file behind
-                self.out.unlink(missing_ok=True)
+            self.discard_if_empty()
             port = self.server.port
             raise FlagError(
                 f"--listen 127.0.0.1:{port}: cannot listen ({_why(exc)}); choose a free port or port 0"
             ) from None
+
+    def discard_if_empty(self) -> None:
+        """After a failed start: leave no header-only file this recorder created."""
+        if self._created and self._writer is not None and self._writer.next_id == 0:
+            self.out.unlink(missing_ok=True)
 
     def shutdown(self, grace: float) -> None:
         """Answer new requests 503 and give in-flight exchanges ``grace`` seconds (the waker's next
@@ -230,7 +235,8 @@ class Recorder:
         try:
             resp = await client.send(upstream_req, stream=True)
         except httpx.HTTPError as exc:
-            why = redact.text(f"{type(exc).__name__}: {exc}")[:200]
+            why = f"{type(exc).__name__}: {exc}".replace(self.upstream, redact.url(self.upstream))
+            why = redact.text(why)[:200]
             self._line(live, {"type": "response", "id": ident, "status": 502, "headers": []})
             self._end(live, f"upstream error: {why}")
             body = json.dumps({"error": {"message": f"thinkwire record: upstream error: {why}"}}).encode()
@@ -323,7 +329,12 @@ def record_forever(
     waker.install()
     try:
         if port_file is not None:
-            write_port_file(port_file, rec.server.port)
+            try:
+                write_port_file(port_file, rec.server.port)
+            except FlagError:
+                rec.stop()
+                rec.discard_if_empty()
+                raise
         say(
             f"thinkwire record: {url} -> {rec.redactor.url(upstream)}; writing {out} "
             "(stop with Ctrl-C or SIGTERM)"

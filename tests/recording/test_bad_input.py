@@ -131,6 +131,18 @@ CASES: dict[str, tuple[Case, str]] = {
         lambda t, p: ["record", "--upstream", "http://x", "--out", str(_cassette(t / "o.jsonl"))],
         "o.jsonl: exists; a cassette is never overwritten",
     ),
+    "record-port-file": (
+        lambda t, p: [
+            "record",
+            "--upstream",
+            "http://x",
+            "--out",
+            str(t / "o.jsonl"),
+            "--port-file",
+            "/proc/nope/p",
+        ],
+        "--port-file '/proc/nope/p': cannot be written",
+    ),
     "record-redact-header": (
         lambda t, p: [
             "record",
