@@ -32,6 +32,8 @@ __all__ = [
     "Waker",
     "check_port",
     "demo_conversation",
+    "drain",
+    "remove_port_file",
     "say",
     "serve_forever",
     "write_port_file",
