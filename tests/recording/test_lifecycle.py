@@ -218,3 +218,30 @@ def test_replay_serves_a_torn_cassette_with_a_warning(tmp_path: Path) -> None:
     assert warnings[0].startswith("thinkwire: warning: ")
     assert "torn last line ignored" in warnings[0]
     assert "exchange 0 has no end line" in warnings[1]
+
+
+def test_replay_cut_during_a_recorded_pause_leaves_nothing_pending(tmp_path: Path) -> None:
+    """``replay --timing recorded --grace 0`` stopped while a stream waits out a recorded pause: the
+    stream is cut, the summary says so, and stderr stays empty (no task left pending at exit)."""
+    import threading
+
+    ex = Exchange("POST", PATH, [], b"{}", 200, [("content-type", "text/event-stream")], end="complete")
+    ex.chunks += [Chunk(b"data: 1\n\n", 0, 0.0), Chunk(b"data: 2\n\n", 9, 60_000.0)]
+    path = tmp_path / "slow.jsonl"
+    Cassette([ex], "t", "openai-chat", "http://up").write(path)
+    child = Child("replay", str(path), "--timing", "recorded", "--grace", "0")
+    got: list[tuple[int, bytes, bool]] = []
+    try:
+        url = url_of(child.line())
+        first = threading.Event()
+        client = threading.Thread(target=lambda: got.append(exchange(url, PATH, b"{}", first=first)))
+        client.start()
+        assert first.wait(WAIT)
+        code, out, err = child.finish()
+        client.join(WAIT)
+    finally:
+        child.kill()
+    assert got == [(200, b"data: 1\n\n", False)]
+    assert code == 0
+    assert out.strip().endswith("1 cut at the end of the grace period")
+    assert err == ""
