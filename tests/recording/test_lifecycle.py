@@ -245,3 +245,32 @@ def test_replay_cut_during_a_recorded_pause_leaves_nothing_pending(tmp_path: Pat
     assert code == 0
     assert out.strip().endswith("1 cut at the end of the grace period")
     assert err == ""
+
+
+def test_a_second_signal_cuts_the_grace_short_and_the_last_request_ends_it() -> None:
+    import threading
+
+    from harness.upstream._serve import Waker, drain
+
+    waker = Waker()
+    try:
+        waker.stop(signal.SIGTERM)
+        assert waker.wait_stop() == signal.SIGTERM
+        result: list[int] = []
+        hurry = threading.Thread(target=lambda: result.append(drain(waker, lambda: 1, grace=600.0)))
+        hurry.start()
+        waker.stop(signal.SIGINT)  # the second signal: what is in flight (1) is cut now
+        hurry.join(WAIT)
+        assert not hurry.is_alive()
+        assert result == [1]
+        busy = [1]
+        done = threading.Thread(target=lambda: result.append(drain(waker, lambda: busy[0], grace=600.0)))
+        done.start()
+        busy[0] = 0
+        waker.poke()  # what a server does when its last in-flight request ends
+        done.join(WAIT)
+        assert not done.is_alive()
+        assert result == [1, 0]
+        assert waker.exit_code == 0  # the first signal decides: SIGTERM
+    finally:
+        waker.close()
