@@ -5,9 +5,10 @@ Rule: a secret is replaced by ``<redacted>`` in the recorder's memory before the
 printed line) is built. A header, query or JSON name is secret when one of its words (split at ``-``,
 ``_``, ``.`` and camelCase) is an auth / key / token / secret / password / credential / cookie /
 session word; URL userinfo is always secret; any string value is scanned for credential-shaped values
-(``sk-...``, ``AKIA...``, ``Bearer ...``, JWTs). Reasoning fields that a client must pass back byte
-for byte (thinking ``signature``, ``encrypted_content``, ``thoughtSignature``, the ``data`` of a
-redacted or encrypted reasoning block) are provider output, not credentials: they are never touched.
+(``sk-...``, ``AKIA...``, ``Bearer ...``, JWTs); a form body is read like a query. Reasoning fields
+that a client must pass back byte for byte (thinking ``signature``, ``encrypted_content``,
+``thoughtSignature``, the ``data`` of a redacted or encrypted reasoning block) are provider output,
+not credentials: they are never touched.
 Response bodies are recorded as sent (they are what replay serves). Users add name regexes
 (``--redact-header``, ``--redact-query``), dotted JSON paths (``--redact-json``, ``a.*.token``) and
 value regexes (``--redact-value``).
@@ -88,6 +89,7 @@ _VALUES = (
     r"\bBearer\s+[A-Za-z0-9._~+/=-]{12,}",  # an Authorization value wherever it appears
     _EDGE + r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",  # JWT: header.payload.sig
 )
+_FORM = re.compile(r"[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*")
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
@@ -164,15 +166,19 @@ class Redactor:
         path = self.text(parts.path)
         if not parts.query:
             return urlunsplit(parts._replace(path=path))
-        query = [
+        return urlunsplit(parts._replace(path=path, query=self._query(parts.query)))
+
+    def _query(self, query: str) -> str:
+        pairs = [
             (k, REDACTED if self.secret_query(k) else self.text(v))
-            for k, v in parse_qsl(parts.query, keep_blank_values=True)
+            for k, v in parse_qsl(query, keep_blank_values=True)
         ]
-        return urlunsplit(parts._replace(path=path, query=urlencode(query, safe="<>")))
+        return urlencode(pairs, safe="<>")
 
     def body(self, data: bytes) -> bytes:
         """A request body: JSON by name and value (re-serialised only if something was removed; kept
-        fields keep their exact value), other text by value, binary as it is."""
+        fields keep their exact value), a form body like a query, other text by value, binary as it
+        is."""
         try:
             obj = json.loads(data)
         except (ValueError, UnicodeDecodeError):
@@ -180,7 +186,10 @@ class Redactor:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 return data
-            cleaned = self.text(text)
+            if _FORM.fullmatch(text):  # application/x-www-form-urlencoded (an OAuth token request)
+                cleaned = self._query(text)
+            else:
+                cleaned = self.text(text)
             return data if cleaned == text else cleaned.encode("utf-8")
         obj, changed = self._walk(obj)
         for path in self.json_paths:

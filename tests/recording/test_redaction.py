@@ -240,3 +240,12 @@ def test_value_patterns_do_not_touch_ordinary_text() -> None:
 def test_a_body_without_secrets_is_kept_byte_for_byte() -> None:
     body = b'{ "model" : "m",  "messages": [{"role":"user","content":"caf\\u00e9"}], "max_tokens": 5 }'
     assert Redactor().body(body) == body
+
+
+def test_a_form_body_is_redacted_like_a_query() -> None:
+    body = b"grant_type=client_credentials&client_id=app&client_secret=S40-form-secret&scope=a+b"
+    out = Redactor().body(body).decode()
+    assert "S40-form-secret" not in out
+    assert "client_secret=<redacted>" in out
+    assert "grant_type=client_credentials" in out
+    assert "client_id=app" in out
