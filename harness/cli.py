@@ -72,27 +72,33 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--faults", action="store_true", help="list the reference SUTs' fault switches")
     ls.add_argument("--cases", action="append", help="glob of case or scenario ids")
 
-    serve = sub.add_parser("serve", help="run the mock upstream standalone until interrupted")
+    serve = sub.add_parser("serve", help="run the mock upstream standalone until SIGTERM / Ctrl-C")
     serve.add_argument("--dialect", default="openai-chat")
     serve.add_argument("--variant")
     serve.add_argument("--scenario", help="serve this scenario's conversation instead of a canned turn")
-    serve.add_argument("--port", type=int, default=0)
     serve.add_argument("--profile", default="lenient", help="provider profile (strict validation)")
+    _add_server_flags(serve)
     rec = sub.add_parser(
         "record", help="transparent recording proxy: forward each chunk as it arrives, write a cassette"
     )
     rec.add_argument("--upstream", required=True, help="base URL of the real provider or gateway")
     rec.add_argument("--listen", default="127.0.0.1:0", help="HOST:PORT to listen on (127.0.0.1 only)")
     rec.add_argument("--out", required=True, help="cassette path, e.g. recordings/NAME.jsonl")
+    how = rec.add_mutually_exclusive_group()
+    how.add_argument("--append", action="store_true", help="add to an existing cassette")
+    how.add_argument("--force", action="store_true", help="replace an existing cassette")
     rec.add_argument("--dialect", help="dialect name for the header (guessed from the path otherwise)")
     rec.add_argument("--redact-header", action="append", default=[], help="extra header-name regex to redact")
+    rec.add_argument("--redact-query", action="append", default=[], help="extra query-name regex to redact")
     rec.add_argument("--redact-json", action="append", default=[], help="extra dotted JSON path to redact")
+    rec.add_argument("--redact-value", action="append", default=[], help="extra value regex to redact")
+    _add_server_flags(rec, port=False)
 
     rep = sub.add_parser("replay", help="serve a cassette as a mock upstream")
     rep.add_argument("cassette")
-    rep.add_argument("--port", type=int, default=0)
     rep.add_argument("--timing", default="none", help="recorded | none | xN (N times faster)")
     rep.add_argument("--rechunk", help="re-split with a chunker (bytes, utf8-split, random:SEED ...)")
+    _add_server_flags(rep)
 
     pro = sub.add_parser("promote", help="turn a cassette into a scenario file under scenarios/")
     pro.add_argument("cassette")
@@ -231,30 +237,101 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
+def _add_server_flags(p: argparse.ArgumentParser, *, port: bool = True) -> None:
+    """The lifecycle flags serve, replay and record share (``--grace`` defaults to DEFAULT_GRACE in
+    harness.upstream._serve, not imported here: building the parser stays cheap)."""
+    if port:
+        p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 picks a free one)")
+    p.add_argument("--port-file", metavar="PATH", help="write the listening port here once listening")
+    p.add_argument(
+        "--grace",
+        type=float,
+        metavar="SECONDS",
+        help="time in-flight requests get after SIGTERM / Ctrl-C, then they are cut (default 5)",
+    )
+
+
+def _lifecycle(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {"port_file": Path(args.port_file) if args.port_file else None}
+    if args.grace is not None:
+        out["grace"] = args.grace
+    return out
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from harness.upstream import demo_conversation, serve_forever
 
     if args.scenario:
+        from harness._errors import closest
         from harness.suite import expand, load_catalog
+        from harness.upstream._serve import FlagError
 
+        demo_conversation(args.dialect, args.variant, args.profile)  # the flags, checked
+        catalog = {s.id: s for s in load_catalog()}
+        if args.scenario not in catalog:
+            hint = closest(args.scenario, catalog)
+            raise FlagError(f"--scenario {args.scenario!r}: no such scenario; {hint}")
+        cases = expand(catalog[args.scenario])
         matches = [
             c
-            for s in load_catalog()
-            if s.id == args.scenario
-            for c in expand(s)
+            for c in cases
             if c.dialect == args.dialect and (args.variant is None or c.variant == args.variant)
         ]
         if not matches:
-            print(f"thinkwire: no case of scenario {args.scenario!r} for {args.dialect}", file=sys.stderr)
-            return 2
+            have = sorted({f"{c.dialect}:{c.variant}" for c in cases})
+            raise FlagError(
+                f"--scenario {args.scenario!r} has no case for {args.dialect}"
+                + (f":{args.variant}" if args.variant else "")
+                + f"; it has {', '.join(have) or 'none'}: pass --dialect / --variant accordingly"
+            )
         conversation = matches[0].conversation()
     else:
-        from harness.dialects import get_dialect
+        conversation = demo_conversation(args.dialect, args.variant, args.profile)
+    return serve_forever(conversation, port=args.port, **_lifecycle(args))
 
-        variant = args.variant or get_dialect(args.dialect).default_variant
-        conversation = demo_conversation(args.dialect, variant, args.profile)
-    serve_forever(conversation, port=args.port)
+
+def _warn(cassette: Any) -> None:
+    for w in cassette.warnings:
+        print(f"thinkwire: warning: {w}", file=sys.stderr)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from harness.recording import conversation_from_cassette, read_cassette
+    from harness.upstream import serve_forever
+
+    cassette = read_cassette(Path(args.cassette))
+    _warn(cassette)
+    conv = conversation_from_cassette(cassette, timing=args.timing, rechunk=args.rechunk)
+    if not conv.scripts:
+        print(
+            f"thinkwire: warning: {args.cassette} holds no exchange: every request will be answered 500",
+            file=sys.stderr,
+        )
+    return serve_forever(conv, port=args.port, label="replay", **_lifecycle(args))
+
+
+def _cmd_promote(args: argparse.Namespace) -> int:
+    from harness.suite._promote import promote
+
+    target = promote(Path(args.cassette), args.id, force=args.force)
+    print(f"wrote {target}")
     return 0
+
+
+def _cmd_record(args: argparse.Namespace) -> int:
+    from harness.recording import Redactor, record_forever
+    from harness.recording._proxy import parse_listen
+
+    _, port = parse_listen(args.listen)
+    return record_forever(
+        args.upstream,
+        Path(args.out),
+        port=port,
+        dialect=args.dialect,
+        redactor=Redactor(args.redact_header, args.redact_json, args.redact_query, args.redact_value),
+        mode="a" if args.append else "w" if args.force else "x",
+        **_lifecycle(args),
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -271,35 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             return _cmd_serve(args)
         if args.command == "replay":
-            from harness.recording import conversation_from_cassette, read_cassette
-            from harness.upstream import serve_forever
-
-            conv = conversation_from_cassette(
-                read_cassette(Path(args.cassette)), timing=args.timing, rechunk=args.rechunk
-            )
-            serve_forever(conv, port=args.port)
-            return 0
+            return _cmd_replay(args)
         if args.command == "promote":
-            from harness.suite._promote import promote
-
-            target = promote(Path(args.cassette), args.id, force=args.force)
-            print(f"wrote {target}")
-            return 0
+            return _cmd_promote(args)
         if args.command == "record":
-            from harness.recording import Redactor, record_forever
-
-            host, _, port = args.listen.rpartition(":")
-            if host not in ("127.0.0.1", "localhost", "::1", "[::1]"):
-                print("thinkwire: --listen must be a loopback address", file=sys.stderr)
-                return 2
-            record_forever(
-                args.upstream,
-                Path(args.out),
-                port=int(port or 0),
-                dialect=args.dialect,
-                redactor=Redactor(args.redact_header, args.redact_json),
-            )
-            return 0
+            return _cmd_record(args)
         if args.command == "report":
             from harness.report._cli import run as report_run
 

@@ -1,27 +1,44 @@
 """``thinkwire record``: a transparent reverse proxy that forwards every upstream chunk to the client
 the moment it arrives (one write per read: never buffering a stream) and writes a redacted cassette.
 
-Rule: redaction happens in memory before a line is written; the cassette is appended line by line as
-the exchange happens, so a crash loses at most the chunk in flight.
+Rules: redaction happens in memory before a line is written. Every line is appended and flushed as
+it happens (:class:`~harness.recording._cassette.CassetteWriter`), a chunk's line before the chunk is
+forwarded and an exchange's end line before the response ends at the client: whatever a client has
+seen complete is complete in the file. On shutdown new requests get 503, in-flight exchanges get
+``grace`` seconds, then each is closed with an end line ``truncated`` and cut. Per-exchange state
+lives only while the exchange is in flight: memory stays flat however many requests pass.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import json
-import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from harness._errors import CassetteError
 from harness.net import Request, Responder, Server
-from harness.recording._cassette import FORMAT, VERSION, encode_bytes
+from harness.recording._cassette import FORMAT, TRUNCATED, VERSION, CassetteWriter, encode_bytes
 from harness.recording._redact import Redactor
 from harness.recording._replay import detect_dialect
+from harness.upstream._serve import (
+    DEFAULT_GRACE,
+    FlagError,
+    Waker,
+    check_port,
+    drain,
+    remove_port_file,
+    say,
+    write_port_file,
+)
 
-__all__ = ["Recorder", "record_forever"]
+__all__ = ["Recorder", "parse_listen", "record_forever"]
 
 _HOP = {
     "host",
@@ -34,10 +51,31 @@ _HOP = {
     "te",
     "upgrade",
 }
+_LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def parse_listen(value: str) -> tuple[str, int]:
+    """``--listen HOST:PORT`` (loopback only) -> (host, port)."""
+    host, colon, port = value.rpartition(":")
+    if not colon or not port.isdigit():
+        raise FlagError(f"--listen {value!r}: expected HOST:PORT with a numeric port, e.g. 127.0.0.1:8089")
+    if host not in _LOOPBACK:
+        raise FlagError(f"--listen {value!r}: the recorder listens on loopback only; use 127.0.0.1:{port}")
+    return "127.0.0.1", check_port(int(port), "--listen")
+
+
+@dataclass(slots=True)
+class _Live:
+    """One exchange in flight."""
+
+    ident: int
+    ended: bool = False
+    reason: str = ""
 
 
 class Recorder:
-    """``Recorder(upstream, out)``: ``start()`` -> base URL; point the client here; ``stop()``."""
+    """``Recorder(upstream, out)``: ``start()`` -> base URL; point the client here; ``stop()``.
+    ``mode``: ``x`` refuses an existing ``out``, ``a`` appends to it, ``w`` replaces it."""
 
     def __init__(
         self,
@@ -47,41 +85,84 @@ class Recorder:
         port: int = 0,
         dialect: str | None = None,
         redactor: Redactor | None = None,
+        mode: str = "x",
+        waker: Waker | None = None,
     ) -> None:
         self.upstream = upstream.rstrip("/")
         self.out = out
         self.dialect = dialect
         self.redactor = redactor or Redactor()
+        self.mode = mode
+        self.waker = waker
         self.server = Server(self._handle, port=port)
-        self._lock = threading.Lock()
-        self._ids = 0
+        self._writer: CassetteWriter | None = None
+        self._created = False
         self._client: httpx.AsyncClient | None = None
+        self._live: dict[int, _Live] = {}
+        self.closing = False
         self.exchanges = 0
+        """Exchanges whose end line is written."""
+        self.truncated = 0
 
     @property
     def base_url(self) -> str:
         return self.server.base_url
 
+    @property
+    def in_flight(self) -> int:
+        return len(self._live)
+
     def start(self) -> str:
-        self.out.parent.mkdir(parents=True, exist_ok=True)
+        self._created = not self.out.exists()
         head = {
             "format": FORMAT,
             "version": VERSION,
             "recorded_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "dialect": self.dialect,
-            "upstream": self.redactor.target(self.upstream),
+            "upstream": self.redactor.url(self.upstream),
         }
-        self.out.write_text(json.dumps(head, ensure_ascii=False) + "\n", encoding="utf-8")
-        return self.server.start()
+        self._writer = CassetteWriter(self.out, head, self.mode)
+        try:
+            return self.server.start()
+        except RuntimeError as exc:
+            self._writer.close()
+            self.discard_if_empty()
+            port = self.server.port
+            raise FlagError(
+                f"--listen 127.0.0.1:{port}: cannot listen ({_why(exc)}); choose a free port or port 0"
+            ) from None
+
+    def discard_if_empty(self) -> None:
+        """After a failed start: leave no header-only file this recorder created."""
+        if self._created and self._writer is not None and self._writer.next_id == 0:
+            self.out.unlink(missing_ok=True)
+
+    def shutdown(self, grace: float) -> None:
+        """Answer new requests 503 and give in-flight exchanges ``grace`` seconds (the waker's next
+        stop cuts it short); :meth:`stop` then closes the rest with an end line ``truncated``."""
+        self.closing = True
+        if self._live and self.waker is not None and grace > 0:
+            drain(self.waker, lambda: len(self._live), grace)
 
     def stop(self) -> None:
-        import asyncio
-
-        if self._client is not None and self.server.loop is not None:
-            fut = asyncio.run_coroutine_threadsafe(self._client.aclose(), self.server.loop)
-            fut.result(5.0)
-            self._client = None
+        self.closing = True
+        loop = self.server.loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError, TimeoutError):  # the loop is already gone
+                asyncio.run_coroutine_threadsafe(self._close(), loop).result(5.0)
         self.server.stop()
+        for live in list(self._live.values()):  # pragma: no cover - the loop never ran _close
+            self._end(live, TRUNCATED)
+        if self._writer is not None:
+            self._writer.close()
+
+    async def _close(self) -> None:
+        """On the loop: every exchange still in flight gets its end line, then the client closes."""
+        for live in list(self._live.values()):
+            self._end(live, TRUNCATED)
+        if self._client is not None:
+            client, self._client = self._client, None
+            await client.aclose()
 
     def __enter__(self) -> Recorder:
         self.start()
@@ -90,86 +171,125 @@ class Recorder:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _line(self, obj: dict[str, Any]) -> None:
-        with self._lock, self.out.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    # -- lines -----------------------------------------------------------------------------------
+    def _line(self, live: _Live, obj: dict[str, Any]) -> bool:
+        """Write one line of an exchange unless it is already closed; False when it is."""
+        if live.ended or self._writer is None:
+            return False
+        self._writer.line(obj)
+        return True
 
+    def _end(self, live: _Live, reason: str) -> None:
+        if self._line(live, {"type": "end", "id": live.ident, "reason": reason}):
+            live.ended, live.reason = True, reason
+            self.exchanges += 1
+            if reason == TRUNCATED:
+                self.truncated += 1
+
+    # -- one exchange ----------------------------------------------------------------------------
     async def _handle(self, request: Request, responder: Responder) -> None:
+        if self.closing or self._writer is None:
+            body = b"thinkwire record: shutting down\n"
+            await responder.start(503, [("content-type", "text/plain")], framing="length", length=len(body))
+            await responder.write(body)
+            await responder.end()
+            return
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(300.0, connect=10.0))
-        with self._lock:
-            ident = self._ids
-            self._ids += 1
+        live = _Live(self._writer.new_id())
+        self._live[live.ident] = live
+        try:
+            await self._exchange(live, request, responder, self._client)
+        finally:
+            self._live.pop(live.ident, None)
+            if not live.ended:  # cancelled (stop) or an unexpected error
+                self._end(live, TRUNCATED if self.closing else "disconnect: recorder error")
+            if self.closing and not self._live and self.waker is not None:
+                self.waker.poke()
+
+    async def _exchange(
+        self, live: _Live, request: Request, responder: Responder, client: httpx.AsyncClient
+    ) -> None:
+        ident, redact = live.ident, self.redactor
         t0 = time.monotonic_ns()
         if self.dialect is None:
             self.dialect = detect_dialect(request.path)
         self._line(
+            live,
             {
                 "type": "request",
                 "id": ident,
                 "method": request.method,
-                "path": self.redactor.target(request.target),
-                "headers": [list(h) for h in self.redactor.header_pairs(request.headers)],
+                "path": redact.target(request.target),
+                "headers": [list(h) for h in redact.header_pairs(request.headers)],
                 "t_ms": 0.0,
-                **_body(self.redactor.body(request.body)),
-            }
+                **_body(redact.body(request.body)),
+            },
         )
         headers = [(k, v) for k, v in request.headers if k.lower() not in _HOP] + [
             ("accept-encoding", "identity")
         ]
-        upstream_req = self._client.build_request(
+        upstream_req = client.build_request(
             request.method, self.upstream + request.target, headers=headers, content=request.body
         )
-        offset = 0
-        reason = "complete"
         try:
-            resp = await self._client.send(upstream_req, stream=True)
+            resp = await client.send(upstream_req, stream=True)
         except httpx.HTTPError as exc:
-            self._line({"type": "response", "id": ident, "status": 502, "headers": []})
-            self._line({"type": "end", "id": ident, "reason": f"upstream error: {exc!r}"[:200]})
-            await responder.start(502, [("content-type", "application/json")])
-            await responder.write(json.dumps({"error": {"message": f"thinkwire record: {exc!r}"}}).encode())
+            why = f"{type(exc).__name__}: {exc}".replace(self.upstream, redact.url(self.upstream))
+            why = redact.text(why)[:200]
+            self._line(live, {"type": "response", "id": ident, "status": 502, "headers": []})
+            self._end(live, f"upstream error: {why}")
+            body = json.dumps({"error": {"message": f"thinkwire record: upstream error: {why}"}}).encode()
+            await responder.start(
+                502, [("content-type", "application/json")], framing="length", length=len(body)
+            )
+            await responder.write(body)
             await responder.end()
             return
         try:
-            out_headers = (
-                [(k, v) for k, v in resp.headers.raw_list() if k.lower() not in _HOP]
-                if hasattr(resp.headers, "raw_list")
-                else [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _HOP]
-            )
+            out_headers = [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _HOP]
             self._line(
+                live,
                 {
                     "type": "response",
                     "id": ident,
                     "status": resp.status_code,
-                    "headers": [list(h) for h in self.redactor.header_pairs(out_headers)],
-                }
+                    "headers": [list(h) for h in redact.header_pairs(out_headers)],
+                },
             )
             await responder.start(resp.status_code, out_headers)
+            offset = 0
             async for chunk in resp.aiter_raw():
                 if responder.closed.is_set():
-                    reason = "client-disconnect"
+                    self._end(live, "client-disconnect")
                     break
-                await responder.write(chunk)  # forward first, record second: never delay the client
-                self._line(
+                if not self._line(  # recorded first: the file never lacks bytes a client has seen
+                    live,
                     {
                         "type": "chunk",
                         "id": ident,
                         "offset": offset,
                         "t_ms": round((time.monotonic_ns() - t0) / 1e6, 3),
                         **encode_bytes(chunk),
-                    }
-                )
+                    },
+                ):
+                    break  # truncated by shutdown
                 offset += len(chunk)
+                await responder.write(chunk)
             else:
-                await responder.end()
-        except (httpx.HTTPError, ConnectionError) as exc:
-            reason = f"disconnect: {type(exc).__name__}"
+                self._end(live, "complete")  # before the client sees the end
+                if live.reason == "complete":  # (not truncated by a shutdown meanwhile)
+                    await responder.end()
+                    return
+            responder.abort()
+        except httpx.HTTPError as exc:
+            self._end(live, f"disconnect: {type(exc).__name__}")
+            responder.abort()
+        except ConnectionError:
+            self._end(live, "client-disconnect")
             responder.abort()
         finally:
             await resp.aclose()
-            self._line({"type": "end", "id": ident, "reason": reason})
-            self.exchanges += 1
 
 
 def _body(data: bytes) -> dict[str, str]:
@@ -177,16 +297,54 @@ def _body(data: bytes) -> dict[str, str]:
     return {"body": enc["text"]} if "text" in enc else {"body_base64": enc["base64"]}
 
 
+def _why(exc: RuntimeError) -> str:
+    text = str(exc)
+    return "address already in use" if "Errno 98" in text or "in use" in text else text
+
+
 def record_forever(
-    upstream: str, out: Path, *, port: int = 0, dialect: str | None = None, redactor: Redactor | None = None
-) -> None:
-    rec = Recorder(upstream, out, port=port, dialect=dialect, redactor=redactor)
-    url = rec.start()
-    print(f"thinkwire record: {url} -> {upstream}; writing {out} (Ctrl-C to stop)", flush=True)  # noqa: T201
+    upstream: str,
+    out: Path,
+    *,
+    port: int = 0,
+    dialect: str | None = None,
+    redactor: Redactor | None = None,
+    mode: str = "x",
+    port_file: Path | None = None,
+    grace: float = DEFAULT_GRACE,
+    waker: Waker | None = None,
+) -> int:
+    """Record until SIGTERM / SIGINT (or ``waker.stop()``); 0 after SIGTERM, 130 after SIGINT."""
+    if grace < 0:
+        raise FlagError(f"--grace {grace}: expected seconds >= 0 (0 truncates in-flight exchanges at once)")
+    if not upstream.startswith(("http://", "https://")):
+        raise FlagError(f"--upstream {upstream!r}: expected an http:// or https:// base URL")
+    waker = waker or Waker()
+    rec = Recorder(upstream, out, port=port, dialect=dialect, redactor=redactor, mode=mode, waker=waker)
     try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
+        url = rec.start()
+    except (CassetteError, FlagError):
+        waker.close()
+        raise
+    waker.install()
+    try:
+        if port_file is not None:
+            try:
+                write_port_file(port_file, rec.server.port)
+            except FlagError:
+                rec.stop()
+                rec.discard_if_empty()
+                raise
+        say(
+            f"thinkwire record: {url} -> {rec.redactor.url(upstream)}; writing {out} "
+            "(stop with Ctrl-C or SIGTERM)"
+        )
+        waker.wait_stop()
+        rec.shutdown(grace)
     finally:
         rec.stop()
-        print(f"thinkwire record: {rec.exchanges} exchange(s) written to {out}", flush=True)  # noqa: T201
+        remove_port_file(port_file, rec.server.port)
+        waker.close()
+    cut = f" ({rec.truncated} truncated)" if rec.truncated else ""
+    say(f"thinkwire record: {rec.exchanges} exchange(s) written to {out}{cut}")
+    return waker.exit_code

@@ -1,16 +1,21 @@
 """A cassette as a mock-upstream conversation: byte-identical chunks by default, optionally re-timed
-(``recorded`` | ``none`` | ``xN``) or re-chunked with any chunker; non-2xx exchanges become HTTP errors.
+(``recorded`` | ``none`` | ``xN``) or re-chunked with any chunker; non-2xx exchanges become HTTP errors;
+an exchange that did not end ``complete`` (truncated by the recorder's shutdown, cut by a disconnect)
+is served as what it was: its recorded bytes, then a cut connection.
 
 Rule: replay adds nothing of its own: it builds plain ``Script`` data the mock upstream serves.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from harness._errors import CassetteError
 from harness.recording._cassette import Cassette, Exchange
-from harness.upstream import Conversation, HttpError, Pause, Raw, Script, Step
+from harness.upstream import Conversation, Disconnect, HttpError, Pause, Raw, Script, Step
+from harness.upstream._serve import FlagError
 
-__all__ = ["conversation_from_cassette", "detect_dialect", "parse_timing"]
+__all__ = ["chunker", "conversation_from_cassette", "detect_dialect", "parse_timing"]
 
 
 def parse_timing(timing: str) -> float | None:
@@ -26,7 +31,7 @@ def parse_timing(timing: str) -> float | None:
             speed = 0.0
         if speed > 0:
             return 1.0 / speed
-    raise CassetteError(f"unknown timing {timing!r}: use recorded, none, or xN (x2 = twice as fast)")
+    raise FlagError(f"--timing {timing!r}: unknown timing; use recorded, none, or xN (x2 = twice as fast)")
 
 
 def detect_dialect(path: str) -> str | None:
@@ -49,6 +54,9 @@ def _script(ex: Exchange, dialect: str, factor: float | None, rechunk: str | Non
         for k, v in ex.response_headers
         if k.lower() in ("content-type", "x-amzn-errortype", "x-request-id", "request-id")
     )
+    if not ex.status:  # the recording stopped before the upstream answered: a head, then the cut
+        return Script(dialect=dialect, steps=(Disconnect(),), headers=headers, stream=True)
+    cut: tuple[Step, ...] = () if ex.complete else (Disconnect(),)
     if ex.status >= 400:
         return Script(
             dialect=dialect,
@@ -57,13 +65,11 @@ def _script(ex: Exchange, dialect: str, factor: float | None, rechunk: str | Non
         )
     chunks = [c.data for c in ex.chunks]
     if rechunk:
-        from harness.codec import get_chunker
-
         return Script(
-            dialect=dialect, steps=(Raw(tuple(get_chunker(rechunk)(chunks))),), headers=headers, stream=True
+            dialect=dialect, steps=(Raw(tuple(chunker(rechunk)(chunks))), *cut), headers=headers, stream=True
         )
     if factor is None:
-        return Script(dialect=dialect, steps=(Raw(tuple(chunks)),), headers=headers, stream=True)
+        return Script(dialect=dialect, steps=(Raw(tuple(chunks)), *cut), headers=headers, stream=True)
     steps: list[Step] = []
     last = ex.chunks[0].t_ms if ex.chunks else 0.0
     for c in ex.chunks:
@@ -72,13 +78,25 @@ def _script(ex: Exchange, dialect: str, factor: float | None, rechunk: str | Non
             steps.append(Pause(gap))
         steps.append(Raw((c.data,)))
         last = c.t_ms
-    return Script(dialect=dialect, steps=tuple(steps), headers=headers, stream=True)
+    return Script(dialect=dialect, steps=(*steps, *cut), headers=headers, stream=True)
+
+
+def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
+    """``--rechunk NAME`` as a chunker, or a :class:`FlagError` naming the valid ones."""
+    from harness.codec import get_chunker
+
+    try:
+        return get_chunker(name)
+    except (ValueError, KeyError) as exc:
+        raise FlagError(f"--rechunk {name!r}: {exc}") from None
 
 
 def conversation_from_cassette(
     cassette: Cassette, *, timing: str = "none", rechunk: str | None = None
 ) -> Conversation:
     factor = parse_timing(timing)
+    if rechunk:
+        chunker(rechunk)
     scripts = []
     for i, ex in enumerate(cassette.exchanges):
         dialect = cassette.dialect or detect_dialect(ex.path)

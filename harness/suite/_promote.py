@@ -2,12 +2,15 @@
 
 Rule: the scenario's steps are the events the dialect observer decodes from the recorded bytes (the
 expectation); each turn replays the recorded exchange byte for byte (the original framing and chunk
-boundaries are the case's perturbation).
+boundaries are the case's perturbation). The id is a relative slug path: the file lands inside the
+catalog or not at all; a cassette with no exchange, or with an exchange the recorder truncated, is
+refused.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from harness._errors import CassetteError
@@ -24,7 +27,9 @@ from harness.events import (
 )
 from harness.recording import Cassette, detect_dialect, read_cassette
 
-__all__ = ["promote", "scenario_toml"]
+__all__ = ["check_id", "promote", "scenario_toml"]
+
+_SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*")
 
 
 def _q(s: str) -> str:
@@ -68,7 +73,14 @@ def scenario_toml(cassette: Cassette, cassette_ref: str, *, description: str = "
     dialects = set()
     turns: list[str] = []
     any_error = False
+    if not cassette.exchanges:
+        raise CassetteError(f"{cassette.path}: holds no exchange (header only): record at least one request")
     for i, ex in enumerate(cassette.exchanges):
+        if not ex.complete and ex.status < 400:
+            raise CassetteError(
+                f"{cassette.path}: exchange {i} ended {ex.end!r}, not 'complete': promote needs whole "
+                "exchanges; re-record it (or remove its lines)"
+            )
         dialect = cassette.dialect or detect_dialect(ex.path)
         if dialect is None:
             raise CassetteError(f"{cassette.path}: exchange {i}: unknown dialect; set it in the header line")
@@ -135,11 +147,30 @@ def _variant_for(dialect: str, turns: list[str]) -> str:
     return d.default_variant
 
 
+def check_id(scenario_id: str, root: Path) -> Path:
+    """The scenario file for ``scenario_id``, proven to lie inside ``root``; a ``FlagError`` for
+    anything else (``..``, an absolute path, a backslash, upper case, an empty segment, a suffix)."""
+    from harness.upstream._serve import FlagError
+
+    segments = scenario_id.split("/")
+    bad = next((s for s in segments if not _SEGMENT.fullmatch(s) or s in (".", "..")), None)
+    if bad is not None or scenario_id.endswith(".toml"):
+        raise FlagError(
+            f"--id {scenario_id!r}: expected a relative slug path inside the catalog (lower-case "
+            "segments of a-z, 0-9, '.', '_', '-' joined by '/', no '..', no '.toml'), "
+            "e.g. recorded/my-gateway-split-utf8"
+        )
+    target = (root / f"{scenario_id}.toml").resolve()
+    if not target.is_relative_to(root.resolve()):  # a symlinked folder pointing out, say
+        raise FlagError(f"--id {scenario_id!r}: resolves outside the catalog {root}; choose another id")
+    return target
+
+
 def promote(cassette_path: Path, scenario_id: str, *, root: Path | None = None, force: bool = False) -> Path:
     from harness.suite._scenario import catalog_dir, load_scenario
 
     root = root or catalog_dir()
-    target = root / f"{scenario_id}.toml"
+    target = check_id(scenario_id, root)
     if target.exists() and not force:
         raise CassetteError(f"{target} exists: choose another --id or pass --force")
     cassette = read_cassette(cassette_path)

@@ -176,6 +176,8 @@ class _Run:
             await asyncio.wait({task, closed}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             closed.cancel()
+            if not task.done():  # also when cancelled from outside (a server stop): none left pending
+                task.cancel()
         if not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import CassetteError
+from harness import CassetteError, ThinkwireError
 from harness.recording import Cassette, Chunk, Exchange, Redactor, read_cassette
 from harness.recording._replay import parse_timing
 
@@ -45,9 +45,20 @@ def test_round_trip_keeps_bytes_and_boundaries(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda ls: ls[:2], "no response line"),
-        (lambda ls: ls[:-1], "no end line"),
         (lambda ls: [*ls[:1], "{not json", *ls[2:]], ":2: not valid JSON"),
+        (
+            lambda ls: [*ls[:3], ls[3].replace('"t_ms": 0.0', '"t_ms": "soon"'), *ls[4:]],
+            "'t_ms' must be a number",
+        ),
+        (
+            lambda ls: [*ls[:1], ls[1].replace('"t_ms": 0.0', '"t_ms": "soon"'), *ls[2:]],
+            "'t_ms' must be a number",
+        ),
+        (
+            lambda ls: [*ls[:2], ls[2].replace('"status": 200', '"status": "200"'), *ls[3:]],
+            "integer 'status'",
+        ),
+        (lambda ls: [*ls[:2], *ls[1:]], "a second request with id 0"),
         (lambda ls: ['{"format":"other","version":1}', *ls[1:]], ":1: not a thinkwire cassette"),
         (
             lambda ls: [ls[0].replace('"version": 1', '"version": 9'), *ls[1:]],
@@ -60,7 +71,18 @@ def test_round_trip_keeps_bytes_and_boundaries(tmp_path: Path) -> None:
         ),
         (lambda ls: [], "empty file"),
     ],
-    ids=["truncated", "no-end", "bad-json", "wrong-format", "version", "missing-chunk", "bad-type", "empty"],
+    ids=[
+        "bad-json",
+        "chunk-t_ms",
+        "request-t_ms",
+        "status-str",
+        "duplicate-id",
+        "wrong-format",
+        "version",
+        "missing-chunk",
+        "bad-type",
+        "empty",
+    ],
 )
 def test_malformed_cassettes_name_the_line(tmp_path: Path, mutate, message: str) -> None:  # type: ignore[no-untyped-def]
     p = tmp_path / "c.jsonl"
@@ -69,6 +91,37 @@ def test_malformed_cassettes_name_the_line(tmp_path: Path, mutate, message: str)
     with pytest.raises(CassetteError, match=message.replace("(", r"\(")) as info:
         read_cassette(p)
     assert str(p) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "warning", "end", "status"),
+    [
+        (lambda ls: ls[:-1], "exchange 0 has no end line", "truncated", 200),
+        (lambda ls: ls[:2], "exchange 0 has no response line", "truncated", 0),
+        (lambda ls: [*ls[:-1], ls[-1][:7]], "torn last line ignored", "truncated", 200),
+        (lambda ls: [*ls, '{"type": "chunk", "id": 0, "offs'], "torn last line ignored", "complete", 200),
+    ],
+    ids=["no-end", "no-response", "torn-end", "torn-after-end"],
+)
+def test_a_recording_cut_at_any_instant_still_reads(  # type: ignore[no-untyped-def]
+    tmp_path: Path, mutate, warning: str, end: str, status: int
+) -> None:
+    """What a killed recorder leaves (no end line, no response line, a torn last line) is read as a
+    truncated exchange, with a warning naming the file; the bytes before the cut are kept."""
+    p = tmp_path / "c.jsonl"
+    cassette().write(p)
+    p.write_text("\n".join(mutate(p.read_text().splitlines())))  # no final newline: a torn write
+    back = read_cassette(p)
+    assert any(warning in w and str(p) in w for w in back.warnings), back.warnings
+    ex = back.exchanges[0]
+    assert (ex.end, ex.status) == (end, status)
+    assert b"".join(CHUNKS).startswith(ex.body)
+
+
+def test_an_intact_cassette_has_no_warning(tmp_path: Path) -> None:
+    p = tmp_path / "c.jsonl"
+    cassette().write(p)
+    assert read_cassette(p).warnings == []
 
 
 SECRETS = [
@@ -119,5 +172,5 @@ def test_timing_parse() -> None:
     assert parse_timing("recorded") == 1.0
     assert parse_timing("none") is None
     assert parse_timing("x4") == 0.25
-    with pytest.raises(CassetteError, match="unknown timing"):
+    with pytest.raises(ThinkwireError, match="--timing 'fast': unknown timing"):
         parse_timing("fast")
