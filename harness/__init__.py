@@ -50,6 +50,7 @@ _EXPORTS: dict[str, str] = {
     "CaseTooBig": "harness.drivers",
     "AdapterError": "harness.drivers",
     "PreflightError": "harness._errors",
+    "FlagError": "harness._errors",
     "HarnessError": "harness._errors",
 }
 
@@ -59,6 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from harness._errors import (
         CassetteError,
         DecodeError,
+        FlagError,
         HarnessError,
         PreflightError,
         ProfileError,

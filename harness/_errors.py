@@ -13,6 +13,7 @@ ThinkwireError
  │    ├── DriverTimeout * the SUT did not finish within the case's deadline (the case is TIMEOUT)
  │    ├── CaseTooBig *    the SUT sent more than the case's byte cap (the case FAILs: size)
  │    └── AdapterError *  a Python adapter yielded a non-canonical event (the case is ERROR)
+ ├── FlagError            a command-line flag has a bad value: names the flag, the value, the fix
  ├── PreflightError       the canary case showed the SUT cannot be tested at all (exit 2)
  └── HarnessError         thinkwire itself failed (a bug or an environment problem)
 
@@ -27,6 +28,7 @@ from collections.abc import Iterable
 __all__ = [
     "CassetteError",
     "DecodeError",
+    "FlagError",
     "HarnessError",
     "PreflightError",
     "ProfileError",
@@ -80,6 +82,11 @@ class CassetteError(ThinkwireError):
 
 class HarnessError(ThinkwireError):
     """thinkwire failed for a reason that is not the SUT's fault. Please report it with the message."""
+
+
+class FlagError(ThinkwireError):
+    """A command-line flag has a bad value. The message names the flag, the value, what was expected
+    and the fix."""
 
 
 class PreflightError(ThinkwireError):

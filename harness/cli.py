@@ -262,9 +262,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from harness.upstream import demo_conversation, serve_forever
 
     if args.scenario:
-        from harness._errors import closest
+        from harness._errors import FlagError, closest
         from harness.suite import expand, load_catalog
-        from harness.upstream._serve import FlagError
 
         demo_conversation(args.dialect, args.variant, args.profile)  # the flags, checked
         catalog = {s.id: s for s in load_catalog()}

@@ -142,7 +142,10 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
             ("run", "--sut", "reference-cli", "--fault", "keep-upstream-open"),  # a gateway-only switch
             "thinkwire: error: --fault of the built-in SUT 'reference-cli': unknown fault switch",
         ),
-        (("serve", "--dialect", "olama"), "thinkwire: error: unknown dialect 'olama': did you mean 'ollama'"),
+        (
+            ("serve", "--dialect", "olama"),
+            "thinkwire: error: --dialect 'olama': unknown dialect; did you mean 'ollama'",
+        ),
     ],
 )
 def test_the_cli_prints_one_line_and_starts_nothing(args: tuple[str, ...], line: str) -> None:

@@ -22,14 +22,13 @@ from typing import Any
 
 import httpx
 
-from harness._errors import CassetteError
+from harness._errors import CassetteError, FlagError
 from harness.net import Request, Responder, Server
 from harness.recording._cassette import FORMAT, TRUNCATED, VERSION, CassetteWriter, encode_bytes
 from harness.recording._redact import Redactor
 from harness.recording._replay import detect_dialect
 from harness.upstream._serve import (
     DEFAULT_GRACE,
-    FlagError,
     Waker,
     check_port,
     drain,

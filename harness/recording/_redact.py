@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from harness.upstream._serve import FlagError
+from harness._errors import FlagError
 
 __all__ = ["KEPT_FIELDS", "REDACTED", "Redactor", "secret_name"]
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness._errors import CassetteError
+from harness._errors import CassetteError, FlagError
 from harness.recording._cassette import Cassette, Exchange
 from harness.upstream import Conversation, Disconnect, HttpError, Pause, Raw, Script, Step
-from harness.upstream._serve import FlagError
 
 __all__ = ["chunker", "conversation_from_cassette", "detect_dialect", "parse_timing"]
 

@@ -150,7 +150,7 @@ def _variant_for(dialect: str, turns: list[str]) -> str:
 def check_id(scenario_id: str, root: Path) -> Path:
     """The scenario file for ``scenario_id``, proven to lie inside ``root``; a ``FlagError`` for
     anything else (``..``, an absolute path, a backslash, upper case, an empty segment, a suffix)."""
-    from harness.upstream._serve import FlagError
+    from harness._errors import FlagError
 
     segments = scenario_id.split("/")
     bad = next((s for s in segments if not _SEGMENT.fullmatch(s) or s in (".", "..")), None)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness._errors import ThinkwireError, closest
+from harness._errors import FlagError, closest
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.net import Request, Responder
 from harness.upstream._script import Conversation, Emit, Script
@@ -28,7 +28,6 @@ from harness.upstream._server import MockUpstream
 
 __all__ = [
     "DEFAULT_GRACE",
-    "FlagError",
     "Waker",
     "check_port",
     "demo_conversation",
@@ -41,11 +40,6 @@ __all__ = [
 
 DEFAULT_GRACE = 5.0
 """Seconds in-flight requests get after the first SIGTERM / SIGINT."""
-
-
-class FlagError(ThinkwireError):
-    """A command-line flag has a bad value. The message names the flag, the value, what was expected
-    and the fix."""
 
 
 def demo_conversation(dialect: str, variant: str | None = None, profile: str = "lenient") -> Conversation:
