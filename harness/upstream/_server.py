@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import threading
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from types import TracebackType
 from typing import Any
 
@@ -117,7 +117,7 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
     """Run a plan on a live connection, recording every write, gate, fault, disconnect and the end."""
     run = _Run(resp, tl, client, turn)
     try:
-        await run.all(plan.actions)
+        await run.all(iter(plan))
     except asyncio.CancelledError:
         resp.abort()
         raise
@@ -141,7 +141,7 @@ class _Run:
         self.loop = asyncio.get_running_loop()
         self.t0 = self.loop.time()
 
-    async def all(self, actions: tuple[Action, ...]) -> None:
+    async def all(self, actions: Iterator[Action]) -> None:
         steps, resp, put, add_write, turn = _STEPS, self.resp, self.resp.put, self.tl.add_write, self.turn
         for action in actions:
             if resp.peer_closed_at is not None:
