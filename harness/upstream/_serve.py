@@ -14,6 +14,10 @@ from harness.upstream._server import MockUpstream
 
 __all__ = ["demo_conversation", "serve_forever"]
 
+SERVE_KEEP = 20
+"""Requests ``serve`` / ``replay`` remember (and x 100 timeline entries): what a strict profile
+checks a passback against, and enough to look at the last exchanges from a debugger."""
+
 
 def demo_conversation(dialect: str, variant: str, profile: str = "lenient") -> Conversation:
     """A reasoning -> text turn, answered to every request (overflow)."""
@@ -39,7 +43,7 @@ def serve_forever(
     up = MockUpstream(port=port)
     up.start()
     try:
-        up.load(conversation)
+        up.load(conversation, keep=SERVE_KEEP)  # flat for hours: nobody reads an old request
         out(f"thinkwire mock upstream serving {conversation.name or 'a conversation'} at {up.base_url}")
         (stop or threading.Event()).wait()
     except KeyboardInterrupt:

@@ -43,7 +43,7 @@ class MockUpstream:
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self._server = Server(self._handle, host, port)
         self._lock = threading.Lock()
-        self._state = ConversationState(Conversation(()))
+        self._state = _state(Conversation(()), None, None, None)
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
@@ -74,14 +74,18 @@ class MockUpstream:
         conversation: Conversation | Script,
         timeline: Timeline | None = None,
         client: ClientSide | None = None,
+        *,
+        keep: int | None = None,
     ) -> MockUpstream:
-        """Reset: serve ``conversation`` from its first script on, recording into ``timeline``."""
+        """Reset: serve ``conversation`` from its first script on, recording into ``timeline``.
+
+        Given a ``timeline`` (a case's), everything is recorded and every request remembered. Without
+        one the upstream records into its own ring of the last ``keep`` x 100 entries and remembers the
+        last ``keep`` requests (default ``KEEP``), so a reused or long-serving upstream stays flat."""
         if isinstance(conversation, Script):
             conversation = Conversation((conversation,))
         with self._lock:
-            self._state = ConversationState(
-                conversation, timeline if timeline is not None else Timeline(), client or ClientSide()
-            )
+            self._state = _state(conversation, timeline, client, keep)
         return self
 
     @property
@@ -111,6 +115,19 @@ class MockUpstream:
             conn=req.conn,
         )
         await execute(plan, resp, state.timeline, state.client, turn)
+
+
+KEEP = 1000
+"""Requests a MockUpstream without a case timeline remembers (and x 100 timeline entries)."""
+
+
+def _state(
+    conversation: Conversation, timeline: Timeline | None, client: ClientSide | None, keep: int | None
+) -> ConversationState:
+    if timeline is not None:
+        return ConversationState(conversation, timeline, client or ClientSide(), keep=keep)
+    keep = KEEP if keep is None else keep
+    return ConversationState(conversation, Timeline(limit=keep * 100), client or ClientSide(), keep=keep)
 
 
 async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide, turn: int) -> None:
