@@ -1,5 +1,6 @@
 """Sans-IO: turn a :class:`Script` (plus the request it answers) into the exact sequence of actions
 a response performs: head, writes (bytes + frame tags), gates, pauses, faults, abort, stall, end.
+A streaming plan is produced lazily, a batch of frames at a time, wherever that gives the same bytes.
 
 Rule: one planner, two executors (the loopback server in ``_server.py`` and respx in ``_respx.py``);
 no sockets, clocks or threads here. Validation and the streaming decision live here too.
@@ -13,7 +14,8 @@ from typing import Any, TypeAlias
 
 from harness.codec import encode_pieces
 from harness.dialects import Dialect, Frame, Rejection, get_dialect
-from harness.events import Event, Message, ReasoningDelta, TextDelta
+from harness.events import Event, Message
+from harness.upstream import _writes
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -247,18 +249,6 @@ class _Cut:
     left: int  # after-bytes: bytes still to let through
 
 
-_BATCH = 64
-"""Frames a lazy plan encodes at a time (a chat delta frame is ~200 bytes: ~13 KB per batch)."""
-_BATCH_SAFE_CHUNKERS = frozenset({"frames", "bytes", "utf8-split", "crlf-split"})
-_BATCH_SAFE_PERTURBATIONS = frozenset(
-    {"none", "crlf", "cr", "mixed", "bom", "bom-split", "no-space", "multiline", "unterminated"}
-)
-"""Chunkers and perturbations whose output for a stream is the same whether its frames are encoded in
-one batch or several (cuts and framing depend only on each piece; a BOM only on the first batch, the
-unterminated end only on the last). The others (``whole``, ``tiny``, ``random:``, ``offsets:``,
-``comments``, ``event-only``) count across the batch: their segments are planned whole, as before."""
-
-
 class _Planner:
     def __init__(self, script: Script, dialect: Dialect | None, request: Mapping[str, Any]) -> None:
         self.script = script
@@ -280,8 +270,8 @@ class _Planner:
         self._emitter: Any = None
         self._shaped: dict[int, tuple[Event, ...]] = {}
         self.lazy = (
-            script.chunking in _BATCH_SAFE_CHUNKERS
-            and script.perturbation in _BATCH_SAFE_PERTURBATIONS
+            script.chunking in _writes.BATCH_SAFE_CHUNKERS
+            and script.perturbation in _writes.BATCH_SAFE_PERTURBATIONS
             and not any(
                 isinstance(s, MidStreamError) or (isinstance(s, Disconnect) and s.where != "now")
                 for s in script.steps
@@ -442,13 +432,20 @@ class _Planner:
                     self.events += shaped
                     self.add_frames(self.emitter().feed(list(shaped)))
                     continue
-                for batch in _batches(shaped, _BATCH):
+                for batch in _writes.batches(shaped, _writes.BATCH):
                     self.add_frames(self.emitter().feed(batch))
-                    if len(self.frames) > _BATCH:
+                    if len(self.frames) > _writes.BATCH:
                         self.flush(keep_last=True)
                         yield from self.drain()
             elif isinstance(step, EmitFrames):
-                self.add_frames(step.frames)
+                if not self.lazy:
+                    self.add_frames(step.frames)
+                    continue
+                for i in range(0, len(step.frames), _writes.BATCH):
+                    self.add_frames(step.frames[i : i + _writes.BATCH])
+                    if len(self.frames) > _writes.BATCH:
+                        self.flush(keep_last=True)
+                        yield from self.drain()
             elif isinstance(step, MidStreamError):
                 self.actions.append(Fault("mid-stream-error"))
                 self.add_frames(self.emitter().feed([step.error]))
@@ -547,26 +544,6 @@ class _Planner:
         ]
 
 
-def _batches(events: Sequence[Event], size: int) -> Iterator[list[Event]]:
-    """``events`` in runs of about ``size``, cut only inside a run of text or reasoning deltas of one
-    item: an emitter may look ahead within what it is fed (a signature joins the part before it)."""
-    batch: list[Event] = []
-    prev: Event | None = None
-    for ev in events:
-        if (
-            len(batch) >= size
-            and type(ev) is type(prev)
-            and isinstance(ev, ReasoningDelta | TextDelta)
-            and ev.item == prev.item  # type: ignore[union-attr]
-        ):
-            yield batch
-            batch = []
-        batch.append(ev)
-        prev = ev
-    if batch:
-        yield batch
-
-
 def _content_type(dialect: Dialect | None, transport: str) -> str:
     return dialect.content_type if dialect is not None else _CONTENT_TYPES.get(transport, "text/event-stream")
 
@@ -593,7 +570,7 @@ def build_plan(
     lazy: bool = True,
 ) -> Plan:
     """The actions answering ``request`` (its parsed JSON body) with ``script``. A streaming plan is
-    lazy where batching cannot change its bytes (see ``_BATCH_SAFE_CHUNKERS``); ``lazy=False``
+    lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``); ``lazy=False``
     plans it whole (the tests compare the two)."""
     request = request or {}
     dialect = load_dialect(script.dialect)

@@ -1,17 +1,40 @@
-"""Sans-IO: the writes of a planned response, and which frames each one carries.
+"""Sans-IO: the writes of a planned response, which frames each one carries, and the batches a lazy
+plan encodes a stream in.
 
 Rule: pure functions of the encoded pieces and the chunker's writes; ``_plan`` builds the pieces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from harness.events import Event, ReasoningDelta, TextDelta
 from harness.upstream._script import Gate
 
-__all__ = ["WaitGate", "Write", "attribute", "with_withheld"]
+__all__ = [
+    "BATCH",
+    "BATCH_SAFE_CHUNKERS",
+    "BATCH_SAFE_PERTURBATIONS",
+    "WaitGate",
+    "Write",
+    "attribute",
+    "batches",
+    "with_withheld",
+]
+
+
+BATCH = 64
+"""Frames a lazy plan encodes at a time (a chat delta frame is ~200 bytes: ~13 KB per batch)."""
+BATCH_SAFE_CHUNKERS = frozenset({"frames", "bytes", "utf8-split", "crlf-split"})
+BATCH_SAFE_PERTURBATIONS = frozenset(
+    {"none", "crlf", "cr", "mixed", "bom", "bom-split", "no-space", "multiline", "unterminated"}
+)
+"""Chunkers and perturbations whose output for a stream is the same whether its frames are encoded in
+one batch or several (cuts and framing depend only on each piece; a BOM only on the first batch, the
+unterminated end only on the last). The others (``whole``, ``tiny``, ``random:``, ``offsets:``,
+``comments``, ``event-only``) count across the batch: their segments are planned whole, as before."""
 
 
 class Write(NamedTuple):
@@ -99,3 +122,23 @@ def _withheld_info(nxt: Write | None) -> dict[str, Any]:
     if nxt is None:
         return {"frame": None, "tags": [], "data": ""}
     return {"frame": nxt.frame, "tags": sorted(nxt.tags), "data": nxt.data.decode(errors="replace")[:400]}
+
+
+def batches(events: Sequence[Event], size: int) -> Iterator[list[Event]]:
+    """``events`` in runs of about ``size``, cut only inside a run of text or reasoning deltas of one
+    item: an emitter may look ahead within what it is fed (a signature joins the part before it)."""
+    batch: list[Event] = []
+    prev: Event | None = None
+    for ev in events:
+        if (
+            len(batch) >= size
+            and type(ev) is type(prev)
+            and isinstance(ev, ReasoningDelta | TextDelta)
+            and ev.item == prev.item  # type: ignore[union-attr]
+        ):
+            yield batch
+            batch = []
+        batch.append(ev)
+        prev = ev
+    if batch:
+        yield batch

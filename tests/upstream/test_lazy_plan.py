@@ -13,7 +13,7 @@ import pytest
 from harness.dialects import _anthropic_wire, _responses_wire, openai_chat
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.suite import expand, load_catalog
-from harness.upstream import Emit, Gate, Script, _plan, build_plan
+from harness.upstream import Emit, Gate, Script, _plan, _writes, build_plan
 from harness.upstream._plan import Head, Write
 
 
@@ -31,7 +31,7 @@ SCRIPTS = _catalog_scripts()
 
 @pytest.mark.parametrize("batch", [1, 2, 64])
 def test_lazy_plans_equal_whole_plans_across_the_catalog(monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
-    monkeypatch.setattr(_plan, "_BATCH", batch)
+    monkeypatch.setattr(_writes, "BATCH", batch)
 
     def fresh_ids() -> None:  # emitters number their mock message ids from a module counter
         for mod in (_anthropic_wire, _responses_wire, openai_chat):
@@ -110,3 +110,18 @@ def test_plan_can_be_taken_twice_and_gates_withhold_the_next_write(monkeypatch: 
     assert list(plan) == first  # planned anew, the same (but for the emitter's next mock id)
     (gate,) = [a for a in first if isinstance(a, _plan.WaitGate)]
     assert '"content":"t"' in gate.withheld["data"]
+
+
+def test_frames_given_as_frames_are_batched_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.dialects import Frame
+    from harness.upstream import EmitFrames
+
+    monkeypatch.setattr(_writes, "BATCH", 3)
+    frames = tuple(Frame(f'{{"n":{i}}}', tags=frozenset({"reasoning"})) for i in range(10))
+    for perturbation in ("none", "bom", "unterminated"):
+        script = Script(
+            "openai-chat", (EmitFrames(frames), Gate(events=1), EmitFrames(frames)), perturbation=perturbation
+        )
+        lazy, whole = build_plan(script, stream=True), build_plan(script, stream=True, lazy=False)
+        assert lazy.lazy
+        assert list(lazy) == list(whole.actions)
