@@ -63,9 +63,9 @@ class ConversationState:
     timeline: Timeline = field(default_factory=Timeline)
     client: ClientSide = field(default_factory=ClientSide)
     count: int = 0
-    emitted: dict[int, tuple[Event, ...]] = field(default_factory=dict)
-    """The events each turn's response carried, folded into a message when a later request needs it
-    (folding a long stream before its first byte would delay that byte)."""
+    emitted: dict[int, tuple[Event, ...] | Message] = field(default_factory=dict)
+    """The events each turn's response carried, folded into a message (once) when a later request
+    needs it: folding a long stream before its first byte would delay that byte."""
     requests: deque[RecordedRequest] = field(default_factory=deque)
     lock: threading.Lock = field(default_factory=threading.Lock)
     keep: int | None = None
@@ -76,8 +76,14 @@ class ConversationState:
 
     def emitted_before(self, turn: int) -> list[Message]:
         with self.lock:
-            events = [self.emitted[i] for i in sorted(self.emitted) if i < turn]
-        return [assemble(e) for e in events]
+            out = []
+            for i in sorted(self.emitted):
+                if i < turn:
+                    got = self.emitted[i]
+                    if not isinstance(got, Message):
+                        got = self.emitted[i] = assemble(got)
+                    out.append(got)
+            return out
 
     def record_emitted(self, turn: int, events: tuple[Event, ...]) -> None:
         with self.lock:
