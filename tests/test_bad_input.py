@@ -234,3 +234,54 @@ def test_scenario_not_utf8(tmp_path: Path) -> None:
     )
     with pytest.raises(ScenarioError, match=r"field '<file>': is not UTF-8 text \(byte 0xe9"):
         load_scenario(p)
+
+
+# -- scenario expect, enforced ----------------------------------------------------------------------
+def test_expect_findings_reports_a_verdict_that_differs(tmp_path: Path) -> None:
+    from harness.suite._scenario import expect_findings
+    from harness.suite._verdict import Axis, Finding, Verdict
+
+    p = tmp_path / "s.toml"
+    expect = 'expect = { stream = "NON_STRICT", findings = { timing = "INFO", delivery = "PASS" } }'
+    p.write_text(GOOD.replace("EXPECT", expect).replace("STEP", OK_STEP))
+    s = load_scenario(p)
+    ok = [
+        Finding("delivery", Verdict.PASS),
+        Finding("timing", Verdict.INFO),
+        Finding("x", Verdict.NON_STRICT),
+    ]
+    assert expect_findings(s, ok) == []
+    passing = [Finding("delivery", Verdict.PASS), Finding("timing", Verdict.PASS)]
+    (miss,) = expect_findings(s, passing)
+    assert miss.check == "scenario-expect"
+    assert miss.verdict == Verdict.FAIL
+    assert "stream = NON_STRICT expected, got PASS" in miss.message
+    assert "timing = INFO expected, got PASS" in miss.message
+    # a verdict that is itself a failure is its own check's to report: no second finding
+    failing = [
+        Finding("delivery", Verdict.FAIL),
+        Finding("timing", Verdict.INFO),
+        Finding("c", Verdict.UNCLEAN, Axis.CLEANUP),
+    ]
+    assert expect_findings(s, failing) == []
+
+
+def test_expect_is_enforced_in_a_run(tmp_path: Path) -> None:
+    from harness.suite import load_cases, run
+
+    root = tmp_path / "scn"
+    (root / "x").mkdir(parents=True)
+    steps = '{ reasoning = "r" }, { text = "t" }'
+    (root / "x" / "holds.toml").write_text(
+        GOOD.replace("EXPECT", 'expect = { findings = { delivery = "PASS" } }').replace("STEP", steps)
+    )
+    (root / "x" / "wrong.toml").write_text(
+        GOOD.replace("EXPECT", 'expect = { findings = { timing = "PASS" } }').replace("STEP", steps)
+    )
+    result = run(load_cases(["x/*"], root=root), sut="reference-sdk")
+    by = {r.scenario_id: r for r in result.results}
+    assert not [f for f in by["x/holds"].findings if f.check == "scenario-expect"]
+    (miss,) = [f for f in by["x/wrong"].findings if f.check == "scenario-expect"]
+    assert "timing = PASS expected, got" in miss.message
+    assert by["x/wrong"].unexpected
+    assert not by["x/holds"].unexpected

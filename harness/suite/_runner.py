@@ -28,7 +28,7 @@ from harness.events import Event
 from harness.suite._builtin import builtin_profile
 from harness.suite._case import Case, expand_all, select
 from harness.suite._expectations import Expectations, load_expectations
-from harness.suite._scenario import load_catalog
+from harness.suite._scenario import expect_findings, load_catalog
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
 from harness.suite.checks import CHECKS, CaseView, build_view
 from harness.suite.checks._errors import CANCEL_BOUND_S
@@ -244,6 +244,7 @@ def _run_case(
                     message="mock upstream error: " + str(errors[0].info.get("error", ""))[:500],
                 )
             )
+        result.findings += expect_findings(case.scenario, result.findings)
         _verdicts(result)
     if keep is True or (keep == "failures" and _failed(result)):
         result.timeline = serialize_timeline(view.entries)

@@ -1,7 +1,8 @@
 """Scenario files (TOML under ``scenarios/``; the path is the stable id) -> validated :class:`Scenario`.
 
 Rule: every mistake is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
-value and the closest valid keys; nothing half-loaded escapes this module.
+value and the closest valid keys; nothing half-loaded escapes this module. A scenario's ``expect``
+verdicts are held against each case's findings by :func:`expect_findings` (the runner calls it).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ __all__ = [
     "Scenario",
     "TurnSpec",
     "catalog_dir",
+    "expect_findings",
     "load_catalog",
     "load_scenario",
     "parse_scenario",
@@ -551,6 +553,37 @@ def _expected_verdicts(expect: Mapping[str, Any], err: Any) -> dict[str, str]:
             )
         out[check] = verdict
     return out
+
+
+def expect_findings(scenario: Scenario, findings: Sequence[Any]) -> list[Any]:
+    """The scenario's ``expect`` verdicts held against a case's findings (Autobahn's expected outcomes):
+    one FAIL finding ``scenario-expect`` naming each verdict that differs, unless the verdict found is
+    itself a failure (its own check reports that). A check not among ``findings`` (parity, judged
+    after the pair) is not compared here."""
+    from harness.suite._verdict import Axis, Finding, Verdict, worst
+
+    if not scenario.expect:
+        return []
+    failing = {Verdict.FAIL, Verdict.UNCLEAN, Verdict.NON_STRICT}
+    found: dict[str, Verdict] = {f.check: f.verdict for f in findings}
+    for axis in Axis:
+        found[axis.value] = worst([f.verdict for f in findings if f.axis == axis])
+    misses = [
+        f"{key} = {want} expected, got {found[key].value}"
+        for key, want in scenario.expect.items()
+        if key in found and found[key].value != want and found[key] not in failing
+    ]
+    if not misses:
+        return []
+    return [
+        Finding(
+            "scenario-expect",
+            Verdict.FAIL,
+            message=f"{scenario.path}: the scenario's expect does not hold: " + "; ".join(misses),
+            expected="; ".join(f"{k} = {v}" for k, v in scenario.expect.items()),
+            actual="; ".join(misses),
+        )
+    ]
 
 
 def _s(val: Any, fld: str, err: Any) -> str:
