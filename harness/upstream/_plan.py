@@ -584,10 +584,11 @@ def build_plan(
         actions = tuple(with_withheld(planner.run_stream()))
         return Plan(actions, True, tuple(planner.events))
     events = tuple(planner.stream_events())
+    gated = any(isinstance(step, Gate) for step in script.steps)  # else no step for with_withheld
 
     def make() -> Iterator[Action]:  # a fresh planner each time: a plan can be taken twice
         fresh = _Planner(script, dialect, request)
         fresh._shaped = planner._shaped  # shaped once, for the events and the frames alike
-        return with_withheld(fresh.run_stream())
+        return with_withheld(fresh.run_stream()) if gated else fresh.run_stream()
 
     return Plan(stream=True, events=events, make=make)
