@@ -12,6 +12,7 @@ import contextlib
 import threading
 import traceback
 from collections.abc import Awaitable, Callable, Iterator
+from itertools import islice
 from types import TracebackType
 from typing import Any
 
@@ -144,6 +145,10 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
         resp.abort()
 
 
+_AHEAD = 128
+"""Actions taken from the plan at a time (two lazy batches of frames)."""
+
+
 class _Run:
     """One plan on one connection. A write (most actions) is recorded and sent inline by :meth:`all`,
     awaiting only when the socket pushes back; every other action type has a step (``_STEPS``, looked
@@ -159,21 +164,29 @@ class _Run:
         self.t0 = self.loop.time()
 
     async def all(self, actions: Iterator[Action]) -> None:
+        """Take the plan's actions a run of ``_AHEAD`` at a time; when the socket pushes back, the next
+        run is planned (a lazy plan encodes it) before awaiting the drain, while the kernel sends."""
         steps, resp, put, add_write, turn = _STEPS, self.resp, self.resp.put, self.tl.add_write, self.turn
-        for action in actions:
-            if resp.peer_closed_at is not None:
-                self.gone()
-                return
-            if type(action) is Write:  # most actions: inline, no coroutine unless back-pressure
-                add_write("upstream", action.data, turn, action.tags, action.frame)
-                try:
-                    if put(action.data):
-                        await resp.drain()
-                except ConnectionError:
-                    self.lost()
+        run = list(islice(actions, _AHEAD))
+        while run:
+            ahead: list[Action] | None = None
+            for action in run:
+                if resp.peer_closed_at is not None:
+                    self.gone()
                     return
-            elif not await steps[type(action)](self, action):
-                return
+                if type(action) is Write:  # most actions: inline, no coroutine unless back-pressure
+                    add_write("upstream", action.data, turn, action.tags, action.frame)
+                    try:
+                        if put(action.data):
+                            if ahead is None:
+                                ahead = list(islice(actions, _AHEAD))
+                            await resp.drain()
+                    except ConnectionError:
+                        self.lost()
+                        return
+                elif not await steps[type(action)](self, action):
+                    return
+            run = ahead if ahead is not None else list(islice(actions, _AHEAD))
 
     def gone(self) -> bool:
         """Has the peer left? Then record the disconnect (at the time it was noticed)."""
