@@ -1,5 +1,6 @@
 """Run every benchmark module of this package (each has ``run() -> str``, a Markdown section) and write
-docs/benchmarks.md; ``python -m benchmarks NAME...`` runs only the named modules."""
+docs/benchmarks.md; ``python -m benchmarks NAME...`` runs only the named modules and keeps the other
+modules' sections as the last run wrote them."""
 
 from __future__ import annotations
 
@@ -35,16 +36,38 @@ def main(argv: list[str]) -> int:
         f"Python {platform.python_version()} on {platform.machine()} ({platform.system()}).",
         "",
     ]
+    kept = _sections(OUT.read_text(encoding="utf-8")) if OUT.exists() and argv else {}
+    fresh: dict[str, str] = {}
     for name in chosen:
         t0 = time.perf_counter()
         section = importlib.import_module(f"benchmarks.{name}").run()
         took = time.perf_counter() - t0
-        sections += [section.rstrip("\n"), "", f"<sub>`benchmarks/{name}.py`: {took:.1f} s</sub>", ""]
+        fresh[name] = "\n".join(
+            [section.rstrip("\n"), "", f"<sub>`benchmarks/{name}.py`: {took:.1f} s</sub>", ""]
+        )
+    for name in names:  # a subset run keeps the other modules' sections from the last run
+        if name in fresh or name in kept:
+            sections.append(fresh.get(name) or kept[name])
     text = "\n".join(sections)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(text, encoding="utf-8")
     print(text)
     return 0
+
+
+def _sections(text: str) -> dict[str, str]:
+    """Each module's section of a written file: from its ``## `` heading to its ``<sub>`` line."""
+    out: dict[str, str] = {}
+    current: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            current = []
+        current.append(line)
+        if line.startswith("<sub>`benchmarks/") and ".py`" in line:
+            name = line.split("`benchmarks/", 1)[1].split(".py`", 1)[0]
+            out[name] = "\n".join([*current, ""])
+            current = []
+    return out
 
 
 if __name__ == "__main__":

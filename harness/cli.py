@@ -7,6 +7,7 @@ call from Python (``harness.suite.run`` ...). Exit code 0 only when no unexpecte
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -139,11 +140,18 @@ def _cmd_list(args: argparse.Namespace) -> int:
             seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
             print(f"{s.id:60} {s.category:22} {len(expand(s)):4} cases{seeds}  {s.requirement}")
         return 0
-    for case in select([c for s in scenarios for c in expand(s)], args.cases):
+    chosen = select([c for s in scenarios for c in expand(s)], args.cases)
+    if not chosen:
+        raise ThinkwireError(_no_match(args.cases))
+    for case in chosen:
         s = case.scenario
         seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
         print(f"{case.id}  [{s.category}]{seeds}  {s.requirement}")
     return 0
+
+
+def _no_match(patterns: Sequence[str] | None) -> str:
+    return f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --scenarios)"
 
 
 def _profile_from_flags(args: argparse.Namespace) -> Any:
@@ -158,19 +166,89 @@ def _profile_from_flags(args: argparse.Namespace) -> Any:
         }
         if args.ready:
             data["ready"] = args.ready
-        return parse_profile(data)
+        return parse_profile(data, source="--sut-cmd")
     if args.sut_url:
         return parse_profile(
-            {"kind": "url", "url": args.sut_url, "front_door": args.front_door, "name": args.sut_url}
+            {"kind": "url", "url": args.sut_url, "front_door": args.front_door, "name": args.sut_url},
+            source="--sut-url",
         )
     return args.sut
+
+
+def _check_run_args(args: argparse.Namespace) -> None:
+    """Everything ``run`` can refuse, refused before the first case: numbers in range, the SUT profile,
+    and the output paths writable (a run of minutes must not end in a traceback about its report)."""
+    import math
+
+    if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):
+        raise ThinkwireError(
+            f"--timeout: expected a number of seconds > 0, got {args.timeout:g} (e.g. --timeout 30)"
+        )
+    if args.jobs < 1:
+        raise ThinkwireError(f"-j/--jobs: expected a number of workers >= 1, got {args.jobs} (e.g. -j 2)")
+    if args.gate_timeout is not None and not (args.gate_timeout > 0 and math.isfinite(args.gate_timeout)):
+        raise ThinkwireError(
+            f"--gate-timeout: expected a number of seconds > 0, got {args.gate_timeout:g} (e.g. 2.5)"
+        )
+    if args.max_bytes is not None and args.max_bytes < 1:
+        raise ThinkwireError(f"--max-bytes: expected a number of bytes >= 1, got {args.max_bytes}")
+    if args.repeat < 1:
+        raise ThinkwireError(f"--repeat: expected a count >= 1, got {args.repeat} (e.g. --repeat 5)")
+    from harness.suite._runner import resolve_sut
+
+    resolve_sut(_profile_from_flags(args), args.fault)  # raises ProfileError naming the file and field
+    if args.report:
+        _check_output("--report", Path(args.report), directory=True)
+    if args.junit:
+        _check_output("--junit", Path(args.junit), directory=False)
+    if args.write_expectations:
+        _check_output("--write-expectations", Path(args.write_expectations), directory=False)
+
+
+def _check_output(flag: str, path: Path, *, directory: bool) -> None:
+    """Can ``path`` (a directory, or a file) be written? Probed by creating what is missing, writing a
+    probe file in the directory, and removing both again."""
+    import contextlib
+    import os
+    import tempfile
+
+    if directory and path.exists() and not path.is_dir():
+        raise ThinkwireError(
+            f"{flag}: {path} is an existing file; expected a directory (name a new or existing directory)"
+        )
+    if not directory and path.is_dir():
+        raise ThinkwireError(f"{flag}: {path} is a directory; expected a file path (e.g. {path / 'out.xml'})")
+    folder = path if directory else path.parent
+    missing = []
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=".thinkwire-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(name)
+        if not directory and path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(f"{path} is not writable")
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ThinkwireError(f"{flag}: cannot write to {path}: {reason} (choose a writable path)") from None
+    finally:
+        for d in missing:  # deepest first: leave the file system as it was
+            with contextlib.suppress(OSError):
+                d.rmdir()
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from harness.report._console import Progress, print_failures, print_summary
     from harness.suite import load_cases, run, write_expectations
 
-    if args.jobs and args.jobs > 1:
+    _check_run_args(args)
+    cases = load_cases(args.cases)
+    if not cases:
+        raise ThinkwireError(_no_match(args.cases))
+    if args.jobs > 1:
         from harness.suite import merge_repeats
         from harness.suite._parallel import run_parallel
         from harness.suite._runner import preflight
@@ -203,10 +281,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
             ]
         )
     else:
-        cases = load_cases(args.cases)
-        if not cases:
-            print(f"thinkwire: no case matches {args.cases}", file=sys.stderr)
-            return 2
         result = run(
             cases,
             sut=_profile_from_flags(args),
@@ -361,6 +435,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # ``thinkwire list | head -1``: the reader left; no traceback
+        import os
+
+        with contextlib.suppress(OSError):  # stdout's buffered rest must not fail again at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a process killed by SIGPIPE
     parser.error(f"unknown command {args.command!r}")
     return 2
 

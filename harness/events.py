@@ -225,90 +225,102 @@ class Message:
         return tuple(b for b in self.content if isinstance(b, ToolCallBlock))
 
 
+class _Growing:
+    """A block under construction: text, arguments and signature grow as lists of pieces, joined once
+    at the end, so folding a stream costs time linear in its size (``old.text + new`` per delta copied
+    the whole text each time: a 200 MB reasoning stream took minutes)."""
+
+    __slots__ = ("id", "kind", "name", "parts", "redacted", "sig")
+
+    def __init__(
+        self, kind: str, id: str, text: str = "", name: str = "", redacted: str | None = None
+    ) -> None:
+        self.kind = kind  # "r" reasoning, "t" text, "c" tool call
+        self.id = id
+        self.name = name
+        self.redacted = redacted
+        self.parts: list[str] = [text] if text else []
+        self.sig: list[str] | None = None
+
+    def add_sig(self, value: str) -> None:
+        if self.sig is None:
+            self.sig = []
+        self.sig.append(value)
+
+    def block(self) -> Block:
+        sig = None if self.sig is None else "".join(self.sig)
+        text = "".join(self.parts)
+        if self.kind == "t":
+            return TextBlock(text, signature=sig, id=self.id)
+        if self.kind == "c":
+            return ToolCallBlock(self.id, self.name, text, signature=sig)
+        return ReasoningBlock(text, signature=sig, redacted=self.redacted, id=self.id)
+
+
 def assemble(events: Iterable[Event]) -> Message:
     """Fold a stream of events into the assistant message it describes.
 
     Consecutive deltas of the same kind and item form one block; a change of kind or item starts a new
     block; tool-call deltas group by ``index``; a signature attaches to the block named by its item, else
-    to the most recent block. Usage, errors, ends and notices are not content and are skipped.
+    to the most recent block. Usage, errors, ends and notices are not content and are skipped. Linear in
+    the size of the stream.
     """
-    blocks: list[Block] = []
+    blocks: list[_Growing] = []
     last_key: tuple[str, str] | None = None
     tool_pos: dict[int, int] = {}
-    early: dict[str, str] = {}  # signatures naming a tool call that has not arrived yet
+    early: dict[str, list[str]] = {}  # signatures naming a tool call that has not arrived yet
     for ev in events:
         if isinstance(ev, ReasoningDelta):
             key = ("r", ev.item)
-            if last_key == key and isinstance(blocks[-1], ReasoningBlock) and blocks[-1].redacted is None:
-                blocks[-1] = replace(blocks[-1], text=blocks[-1].text + ev.text)
+            if last_key == key and blocks[-1].kind == "r" and blocks[-1].redacted is None:
+                blocks[-1].parts.append(ev.text)
             else:
-                blocks.append(ReasoningBlock(ev.text, id=ev.item))
+                blocks.append(_Growing("r", ev.item, ev.text))
             last_key = key
         elif isinstance(ev, RedactedReasoning):
-            blocks.append(ReasoningBlock("", redacted=ev.data, id=ev.item))
+            blocks.append(_Growing("r", ev.item, redacted=ev.data))
             last_key = ("x", ev.item)
         elif isinstance(ev, TextDelta):
             key = ("t", ev.item)
-            if last_key == key and isinstance(blocks[-1], TextBlock):
-                blocks[-1] = replace(blocks[-1], text=blocks[-1].text + ev.text)
+            if last_key == key and blocks[-1].kind == "t":
+                blocks[-1].parts.append(ev.text)
             else:
-                blocks.append(TextBlock(ev.text, id=ev.item))
+                blocks.append(_Growing("t", ev.item, ev.text))
             last_key = key
         elif isinstance(ev, ToolCallDelta):
             if ev.index in tool_pos:
-                pos = tool_pos[ev.index]
-                old = blocks[pos]
-                assert isinstance(old, ToolCallBlock)
-                blocks[pos] = replace(
-                    old,
-                    id=old.id or (ev.id or ""),
-                    name=old.name or (ev.name or ""),
-                    arguments=old.arguments + ev.arguments,
-                )
+                old = blocks[tool_pos[ev.index]]
+                old.id = old.id or (ev.id or "")
+                old.name = old.name or (ev.name or "")
+                old.parts.append(ev.arguments)
             else:
                 tool_pos[ev.index] = len(blocks)
-                blocks.append(
-                    ToolCallBlock(
-                        ev.id or "",
-                        ev.name or "",
-                        ev.arguments,
-                        signature=early.pop(ev.id, None) if ev.id else None,
-                    )
-                )
+                call = _Growing("c", ev.id or "", ev.arguments, name=ev.name or "")
+                if ev.id and ev.id in early:
+                    call.sig = early.pop(ev.id)
+                blocks.append(call)
             last_key = ("c", str(ev.index))
         elif isinstance(ev, ReasoningSignature):
             target = _signature_target(blocks, ev.item)
-            if ev.item and target is not None and _block_id(blocks[target]) != ev.item:
-                early[ev.item] = early.get(ev.item, "") + ev.value
+            if ev.item and target is not None and blocks[target].id != ev.item:
+                early.setdefault(ev.item, []).append(ev.value)
                 continue
             if target is None:
-                blocks.append(ReasoningBlock("", signature=ev.value, id=ev.item))
+                blocks.append(_Growing("r", ev.item))
+                blocks[-1].add_sig(ev.value)
                 last_key = ("r", ev.item)
             else:
-                old_block = blocks[target]
-                if isinstance(old_block, ToolResultBlock):  # pragma: no cover - never produced by assemble
-                    continue
-                sig = (old_block.signature or "") + ev.value
-                blocks[target] = replace(old_block, signature=sig)
-    for value in early.values():  # named a block that never came: the most recent block, as before
-        if blocks and not isinstance(blocks[-1], ToolResultBlock):
-            blocks[-1] = replace(blocks[-1], signature=(blocks[-1].signature or "") + value)
-        else:
-            blocks.append(ReasoningBlock("", signature=value))
-    return Message("assistant", tuple(blocks))
+                blocks[target].add_sig(ev.value)
+    for pieces in early.values():  # named a block that never came: the most recent block, as before
+        for piece in pieces:
+            blocks[-1].add_sig(piece)
+    return Message("assistant", tuple(b.block() for b in blocks))
 
 
-def _block_id(block: Block) -> str:
-    return block.call_id if isinstance(block, ToolResultBlock) else block.id
-
-
-def _signature_target(blocks: Sequence[Block], item: str) -> int | None:
+def _signature_target(blocks: Sequence[_Growing], item: str) -> int | None:
     if item:
         for i in range(len(blocks) - 1, -1, -1):
-            b = blocks[i]
-            if (isinstance(b, ReasoningBlock | TextBlock) and b.id == item) or (
-                isinstance(b, ToolCallBlock) and b.id == item
-            ):
+            if blocks[i].id == item:
                 return i
     return len(blocks) - 1 if blocks else None
 
@@ -342,9 +354,24 @@ def coalesce(events: Iterable[Event]) -> Turn:
     """Merge adjacent deltas of the same kind and item, and drop notices and empty deltas.
 
     Two streams that differ only in how text was split into deltas coalesce to the same turn; this is
-    the equality the round-trip tests and the duplication checks use.
+    the equality the round-trip tests and the duplication checks use. The pieces of a merged delta are
+    joined once, when the next event differs (linear in the stream's size).
     """
     out: list[Event] = []
+    pieces: list[str] = []  # the growing field of out[-1] (text, arguments or value), when it merges
+
+    def settle() -> None:
+        if len(pieces) > 1:
+            last = out[-1]
+            joined = "".join(pieces)
+            if isinstance(last, ToolCallDelta):
+                out[-1] = replace(last, arguments=joined)
+            elif isinstance(last, ReasoningSignature):
+                out[-1] = replace(last, value=joined)
+            elif isinstance(last, ReasoningDelta | TextDelta):
+                out[-1] = replace(last, text=joined)
+        pieces.clear()
+
     for ev in events:
         if isinstance(ev, Notice):
             continue
@@ -356,24 +383,32 @@ def coalesce(events: Iterable[Event]) -> Turn:
         if (isinstance(ev, ReasoningDelta) and isinstance(prev, ReasoningDelta) and prev.item == ev.item) or (
             isinstance(ev, TextDelta) and isinstance(prev, TextDelta) and prev.item == ev.item
         ):
-            out[-1] = replace(prev, text=prev.text + ev.text)
+            pieces.append(ev.text)
         elif (
             isinstance(ev, ToolCallDelta)
             and isinstance(prev, ToolCallDelta)
             and prev.index == ev.index
             and prev.item == ev.item
         ):
-            out[-1] = replace(
-                prev, id=prev.id or ev.id, name=prev.name or ev.name, arguments=prev.arguments + ev.arguments
-            )
+            if not (prev.id and prev.name) and (ev.id or ev.name):
+                out[-1] = replace(prev, id=prev.id or ev.id, name=prev.name or ev.name)
+            pieces.append(ev.arguments)
         elif (
             isinstance(ev, ReasoningSignature)
             and isinstance(prev, ReasoningSignature)
             and prev.item == ev.item
         ):
-            out[-1] = replace(prev, value=prev.value + ev.value)
+            pieces.append(ev.value)
         else:
+            settle()
             out.append(ev)
+            if isinstance(ev, ReasoningDelta | TextDelta):
+                pieces.append(ev.text)
+            elif isinstance(ev, ToolCallDelta):
+                pieces.append(ev.arguments)
+            elif isinstance(ev, ReasoningSignature):
+                pieces.append(ev.value)
+    settle()
     return tuple(out)
 
 

@@ -69,11 +69,18 @@ class Timeline:
     """Append-only, thread-safe list of :class:`Entry`. Iteration yields a snapshot in time order.
 
     ``write`` entries added with :meth:`add_write` (one per socket write, the upstream's hot path) are
-    kept as plain tuples and built into :class:`Entry` objects by the first read."""
+    kept as plain tuples and built into :class:`Entry` objects by the first read.
 
-    def __init__(self) -> None:
-        self._entries: list[Entry] = []
-        self._pending: deque[Entry | _WriteRow] = deque()
+    ``Timeline(limit=N)`` is a ring: it keeps the N most recent entries and releases older ones (a
+    long-lived server's record, read by nobody or only for its tail). A case's timeline has no limit:
+    its checks read all of it."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        if limit is not None and limit < 1:
+            raise ValueError(f"Timeline(limit={limit}): expected None or a number of entries >= 1")
+        self.limit = limit
+        self._entries: deque[Entry] | list[Entry] = [] if limit is None else deque(maxlen=limit)
+        self._pending: deque[Entry | _WriteRow] = deque(maxlen=limit)
         """Added since the last read (deque appends are thread-safe: no lock on the write path);
         moved to ``_entries`` by :meth:`_settle`, under the lock, write rows built into entries."""
         self._lock = threading.Lock()
@@ -136,11 +143,17 @@ class Timeline:
         seconds pass. Woken by :meth:`add` and :meth:`add_write`; never polls."""
         deadline = time.monotonic() + timeout
 
+        seen = 0  # entries already looked at (a list only grows; a ring is scanned whole)
+
         def found() -> Entry | None:
+            nonlocal seen
             self._settle()
-            for e in self._entries:
+            entries = self._entries
+            todo = entries[seen:] if isinstance(entries, list) else entries
+            for e in todo:
                 if e.side == side and e.kind == kind and e.t >= after:
                     return e
+            seen = len(entries)
             return None
 
         with self._changed:

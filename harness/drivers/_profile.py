@@ -49,6 +49,15 @@ _KEYS: dict[str, Any] = {
 }
 
 
+_WANT = {
+    "command": 'a list of words or a string (e.g. command = ["gw", "--port", "{port}"])',
+    "timeout": "a number of seconds",
+    "ready_timeout": "a number of seconds",
+}
+_LISTS_OF_STR = ("command", "dialects", "unsupported_variants", "reasoning_fields", "faults")
+_TABLES_OF_STR = ("env", "models", "files")
+
+
 @dataclass(frozen=True, slots=True)
 class SUTProfile:
     name: str
@@ -109,6 +118,13 @@ def load_profile(path: Path) -> SUTProfile:
         raise ProfileError(str(path), "<file>", f"not valid TOML: {exc}") from None
     except OSError as exc:
         raise ProfileError(str(path), "<file>", f"cannot be read: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ProfileError(
+            str(path),
+            "<file>",
+            f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})",
+            "save it as UTF-8",
+        ) from None
     profile = parse_profile(data, source=str(path))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
@@ -122,8 +138,20 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     for key, value in data.items():
         if key not in _KEYS:
             raise err(key, "unknown field", closest(key, _KEYS))
-        if not isinstance(value, _KEYS[key]):
-            raise err(key, f"wrong type {type(value).__name__} ({value!r})")
+        want = _KEYS[key]
+        # bool is an int to isinstance: ``timeout = true`` must not pass as 1 second
+        if not isinstance(value, want) or (isinstance(value, bool) and want is not bool):
+            raise err(key, f"expected {_WANT.get(key, _tname(want))}, got {_shown(value)}")
+        if key in _LISTS_OF_STR:
+            for v in value:
+                if not isinstance(v, str):
+                    raise err(key, f"expected a list of strings, found {_shown(v)}", f'e.g. {key} = ["..."]')
+        if key in _TABLES_OF_STR:
+            for k, v in value.items():
+                if not isinstance(v, str | int | float) or isinstance(v, bool):
+                    raise err(f"{key}.{k}", f"expected a string, got {_shown(v)}", f'e.g. {key}.{k} = "..."')
+        if key in ("timeout", "ready_timeout") and not value > 0:
+            raise err(key, f"expected a number of seconds > 0, got {value!r}", f"e.g. {key} = 30")
     kind = data.get("kind")
     if kind is None:
         raise err("kind", "missing", f"one of {', '.join(KINDS)}")
@@ -133,7 +161,14 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     if isinstance(command, str):
         import shlex
 
-        command = shlex.split(command)
+        try:
+            command = shlex.split(command)
+        except ValueError as exc:  # an unclosed quote or a trailing backslash
+            raise err(
+                "command",
+                f"{command!r} cannot be split into words: {exc}",
+                "close the quote or escape it, or give a list of words",
+            ) from None
     if kind in ("gateway", "cli") and not command:
         raise err(
             "command",
@@ -156,6 +191,25 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     for d in data.get("dialects", []) or []:
         if d not in dialect_names():
             raise err("dialects", f"unknown dialect {d!r}", closest(d, dialect_names()))
+    if "front_variant" in data:
+        from harness.dialects import get_dialect
+
+        variants = list(get_dialect(front).variants)
+        if data["front_variant"] not in variants:
+            raise err(
+                "front_variant",
+                f"unknown variant {data['front_variant']!r} of front door {front}",
+                closest(data["front_variant"], variants),
+            )
+    for key, template in dict(data.get("models", {})).items():
+        try:
+            str(template).format(dialect="d", variant="v")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise err(
+                f"models.{key}",
+                f"bad template {template!r} ({type(exc).__name__}: {exc})",
+                "the placeholders are {dialect} and {variant}",
+            ) from None
     return SUTProfile(
         name=str(data.get("name", kind)),
         kind=kind,
@@ -185,6 +239,24 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         reports_usage=bool(data.get("usage", kind != "cli")),
         source=source,
     )
+
+
+def _tname(t: Any) -> str:
+    names = {
+        "str": "a string",
+        "list": "a list",
+        "dict": "a table",
+        "bool": "true or false",
+        "int": "an integer",
+        "float": "a number",
+    }
+    types = t if isinstance(t, tuple) else (t,)
+    return " or ".join(dict.fromkeys(names.get(x.__name__, x.__name__) for x in types))
+
+
+def _shown(value: Any) -> str:
+    """``str ('20')``: the type a value has and the value, for "expected X, got Y"."""
+    return f"{type(value).__name__} ({value!r})"
 
 
 def observer_options(profile: SUTProfile) -> dict[str, Any]:

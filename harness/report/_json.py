@@ -183,8 +183,7 @@ class _Getter:
         findings = t(item, "findings", list, where, default=[])
         timeline = t(item, "timeline", list, where, default=[])
         for i, e in enumerate(timeline):
-            if not isinstance(e, dict):
-                raise self.fail(f"{where}.timeline[{i}]", "expected an object")
+            self.entry(e, f"{where}.timeline[{i}]")
         return CaseResult(
             case_id=t(item, "case_id", str, where),
             scenario_id=t(item, "scenario_id", str, where, default=""),
@@ -206,6 +205,20 @@ class _Getter:
             repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
             flaky=t(item, "flaky", bool, where, default=False),
         )
+
+    def entry(self, e: Any, where: str) -> None:
+        """A timeline entry as ``serialize_timeline`` writes it: the fields every renderer reads are
+        checked here, so a bad value is one line naming it, not a traceback from a renderer."""
+        if not isinstance(e, dict):
+            raise self.fail(where, f"expected an object, got {type(e).__name__}")
+        self.typed(e, "t_ms", (int, float), where)
+        self.typed(e, "side", str, where)
+        self.typed(e, "kind", str, where)
+        self.typed(e, "turn", int, where, default=0)
+        for key in ("event", "info"):
+            self.typed(e, key, dict, where, default=None)
+        for key in ("text", "base64"):
+            self.typed(e, key, str, where, default=None)
 
     def finding(self, item: Any, where: str) -> Finding:
         if not isinstance(item, dict):

@@ -21,6 +21,7 @@ from harness.drivers._python import short_traceback
 from harness.events import Event
 from harness.suite._case import Case
 from harness.suite._evidence import weigh
+from harness.suite._scenario import expect_findings
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
 from harness.suite.checks import CaseView, build_view, case_checks
 from harness.suite.checks._errors import CANCEL_BOUND_S
@@ -152,6 +153,7 @@ def run_case(
             result.status, result.error = Status.ERROR, judged.error
         else:
             result.findings = findings + judged.findings
+            result.findings += expect_findings(case.scenario, result.findings)
             set_verdicts(result)
     if keep is True or (keep == "failures" and failed(result)):
         result.timeline = serialize_timeline(view.entries)

@@ -1,7 +1,8 @@
 """Scenario files (TOML under ``scenarios/``; the path is the stable id) -> validated :class:`Scenario`.
 
 Rule: every mistake is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
-value and the closest valid keys; nothing half-loaded escapes this module.
+value and the closest valid keys; nothing half-loaded escapes this module. A scenario's ``expect``
+verdicts are held against each case's findings by :func:`expect_findings` (the runner calls it).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from harness.events import (
     ToolCallDelta,
     Usage,
 )
+from harness.suite._scenario_expect import expect_findings, expected_verdicts
 from harness.upstream import (
     Disconnect,
     Emit,
@@ -45,6 +47,7 @@ __all__ = [
     "Scenario",
     "TurnSpec",
     "catalog_dir",
+    "expect_findings",
     "load_catalog",
     "load_scenario",
     "parse_scenario",
@@ -191,6 +194,13 @@ def load_scenario(path: Path, root: Path | None = None) -> Scenario:
         raise ScenarioError(str(path), "<file>", f"not valid TOML: {exc}") from None
     except OSError as exc:
         raise ScenarioError(str(path), "<file>", f"cannot be read: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            str(path),
+            "<file>",
+            f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})",
+            "save it as UTF-8",
+        ) from None
     return parse_scenario(data, sid=sid, file=str(path))
 
 
@@ -202,7 +212,11 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         if key not in _TOP_KEYS:
             raise err(key, "unknown field", closest(key, _TOP_KEYS))
         want: Any = _TOP_KEYS[key]
-        if not isinstance(value, want) or (want is list and isinstance(value, str)):
+        if (
+            not isinstance(value, want)
+            or (want is list and isinstance(value, str))
+            or (isinstance(value, bool) and want is not bool)
+        ):
             raise err(key, f"expected {_tname(want)}, got {type(value).__name__} {value!r}")
     for key in _REQUIRED:
         if key not in data:
@@ -275,7 +289,7 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         if d != "*" and d not in dialects:
             raise err(f"profile.{d}", "names a dialect the scenario does not use", closest(d, dialects))
 
-    gate_timeout = float(data.get("gate_timeout", 1.0))
+    gate_timeout = _number(data.get("gate_timeout", 1.0), "gate_timeout", err, positive=True)
     turns_raw = data["turns"]
     if not turns_raw:
         raise err("turns", "empty list", "give at least one [[turns]] table")
@@ -292,12 +306,7 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
     outcome = str(expect.get("outcome", "answer"))
     if outcome not in ("answer", "error"):
         raise err("expect.outcome", f"unknown outcome {outcome!r}", "use 'answer' or 'error'")
-    expected: dict[str, str] = {}
-    for axis in ("stream", "cleanup"):
-        if axis in expect:
-            expected[axis] = str(expect[axis])
-    for check, verdict in dict(expect.get("findings", {})).items():
-        expected[str(check)] = str(verdict)
+    expected = expected_verdicts(expect, err)
 
     return Scenario(
         id=sid,
@@ -366,11 +375,14 @@ def _gate(raw: Any, fld: str, default_timeout: float, err: Any) -> Gate:
     for key in raw:
         if key not in _GATE_KEYS:
             raise err(f"{fld}.{key}", "unknown gate condition", closest(key, _GATE_KEYS))
+    for key in ("reasoning", "text"):
+        if key in raw:
+            _s(raw[key], f"{fld}.{key}", err)
     return Gate(
         reasoning=raw.get("reasoning"),
         text=raw.get("text"),
-        events=raw.get("events"),
-        timeout=float(raw.get("timeout", default_timeout)),
+        events=_int(raw["events"], f"{fld}.events", err, low=1) if "events" in raw else None,
+        timeout=_number(raw.get("timeout", default_timeout), f"{fld}.timeout", err, positive=True),
     )
 
 
@@ -421,7 +433,7 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         elif key == "tool_call":
             if not isinstance(val, dict) or "name" not in val:
                 raise err(f"{sw}.tool_call", "expected { id = ..., name = ..., arguments = ... }")
-            idx = int(st.get("index", val.get("index", tool_index)) or 0)
+            idx = _int(st.get("index", val.get("index", tool_index)), f"{sw}.index", err, low=0)
             pending.append(
                 ToolCallDelta(
                     idx, str(val.get("id", f"call_{idx}")), str(val["name"]), str(val.get("arguments", "{}"))
@@ -436,7 +448,7 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
             for k in val:
                 if k not in allowed:
                     raise err(f"{sw}.usage.{k}", "unknown token count", closest(k, allowed))
-            counts = {k: int(v) for k, v in val.items()}
+            counts = {k: _int(v, f"{sw}.usage.{k}", err, low=0) for k, v in val.items()}
             pending.append(
                 Usage(
                     counts.get("input_tokens"),
@@ -474,7 +486,7 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         rp = raw["replay"]
         if not isinstance(rp, dict) or not isinstance(rp.get("cassette"), str):
             raise err(f"{where}.replay", 'expected { cassette = "recordings/NAME.jsonl", exchange = 0 }')
-        replay = (rp["cassette"], int(rp.get("exchange", 0)))
+        replay = (rp["cassette"], _int(rp.get("exchange", 0), f"{where}.replay.exchange", err, low=0))
     return TurnSpec(
         tuple(steps),
         None if user is None else str(user),
@@ -483,6 +495,34 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         term,
         replay,
     )
+
+
+def _int(val: Any, fld: str, err: Any, *, low: int | None = None, high: int | None = None) -> int:
+    """An integer, as a TOML integer (``"429"`` or ``true`` are not numbers), within [low, high]."""
+    rng = (
+        f" from {low} to {high}"
+        if low is not None and high is not None
+        else (f" >= {low}" if low is not None else "")
+    )
+    if not isinstance(val, int) or isinstance(val, bool):
+        raise err(
+            fld,
+            f"expected an integer{rng}, got {type(val).__name__} {val!r}",
+            f"write it unquoted, e.g. {low or 1}",
+        )
+    if (low is not None and val < low) or (high is not None and val > high):
+        raise err(fld, f"expected an integer{rng}, got {val!r}")
+    return val
+
+
+def _number(val: Any, fld: str, err: Any, *, positive: bool = False) -> float:
+    """A number of seconds: a TOML integer or float, not a string or boolean; >= 0 (``positive``: > 0)."""
+    want = "a number of seconds" + (" > 0" if positive else " >= 0")
+    if not isinstance(val, int | float) or isinstance(val, bool):
+        raise err(fld, f"expected {want}, got {type(val).__name__} {val!r}", "write it unquoted, e.g. 1.5")
+    if val < 0 or (positive and val == 0) or val != val:
+        raise err(fld, f"expected {want}, got {val!r}")
+    return float(val)
 
 
 def _s(val: Any, fld: str, err: Any) -> str:
@@ -495,14 +535,15 @@ def _fault(key: str, val: Any, sw: str, gate_timeout: float, err: Any) -> Step |
     if key == "gate":
         return _gate(val, f"{sw}.gate", gate_timeout, err)
     if key == "pause":
-        return Pause(float(val))
+        return Pause(_number(val, f"{sw}.pause", err))
     if key == "http_error":
         if not isinstance(val, dict) or "status" not in val:
             raise err(f"{sw}.http_error", 'expected { status = 400, message = "..." } or { status, body }')
+        status = _int(val["status"], f"{sw}.http_error.status", err, low=400, high=599)
         if "body" in val:
-            return HttpError(int(val["status"]), str(val["body"]).encode())
+            return HttpError(status, str(val["body"]).encode())
         return ProviderHttpError(
-            int(val["status"]),
+            status,
             str(val.get("message", "upstream error")),
             None if val.get("code") is None else str(val["code"]),
         )
@@ -511,9 +552,12 @@ def _fault(key: str, val: Any, sw: str, gate_timeout: float, err: Any) -> Step |
         valid = ("now", "after-bytes", "inside-frame", "inside-utf8")
         if where not in valid:
             raise err(f"{sw}.disconnect", f"unknown position {where!r}", closest(where, valid))
-        return Disconnect(where, int(val) if isinstance(val, int) else 0)  # type: ignore[arg-type]
+        after = _int(val, f"{sw}.disconnect", err, low=0) if not isinstance(val, str) else 0
+        return Disconnect(where, after)  # type: ignore[arg-type]
     if key == "stall":
-        return Stall(float(val) if not isinstance(val, bool) else 3.0)
+        if val is True:
+            return Stall(3.0)
+        return Stall(_number(val, f"{sw}.stall", err, positive=True))
     if key == "malformed":
         return MalformedFrame() if val is True else MalformedFrame(str(val))
     if key == "unknown_event":

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import threading
 import traceback
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._json import loads
-from harness.events import Message, ReasoningDelta, assemble
+from harness.events import Event, Message, ReasoningDelta, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
 from harness.upstream._plan import (
@@ -54,19 +55,43 @@ class RecordedRequest:
 
 @dataclass
 class ConversationState:
-    """What one loaded conversation has seen so far (reset by ``load``)."""
+    """What one loaded conversation has seen so far (reset by ``load``).
+
+    ``keep``: remember only the last ``keep`` requests (and what was emitted for them): a server
+    answering requests for hours stays flat. None (a case's conversation, a handful of requests):
+    remember all."""
 
     conversation: Conversation
     timeline: Timeline = field(default_factory=Timeline)
     client: ClientSide = field(default_factory=ClientSide)
     count: int = 0
-    emitted: dict[int, Message] = field(default_factory=dict)
-    requests: list[RecordedRequest] = field(default_factory=list)
+    emitted: dict[int, tuple[Event, ...] | Message] = field(default_factory=dict)
+    """The events each turn's response carried, folded into a message (once) when a later request
+    needs it: folding a long stream before its first byte would delay that byte."""
+    requests: deque[RecordedRequest] = field(default_factory=deque)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    keep: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.keep is not None:
+            self.requests = deque(self.requests, maxlen=self.keep)
 
     def emitted_before(self, turn: int) -> list[Message]:
         with self.lock:
-            return [self.emitted[i] for i in sorted(self.emitted) if i < turn]
+            out = []
+            for i in sorted(self.emitted):
+                if i < turn:
+                    got = self.emitted[i]
+                    if not isinstance(got, Message):
+                        got = self.emitted[i] = assemble(got)
+                    out.append(got)
+            return out
+
+    def record_emitted(self, turn: int, events: tuple[Event, ...]) -> None:
+        with self.lock:
+            self.emitted[turn] = events
+            if self.keep is not None:
+                self.emitted.pop(turn - self.keep, None)
 
 
 def parse_json(body: bytes) -> Any:
@@ -178,6 +203,5 @@ def dispatch(
         reasoning=any(isinstance(e, ReasoningDelta) and e.text for e in plan.events),
     )
     if plan.events:
-        with state.lock:
-            state.emitted[turn] = assemble(plan.events)
+        state.record_emitted(turn, plan.events)
     return turn, plan

@@ -50,6 +50,10 @@ class ClientSide:
         self._text: list[str] = []
         self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
         self._changed = threading.Condition(self._lock)
+        self._search: dict[tuple[bool, str], tuple[int, str, bool]] = {}
+        """Per (reasoning?, needle): pieces searched so far, the tail that may start a match, found.
+        A gate is checked on every event while it waits; searching only the new text keeps a long
+        stream linear (joining all of it per check was quadratic)."""
 
     def observe(self, event: Event) -> None:
         with self._lock:
@@ -73,6 +77,7 @@ class ClientSide:
             self._seen.clear()
             self._reasoning.clear()
             self._text.clear()
+            self._search.clear()
 
     def satisfied(self, gate: Gate) -> bool:
         """Non-blocking: does what the client saw so far meet the gate?"""
@@ -86,11 +91,21 @@ class ClientSide:
             return self._changed.wait_for(lambda: self._met(gate), gate.timeout)
 
     def _met(self, gate: Gate) -> bool:  # caller holds the lock
-        if gate.reasoning is not None and gate.reasoning not in "".join(self._reasoning):
+        if gate.reasoning is not None and not self._contains(True, gate.reasoning):
             return False
-        if gate.text is not None and gate.text not in "".join(self._text):
+        if gate.text is not None and not self._contains(False, gate.text):
             return False
         return not (gate.events is not None and len(self._seen) < gate.events)
+
+    def _contains(self, reasoning: bool, needle: str) -> bool:  # caller holds the lock
+        pieces = self._reasoning if reasoning else self._text
+        done, carry, found = self._search.get((reasoning, needle), (0, "", False))
+        if not found and done < len(pieces):
+            window = carry + "".join(pieces[done:])
+            found = needle in window
+            carry = window[max(0, len(window) - len(needle) + 1) :]
+            self._search[(reasoning, needle)] = (len(pieces), carry, found)
+        return found
 
     async def wait(self, gate: Gate, loop: asyncio.AbstractEventLoop | None = None) -> bool:
         """Wait on ``loop`` (the running one by default) until the gate is satisfied (True) or

@@ -1,5 +1,6 @@
 """Sans-IO: turn a :class:`Script` (plus the request it answers) into the exact sequence of actions
 a response performs: head, writes (bytes + frame tags), gates, pauses, faults, abort, stall, end.
+A streaming plan is produced lazily, a batch of frames at a time, wherever that gives the same bytes.
 
 Rule: one planner, two executors (the loopback server in ``_server.py`` and respx in ``_respx.py``);
 no sockets, clocks or threads here. Validation and the streaming decision live here too.
@@ -8,15 +9,16 @@ no sockets, clocks or threads here. Validation and the streaming decision live h
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeAlias
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 from harness._errors import UnknownName
 from harness.codec import encode_pieces
 from harness.dialects import Dialect, Frame, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
 from harness.net import Framing
+from harness.upstream import _writes
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -31,6 +33,7 @@ from harness.upstream._script import (
     Stall,
     UnknownEvent,
 )
+from harness.upstream._writes import WaitGate, Write, attribute, with_withheld
 
 __all__ = [
     "Abort",
@@ -71,23 +74,6 @@ class Head:
     length: int | None = None
 
 
-class Write(NamedTuple):
-    """One socket write. ``frame`` is the index (in this response) of the frame the write starts in,
-    ``tags`` the union of the tags of the frames it overlaps; ``None``/empty for raw bytes. Immutable;
-    a named tuple because a byte-by-byte stream plans one per byte (a frozen dataclass took twice as
-    long to build)."""
-
-    data: bytes
-    tags: frozenset[str] = frozenset()
-    frame: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class WaitGate:
-    gate: Gate
-    withheld: Mapping[str, Any] = field(default_factory=dict)
-
-
 @dataclass(frozen=True, slots=True)
 class Sleep:
     """Pause until ``at`` seconds after the response started (deadline scheduling: no drift)."""
@@ -123,12 +109,44 @@ class Finish:
 Action: TypeAlias = Head | Write | WaitGate | Sleep | Fault | Abort | StallFor | Finish
 
 
-@dataclass(frozen=True, slots=True)
 class Plan:
-    actions: tuple[Action, ...]
-    stream: bool
-    events: tuple[Event, ...]
-    """The (profile-shaped) canonical events this response carries: what it emitted."""
+    """A response's actions, and the (profile-shaped) canonical events it carries (what it emitted).
+
+    Iterating a plan yields its actions; a lazy plan (``make``) plans them as they are taken, a batch
+    of frames at a time, so a long stream's first byte does not wait for its last frame to be encoded
+    and the whole response is never held at once. ``actions`` is the whole tuple (built once); each
+    iteration of a lazy plan plans anew (with the emitter's next mock message id)."""
+
+    __slots__ = ("_actions", "_make", "events", "stream")
+
+    def __init__(
+        self,
+        actions: Sequence[Action] = (),
+        stream: bool = False,
+        events: tuple[Event, ...] = (),
+        *,
+        make: Callable[[], Iterator[Action]] | None = None,
+    ) -> None:
+        self._actions: tuple[Action, ...] | None = tuple(actions) if make is None else None
+        self._make = make
+        self.stream = stream
+        self.events = events
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        if self._actions is None:
+            assert self._make is not None
+            self._actions = tuple(self._make())
+        return self._actions
+
+    def __iter__(self) -> Iterator[Action]:
+        if self._actions is not None or self._make is None:
+            return iter(self.actions)
+        return self._make()
+
+    @property
+    def lazy(self) -> bool:
+        return self._actions is None
 
     def body(self) -> bytes:
         """Every byte written, concatenated."""
@@ -220,6 +238,47 @@ class _Planner:
         self.done = False
         self.events: list[Event] = []
         self._emitter: Any = None
+        self._shaped: dict[int, tuple[Event, ...]] = {}
+        self.lazy = (
+            script.chunking in _writes.BATCH_SAFE_CHUNKERS
+            and script.perturbation in _writes.BATCH_SAFE_PERTURBATIONS
+            and not any(
+                isinstance(s, MidStreamError) or (isinstance(s, Disconnect) and s.where != "now")
+                for s in script.steps
+            )
+        )
+        """Plan a batch of frames at a time. Not with a pending cut (where it falls decides which
+        events the response carries, known only once the bytes are encoded), nor with a mid-stream
+        error (its fault is recorded where the frames before it were last flushed)."""
+
+    def drain(self) -> list[Action]:
+        out, self.actions = self.actions, []
+        return out
+
+    def shaped(self, k: int, step: Emit) -> tuple[Event, ...]:
+        got = self._shaped.get(k)
+        if got is None:
+            got = self._shaped[k] = self.shape(step.events)
+        return got
+
+    def stream_events(self) -> list[Event]:
+        """The events a streaming response carries, without encoding it (lazy plans only: no cut).
+        Raises what planning it would raise (before the head is sent, as a whole plan did)."""
+        steps, out = self.script.steps, list[Event]()
+        if steps and isinstance(steps[0], HttpError):
+            return out
+        from harness.codec import get_perturbation
+
+        get_perturbation(self.script.perturbation, self.transport)
+        for k, step in enumerate(steps):
+            if isinstance(step, Emit):
+                self.need_dialect("Emit")  # no emitter built: each takes a fresh mock id
+                out += self.shaped(k, step)
+            elif isinstance(step, HttpError):
+                raise ValueError("HttpError must be the first step of a script")
+            elif isinstance(step, Stall) or (isinstance(step, Disconnect) and step.where == "now"):
+                break
+        return out
 
     # -- helpers ----------------------------------------------------------------------------------
     def need_dialect(self, what: str) -> Dialect:
@@ -251,13 +310,17 @@ class _Planner:
                 self.frames.append(f)
 
     # -- output -----------------------------------------------------------------------------------
-    def flush(self, *, end: bool = False) -> None:
+    def flush(self, *, end: bool = False, keep_last: bool = False) -> None:
         """Encode the pending frames as one batch (``end``: the last batch of the stream), attributing
-        each piece to its frame, and split it into writes with the script's chunker."""
+        each piece to its frame, and split it into writes with the script's chunker. ``keep_last``
+        (a lazy plan's batch): the last frame stays pending, so the stream's last batch is never empty."""
         if not self.frames or self.done:
             self.frames = []
             return
-        frames, self.frames = self.frames, []
+        if keep_last:
+            frames, self.frames = self.frames[:-1], self.frames[-1:]
+        else:
+            frames, self.frames = self.frames, []
         start = not self.flushed
         self.flushed = True
         base = self.frame_count
@@ -281,7 +344,7 @@ class _Planner:
             pieces, abort = self.apply_cut(pieces)
         datas = [p.data for p in pieces]
         writes = self.chunk(datas) if rechunk else [d for d in datas if d]
-        self.actions += _attribute(pieces, writes)
+        self.actions += attribute(pieces, writes)
         if abort:
             assert self.cut is not None
             self.actions.append(Abort(f"disconnect-{self.cut.where}"))
@@ -318,24 +381,41 @@ class _Planner:
         return out, True
 
     # -- steps ------------------------------------------------------------------------------------
-    def run_stream(self) -> None:
+    def run_stream(self) -> Iterator[Action]:
+        """The streaming response's actions, yielded a step (a lazy plan: a batch of frames) at a time."""
         headers = _merge_headers(
             (("content-type", _content_type(self.dialect, self.transport)),), self.script.headers
         )
         steps = self.script.steps
         if steps and isinstance(steps[0], HttpError):
             self.http_error(steps[0])
+            yield from self.drain()
             return
         self.actions.append(Head(200, headers))
-        for step in steps:
+        for k, step in enumerate(steps):
+            yield from self.drain()
             if self.done:
                 return
             if isinstance(step, Emit):
-                shaped = self.shape(step.events)
-                self.events += shaped
-                self.add_frames(self.emitter().feed(list(shaped)))
+                shaped = self.shaped(k, step)
+                if not self.lazy:
+                    self.events += shaped
+                    self.add_frames(self.emitter().feed(list(shaped)))
+                    continue
+                for batch in _writes.batches(shaped, _writes.BATCH):
+                    self.add_frames(self.emitter().feed(batch))
+                    if len(self.frames) > _writes.BATCH:
+                        self.flush(keep_last=True)
+                        yield from self.drain()
             elif isinstance(step, EmitFrames):
-                self.add_frames(step.frames)
+                if not self.lazy:
+                    self.add_frames(step.frames)
+                    continue
+                for i in range(0, len(step.frames), _writes.BATCH):
+                    self.add_frames(step.frames[i : i + _writes.BATCH])
+                    if len(self.frames) > _writes.BATCH:
+                        self.flush(keep_last=True)
+                        yield from self.drain()
             elif isinstance(step, MidStreamError):
                 self.actions.append(Fault("mid-stream-error"))
                 self.add_frames(self.emitter().feed([step.error]))
@@ -374,17 +454,18 @@ class _Planner:
                 raise ValueError("HttpError must be the first step of a script")
             else:  # pragma: no cover - exhaustive
                 raise TypeError(f"unknown step {step!r}")
+        yield from self.drain()
         if self.done:
             return
         if self._emitter is not None:
             self.add_frames(self._emitter.close())
         self.flush(end=True)
-        if self.done:
-            return
-        if self.cut is not None:  # the cut point never came: cut at the end, before the proper end
-            self.actions.append(Abort(f"disconnect-{self.cut.where}"))
-        else:
-            self.actions.append(Finish())
+        if not self.done:
+            if self.cut is not None:  # the cut point never came: cut at the end, before the proper end
+                self.actions.append(Abort(f"disconnect-{self.cut.where}"))
+            else:
+                self.actions.append(Finish())
+        yield from self.drain()
 
     def run_whole(self) -> None:
         steps = self.script.steps
@@ -424,9 +505,7 @@ class _Planner:
             self.actions.append(Abort(f"disconnect-{self.cut.where}") if self.cut else Finish())
 
     def http_error(self, step: HttpError) -> None:
-        headers = _merge_headers(
-            (("content-type", step.content_type),), self.script.headers, keep_type=False
-        )
+        headers = _merge_headers((("content-type", step.content_type),), self.script.headers, keep_type=False)
         self.actions += [
             Fault(f"http-{step.status}"),
             Head(step.status, headers, "length", len(step.body)),
@@ -448,76 +527,8 @@ def _merge_headers(
     if not keep_type:
         names.discard("content-type")
     out = [(k, v) for k, v in base if k.lower() not in names]
-    out += [
-        (k, v) for k, v in extra if k.lower() not in _HOP and (keep_type or k.lower() != "content-type")
-    ]
+    out += [(k, v) for k, v in extra if k.lower() not in _HOP and (keep_type or k.lower() != "content-type")]
     return tuple(out)
-
-
-def _attribute(pieces: list[_Piece], writes: list[bytes]) -> list[Write]:
-    """Tag each write with the frames its bytes come from (by offset): one sweep over both lists."""
-    if _one_to_one(pieces, writes):
-        return pieces
-    bounds, pos = [], 0
-    for p in pieces:
-        bounds.append((pos, pos + len(p.data), p))
-        pos += len(p.data)
-    out: list[Write] = []
-    if sum(map(len, writes)) != pos:  # the chunker changed the bytes: attribute everything
-        tags_all = frozenset().union(*(p.tags for p in pieces)) if pieces else frozenset()
-        first = next((p.frame for p in pieces if p.frame is not None), None)
-        return [Write(w, tags_all, first) for w in writes]
-    k, off = 0, 0
-    for w in writes:
-        end = off + len(w)
-        while k < len(bounds) and bounds[k][1] <= off and not (bounds[k][0] == off == bounds[k][1]):
-            k += 1  # pieces entirely before this write
-        hit: list[_Piece] = []
-        m = k
-        while m < len(bounds) and (bounds[m][0] < end or bounds[m][0] == off):
-            s_, e_, p = bounds[m]
-            if (s_ < end and e_ > off) or s_ == off:
-                hit.append(p)
-            m += 1
-        if len(hit) == 1:  # a write inside one piece (byte-wise chunkings: nearly all of them)
-            out.append(Write(w, hit[0].tags, hit[0].frame))
-            off = end
-            continue
-        tags = frozenset().union(*(p.tags for p in hit)) if hit else frozenset()
-        frame = next((p.frame for p in hit if p.frame is not None), None)
-        out.append(Write(w, tags, frame))
-        off = end
-    return out
-
-
-def _one_to_one(pieces: list[_Piece], writes: list[bytes]) -> bool:
-    """Is each write one whole, non-empty piece, in order (the default ``frames`` chunker)? Then the
-    sweep would find exactly that piece for each write; skipping it halves planning a long stream."""
-    return len(pieces) == len(writes) and all(
-        w and w is p.data for p, w in zip(pieces, writes, strict=True)
-    )
-
-
-def _withheld(actions: list[Action]) -> list[Action]:
-    """Each gate with what it withholds: the next write after it (one backward sweep)."""
-    if not any(type(a) is WaitGate for a in actions):
-        return actions
-    out: list[Action] = []
-    nxt: Write | None = None
-    for a in reversed(actions):
-        if isinstance(a, Write):
-            nxt = a
-        elif isinstance(a, WaitGate):
-            a = WaitGate(a.gate, _withheld_info(nxt))
-        out.append(a)
-    out.reverse()
-    return out
-
-
-def _withheld_info(nxt: Write | None) -> dict[str, Any]:
-    if nxt is None:
-        return {"frame": None, "tags": [], "data": ""}
-    return {"frame": nxt.frame, "tags": sorted(nxt.tags), "data": nxt.data.decode(errors="replace")[:400]}
 
 
 def build_plan(
@@ -526,14 +537,28 @@ def build_plan(
     path: str = "",
     request: Mapping[str, Any] | None = None,
     stream: bool | None = None,
+    lazy: bool = True,
 ) -> Plan:
-    """The actions answering ``request`` (its parsed JSON body) with ``script``."""
+    """The actions answering ``request`` (its parsed JSON body) with ``script``. A streaming plan is
+    lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``); ``lazy=False``
+    plans it whole (the tests compare the two)."""
     request = request or {}
     dialect = load_dialect(script.dialect)
     streaming = wants_stream(script, path, request) if stream is None else stream
     planner = _Planner(script, dialect, request)
-    if streaming:
-        planner.run_stream()
-    else:
+    if not streaming:
         planner.run_whole()
-    return Plan(tuple(_withheld(planner.actions)), streaming, tuple(planner.events))
+        return Plan(tuple(with_withheld(planner.actions)), False, tuple(planner.events))
+    if not (planner.lazy and lazy):
+        planner.lazy = False
+        actions = tuple(with_withheld(planner.run_stream()))
+        return Plan(actions, True, tuple(planner.events))
+    events = tuple(planner.stream_events())
+    gated = any(isinstance(step, Gate) for step in script.steps)  # else no step for with_withheld
+
+    def make() -> Iterator[Action]:  # a fresh planner each time: a plan can be taken twice
+        fresh = _Planner(script, dialect, request)
+        fresh._shaped = planner._shaped  # shaped once, for the events and the frames alike
+        return with_withheld(fresh.run_stream()) if gated else fresh.run_stream()
+
+    return Plan(stream=True, events=events, make=make)

@@ -41,6 +41,10 @@ __all__ = [
 DEFAULT_GRACE = 5.0
 """Seconds in-flight requests get after the first SIGTERM / SIGINT."""
 
+SERVE_KEEP = 20
+"""Requests ``serve`` / ``replay`` remember (and x 100 timeline entries): what a strict profile
+checks a passback against, and enough to look at the last exchanges from a debugger."""
+
 
 def demo_conversation(dialect: str, variant: str | None = None, profile: str = "lenient") -> Conversation:
     """A reasoning -> text turn, answered to every request (overflow). An unknown dialect, variant or
@@ -251,7 +255,7 @@ def serve_forever(
     waker.install()
     cut = 0
     try:
-        up.load(conversation)
+        up.load(conversation, keep=SERVE_KEEP)  # flat for hours: nobody reads an old request
         if port_file is not None:
             write_port_file(port_file, up.port)
         out(

@@ -11,7 +11,8 @@ import asyncio
 import contextlib
 import threading
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from itertools import islice
 from types import TracebackType
 from typing import Any
 
@@ -43,7 +44,7 @@ class MockUpstream:
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self._server = Server(self._handle, host, port)
         self._lock = threading.Lock()
-        self._state = ConversationState(Conversation(()))
+        self._state = _state(Conversation(()), None, None, None)
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
@@ -74,14 +75,18 @@ class MockUpstream:
         conversation: Conversation | Script,
         timeline: Timeline | None = None,
         client: ClientSide | None = None,
+        *,
+        keep: int | None = None,
     ) -> MockUpstream:
-        """Reset: serve ``conversation`` from its first script on, recording into ``timeline``."""
+        """Reset: serve ``conversation`` from its first script on, recording into ``timeline``.
+
+        Given a ``timeline`` (a case's), everything is recorded and every request remembered. Without
+        one the upstream records into its own ring of the last ``keep`` x 100 entries and remembers the
+        last ``keep`` requests (default ``KEEP``), so a reused or long-serving upstream stays flat."""
         if isinstance(conversation, Script):
             conversation = Conversation((conversation,))
         with self._lock:
-            self._state = ConversationState(
-                conversation, timeline if timeline is not None else Timeline(), client or ClientSide()
-            )
+            self._state = _state(conversation, timeline, client, keep)
         return self
 
     @property
@@ -113,11 +118,24 @@ class MockUpstream:
         await execute(plan, resp, state.timeline, state.client, turn)
 
 
+KEEP = 1000
+"""Requests a MockUpstream without a case timeline remembers (and x 100 timeline entries)."""
+
+
+def _state(
+    conversation: Conversation, timeline: Timeline | None, client: ClientSide | None, keep: int | None
+) -> ConversationState:
+    if timeline is not None:
+        return ConversationState(conversation, timeline, client or ClientSide(), keep=keep)
+    keep = KEEP if keep is None else keep
+    return ConversationState(conversation, Timeline(limit=keep * 100), client or ClientSide(), keep=keep)
+
+
 async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide, turn: int) -> None:
     """Run a plan on a live connection, recording every write, gate, fault, disconnect and the end."""
     run = _Run(resp, tl, client, turn)
     try:
-        await run.all(plan.actions)
+        await run.all(iter(plan))
     except asyncio.CancelledError:
         resp.abort()
         raise
@@ -128,6 +146,10 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
         if not run.gone():
             tl.add("upstream", "server-error", turn=turn, error=_tb(exc), cause="harness")
         resp.abort()
+
+
+_AHEAD = 128
+"""Actions taken from the plan at a time (two lazy batches of frames)."""
 
 
 class _Run:
@@ -144,22 +166,30 @@ class _Run:
         self.loop = asyncio.get_running_loop()
         self.t0 = self.loop.time()
 
-    async def all(self, actions: tuple[Action, ...]) -> None:
+    async def all(self, actions: Iterator[Action]) -> None:
+        """Take the plan's actions a run of ``_AHEAD`` at a time; when the socket pushes back, the next
+        run is planned (a lazy plan encodes it) before awaiting the drain, while the kernel sends."""
         steps, resp, put, add_write, turn = _STEPS, self.resp, self.resp.put, self.tl.add_write, self.turn
-        for action in actions:
-            if resp.peer_closed_at is not None:
-                self.gone()
-                return
-            if type(action) is Write:  # most actions: inline, no coroutine unless back-pressure
-                add_write("upstream", action.data, turn, action.tags, action.frame)
-                try:
-                    if put(action.data):
-                        await resp.drain()
-                except ConnectionError:
-                    self.lost()
+        run = list(islice(actions, _AHEAD))
+        while run:
+            ahead: list[Action] | None = None
+            for action in run:
+                if resp.peer_closed_at is not None:
+                    self.gone()
                     return
-            elif not await steps[type(action)](self, action):
-                return
+                if type(action) is Write:  # most actions: inline, no coroutine unless back-pressure
+                    add_write("upstream", action.data, turn, action.tags, action.frame)
+                    try:
+                        if put(action.data):
+                            if ahead is None:
+                                ahead = list(islice(actions, _AHEAD))
+                            await resp.drain()
+                    except ConnectionError:
+                        self.lost()
+                        return
+                elif not await steps[type(action)](self, action):
+                    return
+            run = ahead if ahead is not None else list(islice(actions, _AHEAD))
 
     def gone(self) -> bool:
         """Has the peer left? Then record the disconnect (at the time it was noticed)."""

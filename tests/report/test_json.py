@@ -150,5 +150,5 @@ def test_load_errors_name_the_file_and_the_problem(run_result: RunResult, tmp_pa
         "F: field 'results[0].duration_s': expected int or float, got bool True"
     )
     assert _bad(tmp_path, edited(lambda d: d["results"][0]["timeline"].append(3))) == (
-        "F: field 'results[0].timeline[14]': expected an object"
+        "F: field 'results[0].timeline[14]': expected an object, got int"
     )

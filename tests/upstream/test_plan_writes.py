@@ -7,7 +7,9 @@ import pytest
 
 from harness.dialects import Frame
 from harness.upstream import EmitFrames, Gate, Raw, Script, build_plan
-from harness.upstream._plan import WaitGate, Write, _attribute, _Piece
+from harness.upstream._writes import WaitGate, Write
+from harness.upstream._writes import Write as _Piece
+from harness.upstream._writes import attribute as _attribute
 
 R = frozenset({"reasoning"})
 T = frozenset({"text"})

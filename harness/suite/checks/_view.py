@@ -83,10 +83,15 @@ class TurnView:
     client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
     expected: Message = field(init=False)
     delivered: Message = field(init=False)
+    reasoning: str = field(init=False)
+    """All reasoning the client saw, joined once (checks read it many times; a stream can be long)."""
+    text: str = field(init=False)
 
     def __post_init__(self) -> None:
         self.expected = assemble(self.expected_events)
         self.delivered = assemble(self.client_events)
+        self.reasoning = "".join(e.text for e in self.client_events if isinstance(e, ReasoningDelta))
+        self.text = "".join(e.text for e in self.client_events if isinstance(e, TextDelta))
 
     @property
     def expected_reasoning(self) -> str:
@@ -95,14 +100,6 @@ class TurnView:
     @property
     def expected_text(self) -> str:
         return self.expected.text
-
-    @property
-    def reasoning(self) -> str:
-        return "".join(e.text for e in self.client_events if isinstance(e, ReasoningDelta))
-
-    @property
-    def text(self) -> str:
-        return "".join(e.text for e in self.client_events if isinstance(e, TextDelta))
 
     @property
     def reasoning_fate(self) -> str:

@@ -1,0 +1,144 @@
+"""Sans-IO: the writes of a planned response, which frames each one carries, and the batches a lazy
+plan encodes a stream in.
+
+Rule: pure functions of the encoded pieces and the chunker's writes; ``_plan`` builds the pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from harness.events import Event, ReasoningDelta, TextDelta
+from harness.upstream._script import Gate
+
+__all__ = [
+    "BATCH",
+    "BATCH_SAFE_CHUNKERS",
+    "BATCH_SAFE_PERTURBATIONS",
+    "WaitGate",
+    "Write",
+    "attribute",
+    "batches",
+    "with_withheld",
+]
+
+
+BATCH = 64
+"""Frames a lazy plan encodes at a time (a chat delta frame is ~200 bytes: ~13 KB per batch)."""
+BATCH_SAFE_CHUNKERS = frozenset({"frames", "bytes", "utf8-split", "crlf-split"})
+BATCH_SAFE_PERTURBATIONS = frozenset(
+    {"none", "crlf", "cr", "mixed", "bom", "bom-split", "no-space", "multiline", "unterminated"}
+)
+"""Chunkers and perturbations whose output for a stream is the same whether its frames are encoded in
+one batch or several (cuts and framing depend only on each piece; a BOM only on the first batch, the
+unterminated end only on the last). The others (``whole``, ``tiny``, ``random:``, ``offsets:``,
+``comments``, ``event-only``) count across the batch: their segments are planned whole, as before."""
+
+
+class Write(NamedTuple):
+    """One socket write. ``frame`` is the index (in this response) of the frame the write starts in,
+    ``tags`` the union of the tags of the frames it overlaps; ``None``/empty for raw bytes. Immutable;
+    a named tuple because a byte-by-byte stream plans one per byte (a frozen dataclass took twice as
+    long to build)."""
+
+    data: bytes
+    tags: frozenset[str] = frozenset()
+    frame: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WaitGate:
+    gate: Gate
+    withheld: Mapping[str, Any] = field(default_factory=dict)
+
+
+def attribute(pieces: list[Write], writes: list[bytes]) -> list[Write]:
+    """Tag each write with the frames its bytes come from (by offset): one sweep over both lists."""
+    if _one_to_one(pieces, writes):
+        return pieces
+    bounds, pos = [], 0
+    for p in pieces:
+        bounds.append((pos, pos + len(p.data), p))
+        pos += len(p.data)
+    out: list[Write] = []
+    if sum(map(len, writes)) != pos:  # the chunker changed the bytes: attribute everything
+        tags_all = frozenset().union(*(p.tags for p in pieces)) if pieces else frozenset()
+        first = next((p.frame for p in pieces if p.frame is not None), None)
+        return [Write(w, tags_all, first) for w in writes]
+    k, off = 0, 0
+    for w in writes:
+        end = off + len(w)
+        while k < len(bounds) and bounds[k][1] <= off and not (bounds[k][0] == off == bounds[k][1]):
+            k += 1  # pieces entirely before this write
+        hit: list[Write] = []
+        m = k
+        while m < len(bounds) and (bounds[m][0] < end or bounds[m][0] == off):
+            s_, e_, p = bounds[m]
+            if (s_ < end and e_ > off) or s_ == off:
+                hit.append(p)
+            m += 1
+        if len(hit) == 1:  # a write inside one piece (byte-wise chunkings: nearly all of them)
+            out.append(Write(w, hit[0].tags, hit[0].frame))
+            off = end
+            continue
+        tags = frozenset().union(*(p.tags for p in hit)) if hit else frozenset()
+        frame = next((p.frame for p in hit if p.frame is not None), None)
+        out.append(Write(w, tags, frame))
+        off = end
+    return out
+
+
+def _one_to_one(pieces: list[Write], writes: list[bytes]) -> bool:
+    """Is each write one whole, non-empty piece, in order (the default ``frames`` chunker)? Then the
+    sweep would find exactly that piece for each write; skipping it halves planning a long stream."""
+    return len(pieces) == len(writes) and all(w and w is p.data for p, w in zip(pieces, writes, strict=True))
+
+
+def with_withheld(actions: Iterable[Any]) -> Iterator[Any]:
+    """Each gate with what it withholds: the next write after it. Streams: the actions from a gate up
+    to that write are held back, then yielded in order (a backward sweep needed the whole list)."""
+    held: list[Any] = []
+    for a in actions:
+        if held:
+            held.append(a)
+            if type(a) is Write:
+                yield from _resolve(held, a)
+                held = []
+        elif type(a) is WaitGate:
+            held.append(a)
+        else:
+            yield a
+    yield from _resolve(held, None)
+
+
+def _resolve(held: list[Any], nxt: Write | None) -> Iterator[Any]:
+    for a in held:
+        yield WaitGate(a.gate, _withheld_info(nxt)) if type(a) is WaitGate else a
+
+
+def _withheld_info(nxt: Write | None) -> dict[str, Any]:
+    if nxt is None:
+        return {"frame": None, "tags": [], "data": ""}
+    return {"frame": nxt.frame, "tags": sorted(nxt.tags), "data": nxt.data.decode(errors="replace")[:400]}
+
+
+def batches(events: Sequence[Event], size: int) -> Iterator[list[Event]]:
+    """``events`` in runs of about ``size``, cut only inside a run of text or reasoning deltas of one
+    item: an emitter may look ahead within what it is fed (a signature joins the part before it)."""
+    batch: list[Event] = []
+    prev: Event | None = None
+    for ev in events:
+        if (
+            len(batch) >= size
+            and type(ev) is type(prev)
+            and isinstance(ev, ReasoningDelta | TextDelta)
+            and ev.item == prev.item
+        ):
+            yield batch
+            batch = []
+        batch.append(ev)
+        prev = ev
+    if batch:
+        yield batch

@@ -1,0 +1,287 @@
+"""Bad input gives one line naming the file or flag, the field, what was expected and the fix (exit 2),
+before anything runs: no traceback, no value silently taken for another (issue 14, item 7)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import ScenarioError
+from harness.cli import main
+from harness.suite import load_scenario
+
+URL = 'kind = "url"\nurl = "http://127.0.0.1:9"\n'
+
+PROFILES = [
+    # (id, profile text, what the one line must say)
+    ("unclosed quote", 'kind = "gateway"\ncommand = "gw \'--port"\n', ["'command'", "No closing quotation"]),
+    ("dialect not a string", URL + "dialects = [1]\n", ["'dialects'", "list of strings", "int (1)"]),
+    ("model template", URL + 'models = {"*" = "{dialekt}"}\n', ["'models.*'", "dialekt", "{dialect}"]),
+    ("front variant", URL + 'front_variant = "nosuch"\n', ["'front_variant'", "'nosuch'", "reasoning"]),
+    ("timeout true", URL + "timeout = true\n", ["'timeout'", "number of seconds", "bool (True)"]),
+    ("timeout string", URL + 'timeout = "20"\n', ["'timeout'", "expected a number of seconds", "str ('20')"]),
+    ("timeout negative", URL + "timeout = -1\n", ["'timeout'", "> 0"]),
+    ("ready_timeout zero", URL + "ready_timeout = 0\n", ["'ready_timeout'", "> 0"]),
+    ("env table", URL + "env = {A = {b = 1}}\n", ["'env.A'", "expected a string", "dict"]),
+    ("keep_alive string", URL + 'keep_alive = "yes"\n', ["'keep_alive'", "true or false", "str ('yes')"]),
+    ("command list of ints", 'kind = "gateway"\ncommand = ["gw", 1]\n', ["'command'", "list of strings"]),
+]
+
+
+def one_line(capsys: pytest.CaptureFixture[str]) -> str:
+    _, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize(("text", "says"), [p[1:] for p in PROFILES], ids=[p[0] for p in PROFILES])
+def test_bad_profile_is_one_line_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, says: list[str]
+) -> None:
+    prof = tmp_path / "sut.toml"
+    prof.write_text(text)
+    report = tmp_path / "out"
+    assert main(["run", "--sut", str(prof), "-q", "--report", str(report)]) == 2
+    line = one_line(capsys)
+    assert line.startswith(f"thinkwire: error: {prof}: field ")
+    for s in says:
+        assert s in line
+    assert not report.exists()  # refused before the run
+
+
+def test_profile_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prof = tmp_path / "sut.toml"
+    prof.write_bytes(URL.encode() + b'name = "caf\xe9"\n')
+    assert main(["run", "--sut", str(prof), "-q"]) == 2
+    line = one_line(capsys)
+    assert f"{prof}: field '<file>': is not UTF-8 text (byte 0xe9 at offset" in line
+    assert "save it as UTF-8" in line
+
+
+FLAGS = [
+    (["--sut-cmd", "gw '--port"], ["--sut-cmd: field 'command'", "No closing quotation"]),
+    (["--timeout", "-1"], ["--timeout: expected a number of seconds > 0, got -1", "--timeout 30"]),
+    (["--timeout", "0"], ["--timeout: expected a number of seconds > 0, got 0"]),
+    (["--timeout", "nan"], ["--timeout: expected a number of seconds > 0"]),
+    (["-j", "0"], ["-j/--jobs: expected a number of workers >= 1, got 0"]),
+    (["--cases", "nomatch"], ["--cases: no case matches nomatch"]),
+    (["--cases", "nomatch", "-j", "2"], ["--cases: no case matches nomatch"]),
+    (["--junit", "/proc/nope/x.xml"], ["--junit: cannot write to /proc/nope/x.xml"]),
+]
+
+
+@pytest.mark.parametrize(("argv", "says"), FLAGS, ids=[" ".join(f[0]) for f in FLAGS])
+def test_bad_run_flag_is_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: list[str]
+) -> None:
+    assert main(["run", "-q", *argv]) == 2
+    line = one_line(capsys)
+    assert line.startswith("thinkwire: error: ")
+    for s in says:
+        assert s in line
+
+
+def test_cases_nomatch_same_line_serial_and_parallel(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "-q", "--cases", "nomatch"]) == 2
+    serial = one_line(capsys)
+    assert main(["run", "-q", "--cases", "nomatch", "-j", "2"]) == 2
+    assert one_line(capsys) == serial
+
+
+def test_report_and_junit_paths_checked_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert main(["run", "-q", "--report", str(afile)]) == 2
+    assert f"--report: {afile} is an existing file; expected a directory" in one_line(capsys)
+    assert main(["run", "-q", "--junit", str(tmp_path)]) == 2
+    assert f"--junit: {tmp_path} is a directory; expected a file path" in one_line(capsys)
+    assert main(["run", "-q", "--write-expectations", str(afile / "x.toml")]) == 2
+    assert "--write-expectations: cannot write to" in one_line(capsys)
+    # a writable new path passes the probe and is left as it was (not created by the check)
+    from harness.cli import _check_output
+
+    new = tmp_path / "a" / "b" / "report"
+    _check_output("--report", new, directory=True)
+    _check_output("--junit", tmp_path / "c" / "j.xml", directory=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_list_cases_nomatch(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--cases", "nomatch"]) == 2
+    assert "--cases: no case matches nomatch" in one_line(capsys)
+
+
+def test_list_into_a_closed_pipe_prints_no_traceback() -> None:
+    """``thinkwire list | head -1``: the reader is gone before the writer is done. Here it is gone
+    before the first write (the read end closed first), so the broken pipe is certain, not a race."""
+    import os
+
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness.cli", "list"], stdout=w, stderr=subprocess.PIPE, timeout=120
+        )
+    finally:
+        os.close(w)
+    assert proc.stderr == b""
+    assert proc.returncode == 141
+
+
+def test_results_json_with_bad_t_ms(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    results = {
+        "format": "thinkwire-results",
+        "version": 1,
+        "sut": "x",
+        "results": [{"case_id": "c", "timeline": [{"t_ms": "x", "side": "client", "kind": "event"}]}],
+    }
+    from harness.report._json import FORMAT, VERSION
+
+    results["format"], results["version"] = FORMAT, VERSION
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results))
+    assert main(["report", str(path)]) == 2
+    line = one_line(capsys)
+    assert f"{path}: field 'results[0].timeline[0].t_ms': expected int or float, got str 'x'" in line
+
+
+# -- scenarios --------------------------------------------------------------------------------------
+GOOD = """
+description = "d"
+requirement = "The SUT MUST do it."
+category = "errors-cancellation"
+dialects = ["openai-chat"]
+variants = ["reasoning_content"]
+EXPECT
+
+[[turns]]
+user = "hi"
+steps = [ STEP ]
+"""
+OK_STEP = '{ reasoning = "r" }, { text = "t" }'
+
+SCENARIOS = [
+    (
+        "status string",
+        "",
+        '{ http_error = { status = "429", message = "m" } }',
+        "http_error.status",
+        "str '429'",
+    ),
+    ("status out of range", "", "{ http_error = { status = 200 } }", "http_error.status", "from 400 to 599"),
+    ("stall negative", "", "{ stall = -3 }", "steps[0].stall", "> 0, got -3"),
+    ("pause string", "", '{ pause = "1" }', "steps[0].pause", "number of seconds"),
+    ("gate timeout bool", "", "{ gate = { reasoning = 'r', timeout = true } }", "gate.timeout", "bool True"),
+    ("gate events zero", "", "{ gate = { events = 0 } }", "gate.events", ">= 1"),
+    ("usage string", "", '{ usage = { input_tokens = "5" } }', "usage.input_tokens", "integer"),
+    ("gate_timeout bool", "gate_timeout = true", OK_STEP, "gate_timeout", "got bool"),
+    ("expect stream typo", 'expect = { stream = "PASZ" }', OK_STEP, "expect.stream", "'PASS'"),
+    ("expect cleanup verdict", 'expect = { cleanup = "NON_STRICT" }', OK_STEP, "expect.cleanup", "UNCLEAN"),
+    (
+        "expect findings check",
+        'expect = { findings = { no-such-check = "maybe" } }',
+        OK_STEP,
+        "expect.findings.no-such-check",
+        "unknown check",
+    ),
+    (
+        "expect findings verdict",
+        'expect = { findings = { delivery = "PASZ" } }',
+        OK_STEP,
+        "expect.findings.delivery",
+        "'PASS'",
+    ),
+    ("expect findings not table", 'expect = { findings = "PASS" }', OK_STEP, "expect.findings", "table"),
+]
+
+
+@pytest.mark.parametrize(
+    ("expect", "step", "fld", "says"), [s[1:] for s in SCENARIOS], ids=[s[0] for s in SCENARIOS]
+)
+def test_bad_scenario_value(tmp_path: Path, expect: str, step: str, fld: str, says: str) -> None:
+    p = tmp_path / "s.toml"
+    p.write_text(GOOD.replace("EXPECT", expect).replace("STEP", step))
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(p)
+    msg = str(info.value)
+    assert msg.startswith(f"{p}: field ")
+    assert fld in info.value.field
+    assert says in msg
+    assert "\n" not in msg
+
+
+def test_scenario_expect_keys_are_kept(tmp_path: Path) -> None:
+    p = tmp_path / "s.toml"
+    expect = 'expect = { stream = "NON_STRICT", cleanup = "PASS", findings = { delivery = "PASS" } }'
+    p.write_text(GOOD.replace("EXPECT", expect).replace("STEP", OK_STEP))
+    s = load_scenario(p)
+    assert dict(s.expect) == {"stream": "NON_STRICT", "cleanup": "PASS", "delivery": "PASS"}
+
+
+def test_scenario_not_utf8(tmp_path: Path) -> None:
+    p = tmp_path / "s.toml"
+    p.write_bytes(
+        GOOD.replace("EXPECT", "").replace("STEP", OK_STEP).replace('"d"', '"caf\xe9"').encode("latin-1")
+    )
+    with pytest.raises(ScenarioError, match=r"field '<file>': is not UTF-8 text \(byte 0xe9"):
+        load_scenario(p)
+
+
+# -- scenario expect, enforced ----------------------------------------------------------------------
+def test_expect_findings_reports_a_verdict_that_differs(tmp_path: Path) -> None:
+    from harness.suite._scenario import expect_findings
+    from harness.suite._verdict import Axis, Finding, Verdict
+
+    p = tmp_path / "s.toml"
+    expect = 'expect = { stream = "NON_STRICT", findings = { timing = "INFO", delivery = "PASS" } }'
+    p.write_text(GOOD.replace("EXPECT", expect).replace("STEP", OK_STEP))
+    s = load_scenario(p)
+    ok = [
+        Finding("delivery", Verdict.PASS),
+        Finding("timing", Verdict.INFO),
+        Finding("x", Verdict.NON_STRICT),
+    ]
+    assert expect_findings(s, ok) == []
+    passing = [Finding("delivery", Verdict.PASS), Finding("timing", Verdict.PASS)]
+    (miss,) = expect_findings(s, passing)
+    assert miss.check == "scenario-expect"
+    assert miss.verdict == Verdict.FAIL
+    assert "stream = NON_STRICT expected, got PASS" in miss.message
+    assert "timing = INFO expected, got PASS" in miss.message
+    # a verdict that is itself a failure is its own check's to report: no second finding
+    failing = [
+        Finding("delivery", Verdict.FAIL),
+        Finding("timing", Verdict.INFO),
+        Finding("c", Verdict.UNCLEAN, Axis.CLEANUP),
+    ]
+    assert expect_findings(s, failing) == []
+
+
+def test_expect_is_enforced_in_a_run(tmp_path: Path) -> None:
+    from harness.suite import load_cases, run
+
+    root = tmp_path / "scn"
+    (root / "x").mkdir(parents=True)
+    steps = '{ reasoning = "r" }, { text = "t" }'
+    (root / "x" / "holds.toml").write_text(
+        GOOD.replace("EXPECT", 'expect = { findings = { delivery = "PASS" } }').replace("STEP", steps)
+    )
+    (root / "x" / "wrong.toml").write_text(
+        GOOD.replace("EXPECT", 'expect = { findings = { timing = "PASS" } }').replace("STEP", steps)
+    )
+    result = run(load_cases(["x/*"], root=root), sut="reference-sdk")
+    by = {r.scenario_id: r for r in result.results}
+    assert not [f for f in by["x/holds"].findings if f.check == "scenario-expect"]
+    (miss,) = [f for f in by["x/wrong"].findings if f.check == "scenario-expect"]
+    assert "timing = PASS expected, got" in miss.message
+    assert by["x/wrong"].unexpected
+    assert not by["x/holds"].unexpected
