@@ -143,10 +143,16 @@ class AnthropicEmitter(EmitterLoop):
         }  # fmt: skip
         return [self._frame({"type": "message_start", "message": msg}, "start")]
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        if not self._started:  # as the real API: input tokens known up front go in message_start
+    def prime(self, events: Sequence[Event]) -> None:
+        """The whole turn, before any frame: as the real API, input tokens known up front go in
+        ``message_start`` (however the turn is then fed: whole, per step or in batches)."""
+        if not self._started:
             usage = next((e for e in events if isinstance(e, Usage) and e.input_tokens is not None), None)
             self._start_usage = usage
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        if not self._started and self._start_usage is None:
+            self.prime(events)
         return super().feed(events)
 
     def _block_start(self, kind: str, block: dict[str, Any], key: Any, *tags: str) -> list[Frame]:

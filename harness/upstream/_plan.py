@@ -289,6 +289,9 @@ class _Planner:
     def emitter(self) -> Any:
         if self._emitter is None:
             self._emitter = self.need_dialect("Emit").emitter(self.variant, model=self.script.model)
+            prime = getattr(self._emitter, "prime", None)
+            if prime is not None:  # what a wire says up front (Anthropic: input tokens in message_start)
+                prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:

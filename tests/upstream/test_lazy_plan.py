@@ -10,7 +10,7 @@ import tracemalloc
 
 import pytest
 
-from harness.dialects import _anthropic_wire, _responses_wire, openai_chat
+from harness.dialects import _anthropic_wire, _chat_wire, _responses_wire
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.suite import expand, load_catalog
 from harness.upstream import Emit, Gate, Script, _plan, _writes, build_plan
@@ -34,7 +34,7 @@ def test_lazy_plans_equal_whole_plans_across_the_catalog(monkeypatch: pytest.Mon
     monkeypatch.setattr(_writes, "BATCH", batch)
 
     def fresh_ids() -> None:  # emitters number their mock message ids from a module counter
-        for mod in (_anthropic_wire, _responses_wire, openai_chat):
+        for mod in (_anthropic_wire, _responses_wire, _chat_wire):
             monkeypatch.setattr(mod, "_ids", itertools.count(1))
 
     lazy_seen = 0
@@ -104,9 +104,9 @@ def test_plan_can_be_taken_twice_and_gates_withhold_the_next_write(monkeypatch: 
     events = tuple(ReasoningDelta(f"r{i} ") for i in range(300))
     script = Script("openai-chat", (Emit(events), Gate(reasoning="r299"), Emit((TextDelta("t"), End()))))
     plan = build_plan(script, stream=True)
-    monkeypatch.setattr(openai_chat, "_ids", itertools.count(1))
+    monkeypatch.setattr(_chat_wire, "_ids", itertools.count(1))
     first = list(plan)
-    monkeypatch.setattr(openai_chat, "_ids", itertools.count(1))
+    monkeypatch.setattr(_chat_wire, "_ids", itertools.count(1))
     assert list(plan) == first  # planned anew, the same (but for the emitter's next mock id)
     (gate,) = [a for a in first if isinstance(a, _plan.WaitGate)]
     assert '"content":"t"' in gate.withheld["data"]
