@@ -7,7 +7,9 @@ call from Python (``harness.suite.run`` ...). Exit code 0 only when no unexpecte
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
     run.add_argument("--timeout", type=float, help="per-case timeout in seconds")
+    run.add_argument(
+        "--ready-timeout",
+        type=_seconds,
+        metavar="S",
+        help="how long a started SUT may take to become ready (default: the profile's, else 15)",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
@@ -125,9 +133,27 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _profile_from_flags(args: argparse.Namespace) -> Any:
     from harness.drivers import parse_profile
 
+    if getattr(args, "ready_timeout", None) is not None and not args.sut_cmd and not args.sut_url:
+        import dataclasses
+
+        from harness.suite import resolve_sut
+
+        profile = resolve_sut(args.sut, args.fault)
+        return dataclasses.replace(profile, ready_timeout=args.ready_timeout)
     if args.sut_cmd:
         data = {
             "kind": "gateway",
@@ -137,6 +163,8 @@ def _profile_from_flags(args: argparse.Namespace) -> Any:
         }
         if args.ready:
             data["ready"] = args.ready
+        if getattr(args, "ready_timeout", None) is not None:
+            data["ready_timeout"] = args.ready_timeout
         return parse_profile(data)
     if args.sut_url:
         return parse_profile(
@@ -145,44 +173,130 @@ def _profile_from_flags(args: argparse.Namespace) -> Any:
     return args.sut
 
 
+class _Signals:
+    """SIGINT and SIGTERM during ``thinkwire run``: the first one stops the run (KeyboardInterrupt in
+    the main thread, where the runner turns it into a partial, ``interrupted`` result after stopping
+    every SUT); later ones, and any after ``disarm()``, are only remembered, so cleanup and the
+    partial report are never cut short. Outside the main thread (embedded use) nothing is installed."""
+
+    def __init__(self) -> None:
+        self.signum = 0
+        self.armed = True
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for s, previous in self._previous.items():
+            signal.signal(s, previous)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.signum:
+            return
+        self.signum = signum
+        if self.armed:
+            raise KeyboardInterrupt
+
+    def disarm(self) -> None:
+        self.armed = False
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name if self.signum else ""
+
+
+def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> Any:
+    """The run itself, under ``stop``: a RunResult (``interrupted`` set when a signal ended it early),
+    None when a signal came before any case; the exit code 2 when no case matches."""
+    from harness.drivers._process import run_scope, stop_all
+    from harness.report._console import Progress
+    from harness.suite import RunInterrupted, load_cases, run
+
+    result: Any = None
+    with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
+        try:
+            if args.jobs and args.jobs > 1:
+                from harness.suite._parallel import run_parallel
+
+                result = run_parallel(args, Progress(enabled=not args.quiet))
+            else:
+                cases = load_cases(args.cases)
+                if not cases:
+                    print(f"thinkwire: no case matches {args.cases}", file=sys.stderr)
+                    return 2
+                result = run(
+                    cases,
+                    sut=_profile_from_flags(args),
+                    faults=args.fault,  # type: ignore[arg-type]
+                    strict=args.strict,
+                    expectations=args.expectations,
+                    progress=Progress(enabled=not args.quiet),
+                    timeout=args.timeout,
+                    keep_timelines=True if args.report else "failures",
+                )
+        except RunInterrupted as exc:
+            result = exc.result
+            stop.signum = stop.signum or signal.SIGINT  # (a KeyboardInterrupt from outside our handler)
+        except KeyboardInterrupt:
+            stop_all()
+            stop.signum = stop.signum or signal.SIGINT
+        finally:
+            stop.disarm()
+    if stop.signum and result is not None:
+        result.interrupted = stop.name
+    return result
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    from harness.report._console import Progress, print_failures, print_summary
-    from harness.suite import load_cases, run, write_expectations
+    with _Signals() as stop:
+        result = _run_until_signal(args, stop)
+        if isinstance(result, int):
+            return result
+        if stop.signum:
+            return _interrupted(args, result, stop)
+        return _finish_run(args, result)
 
-    if args.jobs and args.jobs > 1:
-        from harness.suite._parallel import run_parallel
 
-        result = run_parallel(args, Progress(enabled=not args.quiet))
-    else:
-        cases = load_cases(args.cases)
-        if not cases:
-            print(f"thinkwire: no case matches {args.cases}", file=sys.stderr)
-            return 2
-        result = run(
-            cases,
-            sut=_profile_from_flags(args),
-            faults=args.fault,  # type: ignore[arg-type]
-            strict=args.strict,
-            expectations=args.expectations,
-            progress=Progress(enabled=not args.quiet),
-            timeout=args.timeout,
-            keep_timelines=True if args.report else "failures",
-        )
+def _interrupted(args: argparse.Namespace, result: Any, stop: _Signals) -> int:
+    """One line, the partial report (cases not run are absent), exit 128 + signal number."""
+    where = ""
+    if result is not None and (args.report or args.junit):
+        _write_reports(args, result)
+        where = f"; partial report in {args.report or args.junit}"
+    done = len(result.results) if result is not None else 0
+    print(f"thinkwire: interrupted by {stop.name} after {done} case(s){where}", file=sys.stderr)
+    return 128 + stop.signum
+
+
+def _write_reports(args: argparse.Namespace, result: Any) -> None:
+    if args.report:
+        from harness.report import write_reports
+
+        write_reports(result, Path(args.report))
+    if args.junit:
+        from harness.report import write_junit
+
+        write_junit(result, Path(args.junit))
+
+
+def _finish_run(args: argparse.Namespace, result: Any) -> int:
+    from harness.report._console import print_failures, print_summary
+    from harness.suite import write_expectations
+
+    if result.sut_error:
+        print(f"thinkwire: {result.sut_error}", file=sys.stderr)
     print_failures(result)
     print_summary(result)
     if args.write_expectations:
         n = write_expectations(result.results, Path(args.write_expectations))
         print(f"wrote {n} expectation(s) to {args.write_expectations}")
+    _write_reports(args, result)
     if args.report:
-        from harness.report import write_reports
-
-        write_reports(result, Path(args.report))
         print(f"report written to {args.report}")
-    if args.junit:
-        from harness.report import write_junit
-
-        write_junit(result, Path(args.junit))
-    return result.exit_code
+    return int(result.exit_code)
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -212,6 +326,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the program itself (not embedded): detached SUT descendants are re-parented
+        from harness.drivers._process import become_subreaper  # here, where they can be found
+
+        become_subreaper()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

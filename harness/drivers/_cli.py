@@ -68,7 +68,7 @@ class CliDriver:
         tl = ctx.timeline
         session = Path(values["session"])
         try:
-            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True)
+            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True, owned=(tmp, logs))
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.rmtree(logs, ignore_errors=True)
@@ -138,6 +138,9 @@ class CliDriver:
         if self._last_stderr:
             tl.add("sut", "stderr", data=self._last_stderr.encode())
         proc.stop()
+        for p in proc.left:  # detached (setsid / double fork) and never seen by the watcher
+            if p.pid not in watcher.known:
+                tl.add("sut", "process-left", pid=p.pid, cmdline="(left the SUT's process tree)")
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(logs, ignore_errors=True)
         if timed_out:

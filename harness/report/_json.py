@@ -42,6 +42,7 @@ def to_json(run: RunResult) -> dict[str, Any]:
         "strict": run.strict,
         "duration_s": run.duration_s,
         "sut_error": run.sut_error,
+        "interrupted": run.interrupted,
         "exit_code": run.exit_code,
         "counts": run.counts(),
         "results": [_case(r) for r in run.results],
@@ -138,6 +139,7 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         strict=g.typed(data, "strict", bool, "", default=False),
         duration_s=float(g.typed(data, "duration_s", (int, float), "", default=0.0)),
         sut_error=g.typed(data, "sut_error", str, "", default=""),
+        interrupted=g.typed(data, "interrupted", str, "", default=""),
         results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
     )
 

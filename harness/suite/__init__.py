@@ -7,7 +7,7 @@ Where things go: a new scenario is a TOML file under ``scenarios/``; a new check
 from harness.suite._builtin import BUILTIN, builtin_profile
 from harness.suite._case import Case, expand, expand_all, select
 from harness.suite._expectations import Expectation, Expectations, load_expectations, write_expectations
-from harness.suite._runner import RunResult, load_cases, resolve_sut, run, serialize_timeline
+from harness.suite._runner import RunInterrupted, RunResult, load_cases, resolve_sut, run, serialize_timeline
 from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_catalog, load_scenario
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict
 
@@ -20,6 +20,7 @@ __all__ = [
     "Expectation",
     "Expectations",
     "Finding",
+    "RunInterrupted",
     "RunResult",
     "Scenario",
     "Status",

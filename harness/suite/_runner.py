@@ -2,7 +2,9 @@
 
 Rule: one mock upstream for the whole run (reset per case), one SUT process kept alive across cases;
 every wait is bounded; a crash or hang of the SUT is a result (ERROR / TIMEOUT), never a hung run, and
-the SUT is restarted for the next case when it died.
+the SUT is restarted for the next case when it died. A SUT that cannot start is tried twice; then every
+remaining case is ERROR at once and ``sut_error`` says why. An interrupt (KeyboardInterrupt) stops every
+SUT process and raises :class:`RunInterrupted` carrying the partial result (cases not run are absent).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from harness.suite.checks._errors import CANCEL_BOUND_S
 from harness.suite.checks._parity import parity
 from harness.timeline import Entry, Timeline
 
-__all__ = ["RunResult", "load_cases", "resolve_sut", "run", "serialize_timeline"]
+__all__ = ["RunInterrupted", "RunResult", "load_cases", "resolve_sut", "run", "serialize_timeline"]
 
 Progress = Callable[[int, int, CaseResult], None]
 
@@ -47,6 +49,7 @@ class RunResult:
     strict: bool = False
     duration_s: float = 0.0
     sut_error: str = ""
+    interrupted: str = ""  # the signal that stopped the run early ("SIGINT", "SIGTERM"); "" when it ran out
 
     @property
     def unexpected(self) -> list[CaseResult]:
@@ -54,6 +57,9 @@ class RunResult:
 
     @property
     def exit_code(self) -> int:
+        """0: nothing unexpected; 1: unexpected results; 2: the SUT never started, no case could run."""
+        if self.sut_error and all(r.status == Status.ERROR for r in self.results):
+            return 2
         return 1 if self.unexpected or self.sut_error else 0
 
     def counts(self) -> dict[str, int]:
@@ -62,6 +68,52 @@ class RunResult:
             key = r.status.value if r.status != Status.OK else r.stream.value
             out[key] = out.get(key, 0) + 1
         return out
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The run was interrupted (SIGINT, or a signal the caller turned into KeyboardInterrupt); every
+    SUT process is stopped and ``result`` holds the cases that finished, marked ``interrupted``."""
+
+    def __init__(self, result: RunResult) -> None:
+        super().__init__(result.interrupted)
+        self.result = result
+
+
+class _StartFailed:
+    """Stands in a ``drivers`` pool for a SUT that could not start: later runs sharing the pool (the
+    batches of one xdist worker) fail at once instead of trying again."""
+
+    kind = "start-failed"
+
+    def __init__(self, error: DriverError) -> None:
+        self.error = error
+
+    def start(self, upstream_url: str) -> None:
+        raise self.error
+
+    def run(self, ctx: CaseContext) -> None:
+        raise self.error
+
+    def stop(self) -> None:
+        pass
+
+
+def _start_driver(
+    profile: SUTProfile, fn: SUTCallable | None, upstream_url: str, driver: Driver | None
+) -> Driver:
+    """A started driver, tried twice (a SUT that exits before readiness or misses it gets a second
+    chance); raises the last DriverError. A pooled ``_StartFailed`` fails at once."""
+    if isinstance(driver, _StartFailed):
+        raise driver.error
+    for attempt in (1, 2):
+        driver = make_driver(profile, fn)
+        try:
+            driver.start(upstream_url)
+            return driver
+        except DriverError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def load_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[Case]:
@@ -125,16 +177,18 @@ def run(
     views: dict[str, CaseView] = {}
     try:
         for n, case in enumerate(case_list, 1):
-            if driver is None:
-                driver = make_driver(profile, fn)
+            if driver is None or isinstance(driver, _StartFailed):
                 try:
-                    driver.start(upstream.base_url)
+                    driver = _start_driver(profile, fn, upstream.base_url, driver)
                 except DriverError as exc:
-                    driver = None
-                    result = _result(case, profile)
-                    result.status, result.error = Status.ERROR, str(exc)
-                    _finish(out, result, expectations, strict, progress, n, len(case_list))
-                    continue
+                    driver = _StartFailed(exc)
+                    first = str(exc).split("\n", 1)[0]
+                    out.sut_error = f"the SUT could not be started (tried twice): {first}"
+                    for m, rest in enumerate(case_list[n - 1 :], n):
+                        result = _result(rest, profile)
+                        result.status, result.error = Status.ERROR, f"{out.sut_error}\n{exc}"
+                        _finish(out, result, expectations, strict, progress, m, len(case_list))
+                    break
             result, view, alive = _run_case(
                 case, profile, driver, upstream, ClientSide, timeout, keep_timelines
             )
@@ -144,16 +198,24 @@ def run(
                 driver.stop()
                 driver = None
             _finish(out, result, expectations, strict, progress, n, len(case_list))
+    except KeyboardInterrupt:  # the case in progress is dropped: not run, rather than a false ERROR
+        out.interrupted = out.interrupted or "SIGINT"
     finally:
         if driver is not None:
-            if drivers is not None:  # the caller keeps the SUT alive for its next run()
+            if drivers is not None and not out.interrupted:  # the caller keeps it for its next run()
                 drivers[profile.name] = driver
             else:
                 driver.stop()
+        if out.interrupted:
+            from harness.drivers._process import stop_all
+
+            stop_all()  # a CLI SUT interrupted mid-case is only known to its Process
         if own_upstream:
             upstream.stop()
     _parity_pass(out, case_list, views, expectations, strict, keep_timelines)
     out.duration_s = time.monotonic() - started
+    if out.interrupted:
+        raise RunInterrupted(out)
     return out
 
 
@@ -293,8 +355,8 @@ def _parity_pass(
         if not case.scenario.parity or case.stream:
             continue
         twin = case.with_stream(True)
-        if case.id not in views or twin.id not in views:
-            continue
+        if case.id not in views or twin.id not in views or case.id not in by_id:
+            continue  # (an interrupted run: a case may have a view but no result)
         finding = parity(views[twin.id], views[case.id])
         result = by_id[case.id]
         result.findings.append(finding)

@@ -28,12 +28,14 @@ def gateway(code: str, **extra: object) -> object:
     )
 
 
-def test_crash_on_start_is_error_with_stderr_tail_and_the_run_goes_on() -> None:
+def test_crash_on_start_is_tried_twice_then_every_case_is_error_with_stderr_tail() -> None:
     result = run(CASES, sut=gateway("import sys; sys.stderr.write('gateway: bad config\\n'); sys.exit(3)"))
     assert [r.status for r in result.results] == [Status.ERROR, Status.ERROR]
-    assert "exited with code 3" in result.results[0].error
-    assert "gateway: bad config" in result.results[0].error
-    assert result.exit_code == 1
+    for r in result.results:
+        assert "exited with code 3" in r.error
+        assert "gateway: bad config" in r.error
+    assert result.sut_error.startswith("the SUT could not be started (tried twice)")
+    assert result.exit_code == 2  # nothing could run
 
 
 def test_never_ready_is_error() -> None:
