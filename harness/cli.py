@@ -267,7 +267,8 @@ def _interrupted(args: argparse.Namespace, result: Any, stop: _Signals) -> int:
         _write_reports(args, result)
         where = f"; partial report in {args.report or args.junit}"
     done = len(result.results) if result is not None else 0
-    print(f"thinkwire: interrupted by {stop.name} after {done} case(s){where}", file=sys.stderr)
+    end_bar = "" if args.quiet else "\n"  # the progress line is left open
+    print(f"{end_bar}thinkwire: interrupted by {stop.name} after {done} case(s){where}", file=sys.stderr)
     return 128 + stop.signum
 
 

@@ -132,6 +132,14 @@ class Sandbox:
         lines = path.read_text().splitlines() if path.exists() else []
         return [line.split()[1:] for line in lines if line.split()[0] == what]
 
+    def wait_noted(self, what: str, proc: subprocess.Popen[bytes], timeout: float = BOUND_S) -> None:
+        """Until an adversarial SUT notes ``what`` (bounded; fails early if thinkwire exits)."""
+        deadline = time.monotonic() + timeout
+        while not self.noted(what):
+            assert proc.poll() is None, f"thinkwire exited ({proc.returncode}) before {what!r}"
+            assert time.monotonic() < deadline, f"no {what!r} within {timeout}s"
+            time.sleep(0.02)  # polling a file for an event, not timing a verdict
+
     def tagged(self) -> list[psutil.Process]:
         out = []
         for p in psutil.process_iter():

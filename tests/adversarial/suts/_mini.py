@@ -42,6 +42,7 @@ def serve(port: int, body: Callable[[], Iterator[bytes]], *, ready: bool = True)
 
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("content-length", 0)))
+            note("request")
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
             self.end_headers()

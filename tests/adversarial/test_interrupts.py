@@ -1,0 +1,90 @@
+"""SIGINT and SIGTERM to a real ``thinkwire run``, serial and ``-j 2``, sent once the progress shows a
+finished case: exit 128 + signal, one line, a partial report marked ``interrupted`` in which the
+cases not run are absent (not ERROR), and nothing left (the ``sandbox`` fixture)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+
+import pytest
+from _adversarial import BOUND_S, Sandbox, wait_for_output
+
+pytestmark = pytest.mark.slow
+
+CASES = "wire-variants/*"  # 154 cases against the reference gateway: the run is still going on
+TOTAL = 154
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_stops_everything_and_writes_a_partial_report(
+    sandbox: Sandbox, sig: signal.Signals, jobs: str
+) -> None:
+    proc = subprocess.Popen(
+        sandbox.argv("--cases", CASES, "-j", jobs),
+        env=sandbox.env,
+        cwd=sandbox.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        seen = wait_for_output(proc, b".F")  # a case finished
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # Ctrl-C: the terminal signals the whole foreground group
+        else:
+            proc.send_signal(sig)  # a CI timeout: the one process
+        out, err = proc.communicate(timeout=BOUND_S)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + sig, (seen + err).decode()[-3000:]
+    assert out == b""  # no summary: the one line below is all
+    said = (seen + err).decode().rsplit("\n", 2)[-2:]
+    assert said[-1] == "", said
+    assert re.fullmatch(
+        rf"thinkwire: interrupted by {sig.name} after (\d+) case\(s\); partial report in \S+", said[0]
+    ), said
+    done = int(re.findall(r"after (\d+) case", said[0])[0])
+    data = json.loads((sandbox.root / "report" / "results.json").read_text())
+    assert data["interrupted"] == sig.name
+    assert 1 <= len(data["results"]) == done < TOTAL
+    assert [r["case_id"] for r in data["results"] if r["status"] != "OK"] == []  # not run is not ERROR
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_during_a_hanging_case_stops_a_sut_that_ignores_sigterm(sandbox: Sandbox, jobs: str) -> None:
+    """The case in progress streams forever from a SUT that ignores SIGTERM: the run still ends, that
+    case is absent (not run), and the SUT is gone."""
+    from _adversarial import ONE_CASE, sut
+
+    profile = sandbox.profile(
+        "stubborn-endless",
+        kind="gateway",
+        command=sut("ignores_sigterm.py", "--", "{python}", *sut("endless.py", "--port", "{port}")[1:]),
+    )
+    proc = subprocess.Popen(
+        sandbox.argv("--sut", str(profile), "--cases", ONE_CASE, "-j", jobs, "-q"),
+        env=sandbox.env,
+        cwd=sandbox.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        sandbox.wait_noted("request", proc)  # the case is in progress
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=BOUND_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143, err.decode()[-3000:]
+    assert err.decode().splitlines()[-1].startswith("thinkwire: interrupted by SIGTERM after 0 case(s)")
+    data = json.loads((sandbox.root / "report" / "results.json").read_text())
+    assert data["interrupted"] == "SIGTERM"
+    assert data["results"] == []
