@@ -29,8 +29,6 @@ __all__: list[str] = []
 
 BATCH = 8
 
-become_subreaper()  # this module is imported only in an xdist worker, a process thinkwire owns
-
 
 def _patterns() -> list[str] | None:
     return [p for p in os.environ.get("THINKWIRE_CASES", "").split("\n") if p] or None
@@ -66,6 +64,7 @@ def _batches() -> list[tuple[str, tuple[str, ...]]]:
 @pytest.fixture(scope="session")
 def sut_pool() -> Any:
     """One SUT per worker, kept alive across batches (stopped at the end of the worker)."""
+    become_subreaper()  # an xdist worker is a process thinkwire owns: its SUTs' orphans come back here
     pool: dict[str, Any] = {}
     yield pool
     for driver in pool.values():
