@@ -8,14 +8,16 @@ batches first. Whole scenarios (31 tests, the largest 92 cases) left one worker 
 the run; even batches, longest first, keep both busy to the end.
 
 A worker is its SUTs' child subreaper (detached descendants come back to it and are stopped with
-the SUT); a SUT that could not start fails the worker's later batches at once; an interrupted batch
-still leaves the cases it finished."""
+the SUT) and takes SIGTERM as SIGINT; a SUT that could not start fails the worker's later batches at
+once; an interrupted batch still leaves the cases it finished."""
 
 from __future__ import annotations
 
 import functools
 import os
 import pickle
+import signal
+import threading
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -65,6 +67,8 @@ def _batches() -> list[tuple[str, tuple[str, ...]]]:
 def sut_pool() -> Any:
     """One SUT per worker, kept alive across batches (stopped at the end of the worker)."""
     become_subreaper()  # an xdist worker is a process thinkwire owns: its SUTs' orphans come back here
+    if threading.current_thread() is threading.main_thread():  # SIGTERM to the whole group (a CI
+        signal.signal(signal.SIGTERM, signal.default_int_handler)  # timeout) stops it as SIGINT does
     pool: dict[str, Any] = {}
     yield pool
     for driver in pool.values():

@@ -19,13 +19,24 @@ CASES = "wire-variants/*"  # 154 cases against the reference gateway: the run is
 TOTAL = 154
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    ("jobs", "sut", "group"),
+    [
+        ("1", "reference", False),
+        ("2", "reference", False),
+        ("2", "reference", True),
+        ("1", "reference-cli", False),
+    ],
+    ids=["serial", "j2", "j2-group", "serial-cli"],
+)
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_run_stops_everything_and_writes_a_partial_report(
-    sandbox: Sandbox, sig: signal.Signals, jobs: str
+    sandbox: Sandbox, sig: signal.Signals, jobs: str, sut: str, group: bool
 ) -> None:
+    """``group``: the signal goes to thinkwire and its xdist workers at once (Ctrl-C in a terminal, a
+    CI runner that signals the process group); otherwise to the thinkwire process alone."""
     proc = subprocess.Popen(
-        sandbox.argv("--cases", CASES, "-j", jobs),
+        sandbox.argv("--sut", sut, "--cases", CASES, "-j", jobs),
         env=sandbox.env,
         cwd=sandbox.root,
         stdout=subprocess.PIPE,
@@ -34,10 +45,10 @@ def test_an_interrupted_run_stops_everything_and_writes_a_partial_report(
     )
     try:
         seen = wait_for_output(proc, b".F")  # a case finished
-        if sig == signal.SIGINT:
-            os.killpg(proc.pid, sig)  # Ctrl-C: the terminal signals the whole foreground group
+        if group:
+            os.killpg(proc.pid, sig)
         else:
-            proc.send_signal(sig)  # a CI timeout: the one process
+            proc.send_signal(sig)
         out, err = proc.communicate(timeout=BOUND_S)
     finally:
         if proc.poll() is None:
