@@ -55,6 +55,8 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
 
     started = time.monotonic()
     cases = load_cases(args.cases)
+    if not cases:  # (pytest would only say that it collected nothing)
+        raise HarnessError(f"--cases: no case matches {args.cases}; see thinkwire list")
     order = {c.id: i for i, c in enumerate(cases)}
     with tempfile.TemporaryDirectory(prefix="thinkwire-xdist-", ignore_cleanup_errors=True) as tmp:
         ini = Path(tmp) / "pytest.ini"

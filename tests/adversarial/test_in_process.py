@@ -105,3 +105,11 @@ def test_ready_timeout_must_be_a_positive_number(value: str, capsys: pytest.Capt
         main(["run", "--ready-timeout", value])
     assert exited.value.code == 2
     assert "--ready-timeout: expected a positive number of seconds" in capsys.readouterr().err
+
+
+def test_with_two_workers_no_matching_case_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "-j", "2", "--cases", "no/such/case*", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "thinkwire: error: --cases: no case matches ['no/such/case*']; see thinkwire list"
+    ]
