@@ -182,11 +182,11 @@ def run(
                     driver = _start_driver(profile, fn, upstream.base_url, driver)
                 except DriverError as exc:
                     driver = _StartFailed(exc)
-                    first = str(exc).split("\n", 1)[0]
-                    out.sut_error = f"the SUT could not be started (tried twice): {first}"
-                    for m, rest in enumerate(case_list[n - 1 :], n):
+                    why = f"the SUT could not be started (tried twice): {exc}"
+                    out.sut_error = why.split("\n", 1)[0]
+                    for m, rest in enumerate(case_list[n - 1 :], n):  # every remaining case, at once
                         result = _result(rest, profile)
-                        result.status, result.error = Status.ERROR, f"{out.sut_error}\n{exc}"
+                        result.status, result.error = Status.ERROR, why
                         _finish(out, result, expectations, strict, progress, m, len(case_list))
                     break
             result, view, alive = _run_case(
