@@ -10,8 +10,11 @@ import re
 import signal
 import subprocess
 
+import jsonschema
 import pytest
 from _adversarial import BOUND_S, Sandbox, wait_for_output
+
+from harness.report import SCHEMA_PATH
 
 pytestmark = pytest.mark.slow
 
@@ -66,6 +69,9 @@ def test_an_interrupted_run_stops_everything_and_writes_a_partial_report(
     assert data["interrupted"] == sig.name
     assert 1 <= len(data["results"]) == done < TOTAL
     assert [r["case_id"] for r in data["results"] if r["status"] != "OK"] == []  # not run is not ERROR
+    jsonschema.validate(data, json.loads(SCHEMA_PATH.read_text()))
+    summary = (sandbox.root / "report" / "summary.md").read_text()
+    assert f"**Interrupted** by {sig.name}" in summary
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
