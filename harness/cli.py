@@ -12,9 +12,12 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness._errors import ThinkwireError
+
+if TYPE_CHECKING:
+    from harness.suite import RunResult
 
 __all__ = ["main"]
 
@@ -208,14 +211,14 @@ class _Signals:
         return signal.Signals(self.signum).name if self.signum else ""
 
 
-def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> Any:
+def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | int | None:
     """The run itself, under ``stop``: a RunResult (``interrupted`` set when a signal ended it early),
     None when a signal came before any case; the exit code 2 when no case matches."""
     from harness.drivers._process import run_scope, stop_all
     from harness.report._console import Progress
     from harness.suite import RunInterrupted, load_cases, run
 
-    result: Any = None
+    result: RunResult | None = None
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
             if args.jobs and args.jobs > 1:
@@ -255,12 +258,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
         result = _run_until_signal(args, stop)
         if isinstance(result, int):
             return result
-        if stop.signum:
+        if stop.signum or result is None:  # (None: a signal came before any result)
             return _interrupted(args, result, stop)
         return _finish_run(args, result)
 
 
-def _interrupted(args: argparse.Namespace, result: Any, stop: _Signals) -> int:
+def _interrupted(args: argparse.Namespace, result: RunResult | None, stop: _Signals) -> int:
     """One line, the partial report (cases not run are absent), exit 128 + signal number."""
     where = ""
     if result is not None and (args.report or args.junit):
@@ -272,7 +275,7 @@ def _interrupted(args: argparse.Namespace, result: Any, stop: _Signals) -> int:
     return 128 + stop.signum
 
 
-def _write_reports(args: argparse.Namespace, result: Any) -> None:
+def _write_reports(args: argparse.Namespace, result: RunResult) -> None:
     if args.report:
         from harness.report import write_reports
 
@@ -283,7 +286,8 @@ def _write_reports(args: argparse.Namespace, result: Any) -> None:
         write_junit(result, Path(args.junit))
 
 
-def _finish_run(args: argparse.Namespace, result: Any) -> int:
+def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
+    """The run ran out: failures, summary, expectations and reports, as always."""
     from harness.report._console import print_failures, print_summary
     from harness.suite import write_expectations
 
@@ -294,10 +298,16 @@ def _finish_run(args: argparse.Namespace, result: Any) -> int:
     if args.write_expectations:
         n = write_expectations(result.results, Path(args.write_expectations))
         print(f"wrote {n} expectation(s) to {args.write_expectations}")
-    _write_reports(args, result)
     if args.report:
+        from harness.report import write_reports
+
+        write_reports(result, Path(args.report))
         print(f"report written to {args.report}")
-    return int(result.exit_code)
+    if args.junit:
+        from harness.report import write_junit
+
+        write_junit(result, Path(args.junit))
+    return result.exit_code
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
