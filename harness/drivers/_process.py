@@ -158,8 +158,8 @@ class Process:
         self.token = secrets.token_hex(8)
         self.stderr_path = log_dir / "stderr.log"
         self._stdout = None
-        self._stderr = self.stderr_path.open("wb")
         try:
+            self._stderr = self.stderr_path.open("wb")
             self._stdout = None if stdout_pipe else (log_dir / "stdout.log").open("wb")
             self.popen = subprocess.Popen(
                 list(argv),
@@ -200,8 +200,9 @@ class Process:
         """SIGTERM the process group, SIGKILL it after ``grace`` seconds (always reaps), then stop
         every descendant that left the group or its parent; remove the owned dirs. Idempotent."""
         tree: list[psutil.Process] = []
-        with contextlib.suppress(psutil.Error):
-            tree = psutil.Process(self.popen.pid).children(recursive=True)
+        if self.alive():  # (once reaped, its pid may belong to another process)
+            with contextlib.suppress(psutil.Error):
+                tree = psutil.Process(self.popen.pid).children(recursive=True)
         if self.alive():
             self._signal(signal.SIGTERM)
             try:
@@ -228,7 +229,7 @@ class Process:
 
     def _close(self) -> None:
         pipe = getattr(getattr(self, "popen", None), "stdout", None)
-        for f in (self._stderr, self._stdout, pipe):
+        for f in (getattr(self, "_stderr", None), self._stdout, pipe):
             if f is not None:
                 f.close()
 

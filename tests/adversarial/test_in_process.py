@@ -4,7 +4,6 @@ interrupt stops the SUT and raises RunInterrupted with the cases that finished."
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -36,15 +35,17 @@ def reference_like(command: list[str]) -> object:
     )
 
 
-def sut_processes() -> list[psutil.Process]:
+def sut_processes(tag: str) -> list[psutil.Process]:
+    """SUT processes started under this test (other tests may run SUTs at the same time)."""
     out = []
     for p in psutil.process_iter():
         try:
-            if SUT_MARKER in p.environ() and p.status() != psutil.STATUS_ZOMBIE:
+            env = p.environ()
+            if SUT_MARKER in env and env.get("ADV_TAG") == tag and p.status() != psutil.STATUS_ZOMBIE:
                 out.append(p)
         except psutil.Error:
             pass
-    return [p for p in out if p.pid != os.getpid()]
+    return out
 
 
 def test_a_double_forked_grandchild_is_found_by_its_marker_without_a_subreaper(
@@ -74,7 +75,7 @@ def test_an_interrupt_stops_the_sut_and_raises_with_the_finished_cases(
     def progress(n: int, total: int, result: object) -> None:
         seen.append(n)
         if n == 2:
-            assert sut_processes(), "the gateway runs while cases do"
+            assert sut_processes(sandbox.tag), "the gateway runs while cases do"
             raise KeyboardInterrupt  # as SIGINT would, between two cases
 
     with pytest.raises(RunInterrupted) as stopped:
@@ -82,7 +83,7 @@ def test_an_interrupt_stops_the_sut_and_raises_with_the_finished_cases(
     partial = stopped.value.result
     assert partial.interrupted == "SIGINT"
     assert [r.status for r in partial.results] == [Status.OK, Status.OK]
-    assert sut_processes() == []
+    assert sut_processes(sandbox.tag) == []
 
 
 def test_a_gateway_that_cannot_start_leaves_no_temp_dir(
