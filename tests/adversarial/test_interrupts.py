@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 
 import jsonschema
 import pytest
@@ -105,3 +106,34 @@ def test_sigterm_during_a_hanging_case_stops_a_sut_that_ignores_sigterm(sandbox:
     data = json.loads((sandbox.root / "report" / "results.json").read_text())
     assert data["interrupted"] == "SIGTERM"
     assert data["results"] == []
+
+
+def test_a_second_signal_does_not_cut_the_cleanup_short(sandbox: Sandbox) -> None:
+    proc = subprocess.Popen(
+        sandbox.argv("--cases", CASES, "-q"),
+        env=sandbox.env,
+        cwd=sandbox.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + BOUND_S
+        while not list(sandbox.tmp.glob("thinkwire-sut-*")):  # -q: no progress; the gateway's dir
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline
+            time.sleep(0.01)  # polling for an event, not timing a verdict
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGINT)  # impatient: more signals at once
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=BOUND_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # the signals arrive together: whichever Python handles first is the one the run reports
+    name = {130: "SIGINT", 143: "SIGTERM"}.get(proc.returncode)
+    assert name, (proc.returncode, err.decode()[-3000:])
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"thinkwire: interrupted by {name} after ")
+    assert json.loads((sandbox.root / "report" / "results.json").read_text())["interrupted"] == name
