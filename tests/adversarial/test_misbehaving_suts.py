@@ -45,8 +45,9 @@ def test_a_huge_stream_fails_at_the_size_cap(sandbox: Sandbox) -> None:
     r = only_case(ran)
     assert r["status"] == "OK", r["error"]
     assert r["stream"] == "FAIL", r["findings"]
-    assert any("sent more than" in f["message"] for f in r["findings"]), r["findings"]
-    assert ran.elapsed < 60
+    said = " ".join(f["message"] + " " + f["actual"] for f in r["findings"] if f["verdict"] == "FAIL")
+    assert "sent more than" in said, r["findings"]
+    assert ran.elapsed < 60  # the rest of the 16 MiB is never read
 
 
 @pytest.mark.parametrize(
