@@ -29,7 +29,7 @@ import psutil
 
 from harness._errors import HarnessError
 from harness.suite._case import Case
-from harness.suite._runner import Progress, RunInterrupted, RunResult, load_cases
+from harness.suite._runner import Progress, RunInterrupted, RunResult, load_cases, resolve_sut
 from harness.suite._verdict import CaseResult, Status
 
 __all__ = ["batch_file", "run_parallel"]
@@ -108,7 +108,7 @@ def run_parallel(args: Any, progress: Progress | None = None) -> RunResult:
         merged = batches.merged
         said = (out.getvalue() + "\n".join(batches.errors))[-3000:]
         if interrupted:
-            merged.sut = merged.sut or str(args.sut or "reference")
+            merged.sut = merged.sut or resolve_sut(args.sut, args.fault or ()).name
             merged.interrupted = "SIGINT"
         elif not merged.sut:
             raise HarnessError("the xdist run produced no results:\n" + said)
