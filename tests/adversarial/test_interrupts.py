@@ -137,3 +137,36 @@ def test_a_second_signal_does_not_cut_the_cleanup_short(sandbox: Sandbox) -> Non
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"thinkwire: interrupted by {name} after ")
     assert json.loads((sandbox.root / "report" / "results.json").read_text())["interrupted"] == name
+
+
+def test_a_killed_workers_sut_is_stopped_at_the_end_of_the_run(sandbox: Sandbox) -> None:
+    """SIGKILL to an xdist worker: it stops nothing, its SUT is orphaned (re-parented to thinkwire, the
+    subreaper) and is stopped at the end of the run by its marker; the worker's batch is ERROR."""
+    import psutil
+
+    proc = subprocess.Popen(
+        sandbox.argv("--cases", CASES, "-j", "2"),
+        env=sandbox.env,
+        cwd=sandbox.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for_output(proc, b".F")  # the workers and their SUTs are up
+        workers = [
+            p for p in psutil.Process(proc.pid).children() if "THINKWIRE_RESULTS_DIR" in p.environ()
+        ]
+        assert workers
+        suts = [c for c in workers[0].children(recursive=True) if "THINKWIRE_SUT_ID" in c.environ()]
+        assert suts, "the worker runs a gateway"
+        workers[0].kill()
+        out, err = proc.communicate(timeout=BOUND_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 1, (out + err).decode()[-3000:]
+    data = json.loads((sandbox.root / "report" / "results.json").read_text())
+    assert len(data["results"]) == TOTAL
+    assert any("left no result" in r["error"] for r in data["results"])
+    assert not any(s.is_running() and s.status() != psutil.STATUS_ZOMBIE for s in suts)
