@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ import psutil
 
 from harness.dialects import get_dialect
 from harness.drivers._base import CaseContext, DriverError, DriverTimeout, gate_met
-from harness.drivers._process import Process
+from harness.drivers._process import Process, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.events import Event
 
@@ -51,8 +50,8 @@ class CliDriver:
 
     def run(self, ctx: CaseContext) -> None:
         case = ctx.case
-        tmp = Path(tempfile.mkdtemp(prefix="thinkwire-cli-"))
-        logs = Path(tempfile.mkdtemp(prefix="thinkwire-cli-logs-"))
+        tmp = temp_dir("thinkwire-cli-")  # (removed by stop_all too, should the run be interrupted)
+        logs = temp_dir("thinkwire-cli-logs-")
         values = {
             "upstream": ctx.upstream_url,
             "tmp": str(tmp),

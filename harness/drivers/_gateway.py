@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import httpx
 
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._http import FrontDoor
-from harness.drivers._process import Process, free_port
+from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, observer_options, substitute
 
 __all__ = ["GatewayDriver", "UrlDriver"]
@@ -73,7 +72,7 @@ class GatewayDriver(UrlDriver):
     def start(self, upstream_url: str) -> None:
         """Start the gateway and wait for readiness; on any failure nothing is left: the process tree
         is stopped and the temp dir removed before DriverError is raised."""
-        self.tmp = Path(tempfile.mkdtemp(prefix="thinkwire-sut-"))
+        self.tmp = temp_dir("thinkwire-sut-")
         try:
             self._start(upstream_url, self.tmp)
         except BaseException:

@@ -6,7 +6,9 @@ parent (double fork): the tree is snapshotted before the group is signalled, and
 environment carries this SUT's marker (``THINKWIRE_SUT_ID``) is killed after it. As a child subreaper
 (:func:`become_subreaper`, Linux) thinkwire inherits such orphans, so the marker search walks only its
 own descendants; elsewhere it walks every process it may read. A Process removes the dirs it owns
-when it stops, and when it cannot start. :func:`stop_all` stops every live Process (interrupts).
+when it stops, and when it cannot start. :func:`stop_all` (an interrupt, which may land anywhere, even
+inside ``Popen``) stops every process of the run, tracked or not, then removes every dir made by
+:func:`temp_dir` that is still there.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -34,6 +37,7 @@ __all__ = [
     "run_scope",
     "run_token",
     "stop_all",
+    "temp_dir",
 ]
 
 RUN_MARKER = "THINKWIRE_RUN_ID"
@@ -45,6 +49,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
 _default_token = ""
 _live: set[Process] = set()
+_dirs: set[Path] = set()
 
 
 def free_port() -> int:
@@ -133,10 +138,23 @@ def kill_marked(value: str, *, name: str = RUN_MARKER, grace: float = 1.0) -> li
     return _kill_all(_marked(name, value), grace)
 
 
+def temp_dir(prefix: str) -> Path:
+    """A fresh temp dir for a SUT, removed by the Process that owns it, or else by :func:`stop_all`."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    _dirs.add(path)
+    return path
+
+
 def stop_all() -> None:
-    """Stop every Process still running in this interpreter (an interrupted run)."""
+    """An interrupted run: stop every process carrying this run's marker first (one whose ``Popen``
+    was cut short is known to no Process, and must not write into a dir after it is removed), then
+    every live Process, then remove every temp dir still there."""
+    kill_marked(run_token())
     for proc in list(_live):
         proc.stop(grace=1.0)
+    for path in list(_dirs):
+        shutil.rmtree(path, ignore_errors=True)
+        _dirs.discard(path)
 
 
 class Process:
@@ -170,9 +188,12 @@ class Process:
                 stderr=self._stderr,
                 start_new_session=True,
             )
-        except BaseException:
+        except Exception:  # it could not start: nothing of it is left
             self._close()
             self._release()
+            raise
+        except BaseException:  # interrupted, maybe after the fork: stop_all kills first, then cleans
+            self._close()
             raise
         _live.add(self)
         self.left: list[psutil.Process] = []
@@ -236,6 +257,7 @@ class Process:
     def _release(self) -> None:
         for d in self.owned:
             shutil.rmtree(d, ignore_errors=True)
+            _dirs.discard(d)
 
 
 def _running(p: psutil.Process) -> bool:

@@ -149,7 +149,7 @@ class Sandbox:
         return out
 
     def leftovers(self) -> list[str]:
-        left = [f"process {p.pid} {' '.join(p.cmdline())[:120]}" for p in self.tagged()]
+        left = [f"process {p.pid} (parent {p.ppid()}) {' '.join(p.cmdline())[:120]}" for p in self.tagged()]
         for what in ("listen", "grandchild"):
             for _pid, port, *_ in self.noted(what):
                 with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", int(port)), 1):

@@ -114,3 +114,38 @@ def test_with_two_workers_no_matching_case_is_one_line(capsys: pytest.CaptureFix
     assert err.strip().splitlines() == [
         "thinkwire: error: --cases: no case matches ['no/such/case*']; see thinkwire list"
     ]
+
+
+def test_an_interrupt_inside_popen_leaves_no_process_and_no_dir(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worst moment for an interrupt: the CLI SUT's process exists but its Popen never returned,
+    so no Process knows it. Its run marker finds it; its dirs are removed only after it is gone."""
+    import subprocess
+    import tempfile
+
+    from harness.drivers import _process
+
+    monkeypatch.setattr(tempfile, "tempdir", str(sandbox.tmp))
+    monkeypatch.setenv("ADV_TAG", sandbox.tag)
+    real = subprocess.Popen
+    started: list[subprocess.Popen[bytes]] = []  # (held here only so the test can close its pipe)
+
+    def popen_then_interrupt(*args: object, **kwargs: object) -> object:
+        child = real(*args, **kwargs)  # type: ignore[call-overload]
+        started.append(child)
+        if len(started) == 2:
+            raise KeyboardInterrupt  # as if SIGINT arrived right after the fork
+        return child
+
+    monkeypatch.setattr(_process.subprocess, "Popen", popen_then_interrupt)
+    with pytest.raises(RunInterrupted) as stopped:
+        run([SOME_CASES], sut="reference-cli")
+    assert len(stopped.value.result.results) == 1
+    assert len(started) == 2
+    orphan = started[1]
+    assert orphan.poll() is not None  # killed (and reaped) without anyone holding its Popen
+    assert orphan.stdout is not None
+    orphan.stdout.close()
+    assert sut_processes(sandbox.tag) == []
+    assert list(sandbox.tmp.iterdir()) == []

@@ -141,7 +141,7 @@ def test_a_second_signal_does_not_cut_the_cleanup_short(sandbox: Sandbox) -> Non
 
 def test_a_killed_workers_sut_is_stopped_at_the_end_of_the_run(sandbox: Sandbox) -> None:
     """SIGKILL to an xdist worker: it stops nothing, its SUT is orphaned (re-parented to thinkwire, the
-    subreaper) and is stopped at the end of the run by its marker; the worker's batch is ERROR."""
+    subreaper) and is stopped at the end of the run by its marker."""
     import psutil
 
     proc = subprocess.Popen(
@@ -165,8 +165,10 @@ def test_a_killed_workers_sut_is_stopped_at_the_end_of_the_run(sandbox: Sandbox)
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 1, (out + err).decode()[-3000:]
     data = json.loads((sandbox.root / "report" / "results.json").read_text())
     assert len(data["results"]) == TOTAL
-    assert any("left no result" in r["error"] for r in data["results"])
+    # killed inside a batch: that batch is ERROR (exit 1); between two batches: xdist hands the
+    # worker's pending batches to the other worker and every case passes (exit 0)
+    lost = [r for r in data["results"] if "left no result" in r["error"]]
+    assert proc.returncode == (1 if lost else 0), (out + err).decode()[-3000:]
     assert not any(s.is_running() and s.status() != psutil.STATUS_ZOMBIE for s in suts)
