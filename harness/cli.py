@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness._errors import ThinkwireError
+
+if TYPE_CHECKING:
+    from harness.suite import RunResult
 
 __all__ = ["main"]
 
@@ -63,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         help="run every case N times; cases whose verdicts differ are FLAKY (exit 3)",
+    )
+    run.add_argument(
+        "--ready-timeout",
+        type=_seconds,
+        metavar="S",
+        help="how long a started SUT may take to become ready (default: the profile's, else 15)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
@@ -154,9 +165,27 @@ def _no_match(patterns: Sequence[str] | None) -> str:
     return f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --scenarios)"
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _profile_from_flags(args: argparse.Namespace) -> Any:
     from harness.drivers import parse_profile
 
+    if getattr(args, "ready_timeout", None) is not None and not args.sut_cmd and not args.sut_url:
+        import dataclasses
+
+        from harness.suite import resolve_sut
+
+        profile = resolve_sut(args.sut, args.fault)
+        return dataclasses.replace(profile, ready_timeout=args.ready_timeout)
     if args.sut_cmd:
         data = {
             "kind": "gateway",
@@ -166,6 +195,8 @@ def _profile_from_flags(args: argparse.Namespace) -> Any:
         }
         if args.ready:
             data["ready"] = args.ready
+        if getattr(args, "ready_timeout", None) is not None:
+            data["ready_timeout"] = args.ready_timeout
         return parse_profile(data, source="--sut-cmd")
     if args.sut_url:
         return parse_profile(
@@ -173,6 +204,8 @@ def _profile_from_flags(args: argparse.Namespace) -> Any:
             source="--sut-url",
         )
     return args.sut
+
+
 
 
 def _check_run_args(args: argparse.Namespace) -> None:
@@ -240,62 +273,155 @@ def _check_output(flag: str, path: Path, *, directory: bool) -> None:
                 d.rmdir()
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
-    from harness.report._console import Progress, print_failures, print_summary
-    from harness.suite import load_cases, run, write_expectations
+class _Signals:
+    """SIGINT and SIGTERM during ``thinkwire run``: the first one stops the run (KeyboardInterrupt in
+    the main thread, where the runner turns it into a partial, ``interrupted`` result after stopping
+    every SUT); later ones, and any after ``disarm()``, are only remembered, so cleanup and the
+    partial report are never cut short. Outside the main thread (embedded use) nothing is installed."""
 
-    _check_run_args(args)
-    cases = load_cases(args.cases)
-    if not cases:
-        raise ThinkwireError(_no_match(args.cases))
-    if args.jobs > 1:
-        from harness.suite import merge_repeats
-        from harness.suite._parallel import run_parallel
-        from harness.suite._runner import preflight
+    def __init__(self) -> None:
+        self.signum = 0
+        self.armed = True
+        self._previous: dict[int, Any] = {}
 
-        if args.sut_cmd or args.sut_url:
-            print(
-                "thinkwire: error: -j N takes --sut PROFILE or a built-in SUT (write a profile for "
-                "--sut-cmd/--sut-url)",
-                file=sys.stderr,
-            )
-            return 2
-        preflight(args.sut, faults=args.fault, timeout=args.timeout)  # once, before the workers start
-        progress = Progress(enabled=not args.quiet)
-        result = merge_repeats(
-            [
-                run_parallel(
-                    jobs=args.jobs,
-                    cases=args.cases,
-                    sut=args.sut,
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for s, previous in self._previous.items():
+            signal.signal(s, previous)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.signum:
+            return
+        self.signum = signum
+        if self.armed:
+            raise KeyboardInterrupt
+
+    def disarm(self) -> None:
+        self.armed = False
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name if self.signum else ""
+
+
+def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | int | None:
+    """The run itself, under ``stop``: a RunResult (``interrupted`` set when a signal ended it early),
+    None when a signal came before any case; the exit code 2 when no case matches."""
+    from harness.drivers._process import run_scope, stop_all
+    from harness.report._console import Progress
+    from harness.suite import RunInterrupted, load_cases, merge_repeats, run
+
+    result: RunResult | None = None
+    with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
+        try:
+            cases = load_cases(args.cases)
+            if not cases:
+                raise ThinkwireError(_no_match(args.cases))
+            progress = Progress(enabled=not args.quiet)
+            if args.jobs > 1:
+                from harness.suite._parallel import run_parallel
+                from harness.suite._runner import preflight
+
+                if args.sut_cmd or args.sut_url:
+                    raise ThinkwireError(
+                        "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
+                    )
+                preflight(args.sut, faults=args.fault, timeout=args.timeout)  # once, before the workers
+                result = merge_repeats(
+                    [
+                        run_parallel(
+                            jobs=args.jobs,
+                            cases=args.cases,
+                            sut=args.sut,
+                            faults=args.fault,
+                            strict=args.strict,
+                            expectations=args.expectations,
+                            timeout=args.timeout,
+                            ready_timeout=args.ready_timeout,
+                            gate_timeout=args.gate_timeout,
+                            max_bytes=args.max_bytes,
+                            keep_timelines="all" if args.report else "failures",
+                            progress=progress,
+                        )
+                        for _ in range(args.repeat)
+                    ]
+                )
+            else:
+                result = run(
+                    cases,
+                    sut=_profile_from_flags(args),
                     faults=args.fault,
                     strict=args.strict,
                     expectations=args.expectations,
+                    progress=progress,
                     timeout=args.timeout,
+                    keep_timelines=True if args.report else "failures",
                     gate_timeout=args.gate_timeout,
                     max_bytes=args.max_bytes,
-                    keep_timelines="all" if args.report else "failures",
-                    progress=progress,
+                    repeat=args.repeat,
                 )
-                for _ in range(max(1, args.repeat))
-            ]
-        )
-    else:
-        result = run(
-            cases,
-            sut=_profile_from_flags(args),
-            faults=args.fault,
-            strict=args.strict,
-            expectations=args.expectations,
-            progress=Progress(enabled=not args.quiet),
-            timeout=args.timeout,
-            keep_timelines=True if args.report else "failures",
-            gate_timeout=args.gate_timeout,
-            max_bytes=args.max_bytes,
-            repeat=args.repeat,
-        )
-    print_failures(result)
-    print_summary(result)
+        except RunInterrupted as exc:
+            result = exc.result
+            stop.signum = stop.signum or signal.SIGINT  # (a KeyboardInterrupt from outside our handler)
+        except KeyboardInterrupt:
+            stop_all()
+            stop.signum = stop.signum or signal.SIGINT
+        finally:
+            stop.disarm()
+    if stop.signum and result is not None:
+        result.interrupted = stop.name
+    return result
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    _check_run_args(args)  # everything refusable, refused before the first case
+    with _Signals() as stop:
+        result = _run_until_signal(args, stop)
+        if isinstance(result, int):
+            return result
+        if stop.signum or result is None:  # (None: a signal came before any result)
+            return _interrupted(args, result, stop)
+        return _finish_run(args, result)
+
+
+
+def _interrupted(args: argparse.Namespace, result: RunResult | None, stop: _Signals) -> int:
+    """One line, the partial report (cases not run are absent), exit 128 + signal number."""
+    where = ""
+    if result is not None and (args.report or args.junit):
+        _write_reports(args, result)
+        where = f"; partial report in {args.report or args.junit}"
+    done = len(result.results) if result is not None else 0
+    end_bar = "" if args.quiet else "\n"  # the progress line is left open
+    print(f"{end_bar}thinkwire: interrupted by {stop.name} after {done} case(s){where}", file=sys.stderr)
+    return 128 + stop.signum
+
+
+def _write_reports(args: argparse.Namespace, result: RunResult) -> None:
+    if args.report:
+        from harness.report import write_reports
+
+        write_reports(result, Path(args.report))
+    if args.junit:
+        from harness.report import write_junit
+
+        write_junit(result, Path(args.junit))
+
+
+def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
+    """The run ran out: failures, summary, expectations and reports, as always."""
+    from harness.report._console import print_failures, print_summary
+    from harness.suite import write_expectations
+
+    if result.sut_error:
+        print(f"thinkwire: {result.sut_error}", file=sys.stderr)
+    if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
+        print_failures(result)
+        print_summary(result)
     if args.write_expectations:
         n = write_expectations(result.results, Path(args.write_expectations))
         print(f"wrote {n} expectation(s) to {args.write_expectations}")
@@ -408,6 +534,10 @@ def _cmd_record(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the program itself (not embedded): detached SUT descendants are re-parented
+        from harness.drivers._process import become_subreaper  # here, where they can be found
+
+        become_subreaper()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

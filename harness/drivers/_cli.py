@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ import psutil
 
 from harness.dialects import get_dialect
 from harness.drivers._base import CaseContext, CaseTooBig, DriverError, DriverTimeout, gate_met
-from harness.drivers._process import Process
+from harness.drivers._process import Process, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.events import Event
 from harness.timeline import Timeline
@@ -52,8 +51,8 @@ class CliDriver:
 
     def run(self, ctx: CaseContext) -> None:
         case = ctx.case
-        tmp = Path(tempfile.mkdtemp(prefix="thinkwire-cli-"))
-        logs = Path(tempfile.mkdtemp(prefix="thinkwire-cli-logs-"))
+        tmp = temp_dir("thinkwire-cli-")  # (removed by stop_all too, should the run be interrupted)
+        logs = temp_dir("thinkwire-cli-logs-")
         values = {
             "upstream": ctx.upstream_url,
             "tmp": str(tmp),
@@ -69,7 +68,7 @@ class CliDriver:
         tl = ctx.timeline
         session = Path(values["session"])
         try:
-            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True)
+            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True, owned=(tmp, logs))
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.rmtree(logs, ignore_errors=True)
@@ -148,6 +147,9 @@ class CliDriver:
         if self._last_stderr:
             tl.add("sut", "stderr", data=self._last_stderr.encode())
         proc.stop()
+        for p in proc.left:  # detached (setsid / double fork) and never seen by the watcher
+            if p.pid not in watcher.known:
+                tl.add("sut", "process-left", pid=p.pid, cmdline="(left the SUT's process tree)")
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(logs, ignore_errors=True)
         if too_big is not None:

@@ -1,14 +1,14 @@
 """Drivers for HTTP SUTs: a gateway thinkwire starts as a process, or one already running at a URL.
 
-Rule: a gateway process is started once per run (``keep_alive``) with its readiness probed within a
-bound; an early exit or a missed deadline is a DriverError carrying the stderr tail.
+Rule: a gateway process is started once per run (``keep_alive``) with its readiness probed within
+``ready_timeout``; an early exit or a missed deadline is a DriverError carrying the stderr tail, raised
+only after the process tree is stopped and the temp dir removed (a failed start leaves nothing).
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -16,7 +16,7 @@ import httpx
 
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._http import FrontDoor
-from harness.drivers._process import Process, free_port
+from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, observer_options, substitute
 
 __all__ = ["GatewayDriver", "UrlDriver"]
@@ -70,19 +70,28 @@ class GatewayDriver(UrlDriver):
         self.tmp: Path | None = None
 
     def start(self, upstream_url: str) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix="thinkwire-sut-"))
+        """Start the gateway and wait for readiness; on any failure nothing is left: the process tree
+        is stopped and the temp dir removed before DriverError is raised."""
+        self.tmp = temp_dir("thinkwire-sut-")
+        try:
+            self._start(upstream_url, self.tmp)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, upstream_url: str, tmp: Path) -> None:
         port = str(free_port())
-        values = {"upstream": upstream_url, "port": port, "tmp": str(self.tmp), "python": sys.executable}
+        values = {"upstream": upstream_url, "port": port, "tmp": str(tmp), "python": sys.executable}
         for name, content in self.profile.files.items():
             target = Path(substitute(name, values))
             if not target.is_absolute():
-                target = self.tmp / target
+                target = tmp / target
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(substitute(content, values), encoding="utf-8")
         argv = [substitute(a, values) for a in self.profile.command]
         env = {k: substitute(v, values) for k, v in self.profile.env.items()}
         try:
-            self.proc = Process(argv, env=env, cwd=self.tmp, log_dir=self.tmp)
+            self.proc = Process(argv, env=env, cwd=tmp, log_dir=tmp, owned=(tmp,))
         except OSError as exc:
             raise DriverError(f"cannot start SUT {argv[0]!r}: {exc}") from None
         self.base_url = substitute(self.profile.url, values)
@@ -98,18 +107,20 @@ class GatewayDriver(UrlDriver):
             while time.monotonic() < deadline:
                 if not self.proc.alive():
                     code, tail = self.proc.popen.returncode, self.proc.stderr_tail()
-                    self.stop()
                     raise DriverError(f"SUT exited with code {code} before becoming ready", tail)
                 try:
-                    if http.get(url).status_code < 500:
+                    left = max(0.05, min(1.0, deadline - time.monotonic()))
+                    if http.get(url, timeout=left).status_code < 500:
                         return
                 except httpx.HTTPError:
                     pass
                 time.sleep(delay)  # readiness probe back-off: not a verdict
                 delay = min(delay * 2, 0.2)
-        tail = self.proc.stderr_tail()
-        self.stop()
-        raise DriverError(f"SUT not ready at {url} within {self.profile.ready_timeout:.0f}s", tail)
+        raise DriverError(
+            f"SUT not ready at {url} within {self.profile.ready_timeout:g}s "
+            "(raise it with --ready-timeout or ready_timeout in the profile)",
+            self.proc.stderr_tail(),
+        )
 
     def run(self, ctx: CaseContext) -> None:
         if self.proc is not None and not self.proc.alive():

@@ -100,7 +100,9 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
             row["FLAKY"] += 1
         if r.expected and not r.unexpected:
             row["expected"] += 1
-    out.write(f"\nthinkwire: {len(run.results)} cases against {run.sut} in {run.duration_s:.1f}s\n\n")
+    stopped = f" (interrupted by {run.interrupted}: the others were not run)" if run.interrupted else ""
+    took = f"in {run.duration_s:.1f}s{stopped}"
+    out.write(f"\nthinkwire: {len(run.results)} cases against {run.sut} {took}\n\n")
     head = f"{'category':24}" + "".join(f"{c:>13}" for c in cols)
     out.write(head + "\n" + "-" * len(head) + "\n")
     totals: dict[str, int] = defaultdict(int)

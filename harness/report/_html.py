@@ -65,6 +65,8 @@ def render_html(run: RunResult, title: str = "") -> str:
     dur = f"{run.duration_s:.1f}s"
     page_title = title or f"thinkwire report: {run.sut}"
     sut_error = f'<pre class="error">SUT error: {esc(run.sut_error, False)}</pre>' if run.sut_error else ""
+    if run.interrupted:
+        sut_error += f'<p class="error">Interrupted by {esc(run.interrupted)}: only these cases were run.</p>'
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

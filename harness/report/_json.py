@@ -44,6 +44,7 @@ def to_json(run: RunResult) -> dict[str, Any]:
         "sut_error": run.sut_error,
         "gate_timeout": run.gate_timeout,
         "repeat": run.repeat,
+        "interrupted": run.interrupted,
         "exit_code": run.exit_code,
         "counts": run.counts(),
         "results": [_case(r) for r in run.results],
@@ -144,6 +145,7 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         sut_error=g.typed(data, "sut_error", str, "", default=""),
         gate_timeout=g.typed(data, "gate_timeout", (int, float, type(None)), "", default=None),
         repeat=g.typed(data, "repeat", int, "", default=1),
+        interrupted=g.typed(data, "interrupted", str, "", default=""),
         results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
     )
 

@@ -37,8 +37,11 @@ def junit_xml(run: RunResult) -> str:
         for k, v in tally.items():
             el.set(k, str(v))
         el.set("time", f"{run.duration_s:.3f}")
-    if run.sut_error:
-        ET.SubElement(suite, "system-err").text = xml_safe(run.sut_error)
+    if run.sut_error or run.interrupted:
+        said = [run.sut_error] if run.sut_error else []
+        if run.interrupted:
+            said.append(f"interrupted by {run.interrupted}: the cases not listed were not run")
+        ET.SubElement(suite, "system-err").text = xml_safe("\n".join(said))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 

@@ -35,6 +35,8 @@ def render_markdown(run: RunResult, limit: int = 50) -> str:
     ]
     if run.sut_error:
         out += [f"> **SUT error:** {_cell(run.sut_error, 500)}", ""]
+    if run.interrupted:
+        out += [f"> **Interrupted** by {run.interrupted}: only the cases listed here were run.", ""]
     matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for r in run.results:
         matrix[r.category or "(none)"][outcome(r)] += 1

@@ -8,6 +8,7 @@ from harness.suite._builtin import BUILTIN, builtin_profile
 from harness.suite._case import Case, expand, expand_all, select
 from harness.suite._expectations import Expectation, Expectations, load_expectations, write_expectations
 from harness.suite._runner import (
+    RunInterrupted,
     RunResult,
     canary_case,
     load_cases,
@@ -28,6 +29,7 @@ __all__ = [
     "Expectation",
     "Expectations",
     "Finding",
+    "RunInterrupted",
     "RunResult",
     "Scenario",
     "Status",

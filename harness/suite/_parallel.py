@@ -3,7 +3,12 @@ workers via ``--tx`` in PYTEST_ADDOPTS), results merged into one RunResult. No h
 
 pytest runs in this process as the xdist controller (one interpreter fewer to start); each worker
 pickles a batch's RunResult under the batch's file name before the batch's report comes back, and the
-:class:`_Batches` plugin folds each finished batch into the run and onto the progress bar."""
+:class:`_Batches` plugin folds each finished batch into the run and onto the progress bar.
+
+Everything the workers and their SUTs write goes under one ``thinkwire-xdist-*`` dir (pytest's
+basetemp and the workers' TMPDIR), removed at the end. An interrupt (KeyboardInterrupt here) is passed
+to the workers as SIGINT, so each stops its SUT and leaves the cases it finished; the run then raises
+RunInterrupted with those: cases not run are absent, not ERROR."""
 
 from __future__ import annotations
 
@@ -13,15 +18,18 @@ import io
 import os
 import pickle
 import re
+import signal
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import psutil
+
 from harness._errors import HarnessError
 from harness.suite._case import Case
-from harness.suite._runner import Progress, RunResult, load_cases, resolve_sut
+from harness.suite._runner import Progress, RunInterrupted, RunResult, load_cases, resolve_sut
 from harness.suite._verdict import CaseResult, Status
 
 __all__ = ["batch_file", "run_parallel"]
@@ -45,6 +53,7 @@ def run_parallel(
     strict: bool = False,
     expectations: str | None = None,
     timeout: float | None = None,
+    ready_timeout: float | None = None,
     gate_timeout: float | None = None,
     max_bytes: int | None = None,
     keep_timelines: Literal["all", "failures"] = "failures",
@@ -59,11 +68,16 @@ def run_parallel(
 
     started = time.monotonic()
     selected = load_cases(cases)
+    if not selected:  # (pytest would only say that it collected nothing)
+        raise HarnessError(f"--cases: no case matches {' '.join(cases or ['*'])}; see thinkwire list")
     order = {c.id: i for i, c in enumerate(selected)}
-    with tempfile.TemporaryDirectory(prefix="thinkwire-xdist-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="thinkwire-xdist-", ignore_cleanup_errors=True) as tmp:
         ini = Path(tmp) / "pytest.ini"
         ini.write_text("[pytest]\naddopts =\n")
+        (Path(tmp) / "tmp").mkdir()
         env = {
+            "TMPDIR": str(Path(tmp) / "tmp"),  # the workers' and their SUTs' temp dirs, removed with tmp
+            "THINKWIRE_READY_TIMEOUT": str(ready_timeout or ""),
             "THINKWIRE_RESULTS_DIR": tmp,
             "THINKWIRE_CASES": "\n".join(cases or []),
             "THINKWIRE_SUT": sut or "",
@@ -85,6 +99,8 @@ def run_parallel(
             tmp,
             "-p",
             "no:cacheprovider",
+            "--basetemp",
+            str(Path(tmp) / "basetemp"),  # not pytest-of-<user> in the system temp dir
             "-p",
             "xdist.plugin",
             "-p",
@@ -98,15 +114,26 @@ def run_parallel(
         batches = _Batches(tmp, progress, len(order))
         out = io.StringIO()
         with _environ(env), contextlib.redirect_stdout(out):  # workers inherit the environment
-            pytest.main(argv, plugins=[batches])
+            try:
+                code = pytest.main(argv, plugins=[batches])
+            except KeyboardInterrupt:  # before pytest's session began
+                code = pytest.ExitCode.INTERRUPTED
+        interrupted = code == pytest.ExitCode.INTERRUPTED or batches.interrupted
+        batches.fold_left_over()  # batches a worker finished (or cut short) as the run was stopped
         merged = batches.merged
         said = (out.getvalue() + "\n".join(batches.errors))[-3000:]
-        if not merged.sut:
+        if interrupted:
+            merged.sut = merged.sut or resolve_sut(sut, faults).name
+            merged.interrupted = "SIGINT"
+        elif not merged.sut:
             raise HarnessError("the xdist run produced no results:\n" + said)
-        seen = {r.case_id for r in merged.results}
-        merged.results += [_lost(c, merged.sut, said) for c in selected if c.id not in seen]
+        else:
+            seen = {r.case_id for r in merged.results}
+            merged.results += [_lost(c, merged.sut, said) for c in selected if c.id not in seen]
     merged.results.sort(key=lambda r: order.get(r.case_id, 1 << 30))
     merged.duration_s = time.monotonic() - started
+    if interrupted:
+        raise RunInterrupted(merged)
     return merged
 
 
@@ -121,6 +148,8 @@ class _Batches:
         self.total = total
         self.merged = RunResult(sut="")
         self.errors: list[str] = []
+        self.interrupted = False
+        self._folded: set[Path] = set()
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         if report.failed:
@@ -128,12 +157,37 @@ class _Batches:
         named = _BATCH_ID.search(report.nodeid)
         if report.when != "call" or named is None:
             return
-        path = batch_file(self.results_dir, named.group(1))
-        if not path.exists():
+        self._fold(batch_file(self.results_dir, named.group(1)))
+
+    def pytest_keyboard_interrupt(self, excinfo: Any) -> None:
+        """The run is interrupted: pass SIGINT on to the workers at once (xdist would wait for their
+        batch and only then interrupt them), so each stops its SUT and saves what it finished."""
+        self.interrupted = True
+        for worker in self._workers():
+            with contextlib.suppress(psutil.Error):
+                worker.send_signal(signal.SIGINT)
+
+    def _workers(self) -> list[psutil.Process]:
+        out = []
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process().children():
+                with contextlib.suppress(psutil.Error):
+                    if child.environ().get("THINKWIRE_RESULTS_DIR") == self.results_dir:
+                        out.append(child)
+        return out
+
+    def fold_left_over(self) -> None:
+        for path in sorted(Path(self.results_dir).glob("*.pickle")):
+            self._fold(path)
+
+    def _fold(self, path: Path) -> None:
+        if path in self._folded or not path.exists():
             return
+        self._folded.add(path)
         part: RunResult = pickle.loads(path.read_bytes())
         merged = self.merged
         merged.sut, merged.strict = part.sut, part.strict
+        merged.sut_error = merged.sut_error or part.sut_error
         for result in part.results:
             merged.results.append(result)
             if self.progress is not None:

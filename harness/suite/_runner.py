@@ -2,7 +2,9 @@
 
 Rule: one mock upstream for the whole run (reset per case), one SUT process kept alive across cases;
 every wait is bounded; a crash or hang of the SUT is a result (ERROR / TIMEOUT), never a hung run, and
-the SUT is restarted for the next case when it died.
+the SUT is restarted for the next case when it died. A SUT that cannot start is tried twice; then every
+remaining case is ERROR at once and ``sut_error`` says why. An interrupt (KeyboardInterrupt) stops every
+SUT process and raises :class:`RunInterrupted` carrying the partial result (cases not run are absent).
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from harness._errors import PreflightError
-from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.drivers._base import DEFAULT_MAX_BYTES
 from harness.suite._builtin import builtin_profile
 from harness.suite._case import Case, expand_all, select
@@ -32,15 +33,14 @@ from harness.suite._preflight import (
     WARMED,
     canary_case,
     check_sut,
-    first_line,
     preflight_profile,
-    stderr_hint,
 )
 from harness.suite._scenario import load_catalog
 from harness.suite._verdict import CaseResult, Status, rank
 from harness.suite.checks import CaseView, pair_checks
 
 __all__ = [
+    "RunInterrupted",
     "RunResult",
     "canary_case",
     "load_cases",
@@ -64,6 +64,7 @@ class RunResult:
     sut_error: str = ""
     gate_timeout: float | None = None  # the gates' timeout this run used (None: each scenario's own)
     repeat: int = 1
+    interrupted: str = ""  # the signal that stopped the run early ("SIGINT", "SIGTERM"); "" when it ran out
 
     @property
     def unexpected(self) -> list[CaseResult]:
@@ -75,8 +76,10 @@ class RunResult:
 
     @property
     def exit_code(self) -> int:
-        """0: every result as expected; 1: unexpected results; 3: verdicts differed between repeats
-        (``--repeat``), which a gate must not trust whatever they were."""
+        """0: every result as expected; 1: unexpected results; 2: the SUT never started, no case could
+        run; 3: verdicts differed between repeats (``--repeat``), which a gate must not trust."""
+        if self.sut_error and all(r.status == Status.ERROR for r in self.results):
+            return 2
         if self.flaky:
             return 3
         return 1 if self.unexpected or self.sut_error else 0
@@ -102,6 +105,7 @@ def merge_repeats(runs: Sequence[RunResult]) -> RunResult:
         sut_error=next((r.sut_error for r in runs if r.sut_error), ""),
         gate_timeout=first.gate_timeout,
         repeat=len(runs),
+        interrupted=next((r.interrupted for r in runs if r.interrupted), ""),
     )
     by_id: dict[str, list[CaseResult]] = {}
     for r in runs:
@@ -122,6 +126,52 @@ def _label(c: CaseResult) -> str:
 
 def _severity(c: CaseResult) -> tuple[int, int, int]:
     return (int(c.unexpected), int(c.status != Status.OK), rank(c.stream) + rank(c.cleanup))
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The run was interrupted (SIGINT, or a signal the caller turned into KeyboardInterrupt); every
+    SUT process is stopped and ``result`` holds the cases that finished, marked ``interrupted``."""
+
+    def __init__(self, result: RunResult) -> None:
+        super().__init__(result.interrupted)
+        self.result = result
+
+
+class _StartFailed:
+    """Stands in a ``drivers`` pool for a SUT that could not start: later runs sharing the pool (the
+    batches of one xdist worker) fail at once instead of trying again."""
+
+    kind = "start-failed"
+
+    def __init__(self, error: DriverError) -> None:
+        self.error = error
+
+    def start(self, upstream_url: str) -> None:
+        raise self.error
+
+    def run(self, ctx: CaseContext) -> None:
+        raise self.error
+
+    def stop(self) -> None:
+        pass
+
+
+def _start_driver(
+    profile: SUTProfile, fn: SUTCallable | None, upstream_url: str, driver: Driver | None
+) -> Driver:
+    """A started driver, tried twice (a SUT that exits before readiness or misses it gets a second
+    chance); raises the last DriverError. A pooled ``_StartFailed`` fails at once."""
+    if isinstance(driver, _StartFailed):
+        raise driver.error
+    for attempt in (1, 2):
+        driver = make_driver(profile, fn)
+        try:
+            driver.start(upstream_url)
+            return driver
+        except DriverError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def load_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[Case]:
@@ -198,26 +248,26 @@ def run(
         upstream.start()
     driver: Driver | None = drivers.pop(profile.name, None) if drivers is not None else None
     checked = driver is not None or not preflight  # a kept driver passed its preflight before
+    interrupted = ""
     if driver is not None:
         limits.derived_gate_timeout = WARMED.get(driver)
     try:
         for n, out, case in _schedule(rounds, case_list):
             if n % len(case_list) == 1 or len(case_list) == 1:
                 views: dict[str, CaseView] = {}
-            if driver is None:
-                driver = make_driver(profile, fn)
+            if driver is None or isinstance(driver, _StartFailed):
                 try:
-                    driver.start(upstream.base_url)
+                    driver = _start_driver(profile, fn, upstream.base_url, driver)
                 except DriverError as exc:
-                    driver = None
-                    if not checked:
-                        raise PreflightError(
-                            f"the SUT {profile.name!r} could not start: {first_line(exc)}" + stderr_hint(exc)
-                        ) from None
-                    result = new_result(case, profile)
-                    result.status, result.error = Status.ERROR, str(exc)
-                    _finish(out, result, expectations, strict, progress, n, total)
-                    continue
+                    driver = _StartFailed(exc)
+                    why = f"the SUT could not be started (tried twice): {exc}"
+                    out.sut_error = why.split("\n", 1)[0]
+                    first = (n - 1) % len(case_list)
+                    for m, rest in enumerate(case_list[first:], n):  # every remaining case, at once
+                        result = new_result(rest, profile)
+                        result.status, result.error = Status.ERROR, why
+                        _finish(out, result, expectations, strict, progress, m, total)
+                    break
                 if not checked:
                     checked = True
                     check_sut(profile, driver, upstream, limits)
@@ -233,22 +283,32 @@ def run(
             _finish(out, result, expectations, strict, progress, n, total)
             if n % len(case_list) == 0:
                 _parity_pass(out, case_list, views, expectations, strict, keep_timelines)
-    except BaseException:
+    except KeyboardInterrupt:  # the case in progress is dropped: not run, rather than a false ERROR
+        interrupted = "SIGINT"
+    except BaseException:  # e.g. PreflightError: the SUT is not kept for a next run
         if driver is not None:
             driver.stop()
             driver = None
         raise
     finally:
         if driver is not None:
-            if drivers is not None:  # the caller keeps the SUT alive for its next run()
+            if drivers is not None and not interrupted:  # the caller keeps it for its next run()
                 drivers[profile.name] = driver
             else:
                 driver.stop()
+        if interrupted:
+            from harness.drivers._process import stop_all
+
+            stop_all()  # a CLI SUT interrupted mid-case is only known to its Process
         if own_upstream:
             upstream.stop()
+    for r in rounds:
+        r.interrupted = r.interrupted or interrupted
     out = merge_repeats(rounds)
     out.duration_s = time.monotonic() - started
     out.gate_timeout = limits.gate_timeout or limits.derived_gate_timeout
+    if out.interrupted:
+        raise RunInterrupted(out)
     return out
 
 
@@ -309,8 +369,8 @@ def _parity_pass(
         if not case.scenario.parity or case.stream:
             continue
         twin = case.with_stream(True)
-        if case.id not in views or twin.id not in views:
-            continue
+        if case.id not in views or twin.id not in views or case.id not in by_id:
+            continue  # (an interrupted run: a case may have a view but no result)
         result = by_id[case.id]
         result.findings += [c(views[twin.id], views[case.id]) for c in pair_checks()]
         set_verdicts(result)

@@ -85,10 +85,12 @@ def test_canned_python_sut_stops_at_preflight_and_fails_without_it() -> None:
     assert "without calling the upstream" in findings(result, "evidence")[0].message  # type: ignore[attr-defined]
 
 
-def test_callable_that_cannot_be_imported_stops_at_preflight() -> None:
+def test_callable_that_cannot_be_imported_stops_the_run_with_exit_2() -> None:
     profile = parse_profile({"kind": "python", "callable": "no_such_module_xyz:stream"})
-    with pytest.raises(PreflightError, match="no_such_module_xyz"):
-        run([PLAIN], sut=profile)
+    result = run([PLAIN, GATED], sut=profile)
+    assert [r.status for r in result.results] == [Status.ERROR, Status.ERROR]
+    assert "no_such_module_xyz" in result.sut_error
+    assert result.exit_code == 2
 
 
 def needs_missing_sdk(request: SUTRequest) -> Iterator[Event]:

@@ -1,6 +1,7 @@
-"""A SUT that crashes on start, never becomes ready, or hangs stops the run at preflight with one
-line (its stderr's last line included); past preflight (``preflight=False``, or a SUT that dies later)
-each case gets ERROR / TIMEOUT with its stderr tail, and the run goes on to the next case."""
+"""A SUT that crashes on start or never becomes ready is tried twice, then every case is ERROR at once
+with its stderr tail (exit 2: nothing could run); one that hangs stops the run at preflight with one
+line; past preflight (``preflight=False``, or a SUT that hangs later) each case is TIMEOUT and the run
+goes on to the next case."""
 
 from __future__ import annotations
 
@@ -32,31 +33,24 @@ def gateway(code: str, **extra: object) -> object:
     )
 
 
-CRASH = "import sys; sys.stderr.write('gateway: bad config\\n'); sys.exit(3)"
-
-
-def test_crash_on_start_stops_at_preflight_with_the_stderr_line() -> None:
-    with pytest.raises(PreflightError, match=r"exited with code 3.*gateway: bad config"):
-        run(CASES, sut=gateway(CRASH))
-
-
-def test_crash_on_start_is_error_with_stderr_tail_and_the_run_goes_on() -> None:
-    result = run(CASES, sut=gateway(CRASH), preflight=False)
+def test_crash_on_start_is_tried_twice_then_every_case_is_error_with_stderr_tail() -> None:
+    result = run(CASES, sut=gateway("import sys; sys.stderr.write('gateway: bad config\\n'); sys.exit(3)"))
     assert [r.status for r in result.results] == [Status.ERROR, Status.ERROR]
-    assert "exited with code 3" in result.results[0].error
-    assert "gateway: bad config" in result.results[0].error
-    assert result.exit_code == 1
+    for r in result.results:
+        assert "exited with code 3" in r.error
+        assert "gateway: bad config" in r.error
+    assert result.sut_error.startswith("the SUT could not be started (tried twice)")
+    assert result.exit_code == 2  # nothing could run
 
 
 def test_never_ready_is_error() -> None:
     never = "import sys, time; sys.stderr.write('still booting'); sys.stderr.flush(); time.sleep(30)"
-    with pytest.raises(PreflightError, match="not ready"):
-        run(CASES[:1], sut=gateway(never))
-    result = run(CASES[:1], sut=gateway(never), preflight=False)
+    result = run(CASES[:1], sut=gateway(never))
     (r,) = result.results
     assert r.status == Status.ERROR
     assert "not ready" in r.error
     assert "still booting" in r.error
+    assert result.exit_code == 2
 
 
 def test_hanging_sut_is_timeout_and_next_case_runs() -> None:
