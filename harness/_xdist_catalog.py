@@ -119,5 +119,6 @@ def _run(cases: list[Case], upstream: Any, pool: Any, run: Any) -> Any:
         if os.environ.get("THINKWIRE_GATE_TIMEOUT")
         else None,
         max_bytes=int(os.environ["THINKWIRE_MAX_BYTES"]) if os.environ.get("THINKWIRE_MAX_BYTES") else None,
+        preflight=os.environ.get("THINKWIRE_PREFLIGHT") != "0",
         keep_timelines="failures" if os.environ.get("THINKWIRE_KEEP_TIMELINES") == "failures" else True,
     )

@@ -60,9 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         help="seconds a gate waits for the client (default: from the SUT's warm-up latency)",
     )
-    run.add_argument(
-        "--max-bytes", type=int, help="bytes one case may read from the SUT (default 64 MiB)"
-    )
+    run.add_argument("--max-bytes", type=int, help="bytes one case may read from the SUT (default 64 MiB)")
     run.add_argument(
         "--repeat",
         type=int,
@@ -74,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         metavar="S",
         help="how long a started SUT may take to become ready (default: the profile's, else 15)",
+    )
+    run.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="skip the canary case (a SUT that cannot be tested then gives one ERROR/TIMEOUT per case)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
@@ -206,8 +209,6 @@ def _profile_from_flags(args: argparse.Namespace) -> Any:
     return args.sut
 
 
-
-
 def _check_run_args(args: argparse.Namespace) -> None:
     """Everything ``run`` can refuse, refused before the first case: numbers in range, the SUT profile,
     and the output paths writable (a run of minutes must not end in a traceback about its report)."""
@@ -323,14 +324,26 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                 raise ThinkwireError(_no_match(args.cases))
             progress = Progress(enabled=not args.quiet)
             if args.jobs > 1:
+                from harness.drivers import DriverError
+                from harness.suite import RunResult
                 from harness.suite._parallel import run_parallel
-                from harness.suite._runner import preflight
+                from harness.suite._runner import preflight, resolve_sut, start_failed
 
                 if args.sut_cmd or args.sut_url:
                     raise ThinkwireError(
                         "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
                     )
-                preflight(args.sut, faults=args.fault, timeout=args.timeout)  # once, before the workers
+                try:
+                    if not args.no_preflight:  # once, before the workers start
+                        preflight(
+                            args.sut,
+                            faults=args.fault,
+                            timeout=args.timeout,
+                            ready_timeout=args.ready_timeout,
+                        )
+                except DriverError as exc:  # tried twice: no worker needs to try again
+                    profile = resolve_sut(args.sut, args.fault)
+                    return start_failed(RunResult(sut=profile.name), cases, profile, exc, progress=progress)
                 result = merge_repeats(
                     [
                         run_parallel(
@@ -344,6 +357,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                             ready_timeout=args.ready_timeout,
                             gate_timeout=args.gate_timeout,
                             max_bytes=args.max_bytes,
+                            preflight=not args.no_preflight,
                             keep_timelines="all" if args.report else "failures",
                             progress=progress,
                         )
@@ -363,6 +377,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                     gate_timeout=args.gate_timeout,
                     max_bytes=args.max_bytes,
                     repeat=args.repeat,
+                    preflight=not args.no_preflight,
                 )
         except RunInterrupted as exc:
             result = exc.result
@@ -372,6 +387,11 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
             stop.signum = stop.signum or signal.SIGINT
         finally:
             stop.disarm()
+    if stop.signum and result is None:  # stopped before the first case (e.g. during preflight): an
+        from harness.suite import RunResult  # empty partial report still says what happened
+        from harness.suite._runner import resolve_sut
+
+        result = RunResult(sut=resolve_sut(_profile_from_flags(args), args.fault).name)
     if stop.signum and result is not None:
         result.interrupted = stop.name
     return result
@@ -386,7 +406,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if stop.signum or result is None:  # (None: a signal came before any result)
             return _interrupted(args, result, stop)
         return _finish_run(args, result)
-
 
 
 def _interrupted(args: argparse.Namespace, result: RunResult | None, stop: _Signals) -> int:

@@ -56,6 +56,7 @@ def run_parallel(
     ready_timeout: float | None = None,
     gate_timeout: float | None = None,
     max_bytes: int | None = None,
+    preflight: bool = True,
     keep_timelines: Literal["all", "failures"] = "failures",
     progress: Progress | None = None,
 ) -> RunResult:
@@ -87,6 +88,7 @@ def run_parallel(
             "THINKWIRE_TIMEOUT": str(timeout or ""),
             "THINKWIRE_GATE_TIMEOUT": str(gate_timeout or ""),
             "THINKWIRE_MAX_BYTES": str(max_bytes or ""),
+            "THINKWIRE_PREFLIGHT": "1" if preflight else "0",
             "THINKWIRE_KEEP_TIMELINES": keep_timelines,
             # only the two plugins the catalog needs: importing every installed one (syrupy,
             # hypothesis, anyio, ...) cost each worker about a second

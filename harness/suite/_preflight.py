@@ -9,7 +9,7 @@ timeout (slow is not buffering).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness._errors import PreflightError
@@ -55,6 +55,9 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
     claimed = [
         c for c in cases if profile.claims(c.dialect, c.variant) and profile.kind in c.scenario.sut_kinds
     ]
+    for c in claimed:  # the plainest: reasoning then an answer, in the SUT's first claimed variant
+        if plain(c) and c.scenario.id == "wire-variants/reasoning-then-answer":
+            return c
     for c in claimed:
         if plain(c) and c.scenario.category == "wire-variants":
             return c
@@ -84,9 +87,9 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     if first is None or not first.reached:
         if first is not None and first.raised:
             why = f"raised {first.raised[0].info.get('error')} before calling the upstream"
-        elif first is not None and not first.observed:
+        elif first is not None and not first.observed and first.client_errors:
             errors = "; ".join(str(e.info.get("error", "")) for e in first.client_errors)
-            why = "is unreachable" + (f": {errors}" if errors else " (no answer)")
+            why = f"is unreachable: {errors}"
         elif result.status == Status.ERROR:
             why = f"failed: {first_line(Exception(result.error))}"
         else:
@@ -104,24 +107,27 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
 
 
 def preflight_profile(
-    profile: SUTProfile, fn: SUTCallable | None = None, timeout: float | None = None
+    profile: SUTProfile,
+    fn: SUTCallable | None = None,
+    timeout: float | None = None,
+    *,
+    start: Callable[[str], Driver] | None = None,
 ) -> float | None:
     """Only the preflight (and warm-up) of a run, on a SUT and upstream of its own, stopped afterwards:
-    what ``-j N`` does once before its workers start. Returns the gate timeout the warm-up derived;
-    raises :class:`PreflightError` when the SUT cannot be tested."""
+    what ``-j N`` does once before its workers start. ``start`` starts the driver (default: once).
+    Returns the gate timeout the warm-up derived; raises :class:`PreflightError` when the SUT cannot be
+    tested, and the start's DriverError when it cannot be started."""
     from harness.drivers._base import DEFAULT_MAX_BYTES
     from harness.upstream import MockUpstream
 
     limits = Limits(timeout=timeout or profile.timeout, max_bytes=profile.max_bytes or DEFAULT_MAX_BYTES)
     with MockUpstream() as upstream:
-        driver = make_driver(profile, fn)
+        if start is None:
+            driver = make_driver(profile, fn)
+            driver.start(upstream.base_url)
+        else:
+            driver = start(upstream.base_url)
         try:
-            try:
-                driver.start(upstream.base_url)
-            except DriverError as exc:
-                raise PreflightError(
-                    f"the SUT {profile.name!r} could not start: {first_line(exc)}" + stderr_hint(exc)
-                ) from None
             check_sut(profile, driver, upstream, limits)
         finally:
             driver.stop()

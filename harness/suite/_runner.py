@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -49,6 +50,7 @@ __all__ = [
     "resolve_sut",
     "run",
     "serialize_timeline",
+    "start_failed",
     "with_gate_timeout",
 ]
 
@@ -174,6 +176,28 @@ def _start_driver(
     raise AssertionError("unreachable")
 
 
+def start_failed(
+    out: RunResult,
+    cases: Sequence[Case],
+    profile: SUTProfile,
+    exc: DriverError,
+    expectations: Expectations | None = None,
+    strict: bool = False,
+    progress: Progress | None = None,
+    n: int = 1,
+    total: int = 0,
+) -> RunResult:
+    """Every case in ``cases`` ERROR at once (the SUT could not be started, tried twice), with the
+    stderr tail; ``out.sut_error`` says why in one line."""
+    why = f"the SUT could not be started (tried twice): {exc}"
+    out.sut_error = why.split("\n", 1)[0]
+    for m, case in enumerate(cases, n):
+        result = new_result(case, profile)
+        result.status, result.error = Status.ERROR, why
+        _finish(out, result, expectations, strict, progress, m, total or len(cases))
+    return out
+
+
 def load_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[Case]:
     return select(expand_all(load_catalog(root)), patterns)
 
@@ -260,13 +284,10 @@ def run(
                     driver = _start_driver(profile, fn, upstream.base_url, driver)
                 except DriverError as exc:
                     driver = _StartFailed(exc)
-                    why = f"the SUT could not be started (tried twice): {exc}"
-                    out.sut_error = why.split("\n", 1)[0]
                     first = (n - 1) % len(case_list)
-                    for m, rest in enumerate(case_list[first:], n):  # every remaining case, at once
-                        result = new_result(rest, profile)
-                        result.status, result.error = Status.ERROR, why
-                        _finish(out, result, expectations, strict, progress, m, total)
+                    start_failed(
+                        out, case_list[first:], profile, exc, expectations, strict, progress, n, total
+                    )
                     break
                 if not checked:
                     checked = True
@@ -326,11 +347,16 @@ def preflight(
     *,
     faults: Sequence[str] = (),
     timeout: float | None = None,
+    ready_timeout: float | None = None,
 ) -> float | None:
     """Only the preflight (and warm-up) of :func:`run` on ``sut`` (see ``_preflight``): what ``-j N``
-    does once before its workers start. Returns the derived gate timeout; raises PreflightError."""
+    does once before its workers start. Returns the derived gate timeout; raises PreflightError, or the
+    DriverError of a SUT that could not be started (tried twice)."""
     fn: SUTCallable | None = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
-    return preflight_profile(resolve_sut(sut, faults), fn, timeout)
+    profile = resolve_sut(sut, faults)
+    if ready_timeout is not None:
+        profile = dc_replace(profile, ready_timeout=ready_timeout)
+    return preflight_profile(profile, fn, timeout, start=lambda url: _start_driver(profile, fn, url, None))
 
 
 def _case_list(cases: Sequence[Case] | Sequence[str] | None) -> list[Case]:

@@ -112,7 +112,7 @@ def test_with_two_workers_no_matching_case_is_one_line(capsys: pytest.CaptureFix
     assert main(["run", "-j", "2", "--cases", "no/such/case*", "-q"]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        "thinkwire: error: --cases: no case matches ['no/such/case*']; see thinkwire list"
+        "thinkwire: error: --cases: no case matches no/such/case* (see thinkwire list --scenarios)"
     ]
 
 
@@ -134,7 +134,7 @@ def test_an_interrupt_inside_popen_leaves_no_process_and_no_dir(
     def popen_then_interrupt(*args: object, **kwargs: object) -> object:
         child = real(*args, **kwargs)  # type: ignore[call-overload]
         started.append(child)
-        if len(started) == 2:
+        if len(started) == 3:  # (the preflight canary's, the first case's, then this one)
             raise KeyboardInterrupt  # as if SIGINT arrived right after the fork
         return child
 
@@ -142,8 +142,8 @@ def test_an_interrupt_inside_popen_leaves_no_process_and_no_dir(
     with pytest.raises(RunInterrupted) as stopped:
         run([SOME_CASES], sut="reference-cli")
     assert len(stopped.value.result.results) == 1
-    assert len(started) == 2
-    orphan = started[1]
+    assert len(started) == 3
+    orphan = started[2]
     assert orphan.poll() is not None  # killed (and reaped) without anyone holding its Popen
     assert orphan.stdout is not None
     orphan.stdout.close()

@@ -17,8 +17,6 @@ from _adversarial import (
 
 pytestmark = pytest.mark.slow
 
-NEEDS_DEADLINE = pytest.mark.xfail(reason="needs per-case deadline (lead)", strict=False)
-NEEDS_CAP = pytest.mark.xfail(reason="needs --max-bytes size cap (lead)", strict=False)
 
 
 def only_case(ran: object) -> dict:
@@ -27,21 +25,28 @@ def only_case(ran: object) -> dict:
     return results[0]
 
 
-@NEEDS_DEADLINE
 @pytest.mark.parametrize("script", ["trickle.py", "endless.py"])
 def test_a_stream_that_never_ends_is_timeout_at_the_deadline(sandbox: Sandbox, script: str) -> None:
     ran = sandbox.run("--sut-cmd", command_line(sut(script, "--port", "{port}")), "--cases", ONE_CASE,
-                      "--timeout", "3", "-q")  # fmt: skip
+                      "--timeout", "3", "--no-preflight", "-q")  # fmt: skip
     r = only_case(ran)
     assert r["status"] == "TIMEOUT", r["error"]
     assert ran.code == 1
     assert ran.elapsed < 15, f"a 3 s deadline took {ran.elapsed:.1f}s"
 
 
-@NEEDS_CAP
+def test_a_stream_that_never_ends_stops_the_run_at_preflight(sandbox: Sandbox) -> None:
+    ran = sandbox.run("--sut-cmd", command_line(sut("endless.py", "--port", "{port}")),
+                      "--timeout", "3", "-q")  # fmt: skip
+    assert ran.code == 2
+    assert "did not answer the canary case" in ran.stderr
+    assert "within 3s" in ran.stderr
+    assert ran.elapsed < 15, f"a 3 s deadline took {ran.elapsed:.1f}s"
+
+
 def test_a_huge_stream_fails_at_the_size_cap(sandbox: Sandbox) -> None:
     ran = sandbox.run("--sut-cmd", command_line(sut("huge.py", "--port", "{port}")), "--cases", ONE_CASE,
-                      "--max-bytes", "1048576", "-q")  # fmt: skip
+                      "--max-bytes", "1048576", "--no-preflight", "-q")  # fmt: skip
     r = only_case(ran)
     assert r["status"] == "OK", r["error"]
     assert r["stream"] == "FAIL", r["findings"]
@@ -107,8 +112,9 @@ def test_with_two_workers_a_sut_that_cannot_start_is_not_restarted_per_batch(
 def test_a_cli_sut_that_cannot_be_executed_leaves_no_temp_dir(sandbox: Sandbox) -> None:
     profile = sandbox.profile("nosuch", kind="cli", command=[str(sandbox.root / "no-such-program")])
     ran = sandbox.run("--sut", str(profile), "--cases", SOME_CASES, "-q")
-    assert [r["status"] for r in ran.results["results"]] == ["ERROR"] * 4
-    assert "cannot start CLI" in ran.results["results"][0]["error"]
+    assert ran.code == 2  # the preflight canary could not start it: one line, nothing judged
+    assert "cannot start CLI" in ran.stderr
+    assert len(ran.stderr.strip().splitlines()) == 1
     # the sandbox fixture asserts that TMPDIR holds no thinkwire-cli-* dir
 
 
@@ -160,7 +166,7 @@ def test_a_cli_suts_detached_grandchild_is_unclean_and_stopped(sandbox: Sandbox,
     # UNCLEAN (the child outlived the SUT) or, when the watcher saw the child before the SUT removed its
     # session dir, FAIL (dir removed while a child still ran): both name the lingering grandchild
     assert r["cleanup"] in ("UNCLEAN", "FAIL"), r["findings"]
-    (grandchild,) = sandbox.noted("grandchild")
+    grandchild = sandbox.noted("grandchild")[-1]  # the case's (the preflight canary's came first)
     cleanup = next(f for f in r["findings"] if f["check"] == "cleanup")
     assert grandchild[0] in cleanup["message"] + cleanup["actual"], cleanup
 
