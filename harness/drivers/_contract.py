@@ -13,31 +13,12 @@ import typing
 from dataclasses import fields
 from typing import Any
 
-from harness.events import (
-    End,
-    Notice,
-    ReasoningDelta,
-    ReasoningSignature,
-    RedactedReasoning,
-    StreamError,
-    TextDelta,
-    ToolCallDelta,
-    Usage,
-)
+from harness.events import Event
 
 __all__ = ["EVENT_TYPES", "contract_violation"]
 
-EVENT_TYPES: tuple[type, ...] = (
-    ReasoningDelta,
-    ReasoningSignature,
-    RedactedReasoning,
-    TextDelta,
-    ToolCallDelta,
-    Usage,
-    StreamError,
-    End,
-    Notice,
-)
+EVENT_TYPES: tuple[type, ...] = typing.get_args(Event)
+"""The canonical event classes (the members of ``harness.events.Event``)."""
 
 
 _FIELD_TYPES: dict[type, tuple[tuple[str, tuple[type, ...]], ...]] = {}

@@ -32,6 +32,7 @@ from harness.upstream._serve import (
     Waker,
     check_port,
     drain,
+    listen_error,
     remove_port_file,
     say,
     write_port_file,
@@ -128,7 +129,8 @@ class Recorder:
             self.discard_if_empty()
             port = self.server.port
             raise FlagError(
-                f"--listen 127.0.0.1:{port}: cannot listen ({_why(exc)}); choose a free port or port 0"
+                f"--listen 127.0.0.1:{port}: cannot listen ({listen_error(exc)}); "
+                "choose a free port or port 0"
             ) from None
 
     def discard_if_empty(self) -> None:
@@ -296,9 +298,6 @@ def _body(data: bytes) -> dict[str, str]:
     return {"body": enc["text"]} if "text" in enc else {"body_base64": enc["base64"]}
 
 
-def _why(exc: RuntimeError) -> str:
-    text = str(exc)
-    return "address already in use" if "Errno 98" in text or "in use" in text else text
 
 
 def record_forever(

@@ -1,10 +1,13 @@
 """``run()``: cases x one SUT -> results. The CLI, the pytest plugin and users' own code call this.
 
 Rule: one mock upstream for the whole run (reset per case), one SUT process kept alive across cases;
-every wait is bounded; a crash or hang of the SUT is a result (ERROR / TIMEOUT), never a hung run, and
-the SUT is restarted for the next case when it died. A SUT that cannot start is tried twice; then every
-remaining case is ERROR at once and ``sut_error`` says why. An interrupt (KeyboardInterrupt) stops every
-SUT process and raises :class:`RunInterrupted` carrying the partial result (cases not run are absent).
+the preflight canary (``_preflight``) runs before the first case; each case is ``_case_run``'s (bounded
+by its deadline and byte cap, judged by the checks and the evidence rules); a crash or hang of the SUT
+is a result (ERROR / TIMEOUT), never a hung run, and the SUT is restarted for the next case when it
+died. ``repeat`` runs rounds over the cases and ``merge_repeats`` marks the cases whose runs disagree.
+A SUT that cannot start is tried twice; then every remaining case is ERROR at once and ``sut_error``
+says why. An interrupt (KeyboardInterrupt) stops every SUT process and raises :class:`RunInterrupted`
+carrying the partial result (cases not run are absent).
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ __all__ = [
     "check_port",
     "demo_conversation",
     "drain",
+    "listen_error",
     "remove_port_file",
     "say",
     "serve_forever",
@@ -249,7 +250,7 @@ def serve_forever(
     except RuntimeError as exc:
         waker.close()
         raise FlagError(
-            f"--port {port}: cannot listen on 127.0.0.1:{port} ({exc.__cause__ or _why(exc)}); "
+            f"--port {port}: cannot listen on 127.0.0.1:{port} ({exc.__cause__ or listen_error(exc)}); "
             "choose a free port or --port 0"
         ) from None
     waker.install()
@@ -275,7 +276,8 @@ def serve_forever(
     return waker.exit_code
 
 
-def _why(exc: RuntimeError) -> str:
+def listen_error(exc: RuntimeError) -> str:
+    """Why a server could not listen, in words (``address already in use`` for EADDRINUSE)."""
     text = str(exc)
     if "Address already in use" in text or "address already in use" in text or "Errno 98" in text:
         return "address already in use"
