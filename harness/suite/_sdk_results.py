@@ -116,7 +116,7 @@ def main(argv: list[str]) -> int:
                 f = bad[0]
                 lines.append(
                     f"- `{r.case_id}` — {f.check}: {f.message}"
-                    + (f" (expected {f.expected}; got {f.actual})" if f.expected else "")
+                    + (f" (expected {f.expected}; got {_one_line(f.actual)})" if f.expected else "")
                 )
             lines.append("")
         framing = [r for r in result.results if r.case_id.startswith("sse-framing/") and r.failing()]
@@ -127,13 +127,19 @@ def main(argv: list[str]) -> int:
                 why = cause(name, r.case_id)
                 lines.append(
                     f"- `{r.case_id}` — {f.check}: {f.message}"
-                    + (f" (expected {f.expected}; got {f.actual})" if f.expected else "")
+                    + (f" (expected {f.expected}; got {_one_line(f.actual)})" if f.expected else "")
                     + (f". Cause: {why}." if why else "")
                 )
             lines.append("")
         sys.stderr.write(f"{name}: {dict(counts)}\n")
     out_doc.write_text("\n".join(lines), encoding="utf-8")
     return 0
+
+
+def _one_line(actual: str) -> str:
+    """A traceback (a sut-error finding's evidence) shown by its exception line, as in a log line."""
+    lines = [ln for ln in actual.strip().splitlines() if ln.strip()]
+    return lines[-1].strip() if len(lines) > 1 and lines[0].startswith("Traceback") else actual
 
 
 if __name__ == "__main__":  # pragma: no cover
