@@ -4,7 +4,10 @@ of reasoning and text, computed once so that one cause is reported by one check.
 Rule: pure functions of (case, timeline). The fate decides attribution: reasoning that never reached
 the client is ``dropped`` (the delivery check says so once; dependent checks become N/A); reasoning
 found in the answer is ``moved`` (channel-separation); repeated is ``duplicated`` (no-duplication);
-with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
+with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity). A turn the SUT itself failed
+(an exception, an error status or a broken stream the upstream never sent) is sut-error's alone. The
+view also holds the evidence the runner weighs (``harness.suite._evidence``): which turns reached the
+upstream and in which mode, the gates it reached, and whether the client observed anything at all.
 """
 
 from __future__ import annotations
