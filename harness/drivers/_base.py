@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "ERROR_BODY_CAP",
+    "CancelWatch",
     "CaseContext",
     "CaseTooBig",
     "Driver",
@@ -29,7 +30,6 @@ __all__ = [
     "DriverTimeout",
     "TurnOutcome",
     "converse",
-    "gate_met",
 ]
 
 
@@ -105,17 +105,35 @@ class Driver(Protocol):
     def stop(self) -> None: ...
 
 
-def gate_met(seen: list[Event], gate: Gate) -> bool:
-    """The client-side view of a gate condition (used for client cancels)."""
-    from harness.events import ReasoningDelta, TextDelta
+class CancelWatch:
+    """The client-side view of a cancel gate, fed one event at a time: has the client seen what the
+    gate names (its ``reasoning`` text, else its ``text``, else ``events`` events)? Each event costs
+    only its own length (re-joining everything seen per event was quadratic on long streams)."""
 
-    if gate.reasoning is not None:
-        return gate.reasoning in "".join(e.text for e in seen if isinstance(e, ReasoningDelta))
-    if gate.text is not None:
-        return gate.text in "".join(e.text for e in seen if isinstance(e, TextDelta))
-    if gate.events is not None:
-        return len(seen) >= gate.events
-    return True
+    def __init__(self, gate: Gate | None) -> None:
+        self.gate = gate
+        self.met = gate is None
+        self._count = 0
+        self._tail = ""
+
+    def see(self, ev: Event) -> bool:
+        """Feed one event; True once the gate's condition holds (and from then on)."""
+        from harness.events import ReasoningDelta, TextDelta
+
+        gate = self.gate
+        if self.met or gate is None:
+            return self.met
+        self._count += 1
+        needle, kind = (
+            (gate.reasoning, ReasoningDelta) if gate.reasoning is not None else (gate.text, TextDelta)
+        )
+        if needle is None:
+            self.met = gate.events is None or self._count >= gate.events
+        elif isinstance(ev, kind):
+            text = self._tail + ev.text
+            self.met = needle in text
+            self._tail = text[len(text) - len(needle) + 1 :] if len(needle) > 1 else ""
+        return self.met
 
 
 SendTurn = Callable[[int, list[Message], "Gate | None"], TurnOutcome]

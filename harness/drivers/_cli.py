@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 
 from harness.dialects import get_dialect
-from harness.drivers._base import CaseContext, CaseTooBig, DriverError, DriverTimeout, gate_met
+from harness.drivers._base import CancelWatch, CaseContext, CaseTooBig, DriverError, DriverTimeout
 from harness.drivers._process import Process, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.events import Event
@@ -79,6 +79,7 @@ class CliDriver:
         observer = get_dialect(self.profile.front_door).observer(self.profile.front_variant)
         seen: list[Event] = []
         cancel = next((t.cancel for t in case.turns if t.cancel is not None), None)
+        watch, seen_n = CancelWatch(cancel), 0
         deadline = ctx.deadline
         timed_out = False
         too_big: CaseTooBig | None = None
@@ -120,7 +121,8 @@ class CliDriver:
                     break
                 tl.add("client", "chunk", data=chunk, turn=turn_now())
                 emit(observer.feed(chunk))
-                if cancel is not None and not cancelled and gate_met(seen, cancel):
+                fresh, seen_n = seen[seen_n:], len(seen)
+                if cancel is not None and not cancelled and [ev for ev in fresh if watch.see(ev)]:
                     cancelled = True
                     tl.add("client", "cancel", turn=turn_now())
                     with contextlib.suppress(ProcessLookupError):

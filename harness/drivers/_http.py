@@ -18,11 +18,11 @@ import httpx
 from harness.dialects import get_dialect
 from harness.drivers._base import (
     ERROR_BODY_CAP,
+    CancelWatch,
     CaseContext,
     CaseTooBig,
     DriverTimeout,
     TurnOutcome,
-    gate_met,
 )
 from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
 
@@ -105,12 +105,14 @@ class FrontDoor:
                 observer = self.dialect.observer(self.variant, **self.observer_options)
                 twin = self.dialect.observer(self.variant, **strict) if strict is not None else None
                 seen_strict: list[Event] = []
+                watch, seen_n = CancelWatch(cancel), 0
                 for chunk in resp.iter_raw():
                     taken.chunk(chunk)
                     emit(observer.feed(chunk))
                     if twin is not None:
                         seen_strict += twin.feed(chunk)
-                    if cancel is not None and gate_met(out.events, cancel):
+                    fresh, seen_n = out.events[seen_n:], len(out.events)
+                    if cancel is not None and [ev for ev in fresh if watch.see(ev)]:
                         tl.add("client", "cancel", turn=turn)
                         out.cancelled = True
                         return out

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any, cast
 import httpx
 
 from harness.drivers._base import (
+    CancelWatch,
     CaseContext,
     CaseTooBig,
     DriverError,
     DriverTimeout,
     TurnOutcome,
     converse,
-    gate_met,
 )
 from harness.drivers._contract import contract_violation
 from harness.drivers._profile import SUTProfile
@@ -125,6 +125,7 @@ class PythonDriver:
         out = TurnOutcome()
         size = sum(_size(e.event) for e in tl.select("client", "event") if e.event is not None)
         worker = _Worker(self.fn, req)
+        watch = CancelWatch(cancel)
         try:
             while True:
                 item = worker.next(ctx.left())
@@ -152,7 +153,7 @@ class PythonDriver:
                 tl.add("client", "event", event=item, turn=turn)
                 ctx.client.observe(item)
                 out.events.append(item)
-                if cancel is not None and gate_met(out.events, cancel):
+                if cancel is not None and watch.see(item):
                     tl.add("client", "cancel", turn=turn)
                     out.cancelled = True
                     worker.stop()  # close() on the SUT's iterator: it must close its upstream response
