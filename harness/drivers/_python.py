@@ -124,7 +124,15 @@ class PythonDriver:
         if self.fn is None:
             self.fn = load_callable(self.profile.callable or "", self.profile.sys_path)
         declared = getattr(self.fn, "thinkwire_front_door", None)
-        self.front_door = declared if isinstance(declared, str) else self.profile.front_door
+        if declared is not None:
+            from harness.dialects import dialect_names
+
+            if declared not in dialect_names():
+                raise AdapterError(
+                    f"SUT callable {self.profile.callable!r}: thinkwire_front_door = {declared!r} names no "
+                    f"dialect (use 'openai-chat' for chat-like events, 'openai-responses' for Responses-like)"
+                )
+            self.front_door = str(declared)
 
     def stop(self) -> None:
         self.http.close()
