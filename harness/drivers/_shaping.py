@@ -41,7 +41,7 @@ DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     # model for its thinking only when told to (LiteLLM maps these onto each provider's own field).
     ("openai-chat", "anthropic-messages"): {"thinking": {"type": "enabled", "budget_tokens": 2048}},
     ("openai-chat", "bedrock-converse"): {"thinking": {"type": "enabled", "budget_tokens": 2048}},
-    ("openai-chat", "openai-responses"): {"reasoning_effort": "medium"},
+    ("openai-chat", "openai-responses"): {"reasoning_effort": {"effort": "medium", "summary": "auto"}},
     ("openai-chat", "gemini"): {"reasoning_effort": "medium"},
 }
 """Body fields thinkwire adds by default, per (front door, case dialect); a profile overrides them."""
