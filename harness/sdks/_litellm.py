@@ -42,7 +42,7 @@ MODELS: Mapping[str, str] = {
 
 
 def _model(request: Any) -> str:
-    return MODELS.get(f"{request.dialect}:{request.variant}", MODELS.get(request.dialect, request.model))
+    return str(MODELS.get(f"{request.dialect}:{request.variant}", MODELS.get(request.dialect, request.model)))
 
 
 def _api_base(request: Any) -> str:
@@ -51,8 +51,9 @@ def _api_base(request: Any) -> str:
 
 def _litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network fetch at import
-    import litellm
+    import importlib
 
+    litellm = importlib.import_module("litellm")  # an optional dependency (nox -s ecosystem)
     litellm.telemetry = False
     return litellm
 
