@@ -46,14 +46,15 @@ def _model(request: Any) -> str:
 
 
 def _api_base(request: Any) -> str:
-    return request.base_url if request.dialect == "anthropic-messages" else request.base_url + "/v1"
+    base = str(request.base_url)
+    return base if request.dialect == "anthropic-messages" else base + "/v1"
 
 
 def _litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network fetch at import
     import importlib
 
-    litellm = importlib.import_module("litellm")  # an optional dependency (nox -s ecosystem)
+    litellm: Any = importlib.import_module("litellm")  # an optional dependency (nox -s ecosystem)
     litellm.telemetry = False
     return litellm
 
