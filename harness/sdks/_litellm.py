@@ -145,20 +145,33 @@ def litellm_completion(request: Any) -> Iterator[Event]:
     stream = litellm.completion(**kwargs, stream=True, stream_options={"include_usage": True})
     chunks: list[Any] = []
     finish = "stop"
-    for chunk in stream:
-        chunks.append(chunk)
-        for choice in chunk.choices:
-            yield from _chat_events(reader, _dump(choice.delta))
-            if choice.finish_reason:
-                finish = _finish(choice.finish_reason)
-        usage = _usage(getattr(chunk, "usage", None))
-        if usage is not None:
-            yield usage
+    try:
+        for chunk in stream:
+            chunks.append(chunk)
+            for choice in chunk.choices:
+                yield from _chat_events(reader, _dump(choice.delta))
+                if choice.finish_reason:
+                    finish = _finish(choice.finish_reason)
+            usage = _usage(getattr(chunk, "usage", None))
+            if usage is not None:
+                yield usage
+    finally:
+        _close(stream)  # a user who stops reading closes the stream (and its upstream response)
     yield from reader.end_text()
     built = litellm.stream_chunk_builder(chunks, messages=history)
     if built is not None and built.choices:
         history.append(_entry(built.choices[0].message))
     yield End(finish)
+
+
+def _close(stream: Any) -> None:
+    import contextlib
+
+    for obj in (stream, getattr(stream, "completion_stream", None), getattr(stream, "response", None)):
+        close = getattr(obj, "close", None)
+        if callable(close):
+            with contextlib.suppress(Exception):
+                close()
 
 
 def _finish(reason: str | None) -> str:

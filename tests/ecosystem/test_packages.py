@@ -91,3 +91,15 @@ def test_matrix_counts_by_category() -> None:
     lines = _matrix([R("a/x", Verdict.PASS), R("a/y", Verdict.FAIL), R("b/z", Verdict.PASS)])
     assert lines[2].startswith("| a | 1 | 0 | 0 | 0 | 1 |")
     assert lines[3].startswith("| b | 1 |")
+
+
+def test_a_partial_run_replaces_only_its_sections() -> None:
+    from harness.suite._ecosystem_results import _merge_sections
+
+    old = "# T\n\nintro\n\n## litellm-proxy (x)\n\nold proxy\n\n## langchain-deepseek (y)\n\nold ds\n"
+    new = "# T\n\nintro\n\n## langchain-deepseek (y)\n\nnew ds\n"
+    text = "\n".join(_merge_sections(old, new, {"langchain-deepseek"}))
+    assert "old proxy" in text
+    assert "new ds" in text
+    assert "old ds" not in text
+    assert text.index("litellm-proxy") < text.index("langchain-deepseek")
