@@ -62,6 +62,14 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
     "pydantic-ai-openai-chat": ((_THINK, "pydantic-ai OpenAIChatModel: " + _LEAK, ""),),
+    "langchain-openai-chat": (
+        (
+            ("*",),
+            "ChatOpenAI reads OpenAI's own fields only (documented): reasoning in third-party fields never "
+            "reaches its users, and reasoning_content is not passed back",
+            "",
+        ),
+    ),
 }
 """Reviewed findings per profile: (case-id globs, what the package does wrong, upstream report or "")."""
 

@@ -75,6 +75,7 @@ def test_known_findings_match_by_glob() -> None:
         "litellm-sdk-completion",
         "litellm-sdk-responses",
         "langchain-openai-responses",
+        "langchain-openai-chat",
         "langchain-deepseek",
         "pydantic-ai-openai-responses",
         "pydantic-ai-openai-chat",
