@@ -251,34 +251,40 @@ def litellm_responses(request: Any) -> Iterator[Event]:
         yield End("tool_calls" if any(_dump(o).get("type") == "function_call" for o in output) else "stop")
         return
     calls: dict[str, int] = {}
-    for ev in litellm.responses(**kwargs, stream=True):
-        raw = getattr(ev, "type", "")
-        kind = str(getattr(raw, "value", raw))  # LiteLLM's event types are an Enum
-        if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
-            yield ReasoningDelta(ev.delta, item=str(getattr(ev, "item_id", "") or ""))
-        elif kind == "response.output_text.delta":
-            yield TextDelta(ev.delta)
-        elif kind == "response.output_item.added" and _dump(ev.item).get("type") == "function_call":
-            item = _dump(ev.item)
-            calls[str(item.get("id") or "")] = len(calls)
-            yield ToolCallDelta(calls[str(item.get("id") or "")], item.get("call_id"), item.get("name"), "")
-        elif kind == "response.function_call_arguments.delta":
-            yield ToolCallDelta(calls.get(str(getattr(ev, "item_id", "")), 0), None, None, ev.delta)
-        elif kind == "response.output_item.done" and _dump(ev.item).get("type") == "reasoning":
-            item = _dump(ev.item)
-            if item.get("encrypted_content"):
-                yield ReasoningSignature(item["encrypted_content"], item=str(item.get("id") or ""))
-        elif kind in ("response.completed", "response.incomplete"):
-            response = _dump(ev.response)
-            items += [_dump(o) for o in response.get("output") or []]
-            usage = _responses_usage(response.get("usage"))
-            if usage is not None:
-                yield usage
-            yield End("tool_calls" if calls else "stop")
-        elif kind in ("response.failed", "error"):
-            err = _dump(getattr(ev, "response", None) or {}).get("error") or {}
-            msg = _dump(err).get("message") if err else getattr(ev, "message", kind)
-            yield StreamError(str(msg or kind))
+    stream = litellm.responses(**kwargs, stream=True)
+    try:
+        for ev in stream:
+            raw = getattr(ev, "type", "")
+            kind = str(getattr(raw, "value", raw))  # LiteLLM's event types are an Enum
+            if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+                yield ReasoningDelta(ev.delta, item=str(getattr(ev, "item_id", "") or ""))
+            elif kind == "response.output_text.delta":
+                yield TextDelta(ev.delta)
+            elif kind == "response.output_item.added" and _dump(ev.item).get("type") == "function_call":
+                item = _dump(ev.item)
+                calls[str(item.get("id") or "")] = len(calls)
+                yield ToolCallDelta(
+                    calls[str(item.get("id") or "")], item.get("call_id"), item.get("name"), ""
+                )
+            elif kind == "response.function_call_arguments.delta":
+                yield ToolCallDelta(calls.get(str(getattr(ev, "item_id", "")), 0), None, None, ev.delta)
+            elif kind == "response.output_item.done" and _dump(ev.item).get("type") == "reasoning":
+                item = _dump(ev.item)
+                if item.get("encrypted_content"):
+                    yield ReasoningSignature(item["encrypted_content"], item=str(item.get("id") or ""))
+            elif kind in ("response.completed", "response.incomplete"):
+                response = _dump(ev.response)
+                items += [_dump(o) for o in response.get("output") or []]
+                usage = _responses_usage(response.get("usage"))
+                if usage is not None:
+                    yield usage
+                yield End("tool_calls" if calls else "stop")
+            elif kind in ("response.failed", "error"):
+                err = _dump(getattr(ev, "response", None) or {}).get("error") or {}
+                msg = _dump(err).get("message") if err else getattr(ev, "message", kind)
+                yield StreamError(str(msg or kind))
+    finally:
+        _close(stream)  # a user who stops reading closes the stream
 
 
 litellm_responses.thinkwire_front_door = "openai-responses"  # type: ignore[attr-defined]
