@@ -115,7 +115,9 @@ def _delta_events(delta: Any, index: int, calls: dict[int, int]) -> Iterator[Eve
 def _end(response: Any, calls: dict[int, int]) -> Iterator[Event]:
     usage = getattr(response, "usage", None)
     if usage is not None and (usage.input_tokens or usage.output_tokens):
-        yield Usage(usage.input_tokens, usage.output_tokens, None, None)
+        details = getattr(usage, "details", None) or {}
+        reasoning = details.get("reasoning_tokens", details.get("thinking_tokens"))
+        yield Usage(usage.input_tokens, usage.output_tokens, reasoning, None)
     yield End("tool_calls" if calls or response.tool_calls else "stop")
 
 
@@ -148,9 +150,11 @@ def _converse(request: Any, model: Any, settings: dict[str, Any]) -> Iterator[Ev
 
 
 def _openai_provider(request: Any) -> Any:
-    return _mod("pydantic_ai.providers.openai").OpenAIProvider(
-        base_url=request.base_url + "/v1", api_key="sk-thinkwire"
+    # no SDK retries: the scenario scripts one answer per turn (a retry is not what is under test)
+    client = _mod("openai").AsyncOpenAI(
+        base_url=request.base_url + "/v1", api_key="sk-thinkwire", max_retries=0
     )
+    return _mod("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
 
 
 def pydantic_ai_openai_chat(request: Any) -> Iterator[Event]:
@@ -175,9 +179,10 @@ pydantic_ai_openai_responses.thinkwire_front_door = "openai-responses"  # type: 
 
 def pydantic_ai_anthropic(request: Any) -> Iterator[Event]:
     """``AnthropicModel`` with extended thinking."""
-    provider = _mod("pydantic_ai.providers.anthropic").AnthropicProvider(
-        base_url=request.base_url, api_key="sk-thinkwire"
+    client = _mod("anthropic").AsyncAnthropic(
+        base_url=request.base_url, api_key="sk-thinkwire", max_retries=0
     )
+    provider = _mod("pydantic_ai.providers.anthropic").AnthropicProvider(anthropic_client=client)
     model = _mod("pydantic_ai.models.anthropic").AnthropicModel(request.model, provider=provider)
     settings = {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}, "timeout": 30}
     yield from _converse(request, model, settings)
