@@ -2,14 +2,15 @@
 
 A gateway puts reasoning on a delta or message in one or more fields: ``reasoning_content`` (DeepSeek,
 LiteLLM), ``reasoning`` (vLLM, OpenRouter), ``reasoning_text``, ``reasoning_details[]`` (OpenRouter:
-``reasoning.text``/``reasoning.summary``/``reasoning.encrypted`` entries) and ``thinking_blocks[]``
+``reasoning.text``/``reasoning.summary``/``reasoning.encrypted`` entries), ``thinking_blocks[]``
 (LiteLLM's Anthropic blocks: ``thinking`` with its ``signature``, ``redacted_thinking`` with its
-``data``). Rule 1 (reading): the text of a delta is taken from ONE field (the priority order of
-``reasoning_fields``), the others are mirrors, noted once and never counted twice; the opaque parts
-(signatures, redacted data) come from one list carrier, the first present in priority order. Rule 2
-(echo): an assistant message goes back to the SUT in the carriers its profile names
-(``echo_fields``), each complete: a client that speaks to a LiteLLM-style gateway sends
-``thinking_blocks`` (with signatures and redacted blocks) back, as LiteLLM documents.
+``data``) and ``reasoning_items[]`` (LiteLLM's Responses reasoning items: ``id``, ``summary``,
+``encrypted_content``). Rule 1 (reading): the text of a delta is taken from ONE field (the priority
+order of ``reasoning_fields``), the others are mirrors, noted once and never counted twice; the opaque
+parts (signatures, redacted data, encrypted items) come from one list carrier, the first present in
+priority order. Rule 2 (echo): an assistant message goes back to the SUT in the carriers its profile
+names (``echo_fields``), each complete: a client of a LiteLLM-style gateway sends ``thinking_blocks``
+(with signatures and redacted blocks) and ``reasoning_items`` back, as LiteLLM expects.
 """
 
 from __future__ import annotations
@@ -35,13 +36,21 @@ __all__ = [
     "echo_fields",
     "list_events",
     "list_text",
+    "parse_reasoning_items",
     "parse_thinking_blocks",
     "with_echo",
 ]
 
-CARRIERS = ("reasoning_content", "reasoning", "reasoning_text", "reasoning_details", "thinking_blocks")
+CARRIERS = (
+    "reasoning_content",
+    "reasoning",
+    "reasoning_text",
+    "reasoning_details",
+    "thinking_blocks",
+    "reasoning_items",
+)
 """Every field an openai-chat front door may carry reasoning in (observer and echo)."""
-LIST_CARRIERS = ("reasoning_details", "thinking_blocks")
+LIST_CARRIERS = ("reasoning_details", "thinking_blocks", "reasoning_items")
 """The carriers that are lists of typed entries (text, signatures, opaque data) rather than a string."""
 
 RD_FORMAT = "unknown"
@@ -49,8 +58,18 @@ GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
 _DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
 
 
+def _item_parts(item: Mapping[str, Any]) -> list[str]:
+    """The readable texts of a Responses reasoning item (its summary parts, else its content parts)."""
+    parts = item.get("summary") or item.get("content") or []
+    return [str(p.get("text") or "") for p in parts if isinstance(p, Mapping) and p.get("text")]
+
+
 def list_text(name: str, items: Sequence[Any]) -> str:
     """The reasoning text a list carrier holds (its readable entries, in order)."""
+    if name == "reasoning_items":
+        return "".join(
+            "".join(_item_parts(i)) for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"
+        )
     if name == "thinking_blocks":
         return "".join(
             str(b.get("thinking") or "")
@@ -72,6 +91,15 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
         if not isinstance(d, Mapping):
             continue
         kind = d.get("type")
+        if name == "reasoning_items":
+            if kind == "reasoning":
+                item = str(d.get("id") or "")
+                if with_text:
+                    out += [ReasoningDelta(t, item=item) for t in _item_parts(d)]
+                enc = d.get("encrypted_content")
+                if isinstance(enc, str) and enc:
+                    out.append(ReasoningSignature(enc, item=item))
+            continue
         if name == "thinking_blocks":
             if kind == "thinking":
                 text = d.get("thinking")
@@ -111,6 +139,19 @@ def _thinking_blocks(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
     return out
 
 
+def _reasoning_items(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for b in blocks:
+        if b.redacted is not None:
+            continue
+        item: dict[str, Any] = {"type": "reasoning", "id": b.id}
+        if b.signature is not None:
+            item["encrypted_content"] = b.signature
+        item["summary"] = [{"type": "summary_text", "text": b.text}] if b.text else []
+        out.append(item)
+    return out
+
+
 def _details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for n, b in enumerate(blocks):
@@ -144,7 +185,10 @@ def echo_fields(msg: Message, fields: Sequence[str]) -> dict[str, Any]:
     calls = msg.tool_calls
     out: dict[str, Any] = {}
     for name in fields:
-        if name == "thinking_blocks":
+        if name == "reasoning_items":
+            if blocks:
+                out[name] = _reasoning_items(blocks)
+        elif name == "thinking_blocks":
             if blocks:
                 out[name] = _thinking_blocks(blocks)
         elif name == "reasoning_details":
@@ -155,6 +199,19 @@ def echo_fields(msg: Message, fields: Sequence[str]) -> dict[str, Any]:
                 out[name] = text  # DeepSeek: present (maybe empty) on a tool-call turn
         elif text:
             out[name] = text
+    return out
+
+
+def parse_reasoning_items(raw: Any) -> list[ReasoningBlock]:
+    """``reasoning_items`` of a request-history entry -> reasoning blocks (id, encrypted content)."""
+    out: list[ReasoningBlock] = []
+    for i in raw if isinstance(raw, list) else ():
+        if isinstance(i, Mapping) and i.get("type") == "reasoning":
+            enc = i.get("encrypted_content")
+            signature = enc if isinstance(enc, str) else None
+            out.append(
+                ReasoningBlock("".join(_item_parts(i)), signature=signature, id=str(i.get("id") or ""))
+            )
     return out
 
 

@@ -27,7 +27,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
-from harness.dialects._chat_carriers import parse_thinking_blocks, with_echo
+from harness.dialects._chat_carriers import parse_reasoning_items, parse_thinking_blocks, with_echo
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
@@ -334,6 +334,8 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
                 )
     elif isinstance(raw.get("thinking_blocks"), list) and raw["thinking_blocks"]:
         blocks += parse_thinking_blocks(raw["thinking_blocks"])  # LiteLLM's Anthropic blocks
+    elif isinstance(raw.get("reasoning_items"), list) and raw["reasoning_items"]:
+        blocks += parse_reasoning_items(raw["reasoning_items"])  # LiteLLM's Responses items
     else:
         for name in ("reasoning_content", "reasoning", "reasoning_text"):
             val = raw.get(name)

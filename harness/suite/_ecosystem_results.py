@@ -45,7 +45,17 @@ _LEAK = (
     "the streaming path leaves a leading <think>...</think> inside content (the non-streaming path splits it)"
 )
 KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
-    "litellm-proxy": ((_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
+    "litellm-proxy": (
+        (_RT, _BRIDGE, ""),
+        (_THINK, "LiteLLM: " + _LEAK, ""),
+        (
+            ("tools-passback/responses-reasoning-item*/frames]",),
+            "the proxy's streaming Responses bridge never sends the reasoning item (id, encrypted_content) "
+            "to its client (non-streaming: reasoning_items), then passes back an item with id '' "
+            "(store=false: 404)",
+            "",
+        ),
+    ),
     "litellm-sdk-completion": ((_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "langchain-deepseek": (
         (

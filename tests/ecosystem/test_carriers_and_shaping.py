@@ -305,3 +305,45 @@ def test_echo_thinking_blocks_round_trips_through_the_parser() -> None:
     assert list(entry)[-1] == "tool_calls"
     assert "echo_fields" not in spec.body
     assert chat.parse_request(spec.body)[1] == reply
+
+
+def test_reasoning_items_read_and_echoed_with_id_and_encrypted_content() -> None:
+    import json
+
+    item = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "encrypted_content": "ENC",
+        "summary": [{"type": "summary_text", "text": "plan"}],
+    }
+    body = json.dumps(
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "reasoning_content": "plan",
+                        "reasoning_items": [item],
+                    },
+                }
+            ]
+        }
+    ).encode()
+    chat = get_dialect("openai-chat")
+    events = [e for e in chat.observe_response(body) if not isinstance(e, Notice)]
+    assert events[:2] == [ReasoningDelta("plan", item="rs_1"), ReasoningSignature("ENC", item="rs_1")]
+    reply = Message(
+        "assistant", (ReasoningBlock("plan", signature="ENC", id="rs_1"), ToolCallBlock("c1", "f", "{}"))
+    )
+    spec = chat.build_request(
+        [Message.user("q"), reply],
+        model="m",
+        stream=False,
+        variant="reasoning",
+        echo_fields=("reasoning_items",),
+    )
+    assert spec.body["messages"][1]["reasoning_items"] == [item]
+    assert chat.parse_request(spec.body)[1] == reply
