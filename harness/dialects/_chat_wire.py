@@ -374,6 +374,7 @@ class Reader:
     splitter: ThinkSplitter = field(init=False)
     structured: bool = False
     mirrored_noted: bool = False
+    read_from: str | None = None  # the field this stream's reasoning text was first read from
     text_ended: bool = False
     finish: str | None = None
 
@@ -410,6 +411,15 @@ class Reader:
         from_list = source is not None and (
             chosen is None or chosen[0] == source or chosen[1] == list_text(source, lists[source])
         )
+        if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
+            # a list carrier recapping what another field already streamed (LiteLLM sends the whole
+            # reasoning item after the reasoning_content deltas): its opaque parts only, read once
+            if not self.mirrored_noted:
+                self.mirrored_noted = True
+                out.append(Notice("mirrored", f"{self.read_from},{source} (recap)"))
+            chosen, from_list = None, False
+        if chosen is not None and self.read_from is None:
+            self.read_from = chosen[0]
         if chosen is not None and not from_list:
             out.append(ReasoningDelta(chosen[1]))
         if source is not None:

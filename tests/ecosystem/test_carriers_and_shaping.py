@@ -347,3 +347,23 @@ def test_reasoning_items_read_and_echoed_with_id_and_encrypted_content() -> None
     )
     assert spec.body["messages"][1]["reasoning_items"] == [item]
     assert chat.parse_request(spec.body)[1] == reply
+
+
+def test_a_list_carrier_recapping_streamed_reasoning_is_read_once() -> None:
+    # LiteLLM streams reasoning_content deltas, then the whole reasoning item in reasoning_items
+    item = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "encrypted_content": "ENC",
+        "summary": [{"type": "summary_text", "text": "ab"}],
+    }
+    wire = _chat_stream(
+        {"reasoning_content": "a"}, {"reasoning_content": "b"}, {"reasoning_items": [item]}, {"content": "t"}
+    )
+    obs = get_dialect("openai-chat").observer()
+    events = obs.feed(wire) + obs.end()
+    assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "ab"
+    assert [e for e in events if isinstance(e, ReasoningSignature)] == [
+        ReasoningSignature("ENC", item="rs_1")
+    ]
+    assert any(isinstance(e, Notice) and e.kind == "mirrored" for e in events)
