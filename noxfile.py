@@ -1,4 +1,4 @@
-"""Sessions: tests (the README's test command runs this), lint, bench, sdks, docs."""
+"""Sessions: tests (the README's test command runs this), lint, bench, sdks, ecosystem, docs."""
 
 from __future__ import annotations
 
@@ -34,6 +34,29 @@ def sdks(session: nox.Session) -> None:
     session.install("-e", ".[test,sdks,fast]")
     session.run("python", "-m", "harness.suite._sdk_results", "docs/sdk-results.md")
     session.run("pytest", "-q", "tests/sdks", *session.posargs)
+
+
+@nox.session(python=PY)
+def ecosystem(session: nox.Session) -> None:
+    """Real gateways and framework wrappers as SUTs (pinned; not part of .ci/run): writes
+    profiles/<package>.expectations.toml and docs/ecosystem-results.md. Args: profile names to run.
+    The pins are those of harness/suite/_ecosystem_results.py PACKAGES."""
+    session.install(
+        "-e",
+        ".[fast]",
+        "litellm[proxy]==1.108.7",
+        "langchain-openai==1.8.1",
+        "langchain-deepseek==1.1.1",
+        "pydantic-ai-slim[openai,anthropic]==2.68.0",
+    )
+    session.run(
+        "python",
+        "-m",
+        "harness.suite._ecosystem_results",
+        "docs/ecosystem-results.md",
+        *session.posargs,
+        env={"LITELLM_MASTER_KEY": "sk-thinkwire-local"},
+    )
 
 
 @nox.session(python=PY)

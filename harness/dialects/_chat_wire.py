@@ -23,6 +23,14 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import SSEDecoder
 from harness.dialects._base import EmitterLoop, Frame
+from harness.dialects._chat_carriers import (
+    CARRIERS,
+    GEMINI_FORMAT,
+    LIST_CARRIERS,
+    RD_FORMAT,
+    list_events,
+    list_text,
+)
 from harness.dialects._think import CLOSE, ThinkSplitter
 from harness.events import (
     End,
@@ -55,9 +63,7 @@ __all__ = [
 ]
 
 CREATED = 1760000000
-RD_FORMAT = "unknown"
-GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
-DEFAULT_REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text", "reasoning_details")
+DEFAULT_REASONING_FIELDS = CARRIERS
 """Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
 INLINE_THINK = True
 """The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
@@ -350,17 +356,6 @@ class ChatEmitter(EmitterLoop):
 # --------------------------------------------------------------------------------------------------
 # Observer
 
-_DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
-
-
-def _details_text(details: list[Any]) -> str:
-    return "".join(
-        str(d.get("text") or d.get("summary") or "")
-        for d in details
-        if isinstance(d, Mapping) and d.get("type") in _DETAIL_TEXT
-    )
-
-
 def _thinking_text(part: Mapping[str, Any]) -> str:
     """The text of a Mistral ``thinking`` chunk (a list of text parts, or a string)."""
     inner = part.get("thinking")
@@ -379,6 +374,7 @@ class Reader:
     splitter: ThinkSplitter = field(init=False)
     structured: bool = False
     mirrored_noted: bool = False
+    read_from: str | None = None  # the field this stream's reasoning text was first read from
     text_ended: bool = False
     finish: str | None = None
 
@@ -386,18 +382,23 @@ class Reader:
         self.splitter = ThinkSplitter(implicit=self.implicit)
 
     def reasoning(self, obj: Mapping[str, Any]) -> list[Event]:
-        """The reasoning of one delta/message: one text field, plus reasoning_details' opaque parts."""
+        """The reasoning of one delta/message: one text field, plus one list carrier's opaque parts
+        (``reasoning_details`` or ``thinking_blocks``: ``_chat_carriers``)."""
         out: list[Event] = []
-        raw = obj.get("reasoning_details") if "reasoning_details" in self.fields else None
-        details = raw if isinstance(raw, list) else None
-        details_text = _details_text(details) if details is not None else ""
+        lists = {
+            name: obj[name]
+            for name in LIST_CARRIERS
+            if name in self.fields and isinstance(obj.get(name), list) and obj[name]
+        }
         texts: list[tuple[str, str]] = []
         for name in self.fields:
-            val = details_text if name == "reasoning_details" else obj.get(name)
+            val = obj.get(name) if name not in LIST_CARRIERS else lists.get(name)
+            if name in lists:
+                val = list_text(name, lists[name])
             if isinstance(val, str) and val:
                 texts.append((name, val))
         chosen = texts[0] if texts else None
-        if chosen is not None or details:
+        if chosen is not None or lists:
             self.structured = True
             out += self.splitter.release()
         if len(texts) > 1 and not self.mirrored_noted:
@@ -405,26 +406,24 @@ class Reader:
             same = all(t == texts[0][1] for _, t in texts)
             names = ",".join(n for n, _ in texts)
             out.append(Notice("mirrored", names if same else names + " (texts differ)"))
-        # Read reasoning_details in order when it carries the chosen text (keeps redacted/text order).
-        from_details = chosen is None or chosen[0] == "reasoning_details" or chosen[1] == details_text
-        if chosen is not None and not from_details:
+        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order).
+        source = next((name for name in self.fields if name in lists), None)
+        from_list = source is not None and (
+            chosen is None or chosen[0] == source or chosen[1] == list_text(source, lists[source])
+        )
+        if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
+            # a list carrier recapping what another field already streamed (LiteLLM sends the whole
+            # reasoning item after the reasoning_content deltas): its opaque parts only, read once
+            if not self.mirrored_noted:
+                self.mirrored_noted = True
+                out.append(Notice("mirrored", f"{self.read_from},{source} (recap)"))
+            chosen, from_list = None, False
+        if chosen is not None and self.read_from is None:
+            self.read_from = chosen[0]
+        if chosen is not None and not from_list:
             out.append(ReasoningDelta(chosen[1]))
-        for d in details or ():
-            if not isinstance(d, Mapping):
-                continue
-            kind = d.get("type")
-            if kind in _DETAIL_TEXT:
-                piece = d.get("text") or d.get("summary")
-                if from_details and isinstance(piece, str) and piece:
-                    out.append(ReasoningDelta(piece))
-                sig = d.get("signature")
-                if kind == "reasoning.text" and isinstance(sig, str) and sig:
-                    out.append(ReasoningSignature(sig))
-            elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
-                if d.get("format") == GEMINI_FORMAT and d.get("id"):
-                    out.append(ReasoningSignature(d["data"], item=str(d["id"])))
-                else:
-                    out.append(RedactedReasoning(d["data"]))
+        if source is not None:
+            out += list_events(source, lists[source], with_text=from_list)
         return out
 
     def content(self, content: Any) -> list[Event]:

@@ -4,7 +4,9 @@ DIALECT object; the emitter and the streaming observer in ``_chat_wire``, strict
 ``_chat_profiles``.
 
 Rule: a request carries each assistant message's reasoning back in its variant's form (the variant's
-:class:`~harness.dialects._chat_wire.Carrier`); the parser accepts every passback form.
+:class:`~harness.dialects._chat_wire.Carrier`), or in the carriers a SUT's profile names
+(``echo_fields``, ``_chat_carriers``); the parser accepts every passback form, ``thinking_blocks``
+included.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
+from harness.dialects._chat_carriers import parse_reasoning_items, parse_thinking_blocks, with_echo
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
@@ -281,13 +284,16 @@ def build_request(
     model: str,
     stream: bool,
     variant: str = "reasoning_content",
+    echo_fields: Sequence[str] | None = None,
     **options: Any,
 ) -> RequestSpec:
+    """``echo_fields``: the carriers a SUT reads reasoning back from (default: the variant's own)."""
     _check_variant(variant)
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "assistant":
-            out.append(_assistant_json(m, variant, request=True))
+            entry = _assistant_json(m, variant, request=True)
+            out.append(entry if echo_fields is None else with_echo(entry, m, echo_fields))
         elif m.role == "tool":
             for b in m.content:
                 if isinstance(b, ToolResultBlock):
@@ -326,6 +332,10 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
                         id=str(d.get("id", "")),
                     )
                 )
+    elif isinstance(raw.get("thinking_blocks"), list) and raw["thinking_blocks"]:
+        blocks += parse_thinking_blocks(raw["thinking_blocks"])  # LiteLLM's Anthropic blocks
+    elif isinstance(raw.get("reasoning_items"), list) and raw["reasoning_items"]:
+        blocks += parse_reasoning_items(raw["reasoning_items"])  # LiteLLM's Responses items
     else:
         for name in ("reasoning_content", "reasoning", "reasoning_text"):
             val = raw.get(name)

@@ -17,7 +17,7 @@ import httpx
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
-from harness.drivers._profile import SUTProfile, observer_options, substitute
+from harness.drivers._profile import SUTProfile, build_options, observer_options, substitute
 
 __all__ = ["GatewayDriver", "UrlDriver"]
 
@@ -43,6 +43,8 @@ class UrlDriver:
             variant=self.profile.front_variant,
             path=self.profile.path,
             observer_options=observer_options(self.profile),
+            request=self.profile.request,
+            build_options=build_options(self.profile),
         )
 
     def run(self, ctx: CaseContext) -> None:

@@ -3,7 +3,8 @@
 Rule: bytes are read raw (never ``iter_lines``: it splits on U+2028), each read is recorded as a
 ``client``/``chunk`` entry, decoded by the front door's observer, and every canonical event is both
 recorded and reported to the upstream's ClientSide so that gates can open. Reading is bounded: by the
-case's wall-clock deadline (a watchdog shuts the socket down) and by its byte cap.
+case's wall-clock deadline (a watchdog shuts the socket down) and by its byte cap. Every request
+carries the profile's request shaping (headers, body fields, tool definitions: ``_shaping``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -24,6 +26,7 @@ from harness.drivers._base import (
     DriverTimeout,
     TurnOutcome,
 )
+from harness.drivers._shaping import RequestShape, merge, shaping, tool_specs, tools_json
 from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
 
 if TYPE_CHECKING:
@@ -43,12 +46,16 @@ class FrontDoor:
         variant: str,
         path: str,
         observer_options: dict[str, Any] | None = None,
+        request: Mapping[str, RequestShape] | None = None,
+        build_options: Mapping[str, Any] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.dialect = get_dialect(dialect)
         self.variant = variant
         self.path = path
         self.observer_options = observer_options or {}
+        self.request = request or {}
+        self.build_options = dict(build_options or {})
         self.http = httpx.Client(timeout=httpx.Timeout(30.0, connect=5.0))
 
     def close(self) -> None:
@@ -56,12 +63,13 @@ class FrontDoor:
 
     def send(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
         spec = self.dialect.build_request(
-            messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant
+            messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant, **self.build_options
         )
+        payload, headers = self._shaped(ctx, dict(spec.body), dict(spec.headers))
         url = self.base_url + (self.path or spec.path)
         tl = ctx.timeline
         out = TurnOutcome()
-        tl.add("client", "request", turn=turn, data=_json_bytes(spec.body), url=url)
+        tl.add("client", "request", turn=turn, data=_json_bytes(payload), url=url)
         left = ctx.left()
         if left <= 0:
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {turn})")
@@ -77,7 +85,7 @@ class FrontDoor:
         watchdog: _Watchdog | None = None
         try:
             with self.http.stream(
-                "POST", url, json=spec.body, headers=dict(spec.headers), timeout=timeout
+                "POST", url, json=payload, headers=headers, timeout=timeout
             ) as resp:
                 # The case's wall-clock deadline, whatever the SUT does: a read blocks at most until
                 # then, also on a SUT that trickles a byte just inside every read timeout.
@@ -143,6 +151,21 @@ class FrontDoor:
             if watchdog is not None:
                 watchdog.cancel()
         return out
+
+    def _shaped(
+        self, ctx: CaseContext, body: dict[str, Any], headers: dict[str, str]
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """The request with the profile's shaping merged in (its body fields win over thinkwire's)."""
+        case = ctx.case
+        shape = shaping(
+            self.request, front_door=self.dialect.name, dialect=case.dialect, variant=case.variant,
+            model=ctx.model,
+        )
+        if shape.tools and "tools" not in shape.body:
+            specs = tool_specs(case.turns)
+            if specs:
+                body["tools"] = tools_json(self.dialect.name, specs)
+        return merge(body, shape.body), {**headers, **shape.headers}
 
     def _strict_options(self) -> dict[str, Any] | None:
         """When the profile lets the observer split inline <think> tags, the options of a twin that

@@ -3,6 +3,9 @@
 Rule: placeholders ``{upstream}`` (mock upstream base URL), ``{port}`` (a free port thinkwire picked),
 ``{tmp}`` (a fresh temp dir), ``{python}`` (this interpreter), ``{session}``, ``{prompt}``,
 ``{dialect}``, ``{variant}`` are substituted in commands, env, URLs, model names and config files.
+The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
+templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
+before a python SUT's callable is imported.
 """
 
 from __future__ import annotations
@@ -14,8 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import ProfileError, closest
+from harness.drivers._shaping import RequestShape, parse_request_table
 
-__all__ = ["KINDS", "SUTProfile", "load_profile", "observer_options", "parse_profile", "substitute"]
+__all__ = [
+    "KINDS",
+    "SUTProfile",
+    "build_options",
+    "load_profile",
+    "observer_options",
+    "parse_profile",
+    "substitute",
+]
 
 KINDS = ("gateway", "url", "python", "cli")
 
@@ -46,6 +58,9 @@ _KEYS: dict[str, Any] = {
     "gate_timeout": (int, float),
     "max_bytes": int,
     "usage": bool,
+    "request": dict,
+    "sys_path": list,
+    "echo_fields": list,
 }
 
 
@@ -89,6 +104,9 @@ class SUTProfile:
     gate_timeout: float | None = None  # gates' timeout (None: derived from the warm-up's latency)
     max_bytes: int | None = None  # what one case may read from the SUT (None: 64 MiB)
     reports_usage: bool = True  # profile key ``usage``: the SUT reports token usage (CLIs: false)
+    request: Mapping[str, RequestShape] = field(default_factory=dict)  # "*"/dialect -> headers, body
+    echo_fields: tuple[str, ...] | None = None  # openai-chat: the carriers the SUT reads reasoning back from
+    sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"
 
     def model_for(self, dialect: str, variant: str) -> str:
@@ -128,6 +146,9 @@ def load_profile(path: Path) -> SUTProfile:
     profile = parse_profile(data, source=str(path))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
+    if profile.sys_path:
+        paths = tuple(str((path.parent / p).resolve()) for p in profile.sys_path)
+        object.__setattr__(profile, "sys_path", paths)
     return profile
 
 
@@ -185,9 +206,20 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         raise err("callable", f"{data['callable']!r} is not module:function")
     from harness.dialects import dialect_names
 
+    if not all(isinstance(p, str) for p in data.get("sys_path", [])):
+        raise err("sys_path", "expected a list of directories", 'e.g. sys_path = ["adapters"]')
+    request = parse_request_table(data["request"], source) if "request" in data else {}
     front = str(data.get("front_door", "pi-json" if kind == "cli" else "openai-chat"))
     if front not in dialect_names():
         raise err("front_door", f"unknown dialect {front!r}", closest(front, dialect_names()))
+    if "echo_fields" in data:
+        from harness.dialects._chat_carriers import CARRIERS
+
+        if front != "openai-chat":
+            raise err("echo_fields", f"only an openai-chat front door has carriers to pick (this is {front})")
+        for name in data["echo_fields"]:
+            if name not in CARRIERS:
+                raise err("echo_fields", f"unknown carrier {name!r}", closest(str(name), CARRIERS))
     for d in data.get("dialects", []) or []:
         if d not in dialect_names():
             raise err("dialects", f"unknown dialect {d!r}", closest(d, dialect_names()))
@@ -237,6 +269,9 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,
         max_bytes=int(data["max_bytes"]) if "max_bytes" in data else None,
         reports_usage=bool(data.get("usage", kind != "cli")),
+        request=request,
+        echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
+        sys_path=tuple(data.get("sys_path", ())),
         source=source,
     )
 
@@ -257,6 +292,11 @@ def _tname(t: Any) -> str:
 def _shown(value: Any) -> str:
     """``str ('20')``: the type a value has and the value, for "expected X, got Y"."""
     return f"{type(value).__name__} ({value!r})"
+
+
+def build_options(profile: SUTProfile) -> dict[str, Any]:
+    """Options for the front door's request builder, from the profile (the echo carriers)."""
+    return {} if profile.echo_fields is None else {"echo_fields": profile.echo_fields}
 
 
 def observer_options(profile: SUTProfile) -> dict[str, Any]:

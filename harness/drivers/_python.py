@@ -5,6 +5,14 @@ users would see); an exception it raises is what its users would see on error, r
 traceback. It is imported when the driver starts (outside any case's budget) and iterated on a worker
 thread in lock step with the observer, so a hang becomes a TIMEOUT at the case's deadline, never a hung
 run; every event it yields is checked against the adapter contract first (``_contract``).
+
+The framework adapter contract: each turn's request carries the scenario's tool definitions, the
+profile's request shaping (``headers``, ``body``), and ``state``, one dict per conversation that the
+adapter owns across its turns (a framework keeps its own history objects there, so its passback, not
+thinkwire's, is what the upstream sees). ``front_door`` is the event style the adapter speaks: the
+profile's ``front_door``, or the callable's ``thinkwire_front_door`` attribute (``openai-chat`` for
+chat-like events, ``openai-responses`` for Responses-like ones). The profile's ``sys_path`` is put
+on ``sys.path`` before the import.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ import importlib
 import queue
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
 
@@ -31,6 +39,7 @@ from harness.drivers._base import (
 )
 from harness.drivers._contract import contract_violation
 from harness.drivers._profile import SUTProfile
+from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
 from harness.events import Event, Message, StreamError
 
 if TYPE_CHECKING:
@@ -51,13 +60,29 @@ class SUTRequest:
     stream: bool
     http: httpx.Client
     faults: frozenset[str] = field(default_factory=frozenset)
+    tools: tuple[ToolSpec, ...] = ()  # the tools the scenario's upstream calls (name, JSON schema)
+    state: dict[str, Any] = field(default_factory=dict)  # the adapter's own, kept across the turns
+    headers: Mapping[str, str] = field(default_factory=dict)  # the profile's request shaping
+    body: Mapping[str, Any] = field(default_factory=dict)  # extra request fields (request shaping)
+    turn: int = 0
+    front_door: str = "openai-chat"  # the event style the adapter speaks (chat- or Responses-like)
+
+    def tools_json(self, front_door: str | None = None) -> list[dict[str, Any]]:
+        """The tool definitions in a front door's request form (default: the adapter's own)."""
+        return tools_json(front_door or self.front_door, self.tools)
 
 
 SUTCallable = Callable[[SUTRequest], Iterable[Event]]
 
 
-def load_callable(spec: str) -> SUTCallable:
-    """Import ``module:attr`` (any exception the import raises is the SUT's: a DriverError with it)."""
+def load_callable(spec: str, sys_path: Iterable[str] = ()) -> SUTCallable:
+    """Import ``module:attr`` (any exception the import raises is the SUT's: a DriverError with it),
+    with ``sys_path`` first on the import path."""
+    import sys
+
+    for entry in reversed(tuple(sys_path)):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
     module, _, attr = spec.partition(":")
     try:
         obj: Any = importlib.import_module(module)
@@ -88,6 +113,7 @@ class PythonDriver:
         self.fn = fn
         self.http = self._client()
         self.upstream_url = ""
+        self.front_door = profile.front_door
 
     def _client(self) -> httpx.Client:
         return httpx.Client(timeout=httpx.Timeout(self.profile.timeout, connect=5.0))
@@ -96,7 +122,17 @@ class PythonDriver:
         """Imports the callable now, outside any case's budget (a wrapped SDK can take seconds)."""
         self.upstream_url = upstream_url
         if self.fn is None:
-            self.fn = load_callable(self.profile.callable or "")
+            self.fn = load_callable(self.profile.callable or "", self.profile.sys_path)
+        declared = getattr(self.fn, "thinkwire_front_door", None)
+        if declared is not None:
+            from harness.dialects import dialect_names
+
+            if declared not in dialect_names():
+                raise AdapterError(
+                    f"SUT callable {self.profile.callable!r}: thinkwire_front_door = {declared!r} names no "
+                    f"dialect (use 'openai-chat' for chat-like events, 'openai-responses' for Responses-like)"
+                )
+            self.front_door = str(declared)
 
     def stop(self) -> None:
         self.http.close()
@@ -105,11 +141,23 @@ class PythonDriver:
         return ""
 
     def run(self, ctx: CaseContext) -> None:
-        converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel))
+        state: dict[str, Any] = {}  # one conversation: the adapter's across its turns
+        converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state))
 
-    def _turn(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
+    def _turn(
+        self,
+        ctx: CaseContext,
+        turn: int,
+        messages: list[Message],
+        cancel: Gate | None,
+        state: dict[str, Any] | None = None,
+    ) -> TurnOutcome:
         assert self.fn is not None, "start() first"
         case = ctx.case
+        shape = shaping(
+            self.profile.request, front_door=self.front_door, dialect=case.dialect,
+            variant=case.variant, model=ctx.model,
+        )
         req = SUTRequest(
             ctx.upstream_url,
             case.dialect,
@@ -119,6 +167,12 @@ class PythonDriver:
             case.stream,
             self.http,
             frozenset(self.profile.faults),
+            tools=tool_specs(case.turns),
+            state={} if state is None else state,
+            headers=shape.headers,
+            body=shape.body,
+            turn=turn,
+            front_door=self.front_door,
         )
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)

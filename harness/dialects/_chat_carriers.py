@@ -1,0 +1,243 @@
+"""The reasoning carriers of an OpenAI-compatible chat front door, read and echoed field by field.
+
+A gateway puts reasoning on a delta or message in one or more fields: ``reasoning_content`` (DeepSeek,
+LiteLLM), ``reasoning`` (vLLM, OpenRouter), ``reasoning_text``, ``reasoning_details[]`` (OpenRouter:
+``reasoning.text``/``reasoning.summary``/``reasoning.encrypted`` entries), ``thinking_blocks[]``
+(LiteLLM's Anthropic blocks: ``thinking`` with its ``signature``, ``redacted_thinking`` with its
+``data``) and ``reasoning_items[]`` (LiteLLM's Responses reasoning items: ``id``, ``summary``,
+``encrypted_content``). Rule 1 (reading): the text of a delta is taken from ONE field (the priority
+order of ``reasoning_fields``), the others are mirrors, noted once and never counted twice; the opaque
+parts (signatures, redacted data, encrypted items) come from one list carrier, the first present in
+priority order. Rule 2 (echo): an assistant message goes back to the SUT in the carriers its profile
+names (``echo_fields``), each complete: a client of a LiteLLM-style gateway sends ``thinking_blocks``
+(with signatures and redacted blocks) and ``reasoning_items`` back, as LiteLLM expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.events import (
+    Event,
+    Message,
+    ReasoningBlock,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    ToolCallBlock,
+)
+
+__all__ = [
+    "CARRIERS",
+    "GEMINI_FORMAT",
+    "LIST_CARRIERS",
+    "RD_FORMAT",
+    "echo_fields",
+    "list_events",
+    "list_text",
+    "parse_reasoning_items",
+    "parse_thinking_blocks",
+    "with_echo",
+]
+
+CARRIERS = (
+    "reasoning_content",
+    "reasoning",
+    "reasoning_text",
+    "reasoning_details",
+    "thinking_blocks",
+    "reasoning_items",
+)
+"""Every field an openai-chat front door may carry reasoning in (observer and echo)."""
+LIST_CARRIERS = ("reasoning_details", "thinking_blocks", "reasoning_items")
+"""The carriers that are lists of typed entries (text, signatures, opaque data) rather than a string."""
+
+RD_FORMAT = "unknown"
+GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
+_DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
+
+
+def _item_parts(item: Mapping[str, Any]) -> list[str]:
+    """The readable texts of a Responses reasoning item (its summary parts, else its content parts)."""
+    parts = item.get("summary") or item.get("content") or []
+    return [str(p.get("text") or "") for p in parts if isinstance(p, Mapping) and p.get("text")]
+
+
+def list_text(name: str, items: Sequence[Any]) -> str:
+    """The reasoning text a list carrier holds (its readable entries, in order)."""
+    if name == "reasoning_items":
+        return "".join(
+            "".join(_item_parts(i)) for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"
+        )
+    if name == "thinking_blocks":
+        return "".join(
+            str(b.get("thinking") or "")
+            for b in items
+            if isinstance(b, Mapping) and b.get("type") == "thinking"
+        )
+    return "".join(
+        str(d.get("text") or d.get("summary") or "")
+        for d in items
+        if isinstance(d, Mapping) and d.get("type") in _DETAIL_TEXT
+    )
+
+
+def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:
+    """A list carrier's entries as events, in order: text (when this carrier is the one read), then
+    each entry's signature or opaque data."""
+    out: list[Event] = []
+    for d in items:
+        if not isinstance(d, Mapping):
+            continue
+        kind = d.get("type")
+        if name == "reasoning_items":
+            if kind == "reasoning":
+                item = str(d.get("id") or "")
+                if with_text:
+                    out += [ReasoningDelta(t, item=item) for t in _item_parts(d)]
+                enc = d.get("encrypted_content")
+                if isinstance(enc, str) and enc:
+                    out.append(ReasoningSignature(enc, item=item))
+            continue
+        if name == "thinking_blocks":
+            if kind == "thinking":
+                text = d.get("thinking")
+                if with_text and isinstance(text, str) and text:
+                    out.append(ReasoningDelta(text))
+                sig = d.get("signature")
+                if isinstance(sig, str) and sig:
+                    out.append(ReasoningSignature(sig))
+            elif kind == "redacted_thinking" and isinstance(d.get("data"), str):
+                out.append(RedactedReasoning(d["data"]))
+            continue
+        if kind in _DETAIL_TEXT:
+            piece = d.get("text") or d.get("summary")
+            if with_text and isinstance(piece, str) and piece:
+                out.append(ReasoningDelta(piece))
+            sig = d.get("signature")
+            if kind == "reasoning.text" and isinstance(sig, str) and sig:
+                out.append(ReasoningSignature(sig))
+        elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
+            if d.get("format") == GEMINI_FORMAT and d.get("id"):
+                out.append(ReasoningSignature(d["data"], item=str(d["id"])))
+            else:
+                out.append(RedactedReasoning(d["data"]))
+    return out
+
+
+def _thinking_blocks(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for b in blocks:
+        if b.redacted is not None:
+            out.append({"type": "redacted_thinking", "data": b.redacted})
+            continue
+        entry: dict[str, Any] = {"type": "thinking", "thinking": b.text}
+        if b.signature is not None:
+            entry["signature"] = b.signature
+        out.append(entry)
+    return out
+
+
+def _reasoning_items(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for b in blocks:
+        if b.redacted is not None:
+            continue
+        item: dict[str, Any] = {"type": "reasoning", "id": b.id}
+        if b.signature is not None:
+            item["encrypted_content"] = b.signature
+        item["summary"] = [{"type": "summary_text", "text": b.text}] if b.text else []
+        out.append(item)
+    return out
+
+
+def _details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for n, b in enumerate(blocks):
+        if b.redacted is not None:
+            out.append({"type": "reasoning.encrypted", "data": b.redacted, "format": RD_FORMAT, "index": n})
+            continue
+        d: dict[str, Any] = {"type": "reasoning.text", "text": b.text}
+        if b.signature is not None:
+            d["signature"] = b.signature
+        d |= {"format": RD_FORMAT, "index": n}
+        out.append(d)
+    for c in calls:
+        if c.signature is not None:
+            out.append(
+                {
+                    "type": "reasoning.encrypted",
+                    "data": c.signature,
+                    "id": c.id,
+                    "format": GEMINI_FORMAT,
+                    "index": len(out),
+                }
+            )
+    return out
+
+
+def echo_fields(msg: Message, fields: Sequence[str]) -> dict[str, Any]:
+    """The reasoning fields of an assistant history entry, in each carrier ``fields`` names (the
+    string carriers hold the readable text; the list carriers every block, signed or redacted)."""
+    blocks = [b for b in msg.content if isinstance(b, ReasoningBlock)]
+    text = "".join(b.text for b in blocks if b.redacted is None)
+    calls = msg.tool_calls
+    out: dict[str, Any] = {}
+    for name in fields:
+        if name == "reasoning_items":
+            if blocks:
+                out[name] = _reasoning_items(blocks)
+        elif name == "thinking_blocks":
+            if blocks:
+                out[name] = _thinking_blocks(blocks)
+        elif name == "reasoning_details":
+            if blocks or any(c.signature for c in calls):
+                out[name] = _details(blocks, calls)
+        elif name == "reasoning_content":
+            if text or calls:
+                out[name] = text  # DeepSeek: present (maybe empty) on a tool-call turn
+        elif text:
+            out[name] = text
+    return out
+
+
+def parse_reasoning_items(raw: Any) -> list[ReasoningBlock]:
+    """``reasoning_items`` of a request-history entry -> reasoning blocks (id, encrypted content)."""
+    out: list[ReasoningBlock] = []
+    for i in raw if isinstance(raw, list) else ():
+        if isinstance(i, Mapping) and i.get("type") == "reasoning":
+            enc = i.get("encrypted_content")
+            signature = enc if isinstance(enc, str) else None
+            out.append(
+                ReasoningBlock("".join(_item_parts(i)), signature=signature, id=str(i.get("id") or ""))
+            )
+    return out
+
+
+def parse_thinking_blocks(raw: Any) -> list[ReasoningBlock]:
+    """``thinking_blocks`` of a request-history entry -> reasoning blocks (signed, redacted)."""
+    out: list[ReasoningBlock] = []
+    for b in raw if isinstance(raw, list) else ():
+        if not isinstance(b, Mapping):
+            continue
+        if b.get("type") == "redacted_thinking":
+            out.append(ReasoningBlock("", redacted=str(b.get("data", ""))))
+        elif b.get("type") == "thinking":
+            sig = b.get("signature")
+            signature = sig if isinstance(sig, str) else None
+            out.append(ReasoningBlock(str(b.get("thinking") or ""), signature=signature))
+    return out
+
+
+def with_echo(entry: Mapping[str, Any], msg: Message, fields: Sequence[str]) -> dict[str, Any]:
+    """An assistant history entry rewritten to carry its reasoning in ``fields`` only: every other
+    carrier dropped, the content plain text (no inline tags, no thinking chunks)."""
+    out = {k: v for k, v in entry.items() if k not in CARRIERS}
+    if not isinstance(out.get("content"), str | None):
+        out["content"] = msg.text if (msg.text or not msg.tool_calls) else None
+    elif isinstance(out.get("content"), str) and out["content"] != msg.text:
+        out["content"] = msg.text  # the variant had put inline <think> tags there
+    reasoning = echo_fields(msg, fields)
+    tail = {k: out.pop(k) for k in ("tool_calls",) if k in out}
+    return {**out, **reasoning, **tail}

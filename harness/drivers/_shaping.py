@@ -1,0 +1,239 @@
+"""Request shaping: the headers and body fields a profile adds to every request thinkwire sends a SUT.
+
+Rule: a profile's ``[request]`` table holds ``headers``/``body``/``tools`` for every case, and
+``[request.<dialect>]`` sub-tables for the cases whose upstream speaks ``<dialect>`` (an Anthropic-backed
+model, a Responses-backed one...). What is sent, lowest first: thinkwire's per-dialect defaults
+(:data:`DEFAULTS`), ``[request]``, ``[request.<dialect>]``; body tables merge key by key (a user
+overrides a default by naming it; ``defaults = false`` drops the defaults). Strings are templated:
+``{model}``, ``{dialect}``, ``{variant}``, ``{front_door}``, ``{env:NAME}`` (read once, when the
+profile loads: a missing variable is a ProfileError naming it). Tool definitions come from the
+scenario's scripted tool calls (:func:`tool_specs`) and are sent in the front door's own form.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness._errors import ProfileError, closest
+from harness._json import JSONDecodeError, loads
+
+__all__ = [
+    "DEFAULTS",
+    "RequestShape",
+    "Shaping",
+    "ToolSpec",
+    "merge",
+    "parse_request_table",
+    "shaping",
+    "tool_specs",
+    "tools_json",
+]
+
+_SHAPE_KEYS = ("headers", "body", "tools", "defaults")
+_ENV = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
+
+DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
+    # (front door, upstream dialect) -> body fields. An OpenAI-compatible gateway asks a reasoning
+    # model for its thinking only when told to (LiteLLM maps these onto each provider's own field).
+    ("openai-chat", "anthropic-messages"): {"thinking": {"type": "enabled", "budget_tokens": 2048}},
+    ("openai-chat", "bedrock-converse"): {"thinking": {"type": "enabled", "budget_tokens": 2048}},
+    ("openai-chat", "openai-responses"): {"reasoning_effort": {"effort": "medium", "summary": "auto"}},
+    ("openai-chat", "gemini"): {"reasoning_effort": "medium"},
+}
+"""Body fields thinkwire adds by default, per (front door, case dialect); a profile overrides them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool a scenario's upstream calls: its name and a JSON schema of its arguments."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestShape:
+    """One ``[request]`` (sub-)table."""
+
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: Mapping[str, Any] = field(default_factory=dict)
+    tools: bool | None = None  # send the scenario's tool definitions (None: inherit; default False)
+    defaults: bool | None = None  # apply thinkwire's DEFAULTS (None: inherit; default True)
+
+
+@dataclass(frozen=True, slots=True)
+class Shaping:
+    """What to add to one request: headers, body fields, whether to send the tool definitions."""
+
+    headers: Mapping[str, str]
+    body: Mapping[str, Any]
+    tools: bool
+
+
+def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _template(value: Any, values: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        out = _ENV.sub(lambda m: os.environ.get(m.group(1), ""), value)
+        for key, val in values.items():
+            out = out.replace("{" + key + "}", val)
+        return out
+    if isinstance(value, Mapping):
+        return {k: _template(v, values) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_template(v, values) for v in value]
+    return value
+
+
+def _env_names(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return _ENV.findall(value)
+    if isinstance(value, Mapping):
+        return [n for v in value.values() for n in _env_names(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _env_names(v)]
+    return []
+
+
+def _shape(raw: Any, where: str, source: str, *, nested: bool) -> RequestShape:
+    def err(fld: str, problem: str, hint: str = "") -> ProfileError:
+        return ProfileError(source, f"{where}.{fld}" if fld else where, problem, hint)
+
+    if not isinstance(raw, Mapping):
+        raise err("", f"expected a table, got {raw!r}", 'e.g. [request] headers = { "x-key" = "..." }')
+    for key in raw:
+        if key in _SHAPE_KEYS:
+            continue
+        if nested:
+            continue  # [request.<dialect>]: checked by the caller
+        raise err(key, "unknown field", closest(key, _SHAPE_KEYS))
+    headers = raw.get("headers", {})
+    if not isinstance(headers, Mapping) or not all(isinstance(v, str) for v in headers.values()):
+        hint = 'e.g. headers = { "x-key" = "k" }'
+        raise err("headers", f"expected a table of strings, got {headers!r}", hint)
+    body = raw.get("body", {})
+    if not isinstance(body, Mapping):
+        raise err("body", f"expected a table, got {body!r}", 'e.g. body = { reasoning_effort = "high" }')
+    for fld in ("tools", "defaults"):
+        if fld in raw and not isinstance(raw[fld], bool):
+            raise err(fld, f"expected true or false, got {raw[fld]!r}")
+    for name in _env_names(dict(headers)) + _env_names(dict(body)):
+        if name not in os.environ:
+            raise err(
+                "headers" if name in _env_names(dict(headers)) else "body",
+                f"uses {{env:{name}}} but the environment variable {name} is not set",
+                f"export {name}=... before running thinkwire",
+            )
+    return RequestShape(
+        {str(k): str(v) for k, v in headers.items()}, dict(body), raw.get("tools"), raw.get("defaults")
+    )
+
+
+def parse_request_table(raw: Any, source: str) -> dict[str, RequestShape]:
+    """The profile's ``request`` table -> ``{"*": shape, "<dialect>": shape, ...}`` (validated)."""
+    from harness.dialects import dialect_names
+
+    top = _shape(raw, "request", source, nested=True)
+    out = {"*": top}
+    for key, value in raw.items():
+        if key in _SHAPE_KEYS:
+            continue
+        if key not in dialect_names():
+            known = (*_SHAPE_KEYS, *dialect_names())
+            raise ProfileError(source, f"request.{key}", "unknown field or dialect", closest(key, known))
+        out[key] = _shape(value, f"request.{key}", source, nested=False)
+    return out
+
+
+def shaping(
+    table: Mapping[str, RequestShape], *, front_door: str, dialect: str, variant: str, model: str
+) -> Shaping:
+    """The headers/body/tools for one case's requests."""
+    layers = [table.get("*", RequestShape()), table.get(dialect, RequestShape())]
+    use_defaults = next((s.defaults for s in reversed(layers) if s.defaults is not None), True)
+    tools = next((s.tools for s in reversed(layers) if s.tools is not None), False)
+    body: dict[str, Any] = dict(DEFAULTS.get((front_door, dialect), {})) if use_defaults else {}
+    headers: dict[str, str] = {}
+    for layer in layers:
+        body = merge(body, layer.body)
+        headers.update(layer.headers)
+    values = {"model": model, "dialect": dialect, "variant": variant, "front_door": front_door}
+    return Shaping(_template(headers, values), _template(body, values), tools)
+
+
+def _schema_of(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"type": "boolean"}
+    if isinstance(value, int | float):
+        return {"type": "number"}
+    if isinstance(value, list):
+        return {"type": "array"}
+    if isinstance(value, Mapping):
+        return {"type": "object"}
+    return {"type": "string"}
+
+
+def tool_specs(turns: Sequence[Any]) -> tuple[ToolSpec, ...]:
+    """The tools a case's upstream calls (from its scripted tool calls), each with a JSON schema of
+    the arguments it is called with: what a client declares so its framework accepts the calls."""
+    from harness.events import ToolCallDelta
+
+    found: dict[str, dict[str, Any]] = {}
+    for spec in turns:
+        for ev in spec.events():
+            if not isinstance(ev, ToolCallDelta) or not ev.name:
+                continue
+            props = found.setdefault(ev.name, {})
+            try:
+                args = loads(ev.arguments or "{}")
+            except (JSONDecodeError, ValueError):
+                args = {}
+            if isinstance(args, Mapping):
+                for key, value in args.items():
+                    props.setdefault(str(key), _schema_of(value))
+    return tuple(
+        ToolSpec(
+            name,
+            f"the {name} tool",
+            {"type": "object", "properties": props, "required": sorted(props)},
+        )
+        for name, props in found.items()
+    )
+
+
+def tools_json(front_door: str, tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    """The tool definitions in a front door's request form."""
+    if front_door == "openai-responses":
+        return [
+            {
+                "type": "function",
+                "name": t.name,
+                "description": t.description,
+                "parameters": dict(t.parameters),
+            }
+            for t in tools
+        ]
+    if front_door == "anthropic-messages":
+        return [
+            {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)} for t in tools
+        ]
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)},
+        }
+        for t in tools
+    ]

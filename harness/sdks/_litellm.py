@@ -1,0 +1,290 @@
+"""LiteLLM SDK adapters (pinned: litellm==1.108.7): ``litellm.completion`` and ``litellm.responses``.
+
+Rule: LiteLLM does the provider translation, the HTTP and the stream parsing (that is what is under
+test); the adapter keeps the conversation as a LiteLLM user does (``request.state``: the messages or
+input items, the assistant turn appended as LiteLLM returned it, ``stream_chunk_builder`` for a
+stream), so LiteLLM's own passback is what the upstream sees, and it only maps LiteLLM's objects onto
+canonical events. The provider per (dialect, variant) is the one a LiteLLM user would pick for such
+an upstream (:data:`MODELS`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from harness.events import (
+    End,
+    Event,
+    Message,
+    ReasoningDelta,
+    ReasoningSignature,
+    StreamError,
+    TextDelta,
+    ToolCallDelta,
+    ToolResultBlock,
+    Usage,
+)
+
+__all__ = ["MODELS", "litellm_completion", "litellm_responses"]
+
+MODELS: Mapping[str, str] = {
+    "openai-chat:reasoning_content": "deepseek/deepseek-reasoner",
+    "openai-chat:reasoning_details": "openrouter/mock/mock-model",
+    "openai-chat:mistral": "mistral/magistral-medium-latest",
+    "openai-chat:usage-only": "openai/gpt-5",
+    "openai-chat": "hosted_vllm/mock-model",
+    "anthropic-messages": "anthropic/claude-sonnet-4-5",
+    "openai-responses": "openai/responses/gpt-5",
+}
+"""The LiteLLM model string for a case's upstream: ``dialect:variant`` first, then ``dialect``."""
+
+
+def _model(request: Any) -> str:
+    return str(MODELS.get(f"{request.dialect}:{request.variant}", MODELS.get(request.dialect, request.model)))
+
+
+def _api_base(request: Any) -> str:
+    base = str(request.base_url)
+    return base if request.dialect == "anthropic-messages" else base + "/v1"
+
+
+def _litellm() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network fetch at import
+    import importlib
+
+    litellm: Any = importlib.import_module("litellm")  # an optional dependency (nox -s ecosystem)
+    litellm.telemetry = False
+    return litellm
+
+
+def _new_messages(request: Any) -> list[Message]:
+    """The messages thinkwire added since this adapter's last turn (the user's, the tool results):
+    the assistant turns are the adapter's own, already in its history."""
+    seen = int(request.state.get("seen", 0))
+    request.state["seen"] = len(request.messages)
+    return [m for m in request.messages[seen:] if m.role != "assistant"]
+
+
+def _chat_history(request: Any) -> list[dict[str, Any]]:
+    history: list[dict[str, Any]] = request.state.setdefault("messages", [])
+    for m in _new_messages(request):
+        if m.role == "tool":
+            for b in m.content:
+                if isinstance(b, ToolResultBlock):
+                    history.append({"role": "tool", "tool_call_id": b.call_id, "content": b.content})
+        else:
+            history.append({"role": m.role, "content": m.text})
+    return history
+
+
+def _dump(obj: Any) -> dict[str, Any]:
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    dump = getattr(obj, "model_dump", None) or getattr(obj, "dict", None)
+    return dict(dump()) if dump is not None else {}
+
+
+def _chat_events(reader: Any, obj: Mapping[str, Any]) -> list[Event]:
+    return [
+        *reader.reasoning(obj),
+        *reader.content(obj.get("content")),
+        *reader.tool_calls(obj.get("tool_calls")),
+    ]
+
+
+def _usage(u: Any) -> Usage | None:
+    if u is None:
+        return None
+    details = getattr(u, "completion_tokens_details", None)
+    return Usage(
+        getattr(u, "prompt_tokens", None),
+        getattr(u, "completion_tokens", None),
+        getattr(details, "reasoning_tokens", None) if details is not None else None,
+        getattr(u, "total_tokens", None),
+    )
+
+
+def _entry(message: Any) -> dict[str, Any]:
+    """An assistant message as LiteLLM returned it, as its users append it to their history."""
+    entry = {k: v for k, v in _dump(message).items() if v is not None and k not in ("function_call", "audio")}
+    entry["role"] = "assistant"
+    return entry
+
+
+def litellm_completion(request: Any) -> Iterator[Event]:
+    """``litellm.completion(stream=...)`` on the LiteLLM user's own message list."""
+    from harness.dialects._chat_carriers import CARRIERS
+    from harness.dialects._chat_wire import Reader
+
+    litellm = _litellm()
+    history = _chat_history(request)
+    kwargs: dict[str, Any] = {
+        "model": _model(request),
+        "messages": history,
+        "api_base": _api_base(request),
+        "api_key": "sk-thinkwire",
+        "timeout": 30,
+        **dict(request.body),
+    }
+    tools = request.tools_json("openai-chat")
+    if tools:
+        kwargs["tools"] = tools
+    reader = Reader(CARRIERS, False, False)
+    if not request.stream:
+        resp = litellm.completion(**kwargs)
+        choice = resp.choices[0]
+        yield from _chat_events(reader, _dump(choice.message))
+        usage = _usage(getattr(resp, "usage", None))
+        if usage is not None:
+            yield usage
+        history.append(_entry(choice.message))
+        yield End(_finish(choice.finish_reason))
+        return
+    stream = litellm.completion(**kwargs, stream=True, stream_options={"include_usage": True})
+    chunks: list[Any] = []
+    finish = "stop"
+    try:
+        for chunk in stream:
+            chunks.append(chunk)
+            for choice in chunk.choices:
+                yield from _chat_events(reader, _dump(choice.delta))
+                if choice.finish_reason:
+                    finish = _finish(choice.finish_reason)
+            usage = _usage(getattr(chunk, "usage", None))
+            if usage is not None:
+                yield usage
+    finally:
+        _close(stream)  # a user who stops reading closes the stream (and its upstream response)
+    yield from reader.end_text()
+    built = litellm.stream_chunk_builder(chunks, messages=history)
+    if built is not None and built.choices:
+        history.append(_entry(built.choices[0].message))
+    yield End(finish)
+
+
+def _close(stream: Any) -> None:
+    import contextlib
+
+    for obj in (stream, getattr(stream, "completion_stream", None), getattr(stream, "response", None)):
+        close = getattr(obj, "close", None)
+        if callable(close):
+            with contextlib.suppress(Exception):
+                close()
+
+
+def _finish(reason: str | None) -> str:
+    return {"tool_calls": "tool_calls", "length": "length", "function_call": "tool_calls"}.get(
+        reason or "stop", "stop"
+    )
+
+
+def _input_items(request: Any) -> list[Any]:
+    items: list[Any] = request.state.setdefault("input", [])
+    for m in _new_messages(request):
+        if m.role == "tool":
+            for b in m.content:
+                if isinstance(b, ToolResultBlock):
+                    items.append({"type": "function_call_output", "call_id": b.call_id, "output": b.content})
+        else:
+            items.append({"type": "message", "role": m.role, "content": m.text})
+    return items
+
+
+def _output_events(output: Any) -> Iterator[Event]:
+    for n, item in enumerate(output or []):
+        d = _dump(item)
+        if d.get("type") == "reasoning":
+            for part in (d.get("summary") or []) + (d.get("content") or []):
+                text = _dump(part).get("text")
+                if text:
+                    yield ReasoningDelta(text, item=str(d.get("id") or ""))
+            if d.get("encrypted_content"):
+                yield ReasoningSignature(d["encrypted_content"], item=str(d.get("id") or ""))
+        elif d.get("type") == "message":
+            for part in d.get("content") or []:
+                p = _dump(part)
+                if p.get("type") == "output_text" and p.get("text"):
+                    yield TextDelta(p["text"])
+        elif d.get("type") == "function_call":
+            yield ToolCallDelta(n, d.get("call_id"), d.get("name"), d.get("arguments") or "")
+
+
+def _responses_usage(u: Any) -> Usage | None:
+    if u is None:
+        return None
+    d = _dump(u)
+    details = _dump(d.get("output_tokens_details") or {})
+    return Usage(
+        d.get("input_tokens"), d.get("output_tokens"), details.get("reasoning_tokens"), d.get("total_tokens")
+    )
+
+
+def litellm_responses(request: Any) -> Iterator[Event]:
+    """``litellm.responses(stream=...)`` with reasoning summaries and encrypted content requested; the
+    user's input list grows by each response's output items (LiteLLM's own passback)."""
+    litellm = _litellm()
+    items = _input_items(request)
+    kwargs: dict[str, Any] = {
+        "model": _model(request),
+        "input": list(items),
+        "api_base": _api_base(request),
+        "api_key": "sk-thinkwire",
+        "timeout": 30,
+        "reasoning": {"effort": "medium", "summary": "auto"},
+        "include": ["reasoning.encrypted_content"],
+        "store": False,
+        **dict(request.body),
+    }
+    tools = request.tools_json("openai-responses")
+    if tools:
+        kwargs["tools"] = tools
+    if not request.stream:
+        resp = litellm.responses(**kwargs)
+        output = list(getattr(resp, "output", None) or [])
+        yield from _output_events(output)
+        usage = _responses_usage(getattr(resp, "usage", None))
+        if usage is not None:
+            yield usage
+        items += [_dump(o) for o in output]
+        yield End("tool_calls" if any(_dump(o).get("type") == "function_call" for o in output) else "stop")
+        return
+    calls: dict[str, int] = {}
+    stream = litellm.responses(**kwargs, stream=True)
+    try:
+        for ev in stream:
+            raw = getattr(ev, "type", "")
+            kind = str(getattr(raw, "value", raw))  # LiteLLM's event types are an Enum
+            if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+                yield ReasoningDelta(ev.delta, item=str(getattr(ev, "item_id", "") or ""))
+            elif kind == "response.output_text.delta":
+                yield TextDelta(ev.delta)
+            elif kind == "response.output_item.added" and _dump(ev.item).get("type") == "function_call":
+                item = _dump(ev.item)
+                calls[str(item.get("id") or "")] = len(calls)
+                yield ToolCallDelta(
+                    calls[str(item.get("id") or "")], item.get("call_id"), item.get("name"), ""
+                )
+            elif kind == "response.function_call_arguments.delta":
+                yield ToolCallDelta(calls.get(str(getattr(ev, "item_id", "")), 0), None, None, ev.delta)
+            elif kind == "response.output_item.done" and _dump(ev.item).get("type") == "reasoning":
+                item = _dump(ev.item)
+                if item.get("encrypted_content"):
+                    yield ReasoningSignature(item["encrypted_content"], item=str(item.get("id") or ""))
+            elif kind in ("response.completed", "response.incomplete"):
+                response = _dump(ev.response)
+                items += [_dump(o) for o in response.get("output") or []]
+                usage = _responses_usage(response.get("usage"))
+                if usage is not None:
+                    yield usage
+                yield End("tool_calls" if calls else "stop")
+            elif kind in ("response.failed", "error"):
+                err = _dump(getattr(ev, "response", None) or {}).get("error") or {}
+                msg = _dump(err).get("message") if err else getattr(ev, "message", kind)
+                yield StreamError(str(msg or kind))
+    finally:
+        _close(stream)  # a user who stops reading closes the stream
+
+
+litellm_responses.thinkwire_front_door = "openai-responses"  # type: ignore[attr-defined]

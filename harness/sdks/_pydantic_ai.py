@@ -1,0 +1,191 @@
+"""pydantic-ai adapters (pinned: pydantic-ai-slim[openai,anthropic]==2.68.0): ``OpenAIChatModel``,
+``OpenAIResponsesModel`` and ``AnthropicModel`` through ``pydantic_ai.direct``.
+
+Rule: the model class does the HTTP, the stream parsing and the history serialisation (that is what is
+under test). The adapter keeps the conversation as pydantic-ai's agent loop does: a list of
+``ModelRequest``/``ModelResponse`` in ``request.state`` (each turn's ``ModelResponse`` appended as the
+model returned it, the tool results as ``ToolReturnPart``), the scenario's tools as
+``ToolDefinition``s, thinking asked for in the model settings; it maps the part start/delta events
+(``ThinkingPart`` with its signature, ``TextPart``, ``ToolCallPart``) onto canonical events.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from typing import Any
+
+from harness.events import (
+    End,
+    Event,
+    Message,
+    ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
+    TextDelta,
+    ToolCallDelta,
+    ToolResultBlock,
+    Usage,
+)
+
+__all__ = ["pydantic_ai_anthropic", "pydantic_ai_openai_chat", "pydantic_ai_openai_responses"]
+
+
+def _mod(name: str) -> Any:
+    return importlib.import_module(name)  # optional dependencies (nox -s ecosystem)
+
+
+def _new_messages(request: Any) -> list[Message]:
+    seen = int(request.state.get("seen", 0))
+    request.state["seen"] = len(request.messages)
+    return [m for m in request.messages[seen:] if m.role != "assistant"]
+
+
+def _history(request: Any) -> list[Any]:
+    m = _mod("pydantic_ai.messages")
+    history: list[Any] = request.state.setdefault("history", [])
+    names = {
+        p.tool_call_id: p.tool_name
+        for r in history
+        if isinstance(r, m.ModelResponse)
+        for p in r.parts
+        if isinstance(p, m.ToolCallPart)
+    }
+    parts: list[Any] = []
+    for msg in _new_messages(request):
+        if msg.role == "tool":
+            for b in msg.content:
+                if isinstance(b, ToolResultBlock):
+                    name = names.get(b.call_id, b.name or "tool")
+                    parts.append(m.ToolReturnPart(tool_name=name, content=b.content, tool_call_id=b.call_id))
+        elif msg.role == "system":
+            parts.append(m.SystemPromptPart(content=msg.text))
+        else:
+            parts.append(m.UserPromptPart(content=msg.text))
+    if parts:
+        history.append(m.ModelRequest(parts=parts))
+    return history
+
+
+def _params(request: Any) -> Any:
+    tools = _mod("pydantic_ai.tools")
+    defs = [
+        tools.ToolDefinition(
+            name=t.name, description=t.description, parameters_json_schema=dict(t.parameters)
+        )
+        for t in request.tools
+    ]
+    return _mod("pydantic_ai.models").ModelRequestParameters(function_tools=defs)
+
+
+def _part_events(part: Any, index: int, calls: dict[int, int]) -> Iterator[Event]:
+    kind = getattr(part, "part_kind", "")
+    if kind == "thinking":
+        if getattr(part, "id", None) == "redacted_thinking" and part.signature:
+            yield RedactedReasoning(part.signature)
+            return
+        if part.content:
+            yield ReasoningDelta(part.content)
+        if part.signature:
+            yield ReasoningSignature(part.signature)
+    elif kind == "text" and part.content:
+        yield TextDelta(part.content)
+    elif kind == "tool-call":
+        n = calls.setdefault(index, len(calls))
+        args = part.args if isinstance(part.args, str) else (part.args_as_json_str() if part.args else "")
+        yield ToolCallDelta(n, part.tool_call_id, part.tool_name, args)
+
+
+def _delta_events(delta: Any, index: int, calls: dict[int, int]) -> Iterator[Event]:
+    kind = getattr(delta, "part_delta_kind", "")
+    if kind == "thinking":
+        if delta.content_delta:
+            yield ReasoningDelta(delta.content_delta)
+        if isinstance(getattr(delta, "signature_delta", None), str) and delta.signature_delta:
+            yield ReasoningSignature(delta.signature_delta)
+    elif kind == "text" and delta.content_delta:
+        yield TextDelta(delta.content_delta)
+    elif kind == "tool_call":
+        args = delta.args_delta if isinstance(delta.args_delta, str) else ""
+        yield ToolCallDelta(
+            calls.setdefault(index, len(calls)), delta.tool_call_id, delta.tool_name_delta, args
+        )
+
+
+def _end(response: Any, calls: dict[int, int]) -> Iterator[Event]:
+    usage = getattr(response, "usage", None)
+    if usage is not None and (usage.input_tokens or usage.output_tokens):
+        details = getattr(usage, "details", None) or {}
+        reasoning = details.get("reasoning_tokens", details.get("thinking_tokens"))
+        yield Usage(usage.input_tokens, usage.output_tokens, reasoning, None)
+    yield End("tool_calls" if calls or response.tool_calls else "stop")
+
+
+def _converse(request: Any, model: Any, settings: dict[str, Any]) -> Iterator[Event]:
+    direct = _mod("pydantic_ai.direct")
+    history = _history(request)
+    params = _params(request)
+    calls: dict[int, int] = {}
+    if not request.stream:
+        response = direct.model_request_sync(
+            model, history, model_settings=settings, model_request_parameters=params
+        )
+        for i, part in enumerate(response.parts):
+            yield from _part_events(part, i, calls)
+        history.append(response)
+        yield from _end(response, calls)
+        return
+    with direct.model_request_stream_sync(
+        model, history, model_settings=settings, model_request_parameters=params
+    ) as stream:
+        for ev in stream:
+            kind = getattr(ev, "event_kind", "")
+            if kind == "part_start":
+                yield from _part_events(ev.part, ev.index, calls)
+            elif kind == "part_delta":
+                yield from _delta_events(ev.delta, ev.index, calls)
+        response = stream.response  # the ModelResponse the stream built
+    history.append(response)
+    yield from _end(response, calls)
+
+
+def _openai_provider(request: Any) -> Any:
+    # no SDK retries: the scenario scripts one answer per turn (a retry is not what is under test)
+    client = _mod("openai").AsyncOpenAI(
+        base_url=request.base_url + "/v1", api_key="sk-thinkwire", max_retries=0
+    )
+    return _mod("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
+
+
+def pydantic_ai_openai_chat(request: Any) -> Iterator[Event]:
+    """``OpenAIChatModel`` (Chat Completions)."""
+    model = _mod("pydantic_ai.models.openai").OpenAIChatModel(
+        request.model, provider=_openai_provider(request)
+    )
+    yield from _converse(request, model, {"openai_reasoning_effort": "medium", "timeout": 30})
+
+
+def pydantic_ai_openai_responses(request: Any) -> Iterator[Event]:
+    """``OpenAIResponsesModel`` with reasoning summaries requested."""
+    model = _mod("pydantic_ai.models.openai").OpenAIResponsesModel(
+        request.model, provider=_openai_provider(request)
+    )
+    settings = {"openai_reasoning_effort": "medium", "openai_reasoning_summary": "auto", "timeout": 30}
+    yield from _converse(request, model, settings)
+
+
+pydantic_ai_openai_responses.thinkwire_front_door = "openai-responses"  # type: ignore[attr-defined]
+
+
+def pydantic_ai_anthropic(request: Any) -> Iterator[Event]:
+    """``AnthropicModel`` with extended thinking."""
+    client = _mod("anthropic").AsyncAnthropic(
+        base_url=request.base_url, api_key="sk-thinkwire", max_retries=0
+    )
+    provider = _mod("pydantic_ai.providers.anthropic").AnthropicProvider(anthropic_client=client)
+    model = _mod("pydantic_ai.models.anthropic").AnthropicModel(request.model, provider=provider)
+    settings = {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}, "timeout": 30}
+    yield from _converse(request, model, settings)
+
+
+pydantic_ai_anthropic.thinkwire_front_door = "anthropic-messages"  # type: ignore[attr-defined]

@@ -1,0 +1,106 @@
+"""The ready-made ecosystem profiles against a few cases each: the known bugs are caught and the correct
+paths pass. Each test needs its package (``nox -s ecosystem`` installs them) and is skipped without it,
+so ``.ci/run`` stays green on a machine without the heavy installs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.drivers import load_profile
+from harness.suite import Verdict, run
+from harness.suite._ecosystem_results import KNOWN, _matrix, known
+
+# third-party packages warn at import and leave event loops to the collector: not what is under test
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::UserWarning"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+]
+PROFILES = Path(__file__).resolve().parents[2] / "profiles"
+DS = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"
+ANTH = "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]"
+THINK = "wire-variants/reasoning-then-answer[openai-chat:think-tags/frames]"
+THINK_NONSTREAM = "wire-variants/reasoning-then-answer[openai-chat:think-tags/frames/nonstream]"
+RT = "wire-variants/reasoning-then-answer[openai-responses:reasoning_text/frames]"
+SUMMARY_TOOLS = "tools-passback/responses-reasoning-item[openai-responses:summary/frames]"
+
+CASES = [
+    # (profile, module, case, verdict): the bugs of the issue, and the correct paths beside them
+    ("langchain-deepseek", "langchain_deepseek", DS, Verdict.FAIL),
+    ("litellm-sdk-completion", "litellm", DS, Verdict.PASS),
+    ("litellm-sdk-completion", "litellm", ANTH, Verdict.PASS),
+    ("litellm-sdk-completion", "litellm", THINK, Verdict.FAIL),
+    ("litellm-sdk-completion", "litellm", THINK_NONSTREAM, Verdict.PASS),
+    ("litellm-sdk-completion", "litellm", RT, Verdict.FAIL),
+    ("langchain-openai-responses", "langchain_openai", RT, Verdict.FAIL),
+    ("langchain-openai-responses", "langchain_openai", SUMMARY_TOOLS, Verdict.PASS),
+    ("pydantic-ai-openai-responses", "pydantic_ai", RT, Verdict.FAIL),
+    ("pydantic-ai-openai-chat", "pydantic_ai", DS, Verdict.PASS),
+    ("pydantic-ai-anthropic", "pydantic_ai", ANTH, Verdict.PASS),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("profile", "module", "case", "verdict"), CASES)
+def test_profile_verdict(
+    profile: str, module: str, case: str, verdict: Verdict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip(module)
+    monkeypatch.setenv("LITELLM_MASTER_KEY", "sk-test")
+    result = run([case], sut=load_profile(PROFILES / f"{profile}.toml"), expectations=None)
+    (r,) = result.results
+    assert r.stream is verdict, [(f.check, f.verdict, f.message) for f in r.findings]
+
+
+def test_every_profile_of_the_table_exists_with_its_expectations(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.suite._ecosystem_results import PACKAGES
+
+    monkeypatch.setenv("LITELLM_MASTER_KEY", "sk-test")
+    for name, requirement in PACKAGES:
+        profile = load_profile(PROFILES / f"{name}.toml")
+        assert profile.expectations
+        assert Path(profile.expectations).exists(), name
+        assert "==" in requirement  # pinned
+
+
+def test_known_findings_match_by_glob() -> None:
+    assert known("langchain-deepseek", DS) is not None
+    assert known("langchain-deepseek", THINK) is None
+    assert known("litellm-proxy", THINK) is not None
+    assert set(KNOWN) <= {
+        "litellm-proxy",
+        "litellm-sdk-completion",
+        "litellm-sdk-responses",
+        "langchain-openai-responses",
+        "langchain-openai-chat",
+        "langchain-deepseek",
+        "pydantic-ai-openai-responses",
+        "pydantic-ai-openai-chat",
+    }
+
+
+def test_matrix_counts_by_category() -> None:
+    class R:
+        def __init__(self, cid: str, v: Verdict) -> None:
+            from harness.suite import Status
+
+            self.case_id, self.stream, self.status = cid, v, Status.OK
+
+    lines = _matrix([R("a/x", Verdict.PASS), R("a/y", Verdict.FAIL), R("b/z", Verdict.PASS)])
+    assert lines[2].startswith("| a | 1 | 0 | 0 | 0 | 1 |")
+    assert lines[3].startswith("| b | 1 |")
+
+
+def test_a_partial_run_replaces_only_its_sections() -> None:
+    from harness.suite._ecosystem_results import _merge_sections
+
+    old = "# T\n\nintro\n\n## litellm-proxy (x)\n\nold proxy\n\n## langchain-deepseek (y)\n\nold ds\n"
+    new = "# T\n\nintro\n\n## langchain-deepseek (y)\n\nnew ds\n"
+    text = "\n".join(_merge_sections(old, new, {"langchain-deepseek"}))
+    assert "old proxy" in text
+    assert "new ds" in text
+    assert "old ds" not in text
+    assert text.index("litellm-proxy") < text.index("langchain-deepseek")
