@@ -33,6 +33,7 @@ __all__ = [
     "GEMINI_FORMAT",
     "LIST_CARRIERS",
     "RD_FORMAT",
+    "details",
     "echo_fields",
     "list_events",
     "list_text",
@@ -152,7 +153,9 @@ def _reasoning_items(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
     return out
 
 
-def _details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock]) -> list[dict[str, Any]]:
+def details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = ()) -> list[dict[str, Any]]:
+    """``reasoning_details`` entries; a tool call's own signature (Gemini's thoughtSignature) travels as
+    a ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it."""
     out: list[dict[str, Any]] = []
     for n, b in enumerate(blocks):
         if b.redacted is not None:
@@ -193,7 +196,7 @@ def echo_fields(msg: Message, fields: Sequence[str]) -> dict[str, Any]:
                 out[name] = _thinking_blocks(blocks)
         elif name == "reasoning_details":
             if blocks or any(c.signature for c in calls):
-                out[name] = _details(blocks, calls)
+                out[name] = details(blocks, calls)
         elif name == "reasoning_content":
             if text or calls:
                 out[name] = text  # DeepSeek: present (maybe empty) on a tool-call turn

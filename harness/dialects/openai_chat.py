@@ -27,13 +27,12 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
-from harness.dialects._chat_carriers import parse_reasoning_items, parse_thinking_blocks, with_echo
+from harness.dialects._chat_carriers import details, parse_reasoning_items, parse_thinking_blocks, with_echo
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
     GEMINI_FORMAT,
     INLINE_THINK,
-    RD_FORMAT,
     Carrier,
     ChatEmitter,
     ChatObserver,
@@ -185,29 +184,6 @@ def observe_response(
     return out
 
 
-def _rd_details(
-    blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = ()
-) -> list[dict[str, Any]]:
-    """reasoning_details entries; a tool call's own signature (Gemini's thoughtSignature) travels as a
-    ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it."""
-    out: list[dict[str, Any]] = []
-    for n, b in enumerate(blocks):
-        if b.redacted is not None:
-            out.append({"type": "reasoning.encrypted", "data": b.redacted, "format": RD_FORMAT, "index": n})
-            continue
-        d: dict[str, Any] = {"type": "reasoning.text", "text": b.text}
-        if b.signature is not None:
-            d["signature"] = b.signature
-        d["format"] = RD_FORMAT
-        d["index"] = n
-        out.append(d)
-    for c in calls:
-        if c.signature is not None:
-            out.append({"type": "reasoning.encrypted", "data": c.signature, "id": c.id,
-                        "format": GEMINI_FORMAT, "index": len(out)})
-    return out
-
-
 def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, Any]:
     """An assistant message in ``variant``'s form (response ``message`` or request history entry)."""
     rblocks = [b for b in msg.content if isinstance(b, ReasoningBlock)]
@@ -232,7 +208,7 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
     elif carrier is Carrier.DETAILS and (rblocks or any(c.signature for c in calls)):
         if reasoning and not request:
             out["reasoning"] = reasoning
-        out["reasoning_details"] = _rd_details(rblocks, calls)
+        out["reasoning_details"] = details(rblocks, calls)
     if calls:
         out["tool_calls"] = [
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}

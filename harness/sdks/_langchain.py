@@ -10,7 +10,6 @@ a ``ToolMessage`` per tool result), tools bound with ``bind_tools``, and maps ea
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -18,31 +17,23 @@ from typing import Any
 from harness.events import (
     End,
     Event,
-    Message,
     ReasoningDelta,
     TextDelta,
     ToolCallDelta,
     ToolResultBlock,
     Usage,
 )
+from harness.sdks._framework import new_messages, optional
 
 __all__ = ["langchain_deepseek", "langchain_openai_chat", "langchain_openai_responses"]
 
 
-def _mod(name: str) -> Any:
-    return importlib.import_module(name)  # optional dependencies (nox -s ecosystem)
-
-
-def _new_messages(request: Any) -> list[Message]:
-    seen = int(request.state.get("seen", 0))
-    request.state["seen"] = len(request.messages)
-    return [m for m in request.messages[seen:] if m.role != "assistant"]
 
 
 def _history(request: Any) -> list[Any]:
-    msgs = _mod("langchain_core.messages")
+    msgs = optional("langchain_core.messages")
     history: list[Any] = request.state.setdefault("history", [])
-    for m in _new_messages(request):
+    for m in new_messages(request):
         if m.role == "tool":
             for b in m.content:
                 if isinstance(b, ToolResultBlock):
@@ -104,7 +95,7 @@ def _converse(request: Any, llm: Any) -> Iterator[Event]:
         if usage is not None:
             yield usage
     if total is not None:
-        history.append(_mod("langchain_core.messages").message_chunk_to_message(total))
+        history.append(optional("langchain_core.messages").message_chunk_to_message(total))
     yield End("tool_calls" if total is not None and total.tool_call_chunks else "stop")
 
 
@@ -123,13 +114,13 @@ def _openai_kwargs(request: Any) -> dict[str, Any]:
 
 def langchain_openai_chat(request: Any) -> Iterator[Event]:
     """``ChatOpenAI`` (Chat Completions) with the user's own message list."""
-    llm = _mod("langchain_openai").ChatOpenAI(model=request.model, **_openai_kwargs(request))
+    llm = optional("langchain_openai").ChatOpenAI(model=request.model, **_openai_kwargs(request))
     yield from _converse(request, llm)
 
 
 def langchain_openai_responses(request: Any) -> Iterator[Event]:
     """``ChatOpenAI(use_responses_api=True)`` with reasoning summaries requested."""
-    llm = _mod("langchain_openai").ChatOpenAI(
+    llm = optional("langchain_openai").ChatOpenAI(
         model=request.model,
         use_responses_api=True,
         reasoning={"effort": "medium", "summary": "auto"},
@@ -144,7 +135,7 @@ langchain_openai_responses.thinkwire_front_door = "openai-responses"  # type: ig
 def langchain_deepseek(request: Any) -> Iterator[Event]:
     """``ChatDeepSeek`` (reasoning_content) with the user's own message list."""
     kwargs = _openai_kwargs(request)
-    llm = _mod("langchain_deepseek").ChatDeepSeek(
+    llm = optional("langchain_deepseek").ChatDeepSeek(
         model="deepseek-reasoner", api_base=kwargs.pop("base_url"), **kwargs
     )
     yield from _converse(request, llm)

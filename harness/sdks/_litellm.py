@@ -17,7 +17,6 @@ from typing import Any
 from harness.events import (
     End,
     Event,
-    Message,
     ReasoningDelta,
     ReasoningSignature,
     StreamError,
@@ -26,6 +25,7 @@ from harness.events import (
     ToolResultBlock,
     Usage,
 )
+from harness.sdks._framework import new_messages
 
 __all__ = ["MODELS", "litellm_completion", "litellm_responses"]
 
@@ -59,17 +59,10 @@ def _litellm() -> Any:
     return litellm
 
 
-def _new_messages(request: Any) -> list[Message]:
-    """The messages thinkwire added since this adapter's last turn (the user's, the tool results):
-    the assistant turns are the adapter's own, already in its history."""
-    seen = int(request.state.get("seen", 0))
-    request.state["seen"] = len(request.messages)
-    return [m for m in request.messages[seen:] if m.role != "assistant"]
-
 
 def _chat_history(request: Any) -> list[dict[str, Any]]:
     history: list[dict[str, Any]] = request.state.setdefault("messages", [])
-    for m in _new_messages(request):
+    for m in new_messages(request):
         if m.role == "tool":
             for b in m.content:
                 if isinstance(b, ToolResultBlock):
@@ -182,7 +175,7 @@ def _finish(reason: str | None) -> str:
 
 def _input_items(request: Any) -> list[Any]:
     items: list[Any] = request.state.setdefault("input", [])
-    for m in _new_messages(request):
+    for m in new_messages(request):
         if m.role == "tool":
             for b in m.content:
                 if isinstance(b, ToolResultBlock):

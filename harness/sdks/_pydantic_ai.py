@@ -11,14 +11,12 @@ model returned it, the tool results as ``ToolReturnPart``), the scenario's tools
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from typing import Any
 
 from harness.events import (
     End,
     Event,
-    Message,
     ReasoningDelta,
     ReasoningSignature,
     RedactedReasoning,
@@ -27,22 +25,15 @@ from harness.events import (
     ToolResultBlock,
     Usage,
 )
+from harness.sdks._framework import new_messages, optional
 
 __all__ = ["pydantic_ai_anthropic", "pydantic_ai_openai_chat", "pydantic_ai_openai_responses"]
 
 
-def _mod(name: str) -> Any:
-    return importlib.import_module(name)  # optional dependencies (nox -s ecosystem)
-
-
-def _new_messages(request: Any) -> list[Message]:
-    seen = int(request.state.get("seen", 0))
-    request.state["seen"] = len(request.messages)
-    return [m for m in request.messages[seen:] if m.role != "assistant"]
 
 
 def _history(request: Any) -> list[Any]:
-    m = _mod("pydantic_ai.messages")
+    m = optional("pydantic_ai.messages")
     history: list[Any] = request.state.setdefault("history", [])
     names = {
         p.tool_call_id: p.tool_name
@@ -52,7 +43,7 @@ def _history(request: Any) -> list[Any]:
         if isinstance(p, m.ToolCallPart)
     }
     parts: list[Any] = []
-    for msg in _new_messages(request):
+    for msg in new_messages(request):
         if msg.role == "tool":
             for b in msg.content:
                 if isinstance(b, ToolResultBlock):
@@ -68,14 +59,14 @@ def _history(request: Any) -> list[Any]:
 
 
 def _params(request: Any) -> Any:
-    tools = _mod("pydantic_ai.tools")
+    tools = optional("pydantic_ai.tools")
     defs = [
         tools.ToolDefinition(
             name=t.name, description=t.description, parameters_json_schema=dict(t.parameters)
         )
         for t in request.tools
     ]
-    return _mod("pydantic_ai.models").ModelRequestParameters(function_tools=defs)
+    return optional("pydantic_ai.models").ModelRequestParameters(function_tools=defs)
 
 
 def _part_events(part: Any, index: int, calls: dict[int, int]) -> Iterator[Event]:
@@ -122,7 +113,7 @@ def _end(response: Any, calls: dict[int, int]) -> Iterator[Event]:
 
 
 def _converse(request: Any, model: Any, settings: dict[str, Any]) -> Iterator[Event]:
-    direct = _mod("pydantic_ai.direct")
+    direct = optional("pydantic_ai.direct")
     history = _history(request)
     params = _params(request)
     calls: dict[int, int] = {}
@@ -151,15 +142,15 @@ def _converse(request: Any, model: Any, settings: dict[str, Any]) -> Iterator[Ev
 
 def _openai_provider(request: Any) -> Any:
     # no SDK retries: the scenario scripts one answer per turn (a retry is not what is under test)
-    client = _mod("openai").AsyncOpenAI(
+    client = optional("openai").AsyncOpenAI(
         base_url=request.base_url + "/v1", api_key="sk-thinkwire", max_retries=0
     )
-    return _mod("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
+    return optional("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
 
 
 def pydantic_ai_openai_chat(request: Any) -> Iterator[Event]:
     """``OpenAIChatModel`` (Chat Completions)."""
-    model = _mod("pydantic_ai.models.openai").OpenAIChatModel(
+    model = optional("pydantic_ai.models.openai").OpenAIChatModel(
         request.model, provider=_openai_provider(request)
     )
     yield from _converse(request, model, {"openai_reasoning_effort": "medium", "timeout": 30})
@@ -167,7 +158,7 @@ def pydantic_ai_openai_chat(request: Any) -> Iterator[Event]:
 
 def pydantic_ai_openai_responses(request: Any) -> Iterator[Event]:
     """``OpenAIResponsesModel`` with reasoning summaries requested."""
-    model = _mod("pydantic_ai.models.openai").OpenAIResponsesModel(
+    model = optional("pydantic_ai.models.openai").OpenAIResponsesModel(
         request.model, provider=_openai_provider(request)
     )
     settings = {"openai_reasoning_effort": "medium", "openai_reasoning_summary": "auto", "timeout": 30}
@@ -179,11 +170,11 @@ pydantic_ai_openai_responses.thinkwire_front_door = "openai-responses"  # type: 
 
 def pydantic_ai_anthropic(request: Any) -> Iterator[Event]:
     """``AnthropicModel`` with extended thinking."""
-    client = _mod("anthropic").AsyncAnthropic(
+    client = optional("anthropic").AsyncAnthropic(
         base_url=request.base_url, api_key="sk-thinkwire", max_retries=0
     )
-    provider = _mod("pydantic_ai.providers.anthropic").AnthropicProvider(anthropic_client=client)
-    model = _mod("pydantic_ai.models.anthropic").AnthropicModel(request.model, provider=provider)
+    provider = optional("pydantic_ai.providers.anthropic").AnthropicProvider(anthropic_client=client)
+    model = optional("pydantic_ai.models.anthropic").AnthropicModel(request.model, provider=provider)
     settings = {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}, "timeout": 30}
     yield from _converse(request, model, settings)
 
