@@ -132,7 +132,7 @@ class CancelWatch:
         elif isinstance(ev, kind):
             text = self._tail + ev.text
             self.met = needle in text
-            self._tail = text[len(text) - len(needle) + 1 :] if len(needle) > 1 else ""
+            self._tail = text[-(len(needle) - 1) :] if len(needle) > 1 else ""
         return self.met
 
 
