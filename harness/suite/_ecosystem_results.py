@@ -121,16 +121,9 @@ def _installed(requirement: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def _annotate(path: Path, profile: str) -> None:
-    out, case = [], ""
-    for line in path.read_text(encoding="utf-8").split("\n"):
-        if line.startswith('[cases."'):
-            case = line[len('[cases."') : -2]
-        elif line.startswith('reason = "') and (hit := known(profile, case)):
-            why = hit[0].replace("\\", "\\\\").replace('"', "'")
-            line = f'reason = "{why}. Seen: {line[len(chr(34)) + 9 :]}'
-        out.append(line)
-    path.write_text("\n".join(out), encoding="utf-8")
+def _cause(profile: str, case_id: str) -> str | None:
+    hit = known(profile, case_id)
+    return hit[0] if hit else None
 
 
 def _matrix(results: list[Any]) -> list[str]:
@@ -171,8 +164,7 @@ def _findings(name: str, results: list[Any]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    from harness.drivers import load_profile
-    from harness.suite import load_cases, run, write_expectations
+    from harness.suite._sdk_results import record_profile
 
     os.environ.setdefault("LITELLM_MASTER_KEY", "sk-thinkwire-local")
     root = Path(__file__).resolve().parents[2]
@@ -195,13 +187,7 @@ def main(argv: list[str]) -> int:
         if not _installed(requirement):
             lines += [f'Not installed here: `pip install "{requirement}"`.', ""]
             continue
-        path = root / "profiles" / f"{name}.toml"
-        profile = load_profile(path)
-        cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
-        result = run(cases, sut=profile, expectations=None, keep_timelines=False)
-        exp_path = Path(profile.expectations or path.with_suffix(".expectations.toml"))
-        n = write_expectations(result.results, exp_path)
-        _annotate(exp_path, name)
+        result, n = record_profile(root / "profiles" / f"{name}.toml", name, _cause)
         lines += [
             f"{len(result.results)} cases, {n} recorded as expected; run: "
             f"`thinkwire run --sut profiles/{name}.toml`.",

@@ -280,7 +280,7 @@ def run(
         limits.derived_gate_timeout = WARMED.get(driver)
     try:
         for n, out, case in _schedule(rounds, case_list):
-            if n % len(case_list) == 1 or len(case_list) == 1:
+            if (n - 1) % len(case_list) == 0:  # a new round
                 views: dict[str, CaseView] = {}
             if driver is None or isinstance(driver, _StartFailed):
                 try:

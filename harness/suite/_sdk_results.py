@@ -11,9 +11,14 @@ from __future__ import annotations
 import fnmatch
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["CAUSES", "cause", "main"]
+if TYPE_CHECKING:
+    from harness.suite import RunResult
+
+__all__ = ["CAUSES", "annotate", "cause", "main", "record_profile"]
 
 PROFILES = ("sdk-openai-chat", "sdk-openai-responses", "sdk-anthropic-messages")
 
@@ -58,23 +63,37 @@ def cause(profile: str, case_id: str) -> str | None:
     return next((why for pat, why in CAUSES.get(profile, ()) if fnmatch.fnmatchcase(case_id, pat)), None)
 
 
-def _annotate(path: Path, profile: str) -> None:
+def annotate(path: Path, profile: str, cause_of: Callable[[str, str], str | None]) -> None:
     """Prefix each recorded reason with the measured cause of its case, where one is known."""
     out, case = [], ""
     for line in path.read_text(encoding="utf-8").split("\n"):
         if line.startswith('[cases."'):
             case = line[len('[cases."') : -2]
-        elif line.startswith('reason = "') and (why := cause(profile, case)):
+        elif line.startswith('reason = "') and (why := cause_of(profile, case)):
             why = why.replace("\\", "\\\\").replace('"', "'")  # a TOML basic string
             line = f'reason = "{why}. Seen: {line[len(chr(34)) + 9 :]}'
         out.append(line)
     path.write_text("\n".join(out), encoding="utf-8")
 
 
-def main(argv: list[str]) -> int:
+def record_profile(
+    path: Path, name: str, cause_of: Callable[[str, str], str | None]
+) -> tuple[RunResult, int]:
+    """Run every case the profile at ``path`` claims, write its expectations beside it (each reason
+    prefixed with its known cause) and return the run and how many cases were recorded."""
     from harness.drivers import load_profile
     from harness.suite import load_cases, run, write_expectations
 
+    profile = load_profile(path)
+    cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
+    result = run(cases, sut=profile, expectations=None, keep_timelines=False)
+    exp_path = Path(profile.expectations or path.with_suffix(".expectations.toml"))
+    n = write_expectations(result.results, exp_path)
+    annotate(exp_path, name, cause_of)
+    return result, n
+
+
+def main(argv: list[str]) -> int:
     root = Path(__file__).resolve().parents[2]  # the source checkout
     out_doc = Path(argv[0]) if argv else root / "docs" / "sdk-results.md"
     lines = [
@@ -86,13 +105,7 @@ def main(argv: list[str]) -> int:
         "",
     ]
     for name in PROFILES:
-        path = root / "profiles" / f"{name}.toml"
-        profile = load_profile(path)
-        cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
-        result = run(cases, sut=profile, expectations=None, keep_timelines=False)
-        exp_path = Path(profile.expectations or path.with_suffix(".expectations.toml"))
-        n = write_expectations(result.results, exp_path)
-        _annotate(exp_path, name)
+        result, n = record_profile(root / "profiles" / f"{name}.toml", name, cause)
         counts = Counter(r.status.value if r.status.value != "OK" else r.stream.value for r in result.results)
         by_check = Counter(f.check for r in result.results for f in r.failing())
         lines += [

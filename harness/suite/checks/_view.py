@@ -171,20 +171,24 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
 
 def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
     entries = timeline.entries()
+    by_key: dict[tuple[str, str, int], list[Entry]] = {}
+    for e in entries:  # one pass: every turn's selections below are lookups
+        by_key.setdefault((e.side, e.kind, e.turn), []).append(e)
     views: list[TurnView] = []
     for i, spec in enumerate(case.turns):
 
         def sel(side: str, k: str, i: int = i) -> list[Entry]:
-            return [e for e in entries if e.side == side and e.kind == k and e.turn == i]
+            return by_key.get((side, k, i), [])
 
         statuses = sel("client", "status")
         modes = sel("upstream", "mode")
         errors = sel("client", "error")
+        events = sel("client", "event")
         views.append(
             TurnView(
                 turn=i,
                 expected_events=spec.events(),
-                client_events=[e.event for e in sel("client", "event") if e.event is not None],
+                client_events=[e.event for e in events if e.event is not None],
                 reached=bool(sel("upstream", "request")),
                 rejected=sel("upstream", "rejected"),
                 gate_timeouts=sel("upstream", "gate-timeout"),
@@ -197,7 +201,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 gate_waits=sel("upstream", "gate-wait"),
                 mode=modes[0] if modes else None,
                 observed=bool(statuses or sel("client", "chunk"))
-                or any(not _made_by_harness(e, errors) for e in sel("client", "event")),
+                or any(not _made_by_harness(e, errors) for e in events),
                 raised=[e for e in errors if e.info.get("exception")],
                 client_errors=errors,
             )
