@@ -323,6 +323,14 @@ class Server:
             self._ready.set()
             loop.run_forever()
         finally:
+            # A connection accepted while the server shut down has a task that never registered in
+            # _conns: cancel whatever is left and let it end (its ``finally`` closes its socket) before
+            # the loop closes, as asyncio.run does; else it dies pending, with a traceback on stderr.
+            with contextlib.suppress(Exception):
+                left = asyncio.all_tasks(loop)
+                for task in left:
+                    task.cancel()
+                loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
             with contextlib.suppress(Exception):
                 loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
