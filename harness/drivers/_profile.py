@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import ProfileError, closest
+from harness.dialects._carrier_spec import CarrierSpec
 from harness.drivers._shaping import RequestShape, parse_request_table
 
 __all__ = [
@@ -61,6 +62,7 @@ _KEYS: dict[str, Any] = {
     "request": dict,
     "sys_path": list,
     "echo_fields": list,
+    "carriers": dict,
 }
 
 
@@ -106,6 +108,7 @@ class SUTProfile:
     reports_usage: bool = True  # profile key ``usage``: the SUT reports token usage (CLIs: false)
     request: Mapping[str, RequestShape] = field(default_factory=dict)  # "*"/dialect -> headers, body
     echo_fields: tuple[str, ...] | None = None  # openai-chat: the carriers the SUT reads reasoning back from
+    carriers: tuple[CarrierSpec, ...] = ()  # openai-chat: carriers the profile declares ([carriers.<name>])
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"
 
@@ -212,14 +215,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     front = str(data.get("front_door", "pi-json" if kind == "cli" else "openai-chat"))
     if front not in dialect_names():
         raise err("front_door", f"unknown dialect {front!r}", closest(front, dialect_names()))
-    if "echo_fields" in data:
-        from harness.dialects._chat_carriers import CARRIERS
-
-        if front != "openai-chat":
-            raise err("echo_fields", f"only an openai-chat front door has carriers to pick (this is {front})")
-        for name in data["echo_fields"]:
-            if name not in CARRIERS:
-                raise err("echo_fields", f"unknown carrier {name!r}", closest(str(name), CARRIERS))
+    carriers = _carriers(data, front, source)
     for d in data.get("dialects", []) or []:
         if d not in dialect_names():
             raise err("dialects", f"unknown dialect {d!r}", closest(d, dialect_names()))
@@ -271,9 +267,27 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         reports_usage=bool(data.get("usage", kind != "cli")),
         request=request,
         echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
+        carriers=carriers,
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
     )
+
+
+def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[CarrierSpec, ...]:
+    """The declared carriers; ``echo_fields`` may name them or a built-in (``reasoning_fields`` may
+    also name any plain string field)."""
+    from harness.dialects._carrier_spec import parse_carriers
+    from harness.dialects._chat_carriers import CARRIERS
+
+    keys = [k for k in ("carriers", "echo_fields") if k in data]
+    if keys and front != "openai-chat":
+        raise ProfileError(source, keys[0], f"only an openai-chat front door has carriers (this is {front})")
+    specs = parse_carriers(data["carriers"], source, CARRIERS) if "carriers" in data else ()
+    known = (*CARRIERS, *(c.name for c in specs))
+    for name in data.get("echo_fields", ()):
+        if name not in known:
+            raise ProfileError(source, "echo_fields", f"unknown carrier {name!r}", closest(str(name), known))
+    return specs
 
 
 def _tname(t: Any) -> str:
@@ -296,7 +310,10 @@ def _shown(value: Any) -> str:
 
 def build_options(profile: SUTProfile) -> dict[str, Any]:
     """Options for the front door's request builder, from the profile (the echo carriers)."""
-    return {} if profile.echo_fields is None else {"echo_fields": profile.echo_fields}
+    opts: dict[str, Any] = {} if profile.echo_fields is None else {"echo_fields": profile.echo_fields}
+    if profile.carriers:
+        opts["carriers"] = profile.carriers
+    return opts
 
 
 def observer_options(profile: SUTProfile) -> dict[str, Any]:
@@ -306,4 +323,6 @@ def observer_options(profile: SUTProfile) -> dict[str, Any]:
         opts["reasoning_fields"] = profile.reasoning_fields
     if profile.front_door == "openai-chat":
         opts["inline_think"] = profile.inline_think
+        if profile.carriers:
+            opts["carriers"] = profile.carriers
     return opts
