@@ -18,6 +18,7 @@ from typing import Any
 
 from harness._errors import ProfileError, closest
 from harness.dialects._carrier_spec import CarrierSpec
+from harness.dialects._providers import Provider, provider_names, provider_of
 from harness.drivers._shaping import RequestShape, parse_request_table
 
 __all__ = [
@@ -63,6 +64,7 @@ _KEYS: dict[str, Any] = {
     "sys_path": list,
     "echo_fields": list,
     "carriers": dict,
+    "providers": list,
 }
 
 
@@ -71,7 +73,7 @@ _WANT = {
     "timeout": "a number of seconds",
     "ready_timeout": "a number of seconds",
 }
-_LISTS_OF_STR = ("command", "dialects", "unsupported_variants", "reasoning_fields", "faults")
+_LISTS_OF_STR = ("command", "dialects", "unsupported_variants", "reasoning_fields", "faults", "providers")
 _TABLES_OF_STR = ("env", "models", "files")
 
 
@@ -109,12 +111,24 @@ class SUTProfile:
     request: Mapping[str, RequestShape] = field(default_factory=dict)  # "*"/dialect -> headers, body
     echo_fields: tuple[str, ...] | None = None  # openai-chat: the carriers the SUT reads reasoning back from
     carriers: tuple[CarrierSpec, ...] = ()  # openai-chat: carriers the profile declares ([carriers.<name>])
+    providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"
 
-    def model_for(self, dialect: str, variant: str) -> str:
-        template = self.models.get(dialect, self.models.get("*", "{dialect}:{variant}/mock-model"))
-        return template.format(dialect=dialect, variant=variant)
+    def model_for(self, dialect: str, variant: str, provider: Provider | None = None) -> str:
+        """The model name a case is called by: ``models`` keyed by the case's provider, else its
+        dialect, else ``*``; without any, the provider's realistic default name."""
+        provider = provider or provider_of(dialect, variant)
+        template = self.models.get(
+            provider.name, self.models.get(dialect, self.models.get("*", "{default_model}"))
+        )
+        return template.format(
+            dialect=dialect, variant=variant, provider=provider.name, default_model=provider.model
+        )
+
+    def claims_provider(self, provider: str) -> bool:
+        """Whether the SUT claims ``provider``'s semantics (its passback rules); default: every one."""
+        return self.providers is None or provider in self.providers
 
     def claims(self, dialect: str, variant: str) -> bool:
         if self.dialects is not None and dialect not in self.dialects:
@@ -229,15 +243,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
                 f"unknown variant {data['front_variant']!r} of front door {front}",
                 closest(data["front_variant"], variants),
             )
-    for key, template in dict(data.get("models", {})).items():
-        try:
-            str(template).format(dialect="d", variant="v")
-        except (KeyError, IndexError, ValueError) as exc:
-            raise err(
-                f"models.{key}",
-                f"bad template {template!r} ({type(exc).__name__}: {exc})",
-                "the placeholders are {dialect} and {variant}",
-            ) from None
+    _check_models(data, err)
     return SUTProfile(
         name=str(data.get("name", kind)),
         kind=kind,
@@ -268,9 +274,32 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         request=request,
         echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
         carriers=carriers,
+        providers=tuple(data["providers"]) if "providers" in data else None,
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
     )
+
+
+def _check_models(data: Mapping[str, Any], err: Any) -> None:
+    """``models`` keys are dialects, providers or ``*``; templates use known placeholders only;
+    ``providers`` names known providers."""
+    from harness.dialects import dialect_names
+
+    keys = (*dialect_names(), *provider_names(), "*")
+    for key, template in dict(data.get("models", {})).items():
+        if key not in keys:
+            raise err(f"models.{key}", "names no dialect or provider", closest(str(key), keys))
+        try:
+            str(template).format(dialect="d", variant="v", provider="p", default_model="m")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise err(
+                f"models.{key}",
+                f"bad template {template!r} ({type(exc).__name__}: {exc})",
+                "the placeholders are {dialect}, {variant}, {provider} and {default_model}",
+            ) from None
+    for name in data.get("providers", ()):
+        if name not in provider_names():
+            raise err("providers", f"unknown provider {name!r}", closest(str(name), provider_names()))
 
 
 def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[CarrierSpec, ...]:

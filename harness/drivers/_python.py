@@ -66,6 +66,7 @@ class SUTRequest:
     body: Mapping[str, Any] = field(default_factory=dict)  # extra request fields (request shaping)
     turn: int = 0
     front_door: str = "openai-chat"  # the event style the adapter speaks (chat- or Responses-like)
+    provider: str = ""  # the provider the case's upstream plays (deepseek, kimi, anthropic, openai...)
 
     def tools_json(self, front_door: str | None = None) -> list[dict[str, Any]]:
         """The tool definitions in a front door's request form (default: the adapter's own)."""
@@ -173,6 +174,7 @@ class PythonDriver:
             body=shape.body,
             turn=turn,
             front_door=self.front_door,
+            provider=ctx.provider,
         )
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
