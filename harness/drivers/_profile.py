@@ -1,8 +1,10 @@
 """SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT.
 
-Rule: placeholders ``{upstream}`` (mock upstream base URL), ``{port}`` (a free port thinkwire picked),
-``{tmp}`` (a fresh temp dir), ``{python}`` (this interpreter), ``{session}``, ``{prompt}``,
-``{dialect}``, ``{variant}`` are substituted in commands, env, URLs, model names and config files.
+Rule: placeholders (``_templates``: ``{upstream}``, ``{port}``, ``{tmp}``, ``{python}``,
+``{profile_dir}``, ``{env:NAME}`` everywhere; the per-case ``{model}``, ``{dialect}``, ``{variant}``,
+``{provider}``... where a case is known) are checked when the profile loads (an unknown one is a
+ProfileError naming it) and filled in commands, env, URLs, config files and request shaping; model
+names are templates of their own (``{dialect}``, ``{variant}``, ``{provider}``, ``{default_model}``).
 The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
 templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
 before a python SUT's callable is imported.
@@ -20,6 +22,7 @@ from harness._errors import ProfileError, closest
 from harness.dialects._carrier_spec import CarrierSpec
 from harness.dialects._providers import Provider, provider_names, provider_of
 from harness.drivers._shaping import RequestShape, parse_request_table
+from harness.drivers._templates import CASE, RUN, check, fill
 
 __all__ = [
     "KINDS",
@@ -114,6 +117,14 @@ class SUTProfile:
     providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"
+    profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
+
+    def run_values(self, **values: str) -> dict[str, str]:
+        """The run-wide placeholder values (``_templates.RUN``), with ``values`` added."""
+        import os
+        import sys
+
+        return {"python": sys.executable, "profile_dir": self.profile_dir or os.getcwd(), **values}
 
     def model_for(self, dialect: str, variant: str, provider: Provider | None = None) -> str:
         """The model name a case is called by: ``models`` keyed by the case's provider, else its
@@ -140,10 +151,8 @@ class SUTProfile:
 
 
 def substitute(template: str, values: Mapping[str, str]) -> str:
-    out = template
-    for key, value in values.items():
-        out = out.replace("{" + key + "}", value)
-    return out
+    """``template`` with its placeholders filled from ``values`` and the environment (``_templates``)."""
+    return fill(template, values)
 
 
 def load_profile(path: Path) -> SUTProfile:
@@ -161,6 +170,7 @@ def load_profile(path: Path) -> SUTProfile:
             "save it as UTF-8",
         ) from None
     profile = parse_profile(data, source=str(path))
+    object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
     if profile.sys_path:
@@ -225,6 +235,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
 
     if not all(isinstance(p, str) for p in data.get("sys_path", [])):
         raise err("sys_path", "expected a list of directories", 'e.g. sys_path = ["adapters"]')
+    _check_templates(data, kind, err)
     request = parse_request_table(data["request"], source) if "request" in data else {}
     front = str(data.get("front_door", "pi-json" if kind == "cli" else "openai-chat"))
     if front not in dialect_names():
@@ -278,6 +289,20 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
     )
+
+
+def _check_templates(data: Mapping[str, Any], kind: str, err: Any) -> None:
+    """Every placeholder known where it is used: per-case ones only in request shaping and in a CLI's
+    command, env and session dir (a gateway is started once per run)."""
+    per_case = (*RUN, *CASE) if kind == "cli" else RUN
+    for key in ("command", "env", "files", "session_dir"):
+        if key in data:
+            check(data[key], per_case, err, key)
+    for key in ("url", "ready"):
+        if key in data:
+            check(data[key], RUN, err, key)
+    if "request" in data:
+        check(data["request"], (*RUN, *CASE), err, "request")
 
 
 def _check_models(data: Mapping[str, Any], err: Any) -> None:

@@ -158,6 +158,7 @@ class PythonDriver:
         shape = shaping(
             self.profile.request, front_door=self.front_door, dialect=case.dialect,
             variant=case.variant, model=ctx.model,
+            values=self.profile.run_values(upstream=ctx.upstream_url, provider=ctx.provider),
         )
         req = SUTRequest(
             ctx.upstream_url,
