@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip the canary case (a SUT that cannot be tested then gives one ERROR/TIMEOUT per case)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the whole traceback and timeline of a failed preflight or SUT start",
+    )
 
     ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
     ls.add_argument("--variants", action="store_true", help="list every wire variant instead")
@@ -398,14 +404,35 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from harness._errors import PreflightError
+
     _check_run_args(args)  # everything refusable, refused before the first case
     with _Signals() as stop:
-        result = _run_until_signal(args, stop)
+        try:
+            result = _run_until_signal(args, stop)
+        except PreflightError as exc:
+            raise ThinkwireError(_explained(args, str(exc), exc.detail, "preflight.txt")) from None
         if isinstance(result, int):
             return result
         if stop.signum or result is None:  # (None: a signal came before any result)
             return _interrupted(args, result, stop)
         return _finish_run(args, result)
+
+
+def _explained(args: argparse.Namespace, line: str, detail: str, name: str) -> str:
+    """The one line of a failure that stopped the run, and where its whole traceback and timeline are:
+    printed above (``-v``), written to the report dir (``--report``), or how to get them."""
+    if not detail:
+        return line
+    if args.verbose:
+        print(detail, file=sys.stderr)
+        return f"{line} (traceback and timeline above)"
+    if args.report:
+        path = Path(args.report) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(detail, encoding="utf-8")
+        return f"{line} (traceback and timeline: {path})"
+    return f"{line} (-v prints the traceback and timeline; --report DIR writes them to DIR/{name})"
 
 
 def _interrupted(args: argparse.Namespace, result: RunResult | None, stop: _Signals) -> int:
@@ -437,7 +464,8 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     from harness.suite import write_expectations
 
     if result.sut_error:
-        print(f"thinkwire: {result.sut_error}", file=sys.stderr)
+        detail = next((r.error for r in result.results if r.error), "")
+        print(f"thinkwire: {_explained(args, result.sut_error, detail, 'sut-start.txt')}", file=sys.stderr)
     if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
         print_failures(result)
         print_summary(result)

@@ -89,8 +89,10 @@ def load_callable(spec: str, sys_path: Iterable[str] = ()) -> SUTCallable:
         obj: Any = importlib.import_module(module)
         for part in attr.split("."):
             obj = getattr(obj, part)
-    except Exception as exc:
-        raise DriverError(f"cannot load SUT callable {spec!r}: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # the first line says what; the rest is the whole traceback
+        raise DriverError(
+            f"cannot load SUT callable {spec!r}: {type(exc).__name__}: {exc}\n{short_traceback(exc, 8000)}"
+        ) from None
     if not callable(obj):
         raise DriverError(f"SUT callable {spec!r} is not callable")
     fn: SUTCallable = obj
