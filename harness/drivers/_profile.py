@@ -34,7 +34,7 @@ __all__ = [
     "substitute",
 ]
 
-KINDS = ("gateway", "url", "python", "cli")
+KINDS = ("gateway", "url", "python", "cli", "adapter")
 
 _KEYS: dict[str, Any] = {
     "name": str,
@@ -217,7 +217,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
                 f"{command!r} cannot be split into words: {exc}",
                 "close the quote or escape it, or give a list of words",
             ) from None
-    if kind in ("gateway", "cli") and not command:
+    if kind in ("gateway", "cli", "adapter") and not command:
         raise err(
             "command",
             f"a {kind} profile needs a command",

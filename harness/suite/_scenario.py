@@ -64,7 +64,7 @@ CATEGORIES = (
     "timing",
 )
 
-SUT_KINDS = ("gateway", "url", "python", "cli")
+SUT_KINDS = ("gateway", "url", "python", "cli", "adapter")
 MODES = ("stream", "nonstream")
 
 _TOP_KEYS = {
