@@ -11,6 +11,7 @@ keeps reading after its client went away, never answers ``done``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import threading
@@ -147,10 +148,8 @@ def abort(resp: httpx.Response) -> None:
     import socket
 
     sock = resp.extensions["network_stream"].get_extra_info("socket")
-    try:
+    with contextlib.suppress(OSError):
         sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
 
 
 def main() -> None:
