@@ -44,6 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
     run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
     run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
+    run.add_argument(
+        "--scenarios",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory of your own scenarios, added to the catalog (repeatable)",
+    )
     run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
     run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
     run.add_argument(
@@ -92,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--checks", action="store_true", help="list the checks")
     ls.add_argument("--faults", action="store_true", help="list the reference SUTs' fault switches")
     ls.add_argument("--cases", action="append", help="glob of case or scenario ids")
+    ls.add_argument(
+        "--scenarios-dir", dest="scenario_dirs", action="append", default=[], metavar="DIR",
+        help="a directory of your own scenarios, listed with the catalog (repeatable)",
+    )
 
     serve = sub.add_parser("serve", help="run the mock upstream standalone until SIGTERM / Ctrl-C")
     serve.add_argument("--dialect", default="openai-chat")
@@ -154,7 +165,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return 0
     from harness.suite import expand, load_catalog, select
 
-    scenarios = load_catalog()
+    scenarios = load_catalog(extra=args.scenario_dirs)
     if args.scenarios:
         for s in scenarios:
             seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
@@ -168,6 +179,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
         seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
         print(f"{case.id}  [{s.category}]{seeds}  {s.requirement}")
     return 0
+
+
+def _scenario_dirs(args: argparse.Namespace) -> list[str]:
+    """``--scenarios`` and the SUT profile's own ``scenarios`` directories."""
+    from harness.suite._runner import resolve_sut
+
+    return [*args.scenarios, *resolve_sut(_profile_from_flags(args), args.fault).scenarios]
 
 
 def _no_match(patterns: Sequence[str] | None) -> str:
@@ -325,7 +343,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
     result: RunResult | None = None
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
-            cases = load_cases(args.cases)
+            cases = load_cases(args.cases, scenarios=_scenario_dirs(args))
             if not cases:
                 raise ThinkwireError(_no_match(args.cases))
             progress = Progress(enabled=not args.quiet)
@@ -339,6 +357,8 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                     raise ThinkwireError(
                         "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
                     )
+                if _scenario_dirs(args):
+                    raise ThinkwireError("-j N runs the catalog's cases only: drop --scenarios or -j")
                 try:
                     if not args.no_preflight:  # once, before the workers start
                         preflight(
@@ -374,6 +394,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                 result = run(
                     cases,
                     sut=_profile_from_flags(args),
+                    scenarios=args.scenarios,
                     faults=args.fault,
                     strict=args.strict,
                     expectations=args.expectations,

@@ -68,6 +68,7 @@ _KEYS: dict[str, Any] = {
     "echo_fields": list,
     "carriers": dict,
     "providers": list,
+    "scenarios": list,
 }
 
 
@@ -76,7 +77,9 @@ _WANT = {
     "timeout": "a number of seconds",
     "ready_timeout": "a number of seconds",
 }
-_LISTS_OF_STR = ("command", "dialects", "unsupported_variants", "reasoning_fields", "faults", "providers")
+_LISTS_OF_STR = (
+    "command", "dialects", "unsupported_variants", "reasoning_fields", "faults", "providers", "scenarios"
+)
 _TABLES_OF_STR = ("env", "models", "files")
 
 
@@ -115,6 +118,7 @@ class SUTProfile:
     echo_fields: tuple[str, ...] | None = None  # openai-chat: the carriers the SUT reads reasoning back from
     carriers: tuple[CarrierSpec, ...] = ()  # openai-chat: carriers the profile declares ([carriers.<name>])
     providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
+    scenarios: tuple[str, ...] = ()  # a team's own scenario directories (absolute once loaded from a file)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
@@ -173,9 +177,9 @@ def load_profile(path: Path) -> SUTProfile:
     object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
-    if profile.sys_path:
-        paths = tuple(str((path.parent / p).resolve()) for p in profile.sys_path)
-        object.__setattr__(profile, "sys_path", paths)
+    for key in ("sys_path", "scenarios"):  # relative to the profile
+        paths = tuple(str((path.parent / p).resolve()) for p in getattr(profile, key))
+        object.__setattr__(profile, key, paths)
     return profile
 
 
@@ -286,6 +290,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
         carriers=carriers,
         providers=tuple(data["providers"]) if "providers" in data else None,
+        scenarios=tuple(data.get("scenarios", ())),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
     )
