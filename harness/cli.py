@@ -10,12 +10,14 @@ import argparse
 import contextlib
 import signal
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness._cli_output import check_output as _check_output
+from harness._cli_output import explained as _explained
 from harness._errors import ThinkwireError
+from harness._signals import Signals as _Signals
 
 if TYPE_CHECKING:
     from harness.suite import RunResult
@@ -263,76 +265,6 @@ def _check_run_args(args: argparse.Namespace) -> None:
         _check_output("--write-expectations", Path(args.write_expectations), directory=False)
 
 
-def _check_output(flag: str, path: Path, *, directory: bool) -> None:
-    """Can ``path`` (a directory, or a file) be written? Probed by creating what is missing, writing a
-    probe file in the directory, and removing both again."""
-    import contextlib
-    import os
-    import tempfile
-
-    if directory and path.exists() and not path.is_dir():
-        raise ThinkwireError(
-            f"{flag}: {path} is an existing file; expected a directory (name a new or existing directory)"
-        )
-    if not directory and path.is_dir():
-        raise ThinkwireError(f"{flag}: {path} is a directory; expected a file path (e.g. {path / 'out.xml'})")
-    folder = path if directory else path.parent
-    missing = []
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=".thinkwire-probe-", dir=folder)
-        os.close(fd)
-        os.unlink(name)
-        if not directory and path.exists() and not os.access(path, os.W_OK):
-            raise PermissionError(f"{path} is not writable")
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise ThinkwireError(f"{flag}: cannot write to {path}: {reason} (choose a writable path)") from None
-    finally:
-        for d in missing:  # deepest first: leave the file system as it was
-            with contextlib.suppress(OSError):
-                d.rmdir()
-
-
-class _Signals:
-    """SIGINT and SIGTERM during ``thinkwire run``: the first one stops the run (KeyboardInterrupt in
-    the main thread, where the runner turns it into a partial, ``interrupted`` result after stopping
-    every SUT); later ones, and any after ``disarm()``, are only remembered, so cleanup and the
-    partial report are never cut short. Outside the main thread (embedded use) nothing is installed."""
-
-    def __init__(self) -> None:
-        self.signum = 0
-        self.armed = True
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> _Signals:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for s, previous in self._previous.items():
-            signal.signal(s, previous)
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.signum:
-            return
-        self.signum = signum
-        if self.armed:
-            raise KeyboardInterrupt
-
-    def disarm(self) -> None:
-        self.armed = False
-
-    @property
-    def name(self) -> str:
-        return signal.Signals(self.signum).name if self.signum else ""
-
-
 def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | int | None:
     """The run itself, under ``stop``: a RunResult (``interrupted`` set when a signal ended it early),
     None when a signal came before any case; the exit code 2 when no case matches."""
@@ -438,22 +370,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if stop.signum or result is None:  # (None: a signal came before any result)
             return _interrupted(args, result, stop)
         return _finish_run(args, result)
-
-
-def _explained(args: argparse.Namespace, line: str, detail: str, name: str) -> str:
-    """The one line of a failure that stopped the run, and where its whole traceback and timeline are:
-    printed above (``-v``), written to the report dir (``--report``), or how to get them."""
-    if not detail:
-        return line
-    if args.verbose:
-        print(detail, file=sys.stderr)
-        return f"{line} (traceback and timeline above)"
-    if args.report:
-        path = Path(args.report) / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(detail, encoding="utf-8")
-        return f"{line} (traceback and timeline: {path})"
-    return f"{line} (-v prints the traceback and timeline; --report DIR writes them to DIR/{name})"
 
 
 def _interrupted(args: argparse.Namespace, result: RunResult | None, stop: _Signals) -> int:
