@@ -4,6 +4,12 @@
 'use strict';
 const readline = require('node:readline');
 
+// stdout carries protocol lines only: a library's console output (the AI SDK's warnings) goes to stderr.
+globalThis.AI_SDK_LOG_WARNINGS = false;
+for (const name of ['log', 'info', 'warn', 'debug']) {
+  console[name] = (...args) => process.stderr.write(args.map(String).join(' ') + '\n');
+}
+
 function say(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
 }
