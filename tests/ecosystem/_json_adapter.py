@@ -22,6 +22,8 @@ import httpx
 
 from harness.dialects import get_dialect
 
+from _toy_framework import chat_entry
+
 MODE = sys.argv[1]
 LOCK = threading.Lock()
 HISTORY: dict[str, list[dict[str, Any]]] = {}
@@ -128,18 +130,7 @@ def run_turn(req: dict[str, Any], cancel: threading.Event) -> None:
         )
         say({"id": tid, "done": True})
         return
-    from harness.events import assemble
-
-    reply = assemble(events)
-    entry: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
-    if MODE != "lossy" or not reply.tool_calls:
-        entry["reasoning_content"] = reply.reasoning
-    if reply.tool_calls:
-        entry["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in reply.tool_calls
-        ]
-    history.append(entry)
+    history.append(chat_entry(events, keep_reasoning=MODE != "lossy"))
     say({"id": tid, "done": True})
 
 

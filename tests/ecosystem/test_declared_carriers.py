@@ -4,8 +4,6 @@ passback cases; one that drops signatures is caught; without the declaration not
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -23,11 +21,8 @@ from harness.events import (
 )
 from harness.suite import Verdict, run
 
-GATEWAY = str(Path(__file__).with_name("_tb_gateway.py"))
-SIGNED = "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]"
-SIGNED_NONSTREAM = "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames/nonstream]"
-REDACTED = "tools-passback/anthropic-redacted[anthropic-messages:redacted/frames]"
-PLAIN = "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]"
+from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
+
 ALL = (SIGNED, SIGNED_NONSTREAM, REDACTED, PLAIN)
 
 CUSTOM = {
@@ -50,17 +45,7 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def gateway(mode: str, style: str, **extra: object) -> object:
-    data: dict[str, object] = {
-        "kind": "gateway",
-        "name": f"tb-{style}-{mode}",
-        "command": [sys.executable, GATEWAY, mode, "{port}", "{upstream}", style],
-        "env": {"TB_KEY": "k-test"},
-        "dialects": ["anthropic-messages"],
-        "request": {"headers": {"authorization": "Bearer {env:TB_KEY}"}},
-        "timeout": 10,
-    }
-    data.update(extra)
-    return parse_profile(data)
+    return tb_gateway(f"tb-{style}-{mode}", mode, style, **extra)
 
 
 def verdicts(result: object) -> dict[str, Verdict]:
