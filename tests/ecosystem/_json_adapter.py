@@ -19,10 +19,9 @@ import traceback
 from typing import Any
 
 import httpx
+from _toy_framework import chat_entry
 
 from harness.dialects import get_dialect
-
-from _toy_framework import chat_entry
 
 MODE = sys.argv[1]
 LOCK = threading.Lock()

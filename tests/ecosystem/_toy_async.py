@@ -9,11 +9,11 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from _toy_framework import chat_entry
+
 from harness.dialects import get_dialect
 from harness.drivers import SUTRequest
 from harness.events import Event, ToolResultBlock
-
-from _toy_framework import chat_entry
 
 CLOSED: list[str] = []  # what the generators saw when they ended ("closed", "cancelled")
 

@@ -5,9 +5,9 @@ without the key header or the ``thinking`` field gets no verdict it did not earn
 
 from __future__ import annotations
 
-
 import psutil
 import pytest
+from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 from harness._errors import PreflightError, ProfileError
 from harness.dialects import get_dialect
@@ -27,7 +27,6 @@ from harness.events import (
 )
 from harness.suite import Verdict, expand_all, load_catalog, run, select
 
-from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 def gateway(mode: str, **extra: object) -> object:
     return tb_gateway(f"tb-{mode}", mode, **{"echo_fields": ["thinking_blocks"], **extra})

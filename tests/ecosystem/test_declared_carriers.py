@@ -4,8 +4,8 @@ passback cases; one that drops signatures is caught; without the declaration not
 
 from __future__ import annotations
 
-
 import pytest
+from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 from harness.dialects import get_dialect
 from harness.drivers import parse_profile
@@ -20,8 +20,6 @@ from harness.events import (
     TextDelta,
 )
 from harness.suite import Verdict, run
-
-from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 ALL = (SIGNED, SIGNED_NONSTREAM, REDACTED, PLAIN)
 
