@@ -90,6 +90,27 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
     "pydantic-ai-openai-chat": ((_THINK, "pydantic-ai OpenAIChatModel: " + _LEAK, ""),),
+    "node-openai-chat": (
+        (
+            _THINK,
+            "the openai Node SDK types content as a string and splits nothing: <think>...</think> stays in "
+            "content (as with the Python openai SDK, docs/sdk-results.md)",
+            "",
+        ),
+        (
+            ("sse-framing/perturbations*event-only]",),
+            "the openai Node SDK's SSEDecoder dispatches a data-less 'event: ping' block with data '' "
+            "(openai/core/streaming.js decode: only a block with neither event nor data is skipped) and "
+            "JSON.parse('') throws 'Unexpected end of JSON input' (the Python SDK does the same)",
+            "",
+        ),
+        (
+            ("sse-framing/unterminated*",),
+            "a stream cut before its [DONE] looks complete: the openai Node SDK's Stream iterator ends at "
+            "EOF and raises nothing (openai/core/streaming.js)",
+            "",
+        ),
+    ),
     "langchain-openai-chat": (
         (
             ("*",),
