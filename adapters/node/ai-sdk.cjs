@@ -1,7 +1,7 @@
 // The Vercel AI SDK (`ai` streamText) as a SUT, with the provider package the case's upstream plays:
 // @ai-sdk/deepseek, @ai-sdk/anthropic, @ai-sdk/openai (Responses, and Chat for OpenAI's own wire),
-// @ai-sdk/google, @ai-sdk/openai-compatible for the rest (Kimi, vLLM, OpenRouter, Mistral...; vLLM's
-// models wrapped in extractReasoningMiddleware for <think> tags, as the SDK's docs show). The SDK's own
+// @ai-sdk/google, @ai-sdk/openai-compatible for the rest (Kimi, vLLM, OpenRouter, Mistral...; wrapped in
+// extractReasoningMiddleware where the server inlines <think> tags, as the SDK's docs show). The SDK's own
 // response messages (result.response.messages) carry the history, as its docs show.
 'use strict';
 const { streamText, generateText, jsonSchema, tool, wrapLanguageModel, extractReasoningMiddleware } = require('ai');
@@ -21,10 +21,12 @@ function model(req) {
   if (req.provider === 'deepseek') return createDeepSeek({ baseURL: v1, apiKey })(req.model);
   if (req.provider === 'openai') return createOpenAI({ baseURL: v1, apiKey }).chat(req.model);
   const compatible = createOpenAICompatible({ name: req.provider, baseURL: v1, apiKey })(req.model);
-  // A model served by vLLM may inline its reasoning as <think>...</think> in content: the SDK's documented
-  // way to read it is extractReasoningMiddleware (its own tag parser is then what is tested).
-  if (req.provider !== 'vllm') return compatible;
-  return wrapLanguageModel({ model: compatible, middleware: extractReasoningMiddleware({ tagName: 'think' }) });
+  // A server without a reasoning parser inlines <think>...</think> in content (a user knows their server
+  // does): the SDK's documented reader is extractReasoningMiddleware, whose tag parser is then tested.
+  const tags = { 'think-tags': false, 'think-split': false, 'think-implicit': true }[req.variant];
+  if (tags === undefined) return compatible;
+  const middleware = extractReasoningMiddleware({ tagName: 'think', startWithReasoning: tags });
+  return wrapLanguageModel({ model: compatible, middleware });
 }
 
 function providerOptions(req) {

@@ -90,6 +90,39 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
     "pydantic-ai-openai-chat": ((_THINK, "pydantic-ai OpenAIChatModel: " + _LEAK, ""),),
+    "node-ai-sdk": (
+        (
+            _RT,
+            "@ai-sdk/openai's Responses model reads reasoning summaries only: response.reasoning_text.* "
+            "events and a reasoning item's content[] are not in its chunk and item schemas "
+            "(@ai-sdk/openai dist/index.js: reasoning_summary_* handlers only; the reasoning item is "
+            "{id, encrypted_content, summary}), so raw reasoning text never reaches the client",
+            "",
+        ),
+        (
+            ("tools-passback/deepseek-three-turns*",),
+            "@ai-sdk/deepseek drops the reasoning of every assistant message before the last user message "
+            "unless the model id is a V4 one (convert-to-deepseek-chat-messages: index <= "
+            "lastUserMessageIndex && !isDeepSeekV4): under deepseek-reasoner (V3.2) the tool-call turn's "
+            "reasoning_content is gone on the next user turn and DeepSeek answers 400",
+            "",
+        ),
+        (
+            ("errors-cancellation/mid-stream-error[openai-chat:reasoning_content*",),
+            "@ai-sdk/deepseek misses an error on a chunk that also has choices (OpenRouter's mid-stream "
+            "error shape, which the mock sends): its chunk union tries the chunk object first, which strips "
+            "the top-level error, and finish_reason 'error' maps to 'other' (mapDeepSeekFinishReason): a "
+            "clean end (@ai-sdk/openai-compatible checks 'error' in the chunk and passes)",
+            "",
+        ),
+        (
+            ("sse-framing/unterminated*",),
+            "a stream cut before its terminator looks complete: @ai-sdk/provider-utils parseJsonEventStream "
+            "never checks that [DONE] / message_stop / response.completed arrived and each provider's "
+            "flush() enqueues a finish part",
+            "",
+        ),
+    ),
     "node-openai-chat": (
         (
             _THINK,
@@ -135,6 +168,7 @@ for _name in (
     "litellm-sdk-responses",
     "langchain-openai-responses",
     "pydantic-ai-openai-responses",
+    "node-ai-sdk",
 ):
     KNOWN[_name] = (*KNOWN.get(_name, ()), (_ALIASES, _ALIAS, ""))
 for _name in ("litellm-proxy", "litellm-sdk-completion", "langchain-deepseek", "pydantic-ai-openai-chat"):
