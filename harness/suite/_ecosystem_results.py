@@ -15,6 +15,7 @@ from __future__ import annotations
 import fnmatch
 import importlib.util
 import os
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -179,6 +180,9 @@ for _name in ("litellm-proxy", "litellm-sdk-completion", "langchain-deepseek", "
     )
 
 
+_NODE_MODULES = re.compile(r"/\S*?/node_modules/")
+
+
 def known(profile: str, case_id: str) -> tuple[str, str] | None:
     for globs, what, link in KNOWN.get(profile, ()):
         if any(fnmatch.fnmatchcase(case_id, g) for g in globs):
@@ -230,7 +234,8 @@ def _findings(name: str, results: list[Any]) -> list[str]:
         r, f, hit = items[0]
         lines.append(f"- **{title}** ({len(items)} case(s))")
         if f is not None:
-            excerpt = (f.actual or f.expected or f.message)[:200].replace("\n", " ")
+            excerpt = _NODE_MODULES.sub("node_modules/", f.actual or f.expected or f.message)
+            excerpt = excerpt[:200].replace("\n", " ")  # (no machine's install dir in the document)
             lines.append(f"  - check `{f.check}`: {f.message[:200]}; evidence: `{excerpt}`")
         if hit and hit[1]:
             lines.append(f"  - upstream report: {hit[1]}")
