@@ -4,6 +4,7 @@ so ``.ci/run`` stays green on a machine without the heavy installs."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -52,6 +53,38 @@ def test_profile_verdict(
     pytest.importorskip(module)
     monkeypatch.setenv("LITELLM_MASTER_KEY", "sk-test")
     monkeypatch.setenv("THINKWIRE_NODE_MODULES", "/nonexistent/node_modules")  # set by nox -s ecosystem
+    result = run([case], sut=load_profile(PROFILES / f"{profile}.toml"), expectations=None)
+    (r,) = result.results
+    assert r.stream is verdict, [(f.check, f.verdict, f.message) for f in r.findings]
+
+
+THREE_TURNS = "tools-passback/deepseek-three-turns[openai-chat:reasoning_content/frames]"
+NODE_CASES = [
+    # (profile, npm package, case, verdict): what the review of the Node adapters settled
+    (
+        "node-anthropic",
+        "@anthropic-ai/sdk",
+        "wire-variants/reasoning-tokens[anthropic-messages:thinking/frames]",
+        Verdict.PASS,
+    ),  # the adapter reads usage.output_tokens_details.thinking_tokens
+    ("node-ai-sdk", "ai", THINK, Verdict.PASS),  # extractReasoningMiddleware where tags are inline
+    ("node-ai-sdk", "ai", SUMMARY_TOOLS, Verdict.PASS),  # store: false: the item goes back, not a reference
+    (
+        "node-ai-sdk",
+        "ai",
+        THREE_TURNS,
+        Verdict.FAIL,
+    ),  # @ai-sdk/deepseek: V3.2 reasoning lost after a user turn
+    ("node-openai-chat", "openai", THINK, Verdict.FAIL),  # the SDK splits no tags
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("profile", "package", "case", "verdict"), NODE_CASES)
+def test_node_profile_verdict(profile: str, package: str, case: str, verdict: Verdict) -> None:
+    modules = os.environ.get("THINKWIRE_NODE_MODULES", "")  # nox -s ecosystem sets it
+    if not modules or not (Path(modules) / package / "package.json").exists():
+        pytest.skip(f"{package} not installed (THINKWIRE_NODE_MODULES)")
     result = run([case], sut=load_profile(PROFILES / f"{profile}.toml"), expectations=None)
     (r,) = result.results
     assert r.stream is verdict, [(f.check, f.verdict, f.message) for f in r.findings]
