@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    run.add_argument(
+        "--keep-timelines",
+        action="store_true",
+        help="keep every case's whole timeline in the reports (default: passing cases' are summarised)",
+    )
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
     run.add_argument(
         "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
@@ -358,7 +363,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                             gate_timeout=args.gate_timeout,
                             max_bytes=args.max_bytes,
                             preflight=not args.no_preflight,
-                            keep_timelines="all" if args.report else "failures",
+                            keep_timelines="all" if args.keep_timelines else "failures",
                             progress=progress,
                         )
                         for _ in range(args.repeat)
@@ -373,7 +378,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                     expectations=args.expectations,
                     progress=progress,
                     timeout=args.timeout,
-                    keep_timelines=True if args.report else "failures",
+                    keep_timelines=True if args.keep_timelines else "failures",
                     gate_timeout=args.gate_timeout,
                     max_bytes=args.max_bytes,
                     repeat=args.repeat,

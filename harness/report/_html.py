@@ -182,10 +182,30 @@ def _detail(r: CaseResult) -> str:
             )
         parts.append("</tbody></table>")
     parts.append(f'<p class="repro">reproduce: <code>{esc(r.reproduce, False)}</code></p>')
-    parts.append(f'<div class="svgwrap">{timeline_svg(r)}</div>')
-    parts.append(_frames(r))
+    if r.timeline or r.timeline_summary is None:
+        parts.append(f'<div class="svgwrap">{timeline_svg(r)}</div>')
+        parts.append(_frames(r))
+    else:
+        parts.append(_summary(r.timeline_summary))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _summary(summary: dict[str, Any]) -> str:
+    """A passing case's summarised timeline: one row per side, kind, what and turn."""
+    rows = "".join(
+        f"<tr><td>{esc(row['side'])}</td><td>{esc(row['kind'])}</td><td>{esc(row['what'])}</td>"
+        f"<td>{row['turn']}</td><td>{row['n']}</td><td>{row['bytes']}</td>"
+        f"<td>{float(row['first_ms']):.2f} – {float(row['last_ms']):.2f}</td></tr>"
+        for row in summary.get("rows", ())
+    )
+    return (
+        f'<details class="frames summary"><summary>timeline summarised: {summary.get("entries", 0)} entries '
+        f'over {float(summary.get("duration_ms", 0)):.1f} ms (the case passed; '
+        "<code>--keep-timelines</code> keeps every entry)</summary>"
+        '<table class="frames"><thead><tr><th>side</th><th>kind</th><th>what</th><th>turn</th><th>n</th>'
+        f"<th>bytes</th><th>ms</th></tr></thead><tbody>{rows}</tbody></table></details>"
+    )
 
 
 def _frames(r: CaseResult) -> str:
