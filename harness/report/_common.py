@@ -19,6 +19,7 @@ __all__ = [
     "entry_channel",
     "entry_text",
     "esc",
+    "failing_case",
     "first_line",
     "outcome",
     "xml_safe",
@@ -69,6 +70,12 @@ def outcome(r: CaseResult) -> str:
     if r.unexpected:  # NON_STRICT under --strict
         return r.stream.value if r.stream != Verdict.PASS else "FAIL"
     return r.stream.value
+
+
+def failing_case(r: CaseResult) -> bool:
+    """A case that did not pass: a failure (expected or not), an error or timeout, or anything the run
+    counted as unexpected (NON_STRICT under --strict)."""
+    return r.unexpected or outcome(r) in ("FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "XFAIL")
 
 
 _EVENT_CHANNEL = {

@@ -242,7 +242,7 @@ class _Getter:
 
     def summary(self, item: dict[str, Any], where: str) -> dict[str, Any] | None:
         """``timeline_summary`` as ``summarise_timeline`` writes it (absent: None)."""
-        summary = self.typed(item, "timeline_summary", dict, where, default=None)
+        summary: dict[str, Any] | None = self.typed(item, "timeline_summary", dict, where, default=None)
         if summary is None:
             return None
         at = f"{where}.timeline_summary"

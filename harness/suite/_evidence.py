@@ -122,6 +122,7 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
                     message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
                     expected="an answer through the front door",
                     actual="no status, no bytes, no event",
+                    evidence=view.cite(t.writes[:1], t.writes[-1:]),
                 )
             )
             break
@@ -150,6 +151,12 @@ def _no_upstream(view: CaseView, t: TurnView) -> Finding:
     else:
         msg = f"turn {t.turn}: the upstream never received this turn's request"
         actual = "no upstream request"
+    client = [e for e in view.entries if e.side == "client" and e.turn == t.turn and e.kind != "chunk"]
     return Finding(
-        "evidence", Verdict.FAIL, message=msg, expected="an upstream request for this turn", actual=actual
+        "evidence",
+        Verdict.FAIL,
+        message=msg,
+        expected="an upstream request for this turn",
+        actual=actual,
+        evidence=view.cite(client),
     )
