@@ -431,9 +431,9 @@ def _write_reports(args: argparse.Namespace, result: RunResult) -> None:
 
         write_reports(result, Path(args.report))
     if args.junit:
-        from harness.report import write_junit
+        from harness.report import SWIMLANES, write_junit
 
-        write_junit(result, Path(args.junit))
+        write_junit(result, Path(args.junit), Path(args.report) / SWIMLANES if args.report else None)
 
 
 def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
@@ -455,9 +455,9 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
         write_reports(result, Path(args.report))
         print(f"report written to {args.report}")
     if args.junit:
-        from harness.report import write_junit
+        from harness.report import SWIMLANES, write_junit
 
-        write_junit(result, Path(args.junit))
+        write_junit(result, Path(args.junit), Path(args.report) / SWIMLANES if args.report else None)
     return result.exit_code
 
 

@@ -1,15 +1,19 @@
 """The HTML report: ONE self-contained file (inline CSS, a little vanilla JS, no external assets).
 
-Rule: the SUT x case matrix is always in the page; each case's detail (findings, reproduce line, raw
-frames, SVG timeline) sits in an inert <template> and is cloned in when opened, so 500 cases stay fast.
+Rule: the failures grouped by cause (one line per cause, its cases folded under it, each a link that
+opens the case) and the SUT x case matrix are always in the page; each case's detail (findings,
+reproduce line, raw frames, SVG swimlane with the evidence marked, or a passing case's summarised
+timeline) sits in an inert <template> and is cloned in when opened, so 500 cases stay fast.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
+from urllib.parse import quote
 
-from harness.report._common import entry_text, esc, outcome
+from harness.report._causes import Cause, group_causes
+from harness.report._common import entry_text, esc, failing_case, outcome
 from harness.report._svg import timeline_svg
 from harness.suite import CaseResult, RunResult, Verdict
 from harness.suite._verdict import worst
@@ -79,6 +83,7 @@ def render_html(run: RunResult, title: str = "") -> str:
 <p class="counts">{counts}</p>
 {sut_error}
 </header>
+{_causes(group_causes(r for r in run.results if failing_case(r)))}
 <form class="filters" id="filters" onsubmit="return false">
 <label>verdict <select id="f-verdict">{verdict_opts}</select></label>
 <label>category <select id="f-cat">{cat_opts}</select></label>
@@ -96,6 +101,31 @@ def render_html(run: RunResult, title: str = "") -> str:
 <script>{_JS}</script>
 </body></html>
 """
+
+
+def _causes(causes: list[Cause]) -> str:
+    """The failures by cause: a <details> per cause (count, check, normalised message), its cases as
+    links that open them (``#case=ID``)."""
+    if not causes:
+        return ""
+    total = len({r.case_id for c in causes for r in c.cases})
+    items = []
+    for c in causes:
+        links = "".join(
+            f'<li><a class="case-link" href="#case={esc(quote(r.case_id, safe=""))}">{esc(r.case_id)}</a>'
+            + (" <span class=\"tag xfail\">expected</span>" if outcome(r) == "XFAIL" else "")
+            + "</li>"
+            for r in c.cases
+        )
+        items.append(
+            f'<details class="cause" data-check="{esc(c.check)}"><summary><span class="cnt">{c.count}</span> '
+            f'<b>[{esc(c.check)}]</b> {esc(c.message, False)}</summary>'
+            f'<p class="example">e.g. {esc(c.example, False)}</p><ul>{links}</ul></details>'
+        )
+    return (
+        f'<section id="causes"><h2>Failures by cause <span class="n">{len(causes)} cause(s) in '
+        f"{total} case(s)</span></h2>{''.join(items)}</section>"
+    )
 
 
 def _check_names(results: list[CaseResult]) -> list[str]:
@@ -286,7 +316,11 @@ table.frames tr.evidence td{background:#ffeaa7}
 table.frames tr.flash td{outline:2px solid #e17055}
 .kind{font:11px system-ui,sans-serif;background:#dfe6e9;border-radius:3px;padding:0 4px}
 td.side-upstream .kind{background:#d6eaff}td.side-client .kind{background:#e6dcf5}
-svg .evidence rect{stroke-width:1}
+#causes{margin:8px 20px}#causes h2{font-size:16px;margin:4px 0}#causes h2 .n{font-weight:400;color:#555}
+details.cause{border-left:4px solid #d63031;background:#fff5f5;margin:3px 0;padding:2px 8px}
+details.cause summary{cursor:pointer}details.cause .cnt{display:inline-block;min-width:2.5em;font-weight:700}
+details.cause ul{margin:2px 0 4px;columns:2;font:12px ui-monospace,Menlo,Consolas,monospace}
+details.cause .example{margin:2px 0;color:#555;font-size:12px}
 """
 
 _JS = r"""
@@ -337,9 +371,17 @@ _JS = r"""
   }
   [fv,fc].forEach(function(el){el.addEventListener('change',filter);});
   ft.addEventListener('input',filter);
-  var target=null,m=/^#case=(.+)$/.exec(location.hash);
-  if(m){var id=decodeURIComponent(m[1]);
-    rows.forEach(function(tr){if(tr.getAttribute('data-case')===id)target=tr;});}
+  function byHash(){
+    var m=/^#case=(.+)$/.exec(location.hash),id=m&&decodeURIComponent(m[1]),hit=null;
+    if(id)rows.forEach(function(tr){if(tr.getAttribute('data-case')===id)hit=tr;});
+    return hit;
+  }
+  window.addEventListener('hashchange',function(){
+    var tr=byHash();
+    if(tr){if(tr.hidden){fv.value='';fc.value='';ft.value='';filter();}
+      open(tr,true);tr.scrollIntoView();}
+  });
+  var target=byHash(),m=target;
   ['tr.case[data-unexpected="1"][data-outcome="FAIL"]','tr.case[data-unexpected="1"]',
    'tr.case[data-outcome="FAIL"]'].forEach(function(sel){
     target=target||document.querySelector('#matrix '+sel);
@@ -349,5 +391,6 @@ _JS = r"""
     if(m&&target.getBoundingClientRect().top>window.innerHeight*0.6)target.scrollIntoView();
   }
   filter();
+  document.documentElement.setAttribute('data-ready-ms',Math.round(performance.now()));
 })();
 """

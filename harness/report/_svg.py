@@ -19,7 +19,10 @@ from typing import Any
 from harness.report._common import entry_channel, entry_text, esc, failing_case
 from harness.suite import CaseResult, RunResult
 
-__all__ = ["COLOURS", "svg_name", "timeline_svg", "write_swimlanes"]
+__all__ = ["COLOURS", "SWIMLANES", "svg_name", "timeline_svg", "write_swimlanes"]
+
+SWIMLANES = "swimlanes"
+"""The folder the swimlane files go to, inside a report dir (or beside a JUnit file)."""
 
 COLOURS = {
     "reasoning": "#8e44ad",

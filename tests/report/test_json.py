@@ -108,8 +108,9 @@ def test_version_1_files_are_read(run_result: RunResult) -> None:
 
 def test_write_reports_writes_three_files(run_result: RunResult, tmp_path: Path) -> None:
     out = write_reports(run_result, tmp_path / "deep" / "dir")
-    assert sorted(p.name for p in out.values()) == ["report.html", "results.json", "summary.md"]
-    assert all(p.stat().st_size > 0 for p in out.values())
+    assert sorted(p.name for p in out.values()) == ["report.html", "results.json", "summary.md", "swimlanes"]
+    assert all(p.stat().st_size > 0 for p in out.values() if p.is_file())
+    assert len(list(out["swimlanes"].glob("*.svg"))) == 3  # FAIL, TIMEOUT, UNCLEAN
     assert load_results(out["json"]) == run_result
 
 

@@ -33,7 +33,7 @@ def error_propagation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: the upstream failed but the client saw {clean}",
                 expected="an error (HTTP status >= 400, an error frame, or a broken stream)",
                 actual=f"status {t.status}, events: {[type(e).__name__ for e in t.client_events][:8]}",
-                evidence=view.cite(t.faults, t.events_of(End), t.chunks[-1:]),
+                evidence=view.cite(t.faults, t.writes[-1:], t.events_of(End), _client(view, t.turn, "end")),
             )
     return Finding("error-propagation", Verdict.PASS)
 
@@ -67,7 +67,7 @@ def sut_error(view: CaseView) -> Finding:
             message=f"turn {t.turn}: the SUT failed a turn the upstream served correctly",
             expected="the upstream's answer, delivered",
             actual=f"status {t.status}: {detail[:300]}",
-            evidence=view.cite(t.client_errors, t.events_of(StreamError), _statuses(view, t.turn)),
+            evidence=view.cite(t.client_errors, t.events_of(StreamError), _client(view, t.turn, "status")),
         )
     return Finding("sut-error", Verdict.PASS)
 
@@ -105,8 +105,8 @@ def passback(view: CaseView) -> Finding:
     return Finding("passback", Verdict.PASS, message=f"{len(reached)} continuation(s) accepted")
 
 
-def _statuses(view: CaseView, turn: int) -> list[Entry]:
-    return [e for e in view.entries if e.side == "client" and e.kind == "status" and e.turn == turn]
+def _client(view: CaseView, turn: int, kind: str) -> list[Entry]:
+    return [e for e in view.entries if e.side == "client" and e.kind == kind and e.turn == turn]
 
 
 CANCEL_BOUND_S = 1.5
