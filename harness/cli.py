@@ -1,4 +1,4 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report.
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff.
 
 Rule: argument parsing and printing only; every command calls the same public functions users can
 call from Python (``harness.suite.run`` ...). Exit code 0 only when no unexpected failure remains.
@@ -126,8 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
     from harness.report._cli import add_parser as add_report_parser
+    from harness.report._diff_cli import add_parser as add_diff_parser
 
     add_report_parser(sub)
+    add_diff_parser(sub)
     return parser
 
 
@@ -584,6 +586,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from harness.report._cli import run as report_run
 
             return report_run(args)
+        if args.command == "diff":
+            from harness.report._diff_cli import run as diff_run
+
+            return diff_run(args)
     except ThinkwireError as exc:
         print(f"thinkwire: error: {exc}", file=sys.stderr)
         return 2

@@ -29,8 +29,16 @@ def test_normalise_masks_numbers_ids_and_quoted_texts(message: str, normalised: 
 
 def _case(n: int, *findings: Finding, status: Status = Status.OK, error: str = "") -> CaseResult:
     return CaseResult(
-        f"s/think[openai-chat:v{n}/frames]", "s/think", "r", "c", "sut",
-        status=status, error=error, findings=list(findings), stream=Verdict.FAIL, unexpected=True,
+        f"s/think[openai-chat:v{n}/frames]",
+        "s/think",
+        "r",
+        "c",
+        "sut",
+        status=status,
+        error=error,
+        findings=list(findings),
+        stream=Verdict.FAIL,
+        unexpected=True,
     )
 
 
