@@ -51,11 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
-    run.add_argument(
-        "--keep-timelines",
-        action="store_true",
-        help="keep every case's whole timeline in the reports (default: passing cases' are summarised)",
-    )
+    run.add_argument("--keep-timelines", action="store_true", help="keep passing cases' whole timelines too")
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
     run.add_argument(
         "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
@@ -125,11 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
-    from harness.report._cli import add_parser as add_report_parser
-    from harness.report._diff_cli import add_parser as add_diff_parser
+    from harness.report import _cli, _diff_cli
 
-    add_report_parser(sub)
-    add_diff_parser(sub)
+    _cli.add_parser(sub)
+    _diff_cli.add_parser(sub)
     return parser
 
 
@@ -582,14 +577,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_promote(args)
         if args.command == "record":
             return _cmd_record(args)
-        if args.command == "report":
-            from harness.report._cli import run as report_run
+        if args.command in ("report", "diff"):
+            from harness.report import _cli, _diff_cli
 
-            return report_run(args)
-        if args.command == "diff":
-            from harness.report._diff_cli import run as diff_run
-
-            return diff_run(args)
+            return (_cli if args.command == "report" else _diff_cli).run(args)
     except ThinkwireError as exc:
         print(f"thinkwire: error: {exc}", file=sys.stderr)
         return 2

@@ -115,16 +115,7 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
             )
             break
         if t.reached and not t.observed and not t.cancelled:
-            out.findings.append(
-                Finding(
-                    "evidence",
-                    Verdict.FAIL,
-                    message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
-                    expected="an answer through the front door",
-                    actual="no status, no bytes, no event",
-                    evidence=view.cite(t.writes[:1], t.writes[-1:]),
-                )
-            )
+            out.findings.append(_unobserved(view, t))
             break
     if not out.findings and not any(f.verdict == Verdict.FAIL for f in findings):
         by_name = {f.check: f for f in findings}
@@ -142,6 +133,17 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
                 )
                 break
     return out
+
+
+def _unobserved(view: CaseView, t: TurnView) -> Finding:
+    return Finding(
+        "evidence",
+        Verdict.FAIL,
+        message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
+        expected="an answer through the front door",
+        actual="no status, no bytes, no event",
+        evidence=view.cite(t.writes[:1], t.writes[-1:]),
+    )
 
 
 def _no_upstream(view: CaseView, t: TurnView) -> Finding:
