@@ -25,7 +25,8 @@ _IDS = re.compile(
     r"|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b"
     r"|/tmp/\S+|0x[0-9a-fA-F]+"
 )
-_NUMBERS = re.compile(r"(?<![A-Za-z_])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+_NUMBERS = re.compile(r"(?<![A-Za-z_.-])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+"""A number, not a name's digits (``utf8``, ``deepseek-v3.2``, ``gpt-4`` stay)."""
 _SPACES = re.compile(r"\s+")
 
 

@@ -20,6 +20,7 @@ from harness.suite import CaseResult, Finding, RunResult, Status, Verdict
         ("item rs_68af3b id 0f3c2a1b9d8e7f60 at 0x7f3a2b", "item <id> id <id> at <id>"),
         ("gate timed out after 1.5s", "gate timed out after Ns"),
         ("utf8-integrity and sse-v2 stay", "utf8-integrity and sse-v2 stay"),  # names keep their digits
+        ("upstream (deepseek-v3.2) said 400, gpt-4 -1", "upstream (deepseek-v3.2) said N, gpt-4 N"),
         ("two\nlines", "two lines"),
     ],
 )
