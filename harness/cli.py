@@ -580,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("report", "diff"):
             from harness.report import _cli, _diff_cli
 
-            return (_cli if args.command == "report" else _diff_cli).run(args)
+            return _cli.run(args) if args.command == "report" else _diff_cli.run(args)
     except ThinkwireError as exc:
         print(f"thinkwire: error: {exc}", file=sys.stderr)
         return 2
