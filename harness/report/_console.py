@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import TextIO
 
 from harness.report._causes import Cause, group_causes
+from harness.report._common import finding_lines
 from harness.suite import CaseResult, RunResult, Status, Verdict
 
 __all__ = ["Progress", "print_causes", "print_failures", "print_summary"]
@@ -96,11 +97,7 @@ def _print_case(r: CaseResult, out: TextIO, slice_len: int) -> None:
     if r.status != Status.OK:
         out.write(f"  {r.status.value}: {r.error.strip()[:1500]}\n")
     for f in r.failing():
-        out.write(f"  [{f.check}] {f.verdict.value}: {f.message}\n")
-        if f.expected:
-            out.write(f"    Expected: {f.expected}\n")
-        if f.actual:
-            out.write(f"    Actual:   {f.actual}\n")
+        out.write("".join(line + "\n" for line in finding_lines(f)))
     if r.timeline:
         evidence = [i for f in r.failing() for i in f.evidence if i >= 0]
         centre = evidence[0] if evidence else len(r.timeline) // 2

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from harness.report._causes import group_causes, normalise_message
-from harness.report._common import first_line, outcome, xml_safe
+from harness.report._common import finding_lines, first_line, outcome, xml_safe
 from harness.report._svg import SWIMLANES, write_swimlanes
 from harness.suite import CaseResult, RunResult, Verdict
 
@@ -110,15 +110,11 @@ def _failure_text(r: CaseResult, causes: Mapping[tuple[str, str], int] | None = 
     if r.error:
         lines.append(f"  {r.status.value}: {r.error.strip()}")
     for f in r.failing():
-        lines.append(f"  [{f.check}] {f.verdict.value}: {f.message}")
+        head, *rest = finding_lines(f)
         said = normalise_message(f.message or f.verdict.value)
         n = (causes or {}).get((f.check, said), 0)
-        if n > 1:
-            lines.append(f"    cause shared by {n} unexpected case(s): [{f.check}] {said}")
-        if f.expected:
-            lines.append(f"    Expected: {f.expected}")
-        if f.actual:
-            lines.append(f"    Actual:   {f.actual}")
+        shared = [f"    cause shared by {n} unexpected case(s): [{f.check}] {said}"] if n > 1 else []
+        lines += [head, *shared, *rest]
     if r.expected_reason:
         exp = ", ".join(f"{k}={v}" for k, v in r.expected.items())
         lines.append(f"  expectation: {exp} ({r.expected_reason})")
