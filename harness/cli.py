@@ -1,4 +1,4 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report.
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff.
 
 Rule: argument parsing and printing only; every command calls the same public functions users can
 call from Python (``harness.suite.run`` ...). Exit code 0 only when no unexpected failure remains.
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    run.add_argument("--keep-timelines", action="store_true", help="keep passing cases' whole timelines too")
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
     run.add_argument(
         "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
@@ -139,9 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
-    from harness.report._cli import add_parser as add_report_parser
+    from harness.report import _cli, _diff_cli
 
-    add_report_parser(sub)
+    _cli.add_parser(sub)
+    _diff_cli.add_parser(sub)
     return parser
 
 
@@ -316,7 +318,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                             gate_timeout=args.gate_timeout,
                             max_bytes=args.max_bytes,
                             preflight=not args.no_preflight,
-                            keep_timelines="all" if args.report else "failures",
+                            keep_timelines="all" if args.keep_timelines else "failures",
                             progress=progress,
                         )
                         for _ in range(args.repeat)
@@ -332,7 +334,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                     expectations=args.expectations,
                     progress=progress,
                     timeout=args.timeout,
-                    keep_timelines=True if args.report else "failures",
+                    keep_timelines=True if args.keep_timelines else "failures",
                     gate_timeout=args.gate_timeout,
                     max_bytes=args.max_bytes,
                     repeat=args.repeat,
@@ -390,9 +392,9 @@ def _write_reports(args: argparse.Namespace, result: RunResult) -> None:
 
         write_reports(result, Path(args.report))
     if args.junit:
-        from harness.report import write_junit
+        from harness.report import SWIMLANES, write_junit
 
-        write_junit(result, Path(args.junit))
+        write_junit(result, Path(args.junit), Path(args.report) / SWIMLANES if args.report else None)
 
 
 def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
@@ -415,9 +417,9 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
         write_reports(result, Path(args.report))
         print(f"report written to {args.report}")
     if args.junit:
-        from harness.report import write_junit
+        from harness.report import SWIMLANES, write_junit
 
-        write_junit(result, Path(args.junit))
+        write_junit(result, Path(args.junit), Path(args.report) / SWIMLANES if args.report else None)
     return result.exit_code
 
 
@@ -540,10 +542,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_promote(args)
         if args.command == "record":
             return _cmd_record(args)
-        if args.command == "report":
-            from harness.report._cli import run as report_run
+        if args.command in ("report", "diff"):
+            from harness.report import _cli, _diff_cli
 
-            return report_run(args)
+            return _cli.run(args) if args.command == "report" else _diff_cli.run(args)
     except ThinkwireError as exc:
         print(f"thinkwire: error: {exc}", file=sys.stderr)
         return 2

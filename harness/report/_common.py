@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from harness.suite import CaseResult, Status, Verdict
+from harness.suite import CaseResult, Finding, Status, Verdict
 
 __all__ = [
     "BAD",
@@ -19,6 +19,8 @@ __all__ = [
     "entry_channel",
     "entry_text",
     "esc",
+    "failing_case",
+    "finding_lines",
     "first_line",
     "outcome",
     "unclaimed",
@@ -70,6 +72,22 @@ def outcome(r: CaseResult) -> str:
     if r.unexpected:  # NON_STRICT under --strict
         return r.stream.value if r.stream != Verdict.PASS else "FAIL"
     return r.stream.value
+
+
+def finding_lines(f: Finding) -> list[str]:
+    """A failing finding, h2spec-style: ``  [check] VERDICT: message``, then Expected / Actual."""
+    lines = [f"  [{f.check}] {f.verdict.value}: {f.message}"]
+    if f.expected:
+        lines.append(f"    Expected: {f.expected}")
+    if f.actual:
+        lines.append(f"    Actual:   {f.actual}")
+    return lines
+
+
+def failing_case(r: CaseResult) -> bool:
+    """A case that did not pass: a failure (expected or not), an error or timeout, or anything the run
+    counted as unexpected (NON_STRICT under --strict)."""
+    return r.unexpected or outcome(r) in ("FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "XFAIL")
 
 
 _EVENT_CHANNEL = {

@@ -22,6 +22,7 @@ from harness.events import Event
 from harness.suite._case import Case
 from harness.suite._evidence import weigh
 from harness.suite._scenario import expect_findings
+from harness.suite._summary import summarise_timeline
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
 from harness.suite.checks import CaseView, build_view, case_checks
 from harness.suite.checks._errors import CANCEL_BOUND_S
@@ -153,6 +154,8 @@ def run_case(
             set_verdicts(result)
     if keep is True or (keep == "failures" and failed(result)):
         result.timeline = serialize_timeline(view.entries)
+    elif keep == "failures":
+        result.timeline_summary = summarise_timeline(view.entries)
     return result, view, alive
 
 

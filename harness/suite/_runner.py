@@ -247,8 +247,9 @@ def run(
     path, a URL, a built-in name, or a Python callable; the reference gateway when None). Pass a started
     ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does, and a ``drivers``
     dict to keep started SUTs alive across runs (the caller stops them). ``keep_timelines``: every
-    result carries its serialised timeline (True: reports need them), none does (False), or only the
-    results that did not pass (``"failures"``: what printing failures needs, at a fraction of the cost).
+    result carries its serialised timeline (True), none does (False), or only the results that did not
+    pass, the passing ones a summary (``"failures"``: what reports and printing failures need, at a
+    fraction of the cost: ``thinkwire run``'s default, ``--keep-timelines`` keeps all).
 
     Before the first case, a canary case goes through the front door (``preflight``): a SUT that is
     unreachable, never calls the upstream, cannot be imported or hangs raises :class:`PreflightError`
@@ -415,3 +416,4 @@ def _parity_pass(
         (expectations or Expectations()).apply(result, strict=strict)
         if keep == "failures" and not result.timeline and failed(result):
             result.timeline = serialize_timeline(views[case.id].entries)
+            result.timeline_summary = None
