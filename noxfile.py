@@ -32,7 +32,7 @@ def sdks(session: nox.Session) -> None:
     """The official SDKs as SUTs: writes profiles/*.expectations.toml and docs/sdk-results.md, then runs
     the SDK regression suites (tests/sdks) against those expectations."""
     session.install("-e", ".[test,sdks,fast]")
-    session.run("python", "-m", "harness.suite._sdk_results", "docs/sdk-results.md")
+    session.run("python", "-m", "harness.docs._sdk_results", "docs/sdk-results.md")
     session.run("pytest", "-q", "tests/sdks", *session.posargs)
 
 
@@ -40,7 +40,7 @@ def sdks(session: nox.Session) -> None:
 def ecosystem(session: nox.Session) -> None:
     """Real gateways and framework wrappers as SUTs (pinned; not part of .ci/run): writes
     profiles/<package>.expectations.toml and docs/ecosystem-results.md. Args: profile names to run.
-    The pins are those of harness/suite/_ecosystem_results.py PACKAGES."""
+    The pins are those of harness/docs/_ecosystem_results.py PACKAGES."""
     session.install(
         "-e",
         ".[fast]",
@@ -52,7 +52,7 @@ def ecosystem(session: nox.Session) -> None:
     session.run(
         "python",
         "-m",
-        "harness.suite._ecosystem_results",
+        "harness.docs._ecosystem_results",
         "docs/ecosystem-results.md",
         *session.posargs,
         env={"LITELLM_MASTER_KEY": "sk-thinkwire-local"},
@@ -64,7 +64,7 @@ def matrix(session: nox.Session) -> None:
     """The detection matrix (every fault switch vs its designed check) and the perturbations' mutation
     score (per perturbation x dialect, the parser mutants it kills; printed) -> docs/detection-matrix.md."""
     session.install("-e", ".[test,fast]")
-    session.run("python", "-m", "harness.suite._matrix", "docs/detection-matrix.md")
+    session.run("python", "-m", "harness.docs._matrix", "docs/detection-matrix.md")
 
 
 @nox.session(python=PY)
