@@ -24,10 +24,7 @@ import httpx
 
 from harness._errors import CassetteError, FlagError
 from harness.net import Request, Responder, Server
-from harness.recording._cassette import FORMAT, TRUNCATED, VERSION, CassetteWriter, encode_bytes
-from harness.recording._redact import Redactor
-from harness.recording._replay import detect_dialect
-from harness.upstream._serve import (
+from harness.net._lifecycle import (
     DEFAULT_GRACE,
     Waker,
     check_port,
@@ -37,6 +34,9 @@ from harness.upstream._serve import (
     say,
     write_port_file,
 )
+from harness.recording._cassette import FORMAT, TRUNCATED, VERSION, CassetteWriter, encode_bytes
+from harness.recording._redact import Redactor
+from harness.recording._replay import detect_dialect
 
 __all__ = ["Recorder", "parse_listen", "record_forever"]
 

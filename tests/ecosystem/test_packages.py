@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.docs._ecosystem_results import KNOWN, _matrix, known
 from harness.drivers import load_profile
 from harness.suite import Verdict, run
-from harness.docs._ecosystem_results import KNOWN, _matrix, known
 
 # third-party packages warn at import and leave event loops to the collector: not what is under test
 pytestmark = [
