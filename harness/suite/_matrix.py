@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from harness.reference._faults import PARSER_FAULTS
+from harness.reference._parser_mutants import PARSER_FAULTS
 from harness.suite._case import Case
 from harness.suite._runner import RunResult, load_cases, run
 from harness.suite._verdict import CaseResult, Status

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.reference._faults import FAULTS, PARSER_FAULTS
+from harness.reference._faults import FAULTS
+from harness.reference._parser_mutants import PARSER_FAULTS
 from harness.suite import Status, Verdict, run
 from harness.suite._matrix import MATRIX, Mutant, detect, mutation_cases, mutation_score
 
