@@ -5,12 +5,12 @@ To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
 ``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
+from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
 from harness.dialects._base import (
     Caps,
     Dialect,
     Difference,
     Emitter,
-    Frame,
     Observer,
     ProviderProfile,
     Rejection,

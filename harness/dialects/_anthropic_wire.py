@@ -9,7 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import EmitterLoop, Frame
+from harness.codec import Frame
+from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     End,

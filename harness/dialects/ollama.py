@@ -11,10 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import JSONLDecoder
+from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     Caps,
-    Frame,
     ProviderProfile,
     Rejection,
     RequestSpec,

@@ -13,11 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import JSONLDecoder
+from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     Caps,
     EmitterLoop,
-    Frame,
     ProviderProfile,
     Rejection,
     RequestSpec,

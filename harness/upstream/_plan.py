@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from harness._errors import UnknownName
-from harness.codec import encode_pieces
-from harness.dialects import Dialect, Frame, Rejection, dialect_names, get_dialect
+from harness.codec import Frame, encode_pieces
+from harness.dialects import Dialect, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
 from harness.net import Framing
 from harness.upstream import _writes

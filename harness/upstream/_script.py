@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from harness.dialects import Frame
+from harness.codec import Frame
 from harness.events import Event, StreamError
 
 __all__ = [

@@ -22,7 +22,7 @@ from harness.codec import (
 )
 from harness.codec._chunkers import cut
 from harness.codec._sse_encode import split_json_lines
-from harness.dialects._base import Frame
+from harness.codec import Frame
 
 F = (Frame('{"a":1}'), Frame('{"b":[2,"x,y"]}', event="e"))
 ENCODED = {
