@@ -9,6 +9,7 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import ProviderProfile, Rejection
+from harness.dialects._bedrock_request import parse_request
 from harness.events import Block, Message, ReasoningBlock, ToolCallBlock, Turn
 
 __all__ = ["PROFILES"]
@@ -59,12 +60,10 @@ class _BedrockClaude:
         return turn
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        from harness.dialects.bedrock_converse import DIALECT
-
         messages = request.get("messages")
         if not isinstance(messages, Sequence):
             return None
-        parsed = [m for m in DIALECT.parse_request({"messages": messages}) if m.role != "tool"]
+        parsed = [m for m in parse_request({"messages": messages}) if m.role != "tool"]
         raw_assistant = [
             i for i, m in enumerate(messages) if isinstance(m, Mapping) and m.get("role") == "assistant"
         ]
