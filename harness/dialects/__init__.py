@@ -7,6 +7,7 @@ To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
 
 from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
 from harness.dialects._base import (
+    LENIENT,
     Caps,
     Dialect,
     Difference,
@@ -21,6 +22,7 @@ from harness.dialects._base import (
 )
 
 __all__ = [
+    "LENIENT",
     "Caps",
     "Dialect",
     "Difference",

@@ -21,11 +21,13 @@ from harness.codec import Frame
 from harness.events import End, Event, Message, Notice, StreamError, Turn
 
 __all__ = [
+    "LENIENT",
     "Caps",
     "Dialect",
     "Difference",
     "Emitter",
     "EmitterLoop",
+    "LenientProfile",
     "Observer",
     "ProviderProfile",
     "Rejection",
@@ -130,6 +132,25 @@ class ProviderProfile(Protocol):
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """What the provider actually streams for this request (e.g. no summaries unless requested)."""
         ...
+
+
+LENIENT = "lenient"
+"""The provider profile every dialect has (a case's profile unless its scenario names a strict one)."""
+
+
+@dataclass(slots=True)
+class LenientProfile:
+    """The ``lenient`` provider: accepts every request, streams the turn as scripted."""
+
+    dialect: str
+    description: str = "accepts every request; streams the scripted turn unchanged"
+    name: str = LENIENT
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return None
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
 
 
 class Dialect(Protocol):

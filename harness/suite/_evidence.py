@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.dialects import LENIENT
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks import CaseView, TurnView
 
@@ -35,7 +36,7 @@ def required_checks(view: CaseView) -> dict[str, str]:
         v.gates_scripted and not faulted[i] and turns[i].cancel is None for i, v in enumerate(view.turns)
     ):
         out["incremental"] = "the scenario scripts a gate on a streamed turn"
-    if case.profile != "lenient" and len(turns) > 1:
+    if case.profile != LENIENT and len(turns) > 1:
         out["passback"] = f"the scenario continues the conversation under the strict {case.profile} profile"
     if any(t.cancel is not None for t in turns):
         out["cancellation"] = "the client cancels in this scenario"

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness._errors import PreflightError
+from harness.dialects import LENIENT
 from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.suite._case import Case, expand_all
 from harness.suite._case_run import Limits, run_case
@@ -49,7 +50,7 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
             and c.stream
             and c.chunking == "frames"
             and c.perturbation == "none"
-            and c.profile == "lenient"
+            and c.profile == LENIENT
         )
 
     claimed = [

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness._errors import FlagError, closest
+from harness.dialects import LENIENT
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.net import Request, Responder
 from harness.net._lifecycle import (
@@ -35,7 +36,7 @@ SERVE_KEEP = 20
 checks a passback against, and enough to look at the last exchanges from a debugger."""
 
 
-def demo_conversation(dialect: str, variant: str | None = None, profile: str = "lenient") -> Conversation:
+def demo_conversation(dialect: str, variant: str | None = None, profile: str = LENIENT) -> Conversation:
     """A reasoning -> text turn, answered to every request (overflow). An unknown dialect, variant or
     profile is a :class:`FlagError` naming the closest known names."""
     from harness.dialects import dialect_names, get_dialect
@@ -46,7 +47,7 @@ def demo_conversation(dialect: str, variant: str | None = None, profile: str = "
     variant = variant or d.default_variant
     if variant not in d.variants:
         raise FlagError(f"--variant {variant!r}: not a variant of {dialect}; {closest(variant, d.variants)}")
-    profiles = ["lenient", *d.profiles()]
+    profiles = list(d.profiles())
     if profile not in profiles:
         raise FlagError(
             f"--profile {profile!r}: not a provider profile of {dialect}; {closest(profile, profiles)}"

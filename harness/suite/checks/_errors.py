@@ -7,6 +7,7 @@ once, with whether the SUT surfaced the provider's 400 or hid it (worse).
 
 from __future__ import annotations
 
+from harness.dialects import LENIENT
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
 from harness.suite.checks._view import CaseView
@@ -74,7 +75,7 @@ def sut_error(view: CaseView) -> Finding:
     "signatures, reasoning items, thought signatures) is carried into the continuation unaltered.",
 )
 def passback(view: CaseView) -> Finding:
-    if view.case.profile == "lenient" or len(view.turns) < 2:
+    if view.case.profile == LENIENT or len(view.turns) < 2:
         return na("passback", "no strict continuation in this case")
     reached = [t for t in view.turns[1:] if t.reached]
     if not reached:
