@@ -14,7 +14,7 @@ from typing import Any
 
 from harness._errors import PreflightError
 from harness.dialects import LENIENT
-from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.suite._case import Case, expand_all
 from harness.suite._case_run import Limits, run_case
 from harness.suite._scenario import load_catalog
@@ -97,7 +97,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
             why = "answered without calling the mock upstream (is its upstream URL configured?)"
         raise PreflightError(f"preflight: {name} at {where} {why}")
     if limits.gate_timeout is None and (
-        profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
+        profile.warmup if profile.warmup is not None else KIND_TABLE[profile.kind].warmup
     ):
         warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
         latency = warm.first_byte_s
