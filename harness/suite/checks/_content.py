@@ -5,10 +5,12 @@ Rule: each reads the fates computed in ``_view`` and judges only its own fate.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from harness.events import ReasoningBlock, TextBlock, ToolCallBlock
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks._base import check, judged_turns, na
-from harness.suite.checks._view import CaseView
+from harness.suite.checks._view import CaseView, TurnView
 
 __all__: list[str] = []
 
@@ -22,46 +24,59 @@ def delivery(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("delivery", "no turn to judge")
-    for t in turns:
-        rf, tf = t.reasoning_fate, t.text_fate
-        if rf == "dropped":
-            why = "reasoning never reached the client"
-            if t.mode is not None and t.mode.info.get("reasoning") is False:
-                why += " (the upstream sent none: did the SUT ask for it?)"
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: {why}",
-                expected=_short(t.expected_reasoning),
-                actual="(no reasoning)",
+    diffs = [d for t in turns for d in _differences(t)]
+    if not diffs:
+        return Finding("delivery", Verdict.PASS)
+    if len(diffs) == 1:
+        (d,) = diffs
+        return Finding("delivery", Verdict.FAIL, message=d.message, expected=d.expected, actual=d.actual)
+    return Finding(
+        "delivery",
+        Verdict.FAIL,
+        message="; ".join(d.message for d in diffs),
+        expected="; ".join(f"{d.what}: {d.expected}" for d in diffs),
+        actual="; ".join(f"{d.what}: {d.actual}" for d in diffs),
+        data={"differences": [d.message for d in diffs]},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Difference:
+    what: str  # "turn 0 reasoning"
+    message: str
+    expected: str
+    actual: str
+
+
+def _differences(t: TurnView) -> list[_Difference]:
+    """Every way one turn's delivery differs from what the upstream sent: reasoning, answer text
+    (unless the reasoning moved into it: channel-separation's), tool calls."""
+    out: list[_Difference] = []
+    rf, tf = t.reasoning_fate, t.text_fate
+    if rf == "dropped":
+        why = "reasoning never reached the client"
+        if t.mode is not None and t.mode.info.get("reasoning") is False:
+            why += " (the upstream sent none: did the SUT ask for it?)"
+        what = f"turn {t.turn} reasoning"
+        out.append(_Difference(what, f"turn {t.turn}: {why}", _short(t.expected_reasoning), "(no reasoning)"))
+    elif rf == "altered":
+        out.append(
+            _Difference(
+                f"turn {t.turn} reasoning",
+                f"turn {t.turn}: reasoning altered",
+                _short(t.expected_reasoning),
+                _short(t.reasoning),
             )
-        if rf == "altered":
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: reasoning altered",
-                expected=_short(t.expected_reasoning),
-                actual=_short(t.reasoning),
-            )
-        if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: answer text {tf}",
-                expected=_short(t.expected_text),
-                actual=_short(t.text),
-            )
-        want = [(c.name, c.arguments) for c in t.expected.tool_calls]
-        got = [(c.name, c.arguments) for c in t.tool_calls]
-        if want != got and _norm(want) != _norm(got):
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: tool calls differ",
-                expected=str(want),
-                actual=str(got),
-            )
-    return Finding("delivery", Verdict.PASS)
+        )
+    if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
+        text = f"turn {t.turn}: answer text {tf}"
+        out.append(_Difference(f"turn {t.turn} text", text, _short(t.expected_text), _short(t.text)))
+    want = [(c.name, c.arguments) for c in t.expected.tool_calls]
+    got = [(c.name, c.arguments) for c in t.tool_calls]
+    if want != got and _norm(want) != _norm(got):
+        calls = f"turn {t.turn}: tool calls differ"
+        out.append(_Difference(f"turn {t.turn} tool calls", calls, str(want), str(got)))
+    return out
 
 
 def _norm(calls: list[tuple[str, str]]) -> list[tuple[str, object]]:
