@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.dialects._anthropic_wire import content_json
 from harness.dialects._base import RequestSpec
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
@@ -134,18 +135,8 @@ def _converse_result(b: ToolResultBlock) -> dict[str, Any]:
 
 
 def anthropic_content(blocks: Sequence[Block]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for b in blocks:
-        if isinstance(b, ReasoningBlock):
-            if b.redacted is not None:
-                out.append({"type": "redacted_thinking", "data": b.redacted})
-            else:
-                out.append({"type": "thinking", "thinking": b.text, "signature": b.signature or ""})
-        elif isinstance(b, TextBlock):
-            out.append({"type": "text", "text": b.text})
-        elif isinstance(b, ToolCallBlock):
-            out.append({"type": "tool_use", "id": b.id, "name": b.name, "input": _args(b.arguments)})
-    return out
+    """InvokeModel speaks Anthropic's content (arguments that are not JSON kept as ``arguments``)."""
+    return content_json(blocks, _args)
 
 
 def _anthropic_result(b: ToolResultBlock) -> dict[str, Any]:
