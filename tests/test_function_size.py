@@ -19,7 +19,6 @@ ELSEWHERE: dict[str, str] = {
     # removes this table when both branches are merged.
     "cli.py:build_parser": "h26a",
     "cli.py:_run_until_signal": "h26a",
-    "suite/_case_run.py:run_case": "h26a",
     "suite/_parallel.py:run_parallel": "h26a",
     "suite/_runner.py:run": "h26a",
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness._registry import Registry
+from harness.drivers._adapter import AdapterDriver
 from harness.drivers._base import (
     CaseContext,
     CaseTooBig,
@@ -28,6 +29,7 @@ __all__ = [
     "DRIVERS",
     "KINDS",
     "KIND_TABLE",
+    "AdapterDriver",
     "AdapterError",
     "CaseContext",
     "CaseTooBig",
@@ -57,6 +59,7 @@ DRIVERS.add("gateway", lambda profile, fn: GatewayDriver(profile))
 DRIVERS.add("url", lambda profile, fn: UrlDriver(profile))
 DRIVERS.add("python", PythonDriver)
 DRIVERS.add("cli", lambda profile, fn: CliDriver(profile))
+DRIVERS.add("adapter", lambda profile, fn: AdapterDriver(profile))
 
 
 def make_driver(profile: SUTProfile, fn: SUTCallable | None = None) -> Driver:

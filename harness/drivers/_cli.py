@@ -12,7 +12,6 @@ import contextlib
 import os
 import shutil
 import signal
-import sys
 import threading
 import time
 from pathlib import Path
@@ -80,15 +79,16 @@ class CliDriver:
     def _values(self, ctx: CaseContext, tmp: Path) -> dict[str, str]:
         """The placeholders of the command, env and session dir for this case."""
         case = ctx.case
-        values = {
-            "upstream": ctx.upstream_url,
-            "tmp": str(tmp),
-            "python": sys.executable,
-            "dialect": case.dialect,
-            "variant": case.variant,
-            "model": ctx.model,
-            "prompt": next((t.user for t in case.turns if t.user), "Hello?"),
-        }
+        values = self.profile.run_values(
+            upstream=ctx.upstream_url,
+            tmp=str(tmp),
+            dialect=case.dialect,
+            variant=case.variant,
+            model=ctx.model,
+            provider=ctx.provider,
+            front_door=self.profile.front_door,
+            prompt=next((t.user for t in case.turns if t.user), "Hello?"),
+        )
         values["session"] = substitute(self.profile.session_dir, values)
         return values
 

@@ -1,8 +1,10 @@
 """SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT.
 
-Rule: placeholders ``{upstream}`` (mock upstream base URL), ``{port}`` (a free port thinkwire picked),
-``{tmp}`` (a fresh temp dir), ``{python}`` (this interpreter), ``{session}``, ``{prompt}``,
-``{dialect}``, ``{variant}`` are substituted in commands, env, URLs, model names and config files.
+Rule: placeholders (``_templates``: ``{upstream}``, ``{port}``, ``{tmp}``, ``{python}``,
+``{profile_dir}``, ``{env:NAME}`` everywhere; the per-case ``{model}``, ``{dialect}``, ``{variant}``,
+``{provider}``... where a case is known) are checked when the profile loads (an unknown one is a
+ProfileError naming it) and filled in commands, env, URLs, config files and request shaping; model
+names are templates of their own (``{dialect}``, ``{variant}``, ``{provider}``, ``{default_model}``).
 The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
 templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
 before a python SUT's callable is imported. The SUT kinds and what each needs are :data:`KIND_TABLE`
@@ -19,7 +21,10 @@ from typing import Any
 
 from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
+from harness.dialects._carrier_spec import CarrierSpec
+from harness.dialects._providers import Provider, provider_names, provider_of
 from harness.drivers._shaping import RequestShape, parse_request_table
+from harness.drivers._templates import CASE, RUN, check, fill
 
 __all__ = [
     "KINDS",
@@ -57,6 +62,7 @@ KIND_TABLE: dict[str, Kind] = {
     "url": Kind("url", "the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"', warmup=True),
     "python": Kind("callable", 'callable = "module:function"'),
     "cli": Kind("command", "a command", 'e.g. command = ["my-agent", "{prompt}"]', "pi-json", usage=False),
+    "adapter": Kind("command", "a command", 'e.g. command = ["node", "adapter.mjs"]'),
 }
 """The SUT kinds (a profile's ``kind``; a scenario's ``sut_kinds``), the one list of them: each has a
 driver registered under its name in ``harness.drivers.DRIVERS``."""
@@ -75,13 +81,19 @@ def _module_function(key: str, value: Any) -> None:
 
 
 def _model_templates(key: str, value: Any) -> None:
+    """``models`` keys are dialects, providers or ``*``; templates use known placeholders only."""
+    from harness.dialects import dialect_names
+
+    keys = (*dialect_names(), *provider_names(), "*")
     for name, template in value.items():
+        if name not in keys:
+            raise Invalid("names no dialect or provider", closest(str(name), keys), sub=name)
         try:
-            str(template).format(dialect="d", variant="v")
+            str(template).format(dialect="d", variant="v", provider="p", default_model="m")
         except (KeyError, IndexError, ValueError) as exc:
             raise Invalid(
                 f"bad template {template!r} ({type(exc).__name__}: {exc})",
-                "the placeholders are {dialect} and {variant}",
+                "the placeholders are {dialect}, {variant}, {provider} and {default_model}",
                 sub=name,
             ) from None
 
@@ -129,6 +141,9 @@ _FIELDS: dict[str, Field] = {
         list, items=str, items_want="a list of directories", hint='e.g. sys_path = ["adapters"]'
     ),
     "echo_fields": Field(list, items=str),
+    "carriers": Field(dict),
+    "providers": Field(list, items=str, rule=one_of("provider", provider_names)),
+    "scenarios": Field(list, items=str),
 }
 
 
@@ -165,12 +180,34 @@ class SUTProfile:
     reports_usage: bool = True  # profile key ``usage``: the SUT reports token usage (CLIs: false)
     request: Mapping[str, RequestShape] = field(default_factory=dict)  # "*"/dialect -> headers, body
     echo_fields: tuple[str, ...] | None = None  # openai-chat: the carriers the SUT reads reasoning back from
+    carriers: tuple[CarrierSpec, ...] = ()  # openai-chat: carriers the profile declares ([carriers.<name>])
+    providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
+    scenarios: tuple[str, ...] = ()  # a team's own scenario directories (absolute once loaded from a file)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"
+    profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
 
-    def model_for(self, dialect: str, variant: str) -> str:
-        template = self.models.get(dialect, self.models.get("*", "{dialect}:{variant}/mock-model"))
-        return template.format(dialect=dialect, variant=variant)
+    def run_values(self, **values: str) -> dict[str, str]:
+        """The run-wide placeholder values (``_templates.RUN``), with ``values`` added."""
+        import os
+        import sys
+
+        return {"python": sys.executable, "profile_dir": self.profile_dir or os.getcwd(), **values}
+
+    def model_for(self, dialect: str, variant: str, provider: Provider | None = None) -> str:
+        """The model name a case is called by: ``models`` keyed by the case's provider, else its
+        dialect, else ``*``; without any, the provider's realistic default name."""
+        provider = provider or provider_of(dialect, variant)
+        template = self.models.get(
+            provider.name, self.models.get(dialect, self.models.get("*", "{default_model}"))
+        )
+        return template.format(
+            dialect=dialect, variant=variant, provider=provider.name, default_model=provider.model
+        )
+
+    def claims_provider(self, provider: str) -> bool:
+        """Whether the SUT claims ``provider``'s semantics (its passback rules); default: every one."""
+        return self.providers is None or provider in self.providers
 
     def claims(self, dialect: str, variant: str) -> bool:
         if self.dialects is not None and dialect not in self.dialects:
@@ -182,20 +219,19 @@ class SUTProfile:
 
 
 def substitute(template: str, values: Mapping[str, str]) -> str:
-    out = template
-    for key, value in values.items():
-        out = out.replace("{" + key + "}", value)
-    return out
+    """``template`` with its placeholders filled from ``values`` and the environment (``_templates``)."""
+    return fill(template, values)
 
 
 def load_profile(path: Path) -> SUTProfile:
     data = load_toml(path, ProfileError)
     profile = parse_profile(data, source=str(path))
+    object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
-    if profile.sys_path:
-        paths = tuple(str((path.parent / p).resolve()) for p in profile.sys_path)
-        object.__setattr__(profile, "sys_path", paths)
+    for key in ("sys_path", "scenarios"):  # relative to the profile
+        paths = tuple(str((path.parent / p).resolve()) for p in getattr(profile, key))
+        object.__setattr__(profile, key, paths)
     return profile
 
 
@@ -208,8 +244,10 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     command = _command(data.get("command", ()), err)
     if not (command if kind.needs == "command" else data.get(kind.needs)):
         raise err(kind.needs, f"a {data['kind']} profile needs {kind.what}", kind.example)
+    _check_templates(data, data["kind"], err)
     front = str(data.get("front_door", kind.front_door))
     _check_front_door(data, front, err)
+    carriers = _carriers(data, front, source)
     request = parse_request_table(data["request"], source) if "request" in data else {}
     return SUTProfile(
         name=str(data.get("name", data["kind"])),
@@ -240,6 +278,9 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         reports_usage=bool(data.get("usage", kind.usage)),
         request=request,
         echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
+        carriers=carriers,
+        providers=tuple(data["providers"]) if "providers" in data else None,
+        scenarios=tuple(data.get("scenarios", ())),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
     )
@@ -260,7 +301,7 @@ def _command(command: list[str] | str, err: Err) -> list[str]:
 
 
 def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
-    """What depends on the front door: its variant, and the carriers an openai-chat one echoes."""
+    """The front door's variant is one of its variants."""
     from harness.dialects import get_dialect
 
     if "front_variant" in data:
@@ -271,19 +312,45 @@ def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
                 f"unknown variant {data['front_variant']!r} of front door {front}",
                 closest(data["front_variant"], variants),
             )
-    if "echo_fields" in data:
-        from harness.dialects._chat_carriers import CARRIERS
 
-        if front != "openai-chat":
-            raise err("echo_fields", f"only an openai-chat front door has carriers to pick (this is {front})")
-        for name in data["echo_fields"]:
-            if name not in CARRIERS:
-                raise err("echo_fields", f"unknown carrier {name!r}", closest(str(name), CARRIERS))
+
+def _check_templates(data: Mapping[str, Any], kind: str, err: Err) -> None:
+    """Every placeholder known where it is used: per-case ones only in request shaping and in a CLI's
+    command, env and session dir (a gateway is started once per run)."""
+    per_case = (*RUN, *CASE) if kind == "cli" else RUN
+    for key in ("command", "env", "files", "session_dir"):
+        if key in data:
+            check(data[key], per_case, err, key)
+    for key in ("url", "ready"):
+        if key in data:
+            check(data[key], RUN, err, key)
+    if "request" in data:
+        check(data["request"], (*RUN, *CASE), err, "request")
+
+
+def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[CarrierSpec, ...]:
+    """The declared carriers; ``echo_fields`` may name them or a built-in (``reasoning_fields`` may
+    also name any plain string field)."""
+    from harness.dialects._carrier_spec import parse_carriers
+    from harness.dialects._chat_carriers import CARRIERS
+
+    keys = [k for k in ("carriers", "echo_fields") if k in data]
+    if keys and front != "openai-chat":
+        raise ProfileError(source, keys[0], f"only an openai-chat front door has carriers (this is {front})")
+    specs = parse_carriers(data["carriers"], source, CARRIERS) if "carriers" in data else ()
+    known = (*CARRIERS, *(c.name for c in specs))
+    for name in data.get("echo_fields", ()):
+        if name not in known:
+            raise ProfileError(source, "echo_fields", f"unknown carrier {name!r}", closest(str(name), known))
+    return specs
 
 
 def build_options(profile: SUTProfile) -> dict[str, Any]:
     """Options for the front door's request builder, from the profile (the echo carriers)."""
-    return {} if profile.echo_fields is None else {"echo_fields": profile.echo_fields}
+    opts: dict[str, Any] = {} if profile.echo_fields is None else {"echo_fields": profile.echo_fields}
+    if profile.carriers:
+        opts["carriers"] = profile.carriers
+    return opts
 
 
 def observer_options(profile: SUTProfile) -> dict[str, Any]:
@@ -293,4 +360,6 @@ def observer_options(profile: SUTProfile) -> dict[str, Any]:
         opts["reasoning_fields"] = profile.reasoning_fields
     if profile.front_door == "openai-chat":
         opts["inline_think"] = profile.inline_think
+        if profile.carriers:
+            opts["carriers"] = profile.carriers
     return opts
