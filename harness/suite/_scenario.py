@@ -46,6 +46,7 @@ CATEGORIES = (
 
 MODES = ("stream", "nonstream")
 
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     id: str
