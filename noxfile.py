@@ -33,7 +33,7 @@ def sdks(session: nox.Session) -> None:
     """The official SDKs as SUTs: writes profiles/*.expectations.toml and docs/sdk-results.md, then runs
     the SDK regression suites (tests/sdks) against those expectations."""
     session.install("-e", ".[test,sdks,fast]")
-    session.run("python", "-m", "harness.suite._sdk_results", "docs/sdk-results.md")
+    session.run("python", "-m", "harness.docs._sdk_results", "docs/sdk-results.md")
     session.run("pytest", "-q", "tests/sdks", *session.posargs)
 
 
@@ -41,7 +41,7 @@ def sdks(session: nox.Session) -> None:
 def ecosystem(session: nox.Session) -> None:
     """Real gateways and framework wrappers as SUTs (pinned; not part of .ci/run): writes
     profiles/<package>.expectations.toml, docs/ecosystem-results.md and its HTML page. Args: profile
-    names to run. The pins are those of harness/suite/_ecosystem_results.py PACKAGES.
+    names to run. The pins are those of harness/docs/_ecosystem_results.py PACKAGES.
     ``nox -s ecosystem -- --history PROFILE [N]``: that profile across the last N (3) released versions
     of its package, each in a venv of its own -> docs/ecosystem-history.md."""
     if session.posargs[:1] == ["--history"]:
@@ -57,10 +57,10 @@ def ecosystem(session: nox.Session) -> None:
         "pydantic-ai-slim[openai,anthropic]==2.68.0",
     )
     # The Node adapters' packages (adapters/node), from the npm registry into this session's env dir
-    # (never into the repository): their pins are NODE_PACKAGES of harness/suite/_ecosystem_results.py.
+    # (never into the repository): their pins are NODE_PACKAGES of harness/docs/_ecosystem_results.py.
     node = f"{session.virtualenv.location}/node"
     pins = session.run(
-        "python", "-c", "from harness.suite._ecosystem_results import NODE_PACKAGES as P; print(' '.join(P))",
+        "python", "-c", "from harness.docs._ecosystem_results import NODE_PACKAGES as P; print(' '.join(P))",
         silent=True,
     )
     npm = ("npm", "install", "--prefix", node, "--no-audit", "--no-fund", "--no-package-lock")
@@ -68,7 +68,7 @@ def ecosystem(session: nox.Session) -> None:
     session.run(
         "python",
         "-m",
-        "harness.suite._ecosystem_results",
+        "harness.docs._ecosystem_results",
         "docs/ecosystem-results.md",
         *session.posargs,
         env={"LITELLM_MASTER_KEY": "sk-thinkwire-local", "THINKWIRE_NODE_MODULES": f"{node}/node_modules"},
@@ -81,7 +81,7 @@ def matrix(session: nox.Session) -> None:
     """The detection matrix (every fault switch vs its designed check) and the perturbations' mutation
     score (per perturbation x dialect, the parser mutants it kills; printed) -> docs/detection-matrix.md."""
     session.install("-e", ".[test,fast]")
-    session.run("python", "-m", "harness.suite._matrix", "docs/detection-matrix.md")
+    session.run("python", "-m", "harness.docs._matrix", "docs/detection-matrix.md")
 
 
 @nox.session(python=PY)

@@ -425,7 +425,7 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
 
 def _add_server_flags(p: argparse.ArgumentParser, *, port: bool = True) -> None:
     """The lifecycle flags serve, replay and record share (``--grace`` defaults to DEFAULT_GRACE in
-    harness.upstream._serve, not imported here: building the parser stays cheap)."""
+    harness.net._lifecycle, not imported here: building the parser stays cheap)."""
     if port:
         p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 picks a free one)")
     p.add_argument("--port-file", metavar="PATH", help="write the listening port here once listening")

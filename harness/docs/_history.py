@@ -29,7 +29,7 @@ _PRE = re.compile(r"(a|b|rc|dev|alpha|beta|pre)\d*", re.IGNORECASE)
 
 def requirement_for(profile: str) -> tuple[str, str]:
     """(package name, extras such as ``[openai]``) of an ecosystem profile, from the pinned list."""
-    from harness.suite._ecosystem_results import PACKAGES
+    from harness.docs._ecosystem_results import PACKAGES
 
     for name, requirement in PACKAGES:
         if name == profile:
@@ -67,9 +67,9 @@ class Finding:
 
 def history(profile: str, runs: list[tuple[str, RunResult]]) -> list[Finding]:
     """The findings over ``runs`` ((version, RunResult), oldest first), the longest-lived first."""
+    from harness.docs._ecosystem_results import known
     from harness.report._causes import group_causes
     from harness.report._common import failing_case
-    from harness.suite._ecosystem_results import known
 
     by_key: dict[tuple[str, str], Finding] = {}
     for version, result in runs:

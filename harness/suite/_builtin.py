@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness._errors import ProfileError, closest
-from harness.drivers import SUTProfile, parse_profile
+from harness.drivers import KIND_TABLE, SUTProfile, parse_profile
 from harness.reference import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
 
 __all__ = ["BUILTIN", "builtin_profile", "expectations_path"]
@@ -86,7 +86,7 @@ def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
     profile = parse_profile(BUILTIN[name], source=f"<builtin {name}>")
     if faults:
         command = profile.command
-        if profile.kind in ("gateway", "cli"):
+        if KIND_TABLE[profile.kind].starts_a_process:
             command = (*command, *[x for f in faults for x in ("--fault", f)])
         profile = replace(
             profile, command=command, faults=tuple(faults), name=f"{profile.name}+{'+'.join(faults)}"

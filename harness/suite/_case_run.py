@@ -21,7 +21,7 @@ from harness.drivers._python import short_traceback
 from harness.events import Event
 from harness.suite._case import Case
 from harness.suite._evidence import weigh
-from harness.suite._scenario import expect_findings
+from harness.suite._scenario_expect import expect_findings
 from harness.suite._summary import summarise_timeline
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
 from harness.suite.checks import CaseView, build_view, case_checks

@@ -10,17 +10,16 @@ File format (TOML)::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness._errors import ProfileError, closest
+from harness._fields import Field, Invalid, check_fields, load_toml, shown
 from harness.suite._verdict import CaseResult, Status, Verdict
 
 __all__ = ["Expectation", "Expectations", "load_expectations", "write_expectations"]
-
-_KEYS = {"stream", "cleanup", "status", "reason", "link"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,29 +69,36 @@ class Expectations:
         result.unexpected = mismatch
 
 
+def _verdict(key: str, value: Any) -> None:
+    valid = [v.value for v in Verdict] + [s.value for s in Status]
+    if value not in valid:
+        raise Invalid(f"unknown verdict {value!r}", closest(str(value), valid))
+
+
+_FIELDS: dict[str, Field] = {
+    "stream": Field(str, rule=_verdict),
+    "cleanup": Field(str, rule=_verdict),
+    "status": Field(str, rule=_verdict),
+    "reason": Field(str),
+    "link": Field(str),
+}
+
+
 def load_expectations(path: Path) -> Expectations:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(str(path), "<file>", f"not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise ProfileError(str(path), "<file>", f"cannot be read: {exc}") from None
-    cases = data.get("cases", {})
+    data = load_toml(path, ProfileError)
     extra = [k for k in data if k != "cases"]
     if extra:
         raise ProfileError(str(path), extra[0], "unknown top-level table", 'put entries under [cases."<id>"]')
     entries: dict[str, Expectation] = {}
-    valid = {v.value for v in Verdict} | {s.value for s in Status}
-    for key, table in cases.items():
+    for key, table in data.get("cases", {}).items():
+        where = f"cases.{key}"
         if not isinstance(table, dict):
-            raise ProfileError(str(path), f"cases.{key}", "expected a table")
-        for k, v in table.items():
-            if k not in _KEYS:
-                raise ProfileError(str(path), f"cases.{key}.{k}", "unknown field", closest(k, _KEYS))
-            if k in ("stream", "cleanup", "status") and v not in valid:
-                raise ProfileError(
-                    str(path), f"cases.{key}.{k}", f"unknown verdict {v!r}", closest(str(v), valid)
-                )
+            raise ProfileError(str(path), where, f"expected a table, got {shown(table)}")
+
+        def err(fld: str, problem: str, hint: str = "", where: str = where) -> ProfileError:
+            return ProfileError(str(path), f"{where}.{fld}", problem, hint)
+
+        check_fields(table, _FIELDS, err)
         entries[key] = Expectation(
             table.get("stream"),
             table.get("cleanup"),

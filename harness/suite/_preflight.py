@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness._errors import PreflightError
-from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.dialects import LENIENT
+from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.suite._case import Case, expand_all
 from harness.suite._case_run import Limits, run_case
 from harness.suite._scenario import load_catalog
@@ -57,7 +58,7 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
             and c.stream
             and c.chunking == "frames"
             and c.perturbation == "none"
-            and c.profile == "lenient"
+            and c.profile == LENIENT
         )
 
     claimed = [
@@ -106,7 +107,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
             why = "answered without calling the mock upstream (is its upstream URL configured?)"
         raise PreflightError(f"preflight: {name} at {where} {why}", detail)
     if limits.gate_timeout is None and (
-        profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
+        profile.warmup if profile.warmup is not None else KIND_TABLE[profile.kind].warmup
     ):
         warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
         latency = warm.first_byte_s

@@ -5,6 +5,8 @@ Rule: each reads the fates computed in ``_view`` and judges only its own fate.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from harness.events import (
     End,
     ReasoningBlock,
@@ -17,7 +19,7 @@ from harness.events import (
 )
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks._base import check, judged_turns, na
-from harness.suite.checks._view import CaseView
+from harness.suite.checks._view import CaseView, TurnView
 from harness.timeline import Entry
 
 __all__: list[str] = []
@@ -32,50 +34,60 @@ def delivery(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("delivery", "no turn to judge")
-    for t in turns:
-        rf, tf = t.reasoning_fate, t.text_fate
-        if rf == "dropped":
-            why = "reasoning never reached the client"
-            if t.mode is not None and t.mode.info.get("reasoning") is False:
-                why += " (the upstream sent none: did the SUT ask for it?)"
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: {why}",
-                expected=_short(t.expected_reasoning),
-                actual="(no reasoning)",
-                evidence=view.cite(t.writes_of("reasoning"), t.events_of(End, StreamError)),
-            )
-        if rf == "altered":
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: reasoning altered",
-                expected=_short(t.expected_reasoning),
-                actual=_short(t.reasoning),
-                evidence=view.cite(t.writes_of("reasoning"), t.events_of(ReasoningDelta)),
-            )
-        if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: answer text {tf}",
-                expected=_short(t.expected_text),
-                actual=_short(t.text),
-                evidence=view.cite(t.writes_of("text"), t.events_of(TextDelta, End)),
-            )
-        want = [(c.name, c.arguments) for c in t.expected.tool_calls]
-        got = [(c.name, c.arguments) for c in t.tool_calls]
-        if want != got and _norm(want) != _norm(got):
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: tool calls differ",
-                expected=str(want),
-                actual=str(got),
-                evidence=view.cite(t.writes_of("tool"), t.events_of(ToolCallDelta)),
-            )
-    return Finding("delivery", Verdict.PASS)
+    diffs = [d for t in turns for d in _differences(view, t)]
+    if not diffs:
+        return Finding("delivery", Verdict.PASS)
+    if len(diffs) == 1:
+        (d,) = diffs
+        return Finding("delivery", Verdict.FAIL, message=d.message, expected=d.expected, actual=d.actual,
+                       evidence=d.evidence)  # fmt: skip
+    return Finding(
+        "delivery",
+        Verdict.FAIL,
+        message="; ".join(d.message for d in diffs),
+        expected="; ".join(f"{d.what}: {d.expected}" for d in diffs),
+        actual="; ".join(f"{d.what}: {d.actual}" for d in diffs),
+        evidence=tuple(sorted({i for d in diffs for i in d.evidence})),
+        data={"differences": [d.message for d in diffs]},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Difference:
+    what: str  # "turn 0 reasoning"
+    message: str
+    expected: str
+    actual: str
+    evidence: tuple[int, ...]  # the timeline entries it cites
+
+
+def _differences(view: CaseView, t: TurnView) -> list[_Difference]:
+    """Every way one turn's delivery differs from what the upstream sent: reasoning, answer text
+    (unless the reasoning moved into it: channel-separation's), tool calls."""
+    out: list[_Difference] = []
+    rf, tf = t.reasoning_fate, t.text_fate
+    if rf == "dropped":
+        why = "reasoning never reached the client"
+        if t.mode is not None and t.mode.info.get("reasoning") is False:
+            why += " (the upstream sent none: did the SUT ask for it?)"
+        cited = view.cite(t.writes_of("reasoning"), t.events_of(End, StreamError))
+        what, msg = f"turn {t.turn} reasoning", f"turn {t.turn}: {why}"
+        out.append(_Difference(what, msg, _short(t.expected_reasoning), "(no reasoning)", cited))
+    elif rf == "altered":
+        cited = view.cite(t.writes_of("reasoning"), t.events_of(ReasoningDelta))
+        what, msg = f"turn {t.turn} reasoning", f"turn {t.turn}: reasoning altered"
+        out.append(_Difference(what, msg, _short(t.expected_reasoning), _short(t.reasoning), cited))
+    if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
+        text = f"turn {t.turn}: answer text {tf}"
+        cited = view.cite(t.writes_of("text"), t.events_of(TextDelta, End))
+        out.append(_Difference(f"turn {t.turn} text", text, _short(t.expected_text), _short(t.text), cited))
+    want = [(c.name, c.arguments) for c in t.expected.tool_calls]
+    got = [(c.name, c.arguments) for c in t.tool_calls]
+    if want != got and _norm(want) != _norm(got):
+        calls = f"turn {t.turn}: tool calls differ"
+        cited = view.cite(t.writes_of("tool"), t.events_of(ToolCallDelta))
+        out.append(_Difference(f"turn {t.turn} tool calls", calls, str(want), str(got), cited))
+    return out
 
 
 def _norm(calls: list[tuple[str, str]]) -> list[tuple[str, object]]:
