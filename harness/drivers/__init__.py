@@ -20,7 +20,7 @@ from harness.drivers._base import (
 )
 from harness.drivers._cli import CliDriver
 from harness.drivers._gateway import GatewayDriver, UrlDriver
-from harness.drivers._profile import KINDS, SUTProfile, load_profile, parse_profile, substitute
+from harness.drivers._profile import KINDS, SUTOrigin, SUTProfile, load_profile, parse_profile, substitute
 from harness.drivers._python import AdapterError, PythonDriver, SUTCallable, SUTRequest, load_callable
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "GatewayDriver",
     "PythonDriver",
     "SUTCallable",
+    "SUTOrigin",
     "SUTProfile",
     "SUTRequest",
     "TurnOutcome",

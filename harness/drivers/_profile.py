@@ -14,13 +14,14 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from harness._errors import ProfileError, closest
 from harness.drivers._shaping import RequestShape, parse_request_table
 
 __all__ = [
     "KINDS",
+    "SUTOrigin",
     "SUTProfile",
     "build_options",
     "load_profile",
@@ -74,6 +75,19 @@ _TABLES_OF_STR = ("env", "models", "files")
 
 
 @dataclass(frozen=True, slots=True)
+class SUTOrigin:
+    """How the user named a SUT, kept as data so that a reproduce line can name it again: a built-in
+    (``value`` its name, with ``faults``), a profile ``file``, a ``command`` line (``--sut-cmd``, with
+    its ``front_door`` and ``ready`` URL), a ``url`` (``--sut-url``), a ``callable`` (``module:attr``)."""
+
+    form: Literal["builtin", "file", "command", "url", "callable"]
+    value: str
+    faults: tuple[str, ...] = ()
+    front_door: str = ""
+    ready: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SUTProfile:
     name: str
     kind: str
@@ -107,7 +121,8 @@ class SUTProfile:
     request: Mapping[str, RequestShape] = field(default_factory=dict)  # "*"/dialect -> headers, body
     echo_fields: tuple[str, ...] | None = None  # openai-chat: the carriers the SUT reads reasoning back from
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
-    source: str = "<flags>"
+    source: str = "<flags>"  # the name errors give the profile (its file, or the flag that made it)
+    origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
 
     def model_for(self, dialect: str, variant: str) -> str:
         template = self.models.get(dialect, self.models.get("*", "{dialect}:{variant}/mock-model"))
@@ -144,6 +159,7 @@ def load_profile(path: Path) -> SUTProfile:
             "save it as UTF-8",
         ) from None
     profile = parse_profile(data, source=str(path))
+    object.__setattr__(profile, "origin", SUTOrigin("file", str(path)))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
     if profile.sys_path:

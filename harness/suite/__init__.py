@@ -7,17 +7,11 @@ Where things go: a new scenario is a TOML file under ``scenarios/``; a new check
 from harness.suite._builtin import BUILTIN, builtin_profile
 from harness.suite._case import Case, expand, expand_all, select
 from harness.suite._expectations import Expectation, Expectations, load_expectations, write_expectations
-from harness.suite._runner import (
-    RunInterrupted,
-    RunResult,
-    canary_case,
-    load_cases,
-    merge_repeats,
-    resolve_sut,
-    run,
-    serialize_timeline,
-)
+from harness.suite._options import Keep, RunOptions
+from harness.suite._rounds import RunInterrupted, RunResult, merge_repeats
+from harness.suite._runner import canary_case, load_cases, run, serialize_timeline
 from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_catalog, load_scenario
+from harness.suite._sut import resolve_sut
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict
 
 __all__ = [
@@ -29,7 +23,9 @@ __all__ = [
     "Expectation",
     "Expectations",
     "Finding",
+    "Keep",
     "RunInterrupted",
+    "RunOptions",
     "RunResult",
     "Scenario",
     "Status",

@@ -75,7 +75,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     from harness.upstream import ClientSide
 
     canary = canary_case(profile)
-    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
     where = profile.url if profile.kind == "url" else (profile.callable or " ".join(profile.command[:3]))
     name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
     first = view.turns[0] if view is not None and view.turns else None
@@ -98,7 +98,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     if limits.gate_timeout is None and (
         profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
     ):
-        warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+        warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
         latency = warm.first_byte_s
         if latency is not None:
             limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)

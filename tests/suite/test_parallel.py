@@ -9,7 +9,7 @@ import pytest
 
 import harness._xdist_catalog as catalog
 from harness.cli import main
-from harness.suite import load_cases, run
+from harness.suite import RunOptions, load_cases, run
 
 
 def test_batches_cover_every_case_once_and_keep_parity_scenarios_whole() -> None:
@@ -72,7 +72,9 @@ def test_without_xdist_the_error_says_what_to_install(
     find = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "xdist" else find(n, *a))
     assert main(["run", "-q", "-j", "2", "--cases", "timing/*"]) == 2
-    assert "pip install 'thinkwire[parallel]'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "pip install pytest-xdist" in err
+    assert "pip install '.[parallel]'" in err  # (thinkwire is not on the index: from a checkout)
 
 
 def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,7 +91,8 @@ def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.M
 
     def dying_pytest(argv: list[str], plugins: list[object]) -> int:  # one batch finishes, one crashes
         (batches,) = plugins
-        _parallel.batch_file(os.environ["THINKWIRE_RESULTS_DIR"], first).write_bytes(pickle.dumps(done))
+        plan = pickle.loads(Path(os.environ[_parallel.PLAN_ENV]).read_bytes())
+        _parallel.batch_file(plan.results_dir, first).write_bytes(pickle.dumps(done))
         for name, failed in ((first, False), (second, True)):
             report = SimpleNamespace(nodeid=f"x.py::test_batch[{name}]", when="call", failed=failed,
                                      longreprtext="worker 'gw1' crashed")
@@ -97,7 +100,7 @@ def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.M
         return 1
 
     monkeypatch.setattr(pytest, "main", dying_pytest)
-    result = _parallel.run_parallel(jobs=2, cases=globs)
+    result = _parallel.run_parallel(load_cases(globs), RunOptions(jobs=2))
     assert [r.case_id for r in result.results] == [c.id for c in load_cases(globs)]
     lost = [r for r in result.results if r.case_id not in ids]
     assert lost
@@ -105,4 +108,4 @@ def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.M
     assert all("worker 'gw1' crashed" in r.error for r in lost)
     assert all(r.status.value == "OK" for r in result.results if r.case_id in ids)
     assert result.exit_code == 1
-    assert "THINKWIRE_RESULTS_DIR" not in os.environ  # the run's environment was put back
+    assert _parallel.PLAN_ENV not in os.environ  # the run's environment was put back
