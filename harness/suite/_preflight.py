@@ -8,6 +8,7 @@ timeout (slow is not buffering).
 
 from __future__ import annotations
 
+import shlex
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -19,7 +20,7 @@ from harness.suite._case_run import Limits, run_case
 from harness.suite._scenario import load_catalog
 from harness.suite._verdict import Status
 
-__all__ = ["WARMED", "canary_case", "check_sut", "first_line", "preflight_profile", "stderr_hint"]
+__all__ = ["WARMED", "address", "canary_case", "check_sut", "first_line", "preflight_profile", "stderr_hint"]
 
 WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
 """A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
@@ -69,6 +70,17 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
     raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
 
 
+def address(profile: SUTProfile, driver: Driver) -> str:
+    """Where the SUT is reached: the URL (a gateway's with the port picked when it started; a URL
+    SUT's as given), a Python SUT's callable, a CLI's command."""
+    url = getattr(driver, "base_url", "")
+    if profile.kind in ("gateway", "url") and url:
+        return str(url)
+    if profile.kind == "python":
+        return profile.callable or profile.name
+    return shlex.join(profile.command[:3])
+
+
 def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:
     """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
     the first-byte latency the gates' timeout derives from."""
@@ -76,7 +88,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
 
     canary = canary_case(profile)
     result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
-    where = profile.url if profile.kind == "url" else (profile.callable or " ".join(profile.command[:3]))
+    where = address(profile, driver)
     name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
     first = view.turns[0] if view is not None and view.turns else None
     if result.status == Status.TIMEOUT:
