@@ -12,7 +12,7 @@ from harness.suite._rounds import RunInterrupted, RunResult, merge_repeats
 from harness.suite._runner import canary_case, load_cases, run, serialize_timeline
 from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_catalog, load_scenario
 from harness.suite._sut import resolve_sut
-from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict
+from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, is_failure
 
 __all__ = [
     "BUILTIN",
@@ -36,6 +36,7 @@ __all__ = [
     "catalog_dir",
     "expand",
     "expand_all",
+    "is_failure",
     "load_cases",
     "load_catalog",
     "load_expectations",

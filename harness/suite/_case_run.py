@@ -193,11 +193,9 @@ def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = Fal
 
 
 def failed(result: CaseResult) -> bool:
-    return (
-        result.status != Status.OK
-        or result.stream in (Verdict.FAIL, Verdict.NON_STRICT)
-        or result.cleanup in (Verdict.FAIL, Verdict.UNCLEAN)
-    )
+    """Does ``keep_timelines="failures"`` keep this result's timeline? When it fails even under
+    ``--strict`` (so a NON_STRICT case has its evidence whichever way the run is read)."""
+    return result.fails(strict=True)
 
 
 def set_verdicts(result: CaseResult) -> None:
