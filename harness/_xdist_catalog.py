@@ -19,7 +19,6 @@ import os
 import pickle
 import signal
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -39,11 +38,10 @@ BATCH = 8
 @functools.cache
 def _plan() -> WorkerPlan | None:
     """The run's plan, read once per worker (None outside ``thinkwire run -j``)."""
-    from harness.suite._parallel import PLAN_ENV
+    from harness.suite._parallel import PLAN_ENV, read_plan
 
     path = os.environ.get(PLAN_ENV)
-    plan: WorkerPlan | None = pickle.loads(Path(path).read_bytes()) if path else None
-    return plan
+    return read_plan(path) if path else None
 
 
 @functools.cache

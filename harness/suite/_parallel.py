@@ -21,6 +21,7 @@ import os
 import pickle
 import re
 import signal
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from harness.suite._options import RunOptions
 from harness.suite._rounds import Progress, RunInterrupted, RunResult
 from harness.suite._verdict import CaseResult, Status
 
-__all__ = ["PLAN_ENV", "WorkerPlan", "batch_file", "require_xdist", "run_parallel"]
+__all__ = ["PLAN_ENV", "WorkerPlan", "batch_file", "read_plan", "require_xdist", "run_parallel"]
 
 _CATALOG = Path(__file__).resolve().parent.parent / "_xdist_catalog.py"
 """The catalog as a pytest module, given as a path: importing it here would load the catalog again."""
@@ -124,13 +125,25 @@ def require_xdist() -> None:
 
 
 def _pickled(plan: WorkerPlan) -> bytes:
+    """The plan as the workers read it (:func:`read_plan`): this process's ``sys.path`` first, so
+    that a worker can import what the controller could (a ``module:callable`` SUT, the module of a
+    callable pickled by name) before the plan itself is unpickled."""
     try:
-        return pickle.dumps(plan)
+        return pickle.dumps((list(sys.path), pickle.dumps(plan)))
     except (pickle.PicklingError, AttributeError, TypeError) as exc:
         raise FlagError(
             f"-j N: the SUT {plan.options.sut!r} cannot be sent to the workers ({exc}); name it as "
             "'module:callable' (a function defined at module level) or in a profile file"
         ) from None
+
+
+def read_plan(path: str | Path) -> WorkerPlan:
+    """A worker's plan: the controller's ``sys.path`` entries it lacks are added (at the end), then
+    the plan is unpickled."""
+    paths, data = pickle.loads(Path(path).read_bytes())
+    sys.path.extend(p for p in paths if p not in sys.path)
+    plan: WorkerPlan = pickle.loads(data)
+    return plan
 
 
 def _sut_name(options: RunOptions) -> str:
@@ -212,6 +225,7 @@ class _Batches:
         merged = self.merged
         merged.sut, merged.strict = part.sut, part.strict
         merged.sut_error = merged.sut_error or part.sut_error
+        merged.gate_timeout = merged.gate_timeout or part.gate_timeout
         for result in part.results:
             merged.results.append(result)
             if self.progress is not None:

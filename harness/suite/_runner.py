@@ -77,6 +77,8 @@ def run(
     opts = RunOptions.build(options, **settings)
     case_list = _case_list(cases)
     sut = opts.resolve()
+    if not case_list:  # (no SUT started, no worker: nothing to judge)
+        return RunResult(sut=sut.profile.name, strict=opts.strict)
     if opts.jobs > 1:
         return _run_jobs(case_list, opts, sut, progress)
     from harness.upstream import MockUpstream
