@@ -133,7 +133,9 @@ def _add_run_parser(sub: Any) -> None:
         action="store_true",
         help="skip the canary case (a SUT that cannot be tested then gives one ERROR/TIMEOUT per case)",
     )
-    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    run.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar: one line a minute, then the summary"
+    )
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -306,7 +308,7 @@ def _run_until_signal(
     result: RunResult | None = None
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
-            result = run(cases, options, progress=Progress(enabled=not quiet))
+            result = run(cases, options, progress=Progress(quiet=quiet))
         except RunInterrupted as exc:
             result = exc.result
             stop.signum = stop.signum or signal.SIGINT  # (a KeyboardInterrupt from outside our handler)
