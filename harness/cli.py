@@ -1,7 +1,9 @@
 """The ``thinkwire`` command line: run, list, serve, record, replay, promote, report.
 
-Rule: argument parsing and printing only; every command calls the same public functions users can
-call from Python (``harness.suite.run`` ...). Exit code 0 only when no unexpected failure remains.
+Rule: argument parsing and printing only (with the refusals a flag earns before anything starts, and
+SIGINT/SIGTERM turned into a partial report); every command calls the same public functions users can
+call from Python (``harness.suite.run`` with the ``RunOptions`` its flags make ...). Exit code 0 only
+when no unexpected failure remains.
 """
 
 from __future__ import annotations
@@ -369,15 +371,9 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     if args.write_expectations:
         n = write_expectations(result.results, Path(args.write_expectations))
         print(f"wrote {n} expectation(s) to {args.write_expectations}")
+    _write_reports(args, result)
     if args.report:
-        from harness.report import write_reports
-
-        write_reports(result, Path(args.report))
         print(f"report written to {args.report}")
-    if args.junit:
-        from harness.report import write_junit
-
-        write_junit(result, Path(args.junit))
     return result.exit_code
 
 

@@ -1,7 +1,8 @@
 """The conformance suite: scenarios -> cases -> run against a SUT -> checks -> verdicts.
 
 Where things go: a new scenario is a TOML file under ``scenarios/``; a new check is a function in
-``harness/suite/checks``; a new SUT kind is a driver in ``harness/drivers``.
+``harness/suite/checks``; a new SUT kind is a driver in ``harness/drivers``; a new run setting is a
+field of :class:`RunOptions` (``_options.py``), which carries it from the CLI to ``run()`` and the workers.
 """
 
 from harness.suite._builtin import BUILTIN, builtin_profile
