@@ -12,12 +12,14 @@ import argparse
 import contextlib
 import signal
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness._cli_output import check_output as _check_output
+from harness._cli_output import explained as _explained
 from harness._errors import FlagError, ThinkwireError
+from harness._signals import Signals as _Signals
 
 if TYPE_CHECKING:
     from harness.suite import Case, RunOptions, RunResult
@@ -41,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--checks", action="store_true", help="list the checks")
     ls.add_argument("--faults", action="store_true", help="list the reference SUTs' fault switches")
     ls.add_argument("--cases", action="append", help="glob of case or scenario ids")
+    ls.add_argument(
+        "--scenarios-dir", dest="scenario_dirs", action="append", default=[], metavar="DIR",
+        help="a directory of your own scenarios, listed with the catalog (repeatable)",
+    )
 
     serve = sub.add_parser("serve", help="run the mock upstream standalone until SIGTERM / Ctrl-C")
     serve.add_argument("--dialect", default="openai-chat")
@@ -101,6 +107,13 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
     run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
     run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
+    run.add_argument(
+        "--scenarios",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory of your own scenarios, added to the catalog (repeatable)",
+    )
     run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
     run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
     run.add_argument(
@@ -138,6 +151,12 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument(
         "-q", "--quiet", action="store_true", help="no progress bar: one line a minute, then the summary"
     )
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the whole traceback and timeline of a failed preflight or SUT start",
+    )
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -162,7 +181,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return 0
     from harness.suite import expand, load_catalog, select
 
-    scenarios = load_catalog()
+    scenarios = load_catalog(extra=args.scenario_dirs)
     if args.scenarios:
         for s in scenarios:
             seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
@@ -205,6 +224,7 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         repeat=args.repeat,
         jobs=args.jobs,
         keep_timelines="all" if args.report else "failures",
+        scenarios=tuple(args.scenarios),
     )
 
 
@@ -215,8 +235,8 @@ def _check_run_args(args: argparse.Namespace) -> tuple[RunOptions, list[Case]]:
     from harness.suite import load_cases
 
     options = _run_options(args)
-    options.resolve()  # raises ProfileError naming the file and field, FlagError naming the flag
-    cases = load_cases(args.cases)
+    profile = options.resolve().profile  # raises ProfileError naming the file and field, FlagError the flag
+    cases = load_cases(args.cases, scenarios=[*options.scenarios, *profile.scenarios])
     if not cases:
         raise FlagError(_no_match(args.cases))
     if args.report:
@@ -226,76 +246,6 @@ def _check_run_args(args: argparse.Namespace) -> tuple[RunOptions, list[Case]]:
     if args.write_expectations:
         _check_output("--write-expectations", Path(args.write_expectations), directory=False)
     return options, cases
-
-
-def _check_output(flag: str, path: Path, *, directory: bool) -> None:
-    """Can ``path`` (a directory, or a file) be written? Probed by creating what is missing, writing a
-    probe file in the directory, and removing both again."""
-    import contextlib
-    import os
-    import tempfile
-
-    if directory and path.exists() and not path.is_dir():
-        raise ThinkwireError(
-            f"{flag}: {path} is an existing file; expected a directory (name a new or existing directory)"
-        )
-    if not directory and path.is_dir():
-        raise ThinkwireError(f"{flag}: {path} is a directory; expected a file path (e.g. {path / 'out.xml'})")
-    folder = path if directory else path.parent
-    missing = []
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=".thinkwire-probe-", dir=folder)
-        os.close(fd)
-        os.unlink(name)
-        if not directory and path.exists() and not os.access(path, os.W_OK):
-            raise PermissionError(f"{path} is not writable")
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise ThinkwireError(f"{flag}: cannot write to {path}: {reason} (choose a writable path)") from None
-    finally:
-        for d in missing:  # deepest first: leave the file system as it was
-            with contextlib.suppress(OSError):
-                d.rmdir()
-
-
-class _Signals:
-    """SIGINT and SIGTERM during ``thinkwire run``: the first one stops the run (KeyboardInterrupt in
-    the main thread, where the runner turns it into a partial, ``interrupted`` result after stopping
-    every SUT); later ones, and any after ``disarm()``, are only remembered, so cleanup and the
-    partial report are never cut short. Outside the main thread (embedded use) nothing is installed."""
-
-    def __init__(self) -> None:
-        self.signum = 0
-        self.armed = True
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> _Signals:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for s, previous in self._previous.items():
-            signal.signal(s, previous)
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.signum:
-            return
-        self.signum = signum
-        if self.armed:
-            raise KeyboardInterrupt
-
-    def disarm(self) -> None:
-        self.armed = False
-
-    @property
-    def name(self) -> str:
-        return signal.Signals(self.signum).name if self.signum else ""
 
 
 def _run_until_signal(
@@ -327,9 +277,14 @@ def _run_until_signal(
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from harness._errors import PreflightError
+
     options, cases = _check_run_args(args)  # everything refusable, refused before the first case
     with _Signals() as stop:
-        result = _run_until_signal(cases, options, args.quiet, stop)
+        try:
+            result = _run_until_signal(cases, options, args.quiet, stop)
+        except PreflightError as exc:
+            raise ThinkwireError(_explained(args, str(exc), exc.detail, "preflight.txt")) from None
         if stop.signum or result is None:  # (None: a signal came before any result)
             return _interrupted(args, result, stop)
         return _finish_run(args, result)
@@ -364,7 +319,8 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     from harness.suite import write_expectations
 
     if result.sut_error:
-        print(f"thinkwire: {result.sut_error}", file=sys.stderr)
+        detail = next((r.error for r in result.results if r.error), "")
+        print(f"thinkwire: {_explained(args, result.sut_error, detail, 'sut-start.txt')}", file=sys.stderr)
     if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
         print_failures(result)
         print_summary(result)

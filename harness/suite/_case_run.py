@@ -37,6 +37,7 @@ __all__ = [
     "run_case",
     "serialize_timeline",
     "set_verdicts",
+    "unsupported_reason",
     "with_gate_timeout",
 ]
 
@@ -75,21 +76,23 @@ def run_case(
     """The case through ``driver`` -> (its result, its view for the parity pass, whether the SUT is
     still usable for the next case)."""
     result = new_result(case, profile)
-    unsupported = _unsupported(case, profile)
-    if unsupported is not None:
+    unsupported = unsupported_reason(case, profile)
+    if unsupported:
         result.stream, result.cleanup = Verdict.UNSUPPORTED, Verdict.NOT_APPLICABLE
-        result.findings.append(unsupported)
+        result.findings.append(Finding("support", Verdict.UNSUPPORTED, message=unsupported))
         return result, None, True
     timeline = Timeline()
     client = client_cls()
-    model = profile.model_for(case.dialect, case.variant)
+    provider = case.provider
+    model = profile.model_for(case.dialect, case.variant, provider)
     conversation = case.conversation(model)
     gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
     if gates is not None:
         conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
     upstream.load(conversation, timeline=timeline, client=client)
     ctx = CaseContext(
-        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes
+        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes,
+        provider=provider.name,
     )
     t0 = time.monotonic()
     too_big, alive = _drive(driver, ctx, profile, result)
@@ -124,15 +127,21 @@ def run_case(
     return result, view, alive
 
 
-def _unsupported(case: Case, profile: SUTProfile) -> Finding | None:
-    """The ``support`` finding of a case the SUT does not claim or the scenario does not apply to."""
+def unsupported_reason(case: Case, profile: SUTProfile) -> str:
+    """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
+    scenario not for its kind, or a strict provider whose semantics it does not claim (``providers``)."""
     if not profile.claims(case.dialect, case.variant):
-        why = f"the SUT does not claim {case.dialect}:{case.variant}"
-    elif profile.kind not in case.scenario.sut_kinds:
-        why = f"scenario does not apply to {profile.kind} SUTs"
-    else:
-        return None
-    return Finding("support", Verdict.UNSUPPORTED, message=why)
+        return f"the SUT does not claim {case.dialect}:{case.variant}"
+    if profile.kind not in case.scenario.sut_kinds:
+        return f"scenario does not apply to {profile.kind} SUTs"
+    provider = case.provider.name
+    if case.profile != "lenient" and not profile.claims_provider(provider):
+        claimed = ", ".join(profile.providers or ())
+        return (
+            f"the SUT does not claim {provider}'s semantics (profile providers = [{claimed}]): "
+            f"the {case.profile} passback rules do not apply"
+        )
+    return ""
 
 
 def _drive(

@@ -74,6 +74,10 @@ def _faults(flag: str, value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
+def _paths(flag: str, value: Any) -> tuple[str | Path, ...]:
+    return (value,) if isinstance(value, str | Path) else tuple(value)
+
+
 def _meta(
     flag: str, check: Callable[[str, Any], Any] | None = None, *, reproduce: bool = False
 ) -> dict[str, Any]:
@@ -103,7 +107,8 @@ class RunOptions:
     ``ready_timeout``: how long a started SUT may take to become ready; ``gate_timeout``: what a gate
     waits for the client (None: from the warm-up's latency); ``max_bytes``: what one case may read from
     the SUT; ``preflight``: the canary case first; ``repeat``: runs of every case (a case whose runs
-    disagree is flaky); ``jobs``: pytest-xdist workers; ``keep_timelines``: see :data:`Keep`."""
+    disagree is flaky); ``jobs``: pytest-xdist workers; ``keep_timelines``: see :data:`Keep`;
+    ``scenarios``: directories of a team's own scenarios, added to the catalog's."""
 
     sut: SUTSpec = field(default=None, metadata=_meta("--sut"))
     faults: tuple[str, ...] = field(default=(), metadata=_meta("--fault", _faults))
@@ -123,6 +128,9 @@ class RunOptions:
     repeat: int = field(default=1, metadata=_meta("--repeat", _count("runs")))
     jobs: int = field(default=1, metadata=_meta("-j/--jobs", _count("workers")))
     keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
+    scenarios: tuple[str | Path, ...] = field(
+        default=(), metadata=_meta("--scenarios", _paths, reproduce=True)
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -169,6 +177,8 @@ class RunOptions:
                 out.append(flag)  # --strict; --no-preflight (its default is True)
             elif isinstance(value, Expectations):
                 out += [flag, value.source] if value.source else []
+            elif isinstance(value, tuple):
+                out += [x for item in value for x in (flag, str(item))]
             else:
                 out += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
         return out

@@ -73,10 +73,12 @@ def run(
     instead of producing hundreds of results. Gateway and URL SUTs are then warmed up (profile
     ``warmup``) and the gates' timeout adapts to the first-byte latency measured then (unless
     ``gate_timeout`` or the profile's ``gate_timeout`` says). ``repeat``: every case runs that many
-    times (rounds over the whole list); a case whose runs disagree is ``flaky``."""
+    times (rounds over the whole list); a case whose runs disagree is ``flaky``. ``scenarios``:
+    directories of a team's own scenario files, added to the catalog (with the SUT profile's own
+    ``scenarios`` directories) when ``cases`` are id globs or None."""
     opts = RunOptions.build(options, **settings)
-    case_list = _case_list(cases)
     sut = opts.resolve()
+    case_list = _case_list(cases, (*opts.scenarios, *sut.profile.scenarios))
     if not case_list:  # (no SUT started, no worker: nothing to judge)
         return RunResult(sut=sut.profile.name, strict=opts.strict)
     if opts.jobs > 1:
@@ -270,16 +272,23 @@ def preflight(sut: ResolvedSUT) -> float | None:
     return preflight_profile(profile, fn, start=lambda url: _start_driver(profile, fn, url, None))
 
 
-def load_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[Case]:
-    return select(expand_all(load_catalog(root)), patterns)
+def load_cases(
+    patterns: Sequence[str] | None = None, root: Path | None = None, scenarios: Sequence[str | Path] = ()
+) -> list[Case]:
+    """The catalog's cases matching ``patterns`` (all when None), with the scenarios of the
+    directories ``scenarios`` names (a team's own cases) added."""
+    return select(expand_all(load_catalog(root, scenarios)), patterns)
 
 
-def _case_list(cases: Sequence[Case] | Sequence[str] | None) -> list[Case]:
-    """Case objects as given, or the cases that id globs select (all when None)."""
+def _case_list(
+    cases: Sequence[Case] | Sequence[str] | None, scenarios: Sequence[str | Path] = ()
+) -> list[Case]:
+    """Case objects as given, or the cases that id globs select (all when None), the ``scenarios``
+    directories' cases with them. (The -j workers get the Case objects: no directory to read again.)"""
     if cases is None:
-        return load_cases()
+        return load_cases(scenarios=scenarios)
     globs = [c for c in cases if isinstance(c, str)]
-    return load_cases(globs) if globs else [c for c in cases if isinstance(c, Case)]
+    return load_cases(globs, scenarios=scenarios) if globs else [c for c in cases if isinstance(c, Case)]
 
 
 def _finish(
