@@ -73,6 +73,13 @@ FLAGS = [
     (["--cases", "nomatch"], ["--cases: no case matches nomatch"]),
     (["--cases", "nomatch", "-j", "2"], ["--cases: no case matches nomatch"]),
     (["--junit", "/proc/nope/x.xml"], ["--junit: cannot write to /proc/nope/x.xml"]),
+    (["--repeat", "0"], ["--repeat: expected a number of runs >= 1, got 0"]),
+    (["--max-bytes", "0"], ["--max-bytes: expected a number of bytes >= 1, got 0"]),
+    (["--gate-timeout", "-2"], ["--gate-timeout: expected a number of seconds > 0, got -2"]),
+    (["--sut", "nopkg.adapter:stream"], ["--sut nopkg.adapter:stream: neither a profile file", "nopkg"]),
+    (["--sut", "nopkg.toml"], ["nopkg.toml: field '<file>': cannot be read"]),
+    (["--sut-url", "http://127.0.0.1:9", "--fault", "buffer"], ["--fault buffer: the SUT", "no fault"]),
+    (["--sut-cmd", "gw --port {port}", "--fault", "buffer"], ["--fault buffer:", "no fault switches"]),
 ]
 
 
@@ -85,6 +92,25 @@ def test_bad_run_flag_is_one_line(
     assert line.startswith("thinkwire: error: ")
     for s in says:
         assert s in line
+
+
+def test_bad_run_settings_are_flag_errors_from_python_too(tmp_path: Path) -> None:
+    """The same FlagError (a ThinkwireError: one line from the CLI) for run()'s keywords, as
+    serve/record/replay raise for theirs; an unknown keyword is a TypeError naming the closest."""
+    from harness import FlagError
+    from harness.suite import RunOptions, run
+
+    for bad in ({"timeout": 0}, {"jobs": 0}, {"repeat": -1}, {"keep_timelines": "some"}, {"max_bytes": True}):
+        with pytest.raises(FlagError):
+            RunOptions(**bad)  # type: ignore[arg-type]
+        with pytest.raises(FlagError):
+            run(["timing/*"], **bad)
+    with pytest.raises(TypeError, match="unknown run setting 'strictt': did you mean 'strict'"):
+        run(["timing/*"], strictt=True)
+    profile = tmp_path / "sut.toml"
+    profile.write_text(URL)
+    with pytest.raises(FlagError, match="no fault switches"):
+        run(["timing/*"], sut=str(profile), faults=["buffer"])
 
 
 def test_cases_nomatch_same_line_serial_and_parallel(capsys: pytest.CaptureFixture[str]) -> None:

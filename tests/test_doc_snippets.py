@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from harness._errors import ProfileError
 from harness.cli import build_parser, main
 from harness.drivers import parse_profile
 from harness.suite import load_expectations
@@ -263,12 +262,6 @@ def test_framework_adapter_snippets_define_an_adapter(module: str) -> None:
     assert callable(ns["adapter"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ProfileError,
-    reason="needs h26a's sut='module:callable' (issue 26 item 9): 'mypkg.adapter:stream' is read as a "
-    "profile path until then",
-)
 def test_the_readme_quick_example_runs(thinkwire_run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's pytest example, as written, with ``mypkg`` the in-repo tests/examples/mypkg."""
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "examples"))

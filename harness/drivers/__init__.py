@@ -22,7 +22,15 @@ from harness.drivers._base import (
 )
 from harness.drivers._cli import CliDriver
 from harness.drivers._gateway import GatewayDriver, UrlDriver
-from harness.drivers._profile import KIND_TABLE, KINDS, SUTProfile, load_profile, parse_profile, substitute
+from harness.drivers._profile import (
+    KIND_TABLE,
+    KINDS,
+    SUTOrigin,
+    SUTProfile,
+    load_profile,
+    parse_profile,
+    substitute,
+)
 from harness.drivers._python import AdapterError, PythonDriver, SUTCallable, SUTRequest, load_callable
 
 __all__ = [
@@ -40,6 +48,7 @@ __all__ = [
     "GatewayDriver",
     "PythonDriver",
     "SUTCallable",
+    "SUTOrigin",
     "SUTProfile",
     "SUTRequest",
     "TurnOutcome",

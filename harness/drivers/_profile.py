@@ -17,7 +17,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
@@ -30,6 +30,7 @@ __all__ = [
     "KINDS",
     "KIND_TABLE",
     "Kind",
+    "SUTOrigin",
     "SUTProfile",
     "build_options",
     "load_profile",
@@ -148,6 +149,19 @@ _FIELDS: dict[str, Field] = {
 
 
 @dataclass(frozen=True, slots=True)
+class SUTOrigin:
+    """How the user named a SUT, kept as data so that a reproduce line can name it again: a built-in
+    (``value`` its name, with ``faults``), a profile ``file``, a ``command`` line (``--sut-cmd``, with
+    its ``front_door`` and ``ready`` URL), a ``url`` (``--sut-url``), a ``callable`` (``module:attr``)."""
+
+    form: Literal["builtin", "file", "command", "url", "callable"]
+    value: str
+    faults: tuple[str, ...] = ()
+    front_door: str = ""
+    ready: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SUTProfile:
     name: str
     kind: str
@@ -184,7 +198,8 @@ class SUTProfile:
     providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
     scenarios: tuple[str, ...] = ()  # a team's own scenario directories (absolute once loaded from a file)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
-    source: str = "<flags>"
+    source: str = "<flags>"  # the name errors give the profile (its file, or the flag that made it)
+    origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
 
     def run_values(self, **values: str) -> dict[str, str]:
@@ -226,6 +241,7 @@ def substitute(template: str, values: Mapping[str, str]) -> str:
 def load_profile(path: Path) -> SUTProfile:
     data = load_toml(path, ProfileError)
     profile = parse_profile(data, source=str(path))
+    object.__setattr__(profile, "origin", SUTOrigin("file", str(path)))
     object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))

@@ -1,6 +1,7 @@
 """What every renderer shares: a case's outcome word, a timeline entry's channel and text, escaping.
 
-Rule: renderers decide layout only; how a case or a frame is classified is decided here, once.
+Rule: renderers decide layout only; how a case or a frame is classified is decided here, once (what
+counts as failing: ``harness.suite.is_failure`` / ``CaseResult.fails``, the one rule of the suite).
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ import json
 import re
 from typing import Any
 
-from harness.suite import CaseResult, Finding, Status, Verdict
+from harness.suite import CaseResult, Finding, Status, Verdict, is_failure
 
 __all__ = [
-    "BAD",
     "CHANNELS",
     "entry_channel",
     "entry_text",
@@ -27,7 +27,6 @@ __all__ = [
     "xml_safe",
 ]
 
-BAD = frozenset({Verdict.FAIL, Verdict.UNCLEAN})
 CHANNELS = ("reasoning", "text", "tool", "error", "end", "meta")
 
 # Characters XML 1.0 forbids (C0 controls except TAB/LF/CR, surrogates, U+FFFE/U+FFFF).
@@ -60,14 +59,13 @@ def first_line(text: str, limit: int = 200) -> str:
 def outcome(r: CaseResult) -> str:
     """One word for a case: ``PASS``, ``FAIL``, ``UNCLEAN``, ``NON_STRICT``, ``INFO``, ``UNSUPPORTED``,
     ``ERROR``, ``TIMEOUT``, ``XFAIL`` (a failure the expectations file covers)."""
-    failing = r.status != Status.OK or r.stream in BAD or r.cleanup in BAD
-    if failing and not r.unexpected and r.expected:
+    if r.fails(strict=False) and not r.unexpected and r.expected:
         return "XFAIL"
     if r.status != Status.OK:
         return r.status.value
     if r.stream == Verdict.FAIL:
         return "FAIL"
-    if r.cleanup in BAD:
+    if is_failure(r.cleanup, strict=False):
         return r.cleanup.value
     if r.unexpected:  # NON_STRICT under --strict
         return r.stream.value if r.stream != Verdict.PASS else "FAIL"

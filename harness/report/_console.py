@@ -8,7 +8,9 @@ Rule: formatting only; every figure comes from the RunResult; causes come from `
 from __future__ import annotations
 
 import sys
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TextIO
 
 from harness.report._causes import Cause, group_causes
@@ -29,19 +31,33 @@ _SYMBOL = {
 
 
 class Progress:
-    """A one-line progress bar on a TTY; a dot per case otherwise (CI logs)."""
+    """A one-line progress bar on a TTY; a dot per case otherwise (CI logs); ``quiet`` (``-q``): one
+    line a minute (``every`` seconds of ``clock``), so a run of many minutes still shows it is alive."""
 
-    def __init__(self, out: TextIO | None = None, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        enabled: bool = True,
+        *,
+        quiet: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        every: float = 60.0,
+    ) -> None:
         self.out = out or sys.stderr
         self.enabled = enabled
         self.tty = self.out.isatty()
         self.bad = 0
+        self.quiet, self.clock, self.every = quiet, clock, every
+        self.started = self.said = clock()
 
     def __call__(self, n: int, total: int, result: CaseResult) -> None:
         if not self.enabled:
             return
         if result.unexpected:
             self.bad += 1
+        if self.quiet:
+            self._minutely(n, total)
+            return
         if self.tty:
             width = 30
             done = int(width * n / max(total, 1))
@@ -54,6 +70,16 @@ class Progress:
             self.out.write("F" if result.unexpected else ".")
             if n % 80 == 0 or n == total:
                 self.out.write(f" {n}/{total}\n")
+        self.out.flush()
+
+    def _minutely(self, n: int, total: int) -> None:
+        now = self.clock()
+        if now - self.said < self.every or n == total:  # (the summary follows the last case)
+            return
+        self.said = now
+        took = int(now - self.started)
+        done = f"{n}/{total} cases, {self.bad} unexpected"
+        self.out.write(f"thinkwire: {done}, {took // 60}m{took % 60:02d}s\n")
         self.out.flush()
 
 
@@ -142,9 +168,7 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
         for c in cols:
             totals[c] += row.get(c, 0)
     out.write("-" * len(head) + "\n" + f"{'total':24}" + "".join(f"{totals[c]:>13}" for c in cols) + "\n")
-    known = [
-        r for r in run.results if r.expected and not r.unexpected and (r.failing() or r.status != Status.OK)
-    ]
+    known = [r for r in run.results if r.expected and not r.unexpected and r.fails(strict=True)]
     if known:  # expected failures are still findings: one line each, so a run shows what it knows
         out.write(f"\nexpected failures ({len(known)}, recorded in the expectations file):\n")
         for r in known[:20]:

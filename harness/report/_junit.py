@@ -88,7 +88,7 @@ def _testcase(
         )
         el.text = xml_safe(_failure_text(r))
         kind = "errors"
-    elif r.unexpected or word in ("FAIL", "UNCLEAN"):
+    elif r.unexpected or r.fails(strict=False):
         failing = r.failing()
         head = failing[0] if failing else None
         message = f"{word}: " + (f"[{head.check}] {head.message}" if head else r.requirement)

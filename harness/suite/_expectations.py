@@ -17,7 +17,7 @@ from typing import Any
 
 from harness._errors import ProfileError, closest
 from harness._fields import Field, Invalid, check_fields, load_toml, shown
-from harness.suite._verdict import CaseResult, Status, Verdict
+from harness.suite._verdict import CaseResult, Status, Verdict, is_failure
 
 __all__ = ["Expectation", "Expectations", "load_expectations", "write_expectations"]
 
@@ -48,9 +48,8 @@ class Expectations:
 
     def apply(self, result: CaseResult, *, strict: bool) -> None:
         exp = self.lookup(result.case_id, result.scenario_id)
-        bad = {Verdict.FAIL, Verdict.UNCLEAN} | ({Verdict.NON_STRICT} if strict else set())
         if exp is None:
-            result.unexpected = result.status != Status.OK or result.stream in bad or result.cleanup in bad
+            result.unexpected = result.fails(strict)
             return
         result.expected = {
             k: v for k, v in (("stream", exp.stream), ("cleanup", exp.cleanup), ("status", exp.status)) if v
@@ -63,9 +62,9 @@ class Expectations:
             for axis, actual in (("stream", result.stream), ("cleanup", result.cleanup)):
                 want = result.expected.get(axis)
                 if want is not None:
-                    mismatch |= actual.value != want and actual in bad
+                    mismatch |= actual.value != want and is_failure(actual, strict)
                 else:
-                    mismatch |= actual in bad
+                    mismatch |= is_failure(actual, strict)
         result.unexpected = mismatch
 
 
@@ -113,11 +112,7 @@ def write_expectations(results: Iterable[CaseResult], path: Path) -> int:
     lines = ["# thinkwire expectations: known results of this SUT, keyed by case id.", ""]
     n = 0
     for r in results:
-        if (
-            r.status == Status.OK
-            and r.stream not in (Verdict.FAIL, Verdict.NON_STRICT)
-            and r.cleanup in (Verdict.PASS, Verdict.NOT_APPLICABLE)
-        ):
+        if not r.fails(strict=True):  # (written for a strict run too: NON_STRICT is recorded)
             continue
         n += 1
         lines.append(f'[cases."{r.case_id}"]')

@@ -71,18 +71,17 @@ def expect_findings(scenario: Expecting, findings: Sequence[Any]) -> list[Any]:
     one FAIL finding ``scenario-expect`` naming each verdict that differs, unless the verdict found is
     itself a failure (its own check reports that). A check not among ``findings`` (parity, judged
     after the pair) is not compared here."""
-    from harness.suite._verdict import Axis, Finding, Verdict, worst
+    from harness.suite._verdict import Axis, Finding, Verdict, is_failure, worst
 
     if not scenario.expect:
         return []
-    failing = {Verdict.FAIL, Verdict.UNCLEAN, Verdict.NON_STRICT}
     found: dict[str, Verdict] = {f.check: f.verdict for f in findings}
     for axis in Axis:
         found[axis.value] = worst([f.verdict for f in findings if f.axis == axis])
     misses = [
         f"{key} = {want} expected, got {found[key].value}"
         for key, want in scenario.expect.items()
-        if key in found and found[key].value != want and found[key] not in failing
+        if key in found and found[key].value != want and not is_failure(found[key], strict=True)
     ]
     if not misses:
         return []
