@@ -100,7 +100,8 @@ class MockUpstream:
     @property
     def requests(self) -> list[RecordedRequest]:
         with self._lock:
-            return list(self._state.requests)
+            state = self._state
+        return state.requests.snapshot()
 
     # -- one request -----------------------------------------------------------------------------
     async def _handle(self, req: Request, resp: Responder) -> None:
