@@ -63,8 +63,8 @@ VARIANTS: dict[str, Variant] = {
         _v(
             "redacted",
             "ANT-REDACTED",
-            "redacted_thinking block complete at content_block_start, no deltas",
-            _BASE | {_C.REASONING, _C.REDACTED},
+            "redacted_thinking block complete at content_block_start, no deltas (beside thinking blocks)",
+            _BASE | {_C.REASONING, _C.REDACTED, _C.MULTI_REASONING},
         ),
         _v(
             "omitted",

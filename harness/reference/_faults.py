@@ -61,6 +61,7 @@ FAULTS: dict[str, str] = {
     "keep-upstream-open": "after the client disconnects, keep reading the upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
+    "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
     "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
     "double-done": "write the stream terminator twice",
     "nonstream-inline-think": "non-streaming answers carry reasoning inline as <think>...</think> in content",
@@ -102,6 +103,7 @@ _STREAM = frozenset(
         "swallow-stream-error",
         "tools-before-reasoning",
         "drop-reasoning-tokens",
+        "redacted-as-reasoning",
     }
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
@@ -491,6 +493,8 @@ class _ReplayDone(_Stage):
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
+    if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
+        return [ReasoningDelta(ev.data, item=ev.item)]
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
         return [TextDelta(ev.text, item=ev.item)]
     if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
@@ -513,6 +517,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("swallow-stream-error", _SwallowStreamError),
     ("non-leading-think", _NaiveThinkSplitter),
     ("ignore-alias", _IgnoreAlias),
+    ("redacted-as-reasoning", None),
     ("drop-reasoning", None),
     ("reasoning-into-content", None),
     ("buffer-reasoning", _BufferReasoning),

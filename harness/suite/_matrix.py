@@ -135,6 +135,15 @@ MATRIX: tuple[Mutant, ...] = (
     ),
     Mutant("drop-reasoning-tokens", "reference", "usage", _c(f"wire-variants/reasoning-tokens[{CHAT}]")),
     Mutant(
+        "redacted-as-reasoning",
+        "reference",
+        "channel-separation",
+        _c(
+            "wire-variants/thinking-signature[anthropic-messages:redacted/frames]",
+            "wire-variants/thinking-signature[bedrock-converse:converse/frames/nonstream]",
+        ),
+    ),
+    Mutant(
         "break-utf8",
         "reference",
         "utf8-integrity",
