@@ -18,8 +18,9 @@ from harness.reference._faults import (
     ParserFailure,
     Utf8Breaker,
     inline_think,
+    mutate_body,
     parser_mutant,
-    strip_passback,
+    passback_messages,
 )
 
 __all__ = ["Route", "UpstreamPipe", "error_message", "parse_model", "upstream_request", "whole_response"]
@@ -57,10 +58,11 @@ def upstream_request(
     route: Route, messages: Sequence[Message], *, stream: bool, faults: frozenset[str]
 ) -> RequestSpec:
     """The upstream request for ``messages``, reasoning passed back in the route's variant form."""
-    if "lose-passback" in faults:
-        messages = strip_passback(messages)
+    messages = passback_messages(messages, route.dialect, faults)
     dialect = get_dialect(route.dialect)
-    return dialect.build_request(list(messages), model=route.model, stream=stream, variant=route.variant)
+    spec = dialect.build_request(list(messages), model=route.model, stream=stream, variant=route.variant)
+    body = mutate_body(spec.body, faults)
+    return spec if body is spec.body else RequestSpec(spec.path, body, spec.headers)
 
 
 def _delivered(events: Iterable[Event]) -> list[Event]:

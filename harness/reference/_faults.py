@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from harness._errors import UnknownName
 from harness.events import (
+    Block,
     End,
     Event,
     Message,
@@ -36,6 +38,7 @@ __all__ = [
     "FAULTS",
     "GATEWAY_FAULTS",
     "PARSER_FAULTS",
+    "REQUEST_FAULTS",
     "SDK_FAULTS",
     "FaultFilter",
     "ParserFailure",
@@ -44,7 +47,9 @@ __all__ = [
     "check_faults",
     "inline_think",
     "is_reasoning",
+    "mutate_body",
     "parser_mutant",
+    "passback_messages",
     "strip_passback",
 ]
 
@@ -56,6 +61,16 @@ FAULTS: dict[str, str] = {
     "non-leading-think": "treat any <think>...</think> in the answer as reasoning, not only a leading tag",
     "ignore-alias": "ignore reasoning from Responses alias events; deliver it all at once at the item's end",
     "lose-passback": "strip reasoning, signatures and redacted blocks from earlier assistant messages",
+    "drop-empty-thinking": "on passback, drop thinking blocks whose text is empty (display:omitted: "
+    "signature only) as if they carried nothing",
+    "replay-unsigned-thinking": "on passback, replay a thinking block that never got its signature (a turn "
+    "the client cancelled mid-thinking) to a provider that requires one",
+    "drop-signature-bad-args": "on passback, a tool call whose arguments do not parse as JSON loses the "
+    "signatures of its message (thinking block signature, thought signature)",
+    "thinking-enabled": "ask Anthropic for thinking type enabled with a budget, also of models that accept "
+    "only adaptive thinking",
+    "no-display-summarized": "ask for adaptive thinking without display: summarized (the model's default, "
+    "omitted, then hides the thinking text from users)",
     "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
     "swallow-stream-error": "a mid-stream upstream error becomes a clean stop",
     "keep-upstream-open": "after the client disconnects, keep reading the upstream to its end",
@@ -91,7 +106,18 @@ FAULTS: dict[str, str] = {
 PARSER_FAULTS = frozenset(f for f in FAULTS if f.startswith(("sse-", "jsonl-")))
 """The parser mutants: each rewrites the upstream bytes the way a deviating decoder reads them."""
 
-_IO = frozenset({"hide-upstream-error", "lose-passback", "break-utf8", "double-done"}) | PARSER_FAULTS
+REQUEST_FAULTS = frozenset(
+    {
+        "lose-passback",
+        "drop-empty-thinking",
+        "replay-unsigned-thinking",
+        "drop-signature-bad-args",
+        "thinking-enabled",
+        "no-display-summarized",
+    }
+)
+"""Faults in what the SUT sends upstream (its passback and its request options)."""
+_IO = frozenset({"hide-upstream-error", "break-utf8", "double-done"}) | PARSER_FAULTS | REQUEST_FAULTS
 _STREAM = frozenset(
     {
         "drop-reasoning",
@@ -151,6 +177,69 @@ def strip_passback(messages: Sequence[Message]) -> list[Message]:
             blocks.append(b)
         out.append(Message("assistant", tuple(blocks)))
     return out
+
+
+def _drop_blocks(messages: Sequence[Message], drop: Callable[[Message, Block], bool]) -> list[Message]:
+    out: list[Message] = []
+    for m in messages:
+        if m.role != "assistant":
+            out.append(m)
+            continue
+        out.append(Message("assistant", tuple(b for b in m.content if not drop(m, b))))
+    return [m for m in out if m.role != "assistant" or m.content]
+
+
+def _unsigned(m: Message, b: Block) -> bool:
+    return isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None
+
+
+def _empty_thinking(m: Message, b: Block) -> bool:
+    return isinstance(b, ReasoningBlock) and not b.text and b.redacted is None
+
+
+def _bad_args(m: Message) -> bool:
+    import json
+
+    for call in m.tool_calls:
+        try:
+            json.loads(call.arguments or "{}")
+        except ValueError:
+            return True
+    return False
+
+
+SIGNED_PASSBACK = frozenset({"anthropic-messages", "bedrock-converse"})
+"""Upstream dialects whose thinking blocks are valid only with their signature (Anthropic: a block
+without one is a 400, ``thinking.signature: Field required``)."""
+
+
+def passback_messages(messages: Sequence[Message], dialect: str, faults: frozenset[str]) -> list[Message]:
+    """The conversation as the reference SUTs pass it back to ``dialect``: the correct path drops a
+    thinking block that never got its signature (a turn cancelled mid-thinking) where the provider
+    requires signatures; each request fault is one marked branch."""
+    out = list(messages)
+    if "lose-passback" in faults:
+        out = strip_passback(out)
+    if dialect in SIGNED_PASSBACK and "replay-unsigned-thinking" not in faults:
+        out = _drop_blocks(out, _unsigned)
+    if "drop-empty-thinking" in faults:  # FAULT: a signature-only block looks empty and goes
+        out = _drop_blocks(out, _empty_thinking)
+    if "drop-signature-bad-args" in faults:  # FAULT: an unparsable tool call costs its message its signatures
+        out = [strip_passback([m])[0] if m.role == "assistant" and _bad_args(m) else m for m in out]
+    return out
+
+
+def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
+    """Request-option faults on an upstream request body (the correct path: unchanged)."""
+    thinking = body.get("thinking")
+    if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
+        return body
+    if "thinking-enabled" in faults:  # FAULT: the fixed-budget form every model used to accept
+        body = {**body, "thinking": {"type": "enabled", "budget_tokens": 2048}}
+        body.pop("output_config", None)
+    elif "no-display-summarized" in faults:  # FAULT: the model's default display (omitted) applies
+        body = {**body, "thinking": {k: v for k, v in thinking.items() if k != "display"}}
+    return body
 
 
 # --------------------------------------------------------------------------------------------------

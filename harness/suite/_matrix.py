@@ -135,6 +135,33 @@ MATRIX: tuple[Mutant, ...] = (
     ),
     Mutant("drop-reasoning-tokens", "reference", "usage", _c(f"wire-variants/reasoning-tokens[{CHAT}]")),
     Mutant(
+        "thinking-enabled",
+        "reference",
+        "request-contract",
+        _c(
+            "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]",
+            "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames/nonstream]",
+        ),
+    ),
+    Mutant(
+        "no-display-summarized",
+        "reference",
+        "delivery",
+        _c("tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]"),
+    ),
+    Mutant(
+        "drop-empty-thinking",
+        "reference",
+        "passback",
+        _c("tools-passback/anthropic-omitted-thinking[anthropic-messages:omitted/frames]"),
+    ),
+    Mutant(
+        "drop-empty-thinking",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/anthropic-omitted-thinking[anthropic-messages:omitted/frames/nonstream]"),
+    ),
+    Mutant(
         "redacted-as-reasoning",
         "reference",
         "channel-separation",

@@ -175,6 +175,7 @@ def dispatch(
                 turn=turn,
                 status=rejection.status,
                 rule=rejection.rule,
+                rule_kind=rejection.kind,
                 differences=rejection.differences,
                 body=rejection.body.decode(errors="replace"),
             )

@@ -1,4 +1,5 @@
-"""Error checks: error-propagation, sut-error, passback (the strict upstream's 400), cancellation.
+"""Error checks: error-propagation, sut-error, passback and request-contract (the strict upstream's 400,
+for reasoning lost on the way back and for a request the provider refuses outright), cancellation.
 
 Rule: an upstream failure must reach the client as a failure; a failure the upstream never sent is the
 SUT's own (reported once, with its exception and traceback as evidence); a lost passback is reported
@@ -80,8 +81,9 @@ def passback(view: CaseView) -> Finding:
     if not reached:
         return na("passback", "the conversation never reached a continuation")
     for t in reached:
-        if t.rejected:
-            e = t.rejected[0]
+        rejected = [e for e in t.rejected if e.info.get("rule_kind", "passback") == "passback"]
+        if rejected:
+            e = rejected[0]
             diffs = e.info.get("differences", ())
             surfaced = (
                 "surfaced the provider's error to its client"
@@ -99,6 +101,32 @@ def passback(view: CaseView) -> Finding:
                 data={"surfaced": t.client_saw_error},
             )
     return Finding("passback", Verdict.PASS, message=f"{len(reached)} continuation(s) accepted")
+
+
+@check(
+    "request-contract",
+    "The SUT's upstream requests follow the provider's current request contract (e.g. the thinking mode "
+    "the model accepts: adaptive on models that refuse enabled); the strict upstream's 400 is the evidence.",
+)
+def request_contract(view: CaseView) -> Finding:
+    rules = [
+        (t, e) for t in view.turns for e in t.rejected if e.info.get("rule_kind", "passback") == "request"
+    ]
+    if not rules:
+        if view.case.profile == "lenient" or not any(t.reached for t in view.turns):
+            return na("request-contract", "no strict upstream judged a request here")
+        return Finding("request-contract", Verdict.PASS)
+    t, e = rules[0]
+    diffs = e.info.get("differences", ())
+    return Finding(
+        "request-contract",
+        Verdict.FAIL,
+        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) refused the request with "
+        f"{e.info.get('status')} ({e.info.get('rule', '?')}): {str(e.info.get('body', ''))[:200]}",
+        expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "a request the provider accepts",
+        actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
+        evidence=(view.index_of(e),),
+    )
 
 
 CANCEL_BOUND_S = 1.5

@@ -4,11 +4,12 @@ of reasoning and text, computed once so that one cause is reported by one check.
 Rule: pure functions of (case, timeline). The fate decides attribution: reasoning that never reached
 the client is ``dropped`` (the delivery check says so once; dependent checks become N/A); reasoning
 found in the answer is ``moved`` (channel-separation); the opaque data of a redacted block shown as
-reasoning or answer text is ``exposed`` (channel-separation, in its own words); repeated is ``duplicated`` (no-duplication);
-with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity). A turn the SUT itself failed
-(an exception, an error status or a broken stream the upstream never sent) is sut-error's alone. The
-view also holds the evidence the runner weighs (``harness.suite._evidence``): which turns reached the
-upstream and in which mode, the gates it reached, and whether the client observed anything at all.
+reasoning or answer text is ``exposed`` (channel-separation, in its own words); repeated is
+``duplicated`` (no-duplication); with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
+A turn the SUT itself failed (an exception, an error status or a broken stream the upstream never
+sent) is sut-error's alone. The view also holds the evidence the runner weighs
+(``harness.suite._evidence``): which turns reached the upstream and in which mode, the gates it
+reached, and whether the client observed anything at all.
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ class TurnView:
     @property
     def redacted(self) -> tuple[str, ...]:
         """The opaque data of the redacted reasoning blocks the upstream sent (never user-facing)."""
-        return tuple(b.redacted for b in self.expected.content if isinstance(b, ReasoningBlock) and b.redacted)
+        blocks = self.expected.content
+        return tuple(b.redacted for b in blocks if isinstance(b, ReasoningBlock) and b.redacted)
 
     @property
     def reasoning_fate(self) -> str:
