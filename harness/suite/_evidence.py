@@ -48,8 +48,11 @@ def required_checks(view: CaseView) -> dict[str, str]:
     return out
 
 
-def _completed(t: TurnView) -> bool:
-    """A turn after which a correct conversation goes on (so the next turn's request is required)."""
+def _completed(t: TurnView, goes_on: bool = False) -> bool:
+    """A turn after which a correct conversation goes on (so the next turn's request is required);
+    ``goes_on``: the next turn starts with a new user message, so a cancelled turn counts too."""
+    if t.cancelled and goes_on:
+        return t.reached and not t.rejected
     return t.reached and not t.rejected and not t.faulted and not t.cancelled and not t.client_saw_error
 
 
@@ -96,7 +99,8 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
     for prev, t in zip(view.turns, view.turns[1:], strict=False):
         # a CLI gets one prompt: a later turn that starts with a new user message is not its to send
         cli_cannot = view.kind == "cli" and view.case.turns[t.turn].user is not None
-        if _completed(prev) and not t.reached and not cli_cannot:
+        goes_on = view.case.turns[t.turn].user is not None
+        if _completed(prev, goes_on) and not t.reached and not cli_cannot:
             out.findings.append(_no_upstream(view, t))
             break
     for t in view.turns:

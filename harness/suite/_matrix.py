@@ -162,6 +162,27 @@ MATRIX: tuple[Mutant, ...] = (
         _c("tools-passback/anthropic-omitted-thinking[anthropic-messages:omitted/frames/nonstream]"),
     ),
     Mutant(
+        "replay-unsigned-thinking",
+        "reference",
+        "passback",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "replay-unsigned-thinking",
+        "reference-sdk",
+        "passback",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:interleaved/frames]"),
+    ),
+    Mutant(
+        "drop-signature-bad-args",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/invalid-tool-input[anthropic-messages:thinking/frames]",
+            "tools-passback/invalid-tool-input[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
         "redacted-as-reasoning",
         "reference",
         "channel-separation",
