@@ -170,7 +170,7 @@ class PythonDriver:
             tools=tool_specs(case.turns),
             state={} if state is None else state,
             headers=shape.headers,
-            body=shape.body,
+            body={**(getattr(case.turns[turn], "request", None) or {}), **shape.body},
             turn=turn,
             front_door=self.front_door,
         )

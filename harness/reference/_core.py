@@ -6,7 +6,7 @@ Rule: sans-IO, like the dialects it composes. The SUTs own the sockets, processe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,16 @@ from harness.reference._faults import (
     passback_messages,
 )
 
-__all__ = ["Route", "UpstreamPipe", "error_message", "parse_model", "upstream_request", "whole_response"]
+__all__ = [
+    "Route",
+    "UpstreamPipe",
+    "error_message",
+    "parse_model",
+    "pipe_faults",
+    "structured_fields",
+    "upstream_request",
+    "whole_response",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +63,58 @@ def parse_model(model: str, default: str = "openai-chat") -> Route:
     return Route(name, variant, rest)
 
 
+STRUCTURED = ("response_format", "tool_choice")
+"""The client's structured-output fields (OpenAI chat form) the reference SUTs forward."""
+
+
 def upstream_request(
-    route: Route, messages: Sequence[Message], *, stream: bool, faults: frozenset[str]
+    route: Route,
+    messages: Sequence[Message],
+    *,
+    stream: bool,
+    faults: frozenset[str],
+    structured: Mapping[str, Any] | None = None,
 ) -> RequestSpec:
-    """The upstream request for ``messages``, reasoning passed back in the route's variant form."""
+    """The upstream request for ``messages``, reasoning passed back in the route's variant form, the
+    client's ``structured`` output fields (``response_format``, ``tool_choice``) in the upstream's form."""
     messages = passback_messages(messages, route.dialect, faults)
     dialect = get_dialect(route.dialect)
     spec = dialect.build_request(list(messages), model=route.model, stream=stream, variant=route.variant)
     body = mutate_body(spec.body, faults)
+    if structured:
+        body = {**body, **_structured(route.dialect, structured)}
     return spec if body is spec.body else RequestSpec(spec.path, body, spec.headers)
+
+
+def structured_fields(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The structured-output fields of a client's (OpenAI chat) request body."""
+    return {k: body[k] for k in STRUCTURED if k in body}
+
+
+def pipe_faults(faults: frozenset[str], structured: Mapping[str, Any]) -> frozenset[str]:
+    """The event faults of a stream: ``buffer-structured`` buffers reasoning when the request asked for
+    structured output or forced a tool (the correct path streams it as any other)."""
+    if "buffer-structured" in faults and structured:  # FAULT: structured output waits for the end
+        return faults | {"buffer-reasoning"}
+    return faults
+
+
+def _structured(dialect: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    if dialect == "openai-chat":
+        return dict(fields)
+    if dialect != "openai-responses":
+        return {}  # not forwarded: the catalog asks for structured output of the OpenAI dialects only
+    out: dict[str, Any] = {}
+    fmt = fields.get("response_format")
+    if isinstance(fmt, Mapping):
+        schema = fmt.get("json_schema")
+        out["text"] = {"format": {"type": fmt.get("type"), **(schema if isinstance(schema, Mapping) else {})}}
+    choice = fields.get("tool_choice")
+    if isinstance(choice, Mapping) and isinstance(choice.get("function"), Mapping):
+        out["tool_choice"] = {"type": "function", "name": choice["function"].get("name")}
+    elif choice is not None:
+        out["tool_choice"] = choice
+    return out
 
 
 def _delivered(events: Iterable[Event]) -> list[Event]:

@@ -56,6 +56,8 @@ __all__ = [
 FAULTS: dict[str, str] = {
     "drop-reasoning": "never forward reasoning",
     "buffer-reasoning": "hold reasoning until the answer / a tool call starts or the stream ends",
+    "buffer-structured": "hold reasoning until the answer when the request asks for structured output "
+    "(response_format) or forces a tool (tool_choice)",
     "replay-done": "at the end, re-emit the final reasoning and text again (forwarding *.done repeats)",
     "reasoning-into-content": "send reasoning as public answer text",
     "non-leading-think": "treat any <think>...</think> in the answer as reasoning, not only a leading tag",
@@ -130,6 +132,7 @@ _STREAM = frozenset(
         "tools-before-reasoning",
         "drop-reasoning-tokens",
         "redacted-as-reasoning",
+        "buffer-structured",
     }
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}

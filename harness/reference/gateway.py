@@ -26,7 +26,15 @@ from harness.codec import encode_frames
 from harness.dialects import Dialect, Frame, get_dialect
 from harness.events import End, Event, StreamError, Usage
 from harness.net import Request, Responder, Server
-from harness.reference._core import UpstreamPipe, error_message, parse_model, upstream_request, whole_response
+from harness.reference._core import (
+    UpstreamPipe,
+    error_message,
+    parse_model,
+    pipe_faults,
+    structured_fields,
+    upstream_request,
+    whole_response,
+)
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
@@ -115,7 +123,8 @@ class Gateway:
         )
         client_model = str(body.get("model", ""))
         upstream = get_dialect(route.dialect)
-        spec = upstream_request(route, messages, stream=stream, faults=self.faults)
+        structured = structured_fields(body)
+        spec = upstream_request(route, messages, stream=stream, faults=self.faults, structured=structured)
         try:
             async with self.http.stream(
                 "POST", self.upstream + spec.path, json=spec.body, headers=dict(spec.headers)
@@ -135,7 +144,8 @@ class Gateway:
                     await resp.start(
                         200, [("content-type", front.content_type), ("cache-control", "no-cache")]
                     )
-                    pipe = UpstreamPipe(upstream, route.variant, self.faults - {"double-done"})
+                    faults = pipe_faults(self.faults, structured) - {"double-done"}
+                    pipe = UpstreamPipe(upstream, route.variant, faults)
                     emitter = front.emitter(door.variant, model=client_model)
 
                     async def deliver(events: list[Event]) -> None:

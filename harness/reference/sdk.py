@@ -13,7 +13,15 @@ import httpx
 
 from harness.dialects import get_dialect
 from harness.events import End, Event, Message
-from harness.reference._core import Route, UpstreamPipe, error_message, upstream_request, whole_response
+from harness.reference._core import (
+    Route,
+    UpstreamPipe,
+    error_message,
+    pipe_faults,
+    structured_fields,
+    upstream_request,
+    whole_response,
+)
 from harness.reference._faults import SDK_FAULTS, check_faults
 
 __all__ = ["ReferenceSDKError", "SDKRequest", "reference_sdk"]
@@ -46,7 +54,10 @@ def reference_sdk(request: SDKRequest) -> Iterator[Event]:
     faults = check_faults(getattr(request, "faults", ()), SDK_FAULTS)
     dialect = get_dialect(request.dialect)
     route = Route(request.dialect, request.variant or dialect.default_variant, request.model)
-    spec = upstream_request(route, request.messages, stream=request.stream, faults=faults)
+    structured = structured_fields(getattr(request, "body", None) or {})
+    spec = upstream_request(
+        route, request.messages, stream=request.stream, faults=faults, structured=structured
+    )
     url = request.base_url.rstrip("/") + spec.path
     body: Any = spec.body
     with request.http.stream("POST", url, json=body, headers=dict(spec.headers)) as resp:
@@ -60,7 +71,7 @@ def reference_sdk(request: SDKRequest) -> Iterator[Event]:
             _, delivered = whole_response(dialect, resp.read(), faults)
             yield from delivered
             return
-        pipe = UpstreamPipe(dialect, route.variant, faults)
+        pipe = UpstreamPipe(dialect, route.variant, pipe_faults(faults, structured))
         for chunk in resp.iter_raw():
             yield from pipe.feed(chunk)
         yield from pipe.end()

@@ -183,6 +183,21 @@ MATRIX: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
+        "buffer-structured",
+        "reference",
+        "incremental",
+        _c(
+            f"incrementality/structured-output[{CHAT}]",
+            "incrementality/forced-tool-choice[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "buffer-structured",
+        "reference-sdk",
+        "incremental",
+        _c("incrementality/json-object-output[openai-responses:summary/frames]"),
+    ),
+    Mutant(
         "redacted-as-reasoning",
         "reference",
         "channel-separation",

@@ -87,7 +87,7 @@ _TOP_KEYS = {
     "expect": dict,
 }
 _REQUIRED = ("description", "requirement", "category", "dialects", "turns")
-_TURN_KEYS = {"user", "tool_result", "steps", "cancel", "terminator", "model", "replay"}
+_TURN_KEYS = {"user", "tool_result", "steps", "cancel", "terminator", "model", "replay", "request"}
 _STEP_KEYS = (
     "reasoning",
     "text",
@@ -130,6 +130,9 @@ class TurnSpec:
     cancel: Gate | None = None  # the client aborts once it observed this
     terminator: str = "normal"
     replay: tuple[str, int] | None = None  # (cassette path, exchange): serve recorded bytes instead
+    request: Mapping[str, Any] = field(default_factory=dict)
+    """Fields the client adds to its request for this turn (OpenAI chat form: ``response_format``,
+    ``tool_choice``); a SUT forwards them in its upstream dialect's form."""
 
     def events(self) -> tuple[Event, ...]:
         return tuple(ev for s in self.steps if isinstance(s, Emit) for ev in s.events)
@@ -484,6 +487,9 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         if not isinstance(rp, dict) or not isinstance(rp.get("cassette"), str):
             raise err(f"{where}.replay", 'expected { cassette = "recordings/NAME.jsonl", exchange = 0 }')
         replay = (rp["cassette"], _int(rp.get("exchange", 0), f"{where}.replay.exchange", err, low=0))
+    extra = raw.get("request", {})
+    if not isinstance(extra, dict):
+        raise err(f"{where}.request", 'expected a table, e.g. { response_format = { type = "json_object" } }')
     return TurnSpec(
         tuple(steps),
         None if user is None else str(user),
@@ -491,6 +497,7 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         cancel,
         term,
         replay,
+        dict(extra),
     )
 
 
