@@ -29,6 +29,7 @@ __all__ = [
     "error_message",
     "parse_model",
     "pipe_faults",
+    "retry_delay",
     "structured_fields",
     "upstream_request",
     "whole_response",
@@ -185,6 +186,30 @@ def whole_response(
     if "nonstream-inline-think" in faults:
         delivered = inline_think(delivered)
     return upstream, delivered
+
+
+RETRYABLE = frozenset({429, 500, 502, 503, 529})
+MAX_RETRY_WAIT = 10.0
+
+
+def retry_delay(status: int, headers: Mapping[str, str], faults: frozenset[str]) -> float | None:
+    """How long to wait before the one retry of a request the upstream failed before sending anything
+    (None: do not retry): a retryable status, then at least ``retry-after-ms`` / ``retry-after``
+    seconds (capped at MAX_RETRY_WAIT). Nothing has reached the client yet, so a retry replays nothing."""
+    if status not in RETRYABLE:
+        return None
+    if "retry-too-soon" in faults:  # FAULT: Retry-After is not honoured
+        return 0.0
+    low = {k.lower(): v for k, v in headers.items()}
+    wait = 0.0
+    try:
+        if "retry-after-ms" in low:
+            wait = float(low["retry-after-ms"]) / 1000
+        elif "retry-after" in low:
+            wait = float(low["retry-after"])
+    except ValueError:  # an HTTP-date: not used by the providers in the catalog
+        wait = 1.0
+    return min(max(wait, 0.0), MAX_RETRY_WAIT)
 
 
 def error_message(body: bytes) -> str:

@@ -74,6 +74,11 @@ FAULTS: dict[str, str] = {
     "no-display-summarized": "ask for adaptive thinking without display: summarized (the model's default, "
     "omitted, then hides the thinking text from users)",
     "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
+    "retry-too-soon": "retry a 429 / 5xx at once, ignoring Retry-After",
+    "ws-new-socket-per-turn": "Responses WebSocket mode: open a new socket for every turn, yet chain it to "
+    "the previous response (the connection-local state is gone: previous_response_not_found)",
+    "retry-after-partial": "when the upstream stream fails after output reached the client, retry the "
+    "request and stream the new answer too (the client sees the reasoning twice)",
     "swallow-stream-error": "a mid-stream upstream error becomes a clean stop",
     "keep-upstream-open": "after the client disconnects, keep reading the upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
@@ -119,7 +124,11 @@ REQUEST_FAULTS = frozenset(
     }
 )
 """Faults in what the SUT sends upstream (its passback and its request options)."""
-_IO = frozenset({"hide-upstream-error", "break-utf8", "double-done"}) | PARSER_FAULTS | REQUEST_FAULTS
+_IO = (
+    frozenset({"hide-upstream-error", "break-utf8", "double-done", "retry-too-soon"})
+    | PARSER_FAULTS
+    | REQUEST_FAULTS
+)
 _STREAM = frozenset(
     {
         "drop-reasoning",
@@ -136,7 +145,7 @@ _STREAM = frozenset(
     }
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
-SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think"}
+SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think", "retry-after-partial", "ws-new-socket-per-turn"}
 CLI_FAULTS = _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end"}
 
 

@@ -39,7 +39,7 @@ def required_checks(view: CaseView) -> dict[str, str]:
         out["passback"] = f"the scenario continues the conversation under the strict {case.profile} profile"
     if any(t.cancel is not None for t in turns):
         out["cancellation"] = "the client cancels in this scenario"
-    if case.scenario.outcome == "error" and any(faulted):
+    if case.scenario.outcome in ("error", "either") and any(faulted):
         out["error-propagation"] = "the scenario scripts an upstream failure"
     if any(t.events() and not faulted[i] and t.replay is None for i, t in enumerate(turns)):
         out["delivery"] = "the upstream answers with content"

@@ -198,6 +198,39 @@ MATRIX: tuple[Mutant, ...] = (
         _c("incrementality/json-object-output[openai-responses:summary/frames]"),
     ),
     Mutant(
+        "retry-too-soon",
+        "reference",
+        "retry",
+        _c(f"errors-cancellation/retry-after-429[{CHAT}]"),
+    ),
+    Mutant(
+        "retry-too-soon",
+        "reference-sdk",
+        "retry",
+        _c("errors-cancellation/retry-after-429[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "retry-after-partial",
+        "reference-sdk",
+        "retry",
+        _c(
+            f"errors-cancellation/no-replay-after-partial[{CHAT}]",
+            "errors-cancellation/no-replay-after-partial[anthropic-messages:thinking/frames]",
+        ),
+    ),
+    Mutant(
+        "ws-new-socket-per-turn",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/responses-websocket-chain[openai-responses-ws:summary/frames]"),
+    ),
+    Mutant(
+        "buffer-reasoning",
+        "reference-sdk",
+        "incremental",
+        _c("wire-variants/responses-websocket[openai-responses-ws:summary/frames]"),
+    ),
+    Mutant(
         "redacted-as-reasoning",
         "reference",
         "channel-separation",

@@ -87,7 +87,9 @@ _TOP_KEYS = {
     "expect": dict,
 }
 _REQUIRED = ("description", "requirement", "category", "dialects", "turns")
-_TURN_KEYS = {"user", "tool_result", "steps", "cancel", "terminator", "model", "replay", "request"}
+_TURN_KEYS = {
+    "user", "tool_result", "steps", "cancel", "terminator", "model", "replay", "request", "attempts"
+}  # fmt: skip
 _STEP_KEYS = (
     "reasoning",
     "text",
@@ -118,6 +120,7 @@ class ProviderHttpError:
     status: int
     message: str
     code: str | None = None
+    retry_after: float | None = None  # seconds: the Retry-After (and rate-limit) headers it carries
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,9 @@ class TurnSpec:
     request: Mapping[str, Any] = field(default_factory=dict)
     """Fields the client adds to its request for this turn (OpenAI chat form: ``response_format``,
     ``tool_choice``); a SUT forwards them in its upstream dialect's form."""
+    attempts: tuple[tuple[Step | ProviderHttpError, ...], ...] = ()
+    """Failed upstream answers served before ``steps``, one per upstream request of this client turn:
+    a SUT that retries meets them in order (fail-then-succeed scripts)."""
 
     def events(self) -> tuple[Event, ...]:
         return tuple(ev for s in self.steps if isinstance(s, Emit) for ev in s.events)
@@ -165,7 +171,7 @@ class Scenario:
     gate_timeout: float = 1.0
     parity: bool = False
     sut_kinds: tuple[str, ...] = SUT_KINDS
-    outcome: str = "answer"  # what the client must end with: "answer" or "error"
+    outcome: str = "answer"  # what the client must end with: "answer", "error" or "either"
     expect: Mapping[str, str] = field(default_factory=dict)  # axis/check -> verdict
 
     def profile_for(self, dialect: str) -> str:
@@ -304,8 +310,12 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         if key not in _EXPECT_KEYS:
             raise err(f"expect.{key}", "unknown field", closest(key, _EXPECT_KEYS))
     outcome = str(expect.get("outcome", "answer"))
-    if outcome not in ("answer", "error"):
-        raise err("expect.outcome", f"unknown outcome {outcome!r}", "use 'answer' or 'error'")
+    if outcome not in ("answer", "error", "either"):
+        raise err(
+            "expect.outcome",
+            f"unknown outcome {outcome!r}",
+            "use 'answer', 'error' or 'either' (a retrying SUT answers, another surfaces the error)",
+        )
     expected = expected_verdicts(expect, err)
 
     return Scenario(
@@ -393,11 +403,43 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
     for key in raw:
         if key not in _TURN_KEYS:
             raise err(f"{where}.{key}", "unknown field", closest(key, _TURN_KEYS))
-    steps_raw = raw.get("steps")
+    steps = _steps(raw.get("steps"), f"{where}.steps", gate_timeout, err)
+    attempts_raw = raw.get("attempts", [])
+    if not isinstance(attempts_raw, list):
+        raise err(f"{where}.attempts", "expected a list of step lists, e.g. [[{ http_error = {...} }]]")
+    attempts = tuple(
+        _steps(a, f"{where}.attempts[{k}]", gate_timeout, err) for k, a in enumerate(attempts_raw)
+    )
+    user = raw.get("user")
+    cancel = _gate(raw["cancel"], f"{where}.cancel", gate_timeout, err) if "cancel" in raw else None
+    term = str(raw.get("terminator", "normal"))
+    if term not in ("normal", "missing", "doubled"):
+        raise err(f"{where}.terminator", f"unknown terminator {term!r}", "use normal, missing or doubled")
+    replay = None
+    if "replay" in raw:
+        rp = raw["replay"]
+        if not isinstance(rp, dict) or not isinstance(rp.get("cassette"), str):
+            raise err(f"{where}.replay", 'expected { cassette = "recordings/NAME.jsonl", exchange = 0 }')
+        replay = (rp["cassette"], _int(rp.get("exchange", 0), f"{where}.replay.exchange", err, low=0))
+    extra = raw.get("request", {})
+    if not isinstance(extra, dict):
+        raise err(f"{where}.request", 'expected a table, e.g. { response_format = { type = "json_object" } }')
+    return TurnSpec(
+        steps,
+        None if user is None else str(user),
+        str(raw.get("tool_result", "18°C, clear")),
+        cancel,
+        term,
+        replay,
+        dict(extra),
+        attempts,
+    )
+
+
+def _steps(steps_raw: Any, where: str, gate_timeout: float, err: Any) -> tuple[Step | ProviderHttpError, ...]:
+    """One upstream answer's steps (a turn's ``steps`` or one of its failed ``attempts``)."""
     if not isinstance(steps_raw, list) or not steps_raw:
-        raise err(
-            f"{where}.steps", "missing or empty", 'list the upstream events, e.g. { reasoning = "..." }'
-        )
+        raise err(where, "missing or empty", 'list the upstream events, e.g. { reasoning = "..." }')
     steps: list[Step | ProviderHttpError] = []
     pending: list[Event] = []
     tool_index = 0
@@ -410,7 +452,7 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
             pending.clear()
 
     for j, st in enumerate(steps_raw):
-        sw = f"{where}.steps[{j}]"
+        sw = f"{where}[{j}]"
         if not isinstance(st, dict):
             raise err(sw, f"expected a table, got {st!r}")
         keys = [k for k in st if k in _STEP_KEYS]
@@ -422,14 +464,8 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         key = keys[0]
         val = st[key]
         item = str(st.get("block", ""))
-        if key == "reasoning":
-            pending.append(ReasoningDelta(_s(val, sw, err), item=item))
-        elif key == "text":
-            pending.append(TextDelta(_s(val, sw, err), item=item))
-        elif key == "signature":
-            pending.append(ReasoningSignature(_s(val, sw, err), item=item))
-        elif key == "redacted":
-            pending.append(RedactedReasoning(_s(val, sw, err), item=item))
+        if key in _EVENT_STEPS:
+            pending.append(_EVENT_STEPS[key](_s(val, sw, err), item))
         elif key == "tool_call":
             if not isinstance(val, dict) or "name" not in val:
                 raise err(f"{sw}.tool_call", "expected { id = ..., name = ..., arguments = ... }")
@@ -442,21 +478,7 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
             tool_index = idx + 1
             has_tools = True
         elif key == "usage":
-            if not isinstance(val, dict):
-                raise err(f"{sw}.usage", "expected a table of token counts")
-            allowed = {"input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
-            for k in val:
-                if k not in allowed:
-                    raise err(f"{sw}.usage.{k}", "unknown token count", closest(k, allowed))
-            counts = {k: _int(v, f"{sw}.usage.{k}", err, low=0) for k, v in val.items()}
-            pending.append(
-                Usage(
-                    counts.get("input_tokens"),
-                    counts.get("output_tokens"),
-                    counts.get("reasoning_tokens"),
-                    counts.get("total_tokens"),
-                )
-            )
+            pending.append(_usage(val, sw, err))
         elif key == "end":
             pending.append(End(_s(val, sw, err)))
             ended = True
@@ -475,29 +497,31 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Any) -> TurnSpec:
         pending.append(End("tool_calls" if has_tools else "stop"))
     flush()
     if any(isinstance(s, HttpError | ProviderHttpError) for s in steps[1:]):
-        raise err(f"{where}.steps", "http_error must be the first step")
-    user = raw.get("user")
-    cancel = _gate(raw["cancel"], f"{where}.cancel", gate_timeout, err) if "cancel" in raw else None
-    term = str(raw.get("terminator", "normal"))
-    if term not in ("normal", "missing", "doubled"):
-        raise err(f"{where}.terminator", f"unknown terminator {term!r}", "use normal, missing or doubled")
-    replay = None
-    if "replay" in raw:
-        rp = raw["replay"]
-        if not isinstance(rp, dict) or not isinstance(rp.get("cassette"), str):
-            raise err(f"{where}.replay", 'expected { cassette = "recordings/NAME.jsonl", exchange = 0 }')
-        replay = (rp["cassette"], _int(rp.get("exchange", 0), f"{where}.replay.exchange", err, low=0))
-    extra = raw.get("request", {})
-    if not isinstance(extra, dict):
-        raise err(f"{where}.request", 'expected a table, e.g. { response_format = { type = "json_object" } }')
-    return TurnSpec(
-        tuple(steps),
-        None if user is None else str(user),
-        str(raw.get("tool_result", "18°C, clear")),
-        cancel,
-        term,
-        replay,
-        dict(extra),
+        raise err(where, "http_error must be the first step")
+    return tuple(steps)
+
+
+_EVENT_STEPS: dict[str, Any] = {
+    "reasoning": lambda v, item: ReasoningDelta(v, item=item),
+    "text": lambda v, item: TextDelta(v, item=item),
+    "signature": lambda v, item: ReasoningSignature(v, item=item),
+    "redacted": lambda v, item: RedactedReasoning(v, item=item),
+}
+
+
+def _usage(val: Any, sw: str, err: Any) -> Usage:
+    if not isinstance(val, dict):
+        raise err(f"{sw}.usage", "expected a table of token counts")
+    allowed = {"input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
+    for k in val:
+        if k not in allowed:
+            raise err(f"{sw}.usage.{k}", "unknown token count", closest(k, allowed))
+    counts = {k: _int(v, f"{sw}.usage.{k}", err, low=0) for k, v in val.items()}
+    return Usage(
+        counts.get("input_tokens"),
+        counts.get("output_tokens"),
+        counts.get("reasoning_tokens"),
+        counts.get("total_tokens"),
     )
 
 
@@ -546,10 +570,12 @@ def _fault(key: str, val: Any, sw: str, gate_timeout: float, err: Any) -> Step |
         status = _int(val["status"], f"{sw}.http_error.status", err, low=400, high=599)
         if "body" in val:
             return HttpError(status, str(val["body"]).encode())
+        retry = val.get("retry_after")
         return ProviderHttpError(
             status,
             str(val.get("message", "upstream error")),
             None if val.get("code") is None else str(val["code"]),
+            None if retry is None else _number(retry, f"{sw}.http_error.retry_after", err),
         )
     if key == "disconnect":
         where = val if isinstance(val, str) else "after-bytes"

@@ -15,6 +15,7 @@ from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._json import loads
+from harness.dialects import Rejection
 from harness.events import Event, Message, ReasoningDelta, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
@@ -69,6 +70,8 @@ class ConversationState:
     """The events each turn's response carried, folded into a message (once) when a later request
     needs it: folding a long stream before its first byte would delay that byte."""
     requests: deque[RecordedRequest] = field(default_factory=deque)
+    responses: list[str] = field(default_factory=list)
+    """Response ids served over WebSockets (any connection): what ``store: true`` can chain from."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     keep: int | None = None
 
@@ -126,13 +129,19 @@ def dispatch(
     body: bytes,
     t: int,
     conn: int = 0,
+    reject: Rejection | None = None,
 ) -> tuple[int, Plan]:
-    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer."""
+    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
+    ``reject``: a rejection the transport already decided (a WebSocket's unknown previous response)."""
     path = target.split("?", 1)[0]
     body_json = parse_json(body)
+    conv = state.conversation
     with state.lock:
-        turn = state.count
+        n = state.count
         state.count += 1
+        script = conv.scripts[n] if n < len(conv.scripts) else conv.overflow
+        # A turn's attempts share its number: the turn is the client's, the attempt the upstream's.
+        turn = script.turn if script is not None and script.turn is not None else n
         state.requests.append(
             RecordedRequest(method, path, target, headers, body, body_json, t, turn, conn)
         )
@@ -147,12 +156,11 @@ def dispatch(
         path=target,
         headers=dict(headers),
         conn=conn,
+        attempt=script.attempt if script is not None else 0,
     )
-    conv = state.conversation
-    script = conv.scripts[turn] if turn < len(conv.scripts) else conv.overflow
     if script is None:
         msg = (
-            f"thinkwire mock upstream: unexpected request #{turn + 1} {method} {target}: "
+            f"thinkwire mock upstream: unexpected request #{n + 1} {method} {target}: "
             f"the conversation {conv.name!r} has {len(conv.scripts)} script(s) and no overflow"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=500, cause="sut")
@@ -160,14 +168,14 @@ def dispatch(
     routed = dialect_for_path(path, script.dialect)
     if routed != script.dialect:
         msg = (
-            f"thinkwire mock upstream: request #{turn + 1} {method} {path} addresses "
-            f"{routed or 'no known dialect'}, but script #{turn + 1} is {script.dialect}"
+            f"thinkwire mock upstream: request #{n + 1} {method} {path} addresses "
+            f"{routed or 'no known dialect'}, but script #{n + 1} is {script.dialect}"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=404, cause="sut")
         return turn, _plain(404, msg)
     request = body_json if isinstance(body_json, Mapping) else {}
     try:
-        rejection = validate_request(script, request, state.emitted_before(turn))
+        rejection = reject or validate_request(script, request, state.emitted_before(turn))
         if rejection is not None:
             tl.add(
                 "upstream",
@@ -201,6 +209,7 @@ def dispatch(
         turn=turn,
         stream=plan.stream,
         asked_stream=asked,
+        attempt=script.attempt,
         reasoning=any(isinstance(e, ReasoningDelta) and e.text for e in plan.events),
     )
     if plan.events:

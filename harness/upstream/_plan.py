@@ -405,7 +405,8 @@ class _Planner:
                     self.events += shaped
                     self.add_frames(self.emitter().feed(list(shaped)))
                     continue
-                for batch in _writes.batches(shaped, _writes.BATCH):
+                # an Emit the profile shaped to nothing still opens the stream, as a whole plan does
+                for batch in _writes.batches(shaped, _writes.BATCH) if shaped else [[]]:
                     self.add_frames(self.emitter().feed(batch))
                     if len(self.frames) > _writes.BATCH:
                         self.flush(keep_last=True)
@@ -508,7 +509,9 @@ class _Planner:
             self.actions.append(Abort(f"disconnect-{self.cut.where}") if self.cut else Finish())
 
     def http_error(self, step: HttpError) -> None:
-        headers = _merge_headers((("content-type", step.content_type),), self.script.headers, keep_type=False)
+        headers = _merge_headers(
+            (("content-type", step.content_type),), (*self.script.headers, *step.headers), keep_type=False
+        )
         self.actions += [
             Fault(f"http-{step.status}"),
             Head(step.status, headers, "length", len(step.body)),

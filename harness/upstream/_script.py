@@ -78,6 +78,7 @@ class HttpError:
     status: int
     body: bytes
     content_type: str = "application/json"
+    headers: tuple[tuple[str, str], ...] = ()  # e.g. retry-after and the provider's rate-limit headers
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +155,10 @@ class Script:
     profile: str = "lenient"
     model: str = "mock-model"
     headers: tuple[tuple[str, str], ...] = ()
+    turn: int | None = None
+    """The client turn this answer belongs to (None: the request's position in the conversation);
+    several scripts of one turn are its attempts, in order (a SUT that retries meets them)."""
+    attempt: int = 0
 
     def events(self) -> tuple[Event, ...]:
         """Every canonical event the script emits, in order (what the SUT should deliver)."""

@@ -8,6 +8,8 @@ once, with whether the SUT surfaced the provider's 400 or hid it (worse).
 
 from __future__ import annotations
 
+import itertools
+
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
 from harness.suite.checks._view import CaseView
@@ -20,8 +22,8 @@ __all__: list[str] = []
     "Upstream HTTP errors and mid-stream errors reach the client as errors, never as a clean stop.",
 )
 def error_propagation(view: CaseView) -> Finding:
-    faulted = [t for t in view.turns if t.faulted and t.reached and not t.cancelled]
-    if view.case.scenario.outcome != "error" or not faulted:
+    faulted = [t for t in view.turns if t.faulted and t.reached and not t.cancelled and not t.replayed]
+    if view.case.scenario.outcome not in ("error", "either") or not faulted:
         return na("error-propagation", "no upstream error scripted")
     for t in faulted:
         if not t.client_saw_error:
@@ -127,6 +129,64 @@ def request_contract(view: CaseView) -> Finding:
         actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
         evidence=(view.index_of(e),),
     )
+
+
+@check(
+    "retry",
+    "A SUT may retry a failed upstream request only before any output reached its client, and waits at "
+    "least the Retry-After the provider asked for; after partial output it surfaces the error (a retry "
+    "then replays the answer: duplicated reasoning).",
+)
+def retry(view: CaseView) -> Finding:
+    turns = [t for t in view.turns if t.attempts_scripted]
+    if not turns:
+        return na("retry", "no failed attempt scripted before a turn's answer")
+    retries = 0
+    for t in turns:
+        reqs = sorted(t.requests, key=lambda e: e.t)
+        if t.replayed:
+            first = next(e for e in reqs if e.info.get("attempt", 0) > 0)
+            return Finding(
+                "retry",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: the SUT retried the upstream request after output of the failed "
+                "attempt had reached its client (the retry replays the answer)",
+                expected="after partial output: the upstream error surfaced, no retry",
+                actual=f"retry #{first.info.get('attempt')}; client saw {_short(t.reasoning or t.text)}",
+                evidence=(view.index_of(first),),
+            )
+        for prev, nxt in itertools.pairwise(reqs):
+            retries += 1
+            wait = _retry_after(view, t.turn, int(prev.info.get("attempt", 0)))
+            gap = (nxt.t - prev.t) / 1e9
+            if wait is not None and gap < wait:
+                return Finding(
+                    "retry",
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: the SUT retried {gap * 1000:.0f} ms after a {wait:g} s "
+                "Retry-After",
+                    expected=f"the retry at least {wait:g} s after the failed request (Retry-After)",
+                    actual=f"{gap:.3f} s",
+                    evidence=(view.index_of(nxt),),
+                )
+    if not retries:
+        return Finding("retry", Verdict.PASS, message="no retry: the failure went to the client")
+    return Finding("retry", Verdict.PASS, message=f"{retries} retry(ies), each before any output, as asked")
+
+
+def _retry_after(view: CaseView, turn: int, attempt: int) -> float | None:
+    """The Retry-After (seconds) the scripted failed attempt asked for, if any."""
+    spec = view.case.turns[turn]
+    if attempt >= len(spec.attempts):
+        return None
+    from harness.suite._scenario import ProviderHttpError
+
+    first = spec.attempts[attempt][0] if spec.attempts[attempt] else None
+    return first.retry_after if isinstance(first, ProviderHttpError) else None
+
+
+def _short(s: str, n: int = 60) -> str:
+    return repr(s if len(s) <= n else s[: n - 3] + "...")
 
 
 CANCEL_BOUND_S = 1.5

@@ -87,6 +87,9 @@ class TurnView:
     observed: bool = False  # the client got anything from the SUT (a status, bytes or an event)
     raised: list[Entry] = field(default_factory=list)  # client ``error`` entries with an exception
     client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
+    requests: list[Entry] = field(default_factory=list)  # upstream ``request`` entries: one per attempt
+    attempts_scripted: int = 0  # failed upstream answers scripted before the turn's own (retries)
+    replayed: bool = False  # the SUT retried after output of a failed attempt reached its client
     expected: Message = field(init=False)
     delivered: Message = field(init=False)
     reasoning: str = field(init=False)
@@ -197,29 +200,42 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
         modes = sel("upstream", "mode")
         errors = sel("client", "error")
         events = sel("client", "event")
+        requests = sel("upstream", "request")
+        attempts = len(getattr(spec, "attempts", ()))
+        final_reached = any(r.info.get("attempt", 0) == attempts for r in requests)
         views.append(
             TurnView(
                 turn=i,
                 expected_events=spec.events(),
                 client_events=[e.event for e in events if e.event is not None],
-                reached=bool(sel("upstream", "request")),
+                reached=bool(requests),
                 rejected=sel("upstream", "rejected"),
                 gate_timeouts=sel("upstream", "gate-timeout"),
                 gate_opens=sel("upstream", "gate-open"),
                 writes=sel("upstream", "write"),
                 status=int(statuses[-1].info.get("status", 0)) if statuses else None,
                 cancelled=bool(sel("client", "cancel")),
-                faulted=spec.faulted or _ends_inside_a_frame(case),
+                faulted=spec.faulted or _ends_inside_a_frame(case) or (bool(requests) and not final_reached),
                 gates_scripted=sum(1 for st in spec.steps if isinstance(st, Gate)),
                 gate_waits=sel("upstream", "gate-wait"),
-                mode=modes[0] if modes else None,
+                mode=modes[-1] if modes else None,
                 observed=bool(statuses or sel("client", "chunk"))
                 or any(not _made_by_harness(e, errors) for e in events),
                 raised=[e for e in errors if e.info.get("exception")],
                 client_errors=errors,
+                requests=requests,
+                attempts_scripted=attempts,
+                replayed=_retried_after_output(requests, events),
             )
         )
     return CaseView(case, kind, timeline, views, entries)
+
+
+def _retried_after_output(requests: list[Entry], events: list[Entry]) -> bool:
+    """A retry (a second upstream request of the turn) sent after reasoning or text of the failed
+    attempt had reached the client: whatever the retry streams, the client sees it twice."""
+    shown = [e.t for e in events if isinstance(e.event, ReasoningDelta | TextDelta) and e.event.text]
+    return bool(shown) and any(r.info.get("attempt", 0) > 0 and r.t > shown[0] for r in requests)
 
 
 def _ends_inside_a_frame(case: Any) -> bool:
