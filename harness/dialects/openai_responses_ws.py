@@ -29,10 +29,13 @@ __all__ = [
     "DIALECT",
     "NOT_FOUND",
     "NO_TOOL_CALL",
+    "TERMINAL",
     "VARIANTS",
     "OpenAIResponsesWsDialect",
     "WsMessageObserver",
+    "event_kind",
     "not_found_rejection",
+    "ws_error",
 ]
 
 NAME = "openai-responses-ws"
@@ -66,6 +69,26 @@ def not_found_rejection(previous_response_id: str) -> Rejection:
         "openai-ws/previous-response-not-found",
         (("previous_response_id", previous_response_id, "the last response of this connection"),),
     )
+
+
+TERMINAL = frozenset({"response.completed", "response.failed", "response.incomplete", "error"})
+"""The message types that end one response on the socket."""
+
+
+def event_kind(message: str, response_id: str | None = None) -> tuple[str, str | None]:
+    """A socket message's ``type``, and the response id it names (else ``response_id`` as given)."""
+    from harness._json import loads
+
+    try:
+        obj = loads(message)
+    except ValueError:
+        return "message", response_id
+    if not isinstance(obj, dict):
+        return "message", response_id
+    response = obj.get("response")
+    if isinstance(response, dict) and isinstance(response.get("id"), str):
+        response_id = response["id"]
+    return str(obj.get("type", "message")), response_id
 
 
 class WsMessageObserver:

@@ -15,8 +15,9 @@ from typing import Any, Protocol
 
 import httpx
 
-from harness._json import dumps_compact, loads
+from harness._json import dumps_compact
 from harness.dialects import get_dialect
+from harness.dialects.openai_responses_ws import TERMINAL, event_kind
 from harness.events import End, Event, Message, ReasoningDelta, StreamError, TextDelta
 from harness.net import WsClient
 from harness.reference._core import (
@@ -115,9 +116,6 @@ def _attempt(
     return None
 
 
-_TERMINAL = ("response.completed", "response.failed", "response.incomplete", "error")
-
-
 def _websocket(
     request: SDKRequest, dialect: Any, route: Route, url: str, faults: frozenset[str]
 ) -> Iterator[Event]:
@@ -153,9 +151,9 @@ def _websocket(
                 yield from pipe.fail("the upstream closed the WebSocket")
                 done = True
                 return
-            kind, rid = _event_kind(message, rid)
+            kind, rid = event_kind(message, rid)
             yield from pipe.feed(b"event: " + kind.encode() + b"\ndata: " + message.encode() + b"\n\n")
-            done = kind in _TERMINAL
+            done = kind in TERMINAL
         yield from pipe.end()
         if kind == "response.completed" and rid is not None:
             state["last_id"], state["since"] = rid, len(request.messages) + 1
@@ -163,16 +161,3 @@ def _websocket(
         if not done:  # the user left mid-response: closing the socket is how a WebSocket cancels
             sock.close()
             state.pop("ws", None)
-
-
-def _event_kind(message: str, rid: str | None) -> tuple[str, str | None]:
-    try:
-        obj = loads(message)
-    except ValueError:
-        return "message", rid
-    if not isinstance(obj, dict):
-        return "message", rid
-    response = obj.get("response")
-    if isinstance(response, dict) and isinstance(response.get("id"), str):
-        rid = response["id"]
-    return str(obj.get("type", "message")), rid
