@@ -39,7 +39,7 @@ from harness.events import (
     Turn,
 )
 
-__all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect", "thinking_config"]
+__all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect", "signed_only", "thinking_config"]
 
 NAME = "anthropic-messages"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
@@ -101,6 +101,25 @@ _ERROR_TYPES = {
 
 
 _check = functools.partial(check_variant, NAME, VARIANTS)
+
+
+def signed_only(messages: Sequence[Message]) -> list[Message]:
+    """The conversation without the thinking blocks that never got a signature (a turn cancelled
+    mid-thinking): Anthropic rejects them (``thinking.signature: Field required``); a client drops them.
+    An assistant message left empty goes too."""
+    out: list[Message] = []
+    for m in messages:
+        if m.role == "assistant":
+            kept = tuple(
+                b
+                for b in m.content
+                if not (isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None)
+            )
+            if not kept:
+                continue
+            m = Message("assistant", kept)
+        out.append(m)
+    return out
 
 
 def thinking_config(variant: str) -> dict[str, Any]:

@@ -201,10 +201,6 @@ def _drop_blocks(messages: Sequence[Message], drop: Callable[[Message, Block], b
     return [m for m in out if m.role != "assistant" or m.content]
 
 
-def _unsigned(m: Message, b: Block) -> bool:
-    return isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None
-
-
 def _empty_thinking(m: Message, b: Block) -> bool:
     return isinstance(b, ReasoningBlock) and not b.text and b.redacted is None
 
@@ -233,7 +229,9 @@ def passback_messages(messages: Sequence[Message], dialect: str, faults: frozens
     if "lose-passback" in faults:
         out = strip_passback(out)
     if dialect in SIGNED_PASSBACK and "replay-unsigned-thinking" not in faults:
-        out = _drop_blocks(out, _unsigned)
+        from harness.dialects.anthropic_messages import signed_only
+
+        out = signed_only(out)
     if "drop-empty-thinking" in faults:  # FAULT: a signature-only block looks empty and goes
         out = _drop_blocks(out, _empty_thinking)
     if "drop-signature-bad-args" in faults:  # FAULT: an unparsable tool call costs its message its signatures
