@@ -13,12 +13,21 @@ same endpoint answers SSE, so the emitter, observer and profiles are the Respons
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Observer, ProviderProfile, Rejection, RequestSpec, Variant
+from harness.dialects._base import (
+    Emitter,
+    Observer,
+    ProviderProfile,
+    Rejection,
+    RequestSpec,
+    Variant,
+    check_variant,
+)
 from harness.dialects._responses_observer import ResponsesObserver
 from harness.dialects._responses_profiles import PROFILES as HTTP_PROFILES
 from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
@@ -145,11 +154,23 @@ class _OpenAIWs:
         return HTTP_PROFILES["openai"].validate(request, emitted)
 
 
+_check = functools.partial(check_variant, NAME, VARIANTS)
+
+
 class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
     name = NAME
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "summary"
     websocket = True
+    routed = False  # its paths are the Responses dialect's: a request reaches it through its script
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        _check(variant)
+        return super().emitter(variant, model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        _check(variant)
+        return super().emit_response(turn, variant, model=model)
 
     def observer(self, variant: str | None = None, **options: Any) -> Observer:
         """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
@@ -160,6 +181,7 @@ class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
     ) -> RequestSpec:
         """A ``response.create`` message. ``previous_response_id`` (with ``since``: how many of the
         messages that response already covers) sends only the new input items."""
+        _check(variant)
         previous = options.pop("previous_response_id", None)
         since = int(options.pop("since", 0)) if previous else 0
         new = list(messages)[since:]

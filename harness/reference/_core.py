@@ -13,15 +13,8 @@ from typing import Any
 from harness._json import loads
 from harness.dialects import DIALECT_MODULES, Dialect, RequestSpec, check_variant, get_dialect
 from harness.events import End, Event, Message, Notice, StreamError
-from harness.reference._faults import (
-    FaultFilter,
-    ParserFailure,
-    Utf8Breaker,
-    inline_think,
-    mutate_body,
-    parser_mutant,
-    passback_messages,
-)
+from harness.reference._faults import FaultFilter, ParserFailure, Utf8Breaker, inline_think, parser_mutant
+from harness.reference._request_faults import mutate_body, passback_messages
 
 __all__ = [
     "Route",

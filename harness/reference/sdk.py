@@ -30,7 +30,8 @@ from harness.reference._core import (
     upstream_request,
     whole_response,
 )
-from harness.reference._faults import SDK_FAULTS, check_faults, passback_messages
+from harness.reference._faults import SDK_FAULTS, check_faults
+from harness.reference._request_faults import passback_messages
 
 __all__ = ["ReferenceSDKError", "SDKRequest", "reference_sdk"]
 
@@ -72,8 +73,11 @@ def reference_sdk(request: SDKRequest) -> Iterator[Event]:
         return
     body: Any = spec.body
     for attempt in range(2):  # one retry, only before anything reached the user (see _attempt)
-        retry = yield from _attempt(request, dialect, route, url, body, spec.headers, faults, structured)
-        if retry is None or attempt:
+        last = attempt == 1
+        retry = yield from _attempt(
+            request, dialect, route, url, body, spec.headers, faults, structured, last
+        )
+        if retry is None:
             return
         time.sleep(retry)  # the provider's Retry-After: the SDK's own pacing, not a test's
 
@@ -87,13 +91,14 @@ def _attempt(
     headers: Any,
     faults: frozenset[str],
     structured: Any,
+    last: bool,
 ) -> Generator[Event, None, float | None]:
     """One upstream request; returns the wait before a retry (None: done). A retry is asked for only
-    for a status the upstream answered before any event reached the user."""
+    for a status the upstream answered before any event reached the user, and not on the ``last``."""
     with request.http.stream("POST", url, json=body, headers=dict(headers)) as resp:
         if resp.status_code >= 400:
             data = resp.read()
-            wait = retry_delay(resp.status_code, dict(resp.headers.items()), faults)
+            wait = None if last else retry_delay(resp.status_code, dict(resp.headers.items()), faults)
             if wait is not None:
                 return wait
             if "hide-upstream-error" in faults:  # FAULT: an error becomes an empty success

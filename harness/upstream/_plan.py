@@ -60,7 +60,12 @@ __all__ = [
 def routes() -> tuple[tuple[str, str], ...]:
     """Path suffix -> dialect, for every dialect on one base URL, from each dialect's own
     ``path_suffixes`` (longest suffixes first)."""
-    pairs = [(suffix, name) for name in dialect_names() for suffix in get_dialect(name).path_suffixes]
+    pairs = [
+        (suffix, name)
+        for name in dialect_names()
+        if getattr(get_dialect(name), "routed", True)  # False: another dialect's paths (a WebSocket mode)
+        for suffix in get_dialect(name).path_suffixes
+    ]
     return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
 
 _HOP = frozenset({"content-length", "transfer-encoding", "connection"})

@@ -36,8 +36,8 @@ from harness.reference._faults import (
     Utf8Breaker,
     check_faults,
     inline_think,
-    strip_passback,
 )
+from harness.reference._request_faults import strip_passback
 
 R1, R2 = ReasoningDelta("Let me"), ReasoningDelta(" think.")
 SIG = ReasoningSignature("sig_1")
