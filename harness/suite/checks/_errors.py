@@ -9,6 +9,7 @@ once, with whether the SUT surfaced the provider's 400 or hid it (worse).
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
@@ -86,19 +87,19 @@ def passback(view: CaseView) -> Finding:
         rejected = [e for e in t.rejected if e.info.get("rule_kind", "passback") == "passback"]
         if rejected:
             e = rejected[0]
-            diffs = e.info.get("differences", ())
             surfaced = (
                 "surfaced the provider's error to its client"
                 if t.client_saw_error
                 else ("HID the provider's error (its client saw no error)")
             )
+            expected, actual = _sides(e, "reasoning passed back")
             return Finding(
                 "passback",
                 Verdict.FAIL,
                 message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the continuation "
                 f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
-                expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "reasoning passed back",
-                actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
+                expected=expected,
+                actual=actual,
                 evidence=(view.index_of(e),),
                 data={"surfaced": t.client_saw_error},
             )
@@ -119,16 +120,24 @@ def request_contract(view: CaseView) -> Finding:
             return na("request-contract", "no strict upstream judged a request here")
         return Finding("request-contract", Verdict.PASS)
     t, e = rules[0]
-    diffs = e.info.get("differences", ())
+    expected, actual = _sides(e, "a request the provider accepts")
     return Finding(
         "request-contract",
         Verdict.FAIL,
         message=f"turn {t.turn}: the strict upstream ({view.case.profile}) refused the request with "
         f"{e.info.get('status')} ({e.info.get('rule', '?')}): {str(e.info.get('body', ''))[:200]}",
-        expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "a request the provider accepts",
-        actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
+        expected=expected,
+        actual=actual,
         evidence=(view.index_of(e),),
     )
+
+
+def _sides(rejected: Any, default: str) -> tuple[str, str]:
+    """Expected / Actual of a strict upstream's rejection: its differences, else the default and body."""
+    diffs = rejected.info.get("differences", ())
+    expected = "; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or default
+    actual = "; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(rejected.info.get("body", ""))[:200]
+    return expected, actual
 
 
 @check(
