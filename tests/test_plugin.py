@@ -103,3 +103,23 @@ def test_syrupy_snapshot_of_a_normalised_timeline(pytester: pytest.Pytester) -> 
     run(pytester).assert_outcomes(passed=1)
     pytester.makepyfile(test.replace("{text}", "Changed"))
     run(pytester).assert_outcomes(failed=1)
+
+
+def test_failing_thinkwire_run_names_the_swimlane_svg_of_each_failing_case(pytester: pytest.Pytester) -> None:
+    case = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
+    pytester.makepyfile(f"""
+        def test_wrapper(thinkwire_run):
+            result = thinkwire_run({case!r}, sut="reference-sdk", faults=["drop-reasoning"])
+            assert not result.unexpected
+    """)
+    out = pytester.path / "rep"
+    result = run(pytester, f"--thinkwire-report={out}")
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "thinkwire swimlanes (SVG, evidence marked)" in text
+    (line,) = [ln for ln in text.splitlines() if ln.startswith(case + ": ")]
+    path = pytester.path / line.split(": ", 1)[1].strip()
+    assert path.parent == out / "swimlanes"
+    svg = path.read_text(encoding="utf-8")
+    assert 'data-checks="delivery"' in svg  # the failing check's evidence is marked on it
+    assert "evidence of delivery: #" in svg

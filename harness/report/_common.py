@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from harness.suite import CaseResult, Status, Verdict
+from harness.suite import CaseResult, Finding, Status, Verdict
 
 __all__ = [
     "BAD",
@@ -19,8 +19,11 @@ __all__ = [
     "entry_channel",
     "entry_text",
     "esc",
+    "failing_case",
+    "finding_lines",
     "first_line",
     "outcome",
+    "unclaimed",
     "xml_safe",
 ]
 
@@ -69,6 +72,22 @@ def outcome(r: CaseResult) -> str:
     if r.unexpected:  # NON_STRICT under --strict
         return r.stream.value if r.stream != Verdict.PASS else "FAIL"
     return r.stream.value
+
+
+def finding_lines(f: Finding) -> list[str]:
+    """A failing finding, h2spec-style: ``  [check] VERDICT: message``, then Expected / Actual."""
+    lines = [f"  [{f.check}] {f.verdict.value}: {f.message}"]
+    if f.expected:
+        lines.append(f"    Expected: {f.expected}")
+    if f.actual:
+        lines.append(f"    Actual:   {f.actual}")
+    return lines
+
+
+def failing_case(r: CaseResult) -> bool:
+    """A case that did not pass: a failure (expected or not), an error or timeout, or anything the run
+    counted as unexpected (NON_STRICT under --strict)."""
+    return r.unexpected or outcome(r) in ("FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "XFAIL")
 
 
 _EVENT_CHANNEL = {
@@ -131,3 +150,15 @@ def entry_text(entry: dict[str, Any], limit: int = 4096) -> str:
     if entry.get("truncated"):
         text += f" … [truncated, {entry['truncated']} bytes]"
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def unclaimed(results: Any) -> dict[str, list[str]]:
+    """Cases UNSUPPORTED because the SUT does not claim their provider's semantics (profile
+    ``providers``), by provider: what a report lists so nothing is hidden silently."""
+    out: dict[str, list[str]] = {}
+    for r in results:
+        for f in r.findings:
+            if f.check == "support" and "semantics (profile providers" in f.message:
+                provider = f.message.split("the SUT does not claim ", 1)[-1].split("'s", 1)[0]
+                out.setdefault(provider, []).append(r.case_id)
+    return out

@@ -1,6 +1,8 @@
-"""Console output of a run: a live progress line, h2spec-style failure blocks, the summary matrix.
+"""Console output of a run: a live progress line, unexpected failures grouped by cause (one line per
+cause with its count and the cases folded under it, then one h2spec-style block per cause, for its
+first case), the summary matrix.
 
-Rule: formatting only; every figure comes from the RunResult.
+Rule: formatting only; every figure comes from the RunResult; causes come from ``_causes``.
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ import sys
 from collections import defaultdict
 from typing import TextIO
 
+from harness.report._causes import Cause, group_causes
+from harness.report._common import finding_lines, unclaimed
 from harness.suite import CaseResult, RunResult, Status, Verdict
 
-__all__ = ["Progress", "print_failures", "print_summary"]
+__all__ = ["Progress", "print_causes", "print_failures", "print_summary"]
 
 _SYMBOL = {
     Verdict.PASS: "✓",
@@ -53,32 +57,58 @@ class Progress:
         self.out.flush()
 
 
+def print_causes(causes: list[Cause], out: TextIO, title: str, fold: int = 3) -> None:
+    """One line per cause (``26 × [check] message``), its first ``fold`` case ids under it."""
+    total = len({r.case_id for c in causes for r in c.cases})
+    out.write(f"\n{title}: {total} case(s), {len(causes)} cause(s)\n")
+    for c in causes:
+        out.write(f"  {c.count:4} × {c.line()}\n")
+        for r in c.cases[:fold]:
+            out.write(f"         {r.case_id}\n")
+        if c.count > fold:
+            out.write(f"         ... and {c.count - fold} more\n")
+
+
 def print_failures(run: RunResult, out: TextIO | None = None, limit: int = 30, slice_len: int = 12) -> None:
+    """The unexpected failures by cause, then the first case of each cause in full (``limit`` blocks)."""
     out = out or sys.stdout
-    bad = run.unexpected
-    for r in bad[:limit]:
-        out.write(f"\n× {r.case_id}\n")
-        out.write(f"  -> {r.requirement}\n")
-        if r.status != Status.OK:
-            out.write(f"  {r.status.value}: {r.error.strip()[:1500]}\n")
-        for f in r.failing():
-            out.write(f"  [{f.check}] {f.verdict.value}: {f.message}\n")
-            if f.expected:
-                out.write(f"    Expected: {f.expected}\n")
-            if f.actual:
-                out.write(f"    Actual:   {f.actual}\n")
-        if r.timeline:
-            evidence = [i for f in r.failing() for i in f.evidence if i >= 0]
-            centre = evidence[0] if evidence else len(r.timeline) // 2
-            lo = max(0, centre - slice_len // 2)
-            out.write("    timeline:\n")
-            for e in r.timeline[lo : lo + slice_len]:
-                what = e.get("event") or e.get("info") or e.get("text", "")
-                line = str(what).encode("unicode_escape").decode("ascii")[:90]
-                out.write(f"      {e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {line}\n")
-        out.write(f"  reproduce: {r.reproduce}\n")
-    if len(bad) > limit:
-        out.write(f"\n... and {len(bad) - limit} more unexpected results\n")
+    causes = group_causes(run.unexpected)
+    if not causes:
+        return
+    print_causes(causes, out, "unexpected failures by cause")
+    shown: list[tuple[CaseResult, Cause]] = []
+    seen: set[str] = set()
+    for c in causes:
+        first = next((r for r in c.cases if r.case_id not in seen), None)
+        if first is not None:
+            seen.add(first.case_id)
+            shown.append((first, c))
+    for r, c in shown[:limit]:
+        _print_case(r, out, slice_len)
+        if c.count > 1:
+            out.write(f"  ({c.count - 1} more case(s) with this cause: listed above; report.html has each)\n")
+    if len(shown) > limit:
+        out.write(f"\n... and {len(shown) - limit} more causes (listed above)\n")
+
+
+def _print_case(r: CaseResult, out: TextIO, slice_len: int) -> None:
+    out.write(f"\n× {r.case_id}\n")
+    out.write(f"  -> {r.requirement}\n")
+    if r.status != Status.OK:
+        out.write(f"  {r.status.value}: {r.error.strip()[:1500]}\n")
+    for f in r.failing():
+        out.write("".join(line + "\n" for line in finding_lines(f)))
+    if r.timeline:
+        evidence = [i for f in r.failing() for i in f.evidence if i >= 0]
+        centre = evidence[0] if evidence else len(r.timeline) // 2
+        lo = max(0, centre - slice_len // 2)
+        out.write("    timeline:\n")
+        for n, e in enumerate(r.timeline[lo : lo + slice_len], lo):
+            what = e.get("event") or e.get("info") or e.get("text", "")
+            line = str(what).encode("unicode_escape").decode("ascii")[:90]
+            mark = "*" if n in evidence else " "
+            out.write(f"     {mark}{e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {line}\n")
+    out.write(f"  reproduce: {r.reproduce}\n")
 
 
 def print_summary(run: RunResult, out: TextIO | None = None) -> None:
@@ -123,6 +153,14 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
             out.write(f"  × {r.case_id} — {why}\n")
         if len(known) > 20:
             out.write(f"  ... and {len(known) - 20} more\n")
+    for provider, ids in unclaimed(run.results).items():
+        out.write(
+            f"\nnot claimed (profile providers): {provider}'s passback rules, "
+            f"{len(ids)} case(s) UNSUPPORTED\n"
+        )
+        out.writelines(f"  - {cid}\n" for cid in ids[:10])
+        if len(ids) > 10:
+            out.write(f"  ... and {len(ids) - 10} more\n")
     n_bad = len(run.unexpected)
     if run.sut_error:
         out.write(f"\nSUT error: {run.sut_error}\n")

@@ -119,15 +119,7 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
             )
             break
         if t.reached and not t.observed and not t.cancelled:
-            out.findings.append(
-                Finding(
-                    "evidence",
-                    Verdict.FAIL,
-                    message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
-                    expected="an answer through the front door",
-                    actual="no status, no bytes, no event",
-                )
-            )
+            out.findings.append(_unobserved(view, t))
             break
     if not out.findings and not any(f.verdict == Verdict.FAIL for f in findings):
         by_name = {f.check: f for f in findings}
@@ -147,6 +139,17 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
     return out
 
 
+def _unobserved(view: CaseView, t: TurnView) -> Finding:
+    return Finding(
+        "evidence",
+        Verdict.FAIL,
+        message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
+        expected="an answer through the front door",
+        actual="no status, no bytes, no event",
+        evidence=view.cite(t.writes[:1], t.writes[-1:]),
+    )
+
+
 def _no_upstream(view: CaseView, t: TurnView) -> Finding:
     if t.observed:
         msg = f"turn {t.turn}: the SUT answered without calling the upstream (a canned or cached answer)"
@@ -154,6 +157,12 @@ def _no_upstream(view: CaseView, t: TurnView) -> Finding:
     else:
         msg = f"turn {t.turn}: the upstream never received this turn's request"
         actual = "no upstream request"
+    client = [e for e in view.entries if e.side == "client" and e.turn == t.turn and e.kind != "chunk"]
     return Finding(
-        "evidence", Verdict.FAIL, message=msg, expected="an upstream request for this turn", actual=actual
+        "evidence",
+        Verdict.FAIL,
+        message=msg,
+        expected="an upstream request for this turn",
+        actual=actual,
+        evidence=view.cite(client),
     )

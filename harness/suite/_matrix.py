@@ -437,7 +437,7 @@ def render_score(score: MutationScore) -> str:
 
 
 def detect(m: Mutant) -> tuple[RunResult, set[str]]:
-    result = run(list(m.cases), sut=m.sut, faults=[m.fault], expectations=None, keep_timelines=False)
+    result = run(list(m.cases), sut=m.sut, faults=[m.fault], expectations=None, keep_timelines="failures")
     return result, failing_checks(result)
 
 

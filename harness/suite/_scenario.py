@@ -18,15 +18,11 @@ from harness._errors import ScenarioError, closest
 from harness.events import (
     End,
     Event,
-    ReasoningDelta,
-    ReasoningSignature,
-    RedactedReasoning,
     StreamError,
-    TextDelta,
     ToolCallDelta,
-    Usage,
 )
 from harness.suite._scenario_expect import expect_findings, expected_verdicts
+from harness.suite._scenario_steps import EVENT_STEPS, usage_step
 from harness.upstream import (
     Disconnect,
     Emit,
@@ -64,7 +60,7 @@ CATEGORIES = (
     "timing",
 )
 
-SUT_KINDS = ("gateway", "url", "python", "cli")
+SUT_KINDS = ("gateway", "url", "python", "cli", "adapter")
 MODES = ("stream", "nonstream")
 
 _TOP_KEYS = {
@@ -186,9 +182,28 @@ def catalog_dir() -> Path:
     return Path(str(resources.files("harness") / "_data" / "scenarios"))
 
 
-def load_catalog(root: Path | None = None) -> list[Scenario]:
+def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> list[Scenario]:
+    """The catalog (``root``, default the bundled one) and a team's own scenario directories
+    (``extra``: each file's id is its path relative to its directory). An id found twice is a
+    ScenarioError naming both files."""
     root = root or catalog_dir()
-    return [load_scenario(p, root) for p in sorted(root.rglob("*.toml"))]
+    out = [load_scenario(p, root) for p in sorted(root.rglob("*.toml"))]
+    seen = {s.id: s.path for s in out}
+    for d in extra:
+        folder = Path(d)
+        if not folder.is_dir():
+            raise ScenarioError(str(folder), "<dir>", "is not a directory of scenario files",
+                                "pass a directory holding *.toml scenarios (--scenarios DIR)")
+        for path in sorted(folder.rglob("*.toml")):
+            scenario = load_scenario(path, folder)
+            if scenario.id in seen:
+                raise ScenarioError(
+                    str(path), "<id>", f"id {scenario.id!r} is taken by {seen[scenario.id]}",
+                    "rename the file or move it to another subdirectory",
+                )
+            seen[scenario.id] = scenario.path
+            out.append(scenario)
+    return out
 
 
 def load_scenario(path: Path, root: Path | None = None) -> Scenario:
@@ -464,8 +479,8 @@ def _steps(steps_raw: Any, where: str, gate_timeout: float, err: Any) -> tuple[S
         key = keys[0]
         val = st[key]
         item = str(st.get("block", ""))
-        if key in _EVENT_STEPS:
-            pending.append(_EVENT_STEPS[key](_s(val, sw, err), item))
+        if key in EVENT_STEPS:
+            pending.append(EVENT_STEPS[key](_s(val, sw, err), item))
         elif key == "tool_call":
             if not isinstance(val, dict) or "name" not in val:
                 raise err(f"{sw}.tool_call", "expected { id = ..., name = ..., arguments = ... }")
@@ -478,7 +493,7 @@ def _steps(steps_raw: Any, where: str, gate_timeout: float, err: Any) -> tuple[S
             tool_index = idx + 1
             has_tools = True
         elif key == "usage":
-            pending.append(_usage(val, sw, err))
+            pending.append(usage_step(val, sw, err, _int))
         elif key == "end":
             pending.append(End(_s(val, sw, err)))
             ended = True
@@ -499,30 +514,6 @@ def _steps(steps_raw: Any, where: str, gate_timeout: float, err: Any) -> tuple[S
     if any(isinstance(s, HttpError | ProviderHttpError) for s in steps[1:]):
         raise err(where, "http_error must be the first step")
     return tuple(steps)
-
-
-_EVENT_STEPS: dict[str, Any] = {
-    "reasoning": lambda v, item: ReasoningDelta(v, item=item),
-    "text": lambda v, item: TextDelta(v, item=item),
-    "signature": lambda v, item: ReasoningSignature(v, item=item),
-    "redacted": lambda v, item: RedactedReasoning(v, item=item),
-}
-
-
-def _usage(val: Any, sw: str, err: Any) -> Usage:
-    if not isinstance(val, dict):
-        raise err(f"{sw}.usage", "expected a table of token counts")
-    allowed = {"input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
-    for k in val:
-        if k not in allowed:
-            raise err(f"{sw}.usage.{k}", "unknown token count", closest(k, allowed))
-    counts = {k: _int(v, f"{sw}.usage.{k}", err, low=0) for k, v in val.items()}
-    return Usage(
-        counts.get("input_tokens"),
-        counts.get("output_tokens"),
-        counts.get("reasoning_tokens"),
-        counts.get("total_tokens"),
-    )
 
 
 def _int(val: Any, fld: str, err: Any, *, low: int | None = None, high: int | None = None) -> int:

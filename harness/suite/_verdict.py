@@ -102,6 +102,7 @@ class CaseResult:
     error: str = ""  # harness/SUT error text (with the SUT's stderr tail)
     reproduce: str = ""
     timeline: list[dict[str, Any]] = field(default_factory=list)
+    timeline_summary: dict[str, Any] | None = None  # instead of ``timeline`` for a passing case
     axes: dict[str, str] = field(default_factory=dict)
     first_byte_s: float | None = None  # first client request -> first bytes back (a measurement)
     repeats: list[str] = field(default_factory=list)  # with --repeat: each run's verdict, in order

@@ -60,6 +60,11 @@ def test_keep_timelines_failures_keeps_only_the_failing_ones() -> None:
     assert {r.stream.value for r in broken.results} >= {"PASS", "FAIL"}
     for r in broken.results:
         assert bool(r.timeline) == (r.stream.value == "FAIL"), r.case_id
+        assert (r.timeline_summary is None) == (r.stream.value == "FAIL"), r.case_id  # passing: summarised
+    passing = next(r for r in broken.results if r.stream.value == "PASS")
+    assert passing.timeline_summary is not None
+    assert passing.timeline_summary["entries"] > 0
+    assert sum(row["n"] for row in passing.timeline_summary["rows"]) == passing.timeline_summary["entries"]
     assert all(r.timeline for r in run(cases, keep_timelines=True).results)
     assert not any(r.timeline for r in run(cases, faults=["drop-reasoning"], keep_timelines=False).results)
 

@@ -21,6 +21,10 @@ def test_mutant_caught_by_its_check_only(mutant: Mutant) -> None:
     unrelated = failing - {mutant.check} - mutant.also
     assert not unrelated, f"{mutant.id} also tripped unrelated checks {sorted(unrelated)}"
     assert result.exit_code == 1
+    cited = [(r, f) for r in result.results for f in r.failing() if f.check == mutant.check]
+    for r, f in cited:  # the designed check cites the timeline entries it judged (the swimlane marks them)
+        assert f.evidence, f"{r.case_id}: {f.check} cites no timeline entry ({f.message})"
+        assert all(0 <= i < len(r.timeline) for i in f.evidence), (r.case_id, f.evidence, len(r.timeline))
 
 
 @pytest.mark.parametrize("sut", sorted({m.sut for m in MATRIX}))

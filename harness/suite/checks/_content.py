@@ -5,10 +5,20 @@ Rule: each reads the fates computed in ``_view`` and judges only its own fate.
 
 from __future__ import annotations
 
-from harness.events import ReasoningBlock, TextBlock, ToolCallBlock
+from harness.events import (
+    End,
+    ReasoningBlock,
+    ReasoningDelta,
+    StreamError,
+    TextBlock,
+    TextDelta,
+    ToolCallBlock,
+    ToolCallDelta,
+)
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks._base import check, judged_turns, na
 from harness.suite.checks._view import CaseView
+from harness.timeline import Entry
 
 __all__: list[str] = []
 
@@ -34,6 +44,7 @@ def delivery(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: {why}",
                 expected=_short(t.expected_reasoning),
                 actual="(no reasoning)",
+                evidence=view.cite(t.writes_of("reasoning"), t.events_of(End, StreamError)),
             )
         if rf == "altered":
             return Finding(
@@ -42,6 +53,7 @@ def delivery(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: reasoning altered",
                 expected=_short(t.expected_reasoning),
                 actual=_short(t.reasoning),
+                evidence=view.cite(t.writes_of("reasoning"), t.events_of(ReasoningDelta)),
             )
         if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
             return Finding(
@@ -50,6 +62,7 @@ def delivery(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: answer text {tf}",
                 expected=_short(t.expected_text),
                 actual=_short(t.text),
+                evidence=view.cite(t.writes_of("text"), t.events_of(TextDelta, End)),
             )
         want = [(c.name, c.arguments) for c in t.expected.tool_calls]
         got = [(c.name, c.arguments) for c in t.tool_calls]
@@ -60,6 +73,7 @@ def delivery(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: tool calls differ",
                 expected=str(want),
                 actual=str(got),
+                evidence=view.cite(t.writes_of("tool"), t.events_of(ToolCallDelta)),
             )
     return Finding("delivery", Verdict.PASS)
 
@@ -87,12 +101,14 @@ def no_duplication(view: CaseView) -> Finding:
             ("text", t.text_fate, t.expected_text, t.text),
         ):
             if fate_ == "duplicated":
+                kind = ReasoningDelta if what == "reasoning" else TextDelta
                 return Finding(
                     "no-duplication",
                     Verdict.FAIL,
                     message=f"turn {t.turn}: {what} delivered {got.count(exp)}x",
                     expected=_short(exp),
                     actual=_short(got, 160),
+                    evidence=view.cite(t.events_of(kind), limit=16),
                 )
     mirrored = [n for t in turns for n in t.notices if n.kind == "mirrored"]
     if mirrored:
@@ -132,6 +148,7 @@ def channel_separation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: reasoning delivered as answer text",
                 expected=f"reasoning {_short(t.expected_reasoning)}",
                 actual=f"text {_short(t.text)}",
+                evidence=view.cite(t.writes_of("reasoning"), t.events_of(TextDelta)),
             )
         if t.reasoning_fate in ("leaked", "intruded") or t.text_fate == "moved":
             return Finding(
@@ -140,6 +157,7 @@ def channel_separation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: answer text delivered as reasoning",
                 expected=f"text {_short(t.expected_text)}",
                 actual=f"reasoning {_short(t.reasoning)}",
+                evidence=view.cite(t.writes_of("text"), t.events_of(ReasoningDelta)),
             )
         if t.expected_reasoning and "<think>" in t.text and "<think>" not in t.expected_text:
             return Finding(
@@ -148,6 +166,7 @@ def channel_separation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: <think> tags in answer",
                 expected=_short(t.expected_text),
                 actual=_short(t.text),
+                evidence=view.cite(t.events_containing("<think>", TextDelta)),
             )
     inline = [n for t in turns for n in t.notices if n.kind == "inline-think"]
     if inline:
@@ -177,6 +196,7 @@ def utf8_integrity(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: U+FFFD or invalid UTF-8",
                 expected="no replacement characters",
                 actual=_short(got),
+                evidence=view.cite(t.events_containing("\ufffd", ReasoningDelta, TextDelta)),
             )
     return Finding("utf8-integrity", Verdict.PASS)
 
@@ -201,6 +221,11 @@ def _kinds(blocks: tuple[object, ...]) -> list[str]:
     return out
 
 
+def _firsts(entries: list[Entry]) -> list[Entry]:
+    """The first entry of each run of one event type: where the order changes."""
+    return [e for i, e in enumerate(entries) if i == 0 or type(entries[i - 1].event) is not type(e.event)]
+
+
 @check(
     "ordering", "Reasoning precedes the answer and tool calls of the same message; interleaving is preserved."
 )
@@ -220,5 +245,6 @@ def ordering(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: blocks out of order",
                 expected=" -> ".join(want),
                 actual=" -> ".join(got),
+                evidence=view.cite(_firsts(t.events_of(ReasoningDelta, TextDelta, ToolCallDelta))),
             )
     return Finding("ordering", Verdict.PASS)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from harness.events import End, StreamError
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
 from harness.suite.checks._view import CaseView
+from harness.timeline import Entry
 
 __all__: list[str] = []
 
@@ -35,6 +37,7 @@ def error_propagation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: the upstream failed but the client saw {clean}",
                 expected="an error (HTTP status >= 400, an error frame, or a broken stream)",
                 actual=f"status {t.status}, events: {[type(e).__name__ for e in t.client_events][:8]}",
+                evidence=view.cite(t.faults, t.writes[-1:], t.events_of(End), _client(view, t.turn, "end")),
             )
     return Finding("error-propagation", Verdict.PASS)
 
@@ -68,6 +71,7 @@ def sut_error(view: CaseView) -> Finding:
             message=f"turn {t.turn}: the SUT failed a turn the upstream served correctly",
             expected="the upstream's answer, delivered",
             actual=f"status {t.status}: {detail[:300]}",
+            evidence=view.cite(t.client_errors, t.events_of(StreamError), _client(view, t.turn, "status")),
         )
     return Finding("sut-error", Verdict.PASS)
 
@@ -196,6 +200,8 @@ def _retry_after(view: CaseView, turn: int, attempt: int) -> float | None:
 
 def _short(s: str, n: int = 60) -> str:
     return repr(s if len(s) <= n else s[: n - 3] + "...")
+def _client(view: CaseView, turn: int, kind: str) -> list[Entry]:
+    return [e for e in view.entries if e.side == "client" and e.kind == kind and e.turn == turn]
 
 
 CANCEL_BOUND_S = 1.5
@@ -225,4 +231,5 @@ def cancellation(view: CaseView) -> Finding:
         message="the SUT kept its upstream connection open after the client cancelled",
         expected=f"upstream connection closed within {CANCEL_BOUND_S}s of the cancel",
         actual="read the upstream to its end" if ended else "still open",
+        evidence=view.cite([e for e in view.entries if e.side == "client" and e.kind == "cancel"], ended),
     )
