@@ -87,6 +87,10 @@ class Rejection:
     content_type: str = "application/json"
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers the provider sends with the error (Bedrock: ``x-amzn-ErrorType``)."""
+    kind: str = "passback"
+    """What the rule polices: ``passback`` (reasoning the SUT had to carry back: the passback check) or
+    ``request`` (the request itself breaks the provider's current contract, e.g. a thinking mode the
+    model refuses: the request-contract check)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import threading
 import traceback
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._json import loads
+from harness.dialects import Rejection
 from harness.events import Event, Message, ReasoningDelta, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
@@ -73,14 +74,18 @@ class RequestLog:
         body: bytes,
         t: int,
         conn: int = 0,
-    ) -> RecordedRequest:
-        """Remember one request; its ``turn`` is how many came before it."""
+        turn_of: Callable[[int], int] | None = None,
+    ) -> tuple[int, RecordedRequest]:
+        """Remember one request: (``n``, how many came before it; the request). Its ``turn`` is
+        ``turn_of(n)`` (the client's turn a scripted attempt answers), ``n`` by default."""
         path, body_json = target.split("?", 1)[0], parse_json(body)
         with self._lock:
-            req = RecordedRequest(method, path, target, headers, body, body_json, t, self._count, conn)
+            n = self._count
+            turn = n if turn_of is None else turn_of(n)
+            req = RecordedRequest(method, path, target, headers, body, body_json, t, turn, conn)
             self._count += 1
             self._items.append(req)
-        return req
+        return n, req
 
     def snapshot(self) -> list[RecordedRequest]:
         """The requests remembered, oldest first, as of now (a copy: later requests do not show)."""
@@ -102,6 +107,8 @@ class ConversationState:
     emitted: dict[int, tuple[Event, ...] | Message] = field(default_factory=dict)
     """The events each turn's response carried, folded into a message (once) when a later request
     needs it: folding a long stream before its first byte would delay that byte."""
+    responses: list[str] = field(default_factory=list)
+    """Response ids served over WebSockets (any connection): what ``store: true`` can chain from."""
     keep: int | None = None
     requests: RequestLog = field(init=False)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -160,9 +167,13 @@ def dispatch(
     body: bytes,
     t: int,
     conn: int = 0,
+    reject: Rejection | None = None,
 ) -> tuple[int, Plan]:
-    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer."""
-    req = state.requests.record(method, target, headers, body, t, conn)
+    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
+    ``reject``: a rejection the transport already decided (a WebSocket's unknown previous response)."""
+    conv = state.conversation
+    n, req = state.requests.record(method, target, headers, body, t, conn, turn_of=conv.turn_of)
+    script = conv.script_for(n)
     turn, tl = req.turn, state.timeline
     tl.add(
         "upstream",
@@ -174,12 +185,11 @@ def dispatch(
         path=target,
         headers=dict(headers),
         conn=conn,
+        attempt=script.attempt if script is not None else 0,
     )
-    conv = state.conversation
-    script = conv.scripts[turn] if turn < len(conv.scripts) else conv.overflow
     if script is None:
         msg = (
-            f"thinkwire mock upstream: unexpected request #{turn + 1} {method} {target}: "
+            f"thinkwire mock upstream: unexpected request #{n + 1} {method} {target}: "
             f"the conversation {conv.name!r} has {len(conv.scripts)} script(s) and no overflow"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=500, cause="sut")
@@ -187,21 +197,21 @@ def dispatch(
     routed = dialect_for_path(req.path, script.dialect)
     if routed != script.dialect:
         msg = (
-            f"thinkwire mock upstream: request #{turn + 1} {method} {req.path} addresses "
-            f"{routed or 'no known dialect'}, but script #{turn + 1} is {script.dialect}"
+            f"thinkwire mock upstream: request #{n + 1} {method} {req.path} addresses "
+            f"{routed or 'no known dialect'}, but script #{n + 1} is {script.dialect}"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=404, cause="sut")
         return turn, _plain(404, msg)
-    return turn, _answer(state, req, script)
+    return turn, _answer(state, req, script, reject)
 
 
-def _answer(state: ConversationState, req: RecordedRequest, script: Script) -> Plan:
-    """The routed request's answer: the strict profile's rejection, or the script's plan (a
-    mock-internal failure is a ``server-error`` of cause ``harness`` and an aborted answer)."""
+def _answer(state: ConversationState, req: RecordedRequest, script: Script, reject: Rejection | None) -> Plan:
+    """The routed request's answer: ``reject`` or the strict profile's rejection, or the script's plan
+    (a mock-internal failure is a ``server-error`` of cause ``harness`` and an aborted answer)."""
     turn, tl = req.turn, state.timeline
     request = req.json if isinstance(req.json, Mapping) else {}
     try:
-        rejection = validate_request(script, request, state.emitted_before(turn))
+        rejection = reject or validate_request(script, request, state.emitted_before(turn))
         if rejection is not None:
             tl.add(
                 "upstream",
@@ -209,6 +219,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script) -> P
                 turn=turn,
                 status=rejection.status,
                 rule=rejection.rule,
+                rule_kind=rejection.kind,
                 differences=rejection.differences,
                 body=rejection.body.decode(errors="replace"),
             )
@@ -234,6 +245,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script) -> P
         turn=turn,
         stream=plan.stream,
         asked_stream=asked,
+        attempt=script.attempt,
         reasoning=any(isinstance(e, ReasoningDelta) and e.text for e in plan.events),
     )
     if plan.events:

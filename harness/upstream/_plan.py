@@ -59,7 +59,12 @@ __all__ = [
 def routes() -> tuple[tuple[str, str], ...]:
     """Path suffix -> dialect, for every dialect on one base URL, from each dialect's own
     ``path_suffixes`` (longest suffixes first)."""
-    pairs = [(suffix, name) for name in dialect_names() for suffix in get_dialect(name).path_suffixes]
+    pairs = [
+        (suffix, name)
+        for name in dialect_names()
+        if getattr(get_dialect(name), "routed", True)  # False: another dialect's paths (a WebSocket mode)
+        for suffix in get_dialect(name).path_suffixes
+    ]
     return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
 
 _HOP = frozenset({"content-length", "transfer-encoding", "connection"})
@@ -396,7 +401,8 @@ class _Planner:
             self.events += shaped
             self.add_frames(self.emitter().feed(list(shaped)))
             return
-        for batch in _writes.batches(shaped, _writes.BATCH):
+        # an Emit the profile shaped to nothing still opens the stream, as a whole plan does
+        for batch in _writes.batches(shaped, _writes.BATCH) if shaped else [[]]:
             self.add_frames(self.emitter().feed(batch))
             yield from self.flush_full()
 
@@ -502,7 +508,9 @@ class _Planner:
             self.actions.append(Abort(f"disconnect-{self.cut.where}") if self.cut else Finish())
 
     def http_error(self, step: HttpError) -> None:
-        headers = _merge_headers((("content-type", step.content_type),), self.script.headers, keep_type=False)
+        headers = _merge_headers(
+            (("content-type", step.content_type),), (*self.script.headers, *step.headers), keep_type=False
+        )
         self.actions += [
             Fault(f"http-{step.status}"),
             Head(step.status, headers, "length", len(step.body)),
