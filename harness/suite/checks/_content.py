@@ -132,6 +132,9 @@ def no_duplication(view: CaseView) -> Finding:
     return Finding("no-duplication", Verdict.PASS)
 
 
+_DELTA = {"reasoning": ReasoningDelta, "answer": TextDelta}
+
+
 @check(
     "channel-separation",
     "Reasoning never appears in the public answer, the answer never in reasoning (only a leading <think> "
@@ -152,6 +155,7 @@ def channel_separation(view: CaseView) -> Finding:
                 "for passback only)",
                 expected="redacted data kept out of what users see (passed back, never shown)",
                 actual=f"{where} {_short(shown)}",
+                evidence=view.cite(t.writes_of("redacted"), t.events_of(_DELTA[where])),
             )
         if t.reasoning_fate == "moved" or t.text_fate == "intruded":
             return Finding(
