@@ -120,6 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
+    _add_import_parser(sub)
+
+    from harness.report._cli import add_parser as add_report_parser
+
+    add_report_parser(sub)
+    return parser
+
+
+def _add_import_parser(sub: Any) -> None:
     imp = sub.add_parser(
         "import", help="convert a vcrpy / pytest-recording cassette or a HAR file into a thinkwire cassette"
     )
@@ -134,11 +143,6 @@ def build_parser() -> argparse.ArgumentParser:
         imp.add_argument(
             f"--redact-{what}", action="append", default=[], help=f"as for record: an extra {what} rule"
         )
-
-    from harness.report._cli import add_parser as add_report_parser
-
-    add_report_parser(sub)
-    return parser
 
 
 def _cmd_list(args: argparse.Namespace) -> int:

@@ -99,7 +99,9 @@ _check = functools.partial(check_variant, NAME, VARIANTS)
 class AnthropicMessagesDialect:
     name = NAME
     transport = Transport.SSE
-    content_type = "text/event-stream"
+    content_type = "text/event-stream; charset=utf-8"
+    id_header = "request-id"
+    """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
     path_suffixes = ("/messages",)
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thinking"

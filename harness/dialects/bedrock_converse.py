@@ -119,7 +119,11 @@ class BedrockDialect:
             "stopReason": stop_reason(end.reason),
         }
         if usage is not None:
-            out["usage"] = {
+            out["usage"] = {  # Converse reports the cache counts too (recorded: bedrock-tool-thinking)
+                "cacheReadInputTokenCount": 0, "cacheReadInputTokens": 0, "cacheWriteInputTokenCount": 0,
+                "cacheWriteInputTokens": 0,
+            }  # fmt: skip
+            out["usage"] |= {
                 k: v
                 for k, v in (
                     ("inputTokens", usage.input_tokens),

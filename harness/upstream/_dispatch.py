@@ -180,7 +180,7 @@ def dispatch(
             )
             hdrs = (("content-type", rejection.content_type), *rejection.headers)
             return turn, _immediate(rejection.status, rejection.body, hdrs)
-        plan = build_plan(script, path=path, request=request)
+        plan = build_plan(script, path=path, request=request, target=target)
     except Exception as exc:
         tl.add(
             "upstream",
