@@ -77,6 +77,8 @@ class BedrockDialect:
     name = "bedrock-converse"
     transport = Transport.EVENTSTREAM
     content_type = "application/vnd.amazon.eventstream"
+    id_header = "x-amzn-RequestId"
+    """Read by botocore (``parsers.py``: ``ResponseMetadata.RequestId``)."""
     path_suffixes = ("/converse-stream", "/invoke-with-response-stream", "/converse", "/invoke")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "converse"
