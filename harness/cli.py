@@ -120,29 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
-    _add_import_parser(sub)
+    from harness.recording._import_cli import add_parser as add_import_parser
+
+    add_import_parser(sub)
 
     from harness.report._cli import add_parser as add_report_parser
 
     add_report_parser(sub)
     return parser
-
-
-def _add_import_parser(sub: Any) -> None:
-    imp = sub.add_parser(
-        "import", help="convert a vcrpy / pytest-recording cassette or a HAR file into a thinkwire cassette"
-    )
-    imp.add_argument("source", help="vcrpy YAML/JSON (.gz too) or HAR file")
-    imp.add_argument("--out", required=True, help="thinkwire cassette to write, e.g. recordings/NAME.jsonl")
-    imp.add_argument("--format", choices=("auto", "vcr", "har"), default="auto")
-    imp.add_argument("--dialect", help="dialect name for the header (guessed from each path otherwise)")
-    imp.add_argument("--only", help="interaction numbers to keep, e.g. 0,2 (from 0; default: all)")
-    imp.add_argument("--trim", type=int, default=0, help="keep the first and last N events of each stream")
-    imp.add_argument("--force", action="store_true", help="replace an existing cassette")
-    for what in ("header", "query", "json", "value"):
-        imp.add_argument(
-            f"--redact-{what}", action="append", default=[], help=f"as for record: an extra {what} rule"
-        )
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -555,37 +540,6 @@ def _cmd_promote(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_import(args: argparse.Namespace) -> int:
-    from harness._errors import CassetteError, FlagError
-    from harness.recording import Redactor
-    from harness.recording._import import import_file, parse_only
-
-    if args.dialect is not None:
-        from harness.dialects import get_dialect
-
-        get_dialect(args.dialect)
-    if args.trim < 0:
-        raise FlagError(f"--trim {args.trim}: expected a number of events >= 0 (0 keeps every event)")
-    out = Path(args.out)
-    if out.exists() and not args.force:
-        raise FlagError(f"--out {out}: exists; pass --force to replace it or choose another --out")
-    result = import_file(
-        Path(args.source),
-        fmt=args.format,
-        dialect=args.dialect,
-        only=parse_only(args.only),
-        trim=args.trim,
-        redactor=Redactor(args.redact_header, args.redact_json, args.redact_query, args.redact_value),
-    )
-    for line in result.lines:
-        print(f"{args.source}: {line}")
-    if not result.converted:
-        raise CassetteError(f"{args.source}: no interaction could be converted (see the lines above)")
-    result.cassette.write(out)
-    print(f"wrote {out}: {result.converted} exchange(s)")
-    return 0
-
-
 def _cmd_record(args: argparse.Namespace) -> int:
     from harness.recording import Redactor, record_forever
     from harness.recording._proxy import parse_listen
@@ -626,7 +580,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "record":
             return _cmd_record(args)
         if args.command == "import":
-            return _cmd_import(args)
+            from harness.recording._import_cli import run as import_run
+
+            return import_run(args)
         if args.command == "report":
             from harness.report._cli import run as report_run
 

@@ -71,8 +71,8 @@ def usage_json(u: Usage, extra: Mapping[str, Any] | None = None) -> dict[str, An
     if u.reasoning_tokens is not None:
         out["completion_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
     for key, value in (extra or {}).items():
-        if isinstance(value, Mapping):
-            out[key] = {**value, **out.get(key, {})}
+        if isinstance(value, Mapping):  # the known counts first, as recorded (reasoning_tokens leads)
+            out[key] = {**out.get(key, {}), **value}
         else:
             out[key] = (u.input_tokens or 0) if value == "prompt" else value
     return out

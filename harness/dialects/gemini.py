@@ -89,9 +89,9 @@ class GeminiDialect:
     def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[Transport, str]:
         """``?alt=sse``: SSE; without it the real API streams a JSON array (``[{...}\\n,\\r\\n{...}\\n]``,
         ``application/json; charset=UTF-8``; recordings/corpus/gemini-*-array.jsonl)."""
-        query = target.partition("?")[2]
-        if any(p == "alt=sse" for p in query.split("&")):
-            return Transport.SSE, self.content_type
+        path, _, query = target.partition("?")
+        if any(p == "alt=sse" for p in query.split("&")) or not path.endswith(":streamGenerateContent"):
+            return Transport.SSE, self.content_type  # (no path known: a plan built outside a request)
         return Transport.JSON_ARRAY, self.json_content_type
     path_suffixes = (":streamGenerateContent", ":generateContent")
     variants: Mapping[str, Variant] = VARIANTS

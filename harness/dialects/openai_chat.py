@@ -93,11 +93,11 @@ _OPENROUTER_USAGE = {
     "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0, "video_tokens": 0},
     "cost_details": {"upstream_inference_cost": None, "upstream_inference_prompt_cost": 0,
                      "upstream_inference_completions_cost": 0},
-    "completion_tokens_details": {"reasoning_tokens": 0, "image_tokens": 0},
+    "completion_tokens_details": {"image_tokens": 0},
 }  # fmt: skip
 _OPENAI_USAGE = {
     "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
-    "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0,
+    "completion_tokens_details": {"audio_tokens": 0, "accepted_prediction_tokens": 0,
                                   "rejected_prediction_tokens": 0},
 }  # fmt: skip
 _TABLE: tuple[tuple[Variant, Shape], ...] = (
