@@ -15,9 +15,7 @@ import fnmatch
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from harness._json import loads
 from harness.fidelity._corpus import CorpusExchange, load_corpus
 from harness.fidelity._kept import KEPT, Kept
 from harness.fidelity._mock import MockAnswer, mock_answers
@@ -84,17 +82,9 @@ class FidelityReport:
     """Rules a recording breaks (the rule is wrong): ``rule: file#n: why``."""
 
 
-def _request(cx: CorpusExchange) -> dict[str, Any]:
-    try:
-        obj = loads(cx.exchange.request_body or b"{}")
-    except ValueError:
-        return {}
-    return obj if isinstance(obj, dict) else {}
-
-
 def seen_of(cx: CorpusExchange, body: bytes, content_type: str, stream: bool) -> Seen:
     wire = read_wire(body, content_type)
-    return Seen(cx.exchange.path, _request(cx), wire, units(cx.dialect, wire), stream)
+    return Seen(cx.exchange.path, cx.request, wire, units(cx.dialect, wire), stream)
 
 
 def _collapse(kinds: Iterable[str]) -> list[str]:
@@ -210,7 +200,7 @@ def _contradictions(cx: CorpusExchange) -> list[str]:
 def _is_stream(cx: CorpusExchange) -> bool:
     from harness.dialects import get_dialect
 
-    return get_dialect(cx.dialect).wants_stream(cx.exchange.path.split("?", 1)[0], _request(cx))
+    return get_dialect(cx.dialect).wants_stream(cx.exchange.path.split("?", 1)[0], cx.request)
 
 
 def compare_corpus(

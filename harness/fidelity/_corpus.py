@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import CassetteError
+from harness._json import loads
 from harness.recording import Exchange, read_cassette
 from harness.recording._replay import detect_dialect
 
@@ -49,9 +50,13 @@ class CorpusExchange:
         return f"{self.file.name}#{self.index}"
 
     @property
-    def stream(self) -> bool:
-        ctype = (self.exchange.header("content-type") or "").lower()
-        return not ctype.startswith("application/json") or self.exchange.body.lstrip()[:1] == b"["
+    def request(self) -> dict[str, Any]:
+        """The recorded request's JSON body ({} when it has none or it is not a JSON object)."""
+        try:
+            obj = loads(self.exchange.request_body or b"{}")
+        except ValueError:
+            return {}
+        return obj if isinstance(obj, dict) else {}
 
 
 def corpus_dir() -> Path:

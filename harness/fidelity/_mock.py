@@ -10,6 +10,7 @@ profile judges a continuation against what the mock itself emitted before. Nothi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from harness.dialects import get_dialect
 from harness.events import Event, Notice
@@ -36,7 +37,7 @@ def recorded_events(cx: CorpusExchange) -> tuple[Event, ...]:
     """What the recorded response carries, as the dialect's observer reads it (notices left out)."""
     d = get_dialect(cx.dialect)
     body = cx.exchange.body
-    stream = d.wants_stream(cx.exchange.path.split("?", 1)[0], _request(cx))
+    stream = d.wants_stream(cx.exchange.path.split("?", 1)[0], cx.request)
     if stream:
         obs = d.observer()
         events = obs.feed(body) + obs.end()
@@ -45,17 +46,7 @@ def recorded_events(cx: CorpusExchange) -> tuple[Event, ...]:
     return tuple(e for e in events if not isinstance(e, Notice))
 
 
-def _request(cx: CorpusExchange) -> dict[str, object]:
-    from harness._json import loads
-
-    try:
-        obj = loads(cx.exchange.request_body or b"{}")
-    except ValueError:
-        return {}
-    return obj if isinstance(obj, dict) else {}
-
-
-def _model(cx: CorpusExchange, request: dict[str, object]) -> str:
+def _model(cx: CorpusExchange, request: dict[str, Any]) -> str:
     model = request.get("model")
     if isinstance(model, str):
         return model
@@ -68,7 +59,7 @@ def mock_answers(exchanges: list[CorpusExchange]) -> list[MockAnswer]:
     """The mock's answers to the exchanges of one corpus file, in order (one conversation)."""
     scripts = []
     for cx in exchanges:
-        request = _request(cx)
+        request = cx.request
         scripts.append(
             Script(
                 cx.dialect,

@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from harness._errors import CassetteError
@@ -69,6 +70,15 @@ class ImportResult:
     @property
     def converted(self) -> int:
         return len(self.cassette.exchanges)
+
+
+def check_request(where: str, field: str, url: Any, method: Any) -> tuple[str, str]:
+    """A stored request's URL and method, or the :class:`CassetteError` naming the field."""
+    if not isinstance(url, str) or "://" not in url:
+        raise CassetteError(f"{where}: request.{field} must be an absolute URL, not {url!r}")
+    if not isinstance(method, str) or not method:
+        raise CassetteError(f"{where}: request.method must be a string, not {method!r}")
+    return url, method
 
 
 def _gunzip(data: bytes) -> bytes:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import CassetteError
-from harness.recording._import import Foreign
+from harness.recording._import import Foreign, check_request
 
 __all__ = ["read_har"]
 
@@ -54,11 +54,7 @@ def _entry(path: Path, i: int, entry: Any) -> Foreign:
     req, resp = entry.get("request"), entry.get("response")
     if not isinstance(req, Mapping) or not isinstance(resp, Mapping):
         raise CassetteError(f"{where}: needs 'request' and 'response' objects")
-    url, method = req.get("url"), req.get("method")
-    if not isinstance(url, str) or "://" not in url:
-        raise CassetteError(f"{where}: request.url must be an absolute URL, not {url!r}")
-    if not isinstance(method, str) or not method:
-        raise CassetteError(f"{where}: request.method must be a string, not {method!r}")
+    url, method = check_request(where, "url", req.get("url"), req.get("method"))
     status = resp.get("status")
     if isinstance(status, bool) or not isinstance(status, int):
         raise CassetteError(f"{where}: response.status must be an integer, not {status!r}")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import CassetteError
-from harness.recording._import import Foreign
+from harness.recording._import import Foreign, check_request
 
 __all__ = ["read_vcr"]
 
@@ -94,11 +94,7 @@ def _interaction(path: Path, i: int, item: Any) -> Foreign:
         raise CassetteError(f"{where}: has no 'request' mapping")
     if not isinstance(resp, Mapping):
         raise CassetteError(f"{where}: has no 'response' mapping (an unanswered request cannot be replayed)")
-    uri, method = req.get("uri"), req.get("method")
-    if not isinstance(uri, str) or "://" not in uri:
-        raise CassetteError(f"{where}: request.uri must be an absolute URL, not {uri!r}")
-    if not isinstance(method, str) or not method:
-        raise CassetteError(f"{where}: request.method must be a string, not {method!r}")
+    uri, method = check_request(where, "uri", req.get("uri"), req.get("method"))
     notes = []
     if "parsed_body" in req:
         req_body = _dumped(req["parsed_body"])
