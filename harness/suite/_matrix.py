@@ -173,13 +173,6 @@ MATRIX: tuple[Mutant, ...] = (
             "sse-framing/bom[gemini:thought/frames/bom-split]",
         ),
     ),
-    Mutant(  # the anthropic SDK's decoder: on Anthropic's own wire it loses only message_start, whose
-        # input tokens the real API repeats in message_delta (recorded): it shows on data-only SSE
-        "sse-bom-skip-unnamed",
-        "reference",
-        "sut-error",
-        _c(f"sse-framing/bom[{CHAT}/bom]", "sse-framing/bom[gemini:thought/frames/bom-split]"),
-    ),
     Mutant(
         "sse-data-space-only", "reference", "sut-error", _c(f"sse-framing/perturbations[{CHAT}/no-space]")
     ),
