@@ -115,7 +115,8 @@ def _dialect_section(dialect: str, ers: list[ExchangeReport], report: FidelityRe
     out.append("| kind | recorded | mock |")
     out.append("|---|---|---|")
     for kind in sorted(set(kinds) | set(mock)):
-        out.append(f"| `{kind}` | {kinds[kind]} | {mock[kind]} |")
+        cell = kind.replace("|", "\\|")  # a Gemini kind's finish marker, not a column
+        out.append(f"| `{cell}` | {kinds[kind]} | {mock[kind]} |")
     out.append("")
     headers = [("content-type", "every client")] + [
         (h, where) for h, where in SDK_HEADERS.get(dialect, ())
@@ -152,7 +153,7 @@ def _dialect_section(dialect: str, ers: list[ExchangeReport], report: FidelityRe
     if not by_reason:
         out.append("None.")
     for reason, diffs in by_reason.items():
-        what = sorted({f"{d.aspect} `{d.subject}` {d.detail}" for d in diffs})
+        what = sorted({f"{d.aspect} `{d.subject}` {d.detail}".replace("|", "\\|") for d in diffs})
         wheres = sorted({d.where for d in diffs})
         out.append(
             f"- **{reason}** ({len(diffs)}: " + "; ".join(what[:5]) + (" ..." if len(what) > 5 else "")
