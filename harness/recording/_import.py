@@ -1,7 +1,7 @@
 """``thinkwire import``: HTTP recordings of other tools (vcrpy / pytest-recording YAML, HAR) become
 thinkwire cassettes, one report line per interaction.
 
-Rule 1: a reader (``_import_vcr``, ``_import_har``) turns its file into :class:`Foreign` interactions
+Rule 1: a reader (``_import_vcr``, ``_import_har``) turns its file into ``_foreign.Foreign`` interactions
 and says what its format had already lost (a body stored parsed, a body without its encoding); this
 module turns each into an :class:`Exchange`: the content-encoding decoded (a thinkwire cassette holds
 the identity body, as the recorder asks for it), the response body otherwise byte for byte, thinkwire's
@@ -18,16 +18,15 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from harness._errors import CassetteError
 from harness.recording._cassette import Cassette, Chunk, Exchange
+from harness.recording._foreign import Foreign
 from harness.recording._redact import Redactor
 from harness.recording._replay import detect_dialect
 
 __all__ = [
-    "Foreign",
     "ImportResult",
     "decode_content",
     "import_file",
@@ -40,27 +39,6 @@ _DROP = frozenset({"content-encoding", "content-length", "transfer-encoding", "c
 """Response headers that describe the bytes as they travelled, not the identity body a cassette holds."""
 
 
-@dataclass(frozen=True, slots=True)
-class Foreign:
-    """One interaction as another tool stored it (bodies as stored, before any decoding)."""
-
-    index: int
-    method: str
-    url: str
-    request_headers: list[tuple[str, str]]
-    request_body: bytes
-    status: int
-    response_headers: list[tuple[str, str]]
-    response_body: bytes
-    t_ms: float = 0.0
-    notes: tuple[str, ...] = ()
-    skip: str = ""
-    """Why this interaction cannot become an exchange (empty: it can)."""
-
-    def header(self, name: str) -> str:
-        return ", ".join(v for k, v in self.response_headers if k.lower() == name)
-
-
 @dataclass
 class ImportResult:
     cassette: Cassette
@@ -70,15 +48,6 @@ class ImportResult:
     @property
     def converted(self) -> int:
         return len(self.cassette.exchanges)
-
-
-def check_request(where: str, field: str, url: Any, method: Any) -> tuple[str, str]:
-    """A stored request's URL and method, or the :class:`CassetteError` naming the field."""
-    if not isinstance(url, str) or "://" not in url:
-        raise CassetteError(f"{where}: request.{field} must be an absolute URL, not {url!r}")
-    if not isinstance(method, str) or not method:
-        raise CassetteError(f"{where}: request.method must be a string, not {method!r}")
-    return url, method
 
 
 def _gunzip(data: bytes) -> bytes:

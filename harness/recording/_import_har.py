@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import CassetteError
-from harness.recording._import import Foreign, check_request
+from harness.recording._foreign import Foreign, check_request
 
 __all__ = ["read_har"]
 

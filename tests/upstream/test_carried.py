@@ -53,6 +53,7 @@ def test_scripted_answers_report_their_events() -> None:
     assert _mode(conv, {"stream": True, "stream_options": {"include_usage": True}}) == {
         "stream": True,
         "asked_stream": True,
+        "attempt": 0,
         "reasoning": True,
         "usage": True,
     }

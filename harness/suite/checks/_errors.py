@@ -1,4 +1,5 @@
-"""Error checks: error-propagation, sut-error, passback (the strict upstream's 400), cancellation.
+"""Error checks: error-propagation, sut-error, passback and request-contract (the strict upstream's 400,
+for reasoning lost on the way back and for a request the provider refuses outright), cancellation.
 
 Rule: an upstream failure must reach the client as a failure; a failure the upstream never sent is the
 SUT's own (reported once, with its exception and traceback as evidence); a lost passback is reported
@@ -7,9 +8,15 @@ once, with whether the SUT surfaced the provider's 400 or hid it (worse).
 
 from __future__ import annotations
 
+import itertools
+from typing import Any
+
+from harness.dialects import LENIENT
+from harness.events import End, StreamError
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
-from harness.suite.checks._view import CaseView
+from harness.suite.checks._view import CaseView, TurnView
+from harness.timeline import Entry
 
 __all__: list[str] = []
 
@@ -19,8 +26,8 @@ __all__: list[str] = []
     "Upstream HTTP errors and mid-stream errors reach the client as errors, never as a clean stop.",
 )
 def error_propagation(view: CaseView) -> Finding:
-    faulted = [t for t in view.turns if t.faulted and t.reached and not t.cancelled]
-    if view.case.scenario.outcome != "error" or not faulted:
+    faulted = [t for t in view.turns if t.faulted and t.reached and not t.cancelled and not t.replayed]
+    if view.case.scenario.outcome not in ("error", "either") or not faulted:
         return na("error-propagation", "no upstream error scripted")
     for t in faulted:
         if not t.client_saw_error:
@@ -31,6 +38,7 @@ def error_propagation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: the upstream failed but the client saw {clean}",
                 expected="an error (HTTP status >= 400, an error frame, or a broken stream)",
                 actual=f"status {t.status}, events: {[type(e).__name__ for e in t.client_events][:8]}",
+                evidence=view.cite(t.faults, t.writes[-1:], t.events_of(End), _client(view, t.turn, "end")),
             )
     return Finding("error-propagation", Verdict.PASS)
 
@@ -64,6 +72,7 @@ def sut_error(view: CaseView) -> Finding:
             message=f"turn {t.turn}: the SUT failed a turn the upstream served correctly",
             expected="the upstream's answer, delivered",
             actual=f"status {t.status}: {detail[:300]}",
+            evidence=view.cite(t.client_errors, t.events_of(StreamError), _client(view, t.turn, "status")),
         )
     return Finding("sut-error", Verdict.PASS)
 
@@ -74,31 +83,154 @@ def sut_error(view: CaseView) -> Finding:
     "signatures, reasoning items, thought signatures) is carried into the continuation unaltered.",
 )
 def passback(view: CaseView) -> Finding:
-    if view.case.profile == "lenient" or len(view.turns) < 2:
+    if view.case.profile == LENIENT or len(view.turns) < 2:
         return na("passback", "no strict continuation in this case")
     reached = [t for t in view.turns[1:] if t.reached]
     if not reached:
         return na("passback", "the conversation never reached a continuation")
     for t in reached:
-        if t.rejected:
-            e = t.rejected[0]
-            diffs = e.info.get("differences", ())
-            surfaced = (
-                "surfaced the provider's error to its client"
-                if t.client_saw_error
-                else ("HID the provider's error (its client saw no error)")
-            )
+        rejected = [e for e in t.rejected if e.info.get("rule_kind", "passback") == "passback"]
+        if rejected:
+            return _rejected(view, t, rejected[0])
+    # A continuation answers the tool calls of the turn before it. When none of them reached the
+    # client, the SUT had nothing to pass back: the request was thinkwire's own continuation (the
+    # tool results of calls the client never saw), and its acceptance proves nothing.
+    carried = [t for t in reached if _calls_reached_the_client(view.turns[t.turn - 1])]
+    if not carried:
+        hidden = [t.turn - 1 for t in reached if view.turns[t.turn - 1].expected.tool_calls]
+        return na("passback", _nothing_carried(hidden))
+    return Finding("passback", Verdict.PASS, message=f"{len(carried)} continuation(s) accepted")
+
+
+def _calls_reached_the_client(prev: TurnView) -> bool:
+    """The client saw the tool calls the upstream sent in this turn (or there were none to see: a
+    continuation after a plain answer still carries that answer's reasoning)."""
+    want = {c.name for c in prev.expected.tool_calls}
+    return not want or bool(want & {c.name for c in prev.tool_calls})
+
+
+def _nothing_carried(hidden: list[int]) -> str:
+    turns = ", ".join(str(n) for n in hidden)
+    return (
+        f"the tool call(s) of turn {turns} never reached the client, so no continuation carried "
+        "anything of the SUT's back (thinkwire continued the conversation on its own; delivery "
+        "reports the lost call)"
+    )
+
+
+def _rejected(view: CaseView, t: TurnView, e: Entry) -> Finding:
+    surfaced = (
+        "surfaced the provider's error to its client"
+        if t.client_saw_error
+        else ("HID the provider's error (its client saw no error)")
+    )
+    expected, actual = _sides(e, "reasoning passed back")
+    return Finding(
+        "passback",
+        Verdict.FAIL,
+        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the continuation "
+        f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
+        expected=expected,
+        actual=actual,
+        evidence=(view.index_of(e),),
+        data={"surfaced": t.client_saw_error},
+    )
+
+
+@check(
+    "request-contract",
+    "The SUT's upstream requests follow the provider's current request contract (e.g. the thinking mode "
+    "the model accepts: adaptive on models that refuse enabled); the strict upstream's 400 is the evidence.",
+)
+def request_contract(view: CaseView) -> Finding:
+    rules = [
+        (t, e) for t in view.turns for e in t.rejected if e.info.get("rule_kind", "passback") == "request"
+    ]
+    if not rules:
+        if view.case.profile == LENIENT or not any(t.reached for t in view.turns):
+            return na("request-contract", "no strict upstream judged a request here")
+        return Finding("request-contract", Verdict.PASS)
+    t, e = rules[0]
+    expected, actual = _sides(e, "a request the provider accepts")
+    return Finding(
+        "request-contract",
+        Verdict.FAIL,
+        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) refused the request with "
+        f"{e.info.get('status')} ({e.info.get('rule', '?')}): {str(e.info.get('body', ''))[:200]}",
+        expected=expected,
+        actual=actual,
+        evidence=(view.index_of(e),),
+    )
+
+
+def _sides(rejected: Any, default: str) -> tuple[str, str]:
+    """Expected / Actual of a strict upstream's rejection: its differences, else the default and body."""
+    diffs = rejected.info.get("differences", ())
+    expected = "; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or default
+    actual = "; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(rejected.info.get("body", ""))[:200]
+    return expected, actual
+
+
+@check(
+    "retry",
+    "A SUT may retry a failed upstream request only before any output reached its client, and waits at "
+    "least the Retry-After the provider asked for; after partial output it surfaces the error (a retry "
+    "then replays the answer: duplicated reasoning).",
+)
+def retry(view: CaseView) -> Finding:
+    turns = [t for t in view.turns if t.attempts_scripted]
+    if not turns:
+        return na("retry", "no failed attempt scripted before a turn's answer")
+    retries = 0
+    for t in turns:
+        reqs = sorted(t.requests, key=lambda e: e.t)
+        if t.replayed:
+            first = next(e for e in reqs if e.info.get("attempt", 0) > 0)
             return Finding(
-                "passback",
+                "retry",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the continuation "
-                f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
-                expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "reasoning passed back",
-                actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
-                evidence=(view.index_of(e),),
-                data={"surfaced": t.client_saw_error},
+                message=f"turn {t.turn}: the SUT retried the upstream request after output of the failed "
+                "attempt had reached its client (the retry replays the answer)",
+                expected="after partial output: the upstream error surfaced, no retry",
+                actual=f"retry #{first.info.get('attempt')}; client saw {_short(t.reasoning or t.text)}",
+                evidence=(view.index_of(first),),
             )
-    return Finding("passback", Verdict.PASS, message=f"{len(reached)} continuation(s) accepted")
+        for prev, nxt in itertools.pairwise(reqs):
+            retries += 1
+            wait = _retry_after(view, t.turn, int(prev.info.get("attempt", 0)))
+            gap = (nxt.t - prev.t) / 1e9
+            if wait is not None and gap < wait:
+                return Finding(
+                    "retry",
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: the SUT retried {gap * 1000:.0f} ms after a {wait:g} s "
+                "Retry-After",
+                    expected=f"the retry at least {wait:g} s after the failed request (Retry-After)",
+                    actual=f"{gap:.3f} s",
+                    evidence=(view.index_of(nxt),),
+                )
+    if not retries:
+        return Finding("retry", Verdict.PASS, message="no retry: the failure went to the client")
+    return Finding("retry", Verdict.PASS, message=f"{retries} retry(ies), each before any output, as asked")
+
+
+def _retry_after(view: CaseView, turn: int, attempt: int) -> float | None:
+    """The Retry-After (seconds) the scripted failed attempt asked for, if any."""
+    spec = view.case.turns[turn]
+    if attempt >= len(spec.attempts):
+        return None
+    from harness.suite._scenario_turns import ProviderHttpError
+
+    first = spec.attempts[attempt][0] if spec.attempts[attempt] else None
+    return first.retry_after if isinstance(first, ProviderHttpError) else None
+
+
+def _short(s: str, n: int = 60) -> str:
+    return repr(s if len(s) <= n else s[: n - 3] + "...")
+
+
+def _client(view: CaseView, turn: int, kind: str) -> list[Entry]:
+    return [e for e in view.entries if e.side == "client" and e.kind == kind and e.turn == turn]
 
 
 CANCEL_BOUND_S = 1.5
@@ -128,4 +260,5 @@ def cancellation(view: CaseView) -> Finding:
         message="the SUT kept its upstream connection open after the client cancelled",
         expected=f"upstream connection closed within {CANCEL_BOUND_S}s of the cancel",
         actual="read the upstream to its end" if ended else "still open",
+        evidence=view.cite([e for e in view.entries if e.side == "client" and e.kind == "cancel"], ended),
     )
