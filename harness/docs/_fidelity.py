@@ -4,7 +4,8 @@ table of recordings/README.md (between its ``corpus`` markers), both from ``harn
 Rule: the page says, per dialect, which corpus files were compared, which event kinds and how many
 fields, the request-dependent rules with their result on the recordings and on the mock, every
 difference the mock keeps with its reason, and the unexplained ones (there should be none: the test
-suite fails on them). Corrections to the project's wire-format notes live in :data:`CORRECTIONS`.
+suite fails on them); and every wire variant with the recordings it was compared with, or why none.
+Corrections to the project's wire-format notes live in :data:`CORRECTIONS`.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from pathlib import Path
 from harness.fidelity import KEPT, RULES, SDK_HEADERS, Difference, FidelityReport, compare_corpus
 from harness.fidelity._compare import ExchangeReport
 from harness.fidelity._corpus import CorpusFile, corpus_dir
+from harness.fidelity._uncovered import coverage
 
-__all__ = ["CORRECTIONS", "main", "render", "render_corpus_table", "update_readme"]
+__all__ = ["CORRECTIONS", "main", "render", "render_corpus_table", "render_variants", "update_readme"]
 
 BEGIN, END = "<!-- corpus:begin (nox -s fidelity) -->", "<!-- corpus:end -->"
 CORRECTIONS: tuple[tuple[str, str], ...] = (
@@ -207,8 +209,7 @@ def render(report: FidelityReport) -> str:
             f"{sum(er.fields for er in ers)} | {kept} | "
             f"{sum(1 for d in report.unexplained if d.dialect == dialect)} |"
         )
-    out += ["", "Not in the corpus: Ollama's native `/api/chat` (no public recording found; the "
-            "`ollama-cloud-reasoning` exchanges are its OpenAI-compatible endpoint) and pi JSON.", ""]
+    out += ["", *render_variants(report), ""]
     for dialect, ers in sorted(by_dialect.items()):
         out += _dialect_section(dialect, ers, report)
     out += ["## Corpus", "", render_corpus_table(report), ""]
@@ -216,6 +217,23 @@ def render(report: FidelityReport) -> str:
     out += [f"- **{where}**: {what}" for where, what in CORRECTIONS]
     out.append("")
     return "\n".join(out)
+
+
+def render_variants(report: FidelityReport) -> list[str]:
+    """Every wire variant of every dialect: the corpus files its emitter was compared with, or why none
+    (``harness.fidelity._uncovered``)."""
+    cov = coverage(er.cx for er in report.exchanges)
+    out = [
+        f"Wire variants compared: {len(cov.covered)} of {len(cov.covered) + len(cov.uncovered)} "
+        "(each variant's emitter answers the recordings its provider made); the others, with why no "
+        "recording plays them:",
+        "",
+        "| dialect | variant | compared with |",
+        "|---|---|---|",
+    ]
+    rows = {**{k: ", ".join(f"`{n}`" for n in v) for k, v in cov.covered.items()}, **cov.uncovered}
+    out += [f"| {d} | {v} | {rows[(d, v)]} |" for d, v in sorted(rows)]
+    return out
 
 
 def update_readme(readme: Path, table: str) -> bool:
@@ -241,7 +259,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{target}: {len(report.exchanges)} exchanges, {len(report.unexplained)} unexplained, "
         f"{sum(len(d) for d in report.explained.values())} kept ({len(KEPT)} rows, {len(report.stale)} stale)"
     )
-    return 1 if report.unexplained or report.stale or report.contradicted else 0
+    cov = coverage(er.cx for er in report.exchanges)
+    if cov.missing or cov.stale:
+        print(f"variants without a recording or a reason: {cov.missing}; stale rows: {cov.stale}")
+    return 1 if report.unexplained or report.stale or report.contradicted or cov.missing or cov.stale else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

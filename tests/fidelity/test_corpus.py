@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness import CassetteError
-from harness.fidelity import KEPT, PERMISSIVE_LICENSES, compare_corpus, load_corpus
+from harness.fidelity import KEPT, PERMISSIVE_LICENSES, UNCOVERED, compare_corpus, coverage, load_corpus
 from harness.fidelity._compare import Difference
 from harness.fidelity._kept import Kept
 
@@ -134,3 +134,24 @@ def test_kept_rows_are_frozen_and_reasoned() -> None:
     for row in KEPT:
         assert dataclasses.is_dataclass(row)
         assert len(row.reason) > 40, row
+
+
+def test_every_variant_is_compared_or_says_why() -> None:
+    """Each emitter variant of each dialect is played by a corpus file or has its reason in
+    _uncovered.UNCOVERED (h23a's adaptive variant and WebSocket dialect included), and no row is stale."""
+    cov = coverage(load_corpus())
+    assert not cov.missing, f"variants with neither a recording nor a reason in UNCOVERED: {cov.missing}"
+    assert not cov.stale, f"UNCOVERED rows for a recorded or unknown variant (remove them): {cov.stale}"
+    assert ("anthropic-messages", "adaptive") in cov.covered
+    assert ("openai-responses-ws", "summary") in cov.uncovered
+
+
+def test_a_new_variant_without_a_recording_or_a_reason_is_caught() -> None:
+    corpus = load_corpus()
+    rows = dict(UNCOVERED)
+    del rows[("gemini", "signature-text")]
+    rows[("anthropic-messages", "thinking")] = "a row for a recorded variant"
+    rows[("gemini", "no-such-variant")] = "a row for a variant no dialect has"
+    cov = coverage(corpus, rows)
+    assert cov.missing == [("gemini", "signature-text")]
+    assert cov.stale == [("anthropic-messages", "thinking"), ("gemini", "no-such-variant")]
