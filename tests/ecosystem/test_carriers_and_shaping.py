@@ -130,6 +130,20 @@ def test_shaping_layers_defaults_profile_and_dialect(monkeypatch: pytest.MonkeyP
     assert plain.tools is False
 
 
+def test_adaptive_variant_asks_by_effort_never_thinking_enabled() -> None:
+    """The adaptive variant plays models that answer 400 to thinking.type enabled: the default asks them by
+    reasoning_effort (a gateway maps it onto adaptive thinking); a profile's own body still wins."""
+    default = shaping({}, front_door="openai-chat", dialect="anthropic-messages", variant="adaptive", model="m")
+    assert default.body == {"reasoning_effort": "medium"}
+    table = parse_profile(
+        {"kind": "url", "url": "http://127.0.0.1:1", "request": {"body": {"reasoning_effort": "high"}}}
+    ).request
+    own = shaping(table, front_door="openai-chat", dialect="anthropic-messages", variant="adaptive", model="m")
+    assert own.body == {"reasoning_effort": "high"}
+    other = shaping({}, front_door="openai-chat", dialect="anthropic-messages", variant="redacted", model="m")
+    assert other.body == {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+
+
 @pytest.mark.parametrize(
     ("request_table", "field", "problem"),
     [
