@@ -211,7 +211,8 @@ def _anthropic_thinking(variant: str | None) -> dict[str, Any]:
     effort) on the models that refuse a budget (pydantic-ai's own UserError for them names these
     settings), else a thinking budget."""
     if variant == "adaptive":
-        return {"anthropic_thinking": {"type": "adaptive", "display": "summarized"}, "anthropic_effort": "medium"}
+        adaptive = {"type": "adaptive", "display": "summarized"}
+        return {"anthropic_thinking": adaptive, "anthropic_effort": "medium"}
     return {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}}
 
 

@@ -133,15 +133,22 @@ def test_shaping_layers_defaults_profile_and_dialect(monkeypatch: pytest.MonkeyP
 def test_adaptive_variant_asks_by_effort_never_thinking_enabled() -> None:
     """The adaptive variant plays models that answer 400 to thinking.type enabled: the default asks them by
     reasoning_effort (a gateway maps it onto adaptive thinking); a profile's own body still wins."""
-    default = shaping({}, front_door="openai-chat", dialect="anthropic-messages", variant="adaptive", model="m")
-    assert default.body == {"reasoning_effort": "medium"}
-    table = parse_profile(
-        {"kind": "url", "url": "http://127.0.0.1:1", "request": {"body": {"reasoning_effort": "high"}}}
-    ).request
-    own = shaping(table, front_door="openai-chat", dialect="anthropic-messages", variant="adaptive", model="m")
-    assert own.body == {"reasoning_effort": "high"}
-    other = shaping({}, front_door="openai-chat", dialect="anthropic-messages", variant="redacted", model="m")
-    assert other.body == {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+
+    def body(table: object, variant: str) -> dict[str, object]:
+        shape = shaping(
+            table,  # type: ignore[arg-type]
+            front_door="openai-chat",
+            dialect="anthropic-messages",
+            variant=variant,
+            model="m",
+        )
+        return dict(shape.body)
+
+    assert body({}, "adaptive") == {"reasoning_effort": "medium"}
+    own = {"body": {"reasoning_effort": "high"}}
+    table = parse_profile({"kind": "url", "url": "http://127.0.0.1:1", "request": own}).request
+    assert body(table, "adaptive") == {"reasoning_effort": "high"}
+    assert body({}, "redacted") == {"thinking": {"type": "enabled", "budget_tokens": 2048}}
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ NODE_CASES = [
         "wire-variants/reasoning-tokens[anthropic-messages:thinking/frames]",
         Verdict.PASS,
     ),  # the adapter reads usage.output_tokens_details.thinking_tokens
-    ("node-anthropic", "@anthropic-ai/sdk", ADAPTIVE, Verdict.PASS),  # adaptive asked for the adaptive variant
+    ("node-anthropic", "@anthropic-ai/sdk", ADAPTIVE, Verdict.PASS),  # thinking adaptive + output_config
     ("node-ai-sdk", "ai", ADAPTIVE, Verdict.PASS),  # providerOptions.anthropic thinking adaptive + effort
     ("node-ai-sdk", "ai", THINK, Verdict.PASS),  # extractReasoningMiddleware where tags are inline
     ("node-ai-sdk", "ai", SUMMARY_TOOLS, Verdict.PASS),  # store: false: the item goes back, not a reference
