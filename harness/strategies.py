@@ -114,6 +114,9 @@ def reasoning_turns(
             out.append(
                 ToolCallDelta(0, "call_1", draw(st.sampled_from(["get_weather", "read_file"])), '{"a":1}')
             )
+            if Caps.CALL_SIGNATURE in caps and draw(st.booleans()):
+                sig = "Ci" + draw(st.text("abcdefXYZ0123456789", min_size=4, max_size=16))
+                out.append(ReasoningSignature(sig))
         else:
             out += [TextDelta(t) for t in draw(st.lists(_TEXT, min_size=1, max_size=max_deltas))]
         if Caps.USAGE in caps and draw(st.booleans()):

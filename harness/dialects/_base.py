@@ -24,6 +24,7 @@ __all__ = [
     "Difference",
     "Emitter",
     "EmitterLoop",
+    "Fidelity",
     "Frame",
     "Observer",
     "ProviderProfile",
@@ -49,6 +50,7 @@ class Caps(StrEnum):
 
     REASONING = "reasoning"  # visible reasoning text
     SIGNATURE = "signature"  # opaque signature / encrypted content
+    CALL_SIGNATURE = "call-signature"  # a signature on a tool call (Gemini's thoughtSignature)
     REDACTED = "redacted"  # redacted reasoning blocks
     MULTI_REASONING = "multi-reasoning"  # several reasoning blocks in one message
     INTERLEAVED = "interleaved"  # reasoning after text or a tool call in one message
@@ -101,6 +103,26 @@ class Rejection:
     content_type: str = "application/json"
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers the provider sends with the error (Bedrock: ``x-amzn-ErrorType``)."""
+    concern: str = "passback"
+    """Which rule family it enforces, so one check owns it: ``passback`` (reasoning the provider needs
+    back was lost: the passback check), ``fidelity`` (it came back altered: passback-fidelity),
+    ``request`` (the request breaks the provider's own request contract: request-contract)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fidelity:
+    """What a provider that compares passed-back reasoning with what it emitted found in one request.
+
+    ``differences`` is empty when everything came back as the provider needs it (byte-exact where it
+    requires that). ``rejects``: the provider answers such a request with an error (its
+    :class:`Rejection` has ``concern="fidelity"``); otherwise it answers 200 and only degrades, so no
+    status code can reveal the loss. A profile that makes the comparison has a method
+    ``fidelity(request, emitted) -> Fidelity | None`` (None: the request carries nothing to compare).
+    """
+
+    rule: str
+    differences: tuple[Difference, ...] = ()
+    rejects: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,15 +23,9 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import SSEDecoder
 from harness.dialects._base import EmitterLoop, Frame
-from harness.dialects._chat_carriers import (
-    CARRIERS,
-    GEMINI_FORMAT,
-    LIST_CARRIERS,
-    RD_FORMAT,
-    list_events,
-    list_text,
-)
-from harness.dialects._think import CLOSE, ThinkSplitter
+from harness.dialects._chat_carriers import CARRIERS, GEMINI_FORMAT, RD_FORMAT
+from harness.dialects._chat_reader import INLINE_THINK, Reader
+from harness.dialects._think import CLOSE, TAGS
 from harness.events import (
     End,
     Event,
@@ -65,9 +59,6 @@ __all__ = [
 CREATED = 1760000000
 DEFAULT_REASONING_FIELDS = CARRIERS
 """Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
-INLINE_THINK = True
-"""The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
-profile's ``inline_think`` key overrides it per front door, see ``drivers/_profile.py``)."""
 _ids = itertools.count(1)
 
 
@@ -81,7 +72,7 @@ class Carrier(Enum):
     REASONING_CONTENT = auto()  # delta.reasoning_content (DeepSeek, Kimi)
     REASONING = auto()  # delta.reasoning (vLLM, OpenRouter, Groq)
     DETAILS = auto()  # delta.reasoning mirrored in delta.reasoning_details[] (OpenRouter)
-    INLINE = auto()  # <think> tags leading delta.content
+    INLINE = auto()  # a tag pair (<think>, <mm:think>, <thought>, harmony channels) leading delta.content
     MISTRAL = auto()  # delta.content as a list of thinking chunks (Magistral)
     NONE = auto()  # not on the wire: only usage's reasoning_tokens (OpenAI)
 
@@ -100,6 +91,8 @@ class Shape:
     logprobs: bool = False  # each choice carries "logprobs": null
     opener: tuple[str, ...] = ()  # INLINE: frames before the first reasoning; the last one prefixes it
     closer: tuple[str, ...] = (CLOSE,)  # INLINE: the closing frame; the rest prefixes the next content
+    tags: tuple[str, str] = TAGS  # INLINE: the tag pair, for the readers and the request codec
+    replay_inline: bool = True  # INLINE: history content carries the tagged reasoning back
 
     @property
     def implicit(self) -> bool:
@@ -354,134 +347,7 @@ class ChatEmitter(EmitterLoop):
 
 
 # --------------------------------------------------------------------------------------------------
-# Observer
-
-def _thinking_text(part: Mapping[str, Any]) -> str:
-    """The text of a Mistral ``thinking`` chunk (a list of text parts, or a string)."""
-    inner = part.get("thinking")
-    if isinstance(inner, list):
-        return "".join(p.get("text", "") for p in inner if isinstance(p, Mapping))
-    return inner if isinstance(inner, str) else ""
-
-
-@dataclass
-class Reader:
-    """Per-stream state shared by the streaming and the non-streaming readers."""
-
-    fields: tuple[str, ...]
-    implicit: bool
-    inline: bool = INLINE_THINK  # False: never split inline <think> (a door claiming structured reasoning)
-    splitter: ThinkSplitter = field(init=False)
-    structured: bool = False
-    mirrored_noted: bool = False
-    read_from: str | None = None  # the field this stream's reasoning text was first read from
-    text_ended: bool = False
-    finish: str | None = None
-
-    def __post_init__(self) -> None:
-        self.splitter = ThinkSplitter(implicit=self.implicit)
-
-    def reasoning(self, obj: Mapping[str, Any]) -> list[Event]:
-        """The reasoning of one delta/message: one text field, plus one list carrier's opaque parts
-        (``reasoning_details`` or ``thinking_blocks``: ``_chat_carriers``)."""
-        out: list[Event] = []
-        lists = {
-            name: obj[name]
-            for name in LIST_CARRIERS
-            if name in self.fields and isinstance(obj.get(name), list) and obj[name]
-        }
-        texts: list[tuple[str, str]] = []
-        for name in self.fields:
-            val = obj.get(name) if name not in LIST_CARRIERS else lists.get(name)
-            if name in lists:
-                val = list_text(name, lists[name])
-            if isinstance(val, str) and val:
-                texts.append((name, val))
-        chosen = texts[0] if texts else None
-        if chosen is not None or lists:
-            self.structured = True
-            out += self.splitter.release()
-        if len(texts) > 1 and not self.mirrored_noted:
-            self.mirrored_noted = True
-            same = all(t == texts[0][1] for _, t in texts)
-            names = ",".join(n for n, _ in texts)
-            out.append(Notice("mirrored", names if same else names + " (texts differ)"))
-        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order).
-        source = next((name for name in self.fields if name in lists), None)
-        from_list = source is not None and (
-            chosen is None or chosen[0] == source or chosen[1] == list_text(source, lists[source])
-        )
-        if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
-            # a list carrier recapping what another field already streamed (LiteLLM sends the whole
-            # reasoning item after the reasoning_content deltas): its opaque parts only, read once
-            if not self.mirrored_noted:
-                self.mirrored_noted = True
-                out.append(Notice("mirrored", f"{self.read_from},{source} (recap)"))
-            chosen, from_list = None, False
-        if chosen is not None and self.read_from is None:
-            self.read_from = chosen[0]
-        if chosen is not None and not from_list:
-            out.append(ReasoningDelta(chosen[1]))
-        if source is not None:
-            out += list_events(source, lists[source], with_text=from_list)
-        return out
-
-    def content(self, content: Any) -> list[Event]:
-        if content is None or content == "":
-            return []
-        if isinstance(content, str):
-            if self.structured or not self.inline:
-                return [*self.splitter.release(), TextDelta(content)]
-            return list(self.splitter.feed(content))
-        if not isinstance(content, list):
-            return [Notice("unknown-content", dumps_compact(content)[:80])]
-        out: list[Event] = []
-        for part in content:  # Mistral chunks
-            if not isinstance(part, Mapping):
-                continue
-            if part.get("type") == "thinking":
-                text = _thinking_text(part)
-                self.structured = True
-                out += self.splitter.release()
-                if text:
-                    out.append(ReasoningDelta(text))
-                if isinstance(part.get("signature"), str) and part["signature"]:
-                    out.append(ReasoningSignature(part["signature"]))
-            elif part.get("type") == "text" and isinstance(part.get("text"), str):
-                out += self.content(part["text"])
-        return out
-
-    def tool_calls(self, calls: Any) -> list[Event]:
-        out: list[Event] = []
-        for n, call in enumerate(calls if isinstance(calls, list) else ()):
-            if not isinstance(call, Mapping):
-                continue
-            index, cid = call.get("index", n), call.get("id")
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
-            args, name = fn.get("arguments"), fn.get("name")
-            if not isinstance(args, str):
-                args = dumps_compact(args) if args is not None else ""
-            out.append(
-                ToolCallDelta(
-                    int(index) if isinstance(index, int) else n,
-                    cid if isinstance(cid, str) else None,
-                    name if isinstance(name, str) else None,
-                    args,
-                )
-            )
-        return out
-
-    def end_text(self) -> list[Event]:
-        """The content is over (its choice finished, ``[DONE]``, EOF, an error): text held back as a
-        possible ``<think>`` prefix goes out now, before any usage that follows. Once."""
-        if self.text_ended:
-            return []
-        self.text_ended = True
-        out: list[Event] = list(self.splitter.end())
-        if self.splitter.unclosed:
-            out.append(Notice("think-unclosed", "a <think> block was never closed"))
-        return out
+# Observer (one delta's reading: ``_chat_reader.Reader``)
 
 
 class ChatObserver:
@@ -489,7 +355,8 @@ class ChatObserver:
     ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
     ``think-implicit`` variant), ``inline_think`` (default :data:`INLINE_THINK`; False never splits
     inline tags: for reading a SUT whose front door claims structured reasoning, so tags it leaks into
-    content are seen as such)."""
+    content are seen as such), ``think_tags`` (the inline tag pair; ``<think>`` unless the upstream
+    variant names another)."""
 
     def __init__(
         self,
@@ -497,9 +364,10 @@ class ChatObserver:
         reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
         implicit_think: bool = False,
         inline_think: bool = INLINE_THINK,
+        think_tags: tuple[str, str] = TAGS,
     ) -> None:
         self._sse = SSEDecoder()
-        self._r = Reader(tuple(reasoning_fields), implicit_think, inline_think)
+        self._r = Reader(tuple(reasoning_fields), implicit_think, inline_think, think_tags)
         self._anomalies = 0
         self._done = False
         self._errored = False
@@ -552,6 +420,7 @@ class ChatObserver:
                     out += self._r.reasoning(delta)
                     out += self._r.content(delta.get("content"))
                     out += self._r.tool_calls(delta.get("tool_calls"))
+                    out += self._r.extras(delta)
                 fr = choice.get("finish_reason")
                 if isinstance(fr, str) and fr and fr != "error":
                     self._r.finish = fr

@@ -28,6 +28,8 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._chat_carriers import details, parse_reasoning_items, parse_thinking_blocks, with_echo
+from harness.dialects._chat_extras import AzureEmitter, GeminiChatEmitter, azure_response, google
+from harness.dialects._chat_reader import google_signature
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
@@ -43,7 +45,7 @@ from harness.dialects._chat_wire import (
     usage_event,
     usage_json,
 )
-from harness.dialects._think import CLOSE, OPEN, split_think
+from harness.dialects._think import HARMONY, MM_THINK, OPEN, TAGS, THOUGHT, split_think
 from harness.events import (
     End,
     Event,
@@ -104,7 +106,7 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             "reasoning_details",
             "CC-RD",
             "OpenRouter delta.reasoning mirrored in delta.reasoning_details[] (signature, encrypted)",
-            _BASE | {_C.SIGNATURE, _C.REDACTED},
+            _BASE | {_C.SIGNATURE, _C.CALL_SIGNATURE, _C.REDACTED},
         ),
         Shape(Carrier.DETAILS, _ROLE, _EMPTY),
     ),
@@ -126,6 +128,47 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
         Shape(Carrier.MISTRAL, _ROLE, _EMPTY, usage_on_finish=True),
     ),
     (
+        _v("mm-think", "CC-THINK", "MiniMax-M3 served raw: <mm:think>...</mm:think> leading content", _BASE),
+        Shape(Carrier.INLINE, _ROLE, {}, opener=(MM_THINK[0],), closer=(MM_THINK[1],), tags=MM_THINK),
+    ),
+    (
+        _v(
+            "harmony",
+            "CC-HARMONY",
+            "gpt-oss raw harmony channels in content: <|channel|>analysis<|message|>...<|end|> then final",
+            _BASE,
+        ),
+        Shape(Carrier.INLINE, _ROLE, {}, opener=(HARMONY[0],), closer=(HARMONY[1],), tags=HARMONY),
+    ),
+    (
+        _v(
+            "gemini-openai",
+            "CC-GEMINI",
+            "Gemini's OpenAI endpoint: <thought> content; extra_content.google.thought_signature on calls",
+            _BASE | {_C.CALL_SIGNATURE},
+        ),
+        Shape(
+            Carrier.INLINE,
+            {"role": "assistant"},
+            {},
+            opener=(THOUGHT[0],),
+            closer=(THOUGHT[1],),
+            tags=THOUGHT,
+            replay_inline=False,
+        ),
+    ),
+    (
+        _v(
+            "azure",
+            "CC-AZURE",
+            "Azure OpenAI envelope: prompt_filter_results chunk (choices: []), content_filter_results, "
+            "annotation chunks without delta; reasoning_content (Foundry DeepSeek-R1)",
+            _BASE,
+        ),
+        Shape(Carrier.REASONING_CONTENT, {"content": "", "refusal": None, "role": "assistant"}, _EMPTY,
+              text={}, logprobs=True, envelope={"system_fingerprint": "fp_mock"}),
+    ),
+    (
         _v(
             "usage-only",
             "CC-USAGE",
@@ -139,6 +182,8 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
 rides, the role chunk, the text and finish deltas, where usage rides, the inline tags)."""
 VARIANTS: dict[str, Variant] = {v.name: v for v, _ in _TABLE}
 SHAPES: dict[str, Shape] = {v.name: shape for v, shape in _TABLE}
+_EMITTERS: dict[str, type[ChatEmitter]] = {"azure": AzureEmitter, "gemini-openai": GeminiChatEmitter}
+"""Variants whose provider wraps the deltas in its own envelope (``_chat_extras``)."""
 
 _check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
@@ -153,9 +198,11 @@ def observe_response(
     reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
     implicit_think: bool = False,
     inline_think: bool = INLINE_THINK,
+    variant: str | None = None,
     **_: Any,
 ) -> list[Event]:
-    """Canonical events from a non-streaming ``chat.completion`` body."""
+    """Canonical events from a non-streaming ``chat.completion`` body (``variant``: the upstream's,
+    whose inline tag pair and implicit opener the reader then knows)."""
     obj, notice = json_body(body)
     if notice is not None:
         return [notice]
@@ -163,7 +210,9 @@ def observe_response(
         return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
     if obj.get("error"):
         return [error_event(obj["error"])]
-    r = Reader(tuple(reasoning_fields), implicit_think, inline_think)
+    shape = SHAPES.get(variant or "")
+    tags = shape.tags if shape is not None else TAGS
+    r = Reader(tuple(reasoning_fields), implicit_think or bool(shape and shape.implicit), inline_think, tags)
     out: list[Event] = []
     finish: str | None = None
     for choice in obj.get("choices") or []:
@@ -175,6 +224,7 @@ def observe_response(
             out += r.content(msg.get("content"))
             out += r.end_text()
             out += r.tool_calls(msg.get("tool_calls"))
+            out += r.extras(msg)
         if isinstance(choice.get("finish_reason"), str):
             finish = choice["finish_reason"]
     usage = usage_event(obj.get("usage"))
@@ -190,11 +240,12 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
     reasoning = "".join(b.text for b in rblocks if b.redacted is None)
     text = msg.text
     calls = msg.tool_calls
-    carrier = SHAPES[variant].carrier
+    shape = SHAPES[variant]
+    carrier = shape.carrier
     out: dict[str, Any] = {"role": "assistant"}
     content: Any = text if (text or not calls) else None
-    if carrier is Carrier.INLINE and reasoning:
-        content = f"{OPEN}{reasoning}{CLOSE}{text}"
+    if carrier is Carrier.INLINE and reasoning and (shape.replay_inline or not request):
+        content = f"{shape.tags[0]}{reasoning}{shape.tags[1]}{text}"
     elif carrier is Carrier.MISTRAL and reasoning:
         think: dict[str, Any] = {"type": "thinking", "thinking": [{"type": "text", "text": reasoning}]}
         if request:
@@ -210,11 +261,18 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
             out["reasoning"] = reasoning
         out["reasoning_details"] = details(rblocks, calls)
     if calls:
-        out["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in calls
-        ]
+        out["tool_calls"] = [_call_json(c, variant) for c in calls]
+    if variant == "gemini-openai":
+        sig = next((b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature), None)
+        out |= google(thought_signature=sig) if sig else {}
     return out
+
+
+def _call_json(c: ToolCallBlock, variant: str) -> dict[str, Any]:
+    call = {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+    if variant == "gemini-openai" and c.signature is not None:
+        call |= google(thought_signature=c.signature)
+    return call
 
 
 def emit_response(turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
@@ -236,6 +294,8 @@ def emit_response(turn: Turn, variant: str, *, model: str = "mock-model") -> byt
     }
     if usage is not None:
         obj["usage"] = usage_json(usage)
+    if variant == "azure":
+        obj = azure_response(obj)
     return dumps_compact(obj).encode()
 
 
@@ -333,19 +393,24 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
         text = _text_of(content)
     elif isinstance(content, str):
         if not blocks:
-            r, c, found = split_think(content)
-            if found:
-                if r:
-                    blocks.append(ReasoningBlock(r))
-                content = c
+            for tags in (TAGS, MM_THINK, THOUGHT, HARMONY):
+                r, c, found = split_think(content, tags=tags)
+                if found:
+                    if r:
+                        blocks.append(ReasoningBlock(r))
+                    content = c
+                    break
         text = content
     if text:
-        blocks.append(TextBlock(text))
+        blocks.append(TextBlock(text, signature=google_signature(raw)))
     for call in raw.get("tool_calls") or []:
         if isinstance(call, Mapping):
             fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
             assert isinstance(fn, Mapping)
             cid = str(call.get("id", ""))
+            sig = google_signature(call)  # Gemini's OpenAI-compatible endpoint
+            if sig is not None:
+                call_sigs.setdefault(cid, sig)
             blocks.append(ToolCallBlock(cid, str(fn.get("name", "")), str(fn.get("arguments", "")),
                                         signature=call_sigs.get(cid)))
     return Message("assistant", tuple(blocks))
@@ -387,7 +452,7 @@ class OpenAIChatDialect:
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> ChatEmitter:
         _check_variant(variant)
-        return ChatEmitter(SHAPES[variant], model=model)
+        return _EMITTERS.get(variant, ChatEmitter)(SHAPES[variant], model=model)
 
     emit_response = staticmethod(emit_response)
 
@@ -395,6 +460,8 @@ class OpenAIChatDialect:
         if variant is not None:
             _check_variant(variant)
         options.setdefault("implicit_think", variant is not None and SHAPES[variant].implicit)
+        if variant is not None:
+            options.setdefault("think_tags", SHAPES[variant].tags)
         return ChatObserver(**options)
 
     observe_response = staticmethod(observe_response)

@@ -25,6 +25,7 @@ from harness.upstream._plan import (
     Plan,
     Write,
     build_plan,
+    check_fidelity,
     dialect_for_path,
     validate_request,
     wants_stream,
@@ -167,7 +168,18 @@ def dispatch(
         return turn, _plain(404, msg)
     request = body_json if isinstance(body_json, Mapping) else {}
     try:
-        rejection = validate_request(script, request, state.emitted_before(turn))
+        emitted = state.emitted_before(turn)
+        fidelity = check_fidelity(script, request, emitted)
+        if fidelity is not None:
+            tl.add(
+                "upstream",
+                "fidelity",
+                turn=turn,
+                rule=fidelity.rule,
+                differences=fidelity.differences,
+                rejects=fidelity.rejects,
+            )
+        rejection = validate_request(script, request, emitted)
         if rejection is not None:
             tl.add(
                 "upstream",
@@ -177,6 +189,7 @@ def dispatch(
                 rule=rejection.rule,
                 differences=rejection.differences,
                 body=rejection.body.decode(errors="replace"),
+                concern=rejection.concern,
             )
             hdrs = (("content-type", rejection.content_type), *rejection.headers)
             return turn, _immediate(rejection.status, rejection.body, hdrs)

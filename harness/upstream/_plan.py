@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 
 from harness._errors import UnknownName
 from harness.codec import encode_pieces
-from harness.dialects import Dialect, Frame, Rejection, dialect_names, get_dialect
+from harness.dialects import Dialect, Fidelity, Frame, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
 from harness.net import Framing
 from harness.upstream import _writes
@@ -47,6 +47,7 @@ __all__ = [
     "WaitGate",
     "Write",
     "build_plan",
+    "check_fidelity",
     "chunker",
     "dialect_for_path",
     "load_dialect",
@@ -184,10 +185,8 @@ def wants_stream(script: Script, path: str, body: Mapping[str, Any] | None) -> b
     return dialect.wants_stream(path, body or {}) if dialect is not None else True
 
 
-def validate_request(
-    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
-) -> Rejection | None:
-    """The script's provider profile checks the request first (``lenient`` with no dialect: accept)."""
+def _profile(script: Script) -> Any:
+    """The script's provider profile (None: ``lenient`` with no dialect installed)."""
     dialect = load_dialect(script.dialect)
     if dialect is None:
         if script.profile == "lenient":
@@ -196,7 +195,25 @@ def validate_request(
     profiles = dialect.profiles()
     if script.profile not in profiles:
         raise UnknownName(f"{script.dialect} provider profile", script.profile, profiles)
-    return profiles[script.profile].validate(body or {}, emitted)
+    return profiles[script.profile]
+
+
+def validate_request(
+    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
+) -> Rejection | None:
+    """The script's provider profile checks the request first (``lenient`` with no dialect: accept)."""
+    profile = _profile(script)
+    return None if profile is None else profile.validate(body or {}, emitted)  # type: ignore[no-any-return]
+
+
+def check_fidelity(
+    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
+) -> Fidelity | None:
+    """What the profile found comparing the passed-back reasoning with what it emitted (None: the
+    profile makes no such comparison, or the request carries nothing to compare)."""
+    profile = _profile(script)
+    compare = getattr(profile, "fidelity", None)
+    return None if compare is None or not emitted else compare(body or {}, emitted)  # type: ignore[no-any-return]
 
 
 def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:

@@ -105,6 +105,9 @@ def test_every_variant_has_a_literal_table_and_a_catalog_id() -> None:
         "CC-R",
         "CC-RD",
         "CC-THINK",
+        "CC-HARMONY",
+        "CC-GEMINI",
+        "CC-AZURE",
         "CC-MISTRAL",
         "CC-USAGE",
     }
@@ -133,9 +136,8 @@ def test_round_trip_one_byte_per_write(variant: str, data: st.DataObject) -> Non
 def test_non_streaming_round_trip(variant: str, data: st.DataObject) -> None:
     turn = data.draw(reasoning_turns(variant=CHAT.variants[variant]))
     body = CHAT.emit_response(turn, variant, model=MODEL)
-    opts = {"implicit_think": variant == "think-implicit"}
-    assert assemble(CHAT.observe_response(body, **opts)) == assemble(strip_items(turn))
-    assert canon(CHAT.observe_response(body, **opts))[-1] == turn[-1]
+    assert assemble(CHAT.observe_response(body, variant=variant)) == assemble(strip_items(turn))
+    assert canon(CHAT.observe_response(body, variant=variant))[-1] == turn[-1]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
-from harness.suite.checks._view import CaseView
+from harness.suite.checks._view import CaseView, TurnView
+from harness.timeline import Entry
 
-__all__: list[str] = []
+__all__ = ["rejected"]
 
 
 @check(
@@ -80,25 +81,34 @@ def passback(view: CaseView) -> Finding:
     if not reached:
         return na("passback", "the conversation never reached a continuation")
     for t in reached:
-        if t.rejected:
-            e = t.rejected[0]
-            diffs = e.info.get("differences", ())
-            surfaced = (
-                "surfaced the provider's error to its client"
-                if t.client_saw_error
-                else ("HID the provider's error (its client saw no error)")
-            )
-            return Finding(
-                "passback",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the continuation "
-                f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
-                expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "reasoning passed back",
-                actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
-                evidence=(view.index_of(e),),
-                data={"surfaced": t.client_saw_error},
-            )
-    return Finding("passback", Verdict.PASS, message=f"{len(reached)} continuation(s) accepted")
+        if t.rejections("passback"):
+            return rejected("passback", view, t, t.rejections("passback")[0])
+    others = sum(1 for t in reached if t.rejected)
+    note = f"; {others} rejected for another rule (its own check reports it)" if others else ""
+    message = f"{len(reached)} continuation(s): reasoning present{note}"
+    return Finding("passback", Verdict.PASS, message=message)
+
+
+def rejected(name: str, view: CaseView, t: TurnView, e: Entry, verdict: Verdict = Verdict.FAIL) -> Finding:
+    """The finding for a strict upstream's rejection ``e`` of turn ``t``: the rule, the provider's
+    status, whether the SUT surfaced the error to its client or hid it (worse), the differences."""
+    diffs = e.info.get("differences", ())
+    surfaced = (
+        "surfaced the provider's error to its client"
+        if t.client_saw_error
+        else "HID the provider's error (its client saw no error)"
+    )
+    what = "continuation" if t.turn else "request"
+    return Finding(
+        name,
+        verdict,
+        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the {what} with "
+        f"{e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
+        expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "reasoning passed back",
+        actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
+        evidence=(view.index_of(e),),
+        data={"surfaced": t.client_saw_error},
+    )
 
 
 CANCEL_BOUND_S = 1.5

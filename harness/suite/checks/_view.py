@@ -84,6 +84,7 @@ class TurnView:
     observed: bool = False  # the client got anything from the SUT (a status, bytes or an event)
     raised: list[Entry] = field(default_factory=list)  # client ``error`` entries with an exception
     client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
+    fidelity: list[Entry] = field(default_factory=list)  # upstream ``fidelity``: passback compared
     expected: Message = field(init=False)
     delivered: Message = field(init=False)
     reasoning: str = field(init=False)
@@ -132,6 +133,10 @@ class TurnView:
     def expected_usage(self) -> Usage | None:
         found = [e for e in self.expected_events if isinstance(e, Usage)]
         return found[-1] if found else None
+
+    def rejections(self, concern: str) -> list[Entry]:
+        """The strict upstream's rejections of this turn's request that belong to ``concern``."""
+        return [e for e in self.rejected if e.info.get("concern", "passback") == concern]
 
     @property
     def client_saw_error(self) -> bool:
@@ -204,6 +209,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 or any(not _made_by_harness(e, errors) for e in events),
                 raised=[e for e in errors if e.info.get("exception")],
                 client_errors=errors,
+                fidelity=sel("upstream", "fidelity"),
             )
         )
     return CaseView(case, kind, timeline, views, entries)
