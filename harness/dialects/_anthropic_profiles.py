@@ -295,8 +295,38 @@ class _DeepSeek:
         return None
 
 
+VERTEX_VERSIONS = frozenset({"vertex-2023-10-16", "2026-10-21"})
+"""Google's documented value, and what the anthropic SDK 2.16.0's Vertex client sends (SDK wins)."""
+
+
+@dataclass(slots=True)
+class _Vertex(_Anthropic):
+    """Claude on Vertex AI: Anthropic's thinking rules, and the body carries ``anthropic_version``
+    (recorded 400 "anthropic_version: Field required", request id ``req_vrtx_…``, quoted in
+    https://github.com/jordigilh/kubernaut/issues/686): a request-contract rejection."""
+
+    name: str = "vertex"
+    description: str = "Claude on Vertex AI: anthropic_version in the body (400 otherwise), Anthropic's rules"
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        version = request.get("anthropic_version")
+        if version not in VERTEX_VERSIONS:
+            message = "anthropic_version: Field required" if version is None else "anthropic_version: invalid"
+            body = dumps_compact(
+                {
+                    "type": "error",
+                    "error": {"type": "invalid_request_error", "message": message},
+                    "request_id": "req_vrtx_mock",
+                }
+            ).encode()
+            diff = ("anthropic_version", version, "vertex-2023-10-16")
+            return Rejection(400, body, "vertex/anthropic-version", (diff,), concern="request")
+        return _Anthropic.validate(self, request, emitted)
+
+
 PROFILES: dict[str, ProviderProfile] = {
     "lenient": _Lenient(),
     "anthropic": _Anthropic(),
     "deepseek-anthropic": _DeepSeek(),
+    "vertex": _Vertex(),
 }

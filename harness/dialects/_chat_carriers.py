@@ -5,8 +5,12 @@ LiteLLM), ``reasoning`` (vLLM, OpenRouter), ``reasoning_text``, ``reasoning_deta
 ``reasoning.text``/``reasoning.summary``/``reasoning.encrypted`` entries), ``thinking_blocks[]``
 (LiteLLM's Anthropic blocks: ``thinking`` with its ``signature``, ``redacted_thinking`` with its
 ``data``) and ``reasoning_items[]`` (LiteLLM's Responses reasoning items: ``id``, ``summary``,
-``encrypted_content``). Rule 1 (reading): the text of a delta is taken from ONE field (the priority
-order of ``reasoning_fields``), the others are mirrors, noted once and never counted twice; the opaque
+``encrypted_content``). OpenRouter's ``reasoning.server_tool_call`` records (a server tool's call and
+result, kept so a later turn can rehydrate it) are opaque data that must come back: they travel as
+redacted reasoning whose data is the record's JSON (:func:`server_tool_call`).
+
+Rule 1 (reading): the text of a delta is taken from ONE field (the priority order of
+``reasoning_fields``), the others are mirrors, noted once and never counted twice; the opaque
 parts (signatures, redacted data, encrypted items) come from one list carrier, the first present in
 priority order. Rule 2 (echo): an assistant message goes back to the SUT in the carriers its profile
 names (``echo_fields``), each complete: a client of a LiteLLM-style gateway sends ``thinking_blocks``
@@ -18,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness._json import dumps_compact, loads
 from harness.events import (
     Event,
     Message,
@@ -39,6 +44,7 @@ __all__ = [
     "list_text",
     "parse_reasoning_items",
     "parse_thinking_blocks",
+    "server_tool_call",
     "with_echo",
 ]
 
@@ -57,6 +63,23 @@ LIST_CARRIERS = ("reasoning_details", "thinking_blocks", "reasoning_items")
 RD_FORMAT = "unknown"
 GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
 _DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
+
+
+SERVER_TOOL_CALL = "reasoning.server_tool_call"
+
+
+def server_tool_call(data: str | None) -> dict[str, Any] | None:
+    """The OpenRouter server-tool record a redacted block's data holds (its JSON, without the
+    positional ``index``), or None (https://openrouter.ai/docs, ``ReasoningDetailServerToolCall``)."""
+    if not data or not data.startswith("{"):
+        return None
+    try:
+        obj = loads(data)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or obj.get("type") != SERVER_TOOL_CALL:
+        return None
+    return {k: v for k, v in obj.items() if k != "index"}
 
 
 def _item_parts(item: Mapping[str, Any]) -> list[str]:
@@ -119,6 +142,8 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
             sig = d.get("signature")
             if kind == "reasoning.text" and isinstance(sig, str) and sig:
                 out.append(ReasoningSignature(sig))
+        elif kind == SERVER_TOOL_CALL:
+            out.append(RedactedReasoning(dumps_compact({k: v for k, v in d.items() if k != "index"})))
         elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
             if d.get("format") == GEMINI_FORMAT and d.get("id"):
                 out.append(ReasoningSignature(d["data"], item=str(d["id"])))
@@ -158,6 +183,10 @@ def details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = (
     a ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it."""
     out: list[dict[str, Any]] = []
     for n, b in enumerate(blocks):
+        record = server_tool_call(b.redacted)
+        if record is not None:
+            out.append(record | {"index": n})
+            continue
         if b.redacted is not None:
             out.append({"type": "reasoning.encrypted", "data": b.redacted, "format": RD_FORMAT, "index": n})
             continue

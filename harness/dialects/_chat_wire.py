@@ -23,7 +23,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import SSEDecoder
 from harness.dialects._base import EmitterLoop, Frame
-from harness.dialects._chat_carriers import CARRIERS, GEMINI_FORMAT, RD_FORMAT
+from harness.dialects._chat_carriers import CARRIERS, GEMINI_FORMAT, RD_FORMAT, server_tool_call
 from harness.dialects._chat_reader import INLINE_THINK, Reader
 from harness.dialects._think import CLOSE, TAGS
 from harness.events import (
@@ -321,11 +321,11 @@ class ChatEmitter(EmitterLoop):
             if not self._rd_block_open:
                 self._rd_index += 1
             detail = {"type": "reasoning.text", "signature": ev.value}
-        else:
+        else:  # a redacted block; an OpenRouter server-tool record keeps its own fields
             self._rd_index += 1
-            detail = {"type": "reasoning.encrypted", "data": ev.data}
+            detail = server_tool_call(ev.data) or {"type": "reasoning.encrypted", "data": ev.data}
         self._rd_block_open = False  # a signature closes its block; a redacted one is a block
-        detail |= {"format": RD_FORMAT, "index": self._rd_index}
+        detail |= {"format": detail.get("format", RD_FORMAT), "index": self._rd_index}
         delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
         return [self._frame(self._chunk(delta), "reasoning")]
 

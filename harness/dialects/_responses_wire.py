@@ -5,12 +5,14 @@ events) is in ``_responses_observer``."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import EmitterLoop, Frame
 from harness.events import (
+    Block,
     End,
     Event,
     ReasoningDelta,
@@ -18,6 +20,7 @@ from harness.events import (
     RedactedReasoning,
     StreamError,
     TextDelta,
+    ToolCallBlock,
     ToolCallDelta,
     Usage,
 )
@@ -27,11 +30,12 @@ __all__ = [
     "CONTENT_VARIANTS",
     "SUMMARY_VARIANTS",
     "ResponsesEmitter",
+    "phase_of",
     "usage_json",
 ]
 
 CREATED_AT = 1758106874
-SUMMARY_VARIANTS = frozenset({"summary", "empty", "alias-summary", "failed"})
+SUMMARY_VARIANTS = frozenset({"summary", "empty", "alias-summary", "failed", "phase"})
 """Variants whose reasoning travels as ``summary[]`` (the others use ``content[]`` reasoning_text)."""
 CONTENT_VARIANTS = frozenset({"reasoning_text", "alias-string", "alias-object", "vllm-parts"})
 ALIASES = frozenset(
@@ -45,6 +49,17 @@ ALIASES = frozenset(
     }
 )
 _ids = itertools.count(1)
+
+
+def phase_of(following: Sequence[Event | Block]) -> str:
+    """An assistant message's ``phase`` (gpt-5.3-codex and later): ``commentary`` when a function call
+    follows it in the same response, else ``final_answer`` (openai ``ResponseOutputMessage.phase``)."""
+    for x in following:
+        if isinstance(x, ToolCallDelta | ToolCallBlock):
+            return "commentary"
+        if isinstance(x, End):
+            break
+    return "final_answer"
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
@@ -73,6 +88,7 @@ class _Item:
     name: str = ""
     arguments: str = ""
     tool_index: int = -1
+    phase: str | None = None  # a message item's phase (variant ``phase``)
 
 
 class ResponsesEmitter(EmitterLoop):
@@ -96,6 +112,12 @@ class ResponsesEmitter(EmitterLoop):
         self._usage: Usage | None = None
         self.snapshot: dict[str, Any] | None = None
         """The final ``response`` object (what ``response.completed`` carried)."""
+        self._batch: Sequence[Event] = ()  # the events of the current feed (a message's phase looks ahead)
+        self._pos = 0
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        self._batch, self._pos = events, 0
+        return super().feed(events)
 
     # -- helpers
     def _frame(self, type_: str, body: dict[str, Any], *tags: str) -> Frame:
@@ -132,6 +154,7 @@ class ResponsesEmitter(EmitterLoop):
         ]
 
     def _event(self, ev: Event) -> list[Frame]:
+        self._pos += 1
         if isinstance(ev, ReasoningDelta):
             return self._reasoning(ev)
         if isinstance(ev, ReasoningSignature):
@@ -279,6 +302,8 @@ class ResponsesEmitter(EmitterLoop):
                 "content": [],
                 "role": "assistant",
             }
+            if self.variant == "phase":  # the phase needs the rest of the response: this batch's
+                item.phase = body["phase"] = phase_of(self._batch[self._pos :])
             out.append(self._added(item, body, "text"))
         if not ev.text:
             return out
@@ -364,6 +389,8 @@ class ResponsesEmitter(EmitterLoop):
                 "content": content,
                 "role": "assistant",
             }
+            if item.phase is not None:
+                body["phase"] = item.phase
             tags = ("text", "repeat")
         else:
             loc = {"item_id": item.id, "output_index": item.output_index}

@@ -354,7 +354,10 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
         for d in details:
             if not isinstance(d, Mapping):
                 continue
-            if d.get("type") == "reasoning.encrypted":
+            if d.get("type") == "reasoning.server_tool_call":  # OpenRouter: kept whole, opaque
+                record = {k: v for k, v in d.items() if k != "index"}
+                blocks.append(ReasoningBlock("", redacted=dumps_compact(record)))
+            elif d.get("type") == "reasoning.encrypted":
                 if d.get("format") == GEMINI_FORMAT and d.get("id") in call_ids:
                     call_sigs[str(d["id"])] = str(d.get("data", ""))
                     continue
@@ -471,8 +474,9 @@ class OpenAIChatDialect:
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         from harness.dialects._chat_profiles import PROFILES
+        from harness.dialects._chat_providers import PROVIDERS
 
-        return PROFILES
+        return PROFILES | PROVIDERS
 
 
 DIALECT = OpenAIChatDialect()

@@ -203,7 +203,7 @@ def validate_request(
 ) -> Rejection | None:
     """The script's provider profile checks the request first (``lenient`` with no dialect: accept)."""
     profile = _profile(script)
-    return None if profile is None else profile.validate(body or {}, emitted)  # type: ignore[no-any-return]
+    return None if profile is None else profile.validate(body or {}, emitted)
 
 
 def check_fidelity(
@@ -213,7 +213,7 @@ def check_fidelity(
     profile makes no such comparison, or the request carries nothing to compare)."""
     profile = _profile(script)
     compare = getattr(profile, "fidelity", None)
-    return None if compare is None or not emitted else compare(body or {}, emitted)  # type: ignore[no-any-return]
+    return None if compare is None or not emitted else compare(body or {}, emitted)
 
 
 def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
