@@ -101,6 +101,7 @@ class ResponsesEmitter(EmitterLoop):
 
     def __init__(self, variant: str, *, model: str = "mock-model") -> None:
         self.variant = variant
+        self.events_of = "summary" if variant == "phase" else variant  # phase: summary's event names
         self.model = model
         n = next(_ids)
         self.stem = f"mock{n}"
@@ -228,7 +229,7 @@ class ResponsesEmitter(EmitterLoop):
         item.parts.append("")
         item.part_key = key
         item.part_open = True
-        v = self.variant
+        v = self.events_of
         loc = self._loc(item)
         if v in ("summary", "alias-summary", "failed"):
             part = {"type": "summary_text", "text": ""}
@@ -242,7 +243,7 @@ class ResponsesEmitter(EmitterLoop):
         return []  # alias-string / alias-object: no part events
 
     def _reasoning_delta(self, item: _Item, text: str) -> Frame:
-        v = self.variant
+        v = self.events_of
         loc = self._loc(item)
         if v in ("summary", "failed"):
             return self._frame("response.reasoning_summary_text.delta", {**loc, "delta": text}, "reasoning")
@@ -255,7 +256,7 @@ class ResponsesEmitter(EmitterLoop):
 
     def _close_part(self, item: _Item) -> list[Frame]:
         item.part_open = False
-        v = self.variant
+        v = self.events_of
         loc = self._loc(item)
         text = item.parts[-1]
         tags = ("reasoning", "repeat")

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from harness._errors import UnknownName
+from harness._json import loads
 from harness.events import (
     End,
     Event,
@@ -30,6 +31,7 @@ from harness.events import (
     ToolCallDelta,
     Usage,
 )
+from harness.reference._passback_faults import PASSBACK_FAULTS, DropCallSignatures
 
 __all__ = [
     "CLI_FAULTS",
@@ -85,12 +87,14 @@ FAULTS: dict[str, str] = {
     "(sseclient-py, google-genai)",
     "jsonl-drop-unterminated": "NDJSON: drop the last record when the stream ends without a line end "
     "after it",
+    **PASSBACK_FAULTS,  # the way back, and what the 2026 wires add (``_passback_faults``)
 }
 
 PARSER_FAULTS = frozenset(f for f in FAULTS if f.startswith(("sse-", "jsonl-")))
 """The parser mutants: each rewrites the upstream bytes the way a deviating decoder reads them."""
 
 _IO = frozenset({"hide-upstream-error", "lose-passback", "break-utf8", "double-done"}) | PARSER_FAULTS
+_IO |= PASSBACK_FAULTS.keys() - {"drop-call-signatures"}
 _STREAM = frozenset(
     {
         "drop-reasoning",
@@ -102,6 +106,7 @@ _STREAM = frozenset(
         "swallow-stream-error",
         "tools-before-reasoning",
         "drop-reasoning-tokens",
+        "drop-call-signatures",
     }
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
@@ -266,6 +271,8 @@ class ParserMutant:
             if self.fault == "sse-dispatch-empty" and event is not None:  # DEVIATION: json.loads('')
                 raise ParserFailure(f"the JSON parser got the empty data of event {event!r}")
             return
+        if self.fault == "first-choice-only" and _no_first_delta("\n".join(data)):  # DEVIATION
+            raise ParserFailure("chunk['choices'][0]['delta'] failed on a chunk without one")
         self._dispatched += 1
         if self.fault == "sse-bom-drop-first" and self._bom and self._dispatched == 1:
             return  # DEVIATION: the first event after a BOM is lost
@@ -296,8 +303,22 @@ class JsonlMutant:
         return b""
 
 
+def _no_first_delta(data: str) -> bool:
+    """A chat chunk (not usage, not an error, not ``[DONE]``) with no ``choices[0].delta``."""
+    try:
+        obj = loads(data)
+    except ValueError:
+        return False
+    if not isinstance(obj, dict) or "error" in obj or ("usage" in obj and not obj.get("choices")):
+        return False
+    first = (obj.get("choices") or [{}])[0]
+    return "choices" in obj and not (isinstance(first, dict) and "delta" in first)
+
+
 def parser_mutant(faults: Iterable[str], transport: str) -> ParserMutant | JsonlMutant | None:
     """The parser mutant among ``faults`` for this upstream transport (None: the correct reader)."""
+    if "first-choice-only" in faults and transport == "sse":
+        return ParserMutant("first-choice-only")
     for fault in sorted(PARSER_FAULTS.intersection(faults)):
         if fault.startswith("sse-") and transport == "sse":
             return ParserMutant(fault)
@@ -488,6 +509,10 @@ class _ReplayDone(_Stage):
         return [ev]
 
 
+class _DropCallSignatures(DropCallSignatures, _Stage):
+    """``drop-call-signatures`` (``_passback_faults``)."""
+
+
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
@@ -518,6 +543,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("buffer-reasoning", _BufferReasoning),
     ("pi-thinking-at-end", _ThinkingAtEnd),
     ("tools-before-reasoning", _ToolsBeforeReasoning),
+    ("drop-call-signatures", _DropCallSignatures),
     ("replay-done", _ReplayDone),
     ("drop-reasoning-tokens", None),
     ("double-done", None),

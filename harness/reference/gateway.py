@@ -123,7 +123,7 @@ class Gateway:
                 if up.status_code >= 400:
                     await self.upstream_error(resp, door, front, up.status_code, await up.aread(), stream)
                 elif not stream:
-                    _, events = whole_response(upstream, await up.aread(), self.faults)
+                    _, events = whole_response(upstream, await up.aread(), self.faults, route.variant)
                     events = [e for e in events if want_usage or not isinstance(e, Usage)]
                     err = next((e for e in events if isinstance(e, StreamError)), None)
                     if err is not None:

@@ -57,7 +57,7 @@ def reference_sdk(request: SDKRequest) -> Iterator[Event]:
                 return
             raise ReferenceSDKError(resp.status_code, data)
         if not request.stream:
-            _, delivered = whole_response(dialect, resp.read(), faults)
+            _, delivered = whole_response(dialect, resp.read(), faults, route.variant)
             yield from delivered
             return
         pipe = UpstreamPipe(dialect, route.variant, faults)

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.dialects._think import HARMONY
 from harness.events import (
     End,
     Event,
@@ -34,7 +35,11 @@ from harness.upstream import Gate
 __all__ = ["CaseView", "TurnView", "build_view", "fate"]
 
 
-_EMPTY_TAGS = re.compile(r"<(think|thinking|thought|reasoning)>\s*</\1>")
+_EMPTY_TAGS = re.compile(
+    r"<(think|thinking|thought|reasoning|mm:think)>\s*</\1>"
+    + "|" + re.escape(HARMONY[0]) + r"\s*" + re.escape(HARMONY[1])
+)
+"""An emptied inline reasoning wrapper (the reasoning was moved out of it, the markup left behind)."""
 
 
 def fate(expected: str, got: str, other_channel: str, other_expected: str = "") -> str:
