@@ -109,13 +109,16 @@ class UpstreamPipe:
         return _delivered(self.filter.feed(events))
 
     def end(self) -> list[Event]:
+        """The upstream's EOF: the last events, and an error when the stream ended unfinished (an
+        unterminated stream is a failed one for every SUT, never a complete answer)."""
         if self.broken:
             return []
         events = self.observer.feed(self.mutant.end()) if self.mutant is not None else []
         events += self.observer.end()
         self.upstream += events
         if not self.terminated:
-            return _delivered(self.filter.feed(events))  # the SUT still owes an error: see fail()
+            unfinished = self.fail("the upstream stream ended before it finished")
+            return _delivered(self.filter.feed(events)) + unfinished
         return _delivered(self.filter.feed(events) + self.filter.close())
 
     @property

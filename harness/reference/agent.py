@@ -152,10 +152,7 @@ class Agent:
                     return 1, Message("assistant")
                 for chunk in resp.iter_raw():
                     self.emit(pipe.feed(chunk))
-            events = pipe.end()
-            if not pipe.terminated:
-                events += pipe.fail("the upstream stream ended before it finished")
-            self.emit(events)
+            self.emit(pipe.end())
         except httpx.TransportError as exc:
             self.emit(pipe.fail(f"upstream connection failed: {exc!r}"))
             return 1, Message("assistant")

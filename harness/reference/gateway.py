@@ -188,10 +188,7 @@ class Gateway:
         except httpx.TransportError as exc:  # the upstream broke the stream
             await deliver(pipe.fail(f"upstream connection lost: {exc!r}"))
             return True
-        events = pipe.end()
-        if not pipe.terminated:
-            events += pipe.fail("the upstream stream ended before it finished")
-        await deliver(events)
+        await deliver(pipe.end())
         return True
 
     async def write(self, resp: Responder, front: Dialect, frames: list[Frame]) -> None:
