@@ -57,7 +57,7 @@ def _block(b: ReasoningBlock | TextBlock | ToolCallBlock | object, faults: froze
             b = replace(
                 b,
                 signature=None if b.signature is None else _urlsafe(b.signature),
-                redacted=None if b.redacted is None or server_tool_call(b.redacted) else _urlsafe(b.redacted),
+                redacted=b.redacted if b.redacted is None or _server_record(b) else _urlsafe(b.redacted),
             )
     return b
 
