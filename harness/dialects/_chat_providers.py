@@ -19,10 +19,11 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import Difference, Fidelity, ProviderProfile, Rejection
 from harness.dialects._chat_carriers import server_tool_call
+from harness.dialects._chat_profiles import LenientProfile
 from harness.dialects._chat_reader import google_signature
 from harness.dialects._gemini_profiles import SENTINELS, missing_signature_message
 from harness.dialects._think import TAGS
-from harness.events import Message, ReasoningBlock, Turn
+from harness.events import Message, ReasoningBlock
 
 __all__ = ["OPENROUTER_INVALID_SIGNATURE", "PROVIDERS", "history", "openrouter_body"]
 
@@ -78,18 +79,8 @@ def _turn_start(msgs: Sequence[Any]) -> int:
 
 
 @dataclass
-class _Passthrough:
+class _Passthrough(LenientProfile):
     """Streams the scripted turn as it is; validates nothing unless a subclass says so."""
-
-    name: str
-    description: str
-    dialect: str = "openai-chat"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
 
 
 # --------------------------------------------------------------------------------------------------
@@ -264,31 +255,23 @@ class VllmProfile(_Passthrough):
         return Fidelity("vllm/reasoning-input-field", tuple(diffs))
 
 
+_DESCRIPTIONS = {
+    "gemini-3-openai": "Gemini 3 via its OpenAI-compatible endpoint: thought signatures on the first tool "
+    "call of each step, Google's 400 in a JSON array",
+    "openrouter": "OpenRouter over Anthropic: signed reasoning_details back unchanged (the upstream 400 "
+    "relayed), server-tool records back (else degraded)",
+    "minimax": "MiniMax-M2: <think> kept in history content (or reasoning_details with reasoning_split), "
+    "else silently degraded",
+    "zai-coding": "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded",
+    "vllm": "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
+}
 PROVIDERS: dict[str, ProviderProfile] = {
-    p.name: p
-    for p in (
-        GeminiOpenAIProfile(
-            "gemini-3-openai",
-            "Gemini 3 via its OpenAI-compatible endpoint: thought signatures on the first tool call of each "
-            "step, Google's 400 in a JSON array",
-        ),
-        OpenRouterProfile(
-            "openrouter",
-            "OpenRouter over Anthropic: signed reasoning_details back unchanged (the upstream 400 relayed), "
-            "server-tool records back (else degraded)",
-        ),
-        MiniMaxProfile(
-            "minimax",
-            "MiniMax-M2: <think> kept in history content (or reasoning_details with reasoning_split), "
-            "else silently degraded",
-        ),
-        ZaiProfile(
-            "zai-coding",
-            "Z.ai GLM Coding Plan: preserved thinking, reasoning_content back unmodified, else degraded",
-        ),
-        VllmProfile(
-            "vllm",
-            "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
-        ),
+    name: cls(name=name, description=_DESCRIPTIONS[name])
+    for name, cls in (
+        ("gemini-3-openai", GeminiOpenAIProfile),
+        ("openrouter", OpenRouterProfile),
+        ("minimax", MiniMaxProfile),
+        ("zai-coding", ZaiProfile),
+        ("vllm", VllmProfile),
     )
 }

@@ -19,7 +19,6 @@ from harness.dialects._base import (
     Emitter,
     Observer,
     ProviderProfile,
-    Rejection,
     RequestSpec,
     Transport,
     Variant,
@@ -28,6 +27,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
+from harness.dialects._chat_profiles import LenientProfile
 from harness.dialects._cohere_wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
     Block,
@@ -57,19 +57,7 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
-class _Lenient:
-    name = "lenient"
-    dialect = NAME
-    description = "accepts every request; streams the scripted turn unchanged"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
-
-
-PROFILES: dict[str, ProviderProfile] = {"lenient": _Lenient()}
+PROFILES: dict[str, ProviderProfile] = {"lenient": LenientProfile(dialect=NAME)}
 
 
 def _assistant(msg: Message) -> dict[str, Any]:
