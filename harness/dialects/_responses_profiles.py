@@ -28,6 +28,7 @@ __all__ = [
     "ORPHAN_REASONING",
     "PROFILES",
     "altered_encrypted",
+    "opaque_blobs",
     "openai_error_body",
     "summary_requested",
 ]
@@ -45,11 +46,18 @@ ENCRYPTED_NOT_VERIFIED = "The encrypted content {short} could not be verified."
 _FC_ID = re.compile(r"^fc_(.+)_(\d+)$")
 
 
+def opaque_blobs(m: Message) -> list[str]:
+    """A message's reasoning blobs, in order: signatures and redacted data (each travels as a reasoning
+    item's ``encrypted_content``)."""
+    blocks = [b for b in m.content if isinstance(b, ReasoningBlock)]
+    return [blob for b in blocks for blob in (b.signature, b.redacted) if blob]
+
+
 def altered_encrypted(items: Sequence[Any], emitted: Sequence[Message]) -> list[tuple[int, str, str | None]]:
     """Reasoning items whose ``encrypted_content`` this upstream never emitted (position, value, the
     emitted blob it most likely was: the one at the same place in emission order)."""
     given = [(n, i) for n, i in enumerate(items) if isinstance(i, Mapping) and i.get("type") == "reasoning"]
-    sent = [b.signature for m in emitted for b in m.content if isinstance(b, ReasoningBlock) and b.signature]
+    sent = [blob for m in emitted for blob in opaque_blobs(m)]
     out: list[tuple[int, str, str | None]] = []
     for k, (n, item) in enumerate(given):
         enc = item.get("encrypted_content")

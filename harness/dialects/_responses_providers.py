@@ -13,9 +13,9 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import Difference, Fidelity, ProviderProfile, Rejection
-from harness.dialects._responses_profiles import _OpenAI, altered_encrypted
+from harness.dialects._responses_profiles import _OpenAI, altered_encrypted, opaque_blobs
 from harness.dialects._responses_wire import phase_of
-from harness.events import Message, ReasoningBlock, TextBlock, Turn
+from harness.events import Message, TextBlock, Turn
 
 __all__ = ["PROVIDERS", "XAI_NOT_DECRYPTED"]
 
@@ -101,10 +101,9 @@ class _Xai:
         diffs: list[Difference] = [(f"input[{n}].encrypted_content", enc, want) for n, enc, want in bad]
         reasoning = [i for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"]
         given = {i.get("encrypted_content") for i in reasoning}
-        for m in emitted:
-            for b in m.content:
-                if isinstance(b, ReasoningBlock) and b.signature and b.signature not in given and not bad:
-                    diffs.append(("input[reasoning].encrypted_content", None, b.signature))
+        lost = [blob for m in emitted for blob in opaque_blobs(m) if blob not in given]
+        if not bad:
+            diffs += [("input[reasoning].encrypted_content", None, blob) for blob in lost]
         return Fidelity("xai/encrypted-reasoning", tuple(diffs), rejects=bool(bad))
 
 

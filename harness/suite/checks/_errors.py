@@ -85,7 +85,7 @@ def passback(view: CaseView) -> Finding:
             return rejected("passback", view, t, t.rejections("passback")[0])
     others = sum(1 for t in reached if t.rejected)
     note = f"; {others} rejected for another rule (its own check reports it)" if others else ""
-    message = f"{len(reached)} continuation(s): reasoning present{note}"
+    message = f"{len(reached)} continuation(s) accepted{note}"
     return Finding("passback", Verdict.PASS, message=message)
 
 
