@@ -20,10 +20,11 @@ from harness.events import (
 __all__ = ["openai_chat", "openai_responses"]
 
 _REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
-_HISTORY = {"gemini-openai": "gemini-openai"}
-"""The history form a user of the raw SDK sends: DeepSeek's documented ``reasoning_content``, except on
-Gemini's OpenAI-compatible endpoint, whose docs say to append the message as received (its tool calls'
-``extra_content``, which the SDK keeps as extra fields)."""
+_HISTORY = {"gemini-openai": "gemini-openai", "phase": "phase"}
+"""The history form a user of the raw SDK sends: DeepSeek's documented ``reasoning_content`` (chat) and
+summarised reasoning items (Responses), except where the provider's docs say to append the output as
+received and the SDK keeps what it carries: Gemini's OpenAI-compatible endpoint (a tool call's
+``extra_content``, an extra field) and the codex models' ``phase`` (a typed field of output messages)."""
 
 
 def _client(request: Any) -> Any:
@@ -144,7 +145,7 @@ def _finish(reason: str | None) -> str:
 def openai_responses(request: Any) -> Iterator[Event]:
     """``client.responses.create(stream=True)`` with reasoning summaries requested."""
     client = _client(request)
-    body = _body(request, "openai-responses", "summary")
+    body = _body(request, "openai-responses", _HISTORY.get(request.variant or "", "summary"))
     if not request.stream:
         resp = client.responses.create(**body)
         yield from _response_items(resp.output)
