@@ -30,7 +30,7 @@ from harness.upstream._plan import (
     validate_request,
     wants_stream,
 )
-from harness.upstream._script import Conversation
+from harness.upstream._script import Conversation, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "dispatch", "parse_json"]
 
@@ -118,6 +118,38 @@ def _plain(status: int, message: str) -> Plan:
     )
 
 
+def _judge(state: ConversationState, script: Script, request: Mapping[str, Any], turn: int) -> Plan | None:
+    """The strict profile's say on a request: its passback comparison (a ``fidelity`` entry) and its
+    verdict (a ``rejected`` entry and the provider's exact answer, or None: serve the script)."""
+    tl = state.timeline
+    emitted = state.emitted_before(turn)
+    fidelity = check_fidelity(script, request, emitted)
+    if fidelity is not None:
+        tl.add(
+            "upstream",
+            "fidelity",
+            turn=turn,
+            rule=fidelity.rule,
+            differences=fidelity.differences,
+            rejects=fidelity.rejects,
+        )
+    rejection = validate_request(script, request, emitted)
+    if rejection is None:
+        return None
+    tl.add(
+        "upstream",
+        "rejected",
+        turn=turn,
+        status=rejection.status,
+        rule=rejection.rule,
+        differences=rejection.differences,
+        body=rejection.body.decode(errors="replace"),
+        concern=rejection.concern,
+    )
+    headers = (("content-type", rejection.content_type), *rejection.headers)
+    return _immediate(rejection.status, rejection.body, headers)
+
+
 def dispatch(
     state: ConversationState,
     *,
@@ -168,31 +200,9 @@ def dispatch(
         return turn, _plain(404, msg)
     request = body_json if isinstance(body_json, Mapping) else {}
     try:
-        emitted = state.emitted_before(turn)
-        fidelity = check_fidelity(script, request, emitted)
-        if fidelity is not None:
-            tl.add(
-                "upstream",
-                "fidelity",
-                turn=turn,
-                rule=fidelity.rule,
-                differences=fidelity.differences,
-                rejects=fidelity.rejects,
-            )
-        rejection = validate_request(script, request, emitted)
-        if rejection is not None:
-            tl.add(
-                "upstream",
-                "rejected",
-                turn=turn,
-                status=rejection.status,
-                rule=rejection.rule,
-                differences=rejection.differences,
-                body=rejection.body.decode(errors="replace"),
-                concern=rejection.concern,
-            )
-            hdrs = (("content-type", rejection.content_type), *rejection.headers)
-            return turn, _immediate(rejection.status, rejection.body, hdrs)
+        rejected = _judge(state, script, request, turn)
+        if rejected is not None:
+            return turn, rejected
         plan = build_plan(script, path=path, request=request)
     except Exception as exc:
         tl.add(
