@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._chat_carriers import LIST_CARRIERS, list_events, list_text
+from harness.dialects._chat_carriers import Specs, carrier_events, carrier_lists, carrier_text
 from harness.dialects._think import TAGS, ThinkSplitter
 from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
 
@@ -53,6 +53,7 @@ class Reader:
     fields: tuple[str, ...]
     implicit: bool
     inline: bool = INLINE_THINK  # False: never split inline <think> (a door claiming structured reasoning)
+    specs: Specs = ()  # the carriers the profile declares
     tags: tuple[str, str] = TAGS  # the inline tag pair this stream's variant uses
     splitter: ThinkSplitter = field(init=False)
     call_ids: dict[int, str] = field(init=False, default_factory=dict)  # index -> id (later deltas)
@@ -65,24 +66,20 @@ class Reader:
     def __post_init__(self) -> None:
         self.splitter = ThinkSplitter(implicit=self.implicit, tags=self.tags)
 
-    def reasoning(self, obj: Mapping[str, Any]) -> list[Event]:
-        """The reasoning of one delta/message: one text field, plus one list carrier's opaque parts
-        (``reasoning_details`` or ``thinking_blocks``: ``_chat_carriers``)."""
+    def reasoning(self, obj: Mapping[str, Any], *, message: bool = False) -> list[Event]:
+        """The reasoning of one delta (or non-streaming ``message``): one text field, plus one list
+        carrier's opaque parts (``_chat_carriers`` Rule 1: read whatever ``fields`` names)."""
         out: list[Event] = []
-        lists = {
-            name: obj[name]
-            for name in LIST_CARRIERS
-            if name in self.fields and isinstance(obj.get(name), list) and obj[name]
-        }
+        lists = carrier_lists(obj, self.specs, message=message)
         texts: list[tuple[str, str]] = []
         for name in self.fields:
-            val = obj.get(name) if name not in LIST_CARRIERS else lists.get(name)
-            if name in lists:
-                val = list_text(name, lists[name])
-            if isinstance(val, str) and val:
+            val = carrier_text(name, obj, self.specs, message=message)
+            if val:
                 texts.append((name, val))
         chosen = texts[0] if texts else None
-        if chosen is not None or lists:
+        if chosen is not None or any(
+            carrier_events(n, obj, self.specs, message=message, with_text=False) for n in lists
+        ):
             self.structured = True
             out += self.splitter.release()
         if len(texts) > 1 and not self.mirrored_noted:
@@ -90,10 +87,12 @@ class Reader:
             same = all(t == texts[0][1] for _, t in texts)
             names = ",".join(n for n, _ in texts)
             out.append(Notice("mirrored", names if same else names + " (texts differ)"))
-        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order).
-        source = next((name for name in self.fields if name in lists), None)
-        from_list = source is not None and (
-            chosen is None or chosen[0] == source or chosen[1] == list_text(source, lists[source])
+        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order);
+        # a list carrier outside ``fields`` still gives its opaque parts.
+        source = next((n for n in self.fields if n in lists), lists[0] if lists else None)
+        source_text = carrier_text(source, obj, self.specs, message=message) if source else ""
+        from_list = source is not None and source in self.fields and (
+            chosen is None or chosen[0] == source or chosen[1] == source_text
         )
         if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
             # a list carrier recapping what another field already streamed (LiteLLM sends the whole
@@ -107,7 +106,7 @@ class Reader:
         if chosen is not None and not from_list:
             out.append(ReasoningDelta(chosen[1]))
         if source is not None:
-            out += list_events(source, lists[source], with_text=from_list)
+            out += carrier_events(source, obj, self.specs, message=message, with_text=from_list)
         return out
 
     def content(self, content: Any) -> list[Event]:

@@ -23,7 +23,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import SSEDecoder
 from harness.dialects._base import EmitterLoop, Frame
-from harness.dialects._chat_carriers import CARRIERS, GEMINI_FORMAT, RD_FORMAT, server_tool_call
+from harness.dialects._chat_carriers import CARRIERS, GEMINI_FORMAT, RD_FORMAT, Specs, server_tool_call
 from harness.dialects._chat_reader import INLINE_THINK, Reader
 from harness.dialects._think import CLOSE, TAGS
 from harness.events import (
@@ -52,6 +52,7 @@ __all__ = [
     "Shape",
     "completion_id",
     "error_event",
+    "reading_order",
     "usage_event",
     "usage_json",
 ]
@@ -59,6 +60,15 @@ __all__ = [
 CREATED = 1760000000
 DEFAULT_REASONING_FIELDS = CARRIERS
 """Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
+
+
+def reading_order(fields: Sequence[str] | None, carriers: Specs = ()) -> tuple[str, ...]:
+    """The text priority: ``fields`` as given, else every built-in carrier then the declared ones."""
+    if fields is not None:
+        return tuple(fields)
+    return (*DEFAULT_REASONING_FIELDS, *(c.name for c in carriers))
+
+
 _ids = itertools.count(1)
 
 
@@ -351,7 +361,8 @@ class ChatEmitter(EmitterLoop):
 
 
 class ChatObserver:
-    """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order),
+    """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order;
+    default every carrier, the declared ``carriers`` last),
     ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
     ``think-implicit`` variant), ``inline_think`` (default :data:`INLINE_THINK`; False never splits
     inline tags: for reading a SUT whose front door claims structured reasoning, so tags it leaks into
@@ -361,13 +372,15 @@ class ChatObserver:
     def __init__(
         self,
         *,
-        reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
+        reasoning_fields: Sequence[str] | None = None,
         implicit_think: bool = False,
         inline_think: bool = INLINE_THINK,
+        carriers: Specs = (),
         think_tags: tuple[str, str] = TAGS,
     ) -> None:
         self._sse = SSEDecoder()
-        self._r = Reader(tuple(reasoning_fields), implicit_think, inline_think, think_tags)
+        fields = reading_order(reasoning_fields, carriers)
+        self._r = Reader(fields, implicit_think, inline_think, carriers, think_tags)
         self._anomalies = 0
         self._done = False
         self._errored = False
