@@ -25,7 +25,7 @@ from harness.dialects._gemini_profiles import SENTINELS, missing_signature_messa
 from harness.dialects._think import TAGS
 from harness.events import Message, ReasoningBlock
 
-__all__ = ["OPENROUTER_INVALID_SIGNATURE", "PROVIDERS", "history", "openrouter_body"]
+__all__ = ["OPENROUTER_INVALID_SIGNATURE", "PROFILES", "history", "openrouter_body"]
 
 OPENROUTER_INVALID_SIGNATURE = "messages.{n}.content.0: Invalid `signature` in `thinking` block"
 
@@ -265,7 +265,7 @@ _DESCRIPTIONS = {
     "zai-coding": "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded",
     "vllm": "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
 }
-PROVIDERS: dict[str, ProviderProfile] = {
+PROFILES: dict[str, ProviderProfile] = {
     name: cls(name=name, description=_DESCRIPTIONS[name])
     for name, cls in (
         ("gemini-3-openai", GeminiOpenAIProfile),

@@ -17,7 +17,7 @@ from harness.dialects._responses_profiles import _OpenAI, altered_encrypted, opa
 from harness.dialects._responses_wire import phase_of
 from harness.events import Message, TextBlock, Turn
 
-__all__ = ["PROVIDERS", "XAI_NOT_DECRYPTED"]
+__all__ = ["PROFILES", "XAI_NOT_DECRYPTED"]
 
 XAI_NOT_DECRYPTED = (
     "Could not decrypt the provided encrypted_content. Ensure the value is the unmodified encrypted_content "
@@ -107,4 +107,4 @@ class _Xai:
         return Fidelity("xai/encrypted-reasoning", tuple(diffs), rejects=bool(bad))
 
 
-PROVIDERS: dict[str, ProviderProfile] = {p.name: p for p in (_Codex(), _Xai())}
+PROFILES: dict[str, ProviderProfile] = {p.name: p for p in (_Codex(), _Xai())}

@@ -487,9 +487,9 @@ class OpenAIChatDialect:
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         from harness.dialects._chat_profiles import PROFILES
-        from harness.dialects._chat_providers import PROVIDERS
+        from harness.dialects._chat_providers import PROFILES as PROFILES_2026
 
-        return PROFILES | PROVIDERS
+        return PROFILES | PROFILES_2026
 
 
 DIALECT = OpenAIChatDialect()

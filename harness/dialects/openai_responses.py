@@ -226,9 +226,9 @@ class OpenAIResponsesDialect:
         return out
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
-        from harness.dialects._responses_providers import PROVIDERS
+        from harness.dialects._responses_providers import PROFILES as PROFILES_2026
 
-        return PROFILES | PROVIDERS
+        return PROFILES | PROFILES_2026
 
 
 def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:

@@ -550,7 +550,18 @@ def request(variant: str = "reasoning_content", **assistant_changes: Any) -> dic
 
 
 def test_profiles_listed() -> None:
-    assert set(CHAT.profiles()) == {"lenient", "deepseek-v3.2", "deepseek-v4", "deepseek-r1", "kimi"}
+    assert set(CHAT.profiles()) == {
+        "lenient",
+        "deepseek-v3.2",
+        "deepseek-v4",
+        "deepseek-r1",
+        "kimi",
+        "gemini-3-openai",
+        "openrouter",
+        "minimax",
+        "zai-coding",
+        "vllm",
+    }
     for p in CHAT.profiles().values():
         assert p.dialect == "openai-chat"
         assert p.description
