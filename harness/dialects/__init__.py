@@ -5,13 +5,14 @@ To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
 ``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
+from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
 from harness.dialects._base import (
+    LENIENT,
     Caps,
     Dialect,
     Difference,
     Emitter,
     Fidelity,
-    Frame,
     Observer,
     ProviderProfile,
     Rejection,
@@ -22,6 +23,7 @@ from harness.dialects._base import (
 )
 
 __all__ = [
+    "LENIENT",
     "Caps",
     "Dialect",
     "Difference",

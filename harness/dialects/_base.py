@@ -2,9 +2,10 @@
 request asks for a stream), emitter, observer, request codec and strict profiles; and the pieces the
 dialect modules share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...).
 
-Rule: everything here is sans-IO. Emitters turn canonical events into :class:`Frame` objects (the
-transport encoders in ``harness.codec`` turn frames into bytes); observers take raw bytes and return
-canonical events; request codecs and provider profiles work on parsed JSON bodies.
+Rule: everything here is sans-IO. Emitters turn canonical events into frames
+(:class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn frames into bytes);
+observers take raw bytes and return canonical events; request codecs and provider profiles work on
+parsed JSON bodies.
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ from typing import Any, Protocol, TypeAlias
 
 from harness._errors import UnknownName
 from harness._json import loads
+from harness.codec import Frame
 from harness.events import End, Event, Message, Notice, StreamError, Turn
 
 __all__ = [
+    "LENIENT",
     "Caps",
     "Dialect",
     "Difference",
     "Emitter",
     "EmitterLoop",
     "Fidelity",
-    "Frame",
+    "LenientProfile",
     "Observer",
     "ProviderProfile",
     "Rejection",
@@ -60,23 +63,6 @@ class Caps(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Frame:
-    """One protocol frame before transport encoding.
-
-    ``data`` is the SSE data (possibly a JSON text or ``[DONE]``), the JSONL line without LF, or the
-    eventstream JSON payload. ``event`` is the SSE ``event:`` line or eventstream ``:event-type``.
-    ``tags`` say what the frame means, for gates, faults and checks: ``reasoning``, ``reasoning-done``
-    (finishes a reasoning item/block), ``text``, ``tool``, ``usage``, ``repeat`` (repeats text already
-    streamed, e.g. ``*.done``), ``terminal`` (the stream's proper end), ``error``, ``start``.
-    """
-
-    data: str
-    event: str | None = None
-    message_type: str = "event"
-    tags: frozenset[str] = field(default_factory=frozenset)
-
-
-@dataclass(frozen=True, slots=True)
 class Variant:
     """One way a dialect carries reasoning. ``name`` is the slug used in case ids; ``catalog_id`` is the
     row of wire-formats.md section 12 (``CC-RC``...)."""
@@ -103,10 +89,11 @@ class Rejection:
     content_type: str = "application/json"
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers the provider sends with the error (Bedrock: ``x-amzn-ErrorType``)."""
-    concern: str = "passback"
-    """Which rule family it enforces, so one check owns it: ``passback`` (reasoning the provider needs
-    back was lost: the passback check), ``fidelity`` (it came back altered: passback-fidelity),
-    ``request`` (the request breaks the provider's own request contract: request-contract)."""
+    kind: str = "passback"
+    """What the rule polices, so one check owns it: ``passback`` (reasoning the SUT had to carry back
+    was lost: the passback check), ``fidelity`` (it came back altered: passback-fidelity) or ``request``
+    (the request itself breaks the provider's current contract, e.g. a thinking mode the model refuses
+    or a Vertex body without ``anthropic_version``: the request-contract check)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +102,7 @@ class Fidelity:
 
     ``differences`` is empty when everything came back as the provider needs it (byte-exact where it
     requires that). ``rejects``: the provider answers such a request with an error (its
-    :class:`Rejection` has ``concern="fidelity"``); otherwise it answers 200 and only degrades, so no
+    :class:`Rejection` has ``kind="fidelity"``); otherwise it answers 200 and only degrades, so no
     status code can reveal the loss. A profile that makes the comparison has a method
     ``fidelity(request, emitted) -> Fidelity | None`` (None: the request carries nothing to compare).
     """
@@ -168,6 +155,25 @@ class ProviderProfile(Protocol):
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """What the provider actually streams for this request (e.g. no summaries unless requested)."""
         ...
+
+
+LENIENT = "lenient"
+"""The provider profile every dialect has (a case's profile unless its scenario names a strict one)."""
+
+
+@dataclass(slots=True)
+class LenientProfile:
+    """The ``lenient`` provider: accepts every request, streams the turn as scripted."""
+
+    dialect: str
+    description: str = "accepts every request; streams the scripted turn unchanged"
+    name: str = LENIENT
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return None
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
 
 
 class Dialect(Protocol):

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Frame
+from harness.codec import Frame
 from harness.dialects._chat_wire import ChatEmitter, Shape
 from harness.events import End, Event, ReasoningSignature, TextDelta, ToolCallDelta
 

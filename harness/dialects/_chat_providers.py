@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Difference, Fidelity, ProviderProfile, Rejection
+from harness.dialects._base import Difference, Fidelity, LenientProfile, ProviderProfile, Rejection
 from harness.dialects._chat_carriers import server_tool_call
-from harness.dialects._chat_profiles import LenientProfile
 from harness.dialects._chat_reader import google_signature
 from harness.dialects._gemini_profiles import SENTINELS, missing_signature_message
 from harness.dialects._think import TAGS
@@ -266,7 +265,7 @@ _DESCRIPTIONS = {
     "vllm": "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
 }
 PROFILES: dict[str, ProviderProfile] = {
-    name: cls(name=name, description=_DESCRIPTIONS[name])
+    name: cls("openai-chat", name=name, description=_DESCRIPTIONS[name])
     for name, cls in (
         ("gemini-3-openai", GeminiOpenAIProfile),
         ("openrouter", OpenRouterProfile),

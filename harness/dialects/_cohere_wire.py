@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import EmitterLoop, Frame
+from harness.codec import Frame
+from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     End,

@@ -91,7 +91,7 @@ class _Xai:
         n, enc, want = bad[0]
         body = dumps_compact({"code": "Client specified an invalid argument", "error": XAI_NOT_DECRYPTED})
         diff: Difference = (f"input[{n}].encrypted_content", enc, want)
-        return Rejection(400, body.encode(), "xai/encrypted-content-altered", (diff,), concern="fidelity")
+        return Rejection(400, body.encode(), "xai/encrypted-content-altered", (diff,), kind="fidelity")
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         items = request.get("input")

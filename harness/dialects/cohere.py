@@ -15,8 +15,10 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
+    LENIENT,
     Caps,
     Emitter,
+    LenientProfile,
     Observer,
     ProviderProfile,
     RequestSpec,
@@ -27,7 +29,6 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
-from harness.dialects._chat_profiles import LenientProfile
 from harness.dialects._cohere_wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
     Block,
@@ -57,7 +58,7 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
-PROFILES: dict[str, ProviderProfile] = {"lenient": LenientProfile(dialect=NAME)}
+PROFILES: dict[str, ProviderProfile] = {LENIENT: LenientProfile(NAME)}
 
 
 def _assistant(msg: Message) -> dict[str, Any]:

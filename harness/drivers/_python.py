@@ -12,7 +12,8 @@ def`` callable (or async generator function) runs on the driver's own event loop
 The framework adapter contract: each turn's request carries the scenario's tool definitions, the
 profile's request shaping (``headers``, ``body``), and ``state``, one dict per conversation that the
 adapter owns across its turns (a framework keeps its own history objects there, so its passback, not
-thinkwire's, is what the upstream sees). ``front_door`` is the event style the adapter speaks: the
+thinkwire's, is what the upstream sees; values with a ``close()`` are closed when the conversation
+ends). ``front_door`` is the event style the adapter speaks: the
 profile's ``front_door``, or the callable's ``thinkwire_front_door`` attribute (``openai-chat`` for
 chat-like events, ``openai-responses`` for Responses-like ones). The profile's ``sys_path`` is put
 on ``sys.path`` before the import.
@@ -162,7 +163,14 @@ class PythonDriver:
 
     def run(self, ctx: CaseContext) -> None:
         state: dict[str, Any] = {}  # one conversation: the adapter's across its turns
-        converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state))
+        try:
+            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state))
+        finally:  # what the adapter kept open for its conversation (a WebSocket) ends with it
+            for value in state.values():
+                close = getattr(value, "close", None)
+                if callable(close):
+                    with contextlib.suppress(Exception):
+                        close()
 
     def _turn(
         self,
@@ -173,30 +181,7 @@ class PythonDriver:
         state: dict[str, Any] | None = None,
     ) -> TurnOutcome:
         assert self.fn is not None, "start() first"
-        case = ctx.case
-        shape = shaping(
-            self.profile.request, front_door=self.front_door, dialect=case.dialect,
-            variant=case.variant, model=ctx.model,
-            values=self.profile.run_values(upstream=ctx.upstream_url, provider=ctx.provider),
-        )
-        req = SUTRequest(
-            ctx.upstream_url,
-            case.dialect,
-            case.variant,
-            ctx.model,
-            messages,
-            case.stream,
-            self.http,
-            frozenset(self.profile.faults),
-            tools=tool_specs(case.turns),
-            state={} if state is None else state,
-            headers=shape.headers,
-            body=shape.body,
-            turn=turn,
-            front_door=self.front_door,
-            provider=ctx.provider,
-            async_http=self.async_http,
-        )
+        req = self._request(ctx, turn, messages, state)
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
         out = TurnOutcome()
@@ -247,6 +232,35 @@ class PythonDriver:
         if not out.cancelled:
             tl.add("client", "end", turn=turn)
         return out
+
+    def _request(
+        self, ctx: CaseContext, turn: int, messages: list[Message], state: dict[str, Any] | None
+    ) -> SUTRequest:
+        """What the callable gets for this turn, with the profile's request shaping."""
+        case = ctx.case
+        shape = shaping(
+            self.profile.request, front_door=self.front_door, dialect=case.dialect,
+            variant=case.variant, model=ctx.model,
+            values=self.profile.run_values(upstream=ctx.upstream_url, provider=ctx.provider),
+        )
+        return SUTRequest(
+            ctx.upstream_url,
+            case.dialect,
+            case.variant,
+            ctx.model,
+            messages,
+            case.stream,
+            self.http,
+            frozenset(self.profile.faults),
+            tools=tool_specs(case.turns),
+            state={} if state is None else state,
+            headers=shape.headers,
+            body={**(getattr(case.turns[turn], "request", None) or {}), **shape.body},
+            turn=turn,
+            front_door=self.front_door,
+            provider=ctx.provider,
+            async_http=self.async_http,
+        )
 
     def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
         if isinstance(exc, httpx.TimeoutException):

@@ -13,7 +13,8 @@ Usage::
 
 Rules: ``write`` is one ``transport.write`` (TCP_NODELAY is on for every accepted socket); h11 parses
 requests, writes heads and ends and picks the body framing, but chunks are framed here (:func:`chunk`,
-the same bytes) so a streamed frame costs no trip through its state machine;
+the same bytes) so a streamed frame costs no trip through its state machine; a WebSocket upgrade
+request hands the handler the socket (``responder.upgrade``) and ends the connection when it returns;
 ``abort()`` closes the socket abruptly wherever the response is (inside a frame, inside a code point);
 ``responder.closed`` is set when the peer disconnects while the handler runs (a reader task watches
 for EOF). Keep-alive and pipelined requests are served in order on one connection; connections are
@@ -37,6 +38,8 @@ from types import TracebackType
 from typing import Literal
 
 import h11
+
+from harness.net._ws import is_websocket_upgrade
 
 __all__ = ["Handler", "Request", "Responder", "Server", "chunk"]
 
@@ -103,6 +106,9 @@ class Responder:
         self._transport = writer.transport
         self._chunked: bool | None = None
         """Body pieces go out in chunked coding: None until h11 framed the first one."""
+        self.upgrade: tuple[asyncio.StreamReader, asyncio.StreamWriter, bytes] | None = None
+        """A WebSocket upgrade request: the connection's reader, writer and the bytes read past the
+        request; the handler owns the socket from here (no watcher reads it) until it returns."""
 
     @property
     def peer_closed(self) -> bool:
@@ -382,6 +388,11 @@ class Server:
             if request is None:
                 return
             responder = Responder(conn, writer, request)
+            if is_websocket_upgrade(request.headers):
+                responder.upgrade = (reader, writer, conn.trailing_data[0])
+                with contextlib.suppress(ConnectionError):
+                    await self.handler(request, responder)
+                return  # the handler owned the socket: it is done with it
             watcher = asyncio.create_task(self._watch(conn, reader, responder))
             try:
                 await self.handler(request, responder)

@@ -1,68 +1,76 @@
-"""Fault switches of the reference SUTs (mutants): the canonical-event filters that implement them, and
-the parser mutants (real SSE / NDJSON decoder deviations, rewriting the upstream bytes the way the
-deviating decoder reads them, in front of the correct observer).
+"""Fault switches of the reference SUTs (mutants): the table of switches (what each does, which SUT
+takes which), and the canonical-event and message filters that implement the switches acting on events
+(the request-side switches are ``_request_faults``'; the byte-side ones, parser mutants and
+``break-utf8``, are ``_parser_mutants``').
 
-Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked branch, so a
+Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked stage, so a
 mutant differs from the reference only where its bug class lives.
 """
 
 from __future__ import annotations
 
-import codecs
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from harness._errors import UnknownName
-from harness._json import loads
 from harness.events import (
     End,
     Event,
-    Message,
     Notice,
-    ReasoningBlock,
     ReasoningDelta,
     ReasoningSignature,
     RedactedReasoning,
     StreamError,
-    TextBlock,
     TextDelta,
-    ToolCallBlock,
     ToolCallDelta,
     Usage,
 )
-from harness.reference._passback_faults import PASSBACK_FAULTS, DropCallSignatures
+from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
+from harness.reference._request_faults import PASSBACK_FAULTS
 
 __all__ = [
     "CLI_FAULTS",
     "FAULTS",
     "GATEWAY_FAULTS",
-    "PARSER_FAULTS",
+    "REQUEST_FAULTS",
     "SDK_FAULTS",
     "FaultFilter",
-    "ParserFailure",
-    "ParserMutant",
-    "Utf8Breaker",
     "check_faults",
     "inline_think",
     "is_reasoning",
-    "parser_mutant",
-    "strip_passback",
 ]
 
 FAULTS: dict[str, str] = {
     "drop-reasoning": "never forward reasoning",
     "buffer-reasoning": "hold reasoning until the answer / a tool call starts or the stream ends",
+    "buffer-structured": "hold reasoning until the answer when the request asks for structured output "
+    "(response_format) or forces a tool (tool_choice)",
     "replay-done": "at the end, re-emit the final reasoning and text again (forwarding *.done repeats)",
     "reasoning-into-content": "send reasoning as public answer text",
     "non-leading-think": "treat any <think>...</think> in the answer as reasoning, not only a leading tag",
     "ignore-alias": "ignore reasoning from Responses alias events; deliver it all at once at the item's end",
     "lose-passback": "strip reasoning, signatures and redacted blocks from earlier assistant messages",
+    "drop-empty-thinking": "on passback, drop thinking blocks whose text is empty (display:omitted: "
+    "signature only) as if they carried nothing",
+    "replay-unsigned-thinking": "on passback, replay a thinking block that never got its signature (a turn "
+    "the client cancelled mid-thinking) to a provider that requires one",
+    "drop-signature-bad-args": "on passback, a tool call whose arguments do not parse as JSON loses the "
+    "signatures of its message (thinking block signature, thought signature)",
+    "thinking-enabled": "ask Anthropic for thinking type enabled with a budget, also of models that accept "
+    "only adaptive thinking",
+    "no-display-summarized": "ask for adaptive thinking without display: summarized (the model's default, "
+    "omitted, then hides the thinking text from users)",
     "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
+    "retry-too-soon": "retry a 429 / 5xx at once, ignoring Retry-After",
+    "ws-new-socket-per-turn": "Responses WebSocket mode: open a new socket for every turn, yet chain it to "
+    "the previous response (the connection-local state is gone: previous_response_not_found)",
+    "retry-after-partial": "when the upstream stream fails after output reached the client, retry the "
+    "request and stream the new answer too (the client sees the reasoning twice)",
     "swallow-stream-error": "a mid-stream upstream error becomes a clean stop",
     "keep-upstream-open": "after the client disconnects, keep reading the upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
+    "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
     "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
     "double-done": "write the stream terminator twice",
     "nonstream-inline-think": "non-streaming answers carry reasoning inline as <think>...</think> in content",
@@ -70,31 +78,34 @@ FAULTS: dict[str, str] = {
     "early-rmdir": "CLI: delete the session dir before the tool child has exited",
     "leave-dir": "CLI: never delete the session dir",
     "pi-thinking-at-end": "CLI: emit each thinking block as one record at its end instead of as deltas",
-    # Parser mutants: real SSE/NDJSON decoder deviations, wrapped around the upstream decoding.
-    "sse-bom-drop-first": "SSE: after a leading UTF-8 BOM, lose the first event (openai SDK)",
-    "sse-bom-skip-unnamed": "SSE: a leading BOM glues onto the first field name, and events without an "
-    "event: name are skipped (anthropic SDK)",
-    "sse-data-space-only": "SSE: only 'data: ' with a space is a data line (google-genai)",
-    "sse-chunk-local": "SSE: decode and parse each network chunk on its own (a line, event or code point "
-    "split across chunks is lost)",
-    "sse-lflf-only": "SSE: lines end at LF only and events at LF LF only (CR-only and CRLF framing lost)",
-    "sse-comments-as-data": "SSE: comment lines go to the JSON parser, which fails the stream (google-genai)",
-    "sse-dispatch-empty": "SSE: a block with no data is dispatched with empty data, which the JSON parser "
-    "rejects (openai SDK)",
-    "sse-line-per-event": "SSE: every data: line is its own event (multi-line data split; google-genai reads "
-    "line by line)",
-    "sse-dispatch-unterminated": "SSE: at EOF, dispatch the last event although its blank line never came "
-    "(sseclient-py, google-genai)",
-    "jsonl-drop-unterminated": "NDJSON: drop the last record when the stream ends without a line end "
-    "after it",
-    **PASSBACK_FAULTS,  # the way back, and what the 2026 wires add (``_passback_faults``)
+    "drop-call-signatures": "read tool calls but not the signature on them (Gemini's thoughtSignature / "
+    "extra_content.google.thought_signature)",
+    "raw-inline-tags": "never split inline reasoning tags (<think>, <mm:think>, <thought>, harmony "
+    "channels) out of upstream content",
+    **PASSBACK_FAULTS,
+    **PARSER_MUTANTS,
+    FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
+    "annotation chunks)",
 }
 
-PARSER_FAULTS = frozenset(f for f in FAULTS if f.startswith(("sse-", "jsonl-")))
-"""The parser mutants: each rewrites the upstream bytes the way a deviating decoder reads them."""
-
-_IO = frozenset({"hide-upstream-error", "lose-passback", "break-utf8", "double-done"}) | PARSER_FAULTS
-_IO |= PASSBACK_FAULTS.keys() - {"drop-call-signatures"}
+REQUEST_FAULTS = frozenset(
+    {
+        "lose-passback",
+        "drop-empty-thinking",
+        "replay-unsigned-thinking",
+        "drop-signature-bad-args",
+        "thinking-enabled",
+        "no-display-summarized",
+        *PASSBACK_FAULTS,
+    }
+)
+"""Faults in what the SUT sends upstream (its passback and its request options)."""
+_IO = (
+    frozenset({"hide-upstream-error", "break-utf8", "double-done", "retry-too-soon", "raw-inline-tags"})
+    | {FIRST_CHOICE_ONLY}
+    | PARSER_FAULTS
+    | REQUEST_FAULTS
+)
 _STREAM = frozenset(
     {
         "drop-reasoning",
@@ -106,11 +117,13 @@ _STREAM = frozenset(
         "swallow-stream-error",
         "tools-before-reasoning",
         "drop-reasoning-tokens",
+        "redacted-as-reasoning",
+        "buffer-structured",
         "drop-call-signatures",
     }
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
-SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think"}
+SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think", "retry-after-partial", "ws-new-socket-per-turn"}
 CLI_FAULTS = _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end"}
 
 
@@ -134,197 +147,6 @@ def _is_content(ev: Event) -> bool:
     return not is_reasoning(ev) and not isinstance(ev, Notice)
 
 
-# --------------------------------------------------------------------------------------------------
-# Request side.
-
-
-def strip_passback(messages: Sequence[Message]) -> list[Message]:
-    """Fault ``lose-passback``: the continuation loses every reasoning block and signature."""
-    out: list[Message] = []
-    for m in messages:
-        if m.role != "assistant":
-            out.append(m)
-            continue
-        blocks = []
-        for b in m.content:
-            if isinstance(b, ReasoningBlock):
-                continue
-            if isinstance(b, TextBlock | ToolCallBlock) and b.signature is not None:
-                b = replace(b, signature=None)
-            blocks.append(b)
-        out.append(Message("assistant", tuple(blocks)))
-    return out
-
-
-# --------------------------------------------------------------------------------------------------
-# Byte side.
-
-
-class Utf8Breaker:
-    """Fault ``break-utf8``: decode each chunk on its own with errors='replace', as a naive gateway
-    does, so a code point split across chunks becomes U+FFFD."""
-
-    def feed(self, data: bytes) -> bytes:
-        return data.decode("utf-8", errors="replace").encode("utf-8")
-
-
-class ParserFailure(Exception):
-    """A parser mutant hit what its decoder raises on (a comment or empty data given to ``json.loads``):
-    the SUT's stream fails there, as the SDK's iterator would."""
-
-
-class ParserMutant:
-    """The parser mutants (``sse-*``): a deliberately deviating SSE reader in front of the reference
-    observer. ``feed`` takes upstream bytes and returns what the deviating reader made of them,
-    re-encoded as plain LF-framed SSE (``event:`` only when the reader kept a name), so the correct
-    observer downstream sees exactly the events the deviating one would have dispatched.
-
-    Everything it does not deviate on follows WHATWG: one leading BOM stripped, CRLF / CR / LF line
-    ends (a CR at the end of a chunk waits for a possible LF), ``name:value`` with one optional space,
-    data lines joined by LF, dispatch at a blank line, nothing dispatched at EOF.
-    """
-
-    def __init__(self, fault: str) -> None:
-        self.fault = fault
-        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
-        self._text = ""  # decoded, not yet split into lines
-        self._skip_lf = False  # the last chunk ended in CR: a leading LF belongs to it
-        self._first = True  # no character seen yet (the BOM position)
-        self._bom = False  # the stream began with a BOM
-        self._glued = False  # the next field name carries the BOM (sse-bom-skip-unnamed)
-        self._event: str | None = None
-        self._data: list[str] | None = None
-        self._dispatched = 0
-
-    def feed(self, data: bytes) -> bytes:
-        if self.fault == "sse-chunk-local":  # DEVIATION: each chunk decoded as a whole text
-            text = data.decode("utf-8", errors="replace")
-        else:
-            text = self._text + self._utf8.decode(data)
-        if self._first and text:
-            self._first = False
-            if text.startswith("\ufeff"):
-                self._bom = True
-                if self.fault == "sse-bom-skip-unnamed":
-                    self._glued = True  # kept: it becomes part of the first field name
-                else:
-                    text = text[1:]
-        out: list[str] = []
-        for line in self._lines(text):
-            self._line(line, out)
-        if self.fault == "sse-chunk-local":  # DEVIATION: nothing carries over to the next chunk
-            self._text, self._skip_lf, self._event, self._data = "", False, None, None
-        return "".join(out).encode("utf-8")
-
-    def end(self) -> bytes:
-        text = self._text + self._utf8.decode(b"", final=True)
-        self._text = ""
-        out: list[str] = []
-        if self.fault == "sse-dispatch-unterminated":  # DEVIATION: the open event is dispatched
-            if text:
-                self._line(text, out)
-            self._dispatch(out)
-        return "".join(out).encode("utf-8")
-
-    def _lines(self, text: str) -> list[str]:
-        if self.fault == "sse-lflf-only":  # DEVIATION: LF is the only line end
-            *lines, self._text = text.split("\n")
-            return lines
-        if self._skip_lf and text.startswith("\n"):
-            text = text[1:]
-        self._skip_lf = False
-        lines = re.split("\r\n|\r|\n", text)
-        self._text = lines.pop()
-        if text.endswith("\r"):  # a CR that closed the last line: its LF may come next
-            self._skip_lf = True
-        return lines
-
-    def _line(self, line: str, out: list[str]) -> None:
-        if line == "":
-            self._dispatch(out)
-            return
-        if line.startswith(":"):
-            if self.fault == "sse-comments-as-data":  # DEVIATION: json.loads(': keep-alive')
-                raise ParserFailure(f"the JSON parser got the comment line {line[:40]!r}")
-            return
-        name, colon, value = line.partition(":")
-        if colon and value.startswith(" "):
-            value = value[1:]
-        elif name == "data" and self.fault == "sse-data-space-only":  # DEVIATION: 'data:x' unseen
-            return
-        if self._glued:  # DEVIATION: '\ufeffevent' / '\ufeffdata' is no known field
-            self._glued = False
-            return
-        if name == "event":
-            self._event = value
-        elif name == "data":
-            self._data = [*(self._data or ()), value]
-            if self.fault == "sse-line-per-event":  # DEVIATION: each line dispatched on its own
-                self._dispatch(out, keep_event=True)
-
-    def _dispatch(self, out: list[str], *, keep_event: bool = False) -> None:
-        event, data = self._event, self._data
-        if not keep_event:
-            self._event = None
-        self._data = None
-        if data is None:
-            if self.fault == "sse-dispatch-empty" and event is not None:  # DEVIATION: json.loads('')
-                raise ParserFailure(f"the JSON parser got the empty data of event {event!r}")
-            return
-        if self.fault == "first-choice-only" and _no_first_delta("\n".join(data)):  # DEVIATION
-            raise ParserFailure("chunk['choices'][0]['delta'] failed on a chunk without one")
-        self._dispatched += 1
-        if self.fault == "sse-bom-drop-first" and self._bom and self._dispatched == 1:
-            return  # DEVIATION: the first event after a BOM is lost
-        if self.fault == "sse-bom-skip-unnamed" and event is None:
-            return  # DEVIATION: the SDK skips every event without an event: line
-        # SSE cannot carry a CR in a value (sse-lflf-only keeps them): a space reads the same to JSON
-        head = f"event: {event.replace(chr(13), ' ')}\n" if event else ""
-        lines = "\n".join(data).replace("\r", " ").split("\n")
-        out.append(head + "".join(f"data: {v}\n" for v in lines) + "\n")
-
-
-class JsonlMutant:
-    """``jsonl-drop-unterminated``: an NDJSON reader that drops a last record without its line end."""
-
-    fault = "jsonl-drop-unterminated"
-
-    def __init__(self) -> None:
-        self._tail = b""
-
-    def feed(self, data: bytes) -> bytes:
-        data = self._tail + data
-        cut = data.rfind(b"\n") + 1
-        self._tail = data[cut:]
-        return data[:cut]
-
-    def end(self) -> bytes:
-        self._tail = b""  # DEVIATION: the record after the last LF is lost
-        return b""
-
-
-def _no_first_delta(data: str) -> bool:
-    """A chat chunk (not usage, not an error, not ``[DONE]``) with no ``choices[0].delta``."""
-    try:
-        obj = loads(data)
-    except ValueError:
-        return False
-    if not isinstance(obj, dict) or "error" in obj or ("usage" in obj and not obj.get("choices")):
-        return False
-    first = (obj.get("choices") or [{}])[0]
-    return "choices" in obj and not (isinstance(first, dict) and "delta" in first)
-
-
-def parser_mutant(faults: Iterable[str], transport: str) -> ParserMutant | JsonlMutant | None:
-    """The parser mutant among ``faults`` for this upstream transport (None: the correct reader)."""
-    if "first-choice-only" in faults and transport == "sse":
-        return ParserMutant("first-choice-only")
-    for fault in sorted(PARSER_FAULTS.intersection(faults)):
-        if fault.startswith("sse-") and transport == "sse":
-            return ParserMutant(fault)
-        if fault.startswith("jsonl-") and transport == "jsonl":
-            return JsonlMutant()
-    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -509,13 +331,32 @@ class _ReplayDone(_Stage):
         return [ev]
 
 
-class _DropCallSignatures(DropCallSignatures, _Stage):
-    """``drop-call-signatures`` (``_passback_faults``)."""
+class _DropCallSignatures(_Stage):
+    """``drop-call-signatures``: a signature that belongs to a tool call (it follows the call, or names
+    the call's id) is lost; signatures of reasoning blocks pass."""
+
+    def __init__(self) -> None:
+        self.calls: set[str] = set()
+        self.after_call = False
+
+    def push(self, ev: Event) -> list[Event]:
+        if isinstance(ev, ToolCallDelta):
+            self.after_call = True
+            if ev.id:
+                self.calls.add(ev.id)
+            return [ev]
+        if isinstance(ev, ReasoningSignature) and (self.after_call or ev.item in self.calls):
+            return []  # FAULT
+        if not isinstance(ev, Notice):
+            self.after_call = False
+        return [ev]
 
 
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
+    if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
+        return [ReasoningDelta(ev.data, item=ev.item)]
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
         return [TextDelta(ev.text, item=ev.item)]
     if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
@@ -538,6 +379,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("swallow-stream-error", _SwallowStreamError),
     ("non-leading-think", _NaiveThinkSplitter),
     ("ignore-alias", _IgnoreAlias),
+    ("redacted-as-reasoning", None),
     ("drop-reasoning", None),
     ("reasoning-into-content", None),
     ("buffer-reasoning", _BufferReasoning),

@@ -2,7 +2,7 @@
 the cases that show it; and the mutation score of the framing perturbations: per perturbation x
 dialect, which parser mutants (``sse-*`` / ``jsonl-*`` switches) it kills. The test suite asserts each
 mutant is caught by its check and by no unrelated one, and that no perturbation kills nothing;
-``python -m harness.suite._matrix docs/detection-matrix.md`` (nox -s matrix) writes both tables.
+``nox -s matrix`` writes both tables to docs/detection-matrix.md (``harness.docs._matrix``).
 
 A perturbed case *kills* a mutant when it fails against the mutant while the same case without the
 perturbation fails against the mutant no more than against the reference: the kill is the
@@ -14,9 +14,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-from harness.reference._faults import PARSER_FAULTS
+from harness.reference._parser_mutants import PARSER_FAULTS
 from harness.suite._case import Case
 from harness.suite._runner import RunResult, load_cases, run
 from harness.suite._verdict import CaseResult, Status
@@ -26,10 +25,9 @@ __all__ = [
     "Mutant",
     "MutationScore",
     "detect",
+    "failing_checks",
     "mutation_cases",
     "mutation_score",
-    "render",
-    "render_score",
 ]
 
 
@@ -46,6 +44,14 @@ class Mutant:
     @property
     def id(self) -> str:
         return f"{self.sut}+{self.fault}" + (f"[{self.label}]" if self.label else "")
+
+    def unrelated(self, failing: set[str]) -> set[str]:
+        """The failing checks that are neither the designed one nor one it legitimately trips."""
+        return failing - {self.check} - self.also
+
+    def caught(self, failing: set[str]) -> bool:
+        """Caught by the designed check, and by no unrelated one."""
+        return self.check in failing and not self.unrelated(failing)
 
 
 def _c(*ids: str) -> tuple[str, ...]:
@@ -138,6 +144,111 @@ MATRIX: tuple[Mutant, ...] = (
         frozenset({"incremental"}),
     ),
     Mutant("drop-reasoning-tokens", "reference", "usage", _c(f"wire-variants/reasoning-tokens[{CHAT}]")),
+    Mutant(
+        "thinking-enabled",
+        "reference",
+        "request-contract",
+        _c(
+            "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]",
+            "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames/nonstream]",
+        ),
+    ),
+    Mutant(
+        "no-display-summarized",
+        "reference",
+        "delivery",
+        _c("tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]"),
+    ),
+    Mutant(
+        "drop-empty-thinking",
+        "reference",
+        "passback",
+        _c("tools-passback/anthropic-omitted-thinking[anthropic-messages:omitted/frames]"),
+    ),
+    Mutant(
+        "drop-empty-thinking",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/anthropic-omitted-thinking[anthropic-messages:omitted/frames/nonstream]"),
+    ),
+    Mutant(
+        "replay-unsigned-thinking",
+        "reference",
+        "passback",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "replay-unsigned-thinking",
+        "reference-sdk",
+        "passback",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:interleaved/frames]"),
+    ),
+    Mutant(
+        "drop-signature-bad-args",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/invalid-tool-input[anthropic-messages:thinking/frames]",
+            "tools-passback/invalid-tool-input[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "buffer-structured",
+        "reference",
+        "incremental",
+        _c(
+            f"incrementality/structured-output[{CHAT}]",
+            "incrementality/forced-tool-choice[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "buffer-structured",
+        "reference-sdk",
+        "incremental",
+        _c("incrementality/json-object-output[openai-responses:summary/frames]"),
+    ),
+    Mutant(
+        "retry-too-soon",
+        "reference",
+        "retry",
+        _c(f"errors-cancellation/retry-after-429[{CHAT}]"),
+    ),
+    Mutant(
+        "retry-too-soon",
+        "reference-sdk",
+        "retry",
+        _c("errors-cancellation/retry-after-429[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "retry-after-partial",
+        "reference-sdk",
+        "retry",
+        _c(
+            f"errors-cancellation/no-replay-after-partial[{CHAT}]",
+            "errors-cancellation/no-replay-after-partial[anthropic-messages:thinking/frames]",
+        ),
+    ),
+    Mutant(
+        "ws-new-socket-per-turn",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/responses-websocket-chain[openai-responses-ws:summary/frames]"),
+    ),
+    Mutant(
+        "buffer-reasoning",
+        "reference-sdk",
+        "incremental",
+        _c("wire-variants/responses-websocket[openai-responses-ws:summary/frames]"),
+    ),
+    Mutant(
+        "redacted-as-reasoning",
+        "reference",
+        "channel-separation",
+        _c(
+            "wire-variants/thinking-signature[anthropic-messages:redacted/frames]",
+            "wire-variants/thinking-signature[bedrock-converse:converse/frames/nonstream]",
+        ),
+    ),
     Mutant(
         "break-utf8",
         "reference",
@@ -404,90 +515,9 @@ def mutation_score(
     return score
 
 
-def render_score(score: MutationScore) -> str:
-    lines = [
-        "## Mutation score of the perturbations",
-        "",
-        "Each perturbed streaming case of the catalog runs against every parser mutant of the reference",
-        "gateway. A perturbation *kills* a mutant on a dialect when one of its cases fails against the",
-        "mutant while the same case without the perturbation fails no more than against the reference (the",
-        "kill is the perturbation's). A row that kills nothing is misplaced or redundant.",
-        "",
-        "| perturbation | dialect | cases | mutants killed (failing checks) |",
-        "|---|---|---:|---|",
-    ]
-    for key in sorted(score.cases):
-        kills = score.kills.get(key, {})
-        cell = "<br>".join(f"`{m}` ({', '.join(sorted(kills[m]))})" for m in sorted(kills)) or "**none**"
-        lines.append(f"| `{key[0]}` | {key[1]} | {score.cases[key]} | {cell} |")
-    lines += ["", "| parser mutant | killed by (perturbation / dialect) |", "|---|---|"]
-    for m in score.mutants:
-        rows = [f"{p}/{d}" for (p, d), k in sorted(score.kills.items()) if m in k]
-        lines.append(f"| `{m}` | {', '.join(rows) or '- (caught by chunkings only, see above)'} |")
-    zeros = score.zeros()
-    lines += [
-        "",
-        f"{len(score.cases) - len(zeros)} of {len(score.cases)} perturbation x dialect rows kill at least "
-        "one mutant.",
-        "",
-    ]
-    return "\n".join(lines)
-
-
 def detect(m: Mutant) -> tuple[RunResult, set[str]]:
     result = run(
-        list(m.cases), sut=m.sut, faults=[m.fault], expectations=None, keep_timelines=False, strict=m.strict
-    )
+        list(m.cases), sut=m.sut, faults=[m.fault], expectations=None, keep_timelines="failures",
+        strict=m.strict,
+    )  # fmt: skip
     return result, failing_checks(result)
-
-
-def render(rows: list[tuple[Mutant, set[str]]]) -> str:
-    lines = [
-        "# Detection matrix",
-        "",
-        "Generated by `nox -s matrix` (`python -m harness.suite._matrix docs/detection-matrix.md`).",
-        "Each row runs a reference SUT with one fault switch over the listed cases. *Caught* means the",
-        "check designed for that bug class failed; *unrelated* lists any other check that failed (it must",
-        "be empty). The same cases pass against the reference SUT without faults (tests/suts).",
-        "",
-        "| SUT | fault switch | designed check | caught | failing checks | unrelated | cases |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for m, failing in rows:
-        unrelated = sorted(failing - {m.check} - m.also)
-        check = f"{m.check} (--strict)" if m.strict else m.check
-        lines.append(
-            f"| {m.sut} | `{m.fault}` | {check} | {'yes' if m.check in failing else '**NO**'} | "
-            f"{', '.join(sorted(failing)) or '-'} | {', '.join(unrelated) or '-'} | "
-            + "<br>".join(f"`{c}`" for c in m.cases)
-            + " |"
-        )
-    caught = sum(1 for m, f in rows if m.check in f and not (f - {m.check} - m.also))
-    lines += [
-        "",
-        f"{caught} of {len(rows)} mutants caught by their designed check and no unrelated check.",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def main(argv: list[str]) -> int:
-    rows = []
-    for m in MATRIX:
-        _, failing = detect(m)
-        rows.append((m, failing))
-        sys.stderr.write(f"{m.id:40} {m.check:20} {sorted(failing)}\n")
-    score = mutation_score()
-    table = render_score(score)
-    sys.stdout.write(table)
-    text = render(rows) + "\n" + table
-    if argv:
-        Path(argv[0]).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    ok = all(m.check in f and not (f - {m.check} - m.also) for m, f in rows)
-    return 0 if ok and not score.zeros() and not score.reference_failures else 1
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main(sys.argv[1:]))

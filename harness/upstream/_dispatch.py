@@ -1,7 +1,9 @@
 """One incoming request -> (turn, Plan): record it, pick the script, route, validate, plan.
 
-Rule: shared by both executors (the loopback server and respx), so that they agree on turn order,
-routing, validation and records; immediate answers (404, 500, a strict profile's 400) are plans too.
+Rule: shared by every server (the loopback server, respx and the pytest-httpserver handler), so that
+they agree on turn order, routing, validation and records; immediate answers (404, 500, a strict
+profile's 400) are plans too. The request log is one :class:`RequestLog`: appended and read under its
+one lock, read only through :meth:`RequestLog.snapshot`.
 """
 
 from __future__ import annotations
@@ -9,12 +11,13 @@ from __future__ import annotations
 import threading
 import traceback
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._json import loads
+from harness.dialects import Rejection
 from harness.events import Event, Message, ReasoningDelta, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
@@ -32,7 +35,7 @@ from harness.upstream._plan import (
 )
 from harness.upstream._script import Conversation, Script
 
-__all__ = ["ConversationState", "RecordedRequest", "dispatch", "parse_json"]
+__all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,43 @@ class RecordedRequest:
         return next((v for k, v in self.headers if k.lower() == low), default)
 
 
+class RequestLog:
+    """The requests one conversation received, numbered by arrival (the turn each answers). Appended
+    by the thread that serves, read from any thread, both under the log's one lock. ``keep``: only
+    the last ``keep`` are remembered (the numbering goes on)."""
+
+    def __init__(self, keep: int | None = None) -> None:
+        self._lock = threading.Lock()
+        self._items: deque[RecordedRequest] = deque(maxlen=keep)
+        self._count = 0
+
+    def record(
+        self,
+        method: str,
+        target: str,
+        headers: tuple[tuple[str, str], ...],
+        body: bytes,
+        t: int,
+        conn: int = 0,
+        turn_of: Callable[[int], int] | None = None,
+    ) -> tuple[int, RecordedRequest]:
+        """Remember one request: (``n``, how many came before it; the request). Its ``turn`` is
+        ``turn_of(n)`` (the client's turn a scripted attempt answers), ``n`` by default."""
+        path, body_json = target.split("?", 1)[0], parse_json(body)
+        with self._lock:
+            n = self._count
+            turn = n if turn_of is None else turn_of(n)
+            req = RecordedRequest(method, path, target, headers, body, body_json, t, turn, conn)
+            self._count += 1
+            self._items.append(req)
+        return n, req
+
+    def snapshot(self) -> list[RecordedRequest]:
+        """The requests remembered, oldest first, as of now (a copy: later requests do not show)."""
+        with self._lock:
+            return list(self._items)
+
+
 @dataclass
 class ConversationState:
     """What one loaded conversation has seen so far (reset by ``load``).
@@ -65,17 +105,18 @@ class ConversationState:
     conversation: Conversation
     timeline: Timeline = field(default_factory=Timeline)
     client: ClientSide = field(default_factory=ClientSide)
-    count: int = 0
     emitted: dict[int, tuple[Event, ...] | Message] = field(default_factory=dict)
     """The events each turn's response carried, folded into a message (once) when a later request
     needs it: folding a long stream before its first byte would delay that byte."""
-    requests: deque[RecordedRequest] = field(default_factory=deque)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    responses: list[str] = field(default_factory=list)
+    """Response ids served over WebSockets (any connection): what ``store: true`` can chain from."""
     keep: int | None = None
+    requests: RequestLog = field(init=False)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Guards ``emitted`` (the request log has its own)."""
 
     def __post_init__(self) -> None:
-        if self.keep is not None:
-            self.requests = deque(self.requests, maxlen=self.keep)
+        self.requests = RequestLog(self.keep)
 
     def emitted_before(self, turn: int) -> list[Message]:
         with self.lock:
@@ -118,9 +159,12 @@ def _plain(status: int, message: str) -> Plan:
     )
 
 
-def _judge(state: ConversationState, script: Script, request: Mapping[str, Any], turn: int) -> Plan | None:
+def _judge(
+    state: ConversationState, script: Script, request: Mapping[str, Any], turn: int, reject: Rejection | None
+) -> Plan | None:
     """The strict profile's say on a request: its passback comparison (a ``fidelity`` entry) and its
-    verdict (a ``rejected`` entry and the provider's exact answer, or None: serve the script)."""
+    verdict, or ``reject`` (the transport's): a ``rejected`` entry and the provider's exact answer, or
+    None: serve the script."""
     tl = state.timeline
     emitted = state.emitted_before(turn)
     fidelity = check_fidelity(script, request, emitted)
@@ -133,7 +177,7 @@ def _judge(state: ConversationState, script: Script, request: Mapping[str, Any],
             differences=fidelity.differences,
             rejects=fidelity.rejects,
         )
-    rejection = validate_request(script, request, emitted)
+    rejection = reject or validate_request(script, request, emitted)
     if rejection is None:
         return None
     tl.add(
@@ -142,9 +186,9 @@ def _judge(state: ConversationState, script: Script, request: Mapping[str, Any],
         turn=turn,
         status=rejection.status,
         rule=rejection.rule,
+        rule_kind=rejection.kind,
         differences=rejection.differences,
         body=rejection.body.decode(errors="replace"),
-        concern=rejection.concern,
     )
     headers = (("content-type", rejection.content_type), *rejection.headers)
     return _immediate(rejection.status, rejection.body, headers)
@@ -159,17 +203,14 @@ def dispatch(
     body: bytes,
     t: int,
     conn: int = 0,
+    reject: Rejection | None = None,
 ) -> tuple[int, Plan]:
-    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer."""
-    path = target.split("?", 1)[0]
-    body_json = parse_json(body)
-    with state.lock:
-        turn = state.count
-        state.count += 1
-        state.requests.append(
-            RecordedRequest(method, path, target, headers, body, body_json, t, turn, conn)
-        )
-    tl = state.timeline
+    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
+    ``reject``: a rejection the transport already decided (a WebSocket's unknown previous response)."""
+    conv = state.conversation
+    n, req = state.requests.record(method, target, headers, body, t, conn, turn_of=conv.turn_of)
+    script = conv.script_for(n)
+    turn, tl = req.turn, state.timeline
     tl.add(
         "upstream",
         "request",
@@ -180,30 +221,36 @@ def dispatch(
         path=target,
         headers=dict(headers),
         conn=conn,
+        attempt=script.attempt if script is not None else 0,
     )
-    conv = state.conversation
-    script = conv.scripts[turn] if turn < len(conv.scripts) else conv.overflow
     if script is None:
         msg = (
-            f"thinkwire mock upstream: unexpected request #{turn + 1} {method} {target}: "
+            f"thinkwire mock upstream: unexpected request #{n + 1} {method} {target}: "
             f"the conversation {conv.name!r} has {len(conv.scripts)} script(s) and no overflow"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=500, cause="sut")
         return turn, _plain(500, msg)
-    routed = dialect_for_path(path, script.dialect)
+    routed = dialect_for_path(req.path, script.dialect)
     if routed != script.dialect:
         msg = (
-            f"thinkwire mock upstream: request #{turn + 1} {method} {path} addresses "
-            f"{routed or 'no known dialect'}, but script #{turn + 1} is {script.dialect}"
+            f"thinkwire mock upstream: request #{n + 1} {method} {req.path} addresses "
+            f"{routed or 'no known dialect'}, but script #{n + 1} is {script.dialect}"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=404, cause="sut")
         return turn, _plain(404, msg)
-    request = body_json if isinstance(body_json, Mapping) else {}
+    return turn, _answer(state, req, script, reject)
+
+
+def _answer(state: ConversationState, req: RecordedRequest, script: Script, reject: Rejection | None) -> Plan:
+    """The routed request's answer: ``reject`` or the strict profile's rejection, or the script's plan
+    (a mock-internal failure is a ``server-error`` of cause ``harness`` and an aborted answer)."""
+    turn, tl = req.turn, state.timeline
+    request = req.json if isinstance(req.json, Mapping) else {}
     try:
-        rejected = _judge(state, script, request, turn)
+        rejected = _judge(state, script, request, turn, reject)
         if rejected is not None:
-            return turn, rejected
-        plan = build_plan(script, path=path, request=request)
+            return rejected
+        plan = build_plan(script, path=req.path, request=request)
     except Exception as exc:
         tl.add(
             "upstream",
@@ -212,19 +259,20 @@ def dispatch(
             error="".join(traceback.format_exception(exc)),
             cause="harness",
         )
-        return turn, Plan((Abort("server-error"),), False, ())
+        return Plan((Abort("server-error"),), False, ())
     # What the SUT asked for (streaming or one body) and what it got: the evidence a streaming case
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
     # answer carried reasoning at all (so a finding never guesses).
-    asked = wants_stream(dc_replace(script, stream=None), path, request)
+    asked = wants_stream(dc_replace(script, stream=None), req.path, request)
     tl.add(
         "upstream",
         "mode",
         turn=turn,
         stream=plan.stream,
         asked_stream=asked,
+        attempt=script.attempt,
         reasoning=any(isinstance(e, ReasoningDelta) and e.text for e in plan.events),
     )
     if plan.events:
         state.record_emitted(turn, plan.events)
-    return turn, plan
+    return plan

@@ -33,6 +33,7 @@ from harness.upstream._plan import (
     Write,
 )
 from harness.upstream._script import Conversation, Script
+from harness.upstream._websocket import serve_websocket
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
 
@@ -100,10 +101,18 @@ class MockUpstream:
     @property
     def requests(self) -> list[RecordedRequest]:
         with self._lock:
-            return list(self._state.requests)
+            state = self._state
+        return state.requests.snapshot()
 
     # -- one request -----------------------------------------------------------------------------
+    def _current(self) -> ConversationState:
+        with self._lock:
+            return self._state
+
     async def _handle(self, req: Request, resp: Responder) -> None:
+        if resp.upgrade is not None:  # a WebSocket (the Responses API's socket mode)
+            await serve_websocket(self._current, req, resp, execute)
+            return
         with self._lock:
             state = self._state
         turn, plan = dispatch(

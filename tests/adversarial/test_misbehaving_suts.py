@@ -41,6 +41,8 @@ def test_a_stream_that_never_ends_stops_the_run_at_preflight(sandbox: Sandbox) -
     assert ran.code == 2
     assert "did not answer the canary case" in ran.stderr
     assert "within 3s" in ran.stderr
+    # named by its command, found at the URL it was started on (not "at <the command>")
+    assert "endless.py --port '{port}'\" at http://127.0.0.1:" in ran.stderr
     assert ran.elapsed < 15, f"a 3 s deadline took {ran.elapsed:.1f}s"
 
 
@@ -102,7 +104,7 @@ def test_with_two_workers_a_sut_that_cannot_start_is_not_restarted_per_batch(
     assert ran.code == 2, ran.stderr
     assert 2 <= len(sandbox.noted("start")) <= 4  # twice per worker at most, for its 6 batches
     results = ran.results["results"]
-    assert len(results) == 92
+    assert len(results) == 96
     assert {r["status"] for r in results} == {"ERROR"}
     assert all(says in r["error"] for r in results)
     assert "thinkwire: the SUT could not be started (tried twice)" in ran.stderr

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import pytest
 
-from harness.dialects import RequestSpec
 from harness.events import (
     Message,
     Notice,
@@ -19,8 +18,9 @@ from harness.events import (
     ToolCallBlock,
     ToolCallDelta,
 )
-from harness.reference._faults import FAULTS, FaultFilter, ParserFailure, parser_mutant
-from harness.reference._passback_faults import PASSBACK_FAULTS, passback_body, passback_messages
+from harness.reference._faults import FAULTS, FaultFilter
+from harness.reference._parser_mutants import ParserFailure, parser_mutant
+from harness.reference._request_faults import PASSBACK_FAULTS, mutate_body, passback_messages
 
 RECORD = '{"type":"reasoning.server_tool_call","tool_name":"web","arguments":"{}","result":"ok"}'
 MSG = Message(
@@ -37,9 +37,9 @@ MSG = Message(
 
 def test_every_switch_is_registered_and_off_is_the_identity() -> None:
     assert PASSBACK_FAULTS.keys() <= FAULTS.keys()
-    assert passback_messages([MSG], frozenset()) == [MSG]
-    spec = RequestSpec("/x", {"anthropic_version": "v", "input": [{"phase": "commentary"}]})
-    assert passback_body(spec, frozenset()) is spec
+    assert passback_messages([MSG], "openai-chat", frozenset()) == [MSG]
+    body = {"anthropic_version": "v", "input": [{"phase": "commentary"}]}
+    assert mutate_body(body, frozenset()) is body
 
 
 @pytest.mark.parametrize(
@@ -55,16 +55,16 @@ def test_every_switch_is_registered_and_off_is_the_identity() -> None:
     ],
 )
 def test_message_level_switches(fault: str, expected: tuple[object, ...]) -> None:
-    user, got = passback_messages([Message.user("hi"), MSG], frozenset({fault}))
+    user, got = passback_messages([Message.user("hi"), MSG], "openai-chat", frozenset({fault}))
     assert user == Message.user("hi")
     assert got.content == expected
 
 
 def test_body_level_switches() -> None:
     items = [{"type": "message", "phase": "commentary"}]
-    spec = RequestSpec("/x", {"anthropic_version": "v", "input": items})
-    assert passback_body(spec, frozenset({"drop-vertex-version"})).body == {"input": spec.body["input"]}
-    assert passback_body(spec, frozenset({"drop-phase"})).body["input"] == [{"type": "message"}]
+    body = {"anthropic_version": "v", "input": items}
+    assert mutate_body(body, frozenset({"drop-vertex-version"})) == {"input": items}
+    assert mutate_body(body, frozenset({"drop-phase"}))["input"] == [{"type": "message"}]
 
 
 def test_drop_call_signatures_keeps_reasoning_signatures() -> None:

@@ -1,11 +1,10 @@
-"""Fidelity checks: passback-fidelity (what the provider gave back came back as it needs it) and
-request-contract (the request honours the provider's own request contract).
+"""The passback-fidelity check: what the provider gave back came back as it needs it.
 
 Rule: providers that only degrade when reasoning is lost answer 200, so no status can reveal the loss;
 the strict upstream compares what it emitted with what came back (``fidelity`` timeline entries) and
 this check reads that comparison: NON_STRICT where the provider only degrades, FAIL where it rejects
-(its rejection has ``concern="fidelity"``). A rejection of the request's own shape (a missing
-``anthropic_version`` on Vertex) is request-contract's, never a passback verdict.
+(its rejection has ``kind="fidelity"``). A rejection of the request's own shape (a missing
+``anthropic_version`` on Vertex) is request-contract's (``_errors``), never a passback verdict.
 """
 
 from __future__ import annotations
@@ -55,20 +54,3 @@ def passback_fidelity(view: CaseView) -> Finding:
             evidence=(view.index_of(e),),
         )
     return Finding("passback-fidelity", Verdict.PASS, message=f"{len(compared)} continuation(s) faithful")
-
-
-@check(
-    "request-contract",
-    "The SUT's upstream request honours the provider's request contract (e.g. Vertex's "
-    "anthropic_version in the body): a request the provider rejects for its shape never answers.",
-)
-def request_contract(view: CaseView) -> Finding:
-    if view.case.profile == "lenient":
-        return na("request-contract", "a lenient upstream has no request contract")
-    reached = [t for t in view.turns if t.reached]
-    if not reached:
-        return na("request-contract", "the upstream received no request")
-    for t in reached:
-        if t.rejections("request"):
-            return rejected("request-contract", view, t, t.rejections("request")[0])
-    return Finding("request-contract", Verdict.PASS, message=f"{len(reached)} request(s) accepted")

@@ -36,5 +36,6 @@ def parity(streamed: CaseView, whole: CaseView) -> Finding:
                     message=f"turn {ta.turn}: {what} differs between modes",
                     expected=f"streaming: {sa[:120]!r}",
                     actual=f"non-streaming: {sb[:120]!r}",
+                    evidence=whole.cite(tb.event_entries),  # the finding is the non-streaming case's
                 )
     return Finding("parity", Verdict.PASS)

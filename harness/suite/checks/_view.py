@@ -3,11 +3,13 @@ of reasoning and text, computed once so that one cause is reported by one check.
 
 Rule: pure functions of (case, timeline). The fate decides attribution: reasoning that never reached
 the client is ``dropped`` (the delivery check says so once; dependent checks become N/A); reasoning
-found in the answer is ``moved`` (channel-separation); repeated is ``duplicated`` (no-duplication);
-with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity). A turn the SUT itself failed
-(an exception, an error status or a broken stream the upstream never sent) is sut-error's alone. The
-view also holds the evidence the runner weighs (``harness.suite._evidence``): which turns reached the
-upstream and in which mode, the gates it reached, and whether the client observed anything at all.
+found in the answer is ``moved`` (channel-separation); the opaque data of a redacted block shown as
+reasoning or answer text is ``exposed`` (channel-separation, in its own words); repeated is
+``duplicated`` (no-duplication); with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
+A turn the SUT itself failed (an exception, an error status or a broken stream the upstream never
+sent) is sut-error's alone. The view also holds the evidence the runner weighs
+(``harness.suite._evidence``): which turns reached the upstream and in which mode, the gates it
+reached, and whether the client observed anything at all.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from harness.events import (
     Event,
     Message,
     Notice,
+    ReasoningBlock,
     ReasoningDelta,
     StreamError,
     TextDelta,
@@ -89,6 +92,12 @@ class TurnView:
     observed: bool = False  # the client got anything from the SUT (a status, bytes or an event)
     raised: list[Entry] = field(default_factory=list)  # client ``error`` entries with an exception
     client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
+    requests: list[Entry] = field(default_factory=list)  # upstream ``request`` entries: one per attempt
+    attempts_scripted: int = 0  # failed upstream answers scripted before the turn's own (retries)
+    replayed: bool = False  # the SUT retried after output of a failed attempt reached its client
+    event_entries: list[Entry] = field(default_factory=list)  # the client ``event`` entries
+    chunks: list[Entry] = field(default_factory=list)  # the client ``chunk`` entries
+    faults: list[Entry] = field(default_factory=list)  # the upstream ``fault`` entries
     fidelity: list[Entry] = field(default_factory=list)  # upstream ``fidelity``: passback compared
     expected: Message = field(init=False)
     delivered: Message = field(init=False)
@@ -111,11 +120,21 @@ class TurnView:
         return self.expected.text
 
     @property
+    def redacted(self) -> tuple[str, ...]:
+        """The opaque data of the redacted reasoning blocks the upstream sent (never user-facing)."""
+        blocks = self.expected.content
+        return tuple(b.redacted for b in blocks if isinstance(b, ReasoningBlock) and b.redacted)
+
+    @property
     def reasoning_fate(self) -> str:
+        if any(d in self.reasoning for d in self.redacted):
+            return "exposed"
         return fate(self.expected_reasoning, self.reasoning, self.text, self.expected_text)
 
     @property
     def text_fate(self) -> str:
+        if any(d in self.text for d in self.redacted):
+            return "exposed"
         return fate(self.expected_text, self.text, self.reasoning, self.expected_reasoning)
 
     @property
@@ -139,9 +158,10 @@ class TurnView:
         found = [e for e in self.expected_events if isinstance(e, Usage)]
         return found[-1] if found else None
 
-    def rejections(self, concern: str) -> list[Entry]:
-        """The strict upstream's rejections of this turn's request that belong to ``concern``."""
-        return [e for e in self.rejected if e.info.get("concern", "passback") == concern]
+    def rejections(self, kind: str) -> list[Entry]:
+        """The strict upstream's rejections of this turn's request of ``kind`` (``Rejection.kind``:
+        ``passback``, ``fidelity`` or ``request``; each is one check's)."""
+        return [e for e in self.rejected if e.info.get("rule_kind", "passback") == kind]
 
     @property
     def client_saw_error(self) -> bool:
@@ -150,6 +170,18 @@ class TurnView:
     @property
     def tool_calls(self) -> tuple[ToolCallBlock, ...]:
         return self.delivered.tool_calls
+
+    def writes_of(self, channel: str) -> list[Entry]:
+        """The upstream writes tagged with ``channel`` (``reasoning``, ``text``, ``tool``, ``usage``...)."""
+        return [e for e in self.writes if channel in e.info.get("tags", ())]
+
+    def events_of(self, *types: type) -> list[Entry]:
+        """The client event entries whose event is one of ``types``."""
+        return [e for e in self.event_entries if isinstance(e.event, types)]
+
+    def events_containing(self, needle: str, *types: type[ReasoningDelta | TextDelta]) -> list[Entry]:
+        """The client reasoning/text event entries whose text contains ``needle``."""
+        return [e for e in self.events_of(*types) if needle in getattr(e.event, "text", "")]
 
 
 @dataclass(slots=True)
@@ -160,11 +192,20 @@ class CaseView:
     turns: list[TurnView]
     entries: list[Entry]
 
+    _index: dict[int, int] | None = None
+
     def index_of(self, entry: Entry) -> int:
-        for i, e in enumerate(self.entries):
-            if e is entry:
-                return i
-        return -1
+        if self._index is None:
+            self._index = {id(e): i for i, e in enumerate(self.entries)}
+        return self._index.get(id(entry), -1)
+
+    def cite(self, *groups: list[Entry], limit: int = 8) -> tuple[int, ...]:
+        """A finding's evidence: the timeline indexes of the entries it cites, the first ``limit`` of
+        each group (a per-byte stream writes thousands of frames; the first ones make the point)."""
+        out: list[int] = []
+        for group in groups:
+            out += [i for i in (self.index_of(e) for e in group[:limit]) if i >= 0]
+        return tuple(sorted(set(out)))
 
     @property
     def sut_entries(self) -> list[Entry]:
@@ -194,30 +235,46 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
         modes = sel("upstream", "mode")
         errors = sel("client", "error")
         events = sel("client", "event")
+        requests = sel("upstream", "request")
+        attempts = len(getattr(spec, "attempts", ()))
+        final_reached = any(r.info.get("attempt", 0) == attempts for r in requests)
         views.append(
             TurnView(
                 turn=i,
                 expected_events=spec.events(),
                 client_events=[e.event for e in events if e.event is not None],
-                reached=bool(sel("upstream", "request")),
+                reached=bool(requests),
                 rejected=sel("upstream", "rejected"),
                 gate_timeouts=sel("upstream", "gate-timeout"),
                 gate_opens=sel("upstream", "gate-open"),
                 writes=sel("upstream", "write"),
                 status=int(statuses[-1].info.get("status", 0)) if statuses else None,
                 cancelled=bool(sel("client", "cancel")),
-                faulted=spec.faulted or _ends_inside_a_frame(case),
+                faulted=spec.faulted or _ends_inside_a_frame(case) or (bool(requests) and not final_reached),
                 gates_scripted=sum(1 for st in spec.steps if isinstance(st, Gate)),
                 gate_waits=sel("upstream", "gate-wait"),
-                mode=modes[0] if modes else None,
+                mode=modes[-1] if modes else None,
                 observed=bool(statuses or sel("client", "chunk"))
                 or any(not _made_by_harness(e, errors) for e in events),
                 raised=[e for e in errors if e.info.get("exception")],
                 client_errors=errors,
+                requests=requests,
+                attempts_scripted=attempts,
+                replayed=_retried_after_output(requests, events),
+                event_entries=events,
+                chunks=sel("client", "chunk"),
+                faults=sel("upstream", "fault"),
                 fidelity=sel("upstream", "fidelity"),
             )
         )
     return CaseView(case, kind, timeline, views, entries)
+
+
+def _retried_after_output(requests: list[Entry], events: list[Entry]) -> bool:
+    """A retry (a second upstream request of the turn) sent after reasoning or text of the failed
+    attempt had reached the client: whatever the retry streams, the client sees it twice."""
+    shown = [e.t for e in events if isinstance(e.event, ReasoningDelta | TextDelta) and e.event.text]
+    return bool(shown) and any(r.info.get("attempt", 0) > 0 and r.t > shown[0] for r in requests)
 
 
 def _ends_inside_a_frame(case: Any) -> bool:

@@ -1,11 +1,11 @@
-"""``thinkwire serve`` / ``replay``: a canned conversation and the lifecycle of a standalone server
-(also the recorder's): URL line flushed at start, ``--port-file``, graceful SIGTERM / SIGINT.
+"""The lifecycle of a standalone loopback server (``thinkwire serve``, ``replay`` and ``record``): the
+URL line flushed at start, ``--port-file``, graceful SIGTERM / SIGINT.
 
-Rule: printing and waiting only; the serving is :class:`~harness.upstream.MockUpstream`'s. The main
-thread sleeps on one socket that signals (``signal.set_wakeup_fd``), :meth:`Waker.stop` and "the last
-in-flight request ended" all write to: no polling, no exception raised inside a signal handler. On the
-first SIGTERM / SIGINT the server answers new requests 503, gives in-flight ones ``grace`` seconds (a
-second signal cuts that short), stops, prints its summary line and returns 0 (SIGTERM) or 130 (SIGINT).
+Rule: printing and waiting only; the serving is the server's. The main thread sleeps on one socket
+that signals (``signal.set_wakeup_fd``), :meth:`Waker.stop` and "the last in-flight request ended" all
+write to: no polling, no exception raised inside a signal handler. On the first SIGTERM / SIGINT a
+server answers new requests 503, gives in-flight ones ``grace`` seconds (:func:`drain`; a second
+signal cuts that short), stops, prints its summary line and returns 0 (SIGTERM) or 130 (SIGINT).
 """
 
 from __future__ import annotations
@@ -20,59 +20,21 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness._errors import FlagError, closest
-from harness.events import End, ReasoningDelta, TextDelta
-from harness.net import Request, Responder
-from harness.upstream._script import Conversation, Emit, Script
-from harness.upstream._server import MockUpstream
+from harness._errors import FlagError
 
 __all__ = [
     "DEFAULT_GRACE",
     "Waker",
     "check_port",
-    "demo_conversation",
     "drain",
     "listen_error",
     "remove_port_file",
     "say",
-    "serve_forever",
     "write_port_file",
 ]
 
 DEFAULT_GRACE = 5.0
 """Seconds in-flight requests get after the first SIGTERM / SIGINT."""
-
-SERVE_KEEP = 20
-"""Requests ``serve`` / ``replay`` remember (and x 100 timeline entries): what a strict profile
-checks a passback against, and enough to look at the last exchanges from a debugger."""
-
-
-def demo_conversation(dialect: str, variant: str | None = None, profile: str = "lenient") -> Conversation:
-    """A reasoning -> text turn, answered to every request (overflow). An unknown dialect, variant or
-    profile is a :class:`FlagError` naming the closest known names."""
-    from harness.dialects import dialect_names, get_dialect
-
-    if dialect not in dialect_names():
-        raise FlagError(f"--dialect {dialect!r}: unknown dialect; {closest(dialect, dialect_names())}")
-    d = get_dialect(dialect)
-    variant = variant or d.default_variant
-    if variant not in d.variants:
-        raise FlagError(f"--variant {variant!r}: not a variant of {dialect}; {closest(variant, d.variants)}")
-    profiles = ["lenient", *d.profiles()]
-    if profile not in profiles:
-        raise FlagError(
-            f"--profile {profile!r}: not a provider profile of {dialect}; {closest(profile, profiles)}"
-        )
-    turn = (
-        ReasoningDelta("The user says hello. "),
-        ReasoningDelta("I should greet them back."),
-        TextDelta("Hello! "),
-        TextDelta("How can I help?"),
-        End("stop"),
-    )
-    script = Script(dialect, (Emit(turn),), variant=variant, profile=profile)
-    return Conversation((), name=f"demo {dialect}:{variant}", overflow=script)
-
 
 # -- output ----------------------------------------------------------------------------------------
 def say(line: str) -> None:
@@ -198,82 +160,6 @@ def drain(waker: Waker, busy: Callable[[], int], grace: float) -> int:
         if left <= 0 or waker.wait(left):
             break
     return busy()
-
-
-# -- serve / replay --------------------------------------------------------------------------------
-class _Standalone(MockUpstream):
-    """The mock upstream with a request count, an in-flight count and a closing state (503)."""
-
-    def __init__(self, port: int, waker: Waker) -> None:
-        super().__init__(port=port)
-        self.waker = waker
-        self.served = 0
-        self.in_flight = 0
-        self.closing = False
-
-    async def _handle(self, req: Request, resp: Responder) -> None:
-        if self.closing:
-            body = b"thinkwire: shutting down\n"
-            await resp.start(503, [("content-type", "text/plain")], framing="length", length=len(body))
-            await resp.write(body)
-            await resp.end()
-            return
-        self.served += 1
-        self.in_flight += 1
-        try:
-            await super()._handle(req, resp)
-        finally:
-            self.in_flight -= 1
-            if self.closing and not self.in_flight:
-                self.waker.poke()
-
-
-def serve_forever(
-    conversation: Conversation,
-    *,
-    port: int = 0,
-    port_file: Path | None = None,
-    grace: float = DEFAULT_GRACE,
-    label: str = "serve",
-    out: Callable[[str], object] = say,
-    waker: Waker | None = None,
-) -> int:
-    """Serve ``conversation`` on 127.0.0.1 until SIGTERM / SIGINT (or ``waker.stop()``); the exit
-    code: 0 after SIGTERM or a stop, 130 after SIGINT."""
-    check_port(port)
-    if grace < 0:
-        raise FlagError(f"--grace {grace}: expected seconds >= 0 (0 cuts in-flight streams at once)")
-    waker = waker or Waker()
-    up = _Standalone(port, waker)
-    try:
-        up.start()
-    except RuntimeError as exc:
-        waker.close()
-        raise FlagError(
-            f"--port {port}: cannot listen on 127.0.0.1:{port} ({exc.__cause__ or listen_error(exc)}); "
-            "choose a free port or --port 0"
-        ) from None
-    waker.install()
-    cut = 0
-    try:
-        up.load(conversation, keep=SERVE_KEEP)  # flat for hours: nobody reads an old request
-        if port_file is not None:
-            write_port_file(port_file, up.port)
-        out(
-            f"thinkwire {label}: {up.base_url} serving {conversation.name or 'a conversation'} "
-            "(stop with Ctrl-C or SIGTERM)"
-        )
-        waker.wait_stop()
-        up.closing = True
-        cut = drain(waker, lambda: up.in_flight, grace)
-    finally:
-        up.stop()
-        remove_port_file(port_file, up.port)
-        waker.close()
-    how = "SIGINT" if waker.exit_code == 130 else "SIGTERM" if waker.first == signal.SIGTERM else "stop"
-    extra = f", {cut} cut at the end of the grace period" if cut else ""
-    out(f"thinkwire {label}: stopped ({how}) after {up.served} request(s){extra}")
-    return waker.exit_code
 
 
 def listen_error(exc: RuntimeError) -> str:
