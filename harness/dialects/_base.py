@@ -37,6 +37,7 @@ __all__ = [
     "Variant",
     "check_variant",
     "json_body",
+    "response_framing",
     "stream_flag",
     "turn_error",
 ]
@@ -46,6 +47,8 @@ class Transport(StrEnum):
     SSE = "sse"
     JSONL = "jsonl"
     EVENTSTREAM = "eventstream"
+    JSON_ARRAY = "json-array"
+    """A streamed JSON array (Gemini ``streamGenerateContent`` without ``?alt=sse``)."""
 
 
 class Caps(StrEnum):
@@ -179,7 +182,13 @@ class LenientProfile:
 class Dialect(Protocol):
     """A provider wire protocol. It owns its routing data, which the mock upstream reads: the request
     paths it serves (``path_suffixes``), the transport and content type of its streams, and how a
-    request asks for a stream (:meth:`wants_stream`)."""
+    request asks for a stream (:meth:`wants_stream`).
+
+    Optional members the mock upstream reads when present (see :func:`response_framing`):
+    ``stream_framing(target, request) -> (transport, content type)`` when the request picks the framing
+    (Gemini: ``?alt=sse`` or a JSON array), ``json_content_type`` (a whole body's content type when it is
+    not ``application/json``), ``id_header`` (the response header an official SDK reads the request id
+    from) and ``sse_eol`` (``"\\r\\n"``: the provider's own SSE line end)."""
 
     name: str
     transport: Transport
@@ -255,6 +264,15 @@ class EmitterLoop:
 
     def _end(self, ev: End) -> list[Frame]:
         raise NotImplementedError
+
+
+def response_framing(dialect: Dialect, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
+    """``(transport, content type)`` of a streaming answer to ``target`` (path and query) and its body."""
+    pick = getattr(dialect, "stream_framing", None)
+    if pick is not None:
+        transport, content_type = pick(target, request)
+        return str(transport), str(content_type)
+    return str(dialect.transport), dialect.content_type
 
 
 def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -> None:

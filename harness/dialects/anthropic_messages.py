@@ -158,7 +158,9 @@ def thinking_config(variant: str) -> dict[str, Any]:
 class AnthropicMessagesDialect:
     name = NAME
     transport = Transport.SSE
-    content_type = "text/event-stream"
+    content_type = "text/event-stream; charset=utf-8"
+    id_header = "request-id"
+    """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
     path_suffixes = ("/messages", ":streamRawPredict", ":rawPredict")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thinking"

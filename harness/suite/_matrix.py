@@ -388,15 +388,6 @@ MATRIX: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
-        "sse-bom-skip-unnamed",
-        "reference",
-        "usage",
-        _c(
-            "sse-framing/bom[anthropic-messages:thinking/frames/bom]",
-            "sse-framing/bom[anthropic-messages:thinking/bytes/bom-split]",
-        ),
-    ),
-    Mutant(
         "sse-data-space-only", "reference", "sut-error", _c(f"sse-framing/perturbations[{CHAT}/no-space]")
     ),
     Mutant(

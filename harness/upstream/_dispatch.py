@@ -11,14 +11,15 @@ from __future__ import annotations
 import threading
 import traceback
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from typing import Any
 
+from harness._errors import ThinkwireError
 from harness._json import loads
-from harness.dialects import Rejection
-from harness.events import Event, Message, ReasoningDelta, assemble
+from harness.dialects import Rejection, get_dialect
+from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
 from harness.upstream._plan import (
@@ -33,7 +34,7 @@ from harness.upstream._plan import (
     validate_request,
     wants_stream,
 )
-from harness.upstream._script import Conversation, Script
+from harness.upstream._script import Conversation, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json"]
 
@@ -194,6 +195,28 @@ def _judge(
     return _immediate(rejection.status, rejection.body, headers)
 
 
+def _carried(script: Script, plan: Plan) -> tuple[bool | None, bool | None]:
+    """Whether the answer carried reasoning text and usage: from its events, or, for recorded bytes
+    (a replayed cassette has no events), from those bytes read back by the dialect's observer; None
+    when nothing can tell (a finding then says nothing about it rather than something false)."""
+    raw = b"".join(c for st in script.steps if isinstance(st, Raw) for c in st.chunks)
+    events: Sequence[Event] = plan.events
+    if raw:
+        dialect = get_dialect(script.dialect)
+        try:
+            if plan.stream:
+                obs = dialect.observer()
+                events = obs.feed(raw) + obs.end()
+            else:
+                events = dialect.observe_response(raw)
+        except (ThinkwireError, ValueError):  # bytes the observer cannot read: unknown, never a guess
+            return None, None
+        if all(isinstance(e, Notice) for e in events):  # it read nothing it understood
+            return None, None
+    reasoning = any(isinstance(e, ReasoningDelta) and e.text for e in events)
+    return reasoning, any(isinstance(e, Usage) for e in events)
+
+
 def dispatch(
     state: ConversationState,
     *,
@@ -250,7 +273,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
         rejected = _judge(state, script, request, turn, reject)
         if rejected is not None:
             return rejected
-        plan = build_plan(script, path=req.path, request=request)
+        plan = build_plan(script, path=req.path, request=request, target=req.target)
     except Exception as exc:
         tl.add(
             "upstream",
@@ -262,8 +285,9 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
         return Plan((Abort("server-error"),), False, ())
     # What the SUT asked for (streaming or one body) and what it got: the evidence a streaming case
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
-    # answer carried reasoning at all (so a finding never guesses).
+    # answer carried reasoning and usage at all (so a finding never guesses).
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
+    reasoning, usage = _carried(script, plan)
     tl.add(
         "upstream",
         "mode",
@@ -271,7 +295,8 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
         stream=plan.stream,
         asked_stream=asked,
         attempt=script.attempt,
-        reasoning=any(isinstance(e, ReasoningDelta) and e.text for e in plan.events),
+        reasoning=reasoning,
+        usage=usage,
     )
     if plan.events:
         state.record_emitted(turn, plan.events)

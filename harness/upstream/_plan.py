@@ -19,6 +19,7 @@ from harness.dialects import Dialect, Fidelity, ProviderProfile, Rejection, dial
 from harness.events import Event, Message
 from harness.net import Framing
 from harness.upstream import _writes
+from harness.upstream._head import framing, merge_headers, request_id
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -68,7 +69,6 @@ def routes() -> tuple[tuple[str, str], ...]:
     ]
     return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
 
-_HOP = frozenset({"content-length", "transfer-encoding", "connection"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,11 +225,16 @@ class _Cut:
 
 
 class _Planner:
-    def __init__(self, script: Script, dialect: Dialect, request: Mapping[str, Any]) -> None:
+    def __init__(
+        self, script: Script, dialect: Dialect, request: Mapping[str, Any], target: str = ""
+    ) -> None:
         self.script = script
         self.dialect = dialect
         self.request = request
-        self.transport = str(dialect.transport)
+        self.transport, self.content_type, self.perturbation = framing(
+            dialect, target, request, script.perturbation
+        )
+        self.streaming = True
         self.variant = script.variant or dialect.default_variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
@@ -244,7 +249,7 @@ class _Planner:
         self._shaped: dict[int, tuple[Event, ...]] = {}
         self.lazy = (
             script.chunking in _writes.BATCH_SAFE_CHUNKERS
-            and script.perturbation in _writes.BATCH_SAFE_PERTURBATIONS
+            and self.perturbation in _writes.BATCH_SAFE_PERTURBATIONS
             and not any(
                 isinstance(s, MidStreamError) or (isinstance(s, Disconnect) and s.where != "now")
                 for s in script.steps
@@ -272,7 +277,7 @@ class _Planner:
             return out
         from harness.codec import get_perturbation
 
-        get_perturbation(self.script.perturbation, self.transport)
+        get_perturbation(self.perturbation, self.transport)
         for k, step in enumerate(steps):
             if isinstance(step, Emit):  # no emitter built: each takes a fresh mock id
                 out += self.shaped(k, step)
@@ -286,12 +291,20 @@ class _Planner:
     def emitter(self) -> Any:
         if self._emitter is None:
             self._emitter = self.dialect.emitter(self.variant, model=self.script.model)
+            bind = getattr(self._emitter, "bind_request", None)
+            if bind is not None:  # what the stream's shape depends on in the request
+                bind(self.request)
             prime = getattr(self._emitter, "prime", None)
             if prime is not None:  # what a wire says up front (Anthropic: input tokens in message_start)
                 prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        """What this answer carries: the wire's own request rules (the dialect's ``shape_for_request``,
+        any profile: e.g. no stream usage unless asked), then the provider profile's."""
+        wire = getattr(self.dialect, "shape_for_request", None)
+        if wire is not None:
+            events = tuple(wire(self.request, self.variant, events, stream=self.streaming))
         profile = self.dialect.profiles().get(self.script.profile)
         return events if profile is None else tuple(profile.shape(self.request, events))
 
@@ -323,7 +336,7 @@ class _Planner:
         self.flushed = True
         base = self.frame_count
         self.frame_count += len(frames)
-        raw = encode_pieces(frames, self.transport, self.script.perturbation, start=start, end=end)
+        raw = encode_pieces(frames, self.transport, self.perturbation, start=start, end=end)
         pieces = [
             _Piece(
                 data,
@@ -387,7 +400,12 @@ class _Planner:
             yield from self.drain()
             return
         self.actions.append(
-            Head(200, _merge_headers((("content-type", self.dialect.content_type),), self.script.headers))
+            Head(
+                200,
+                merge_headers(
+                    (("content-type", self.content_type), *request_id(self.dialect)), self.script.headers
+                ),
+            )
         )
         for k, step in enumerate(steps):
             yield from self.drain()
@@ -508,8 +526,14 @@ class _Planner:
                 break
             elif isinstance(step, HttpError):
                 raise ValueError("HttpError must be the first step of a script")
-        body = dialect.emit_response(tuple(self.events), self.variant, model=self.script.model)
-        headers = _merge_headers((("content-type", "application/json"),), self.script.headers)
+        emit_for = getattr(dialect, "emit_response_for", None)  # a body that echoes the request
+        body = (
+            emit_for(tuple(self.events), self.variant, model=self.script.model, request=self.request)
+            if emit_for is not None
+            else dialect.emit_response(tuple(self.events), self.variant, model=self.script.model)
+        )
+        ctype = getattr(dialect, "json_content_type", "application/json")
+        headers = merge_headers((("content-type", ctype), *request_id(dialect)), self.script.headers)
         self.actions.append(Head(200, headers, "length", len(body)))
         if stall is not None:
             self.actions += [Fault("stall"), StallFor(stall.timeout)]
@@ -524,7 +548,7 @@ class _Planner:
             self.actions.append(Abort(f"disconnect-{self.cut.where}") if self.cut else Finish())
 
     def http_error(self, step: HttpError) -> None:
-        headers = _merge_headers(
+        headers = merge_headers(
             (("content-type", step.content_type),), (*self.script.headers, *step.headers), keep_type=False
         )
         self.actions += [
@@ -552,19 +576,6 @@ _STREAM_STEPS: dict[type, Callable[[_Planner, int, Any], Iterable[Action]]] = {
 chain)."""
 
 
-def _merge_headers(
-    base: tuple[tuple[str, str], ...], extra: tuple[tuple[str, str], ...], *, keep_type: bool = True
-) -> tuple[tuple[str, str], ...]:
-    """``extra`` (the script's headers) override ``base`` by name; hop-by-hop headers are dropped.
-    ``keep_type=False``: the base content type wins (an HttpError names its own)."""
-    names = {k.lower() for k, _ in extra if k.lower() not in _HOP}
-    if not keep_type:
-        names.discard("content-type")
-    out = [(k, v) for k, v in base if k.lower() not in names]
-    out += [(k, v) for k, v in extra if k.lower() not in _HOP and (keep_type or k.lower() != "content-type")]
-    return tuple(out)
-
-
 def build_plan(
     script: Script,
     *,
@@ -572,15 +583,19 @@ def build_plan(
     request: Mapping[str, Any] | None = None,
     stream: bool | None = None,
     lazy: bool = True,
+    target: str | None = None,
 ) -> Plan:
-    """The actions answering ``request`` (its parsed JSON body) with ``script``. A streaming plan is
-    lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``); ``lazy=False``
-    plans it whole (the tests compare the two)."""
+    """The actions answering ``request`` (its parsed JSON body) with ``script``; ``target`` is the
+    request's path with its query (``path`` when not given), which may pick the framing. A streaming
+    plan is lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``);
+    ``lazy=False`` plans it whole (the tests compare the two)."""
     request = request or {}
+    target = path if target is None else target
     dialect = get_dialect(script.dialect)
     streaming = wants_stream(script, path, request) if stream is None else stream
-    planner = _Planner(script, dialect, request)
+    planner = _Planner(script, dialect, request, target)
     if not streaming:
+        planner.streaming = False
         planner.run_whole()
         return Plan(tuple(with_withheld(planner.actions)), False, tuple(planner.events))
     if not (planner.lazy and lazy):
@@ -591,7 +606,7 @@ def build_plan(
     gated = any(isinstance(step, Gate) for step in script.steps)  # else no step for with_withheld
 
     def make() -> Iterator[Action]:  # a fresh planner each time: a plan can be taken twice
-        fresh = _Planner(script, dialect, request)
+        fresh = _Planner(script, dialect, request, target)
         fresh._shaped = planner._shaped  # shaped once, for the events and the frames alike
         return with_withheld(fresh.run_stream()) if gated else fresh.run_stream()
 

@@ -97,6 +97,7 @@ def test_observer_maps_blocks_to_items_and_signatures_never_to_text() -> None:
         ReasoningDelta(" in Paris.", item="0"),
         ReasoningSignature("sig_mock_EqQBCgIYAhIM1gbcDa9GJwZA2b3h", item="0"),
         ToolCallDelta(0, "toolu_01Paris", "get_weather", "", item="1"),
+        ToolCallDelta(0, None, None, "", item="1"),  # the empty first input_json_delta, as recorded
         ToolCallDelta(0, None, None, '{"city": "Par', item="1"),
         ToolCallDelta(0, None, None, 'is"}', item="1"),
         Usage(472, 180, None, 652),
