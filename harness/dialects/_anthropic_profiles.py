@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
@@ -279,6 +279,8 @@ class _AnthropicAdaptive(_Anthropic):
         "Anthropic Opus 4.7+: only adaptive thinking (type enabled -> 400); display defaults to omitted "
         "(empty thinking text, signature kept) unless summarized is requested; passback as anthropic"
     )
+    request_rules: ClassVar[tuple[str, ...]] = ("anthropic/thinking-enabled-unsupported",)
+    """The rules of ``kind="request"`` it enforces (the request-contract check reads them)."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         turn = _Anthropic.shape(self, request, turn)
@@ -355,6 +357,7 @@ class _Vertex(_Anthropic):
 
     name: str = "vertex"
     description: str = "Claude on Vertex AI: anthropic_version in the body (400 otherwise), Anthropic's rules"
+    request_rules: ClassVar[tuple[str, ...]] = ("vertex/anthropic-version",)
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         version = request.get("anthropic_version")

@@ -145,7 +145,10 @@ class Observer(Protocol):
 
 class ProviderProfile(Protocol):
     """A versioned strict (or lenient) provider: checks a request against what the upstream emitted
-    earlier in the conversation, and may shape what it streams from what the request asked for."""
+    earlier in the conversation, and may shape what it streams from what the request asked for.
+
+    Optional: ``request_rules`` (the names of its :class:`Rejection` rules of ``kind="request"``; the
+    request-contract check is N/A on a profile without one) and ``fidelity`` (see :class:`Fidelity`)."""
 
     name: str
     dialect: str

@@ -1,6 +1,7 @@
 """passback-fidelity and request-contract end to end, against the reference gateway: a provider that only
 degrades gives NON_STRICT (a failure under --strict only), one that rejects gives FAIL with the
-provider's status, a correct SUT passes (a judged PASS, never N/A), and each cause has one owner."""
+provider's status, a correct SUT passes (a judged PASS, never N/A), a profile without a request rule is
+N/A for request-contract, and each cause has one owner."""
 
 from __future__ import annotations
 
@@ -63,3 +64,17 @@ def test_request_contract_passes_a_correct_request_and_fails_the_first_turn_reje
     assert f.verdict == Verdict.FAIL
     assert "turn 0: the strict upstream (vertex) rejected the request with 400" in f.message
     assert [x.check for x in result.results[0].failing()] == ["request-contract"]
+
+
+def test_request_contract_is_not_applicable_where_the_profile_enforces_no_request_rule() -> None:
+    """An accepted request proves nothing about a contract the profile does not have (never a PASS)."""
+    result = run(
+        ["tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"],
+        sut="reference",
+        expectations=None,
+    )
+    f = finding(result, "request-contract")
+    assert f.verdict == Verdict.NOT_APPLICABLE
+    assert "enforces no request contract rule" in f.message
+    correct = run([VERTEX], sut="reference", expectations=None)
+    assert "under vertex/anthropic-version" in finding(correct, "request-contract").message

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from harness.dialects import LENIENT
+from harness.dialects import LENIENT, get_dialect
 from harness.events import End, StreamError
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
@@ -154,13 +154,27 @@ def rejected(name: str, view: CaseView, t: TurnView, e: Entry) -> Finding:
 def request_contract(view: CaseView) -> Finding:
     if view.case.profile == LENIENT:
         return na("request-contract", "a lenient upstream has no request contract")
+    rules = _request_rules(view)
+    if not rules:
+        return na("request-contract", f"the profile {view.case.profile} enforces no request contract rule")
     reached = [t for t in view.turns if t.reached]
     if not reached:
         return na("request-contract", "the upstream received no request")
     for t in reached:
         if t.rejections("request"):
             return rejected("request-contract", view, t, t.rejections("request")[0])
-    return Finding("request-contract", Verdict.PASS, message=f"{len(reached)} request(s) accepted")
+    return Finding(
+        "request-contract",
+        Verdict.PASS,
+        message=f"{len(reached)} request(s) accepted under {', '.join(rules)}",
+    )
+
+
+def _request_rules(view: CaseView) -> tuple[str, ...]:
+    """The rules of ``kind="request"`` the case's provider profile enforces (its ``request_rules``):
+    without one, an accepted request proves nothing about the contract."""
+    profile = get_dialect(view.case.dialect).profiles().get(view.case.profile)
+    return tuple(getattr(profile, "request_rules", ()))
 
 
 def _sides(rejected: Any, default: str) -> tuple[str, str]:
