@@ -29,11 +29,10 @@ from harness.upstream._plan import (
     Plan,
     Write,
     build_plan,
-    check_fidelity,
     dialect_for_path,
-    validate_request,
     wants_stream,
 )
+from harness.upstream._profile import check_fidelity, validate_request
 from harness.upstream._script import Conversation, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json"]
