@@ -118,6 +118,9 @@ def reasoning_turns(
             out.append(
                 ToolCallDelta(0, "call_1", draw(st.sampled_from(["get_weather", "read_file"])), '{"a":1}')
             )
+            if Caps.CALL_SIGNATURE in caps and draw(st.booleans()):
+                sig = "Ci" + draw(st.text("abcdefXYZ0123456789", min_size=4, max_size=16))
+                out.append(ReasoningSignature(sig))
         else:
             out += [TextDelta(t) for t in draw(texts)]
         if Caps.USAGE in caps and draw(st.booleans()):

@@ -23,7 +23,7 @@ from harness.reference._faults import GATEWAY_FAULTS, check_faults
 from harness.suite import builtin_profile
 from harness.suite.checks import CHECKS, PairCheck, case_checks, pair_checks
 from harness.upstream import Script
-from harness.upstream._plan import validate_request
+from harness.upstream._profile import validate_request
 
 
 def _drawn_tree() -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
@@ -279,6 +279,8 @@ class _AnthropicAdaptive(_Anthropic):
         "Anthropic Opus 4.7+: only adaptive thinking (type enabled -> 400); display defaults to omitted "
         "(empty thinking text, signature kept) unless summarized is requested; passback as anthropic"
     )
+    request_rules: ClassVar[tuple[str, ...]] = ("anthropic/thinking-enabled-unsupported",)
+    """The rules of ``kind="request"`` it enforces (the request-contract check reads them)."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         turn = _Anthropic.shape(self, request, turn)
@@ -343,9 +345,40 @@ class _DeepSeek:
         return None
 
 
+VERTEX_VERSIONS = frozenset({"vertex-2023-10-16", "2026-10-21"})
+"""Google's documented value, and what the anthropic SDK 2.16.0's Vertex client sends (SDK wins)."""
+
+
+@dataclass(slots=True)
+class _Vertex(_Anthropic):
+    """Claude on Vertex AI: Anthropic's thinking rules, and the body carries ``anthropic_version``
+    (recorded 400 "anthropic_version: Field required", request id ``req_vrtx_…``, quoted in
+    https://github.com/jordigilh/kubernaut/issues/686): a request-contract rejection."""
+
+    name: str = "vertex"
+    description: str = "Claude on Vertex AI: anthropic_version in the body (400 otherwise), Anthropic's rules"
+    request_rules: ClassVar[tuple[str, ...]] = ("vertex/anthropic-version",)
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        version = request.get("anthropic_version")
+        if version not in VERTEX_VERSIONS:
+            message = "anthropic_version: Field required" if version is None else "anthropic_version: invalid"
+            body = dumps_compact(
+                {
+                    "type": "error",
+                    "error": {"type": "invalid_request_error", "message": message},
+                    "request_id": "req_vrtx_mock",
+                }
+            ).encode()
+            diff = ("anthropic_version", version, "vertex-2023-10-16")
+            return Rejection(400, body, "vertex/anthropic-version", (diff,), kind="request")
+        return _Anthropic.validate(self, request, emitted)
+
+
 PROFILES: dict[str, ProviderProfile] = {
     LENIENT: LenientProfile("anthropic-messages"),
     "anthropic": _Anthropic(),
     "anthropic-adaptive": _AnthropicAdaptive(),
     "deepseek-anthropic": _DeepSeek(),
+    "vertex": _Vertex(),
 }

@@ -27,6 +27,7 @@ __all__ = [
     "Difference",
     "Emitter",
     "EmitterLoop",
+    "Fidelity",
     "LenientProfile",
     "Observer",
     "ProviderProfile",
@@ -55,6 +56,7 @@ class Caps(StrEnum):
 
     REASONING = "reasoning"  # visible reasoning text
     SIGNATURE = "signature"  # opaque signature / encrypted content
+    CALL_SIGNATURE = "call-signature"  # a signature on a tool call (Gemini's thoughtSignature)
     REDACTED = "redacted"  # redacted reasoning blocks
     MULTI_REASONING = "multi-reasoning"  # several reasoning blocks in one message
     INTERLEAVED = "interleaved"  # reasoning after text or a tool call in one message
@@ -91,9 +93,26 @@ class Rejection:
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers the provider sends with the error (Bedrock: ``x-amzn-ErrorType``)."""
     kind: str = "passback"
-    """What the rule polices: ``passback`` (reasoning the SUT had to carry back: the passback check) or
-    ``request`` (the request itself breaks the provider's current contract, e.g. a thinking mode the
-    model refuses: the request-contract check)."""
+    """What the rule polices, so one check owns it: ``passback`` (reasoning the SUT had to carry back
+    was lost: the passback check), ``fidelity`` (it came back altered: passback-fidelity) or ``request``
+    (the request itself breaks the provider's current contract, e.g. a thinking mode the model refuses
+    or a Vertex body without ``anthropic_version``: the request-contract check)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fidelity:
+    """What a provider that compares passed-back reasoning with what it emitted found in one request.
+
+    ``differences`` is empty when everything came back as the provider needs it (byte-exact where it
+    requires that). ``rejects``: the provider answers such a request with an error (its
+    :class:`Rejection` has ``kind="fidelity"``); otherwise it answers 200 and only degrades, so no
+    status code can reveal the loss. A profile that makes the comparison has a method
+    ``fidelity(request, emitted) -> Fidelity | None`` (None: the request carries nothing to compare).
+    """
+
+    rule: str
+    differences: tuple[Difference, ...] = ()
+    rejects: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +145,10 @@ class Observer(Protocol):
 
 class ProviderProfile(Protocol):
     """A versioned strict (or lenient) provider: checks a request against what the upstream emitted
-    earlier in the conversation, and may shape what it streams from what the request asked for."""
+    earlier in the conversation, and may shape what it streams from what the request asked for.
+
+    Optional: ``request_rules`` (the names of its :class:`Rejection` rules of ``kind="request"``; the
+    request-contract check is N/A on a profile without one) and ``fidelity`` (see :class:`Fidelity`)."""
 
     name: str
     dialect: str

@@ -6,7 +6,10 @@ LiteLLM), ``reasoning`` (vLLM, OpenRouter), ``reasoning_text``, ``reasoning_deta
 (LiteLLM's Anthropic blocks: ``thinking`` with its ``signature``, ``redacted_thinking`` with its
 ``data``), ``content_blocks[]`` (Portkey: the same typed blocks plus ``text``, streamed as
 ``{"index", "delta": {...}}``), ``reasoning_items[]`` (LiteLLM's Responses reasoning items: ``id``,
-``summary``, ``encrypted_content``), and any carrier a profile declares (``_carrier_spec``). Rule 1
+``summary``, ``encrypted_content``), and any carrier a profile declares (``_carrier_spec``).
+OpenRouter's ``reasoning.server_tool_call`` records (a server tool's call and result, kept so a later
+turn can rehydrate it) are opaque data that must come back: they travel as redacted reasoning whose data
+is the record's JSON (:func:`server_tool_call`). Rule 1
 (reading): the text of a delta is taken from ONE field (the priority order of ``reasoning_fields``),
 the others are mirrors, noted once and never counted twice; the opaque parts (signatures, redacted
 data, encrypted items) come from one list carrier, the first present in priority order, and are read
@@ -21,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness._json import dumps_compact, loads
 from harness.dialects._carrier_spec import BUILTIN_SPECS, CarrierSpec
 from harness.events import (
     Event,
@@ -47,6 +51,7 @@ __all__ = [
     "list_text",
     "parse_reasoning_items",
     "parse_thinking_blocks",
+    "server_tool_call",
     "with_echo",
 ]
 
@@ -118,6 +123,23 @@ GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
 _DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
 
 
+SERVER_TOOL_CALL = "reasoning.server_tool_call"
+
+
+def server_tool_call(data: str | None) -> dict[str, Any] | None:
+    """The OpenRouter server-tool record a redacted block's data holds (its JSON, without the
+    positional ``index``), or None (openrouter SDK ``ReasoningDetailServerToolCall``)."""
+    if not data or not data.startswith("{"):
+        return None
+    try:
+        obj = loads(data)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or obj.get("type") != SERVER_TOOL_CALL:
+        return None
+    return {k: v for k, v in obj.items() if k != "index"}
+
+
 def _item_parts(item: Mapping[str, Any]) -> list[str]:
     """The readable texts of a Responses reasoning item (its summary parts, else its content parts)."""
     parts = item.get("summary") or item.get("content") or []
@@ -165,6 +187,8 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
             sig = d.get("signature")
             if kind == "reasoning.text" and isinstance(sig, str) and sig:
                 out.append(ReasoningSignature(sig))
+        elif kind == SERVER_TOOL_CALL:
+            out.append(RedactedReasoning(dumps_compact({k: v for k, v in d.items() if k != "index"})))
         elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
             if d.get("format") == GEMINI_FORMAT and d.get("id"):
                 out.append(ReasoningSignature(d["data"], item=str(d["id"])))
@@ -191,6 +215,10 @@ def details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = (
     a ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it."""
     out: list[dict[str, Any]] = []
     for n, b in enumerate(blocks):
+        record = server_tool_call(b.redacted)
+        if record is not None:
+            out.append(record | {"index": n})
+            continue
         if b.redacted is not None:
             out.append({"type": "reasoning.encrypted", "data": b.redacted, "format": RD_FORMAT, "index": n})
             continue

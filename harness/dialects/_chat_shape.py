@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum, auto
 from typing import Any
 
-from harness.dialects._think import CLOSE
+from harness.dialects._think import CLOSE, TAGS
 from harness.events import Usage
 
 __all__ = ["Carrier", "Shape", "usage_event", "usage_json"]
@@ -25,7 +25,7 @@ class Carrier(Enum):
     REASONING_CONTENT = auto()  # delta.reasoning_content (DeepSeek, Kimi)
     REASONING = auto()  # delta.reasoning (vLLM, OpenRouter, Groq)
     DETAILS = auto()  # delta.reasoning mirrored in delta.reasoning_details[] (OpenRouter)
-    INLINE = auto()  # <think> tags leading delta.content
+    INLINE = auto()  # a tag pair (<think>, <mm:think>, <thought>, harmony channels) leading delta.content
     MISTRAL = auto()  # delta.content as a list of thinking chunks (Magistral)
     NONE = auto()  # not on the wire: only usage's reasoning_tokens (OpenAI)
 
@@ -51,6 +51,8 @@ class Shape:
     usage_choice: Mapping[str, Any] | None = None  # the usage chunk's one choice's delta; None: choices:[]
     usage_extra: Mapping[str, Any] = field(default_factory=dict)  # the provider's own usage fields
     role_with_tools: bool = False  # a stream that opens with a tool call has the role in that chunk
+    tags: tuple[str, str] = TAGS  # INLINE: the tag pair, for the readers and the request codec
+    replay_inline: bool = True  # INLINE: history content carries the tagged reasoning back
 
     @property
     def implicit(self) -> bool:

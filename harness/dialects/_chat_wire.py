@@ -17,24 +17,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import Enum, auto
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame, SSEDecoder
 from harness.dialects._base import EmitterLoop
-from harness.dialects._chat_carriers import (
-    CARRIERS,
-    GEMINI_FORMAT,
-    RD_FORMAT,
-    Specs,
-    carrier_events,
-    carrier_lists,
-    carrier_text,
-)
+from harness.dialects._chat_carriers import CARRIERS, GEMINI_FORMAT, RD_FORMAT, Specs, server_tool_call
+from harness.dialects._chat_reader import INLINE_THINK, Reader
 from harness.dialects._chat_shape import Carrier, Shape, usage_event, usage_json
-from harness.dialects._think import ThinkSplitter
+from harness.dialects._think import TAGS
 from harness.events import (
     End,
     Event,
@@ -76,9 +68,8 @@ def reading_order(fields: Sequence[str] | None, carriers: Specs = ()) -> tuple[s
     if fields is not None:
         return tuple(fields)
     return (*DEFAULT_REASONING_FIELDS, *(c.name for c in carriers))
-INLINE_THINK = True
-"""The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
-profile's ``inline_think`` key overrides it per front door, see ``drivers/_profile.py``)."""
+
+
 _ids = itertools.count(1)
 
 
@@ -326,11 +317,11 @@ class ChatEmitter(EmitterLoop):
             if not self._rd_block_open:
                 self._rd_index += 1
             detail = {"type": "reasoning.text", "signature": ev.value}
-        else:
+        else:  # a redacted block; an OpenRouter server-tool record keeps its own fields
             self._rd_index += 1
-            detail = {"type": "reasoning.encrypted", "data": ev.data}
+            detail = server_tool_call(ev.data) or {"type": "reasoning.encrypted", "data": ev.data}
         self._rd_block_open = False  # a signature closes its block; a redacted one is a block
-        detail |= {"format": RD_FORMAT, "index": self._rd_index}
+        detail |= {"format": detail.get("format", RD_FORMAT), "index": self._rd_index}
         delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
         return [self._frame(self._chunk(delta), "reasoning")]
 
@@ -352,133 +343,7 @@ class ChatEmitter(EmitterLoop):
 
 
 # --------------------------------------------------------------------------------------------------
-# Observer
-
-def _thinking_text(part: Mapping[str, Any]) -> str:
-    """The text of a Mistral ``thinking`` chunk (a list of text parts, or a string)."""
-    inner = part.get("thinking")
-    if isinstance(inner, list):
-        return "".join(p.get("text", "") for p in inner if isinstance(p, Mapping))
-    return inner if isinstance(inner, str) else ""
-
-
-@dataclass
-class Reader:
-    """Per-stream state shared by the streaming and the non-streaming readers."""
-
-    fields: tuple[str, ...]
-    implicit: bool
-    inline: bool = INLINE_THINK  # False: never split inline <think> (a door claiming structured reasoning)
-    specs: Specs = ()  # the carriers the profile declares
-    splitter: ThinkSplitter = field(init=False)
-    structured: bool = False
-    mirrored_noted: bool = False
-    read_from: str | None = None  # the field this stream's reasoning text was first read from
-    text_ended: bool = False
-    finish: str | None = None
-
-    def __post_init__(self) -> None:
-        self.splitter = ThinkSplitter(implicit=self.implicit)
-
-    def reasoning(self, obj: Mapping[str, Any], *, message: bool = False) -> list[Event]:
-        """The reasoning of one delta (or non-streaming ``message``): one text field, plus one list
-        carrier's opaque parts (``_chat_carriers`` Rule 1: read whatever ``fields`` names)."""
-        out: list[Event] = []
-        lists = carrier_lists(obj, self.specs, message=message)
-        texts: list[tuple[str, str]] = []
-        for name in self.fields:
-            val = carrier_text(name, obj, self.specs, message=message)
-            if val:
-                texts.append((name, val))
-        chosen = texts[0] if texts else None
-        if chosen is not None or any(
-            carrier_events(n, obj, self.specs, message=message, with_text=False) for n in lists
-        ):
-            self.structured = True
-            out += self.splitter.release()
-        if len(texts) > 1 and not self.mirrored_noted:
-            self.mirrored_noted = True
-            same = all(t == texts[0][1] for _, t in texts)
-            names = ",".join(n for n, _ in texts)
-            out.append(Notice("mirrored", names if same else names + " (texts differ)"))
-        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order);
-        # a list carrier outside ``fields`` still gives its opaque parts.
-        source = next((n for n in self.fields if n in lists), lists[0] if lists else None)
-        source_text = carrier_text(source, obj, self.specs, message=message) if source else ""
-        from_list = source is not None and source in self.fields and (
-            chosen is None or chosen[0] == source or chosen[1] == source_text
-        )
-        if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
-            # a list carrier recapping what another field already streamed (LiteLLM sends the whole
-            # reasoning item after the reasoning_content deltas): its opaque parts only, read once
-            if not self.mirrored_noted:
-                self.mirrored_noted = True
-                out.append(Notice("mirrored", f"{self.read_from},{source} (recap)"))
-            chosen, from_list = None, False
-        if chosen is not None and self.read_from is None:
-            self.read_from = chosen[0]
-        if chosen is not None and not from_list:
-            out.append(ReasoningDelta(chosen[1]))
-        if source is not None:
-            out += carrier_events(source, obj, self.specs, message=message, with_text=from_list)
-        return out
-
-    def content(self, content: Any) -> list[Event]:
-        if content is None or content == "":
-            return []
-        if isinstance(content, str):
-            if self.structured or not self.inline:
-                return [*self.splitter.release(), TextDelta(content)]
-            return list(self.splitter.feed(content))
-        if not isinstance(content, list):
-            return [Notice("unknown-content", dumps_compact(content)[:80])]
-        out: list[Event] = []
-        for part in content:  # Mistral chunks
-            if not isinstance(part, Mapping):
-                continue
-            if part.get("type") == "thinking":
-                text = _thinking_text(part)
-                self.structured = True
-                out += self.splitter.release()
-                if text:
-                    out.append(ReasoningDelta(text))
-                if isinstance(part.get("signature"), str) and part["signature"]:
-                    out.append(ReasoningSignature(part["signature"]))
-            elif part.get("type") == "text" and isinstance(part.get("text"), str):
-                out += self.content(part["text"])
-        return out
-
-    def tool_calls(self, calls: Any) -> list[Event]:
-        out: list[Event] = []
-        for n, call in enumerate(calls if isinstance(calls, list) else ()):
-            if not isinstance(call, Mapping):
-                continue
-            index, cid = call.get("index", n), call.get("id")
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
-            args, name = fn.get("arguments"), fn.get("name")
-            if not isinstance(args, str):
-                args = dumps_compact(args) if args is not None else ""
-            out.append(
-                ToolCallDelta(
-                    int(index) if isinstance(index, int) else n,
-                    cid if isinstance(cid, str) else None,
-                    name if isinstance(name, str) else None,
-                    args,
-                )
-            )
-        return out
-
-    def end_text(self) -> list[Event]:
-        """The content is over (its choice finished, ``[DONE]``, EOF, an error): text held back as a
-        possible ``<think>`` prefix goes out now, before any usage that follows. Once."""
-        if self.text_ended:
-            return []
-        self.text_ended = True
-        out: list[Event] = list(self.splitter.end())
-        if self.splitter.unclosed:
-            out.append(Notice("think-unclosed", "a <think> block was never closed"))
-        return out
+# Observer (one delta's reading: ``_chat_reader.Reader``)
 
 
 class ChatObserver:
@@ -487,7 +352,8 @@ class ChatObserver:
     ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
     ``think-implicit`` variant), ``inline_think`` (default :data:`INLINE_THINK`; False never splits
     inline tags: for reading a SUT whose front door claims structured reasoning, so tags it leaks into
-    content are seen as such)."""
+    content are seen as such), ``think_tags`` (the inline tag pair; ``<think>`` unless the upstream
+    variant names another)."""
 
     def __init__(
         self,
@@ -496,9 +362,11 @@ class ChatObserver:
         implicit_think: bool = False,
         inline_think: bool = INLINE_THINK,
         carriers: Specs = (),
+        think_tags: tuple[str, str] = TAGS,
     ) -> None:
         self._sse = SSEDecoder()
-        self._r = Reader(reading_order(reasoning_fields, carriers), implicit_think, inline_think, carriers)
+        fields = reading_order(reasoning_fields, carriers)
+        self._r = Reader(fields, implicit_think, inline_think, carriers, think_tags)
         self._anomalies = 0
         self._done = False
         self._errored = False
@@ -551,6 +419,7 @@ class ChatObserver:
                     out += self._r.reasoning(delta)
                     out += self._r.content(delta.get("content"))
                     out += self._r.tool_calls(delta.get("tool_calls"))
+                    out += self._r.extras(delta)
                 fr = choice.get("finish_reason")
                 if isinstance(fr, str) and fr and fr != "error":
                     self._r.finish = fr

@@ -27,7 +27,9 @@ class Provider:
 # Default model names, from each provider's model list (checked 2026): DeepSeek V4 (api-docs.deepseek.com,
 # wire-formats.md fixtures), Moonshot's K2 line (kimi-k2.6 replaced kimi-k2-thinking), Anthropic's
 # Claude Sonnet 4.5, OpenAI's GPT-5, Gemini 2.5 Pro and 3 Flash (preview), Magistral, Bedrock's model id
-# for Claude Sonnet 4.5, and the open-weight models vLLM and Ollama serve most often (Qwen3).
+# for Claude Sonnet 4.5, and the open-weight models vLLM and Ollama serve most often (Qwen3); MiniMax-M2,
+# Z.ai GLM-5.1, xAI Grok 4, Foundry's DeepSeek-R1 on Azure, Cohere's command-a-reasoning, and Claude on
+# Vertex by its publisher model id (docs/wire-notes-2026-b.md).
 PROVIDERS: dict[str, Provider] = {
     p.name: p
     for p in (
@@ -42,6 +44,12 @@ PROVIDERS: dict[str, Provider] = {
         Provider("ollama", "qwen3"),
         Provider("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0"),
         Provider("pi", "deepseek-v4-flash"),
+        Provider("minimax", "MiniMax-M2"),
+        Provider("zai", "glm-5.1"),
+        Provider("xai", "grok-4"),
+        Provider("azure", "DeepSeek-R1"),
+        Provider("cohere", "command-a-reasoning-08-2025"),
+        Provider("vertex", "claude-sonnet-4-5@20250929"),
     )
 }
 """Every provider a case's upstream can play, with its default model name."""
@@ -61,6 +69,14 @@ _BY_PROFILE: dict[tuple[str, str], tuple[str, str | None]] = {
     ("gemini", "gemini-3"): ("gemini", "gemini-3-flash-preview"),
     ("ollama", "ollama"): ("ollama", None),
     ("bedrock-converse", "bedrock-claude"): ("bedrock", None),
+    ("openai-chat", "gemini-3-openai"): ("gemini", "gemini-3-flash-preview"),
+    ("openai-chat", "openrouter"): ("openrouter", None),
+    ("openai-chat", "minimax"): ("minimax", None),
+    ("openai-chat", "zai-coding"): ("zai", None),
+    ("openai-chat", "vllm"): ("vllm", None),
+    ("openai-responses", "openai-codex"): ("openai", "gpt-5.3-codex"),
+    ("openai-responses", "xai"): ("xai", None),
+    ("anthropic-messages", "vertex"): ("vertex", None),
 }
 _BY_VARIANT: dict[tuple[str, str], str] = {
     # lenient cases: (dialect, variant) -> the provider whose wire the variant is
@@ -73,6 +89,11 @@ _BY_VARIANT: dict[tuple[str, str], str] = {
     ("openai-chat", "mistral"): "mistral",
     ("openai-chat", "usage-only"): "openai",
     ("openai-responses", "vllm-parts"): "vllm",
+    ("openai-chat", "mm-think"): "vllm",  # MiniMax-M3 served raw
+    ("openai-chat", "harmony"): "vllm",  # gpt-oss served raw
+    ("openai-chat", "gemini-openai"): "gemini",
+    ("openai-chat", "azure"): "azure",
+    ("anthropic-messages", "vertex"): "vertex",
 }
 _BY_DIALECT = {
     "openai-chat": "openai",
@@ -83,6 +104,7 @@ _BY_DIALECT = {
     "ollama": "ollama",
     "bedrock-converse": "bedrock",
     "pi-json": "pi",
+    "cohere": "cohere",
 }
 
 

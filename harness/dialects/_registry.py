@@ -19,6 +19,7 @@ DIALECT_MODULES: dict[str, str] = {
     "ollama": "harness.dialects.ollama",
     "bedrock-converse": "harness.dialects.bedrock_converse",
     "pi-json": "harness.dialects.pi_json",
+    "cohere": "harness.dialects.cohere",
 }
 
 

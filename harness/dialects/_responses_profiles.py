@@ -1,5 +1,6 @@
 """OpenAI Responses provider profiles: lenient, and ``openai`` (reasoning item before its function_call,
-no orphan reasoning, no id-only reasoning under ``store:false``, summaries only when requested)."""
+no orphan reasoning, no id-only reasoning under ``store:false``, encrypted content back unaltered,
+summaries only when requested)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, Fidelity, LenientProfile, ProviderProfile, Rejection
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -22,10 +23,13 @@ from harness.events import (
 )
 
 __all__ = [
+    "ENCRYPTED_NOT_VERIFIED",
     "MISSING_REASONING",
     "NOT_PERSISTED",
     "ORPHAN_REASONING",
     "PROFILES",
+    "altered_encrypted",
+    "opaque_blobs",
     "openai_error_body",
     "summary_requested",
 ]
@@ -38,7 +42,29 @@ NOT_PERSISTED = (
     "Item with id '{rs}' not found. Items are not persisted when `store` is set to false. Try again with "
     "`store` set to true, or remove this item from your input."
 )
+ENCRYPTED_NOT_VERIFIED = "The encrypted content {short} could not be verified."
+"""Recorded (https://github.com/openai/codex/issues/8145): ``gAAA...DQ==``, ``invalid_encrypted_content``."""
 _FC_ID = re.compile(r"^fc_(.+)_(\d+)$")
+
+
+def opaque_blobs(m: Message) -> list[str]:
+    """A message's reasoning blobs, in order: signatures and redacted data (each travels as a reasoning
+    item's ``encrypted_content``)."""
+    blocks = [b for b in m.content if isinstance(b, ReasoningBlock)]
+    return [blob for b in blocks for blob in (b.signature, b.redacted) if blob]
+
+
+def altered_encrypted(items: Sequence[Any], emitted: Sequence[Message]) -> list[tuple[int, str, str | None]]:
+    """Reasoning items whose ``encrypted_content`` this upstream never emitted (position, value, the
+    emitted blob it most likely was: the one at the same place in emission order)."""
+    given = [(n, i) for n, i in enumerate(items) if isinstance(i, Mapping) and i.get("type") == "reasoning"]
+    sent = [blob for m in emitted for blob in opaque_blobs(m)]
+    out: list[tuple[int, str, str | None]] = []
+    for k, (n, item) in enumerate(given):
+        enc = item.get("encrypted_content")
+        if isinstance(enc, str) and sent and enc not in sent:
+            out.append((n, enc, sent[k] if k < len(sent) else None))
+    return out
 
 
 def openai_error_body(
@@ -118,10 +144,35 @@ class _OpenAI:
             out.append(ReasoningSignature(_placeholder(pending)))
         return tuple(out)
 
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        """Encrypted content that came back altered: OpenAI rejects it (``invalid_encrypted_content``)."""
+        items = request.get("input")
+        if not isinstance(items, list):
+            return None
+        bad = altered_encrypted(items, emitted)
+        diffs = tuple((f"input[{n}].encrypted_content", enc, want) for n, enc, want in bad)
+        return Fidelity("openai/encrypted-content", diffs, rejects=bool(diffs))
+
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         items = request.get("input")
         if not isinstance(items, list):
             return None
+        bad = altered_encrypted(items, emitted)
+        if bad:
+            n, enc, want = bad[0]
+            short = f"{enc[:4]}...{enc[-4:]}"
+            body = dumps_compact(
+                {
+                    "error": {
+                        "message": ENCRYPTED_NOT_VERIFIED.format(short=short),
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": "invalid_encrypted_content",
+                    }
+                }
+            ).encode()
+            diff = (f"input[{n}].encrypted_content", enc, want)
+            return Rejection(400, body, "openai/invalid-encrypted-content", (diff,), kind="fidelity")
         store = request.get("store", True) is not False  # the API's default is true
         for n, item in enumerate(items):
             if not isinstance(item, Mapping):

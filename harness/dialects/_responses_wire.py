@@ -5,7 +5,7 @@ events) is in ``_responses_observer``."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +13,7 @@ from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.events import (
+    Block,
     End,
     Event,
     ReasoningDelta,
@@ -20,6 +21,7 @@ from harness.events import (
     RedactedReasoning,
     StreamError,
     TextDelta,
+    ToolCallBlock,
     ToolCallDelta,
     Usage,
 )
@@ -29,11 +31,12 @@ __all__ = [
     "CONTENT_VARIANTS",
     "SUMMARY_VARIANTS",
     "ResponsesEmitter",
+    "phase_of",
     "usage_json",
 ]
 
 CREATED_AT = 1758106874
-OPENAI_VARIANTS = frozenset({"summary", "empty", "failed"})
+OPENAI_VARIANTS = frozenset({"summary", "empty", "failed", "phase"})
 """Variants that play OpenAI's own API: their deltas carry ``obfuscation`` padding (recorded)."""
 _DEFAULTS: tuple[tuple[str, Any], ...] = (
     ("background", False), ("completed_at", None), ("error", None), ("frequency_penalty", 0.0),
@@ -53,7 +56,7 @@ _ECHOED = frozenset(
      "prompt_cache_key", "safety_identifier", "store", "temperature", "tool_choice", "top_logprobs",
      "top_p", "truncation", "user", "metadata", "service_tier"}
 )  # fmt: skip
-SUMMARY_VARIANTS = frozenset({"summary", "empty", "alias-summary", "failed"})
+SUMMARY_VARIANTS = frozenset({"summary", "empty", "alias-summary", "failed", "phase"})
 """Variants whose reasoning travels as ``summary[]`` (the others use ``content[]`` reasoning_text)."""
 CONTENT_VARIANTS = frozenset({"reasoning_text", "alias-string", "alias-object", "vllm-parts"})
 ALIASES = frozenset(
@@ -67,6 +70,17 @@ ALIASES = frozenset(
     }
 )
 _ids = itertools.count(1)
+
+
+def phase_of(following: Sequence[Event | Block]) -> str:
+    """An assistant message's ``phase`` (gpt-5.3-codex and later): ``commentary`` when a function call
+    follows it in the same response, else ``final_answer`` (openai ``ResponseOutputMessage.phase``)."""
+    for x in following:
+        if isinstance(x, ToolCallDelta | ToolCallBlock):
+            return "commentary"
+        if isinstance(x, End):
+            break
+    return "final_answer"
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
@@ -95,6 +109,7 @@ class _Item:
     name: str = ""
     arguments: str = ""
     tool_index: int = -1
+    phase: str | None = None  # a message item's phase (variant ``phase``)
 
 
 class ResponsesEmitter(EmitterLoop):
@@ -107,6 +122,7 @@ class ResponsesEmitter(EmitterLoop):
 
     def __init__(self, variant: str, *, model: str = "mock-model") -> None:
         self.variant = variant
+        self.events_of = "summary" if variant == "phase" else variant  # phase: summary's event names
         self.model = model
         n = next(_ids)
         self.stem = f"mock{n}"
@@ -121,6 +137,12 @@ class ResponsesEmitter(EmitterLoop):
         self._pads = 0
         self.snapshot: dict[str, Any] | None = None
         """The final ``response`` object (what ``response.completed`` carried)."""
+        self._batch: Sequence[Event] = ()  # the events of the current feed (a message's phase looks ahead)
+        self._pos = 0
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        self._batch, self._pos = events, 0
+        return super().feed(events)
 
     def bind_request(self, request: Mapping[str, Any]) -> None:
         self.request = request
@@ -177,6 +199,7 @@ class ResponsesEmitter(EmitterLoop):
         ]
 
     def _event(self, ev: Event) -> list[Frame]:
+        self._pos += 1
         if isinstance(ev, ReasoningDelta):
             return self._reasoning(ev)
         if isinstance(ev, ReasoningSignature):
@@ -250,7 +273,7 @@ class ResponsesEmitter(EmitterLoop):
         item.parts.append("")
         item.part_key = key
         item.part_open = True
-        v = self.variant
+        v = self.events_of
         loc = self._loc(item)
         if v in ("summary", "alias-summary", "failed"):
             part = {"type": "summary_text", "text": ""}
@@ -264,7 +287,7 @@ class ResponsesEmitter(EmitterLoop):
         return []  # alias-string / alias-object: no part events
 
     def _reasoning_delta(self, item: _Item, text: str) -> Frame:
-        v = self.variant
+        v = self.events_of
         loc = self._loc(item)
         if v in ("summary", "failed"):
             return self._frame("response.reasoning_summary_text.delta", {**loc, "delta": text}, "reasoning")
@@ -277,7 +300,7 @@ class ResponsesEmitter(EmitterLoop):
 
     def _close_part(self, item: _Item) -> list[Frame]:
         item.part_open = False
-        v = self.variant
+        v = self.events_of
         loc = self._loc(item)
         text = item.parts[-1]
         tags = ("reasoning", "repeat")
@@ -324,6 +347,8 @@ class ResponsesEmitter(EmitterLoop):
                 "content": [],
                 "role": "assistant",
             }
+            if self.variant == "phase":  # the phase needs the rest of the response: this batch's
+                item.phase = body["phase"] = phase_of(self._batch[self._pos :])
             out.append(self._added(item, body, "text"))
         if not ev.text:
             return out
@@ -411,6 +436,8 @@ class ResponsesEmitter(EmitterLoop):
                 "content": content,
                 "role": "assistant",
             }
+            if item.phase is not None:
+                body["phase"] = item.phase
             tags = ("text", "repeat")
         else:
             loc = {"item_id": item.id, "output_index": item.output_index}

@@ -2,7 +2,10 @@
 
 Rule: only a *leading* tag opens reasoning (leading whitespace before it is dropped); a tag anywhere
 else, or a second block after the first ``</think>``, stays content. ``implicit=True`` (template-primed
-models) reads everything before the first ``</think>`` as reasoning even without an opener.
+models) reads everything before the first ``</think>`` as reasoning even without an opener. The tag
+pair is data (:data:`TAGS`): MiniMax-M3's ``<mm:think>``, Gemini's OpenAI-compatible ``<thought>`` and
+gpt-oss's raw harmony channels (``<|channel|>analysis<|message|>`` … ``<|end|><|start|>assistant``
+``<|channel|>final<|message|>``) split exactly like ``<think>``.
 """
 
 from __future__ import annotations
@@ -11,10 +14,18 @@ from typing import Literal
 
 from harness.events import ReasoningDelta, TextDelta
 
-__all__ = ["CLOSE", "OPEN", "ThinkSplitter", "split_think"]
+__all__ = ["CLOSE", "HARMONY", "MM_THINK", "OPEN", "TAGS", "THOUGHT", "ThinkSplitter", "split_think"]
 
 OPEN = "<think>"
 CLOSE = "</think>"
+TAGS = (OPEN, CLOSE)
+MM_THINK = ("<mm:think>", "</mm:think>")
+"""MiniMax-M3 served raw (no reasoning parser)."""
+THOUGHT = ("<thought>", "</thought>")
+"""Gemini's OpenAI-compatible endpoint with ``include_thoughts``."""
+HARMONY = ("<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>")
+"""gpt-oss harmony channels as local backends stream them without a parser: the analysis channel is the
+reasoning, the final channel the answer (https://cookbook.openai.com/articles/openai-harmony)."""
 _WS = " \t\r\n"
 
 State = Literal["start", "inside", "after"]
@@ -36,11 +47,12 @@ class ThinkSplitter:
     [ReasoningDelta(text='hm', item=''), TextDelta(text='Hi', item='')]
     """
 
-    __slots__ = ("_buf", "implicit", "item", "state", "unclosed")
+    __slots__ = ("_buf", "close", "implicit", "item", "open", "state", "unclosed")
 
-    def __init__(self, *, implicit: bool = False, item: str = "") -> None:
+    def __init__(self, *, implicit: bool = False, item: str = "", tags: tuple[str, str] = TAGS) -> None:
         self.implicit = implicit
         self.item = item
+        self.open, self.close = tags
         self.state: State = "start"
         self._buf = ""
         self.unclosed = False
@@ -90,10 +102,11 @@ class ThinkSplitter:
 
     def _start(self) -> list[ReasoningDelta | TextDelta]:
         lead = self._buf.lstrip(_WS)
-        if not lead or (len(lead) < len(OPEN) and OPEN.startswith(lead)):
+        opener = self.open
+        if not lead or (len(lead) < len(opener) and opener.startswith(lead)):
             return []  # undecided: whitespace only, or a prefix of the opener
-        if lead.startswith(OPEN):
-            self._buf = lead[len(OPEN) :]
+        if lead.startswith(opener):
+            self._buf = lead[len(opener) :]
             self.state = "inside"
             return self._inside()
         if self.implicit:
@@ -106,17 +119,18 @@ class ThinkSplitter:
     def _inside(self) -> list[ReasoningDelta | TextDelta]:
         buf = self._buf
         out: list[ReasoningDelta | TextDelta] = []
-        pos = buf.find(CLOSE)
+        close = self.close
+        pos = buf.find(close)
         if pos >= 0:
             if pos:
                 out.append(ReasoningDelta(buf[:pos], self.item))
-            rest = buf[pos + len(CLOSE) :]
+            rest = buf[pos + len(close) :]
             self._buf = ""
             self.state = "after"
             if rest:
                 out.append(TextDelta(rest, self.item))
             return out
-        hold = _held_suffix(buf, CLOSE)
+        hold = _held_suffix(buf, close)
         emit = buf[: len(buf) - hold]
         self._buf = buf[len(buf) - hold :]
         if emit:
@@ -124,13 +138,15 @@ class ThinkSplitter:
         return out
 
 
-def split_think(text: str, *, implicit: bool = False) -> tuple[str, str, bool]:
+def split_think(
+    text: str, *, implicit: bool = False, tags: tuple[str, str] = TAGS
+) -> tuple[str, str, bool]:
     """Whole-string form for non-streaming bodies: ``(reasoning, content, found)``."""
-    s = ThinkSplitter(implicit=implicit)
+    s = ThinkSplitter(implicit=implicit, tags=tags)
     events = s.feed(text) + s.end()
     reasoning = "".join(e.text for e in events if isinstance(e, ReasoningDelta))
     content = "".join(e.text for e in events if isinstance(e, TextDelta))
     found = any(isinstance(e, ReasoningDelta) for e in events) or (
-        s.state == "after" and text.lstrip(_WS).startswith(OPEN)
+        s.state == "after" and text.lstrip(_WS).startswith(tags[0])
     )
     return reasoning, content, found

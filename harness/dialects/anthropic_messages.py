@@ -85,8 +85,29 @@ VARIANTS: dict[str, Variant] = {
             "thinking blocks after tool_use / between text blocks in one message (beta header)",
             _BASE | {_C.REASONING, _C.MULTI_REASONING, _C.INTERLEAVED},
         ),
+        _v(
+            "vertex",
+            "ANT-VERTEX",
+            "Claude on Vertex AI: :streamRawPredict / :rawPredict paths, anthropic_version in the body, no "
+            "model field; the stream is Anthropic's",
+            _BASE | {_C.REASONING, _C.MULTI_REASONING},
+        ),
     )
 }
+VERTEX_PATH = "/v1/projects/thinkwire-mock/locations/us-east5/publishers/anthropic/models"
+VERTEX_VERSION = "vertex-2023-10-16"
+"""Google's and Anthropic's docs (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/
+claude/use-claude); the anthropic SDK 2.16.0's Vertex client sends its ANTHROPIC_API_VERSION instead
+(``2026-10-21``, ``lib/vertex/_client.py``): the vertex profile accepts both."""
+
+
+def _wants_stream(path: str, body: Mapping[str, Any]) -> bool:
+    """Vertex says it in the path (``:streamRawPredict``); Anthropic's own API in the body."""
+    if path.endswith(":streamRawPredict"):
+        return True
+    if path.endswith(":rawPredict"):
+        return False
+    return stream_flag(path, body)
 
 
 _ERROR_TYPES = {
@@ -140,10 +161,10 @@ class AnthropicMessagesDialect:
     content_type = "text/event-stream; charset=utf-8"
     id_header = "request-id"
     """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
-    path_suffixes = ("/messages",)
+    path_suffixes = ("/messages", ":streamRawPredict", ":rawPredict")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thinking"
-    wants_stream = staticmethod(stream_flag)
+    wants_stream = staticmethod(_wants_stream)
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
         _check(variant)
@@ -209,6 +230,11 @@ class AnthropicMessagesDialect:
         headers = {"content-type": "application/json", "anthropic-version": "2023-06-01"}
         if variant == "interleaved":
             headers["anthropic-beta"] = INTERLEAVED_BETA
+        if variant == "vertex":  # the model moves into the path, the version into the body
+            body = {"anthropic_version": VERTEX_VERSION} | {k: v for k, v in body.items() if k != "model"}
+            specifier = "streamRawPredict" if stream else "rawPredict"
+            path = f"{VERTEX_PATH}/{model}:{specifier}"
+            return RequestSpec(path, body, {"content-type": "application/json"})
         return RequestSpec("/v1/messages", body, headers)
 
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:

@@ -52,7 +52,7 @@ _BASE = frozenset(
 
 
 def _variant(name: str, catalog_id: str, description: str, signature: bool) -> Variant:
-    caps = _BASE | {Caps.SIGNATURE} if signature else _BASE
+    caps = _BASE | {Caps.SIGNATURE, Caps.CALL_SIGNATURE} if signature else _BASE
     return Variant(name, catalog_id, "gemini", description, frozenset(caps))
 
 

@@ -1,7 +1,10 @@
-"""Ollama native ``/api/chat`` dialect: NDJSON lines with ``message.thinking``, a final ``done:true`` line.
+"""Ollama native dialect: ``/api/chat`` NDJSON lines with ``message.thinking`` and ``/api/generate`` lines
+with top-level ``thinking`` and ``response`` (variant ``generate``), each ending in a ``done:true`` line.
 
 Rule: sans-IO. Tool calls arrive whole (``arguments`` is a JSON object, no call id in the SDK types), so
-the emitter buffers a call until it is complete; ``{"error": …}`` lines are stream errors.
+the emitter buffers a call until it is complete; ``{"error": …}`` lines are stream errors. A generate
+line is a chat line's message lifted to the top (``content`` -> ``response``; ollama ``GenerateResponse``,
+https://docs.ollama.com/api/generate): one emitter and one reader serve both.
 """
 
 from __future__ import annotations
@@ -54,7 +57,14 @@ VARIANTS: dict[str, Variant] = {
         NAME,
         "Ollama /api/chat NDJSON: message.thinking, object tool arguments, final done:true line",
         frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
-    )
+    ),
+    "generate": Variant(
+        "generate",
+        "OLL-GENERATE",
+        NAME,
+        "Ollama /api/generate NDJSON: top-level thinking and response, prompt in, no tools, no history",
+        frozenset({Caps.REASONING, Caps.ERRORS}),
+    ),
 }
 
 
@@ -82,13 +92,15 @@ class OllamaEmitter:
     def __init__(self, variant: str = "native", *, model: str = "mock-model") -> None:
         _check_variant(variant)
         self.model = model
+        self.generate = variant == "generate"
         self._tools: dict[int, list[str]] = {}  # index -> [name, arguments]
         self._usage: Usage | None = None
         self._closed = False
         self._in_reasoning = False
 
     def _line(self, message: Mapping[str, Any], *tags: str, **extra: Any) -> Frame:
-        obj: dict[str, Any] = {"model": self.model, "created_at": _CREATED_AT, "message": dict(message)}
+        obj: dict[str, Any] = {"model": self.model, "created_at": _CREATED_AT}
+        obj |= _generated(message) if self.generate else {"message": dict(message)}
         obj["done"] = False
         obj.update(extra)
         if self._in_reasoning and "reasoning" not in tags:
@@ -144,6 +156,8 @@ class OllamaEmitter:
             "done": True,
             "done_reason": "stop" if ev.reason == "tool_calls" else ev.reason,
         }
+        if self.generate:
+            extra["context"] = [151644, 872, 198]  # the tokenized history (GenerateResponse.context)
         extra["total_duration"] = 812000000
         extra["load_duration"] = 1000000
         if u is not None and u.input_tokens is not None:
@@ -154,6 +168,21 @@ class OllamaEmitter:
         extra["eval_duration"] = 80000000
         tags = ("terminal", "usage") if u is not None else ("terminal",)
         return [self._line({"role": "assistant", "content": ""}, *tags, **extra)]
+
+
+def _generated(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A chat message as /api/generate's top-level fields."""
+    out: dict[str, Any] = {"response": message.get("content", "")}
+    if message.get("thinking"):
+        out["thinking"] = message["thinking"]
+    return out
+
+
+def _message_of(obj: Mapping[str, Any]) -> Any:
+    """The message of a chat line, or a generate line's top-level fields as one."""
+    if "response" in obj and "message" not in obj:
+        return {"content": obj.get("response"), "thinking": obj.get("thinking")}
+    return obj.get("message")
 
 
 class _Reader:
@@ -251,9 +280,9 @@ class OllamaObserver:
             self._ended = True
             err = obj["error"]
             return [StreamError(err if isinstance(err, str) else dumps_compact(err))]
-        if "message" not in obj and "done" not in obj:
+        if "message" not in obj and "response" not in obj and "done" not in obj:
             return [Notice("unknown-frame", line[:80])]
-        out = self._r.message(obj.get("message"))
+        out = self._r.message(_message_of(obj))
         if obj.get("done") is True:
             self._ended = True
             out += self._r.done(obj)
@@ -269,7 +298,9 @@ def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-mod
     end = next((ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop"))
     usage = next((ev for ev in turn if isinstance(ev, Usage)), None)
     message = _assistant_json(msg)
-    obj: dict[str, Any] = {"model": model, "created_at": _CREATED_AT, "message": message, "done": True}
+    obj: dict[str, Any] = {"model": model, "created_at": _CREATED_AT}
+    obj |= _generated(message) if variant == "generate" else {"message": message}
+    obj["done"] = True
     obj["done_reason"] = "stop" if end.reason == "tool_calls" else end.reason
     if usage is not None and usage.input_tokens is not None:
         obj["prompt_eval_count"] = usage.input_tokens
@@ -289,7 +320,7 @@ def observe_response(body: bytes, **_: Any) -> list[Event]:
         err = obj["error"]
         return [StreamError(err if isinstance(err, str) else dumps_compact(err))]
     r = _Reader()
-    return r.message(obj.get("message")) + r.done(obj)
+    return r.message(_message_of(obj)) + r.done(obj)
 
 
 def error_body(status: int, message: str, code: str | None = None) -> bytes:
@@ -311,6 +342,13 @@ def build_request(
     messages: Sequence[Message], *, model: str, stream: bool, variant: str = "native", **options: Any
 ) -> RequestSpec:
     _check_variant(variant)
+    if variant == "generate":  # one prompt, no history: /api/generate cannot pass anything back
+        prompt = next((m.text for m in reversed(messages) if m.role == "user"), "")
+        system = "".join(m.text for m in messages if m.role == "system")
+        body: dict[str, Any] = {"model": model, "prompt": prompt, "stream": stream, "think": True}
+        if system:
+            body["system"] = system
+        return RequestSpec("/api/generate", body | options)
     names: dict[str, str] = {}
     out: list[dict[str, Any]] = []
     for m in messages:
@@ -330,7 +368,7 @@ def build_request(
                     )
         else:
             out.append({"role": m.role, "content": m.text})
-    body: dict[str, Any] = {
+    body = {
         "model": model,
         "messages": out,
         "stream": stream,
@@ -342,6 +380,10 @@ def build_request(
 
 def parse_request(body: Mapping[str, Any]) -> list[Message]:
     out: list[Message] = []
+    if isinstance(body.get("prompt"), str):  # /api/generate
+        if isinstance(body.get("system"), str):
+            out.append(Message("system", (TextBlock(body["system"]),)))
+        return [*out, Message.user(body["prompt"])]
     for raw in body.get("messages") or []:
         if not isinstance(raw, Mapping):
             continue
@@ -410,7 +452,7 @@ class OllamaDialect:
     name = NAME
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
-    path_suffixes: tuple[str, ...] = ("/api/chat",)
+    path_suffixes: tuple[str, ...] = ("/api/chat", "/api/generate")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "native"
 

@@ -34,6 +34,8 @@ from harness.dialects._chat_carriers import (
     parse_thinking_blocks,
     with_echo,
 )
+from harness.dialects._chat_extras import AzureEmitter, GeminiChatEmitter, azure_response, google
+from harness.dialects._chat_reader import google_signature
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
@@ -50,7 +52,7 @@ from harness.dialects._chat_wire import (
     usage_event,
     usage_json,
 )
-from harness.dialects._think import CLOSE, OPEN, split_think
+from harness.dialects._think import HARMONY, MM_THINK, OPEN, TAGS, THOUGHT, split_think
 from harness.events import (
     End,
     Event,
@@ -133,7 +135,7 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             "reasoning_details",
             "CC-RD",
             "OpenRouter delta.reasoning mirrored in delta.reasoning_details[] (signature, encrypted)",
-            _BASE | {_C.SIGNATURE, _C.REDACTED},
+            _BASE | {_C.SIGNATURE, _C.CALL_SIGNATURE, _C.REDACTED},
         ),
         Shape(
             Carrier.DETAILS, _ROLE, {}, base_delta=_OPENROUTER_DELTA, envelope={"provider": "Mock"},
@@ -158,6 +160,47 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
         Shape(Carrier.MISTRAL, _ROLE, _EMPTY, usage_on_finish=True),
     ),
     (
+        _v("mm-think", "CC-THINK", "MiniMax-M3 served raw: <mm:think>...</mm:think> leading content", _BASE),
+        Shape(Carrier.INLINE, _ROLE, {}, opener=(MM_THINK[0],), closer=(MM_THINK[1],), tags=MM_THINK),
+    ),
+    (
+        _v(
+            "harmony",
+            "CC-HARMONY",
+            "gpt-oss raw harmony channels in content: <|channel|>analysis<|message|>...<|end|> then final",
+            _BASE,
+        ),
+        Shape(Carrier.INLINE, _ROLE, {}, opener=(HARMONY[0],), closer=(HARMONY[1],), tags=HARMONY),
+    ),
+    (
+        _v(
+            "gemini-openai",
+            "CC-GEMINI",
+            "Gemini's OpenAI endpoint: <thought> content; extra_content.google.thought_signature on calls",
+            _BASE | {_C.CALL_SIGNATURE},
+        ),
+        Shape(
+            Carrier.INLINE,
+            {"role": "assistant"},
+            {},
+            opener=(THOUGHT[0],),
+            closer=(THOUGHT[1],),
+            tags=THOUGHT,
+            replay_inline=False,
+        ),
+    ),
+    (
+        _v(
+            "azure",
+            "CC-AZURE",
+            "Azure OpenAI envelope: prompt_filter_results chunk (choices: []), content_filter_results, "
+            "annotation chunks without delta; reasoning_content (Foundry DeepSeek-R1)",
+            _BASE,
+        ),
+        Shape(Carrier.REASONING_CONTENT, {"content": "", "refusal": None, "role": "assistant"}, _EMPTY,
+              text={}, logprobs=True, envelope={"system_fingerprint": "fp_mock"}),
+    ),
+    (
         _v(
             "usage-only",
             "CC-USAGE",
@@ -175,6 +218,8 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
 rides, the role chunk, the text and finish deltas, where usage rides, the inline tags)."""
 VARIANTS: dict[str, Variant] = {v.name: v for v, _ in _TABLE}
 SHAPES: dict[str, Shape] = {v.name: shape for v, shape in _TABLE}
+_EMITTERS: dict[str, type[ChatEmitter]] = {"azure": AzureEmitter, "gemini-openai": GeminiChatEmitter}
+"""Variants whose provider wraps the deltas in its own envelope (``_chat_extras``)."""
 
 _check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
@@ -190,9 +235,11 @@ def observe_response(
     implicit_think: bool = False,
     inline_think: bool = INLINE_THINK,
     carriers: Specs = (),
+    variant: str | None = None,
     **_: Any,
 ) -> list[Event]:
-    """Canonical events from a non-streaming ``chat.completion`` body."""
+    """Canonical events from a non-streaming ``chat.completion`` body (``variant``: the upstream's,
+    whose inline tag pair and implicit opener the reader then knows)."""
     obj, notice = json_body(body)
     if notice is not None:
         return [notice]
@@ -200,7 +247,10 @@ def observe_response(
         return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
     if obj.get("error"):
         return [error_event(obj["error"])]
-    r = Reader(reading_order(reasoning_fields, carriers), implicit_think, inline_think, carriers)
+    shape = SHAPES.get(variant or "")
+    implicit = implicit_think or bool(shape and shape.implicit)
+    fields = reading_order(reasoning_fields, carriers)
+    r = Reader(fields, implicit, inline_think, carriers, shape.tags if shape is not None else TAGS)
     out: list[Event] = []
     finish: str | None = None
     for choice in obj.get("choices") or []:
@@ -212,6 +262,7 @@ def observe_response(
             out += r.content(msg.get("content"))
             out += r.end_text()
             out += r.tool_calls(msg.get("tool_calls"))
+            out += r.extras(msg)
         if isinstance(choice.get("finish_reason"), str):
             finish = choice["finish_reason"]
     usage = usage_event(obj.get("usage"))
@@ -227,11 +278,12 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
     reasoning = "".join(b.text for b in rblocks if b.redacted is None)
     text = msg.text
     calls = msg.tool_calls
-    carrier = SHAPES[variant].carrier
+    shape = SHAPES[variant]
+    carrier = shape.carrier
     out: dict[str, Any] = {"role": "assistant"}
     content: Any = text if (text or not calls) else None
-    if carrier is Carrier.INLINE and reasoning:
-        content = f"{OPEN}{reasoning}{CLOSE}{text}"
+    if carrier is Carrier.INLINE and reasoning and (shape.replay_inline or not request):
+        content = f"{shape.tags[0]}{reasoning}{shape.tags[1]}{text}"
     elif carrier is Carrier.MISTRAL and reasoning:
         think: dict[str, Any] = {"type": "thinking", "thinking": [{"type": "text", "text": reasoning}]}
         if request:
@@ -251,14 +303,21 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
     if carrier is Carrier.MISTRAL and not request and not calls:
         out["tool_calls"] = None  # recorded (Mistral)
     if calls:
-        out["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in calls
-        ]
+        out["tool_calls"] = [_call_json(c, variant) for c in calls]
         if carrier is Carrier.REASONING_CONTENT and not request:  # recorded (DeepSeek): the call's index
             for i, call in enumerate(out["tool_calls"]):
                 call["index"] = i
+    if variant == "gemini-openai":
+        sig = next((b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature), None)
+        out |= google(thought_signature=sig) if sig else {}
     return out
+
+
+def _call_json(c: ToolCallBlock, variant: str) -> dict[str, Any]:
+    call = {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+    if variant == "gemini-openai" and c.signature is not None:
+        call |= google(thought_signature=c.signature)
+    return call
 
 
 def emit_response(turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
@@ -287,6 +346,8 @@ def emit_response(turn: Turn, variant: str, *, model: str = "mock-model") -> byt
     }
     if usage is not None:
         obj["usage"] = usage_json(usage, shape.usage_extra)
+    if variant == "azure":
+        obj = azure_response(obj)
     return dumps_compact(obj).encode()
 
 
@@ -347,7 +408,10 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
         for d in details:
             if not isinstance(d, Mapping):
                 continue
-            if d.get("type") == "reasoning.encrypted":
+            if d.get("type") == "reasoning.server_tool_call":  # OpenRouter: kept whole, opaque
+                record = {k: v for k, v in d.items() if k != "index"}
+                blocks.append(ReasoningBlock("", redacted=dumps_compact(record)))
+            elif d.get("type") == "reasoning.encrypted":
                 if d.get("format") == GEMINI_FORMAT and d.get("id") in call_ids:
                     call_sigs[str(d["id"])] = str(d.get("data", ""))
                     continue
@@ -388,19 +452,24 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
         text = _text_of(content)
     elif isinstance(content, str):
         if not blocks:
-            r, c, found = split_think(content)
-            if found:
-                if r:
-                    blocks.append(ReasoningBlock(r))
-                content = c
+            for tags in (TAGS, MM_THINK, THOUGHT, HARMONY):
+                r, c, found = split_think(content, tags=tags)
+                if found:
+                    if r:
+                        blocks.append(ReasoningBlock(r))
+                    content = c
+                    break
         text = content
     if text:
-        blocks.append(TextBlock(text))
+        blocks.append(TextBlock(text, signature=google_signature(raw)))
     for call in raw.get("tool_calls") or []:
         if isinstance(call, Mapping):
             fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
             assert isinstance(fn, Mapping)
             cid = str(call.get("id", ""))
+            sig = google_signature(call)  # Gemini's OpenAI-compatible endpoint
+            if sig is not None:
+                call_sigs.setdefault(cid, sig)
             blocks.append(ToolCallBlock(cid, str(fn.get("name", "")), str(fn.get("arguments", "")),
                                         signature=call_sigs.get(cid)))
     return Message("assistant", tuple(blocks))
@@ -445,7 +514,7 @@ class OpenAIChatDialect:
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> ChatEmitter:
         _check_variant(variant)
-        return ChatEmitter(SHAPES[variant], model=model)
+        return _EMITTERS.get(variant, ChatEmitter)(SHAPES[variant], model=model)
 
     emit_response = staticmethod(emit_response)
 
@@ -453,6 +522,8 @@ class OpenAIChatDialect:
         if variant is not None:
             _check_variant(variant)
         options.setdefault("implicit_think", variant is not None and SHAPES[variant].implicit)
+        if variant is not None:
+            options.setdefault("think_tags", SHAPES[variant].tags)
         return ChatObserver(**options)
 
     observe_response = staticmethod(observe_response)
@@ -476,8 +547,9 @@ class OpenAIChatDialect:
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         from harness.dialects._chat_profiles import PROFILES
+        from harness.dialects._chat_providers import PROFILES as PROFILES_2026
 
-        return PROFILES
+        return PROFILES | PROFILES_2026
 
 
 DIALECT = OpenAIChatDialect()

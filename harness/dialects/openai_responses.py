@@ -23,7 +23,7 @@ from harness.dialects._base import (
 )
 from harness.dialects._responses_observer import ResponsesObserver, observe_response_object
 from harness.dialects._responses_profiles import PROFILES
-from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter
+from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter, phase_of
 from harness.events import (
     Block,
     Event,
@@ -85,6 +85,13 @@ VARIANTS: dict[str, Variant] = {
             "RESP-ALIAS",
             "vLLM response.reasoning_part.added/.done + reasoning_text deltas",
             _BASE,
+        ),
+        _v(
+            "phase",
+            "RESP-PHASE",
+            "gpt-5.3-codex and later: as summary, assistant message items labelled phase "
+            "commentary/final_answer (resend it: dropping it degrades)",
+            _BASE | {_C.MULTI_REASONING},
         ),
         _v(
             "failed",
@@ -228,7 +235,9 @@ class OpenAIResponsesDialect:
         return out
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+        from harness.dialects._responses_providers import PROFILES as PROFILES_2026
+
+        return PROFILES | PROFILES_2026
 
 
 def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:
@@ -236,7 +245,7 @@ def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[
     ``rs_x:s1``) merge back into that item; a signature is its ``encrypted_content``."""
     items: list[dict[str, Any]] = []
     open_id: str | None = None
-    for b in blocks:
+    for n, b in enumerate(blocks):
         if isinstance(b, ReasoningBlock):
             base = b.id.partition(":")[0]
             item = items[-1] if items else None
@@ -261,9 +270,11 @@ def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[
             continue
         open_id = None
         if isinstance(b, TextBlock):
-            items.append(
-                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": b.text}]}
-            )
+            content = [{"type": "output_text", "text": b.text}]
+            item = {"type": "message", "role": "assistant", "content": content}
+            if variant == "phase":
+                item["phase"] = phase_of(blocks[n + 1 :])
+            items.append(item)
         elif isinstance(b, ToolCallBlock):
             items.append({"type": "function_call", "call_id": b.id, "name": b.name, "arguments": b.arguments})
     return items

@@ -30,6 +30,15 @@ _NO_TERMINATOR = (
     "the SDK ends its iteration at EOF without the terminator and raises nothing: a stream cut before "
     "its terminator looks complete"
 )
+_MARKUP = (
+    "the openai SDK has no reasoning parser: inline markup (<think>, <mm:think>, harmony channels, "
+    "Gemini's <thought>) reaches its user as delta.content"
+)
+_DETAILS = (
+    "reasoning_details is an untyped extra of the openai SDK: the usage this profile models reads the "
+    "reasoning text and sends it back as reasoning_content, so the details (signatures, server-tool "
+    "records, MiniMax's reasoning_split text) do not come back"
+)
 CAUSES: dict[str, tuple[tuple[str, str], ...]] = {
     "sdk-openai-chat": (
         ("sse-framing/bom*", _OPENAI_BOM),
@@ -37,6 +46,15 @@ CAUSES: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "sse-framing/perturbations*event-only*",
             "openai SDK dispatches a data-less 'event: ping' block with empty data and json-parses it",
+        ),
+        *((f"*openai-chat:{v}/*", _MARKUP) for v in ("mm-think", "harmony", "gemini-openai")),
+        ("tools-passback/minimax-interleaved-thinking*think-tags*", _MARKUP),
+        ("tools-passback/minimax-interleaved-thinking*reasoning_details*", _DETAILS),
+        ("tools-passback/openrouter-*", _DETAILS),
+        (
+            "tools-passback/vllm-reasoning-field*",
+            "the usage this profile models reads delta.reasoning and sends it back as reasoning_content, "
+            "which vLLM >= 0.20 drops before its chat template runs (vllm-project/vllm#38488)",
         ),
     ),
     "sdk-openai-responses": (

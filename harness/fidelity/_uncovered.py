@@ -57,6 +57,23 @@ UNCOVERED: dict[tuple[str, str], str] = {
     "(ollama-cloud-reasoning) use its OpenAI-compatible endpoint; " + _SEARCHED,
     ("bedrock-converse", "invoke"): "InvokeModelWithResponseStream (base64 Anthropic events in the "
     "AWS event stream); the Bedrock recordings are Converse / ConverseStream; " + _SEARCHED,
+    ("anthropic-messages", "vertex"): "Claude on Vertex AI (:streamRawPredict, anthropic_version in the "
+    "body): the Messages API's events behind Google's URL; the recordings are Anthropic's own API; "
+    + _SEARCHED,
+    ("cohere", "thinking"): "Cohere v2 chat with thinking content; tests/dialects/test_cohere.py compares "
+    "the emitter frame by frame with a command-a-reasoning stream quoted in a public test fixture (no "
+    "importable cassette); " + _SEARCHED,
+    ("ollama", "generate"): "Ollama's native /api/generate NDJSON (thinking + response); the corpus's Ollama "
+    "exchanges use its OpenAI-compatible endpoint; " + _SEARCHED,
+    ("openai-chat", "azure"): "the Azure OpenAI envelope (prompt_filter_results, content_filter_results); "
+    "the recordings are OpenAI's own API; " + _SEARCHED,
+    ("openai-chat", "gemini-openai"): "Gemini's OpenAI-compatible endpoint (extra_content.google."
+    "thought_signature); the Gemini recordings use the native generateContent API; " + _SEARCHED,
+    ("openai-chat", "harmony"): "raw harmony channels in content (gpt-oss behind a backend without a "
+    "reasoning parser); " + _SELF_HOSTED,
+    ("openai-chat", "mm-think"): "MiniMax's <mm:think> markers leading content; " + _SEARCHED,
+    ("openai-responses", "phase"): "an assistant message's phase (gpt-5.3-codex and later); the Responses "
+    "recordings are of models without it; " + _SEARCHED,
     ("pi-json", "v1"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "
     "HTTP recording to import",
     ("pi-json", "v2"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "

@@ -74,7 +74,12 @@ def upstream_request(
     client's ``structured`` output fields (``response_format``, ``tool_choice``) in the upstream's form."""
     messages = passback_messages(messages, route.dialect, faults)
     dialect = get_dialect(route.dialect)
-    spec = dialect.build_request(list(messages), model=route.model, stream=stream, variant=route.variant)
+    options: dict[str, Any] = {}
+    if "reasoning-content-passback" in faults and route.dialect == "openai-chat":  # FAULT
+        options["echo_fields"] = ("reasoning_content",)
+    spec = dialect.build_request(
+        list(messages), model=route.model, stream=stream, variant=route.variant, **options
+    )
     body = mutate_body(spec.body, faults)
     if structured:
         body = {**body, **_structured(route.dialect, structured)}
@@ -126,7 +131,8 @@ class UpstreamPipe:
 
     def __init__(self, dialect: Dialect, variant: str, faults: Iterable[str] = ()) -> None:
         faults = frozenset(faults)
-        self.observer = dialect.observer(variant)
+        raw = {"inline_think": False} if "raw-inline-tags" in faults else {}  # FAULT: tags stay content
+        self.observer = dialect.observer(variant, **raw)
         self.filter = FaultFilter(faults)
         self.breaker = Utf8Breaker() if "break-utf8" in faults else None
         self.mutant = parser_mutant(faults, str(dialect.transport.value))
@@ -174,11 +180,15 @@ class UpstreamPipe:
 
 
 def whole_response(
-    dialect: Dialect, body: bytes, faults: Iterable[str] = ()
+    dialect: Dialect, body: bytes, faults: Iterable[str] = (), variant: str | None = None
 ) -> tuple[list[Event], list[Event]]:
-    """A non-streaming upstream body -> (upstream events, delivered events)."""
+    """A non-streaming upstream body -> (upstream events, delivered events); ``variant``: the route's
+    (whose inline tag pair the reader then knows)."""
     faults = frozenset(faults)
-    upstream = dialect.observe_response(body)
+    options: dict[str, Any] = {} if variant is None else {"variant": variant}
+    if "raw-inline-tags" in faults:  # FAULT: tags stay content
+        options["inline_think"] = False
+    upstream = dialect.observe_response(body, **options)
     delivered = _delivered(FaultFilter(faults).run(upstream))
     if "nonstream-inline-think" in faults:
         delivered = inline_think(delivered)

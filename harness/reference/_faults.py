@@ -25,7 +25,8 @@ from harness.events import (
     ToolCallDelta,
     Usage,
 )
-from harness.reference._parser_mutants import PARSER_FAULTS, PARSER_MUTANTS
+from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
+from harness.reference._request_faults import PASSBACK_FAULTS
 
 __all__ = [
     "CLI_FAULTS",
@@ -77,7 +78,14 @@ FAULTS: dict[str, str] = {
     "early-rmdir": "CLI: delete the session dir before the tool child has exited",
     "leave-dir": "CLI: never delete the session dir",
     "pi-thinking-at-end": "CLI: emit each thinking block as one record at its end instead of as deltas",
+    "drop-call-signatures": "read tool calls but not the signature on them (Gemini's thoughtSignature / "
+    "extra_content.google.thought_signature)",
+    "raw-inline-tags": "never split inline reasoning tags (<think>, <mm:think>, <thought>, harmony "
+    "channels) out of upstream content",
+    **PASSBACK_FAULTS,
     **PARSER_MUTANTS,
+    FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
+    "annotation chunks)",
 }
 
 REQUEST_FAULTS = frozenset(
@@ -88,11 +96,13 @@ REQUEST_FAULTS = frozenset(
         "drop-signature-bad-args",
         "thinking-enabled",
         "no-display-summarized",
+        *PASSBACK_FAULTS,
     }
 )
 """Faults in what the SUT sends upstream (its passback and its request options)."""
 _IO = (
-    frozenset({"hide-upstream-error", "break-utf8", "double-done", "retry-too-soon"})
+    frozenset({"hide-upstream-error", "break-utf8", "double-done", "retry-too-soon", "raw-inline-tags"})
+    | {FIRST_CHOICE_ONLY}
     | PARSER_FAULTS
     | REQUEST_FAULTS
 )
@@ -109,6 +119,7 @@ _STREAM = frozenset(
         "drop-reasoning-tokens",
         "redacted-as-reasoning",
         "buffer-structured",
+        "drop-call-signatures",
     }
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
@@ -320,6 +331,27 @@ class _ReplayDone(_Stage):
         return [ev]
 
 
+class _DropCallSignatures(_Stage):
+    """``drop-call-signatures``: a signature that belongs to a tool call (it follows the call, or names
+    the call's id) is lost; signatures of reasoning blocks pass."""
+
+    def __init__(self) -> None:
+        self.calls: set[str] = set()
+        self.after_call = False
+
+    def push(self, ev: Event) -> list[Event]:
+        if isinstance(ev, ToolCallDelta):
+            self.after_call = True
+            if ev.id:
+                self.calls.add(ev.id)
+            return [ev]
+        if isinstance(ev, ReasoningSignature) and (self.after_call or ev.item in self.calls):
+            return []  # FAULT
+        if not isinstance(ev, Notice):
+            self.after_call = False
+        return [ev]
+
+
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
@@ -353,6 +385,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("buffer-reasoning", _BufferReasoning),
     ("pi-thinking-at-end", _ThinkingAtEnd),
     ("tools-before-reasoning", _ToolsBeforeReasoning),
+    ("drop-call-signatures", _DropCallSignatures),
     ("replay-done", _ReplayDone),
     ("drop-reasoning-tokens", None),
     ("double-done", None),

@@ -1,5 +1,6 @@
 """Byte-side fault switches of the reference SUTs: the parser mutants (real SSE / NDJSON decoder
-deviations, ``sse-*`` / ``jsonl-*``) and ``break-utf8`` (a naive chunk-by-chunk UTF-8 decoder). Each
+deviations, ``sse-*`` / ``jsonl-*``, and ``first-choice-only``, a chat chunk reader that assumes
+``choices[0].delta``) and ``break-utf8`` (a naive chunk-by-chunk UTF-8 decoder). Each
 rewrites the upstream bytes the way its deviating reader reads them, in front of the correct observer,
 so the observer downstream sees exactly what the deviating reader would have dispatched.
 
@@ -13,7 +14,10 @@ import codecs
 import re
 from collections.abc import Iterable
 
+from harness._json import loads
+
 __all__ = [
+    "FIRST_CHOICE_ONLY",
     "PARSER_FAULTS",
     "PARSER_MUTANTS",
     "JsonlMutant",
@@ -43,6 +47,10 @@ PARSER_MUTANTS: dict[str, str] = {
 
 PARSER_FAULTS = frozenset(PARSER_MUTANTS)
 """The parser mutants: each rewrites the upstream bytes the way a deviating decoder reads them."""
+
+FIRST_CHOICE_ONLY = "first-choice-only"
+"""Not a framing mutant (the perturbations' mutation score leaves it out): a chat chunk reader that
+takes ``choices[0].delta`` for granted and fails on Azure's ``choices: []`` and annotation chunks."""
 
 
 class Utf8Breaker:
@@ -149,6 +157,8 @@ class ParserMutant:
             if self.fault == "sse-dispatch-empty" and event is not None:  # DEVIATION: json.loads('')
                 raise ParserFailure(f"the JSON parser got the empty data of event {event!r}")
             return
+        if self.fault == FIRST_CHOICE_ONLY and _no_first_delta("\n".join(data)):  # DEVIATION
+            raise ParserFailure("chunk['choices'][0]['delta'] failed on a chunk without one")
         self._dispatched += 1
         if self.fault == "sse-bom-drop-first" and self._bom and self._dispatched == 1:
             return  # DEVIATION: the first event after a BOM is lost
@@ -177,8 +187,22 @@ class JsonlMutant:
         return b""
 
 
+def _no_first_delta(data: str) -> bool:
+    """A chat chunk (not usage, not an error, not ``[DONE]``) with no ``choices[0].delta``."""
+    try:
+        obj = loads(data)
+    except ValueError:
+        return False
+    if not isinstance(obj, dict) or "error" in obj or ("usage" in obj and not obj.get("choices")):
+        return False
+    first = (obj.get("choices") or [{}])[0]
+    return "choices" in obj and not (isinstance(first, dict) and "delta" in first)
+
+
 def parser_mutant(faults: Iterable[str], transport: str) -> ParserMutant | JsonlMutant | None:
     """The parser mutant among ``faults`` for this upstream transport (None: the correct reader)."""
+    if FIRST_CHOICE_ONLY in faults and transport == "sse":
+        return ParserMutant(FIRST_CHOICE_ONLY)
     for fault in sorted(PARSER_FAULTS.intersection(faults)):
         if fault.startswith("sse-") and transport == "sse":
             return ParserMutant(fault)

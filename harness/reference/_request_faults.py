@@ -1,6 +1,8 @@
 """Request-side fault switches of the reference SUTs: what they pass back upstream and the request
 options they send, the correct path first (a thinking block that never got its signature is not
-replayed to a provider that requires one), each fault one marked branch.
+replayed to a provider that requires one), each fault one marked branch; among them how a buggy SUT
+rebuilds a 2026 continuation (reasoning trimmed, blobs re-encoded, a signature on the wrong call, a
+phase or a Vertex version dropped, server-tool records lost).
 
 Rule: sans-IO, on canonical messages and parsed JSON bodies; the names live in ``_faults.FAULTS``.
 """
@@ -11,9 +13,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from harness.dialects._chat_carriers import server_tool_call
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock
 
-__all__ = ["SIGNED_PASSBACK", "mutate_body", "passback_messages", "strip_passback"]
+__all__ = ["PASSBACK_FAULTS", "SIGNED_PASSBACK", "mutate_body", "passback_messages", "strip_passback"]
+
+PASSBACK_FAULTS: dict[str, str] = {
+    "signature-to-last-call": "put a message's tool-call signature on its last call, not the first "
+    "(parallel calls)",
+    "trim-passback": "pass reasoning back whitespace-stripped (a normalising store)",
+    "reasoning-content-passback": "carry chat reasoning back in reasoning_content whatever the upstream "
+    "reads (vLLM reads 'reasoning'; MiniMax needs <think> in content)",
+    "alter-encrypted": "re-encode opaque blobs as URL-safe base64 without padding on the way back",
+    "drop-phase": "drop the phase of assistant message items on the way back (Responses)",
+    "drop-server-tool-records": "drop OpenRouter reasoning.server_tool_call records on the way back",
+    "drop-vertex-version": "send Claude-on-Vertex requests without anthropic_version",
+}
+"""The request faults of the 2026 wires: how a SUT alters what it was given on the way back."""
 
 
 def strip_passback(messages: Sequence[Message]) -> list[Message]:
@@ -79,11 +95,62 @@ def passback_messages(messages: Sequence[Message], dialect: str, faults: frozens
         out = _drop_blocks(out, _empty_thinking)
     if "drop-signature-bad-args" in faults:  # FAULT: an unparsable tool call costs its message its signatures
         out = [strip_passback([m])[0] if m.role == "assistant" and _bad_args(m) else m for m in out]
+    if faults & PASSBACK_FAULTS.keys():
+        out = [_rebuilt(m, faults) if m.role == "assistant" else m for m in out]
     return out
+
+
+def _urlsafe(blob: str) -> str:
+    return blob.replace("+", "-").replace("/", "_").rstrip("=")
+
+
+def _server_record(b: Block) -> bool:
+    return isinstance(b, ReasoningBlock) and server_tool_call(b.redacted) is not None
+
+
+def _reasoning(b: Block, faults: frozenset[str]) -> Block:
+    if not isinstance(b, ReasoningBlock):
+        return b
+    if "trim-passback" in faults and b.redacted is None:  # FAULT: a normalising store
+        b = replace(b, text=b.text.strip())
+    if "alter-encrypted" in faults:  # FAULT: blobs re-encoded on the way back
+        b = replace(
+            b,
+            signature=None if b.signature is None else _urlsafe(b.signature),
+            redacted=b.redacted if b.redacted is None or _server_record(b) else _urlsafe(b.redacted),
+        )
+    return b
+
+
+def _calls_signed_last(blocks: Sequence[Block]) -> list[Block]:
+    """FAULT ``signature-to-last-call``: the signatures of a message's calls all go to its last call."""
+    calls = [i for i, b in enumerate(blocks) if isinstance(b, ToolCallBlock)]
+    sigs = [b.signature for b in blocks if isinstance(b, ToolCallBlock) and b.signature]
+    if len(calls) < 2 or not sigs:
+        return list(blocks)
+    out = [replace(b, signature=None) if isinstance(b, ToolCallBlock) else b for b in blocks]
+    last = out[calls[-1]]
+    assert isinstance(last, ToolCallBlock)
+    out[calls[-1]] = replace(last, signature=sigs[0])
+    return out
+
+
+def _rebuilt(m: Message, faults: frozenset[str]) -> Message:
+    """An assistant message as a SUT with the 2026 passback faults sends it back."""
+    blocks = [_reasoning(b, faults) for b in m.content]
+    if "drop-server-tool-records" in faults:  # FAULT: OpenRouter's server-tool records lost
+        blocks = [b for b in blocks if not _server_record(b)]
+    if "signature-to-last-call" in faults:
+        blocks = _calls_signed_last(blocks)
+    return Message("assistant", tuple(blocks))
 
 
 def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     """Request-option faults on an upstream request body (the correct path: unchanged)."""
+    if "drop-vertex-version" in faults and "anthropic_version" in body:  # FAULT
+        body = {k: v for k, v in body.items() if k != "anthropic_version"}
+    if "drop-phase" in faults and isinstance(body.get("input"), list):  # FAULT
+        body = {**body, "input": [{k: v for k, v in i.items() if k != "phase"} for i in body["input"]]}
     thinking = body.get("thinking")
     if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
         return body

@@ -140,9 +140,9 @@ class Gateway:
                             continue
                         await self.upstream_error(resp, door, front, up.status_code, data, stream)
                     elif not stream:
-                        await self.whole(
-                            resp, front, door, upstream, await up.aread(), want_usage, client_model
-                        )
+                        data = await up.aread()
+                        await self.whole(resp, front, door, (upstream, route.variant), data, want_usage,
+                                         client_model)  # fmt: skip
                     else:
                         faults = pipe_faults(self.faults, structured) - {"double-done"}
                         await self.relay(resp, front, door, up, UpstreamPipe(upstream, route.variant, faults),
@@ -153,11 +153,12 @@ class Gateway:
                 await _send(resp, 502, front.error_body(502, f"upstream unreachable: {exc!r}"))
 
     async def whole(
-        self, resp: Responder, front: Dialect, door: FrontDoor, upstream: Dialect, body: bytes,
+        self, resp: Responder, front: Dialect, door: FrontDoor, upstream: tuple[Dialect, str], body: bytes,
         want_usage: bool, client_model: str,
     ) -> None:  # fmt: skip
-        """A non-streaming answer: the upstream's whole body, translated (its error as an error status)."""
-        _, events = whole_response(upstream, body, self.faults)
+        """A non-streaming answer: the upstream's whole body (``upstream``: its dialect and the route's
+        variant, whose inline tag pair the reader knows), translated (its error as an error status)."""
+        _, events = whole_response(upstream[0], body, self.faults, upstream[1])
         events = [e for e in events if want_usage or not isinstance(e, Usage)]
         err = next((e for e in events if isinstance(e, StreamError)), None)
         if err is not None:

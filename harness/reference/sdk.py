@@ -106,7 +106,7 @@ def _attempt(
                 return None
             raise ReferenceSDKError(resp.status_code, data)
         if not request.stream:
-            _, delivered = whole_response(dialect, resp.read(), faults)
+            _, delivered = whole_response(dialect, resp.read(), faults, route.variant)
             yield from delivered
             return None
         pipe = UpstreamPipe(dialect, route.variant, pipe_faults(faults, structured))

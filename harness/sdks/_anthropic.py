@@ -23,20 +23,22 @@ __all__ = ["anthropic_messages"]
 
 
 def anthropic_messages(request: Any) -> Iterator[Event]:
+    """``client.messages.create``; a Claude-on-Vertex case goes through the SDK's own ``AnthropicVertex``
+    client (``:streamRawPredict`` paths, ``anthropic_version`` in the body), as a Vertex user's code does."""
     import anthropic
 
+    if request.variant == "vertex":
+        make: Any = anthropic.AnthropicVertex
+        auth = {"region": "us-east5", "project_id": "thinkwire-mock", "access_token": "ya29.thinkwire"}
+        base = request.base_url + "/v1"
+    else:
+        make, auth, base = anthropic.Anthropic, {"api_key": "sk-ant-thinkwire"}, request.base_url
     try:
-        client = anthropic.Anthropic(
-            base_url=request.base_url, api_key="sk-ant-thinkwire", http_client=request.http, max_retries=0
-        )
+        client = make(base_url=base, http_client=request.http, max_retries=0, **auth)
     except TypeError:  # the SDK runs on its own HTTP package (httpx2): its own client, the same bound
         timeout = request.http.timeout
-        client = anthropic.Anthropic(
-            base_url=request.base_url,
-            api_key="sk-ant-thinkwire",
-            max_retries=0,
-            timeout=anthropic.Timeout(timeout.read or 10.0, connect=timeout.connect or 5.0),
-        )
+        bound = anthropic.Timeout(timeout.read or 10.0, connect=timeout.connect or 5.0)
+        client = make(base_url=base, max_retries=0, timeout=bound, **auth)
     with client:
         yield from _messages(client, request)
 

@@ -20,6 +20,11 @@ from harness.events import (
 __all__ = ["openai_chat", "openai_responses"]
 
 _REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
+_HISTORY = {"gemini-openai": "gemini-openai", "phase": "phase"}
+"""The history form a user of the raw SDK sends: DeepSeek's documented ``reasoning_content`` (chat) and
+summarised reasoning items (Responses), except where the provider's docs say to append the output as
+received and the SDK keeps what it carries: Gemini's OpenAI-compatible endpoint (a tool call's
+``extra_content``, an extra field) and the codex models' ``phase`` (a typed field of output messages)."""
 
 
 def _client(request: Any) -> Any:
@@ -42,7 +47,7 @@ def _body(request: Any, dialect: str, variant: str) -> dict[str, Any]:
 def openai_chat(request: Any) -> Iterator[Event]:
     """``client.chat.completions.create(stream=True)``; reasoning read from ``delta.model_extra``."""
     client = _client(request)
-    body = _body(request, "openai-chat", "reasoning_content")
+    body = _body(request, "openai-chat", _HISTORY.get(request.variant or "", "reasoning_content"))
     known = {"model", "messages", "tools", "stream_options", "tool_choice", "max_tokens"}
     extra = {k: v for k, v in body.items() if k not in known}
     kwargs = {k: v for k, v in body.items() if k in known}
@@ -58,6 +63,7 @@ def openai_chat(request: Any) -> Iterator[Event]:
         yield from _content(msg.content)
         for i, call in enumerate(msg.tool_calls or []):
             yield ToolCallDelta(i, call.id, call.function.name, call.function.arguments)
+            yield from _call_signature(call)
         if resp.usage is not None:
             details = resp.usage.completion_tokens_details
             yield Usage(
@@ -82,6 +88,8 @@ def openai_chat(request: Any) -> Iterator[Event]:
                 )
             for choice in chunk.choices:
                 delta = choice.delta
+                if delta is None:  # Azure's content-filter annotations: a choice with no delta
+                    continue
                 extras = delta.model_extra or {}
                 for name in _REASONING_FIELDS:
                     if extras.get(name):
@@ -93,11 +101,20 @@ def openai_chat(request: Any) -> Iterator[Event]:
                     yield ToolCallDelta(
                         call.index, call.id, fn.name if fn else None, (fn.arguments or "") if fn else ""
                     )
+                    yield from _call_signature(call)
                 if choice.finish_reason:
                     finish = _finish(choice.finish_reason)
     finally:
         stream.close()
     yield End(finish)
+
+
+def _call_signature(call: Any) -> Iterator[Event]:
+    """Gemini's thought signature, an extra field of the SDK's tool call (``extra_content.google``)."""
+    extra = (getattr(call, "model_extra", None) or {}).get("extra_content")
+    sig = (extra or {}).get("google", {}).get("thought_signature") if isinstance(extra, dict) else None
+    if isinstance(sig, str) and sig:
+        yield ReasoningSignature(sig, item=call.id or "")
 
 
 def _content(content: Any) -> Iterator[Event]:
@@ -128,7 +145,7 @@ def _finish(reason: str | None) -> str:
 def openai_responses(request: Any) -> Iterator[Event]:
     """``client.responses.create(stream=True)`` with reasoning summaries requested."""
     client = _client(request)
-    body = _body(request, "openai-responses", "summary")
+    body = _body(request, "openai-responses", _HISTORY.get(request.variant or "", "summary"))
     if not request.stream:
         resp = client.responses.create(**body)
         yield from _response_items(resp.output)

@@ -175,12 +175,13 @@ def needed_caps(scenario: Scenario) -> set[Caps]:
     for spec in scenario.turns:
         events = spec.events()
         kinds: list[str] = []
-        for ev in events:
+        for n, ev in enumerate(events):
             if isinstance(ev, ReasoningDelta) and ev.text:
                 needed.add(Caps.REASONING)
                 kinds.append("r" + ev.item)
             elif isinstance(ev, ReasoningSignature):
-                needed.add(Caps.SIGNATURE)
+                after_call = n > 0 and isinstance(events[n - 1], ToolCallDelta)
+                needed.add(Caps.CALL_SIGNATURE if after_call else Caps.SIGNATURE)
             elif isinstance(ev, RedactedReasoning):
                 needed.add(Caps.REDACTED)
                 kinds.append("x" + ev.item)

@@ -38,10 +38,12 @@ class Mutant:
     check: str  # the check designed for this bug class
     cases: tuple[str, ...]
     also: frozenset[str] = frozenset()  # other checks the same bug legitimately trips
+    strict: bool = False  # the designed verdict is NON_STRICT (a provider that only degrades): run --strict
+    label: str = ""  # tells apart two rows of one switch on one SUT
 
     @property
     def id(self) -> str:
-        return f"{self.sut}+{self.fault}"
+        return f"{self.sut}+{self.fault}" + (f"[{self.label}]" if self.label else "")
 
     def unrelated(self, failing: set[str]) -> set[str]:
         """The failing checks that are neither the designed one nor one it legitimately trips."""
@@ -65,6 +67,8 @@ MATRIX: tuple[Mutant, ...] = (
         _c(
             f"wire-variants/reasoning-then-answer[{CHAT}]",
             "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]",
+            "wire-variants/cohere-thinking[cohere:thinking/frames]",
+            "wire-variants/ollama-generate[ollama:generate/frames]",
         ),
     ),
     Mutant(
@@ -262,6 +266,105 @@ MATRIX: tuple[Mutant, ...] = (
         ),
         frozenset({"channel-separation", "delivery"}),
     ),
+    # The 2026 catalog: Gemini's signatures, the providers that only degrade (passback-fidelity:
+    # NON_STRICT where they answer 200, FAIL where they reject), the new wire shapes.
+    Mutant(
+        "drop-call-signatures",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/gemini-openai-thought-signature[openai-chat:gemini-openai/frames]",
+            "tools-passback/gemini-parallel-calls[gemini:signature/frames]",
+        ),
+    ),
+    Mutant(
+        "signature-to-last-call",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/gemini-parallel-calls[gemini:signature/frames]",
+            "tools-passback/gemini-parallel-calls[openai-chat:gemini-openai/frames]",
+        ),
+    ),
+    Mutant(
+        "lose-passback",
+        "reference",
+        "passback",
+        _c("tools-passback/openrouter-signature-only[openai-chat:reasoning_details/frames]"),
+        label="openrouter",
+    ),
+    Mutant(
+        "lose-passback",
+        "reference",
+        "passback-fidelity",
+        _c("tools-passback/xai-encrypted-reasoning[openai-responses:summary/frames]"),
+        strict=True,
+        label="xai-degrades",
+    ),
+    Mutant(
+        "alter-encrypted",
+        "reference",
+        "passback-fidelity",
+        _c(
+            "tools-passback/xai-encrypted-reasoning[openai-responses:summary/frames]",
+            "tools-passback/responses-encrypted-content[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "trim-passback",
+        "reference",
+        "passback-fidelity",
+        _c(
+            "tools-passback/minimax-interleaved-thinking[openai-chat:think-tags/frames]",
+            "tools-passback/zai-preserved-thinking[openai-chat:reasoning_content/frames]",
+        ),
+        strict=True,
+    ),
+    Mutant(
+        "reasoning-content-passback",
+        "reference",
+        "passback-fidelity",
+        _c(
+            "tools-passback/vllm-reasoning-field[openai-chat:reasoning/frames]",
+            "tools-passback/minimax-interleaved-thinking[openai-chat:think-tags/frames]",
+        ),
+        strict=True,
+    ),
+    Mutant(
+        "drop-phase",
+        "reference",
+        "passback-fidelity",
+        _c("tools-passback/responses-phase[openai-responses:phase/frames]"),
+        strict=True,
+    ),
+    Mutant(
+        "drop-server-tool-records",
+        "reference",
+        "passback-fidelity",
+        _c("tools-passback/openrouter-server-tool-call[openai-chat:reasoning_details/frames]"),
+        strict=True,
+    ),
+    Mutant(
+        "drop-vertex-version",
+        "reference",
+        "request-contract",
+        _c("wire-variants/vertex-claude[anthropic-messages:vertex/frames]"),
+    ),
+    Mutant(
+        "first-choice-only",
+        "reference",
+        "sut-error",
+        _c("wire-variants/azure-content-filter[openai-chat:azure/frames]"),
+    ),
+    Mutant(
+        "raw-inline-tags",
+        "reference",
+        "channel-separation",
+        _c(
+            "wire-variants/raw-reasoning-markup[openai-chat:harmony/frames]",
+            "wire-variants/raw-reasoning-markup[openai-chat:mm-think/frames]",
+        ),
+    ),
     Mutant("drop-reasoning", "reference-sdk", "delivery", _c(f"wire-variants/reasoning-then-answer[{CHAT}]")),
     Mutant(
         "lose-passback", "reference-sdk", "passback", _c(f"tools-passback/deepseek-reasoning-content[{CHAT}]")
@@ -404,5 +507,8 @@ def mutation_score(
 
 
 def detect(m: Mutant) -> tuple[RunResult, set[str]]:
-    result = run(list(m.cases), sut=m.sut, faults=[m.fault], expectations=None, keep_timelines="failures")
+    result = run(
+        list(m.cases), sut=m.sut, faults=[m.fault], expectations=None, keep_timelines="failures",
+        strict=m.strict,
+    )  # fmt: skip
     return result, failing_checks(result)

@@ -30,9 +30,9 @@ from harness.upstream._plan import (
     Write,
     build_plan,
     dialect_for_path,
-    validate_request,
     wants_stream,
 )
+from harness.upstream._profile import check_fidelity, validate_request
 from harness.upstream._script import Conversation, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json"]
@@ -159,6 +159,41 @@ def _plain(status: int, message: str) -> Plan:
     )
 
 
+def _judge(
+    state: ConversationState, script: Script, request: Mapping[str, Any], turn: int, reject: Rejection | None
+) -> Plan | None:
+    """The strict profile's say on a request: its passback comparison (a ``fidelity`` entry) and its
+    verdict, or ``reject`` (the transport's): a ``rejected`` entry and the provider's exact answer, or
+    None: serve the script."""
+    tl = state.timeline
+    emitted = state.emitted_before(turn)
+    fidelity = check_fidelity(script, request, emitted)
+    if fidelity is not None:
+        tl.add(
+            "upstream",
+            "fidelity",
+            turn=turn,
+            rule=fidelity.rule,
+            differences=fidelity.differences,
+            rejects=fidelity.rejects,
+        )
+    rejection = reject or validate_request(script, request, emitted)
+    if rejection is None:
+        return None
+    tl.add(
+        "upstream",
+        "rejected",
+        turn=turn,
+        status=rejection.status,
+        rule=rejection.rule,
+        rule_kind=rejection.kind,
+        differences=rejection.differences,
+        body=rejection.body.decode(errors="replace"),
+    )
+    headers = (("content-type", rejection.content_type), *rejection.headers)
+    return _immediate(rejection.status, rejection.body, headers)
+
+
 def _carried(script: Script, plan: Plan) -> tuple[bool | None, bool | None]:
     """Whether the answer carried reasoning text and usage: from its events, or, for recorded bytes
     (a replayed cassette has no events), from those bytes read back by the dialect's observer; None
@@ -234,20 +269,9 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     turn, tl = req.turn, state.timeline
     request = req.json if isinstance(req.json, Mapping) else {}
     try:
-        rejection = reject or validate_request(script, request, state.emitted_before(turn))
-        if rejection is not None:
-            tl.add(
-                "upstream",
-                "rejected",
-                turn=turn,
-                status=rejection.status,
-                rule=rejection.rule,
-                rule_kind=rejection.kind,
-                differences=rejection.differences,
-                body=rejection.body.decode(errors="replace"),
-            )
-            hdrs = (("content-type", rejection.content_type), *rejection.headers)
-            return _immediate(rejection.status, rejection.body, hdrs)
+        rejected = _judge(state, script, request, turn, reject)
+        if rejected is not None:
+            return rejected
         plan = build_plan(script, path=req.path, request=request, target=req.target)
     except Exception as exc:
         tl.add(

@@ -3,7 +3,8 @@ a response performs: head, writes (bytes + frame tags), gates, pauses, faults, a
 A streaming plan is produced lazily, a batch of frames at a time, wherever that gives the same bytes.
 
 Rule: one planner, two executors (the loopback server in ``_server.py`` and respx in ``_respx.py``);
-no sockets, clocks or threads here. Validation and the streaming decision live here too.
+no sockets, clocks or threads here. The streaming decision lives here too (the provider profile's
+say on a request, in ``_profile``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from harness._errors import UnknownName
 from harness.codec import Frame, encode_pieces
-from harness.dialects import Dialect, Rejection, dialect_names, get_dialect
-from harness.events import Event, Message
+from harness.dialects import Dialect, dialect_names, get_dialect
+from harness.events import Event
 from harness.net import Framing
 from harness.upstream import _writes
 from harness.upstream._head import framing, merge_headers, request_id
@@ -51,7 +51,6 @@ __all__ = [
     "chunker",
     "dialect_for_path",
     "routes",
-    "validate_request",
     "wants_stream",
 ]
 
@@ -176,16 +175,6 @@ def wants_stream(script: Script, path: str, body: Mapping[str, Any] | None) -> b
     if script.stream is not None:
         return script.stream
     return get_dialect(script.dialect).wants_stream(path, body or {})
-
-
-def validate_request(
-    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
-) -> Rejection | None:
-    """The script's provider profile checks the request first (an unknown profile is an UnknownName)."""
-    profiles = get_dialect(script.dialect).profiles()
-    if script.profile not in profiles:
-        raise UnknownName(f"{script.dialect} provider profile", script.profile, profiles)
-    return profiles[script.profile].validate(body or {}, emitted)
 
 
 def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:

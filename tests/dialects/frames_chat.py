@@ -454,6 +454,174 @@ CASES: list[Case] = [
             ),
         ),
     ),
+    Case(
+        "gemini-openai-parallel-calls",
+        "gemini-openai",
+        "ai.google.dev/gemini-api/docs/thought-signatures: extra_content.google.thought_signature, only on the first parallel call",
+        (
+            ReasoningDelta(text='I need both tools.'),
+            ToolCallDelta(index=0, id='call_1', name='get_weather', arguments='{"city":"Paris"}'),
+            ReasoningSignature(value='CiIB0e2Kb3a4gkvo'),
+            ToolCallDelta(index=1, id='call_2', name='get_time', arguments='{"city":"Paris"}'),
+            End(reason='tool_calls'),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"<thought>I need both tools.","extra_content":{"google":{"thought":true}},"role":"assistant"},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"</thought>","role":"assistant"},"finish_reason":null}]}',
+                frozenset({"reasoning-done"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"extra_content":{"google":{"thought_signature":"CiIB0e2Kb3a4gkvo"}},"function":{"arguments":"{\\"city\\":\\"Paris\\"}","name":"get_weather"},"id":"call_1","index":0,"type":"function"}],"role":"assistant"},"finish_reason":null}]}',
+                frozenset({"tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"function":{"arguments":"{\\"city\\":\\"Paris\\"}","name":"get_time"},"id":"call_2","index":1,"type":"function"}],"role":"assistant"},"finish_reason":null}]}',
+                frozenset({"tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}',
+                frozenset(),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
+    Case(
+        "azure-content-filter",
+        "azure",
+        "learn.microsoft.com azure ai-foundry openai content-filter: prompt filter chunk, annotations",
+        (
+            ReasoningDelta(text='The user greets'),
+            ReasoningDelta(text=' me.'),
+            TextDelta(text='Hello!'),
+            Usage(input_tokens=10, output_tokens=9, reasoning_tokens=4, total_tokens=19),
+            End(reason='stop'),
+        ),
+        (
+            (
+                '{"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"sexual":{"filtered":false,"severity":"safe"},"violence":{"filtered":false,"severity":"safe"}}}]}',
+                frozenset({"annotation"}),
+            ),
+            (
+                '{"choices":[{"content_filter_results":{},"delta":{"content":"","refusal":null,"role":"assistant"},"finish_reason":null,"index":0,"logprobs":null}],"created":1760000000,"id":"chatcmpl-mock","model":"m","object":"chat.completion.chunk","system_fingerprint":"fp_mock"}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"choices":[{"content_filter_results":{},"delta":{"content":null,"reasoning_content":"The user greets"},"finish_reason":null,"index":0,"logprobs":null}],"created":1760000000,"id":"chatcmpl-mock","model":"m","object":"chat.completion.chunk","system_fingerprint":"fp_mock"}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"choices":[{"content_filter_results":{},"delta":{"content":null,"reasoning_content":" me."},"finish_reason":null,"index":0,"logprobs":null}],"created":1760000000,"id":"chatcmpl-mock","model":"m","object":"chat.completion.chunk","system_fingerprint":"fp_mock"}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"choices":[{"content_filter_results":{},"delta":{"content":"Hello!"},"finish_reason":null,"index":0,"logprobs":null}],"created":1760000000,"id":"chatcmpl-mock","model":"m","object":"chat.completion.chunk","system_fingerprint":"fp_mock"}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"choices":[{"content_filter_offsets":{"check_offset":6,"end_offset":6,"start_offset":0},"content_filter_results":{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"sexual":{"filtered":false,"severity":"safe"},"violence":{"filtered":false,"severity":"safe"}},"finish_reason":null,"index":0}],"created":0,"id":"","model":"","object":""}',
+                frozenset({"annotation"}),
+            ),
+            (
+                '{"choices":[{"content_filter_results":{},"delta":{"content":""},"finish_reason":"stop","index":0,"logprobs":null}],"created":1760000000,"id":"chatcmpl-mock","model":"m","object":"chat.completion.chunk","system_fingerprint":"fp_mock"}',
+                frozenset(),
+            ),
+            (
+                '{"choices":[{"content_filter_offsets":{"check_offset":6,"end_offset":6,"start_offset":0},"content_filter_results":{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"sexual":{"filtered":false,"severity":"safe"},"violence":{"filtered":false,"severity":"safe"}},"finish_reason":null,"index":0}],"created":0,"id":"","model":"","object":""}',
+                frozenset({"annotation"}),
+            ),
+            (
+                '{"choices":[],"created":1760000000,"id":"chatcmpl-mock","model":"m","object":"chat.completion.chunk","system_fingerprint":"fp_mock","usage":{"completion_tokens":9,"completion_tokens_details":{"reasoning_tokens":4},"prompt_tokens":10,"total_tokens":19}}',
+                frozenset({"usage"}),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
+    Case(
+        "harmony-raw-channels",
+        "harmony",
+        "cookbook.openai.com/articles/openai-harmony, streamed raw by a local backend",
+        (
+            ReasoningDelta(text='We need to respond to Hello.'),
+            TextDelta(text='Hello! How can I help?'),
+            End(reason='stop'),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"<|channel|>analysis<|message|>We need to respond to Hello."},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"<|end|><|start|>assistant<|channel|>final<|message|>"},"finish_reason":null}]}',
+                frozenset({"reasoning-done"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello! How can I help?"},"finish_reason":null}]}',
+                frozenset({"text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
+    Case(
+        "minimax-m3-mm-think",
+        "mm-think",
+        "MiniMax-M3 served raw: <mm:think> spans",
+        (
+            ReasoningDelta(text='\nThe user greets me.\n'),
+            TextDelta(text='\n\nHello!'),
+            End(reason='stop'),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"<mm:think>\\nThe user greets me.\\n"},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"</mm:think>"},"finish_reason":null}]}',
+                frozenset({"reasoning-done"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"\\n\\nHello!"},"finish_reason":null}]}',
+                frozenset({"text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
 ]
 
 

@@ -23,6 +23,7 @@ from harness.events import (
     ReasoningBlock,
     ReasoningDelta,
     StreamError,
+    TextBlock,
     TextDelta,
     ToolCallBlock,
     ToolCallDelta,
@@ -182,11 +183,11 @@ def test_profiles() -> None:
     assert OLLAMA.error_body(404, "model not found") == b'{"error":"model not found"}'
 
 
-def _client(raw: bytes) -> Any:
+def _client(raw: bytes, path: str = "/api/chat") -> Any:
     import ollama
 
     def handler(request: httpx.Request) -> httpx.Response:
-        assert request.url.path == "/api/chat"
+        assert request.url.path == path
         return httpx.Response(200, content=raw, headers={"content-type": "application/x-ndjson"})
 
     client = ollama.Client(host="http://mock")
@@ -223,3 +224,27 @@ def test_ollama_sdk_raises_on_the_error_line() -> None:
     raw = wire((TextDelta("x"), StreamError("out of memory")))
     with pytest.raises(ollama.ResponseError, match="out of memory"):
         list(_client(raw).chat(model="qwen3", messages=[{"role": "user", "content": "hi"}], stream=True))
+
+
+def test_generate_lines_and_the_ollama_sdk_reading_them() -> None:
+    turn = (ReasoningDelta("Rayleigh "), ReasoningDelta("scattering."), TextDelta("Blue light scatters."), Usage(3, 4), End("stop"))
+    e = OLLAMA.emitter("generate", model="qwen3")
+    frames = e.feed(turn) + e.close()
+    assert _norm(frames[0].data) == {"model": "qwen3", "response": "", "thinking": "Rayleigh ", "done": False}
+    assert _norm(frames[2].data) == {"model": "qwen3", "response": "Blue light scatters.", "done": False}
+    assert _norm(frames[-1].data)["context"]
+    raw = b"".join(encode_frames(frames, "jsonl"))
+    parts = list(_client(raw, "/api/generate").generate(model="qwen3", prompt="Why blue?", stream=True, think=True))
+    assert "".join(p.thinking or "" for p in parts) == "Rayleigh scattering."
+    assert "".join(p.response or "" for p in parts) == "Blue light scatters."
+    assert parts[-1].done is True
+    o = OLLAMA.observer("generate")
+    assert canon(o.feed(raw) + o.end()) == canon(list(turn))
+
+
+def test_generate_request_is_one_prompt_and_reads_back() -> None:
+    msgs = [Message("system", (TextBlock("Be brief."),)), Message.user("Why blue?")]
+    spec = OLLAMA.build_request(msgs, model="qwen3", stream=False, variant="generate")
+    assert (spec.path, spec.body) == ("/api/generate", {"model": "qwen3", "prompt": "Why blue?", "stream": False, "think": True, "system": "Be brief."})
+    assert OLLAMA.parse_request(spec.body) == msgs
+    assert OLLAMA.wants_stream(spec.path, spec.body) is False

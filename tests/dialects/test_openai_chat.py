@@ -105,6 +105,9 @@ def test_every_variant_has_a_literal_table_and_a_catalog_id() -> None:
         "CC-R",
         "CC-RD",
         "CC-THINK",
+        "CC-HARMONY",
+        "CC-GEMINI",
+        "CC-AZURE",
         "CC-MISTRAL",
         "CC-USAGE",
     }
@@ -133,9 +136,8 @@ def test_round_trip_one_byte_per_write(variant: str, data: st.DataObject) -> Non
 def test_non_streaming_round_trip(variant: str, data: st.DataObject) -> None:
     turn = data.draw(reasoning_turns(variant=CHAT.variants[variant]))
     body = CHAT.emit_response(turn, variant, model=MODEL)
-    opts = {"implicit_think": variant == "think-implicit"}
-    assert assemble(CHAT.observe_response(body, **opts)) == assemble(strip_items(turn))
-    assert canon(CHAT.observe_response(body, **opts))[-1] == turn[-1]
+    assert assemble(CHAT.observe_response(body, variant=variant)) == assemble(strip_items(turn))
+    assert canon(CHAT.observe_response(body, variant=variant))[-1] == turn[-1]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -548,7 +550,18 @@ def request(variant: str = "reasoning_content", **assistant_changes: Any) -> dic
 
 
 def test_profiles_listed() -> None:
-    assert set(CHAT.profiles()) == {"lenient", "deepseek-v3.2", "deepseek-v4", "deepseek-r1", "kimi"}
+    assert set(CHAT.profiles()) == {
+        "lenient",
+        "deepseek-v3.2",
+        "deepseek-v4",
+        "deepseek-r1",
+        "kimi",
+        "gemini-3-openai",
+        "openrouter",
+        "minimax",
+        "zai-coding",
+        "vllm",
+    }
     for p in CHAT.profiles().values():
         assert p.dialect == "openai-chat"
         assert p.description
@@ -665,6 +678,7 @@ def _sdk_stream(raw: bytes) -> list[Any]:
         ("reasoning_content", "reasoning_content"),
         ("reasoning", "reasoning"),
         ("reasoning_details", "reasoning"),
+        ("azure", "reasoning_content"),
     ],
 )
 def test_openai_sdk_sees_reasoning_as_extra_field(variant: str, field: str) -> None:
@@ -674,7 +688,7 @@ def test_openai_sdk_sees_reasoning_as_extra_field(variant: str, field: str) -> N
         Usage(5, 7, 3, 12),
         End("tool_calls"),
     )
-    chunks = _sdk_stream(wire(turn, variant))
+    chunks = [c for c in _sdk_stream(wire(turn, variant)) if not c.choices or c.choices[0].delta]
     reasoning = "".join((c.choices[0].delta.model_extra or {}).get(field) or "" for c in chunks if c.choices)
     assert reasoning == "Let me think."
     calls = [tc for c in chunks if c.choices for tc in (c.choices[0].delta.tool_calls or [])]
@@ -692,7 +706,9 @@ def test_openai_sdk_sees_reasoning_as_extra_field(variant: str, field: str) -> N
     ) == (5, 7, 3)
 
 
-@pytest.mark.parametrize("variant", ["think-tags", "think-split", "usage-only", "mistral"])
+@pytest.mark.parametrize(
+    "variant", ["think-tags", "think-split", "usage-only", "mistral", "mm-think", "harmony", "gemini-openai"]
+)
 def test_openai_sdk_reads_content(variant: str) -> None:
     turn = (ReasoningDelta("hm"), TextDelta("Hello!"), End("stop"))
     chunks = _sdk_stream(wire(turn, variant))
@@ -703,6 +719,9 @@ def test_openai_sdk_reads_content(variant: str) -> None:
         "think-split": "<think>hm</think>Hello!",
         "usage-only": "Hello!",
         "mistral": "Hello!",
+        "mm-think": "<mm:think>hm</mm:think>Hello!",
+        "harmony": "<|channel|>analysis<|message|>hm<|end|><|start|>assistant<|channel|>final<|message|>Hello!",
+        "gemini-openai": "<thought>hm</thought>Hello!",
     }
     assert texts == expected[variant]
 
@@ -716,3 +735,55 @@ def test_openai_sdk_raises_on_the_error_frame() -> None:
     )
     with pytest.raises(openai.APIError, match="Provider disconnected unexpectedly"):
         _sdk_stream(wire(turn, "reasoning"))
+
+
+def test_openai_sdk_keeps_gemini_s_extra_content_on_the_tool_call() -> None:
+    turn = (ToolCallDelta(0, "function-call-1", "get_weather", "{}"), ReasoningSignature("Cisig"), End("tool_calls"))
+    chunks = _sdk_stream(wire(turn, "gemini-openai"))
+    (call,) = [tc for c in chunks if c.choices for tc in (c.choices[0].delta.tool_calls or [])]
+    assert call.model_extra["extra_content"] == {"google": {"thought_signature": "Cisig"}}
+
+
+def test_azure_first_chunk_has_no_choice_and_annotations_have_no_delta() -> None:
+    chunks = _sdk_stream(wire((TextDelta("Hi"), End("stop")), "azure"))
+    assert chunks[0].choices == []
+    assert chunks[0].model_extra["prompt_filter_results"][0]["prompt_index"] == 0
+    annotations = [c for c in chunks if c.choices and c.id == ""]
+    assert len(annotations) == 2
+    assert all(c.choices[0].delta is None for c in annotations)
+
+
+# Azure's documented stream with the asynchronous filter (learn.microsoft.com, content filter, "Sample
+# response stream"), abbreviated to its distinct frames.
+AZURE_DOC = (
+    b'data: {"id":"","object":"","created":0,"model":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"sexual":{"filtered":false,"severity":"safe"},"violence":{"filtered":false,"severity":"safe"}}}],"choices":[],"usage":null} \n\n'
+    b'data: {"id":"chatcmpl-7rCNsVeZy0PGnX3H6jK8STps5nZUY","object":"chat.completion.chunk","created":1692913344,"model":"gpt-35-turbo","choices":[{"index":0,"finish_reason":null,"delta":{"role":"assistant"}}],"usage":null} \n\n'
+    b'data: {"id":"chatcmpl-7rCNsVeZy0PGnX3H6jK8STps5nZUY","object":"chat.completion.chunk","created":1692913344,"model":"gpt-35-turbo","choices":[{"index":0,"finish_reason":null,"delta":{"content":"Color"}}],"usage":null} \n\n'
+    b'data: {"id":"","object":"","created":0,"model":"","choices":[{"index":0,"finish_reason":null,"content_filter_results":{"hate":{"filtered":false,"severity":"safe"}},"content_filter_offsets":{"check_offset":44,"start_offset":44,"end_offset":198}}],"usage":null} \n\n'
+    b'data: {"id":"chatcmpl-7rCNsVeZy0PGnX3H6jK8STps5nZUY","object":"chat.completion.chunk","created":1692913344,"model":"gpt-35-turbo","choices":[{"index":0,"finish_reason":"stop","delta":{}}],"usage":null} \n\n'
+    b"data: [DONE] \n\n"
+)
+
+
+def test_observer_reads_azure_s_documented_stream_without_notices() -> None:
+    events = observe([AZURE_DOC])
+    assert canon(events) == (TextDelta("Color"), End("stop"))
+    assert not [e for e in events if isinstance(e, Notice)]
+
+
+def test_gemini_openai_message_level_signature_and_history_round_trip() -> None:
+    body = b'{"choices":[{"index":0,"message":{"role":"assistant","content":"Of course.","extra_content":{"google":{"thought_signature":"CiIBtext"}}},"finish_reason":"stop"}]}'
+    assert assemble(CHAT.observe_response(body, variant="gemini-openai")).content == (
+        TextBlock("Of course.", signature="CiIBtext"),
+    )
+    msg = Message("assistant", (TextBlock("Of course.", signature="CiIBtext"),))
+    spec = CHAT.build_request([Message.user("hi"), msg], model=MODEL, stream=True, variant="gemini-openai")
+    assert spec.body["messages"][1]["extra_content"] == {"google": {"thought_signature": "CiIBtext"}}
+    assert CHAT.parse_request(spec.body)[1] == msg
+
+
+def test_azure_non_streaming_envelope() -> None:
+    obj = json.loads(CHAT.emit_response((TextDelta("Hi"), End("stop")), "azure", model=MODEL))
+    assert list(obj) == sorted(obj)
+    assert obj["prompt_filter_results"][0]["content_filter_results"]["hate"] == {"filtered": False, "severity": "safe"}
+    assert obj["choices"][0]["content_filter_results"]["violence"]["severity"] == "safe"

@@ -2,12 +2,12 @@
 ``CHECKS`` (per case: :class:`Check`; per streamed/non-streamed pair: :class:`PairCheck`, e.g. parity).
 
 To add a check: write a function decorated with ``@check(name, description)`` (``@pair_check`` for a
-pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_cleanup``, ``_parity``)
-or a new one imported here, and add a broken SUT (a fault switch in ``harness/reference/_faults.py``)
-that it catches.
+pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_fidelity``,
+``_cleanup``, ``_parity``) or a new one imported here, and add a broken SUT (a fault switch in
+``harness/reference/_faults.py``) that it catches.
 """
 
-from harness.suite.checks import _cleanup, _content, _errors, _parity, _stream  # noqa: F401  (registration)
+from harness.suite.checks import _cleanup, _content, _errors, _fidelity, _parity, _stream  # noqa: F401
 from harness.suite.checks._base import (
     CHECKS,
     Check,

@@ -1,5 +1,7 @@
 """Error checks: error-propagation, sut-error, passback and request-contract (the strict upstream's 400,
-for reasoning lost on the way back and for a request the provider refuses outright), cancellation.
+for reasoning lost on the way back and for a request the provider refuses outright: each owns the
+rejections of one ``Rejection.kind``, ``passback-fidelity`` in ``_fidelity`` those of ``fidelity``),
+retry, cancellation.
 
 Rule: an upstream failure must reach the client as a failure; a failure the upstream never sent is the
 SUT's own (reported once, with its exception and traceback as evidence); a lost passback is reported
@@ -11,7 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from harness.dialects import LENIENT
+from harness.dialects import LENIENT, get_dialect
 from harness.events import End, StreamError
 from harness.suite._verdict import Axis, Finding, Verdict
 from harness.suite.checks._base import check, na, served_turns
@@ -89,9 +91,8 @@ def passback(view: CaseView) -> Finding:
     if not reached:
         return na("passback", "the conversation never reached a continuation")
     for t in reached:
-        rejected = [e for e in t.rejected if e.info.get("rule_kind", "passback") == "passback"]
-        if rejected:
-            return _rejected(view, t, rejected[0])
+        if t.rejections("passback"):
+            return rejected("passback", view, t, t.rejections("passback")[0])
     # A continuation answers the tool calls of the turn before it. When none of them reached the
     # client, the SUT had nothing to pass back: the request was thinkwire's own continuation (the
     # tool results of calls the client never saw), and its acceptance proves nothing.
@@ -99,7 +100,9 @@ def passback(view: CaseView) -> Finding:
     if not carried:
         hidden = [t.turn - 1 for t in reached if view.turns[t.turn - 1].expected.tool_calls]
         return na("passback", _nothing_carried(hidden))
-    return Finding("passback", Verdict.PASS, message=f"{len(carried)} continuation(s) accepted")
+    others = sum(1 for t in reached if t.rejected)
+    note = f"; {others} rejected for another rule (its own check reports it)" if others else ""
+    return Finding("passback", Verdict.PASS, message=f"{len(carried)} continuation(s) accepted{note}")
 
 
 def _calls_reached_the_client(prev: TurnView) -> bool:
@@ -118,18 +121,23 @@ def _nothing_carried(hidden: list[int]) -> str:
     )
 
 
-def _rejected(view: CaseView, t: TurnView, e: Entry) -> Finding:
+def rejected(name: str, view: CaseView, t: TurnView, e: Entry) -> Finding:
+    """The FAIL of check ``name`` for a strict upstream's rejection ``e`` of turn ``t`` (each check owns
+    the rejections of one ``Rejection.kind``): the rule, the provider's status, whether the SUT surfaced
+    the error to its client or hid it (worse), the differences as Expected / Actual."""
     surfaced = (
         "surfaced the provider's error to its client"
         if t.client_saw_error
-        else ("HID the provider's error (its client saw no error)")
+        else "HID the provider's error (its client saw no error)"
     )
-    expected, actual = _sides(e, "reasoning passed back")
+    what = "continuation" if t.turn else "request"
+    default = "a request the provider accepts" if name == "request-contract" else "reasoning passed back"
+    expected, actual = _sides(e, default)
     return Finding(
-        "passback",
+        name,
         Verdict.FAIL,
-        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the continuation "
-        f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
+        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the {what} with "
+        f"{e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
         expected=expected,
         actual=actual,
         evidence=(view.index_of(e),),
@@ -139,28 +147,34 @@ def _rejected(view: CaseView, t: TurnView, e: Entry) -> Finding:
 
 @check(
     "request-contract",
-    "The SUT's upstream requests follow the provider's current request contract (e.g. the thinking mode "
-    "the model accepts: adaptive on models that refuse enabled); the strict upstream's 400 is the evidence.",
+    "The SUT's upstream requests follow the provider's current request contract (the thinking mode the "
+    "model accepts: adaptive on models that refuse enabled; Vertex's anthropic_version in the body); the "
+    "strict upstream's 400 is the evidence.",
 )
 def request_contract(view: CaseView) -> Finding:
-    rules = [
-        (t, e) for t in view.turns for e in t.rejected if e.info.get("rule_kind", "passback") == "request"
-    ]
+    if view.case.profile == LENIENT:
+        return na("request-contract", "a lenient upstream has no request contract")
+    rules = _request_rules(view)
     if not rules:
-        if view.case.profile == LENIENT or not any(t.reached for t in view.turns):
-            return na("request-contract", "no strict upstream judged a request here")
-        return Finding("request-contract", Verdict.PASS)
-    t, e = rules[0]
-    expected, actual = _sides(e, "a request the provider accepts")
+        return na("request-contract", f"the profile {view.case.profile} enforces no request contract rule")
+    reached = [t for t in view.turns if t.reached]
+    if not reached:
+        return na("request-contract", "the upstream received no request")
+    for t in reached:
+        if t.rejections("request"):
+            return rejected("request-contract", view, t, t.rejections("request")[0])
     return Finding(
         "request-contract",
-        Verdict.FAIL,
-        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) refused the request with "
-        f"{e.info.get('status')} ({e.info.get('rule', '?')}): {str(e.info.get('body', ''))[:200]}",
-        expected=expected,
-        actual=actual,
-        evidence=(view.index_of(e),),
+        Verdict.PASS,
+        message=f"{len(reached)} request(s) accepted under {', '.join(rules)}",
     )
+
+
+def _request_rules(view: CaseView) -> tuple[str, ...]:
+    """The rules of ``kind="request"`` the case's provider profile enforces (its ``request_rules``):
+    without one, an accepted request proves nothing about the contract."""
+    profile = get_dialect(view.case.dialect).profiles().get(view.case.profile)
+    return tuple(getattr(profile, "request_rules", ()))
 
 
 def _sides(rejected: Any, default: str) -> tuple[str, str]:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.dialects._think import HARMONY
 from harness.events import (
     End,
     Event,
@@ -37,7 +38,11 @@ from harness.upstream import Gate
 __all__ = ["CaseView", "TurnView", "build_view", "fate"]
 
 
-_EMPTY_TAGS = re.compile(r"<(think|thinking|thought|reasoning)>\s*</\1>")
+_EMPTY_TAGS = re.compile(
+    r"<(think|thinking|thought|reasoning|mm:think)>\s*</\1>"
+    + "|" + re.escape(HARMONY[0]) + r"\s*" + re.escape(HARMONY[1])
+)
+"""An emptied inline reasoning wrapper (the reasoning was moved out of it, the markup left behind)."""
 
 
 def fate(expected: str, got: str, other_channel: str, other_expected: str = "") -> str:
@@ -93,6 +98,7 @@ class TurnView:
     event_entries: list[Entry] = field(default_factory=list)  # the client ``event`` entries
     chunks: list[Entry] = field(default_factory=list)  # the client ``chunk`` entries
     faults: list[Entry] = field(default_factory=list)  # the upstream ``fault`` entries
+    fidelity: list[Entry] = field(default_factory=list)  # upstream ``fidelity``: passback compared
     expected: Message = field(init=False)
     delivered: Message = field(init=False)
     reasoning: str = field(init=False)
@@ -151,6 +157,11 @@ class TurnView:
     def expected_usage(self) -> Usage | None:
         found = [e for e in self.expected_events if isinstance(e, Usage)]
         return found[-1] if found else None
+
+    def rejections(self, kind: str) -> list[Entry]:
+        """The strict upstream's rejections of this turn's request of ``kind`` (``Rejection.kind``:
+        ``passback``, ``fidelity`` or ``request``; each is one check's)."""
+        return [e for e in self.rejected if e.info.get("rule_kind", "passback") == kind]
 
     @property
     def client_saw_error(self) -> bool:
@@ -253,6 +264,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 event_entries=events,
                 chunks=sel("client", "chunk"),
                 faults=sel("upstream", "fault"),
+                fidelity=sel("upstream", "fidelity"),
             )
         )
     return CaseView(case, kind, timeline, views, entries)

@@ -1,0 +1,276 @@
+"""Chat Completions providers of 2026: Gemini's OpenAI-compatible endpoint (thought signatures on tool
+calls, the real 400), OpenRouter (a signature-only detail must come back, the upstream's 400 proxied;
+server-tool records), and the providers that only degrade when reasoning is lost: MiniMax, Z.ai GLM
+preserved thinking, vLLM.
+
+Rule: ``validate`` answers the provider's exact error where it rejects; ``fidelity`` compares what this
+upstream emitted with what came back, byte-exact where the provider says so, and reports the
+differences the provider would silently degrade on (these providers answer 200). Sources are named in
+each profile's docstring; docs/wire-notes-2026-b.md keeps the wire facts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects._base import Difference, Fidelity, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._chat_carriers import server_tool_call
+from harness.dialects._chat_reader import google_signature
+from harness.dialects._gemini_profiles import SENTINELS, missing_signature_message
+from harness.dialects._think import TAGS
+from harness.events import Message, ReasoningBlock
+
+__all__ = ["OPENROUTER_INVALID_SIGNATURE", "PROFILES", "history", "openrouter_body"]
+
+OPENROUTER_INVALID_SIGNATURE = "messages.{n}.content.0: Invalid `signature` in `thinking` block"
+
+
+def history(
+    request: Mapping[str, Any], emitted: Sequence[Message]
+) -> list[tuple[int, Mapping[str, Any], Message]]:
+    """Each request-history assistant entry this upstream produced, with its position in ``messages``
+    and the emitted message it came from: matched by tool-call id, else by order."""
+    msgs = request.get("messages")
+    if not isinstance(msgs, list):
+        return []
+    by_call = {c.id: m for m in emitted for c in m.tool_calls}
+    plain = [m for m in emitted if not m.tool_calls]
+    out: list[tuple[int, Mapping[str, Any], Message]] = []
+    for i, raw in enumerate(msgs):
+        if not isinstance(raw, Mapping) or raw.get("role") != "assistant":
+            continue
+        ids = [c.get("id") for c in raw.get("tool_calls") or [] if isinstance(c, Mapping)]
+        origin = next((by_call[c] for c in ids if c in by_call), None)
+        if origin is None and not ids and plain:
+            origin = plain.pop(0)
+        if origin is not None:
+            out.append((i, raw, origin))
+    return out
+
+
+_SYSTEM = ("system", "developer")
+
+
+def _anthropic_index(msgs: Sequence[Any], i: int) -> int:
+    """Where ``msgs[i]`` lands among the Anthropic messages a converter builds: system messages leave,
+    consecutive tool results merge into one user message."""
+    n, prev = -1, None
+    for m in msgs[: i + 1]:
+        role = m.get("role") if isinstance(m, Mapping) else None
+        if role in _SYSTEM:
+            continue
+        if not (role == "tool" and prev == "tool"):
+            n += 1
+        prev = role
+    return n
+
+
+def _turn_start(msgs: Sequence[Any]) -> int:
+    """Index of the last user message (a tool result does not start a turn)."""
+    for i in range(len(msgs) - 1, -1, -1):
+        if isinstance(msgs[i], Mapping) and msgs[i].get("role") == "user":
+            return i
+    return 0
+
+
+@dataclass
+class _Passthrough(LenientProfile):
+    """Streams the scripted turn as it is; validates nothing unless a subclass says so."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Gemini's OpenAI-compatible endpoint
+
+
+def _google_array(message: str) -> bytes:
+    """Errors of the OpenAI-compatible endpoint: Google's error object inside a JSON array, pretty-printed
+    (recorded: https://discuss.ai.google.dev/t/openai-api-compatibility-broken-due-to-thought-signature-on-gemini-3-pro-preview/109823)."""
+    err = {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
+    return ("[" + json.dumps(err, indent=2, ensure_ascii=False) + "\n]").encode()
+
+
+@dataclass
+class GeminiOpenAIProfile(_Passthrough):
+    """Gemini 3 on ``/v1beta/openai/chat/completions``: the first tool call of each assistant message of
+    the current turn carries ``extra_content.google.thought_signature``, unmodified
+    (https://ai.google.dev/gemini-api/docs/thought-signatures, OpenAI compatibility section); parallel
+    calls: only the first carries one. Missing: the real 400 (message with a lower-case "please", as
+    recorded); altered: "Corrupted thought signature." (as OpenRouter relays Google's)."""
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        msgs = request.get("messages")
+        if not isinstance(msgs, list):
+            return None
+        calls = {c.id: c.signature for m in emitted for c in m.tool_calls}
+        contents = [m for m in msgs if isinstance(m, Mapping) and m.get("role") not in _SYSTEM]
+        for i in range(_turn_start(msgs), len(msgs)):
+            raw = msgs[i]
+            if not isinstance(raw, Mapping) or raw.get("role") != "assistant" or not raw.get("tool_calls"):
+                continue
+            first = raw["tool_calls"][0]
+            if not isinstance(first, Mapping):
+                continue
+            name = str((first.get("function") or {}).get("name", ""))
+            sig, expected = google_signature(first), calls.get(str(first.get("id")))
+            field = f"messages[{i}].tool_calls[0].extra_content.google.thought_signature"
+            if sig is None:
+                message = missing_signature_message(name, contents.index(raw))
+                body = _google_array(message.replace("Please refer", "please refer"))
+                return Rejection(400, body, "gemini-openai/missing-signature", ((field, None, expected),))
+            if sig not in SENTINELS and expected is not None and sig != expected:
+                diff: Difference = (field, sig, expected)
+                body = _google_array("Corrupted thought signature.")
+                return Rejection(400, body, "gemini-openai/signature-altered", (diff,))
+        return None
+
+
+# --------------------------------------------------------------------------------------------------
+# OpenRouter
+
+
+def openrouter_body(raw: str, provider: str = "Anthropic", status: int = 400) -> bytes:
+    """OpenRouter relaying an upstream error: the upstream body as a string in ``metadata.raw``
+    (recorded: https://github.com/OpenRouterTeam/ai-sdk-provider/issues/418)."""
+    meta = {"raw": raw, "provider_name": provider, "is_byok": False}
+    err = {"message": "Provider returned error", "code": status, "metadata": meta}
+    return dumps_compact({"error": err, "user_id": "user_mock"}).encode()
+
+
+def _details(raw: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    d = raw.get("reasoning_details")
+    return [x for x in d if isinstance(x, Mapping)] if isinstance(d, list) else []
+
+
+@dataclass
+class OpenRouterProfile(_Passthrough):
+    """OpenRouter in front of Anthropic: an assistant message's ``reasoning_details`` go back unchanged
+    (https://openrouter.ai/docs/use-cases/reasoning-tokens, preserving reasoning blocks). A signed
+    ``reasoning.text`` detail (often a signature-only one) that is missing or altered makes Anthropic
+    answer "Invalid `signature` in `thinking` block", which OpenRouter relays in its own envelope; a
+    ``reasoning.server_tool_call`` record that does not come back only degrades (the server tool call is
+    not rehydrated into the later turn): a passback-fidelity finding."""
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        msgs = request.get("messages") or []
+        for i, raw, origin in history(request, emitted):
+            sigs = [b.signature for b in origin.content if isinstance(b, ReasoningBlock) and b.signature]
+            got = [d.get("signature") for d in _details(raw) if d.get("type") == "reasoning.text"]
+            missing = next((s for s in sigs if s not in got), None)
+            if missing is None:
+                continue
+            message = OPENROUTER_INVALID_SIGNATURE.format(n=_anthropic_index(msgs, i))
+            error = {"type": "invalid_request_error", "message": message}
+            upstream = dumps_compact({"type": "error", "error": error, "request_id": "req_mock_openrouter"})
+            field = f"messages[{i}].reasoning_details[].signature"
+            diff: Difference = (field, next((g for g in got if g), None), missing)
+            return Rejection(400, openrouter_body(upstream), "openrouter/invalid-signature", (diff,))
+        return None
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        diffs: list[Difference] = []
+        for i, raw, origin in history(request, emitted):
+            blocks = [b for b in origin.content if isinstance(b, ReasoningBlock)]
+            records = [r for r in (server_tool_call(b.redacted) for b in blocks) if r is not None]
+            came = [server_tool_call(dumps_compact(d)) for d in _details(raw)]
+            for rec in records:
+                if rec not in came:
+                    diffs.append((f"messages[{i}].reasoning_details[reasoning.server_tool_call]", None, rec))
+        return Fidelity("openrouter/server-tool-call", tuple(diffs))
+
+
+# --------------------------------------------------------------------------------------------------
+# Providers that degrade silently
+
+
+def _reasoning_text(m: Message) -> str:
+    return "".join(b.text for b in m.content if isinstance(b, ReasoningBlock) and b.redacted is None)
+
+
+@dataclass
+class MiniMaxProfile(_Passthrough):
+    """MiniMax-M2.x on its OpenAI-compatible API: the complete assistant message goes back; with the
+    native format its ``content`` keeps the ``<think>…</think>`` block byte for byte, with
+    ``reasoning_split`` its ``reasoning_details`` text must be preserved completely
+    (https://platform.minimax.io/docs/api-reference/text-openai-api, "Important Note"). Losing it
+    answers 200 and degrades interleaved thinking."""
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        diffs: list[Difference] = []
+        for i, raw, origin in history(request, emitted):
+            reasoning = _reasoning_text(origin)
+            if not reasoning:
+                continue
+            details = [d for d in _details(raw) if d.get("type") == "reasoning.text"]
+            if details:
+                got = "".join(str(d.get("text") or "") for d in details)
+                if got != reasoning:
+                    diffs.append((f"messages[{i}].reasoning_details[].text", got, reasoning))
+                continue
+            want = f"{TAGS[0]}{reasoning}{TAGS[1]}{origin.text}"
+            if raw.get("content") != want:
+                diffs.append((f"messages[{i}].content", raw.get("content"), want))
+        return Fidelity("minimax/interleaved-thinking", tuple(diffs))
+
+
+@dataclass
+class ZaiProfile(_Passthrough):
+    """Z.ai GLM preserved thinking: on the Coding Plan endpoint (on by default; ``thinking.clear_thinking:
+    true`` turns it off) earlier assistant turns keep their ``reasoning_content``, complete and
+    unmodified (https://docs.z.ai/guides/capabilities/thinking-mode, Preserved thinking). Lost or
+    altered reasoning answers 200: the model re-derives it and the cache misses."""
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        thinking = request.get("thinking")
+        if isinstance(thinking, Mapping) and thinking.get("clear_thinking") is True:
+            return None
+        diffs: list[Difference] = []
+        for i, raw, origin in history(request, emitted):
+            reasoning = _reasoning_text(origin)
+            if reasoning and raw.get("reasoning_content") != reasoning:
+                diffs.append((f"messages[{i}].reasoning_content", raw.get("reasoning_content"), reasoning))
+        return Fidelity("zai/preserved-thinking", tuple(diffs))
+
+
+@dataclass
+class VllmProfile(_Passthrough):
+    """A vLLM server (>= 0.20, RFC vllm-project/vllm#27755): the chat template reads an assistant
+    message's reasoning from the input field ``reasoning`` only; ``reasoning_content`` is silently
+    dropped before the template runs (vllm-project/vllm#38488; docs:
+    https://docs.vllm.ai/en/stable/features/reasoning_outputs/). Models whose templates keep the
+    reasoning of the current tool loop (Qwen3, MiniMax-M2, GLM) then think without it: 200, degraded."""
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        msgs = request.get("messages")
+        start = _turn_start(msgs) if isinstance(msgs, list) else 0
+        diffs: list[Difference] = []
+        for i, raw, origin in history(request, emitted):
+            reasoning = _reasoning_text(origin)
+            if i > start and reasoning and raw.get("reasoning") != reasoning:
+                diffs.append((f"messages[{i}].reasoning", raw.get("reasoning"), reasoning))
+        return Fidelity("vllm/reasoning-input-field", tuple(diffs))
+
+
+_DESCRIPTIONS = {
+    "gemini-3-openai": "Gemini 3 via its OpenAI-compatible endpoint: thought signatures on the first tool "
+    "call of each step, Google's 400 in a JSON array",
+    "openrouter": "OpenRouter over Anthropic: signed reasoning_details back unchanged (the upstream 400 "
+    "relayed), server-tool records back (else degraded)",
+    "minimax": "MiniMax-M2: <think> kept in history content (or reasoning_details with reasoning_split), "
+    "else silently degraded",
+    "zai-coding": "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded",
+    "vllm": "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
+}
+PROFILES: dict[str, ProviderProfile] = {
+    name: cls("openai-chat", name=name, description=_DESCRIPTIONS[name])
+    for name, cls in (
+        ("gemini-3-openai", GeminiOpenAIProfile),
+        ("openrouter", OpenRouterProfile),
+        ("minimax", MiniMaxProfile),
+        ("zai-coding", ZaiProfile),
+        ("vllm", VllmProfile),
+    )
+}

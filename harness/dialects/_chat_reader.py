@@ -1,0 +1,175 @@
+"""Reading one chat delta or message: reasoning from ONE text field (the others are mirrors), the opaque
+parts of one list carrier, content (Mistral thinking chunks, a leading inline tag pair) and tool calls
+(with the thought signature Gemini's OpenAI-compatible endpoint puts on them).
+
+Rule: shared by the streaming observer (``_chat_wire.ChatObserver``) and the non-streaming one
+(``openai_chat.observe_response``); it keeps per-stream state only (the inline splitter, the field the
+reasoning was first read from, tool-call ids) and never repairs what it reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects._chat_carriers import Specs, carrier_events, carrier_lists, carrier_text
+from harness.dialects._think import TAGS, ThinkSplitter
+from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
+
+__all__ = ["INLINE_THINK", "Reader", "google_extra", "google_signature"]
+
+INLINE_THINK = True
+"""The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
+profile's ``inline_think`` key overrides it per front door, see ``drivers/_profile.py``)."""
+
+
+def google_extra(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``extra_content.google`` of a delta, message or tool call (Gemini's OpenAI-compatible endpoint,
+    https://ai.google.dev/gemini-api/docs/openai), or an empty mapping."""
+    extra = obj.get("extra_content")
+    google = extra.get("google") if isinstance(extra, Mapping) else None
+    return google if isinstance(google, Mapping) else {}
+
+
+def google_signature(obj: Mapping[str, Any]) -> str | None:
+    sig = google_extra(obj).get("thought_signature")
+    return sig if isinstance(sig, str) and sig else None
+
+
+def _thinking_text(part: Mapping[str, Any]) -> str:
+    """The text of a Mistral ``thinking`` chunk (a list of text parts, or a string)."""
+    inner = part.get("thinking")
+    if isinstance(inner, list):
+        return "".join(p.get("text", "") for p in inner if isinstance(p, Mapping))
+    return inner if isinstance(inner, str) else ""
+
+
+@dataclass
+class Reader:
+    """Per-stream state shared by the streaming and the non-streaming readers."""
+
+    fields: tuple[str, ...]
+    implicit: bool
+    inline: bool = INLINE_THINK  # False: never split inline <think> (a door claiming structured reasoning)
+    specs: Specs = ()  # the carriers the profile declares
+    tags: tuple[str, str] = TAGS  # the inline tag pair this stream's variant uses
+    splitter: ThinkSplitter = field(init=False)
+    call_ids: dict[int, str] = field(init=False, default_factory=dict)  # index -> id (later deltas)
+    structured: bool = False
+    mirrored_noted: bool = False
+    read_from: str | None = None  # the field this stream's reasoning text was first read from
+    text_ended: bool = False
+    finish: str | None = None
+
+    def __post_init__(self) -> None:
+        self.splitter = ThinkSplitter(implicit=self.implicit, tags=self.tags)
+
+    def reasoning(self, obj: Mapping[str, Any], *, message: bool = False) -> list[Event]:
+        """The reasoning of one delta (or non-streaming ``message``): one text field, plus one list
+        carrier's opaque parts (``_chat_carriers`` Rule 1: read whatever ``fields`` names)."""
+        out: list[Event] = []
+        lists = carrier_lists(obj, self.specs, message=message)
+        texts: list[tuple[str, str]] = []
+        for name in self.fields:
+            val = carrier_text(name, obj, self.specs, message=message)
+            if val:
+                texts.append((name, val))
+        chosen = texts[0] if texts else None
+        if chosen is not None or any(
+            carrier_events(n, obj, self.specs, message=message, with_text=False) for n in lists
+        ):
+            self.structured = True
+            out += self.splitter.release()
+        if len(texts) > 1 and not self.mirrored_noted:
+            self.mirrored_noted = True
+            same = all(t == texts[0][1] for _, t in texts)
+            names = ",".join(n for n, _ in texts)
+            out.append(Notice("mirrored", names if same else names + " (texts differ)"))
+        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order);
+        # a list carrier outside ``fields`` still gives its opaque parts.
+        source = next((n for n in self.fields if n in lists), lists[0] if lists else None)
+        source_text = carrier_text(source, obj, self.specs, message=message) if source else ""
+        from_list = source is not None and source in self.fields and (
+            chosen is None or chosen[0] == source or chosen[1] == source_text
+        )
+        if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
+            # a list carrier recapping what another field already streamed (LiteLLM sends the whole
+            # reasoning item after the reasoning_content deltas): its opaque parts only, read once
+            if not self.mirrored_noted:
+                self.mirrored_noted = True
+                out.append(Notice("mirrored", f"{self.read_from},{source} (recap)"))
+            chosen, from_list = None, False
+        if chosen is not None and self.read_from is None:
+            self.read_from = chosen[0]
+        if chosen is not None and not from_list:
+            out.append(ReasoningDelta(chosen[1]))
+        if source is not None:
+            out += carrier_events(source, obj, self.specs, message=message, with_text=from_list)
+        return out
+
+    def content(self, content: Any) -> list[Event]:
+        if content is None or content == "":
+            return []
+        if isinstance(content, str):
+            if self.structured or not self.inline:
+                return [*self.splitter.release(), TextDelta(content)]
+            return list(self.splitter.feed(content))
+        if not isinstance(content, list):
+            return [Notice("unknown-content", dumps_compact(content)[:80])]
+        out: list[Event] = []
+        for part in content:  # Mistral chunks
+            if not isinstance(part, Mapping):
+                continue
+            if part.get("type") == "thinking":
+                text = _thinking_text(part)
+                self.structured = True
+                out += self.splitter.release()
+                if text:
+                    out.append(ReasoningDelta(text))
+                if isinstance(part.get("signature"), str) and part["signature"]:
+                    out.append(ReasoningSignature(part["signature"]))
+            elif part.get("type") == "text" and isinstance(part.get("text"), str):
+                out += self.content(part["text"])
+        return out
+
+    def tool_calls(self, calls: Any) -> list[Event]:
+        out: list[Event] = []
+        for n, call in enumerate(calls if isinstance(calls, list) else ()):
+            if not isinstance(call, Mapping):
+                continue
+            index, cid = call.get("index", n), call.get("id")
+            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+            assert isinstance(fn, Mapping)
+            args, name = fn.get("arguments"), fn.get("name")
+            if not isinstance(args, str):
+                args = dumps_compact(args) if args is not None else ""
+            index = int(index) if isinstance(index, int) else n
+            if isinstance(cid, str) and cid:
+                self.call_ids[index] = cid
+            call_id = cid if isinstance(cid, str) else None
+            out.append(ToolCallDelta(index, call_id, name if isinstance(name, str) else None, args))
+            sig = google_signature(call)
+            if sig is not None:  # Gemini's OpenAI-compatible endpoint: the call's thought signature
+                out.append(ReasoningSignature(sig, item=self.call_ids.get(index, "")))
+        return out
+
+    def extras(self, obj: Mapping[str, Any]) -> list[Event]:
+        """A signature on the delta or message itself (Gemini's OpenAI-compatible endpoint puts a text
+        answer's thought signature in its ``extra_content``): it attaches to the latest block."""
+        sig = google_signature(obj)
+        return [] if sig is None else [ReasoningSignature(sig)]
+
+    def end_text(self) -> list[Event]:
+        """The content is over (its choice finished, ``[DONE]``, EOF, an error): text held back as a
+        possible ``<think>`` prefix goes out now, before any usage that follows. Once."""
+        if self.text_ended:
+            return []
+        self.text_ended = True
+        out: list[Event] = list(self.splitter.end())
+        if self.splitter.unclosed:
+            out.append(Notice("think-unclosed", "a <think> block was never closed"))
+        return out
+
+

@@ -1,0 +1,184 @@
+"""The Cohere v2 chat dialect (``/v2/chat``): the variant, non-streaming bodies, the request codec and
+the DIALECT object; the wire (emitter, observer) is in ``_cohere_wire``.
+
+Rule: a request carries each assistant message's reasoning back as a ``thinking`` item of its
+``content`` list beside the ``text`` item (cohere SDK 7.3.1 ``AssistantMessageV2ContentOneItem``:
+``text`` | ``thinking``), its calls in ``tool_calls``; tool results are ``role: tool`` messages. Cohere
+documents no passback rule that it enforces, so its only profile is lenient.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects._base import (
+    LENIENT,
+    Caps,
+    Emitter,
+    LenientProfile,
+    Observer,
+    ProviderProfile,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+    json_body,
+    stream_flag,
+    turn_error,
+)
+from harness.dialects._cohere_wire import CohereEmitter, CohereObserver, observe_object, response_object
+from harness.events import (
+    Block,
+    Event,
+    Message,
+    ReasoningBlock,
+    StreamError,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    Turn,
+)
+
+__all__ = ["DIALECT", "VARIANTS", "CohereDialect"]
+
+NAME = "cohere"
+VARIANTS: dict[str, Variant] = {
+    "thinking": Variant(
+        "thinking",
+        "COH-V2",
+        NAME,
+        "Cohere v2 chat: content-start type thinking, content-delta delta.message.content.thinking, "
+        "tool-call-start/delta/end, message-end",
+        frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
+    )
+}
+_check = functools.partial(check_variant, NAME, VARIANTS)
+
+
+PROFILES: dict[str, ProviderProfile] = {LENIENT: LenientProfile(NAME)}
+
+
+def _assistant(msg: Message) -> dict[str, Any]:
+    content: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
+    for b in msg.content:
+        if isinstance(b, ReasoningBlock) and b.text:
+            content.append({"type": "thinking", "thinking": b.text})
+        elif isinstance(b, TextBlock) and b.text:
+            content.append({"type": "text", "text": b.text})
+        elif isinstance(b, ToolCallBlock):
+            fn = {"name": b.name, "arguments": b.arguments}
+            calls.append({"id": b.id, "type": "function", "function": fn})
+    out: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        out["tool_calls"] = calls
+    return out
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p for p in content if isinstance(p, Mapping) and p.get("type") == "text"]
+        return "".join(str(p.get("text", "")) for p in parts)
+    return ""
+
+
+def _parse_assistant(raw: Mapping[str, Any]) -> Message:
+    blocks: list[Block] = []
+    content = raw.get("content")
+    if isinstance(content, str) and content:
+        blocks.append(TextBlock(content))
+    for part in content if isinstance(content, list) else []:
+        if isinstance(part, Mapping) and part.get("type") == "thinking":
+            blocks.append(ReasoningBlock(str(part.get("thinking", ""))))
+        elif isinstance(part, Mapping) and part.get("type") == "text":
+            blocks.append(TextBlock(str(part.get("text", ""))))
+    for call in raw.get("tool_calls") or []:
+        if isinstance(call, Mapping):
+            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+            assert isinstance(fn, Mapping)
+            name, args = str(fn.get("name", "")), str(fn.get("arguments", ""))
+            blocks.append(ToolCallBlock(str(call.get("id", "")), name, args))
+    return Message("assistant", tuple(blocks))
+
+
+class CohereDialect:
+    name = NAME
+    transport = Transport.SSE
+    content_type = "text/event-stream"
+    path_suffixes: tuple[str, ...] = ("/v2/chat",)
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "thinking"
+    wants_stream = staticmethod(stream_flag)
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        _check(variant)
+        return CohereEmitter(model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        _check(variant)
+        err = turn_error(turn)
+        if err is not None:
+            return self.error_body(err.status or 500, err.message, err.code)
+        return dumps_compact(response_object(turn, model=model)).encode()
+
+    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+        if variant is not None:
+            _check(variant)
+        return CohereObserver()
+
+    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+        obj, bad = json_body(body)
+        if bad is not None:
+            return [bad]
+        if isinstance(obj, Mapping) and isinstance(obj.get("message"), str):  # an error body
+            return [StreamError(obj["message"])]
+        return observe_object(obj)
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        """Cohere's error body: ``{"message": ...}`` (``id`` when the API assigned one)."""
+        return dumps_compact({"id": "mock-error", "message": message}).encode()
+
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        _check(variant)
+        out: list[dict[str, Any]] = []
+        for m in messages:
+            if m.role == "assistant":
+                out.append(_assistant(m))
+            elif m.role == "tool":
+                for b in m.content:
+                    if isinstance(b, ToolResultBlock):
+                        out.append({"role": "tool", "tool_call_id": b.call_id, "content": b.content})
+            else:
+                out.append({"role": m.role, "content": m.text})
+        body: dict[str, Any] = {"model": model, "messages": out, "stream": stream}
+        body["thinking"] = options.pop("thinking", {"type": "enabled"})
+        return RequestSpec("/v2/chat", body | options, {"content-type": "application/json"})
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        out: list[Message] = []
+        for raw in body.get("messages") or []:
+            if not isinstance(raw, Mapping):
+                continue
+            role = raw.get("role")
+            if role == "assistant":
+                out.append(_parse_assistant(raw))
+            elif role == "tool":
+                out.append(Message.tool(str(raw.get("tool_call_id", "")), _text(raw.get("content"))))
+            elif role == "system":
+                out.append(Message("system", (TextBlock(_text(raw.get("content"))),)))
+            else:
+                out.append(Message.user(_text(raw.get("content"))))
+        return out
+
+    def profiles(self) -> Mapping[str, ProviderProfile]:
+        return PROFILES
+
+
+DIALECT = CohereDialect()
