@@ -104,34 +104,11 @@ def run_case(
     gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
     if gates is not None:
         conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
-    upstream.load(conversation, timeline=timeline, client=client)
     ctx = CaseContext(
         case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes
     )
     t0 = time.monotonic()
-    alive = True
-    too_big: CaseTooBig | None = None
-    try:
-        driver.run(ctx)
-    except CaseTooBig as exc:
-        too_big = exc
-        alive = profile.kind not in ("gateway",) or not profile.keep_alive
-    except DriverTimeout as exc:
-        result.status, result.error = Status.TIMEOUT, str(exc)
-        alive = profile.kind not in ("gateway",)
-    except DriverError as exc:
-        result.status, result.error = Status.ERROR, str(exc)
-        alive = False
-    except Exception as exc:
-        result.status = Status.ERROR
-        result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
-    if result.status != Status.OK:
-        tail = getattr(driver, "stderr_tail", lambda: "")()
-        if tail and tail not in result.error:
-            result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
-    cancels = timeline.select("client", "cancel")
-    if cancels:
-        timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
+    alive, too_big = _drive(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.kind)
     result.first_byte_s = first_byte(view)
@@ -158,6 +135,52 @@ def run_case(
     if keep is True or (keep == "failures" and failed(result)):
         result.timeline = serialize_timeline(view.entries)
     return result, view, alive
+
+
+def _drive(
+    case: Case,
+    profile: SUTProfile,
+    driver: Driver,
+    upstream: Any,
+    conversation: Any,
+    ctx: CaseContext,
+    result: CaseResult,
+) -> tuple[bool, CaseTooBig | None]:
+    """The conversation served (routed by the case's token on a MockUpstream, else loaded) for as
+    long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
+    the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception."""
+    route = getattr(upstream, "route", None)
+    if route is not None:  # this case's requests are those carrying its token
+        route(case.token, conversation, ctx.timeline, ctx.client)
+    else:
+        upstream.load(conversation, timeline=ctx.timeline, client=ctx.client)
+    alive, too_big = True, None
+    try:
+        try:
+            driver.run(ctx)
+        except CaseTooBig as exc:
+            too_big = exc
+            alive = profile.kind not in ("gateway",) or not profile.keep_alive
+        except DriverTimeout as exc:
+            result.status, result.error = Status.TIMEOUT, str(exc)
+            alive = profile.kind not in ("gateway",)
+        except DriverError as exc:
+            result.status, result.error = Status.ERROR, str(exc)
+            alive = False
+        except Exception as exc:
+            result.status = Status.ERROR
+            result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
+        if result.status != Status.OK:
+            tail = getattr(driver, "stderr_tail", lambda: "")()
+            if tail and tail not in result.error:
+                result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
+        cancels = ctx.timeline.select("client", "cancel")
+        if cancels:
+            ctx.timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
+    finally:
+        if route is not None:
+            upstream.unroute(case.token)
+    return alive, too_big
 
 
 def usage_off(check: str, profile: SUTProfile) -> bool:

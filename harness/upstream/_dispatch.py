@@ -31,7 +31,7 @@ from harness.upstream._plan import (
 )
 from harness.upstream._script import Conversation
 
-__all__ = ["ConversationState", "RecordedRequest", "dispatch", "parse_json"]
+__all__ = ["ConversationState", "RecordedRequest", "dispatch", "parse_json", "stray"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +126,11 @@ def dispatch(
     body: bytes,
     t: int,
     conn: int = 0,
+    foreign: tuple[tuple[str, str], ...] = (),
 ) -> tuple[int, Plan]:
-    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer."""
+    """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
+    ``foreign``: routing tokens of other conversations the request carried (token, conversation
+    name): recorded as ``crosstalk``, then the request is answered as scripted."""
     path = target.split("?", 1)[0]
     body_json = parse_json(body)
     with state.lock:
@@ -148,6 +151,14 @@ def dispatch(
         headers=dict(headers),
         conn=conn,
     )
+    if foreign:
+        tl.add(
+            "upstream",
+            "crosstalk",
+            turn=turn,
+            tokens=[tok for tok, _ in foreign],
+            cases=[name for _, name in foreign],
+        )
     conv = state.conversation
     script = conv.scripts[turn] if turn < len(conv.scripts) else conv.overflow
     if script is None:
@@ -205,3 +216,36 @@ def dispatch(
     if plan.events:
         state.record_emitted(turn, plan.events)
     return turn, plan
+
+
+def stray(
+    state: ConversationState,
+    *,
+    method: str,
+    target: str,
+    headers: tuple[tuple[str, str], ...],
+    body: bytes,
+    t: int,
+    conn: int = 0,
+    token: str | None = None,
+) -> Plan:
+    """A request that names no conversation in flight: the SUT's (it lost or garbled the routing
+    token). Remembered in ``state`` (the upstream's own, bounded) and answered 500 saying so."""
+    with state.lock:
+        turn = state.count
+        state.count += 1
+        path = target.split("?", 1)[0]
+        state.requests.append(
+            RecordedRequest(method, path, target, headers, body, parse_json(body), t, turn, conn)
+        )
+    why = (
+        f"its routing token {token} names no conversation in flight"
+        if token
+        else "it carries no routing token"
+    )
+    msg = (
+        f"thinkwire mock upstream: request {method} {target} cannot be routed: {why} "
+        "(several cases are in flight; the token travels in the first user message)"
+    )
+    state.timeline.add("upstream", "server-error", turn=turn, t=t, error=msg, status=500, cause="sut")
+    return _plain(500, msg)

@@ -3,6 +3,9 @@
 Rule: start once per session, ``load(conversation, timeline=, client=)`` per case (the reset). Request
 N of the conversation gets ``scripts[N]``, whatever the model name; each is validated by the script's
 provider profile, planned by ``_plan`` and executed here write by write, with everything recorded.
+Many conversations at once: ``route(token, conversation, ...)`` per case in flight, ``unroute`` after;
+each request goes to the conversation its routing token names (``_routing``), with that conversation's
+timeline, gates and records; a request naming none is a stray (the SUT's), answered 500.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from harness.net import Request, Responder, Server
 from harness.timeline import Timeline
-from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch
+from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch, stray
 from harness.upstream._gates import ClientSide, describe_gate, seen_summary
 from harness.upstream._plan import (
     Abort,
@@ -32,6 +35,7 @@ from harness.upstream._plan import (
     WaitGate,
     Write,
 )
+from harness.upstream._routing import Routes
 from harness.upstream._script import Conversation, Script
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
@@ -45,6 +49,8 @@ class MockUpstream:
         self._server = Server(self._handle, host, port)
         self._lock = threading.Lock()
         self._state = _state(Conversation(()), None, None, None)
+        self.routes = Routes()
+        self._strays = _state(Conversation((), name="(strays)"), None, None, None)
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
@@ -89,6 +95,40 @@ class MockUpstream:
             self._state = _state(conversation, timeline, client, keep)
         return self
 
+    def route(
+        self,
+        token: str,
+        conversation: Conversation | Script,
+        timeline: Timeline | None = None,
+        client: ClientSide | None = None,
+    ) -> ConversationState:
+        """Serve ``conversation`` to the requests that carry ``token`` (alongside any others in
+        flight), recording into ``timeline``; :meth:`unroute` when the case is over. While routes
+        exist, :meth:`load`'s conversation gets no request."""
+        if isinstance(conversation, Script):
+            conversation = Conversation((conversation,))
+        state = _state(conversation, timeline, client, None)
+        self.routes.add(token, state)
+        return state
+
+    def unroute(self, token: str) -> None:
+        self.routes.remove(token)
+
+    @property
+    def strict_routing(self) -> bool:
+        """True while several cases may be in flight: a request without a token is a stray."""
+        return self.routes.strict
+
+    @strict_routing.setter
+    def strict_routing(self, value: bool) -> None:
+        self.routes.strict = value
+
+    @property
+    def strays(self) -> list[RecordedRequest]:
+        """Requests that named no conversation in flight (the last ``KEEP``)."""
+        with self._strays.lock:
+            return list(self._strays.requests)
+
     @property
     def timeline(self) -> Timeline:
         return self._state.timeline
@@ -104,8 +144,26 @@ class MockUpstream:
 
     # -- one request -----------------------------------------------------------------------------
     async def _handle(self, req: Request, resp: Responder) -> None:
-        with self._lock:
-            state = self._state
+        foreign: tuple[tuple[str, str], ...] = ()
+        if len(self.routes):
+            routed = self.routes.pick(req.headers, req.body)
+            if routed.state is None:
+                plan = stray(
+                    self._strays,
+                    method=req.method,
+                    target=req.target,
+                    headers=req.headers,
+                    body=req.body,
+                    t=req.arrived,
+                    conn=req.conn,
+                    token=routed.token,
+                )
+                await execute(plan, resp, self._strays.timeline, self._strays.client, 0)
+                return
+            state, foreign = routed.state, routed.foreign
+        else:
+            with self._lock:
+                state = self._state
         turn, plan = dispatch(
             state,
             method=req.method,
@@ -114,6 +172,7 @@ class MockUpstream:
             body=req.body,
             t=req.arrived,
             conn=req.conn,
+            foreign=foreign,
         )
         await execute(plan, resp, state.timeline, state.client, turn)
 

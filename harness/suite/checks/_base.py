@@ -97,5 +97,10 @@ def judged_turns(view: CaseView) -> list[TurnView]:
 
 
 def served_turns(view: CaseView) -> list[TurnView]:
-    """Turns the upstream served as scripted and the client did not cancel."""
-    return [t for t in view.turns if t.reached and not t.rejected and not t.faulted and not t.cancelled]
+    """Turns the upstream served as scripted and the client did not cancel, free of other cases'
+    content (isolation owns a turn that carried some)."""
+    return [
+        t
+        for t in view.turns
+        if t.reached and not t.rejected and not t.faulted and not t.cancelled and not t.foreign
+    ]
