@@ -72,6 +72,7 @@ def _case(r: CaseResult) -> dict[str, Any]:
         "timeline": list(r.timeline),
         "repeats": list(r.repeats),
         "flaky": r.flaky,
+        "alone": r.alone,
     }
 
 
@@ -206,6 +207,7 @@ class _Getter:
             timeline=timeline,
             repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
             flaky=t(item, "flaky", bool, where, default=False),
+            alone=t(item, "alone", str, where, default=""),
         )
 
     def entry(self, e: Any, where: str) -> None:

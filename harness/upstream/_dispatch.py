@@ -244,8 +244,8 @@ def stray(
         else "it carries no routing token"
     )
     msg = (
-        f"thinkwire mock upstream: request {method} {target} cannot be routed: {why} "
-        "(several cases are in flight; the token travels in the first user message)"
+        f"thinkwire mock upstream: request {method} {target} cannot be routed to a case: {why} "
+        "(a case's token travels in its user messages, or in the x-thinkwire-case header)"
     )
     state.timeline.add("upstream", "server-error", turn=turn, t=t, error=msg, status=500, cause="sut")
     return _plain(500, msg)

@@ -5,7 +5,8 @@ N of the conversation gets ``scripts[N]``, whatever the model name; each is vali
 provider profile, planned by ``_plan`` and executed here write by write, with everything recorded.
 Many conversations at once: ``route(token, conversation, ...)`` per case in flight, ``unroute`` after;
 each request goes to the conversation its routing token names (``_routing``), with that conversation's
-timeline, gates and records; a request naming none is a stray (the SUT's), answered 500.
+timeline, gates and records; a request naming none is a stray (the SUT's), answered 500. ``share``
+serves a whole catalog instead, any case per request, with its control plane (``_shared``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from harness.upstream._plan import (
 )
 from harness.upstream._routing import Routes
 from harness.upstream._script import Conversation, Script
+from harness.upstream._shared import CONTROL, SharedCatalog, json_body
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
 
@@ -51,6 +53,7 @@ class MockUpstream:
         self._state = _state(Conversation(()), None, None, None)
         self.routes = Routes()
         self._strays = _state(Conversation((), name="(strays)"), None, None, None)
+        self.shared: SharedCatalog | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
@@ -114,6 +117,14 @@ class MockUpstream:
     def unroute(self, token: str) -> None:
         self.routes.remove(token)
 
+    def share(self, catalog: SharedCatalog) -> MockUpstream:
+        """Answer any case of ``catalog``, per request (its token or ``x-thinkwire-case`` header),
+        and its control plane under ``/_thinkwire/``; a request naming no case is a stray."""
+        self.shared = catalog
+        self.routes.resolve = catalog.resolve
+        self.routes.strict = True
+        return self
+
     @property
     def strict_routing(self) -> bool:
         """True while several cases may be in flight: a request without a token is a stray."""
@@ -145,7 +156,14 @@ class MockUpstream:
     # -- one request -----------------------------------------------------------------------------
     async def _handle(self, req: Request, resp: Responder) -> None:
         foreign: tuple[tuple[str, str], ...] = ()
-        if len(self.routes):
+        if self.shared is not None and req.path.startswith(CONTROL):
+            status, value = self.shared.control(req)
+            body = json_body(value)
+            await resp.start(status, [("content-type", "application/json")], "length", len(body))
+            await resp.write(body)
+            await resp.end()
+            return
+        if len(self.routes) or self.routes.resolve is not None:
             routed = self.routes.pick(req.headers, req.body)
             if routed.state is None:
                 plan = stray(
