@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from itertools import islice
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from harness.net import Request, Responder, Server
 from harness.timeline import Timeline
@@ -244,28 +244,49 @@ class _Run:
         self.t0 = self.loop.time()
 
     async def all(self, actions: Iterator[Action]) -> None:
-        """Take the plan's actions a run of ``_AHEAD`` at a time; when the socket pushes back, the next
-        run is planned (a lazy plan encodes it) before awaiting the drain, while the kernel sends."""
-        steps, resp, put, add_write, turn = _STEPS, self.resp, self.resp.put, self.tl.add_write, self.turn
+        """Take the plan's actions a run of ``_AHEAD`` at a time; consecutive writes go to the socket
+        together (``Responder.put_all``: one write each, timed) and are recorded together. When the
+        socket pushes back, the next run is planned (a lazy plan encodes it) before awaiting the
+        drain, while the kernel sends."""
+        steps, resp, tl, turn = _STEPS, self.resp, self.tl, self.turn
         run = list(islice(actions, _AHEAD))
         while run:
             ahead: list[Action] | None = None
-            for action in run:
-                if resp.peer_closed_at is not None:
+            i, end = 0, len(run)
+            while i < end:
+                action = run[i]
+                if type(action) is not Write:
+                    if resp.peer_closed_at is not None:
+                        self.gone()
+                        return
+                    if not await steps[type(action)](self, action):
+                        return
+                    i += 1
+                    continue
+                j = i + 1
+                while j < end and type(run[j]) is Write:
+                    j += 1
+                writes = cast(list[Write], run[i:j])
+                times: list[int] = []
+                try:
+                    sent, push = resp.put_all([w.data for w in writes], times)
+                except ConnectionError:
+                    tl.add_writes("upstream", turn, writes, times)
+                    self.lost()
+                    return
+                tl.add_writes("upstream", turn, writes, times)
+                i += sent
+                if sent < len(writes) and not push:  # the peer left before the next write
                     self.gone()
                     return
-                if type(action) is Write:  # most actions: inline, no coroutine unless back-pressure
-                    add_write("upstream", action.data, turn, action.tags, action.frame)
+                if push:
+                    if ahead is None:
+                        ahead = list(islice(actions, _AHEAD))
                     try:
-                        if put(action.data):
-                            if ahead is None:
-                                ahead = list(islice(actions, _AHEAD))
-                            await resp.drain()
+                        await resp.drain()
                     except ConnectionError:
                         self.lost()
                         return
-                elif not await steps[type(action)](self, action):
-                    return
             run = ahead if ahead is not None else list(islice(actions, _AHEAD))
 
     def gone(self) -> bool:
