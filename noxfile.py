@@ -49,13 +49,22 @@ def ecosystem(session: nox.Session) -> None:
         "langchain-deepseek==1.1.1",
         "pydantic-ai-slim[openai,anthropic]==2.68.0",
     )
+    # The Node adapters' packages (adapters/node), from the npm registry into this session's env dir
+    # (never into the repository): their pins are NODE_PACKAGES of harness/suite/_ecosystem_results.py.
+    node = f"{session.virtualenv.location}/node"
+    pins = session.run(
+        "python", "-c", "from harness.suite._ecosystem_results import NODE_PACKAGES as P; print(' '.join(P))",
+        silent=True,
+    )
+    npm = ("npm", "install", "--prefix", node, "--no-audit", "--no-fund", "--no-package-lock")
+    session.run(*npm, "--ignore-scripts", *str(pins).split(), external=True)
     session.run(
         "python",
         "-m",
         "harness.suite._ecosystem_results",
         "docs/ecosystem-results.md",
         *session.posargs,
-        env={"LITELLM_MASTER_KEY": "sk-thinkwire-local"},
+        env={"LITELLM_MASTER_KEY": "sk-thinkwire-local", "THINKWIRE_NODE_MODULES": f"{node}/node_modules"},
     )
 
 

@@ -92,7 +92,12 @@ class FlagError(ThinkwireError):
 class PreflightError(ThinkwireError):
     """The canary case showed the SUT cannot be tested at all (unreachable, never calls the mock
     upstream, cannot be imported, hangs): nothing was judged. Fix the SUT's address or configuration
-    named in the message, then run again."""
+    named in the message, then run again. ``detail`` holds the whole traceback and the canary's
+    timeline (``thinkwire run -v`` prints it, ``--report DIR`` writes it to ``DIR/preflight.txt``)."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 def closest(value: str, options: Iterable[str], n: int = 3) -> str:

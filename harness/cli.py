@@ -10,12 +10,14 @@ import argparse
 import contextlib
 import signal
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness._cli_output import check_output as _check_output
+from harness._cli_output import explained as _explained
 from harness._errors import ThinkwireError
+from harness._signals import Signals as _Signals
 
 if TYPE_CHECKING:
     from harness.suite import RunResult
@@ -44,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
     run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
     run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
+    run.add_argument(
+        "--scenarios",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory of your own scenarios, added to the catalog (repeatable)",
+    )
     run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
     run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
     run.add_argument(
@@ -79,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip the canary case (a SUT that cannot be tested then gives one ERROR/TIMEOUT per case)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the whole traceback and timeline of a failed preflight or SUT start",
+    )
 
     ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
     ls.add_argument("--variants", action="store_true", help="list every wire variant instead")
@@ -86,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--checks", action="store_true", help="list the checks")
     ls.add_argument("--faults", action="store_true", help="list the reference SUTs' fault switches")
     ls.add_argument("--cases", action="append", help="glob of case or scenario ids")
+    ls.add_argument(
+        "--scenarios-dir", dest="scenario_dirs", action="append", default=[], metavar="DIR",
+        help="a directory of your own scenarios, listed with the catalog (repeatable)",
+    )
 
     serve = sub.add_parser("serve", help="run the mock upstream standalone until SIGTERM / Ctrl-C")
     serve.add_argument("--dialect", default="openai-chat")
@@ -151,7 +170,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return 0
     from harness.suite import expand, load_catalog, select
 
-    scenarios = load_catalog()
+    scenarios = load_catalog(extra=args.scenario_dirs)
     if args.scenarios:
         for s in scenarios:
             seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
@@ -165,6 +184,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
         seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
         print(f"{case.id}  [{s.category}]{seeds}  {s.requirement}")
     return 0
+
+
+def _scenario_dirs(args: argparse.Namespace) -> list[str]:
+    """``--scenarios`` and the SUT profile's own ``scenarios`` directories."""
+    from harness.suite._runner import resolve_sut
+
+    return [*args.scenarios, *resolve_sut(_profile_from_flags(args), args.fault).scenarios]
 
 
 def _no_match(patterns: Sequence[str] | None) -> str:
@@ -242,76 +268,6 @@ def _check_run_args(args: argparse.Namespace) -> None:
         _check_output("--write-expectations", Path(args.write_expectations), directory=False)
 
 
-def _check_output(flag: str, path: Path, *, directory: bool) -> None:
-    """Can ``path`` (a directory, or a file) be written? Probed by creating what is missing, writing a
-    probe file in the directory, and removing both again."""
-    import contextlib
-    import os
-    import tempfile
-
-    if directory and path.exists() and not path.is_dir():
-        raise ThinkwireError(
-            f"{flag}: {path} is an existing file; expected a directory (name a new or existing directory)"
-        )
-    if not directory and path.is_dir():
-        raise ThinkwireError(f"{flag}: {path} is a directory; expected a file path (e.g. {path / 'out.xml'})")
-    folder = path if directory else path.parent
-    missing = []
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=".thinkwire-probe-", dir=folder)
-        os.close(fd)
-        os.unlink(name)
-        if not directory and path.exists() and not os.access(path, os.W_OK):
-            raise PermissionError(f"{path} is not writable")
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise ThinkwireError(f"{flag}: cannot write to {path}: {reason} (choose a writable path)") from None
-    finally:
-        for d in missing:  # deepest first: leave the file system as it was
-            with contextlib.suppress(OSError):
-                d.rmdir()
-
-
-class _Signals:
-    """SIGINT and SIGTERM during ``thinkwire run``: the first one stops the run (KeyboardInterrupt in
-    the main thread, where the runner turns it into a partial, ``interrupted`` result after stopping
-    every SUT); later ones, and any after ``disarm()``, are only remembered, so cleanup and the
-    partial report are never cut short. Outside the main thread (embedded use) nothing is installed."""
-
-    def __init__(self) -> None:
-        self.signum = 0
-        self.armed = True
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> _Signals:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for s, previous in self._previous.items():
-            signal.signal(s, previous)
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.signum:
-            return
-        self.signum = signum
-        if self.armed:
-            raise KeyboardInterrupt
-
-    def disarm(self) -> None:
-        self.armed = False
-
-    @property
-    def name(self) -> str:
-        return signal.Signals(self.signum).name if self.signum else ""
-
-
 def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | int | None:
     """The run itself, under ``stop``: a RunResult (``interrupted`` set when a signal ended it early),
     None when a signal came before any case; the exit code 2 when no case matches."""
@@ -322,7 +278,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
     result: RunResult | None = None
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
-            cases = load_cases(args.cases)
+            cases = load_cases(args.cases, scenarios=_scenario_dirs(args))
             if not cases:
                 raise ThinkwireError(_no_match(args.cases))
             progress = Progress(enabled=not args.quiet)
@@ -336,6 +292,8 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                     raise ThinkwireError(
                         "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
                     )
+                if _scenario_dirs(args):
+                    raise ThinkwireError("-j N runs the catalog's cases only: drop --scenarios or -j")
                 try:
                     if not args.no_preflight:  # once, before the workers start
                         preflight(
@@ -371,6 +329,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
                 result = run(
                     cases,
                     sut=_profile_from_flags(args),
+                    scenarios=args.scenarios,
                     faults=args.fault,
                     strict=args.strict,
                     expectations=args.expectations,
@@ -401,9 +360,14 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from harness._errors import PreflightError
+
     _check_run_args(args)  # everything refusable, refused before the first case
     with _Signals() as stop:
-        result = _run_until_signal(args, stop)
+        try:
+            result = _run_until_signal(args, stop)
+        except PreflightError as exc:
+            raise ThinkwireError(_explained(args, str(exc), exc.detail, "preflight.txt")) from None
         if isinstance(result, int):
             return result
         if stop.signum or result is None:  # (None: a signal came before any result)
@@ -440,7 +404,8 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     from harness.suite import write_expectations
 
     if result.sut_error:
-        print(f"thinkwire: {result.sut_error}", file=sys.stderr)
+        detail = next((r.error for r in result.results if r.error), "")
+        print(f"thinkwire: {_explained(args, result.sut_error, detail, 'sut-start.txt')}", file=sys.stderr)
     if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
         print_failures(result)
         print_summary(result)

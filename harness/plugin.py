@@ -44,6 +44,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="expectations TOML: case id -> expected verdict",
     )
     group.addoption(
+        "--thinkwire-scenarios",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="a directory of your own scenarios, added to the catalog (repeatable)",
+    )
+    group.addoption(
         "--thinkwire-report",
         default=None,
         metavar="DIR",
@@ -69,7 +76,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     )
     if isinstance(patterns, str):
         patterns = [patterns]
-    cases = load_cases(patterns)
+    dirs = metafunc.config.getoption("--thinkwire-scenarios") or (
+        marker.kwargs.get("scenarios") if marker else ()
+    )
+    cases = load_cases(patterns, scenarios=dirs or ())
     metafunc.parametrize("thinkwire_case", cases, ids=[c.id for c in cases])
 
 
@@ -145,6 +155,8 @@ def thinkwire_run(request: pytest.FixtureRequest, thinkwire_upstream: Any) -> Ca
             opts["strict"] = True
         if config.getoption("--thinkwire-expectations"):
             opts["expectations"] = config.getoption("--thinkwire-expectations")
+        if config.getoption("--thinkwire-scenarios"):
+            opts["scenarios"] = config.getoption("--thinkwire-scenarios")
         opts.update(kwargs)
         cases = (
             cases if cases is not None else (config.getoption("--thinkwire-cases") or opts.pop("cases", None))

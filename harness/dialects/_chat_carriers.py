@@ -4,13 +4,16 @@ A gateway puts reasoning on a delta or message in one or more fields: ``reasonin
 LiteLLM), ``reasoning`` (vLLM, OpenRouter), ``reasoning_text``, ``reasoning_details[]`` (OpenRouter:
 ``reasoning.text``/``reasoning.summary``/``reasoning.encrypted`` entries), ``thinking_blocks[]``
 (LiteLLM's Anthropic blocks: ``thinking`` with its ``signature``, ``redacted_thinking`` with its
-``data``) and ``reasoning_items[]`` (LiteLLM's Responses reasoning items: ``id``, ``summary``,
-``encrypted_content``). Rule 1 (reading): the text of a delta is taken from ONE field (the priority
-order of ``reasoning_fields``), the others are mirrors, noted once and never counted twice; the opaque
-parts (signatures, redacted data, encrypted items) come from one list carrier, the first present in
-priority order. Rule 2 (echo): an assistant message goes back to the SUT in the carriers its profile
-names (``echo_fields``), each complete: a client of a LiteLLM-style gateway sends ``thinking_blocks``
-(with signatures and redacted blocks) and ``reasoning_items`` back, as LiteLLM expects.
+``data``), ``content_blocks[]`` (Portkey: the same typed blocks plus ``text``, streamed as
+``{"index", "delta": {...}}``), ``reasoning_items[]`` (LiteLLM's Responses reasoning items: ``id``,
+``summary``, ``encrypted_content``), and any carrier a profile declares (``_carrier_spec``). Rule 1
+(reading): the text of a delta is taken from ONE field (the priority order of ``reasoning_fields``),
+the others are mirrors, noted once and never counted twice; the opaque parts (signatures, redacted
+data, encrypted items) come from one list carrier, the first present in priority order, and are read
+whatever ``reasoning_fields`` names (a narrowed text priority never hides them). Rule 2 (echo): an
+assistant message goes back to the SUT in the carriers its profile names (``echo_fields``), each
+complete: a client of a LiteLLM-style gateway sends ``thinking_blocks`` (with signatures and redacted
+blocks) and ``reasoning_items`` back, as LiteLLM expects.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.dialects._carrier_spec import BUILTIN_SPECS, CarrierSpec
 from harness.events import (
     Event,
     Message,
@@ -33,6 +37,10 @@ __all__ = [
     "GEMINI_FORMAT",
     "LIST_CARRIERS",
     "RD_FORMAT",
+    "Specs",
+    "carrier_events",
+    "carrier_lists",
+    "carrier_text",
     "details",
     "echo_fields",
     "list_events",
@@ -48,11 +56,62 @@ CARRIERS = (
     "reasoning_text",
     "reasoning_details",
     "thinking_blocks",
+    "content_blocks",
     "reasoning_items",
 )
 """Every field an openai-chat front door may carry reasoning in (observer and echo)."""
-LIST_CARRIERS = ("reasoning_details", "thinking_blocks", "reasoning_items")
+LIST_CARRIERS = ("reasoning_details", "thinking_blocks", "content_blocks", "reasoning_items")
 """The carriers that are lists of typed entries (text, signatures, opaque data) rather than a string."""
+
+Specs = tuple[CarrierSpec, ...]
+"""The carriers a profile declares (``[carriers.<name>]``), beside the built-in ones."""
+
+
+def _spec(name: str, specs: Specs) -> CarrierSpec | None:
+    return next((s for s in specs if s.name == name), None) or BUILTIN_SPECS.get(name)
+
+
+def carrier_lists(obj: Mapping[str, Any], specs: Specs, *, message: bool) -> list[str]:
+    """The list carriers (built-in and declared block carriers) that hold entries on ``obj``, in
+    :data:`CARRIERS` order then declaration order: where opaque parts can come from."""
+    names = [*LIST_CARRIERS, *(s.name for s in specs if s.form == "blocks")]
+    out = []
+    for name in names:
+        spec = _spec(name, specs)
+        key = spec.field_name(message=message) if spec is not None else name
+        if isinstance(obj.get(key), list) and obj[key]:
+            out.append(name)
+    return out
+
+
+def carrier_text(name: str, obj: Mapping[str, Any], specs: Specs, *, message: bool) -> str:
+    """The reasoning text carrier ``name`` holds on one delta or message ("" when none)."""
+    spec = _spec(name, specs)
+    if spec is not None:
+        return spec.text(obj, message=message)
+    val = obj.get(name)
+    if name in LIST_CARRIERS:
+        return list_text(name, val) if isinstance(val, list) else ""
+    return val if isinstance(val, str) else ""
+
+
+def carrier_events(
+    name: str, obj: Mapping[str, Any], specs: Specs, *, message: bool, with_text: bool
+) -> list[Event]:
+    """A list carrier's entries on ``obj`` as events, in order (see :func:`list_events`)."""
+    spec = _spec(name, specs)
+    if spec is None:
+        val = obj.get(name)
+        return list_events(name, val, with_text=with_text) if isinstance(val, list) else []
+    out: list[Event] = []
+    for kind, value in spec.parts(obj, message=message):
+        if kind == "text" and with_text:
+            out.append(ReasoningDelta(value))
+        elif kind == "signature":
+            out.append(ReasoningSignature(value))
+        elif kind == "redacted":
+            out.append(RedactedReasoning(value))
+    return out
 
 RD_FORMAT = "unknown"
 GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
@@ -71,12 +130,8 @@ def list_text(name: str, items: Sequence[Any]) -> str:
         return "".join(
             "".join(_item_parts(i)) for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"
         )
-    if name == "thinking_blocks":
-        return "".join(
-            str(b.get("thinking") or "")
-            for b in items
-            if isinstance(b, Mapping) and b.get("type") == "thinking"
-        )
+    if name in BUILTIN_SPECS:
+        return BUILTIN_SPECS[name].text({name: items}, message=True)
     return "".join(
         str(d.get("text") or d.get("summary") or "")
         for d in items
@@ -87,6 +142,8 @@ def list_text(name: str, items: Sequence[Any]) -> str:
 def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:
     """A list carrier's entries as events, in order: text (when this carrier is the one read), then
     each entry's signature or opaque data."""
+    if name in BUILTIN_SPECS:
+        return carrier_events(name, {name: items}, (), message=True, with_text=with_text)
     out: list[Event] = []
     for d in items:
         if not isinstance(d, Mapping):
@@ -101,17 +158,6 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
                 if isinstance(enc, str) and enc:
                     out.append(ReasoningSignature(enc, item=item))
             continue
-        if name == "thinking_blocks":
-            if kind == "thinking":
-                text = d.get("thinking")
-                if with_text and isinstance(text, str) and text:
-                    out.append(ReasoningDelta(text))
-                sig = d.get("signature")
-                if isinstance(sig, str) and sig:
-                    out.append(ReasoningSignature(sig))
-            elif kind == "redacted_thinking" and isinstance(d.get("data"), str):
-                out.append(RedactedReasoning(d["data"]))
-            continue
         if kind in _DETAIL_TEXT:
             piece = d.get("text") or d.get("summary")
             if with_text and isinstance(piece, str) and piece:
@@ -124,19 +170,6 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
                 out.append(ReasoningSignature(d["data"], item=str(d["id"])))
             else:
                 out.append(RedactedReasoning(d["data"]))
-    return out
-
-
-def _thinking_blocks(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for b in blocks:
-        if b.redacted is not None:
-            out.append({"type": "redacted_thinking", "data": b.redacted})
-            continue
-        entry: dict[str, Any] = {"type": "thinking", "thinking": b.text}
-        if b.signature is not None:
-            entry["signature"] = b.signature
-        out.append(entry)
     return out
 
 
@@ -180,20 +213,21 @@ def details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = (
     return out
 
 
-def echo_fields(msg: Message, fields: Sequence[str]) -> dict[str, Any]:
+def echo_fields(msg: Message, fields: Sequence[str], specs: Specs = ()) -> dict[str, Any]:
     """The reasoning fields of an assistant history entry, in each carrier ``fields`` names (the
-    string carriers hold the readable text; the list carriers every block, signed or redacted)."""
+    string carriers hold the readable text; the list carriers every block, signed or redacted; a
+    declared carrier its spec's message form)."""
     blocks = [b for b in msg.content if isinstance(b, ReasoningBlock)]
     text = "".join(b.text for b in blocks if b.redacted is None)
     calls = msg.tool_calls
     out: dict[str, Any] = {}
     for name in fields:
-        if name == "reasoning_items":
+        spec = _spec(name, specs)
+        if spec is not None:
+            out.update(spec.echo(msg))
+        elif name == "reasoning_items":
             if blocks:
                 out[name] = _reasoning_items(blocks)
-        elif name == "thinking_blocks":
-            if blocks:
-                out[name] = _thinking_blocks(blocks)
         elif name == "reasoning_details":
             if blocks or any(c.signature for c in calls):
                 out[name] = details(blocks, calls)
@@ -218,22 +252,18 @@ def parse_reasoning_items(raw: Any) -> list[ReasoningBlock]:
     return out
 
 
-def parse_thinking_blocks(raw: Any) -> list[ReasoningBlock]:
-    """``thinking_blocks`` of a request-history entry -> reasoning blocks (signed, redacted)."""
+def parse_thinking_blocks(raw: Any, name: str = "thinking_blocks") -> list[ReasoningBlock]:
+    """``thinking_blocks`` (or ``content_blocks``) of a request-history entry -> reasoning blocks
+    (signed, redacted)."""
     out: list[ReasoningBlock] = []
     for b in raw if isinstance(raw, list) else ():
-        if not isinstance(b, Mapping):
-            continue
-        if b.get("type") == "redacted_thinking":
-            out.append(ReasoningBlock("", redacted=str(b.get("data", ""))))
-        elif b.get("type") == "thinking":
-            sig = b.get("signature")
-            signature = sig if isinstance(sig, str) else None
-            out.append(ReasoningBlock(str(b.get("thinking") or ""), signature=signature))
+        out += BUILTIN_SPECS[name].parse({name: [b]})
     return out
 
 
-def with_echo(entry: Mapping[str, Any], msg: Message, fields: Sequence[str]) -> dict[str, Any]:
+def with_echo(
+    entry: Mapping[str, Any], msg: Message, fields: Sequence[str], specs: Specs = ()
+) -> dict[str, Any]:
     """An assistant history entry rewritten to carry its reasoning in ``fields`` only: every other
     carrier dropped, the content plain text (no inline tags, no thinking chunks)."""
     out = {k: v for k, v in entry.items() if k not in CARRIERS}
@@ -241,6 +271,6 @@ def with_echo(entry: Mapping[str, Any], msg: Message, fields: Sequence[str]) -> 
         out["content"] = msg.text if (msg.text or not msg.tool_calls) else None
     elif isinstance(out.get("content"), str) and out["content"] != msg.text:
         out["content"] = msg.text  # the variant had put inline <think> tags there
-    reasoning = echo_fields(msg, fields)
+    reasoning = echo_fields(msg, fields, specs)
     tail = {k: out.pop(k) for k in ("tool_calls",) if k in out}
     return {**out, **reasoning, **tail}

@@ -26,10 +26,11 @@ from harness.dialects._base import EmitterLoop, Frame
 from harness.dialects._chat_carriers import (
     CARRIERS,
     GEMINI_FORMAT,
-    LIST_CARRIERS,
     RD_FORMAT,
-    list_events,
-    list_text,
+    Specs,
+    carrier_events,
+    carrier_lists,
+    carrier_text,
 )
 from harness.dialects._think import CLOSE, ThinkSplitter
 from harness.events import (
@@ -58,6 +59,7 @@ __all__ = [
     "Shape",
     "completion_id",
     "error_event",
+    "reading_order",
     "usage_event",
     "usage_json",
 ]
@@ -65,6 +67,13 @@ __all__ = [
 CREATED = 1760000000
 DEFAULT_REASONING_FIELDS = CARRIERS
 """Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
+
+
+def reading_order(fields: Sequence[str] | None, carriers: Specs = ()) -> tuple[str, ...]:
+    """The text priority: ``fields`` as given, else every built-in carrier then the declared ones."""
+    if fields is not None:
+        return tuple(fields)
+    return (*DEFAULT_REASONING_FIELDS, *(c.name for c in carriers))
 INLINE_THINK = True
 """The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
 profile's ``inline_think`` key overrides it per front door, see ``drivers/_profile.py``)."""
@@ -371,6 +380,7 @@ class Reader:
     fields: tuple[str, ...]
     implicit: bool
     inline: bool = INLINE_THINK  # False: never split inline <think> (a door claiming structured reasoning)
+    specs: Specs = ()  # the carriers the profile declares
     splitter: ThinkSplitter = field(init=False)
     structured: bool = False
     mirrored_noted: bool = False
@@ -381,24 +391,20 @@ class Reader:
     def __post_init__(self) -> None:
         self.splitter = ThinkSplitter(implicit=self.implicit)
 
-    def reasoning(self, obj: Mapping[str, Any]) -> list[Event]:
-        """The reasoning of one delta/message: one text field, plus one list carrier's opaque parts
-        (``reasoning_details`` or ``thinking_blocks``: ``_chat_carriers``)."""
+    def reasoning(self, obj: Mapping[str, Any], *, message: bool = False) -> list[Event]:
+        """The reasoning of one delta (or non-streaming ``message``): one text field, plus one list
+        carrier's opaque parts (``_chat_carriers`` Rule 1: read whatever ``fields`` names)."""
         out: list[Event] = []
-        lists = {
-            name: obj[name]
-            for name in LIST_CARRIERS
-            if name in self.fields and isinstance(obj.get(name), list) and obj[name]
-        }
+        lists = carrier_lists(obj, self.specs, message=message)
         texts: list[tuple[str, str]] = []
         for name in self.fields:
-            val = obj.get(name) if name not in LIST_CARRIERS else lists.get(name)
-            if name in lists:
-                val = list_text(name, lists[name])
-            if isinstance(val, str) and val:
+            val = carrier_text(name, obj, self.specs, message=message)
+            if val:
                 texts.append((name, val))
         chosen = texts[0] if texts else None
-        if chosen is not None or lists:
+        if chosen is not None or any(
+            carrier_events(n, obj, self.specs, message=message, with_text=False) for n in lists
+        ):
             self.structured = True
             out += self.splitter.release()
         if len(texts) > 1 and not self.mirrored_noted:
@@ -406,10 +412,12 @@ class Reader:
             same = all(t == texts[0][1] for _, t in texts)
             names = ",".join(n for n, _ in texts)
             out.append(Notice("mirrored", names if same else names + " (texts differ)"))
-        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order).
-        source = next((name for name in self.fields if name in lists), None)
-        from_list = source is not None and (
-            chosen is None or chosen[0] == source or chosen[1] == list_text(source, lists[source])
+        # Read the list carrier in order when it carries the chosen text (keeps redacted/text order);
+        # a list carrier outside ``fields`` still gives its opaque parts.
+        source = next((n for n in self.fields if n in lists), lists[0] if lists else None)
+        source_text = carrier_text(source, obj, self.specs, message=message) if source else ""
+        from_list = source is not None and source in self.fields and (
+            chosen is None or chosen[0] == source or chosen[1] == source_text
         )
         if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
             # a list carrier recapping what another field already streamed (LiteLLM sends the whole
@@ -423,7 +431,7 @@ class Reader:
         if chosen is not None and not from_list:
             out.append(ReasoningDelta(chosen[1]))
         if source is not None:
-            out += list_events(source, lists[source], with_text=from_list)
+            out += carrier_events(source, obj, self.specs, message=message, with_text=from_list)
         return out
 
     def content(self, content: Any) -> list[Event]:
@@ -485,7 +493,8 @@ class Reader:
 
 
 class ChatObserver:
-    """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order),
+    """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order;
+    default every carrier, the declared ``carriers`` last),
     ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
     ``think-implicit`` variant), ``inline_think`` (default :data:`INLINE_THINK`; False never splits
     inline tags: for reading a SUT whose front door claims structured reasoning, so tags it leaks into
@@ -494,12 +503,13 @@ class ChatObserver:
     def __init__(
         self,
         *,
-        reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
+        reasoning_fields: Sequence[str] | None = None,
         implicit_think: bool = False,
         inline_think: bool = INLINE_THINK,
+        carriers: Specs = (),
     ) -> None:
         self._sse = SSEDecoder()
-        self._r = Reader(tuple(reasoning_fields), implicit_think, inline_think)
+        self._r = Reader(reading_order(reasoning_fields, carriers), implicit_think, inline_think, carriers)
         self._anomalies = 0
         self._done = False
         self._errored = False

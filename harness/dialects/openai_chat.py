@@ -27,7 +27,13 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
-from harness.dialects._chat_carriers import details, parse_reasoning_items, parse_thinking_blocks, with_echo
+from harness.dialects._chat_carriers import (
+    Specs,
+    details,
+    parse_reasoning_items,
+    parse_thinking_blocks,
+    with_echo,
+)
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
@@ -40,6 +46,7 @@ from harness.dialects._chat_wire import (
     Shape,
     completion_id,
     error_event,
+    reading_order,
     usage_event,
     usage_json,
 )
@@ -150,9 +157,10 @@ _check_variant = functools.partial(check_variant, NAME, VARIANTS)
 def observe_response(
     body: bytes,
     *,
-    reasoning_fields: Sequence[str] = DEFAULT_REASONING_FIELDS,
+    reasoning_fields: Sequence[str] | None = None,
     implicit_think: bool = False,
     inline_think: bool = INLINE_THINK,
+    carriers: Specs = (),
     **_: Any,
 ) -> list[Event]:
     """Canonical events from a non-streaming ``chat.completion`` body."""
@@ -163,7 +171,7 @@ def observe_response(
         return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
     if obj.get("error"):
         return [error_event(obj["error"])]
-    r = Reader(tuple(reasoning_fields), implicit_think, inline_think)
+    r = Reader(reading_order(reasoning_fields, carriers), implicit_think, inline_think, carriers)
     out: list[Event] = []
     finish: str | None = None
     for choice in obj.get("choices") or []:
@@ -171,7 +179,7 @@ def observe_response(
             continue
         msg = choice.get("message")
         if isinstance(msg, Mapping):
-            out += r.reasoning(msg)
+            out += r.reasoning(msg, message=True)
             out += r.content(msg.get("content"))
             out += r.end_text()
             out += r.tool_calls(msg.get("tool_calls"))
@@ -261,15 +269,17 @@ def build_request(
     stream: bool,
     variant: str = "reasoning_content",
     echo_fields: Sequence[str] | None = None,
+    carriers: Specs = (),
     **options: Any,
 ) -> RequestSpec:
-    """``echo_fields``: the carriers a SUT reads reasoning back from (default: the variant's own)."""
+    """``echo_fields``: the carriers a SUT reads reasoning back from (default: the variant's own);
+    ``carriers``: the ones its profile declares."""
     _check_variant(variant)
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "assistant":
             entry = _assistant_json(m, variant, request=True)
-            out.append(entry if echo_fields is None else with_echo(entry, m, echo_fields))
+            out.append(entry if echo_fields is None else with_echo(entry, m, echo_fields, carriers))
         elif m.role == "tool":
             for b in m.content:
                 if isinstance(b, ToolResultBlock):
@@ -310,6 +320,8 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
                 )
     elif isinstance(raw.get("thinking_blocks"), list) and raw["thinking_blocks"]:
         blocks += parse_thinking_blocks(raw["thinking_blocks"])  # LiteLLM's Anthropic blocks
+    elif isinstance(raw.get("content_blocks"), list) and raw["content_blocks"]:
+        blocks += parse_thinking_blocks(raw["content_blocks"], "content_blocks")  # Portkey's blocks
     elif isinstance(raw.get("reasoning_items"), list) and raw["reasoning_items"]:
         blocks += parse_reasoning_items(raw["reasoning_items"])  # LiteLLM's Responses items
     else:

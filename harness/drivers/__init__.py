@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness._registry import Registry
+from harness.drivers._adapter import AdapterDriver
 from harness.drivers._base import (
     CaseContext,
     CaseTooBig,
@@ -26,6 +27,7 @@ from harness.drivers._python import AdapterError, PythonDriver, SUTCallable, SUT
 __all__ = [
     "DRIVERS",
     "KINDS",
+    "AdapterDriver",
     "AdapterError",
     "CaseContext",
     "CaseTooBig",
@@ -55,6 +57,7 @@ DRIVERS.add("gateway", lambda profile, fn: GatewayDriver(profile))
 DRIVERS.add("url", lambda profile, fn: UrlDriver(profile))
 DRIVERS.add("python", PythonDriver)
 DRIVERS.add("cli", lambda profile, fn: CliDriver(profile))
+DRIVERS.add("adapter", lambda profile, fn: AdapterDriver(profile))
 
 
 def make_driver(profile: SUTProfile, fn: SUTCallable | None = None) -> Driver:

@@ -74,6 +74,7 @@ class CaseContext:
     values: dict[str, str] = field(default_factory=dict)
     deadline: float = 0.0
     max_bytes: int = DEFAULT_MAX_BYTES
+    provider: str = ""  # the provider the case's upstream plays (deepseek, kimi, anthropic...)
 
     def __post_init__(self) -> None:
         if not self.deadline:

@@ -12,7 +12,6 @@ import contextlib
 import os
 import shutil
 import signal
-import sys
 import threading
 import time
 from pathlib import Path
@@ -53,15 +52,16 @@ class CliDriver:
         case = ctx.case
         tmp = temp_dir("thinkwire-cli-")  # (removed by stop_all too, should the run be interrupted)
         logs = temp_dir("thinkwire-cli-logs-")
-        values = {
-            "upstream": ctx.upstream_url,
-            "tmp": str(tmp),
-            "python": sys.executable,
-            "dialect": case.dialect,
-            "variant": case.variant,
-            "model": ctx.model,
-            "prompt": next((t.user for t in case.turns if t.user), "Hello?"),
-        }
+        values = self.profile.run_values(
+            upstream=ctx.upstream_url,
+            tmp=str(tmp),
+            dialect=case.dialect,
+            variant=case.variant,
+            model=ctx.model,
+            provider=ctx.provider,
+            front_door=self.profile.front_door,
+            prompt=next((t.user for t in case.turns if t.user), "Hello?"),
+        )
         values["session"] = substitute(self.profile.session_dir, values)
         argv = [substitute(a, values) for a in self.profile.command]
         env = {k: substitute(v, values) for k, v in self.profile.env.items()}

@@ -8,7 +8,6 @@ only after the process tree is stopped and the temp dir removed (a failed start 
 from __future__ import annotations
 
 import shutil
-import sys
 import time
 from pathlib import Path
 
@@ -31,9 +30,11 @@ class UrlDriver:
         self.profile = profile
         self.base_url = ""
         self.front: FrontDoor | None = None
+        self.values: dict[str, str] = {}
 
     def start(self, upstream_url: str) -> None:
-        self.base_url = substitute(self.profile.url, {"upstream": upstream_url})
+        self.values = self.profile.run_values(upstream=upstream_url)
+        self.base_url = substitute(self.profile.url, self.values)
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
@@ -45,6 +46,7 @@ class UrlDriver:
             observer_options=observer_options(self.profile),
             request=self.profile.request,
             build_options=build_options(self.profile),
+            values=self.values,
         )
 
     def run(self, ctx: CaseContext) -> None:
@@ -61,8 +63,9 @@ class UrlDriver:
 
 
 class GatewayDriver(UrlDriver):
-    """A gateway process: command with ``{upstream}``/``{port}``/``{tmp}`` placeholders, optional
-    templated config files, a readiness URL."""
+    """A gateway process: command with ``{upstream}``/``{port}``/``{tmp}``/``{profile_dir}``
+    placeholders, optional templated config files, a readiness URL. It runs in ``{tmp}``, a fresh
+    temp dir (relative ``files`` are written there), removed when it stops."""
 
     kind = "gateway"
 
@@ -83,7 +86,7 @@ class GatewayDriver(UrlDriver):
 
     def _start(self, upstream_url: str, tmp: Path) -> None:
         port = str(free_port())
-        values = {"upstream": upstream_url, "port": port, "tmp": str(tmp), "python": sys.executable}
+        values = self.values = self.profile.run_values(upstream=upstream_url, port=port, tmp=str(tmp))
         for name, content in self.profile.files.items():
             target = Path(substitute(name, values))
             if not target.is_absolute():

@@ -48,8 +48,10 @@ class FrontDoor:
         observer_options: dict[str, Any] | None = None,
         request: Mapping[str, RequestShape] | None = None,
         build_options: Mapping[str, Any] | None = None,
+        values: Mapping[str, str] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.values = dict(values or {})  # the run-wide placeholders (request shaping templates)
         self.dialect = get_dialect(dialect)
         self.variant = variant
         self.path = path
@@ -159,7 +161,7 @@ class FrontDoor:
         case = ctx.case
         shape = shaping(
             self.request, front_door=self.dialect.name, dialect=case.dialect, variant=case.variant,
-            model=ctx.model,
+            model=ctx.model, values={**self.values, "upstream": ctx.upstream_url, "provider": ctx.provider},
         )
         if shape.tools and "tools" not in shape.body:
             specs = tool_specs(case.turns)

@@ -159,8 +159,9 @@ def stop_all() -> None:
 
 class Process:
     """One SUT process: its own session and process group, stdout/stderr to files (or stdout to a
-    pipe), ``THINKWIRE_RUN_ID``/``THINKWIRE_SUT_ID`` in its environment, and ``owned`` dirs removed
-    when it stops (or when it cannot be started: then OSError is raised as usual)."""
+    pipe; stdin a pipe or nothing), ``THINKWIRE_RUN_ID``/``THINKWIRE_SUT_ID`` in its environment, and
+    ``owned`` dirs removed when it stops (or when it cannot be started: then OSError is raised as
+    usual)."""
 
     def __init__(
         self,
@@ -170,6 +171,7 @@ class Process:
         cwd: Path,
         log_dir: Path,
         stdout_pipe: bool = False,
+        stdin_pipe: bool = False,
         owned: Sequence[Path] = (),
     ) -> None:
         self.owned = tuple(owned)
@@ -183,7 +185,7 @@ class Process:
                 list(argv),
                 env={**os.environ, **env, RUN_MARKER: run_token(), SUT_MARKER: self.token},
                 cwd=cwd,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if stdin_pipe else subprocess.DEVNULL,
                 stdout=subprocess.PIPE if stdout_pipe else self._stdout,
                 stderr=self._stderr,
                 start_new_session=True,
@@ -249,10 +251,12 @@ class Process:
             os.killpg(self.popen.pid, sig)
 
     def _close(self) -> None:
-        pipe = getattr(getattr(self, "popen", None), "stdout", None)
-        for f in (getattr(self, "_stderr", None), self._stdout, pipe):
+        popen = getattr(self, "popen", None)
+        pipes = (getattr(popen, "stdout", None), getattr(popen, "stdin", None))
+        for f in (getattr(self, "_stderr", None), self._stdout, *pipes):
             if f is not None:
-                f.close()
+                with contextlib.suppress(OSError):  # (a broken stdin pipe to a dead process)
+                    f.close()
 
     def _release(self) -> None:
         for d in self.owned:

@@ -1,8 +1,10 @@
 """SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT.
 
-Rule: placeholders ``{upstream}`` (mock upstream base URL), ``{port}`` (a free port thinkwire picked),
-``{tmp}`` (a fresh temp dir), ``{python}`` (this interpreter), ``{session}``, ``{prompt}``,
-``{dialect}``, ``{variant}`` are substituted in commands, env, URLs, model names and config files.
+Rule: placeholders (``_templates``: ``{upstream}``, ``{port}``, ``{tmp}``, ``{python}``,
+``{profile_dir}``, ``{env:NAME}`` everywhere; the per-case ``{model}``, ``{dialect}``, ``{variant}``,
+``{provider}``... where a case is known) are checked when the profile loads (an unknown one is a
+ProfileError naming it) and filled in commands, env, URLs, config files and request shaping; model
+names are templates of their own (``{dialect}``, ``{variant}``, ``{provider}``, ``{default_model}``).
 The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
 templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
 before a python SUT's callable is imported.
@@ -17,7 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import ProfileError, closest
+from harness.dialects._carrier_spec import CarrierSpec
+from harness.dialects._providers import Provider, provider_names, provider_of
 from harness.drivers._shaping import RequestShape, parse_request_table
+from harness.drivers._templates import CASE, RUN, check, fill
 
 __all__ = [
     "KINDS",
@@ -29,7 +34,7 @@ __all__ = [
     "substitute",
 ]
 
-KINDS = ("gateway", "url", "python", "cli")
+KINDS = ("gateway", "url", "python", "cli", "adapter")
 
 _KEYS: dict[str, Any] = {
     "name": str,
@@ -61,6 +66,9 @@ _KEYS: dict[str, Any] = {
     "request": dict,
     "sys_path": list,
     "echo_fields": list,
+    "carriers": dict,
+    "providers": list,
+    "scenarios": list,
 }
 
 
@@ -69,7 +77,9 @@ _WANT = {
     "timeout": "a number of seconds",
     "ready_timeout": "a number of seconds",
 }
-_LISTS_OF_STR = ("command", "dialects", "unsupported_variants", "reasoning_fields", "faults")
+_LISTS_OF_STR = (
+    "command", "dialects", "unsupported_variants", "reasoning_fields", "faults", "providers", "scenarios"
+)
 _TABLES_OF_STR = ("env", "models", "files")
 
 
@@ -106,12 +116,34 @@ class SUTProfile:
     reports_usage: bool = True  # profile key ``usage``: the SUT reports token usage (CLIs: false)
     request: Mapping[str, RequestShape] = field(default_factory=dict)  # "*"/dialect -> headers, body
     echo_fields: tuple[str, ...] | None = None  # openai-chat: the carriers the SUT reads reasoning back from
+    carriers: tuple[CarrierSpec, ...] = ()  # openai-chat: carriers the profile declares ([carriers.<name>])
+    providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
+    scenarios: tuple[str, ...] = ()  # a team's own scenario directories (absolute once loaded from a file)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"
+    profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
 
-    def model_for(self, dialect: str, variant: str) -> str:
-        template = self.models.get(dialect, self.models.get("*", "{dialect}:{variant}/mock-model"))
-        return template.format(dialect=dialect, variant=variant)
+    def run_values(self, **values: str) -> dict[str, str]:
+        """The run-wide placeholder values (``_templates.RUN``), with ``values`` added."""
+        import os
+        import sys
+
+        return {"python": sys.executable, "profile_dir": self.profile_dir or os.getcwd(), **values}
+
+    def model_for(self, dialect: str, variant: str, provider: Provider | None = None) -> str:
+        """The model name a case is called by: ``models`` keyed by the case's provider, else its
+        dialect, else ``*``; without any, the provider's realistic default name."""
+        provider = provider or provider_of(dialect, variant)
+        template = self.models.get(
+            provider.name, self.models.get(dialect, self.models.get("*", "{default_model}"))
+        )
+        return template.format(
+            dialect=dialect, variant=variant, provider=provider.name, default_model=provider.model
+        )
+
+    def claims_provider(self, provider: str) -> bool:
+        """Whether the SUT claims ``provider``'s semantics (its passback rules); default: every one."""
+        return self.providers is None or provider in self.providers
 
     def claims(self, dialect: str, variant: str) -> bool:
         if self.dialects is not None and dialect not in self.dialects:
@@ -123,10 +155,8 @@ class SUTProfile:
 
 
 def substitute(template: str, values: Mapping[str, str]) -> str:
-    out = template
-    for key, value in values.items():
-        out = out.replace("{" + key + "}", value)
-    return out
+    """``template`` with its placeholders filled from ``values`` and the environment (``_templates``)."""
+    return fill(template, values)
 
 
 def load_profile(path: Path) -> SUTProfile:
@@ -144,11 +174,12 @@ def load_profile(path: Path) -> SUTProfile:
             "save it as UTF-8",
         ) from None
     profile = parse_profile(data, source=str(path))
+    object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
-    if profile.sys_path:
-        paths = tuple(str((path.parent / p).resolve()) for p in profile.sys_path)
-        object.__setattr__(profile, "sys_path", paths)
+    for key in ("sys_path", "scenarios"):  # relative to the profile
+        paths = tuple(str((path.parent / p).resolve()) for p in getattr(profile, key))
+        object.__setattr__(profile, key, paths)
     return profile
 
 
@@ -190,7 +221,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
                 f"{command!r} cannot be split into words: {exc}",
                 "close the quote or escape it, or give a list of words",
             ) from None
-    if kind in ("gateway", "cli") and not command:
+    if kind in ("gateway", "cli", "adapter") and not command:
         raise err(
             "command",
             f"a {kind} profile needs a command",
@@ -208,18 +239,12 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
 
     if not all(isinstance(p, str) for p in data.get("sys_path", [])):
         raise err("sys_path", "expected a list of directories", 'e.g. sys_path = ["adapters"]')
+    _check_templates(data, kind, err)
     request = parse_request_table(data["request"], source) if "request" in data else {}
     front = str(data.get("front_door", "pi-json" if kind == "cli" else "openai-chat"))
     if front not in dialect_names():
         raise err("front_door", f"unknown dialect {front!r}", closest(front, dialect_names()))
-    if "echo_fields" in data:
-        from harness.dialects._chat_carriers import CARRIERS
-
-        if front != "openai-chat":
-            raise err("echo_fields", f"only an openai-chat front door has carriers to pick (this is {front})")
-        for name in data["echo_fields"]:
-            if name not in CARRIERS:
-                raise err("echo_fields", f"unknown carrier {name!r}", closest(str(name), CARRIERS))
+    carriers = _carriers(data, front, source)
     for d in data.get("dialects", []) or []:
         if d not in dialect_names():
             raise err("dialects", f"unknown dialect {d!r}", closest(d, dialect_names()))
@@ -233,15 +258,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
                 f"unknown variant {data['front_variant']!r} of front door {front}",
                 closest(data["front_variant"], variants),
             )
-    for key, template in dict(data.get("models", {})).items():
-        try:
-            str(template).format(dialect="d", variant="v")
-        except (KeyError, IndexError, ValueError) as exc:
-            raise err(
-                f"models.{key}",
-                f"bad template {template!r} ({type(exc).__name__}: {exc})",
-                "the placeholders are {dialect} and {variant}",
-            ) from None
+    _check_models(data, err)
     return SUTProfile(
         name=str(data.get("name", kind)),
         kind=kind,
@@ -271,9 +288,65 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         reports_usage=bool(data.get("usage", kind != "cli")),
         request=request,
         echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
+        carriers=carriers,
+        providers=tuple(data["providers"]) if "providers" in data else None,
+        scenarios=tuple(data.get("scenarios", ())),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
     )
+
+
+def _check_templates(data: Mapping[str, Any], kind: str, err: Any) -> None:
+    """Every placeholder known where it is used: per-case ones only in request shaping and in a CLI's
+    command, env and session dir (a gateway is started once per run)."""
+    per_case = (*RUN, *CASE) if kind == "cli" else RUN
+    for key in ("command", "env", "files", "session_dir"):
+        if key in data:
+            check(data[key], per_case, err, key)
+    for key in ("url", "ready"):
+        if key in data:
+            check(data[key], RUN, err, key)
+    if "request" in data:
+        check(data["request"], (*RUN, *CASE), err, "request")
+
+
+def _check_models(data: Mapping[str, Any], err: Any) -> None:
+    """``models`` keys are dialects, providers or ``*``; templates use known placeholders only;
+    ``providers`` names known providers."""
+    from harness.dialects import dialect_names
+
+    keys = (*dialect_names(), *provider_names(), "*")
+    for key, template in dict(data.get("models", {})).items():
+        if key not in keys:
+            raise err(f"models.{key}", "names no dialect or provider", closest(str(key), keys))
+        try:
+            str(template).format(dialect="d", variant="v", provider="p", default_model="m")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise err(
+                f"models.{key}",
+                f"bad template {template!r} ({type(exc).__name__}: {exc})",
+                "the placeholders are {dialect}, {variant}, {provider} and {default_model}",
+            ) from None
+    for name in data.get("providers", ()):
+        if name not in provider_names():
+            raise err("providers", f"unknown provider {name!r}", closest(str(name), provider_names()))
+
+
+def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[CarrierSpec, ...]:
+    """The declared carriers; ``echo_fields`` may name them or a built-in (``reasoning_fields`` may
+    also name any plain string field)."""
+    from harness.dialects._carrier_spec import parse_carriers
+    from harness.dialects._chat_carriers import CARRIERS
+
+    keys = [k for k in ("carriers", "echo_fields") if k in data]
+    if keys and front != "openai-chat":
+        raise ProfileError(source, keys[0], f"only an openai-chat front door has carriers (this is {front})")
+    specs = parse_carriers(data["carriers"], source, CARRIERS) if "carriers" in data else ()
+    known = (*CARRIERS, *(c.name for c in specs))
+    for name in data.get("echo_fields", ()):
+        if name not in known:
+            raise ProfileError(source, "echo_fields", f"unknown carrier {name!r}", closest(str(name), known))
+    return specs
 
 
 def _tname(t: Any) -> str:
@@ -296,7 +369,10 @@ def _shown(value: Any) -> str:
 
 def build_options(profile: SUTProfile) -> dict[str, Any]:
     """Options for the front door's request builder, from the profile (the echo carriers)."""
-    return {} if profile.echo_fields is None else {"echo_fields": profile.echo_fields}
+    opts: dict[str, Any] = {} if profile.echo_fields is None else {"echo_fields": profile.echo_fields}
+    if profile.carriers:
+        opts["carriers"] = profile.carriers
+    return opts
 
 
 def observer_options(profile: SUTProfile) -> dict[str, Any]:
@@ -306,4 +382,6 @@ def observer_options(profile: SUTProfile) -> dict[str, Any]:
         opts["reasoning_fields"] = profile.reasoning_fields
     if profile.front_door == "openai-chat":
         opts["inline_think"] = profile.inline_think
+        if profile.carriers:
+            opts["carriers"] = profile.carriers
     return opts

@@ -4,7 +4,10 @@ Rule: the callable gets a :class:`SUTRequest` and returns an iterable of canonic
 users would see); an exception it raises is what its users would see on error, recorded with its
 traceback. It is imported when the driver starts (outside any case's budget) and iterated on a worker
 thread in lock step with the observer, so a hang becomes a TIMEOUT at the case's deadline, never a hung
-run; every event it yields is checked against the adapter contract first (``_contract``).
+run; every event it yields is checked against the adapter contract first (``_contract``). An ``async
+def`` callable (or async generator function) runs on the driver's own event loop instead
+(``_python_async``: the deadline cancels it, a client cancel ``aclose()``s it) and gets
+``SUTRequest.async_http``, an ``httpx.AsyncClient`` bound to that loop.
 
 The framework adapter contract: each turn's request carries the scenario's tool definitions, the
 profile's request shaping (``headers``, ``body``), and ``state``, one dict per conversation that the
@@ -39,6 +42,7 @@ from harness.drivers._base import (
 )
 from harness.drivers._contract import contract_violation
 from harness.drivers._profile import SUTProfile
+from harness.drivers._python_async import DONE, TIMEOUT, AsyncWorker, LoopThread, is_async
 from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
 from harness.events import Event, Message, StreamError
 
@@ -60,12 +64,14 @@ class SUTRequest:
     stream: bool
     http: httpx.Client
     faults: frozenset[str] = field(default_factory=frozenset)
+    async_http: httpx.AsyncClient | None = None  # async SUTs: a client bound to the driver's loop
     tools: tuple[ToolSpec, ...] = ()  # the tools the scenario's upstream calls (name, JSON schema)
     state: dict[str, Any] = field(default_factory=dict)  # the adapter's own, kept across the turns
     headers: Mapping[str, str] = field(default_factory=dict)  # the profile's request shaping
     body: Mapping[str, Any] = field(default_factory=dict)  # extra request fields (request shaping)
     turn: int = 0
     front_door: str = "openai-chat"  # the event style the adapter speaks (chat- or Responses-like)
+    provider: str = ""  # the provider the case's upstream plays (deepseek, kimi, anthropic, openai...)
 
     def tools_json(self, front_door: str | None = None) -> list[dict[str, Any]]:
         """The tool definitions in a front door's request form (default: the adapter's own)."""
@@ -88,8 +94,10 @@ def load_callable(spec: str, sys_path: Iterable[str] = ()) -> SUTCallable:
         obj: Any = importlib.import_module(module)
         for part in attr.split("."):
             obj = getattr(obj, part)
-    except Exception as exc:
-        raise DriverError(f"cannot load SUT callable {spec!r}: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # the first line says what; the rest is the whole traceback
+        raise DriverError(
+            f"cannot load SUT callable {spec!r}: {type(exc).__name__}: {exc}\n{short_traceback(exc, 8000)}"
+        ) from None
     if not callable(obj):
         raise DriverError(f"SUT callable {spec!r} is not callable")
     fn: SUTCallable = obj
@@ -114,6 +122,8 @@ class PythonDriver:
         self.http = self._client()
         self.upstream_url = ""
         self.front_door = profile.front_door
+        self.loop: LoopThread | None = None  # async SUTs: the event loop the driver owns
+        self.async_http: httpx.AsyncClient | None = None
 
     def _client(self) -> httpx.Client:
         return httpx.Client(timeout=httpx.Timeout(self.profile.timeout, connect=5.0))
@@ -133,9 +143,19 @@ class PythonDriver:
                     f"dialect (use 'openai-chat' for chat-like events, 'openai-responses' for Responses-like)"
                 )
             self.front_door = str(declared)
+        if is_async(self.fn):
+            self.loop = LoopThread()
+            self.async_http = httpx.AsyncClient(timeout=httpx.Timeout(self.profile.timeout, connect=5.0))
 
     def stop(self) -> None:
         self.http.close()
+        if self.loop is not None:
+            client, self.async_http = self.async_http, None
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    self.loop.submit(client.aclose()).result(2.0)
+            self.loop.close()
+            self.loop = None
 
     def stderr_tail(self) -> str:
         return ""
@@ -157,6 +177,7 @@ class PythonDriver:
         shape = shaping(
             self.profile.request, front_door=self.front_door, dialect=case.dialect,
             variant=case.variant, model=ctx.model,
+            values=self.profile.run_values(upstream=ctx.upstream_url, provider=ctx.provider),
         )
         req = SUTRequest(
             ctx.upstream_url,
@@ -173,22 +194,30 @@ class PythonDriver:
             body=shape.body,
             turn=turn,
             front_door=self.front_door,
+            provider=ctx.provider,
+            async_http=self.async_http,
         )
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
         out = TurnOutcome()
         size = sum(_size(e.event) for e in tl.select("client", "event") if e.event is not None)
-        worker = _Worker(self.fn, req)
+        worker: _Worker | AsyncWorker = (
+            _Worker(self.fn, req) if self.loop is None else AsyncWorker(self.loop, self.fn, req)
+        )
         watch = CancelWatch(cancel)
         try:
             while True:
                 item = worker.next(ctx.left())
                 if item is _TIMEOUT:
                     tl.add("client", "error", turn=turn, error="deadline: the callable was still running")
-                    self._abandon()
+                    if self.loop is None:
+                        self._abandon()
+                    else:  # cancelled on the loop: CancelledError at its await point, then aclose()
+                        worker.stop()
                     raise DriverTimeout(
                         f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT callable "
-                        "was still running; abandoned on its thread)"
+                        + ("was still running; abandoned on its thread)" if self.loop is None
+                           else "was still awaiting; cancelled on the driver's loop)")
                     )
                 if item is _DONE:
                     break
@@ -250,8 +279,8 @@ class AdapterError(DriverError):
     naming the event and field (fix the adapter), never a SUT verdict."""
 
 
-_DONE = object()
-_TIMEOUT = object()
+_DONE = DONE
+_TIMEOUT = TIMEOUT
 
 
 class _Worker:

@@ -5,15 +5,15 @@ Rule: a profile's ``[request]`` table holds ``headers``/``body``/``tools`` for e
 model, a Responses-backed one...). What is sent, lowest first: thinkwire's per-dialect defaults
 (:data:`DEFAULTS`), ``[request]``, ``[request.<dialect>]``; body tables merge key by key (a user
 overrides a default by naming it; ``defaults = false`` drops the defaults). Strings are templated:
-``{model}``, ``{dialect}``, ``{variant}``, ``{front_door}``, ``{env:NAME}`` (read once, when the
-profile loads: a missing variable is a ProfileError naming it). Tool definitions come from the
-scenario's scripted tool calls (:func:`tool_specs`) and are sent in the front door's own form.
+``{model}``, ``{dialect}``, ``{variant}``, ``{provider}``, ``{front_door}``, the run-wide ones
+(``{upstream}``, ``{port}``, ``{profile_dir}``...) and ``{env:NAME}`` (``_templates``: checked when the
+profile loads; an unknown placeholder or a missing variable is a ProfileError naming it). Tool
+definitions come from the scenario's scripted tool calls (:func:`tool_specs`) and are sent in the front
+door's own form.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +34,6 @@ __all__ = [
 ]
 
 _SHAPE_KEYS = ("headers", "body", "tools", "defaults")
-_ENV = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
 
 DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     # (front door, upstream dialect) -> body fields. An OpenAI-compatible gateway asks a reasoning
@@ -86,26 +85,15 @@ def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _template(value: Any, values: Mapping[str, str]) -> Any:
+    from harness.drivers._templates import fill
+
     if isinstance(value, str):
-        out = _ENV.sub(lambda m: os.environ.get(m.group(1), ""), value)
-        for key, val in values.items():
-            out = out.replace("{" + key + "}", val)
-        return out
+        return fill(value, values)
     if isinstance(value, Mapping):
         return {k: _template(v, values) for k, v in value.items()}
     if isinstance(value, list):
         return [_template(v, values) for v in value]
     return value
-
-
-def _env_names(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return _ENV.findall(value)
-    if isinstance(value, Mapping):
-        return [n for v in value.values() for n in _env_names(v)]
-    if isinstance(value, list):
-        return [n for v in value for n in _env_names(v)]
-    return []
 
 
 def _shape(raw: Any, where: str, source: str, *, nested: bool) -> RequestShape:
@@ -130,13 +118,6 @@ def _shape(raw: Any, where: str, source: str, *, nested: bool) -> RequestShape:
     for fld in ("tools", "defaults"):
         if fld in raw and not isinstance(raw[fld], bool):
             raise err(fld, f"expected true or false, got {raw[fld]!r}")
-    for name in _env_names(dict(headers)) + _env_names(dict(body)):
-        if name not in os.environ:
-            raise err(
-                "headers" if name in _env_names(dict(headers)) else "body",
-                f"uses {{env:{name}}} but the environment variable {name} is not set",
-                f"export {name}=... before running thinkwire",
-            )
     return RequestShape(
         {str(k): str(v) for k, v in headers.items()}, dict(body), raw.get("tools"), raw.get("defaults")
     )
@@ -159,9 +140,16 @@ def parse_request_table(raw: Any, source: str) -> dict[str, RequestShape]:
 
 
 def shaping(
-    table: Mapping[str, RequestShape], *, front_door: str, dialect: str, variant: str, model: str
+    table: Mapping[str, RequestShape],
+    *,
+    front_door: str,
+    dialect: str,
+    variant: str,
+    model: str,
+    values: Mapping[str, str] | None = None,
 ) -> Shaping:
-    """The headers/body/tools for one case's requests."""
+    """The headers/body/tools for one case's requests (``values``: the run-wide placeholders and the
+    case's ``provider``)."""
     layers = [table.get("*", RequestShape()), table.get(dialect, RequestShape())]
     use_defaults = next((s.defaults for s in reversed(layers) if s.defaults is not None), True)
     tools = next((s.tools for s in reversed(layers) if s.tools is not None), False)
@@ -170,7 +158,13 @@ def shaping(
     for layer in layers:
         body = merge(body, layer.body)
         headers.update(layer.headers)
-    values = {"model": model, "dialect": dialect, "variant": variant, "front_door": front_door}
+    values = {
+        **(values or {}),
+        "model": model,
+        "dialect": dialect,
+        "variant": variant,
+        "front_door": front_door,
+    }
     return Shaping(_template(headers, values), _template(body, values), tools)
 
 

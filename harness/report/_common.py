@@ -21,6 +21,7 @@ __all__ = [
     "esc",
     "first_line",
     "outcome",
+    "unclaimed",
     "xml_safe",
 ]
 
@@ -131,3 +132,15 @@ def entry_text(entry: dict[str, Any], limit: int = 4096) -> str:
     if entry.get("truncated"):
         text += f" … [truncated, {entry['truncated']} bytes]"
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def unclaimed(results: Any) -> dict[str, list[str]]:
+    """Cases UNSUPPORTED because the SUT does not claim their provider's semantics (profile
+    ``providers``), by provider: what a report lists so nothing is hidden silently."""
+    out: dict[str, list[str]] = {}
+    for r in results:
+        for f in r.findings:
+            if f.check == "support" and "semantics (profile providers" in f.message:
+                provider = f.message.split("the SUT does not claim ", 1)[-1].split("'s", 1)[0]
+                out.setdefault(provider, []).append(r.case_id)
+    return out

@@ -9,6 +9,7 @@ import sys
 from collections import defaultdict
 from typing import TextIO
 
+from harness.report._common import unclaimed
 from harness.suite import CaseResult, RunResult, Status, Verdict
 
 __all__ = ["Progress", "print_failures", "print_summary"]
@@ -123,6 +124,14 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
             out.write(f"  × {r.case_id} — {why}\n")
         if len(known) > 20:
             out.write(f"  ... and {len(known) - 20} more\n")
+    for provider, ids in unclaimed(run.results).items():
+        out.write(
+            f"\nnot claimed (profile providers): {provider}'s passback rules, "
+            f"{len(ids)} case(s) UNSUPPORTED\n"
+        )
+        out.writelines(f"  - {cid}\n" for cid in ids[:10])
+        if len(ids) > 10:
+            out.write(f"  ... and {len(ids) - 10} more\n")
     n_bad = len(run.unexpected)
     if run.sut_error:
         out.write(f"\nSUT error: {run.sut_error}\n")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from harness.report._common import first_line, outcome
+from harness.report._common import first_line, outcome, unclaimed
 from harness.suite import RunResult, Status
 
 __all__ = ["COLUMNS", "render_markdown"]
@@ -51,6 +51,9 @@ def render_markdown(run: RunResult, limit: int = 50) -> str:
             totals[c] += row.get(c, 0)
     out.append("| **total** | " + " | ".join(f"**{totals[c]}**" for c in cols) + " |")
     out.append("")
+    for provider, ids in unclaimed(run.results).items():
+        out += [f"> **Not claimed** (profile `providers`): {provider}'s passback rules, {len(ids)} case(s) "
+                "UNSUPPORTED.", ""]
     rows: list[tuple[str, str, str]] = []
     for r in bad:
         if r.status != Status.OK:

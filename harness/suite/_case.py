@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from harness.dialects import Caps, get_dialect
+from harness.dialects._providers import Provider, provider_of
 from harness.events import (
     Event,
     Message,
@@ -66,6 +67,11 @@ class Case:
     @property
     def profile(self) -> str:
         return self.scenario.profile_for(self.dialect)
+
+    @property
+    def provider(self) -> Provider:
+        """The provider the case's upstream plays (and the model name it answers to)."""
+        return provider_of(self.dialect, self.variant, self.profile)
 
     def axes(self) -> dict[str, str]:
         return {

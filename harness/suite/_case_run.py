@@ -35,6 +35,7 @@ __all__ = [
     "run_case",
     "serialize_timeline",
     "set_verdicts",
+    "unsupported_reason",
     "with_gate_timeout",
 ]
 
@@ -84,28 +85,23 @@ def run_case(
     keep: bool | Literal["failures"],
 ) -> tuple[CaseResult, CaseView | None, bool]:
     result = new_result(case, profile)
-    if not profile.claims(case.dialect, case.variant) or profile.kind not in case.scenario.sut_kinds:
+    unsupported = unsupported_reason(case, profile)
+    if unsupported:
         result.stream = Verdict.UNSUPPORTED
         result.cleanup = Verdict.NOT_APPLICABLE
-        result.findings.append(
-            Finding(
-                "support",
-                Verdict.UNSUPPORTED,
-                message=f"the SUT does not claim {case.dialect}:{case.variant}"
-                if not profile.claims(case.dialect, case.variant)
-                else f"scenario does not apply to {profile.kind} SUTs",
-            )
-        )
+        result.findings.append(Finding("support", Verdict.UNSUPPORTED, message=unsupported))
         return result, None, True
     timeline = Timeline()
     client = client_cls()
-    model = profile.model_for(case.dialect, case.variant)
+    provider = case.provider
+    model = profile.model_for(case.dialect, case.variant, provider)
     conversation = case.conversation(model)
     gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
     if gates is not None:
         conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
     ctx = CaseContext(
-        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes
+        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes,
+        provider=provider.name,
     )
     t0 = time.monotonic()
     alive, too_big = _drive(case, profile, driver, upstream, conversation, ctx, result)
@@ -181,6 +177,23 @@ def _drive(
         if route is not None:
             upstream.unroute(case.token)
     return alive, too_big
+
+
+def unsupported_reason(case: Case, profile: SUTProfile) -> str:
+    """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
+    scenario not for its kind, or a strict provider whose semantics it does not claim (``providers``)."""
+    if not profile.claims(case.dialect, case.variant):
+        return f"the SUT does not claim {case.dialect}:{case.variant}"
+    if profile.kind not in case.scenario.sut_kinds:
+        return f"scenario does not apply to {profile.kind} SUTs"
+    provider = case.provider.name
+    if case.profile != "lenient" and not profile.claims_provider(provider):
+        claimed = ", ".join(profile.providers or ())
+        return (
+            f"the SUT does not claim {provider}'s semantics (profile providers = [{claimed}]): "
+            f"the {case.profile} passback rules do not apply"
+        )
+    return ""
 
 
 def usage_off(check: str, profile: SUTProfile) -> bool:

@@ -1,6 +1,7 @@
 """``nox -s ecosystem``: run the catalog against each real gateway and framework wrapper (LiteLLM proxy
-and SDK, langchain-openai, langchain-deepseek, pydantic-ai; pinned in :data:`PACKAGES`), write each
-profile's expectations file and docs/ecosystem-results.md.
+and SDK, langchain-openai, langchain-deepseek, pydantic-ai; the Vercel AI SDK and the official openai and
+Anthropic Node SDKs through the adapter protocol; pinned in :data:`PACKAGES` and
+:data:`NODE_PACKAGES`), write each profile's expectations file and docs/ecosystem-results.md.
 
 Rule: whatever the package does is the result; a FAIL is recorded only after review. A FAIL caused by
 thinkwire (a carrier it cannot speak, a request field it cannot send, a cold start, an adapter bug) is
@@ -19,7 +20,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-__all__ = ["KNOWN", "PACKAGES", "main"]
+__all__ = ["KNOWN", "NODE_PACKAGES", "PACKAGES", "main"]
 
 PACKAGES: tuple[tuple[str, str], ...] = (
     ("litellm-proxy", "litellm[proxy]==1.108.7"),
@@ -31,8 +32,25 @@ PACKAGES: tuple[tuple[str, str], ...] = (
     ("pydantic-ai-openai-chat", "pydantic-ai-slim[openai]==2.68.0"),
     ("pydantic-ai-openai-responses", "pydantic-ai-slim[openai]==2.68.0"),
     ("pydantic-ai-anthropic", "pydantic-ai-slim[anthropic]==2.68.0"),
+    ("node-ai-sdk", "npm:ai@6.0.325"),
+    ("node-openai-chat", "npm:openai@6.30.1"),
+    ("node-anthropic", "npm:@anthropic-ai/sdk@0.137.0"),
 )
-"""(profile, pinned requirement): what ``nox -s ecosystem`` installs and runs."""
+"""(profile, pinned requirement): what ``nox -s ecosystem`` installs and runs (``npm:``: a Node package,
+installed with :data:`NODE_PACKAGES` into the directory ``THINKWIRE_NODE_MODULES`` names)."""
+
+NODE_PACKAGES = (
+    "ai@6.0.325",
+    "@ai-sdk/openai-compatible@2.0.92",
+    "@ai-sdk/deepseek@2.0.69",
+    "@ai-sdk/anthropic@3.0.140",
+    "@ai-sdk/openai@3.0.141",
+    "@ai-sdk/google@3.0.141",
+    "openai@6.30.1",
+    "@anthropic-ai/sdk@0.137.0",
+)
+"""The Node packages of the adapters in ``adapters/node`` (the newest releases that run on Node 20: ai 7
+and openai 7 need Node 22)."""
 
 _MODULE = {"litellm": "litellm", "langchain": "langchain_openai", "pydantic": "pydantic_ai"}
 _RT = ("*[openai-responses:reasoning_text*", "*[openai-responses:vllm-parts*")
@@ -114,6 +132,10 @@ def known(profile: str, case_id: str) -> tuple[str, str] | None:
 
 
 def _installed(requirement: str) -> bool:
+    if requirement.startswith("npm:"):
+        name = requirement[4:].rsplit("@", 1)[0]
+        modules = os.environ.get("THINKWIRE_NODE_MODULES", "")
+        return bool(modules) and (Path(modules) / name / "package.json").exists()
     stem = requirement.split("[")[0].split("=")[0]
     module = next((m for k, m in _MODULE.items() if stem.startswith(k)), stem.replace("-", "_"))
     if stem == "langchain-deepseek":
@@ -185,7 +207,8 @@ def main(argv: list[str]) -> int:
             continue
         lines += [f"## {name} (`{requirement}`)", ""]
         if not _installed(requirement):
-            lines += [f'Not installed here: `pip install "{requirement}"`.', ""]
+            how = "npm install" if requirement.startswith("npm:") else "pip install"
+            lines += [f'Not installed here: `{how} "{requirement.removeprefix("npm:")}"`.', ""]
             continue
         result, n = record_profile(root / "profiles" / f"{name}.toml", name, _cause)
         lines += [

@@ -19,7 +19,15 @@ from harness.suite._case_run import Limits, run_case
 from harness.suite._scenario import load_catalog
 from harness.suite._verdict import Status
 
-__all__ = ["WARMED", "canary_case", "check_sut", "first_line", "preflight_profile", "stderr_hint"]
+__all__ = [
+    "WARMED",
+    "canary_case",
+    "check_sut",
+    "explain",
+    "first_line",
+    "preflight_profile",
+    "stderr_hint",
+]
 
 WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
 """A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
@@ -75,14 +83,16 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     from harness.upstream import ClientSide
 
     canary = canary_case(profile)
-    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, True)
+    detail = explain(canary.id, result.error, view)
     where = profile.url if profile.kind == "url" else (profile.callable or " ".join(profile.command[:3]))
     name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
     first = view.turns[0] if view is not None and view.turns else None
     if result.status == Status.TIMEOUT:
         raise PreflightError(
             f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
-            f"{limits.timeout:g}s"
+            f"{limits.timeout:g}s",
+            detail,
         )
     if first is None or not first.reached:
         if first is not None and first.raised:
@@ -94,7 +104,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
             why = f"failed: {first_line(Exception(result.error))}"
         else:
             why = "answered without calling the mock upstream (is its upstream URL configured?)"
-        raise PreflightError(f"preflight: {name} at {where} {why}")
+        raise PreflightError(f"preflight: {name} at {where} {why}", detail)
     if limits.gate_timeout is None and (
         profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
     ):
@@ -102,6 +112,26 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
         latency = warm.first_byte_s
         if latency is not None:
             limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
+
+
+def explain(case_id: str, error: str, view: Any) -> str:
+    """The whole story of a failed canary: the harness error (with its traceback), the SUT's own
+    tracebacks, and the timeline, one entry a line (what ``PreflightError.detail`` carries)."""
+    import json
+
+    from harness.suite._case_run import serialize_timeline
+
+    out = [f"canary case: {case_id}"]
+    if error:
+        out += ["", "error:", error]
+    entries = view.entries if view is not None else []
+    for e in entries:
+        if e.side == "client" and e.kind == "error" and e.info.get("traceback"):
+            out += ["", f"the SUT raised (turn {e.turn}):", str(e.info["traceback"])]
+    out += ["", "timeline (ms since the first entry):"]
+    for item in serialize_timeline(entries):
+        out.append(json.dumps(item, ensure_ascii=False, default=str)[:600])
+    return "\n".join(out) + "\n"
 
 
 def preflight_profile(

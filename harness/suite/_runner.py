@@ -201,8 +201,12 @@ def start_failed(
     return out
 
 
-def load_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[Case]:
-    return select(expand_all(load_catalog(root)), patterns)
+def load_cases(
+    patterns: Sequence[str] | None = None, root: Path | None = None, scenarios: Sequence[str | Path] = ()
+) -> list[Case]:
+    """The catalog's cases matching ``patterns`` (all when None), with the scenarios of the
+    directories ``scenarios`` names (a team's own cases) added."""
+    return select(expand_all(load_catalog(root, scenarios)), patterns)
 
 
 def resolve_sut(sut: SUTProfile | str | SUTCallable | None, faults: Sequence[str] = ()) -> SUTProfile:
@@ -237,6 +241,7 @@ def run(
     gate_timeout: float | None = None,
     max_bytes: int | None = None,
     repeat: int = 1,
+    scenarios: Sequence[str | Path] = (),
 ) -> RunResult:
     """Run ``cases`` (Case objects, or id globs; all when None) against ``sut`` (a profile, a profile
     path, a URL, a built-in name, or a Python callable; the reference gateway when None). Pass a started
@@ -251,12 +256,14 @@ def run(
     ``warmup``) and the gates' timeout adapts to the first-byte latency measured then (unless
     ``gate_timeout`` or the profile's ``gate_timeout`` says). ``timeout`` is each case's wall-clock
     budget over all its turns; ``max_bytes`` what a case may read from the SUT. ``repeat``: every case
-    runs that many times (rounds over the whole list); a case whose runs disagree is ``flaky``."""
+    runs that many times (rounds over the whole list); a case whose runs disagree is ``flaky``.
+    ``scenarios``: directories of a team's own scenario files, added to the catalog (with the SUT
+    profile's own ``scenarios`` directories) when ``cases`` are id globs or None."""
     from harness.upstream import ClientSide, MockUpstream
 
-    case_list = _case_list(cases)
     fn: SUTCallable | None = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
     profile = resolve_sut(sut, faults)
+    case_list = _case_list(cases, (*scenarios, *profile.scenarios))
     if isinstance(expectations, str | Path):
         expectations = load_expectations(Path(expectations))
     elif expectations is None and profile.expectations:
@@ -362,12 +369,14 @@ def preflight(
     return preflight_profile(profile, fn, timeout, start=lambda url: _start_driver(profile, fn, url, None))
 
 
-def _case_list(cases: Sequence[Case] | Sequence[str] | None) -> list[Case]:
+def _case_list(
+    cases: Sequence[Case] | Sequence[str] | None, scenarios: Sequence[str | Path] = ()
+) -> list[Case]:
     """Case objects as given, or the cases that id globs select (all when None)."""
     if cases is None:
-        return load_cases()
+        return load_cases(scenarios=scenarios)
     globs = [c for c in cases if isinstance(c, str)]
-    return load_cases(globs) if globs else [c for c in cases if isinstance(c, Case)]
+    return load_cases(globs, scenarios=scenarios) if globs else [c for c in cases if isinstance(c, Case)]
 
 
 def _finish(

@@ -64,7 +64,7 @@ CATEGORIES = (
     "timing",
 )
 
-SUT_KINDS = ("gateway", "url", "python", "cli")
+SUT_KINDS = ("gateway", "url", "python", "cli", "adapter")
 MODES = ("stream", "nonstream")
 
 _TOP_KEYS = {
@@ -177,9 +177,28 @@ def catalog_dir() -> Path:
     return Path(str(resources.files("harness") / "_data" / "scenarios"))
 
 
-def load_catalog(root: Path | None = None) -> list[Scenario]:
+def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> list[Scenario]:
+    """The catalog (``root``, default the bundled one) and a team's own scenario directories
+    (``extra``: each file's id is its path relative to its directory). An id found twice is a
+    ScenarioError naming both files."""
     root = root or catalog_dir()
-    return [load_scenario(p, root) for p in sorted(root.rglob("*.toml"))]
+    out = [load_scenario(p, root) for p in sorted(root.rglob("*.toml"))]
+    seen = {s.id: s.path for s in out}
+    for d in extra:
+        folder = Path(d)
+        if not folder.is_dir():
+            raise ScenarioError(str(folder), "<dir>", "is not a directory of scenario files",
+                                "pass a directory holding *.toml scenarios (--scenarios DIR)")
+        for path in sorted(folder.rglob("*.toml")):
+            scenario = load_scenario(path, folder)
+            if scenario.id in seen:
+                raise ScenarioError(
+                    str(path), "<id>", f"id {scenario.id!r} is taken by {seen[scenario.id]}",
+                    "rename the file or move it to another subdirectory",
+                )
+            seen[scenario.id] = scenario.path
+            out.append(scenario)
+    return out
 
 
 def load_scenario(path: Path, root: Path | None = None) -> Scenario:

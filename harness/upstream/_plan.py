@@ -250,7 +250,7 @@ class _Planner:
         """Plan a batch of frames at a time. Not with a pending cut (where it falls decides which
         events the response carries, known only once the bytes are encoded), nor with a mid-stream
         error (its fault is recorded where the frames before it were last flushed)."""
-        self.plain = _plain_encoder(self.transport) if (
+        self.plain = _writes.plain_encoder(self.transport) if (
             script.chunking == "frames" and script.perturbation == "none"
         ) else None
         """Frame -> its one write, for the most common stream (``frames`` chunking, no perturbation):
@@ -527,37 +527,6 @@ class _Planner:
             Write(step.body, frozenset({"error"})),
             Finish(),
         ]
-
-
-_PlainEncoder: TypeAlias = Callable[[Sequence[Frame], int], list[Write] | None]
-
-
-def _plain_encoder(transport: str) -> _PlainEncoder | None:
-    """Frames -> one write each (the frame's index counted from ``base``), with no perturbation, for
-    the transports whose frames encode one by one; None for a batch whose SSE data or event name
-    holds a line break (``encode_pieces`` splits such data into lines)."""
-    new = tuple.__new__
-    if transport == "sse":
-
-        def sse(frames: Sequence[Frame], base: int) -> list[Write] | None:
-            text = "".join([f.data for f in frames] + [f.event for f in frames if f.event is not None])
-            if "\n" in text or "\r" in text:
-                return None
-            return [
-                new(Write, (_sse_block(f.data, f.event).encode(), f.tags, base + i))
-                for i, f in enumerate(frames)
-            ]
-
-        return sse
-    if transport == "jsonl":
-        return lambda frames, base: [
-            new(Write, ((f.data + "\n").encode(), f.tags, base + i)) for i, f in enumerate(frames)
-        ]
-    return None
-
-
-def _sse_block(data: str, event: str | None) -> str:
-    return f"data: {data}\n\n" if event is None else f"event: {event}\ndata: {data}\n\n"
 
 
 def _content_type(dialect: Dialect | None, transport: str) -> str:

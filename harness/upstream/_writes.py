@@ -1,15 +1,16 @@
-"""Sans-IO: the writes of a planned response, which frames each one carries, and the batches a lazy
-plan encodes a stream in.
+"""Sans-IO: the writes of a planned response, which frames each one carries, the batches a lazy plan
+encodes a stream in, and the writes of the most common stream (``plain_encoder``) straight from frames.
 
 Rule: pure functions of the encoded pieces and the chunker's writes; ``_plan`` builds the pieces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
+from harness.dialects import Frame
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.upstream._script import Gate
 
@@ -17,10 +18,12 @@ __all__ = [
     "BATCH",
     "BATCH_SAFE_CHUNKERS",
     "BATCH_SAFE_PERTURBATIONS",
+    "PlainEncoder",
     "WaitGate",
     "Write",
     "attribute",
     "batches",
+    "plain_encoder",
     "with_withheld",
 ]
 
@@ -142,3 +145,34 @@ def batches(events: Sequence[Event], size: int) -> Iterator[list[Event]]:
         prev = ev
     if batch:
         yield batch
+
+
+PlainEncoder: TypeAlias = Callable[[Sequence[Frame], int], list[Write] | None]
+
+
+def plain_encoder(transport: str) -> PlainEncoder | None:
+    """Frames -> one write each (the frame's index counted from ``base``), with no perturbation, for
+    the transports whose frames encode one by one; None for a batch whose SSE data or event name
+    holds a line break (``encode_pieces`` splits such data into lines)."""
+    new = tuple.__new__
+    if transport == "sse":
+
+        def sse(frames: Sequence[Frame], base: int) -> list[Write] | None:
+            text = "".join([f.data for f in frames] + [f.event for f in frames if f.event is not None])
+            if "\n" in text or "\r" in text:
+                return None
+            return [
+                new(Write, (_sse_block(f.data, f.event).encode(), f.tags, base + i))
+                for i, f in enumerate(frames)
+            ]
+
+        return sse
+    if transport == "jsonl":
+        return lambda frames, base: [
+            new(Write, ((f.data + "\n").encode(), f.tags, base + i)) for i, f in enumerate(frames)
+        ]
+    return None
+
+
+def _sse_block(data: str, event: str | None) -> str:
+    return f"data: {data}\n\n" if event is None else f"event: {event}\ndata: {data}\n\n"

@@ -362,7 +362,12 @@ def test_redacted_and_signature_from_reasoning_details() -> None:
         ReasoningSignature("sig"),
         End("stop"),
     )
-    assert canon(observe([data], reasoning_fields=("reasoning",))) == (End("stop"),)
+    # a narrowed text priority reads no text from reasoning_details, but never hides its opaque parts
+    assert canon(observe([data], reasoning_fields=("reasoning",))) == (
+        RedactedReasoning("opaque"),
+        ReasoningSignature("sig"),
+        End("stop"),
+    )
 
 
 def test_mistral_mixed_list_in_one_delta() -> None:

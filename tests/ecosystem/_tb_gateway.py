@@ -1,6 +1,6 @@
 """A small LiteLLM-like gateway for the carrier and request-shaping tests (stdlib + httpx only).
 
-    python _tb_gateway.py MODE PORT UPSTREAM
+    python _tb_gateway.py MODE PORT UPSTREAM [STYLE]
 
 An OpenAI-chat front door (``/v1/chat/completions``) in front of an Anthropic Messages upstream, as
 LiteLLM carries Anthropic thinking: ``reasoning_content`` mirrored in ``thinking_blocks`` (with the
@@ -10,6 +10,13 @@ otherwise) and forwards the client's ``thinking`` field (no field: no thinking a
 
 MODE: ``ok`` (a correct translation), ``drop-signatures`` (passes thinking blocks back without their
 signatures, and drops redacted blocks: Anthropic rejects that continuation).
+
+STYLE (where the blocks ride; default ``litellm``): ``litellm`` (``thinking_blocks`` beside
+``reasoning_content``), ``portkey`` (``content_blocks`` only: streamed as ``{"index", "delta":
+{"thinking" | "signature" | "data" | "text"}}``, typed blocks on messages and back, text included),
+``custom`` (a convention nobody ships: deltas carry ``x_parts`` entries ``{"kind": "thought", "body",
+"sig"}`` / ``{"kind": "hidden", "blob"}``, messages and the echo carry the same entries as
+``x_reasoning``).
 """
 
 from __future__ import annotations
@@ -23,6 +30,54 @@ from typing import Any
 import httpx
 
 MODE, PORT, UPSTREAM = sys.argv[1], int(sys.argv[2]), sys.argv[3].rstrip("/")
+STYLE = sys.argv[4] if len(sys.argv) > 4 else "litellm"
+
+
+def blocks_back(m: dict[str, Any]) -> list[dict[str, Any]]:
+    """The thinking blocks of an assistant message the client sent back, as Anthropic blocks."""
+    if STYLE == "portkey":
+        return [b for b in m.get("content_blocks") or [] if b.get("type") != "text"]
+    if STYLE == "custom":
+        out = []
+        for e in m.get("x_reasoning") or []:
+            if e.get("kind") == "hidden":
+                out.append({"type": "redacted_thinking", "data": e.get("blob")})
+            else:
+                out.append({"type": "thinking", "thinking": e.get("body", ""), "signature": e.get("sig")})
+        return out
+    return list(m.get("thinking_blocks") or [])
+
+
+def delta_of(kind: str, value: str, index: int) -> dict[str, Any]:
+    """One streamed piece (kind: thinking, signature, redacted) in this STYLE's delta form."""
+    if STYLE == "portkey":
+        key = {"thinking": "thinking", "signature": "signature", "redacted": "data"}[kind]
+        return {"content": "", "content_blocks": [{"index": index, "delta": {key: value}}]}
+    if STYLE == "custom":
+        entry = {"kind": "hidden", "blob": value} if kind == "redacted" else (
+            {"kind": "thought", "body": value} if kind == "thinking" else {"kind": "thought", "sig": value})
+        return {"content": "", "x_parts": [entry]}
+    if kind == "redacted":
+        return {"content": "", "thinking_blocks": [{"type": "redacted_thinking", "data": value}]}
+    if kind == "signature":
+        return {"content": "", "thinking_blocks": [{"type": "thinking", "thinking": "", "signature": value}]}
+    tb = [{"type": "thinking", "thinking": value, "signature": None}]
+    return {"content": "", "reasoning_content": value, "thinking_blocks": tb}
+
+
+def message_blocks(message: dict[str, Any], blocks: list[dict[str, Any]], reasoning: str, text: str) -> None:
+    """A non-streaming message's reasoning in this STYLE's message form."""
+    if STYLE == "portkey":
+        message["content_blocks"] = [*blocks, *([{"type": "text", "text": text}] if text else [])]
+    elif STYLE == "custom":
+        message["x_reasoning"] = [
+            {"kind": "hidden", "blob": b["data"]} if b["type"] == "redacted_thinking"
+            else {"kind": "thought", "body": b["thinking"], "sig": b.get("signature")}
+            for b in blocks
+        ]
+    else:
+        message["reasoning_content"] = reasoning
+        message["thinking_blocks"] = blocks
 KEY = os.environ.get("TB_KEY", "")
 
 
@@ -43,7 +98,7 @@ def to_anthropic(messages: list[dict[str, Any]]) -> tuple[str | None, list[dict[
                 out.append({"role": "user", "content": [block]})
         elif role == "assistant":
             content: list[dict[str, Any]] = []
-            for b in m.get("thinking_blocks") or []:
+            for b in blocks_back(m):
                 if MODE == "drop-signatures":
                     if b.get("type") == "thinking":
                         content.append({"type": "thinking", "thinking": b.get("thinking", "")})
@@ -162,9 +217,7 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "content_block_start":
             block = ev["content_block"]
             if block["type"] == "redacted_thinking":
-                return chunk(
-                    {"content": "", "thinking_blocks": [{"type": "redacted_thinking", "data": block["data"]}]}
-                )
+                return chunk(delta_of("redacted", block["data"], ev["index"]))
             if block["type"] == "tool_use":
                 tools[ev["index"]] = len(tools)
                 call = {
@@ -177,12 +230,13 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "content_block_delta":
             d = ev["delta"]
             if d["type"] == "thinking_delta":
-                tb = [{"type": "thinking", "thinking": d["thinking"], "signature": None}]
-                return chunk({"content": "", "reasoning_content": d["thinking"], "thinking_blocks": tb})
+                return chunk(delta_of("thinking", d["thinking"], ev["index"]))
             if d["type"] == "signature_delta":
-                tb = [{"type": "thinking", "thinking": "", "signature": d["signature"]}]
-                return chunk({"content": "", "thinking_blocks": tb})
+                return chunk(delta_of("signature", d["signature"], ev["index"]))
             if d["type"] == "text_delta":
+                if STYLE == "portkey":  # Portkey mirrors the text in content_blocks
+                    return chunk({"content": d["text"], "content_blocks": [{"index": ev["index"],
+                                                                            "delta": {"text": d["text"]}}]})
                 return chunk({"content": d["text"]})
             if d["type"] == "input_json_delta":
                 call = {"index": tools[ev["index"]], "function": {"arguments": d["partial_json"]}}
@@ -221,8 +275,7 @@ class Handler(BaseHTTPRequestHandler):
                 )
         message: dict[str, Any] = {"role": "assistant", "content": text or None}
         if blocks:
-            message["reasoning_content"] = reasoning
-            message["thinking_blocks"] = blocks
+            message_blocks(message, blocks, reasoning, text)
         if calls:
             message["tool_calls"] = calls
         u = msg.get("usage", {})

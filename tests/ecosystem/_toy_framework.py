@@ -13,7 +13,7 @@ from harness.events import Event, ToolResultBlock, assemble
 SEEN: list[dict[str, Any]] = []
 
 
-def _framework(request: SUTRequest, *, keep_reasoning: bool) -> Iterator[Event]:
+def _framework(request: SUTRequest, *, keep_reasoning: bool | None) -> Iterator[Event]:
     """A toy framework: its own history objects in ``state``, its own request, its own passback."""
     history: list[dict[str, Any]] = request.state.setdefault("history", [])
     if not history:
@@ -24,7 +24,17 @@ def _framework(request: SUTRequest, *, keep_reasoning: bool) -> Iterator[Event]:
                 if isinstance(block, ToolResultBlock):
                     history.append({"role": "tool", "tool_call_id": block.call_id, "content": block.content})
     request.state["seen"] = list(request.messages)
-    SEEN.append({"turn": request.turn, "tools": request.tools, "headers": dict(request.headers)})
+    SEEN.append(
+        {
+            "turn": request.turn,
+            "tools": request.tools,
+            "headers": dict(request.headers),
+            "provider": request.provider,
+            "model": request.model,
+        }
+    )
+    if keep_reasoning is None:  # a wrapper that replays reasoning only for DeepSeek's models
+        keep_reasoning = "deepseek" in request.model
     body = {
         "model": request.model,
         "messages": history,
@@ -67,3 +77,9 @@ def correct_framework(request: SUTRequest) -> Iterator[Event]:
 
 def lossy_framework(request: SUTRequest) -> Iterator[Event]:
     yield from _framework(request, keep_reasoning=False)
+
+
+def name_keyed_framework(request: SUTRequest) -> Iterator[Event]:
+    """Replays reasoning_content on tool turns only when the model name says "deepseek" (a real
+    pattern): Kimi needs it too, so under a Kimi model name the continuation is rejected."""
+    yield from _framework(request, keep_reasoning=None)

@@ -233,16 +233,19 @@ def test_observer_reads_thinking_blocks_once_with_signature_and_redacted() -> No
     assert events[-1] == End("stop")
 
 
-def test_observer_without_thinking_blocks_field_loses_the_signature() -> None:
+def test_narrowed_reasoning_fields_never_hide_signatures_or_redacted_blocks() -> None:
     wire = _chat_stream(
+        {"content": "", "thinking_blocks": [{"type": "redacted_thinking", "data": "RD"}]},
         {
             "reasoning_content": "ab",
             "thinking_blocks": [{"type": "thinking", "thinking": "ab", "signature": "S"}],
-        }
+        },
     )
     obs = get_dialect("openai-chat").observer(reasoning_fields=("reasoning_content",))
     events = obs.feed(wire) + obs.end()
-    assert not any(isinstance(e, ReasoningSignature) for e in events)
+    assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "ab"  # read once
+    assert [e for e in events if isinstance(e, ReasoningSignature)] == [ReasoningSignature("S")]
+    assert [e for e in events if isinstance(e, RedactedReasoning)] == [RedactedReasoning("RD")]
 
 
 def test_nonstreaming_message_thinking_blocks() -> None:

@@ -4,6 +4,7 @@ so ``.ci/run`` stays green on a machine without the heavy installs."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,7 @@ def test_profile_verdict(
 ) -> None:
     pytest.importorskip(module)
     monkeypatch.setenv("LITELLM_MASTER_KEY", "sk-test")
+    monkeypatch.setenv("THINKWIRE_NODE_MODULES", "/nonexistent/node_modules")  # set by nox -s ecosystem
     result = run([case], sut=load_profile(PROFILES / f"{profile}.toml"), expectations=None)
     (r,) = result.results
     assert r.stream is verdict, [(f.check, f.verdict, f.message) for f in r.findings]
@@ -59,11 +61,12 @@ def test_every_profile_of_the_table_exists_with_its_expectations(monkeypatch: py
     from harness.suite._ecosystem_results import PACKAGES
 
     monkeypatch.setenv("LITELLM_MASTER_KEY", "sk-test")
+    monkeypatch.setenv("THINKWIRE_NODE_MODULES", "/nonexistent/node_modules")  # set by nox -s ecosystem
     for name, requirement in PACKAGES:
         profile = load_profile(PROFILES / f"{name}.toml")
         assert profile.expectations
         assert Path(profile.expectations).exists(), name
-        assert "==" in requirement  # pinned
+        assert "==" in requirement or re.fullmatch(r"npm:(@[\w.-]+/)?[\w.-]+@\d[\w.]*", requirement)  # pinned
 
 
 def test_known_findings_match_by_glob() -> None:

@@ -1,0 +1,61 @@
+// thinkwire's JSON-lines adapter protocol, version 1 (docs/adapter-protocol.md), for Node adapters.
+// serve(name, runTurn): says hello, reads request lines from stdin, runs each turn with an
+// AbortController (cancel aborts it), keeps one state object per conversation, writes event lines.
+'use strict';
+const readline = require('node:readline');
+
+// stdout carries protocol lines only: a library's console output (the AI SDK's warnings) goes to stderr.
+globalThis.AI_SDK_LOG_WARNINGS = false;
+for (const name of ['log', 'info', 'warn', 'debug']) {
+  console[name] = (...args) => process.stderr.write(args.map(String).join(' ') + '\n');
+}
+
+function say(obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+function serve(name, runTurn) {
+  const states = new Map();
+  const aborts = new Map();
+  say({ type: 'hello', protocol: 1, name });
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  rl.on('line', (line) => {
+    if (!line.trim()) return;
+    const msg = JSON.parse(line);
+    if (msg.type === 'turn') {
+      const id = msg.id;
+      const ctl = new AbortController();
+      aborts.set(id, ctl);
+      if (!states.has(msg.conversation)) states.set(msg.conversation, { seen: 0 });
+      const state = states.get(msg.conversation);
+      const emit = (event) => { if (!ctl.signal.aborted) say({ id, event }); };
+      runTurn(msg, state, emit, ctl.signal)
+        .catch((err) => {
+          if (ctl.signal.aborted) return;
+          const status = err && (err.status ?? err.statusCode ?? (err.cause && err.cause.statusCode));
+          say({ id, error: { type: (err && err.name) || 'Error', message: String((err && err.message) || err),
+                             status: Number.isInteger(status) ? status : null, traceback: String(err && err.stack || '') } });
+        })
+        .finally(() => { aborts.delete(id); say({ id, done: true }); });
+    } else if (msg.type === 'cancel') {
+      const ctl = aborts.get(msg.id);
+      if (ctl) ctl.abort();
+      else say({ id: msg.id, done: true });
+    } else if (msg.type === 'end') {
+      states.delete(msg.conversation);
+    }
+  });
+  rl.on('close', () => process.exit(0));
+}
+
+// The messages thinkwire added since this adapter's last turn (the user's message, tool results).
+function fresh(req, state) {
+  const out = req.messages.slice(state.seen);
+  state.seen = req.messages.length;
+  return out;
+}
+
+const text = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+const finish = (r) => ({ 'tool-calls': 'tool_calls', tool_use: 'tool_calls', end_turn: 'stop', 'content-filter': 'content_filter' }[r] || r || 'stop');
+
+module.exports = { serve, fresh, text, finish };

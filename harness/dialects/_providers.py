@@ -1,0 +1,98 @@
+"""Providers: which real provider a case's mock upstream plays, and the model name it is called by.
+
+Rule: one table says it. A strict provider profile (``deepseek-v4``, ``kimi``, ``anthropic``...) plays
+its provider; a lenient case plays the provider its wire variant comes from (``reasoning_content``:
+DeepSeek; ``reasoning``: vLLM; ``mistral``: Mistral...). Each provider has a realistic default model
+name, taken from the provider's documentation (the date below), because wrappers key behaviour on
+model names ("replay reasoning when the name contains deepseek"): a case is called by the name its
+provider uses in production unless a SUT profile's ``models`` says otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PROVIDERS", "Provider", "provider_names", "provider_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """A provider a mock upstream plays: its name (what ``providers = [...]`` and ``models`` keys say)
+    and the model name a case is called by."""
+
+    name: str
+    model: str
+
+
+# Default model names, from each provider's model list (checked 2026): DeepSeek V4 (api-docs.deepseek.com,
+# wire-formats.md fixtures), Moonshot's K2 line (kimi-k2.6 replaced kimi-k2-thinking), Anthropic's
+# Claude Sonnet 4.5, OpenAI's GPT-5, Gemini 2.5 Pro and 3 Flash (preview), Magistral, Bedrock's model id
+# for Claude Sonnet 4.5, and the open-weight models vLLM and Ollama serve most often (Qwen3).
+PROVIDERS: dict[str, Provider] = {
+    p.name: p
+    for p in (
+        Provider("deepseek", "deepseek-v4-flash"),
+        Provider("kimi", "kimi-k2.6"),
+        Provider("anthropic", "claude-sonnet-4-5"),
+        Provider("openai", "gpt-5"),
+        Provider("gemini", "gemini-2.5-pro"),
+        Provider("openrouter", "anthropic/claude-sonnet-4.5"),
+        Provider("vllm", "Qwen/Qwen3-8B"),
+        Provider("mistral", "magistral-medium-2509"),
+        Provider("ollama", "qwen3"),
+        Provider("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0"),
+        Provider("pi", "deepseek-v4-flash"),
+    )
+}
+"""Every provider a case's upstream can play, with its default model name."""
+
+_BY_PROFILE: dict[tuple[str, str], tuple[str, str | None]] = {
+    # (dialect, strict provider profile) -> (provider, model when it differs from the provider's default)
+    ("openai-chat", "deepseek-v3.2"): ("deepseek", "deepseek-reasoner"),
+    ("openai-chat", "deepseek-v4"): ("deepseek", None),
+    ("openai-chat", "deepseek-r1"): ("deepseek", "deepseek-reasoner"),
+    ("openai-chat", "kimi"): ("kimi", None),
+    ("openai-responses", "openai"): ("openai", None),
+    ("anthropic-messages", "anthropic"): ("anthropic", None),
+    ("anthropic-messages", "deepseek-anthropic"): ("deepseek", None),
+    ("gemini", "gemini-2.5"): ("gemini", None),
+    ("gemini", "gemini-3"): ("gemini", "gemini-3-flash-preview"),
+    ("ollama", "ollama"): ("ollama", None),
+    ("bedrock-converse", "bedrock-claude"): ("bedrock", None),
+}
+_BY_VARIANT: dict[tuple[str, str], str] = {
+    # lenient cases: (dialect, variant) -> the provider whose wire the variant is
+    ("openai-chat", "reasoning_content"): "deepseek",
+    ("openai-chat", "reasoning"): "vllm",
+    ("openai-chat", "reasoning_details"): "openrouter",
+    ("openai-chat", "think-tags"): "vllm",
+    ("openai-chat", "think-split"): "vllm",
+    ("openai-chat", "think-implicit"): "vllm",
+    ("openai-chat", "mistral"): "mistral",
+    ("openai-chat", "usage-only"): "openai",
+    ("openai-responses", "vllm-parts"): "vllm",
+}
+_BY_DIALECT = {
+    "openai-chat": "openai",
+    "openai-responses": "openai",
+    "anthropic-messages": "anthropic",
+    "gemini": "gemini",
+    "ollama": "ollama",
+    "bedrock-converse": "bedrock",
+    "pi-json": "pi",
+}
+
+
+def provider_of(dialect: str, variant: str, profile: str = "lenient") -> Provider:
+    """The provider (and model name) a case's upstream plays: its strict profile's, else its variant's,
+    else its dialect's."""
+    hit = _BY_PROFILE.get((dialect, profile))
+    if hit is not None:
+        name, model = hit
+        return Provider(name, model or PROVIDERS[name].model)
+    name = _BY_VARIANT.get((dialect, variant)) or _BY_DIALECT.get(dialect, "openai")
+    return PROVIDERS[name]
+
+
+def provider_names() -> tuple[str, ...]:
+    return tuple(PROVIDERS)
