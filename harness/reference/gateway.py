@@ -19,8 +19,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from harness._json import dumps_compact, loads
 from harness.codec import encode_frames
 from harness.dialects import Dialect, Frame, get_dialect
@@ -28,6 +26,7 @@ from harness.events import End, Event, StreamError, Usage
 from harness.net import Request, Responder, Server
 from harness.reference._core import UpstreamPipe, error_message, parse_model, upstream_request, whole_response
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
+from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
 
@@ -55,7 +54,7 @@ class Gateway:
         self.upstream = upstream.rstrip("/")
         self.faults = check_faults(faults, GATEWAY_FAULTS)
         self.server = Server(self.handle, host, port)
-        self._http: httpx.AsyncClient | None = None
+        self._http: UpstreamHTTP | None = None
 
     def start(self) -> str:
         return self.server.start()
@@ -79,9 +78,9 @@ class Gateway:
         return self.server.base_url
 
     @property
-    def http(self) -> httpx.AsyncClient:
+    def http(self) -> UpstreamHTTP:
         if self._http is None:  # created on the server's loop, used only there
-            self._http = httpx.AsyncClient(timeout=httpx.Timeout(300.0, connect=5.0))
+            self._http = UpstreamHTTP(self.upstream, connect=5.0, read=300.0)
         return self._http
 
     # -- requests ------------------------------------------------------------------------------------
@@ -117,9 +116,7 @@ class Gateway:
         upstream = get_dialect(route.dialect)
         spec = upstream_request(route, messages, stream=stream, faults=self.faults)
         try:
-            async with self.http.stream(
-                "POST", self.upstream + spec.path, json=spec.body, headers=dict(spec.headers)
-            ) as up:
+            async with self.http.stream("POST", spec.path, json=spec.body, headers=dict(spec.headers)) as up:
                 if up.status_code >= 400:
                     await self.upstream_error(resp, door, front, up.status_code, await up.aread(), stream)
                 elif not stream:
@@ -146,7 +143,7 @@ class Gateway:
                     if ended:
                         await self.write(resp, front, emitter.close())
                         await resp.end()
-        except httpx.HTTPError as exc:  # the upstream could not be reached at all
+        except UpstreamError as exc:  # the upstream could not be reached at all
             if not resp.started:
                 await _send(resp, 502, front.error_body(502, f"upstream unreachable: {exc!r}"))
 
@@ -167,14 +164,14 @@ class Gateway:
             return relay.result()
         # the client left (while the relay waited for the upstream, or just as it finished)
         if "keep-upstream-open" in self.faults:  # FAULT: let the read go on, read the upstream to its end
-            with contextlib.suppress(ConnectionError, httpx.HTTPError):
+            with contextlib.suppress(ConnectionError, UpstreamError):
                 await relay
-            with contextlib.suppress(httpx.HTTPError):
+            with contextlib.suppress(UpstreamError):
                 async for _ in chunks:
                     pass
         else:  # stop reading now: leaving `async with` closes the upstream response
             relay.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError, httpx.HTTPError):
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError, UpstreamError):
                 await relay
         return False
 
@@ -185,7 +182,7 @@ class Gateway:
                     await deliver(pipe.feed(chunk))
                 except ConnectionError:  # the client left while we wrote to it
                     return False
-        except httpx.TransportError as exc:  # the upstream broke the stream
+        except UpstreamBroken as exc:  # the upstream broke the stream
             await deliver(pipe.fail(f"upstream connection lost: {exc!r}"))
             return True
         await deliver(pipe.end())
