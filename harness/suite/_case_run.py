@@ -170,7 +170,7 @@ def _drive(
             tail = getattr(driver, "stderr_tail", lambda: "")()
             if tail and tail not in result.error:
                 result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
-        cancels = ctx.timeline.select("client", "cancel")
+        cancels = ctx.timeline.select("client", "cancel") if _cancels(case) else []
         if cancels:
             ctx.timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
     finally:
@@ -194,6 +194,10 @@ def unsupported_reason(case: Case, profile: SUTProfile) -> str:
             f"the {case.profile} passback rules do not apply"
         )
     return ""
+
+
+def _cancels(case: Case) -> bool:
+    return any(t.cancel is not None for t in case.turns)
 
 
 def usage_off(check: str, profile: SUTProfile) -> bool:

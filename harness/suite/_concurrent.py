@@ -67,8 +67,6 @@ def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
         return "cancellation: the upstream connection must close after the client's cancel"
     if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
         return "process-level fault: the upstream cuts or holds its connection"
-    if case.scenario.category == "timing":
-        return "timing (cold start): first-token latency is measured with nothing else in flight"
     return ""
 
 
@@ -110,7 +108,9 @@ class Lanes:
         self.restart = restart
         self.stop = stop
         self._done: queue.Queue[_Done] = queue.Queue()
-        self._flight: dict[int, tuple[threading.Thread, _Done]] = {}
+        self._jobs: queue.Queue[_Done | None] = queue.Queue()
+        self._workers: list[threading.Thread] = []
+        self._flight: dict[int, _Done] = {}
 
     def round(self, cases: Sequence[Case]) -> list[tuple[int, Case]]:
         solo: list[tuple[int, Case, str]] = []
@@ -123,6 +123,7 @@ class Lanes:
                 shared.append((i, case))
         try:
             left = self._shared(shared, solo)
+            self._close()
             if left:
                 return left
             return self._alone(sorted(solo, key=lambda s: s[0]))
@@ -157,20 +158,23 @@ class Lanes:
         return []
 
     def _launch(self, index: int, case: Case) -> None:
-        for _, other in self._flight.values():
+        for other in self._flight.values():
             other.shared = True
         done = _Done(index, case, shared=bool(self._flight))
+        self._flight[index] = done
+        if len(self._workers) < self.lanes:  # a lane is a thread kept for the round (not one per case)
+            worker = threading.Thread(target=self._work, name="thinkwire-lane", daemon=True)
+            self._workers.append(worker)
+            worker.start()
+        self._jobs.put(done)
 
-        def work() -> None:
+    def _work(self) -> None:
+        while (done := self._jobs.get()) is not None:
             try:
-                done.result, done.view, done.alive = self.run_one(case)
+                done.result, done.view, done.alive = self.run_one(done.case)
             except BaseException as exc:  # handed to the main thread, which raises it
                 done.error = exc
             self._done.put(done)
-
-        thread = threading.Thread(target=work, name=f"thinkwire-lane-{index}", daemon=True)
-        self._flight[index] = (thread, done)
-        thread.start()
 
     def _alone(self, solo: list[tuple[int, Case, str]]) -> list[tuple[int, Case]]:
         for k, (index, case, why) in enumerate(solo):
@@ -181,12 +185,18 @@ class Lanes:
                 return [(i, c) for i, c, _ in solo[k + 1 :]]
         return []
 
+    def _close(self) -> None:
+        """The lanes end (nothing is in flight when this is called)."""
+        for _ in self._workers:
+            self._jobs.put(None)
+        for worker in self._workers:
+            worker.join(self.JOIN_S)
+        self._workers.clear()
+
     def _abandon(self) -> None:
         """An interrupt (or a harness error): stop the SUT so that cases in flight end, then join
         their lanes (bounded by ``JOIN_S`` each); their results are dropped (not run)."""
-        if not self._flight:
-            return
-        self.stop()
-        for thread, _ in list(self._flight.values()):
-            thread.join(self.JOIN_S)
+        if self._flight:
+            self.stop()
         self._flight.clear()
+        self._close()
