@@ -1,4 +1,5 @@
-"""Sessions: tests (the README's test command runs this), lint, bench, sdks, ecosystem, docs."""
+"""Sessions: tests (the README's test command runs this), lint, bench, sdks, ecosystem, matrix,
+screenshots."""
 
 from __future__ import annotations
 
@@ -32,15 +33,21 @@ def sdks(session: nox.Session) -> None:
     """The official SDKs as SUTs: writes profiles/*.expectations.toml and docs/sdk-results.md, then runs
     the SDK regression suites (tests/sdks) against those expectations."""
     session.install("-e", ".[test,sdks,fast]")
-    session.run("python", "-m", "harness.suite._sdk_results", "docs/sdk-results.md")
+    session.run("python", "-m", "harness.docs._sdk_results", "docs/sdk-results.md")
     session.run("pytest", "-q", "tests/sdks", *session.posargs)
 
 
 @nox.session(python=PY)
 def ecosystem(session: nox.Session) -> None:
     """Real gateways and framework wrappers as SUTs (pinned; not part of .ci/run): writes
-    profiles/<package>.expectations.toml and docs/ecosystem-results.md. Args: profile names to run.
-    The pins are those of harness/suite/_ecosystem_results.py PACKAGES."""
+    profiles/<package>.expectations.toml, docs/ecosystem-results.md and its HTML page. Args: profile
+    names to run. The pins are those of harness/docs/_ecosystem_results.py PACKAGES.
+    ``nox -s ecosystem -- --history PROFILE [N]``: that profile across the last N (3) released versions
+    of its package, each in a venv of its own -> docs/ecosystem-history.md."""
+    if session.posargs[:1] == ["--history"]:
+        session.install("-e", ".[fast]")
+        session.run("python", "-m", "harness.docs._history", *session.posargs[1:])
+        return
     session.install(
         "-e",
         ".[fast]",
@@ -50,10 +57,10 @@ def ecosystem(session: nox.Session) -> None:
         "pydantic-ai-slim[openai,anthropic]==2.68.0",
     )
     # The Node adapters' packages (adapters/node), from the npm registry into this session's env dir
-    # (never into the repository): their pins are NODE_PACKAGES of harness/suite/_ecosystem_results.py.
+    # (never into the repository): their pins are NODE_PACKAGES of harness/docs/_ecosystem_results.py.
     node = f"{session.virtualenv.location}/node"
     pins = session.run(
-        "python", "-c", "from harness.suite._ecosystem_results import NODE_PACKAGES as P; print(' '.join(P))",
+        "python", "-c", "from harness.docs._ecosystem_results import NODE_PACKAGES as P; print(' '.join(P))",
         silent=True,
     )
     npm = ("npm", "install", "--prefix", node, "--no-audit", "--no-fund", "--no-package-lock")
@@ -61,11 +68,12 @@ def ecosystem(session: nox.Session) -> None:
     session.run(
         "python",
         "-m",
-        "harness.suite._ecosystem_results",
+        "harness.docs._ecosystem_results",
         "docs/ecosystem-results.md",
         *session.posargs,
         env={"LITELLM_MASTER_KEY": "sk-thinkwire-local", "THINKWIRE_NODE_MODULES": f"{node}/node_modules"},
     )
+    session.run("python", "-m", "harness.docs._ecosystem_page", "docs/ecosystem-results.md")
 
 
 @nox.session(python=PY)
@@ -73,7 +81,7 @@ def matrix(session: nox.Session) -> None:
     """The detection matrix (every fault switch vs its designed check) and the perturbations' mutation
     score (per perturbation x dialect, the parser mutants it kills; printed) -> docs/detection-matrix.md."""
     session.install("-e", ".[test,fast]")
-    session.run("python", "-m", "harness.suite._matrix", "docs/detection-matrix.md")
+    session.run("python", "-m", "harness.docs._matrix", "docs/detection-matrix.md")
 
 
 @nox.session(python=PY)
@@ -84,3 +92,11 @@ def bench(session: nox.Session) -> None:
     # process of a parallel run would compile the whole package from source again)
     session.run("python", "-m", "compileall", "-q", "harness", "benchmarks")
     session.run("python", "-m", "benchmarks", *session.posargs)
+
+
+@nox.session(python=PY)
+def screenshots(session: nox.Session) -> None:
+    """The README's pictures (docs/img/report.png, docs/img/swimlane.png), taken by headless Chromium of
+    a real run with a fault switch (chromium on PATH: Debian's package)."""
+    session.install("-e", ".[fast]")
+    session.run("python", "-m", "harness.docs._screenshots", "docs/img")

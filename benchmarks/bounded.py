@@ -174,7 +174,7 @@ def _serve(mode: str) -> None:
     stdin closes."""
     from harness.timeline import Timeline
     from harness.upstream import MockUpstream, demo_conversation
-    from harness.upstream._serve import SERVE_KEEP
+    from harness.upstream._standalone import SERVE_KEEP
 
     up = MockUpstream()
     up.start()

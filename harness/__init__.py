@@ -16,6 +16,7 @@ _EXPORTS: dict[str, str] = {
     # run the suite
     "run": "harness.suite",
     "load_cases": "harness.suite",
+    "RunOptions": "harness.suite",
     "RunResult": "harness.suite",
     "CaseResult": "harness.suite",
     "Finding": "harness.suite",
@@ -80,7 +81,7 @@ if TYPE_CHECKING:  # pragma: no cover
         load_profile,
     )
     from harness.report import ResultsError
-    from harness.suite import CaseResult, Finding, RunResult, Status, Verdict, load_cases, run
+    from harness.suite import CaseResult, Finding, RunOptions, RunResult, Status, Verdict, load_cases, run
     from harness.timeline import Timeline
     from harness.upstream import Conversation, Emit, Gate, MockUpstream, RespxUpstream, Script
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness._errors import ThinkwireError
+from harness._errors import FlagError
 
 __all__ = ["check_output", "explained"]
 
@@ -25,11 +25,11 @@ def check_output(flag: str, path: Path, *, directory: bool) -> None:
     import tempfile
 
     if directory and path.exists() and not path.is_dir():
-        raise ThinkwireError(
+        raise FlagError(
             f"{flag}: {path} is an existing file; expected a directory (name a new or existing directory)"
         )
     if not directory and path.is_dir():
-        raise ThinkwireError(f"{flag}: {path} is a directory; expected a file path (e.g. {path / 'out.xml'})")
+        raise FlagError(f"{flag}: {path} is a directory; expected a file path (e.g. {path / 'out.xml'})")
     folder = path if directory else path.parent
     missing = []
     probe = folder
@@ -45,7 +45,7 @@ def check_output(flag: str, path: Path, *, directory: bool) -> None:
             raise PermissionError(f"{path} is not writable")
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise ThinkwireError(f"{flag}: cannot write to {path}: {reason} (choose a writable path)") from None
+        raise FlagError(f"{flag}: cannot write to {path}: {reason} (choose a writable path)") from None
     finally:
         for d in missing:  # deepest first: leave the file system as it was
             with contextlib.suppress(OSError):

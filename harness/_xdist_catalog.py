@@ -1,9 +1,10 @@
 """The catalog as a pytest module, for ``thinkwire run -j N``: pytest-xdist spreads its tests over
-workers; each worker pickles a batch's results into ``THINKWIRE_RESULTS_DIR`` (``batch_file``) and the
-controller merges them into one report as the batches finish.
+workers; each worker reads the run's pickled plan (``THINKWIRE_PLAN``: options, cases, the
+controller's preflight gate timeout), pickles a batch's results into the plan's results dir
+(``batch_file``) and the controller merges them into one report as the batches finish.
 
 One test per *batch* of cases: a scenario's cases in batches of at most :data:`BATCH` (a scenario with a
-stream/non-stream parity check stays whole, since parity compares two cases of one ``run()``), largest
+stream/non-stream parity check stays whole, since parity compares two cases of one round), largest
 batches first. Whole scenarios (31 tests, the largest 92 cases) left one worker alone with the tail of
 the run; even batches, longest first, keep both busy to the end.
 
@@ -26,23 +27,43 @@ from harness.drivers._process import become_subreaper
 
 if TYPE_CHECKING:
     from harness.suite import Case
+    from harness.suite._options import ResolvedSUT
+    from harness.suite._parallel import WorkerPlan
 
 __all__: list[str] = []
 
 BATCH = 8
 
 
-def _patterns() -> list[str] | None:
-    return [p for p in os.environ.get("THINKWIRE_CASES", "").split("\n") if p] or None
+@functools.cache
+def _plan() -> WorkerPlan | None:
+    """The run's plan, read once per worker (None outside ``thinkwire run -j``)."""
+    from harness.suite._parallel import PLAN_ENV, read_plan
+
+    path = os.environ.get(PLAN_ENV)
+    return read_plan(path) if path else None
 
 
 @functools.cache
 def _cases() -> dict[str, Case]:
-    """The selected cases by id, loaded once per process (parsing the catalog per batch cost a worker
-    a second over the whole run)."""
+    """The plan's cases by id (the whole catalog without a plan)."""
+    plan = _plan()
+    if plan is not None:
+        return {c.id: c for c in plan.cases}
     from harness.suite import load_cases
 
-    return {c.id: c for c in load_cases(_patterns())}
+    return {c.id: c for c in load_cases()}
+
+
+@functools.cache
+def _sut() -> ResolvedSUT:
+    """The plan's SUT, resolved once per worker (its expectations loaded once)."""
+    plan = _plan()
+    if plan is None:
+        from harness._errors import HarnessError
+
+        raise HarnessError("no THINKWIRE_PLAN: this module's tests are run by thinkwire run -j N")
+    return plan.options.resolve()
 
 
 @functools.cache
@@ -77,48 +98,26 @@ def sut_pool() -> Any:
 
 @pytest.mark.parametrize(("name", "case_ids"), _batches(), ids=[name for name, _ in _batches()])
 def test_batch(name: str, case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any) -> None:
-    from harness.suite import RunInterrupted, run
+    from harness.suite import RunInterrupted
     from harness.suite._parallel import batch_file
+    from harness.suite._runner import run_serial
 
+    plan = _plan()
+    if plan is None:
+        pytest.skip("run by thinkwire run -j N (no THINKWIRE_PLAN)")
     cases = [_cases()[cid] for cid in case_ids]
+    out = batch_file(plan.results_dir, name)
     try:
-        result = _run(cases, thinkwire_upstream, sut_pool, run)
+        result = run_serial(
+            cases,
+            plan.options,
+            _sut(),
+            upstream=thinkwire_upstream,
+            drivers=sut_pool,
+            preflight=False,  # the controller ran it, once
+            warmed=plan.warmed,
+        )
     except RunInterrupted as stopped:  # keep what finished; the controller folds it in
-        batch_file(os.environ["THINKWIRE_RESULTS_DIR"], name).write_bytes(pickle.dumps(stopped.result))
+        out.write_bytes(pickle.dumps(stopped.result))
         raise
-    batch_file(os.environ["THINKWIRE_RESULTS_DIR"], name).write_bytes(pickle.dumps(result))
-
-
-@functools.cache
-def _sut() -> Any:
-    """The SUT as the controller named it, with its --ready-timeout (resolved once per worker)."""
-    import dataclasses
-
-    from harness.suite import resolve_sut
-
-    sut = os.environ.get("THINKWIRE_SUT") or None
-    ready = os.environ.get("THINKWIRE_READY_TIMEOUT")
-    if not ready:
-        return sut
-    faults = [f for f in os.environ.get("THINKWIRE_FAULTS", "").split(",") if f]
-    return dataclasses.replace(resolve_sut(sut, faults), ready_timeout=float(ready))
-
-
-def _run(cases: list[Case], upstream: Any, pool: Any, run: Any) -> Any:
-    faults = [f for f in os.environ.get("THINKWIRE_FAULTS", "").split(",") if f]
-    return run(
-        cases,
-        sut=_sut(),
-        faults=faults,
-        strict=os.environ.get("THINKWIRE_STRICT") == "1",
-        expectations=os.environ.get("THINKWIRE_EXPECTATIONS") or None,
-        upstream=upstream,
-        drivers=pool,
-        timeout=float(os.environ["THINKWIRE_TIMEOUT"]) if os.environ.get("THINKWIRE_TIMEOUT") else None,
-        gate_timeout=float(os.environ["THINKWIRE_GATE_TIMEOUT"])
-        if os.environ.get("THINKWIRE_GATE_TIMEOUT")
-        else None,
-        max_bytes=int(os.environ["THINKWIRE_MAX_BYTES"]) if os.environ.get("THINKWIRE_MAX_BYTES") else None,
-        preflight=os.environ.get("THINKWIRE_PREFLIGHT") != "0",
-        keep_timelines="failures" if os.environ.get("THINKWIRE_KEEP_TIMELINES") == "failures" else True,
-    )
+    out.write_bytes(pickle.dumps(result))

@@ -1,7 +1,9 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report.
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff.
 
-Rule: argument parsing and printing only; every command calls the same public functions users can
-call from Python (``harness.suite.run`` ...). Exit code 0 only when no unexpected failure remains.
+Rule: argument parsing and printing only (with the refusals a flag earns before anything starts, and
+SIGINT/SIGTERM turned into a partial report); every command calls the same public functions users can
+call from Python (``harness.suite.run`` with the ``RunOptions`` its flags make ...). Exit code 0 only
+when no unexpected failure remains.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from harness._cli_output import check_output as _check_output
 from harness._cli_output import explained as _explained
-from harness._errors import ThinkwireError
+from harness._errors import FlagError, ThinkwireError
 from harness._signals import Signals as _Signals
 
 if TYPE_CHECKING:
-    from harness.suite import RunResult
+    from harness.suite import Case, RunOptions, RunResult
 
 __all__ = ["main"]
 
@@ -33,67 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version="thinkwire 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    run = sub.add_parser(
-        "run", help="run the conformance suite against a SUT (default: the reference gateway)"
-    )
-    who = run.add_mutually_exclusive_group()
-    who.add_argument("--sut", help="SUT profile TOML, or a built-in: reference, reference-sdk, reference-cli")
-    who.add_argument("--sut-cmd", help="a gateway command line ({upstream}, {port}, {tmp} are substituted)")
-    who.add_argument("--sut-url", help="URL of a SUT that is already running")
-    run.add_argument(
-        "--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)"
-    )
-    run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
-    run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
-    run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
-    run.add_argument(
-        "--scenarios",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a directory of your own scenarios, added to the catalog (repeatable)",
-    )
-    run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
-    run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
-    run.add_argument(
-        "--write-expectations", metavar="FILE", help="write this run's non-passing cases as expectations"
-    )
-    run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
-    run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
-    run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
-    run.add_argument(
-        "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
-    )
-    run.add_argument(
-        "--gate-timeout",
-        type=float,
-        help="seconds a gate waits for the client (default: from the SUT's warm-up latency)",
-    )
-    run.add_argument("--max-bytes", type=int, help="bytes one case may read from the SUT (default 64 MiB)")
-    run.add_argument(
-        "--repeat",
-        type=int,
-        default=1,
-        help="run every case N times; cases whose verdicts differ are FLAKY (exit 3)",
-    )
-    run.add_argument(
-        "--ready-timeout",
-        type=_seconds,
-        metavar="S",
-        help="how long a started SUT may take to become ready (default: the profile's, else 15)",
-    )
-    run.add_argument(
-        "--no-preflight",
-        action="store_true",
-        help="skip the canary case (a SUT that cannot be tested then gives one ERROR/TIMEOUT per case)",
-    )
-    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    run.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="print the whole traceback and timeline of a failed preflight or SUT start",
-    )
+    _add_run_parser(sub)
 
     ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
     ls.add_argument("--variants", action="store_true", help="list every wire variant instead")
@@ -142,10 +84,84 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
-    from harness.report._cli import add_parser as add_report_parser
+    from harness.report import _cli, _diff_cli
 
-    add_report_parser(sub)
+    _cli.add_parser(sub)
+    _diff_cli.add_parser(sub)
     return parser
+
+
+def _add_run_parser(sub: Any) -> None:
+    """``thinkwire run``'s flags: one for each RunOptions field (harness.suite._options), plus the
+    outputs (reports, JUnit, expectations written) and the progress display."""
+    run = sub.add_parser(
+        "run", help="run the conformance suite against a SUT (default: the reference gateway)"
+    )
+    who = run.add_mutually_exclusive_group()
+    who.add_argument(
+        "--sut",
+        help="SUT profile TOML, a Python module:callable, or a built-in: reference, reference-sdk, "
+        "reference-cli",
+    )
+    who.add_argument("--sut-cmd", help="a gateway command line ({upstream}, {port}, {tmp} are substituted)")
+    who.add_argument("--sut-url", help="URL of a SUT that is already running")
+    run.add_argument(
+        "--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)"
+    )
+    run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
+    run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
+    run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
+    run.add_argument(
+        "--scenarios",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory of your own scenarios, added to the catalog (repeatable)",
+    )
+    run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
+    run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
+    run.add_argument(
+        "--write-expectations", metavar="FILE", help="write this run's non-passing cases as expectations"
+    )
+    run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
+    run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    run.add_argument("--keep-timelines", action="store_true", help="keep passing cases' whole timelines too")
+    run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
+    run.add_argument(
+        "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
+    )
+    run.add_argument(
+        "--gate-timeout",
+        type=float,
+        help="seconds a gate waits for the client (default: from the SUT's warm-up latency)",
+    )
+    run.add_argument("--max-bytes", type=int, help="bytes one case may read from the SUT (default 64 MiB)")
+    run.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run every case N times; cases whose verdicts differ are FLAKY (exit 3)",
+    )
+    run.add_argument(
+        "--ready-timeout",
+        type=float,
+        metavar="S",
+        help="how long a started SUT may take to become ready (default: the profile's, else 15)",
+    )
+    run.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="skip the canary case (a SUT that cannot be tested then gives one ERROR/TIMEOUT per case)",
+    )
+    run.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar: one line a minute, then the summary"
+    )
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the whole traceback and timeline of a failed preflight or SUT start",
+    )
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -178,7 +194,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return 0
     chosen = select([c for s in scenarios for c in expand(s)], args.cases)
     if not chosen:
-        raise ThinkwireError(_no_match(args.cases))
+        raise FlagError(_no_match(args.cases))
     for case in chosen:
         s = case.scenario
         seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
@@ -186,161 +202,70 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scenario_dirs(args: argparse.Namespace) -> list[str]:
-    """``--scenarios`` and the SUT profile's own ``scenarios`` directories."""
-    from harness.suite._runner import resolve_sut
-
-    return [*args.scenarios, *resolve_sut(_profile_from_flags(args), args.fault).scenarios]
-
-
 def _no_match(patterns: Sequence[str] | None) -> str:
     return f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --scenarios)"
 
 
-def _seconds(text: str) -> float:
-    """A positive number of seconds (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
+def _run_options(args: argparse.Namespace) -> RunOptions:
+    """The run's settings from its flags (a bad value is a FlagError naming the flag)."""
+    from harness.suite import RunOptions
+    from harness.suite._sut import command_profile, url_profile
 
-
-def _profile_from_flags(args: argparse.Namespace) -> Any:
-    from harness.drivers import parse_profile
-
-    if getattr(args, "ready_timeout", None) is not None and not args.sut_cmd and not args.sut_url:
-        import dataclasses
-
-        from harness.suite import resolve_sut
-
-        profile = resolve_sut(args.sut, args.fault)
-        return dataclasses.replace(profile, ready_timeout=args.ready_timeout)
+    sut: Any = args.sut
     if args.sut_cmd:
-        data = {
-            "kind": "gateway",
-            "command": args.sut_cmd,
-            "front_door": args.front_door,
-            "name": args.sut_cmd,
-        }
-        if args.ready:
-            data["ready"] = args.ready
-        if getattr(args, "ready_timeout", None) is not None:
-            data["ready_timeout"] = args.ready_timeout
-        return parse_profile(data, source="--sut-cmd")
-    if args.sut_url:
-        return parse_profile(
-            {"kind": "url", "url": args.sut_url, "front_door": args.front_door, "name": args.sut_url},
-            source="--sut-url",
-        )
-    return args.sut
+        sut = command_profile(args.sut_cmd, args.front_door, args.ready)
+    elif args.sut_url:
+        sut = url_profile(args.sut_url, args.front_door)
+    return RunOptions(
+        sut=sut,
+        faults=tuple(args.fault),
+        strict=args.strict,
+        expectations=args.expectations,
+        timeout=args.timeout,
+        ready_timeout=args.ready_timeout,
+        gate_timeout=args.gate_timeout,
+        max_bytes=args.max_bytes,
+        preflight=not args.no_preflight,
+        repeat=args.repeat,
+        jobs=args.jobs,
+        keep_timelines="all" if args.keep_timelines else "failures",
+        scenarios=tuple(args.scenarios),
+    )
 
 
-def _check_run_args(args: argparse.Namespace) -> None:
-    """Everything ``run`` can refuse, refused before the first case: numbers in range, the SUT profile,
-    and the output paths writable (a run of minutes must not end in a traceback about its report)."""
-    import math
+def _check_run_args(args: argparse.Namespace) -> tuple[RunOptions, list[Case]]:
+    """Everything ``run`` can refuse, refused before the first case: the settings, the SUT profile,
+    the cases, and the output paths writable (a run of minutes must not end in a traceback about its
+    report). Returns the run's options and cases."""
+    from harness.suite import load_cases
 
-    if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):
-        raise ThinkwireError(
-            f"--timeout: expected a number of seconds > 0, got {args.timeout:g} (e.g. --timeout 30)"
-        )
-    if args.jobs < 1:
-        raise ThinkwireError(f"-j/--jobs: expected a number of workers >= 1, got {args.jobs} (e.g. -j 2)")
-    if args.gate_timeout is not None and not (args.gate_timeout > 0 and math.isfinite(args.gate_timeout)):
-        raise ThinkwireError(
-            f"--gate-timeout: expected a number of seconds > 0, got {args.gate_timeout:g} (e.g. 2.5)"
-        )
-    if args.max_bytes is not None and args.max_bytes < 1:
-        raise ThinkwireError(f"--max-bytes: expected a number of bytes >= 1, got {args.max_bytes}")
-    if args.repeat < 1:
-        raise ThinkwireError(f"--repeat: expected a count >= 1, got {args.repeat} (e.g. --repeat 5)")
-    from harness.suite._runner import resolve_sut
-
-    resolve_sut(_profile_from_flags(args), args.fault)  # raises ProfileError naming the file and field
+    options = _run_options(args)
+    profile = options.resolve().profile  # raises ProfileError naming the file and field, FlagError the flag
+    cases = load_cases(args.cases, scenarios=[*options.scenarios, *profile.scenarios])
+    if not cases:
+        raise FlagError(_no_match(args.cases))
     if args.report:
         _check_output("--report", Path(args.report), directory=True)
     if args.junit:
         _check_output("--junit", Path(args.junit), directory=False)
     if args.write_expectations:
         _check_output("--write-expectations", Path(args.write_expectations), directory=False)
+    return options, cases
 
 
-def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | int | None:
+def _run_until_signal(
+    cases: list[Case], options: RunOptions, quiet: bool, stop: _Signals
+) -> RunResult | None:
     """The run itself, under ``stop``: a RunResult (``interrupted`` set when a signal ended it early),
-    None when a signal came before any case; the exit code 2 when no case matches."""
+    None when a signal came before any case."""
     from harness.drivers._process import run_scope, stop_all
     from harness.report._console import Progress
-    from harness.suite import RunInterrupted, load_cases, merge_repeats, run
+    from harness.suite import RunInterrupted, RunResult, run
 
     result: RunResult | None = None
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
-            cases = load_cases(args.cases, scenarios=_scenario_dirs(args))
-            if not cases:
-                raise ThinkwireError(_no_match(args.cases))
-            progress = Progress(enabled=not args.quiet)
-            if args.jobs > 1:
-                from harness.drivers import DriverError
-                from harness.suite import RunResult
-                from harness.suite._parallel import run_parallel
-                from harness.suite._runner import preflight, resolve_sut, start_failed
-
-                if args.sut_cmd or args.sut_url:
-                    raise ThinkwireError(
-                        "-j N takes --sut PROFILE or a built-in SUT (write a profile for --sut-cmd/--sut-url)"
-                    )
-                if _scenario_dirs(args):
-                    raise ThinkwireError("-j N runs the catalog's cases only: drop --scenarios or -j")
-                try:
-                    if not args.no_preflight:  # once, before the workers start
-                        preflight(
-                            args.sut,
-                            faults=args.fault,
-                            timeout=args.timeout,
-                            ready_timeout=args.ready_timeout,
-                        )
-                except DriverError as exc:  # tried twice: no worker needs to try again
-                    profile = resolve_sut(args.sut, args.fault)
-                    return start_failed(RunResult(sut=profile.name), cases, profile, exc, progress=progress)
-                result = merge_repeats(
-                    [
-                        run_parallel(
-                            jobs=args.jobs,
-                            cases=args.cases,
-                            sut=args.sut,
-                            faults=args.fault,
-                            strict=args.strict,
-                            expectations=args.expectations,
-                            timeout=args.timeout,
-                            ready_timeout=args.ready_timeout,
-                            gate_timeout=args.gate_timeout,
-                            max_bytes=args.max_bytes,
-                            preflight=not args.no_preflight,
-                            keep_timelines="all" if args.report else "failures",
-                            progress=progress,
-                        )
-                        for _ in range(args.repeat)
-                    ]
-                )
-            else:
-                result = run(
-                    cases,
-                    sut=_profile_from_flags(args),
-                    scenarios=args.scenarios,
-                    faults=args.fault,
-                    strict=args.strict,
-                    expectations=args.expectations,
-                    progress=progress,
-                    timeout=args.timeout,
-                    keep_timelines=True if args.report else "failures",
-                    gate_timeout=args.gate_timeout,
-                    max_bytes=args.max_bytes,
-                    repeat=args.repeat,
-                    preflight=not args.no_preflight,
-                )
+            result = run(cases, options, progress=Progress(quiet=quiet))
         except RunInterrupted as exc:
             result = exc.result
             stop.signum = stop.signum or signal.SIGINT  # (a KeyboardInterrupt from outside our handler)
@@ -350,10 +275,7 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
         finally:
             stop.disarm()
     if stop.signum and result is None:  # stopped before the first case (e.g. during preflight): an
-        from harness.suite import RunResult  # empty partial report still says what happened
-        from harness.suite._runner import resolve_sut
-
-        result = RunResult(sut=resolve_sut(_profile_from_flags(args), args.fault).name)
+        result = RunResult(sut=options.resolve().profile.name)  # empty partial report says what happened
     if stop.signum and result is not None:
         result.interrupted = stop.name
     return result
@@ -362,14 +284,12 @@ def _run_until_signal(args: argparse.Namespace, stop: _Signals) -> RunResult | i
 def _cmd_run(args: argparse.Namespace) -> int:
     from harness._errors import PreflightError
 
-    _check_run_args(args)  # everything refusable, refused before the first case
+    options, cases = _check_run_args(args)  # everything refusable, refused before the first case
     with _Signals() as stop:
         try:
-            result = _run_until_signal(args, stop)
+            result = _run_until_signal(cases, options, args.quiet, stop)
         except PreflightError as exc:
             raise ThinkwireError(_explained(args, str(exc), exc.detail, "preflight.txt")) from None
-        if isinstance(result, int):
-            return result
         if stop.signum or result is None:  # (None: a signal came before any result)
             return _interrupted(args, result, stop)
         return _finish_run(args, result)
@@ -393,9 +313,9 @@ def _write_reports(args: argparse.Namespace, result: RunResult) -> None:
 
         write_reports(result, Path(args.report))
     if args.junit:
-        from harness.report import write_junit
+        from harness.report import SWIMLANES, write_junit
 
-        write_junit(result, Path(args.junit))
+        write_junit(result, Path(args.junit), Path(args.report) / SWIMLANES if args.report else None)
 
 
 def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
@@ -412,21 +332,15 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     if args.write_expectations:
         n = write_expectations(result.results, Path(args.write_expectations))
         print(f"wrote {n} expectation(s) to {args.write_expectations}")
+    _write_reports(args, result)
     if args.report:
-        from harness.report import write_reports
-
-        write_reports(result, Path(args.report))
         print(f"report written to {args.report}")
-    if args.junit:
-        from harness.report import write_junit
-
-        write_junit(result, Path(args.junit))
     return result.exit_code
 
 
 def _add_server_flags(p: argparse.ArgumentParser, *, port: bool = True) -> None:
     """The lifecycle flags serve, replay and record share (``--grace`` defaults to DEFAULT_GRACE in
-    harness.upstream._serve, not imported here: building the parser stays cheap)."""
+    harness.net._lifecycle, not imported here: building the parser stays cheap)."""
     if port:
         p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 picks a free one)")
     p.add_argument("--port-file", metavar="PATH", help="write the listening port here once listening")
@@ -527,10 +441,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_promote(args)
         if args.command == "record":
             return _cmd_record(args)
-        if args.command == "report":
-            from harness.report._cli import run as report_run
+        if args.command in ("report", "diff"):
+            from harness.report import _cli, _diff_cli
 
-            return report_run(args)
+            return _cli.run(args) if args.command == "report" else _diff_cli.run(args)
     except ThinkwireError as exc:
         print(f"thinkwire: error: {exc}", file=sys.stderr)
         return 2

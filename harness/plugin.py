@@ -5,13 +5,16 @@ server, reset, with a fresh timeline), ``thinkwire_run`` (run cases against a ca
 or profile: the same ``run()`` users call by hand), ``thinkwire_case`` (parametrised over
 ``--thinkwire-cases``). Marker: ``@pytest.mark.thinkwire(**kwargs)`` -> kwargs of ``run()``.
 Options: ``--thinkwire-cases``, ``--thinkwire-strict``, ``--thinkwire-expectations``,
-``--thinkwire-report``.
+``--thinkwire-report``. A failing test that ran cases through ``thinkwire_run`` gets a section in its
+failure message naming one swimlane SVG per case that did not pass (written under ``--thinkwire-report``
+DIR/swimlanes, else under pytest's base temp dir).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -23,6 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["MockUpstreamHandle"]
 
 _RESULTS_KEY = pytest.StashKey[list["RunResult"]]()
+_ITEM_RUNS = pytest.StashKey[list["RunResult"]]()
+_SVG_DIR = pytest.StashKey[Path]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -141,13 +146,20 @@ def _empty_conversation() -> Any:
 
 
 @pytest.fixture
-def thinkwire_run(request: pytest.FixtureRequest, thinkwire_upstream: Any) -> Callable[..., RunResult]:
+def thinkwire_run(
+    request: pytest.FixtureRequest, thinkwire_upstream: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., RunResult]:
     """``thinkwire_run(cases=..., sut=..., **kw)`` -> RunResult, with the command-line options and the
     ``thinkwire`` marker's kwargs applied (call arguments win)."""
     from harness.suite import run
 
     marker = request.node.get_closest_marker("thinkwire")
     config = request.config
+    runs: list[RunResult] = []
+    request.node.stash[_ITEM_RUNS] = runs
+    report_dir = config.getoption("--thinkwire-report")
+    base = Path(report_dir) if report_dir else tmp_path_factory.getbasetemp() / "thinkwire"
+    request.node.stash[_SVG_DIR] = base / "swimlanes"
 
     def _run(cases: Any = None, **kwargs: Any) -> RunResult:
         opts: dict[str, Any] = dict(marker.kwargs) if marker else {}
@@ -166,6 +178,7 @@ def thinkwire_run(request: pytest.FixtureRequest, thinkwire_upstream: Any) -> Ca
             cases = [cases]
         result = run(cases, upstream=thinkwire_upstream, **opts)
         config.stash[_RESULTS_KEY].append(result)
+        runs.append(result)
         return result
 
     return _run
@@ -187,13 +200,36 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: Any, right: 
     return explain_difference(left, right)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """A failing test that ran thinkwire cases: write the swimlane of each case that did not pass and
+    name the files in the failure message."""
+    outcome = yield
+    report = outcome.get_result()
+    runs = item.stash.get(_ITEM_RUNS, None)
+    if report.when != "call" or not report.failed or not runs:
+        return
+    from harness.report._svg import write_swimlanes
+
+    lines = []
+    for result in runs:
+        for case_id, path in write_swimlanes(result, item.stash[_SVG_DIR]).items():
+            lines.append(f"{case_id}: {path}")
+    if not lines:
+        return
+    text = "\n".join(lines)
+    longrepr = report.longrepr
+    if hasattr(longrepr, "addsection"):
+        longrepr.addsection("thinkwire swimlanes (SVG, evidence marked)", text)
+    else:
+        report.sections.append(("thinkwire swimlanes (SVG, evidence marked)", text))
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     out = session.config.getoption("--thinkwire-report", None)
     results = session.config.stash.get(_RESULTS_KEY, [])
     if not out or not results:
         return
-    from pathlib import Path
-
     from harness.report import write_reports
     from harness.suite import RunResult
 

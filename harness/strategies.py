@@ -97,6 +97,10 @@ def reasoning_turns(
         dialect, _, name = variant.partition(":")
         variant = get_dialect(dialect).variants[name or get_dialect(dialect).default_variant]
     caps = variant.caps if variant is not None else frozenset(Caps)
+    texts = st.lists(_TEXT, min_size=1, max_size=max_deltas)
+    if variant is not None and variant.catalog_id == "CC-THINK":
+        # reasoning rides inline between <think> tags: a tag inside the text cannot be carried
+        texts = texts.filter(lambda ts: "think>" not in "".join(ts))
 
     @st.composite
     def turns(draw: st.DrawFn) -> tuple[Event, ...]:
@@ -104,7 +108,7 @@ def reasoning_turns(
         if Caps.REDACTED in caps and draw(st.booleans()):
             out.append(RedactedReasoning(draw(st.text("abcdefXYZ0123456789+/", min_size=4, max_size=24))))
         if Caps.REASONING in caps:
-            out += [ReasoningDelta(t) for t in draw(st.lists(_TEXT, min_size=1, max_size=max_deltas))]
+            out += [ReasoningDelta(t) for t in draw(texts)]
             if Caps.SIGNATURE in caps and draw(st.booleans()):
                 out.append(
                     ReasoningSignature("sig_" + draw(st.text("abcdefXYZ0123456789", min_size=4, max_size=16)))
@@ -115,7 +119,7 @@ def reasoning_turns(
                 ToolCallDelta(0, "call_1", draw(st.sampled_from(["get_weather", "read_file"])), '{"a":1}')
             )
         else:
-            out += [TextDelta(t) for t in draw(st.lists(_TEXT, min_size=1, max_size=max_deltas))]
+            out += [TextDelta(t) for t in draw(texts)]
         if Caps.USAGE in caps and draw(st.booleans()):
             out.append(Usage(10, 20, draw(st.integers(0, 20)), 30))
         out.append(End("tool_calls" if tools else "stop"))

@@ -11,7 +11,8 @@ import pytest
 
 from harness import ScenarioError
 from harness.cli import main
-from harness.suite import load_scenario
+from harness.drivers import load_profile
+from harness.suite import load_expectations, load_scenario
 
 URL = 'kind = "url"\nurl = "http://127.0.0.1:9"\n'
 
@@ -72,6 +73,13 @@ FLAGS = [
     (["--cases", "nomatch"], ["--cases: no case matches nomatch"]),
     (["--cases", "nomatch", "-j", "2"], ["--cases: no case matches nomatch"]),
     (["--junit", "/proc/nope/x.xml"], ["--junit: cannot write to /proc/nope/x.xml"]),
+    (["--repeat", "0"], ["--repeat: expected a number of runs >= 1, got 0"]),
+    (["--max-bytes", "0"], ["--max-bytes: expected a number of bytes >= 1, got 0"]),
+    (["--gate-timeout", "-2"], ["--gate-timeout: expected a number of seconds > 0, got -2"]),
+    (["--sut", "nopkg.adapter:stream"], ["--sut nopkg.adapter:stream: neither a profile file", "nopkg"]),
+    (["--sut", "nopkg.toml"], ["nopkg.toml: field '<file>': cannot be read"]),
+    (["--sut-url", "http://127.0.0.1:9", "--fault", "buffer"], ["--fault buffer: the SUT", "no fault"]),
+    (["--sut-cmd", "gw --port {port}", "--fault", "buffer"], ["--fault buffer:", "no fault switches"]),
 ]
 
 
@@ -84,6 +92,25 @@ def test_bad_run_flag_is_one_line(
     assert line.startswith("thinkwire: error: ")
     for s in says:
         assert s in line
+
+
+def test_bad_run_settings_are_flag_errors_from_python_too(tmp_path: Path) -> None:
+    """The same FlagError (a ThinkwireError: one line from the CLI) for run()'s keywords, as
+    serve/record/replay raise for theirs; an unknown keyword is a TypeError naming the closest."""
+    from harness import FlagError
+    from harness.suite import RunOptions, run
+
+    for bad in ({"timeout": 0}, {"jobs": 0}, {"repeat": -1}, {"keep_timelines": "some"}, {"max_bytes": True}):
+        with pytest.raises(FlagError):
+            RunOptions(**bad)  # type: ignore[arg-type]
+        with pytest.raises(FlagError):
+            run(["timing/*"], **bad)
+    with pytest.raises(TypeError, match="unknown run setting 'strictt': did you mean 'strict'"):
+        run(["timing/*"], strictt=True)
+    profile = tmp_path / "sut.toml"
+    profile.write_text(URL)
+    with pytest.raises(FlagError, match="no fault switches"):
+        run(["timing/*"], sut=str(profile), faults=["buffer"])
 
 
 def test_cases_nomatch_same_line_serial_and_parallel(capsys: pytest.CaptureFixture[str]) -> None:
@@ -175,12 +202,18 @@ SCENARIOS = [
         "",
         '{ http_error = { status = "429", message = "m" } }',
         "http_error.status",
-        "str '429'",
+        "str ('429')",
     ),
     ("status out of range", "", "{ http_error = { status = 200 } }", "http_error.status", "from 400 to 599"),
     ("stall negative", "", "{ stall = -3 }", "steps[0].stall", "> 0, got -3"),
     ("pause string", "", '{ pause = "1" }', "steps[0].pause", "number of seconds"),
-    ("gate timeout bool", "", "{ gate = { reasoning = 'r', timeout = true } }", "gate.timeout", "bool True"),
+    (
+        "gate timeout bool",
+        "",
+        "{ gate = { reasoning = 'r', timeout = true } }",
+        "gate.timeout",
+        "bool (True)",
+    ),
     ("gate events zero", "", "{ gate = { events = 0 } }", "gate.events", ">= 1"),
     ("usage string", "", '{ usage = { input_tokens = "5" } }', "usage.input_tokens", "integer"),
     ("gate_timeout bool", "gate_timeout = true", OK_STEP, "gate_timeout", "got bool"),
@@ -238,7 +271,7 @@ def test_scenario_not_utf8(tmp_path: Path) -> None:
 
 # -- scenario expect, enforced ----------------------------------------------------------------------
 def test_expect_findings_reports_a_verdict_that_differs(tmp_path: Path) -> None:
-    from harness.suite._scenario import expect_findings
+    from harness.suite._scenario_expect import expect_findings
     from harness.suite._verdict import Axis, Finding, Verdict
 
     p = tmp_path / "s.toml"
@@ -285,3 +318,53 @@ def test_expect_is_enforced_in_a_run(tmp_path: Path) -> None:
     assert "timing = PASS expected, got" in miss.message
     assert by["x/wrong"].unexpected
     assert not by["x/holds"].unexpected
+
+
+# -- one loader and one field checker for every file users write (issue 26, item 4) ----------------
+
+LOADERS = {"scenario": load_scenario, "profile": load_profile, "expectations": load_expectations}
+BAD_FILES = [
+    ("not utf-8", b'x = "caf\xe9"\n', "is not UTF-8 text (byte 0xe9 at offset 8) (save it as UTF-8)"),
+    ("not toml", b"x = \n", "not valid TOML: "),
+    ("missing", None, "cannot be read: [Errno 2] No such file or directory"),
+]
+
+
+@pytest.mark.parametrize("kind", sorted(LOADERS))
+@pytest.mark.parametrize(("content", "says"), [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES])
+def test_every_file_kind_says_a_bad_file_in_the_same_words(
+    tmp_path: Path, kind: str, content: bytes | None, says: str
+) -> None:
+    path = tmp_path / "f.toml"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ScenarioError) as info:
+        LOADERS[kind](path)
+    assert str(info.value).startswith(f"{path}: field '<file>': {says}")
+
+
+EXPECTATION_FILES = [
+    ("verdict typo", '[cases."a"]\nstream = "FAI"\n', "cases.a.stream", "unknown verdict 'FAI'", "'FAIL'"),
+    ("unknown key", '[cases."a/b"]\nstrem = "FAIL"\n', "cases.a/b.strem", "unknown field", "'stream'"),
+    ("wrong type", '[cases."a/b"]\nstream = 1\n', "cases.a/b.stream", "expected a string, got int (1)", ""),
+    ("reason type", '[cases."a/b"]\nreason = ["x"]\n', "cases.a/b.reason", "expected a string, got list", ""),
+    ("not a table", '[cases]\n"a/b" = "FAIL"\n', "cases.a/b", "expected a table, got str ('FAIL')", ""),
+    ("top level", 'stream = "FAIL"\n', "stream", "unknown top-level table", 'cases."<id>"'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "fld", "problem", "hint"),
+    [e[1:] for e in EXPECTATION_FILES],
+    ids=[e[0] for e in EXPECTATION_FILES],
+)
+def test_bad_expectations_file_names_the_case_field_and_fix(
+    tmp_path: Path, text: str, fld: str, problem: str, hint: str
+) -> None:
+    path = tmp_path / "x.expectations.toml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as info:
+        load_expectations(path)
+    assert info.value.field == fld
+    assert problem in info.value.problem
+    assert hint in info.value.hint

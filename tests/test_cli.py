@@ -79,8 +79,19 @@ def test_run_subset_writes_reports_and_exits_zero(tmp_path: Path, capsys: pytest
     data = json.loads((tmp_path / "rep" / "results.json").read_text())
     assert len(data["results"]) == 2
     assert (tmp_path / "j.xml").read_text().count("<testcase") == 2
+    assert all(not r["timeline"] and r["timeline_summary"]["entries"] for r in data["results"])  # passed
     assert main(["report", str(tmp_path / "rep" / "results.json"), "--html", str(tmp_path / "r.html")]) == 0
-    assert "<svg" in (tmp_path / "r.html").read_text()
+    assert "timeline summarised: " in (tmp_path / "r.html").read_text()
+
+
+def test_keep_timelines_keeps_passing_cases_timelines(tmp_path: Path) -> None:
+    case = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
+    argv = ["run", "-q", "--sut", "reference-sdk", "--cases", case, "--keep-timelines"]
+    assert main([*argv, "--report", str(tmp_path)]) == 0
+    (result,) = json.loads((tmp_path / "results.json").read_text())["results"]
+    assert result["timeline"]
+    assert "timeline_summary" not in result
+    assert "<svg" in (tmp_path / "report.html").read_text()
 
 
 def test_run_with_a_fault_fails_with_exit_one(capsys: pytest.CaptureFixture[str]) -> None:

@@ -103,3 +103,56 @@ def test_syrupy_snapshot_of_a_normalised_timeline(pytester: pytest.Pytester) -> 
     run(pytester).assert_outcomes(passed=1)
     pytester.makepyfile(test.replace("{text}", "Changed"))
     run(pytester).assert_outcomes(failed=1)
+
+
+def test_failing_thinkwire_run_names_the_swimlane_svg_of_each_failing_case(pytester: pytest.Pytester) -> None:
+    case = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
+    pytester.makepyfile(f"""
+        def test_wrapper(thinkwire_run):
+            result = thinkwire_run({case!r}, sut="reference-sdk", faults=["drop-reasoning"])
+            assert not result.unexpected
+    """)
+    out = pytester.path / "rep"
+    result = run(pytester, f"--thinkwire-report={out}")
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "thinkwire swimlanes (SVG, evidence marked)" in text
+    (line,) = [ln for ln in text.splitlines() if ln.startswith(case + ": ")]
+    path = pytester.path / line.split(": ", 1)[1].strip()
+    assert path.parent == out / "swimlanes"
+    svg = path.read_text(encoding="utf-8")
+    assert 'data-checks="delivery"' in svg  # the failing check's evidence is marked on it
+    assert "evidence of delivery: #" in svg
+
+
+@pytest.mark.slow
+def test_thinkwire_run_takes_a_module_callable_string(pytester: pytest.Pytester) -> None:
+    """The README's example, as a new user writes it: ``sut="mypkg.adapter:stream"``."""
+    pkg = pytester.mkpydir("mypkg")
+    (pkg / "adapter.py").write_text(
+        "from harness.reference.sdk import reference_sdk\n\n\ndef stream(request):\n"
+        "    return reference_sdk(request)\n"
+    )
+    pytester.makepyfile("""
+        def test_my_wrapper(thinkwire_run):
+            result = thinkwire_run("incrementality/*", sut="mypkg.adapter:stream")   # or a profile / URL
+            assert result.sut == "mypkg.adapter:stream"
+            assert len(result.results) > 10
+            assert not result.unexpected
+    """)
+    run(pytester).assert_outcomes(passed=1)
+
+
+def test_a_sut_string_neither_file_nor_callable_says_both_were_tried(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        import pytest
+        from harness import FlagError
+
+        def test_it(thinkwire_run):
+            with pytest.raises(FlagError) as failed:
+                thinkwire_run("incrementality/*", sut="nopkg.adapter:stream")
+            said = str(failed.value)
+            assert "neither a profile file" in said and "nor an importable module:callable" in said
+            assert "nopkg" in said and "\\n" not in said
+    """)
+    run(pytester).assert_outcomes(passed=1)

@@ -1,7 +1,9 @@
-"""Sans-IO byte codecs: SSE, JSONL/NDJSON, AWS eventstream; encoders with perturbations; chunkers."""
+"""Sans-IO byte codecs: the :class:`Frame` a dialect emits; SSE, JSONL/NDJSON, AWS eventstream; encoders
+with perturbations; chunkers."""
 
 from harness.codec._chunkers import CHUNKERS, get_chunker
 from harness.codec._encode import encode_frames, encode_pieces
+from harness.codec._frame import Frame
 from harness.codec._jsonl import JSONLDecoder, encode_jsonl
 from harness.codec._perturb import PERTURBATIONS, Perturbation, get_perturbation
 from harness.codec._sse import SSEDecoder, SSEEvent
@@ -10,6 +12,7 @@ from harness.codec._sse_encode import SSEEncoder, SSEFraming, encode_sse
 __all__ = [
     "CHUNKERS",
     "PERTURBATIONS",
+    "Frame",
     "JSONLDecoder",
     "Perturbation",
     "SSEDecoder",

@@ -7,12 +7,9 @@ BOM's first byte); :func:`encode_pieces` says which frame each piece carries.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from harness.codec._frame import Frame
 from harness.codec._perturb import Piece, perturb
-
-if TYPE_CHECKING:
-    from harness.dialects._base import Frame
 
 __all__ = ["encode_frames", "encode_pieces"]
 

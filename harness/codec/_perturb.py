@@ -12,13 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from harness._json import dumps_compact, loads
+from harness.codec._frame import Frame
 from harness.codec._sse_encode import SSEEncoder, SSEFraming
-
-if TYPE_CHECKING:
-    from harness.dialects._base import Frame
 
 __all__ = ["PERTURBATIONS", "Perturbation", "Piece", "get_perturbation", "perturb"]
 

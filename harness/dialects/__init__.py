@@ -5,12 +5,13 @@ To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
 ``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
+from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
 from harness.dialects._base import (
+    LENIENT,
     Caps,
     Dialect,
     Difference,
     Emitter,
-    Frame,
     Observer,
     ProviderProfile,
     Rejection,
@@ -21,6 +22,7 @@ from harness.dialects._base import (
 )
 
 __all__ = [
+    "LENIENT",
     "Caps",
     "Dialect",
     "Difference",

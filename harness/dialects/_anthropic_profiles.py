@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -126,19 +126,6 @@ def _req(b: Mapping[str, Any]) -> tuple[str, str, str]:
     if b.get("type") == "redacted_thinking":
         return ("redacted_thinking", str(b.get("data", "")), "")
     return ("thinking", str(b.get("thinking", "")), str(b.get("signature") or ""))
-
-
-@dataclass(slots=True)
-class _Lenient:
-    name: str = "lenient"
-    dialect: str = "anthropic-messages"
-    description: str = "accepts any request; streams the turn as scripted"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
 
 
 @dataclass(slots=True)
@@ -296,7 +283,7 @@ class _DeepSeek:
 
 
 PROFILES: dict[str, ProviderProfile] = {
-    "lenient": _Lenient(),
+    LENIENT: LenientProfile("anthropic-messages"),
     "anthropic": _Anthropic(),
     "deepseek-anthropic": _DeepSeek(),
 }

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import EmitterLoop, Frame
+from harness.codec import Frame
+from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
+    Block,
     End,
     Event,
     Notice,
@@ -31,6 +33,7 @@ from harness.events import (
 __all__ = [
     "AnthropicEmitter",
     "AnthropicObserver",
+    "content_json",
     "message_object",
     "observe_message_object",
     "stop_reason",
@@ -389,10 +392,13 @@ class AnthropicObserver(TypedSSEObserver):
 # Non-streaming
 
 
-def message_object(events: Sequence[Event], *, model: str, message_id: str = "msg_mock") -> dict[str, Any]:
-    """The ``/v1/messages`` (non-streaming) body for a turn."""
+def content_json(
+    blocks: Sequence[Block], input_json: Callable[[str], Any] = _input_json
+) -> list[dict[str, Any]]:
+    """An assistant message's blocks as Anthropic content (thinking, redacted_thinking, text,
+    tool_use); ``input_json`` reads a tool call's arguments into its ``input``."""
     content: list[dict[str, Any]] = []
-    for b in assemble(events).content:
+    for b in blocks:
         if isinstance(b, ReasoningBlock):
             if b.redacted is not None:
                 content.append({"type": "redacted_thinking", "data": b.redacted})
@@ -401,9 +407,13 @@ def message_object(events: Sequence[Event], *, model: str, message_id: str = "ms
         elif isinstance(b, TextBlock):
             content.append({"type": "text", "text": b.text})
         elif isinstance(b, ToolCallBlock):
-            content.append(
-                {"type": "tool_use", "id": b.id, "name": b.name, "input": _input_json(b.arguments)}
-            )
+            content.append({"type": "tool_use", "id": b.id, "name": b.name, "input": input_json(b.arguments)})
+    return content
+
+
+def message_object(events: Sequence[Event], *, model: str, message_id: str = "msg_mock") -> dict[str, Any]:
+    """The ``/v1/messages`` (non-streaming) body for a turn."""
+    content = content_json(assemble(events).content)
     end = next((ev for ev in events if isinstance(ev, End)), End())
     usage = next((ev for ev in reversed(events) if isinstance(ev, Usage)), None)
     u = _usage_json(usage, start=False)

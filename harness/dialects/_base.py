@@ -2,9 +2,10 @@
 request asks for a stream), emitter, observer, request codec and strict profiles; and the pieces the
 dialect modules share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...).
 
-Rule: everything here is sans-IO. Emitters turn canonical events into :class:`Frame` objects (the
-transport encoders in ``harness.codec`` turn frames into bytes); observers take raw bytes and return
-canonical events; request codecs and provider profiles work on parsed JSON bodies.
+Rule: everything here is sans-IO. Emitters turn canonical events into frames
+(:class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn frames into bytes);
+observers take raw bytes and return canonical events; request codecs and provider profiles work on
+parsed JSON bodies.
 """
 
 from __future__ import annotations
@@ -16,15 +17,17 @@ from typing import Any, Protocol, TypeAlias
 
 from harness._errors import UnknownName
 from harness._json import loads
+from harness.codec import Frame
 from harness.events import End, Event, Message, Notice, StreamError, Turn
 
 __all__ = [
+    "LENIENT",
     "Caps",
     "Dialect",
     "Difference",
     "Emitter",
     "EmitterLoop",
-    "Frame",
+    "LenientProfile",
     "Observer",
     "ProviderProfile",
     "Rejection",
@@ -55,23 +58,6 @@ class Caps(StrEnum):
     TOOLS = "tools"
     USAGE = "usage"  # reasoning token counts
     ERRORS = "errors"  # mid-stream error frames
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """One protocol frame before transport encoding.
-
-    ``data`` is the SSE data (possibly a JSON text or ``[DONE]``), the JSONL line without LF, or the
-    eventstream JSON payload. ``event`` is the SSE ``event:`` line or eventstream ``:event-type``.
-    ``tags`` say what the frame means, for gates, faults and checks: ``reasoning``, ``reasoning-done``
-    (finishes a reasoning item/block), ``text``, ``tool``, ``usage``, ``repeat`` (repeats text already
-    streamed, e.g. ``*.done``), ``terminal`` (the stream's proper end), ``error``, ``start``.
-    """
-
-    data: str
-    event: str | None = None
-    message_type: str = "event"
-    tags: frozenset[str] = field(default_factory=frozenset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +132,25 @@ class ProviderProfile(Protocol):
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """What the provider actually streams for this request (e.g. no summaries unless requested)."""
         ...
+
+
+LENIENT = "lenient"
+"""The provider profile every dialect has (a case's profile unless its scenario names a strict one)."""
+
+
+@dataclass(slots=True)
+class LenientProfile:
+    """The ``lenient`` provider: accepts every request, streams the turn as scripted."""
+
+    dialect: str
+    description: str = "accepts every request; streams the scripted turn unchanged"
+    name: str = LENIENT
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return None
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
 
 
 class Dialect(Protocol):

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._bedrock_request import parse_request
 from harness.events import Block, Message, ReasoningBlock, ToolCallBlock, Turn
 
 __all__ = ["PROFILES"]
@@ -21,19 +22,6 @@ catalog (wire-formats.md §12 BR-CONVERSE: only the InvokeModel form was seen)."
 def _validation(message: str, rule: str, differences: tuple[tuple[str, Any, Any], ...]) -> Rejection:
     body = dumps_compact({"message": _PREFIX + message}).encode()
     return Rejection(400, body, rule, differences, headers=(("x-amzn-ErrorType", "ValidationException"),))
-
-
-@dataclass(slots=True)
-class _Lenient:
-    name: str = "lenient"
-    dialect: str = "bedrock-converse"
-    description: str = "accepts any request; streams the turn as scripted"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
 
 
 def _reasoning_before_tools(blocks: Sequence[Block]) -> list[ReasoningBlock]:
@@ -59,12 +47,10 @@ class _BedrockClaude:
         return turn
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        from harness.dialects.bedrock_converse import DIALECT
-
         messages = request.get("messages")
         if not isinstance(messages, Sequence):
             return None
-        parsed = [m for m in DIALECT.parse_request({"messages": messages}) if m.role != "tool"]
+        parsed = [m for m in parse_request({"messages": messages}) if m.role != "tool"]
         raw_assistant = [
             i for i, m in enumerate(messages) if isinstance(m, Mapping) and m.get("role") == "assistant"
         ]
@@ -136,4 +122,7 @@ class _BedrockClaude:
         return None
 
 
-PROFILES: dict[str, ProviderProfile] = {"lenient": _Lenient(), "bedrock-claude": _BedrockClaude()}
+PROFILES: dict[str, ProviderProfile] = {
+    LENIENT: LenientProfile("bedrock-converse"),
+    "bedrock-claude": _BedrockClaude(),
+}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Difference, ProviderProfile, Rejection
+from harness.dialects._base import Difference, LenientProfile, ProviderProfile, Rejection
 from harness.events import (
     Message,
     ReasoningDelta,
@@ -28,7 +28,6 @@ __all__ = [
     "R1_MESSAGE",
     "DeepSeekProfile",
     "KimiProfile",
-    "LenientProfile",
     "deepseek_body",
     "kimi_body",
 ]
@@ -86,21 +85,6 @@ def _call_ids(raw: Mapping[str, Any]) -> set[str]:
     if not isinstance(calls, list):
         return set()
     return {str(c.get("id")) for c in calls if isinstance(c, Mapping) and c.get("id")}
-
-
-@dataclass
-class LenientProfile:
-    """Accepts anything, streams the turn as scripted."""
-
-    name: str = "lenient"
-    dialect: str = "openai-chat"
-    description: str = "accepts every request; streams the scripted turn unchanged"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
 
 
 @dataclass
@@ -191,7 +175,7 @@ class KimiProfile:
 PROFILES: dict[str, ProviderProfile] = {
     p.name: p
     for p in (
-        LenientProfile(),
+        LenientProfile("openai-chat"),
         DeepSeekProfile(
             "deepseek-v3.2",
             "DeepSeek V3.2 thinking mode: tool-call turns keep reasoning_content (DS-1)",

@@ -21,8 +21,8 @@ from enum import Enum, auto
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import SSEDecoder
-from harness.dialects._base import EmitterLoop, Frame
+from harness.codec import Frame, SSEDecoder
+from harness.dialects._base import EmitterLoop
 from harness.dialects._chat_carriers import (
     CARRIERS,
     GEMINI_FORMAT,

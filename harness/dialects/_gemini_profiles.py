@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.dialects._base import Difference, ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, Difference, LenientProfile, ProviderProfile, Rejection
 from harness.events import Message, ReasoningDelta, ToolCallBlock, Turn
 
 __all__ = ["PROFILES", "missing_signature_message"]
@@ -65,19 +65,6 @@ def _current_turn_start(contents: Sequence[Any]) -> int:
 
 def _emitted_calls(emitted: Sequence[Message]) -> list[ToolCallBlock]:
     return [b for m in emitted for b in m.content if isinstance(b, ToolCallBlock)]
-
-
-@dataclass(slots=True)
-class _Lenient:
-    name: str = "lenient"
-    dialect: str = "gemini"
-    description: str = "accepts any request; streams the turn as scripted"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
 
 
 @dataclass(slots=True)
@@ -171,7 +158,7 @@ class _Gemini:
 
 
 PROFILES: dict[str, ProviderProfile] = {
-    "lenient": _Lenient(),
+    LENIENT: LenientProfile("gemini"),
     "gemini-2.5": _Gemini(
         "gemini-2.5", "Gemini 2.5: thought signatures optional; thoughts only with includeThoughts", False
     ),

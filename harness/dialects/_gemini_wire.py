@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
+from harness.codec import Frame
 from harness.codec._sse import SSEDecoder
-from harness.dialects._base import Frame
 from harness.events import (
     End,
     Event,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -55,19 +55,6 @@ def summary_requested(request: Mapping[str, Any]) -> bool:
 
 def _placeholder(text: str) -> str:
     return "gAAAAB-mock-" + hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-@dataclass(slots=True)
-class _Lenient:
-    name: str = "lenient"
-    dialect: str = "openai-responses"
-    description: str = "accepts any request; streams the turn as scripted"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
 
 
 def _preceded_by_reasoning(emitted: Sequence[Message], call_id: str) -> tuple[bool, str]:
@@ -177,4 +164,4 @@ class _OpenAI:
         return Rejection(400, openai_error_body(message), "openai/missing-reasoning", (("input", None, rs),))
 
 
-PROFILES: dict[str, ProviderProfile] = {"lenient": _Lenient(), "openai": _OpenAI()}
+PROFILES: dict[str, ProviderProfile] = {LENIENT: LenientProfile("openai-responses"), "openai": _OpenAI()}

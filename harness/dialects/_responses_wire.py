@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import EmitterLoop, Frame
+from harness.codec import Frame
+from harness.dialects._base import EmitterLoop
 from harness.events import (
     End,
     Event,

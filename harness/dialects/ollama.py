@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import JSONLDecoder
+from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
+    LENIENT,
     Caps,
-    Frame,
+    LenientProfile,
     ProviderProfile,
     Rejection,
     RequestSpec,
@@ -398,9 +399,7 @@ class _Profile:
 
 
 PROFILES: dict[str, ProviderProfile] = {
-    "lenient": _Profile(
-        "lenient", "accepts every request; streams the scripted turn unchanged", think_gated=False
-    ),
+    LENIENT: LenientProfile(NAME),
     "ollama": _Profile(
         "ollama", "Ollama: no passback rule; thinking only when the request sets think", think_gated=True
     ),

@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import JSONLDecoder
+from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
+    LENIENT,
     Caps,
     EmitterLoop,
-    Frame,
+    LenientProfile,
     ProviderProfile,
-    Rejection,
     RequestSpec,
     Transport,
     Variant,
@@ -455,19 +455,9 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
     return out
 
 
-class _Lenient:
-    name = "lenient"
-    dialect = NAME
-    description = "pi replays reasoning internally: nothing to enforce"
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None
-
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
-
-
-PROFILES: dict[str, ProviderProfile] = {"lenient": _Lenient()}
+PROFILES: dict[str, ProviderProfile] = {
+    LENIENT: LenientProfile(NAME, "pi replays reasoning internally: nothing to enforce")
+}
 
 
 class PiDialect:

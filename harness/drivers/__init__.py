@@ -1,7 +1,8 @@
 """Drivers: start or point at a SUT, carry a case through its front door, record what comes back.
 
 To add a SUT kind: write ``harness/drivers/_<kind>.py`` with a class satisfying
-:class:`~harness.drivers._base.Driver`, register it in ``DRIVERS`` and add the kind to ``KINDS``.
+:class:`~harness.drivers._base.Driver`, describe the kind in ``_profile.KIND_TABLE`` (the one list of
+kinds: what its profile needs) and register its driver under the same name in ``DRIVERS``.
 """
 
 from __future__ import annotations
@@ -21,12 +22,21 @@ from harness.drivers._base import (
 )
 from harness.drivers._cli import CliDriver
 from harness.drivers._gateway import GatewayDriver, UrlDriver
-from harness.drivers._profile import KINDS, SUTProfile, load_profile, parse_profile, substitute
+from harness.drivers._profile import (
+    KIND_TABLE,
+    KINDS,
+    SUTOrigin,
+    SUTProfile,
+    load_profile,
+    parse_profile,
+    substitute,
+)
 from harness.drivers._python import AdapterError, PythonDriver, SUTCallable, SUTRequest, load_callable
 
 __all__ = [
     "DRIVERS",
     "KINDS",
+    "KIND_TABLE",
     "AdapterDriver",
     "AdapterError",
     "CaseContext",
@@ -38,6 +48,7 @@ __all__ = [
     "GatewayDriver",
     "PythonDriver",
     "SUTCallable",
+    "SUTOrigin",
     "SUTProfile",
     "SUTRequest",
     "TurnOutcome",

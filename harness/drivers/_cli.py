@@ -15,6 +15,7 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -49,9 +50,35 @@ class CliDriver:
         return self._last_stderr
 
     def run(self, ctx: CaseContext) -> None:
-        case = ctx.case
         tmp = temp_dir("thinkwire-cli-")  # (removed by stop_all too, should the run be interrupted)
         logs = temp_dir("thinkwire-cli-logs-")
+        values = self._values(ctx, tmp)
+        argv = [substitute(a, values) for a in self.profile.command]
+        env = {k: substitute(v, values) for k, v in self.profile.env.items()}
+        session = Path(values["session"])
+        try:
+            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True, owned=(tmp, logs))
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.rmtree(logs, ignore_errors=True)
+            raise DriverError(f"cannot start CLI {argv[0]!r}: {exc}") from None
+        ctx.timeline.add("sut", "start", pid=proc.pid, argv=argv)
+        watcher = _Watcher(proc.pid, session, ctx.timeline)
+        watcher.start()
+        observer = get_dialect(self.profile.front_door).observer(self.profile.front_variant)
+        stdout = _Stdout(ctx, proc, observer)
+        stdout.read()
+        self._reap(ctx, proc, watcher, session, kill=stdout.timed_out or stdout.too_big is not None)
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(logs, ignore_errors=True)
+        if stdout.too_big is not None:
+            raise stdout.too_big
+        if stdout.timed_out:
+            raise DriverTimeout(f"the CLI did not finish within {ctx.timeout:g}s", self._last_stderr)
+
+    def _values(self, ctx: CaseContext, tmp: Path) -> dict[str, str]:
+        """The placeholders of the command, env and session dir for this case."""
+        case = ctx.case
         values = self.profile.run_values(
             upstream=ctx.upstream_url,
             tmp=str(tmp),
@@ -63,73 +90,13 @@ class CliDriver:
             prompt=next((t.user for t in case.turns if t.user), "Hello?"),
         )
         values["session"] = substitute(self.profile.session_dir, values)
-        argv = [substitute(a, values) for a in self.profile.command]
-        env = {k: substitute(v, values) for k, v in self.profile.env.items()}
+        return values
+
+    def _reap(self, ctx: CaseContext, proc: Process, watcher: _Watcher, session: Path, *, kill: bool) -> None:
+        """Wait for the CLI (killed after a timeout or overflow), then record and remove whatever it
+        left: children still running, its session dir, processes that left its tree."""
         tl = ctx.timeline
-        session = Path(values["session"])
-        try:
-            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True, owned=(tmp, logs))
-        except OSError as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            shutil.rmtree(logs, ignore_errors=True)
-            raise DriverError(f"cannot start CLI {argv[0]!r}: {exc}") from None
-        tl.add("sut", "start", pid=proc.pid, argv=argv)
-        watcher = _Watcher(proc.pid, session, tl)
-        watcher.start()
-        observer = get_dialect(self.profile.front_door).observer(self.profile.front_variant)
-        seen: list[Event] = []
-        cancel = next((t.cancel for t in case.turns if t.cancel is not None), None)
-        watch, seen_n = CancelWatch(cancel), 0
-        deadline = ctx.deadline
-        timed_out = False
-        too_big: CaseTooBig | None = None
-        taken = 0
-        cancelled = False
-
-        def turn_now() -> int:
-            return max(0, len(tl.select("upstream", "request")) - 1)
-
-        def emit(events: list[Event]) -> None:
-            for ev in events:
-                tl.add("client", "event", event=ev, turn=turn_now())
-                ctx.client.observe(ev)
-                seen.append(ev)
-
-        assert proc.popen.stdout is not None
-        fd = proc.popen.stdout.fileno()
-        os.set_blocking(fd, False)
-        import selectors
-
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    timed_out = True
-                    break
-                if not sel.select(min(left, 0.5)):
-                    continue
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                taken += len(chunk)
-                if taken > ctx.max_bytes:  # stop reading: memory stays bounded whatever it writes
-                    chunk = chunk[: len(chunk) - (taken - ctx.max_bytes)]
-                    tl.add("client", "chunk", data=chunk, turn=turn_now())
-                    head = b"".join(e.data for e in tl.select("client", "chunk"))[:256]
-                    too_big = CaseTooBig(ctx.max_bytes, head)
-                    break
-                tl.add("client", "chunk", data=chunk, turn=turn_now())
-                emit(observer.feed(chunk))
-                fresh, seen_n = seen[seen_n:], len(seen)
-                if cancel is not None and not cancelled and [ev for ev in fresh if watch.see(ev)]:
-                    cancelled = True
-                    tl.add("client", "cancel", turn=turn_now())
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(proc.pid, signal.SIGTERM)
-        emit(observer.end())
-        tl.add("client", "end", turn=turn_now())
-        if timed_out or too_big is not None:
+        if kill:
             proc.popen.kill()
         try:
             code = proc.popen.wait(5.0)
@@ -152,12 +119,75 @@ class CliDriver:
         for p in proc.left:  # detached (setsid / double fork) and never seen by the watcher
             if p.pid not in watcher.known:
                 tl.add("sut", "process-left", pid=p.pid, cmdline="(left the SUT's process tree)")
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.rmtree(logs, ignore_errors=True)
-        if too_big is not None:
-            raise too_big
-        if timed_out:
-            raise DriverTimeout(f"the CLI did not finish within {ctx.timeout:g}s", self._last_stderr)
+
+
+class _Stdout:
+    """Reads the CLI's stdout until EOF, the case's deadline or its byte cap: each read recorded as a
+    client chunk, decoded by the front door's observer, every event recorded and shown to the gates;
+    a cancel gate met sends the CLI SIGTERM."""
+
+    def __init__(self, ctx: CaseContext, proc: Process, observer: Any) -> None:
+        self.ctx, self.proc, self.observer = ctx, proc, observer
+        self.tl = ctx.timeline
+        self.cancel = next((t.cancel for t in ctx.case.turns if t.cancel is not None), None)
+        self.watch = CancelWatch(self.cancel)
+        self.cancelled = False
+        self.timed_out = False
+        self.too_big: CaseTooBig | None = None
+        self.taken = 0
+
+    def turn_now(self) -> int:
+        return max(0, len(self.tl.select("upstream", "request")) - 1)
+
+    def emit(self, events: list[Event]) -> None:
+        for ev in events:
+            self.tl.add("client", "event", event=ev, turn=self.turn_now())
+            self.ctx.client.observe(ev)
+
+    def cancel_if_met(self, events: list[Event]) -> None:
+        """After a read's events: once the cancel gate's condition holds, SIGTERM the CLI (once)."""
+        if self.cancel is not None and not self.cancelled and [ev for ev in events if self.watch.see(ev)]:
+            self.cancelled = True
+            self.tl.add("client", "cancel", turn=self.turn_now())
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.proc.pid, signal.SIGTERM)
+
+    def read(self) -> None:
+        import selectors
+
+        assert self.proc.popen.stdout is not None
+        fd = self.proc.popen.stdout.fileno()
+        os.set_blocking(fd, False)
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while True:
+                left = self.ctx.deadline - time.monotonic()
+                if left <= 0:
+                    self.timed_out = True
+                    break
+                if not sel.select(min(left, 0.5)):
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk or not self.chunk(chunk):
+                    break
+        self.emit(self.observer.end())
+        self.tl.add("client", "end", turn=self.turn_now())
+
+    def chunk(self, chunk: bytes) -> bool:
+        """One read; False once the byte cap is reached (reading stops: memory stays bounded)."""
+        cap = self.ctx.max_bytes
+        self.taken += len(chunk)
+        if self.taken > cap:
+            chunk = chunk[: len(chunk) - (self.taken - cap)]
+            self.tl.add("client", "chunk", data=chunk, turn=self.turn_now())
+            head = b"".join(e.data for e in self.tl.select("client", "chunk"))[:256]
+            self.too_big = CaseTooBig(cap, head)
+            return False
+        self.tl.add("client", "chunk", data=chunk, turn=self.turn_now())
+        events = self.observer.feed(chunk)
+        self.emit(events)
+        self.cancel_if_met(events)
+        return True
 
 
 class _Watcher(threading.Thread):

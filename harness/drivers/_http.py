@@ -76,83 +76,75 @@ class FrontDoor:
         if left <= 0:
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {turn})")
         timeout = httpx.Timeout(left, connect=min(5.0, left))
-        taken = _Budget(ctx, tl, turn)
-
-        def emit(events: list[Event]) -> None:
-            for ev in events:
-                tl.add("client", "event", event=ev, turn=turn)
-                ctx.client.observe(ev)
-                out.events.append(ev)
-
+        read = _Read(ctx, turn, out)
         watchdog: _Watchdog | None = None
+        late = f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT was still sending)"
         try:
-            with self.http.stream(
-                "POST", url, json=payload, headers=headers, timeout=timeout
-            ) as resp:
+            with self.http.stream("POST", url, json=payload, headers=headers, timeout=timeout) as resp:
                 # The case's wall-clock deadline, whatever the SUT does: a read blocks at most until
                 # then, also on a SUT that trickles a byte just inside every read timeout.
                 watchdog = _Watchdog(resp, ctx.left())
-                out.status = resp.status_code
-                tl.add(
-                    "client", "status", turn=turn, status=resp.status_code, headers=dict(resp.headers.items())
-                )
-                if resp.status_code >= 400:
-                    body = taken.read_all(resp, ERROR_BODY_CAP, error=True)
-                    watchdog.check()
-                    emit([StreamError(_error_text(body), status=resp.status_code)])
-                    tl.add("client", "end", turn=turn)
-                    return out
-                strict = self._strict_options()
-                if not ctx.case.stream:
-                    body = taken.read_all(resp, ctx.max_bytes)
-                    watchdog.check()
-                    events = self.dialect.observe_response(body, **self.observer_options)
-                    if strict is not None:
-                        events += _inline_notice(events, self.dialect.observe_response(body, **strict))
-                    emit(events)
-                    tl.add("client", "end", turn=turn)
-                    return out
-                observer = self.dialect.observer(self.variant, **self.observer_options)
-                twin = self.dialect.observer(self.variant, **strict) if strict is not None else None
-                seen_strict: list[Event] = []
-                watch, seen_n = CancelWatch(cancel), 0
-                for chunk in resp.iter_raw():
-                    taken.chunk(chunk)
-                    emit(observer.feed(chunk))
-                    if twin is not None:
-                        seen_strict += twin.feed(chunk)
-                    fresh, seen_n = out.events[seen_n:], len(out.events)
-                    if cancel is not None and [ev for ev in fresh if watch.see(ev)]:
-                        tl.add("client", "cancel", turn=turn)
-                        out.cancelled = True
-                        return out
-                watchdog.check()
-                events = observer.end()
-                if twin is not None:
-                    events += _inline_notice(out.events + events, seen_strict + twin.end())
-                emit(events)
-                tl.add("client", "end", turn=turn)
+                self._answer(read, resp, watchdog, cancel)
         except httpx.TimeoutException as exc:
             tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (turn {turn})") from None
         except _DeadlinePassed:
             tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
-            raise DriverTimeout(
-                f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT was still sending)"
-            ) from None
+            raise DriverTimeout(late) from None
         except httpx.HTTPError as exc:
             if watchdog is not None and watchdog.fired:
                 tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
-                raise DriverTimeout(
-                    f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT was still "
-                    "sending)"
-                ) from None
+                raise DriverTimeout(late) from None
             tl.add("client", "error", turn=turn, error=repr(exc))
-            emit([StreamError(f"transport error: {exc!r}")])
+            read.emit([StreamError(f"transport error: {exc!r}")])
         finally:
             if watchdog is not None:
                 watchdog.cancel()
         return out
+
+    def _answer(self, read: _Read, resp: httpx.Response, watchdog: _Watchdog, cancel: Gate | None) -> None:
+        """Read the SUT's answer: an error body, one whole body, or a stream observed as it arrives
+        (a cancel gate met ends it early). With an undeclared inline-think contract a twin strict
+        observer notes what a leading tag would have been (``_inline_notice``)."""
+        ctx, turn, tl, out = read.ctx, read.turn, read.ctx.timeline, read.out
+        out.status = resp.status_code
+        tl.add("client", "status", turn=turn, status=resp.status_code, headers=dict(resp.headers.items()))
+        if resp.status_code >= 400:
+            body = read.budget.read_all(resp, ERROR_BODY_CAP, error=True)
+            watchdog.check()
+            read.emit([StreamError(_error_text(body), status=resp.status_code)])
+            tl.add("client", "end", turn=turn)
+            return
+        strict = self._strict_options()
+        if not ctx.case.stream:
+            body = read.budget.read_all(resp, ctx.max_bytes)
+            watchdog.check()
+            events = self.dialect.observe_response(body, **self.observer_options)
+            if strict is not None:
+                events += _inline_notice(events, self.dialect.observe_response(body, **strict))
+            read.emit(events)
+            tl.add("client", "end", turn=turn)
+            return
+        observer = self.dialect.observer(self.variant, **self.observer_options)
+        twin = self.dialect.observer(self.variant, **strict) if strict is not None else None
+        seen_strict: list[Event] = []
+        watch, seen_n = CancelWatch(cancel), 0
+        for chunk in resp.iter_raw():
+            read.budget.chunk(chunk)
+            read.emit(observer.feed(chunk))
+            if twin is not None:
+                seen_strict += twin.feed(chunk)
+            fresh, seen_n = out.events[seen_n:], len(out.events)
+            if cancel is not None and [ev for ev in fresh if watch.see(ev)]:
+                tl.add("client", "cancel", turn=turn)
+                out.cancelled = True
+                return
+        watchdog.check()
+        events = observer.end()
+        if twin is not None:
+            events += _inline_notice(out.events + events, seen_strict + twin.end())
+        read.emit(events)
+        tl.add("client", "end", turn=turn)
 
     def _shaped(
         self, ctx: CaseContext, body: dict[str, Any], headers: dict[str, str]
@@ -186,6 +178,21 @@ def _inline_notice(lenient: list[Event], strict: list[Event]) -> list[Event]:
             Notice("inline-think", f"{len(got) - len(plain)} reasoning characters came from <think> tags")
         ]
     return []
+
+
+class _Read:
+    """One turn's reading: its outcome, its byte budget, and ``emit`` (record each event, show it
+    to the gates, keep it in the outcome)."""
+
+    def __init__(self, ctx: CaseContext, turn: int, out: TurnOutcome) -> None:
+        self.ctx, self.turn, self.out = ctx, turn, out
+        self.budget = _Budget(ctx, ctx.timeline, turn)
+
+    def emit(self, events: list[Event]) -> None:
+        for ev in events:
+            self.ctx.timeline.add("client", "event", event=ev, turn=self.turn)
+            self.ctx.client.observe(ev)
+            self.out.events.append(ev)
 
 
 class _Budget:

@@ -7,18 +7,20 @@ ProfileError naming it) and filled in commands, env, URLs, config files and requ
 names are templates of their own (``{dialect}``, ``{variant}``, ``{provider}``, ``{default_model}``).
 The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
 templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
-before a python SUT's callable is imported.
+before a python SUT's callable is imported. The SUT kinds and what each needs are :data:`KIND_TABLE`
+(the one list of them); every field is checked by ``harness._fields`` from :data:`_FIELDS`.
 """
 
 from __future__ import annotations
 
-import tomllib
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from harness._errors import ProfileError, closest
+from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
 from harness.dialects._carrier_spec import CarrierSpec
 from harness.dialects._providers import Provider, provider_names, provider_of
 from harness.drivers._shaping import RequestShape, parse_request_table
@@ -26,6 +28,9 @@ from harness.drivers._templates import CASE, RUN, check, fill
 
 __all__ = [
     "KINDS",
+    "KIND_TABLE",
+    "Kind",
+    "SUTOrigin",
     "SUTProfile",
     "build_options",
     "load_profile",
@@ -34,53 +39,126 @@ __all__ = [
     "substitute",
 ]
 
-KINDS = ("gateway", "url", "python", "cli", "adapter")
 
-_KEYS: dict[str, Any] = {
-    "name": str,
-    "kind": str,
-    "command": (list, str),
-    "env": dict,
-    "url": str,
-    "ready": str,
-    "ready_timeout": (int, float),
-    "timeout": (int, float),
-    "front_door": str,
-    "front_variant": str,
-    "path": str,
-    "models": dict,
-    "dialects": list,
-    "unsupported_variants": list,
-    "reasoning_fields": list,
-    "callable": str,
-    "session_dir": str,
-    "files": dict,
-    "expectations": str,
-    "faults": list,
-    "keep_alive": bool,
-    "inline_think": bool,
-    "warmup": bool,
-    "gate_timeout": (int, float),
-    "max_bytes": int,
-    "usage": bool,
-    "request": dict,
-    "sys_path": list,
-    "echo_fields": list,
-    "carriers": dict,
-    "providers": list,
-    "scenarios": list,
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """What a SUT kind needs and defaults to: the key its profile must give (``needs``, said as
+    ``what``), its default front door, whether it reports token usage and gets a warm-up request."""
+
+    needs: str
+    what: str
+    example: str = ""
+    front_door: str = "openai-chat"
+    usage: bool = True
+    warmup: bool = False
+
+    @property
+    def starts_a_process(self) -> bool:
+        """thinkwire starts the SUT from its ``command`` (fault switches go on that command line)."""
+        return self.needs == "command"
+
+
+KIND_TABLE: dict[str, Kind] = {
+    "gateway": Kind("command", "a command", 'e.g. command = ["my-gateway", "--port", "{port}"]', warmup=True),
+    "url": Kind("url", "the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"', warmup=True),
+    "python": Kind("callable", 'callable = "module:function"'),
+    "cli": Kind("command", "a command", 'e.g. command = ["my-agent", "{prompt}"]', "pi-json", usage=False),
+    "adapter": Kind("command", "a command", 'e.g. command = ["node", "adapter.mjs"]'),
+}
+"""The SUT kinds (a profile's ``kind``; a scenario's ``sut_kinds``), the one list of them: each has a
+driver registered under its name in ``harness.drivers.DRIVERS``."""
+
+KINDS = tuple(KIND_TABLE)
+
+
+def _positive(key: str, value: Any) -> None:
+    if not value > 0:
+        raise Invalid(f"expected a number of seconds > 0, got {value!r}", f"e.g. {key} = 30")
+
+
+def _module_function(key: str, value: Any) -> None:
+    if ":" not in value:
+        raise Invalid(f"{value!r} is not module:function")
+
+
+def _model_templates(key: str, value: Any) -> None:
+    """``models`` keys are dialects, providers or ``*``; templates use known placeholders only."""
+    from harness.dialects import dialect_names
+
+    keys = (*dialect_names(), *provider_names(), "*")
+    for name, template in value.items():
+        if name not in keys:
+            raise Invalid("names no dialect or provider", closest(str(name), keys), sub=name)
+        try:
+            str(template).format(dialect="d", variant="v", provider="p", default_model="m")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise Invalid(
+                f"bad template {template!r} ({type(exc).__name__}: {exc})",
+                "the placeholders are {dialect}, {variant}, {provider} and {default_model}",
+                sub=name,
+            ) from None
+
+
+def _dialect_names() -> list[str]:
+    from harness.dialects import dialect_names
+
+    return dialect_names()
+
+
+_SECONDS = "a number of seconds"
+_SCALARS = (str, int, float)  # a table's values: a number is written out as a string
+
+_FIELDS: dict[str, Field] = {
+    "name": Field(str),
+    "kind": Field(str, required=True, hint=f"one of {', '.join(KINDS)}", rule=one_of("kind", lambda: KINDS)),
+    "command": Field(
+        (list, str), items=str, want='a list of words or a string (e.g. command = ["gw", "--port", "{port}"])'
+    ),
+    "env": Field(dict, items=_SCALARS, items_want="a string"),
+    "url": Field(str),
+    "ready": Field(str),
+    "ready_timeout": Field((int, float), want=_SECONDS, rule=_positive),
+    "timeout": Field((int, float), want=_SECONDS, rule=_positive),
+    "front_door": Field(str, rule=one_of("dialect", _dialect_names)),
+    "front_variant": Field(str),
+    "path": Field(str),
+    "models": Field(dict, items=_SCALARS, items_want="a string", rule=_model_templates),
+    "dialects": Field(list, items=str, rule=one_of("dialect", _dialect_names)),
+    "unsupported_variants": Field(list, items=str),
+    "reasoning_fields": Field(list, items=str),
+    "callable": Field(str, rule=_module_function),
+    "session_dir": Field(str),
+    "files": Field(dict, items=_SCALARS, items_want="a string"),
+    "expectations": Field(str),
+    "faults": Field(list, items=str),
+    "keep_alive": Field(bool),
+    "inline_think": Field(bool),
+    "warmup": Field(bool),
+    "gate_timeout": Field((int, float)),
+    "max_bytes": Field(int),
+    "usage": Field(bool),
+    "request": Field(dict),
+    "sys_path": Field(
+        list, items=str, items_want="a list of directories", hint='e.g. sys_path = ["adapters"]'
+    ),
+    "echo_fields": Field(list, items=str),
+    "carriers": Field(dict),
+    "providers": Field(list, items=str, rule=one_of("provider", provider_names)),
+    "scenarios": Field(list, items=str),
 }
 
 
-_WANT = {
-    "command": 'a list of words or a string (e.g. command = ["gw", "--port", "{port}"])',
-    "timeout": "a number of seconds",
-    "ready_timeout": "a number of seconds",
-}
-_LISTS_OF_STR = (
-    "command", "dialects", "unsupported_variants", "reasoning_fields", "faults", "providers", "scenarios"
-)
-_TABLES_OF_STR = ("env", "models", "files")
+@dataclass(frozen=True, slots=True)
+class SUTOrigin:
+    """How the user named a SUT, kept as data so that a reproduce line can name it again: a built-in
+    (``value`` its name, with ``faults``), a profile ``file``, a ``command`` line (``--sut-cmd``, with
+    its ``front_door`` and ``ready`` URL), a ``url`` (``--sut-url``), a ``callable`` (``module:attr``)."""
+
+    form: Literal["builtin", "file", "command", "url", "callable"]
+    value: str
+    faults: tuple[str, ...] = ()
+    front_door: str = ""
+    ready: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +188,7 @@ class SUTProfile:
     # front-door observer then splits a leading tag, and such cases are NON_STRICT, never PASS.
     # Default: structured reasoning (a tag in content is content: the observer never repairs).
     inline_think: bool = False
-    warmup: bool | None = None  # a warm-up request before the first case (None: gateway/url SUTs)
+    warmup: bool | None = None  # a warm-up request before the first case (None: the kind's default)
     gate_timeout: float | None = None  # gates' timeout (None: derived from the warm-up's latency)
     max_bytes: int | None = None  # what one case may read from the SUT (None: 64 MiB)
     reports_usage: bool = True  # profile key ``usage``: the SUT reports token usage (CLIs: false)
@@ -120,7 +198,8 @@ class SUTProfile:
     providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
     scenarios: tuple[str, ...] = ()  # a team's own scenario directories (absolute once loaded from a file)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
-    source: str = "<flags>"
+    source: str = "<flags>"  # the name errors give the profile (its file, or the flag that made it)
+    origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
 
     def run_values(self, **values: str) -> dict[str, str]:
@@ -160,20 +239,9 @@ def substitute(template: str, values: Mapping[str, str]) -> str:
 
 
 def load_profile(path: Path) -> SUTProfile:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(str(path), "<file>", f"not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise ProfileError(str(path), "<file>", f"cannot be read: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ProfileError(
-            str(path),
-            "<file>",
-            f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})",
-            "save it as UTF-8",
-        ) from None
+    data = load_toml(path, ProfileError)
     profile = parse_profile(data, source=str(path))
+    object.__setattr__(profile, "origin", SUTOrigin("file", str(path)))
     object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
@@ -187,82 +255,20 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     def err(fld: str, problem: str, hint: str = "") -> ProfileError:
         return ProfileError(source, fld, problem, hint)
 
-    for key, value in data.items():
-        if key not in _KEYS:
-            raise err(key, "unknown field", closest(key, _KEYS))
-        want = _KEYS[key]
-        # bool is an int to isinstance: ``timeout = true`` must not pass as 1 second
-        if not isinstance(value, want) or (isinstance(value, bool) and want is not bool):
-            raise err(key, f"expected {_WANT.get(key, _tname(want))}, got {_shown(value)}")
-        if key in _LISTS_OF_STR:
-            for v in value:
-                if not isinstance(v, str):
-                    raise err(key, f"expected a list of strings, found {_shown(v)}", f'e.g. {key} = ["..."]')
-        if key in _TABLES_OF_STR:
-            for k, v in value.items():
-                if not isinstance(v, str | int | float) or isinstance(v, bool):
-                    raise err(f"{key}.{k}", f"expected a string, got {_shown(v)}", f'e.g. {key}.{k} = "..."')
-        if key in ("timeout", "ready_timeout") and not value > 0:
-            raise err(key, f"expected a number of seconds > 0, got {value!r}", f"e.g. {key} = 30")
-    kind = data.get("kind")
-    if kind is None:
-        raise err("kind", "missing", f"one of {', '.join(KINDS)}")
-    if kind not in KINDS:
-        raise err("kind", f"unknown kind {kind!r}", closest(kind, KINDS))
-    command = data.get("command", ())
-    if isinstance(command, str):
-        import shlex
-
-        try:
-            command = shlex.split(command)
-        except ValueError as exc:  # an unclosed quote or a trailing backslash
-            raise err(
-                "command",
-                f"{command!r} cannot be split into words: {exc}",
-                "close the quote or escape it, or give a list of words",
-            ) from None
-    if kind in ("gateway", "cli", "adapter") and not command:
-        raise err(
-            "command",
-            f"a {kind} profile needs a command",
-            'e.g. command = ["my-gateway", "--port", "{port}"]',
-        )
-    if kind == "url" and "url" not in data:
-        raise err(
-            "url", "a url profile needs the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"'
-        )
-    if kind == "python" and not data.get("callable"):
-        raise err("callable", 'a python profile needs callable = "module:function"')
-    if data.get("callable") and ":" not in data["callable"]:
-        raise err("callable", f"{data['callable']!r} is not module:function")
-    from harness.dialects import dialect_names
-
-    if not all(isinstance(p, str) for p in data.get("sys_path", [])):
-        raise err("sys_path", "expected a list of directories", 'e.g. sys_path = ["adapters"]')
-    _check_templates(data, kind, err)
-    request = parse_request_table(data["request"], source) if "request" in data else {}
-    front = str(data.get("front_door", "pi-json" if kind == "cli" else "openai-chat"))
-    if front not in dialect_names():
-        raise err("front_door", f"unknown dialect {front!r}", closest(front, dialect_names()))
+    check_fields(data, _FIELDS, err)
+    kind = KIND_TABLE[data["kind"]]
+    command = _command(data.get("command", ()), err)
+    if not (command if kind.needs == "command" else data.get(kind.needs)):
+        raise err(kind.needs, f"a {data['kind']} profile needs {kind.what}", kind.example)
+    _check_templates(data, data["kind"], err)
+    front = str(data.get("front_door", kind.front_door))
+    _check_front_door(data, front, err)
     carriers = _carriers(data, front, source)
-    for d in data.get("dialects", []) or []:
-        if d not in dialect_names():
-            raise err("dialects", f"unknown dialect {d!r}", closest(d, dialect_names()))
-    if "front_variant" in data:
-        from harness.dialects import get_dialect
-
-        variants = list(get_dialect(front).variants)
-        if data["front_variant"] not in variants:
-            raise err(
-                "front_variant",
-                f"unknown variant {data['front_variant']!r} of front door {front}",
-                closest(data["front_variant"], variants),
-            )
-    _check_models(data, err)
+    request = parse_request_table(data["request"], source) if "request" in data else {}
     return SUTProfile(
-        name=str(data.get("name", kind)),
-        kind=kind,
-        command=tuple(str(c) for c in command),
+        name=str(data.get("name", data["kind"])),
+        kind=data["kind"],
+        command=tuple(command),
         env={str(k): str(v) for k, v in dict(data.get("env", {})).items()},
         url=str(data.get("url", "http://127.0.0.1:{port}")),
         ready=data.get("ready"),
@@ -285,7 +291,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         warmup=data.get("warmup"),
         gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,
         max_bytes=int(data["max_bytes"]) if "max_bytes" in data else None,
-        reports_usage=bool(data.get("usage", kind != "cli")),
+        reports_usage=bool(data.get("usage", kind.usage)),
         request=request,
         echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
         carriers=carriers,
@@ -296,7 +302,35 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     )
 
 
-def _check_templates(data: Mapping[str, Any], kind: str, err: Any) -> None:
+def _command(command: list[str] | str, err: Err) -> list[str]:
+    """The command's words; a string is split as a shell would (an unclosed quote is an error)."""
+    if not isinstance(command, str):
+        return [str(c) for c in command]
+    try:
+        return shlex.split(command)
+    except ValueError as exc:  # an unclosed quote or a trailing backslash
+        raise err(
+            "command",
+            f"{command!r} cannot be split into words: {exc}",
+            "close the quote or escape it, or give a list of words",
+        ) from None
+
+
+def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
+    """The front door's variant is one of its variants."""
+    from harness.dialects import get_dialect
+
+    if "front_variant" in data:
+        variants = list(get_dialect(front).variants)
+        if data["front_variant"] not in variants:
+            raise err(
+                "front_variant",
+                f"unknown variant {data['front_variant']!r} of front door {front}",
+                closest(data["front_variant"], variants),
+            )
+
+
+def _check_templates(data: Mapping[str, Any], kind: str, err: Err) -> None:
     """Every placeholder known where it is used: per-case ones only in request shaping and in a CLI's
     command, env and session dir (a gateway is started once per run)."""
     per_case = (*RUN, *CASE) if kind == "cli" else RUN
@@ -308,28 +342,6 @@ def _check_templates(data: Mapping[str, Any], kind: str, err: Any) -> None:
             check(data[key], RUN, err, key)
     if "request" in data:
         check(data["request"], (*RUN, *CASE), err, "request")
-
-
-def _check_models(data: Mapping[str, Any], err: Any) -> None:
-    """``models`` keys are dialects, providers or ``*``; templates use known placeholders only;
-    ``providers`` names known providers."""
-    from harness.dialects import dialect_names
-
-    keys = (*dialect_names(), *provider_names(), "*")
-    for key, template in dict(data.get("models", {})).items():
-        if key not in keys:
-            raise err(f"models.{key}", "names no dialect or provider", closest(str(key), keys))
-        try:
-            str(template).format(dialect="d", variant="v", provider="p", default_model="m")
-        except (KeyError, IndexError, ValueError) as exc:
-            raise err(
-                f"models.{key}",
-                f"bad template {template!r} ({type(exc).__name__}: {exc})",
-                "the placeholders are {dialect}, {variant}, {provider} and {default_model}",
-            ) from None
-    for name in data.get("providers", ()):
-        if name not in provider_names():
-            raise err("providers", f"unknown provider {name!r}", closest(str(name), provider_names()))
 
 
 def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[CarrierSpec, ...]:
@@ -347,24 +359,6 @@ def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[Carrier
         if name not in known:
             raise ProfileError(source, "echo_fields", f"unknown carrier {name!r}", closest(str(name), known))
     return specs
-
-
-def _tname(t: Any) -> str:
-    names = {
-        "str": "a string",
-        "list": "a list",
-        "dict": "a table",
-        "bool": "true or false",
-        "int": "an integer",
-        "float": "a number",
-    }
-    types = t if isinstance(t, tuple) else (t,)
-    return " or ".join(dict.fromkeys(names.get(x.__name__, x.__name__) for x in types))
-
-
-def _shown(value: Any) -> str:
-    """``str ('20')``: the type a value has and the value, for "expected X, got Y"."""
-    return f"{type(value).__name__} ({value!r})"
 
 
 def build_options(profile: SUTProfile) -> dict[str, Any]:

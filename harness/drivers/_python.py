@@ -173,30 +173,7 @@ class PythonDriver:
         state: dict[str, Any] | None = None,
     ) -> TurnOutcome:
         assert self.fn is not None, "start() first"
-        case = ctx.case
-        shape = shaping(
-            self.profile.request, front_door=self.front_door, dialect=case.dialect,
-            variant=case.variant, model=ctx.model,
-            values=self.profile.run_values(upstream=ctx.upstream_url, provider=ctx.provider),
-        )
-        req = SUTRequest(
-            ctx.upstream_url,
-            case.dialect,
-            case.variant,
-            ctx.model,
-            messages,
-            case.stream,
-            self.http,
-            frozenset(self.profile.faults),
-            tools=tool_specs(case.turns),
-            state={} if state is None else state,
-            headers=shape.headers,
-            body=shape.body,
-            turn=turn,
-            front_door=self.front_door,
-            provider=ctx.provider,
-            async_http=self.async_http,
-        )
+        req = self._request(ctx, turn, messages, state)
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
         out = TurnOutcome()
@@ -247,6 +224,35 @@ class PythonDriver:
         if not out.cancelled:
             tl.add("client", "end", turn=turn)
         return out
+
+    def _request(
+        self, ctx: CaseContext, turn: int, messages: list[Message], state: dict[str, Any] | None
+    ) -> SUTRequest:
+        """What the callable gets for this turn, with the profile's request shaping."""
+        case = ctx.case
+        shape = shaping(
+            self.profile.request, front_door=self.front_door, dialect=case.dialect,
+            variant=case.variant, model=ctx.model,
+            values=self.profile.run_values(upstream=ctx.upstream_url, provider=ctx.provider),
+        )
+        return SUTRequest(
+            ctx.upstream_url,
+            case.dialect,
+            case.variant,
+            ctx.model,
+            messages,
+            case.stream,
+            self.http,
+            frozenset(self.profile.faults),
+            tools=tool_specs(case.turns),
+            state={} if state is None else state,
+            headers=shape.headers,
+            body=shape.body,
+            turn=turn,
+            front_door=self.front_door,
+            provider=ctx.provider,
+            async_http=self.async_http,
+        )
 
     def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
         if isinstance(exc, httpx.TimeoutException):

@@ -24,10 +24,7 @@ import httpx
 
 from harness._errors import CassetteError, FlagError
 from harness.net import Request, Responder, Server
-from harness.recording._cassette import FORMAT, TRUNCATED, VERSION, CassetteWriter, encode_bytes
-from harness.recording._redact import Redactor
-from harness.recording._replay import detect_dialect
-from harness.upstream._serve import (
+from harness.net._lifecycle import (
     DEFAULT_GRACE,
     Waker,
     check_port,
@@ -37,6 +34,9 @@ from harness.upstream._serve import (
     say,
     write_port_file,
 )
+from harness.recording._cassette import FORMAT, TRUNCATED, VERSION, CassetteWriter, encode_bytes
+from harness.recording._redact import Redactor
+from harness.recording._replay import detect_dialect
 
 __all__ = ["Recorder", "parse_listen", "record_forever"]
 
@@ -236,53 +236,10 @@ class Recorder:
         try:
             resp = await client.send(upstream_req, stream=True)
         except httpx.HTTPError as exc:
-            why = f"{type(exc).__name__}: {exc}".replace(self.upstream, redact.url(self.upstream))
-            why = redact.text(why)[:200]
-            self._line(live, {"type": "response", "id": ident, "status": 502, "headers": []})
-            self._end(live, f"upstream error: {why}")
-            body = json.dumps({"error": {"message": f"thinkwire record: upstream error: {why}"}}).encode()
-            await responder.start(
-                502, [("content-type", "application/json")], framing="length", length=len(body)
-            )
-            await responder.write(body)
-            await responder.end()
+            await self._unreachable(live, responder, exc)
             return
         try:
-            out_headers = [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _HOP]
-            self._line(
-                live,
-                {
-                    "type": "response",
-                    "id": ident,
-                    "status": resp.status_code,
-                    "headers": [list(h) for h in redact.header_pairs(out_headers)],
-                },
-            )
-            await responder.start(resp.status_code, out_headers)
-            offset = 0
-            async for chunk in resp.aiter_raw():
-                if responder.closed.is_set():
-                    self._end(live, "client-disconnect")
-                    break
-                if not self._line(  # recorded first: the file never lacks bytes a client has seen
-                    live,
-                    {
-                        "type": "chunk",
-                        "id": ident,
-                        "offset": offset,
-                        "t_ms": round((time.monotonic_ns() - t0) / 1e6, 3),
-                        **encode_bytes(chunk),
-                    },
-                ):
-                    break  # truncated by shutdown
-                offset += len(chunk)
-                await responder.write(chunk)
-            else:
-                self._end(live, "complete")  # before the client sees the end
-                if live.reason == "complete":  # (not truncated by a shutdown meanwhile)
-                    await responder.end()
-                    return
-            responder.abort()
+            await self._relay(live, resp, responder, t0)
         except httpx.HTTPError as exc:
             self._end(live, f"disconnect: {type(exc).__name__}")
             responder.abort()
@@ -291,6 +248,59 @@ class Recorder:
             responder.abort()
         finally:
             await resp.aclose()
+
+    async def _unreachable(self, live: _Live, responder: Responder, exc: httpx.HTTPError) -> None:
+        """The upstream could not be reached: recorded (credentials out of the reason) and answered
+        as a 502 naming why."""
+        redact = self.redactor
+        why = f"{type(exc).__name__}: {exc}".replace(self.upstream, redact.url(self.upstream))
+        why = redact.text(why)[:200]
+        self._line(live, {"type": "response", "id": live.ident, "status": 502, "headers": []})
+        self._end(live, f"upstream error: {why}")
+        body = json.dumps({"error": {"message": f"thinkwire record: upstream error: {why}"}}).encode()
+        await responder.start(502, [("content-type", "application/json")], framing="length", length=len(body))
+        await responder.write(body)
+        await responder.end()
+
+    async def _relay(self, live: _Live, resp: httpx.Response, responder: Responder, t0: int) -> None:
+        """The upstream's response, each chunk recorded then forwarded as it arrives; the end line
+        written before the client sees the end."""
+        ident = live.ident
+        out_headers = [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _HOP]
+        self._line(
+            live,
+            {
+                "type": "response",
+                "id": ident,
+                "status": resp.status_code,
+                "headers": [list(h) for h in self.redactor.header_pairs(out_headers)],
+            },
+        )
+        await responder.start(resp.status_code, out_headers)
+        offset = 0
+        async for chunk in resp.aiter_raw():
+            if responder.closed.is_set():
+                self._end(live, "client-disconnect")
+                break
+            if not self._line(  # recorded first: the file never lacks bytes a client has seen
+                live,
+                {
+                    "type": "chunk",
+                    "id": ident,
+                    "offset": offset,
+                    "t_ms": round((time.monotonic_ns() - t0) / 1e6, 3),
+                    **encode_bytes(chunk),
+                },
+            ):
+                break  # truncated by shutdown
+            offset += len(chunk)
+            await responder.write(chunk)
+        else:
+            self._end(live, "complete")  # before the client sees the end
+            if live.reason == "complete":  # (not truncated by a shutdown meanwhile)
+                await responder.end()
+                return
+        responder.abort()
 
 
 def _body(data: bytes) -> dict[str, str]:

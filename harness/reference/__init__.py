@@ -2,7 +2,8 @@
 (mutants) that reproduce real bug classes so the suite can prove every check catches its bug.
 
 ``gateway`` (``python -m harness.reference.gateway``), ``sdk`` (``harness.reference.sdk:reference_sdk``),
-``agent`` (``python -m harness.reference.agent``); the fault switches and their filters in ``_faults``.
+``agent`` (``python -m harness.reference.agent``); the fault switches and their event filters in
+``_faults``, the byte-side ones (parser mutants, ``break-utf8``) in ``_parser_mutants``.
 """
 
 from harness.reference._faults import (

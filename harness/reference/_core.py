@@ -13,14 +13,8 @@ from typing import Any
 from harness._json import loads
 from harness.dialects import DIALECT_MODULES, Dialect, RequestSpec, check_variant, get_dialect
 from harness.events import End, Event, Message, Notice, StreamError
-from harness.reference._faults import (
-    FaultFilter,
-    ParserFailure,
-    Utf8Breaker,
-    inline_think,
-    parser_mutant,
-    strip_passback,
-)
+from harness.reference._faults import FaultFilter, inline_think, strip_passback
+from harness.reference._parser_mutants import ParserFailure, Utf8Breaker, parser_mutant
 
 __all__ = ["Route", "UpstreamPipe", "error_message", "parse_model", "upstream_request", "whole_response"]
 

@@ -1,15 +1,13 @@
-"""Fault switches of the reference SUTs (mutants): the canonical-event filters that implement them, and
-the parser mutants (real SSE / NDJSON decoder deviations, rewriting the upstream bytes the way the
-deviating decoder reads them, in front of the correct observer).
+"""Fault switches of the reference SUTs (mutants): the table of switches (what each does, which SUT
+takes which), and the canonical-event and message filters that implement the switches acting on events
+(the byte-side switches, parser mutants and ``break-utf8``, are ``_parser_mutants``').
 
-Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked branch, so a
+Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked stage, so a
 mutant differs from the reference only where its bug class lives.
 """
 
 from __future__ import annotations
 
-import codecs
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -30,21 +28,17 @@ from harness.events import (
     ToolCallDelta,
     Usage,
 )
+from harness.reference._parser_mutants import PARSER_FAULTS, PARSER_MUTANTS
 
 __all__ = [
     "CLI_FAULTS",
     "FAULTS",
     "GATEWAY_FAULTS",
-    "PARSER_FAULTS",
     "SDK_FAULTS",
     "FaultFilter",
-    "ParserFailure",
-    "ParserMutant",
-    "Utf8Breaker",
     "check_faults",
     "inline_think",
     "is_reasoning",
-    "parser_mutant",
     "strip_passback",
 ]
 
@@ -68,27 +62,8 @@ FAULTS: dict[str, str] = {
     "early-rmdir": "CLI: delete the session dir before the tool child has exited",
     "leave-dir": "CLI: never delete the session dir",
     "pi-thinking-at-end": "CLI: emit each thinking block as one record at its end instead of as deltas",
-    # Parser mutants: real SSE/NDJSON decoder deviations, wrapped around the upstream decoding.
-    "sse-bom-drop-first": "SSE: after a leading UTF-8 BOM, lose the first event (openai SDK)",
-    "sse-bom-skip-unnamed": "SSE: a leading BOM glues onto the first field name, and events without an "
-    "event: name are skipped (anthropic SDK)",
-    "sse-data-space-only": "SSE: only 'data: ' with a space is a data line (google-genai)",
-    "sse-chunk-local": "SSE: decode and parse each network chunk on its own (a line, event or code point "
-    "split across chunks is lost)",
-    "sse-lflf-only": "SSE: lines end at LF only and events at LF LF only (CR-only and CRLF framing lost)",
-    "sse-comments-as-data": "SSE: comment lines go to the JSON parser, which fails the stream (google-genai)",
-    "sse-dispatch-empty": "SSE: a block with no data is dispatched with empty data, which the JSON parser "
-    "rejects (openai SDK)",
-    "sse-line-per-event": "SSE: every data: line is its own event (multi-line data split; google-genai reads "
-    "line by line)",
-    "sse-dispatch-unterminated": "SSE: at EOF, dispatch the last event although its blank line never came "
-    "(sseclient-py, google-genai)",
-    "jsonl-drop-unterminated": "NDJSON: drop the last record when the stream ends without a line end "
-    "after it",
+    **PARSER_MUTANTS,
 }
-
-PARSER_FAULTS = frozenset(f for f in FAULTS if f.startswith(("sse-", "jsonl-")))
-"""The parser mutants: each rewrites the upstream bytes the way a deviating decoder reads them."""
 
 _IO = frozenset({"hide-upstream-error", "lose-passback", "break-utf8", "double-done"}) | PARSER_FAULTS
 _STREAM = frozenset(
@@ -149,161 +124,6 @@ def strip_passback(messages: Sequence[Message]) -> list[Message]:
             blocks.append(b)
         out.append(Message("assistant", tuple(blocks)))
     return out
-
-
-# --------------------------------------------------------------------------------------------------
-# Byte side.
-
-
-class Utf8Breaker:
-    """Fault ``break-utf8``: decode each chunk on its own with errors='replace', as a naive gateway
-    does, so a code point split across chunks becomes U+FFFD."""
-
-    def feed(self, data: bytes) -> bytes:
-        return data.decode("utf-8", errors="replace").encode("utf-8")
-
-
-class ParserFailure(Exception):
-    """A parser mutant hit what its decoder raises on (a comment or empty data given to ``json.loads``):
-    the SUT's stream fails there, as the SDK's iterator would."""
-
-
-class ParserMutant:
-    """The parser mutants (``sse-*``): a deliberately deviating SSE reader in front of the reference
-    observer. ``feed`` takes upstream bytes and returns what the deviating reader made of them,
-    re-encoded as plain LF-framed SSE (``event:`` only when the reader kept a name), so the correct
-    observer downstream sees exactly the events the deviating one would have dispatched.
-
-    Everything it does not deviate on follows WHATWG: one leading BOM stripped, CRLF / CR / LF line
-    ends (a CR at the end of a chunk waits for a possible LF), ``name:value`` with one optional space,
-    data lines joined by LF, dispatch at a blank line, nothing dispatched at EOF.
-    """
-
-    def __init__(self, fault: str) -> None:
-        self.fault = fault
-        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
-        self._text = ""  # decoded, not yet split into lines
-        self._skip_lf = False  # the last chunk ended in CR: a leading LF belongs to it
-        self._first = True  # no character seen yet (the BOM position)
-        self._bom = False  # the stream began with a BOM
-        self._glued = False  # the next field name carries the BOM (sse-bom-skip-unnamed)
-        self._event: str | None = None
-        self._data: list[str] | None = None
-        self._dispatched = 0
-
-    def feed(self, data: bytes) -> bytes:
-        if self.fault == "sse-chunk-local":  # DEVIATION: each chunk decoded as a whole text
-            text = data.decode("utf-8", errors="replace")
-        else:
-            text = self._text + self._utf8.decode(data)
-        if self._first and text:
-            self._first = False
-            if text.startswith("\ufeff"):
-                self._bom = True
-                if self.fault == "sse-bom-skip-unnamed":
-                    self._glued = True  # kept: it becomes part of the first field name
-                else:
-                    text = text[1:]
-        out: list[str] = []
-        for line in self._lines(text):
-            self._line(line, out)
-        if self.fault == "sse-chunk-local":  # DEVIATION: nothing carries over to the next chunk
-            self._text, self._skip_lf, self._event, self._data = "", False, None, None
-        return "".join(out).encode("utf-8")
-
-    def end(self) -> bytes:
-        text = self._text + self._utf8.decode(b"", final=True)
-        self._text = ""
-        out: list[str] = []
-        if self.fault == "sse-dispatch-unterminated":  # DEVIATION: the open event is dispatched
-            if text:
-                self._line(text, out)
-            self._dispatch(out)
-        return "".join(out).encode("utf-8")
-
-    def _lines(self, text: str) -> list[str]:
-        if self.fault == "sse-lflf-only":  # DEVIATION: LF is the only line end
-            *lines, self._text = text.split("\n")
-            return lines
-        if self._skip_lf and text.startswith("\n"):
-            text = text[1:]
-        self._skip_lf = False
-        lines = re.split("\r\n|\r|\n", text)
-        self._text = lines.pop()
-        if text.endswith("\r"):  # a CR that closed the last line: its LF may come next
-            self._skip_lf = True
-        return lines
-
-    def _line(self, line: str, out: list[str]) -> None:
-        if line == "":
-            self._dispatch(out)
-            return
-        if line.startswith(":"):
-            if self.fault == "sse-comments-as-data":  # DEVIATION: json.loads(': keep-alive')
-                raise ParserFailure(f"the JSON parser got the comment line {line[:40]!r}")
-            return
-        name, colon, value = line.partition(":")
-        if colon and value.startswith(" "):
-            value = value[1:]
-        elif name == "data" and self.fault == "sse-data-space-only":  # DEVIATION: 'data:x' unseen
-            return
-        if self._glued:  # DEVIATION: '\ufeffevent' / '\ufeffdata' is no known field
-            self._glued = False
-            return
-        if name == "event":
-            self._event = value
-        elif name == "data":
-            self._data = [*(self._data or ()), value]
-            if self.fault == "sse-line-per-event":  # DEVIATION: each line dispatched on its own
-                self._dispatch(out, keep_event=True)
-
-    def _dispatch(self, out: list[str], *, keep_event: bool = False) -> None:
-        event, data = self._event, self._data
-        if not keep_event:
-            self._event = None
-        self._data = None
-        if data is None:
-            if self.fault == "sse-dispatch-empty" and event is not None:  # DEVIATION: json.loads('')
-                raise ParserFailure(f"the JSON parser got the empty data of event {event!r}")
-            return
-        self._dispatched += 1
-        if self.fault == "sse-bom-drop-first" and self._bom and self._dispatched == 1:
-            return  # DEVIATION: the first event after a BOM is lost
-        if self.fault == "sse-bom-skip-unnamed" and event is None:
-            return  # DEVIATION: the SDK skips every event without an event: line
-        # SSE cannot carry a CR in a value (sse-lflf-only keeps them): a space reads the same to JSON
-        head = f"event: {event.replace(chr(13), ' ')}\n" if event else ""
-        lines = "\n".join(data).replace("\r", " ").split("\n")
-        out.append(head + "".join(f"data: {v}\n" for v in lines) + "\n")
-
-
-class JsonlMutant:
-    """``jsonl-drop-unterminated``: an NDJSON reader that drops a last record without its line end."""
-
-    fault = "jsonl-drop-unterminated"
-
-    def __init__(self) -> None:
-        self._tail = b""
-
-    def feed(self, data: bytes) -> bytes:
-        data = self._tail + data
-        cut = data.rfind(b"\n") + 1
-        self._tail = data[cut:]
-        return data[:cut]
-
-    def end(self) -> bytes:
-        self._tail = b""  # DEVIATION: the record after the last LF is lost
-        return b""
-
-
-def parser_mutant(faults: Iterable[str], transport: str) -> ParserMutant | JsonlMutant | None:
-    """The parser mutant among ``faults`` for this upstream transport (None: the correct reader)."""
-    for fault in sorted(PARSER_FAULTS.intersection(faults)):
-        if fault.startswith("sse-") and transport == "sse":
-            return ParserMutant(fault)
-        if fault.startswith("jsonl-") and transport == "jsonl":
-            return JsonlMutant()
-    return None
 
 
 # --------------------------------------------------------------------------------------------------

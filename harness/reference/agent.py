@@ -24,8 +24,8 @@ from typing import BinaryIO
 import httpx
 
 from harness._json import dumps_compact, loads
-from harness.codec import encode_frames
-from harness.dialects import Emitter, Frame, get_dialect
+from harness.codec import Frame, encode_frames
+from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
 from harness.reference._core import Route, UpstreamPipe, error_message, upstream_request
 from harness.reference._faults import CLI_FAULTS, check_faults

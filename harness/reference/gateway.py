@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact, loads
-from harness.codec import encode_frames
-from harness.dialects import Dialect, Frame, get_dialect
+from harness.codec import Frame, encode_frames
+from harness.dialects import Dialect, get_dialect
 from harness.events import End, Event, StreamError, Usage
 from harness.net import Request, Responder, Server
 from harness.reference._core import UpstreamPipe, error_message, parse_model, upstream_request, whole_response

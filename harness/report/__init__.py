@@ -12,11 +12,12 @@ from harness.report._html import render_html
 from harness.report._json import SCHEMA_PATH, ResultsError, from_json, load_results, to_json, write_json
 from harness.report._junit import junit_xml, write_junit
 from harness.report._markdown import render_markdown
-from harness.report._svg import timeline_svg
+from harness.report._svg import SWIMLANES, timeline_svg, write_swimlanes
 from harness.suite import RunResult
 
 __all__ = [
     "SCHEMA_PATH",
+    "SWIMLANES",
     "ResultsError",
     "from_json",
     "junit_xml",
@@ -28,15 +29,21 @@ __all__ = [
     "write_json",
     "write_junit",
     "write_reports",
+    "write_swimlanes",
 ]
 
 
 def write_reports(run: RunResult, out_dir: str | Path) -> dict[str, Path]:
-    """Write ``results.json``, ``summary.md`` and ``report.html`` into ``out_dir`` (created)."""
+    """Write ``results.json``, ``summary.md`` and ``report.html`` into ``out_dir`` (created), and the
+    swimlane SVG of each case that did not pass into ``out_dir/swimlanes`` (``"swimlanes"``: that dir,
+    returned only when there is one)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md = out / "summary.md"
     md.write_text(render_markdown(run), encoding="utf-8")
     html = out / "report.html"
     html.write_text(render_html(run), encoding="utf-8")
-    return {"json": write_json(run, out / "results.json"), "markdown": md, "html": html}
+    written = {"json": write_json(run, out / "results.json"), "markdown": md, "html": html}
+    if write_swimlanes(run, out / SWIMLANES):
+        written["swimlanes"] = out / SWIMLANES
+    return written

@@ -1,6 +1,7 @@
 """What every renderer shares: a case's outcome word, a timeline entry's channel and text, escaping.
 
-Rule: renderers decide layout only; how a case or a frame is classified is decided here, once.
+Rule: renderers decide layout only; how a case or a frame is classified is decided here, once (what
+counts as failing: ``harness.suite.is_failure`` / ``CaseResult.fails``, the one rule of the suite).
 """
 
 from __future__ import annotations
@@ -11,21 +12,21 @@ import json
 import re
 from typing import Any
 
-from harness.suite import CaseResult, Status, Verdict
+from harness.suite import CaseResult, Finding, Status, Verdict, is_failure
 
 __all__ = [
-    "BAD",
     "CHANNELS",
     "entry_channel",
     "entry_text",
     "esc",
+    "failing_case",
+    "finding_lines",
     "first_line",
     "outcome",
     "unclaimed",
     "xml_safe",
 ]
 
-BAD = frozenset({Verdict.FAIL, Verdict.UNCLEAN})
 CHANNELS = ("reasoning", "text", "tool", "error", "end", "meta")
 
 # Characters XML 1.0 forbids (C0 controls except TAB/LF/CR, surrogates, U+FFFE/U+FFFF).
@@ -58,18 +59,33 @@ def first_line(text: str, limit: int = 200) -> str:
 def outcome(r: CaseResult) -> str:
     """One word for a case: ``PASS``, ``FAIL``, ``UNCLEAN``, ``NON_STRICT``, ``INFO``, ``UNSUPPORTED``,
     ``ERROR``, ``TIMEOUT``, ``XFAIL`` (a failure the expectations file covers)."""
-    failing = r.status != Status.OK or r.stream in BAD or r.cleanup in BAD
-    if failing and not r.unexpected and r.expected:
+    if r.fails(strict=False) and not r.unexpected and r.expected:
         return "XFAIL"
     if r.status != Status.OK:
         return r.status.value
     if r.stream == Verdict.FAIL:
         return "FAIL"
-    if r.cleanup in BAD:
+    if is_failure(r.cleanup, strict=False):
         return r.cleanup.value
     if r.unexpected:  # NON_STRICT under --strict
         return r.stream.value if r.stream != Verdict.PASS else "FAIL"
     return r.stream.value
+
+
+def finding_lines(f: Finding) -> list[str]:
+    """A failing finding, h2spec-style: ``  [check] VERDICT: message``, then Expected / Actual."""
+    lines = [f"  [{f.check}] {f.verdict.value}: {f.message}"]
+    if f.expected:
+        lines.append(f"    Expected: {f.expected}")
+    if f.actual:
+        lines.append(f"    Actual:   {f.actual}")
+    return lines
+
+
+def failing_case(r: CaseResult) -> bool:
+    """A case that did not pass: a failure (expected or not), an error or timeout, or anything the run
+    counted as unexpected (NON_STRICT under --strict)."""
+    return r.unexpected or outcome(r) in ("FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "XFAIL")
 
 
 _EVENT_CHANNEL = {

@@ -1,18 +1,23 @@
-"""Console output of a run: a live progress line, h2spec-style failure blocks, the summary matrix.
+"""Console output of a run: a live progress line, unexpected failures grouped by cause (one line per
+cause with its count and the cases folded under it, then one h2spec-style block per cause, for its
+first case), the summary matrix.
 
-Rule: formatting only; every figure comes from the RunResult.
+Rule: formatting only; every figure comes from the RunResult; causes come from ``_causes``.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TextIO
 
-from harness.report._common import unclaimed
+from harness.report._causes import Cause, group_causes
+from harness.report._common import finding_lines, unclaimed
 from harness.suite import CaseResult, RunResult, Status, Verdict
 
-__all__ = ["Progress", "print_failures", "print_summary"]
+__all__ = ["Progress", "print_causes", "print_failures", "print_summary"]
 
 _SYMBOL = {
     Verdict.PASS: "✓",
@@ -26,19 +31,33 @@ _SYMBOL = {
 
 
 class Progress:
-    """A one-line progress bar on a TTY; a dot per case otherwise (CI logs)."""
+    """A one-line progress bar on a TTY; a dot per case otherwise (CI logs); ``quiet`` (``-q``): one
+    line a minute (``every`` seconds of ``clock``), so a run of many minutes still shows it is alive."""
 
-    def __init__(self, out: TextIO | None = None, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        enabled: bool = True,
+        *,
+        quiet: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        every: float = 60.0,
+    ) -> None:
         self.out = out or sys.stderr
         self.enabled = enabled
         self.tty = self.out.isatty()
         self.bad = 0
+        self.quiet, self.clock, self.every = quiet, clock, every
+        self.started = self.said = clock()
 
     def __call__(self, n: int, total: int, result: CaseResult) -> None:
         if not self.enabled:
             return
         if result.unexpected:
             self.bad += 1
+        if self.quiet:
+            self._minutely(n, total)
+            return
         if self.tty:
             width = 30
             done = int(width * n / max(total, 1))
@@ -53,33 +72,69 @@ class Progress:
                 self.out.write(f" {n}/{total}\n")
         self.out.flush()
 
+    def _minutely(self, n: int, total: int) -> None:
+        now = self.clock()
+        if now - self.said < self.every or n == total:  # (the summary follows the last case)
+            return
+        self.said = now
+        took = int(now - self.started)
+        done = f"{n}/{total} cases, {self.bad} unexpected"
+        self.out.write(f"thinkwire: {done}, {took // 60}m{took % 60:02d}s\n")
+        self.out.flush()
+
+
+def print_causes(causes: list[Cause], out: TextIO, title: str, fold: int = 3) -> None:
+    """One line per cause (``26 × [check] message``), its first ``fold`` case ids under it."""
+    total = len({r.case_id for c in causes for r in c.cases})
+    out.write(f"\n{title}: {total} case(s), {len(causes)} cause(s)\n")
+    for c in causes:
+        out.write(f"  {c.count:4} × {c.line()}\n")
+        for r in c.cases[:fold]:
+            out.write(f"         {r.case_id}\n")
+        if c.count > fold:
+            out.write(f"         ... and {c.count - fold} more\n")
+
 
 def print_failures(run: RunResult, out: TextIO | None = None, limit: int = 30, slice_len: int = 12) -> None:
+    """The unexpected failures by cause, then the first case of each cause in full (``limit`` blocks)."""
     out = out or sys.stdout
-    bad = run.unexpected
-    for r in bad[:limit]:
-        out.write(f"\n× {r.case_id}\n")
-        out.write(f"  -> {r.requirement}\n")
-        if r.status != Status.OK:
-            out.write(f"  {r.status.value}: {r.error.strip()[:1500]}\n")
-        for f in r.failing():
-            out.write(f"  [{f.check}] {f.verdict.value}: {f.message}\n")
-            if f.expected:
-                out.write(f"    Expected: {f.expected}\n")
-            if f.actual:
-                out.write(f"    Actual:   {f.actual}\n")
-        if r.timeline:
-            evidence = [i for f in r.failing() for i in f.evidence if i >= 0]
-            centre = evidence[0] if evidence else len(r.timeline) // 2
-            lo = max(0, centre - slice_len // 2)
-            out.write("    timeline:\n")
-            for e in r.timeline[lo : lo + slice_len]:
-                what = e.get("event") or e.get("info") or e.get("text", "")
-                line = str(what).encode("unicode_escape").decode("ascii")[:90]
-                out.write(f"      {e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {line}\n")
-        out.write(f"  reproduce: {r.reproduce}\n")
-    if len(bad) > limit:
-        out.write(f"\n... and {len(bad) - limit} more unexpected results\n")
+    causes = group_causes(run.unexpected)
+    if not causes:
+        return
+    print_causes(causes, out, "unexpected failures by cause")
+    shown: list[tuple[CaseResult, Cause]] = []
+    seen: set[str] = set()
+    for c in causes:
+        first = next((r for r in c.cases if r.case_id not in seen), None)
+        if first is not None:
+            seen.add(first.case_id)
+            shown.append((first, c))
+    for r, c in shown[:limit]:
+        _print_case(r, out, slice_len)
+        if c.count > 1:
+            out.write(f"  ({c.count - 1} more case(s) with this cause: listed above; report.html has each)\n")
+    if len(shown) > limit:
+        out.write(f"\n... and {len(shown) - limit} more causes (listed above)\n")
+
+
+def _print_case(r: CaseResult, out: TextIO, slice_len: int) -> None:
+    out.write(f"\n× {r.case_id}\n")
+    out.write(f"  -> {r.requirement}\n")
+    if r.status != Status.OK:
+        out.write(f"  {r.status.value}: {r.error.strip()[:1500]}\n")
+    for f in r.failing():
+        out.write("".join(line + "\n" for line in finding_lines(f)))
+    if r.timeline:
+        evidence = [i for f in r.failing() for i in f.evidence if i >= 0]
+        centre = evidence[0] if evidence else len(r.timeline) // 2
+        lo = max(0, centre - slice_len // 2)
+        out.write("    timeline:\n")
+        for n, e in enumerate(r.timeline[lo : lo + slice_len], lo):
+            what = e.get("event") or e.get("info") or e.get("text", "")
+            line = str(what).encode("unicode_escape").decode("ascii")[:90]
+            mark = "*" if n in evidence else " "
+            out.write(f"     {mark}{e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {line}\n")
+    out.write(f"  reproduce: {r.reproduce}\n")
 
 
 def print_summary(run: RunResult, out: TextIO | None = None) -> None:
@@ -113,9 +168,7 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
         for c in cols:
             totals[c] += row.get(c, 0)
     out.write("-" * len(head) + "\n" + f"{'total':24}" + "".join(f"{totals[c]:>13}" for c in cols) + "\n")
-    known = [
-        r for r in run.results if r.expected and not r.unexpected and (r.failing() or r.status != Status.OK)
-    ]
+    known = [r for r in run.results if r.expected and not r.unexpected and r.fails(strict=True)]
     if known:  # expected failures are still findings: one line each, so a run shows what it knows
         out.write(f"\nexpected failures ({len(known)}, recorded in the expectations file):\n")
         for r in known[:20]:

@@ -1,15 +1,20 @@
 """The HTML report: ONE self-contained file (inline CSS, a little vanilla JS, no external assets).
 
-Rule: the SUT x case matrix is always in the page; each case's detail (findings, reproduce line, raw
-frames, SVG timeline) sits in an inert <template> and is cloned in when opened, so 500 cases stay fast.
+Rule: the failures grouped by cause (one line per cause, its cases folded under it, each a link that
+opens the case) and the SUT x case matrix are always in the page; each case's detail (findings,
+reproduce line, raw frames, SVG swimlane with the evidence marked, or a passing case's summarised
+timeline) sits in a ``<script type="text/x-thinkwire-case">`` (text: never parsed into DOM until the
+case is opened; inert <template>s of 500 cases made opening the page about twice as slow).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
+from urllib.parse import quote
 
-from harness.report._common import entry_text, esc, outcome
+from harness.report._causes import Cause, group_causes
+from harness.report._common import entry_text, esc, failing_case, outcome
 from harness.report._svg import timeline_svg
 from harness.suite import CaseResult, RunResult, Verdict
 from harness.suite._verdict import worst
@@ -43,7 +48,7 @@ def render_html(run: RunResult, title: str = "") -> str:
         for i, r in rows:
             body.append(_row(i, r, checks))
             body.append(f'<tr class="detail" id="detail-{i}" hidden><td colspan="{ncols}"></td></tr>')
-            templates.append(f'<template id="tpl-{i}">{_detail(r)}</template>')
+            templates.append(f'<script type="text/x-thinkwire-case" id="tpl-{i}">{_detail(r)}</script>')
     words: dict[str, int] = defaultdict(int)
     for r in run.results:
         words[outcome(r)] += 1
@@ -79,6 +84,7 @@ def render_html(run: RunResult, title: str = "") -> str:
 <p class="counts">{counts}</p>
 {sut_error}
 </header>
+{_causes(group_causes(r for r in run.results if failing_case(r)))}
 <form class="filters" id="filters" onsubmit="return false">
 <label>verdict <select id="f-verdict">{verdict_opts}</select></label>
 <label>category <select id="f-cat">{cat_opts}</select></label>
@@ -96,6 +102,31 @@ def render_html(run: RunResult, title: str = "") -> str:
 <script>{_JS}</script>
 </body></html>
 """
+
+
+def _causes(causes: list[Cause]) -> str:
+    """The failures by cause: a <details> per cause (count, check, normalised message), its cases as
+    links that open them (``#case=ID``)."""
+    if not causes:
+        return ""
+    total = len({r.case_id for c in causes for r in c.cases})
+    items = []
+    for c in causes:
+        links = "".join(
+            f'<li><a class="case-link" href="#case={esc(quote(r.case_id, safe=""))}">{esc(r.case_id)}</a>'
+            + (" <span class=\"tag xfail\">expected</span>" if outcome(r) == "XFAIL" else "")
+            + "</li>"
+            for r in c.cases
+        )
+        items.append(
+            f'<details class="cause" data-check="{esc(c.check)}"><summary><span class="cnt">{c.count}</span> '
+            f'<b>[{esc(c.check)}]</b> {esc(c.message, False)}</summary>'
+            f'<p class="example">e.g. {esc(c.example, False)}</p><ul>{links}</ul></details>'
+        )
+    return (
+        f'<section id="causes"><h2>Failures by cause <span class="n">{len(causes)} cause(s) in '
+        f"{total} case(s)</span></h2>{''.join(items)}</section>"
+    )
 
 
 def _check_names(results: list[CaseResult]) -> list[str]:
@@ -141,7 +172,8 @@ def _row(i: int, r: CaseResult, checks: list[str]) -> str:
 
 def _vcell(word: str, title: str, short: bool = False) -> str:
     text = _ABBR.get(word, word) if short else word
-    t = f' title="{esc(word + (": " + title if title else ""))}"'
+    said = word + (": " + title if title else "")
+    t = f' title="{esc(said)}"' if said != text else ""  # (500 rows x 20 cells: only what adds to the text)
     return f'<td class="{_cls(word)}"{t}>{esc(text)}</td>'
 
 
@@ -182,10 +214,30 @@ def _detail(r: CaseResult) -> str:
             )
         parts.append("</tbody></table>")
     parts.append(f'<p class="repro">reproduce: <code>{esc(r.reproduce, False)}</code></p>')
-    parts.append(f'<div class="svgwrap">{timeline_svg(r)}</div>')
-    parts.append(_frames(r))
+    if r.timeline or r.timeline_summary is None:
+        parts.append(f'<div class="svgwrap">{timeline_svg(r)}</div>')
+        parts.append(_frames(r))
+    else:
+        parts.append(_summary(r.timeline_summary))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _summary(summary: dict[str, Any]) -> str:
+    """A passing case's summarised timeline: one row per side, kind, what and turn."""
+    rows = "".join(
+        f"<tr><td>{esc(row['side'])}</td><td>{esc(row['kind'])}</td><td>{esc(row['what'])}</td>"
+        f"<td>{row['turn']}</td><td>{row['n']}</td><td>{row['bytes']}</td>"
+        f"<td>{float(row['first_ms']):.2f} – {float(row['last_ms']):.2f}</td></tr>"
+        for row in summary.get("rows", ())
+    )
+    return (
+        f'<details class="frames summary"><summary>timeline summarised: {summary.get("entries", 0)} entries '
+        f'over {float(summary.get("duration_ms", 0)):.1f} ms (the case passed; '
+        "<code>--keep-timelines</code> keeps every entry)</summary>"
+        '<table class="frames"><thead><tr><th>side</th><th>kind</th><th>what</th><th>turn</th><th>n</th>'
+        f"<th>bytes</th><th>ms</th></tr></thead><tbody>{rows}</tbody></table></details>"
+    )
 
 
 def _frames(r: CaseResult) -> str:
@@ -266,7 +318,11 @@ table.frames tr.evidence td{background:#ffeaa7}
 table.frames tr.flash td{outline:2px solid #e17055}
 .kind{font:11px system-ui,sans-serif;background:#dfe6e9;border-radius:3px;padding:0 4px}
 td.side-upstream .kind{background:#d6eaff}td.side-client .kind{background:#e6dcf5}
-svg .evidence rect{stroke-width:1}
+#causes{margin:8px 20px}#causes h2{font-size:16px;margin:4px 0}#causes h2 .n{font-weight:400;color:#555}
+details.cause{border-left:4px solid #d63031;background:#fff5f5;margin:3px 0;padding:2px 8px}
+details.cause summary{cursor:pointer}details.cause .cnt{display:inline-block;min-width:2.5em;font-weight:700}
+details.cause ul{margin:2px 0 4px;columns:2;font:12px ui-monospace,Menlo,Consolas,monospace}
+details.cause .example{margin:2px 0;color:#555;font-size:12px}
 """
 
 _JS = r"""
@@ -276,7 +332,7 @@ _JS = r"""
     var i=tr.getAttribute('data-i'),d=document.getElementById('detail-'+i);
     if(show===undefined)show=d.hidden;
     if(show&&!d.firstChild.firstChild){
-      d.firstChild.appendChild(document.getElementById('tpl-'+i).content.cloneNode(true));
+      d.firstChild.innerHTML=document.getElementById('tpl-'+i).textContent;
     }
     d.hidden=!show;tr.classList.toggle('open',show);
     return d;
@@ -317,9 +373,17 @@ _JS = r"""
   }
   [fv,fc].forEach(function(el){el.addEventListener('change',filter);});
   ft.addEventListener('input',filter);
-  var target=null,m=/^#case=(.+)$/.exec(location.hash);
-  if(m){var id=decodeURIComponent(m[1]);
-    rows.forEach(function(tr){if(tr.getAttribute('data-case')===id)target=tr;});}
+  function byHash(){
+    var m=/^#case=(.+)$/.exec(location.hash),id=m&&decodeURIComponent(m[1]),hit=null;
+    if(id)rows.forEach(function(tr){if(tr.getAttribute('data-case')===id)hit=tr;});
+    return hit;
+  }
+  window.addEventListener('hashchange',function(){
+    var tr=byHash();
+    if(tr){if(tr.hidden){fv.value='';fc.value='';ft.value='';filter();}
+      open(tr,true);tr.scrollIntoView();}
+  });
+  var target=byHash(),m=target;
   ['tr.case[data-unexpected="1"][data-outcome="FAIL"]','tr.case[data-unexpected="1"]',
    'tr.case[data-outcome="FAIL"]'].forEach(function(sel){
     target=target||document.querySelector('#matrix '+sel);
@@ -329,5 +393,6 @@ _JS = r"""
     if(m&&target.getBoundingClientRect().top>window.innerHeight*0.6)target.scrollIntoView();
   }
   filter();
+  document.documentElement.setAttribute('data-ready-ms',Math.round(performance.now()));
 })();
 """

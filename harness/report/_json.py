@@ -25,7 +25,10 @@ __all__ = [
 ]
 
 FORMAT = "thinkwire-results"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
+"""Versions ``from_json`` reads. 2 added ``timeline_summary`` (a passing case's timeline, summarised
+unless the run kept every timeline); a version-1 file is a version-2 file without it."""
 SCHEMA_PATH = Path(__file__).parent / "schema" / "results.schema.json"
 
 
@@ -34,7 +37,7 @@ class ResultsError(ThinkwireError):
 
 
 def to_json(run: RunResult) -> dict[str, Any]:
-    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 1, ...}``."""
+    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 2, ...}``."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -70,6 +73,7 @@ def _case(r: CaseResult) -> dict[str, Any]:
         "axes": dict(r.axes),
         "findings": [_finding(f) for f in r.findings],
         "timeline": list(r.timeline),
+        **({"timeline_summary": r.timeline_summary} if r.timeline_summary is not None else {}),
         "repeats": list(r.repeats),
         "flaky": r.flaky,
         "alone": r.alone,
@@ -133,9 +137,10 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
     if fmt != FORMAT:
         raise ResultsError(f"{source}: field 'format': expected {FORMAT!r}, got {fmt!r}")
     version = data.get("version")
-    if version != VERSION:
+    if version not in READS or isinstance(version, bool):
+        known = " and ".join(str(v) for v in READS)
         raise ResultsError(
-            f"{source}: field 'version': this thinkwire reads version {VERSION}, got {version!r}"
+            f"{source}: field 'version': this thinkwire reads versions {known}, got {version!r}"
         )
     g = _Getter(source)
     results = g.typed(data, "results", list, "")
@@ -149,6 +154,18 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         interrupted=g.typed(data, "interrupted", str, "", default=""),
         results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
     )
+
+
+_SUMMARY_ROW: dict[str, Any] = {
+    "side": str,
+    "kind": str,
+    "what": str,
+    "turn": int,
+    "n": int,
+    "bytes": int,
+    "first_ms": (int, float),
+    "last_ms": (int, float),
+}
 
 
 class _Getter:
@@ -205,6 +222,7 @@ class _Getter:
             axes={str(k): str(v) for k, v in t(item, "axes", dict, where, default={}).items()},
             findings=[self.finding(f, f"{where}.findings[{i}]") for i, f in enumerate(findings)],
             timeline=timeline,
+            timeline_summary=self.summary(item, where),
             repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
             flaky=t(item, "flaky", bool, where, default=False),
             alone=t(item, "alone", str, where, default=""),
@@ -223,6 +241,21 @@ class _Getter:
             self.typed(e, key, dict, where, default=None)
         for key in ("text", "base64"):
             self.typed(e, key, str, where, default=None)
+
+    def summary(self, item: dict[str, Any], where: str) -> dict[str, Any] | None:
+        """``timeline_summary`` as ``summarise_timeline`` writes it (absent: None)."""
+        summary: dict[str, Any] | None = self.typed(item, "timeline_summary", dict, where, default=None)
+        if summary is None:
+            return None
+        at = f"{where}.timeline_summary"
+        self.typed(summary, "entries", int, at)
+        self.typed(summary, "duration_ms", (int, float), at)
+        for i, row in enumerate(self.typed(summary, "rows", list, at)):
+            if not isinstance(row, dict):
+                raise self.fail(f"{at}.rows[{i}]", f"expected an object, got {type(row).__name__}")
+            for key, kind in _SUMMARY_ROW.items():
+                self.typed(row, key, kind, f"{at}.rows[{i}]")
+        return summary
 
     def finding(self, item: Any, where: str) -> Finding:
         if not isinstance(item, dict):

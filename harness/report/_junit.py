@@ -1,36 +1,52 @@
 """JUnit XML for CI: one <testcase> per case, h2spec-style failure text, expected failures skipped.
 
 Rule: a CI system's red/green must match ``thinkwire run``'s exit code: only unexpected results (and
-harness errors/timeouts nobody expected) are failures or errors.
+harness errors/timeouts nobody expected) are failures or errors. The suite's ``<properties>`` list the
+unexpected failures by cause (``thinkwire.cause``: count, cause, cases); each failure names its cause,
+and a case that did not pass links its swimlane SVG (``[[ATTACHMENT|path]]`` in its system-out, the
+convention of Jenkins' and GitLab's JUnit readers).
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from pathlib import Path
 
-from harness.report._common import first_line, outcome, xml_safe
+from harness.report._causes import group_causes, normalise_message
+from harness.report._common import finding_lines, first_line, outcome, xml_safe
+from harness.report._svg import SWIMLANES, write_swimlanes
 from harness.suite import CaseResult, RunResult, Verdict
 
 __all__ = ["junit_xml", "write_junit"]
 
 
-def write_junit(run: RunResult, path: str | Path) -> Path:
-    """Write the JUnit XML file; returns the path."""
+def write_junit(run: RunResult, path: str | Path, swimlanes: str | Path | None = None) -> Path:
+    """Write the JUnit XML file, and the swimlane SVG of each case that did not pass into
+    ``swimlanes`` (default: ``swimlanes/`` beside the file), which the XML links; returns the path."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(junit_xml(run), encoding="utf-8")
+    svgs = write_swimlanes(run, Path(swimlanes) if swimlanes is not None else p.parent / SWIMLANES)
+    p.write_text(junit_xml(run, svgs), encoding="utf-8")
     return p
 
 
-def junit_xml(run: RunResult) -> str:
-    """The JUnit XML document as text."""
+def junit_xml(run: RunResult, swimlanes: Mapping[str, Path] | None = None) -> str:
+    """The JUnit XML document as text (``swimlanes``: case id -> its SVG file, linked)."""
     suites = ET.Element("testsuites", name="thinkwire")
     suite = ET.SubElement(suites, "testsuite", name=f"thinkwire[{xml_safe(run.sut)}]")
+    causes = group_causes(run.unexpected)
+    if causes:
+        props = ET.SubElement(suite, "properties")
+        for c in causes:
+            ids = ", ".join(r.case_id for r in c.cases[:20]) + (" ..." if c.count > 20 else "")
+            value = f"{c.count} x {c.line()}: {ids}"
+            ET.SubElement(props, "property", name="thinkwire.cause", value=xml_safe(value))
+    counts = {c.key: c.count for c in causes}
     tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for r in run.results:
         tally["tests"] += 1
-        kind = _testcase(suite, r)
+        kind = _testcase(suite, r, counts, (swimlanes or {}).get(r.case_id))
         if kind:
             tally[kind] += 1
     for el in (suites, suite):
@@ -46,7 +62,9 @@ def junit_xml(run: RunResult) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def _testcase(suite: ET.Element, r: CaseResult) -> str:
+def _testcase(
+    suite: ET.Element, r: CaseResult, causes: Mapping[tuple[str, str], int], svg: Path | None
+) -> str:
     case = ET.SubElement(
         suite,
         "testcase",
@@ -70,33 +88,33 @@ def _testcase(suite: ET.Element, r: CaseResult) -> str:
         )
         el.text = xml_safe(_failure_text(r))
         kind = "errors"
-    elif r.unexpected or word in ("FAIL", "UNCLEAN"):
+    elif r.unexpected or r.fails(strict=False):
         failing = r.failing()
         head = failing[0] if failing else None
         message = f"{word}: " + (f"[{head.check}] {head.message}" if head else r.requirement)
         el = ET.SubElement(case, "failure", type=word, message=xml_safe(first_line(message, 500)))
-        el.text = xml_safe(_failure_text(r))
+        el.text = xml_safe(_failure_text(r, causes))
         kind = "failures"
     elif r.stream == Verdict.UNSUPPORTED:
         why = next((f.message for f in r.findings if f.verdict == Verdict.UNSUPPORTED), "")
         ET.SubElement(case, "skipped", message=xml_safe(f"UNSUPPORTED: {why}".rstrip(": ")))
         kind = "skipped"
-    out = _system_out(r)
+    out = _system_out(r, svg)
     if out:
         ET.SubElement(case, "system-out").text = xml_safe(out)
     return kind
 
 
-def _failure_text(r: CaseResult) -> str:
+def _failure_text(r: CaseResult, causes: Mapping[tuple[str, str], int] | None = None) -> str:
     lines = [f"× {r.case_id}", f"  -> {r.requirement}"]
     if r.error:
         lines.append(f"  {r.status.value}: {r.error.strip()}")
     for f in r.failing():
-        lines.append(f"  [{f.check}] {f.verdict.value}: {f.message}")
-        if f.expected:
-            lines.append(f"    Expected: {f.expected}")
-        if f.actual:
-            lines.append(f"    Actual:   {f.actual}")
+        head, *rest = finding_lines(f)
+        said = normalise_message(f.message or f.verdict.value)
+        n = (causes or {}).get((f.check, said), 0)
+        shared = [f"    cause shared by {n} unexpected case(s): [{f.check}] {said}"] if n > 1 else []
+        lines += [head, *shared, *rest]
     if r.expected_reason:
         exp = ", ".join(f"{k}={v}" for k, v in r.expected.items())
         lines.append(f"  expectation: {exp} ({r.expected_reason})")
@@ -104,7 +122,9 @@ def _failure_text(r: CaseResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _system_out(r: CaseResult) -> str:
+def _system_out(r: CaseResult, svg: Path | None) -> str:
     lines = [f"{r.case_id}: {r.duration_s * 1000:.1f} ms"]
     lines += [f"[{f.check}] INFO: {f.message}" for f in r.findings if f.verdict == Verdict.INFO]
+    if svg is not None:
+        lines += [f"swimlane (evidence marked): {svg}", f"[[ATTACHMENT|{svg}]]"]
     return "\n".join(lines) + "\n"

@@ -1,12 +1,14 @@
-"""A Markdown summary for a pull-request comment: totals, category x verdict matrix, unexpected failures.
+"""A Markdown summary for a pull-request comment: totals, category x verdict matrix, the unexpected
+failures grouped by cause (one row per cause, its cases folded under it), then case by case (folded).
 
-Rule: short enough to read in a PR (the failure table is capped); the HTML report has the rest.
+Rule: short enough to read in a PR (the tables are capped); the HTML report has the rest.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
+from harness.report._causes import Cause, group_causes
 from harness.report._common import first_line, outcome, unclaimed
 from harness.suite import RunResult, Status
 
@@ -64,9 +66,36 @@ def render_markdown(run: RunResult, limit: int = 50) -> str:
             rows.append((r.case_id, "-", r.requirement))
         rows += [(r.case_id, f.check, f.message or f.verdict.value) for f in failing]
     if rows:
-        out += ["### Unexpected failures", "", "| case | check | message |", "|---|---|---|"]
+        out += causes_table(group_causes(bad), limit)
+        out += [
+            "<details><summary>Unexpected failures, case by case</summary>",
+            "",
+            "| case | check | message |",
+            "|---|---|---|",
+        ]
         out += [f"| `{_cell(c)}` | {_cell(k)} | {_cell(m)} |" for c, k, m in rows[:limit]]
         if len(rows) > limit:
             out += ["", f"… and {len(rows) - limit} more"]
-        out.append("")
+        out += ["", "</details>", ""]
     return "\n".join(out)
+
+
+def causes_table(causes: list[Cause], limit: int = 50, fold: int = 20) -> list[str]:
+    """``### Unexpected failures by cause``: one row per cause with its count, its cases folded."""
+    out = [
+        "### Unexpected failures by cause",
+        "",
+        "| cases | check | cause | affected cases |",
+        "|---:|---|---|---|",
+    ]
+    for c in causes[:limit]:
+        ids = [f"`{_cell(r.case_id)}`" for r in c.cases[:fold]]
+        more = f"<br>… and {c.count - fold} more" if c.count > fold else ""
+        if c.count == 1:
+            affected = ids[0]
+        else:
+            affected = f"<details><summary>{c.count} cases</summary>{'<br>'.join(ids)}{more}</details>"
+        out.append(f"| {c.count} | {_cell(c.check)} | {_cell(c.message)} | {affected} |")
+    if len(causes) > limit:
+        out += ["", f"… and {len(causes) - limit} more causes"]
+    return [*out, ""]

@@ -1,18 +1,28 @@
-"""The timeline picture of one case: upstream writes on top, client observations below, one ms axis.
+"""The timeline picture of one case (a swimlane): upstream writes on top, client observations below,
+one ms axis, reasoning and answer in distinct colours, a legend, and each failing finding's evidence
+(the timeline entries it cites) outlined in red and named by its check.
 
 Rule: pure string building (no JS); every text goes through ``esc``; the marks carry classes
-(``tick up reasoning``, ``gate``, ``marker cancel``, ``evidence``) so tests and CSS can find them.
+(``tick up reasoning``, ``gate``, ``marker cancel``, ``evidence``) and evidence marks the attribute
+``data-checks`` so tests and CSS can find them. ``write_swimlanes`` writes one standalone ``.svg`` file
+per case that did not pass (the pytest plugin names them in its failure message, JUnit links them).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
+from pathlib import Path
 from typing import Any
 
-from harness.report._common import entry_channel, entry_text, esc
-from harness.suite import CaseResult
+from harness.report._common import entry_channel, entry_text, esc, failing_case
+from harness.suite import CaseResult, RunResult
 
-__all__ = ["COLOURS", "timeline_svg"]
+__all__ = ["COLOURS", "SWIMLANES", "svg_name", "timeline_svg", "write_swimlanes"]
+
+SWIMLANES = "swimlanes"
+"""The folder the swimlane files go to, inside a report dir (or beside a JUnit file)."""
 
 COLOURS = {
     "reasoning": "#8e44ad",
@@ -27,6 +37,7 @@ _UP_Y, _CL_Y, _LANE_H = 22, 92, 56
 _SUT_Y, _SUT_H = _CL_Y + _LANE_H + 8, 18
 _AXIS_Y = _SUT_Y + _SUT_H + 6
 _H = _AXIS_Y + 46
+_EVIDENCE = "#d63031"
 _UP_KINDS = frozenset({"write", "request", "rejected", "response-end", "fault", "server-error"})
 _MARKERS = {("client", "cancel"): "cancel", ("upstream", "disconnect"): "disconnect"}
 
@@ -34,7 +45,13 @@ _MARKERS = {("client", "cancel"): "cancel", ("upstream", "disconnect"): "disconn
 def timeline_svg(case: CaseResult, width: int = _W) -> str:
     """An ``<svg>`` element (no XML declaration) picturing ``case.timeline``."""
     tl = case.timeline
-    evidence = {i for f in case.failing() for i in f.evidence if 0 <= i < len(tl)}
+    cited: dict[int, list[str]] = {}
+    for f in case.failing():
+        for i in f.evidence:
+            if 0 <= i < len(tl) and f.check not in cited.setdefault(i, []):
+                cited[i].append(f.check)
+    evidence = set(cited)
+    height = _H + (16 if cited else 0)
     t_max = max((float(e.get("t_ms", 0.0)) for e in tl), default=0.0) or 1.0
     plot = width - _LEFT - _RIGHT
 
@@ -42,8 +59,8 @@ def timeline_svg(case: CaseResult, width: int = _W) -> str:
         return round(_LEFT + plot * max(0.0, float(t)) / t_max, 2)
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="{width}" height="{_H}" '
-        f'viewBox="0 0 {width} {_H}" role="img" aria-label="timeline of {esc(case.case_id)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="timeline of {esc(case.case_id)}" '
         'font-family="sans-serif" font-size="11">',
         f"<title>{esc(case.case_id)}: {len(tl)} timeline entries over {t_max:.1f} ms</title>",
         f'<rect class="lane" x="{_LEFT}" y="{_UP_Y}" width="{plot}" height="{_LANE_H}" fill="#f7f7f9"/>',
@@ -57,44 +74,87 @@ def timeline_svg(case: CaseResult, width: int = _W) -> str:
     parts += _axis(t_max, x)
     if not tl:
         parts.append(f'<text x="{_LEFT + 8}" y="{_CL_Y - 6}" fill="#636e72">no timeline recorded</text>')
-    for i, e in enumerate(tl):
-        side, kind = e.get("side"), e.get("kind")
-        title = f"#{i} {float(e.get('t_ms', 0)):.2f} ms {side} {kind}: {entry_text(e, 300)}"
-        marker = _MARKERS.get((str(side), str(kind)))
-        ev = " evidence" if i in evidence else ""
-        if marker:
-            xx = x(e.get("t_ms", 0))
-            colour = "#d63031" if marker == "cancel" else "#e17055"
-            parts.append(
-                f'<g class="marker {marker}{ev}"><title>{esc(title)}</title>'
-                f'<line x1="{xx}" y1="{_UP_Y - 6}" x2="{xx}" y2="{_AXIS_Y}" stroke="{colour}" '
-                f'stroke-width="2" stroke-dasharray="4 3"/>'
-                f'<text x="{xx + 3}" y="{_UP_Y - 8}" fill="{colour}">{marker}</text></g>'
-            )
-            continue
-        lane = _lane(e)
-        if lane is None:
-            if side in ("sut", "harness"):
-                parts.append(_process_mark(e, x(e.get("t_ms", 0)), title, ev))
-            continue
-        channel = entry_channel(e)
-        chunk = side == "client" and kind == "chunk"
-        y0 = lane + (_LANE_H - 14 if chunk else 6)
-        h = 10 if chunk else _LANE_H - 24
-        xx = x(e.get("t_ms", 0))
-        colour = "#b2bec3" if chunk else COLOURS[channel]
-        cls = f"tick {'up' if lane == _UP_Y else 'client'} {'chunk' if chunk else channel}{ev}"
-        mark = f'<g class="{cls}"><title>{esc(title)}</title>'
-        if ev:
-            mark += (
-                f'<rect x="{xx - 4}" y="{lane + 1}" width="8" height="{_LANE_H - 2}" '
-                'fill="#ffeaa7" stroke="#fdcb6e"/>'
-            )
-        mark += f'<rect x="{xx - 1}" y="{y0}" width="3" height="{h}" fill="{colour}"/></g>'
-        parts.append(mark)
+    parts += [_entry_mark(i, e, x, cited.get(i, [])) for i, e in enumerate(tl)]
     parts += _legend(width)
+    if cited:
+        parts += _evidence_legend(cited)
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _entry_mark(i: int, e: dict[str, Any], x: Any, checks: list[str]) -> str:
+    """One timeline entry's mark ("" for entries no lane shows); a cited one is outlined in red and
+    carries ``data-checks`` (the checks citing it) and their names in its tooltip."""
+    side, kind = e.get("side"), e.get("kind")
+    title = f"#{i} {float(e.get('t_ms', 0)):.2f} ms {side} {kind}: {entry_text(e, 300)}"
+    if checks:
+        title = f"evidence of {', '.join(checks)} · {title}"
+    ev = f' evidence" data-checks="{esc(" ".join(checks))}' if checks else ""
+    xx = x(e.get("t_ms", 0))
+    marker = _MARKERS.get((str(side), str(kind)))
+    if marker:
+        colour = "#d63031" if marker == "cancel" else "#e17055"
+        return (
+            f'<g class="marker {marker}{ev}"><title>{esc(title)}</title>'
+            f'<line x1="{xx}" y1="{_UP_Y - 6}" x2="{xx}" y2="{_AXIS_Y}" stroke="{colour}" '
+            f'stroke-width="{3 if checks else 2}" stroke-dasharray="4 3"/>'
+            f'<text x="{xx + 3}" y="{_UP_Y - 8}" fill="{colour}">{marker}</text></g>'
+        )
+    lane = _lane(e)
+    if lane is None:
+        return _process_mark(e, xx, title, ev) if side in ("sut", "harness") else ""
+    channel = entry_channel(e)
+    chunk = side == "client" and kind == "chunk"
+    y0 = lane + (_LANE_H - 14 if chunk else 6)
+    h = 10 if chunk else _LANE_H - 24
+    colour = "#b2bec3" if chunk else COLOURS[channel]
+    cls = f"tick {'up' if lane == _UP_Y else 'client'} {'chunk' if chunk else channel}{ev}"
+    mark = f'<g class="{cls}"><title>{esc(title)}</title>'
+    if checks:
+        mark += (
+            f'<rect x="{xx - 4}" y="{lane + 1}" width="9" height="{_LANE_H - 2}" '
+            f'fill="#ffeaa7" stroke="{_EVIDENCE}" stroke-width="1.5"/>'
+        )
+    return mark + f'<rect x="{xx - 1}" y="{y0}" width="3" height="{h}" fill="{colour}"/></g>'
+
+
+def _evidence_legend(cited: dict[int, list[str]]) -> list[str]:
+    """The last line: which check cites which entries (``evidence of incremental: #2 #3 #8``)."""
+    by_check: dict[str, list[int]] = {}
+    for i in sorted(cited):
+        for c in cited[i]:
+            by_check.setdefault(c, []).append(i)
+    said = "; ".join(
+        f"{c}: " + " ".join(f"#{i}" for i in idx[:12]) + (" …" if len(idx) > 12 else "")
+        for c, idx in by_check.items()
+    )
+    y = _H + 8
+    return [
+        f'<g class="evidence-legend"><rect x="{_LEFT}" y="{y - 8}" width="9" height="9" fill="#ffeaa7" '
+        f'stroke="{_EVIDENCE}" stroke-width="1.5"/>'
+        f'<text x="{_LEFT + 12}" y="{y}" fill="{_EVIDENCE}">evidence of {esc(said)}</text></g>'
+    ]
+
+
+def svg_name(case_id: str) -> str:
+    """A file name for a case's swimlane: the id made file-safe, cut, with a short hash of the id."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", case_id).strip("_")[:100]
+    return f"{safe}-{hashlib.sha1(case_id.encode()).hexdigest()[:8]}.svg"
+
+
+def write_swimlanes(run: RunResult, out_dir: str | Path) -> dict[str, Path]:
+    """One standalone SVG file per case that did not pass and has a timeline, in ``out_dir`` (created
+    when there is one); returns case id -> path."""
+    out: dict[str, Path] = {}
+    for r in run.results:
+        if not r.timeline or not failing_case(r):
+            continue
+        folder = Path(out_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / svg_name(r.case_id)
+        path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + timeline_svg(r) + "\n", encoding="utf-8")
+        out[r.case_id] = path
+    return out
 
 
 _PROBLEMS = frozenset({"process-left", "dir-left", "timeout", "stderr"})
@@ -106,7 +166,7 @@ def _process_mark(e: dict[str, Any], xx: float, title: str, ev: str) -> str:
     colour = "#d63031" if bad else "#636e72"
     cy, r = _SUT_Y + _SUT_H / 2, 5
     halo = (
-        f'<rect x="{xx - 7}" y="{_SUT_Y}" width="14" height="{_SUT_H}" fill="#ffeaa7" stroke="#fdcb6e"/>'
+        f'<rect x="{xx - 7}" y="{_SUT_Y}" width="14" height="{_SUT_H}" fill="#ffeaa7" stroke="{_EVIDENCE}"/>'
         if ev
         else ""
     )
@@ -196,11 +256,14 @@ def _legend(width: int) -> list[str]:
     y = _H - 10
     for name in ("reasoning", "text", "tool", "error", "end", "meta"):
         out.append(f'<rect x="{xx}" y="{y - 8}" width="9" height="9" fill="{COLOURS[name]}"/>')
-        out.append(f'<text x="{xx + 12}" y="{y}">{name}</text>')
+        out.append(f'<text x="{xx + 12}" y="{y}">{_LEGEND.get(name, name)}</text>')
         xx += 80
     out.append(f'<rect x="{xx}" y="{y - 8}" width="9" height="9" fill="#b2bec3"/>')
     out.append(f'<text x="{xx + 12}" y="{y}">client chunk</text>')
     xx += 100
     out.append(f'<rect x="{xx}" y="{y - 8}" width="9" height="9" fill="#ffeaa7" stroke="#fdcb6e"/>')
-    out.append(f'<text x="{xx + 12}" y="{y}">gate / evidence</text>')
+    out.append(f'<text x="{xx + 12}" y="{y}">gate</text>')
     return out
+
+
+_LEGEND = {"text": "answer", "end": "end", "meta": "other"}

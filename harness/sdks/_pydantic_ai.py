@@ -6,11 +6,15 @@ under test). The adapter keeps the conversation as pydantic-ai's agent loop does
 ``ModelRequest``/``ModelResponse`` in ``request.state`` (each turn's ``ModelResponse`` appended as the
 model returned it, the tool results as ``ToolReturnPart``), the scenario's tools as
 ``ToolDefinition``s, thinking asked for in the model settings; it maps the part start/delta events
-(``ThinkingPart`` with its signature, ``TextPart``, ``ToolCallPart``) onto canonical events.
+(``ThinkingPart`` with its signature, ``TextPart``, ``ToolCallPart``) onto canonical events. Each turn
+runs on an event loop of its own, which closes the turn's async SDK client and then itself
+(:func:`_turn_loop`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -112,7 +116,33 @@ def _end(response: Any, calls: dict[int, int]) -> Iterator[Event]:
     yield End("tool_calls" if calls or response.tool_calls else "stop")
 
 
-def _converse(request: Any, model: Any, settings: dict[str, Any]) -> Iterator[Event]:
+@contextlib.contextmanager
+def _turn_loop(client: Any) -> Iterator[None]:
+    """An event loop for one turn, current on the thread the turn runs on. pydantic-ai's sync calls
+    run on the thread's current loop and, finding none, make one and leave it open; the turn's async
+    SDK client keeps its connections on it. Both were left to the garbage collector, after the turn's
+    thread had ended: pytest then reported an unclosed event loop, transports and sockets at session
+    end (or "Event loop is closed" when a client was collected after its loop), and exited 1. Here
+    the client is closed on the loop that made its connections, then the loop."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        yield
+    finally:
+        try:
+            loop.run_until_complete(client.close())
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+
+def _converse(request: Any, model: Any, settings: dict[str, Any], client: Any) -> Iterator[Event]:
+    with _turn_loop(client):
+        yield from _turn(request, model, settings)
+
+
+def _turn(request: Any, model: Any, settings: dict[str, Any]) -> Iterator[Event]:
     direct = optional("pydantic_ai.direct")
     history = _history(request)
     params = _params(request)
@@ -140,29 +170,27 @@ def _converse(request: Any, model: Any, settings: dict[str, Any]) -> Iterator[Ev
     yield from _end(response, calls)
 
 
-def _openai_provider(request: Any) -> Any:
+def _openai_client(request: Any) -> Any:
     # no SDK retries: the scenario scripts one answer per turn (a retry is not what is under test)
-    client = optional("openai").AsyncOpenAI(
-        base_url=request.base_url + "/v1", api_key="sk-thinkwire", max_retries=0
-    )
-    return optional("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
+    openai = optional("openai")
+    return openai.AsyncOpenAI(base_url=request.base_url + "/v1", api_key="sk-thinkwire", max_retries=0)
 
 
 def pydantic_ai_openai_chat(request: Any) -> Iterator[Event]:
     """``OpenAIChatModel`` (Chat Completions)."""
-    model = optional("pydantic_ai.models.openai").OpenAIChatModel(
-        request.model, provider=_openai_provider(request)
-    )
-    yield from _converse(request, model, {"openai_reasoning_effort": "medium", "timeout": 30})
+    client = _openai_client(request)
+    provider = optional("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
+    model = optional("pydantic_ai.models.openai").OpenAIChatModel(request.model, provider=provider)
+    yield from _converse(request, model, {"openai_reasoning_effort": "medium", "timeout": 30}, client)
 
 
 def pydantic_ai_openai_responses(request: Any) -> Iterator[Event]:
     """``OpenAIResponsesModel`` with reasoning summaries requested."""
-    model = optional("pydantic_ai.models.openai").OpenAIResponsesModel(
-        request.model, provider=_openai_provider(request)
-    )
+    client = _openai_client(request)
+    provider = optional("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
+    model = optional("pydantic_ai.models.openai").OpenAIResponsesModel(request.model, provider=provider)
     settings = {"openai_reasoning_effort": "medium", "openai_reasoning_summary": "auto", "timeout": 30}
-    yield from _converse(request, model, settings)
+    yield from _converse(request, model, settings, client)
 
 
 pydantic_ai_openai_responses.thinkwire_front_door = "openai-responses"  # type: ignore[attr-defined]
@@ -176,7 +204,7 @@ def pydantic_ai_anthropic(request: Any) -> Iterator[Event]:
     provider = optional("pydantic_ai.providers.anthropic").AnthropicProvider(anthropic_client=client)
     model = optional("pydantic_ai.models.anthropic").AnthropicModel(request.model, provider=provider)
     settings = {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}, "timeout": 30}
-    yield from _converse(request, model, settings)
+    yield from _converse(request, model, settings, client)
 
 
 pydantic_ai_anthropic.thinkwire_front_door = "anthropic-messages"  # type: ignore[attr-defined]

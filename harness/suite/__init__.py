@@ -1,24 +1,19 @@
 """The conformance suite: scenarios -> cases -> run against a SUT -> checks -> verdicts.
 
 Where things go: a new scenario is a TOML file under ``scenarios/``; a new check is a function in
-``harness/suite/checks``; a new SUT kind is a driver in ``harness/drivers``.
+``harness/suite/checks``; a new SUT kind is a driver in ``harness/drivers``; a new run setting is a
+field of :class:`RunOptions` (``_options.py``), which carries it from the CLI to ``run()`` and the workers.
 """
 
 from harness.suite._builtin import BUILTIN, builtin_profile
 from harness.suite._case import Case, expand, expand_all, select
 from harness.suite._expectations import Expectation, Expectations, load_expectations, write_expectations
-from harness.suite._runner import (
-    RunInterrupted,
-    RunResult,
-    canary_case,
-    load_cases,
-    merge_repeats,
-    resolve_sut,
-    run,
-    serialize_timeline,
-)
+from harness.suite._options import Keep, RunOptions
+from harness.suite._rounds import RunInterrupted, RunResult, merge_repeats
+from harness.suite._runner import canary_case, load_cases, run, serialize_timeline
 from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_catalog, load_scenario
-from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict
+from harness.suite._sut import resolve_sut
+from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, is_failure
 
 __all__ = [
     "BUILTIN",
@@ -29,7 +24,9 @@ __all__ = [
     "Expectation",
     "Expectations",
     "Finding",
+    "Keep",
     "RunInterrupted",
+    "RunOptions",
     "RunResult",
     "Scenario",
     "Status",
@@ -40,6 +37,7 @@ __all__ = [
     "catalog_dir",
     "expand",
     "expand_all",
+    "is_failure",
     "load_cases",
     "load_catalog",
     "load_expectations",

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness._errors import ProfileError, closest
-from harness.drivers import SUTProfile, parse_profile
+from harness.drivers import KIND_TABLE, SUTOrigin, SUTProfile, parse_profile
 from harness.reference import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
 
 __all__ = ["BUILTIN", "builtin_profile", "expectations_path"]
@@ -84,9 +84,10 @@ def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
         raise ProfileError("<builtin>", "sut", f"unknown built-in SUT {name!r}", closest(name, BUILTIN))
     check_faults(faults, _FAULTS[name], where=f"--fault of the built-in SUT {name!r}")
     profile = parse_profile(BUILTIN[name], source=f"<builtin {name}>")
+    profile = replace(profile, origin=SUTOrigin("builtin", name, tuple(faults)))
     if faults:
         command = profile.command
-        if profile.kind in ("gateway", "cli"):
+        if KIND_TABLE[profile.kind].starts_a_process:
             command = (*command, *[x for f in faults for x in ("--fault", f)])
         profile = replace(
             profile, command=command, faults=tuple(faults), name=f"{profile.name}+{'+'.join(faults)}"

@@ -24,10 +24,10 @@ from harness.events import (
     Usage,
     assemble,
 )
-from harness.suite._salt import TOKENS, salted
+from harness.suite._salt import salted
 from harness.suite._scenario import ProviderHttpError, Scenario, TurnSpec
 from harness.upstream import Conversation, HttpError, MidStreamError, Script, Step
-from harness.upstream._routing import token_for
+from harness.upstream._routing import TOKENS, token_for
 
 __all__ = ["Case", "expand", "expand_all", "select"]
 

@@ -9,11 +9,10 @@ raises for a SUT's sake.
 from __future__ import annotations
 
 import base64
-import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile
 from harness.drivers._base import CaseTooBig
@@ -21,11 +20,15 @@ from harness.drivers._python import short_traceback
 from harness.events import Event
 from harness.suite._case import Case
 from harness.suite._evidence import weigh
-from harness.suite._scenario import expect_findings
+from harness.suite._scenario_expect import expect_findings
+from harness.suite._summary import summarise_timeline
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
 from harness.suite.checks import CaseView, build_view, case_checks
 from harness.suite.checks._errors import CANCEL_BOUND_S
 from harness.timeline import Entry, Timeline
+
+if TYPE_CHECKING:
+    from harness.suite._options import Keep
 
 __all__ = [
     "Limits",
@@ -59,20 +62,7 @@ def new_result(case: Case, profile: SUTProfile) -> CaseResult:
         category=case.scenario.category,
         sut=profile.name,
         axes=case.axes(),
-        reproduce=f"thinkwire run {_sut_arg(profile)} --cases {shlex.quote(case.id)}",
     )
-
-
-def _sut_arg(profile: SUTProfile) -> str:
-    """The ``--sut ...`` part of a reproduction command."""
-    if profile.source.startswith("<builtin"):
-        base = profile.source.split()[1].rstrip(">")
-        return f"--sut {base}" + "".join(f" --fault {f}" for f in profile.faults)
-    if profile.source == "<flags>":
-        if profile.kind == "url":
-            return f"--sut-url {shlex.quote(profile.url)} --front-door {profile.front_door}"
-        return f"--sut-cmd {shlex.quote(shlex.join(profile.command))} --front-door {profile.front_door}"
-    return f"--sut {shlex.quote(profile.source)}"
 
 
 def run_case(
@@ -82,13 +72,14 @@ def run_case(
     upstream: Any,
     client_cls: Any,
     limits: Limits,
-    keep: bool | Literal["failures"],
+    keep: Keep,
 ) -> tuple[CaseResult, CaseView | None, bool]:
+    """The case through ``driver`` -> (its result, its view for the parity pass, whether the SUT is
+    still usable for the next case)."""
     result = new_result(case, profile)
     unsupported = unsupported_reason(case, profile)
     if unsupported:
-        result.stream = Verdict.UNSUPPORTED
-        result.cleanup = Verdict.NOT_APPLICABLE
+        result.stream, result.cleanup = Verdict.UNSUPPORTED, Verdict.NOT_APPLICABLE
         result.findings.append(Finding("support", Verdict.UNSUPPORTED, message=unsupported))
         return result, None, True
     timeline = Timeline()
@@ -104,7 +95,7 @@ def run_case(
         provider=provider.name,
     )
     t0 = time.monotonic()
-    alive, too_big = _drive(case, profile, driver, upstream, conversation, ctx, result)
+    alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.kind)
     result.first_byte_s = first_byte(view)
@@ -128,12 +119,14 @@ def run_case(
             result.findings = findings + judged.findings
             result.findings += expect_findings(case.scenario, result.findings)
             set_verdicts(result)
-    if keep is True or (keep == "failures" and failed(result)):
+    if keep == "all" or (keep == "failures" and failed(result)):
         result.timeline = serialize_timeline(view.entries)
+    elif keep == "failures":
+        result.timeline_summary = summarise_timeline(view.entries)
     return result, view, alive
 
 
-def _drive(
+def _served(
     case: Case,
     profile: SUTProfile,
     driver: Driver,
@@ -150,26 +143,8 @@ def _drive(
         route(case.token, conversation, ctx.timeline, ctx.client)
     else:
         upstream.load(conversation, timeline=ctx.timeline, client=ctx.client)
-    alive, too_big = True, None
     try:
-        try:
-            driver.run(ctx)
-        except CaseTooBig as exc:
-            too_big = exc
-            alive = profile.kind not in ("gateway",) or not profile.keep_alive
-        except DriverTimeout as exc:
-            result.status, result.error = Status.TIMEOUT, str(exc)
-            alive = profile.kind not in ("gateway",)
-        except DriverError as exc:
-            result.status, result.error = Status.ERROR, str(exc)
-            alive = False
-        except Exception as exc:
-            result.status = Status.ERROR
-            result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
-        if result.status != Status.OK:
-            tail = getattr(driver, "stderr_tail", lambda: "")()
-            if tail and tail not in result.error:
-                result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
+        too_big, alive = _drive(driver, ctx, profile, result)
         cancels = ctx.timeline.select("client", "cancel") if _cancels(case) else []
         if cancels:
             ctx.timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
@@ -198,6 +173,34 @@ def unsupported_reason(case: Case, profile: SUTProfile) -> str:
 
 def _cancels(case: Case) -> bool:
     return any(t.cancel is not None for t in case.turns)
+
+
+def _drive(
+    driver: Driver, ctx: CaseContext, profile: SUTProfile, result: CaseResult
+) -> tuple[CaseTooBig | None, bool]:
+    """``driver.run(ctx)``, what it raised put into ``result`` (status, error, the SUT's stderr tail)
+    -> (the byte cap it hit, whether the SUT is still usable)."""
+    alive = True
+    too_big: CaseTooBig | None = None
+    try:
+        driver.run(ctx)
+    except CaseTooBig as exc:
+        too_big = exc
+        alive = profile.kind not in ("gateway",) or not profile.keep_alive
+    except DriverTimeout as exc:
+        result.status, result.error = Status.TIMEOUT, str(exc)
+        alive = profile.kind not in ("gateway",)
+    except DriverError as exc:
+        result.status, result.error = Status.ERROR, str(exc)
+        alive = False
+    except Exception as exc:
+        result.status = Status.ERROR
+        result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
+    if result.status != Status.OK:
+        tail = getattr(driver, "stderr_tail", lambda: "")()
+        if tail and tail not in result.error:
+            result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
+    return too_big, alive
 
 
 def usage_off(check: str, profile: SUTProfile) -> bool:
@@ -230,11 +233,9 @@ def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = Fal
 
 
 def failed(result: CaseResult) -> bool:
-    return (
-        result.status != Status.OK
-        or result.stream in (Verdict.FAIL, Verdict.NON_STRICT)
-        or result.cleanup in (Verdict.FAIL, Verdict.UNCLEAN)
-    )
+    """Does ``keep_timelines="failures"`` keep this result's timeline? When it fails even under
+    ``--strict`` (so a NON_STRICT case has its evidence whichever way the run is read)."""
+    return result.fails(strict=True)
 
 
 def set_verdicts(result: CaseResult) -> None:

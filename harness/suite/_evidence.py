@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.dialects import LENIENT
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks import CaseView, TurnView
+from harness.timeline import Entry
 
 __all__ = ["Judgement", "required_checks", "weigh"]
 
@@ -35,7 +37,7 @@ def required_checks(view: CaseView) -> dict[str, str]:
         v.gates_scripted and not faulted[i] and turns[i].cancel is None for i, v in enumerate(view.turns)
     ):
         out["incremental"] = "the scenario scripts a gate on a streamed turn"
-    if case.profile != "lenient" and len(turns) > 1:
+    if case.profile != LENIENT and len(turns) > 1:
         out["passback"] = f"the scenario continues the conversation under the strict {case.profile} profile"
     if any(t.cancel is not None for t in turns):
         out["cancellation"] = "the client cancels in this scenario"
@@ -56,21 +58,13 @@ def _completed(t: TurnView) -> bool:
 def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
     """The evidence rules, given the checks' findings (``findings``) for the same view."""
     out = Judgement()
-    harness_errors = [
-        e
-        for e in view.entries
-        if e.side == "upstream" and e.kind == "server-error" and e.info.get("cause") != "sut"
-    ]
+    harness_errors = _server_errors(view, sut=False)
     if harness_errors:
         out.error = "mock upstream internal error (a thinkwire bug, not the SUT's):\n" + str(
             harness_errors[0].info.get("error", "")
         )
         return out
-    sut_requests = [
-        e
-        for e in view.entries
-        if e.side == "upstream" and e.kind == "server-error" and e.info.get("cause") == "sut"
-    ]
+    sut_requests = _server_errors(view, sut=True)
     if sut_requests:
         e = sut_requests[0]
         out.findings.append(
@@ -93,16 +87,37 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
             return out
         out.findings.append(_no_upstream(view, first))
         return out
+    out.findings += _missing_turn(view) + _turn_evidence(view)
+    if not out.findings and not any(f.verdict == Verdict.FAIL for f in findings):
+        out.findings += _not_judged(view, findings)
+    return out
+
+
+def _server_errors(view: CaseView, *, sut: bool) -> list[Entry]:
+    """The mock's ``server-error`` entries caused by the SUT (``sut``) or by thinkwire itself."""
+    return [
+        e
+        for e in view.entries
+        if e.side == "upstream" and e.kind == "server-error" and (e.info.get("cause") == "sut") == sut
+    ]
+
+
+def _missing_turn(view: CaseView) -> list[Finding]:
+    """The first turn a correct conversation would have reached but the upstream never saw."""
     for prev, t in zip(view.turns, view.turns[1:], strict=False):
         # a CLI gets one prompt: a later turn that starts with a new user message is not its to send
         cli_cannot = view.kind == "cli" and view.case.turns[t.turn].user is not None
         if _completed(prev) and not t.reached and not cli_cannot:
-            out.findings.append(_no_upstream(view, t))
-            break
+            return [_no_upstream(view, t)]
+    return []
+
+
+def _turn_evidence(view: CaseView) -> list[Finding]:
+    """The first turn that fake-streamed, or whose answer the client never observed."""
     for t in view.turns:
         mode = t.mode
         if view.case.stream and mode is not None and mode.info.get("asked_stream") is False:
-            out.findings.append(
+            return [
                 Finding(
                     "evidence",
                     Verdict.FAIL,
@@ -112,35 +127,39 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
                     actual="a non-streaming upstream request",
                     evidence=(view.index_of(mode),),
                 )
-            )
-            break
+            ]
         if t.reached and not t.observed and not t.cancelled:
-            out.findings.append(
+            return [_unobserved(view, t)]
+    return []
+
+
+def _not_judged(view: CaseView, findings: list[Finding]) -> list[Finding]:
+    """The first check the scenario makes applicable that said N/A: missing evidence, never PASS."""
+    by_name = {f.check: f for f in findings}
+    for name, why in required_checks(view).items():
+        f = by_name.get(name)
+        if f is not None and f.verdict == Verdict.NOT_APPLICABLE:
+            return [
                 Finding(
                     "evidence",
                     Verdict.FAIL,
-                    message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
-                    expected="an answer through the front door",
-                    actual="no status, no bytes, no event",
+                    message=f"{name} applies here ({why}) but could not judge: {f.message}",
+                    expected=f"evidence for {name}",
+                    actual=f.message,
                 )
-            )
-            break
-    if not out.findings and not any(f.verdict == Verdict.FAIL for f in findings):
-        by_name = {f.check: f for f in findings}
-        for name, why in required_checks(view).items():
-            f = by_name.get(name)
-            if f is not None and f.verdict == Verdict.NOT_APPLICABLE:
-                out.findings.append(
-                    Finding(
-                        "evidence",
-                        Verdict.FAIL,
-                        message=f"{name} applies here ({why}) but could not judge: {f.message}",
-                        expected=f"evidence for {name}",
-                        actual=f.message,
-                    )
-                )
-                break
-    return out
+            ]
+    return []
+
+
+def _unobserved(view: CaseView, t: TurnView) -> Finding:
+    return Finding(
+        "evidence",
+        Verdict.FAIL,
+        message=f"turn {t.turn}: the upstream answered, but the client observed nothing",
+        expected="an answer through the front door",
+        actual="no status, no bytes, no event",
+        evidence=view.cite(t.writes[:1], t.writes[-1:]),
+    )
 
 
 def _no_upstream(view: CaseView, t: TurnView) -> Finding:
@@ -150,6 +169,12 @@ def _no_upstream(view: CaseView, t: TurnView) -> Finding:
     else:
         msg = f"turn {t.turn}: the upstream never received this turn's request"
         actual = "no upstream request"
+    client = [e for e in view.entries if e.side == "client" and e.turn == t.turn and e.kind != "chunk"]
     return Finding(
-        "evidence", Verdict.FAIL, message=msg, expected="an upstream request for this turn", actual=actual
+        "evidence",
+        Verdict.FAIL,
+        message=msg,
+        expected="an upstream request for this turn",
+        actual=actual,
+        evidence=view.cite(client),
     )

@@ -10,17 +10,16 @@ File format (TOML)::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness._errors import ProfileError, closest
-from harness.suite._verdict import CaseResult, Status, Verdict
+from harness._fields import Field, Invalid, check_fields, load_toml, shown
+from harness.suite._verdict import CaseResult, Status, Verdict, is_failure
 
 __all__ = ["Expectation", "Expectations", "load_expectations", "write_expectations"]
-
-_KEYS = {"stream", "cleanup", "status", "reason", "link"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +48,8 @@ class Expectations:
 
     def apply(self, result: CaseResult, *, strict: bool) -> None:
         exp = self.lookup(result.case_id, result.scenario_id)
-        bad = {Verdict.FAIL, Verdict.UNCLEAN} | ({Verdict.NON_STRICT} if strict else set())
         if exp is None:
-            result.unexpected = result.status != Status.OK or result.stream in bad or result.cleanup in bad
+            result.unexpected = result.fails(strict)
             return
         result.expected = {
             k: v for k, v in (("stream", exp.stream), ("cleanup", exp.cleanup), ("status", exp.status)) if v
@@ -64,35 +62,42 @@ class Expectations:
             for axis, actual in (("stream", result.stream), ("cleanup", result.cleanup)):
                 want = result.expected.get(axis)
                 if want is not None:
-                    mismatch |= actual.value != want and actual in bad
+                    mismatch |= actual.value != want and is_failure(actual, strict)
                 else:
-                    mismatch |= actual in bad
+                    mismatch |= is_failure(actual, strict)
         result.unexpected = mismatch
 
 
+def _verdict(key: str, value: Any) -> None:
+    valid = [v.value for v in Verdict] + [s.value for s in Status]
+    if value not in valid:
+        raise Invalid(f"unknown verdict {value!r}", closest(str(value), valid))
+
+
+_FIELDS: dict[str, Field] = {
+    "stream": Field(str, rule=_verdict),
+    "cleanup": Field(str, rule=_verdict),
+    "status": Field(str, rule=_verdict),
+    "reason": Field(str),
+    "link": Field(str),
+}
+
+
 def load_expectations(path: Path) -> Expectations:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(str(path), "<file>", f"not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise ProfileError(str(path), "<file>", f"cannot be read: {exc}") from None
-    cases = data.get("cases", {})
+    data = load_toml(path, ProfileError)
     extra = [k for k in data if k != "cases"]
     if extra:
         raise ProfileError(str(path), extra[0], "unknown top-level table", 'put entries under [cases."<id>"]')
     entries: dict[str, Expectation] = {}
-    valid = {v.value for v in Verdict} | {s.value for s in Status}
-    for key, table in cases.items():
+    for key, table in data.get("cases", {}).items():
+        where = f"cases.{key}"
         if not isinstance(table, dict):
-            raise ProfileError(str(path), f"cases.{key}", "expected a table")
-        for k, v in table.items():
-            if k not in _KEYS:
-                raise ProfileError(str(path), f"cases.{key}.{k}", "unknown field", closest(k, _KEYS))
-            if k in ("stream", "cleanup", "status") and v not in valid:
-                raise ProfileError(
-                    str(path), f"cases.{key}.{k}", f"unknown verdict {v!r}", closest(str(v), valid)
-                )
+            raise ProfileError(str(path), where, f"expected a table, got {shown(table)}")
+
+        def err(fld: str, problem: str, hint: str = "", where: str = where) -> ProfileError:
+            return ProfileError(str(path), f"{where}.{fld}", problem, hint)
+
+        check_fields(table, _FIELDS, err)
         entries[key] = Expectation(
             table.get("stream"),
             table.get("cleanup"),
@@ -107,11 +112,7 @@ def write_expectations(results: Iterable[CaseResult], path: Path) -> int:
     lines = ["# thinkwire expectations: known results of this SUT, keyed by case id.", ""]
     n = 0
     for r in results:
-        if (
-            r.status == Status.OK
-            and r.stream not in (Verdict.FAIL, Verdict.NON_STRICT)
-            and r.cleanup in (Verdict.PASS, Verdict.NOT_APPLICABLE)
-        ):
+        if not r.fails(strict=True):  # (written for a strict run too: NON_STRICT is recorded)
             continue
         n += 1
         lines.append(f'[cases."{r.case_id}"]')

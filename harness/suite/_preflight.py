@@ -8,12 +8,14 @@ timeout (slow is not buffering).
 
 from __future__ import annotations
 
+import shlex
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness._errors import PreflightError
-from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.dialects import LENIENT
+from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.suite._case import Case, expand_all
 from harness.suite._case_run import Limits, run_case
 from harness.suite._scenario import load_catalog
@@ -21,6 +23,7 @@ from harness.suite._verdict import Status
 
 __all__ = [
     "WARMED",
+    "address",
     "canary_case",
     "check_sut",
     "explain",
@@ -57,7 +60,7 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
             and c.stream
             and c.chunking == "frames"
             and c.perturbation == "none"
-            and c.profile == "lenient"
+            and c.profile == LENIENT
         )
 
     claimed = [
@@ -77,15 +80,26 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
     raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
 
 
+def address(profile: SUTProfile, driver: Driver) -> str:
+    """Where the SUT is reached: the URL (a gateway's with the port picked when it started; a URL
+    SUT's as given), a Python SUT's callable, a CLI's command."""
+    url = getattr(driver, "base_url", "")
+    if profile.kind in ("gateway", "url") and url:
+        return str(url)
+    if profile.kind == "python":
+        return profile.callable or profile.name
+    return shlex.join(profile.command[:3])
+
+
 def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:
     """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
     the first-byte latency the gates' timeout derives from."""
     from harness.upstream import ClientSide
 
     canary = canary_case(profile)
-    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, True)
+    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "all")
     detail = explain(canary.id, result.error, view)
-    where = profile.url if profile.kind == "url" else (profile.callable or " ".join(profile.command[:3]))
+    where = address(profile, driver)
     name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
     first = view.turns[0] if view is not None and view.turns else None
     if result.status == Status.TIMEOUT:
@@ -106,9 +120,9 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
             why = "answered without calling the mock upstream (is its upstream URL configured?)"
         raise PreflightError(f"preflight: {name} at {where} {why}", detail)
     if limits.gate_timeout is None and (
-        profile.warmup if profile.warmup is not None else profile.kind in ("gateway", "url")
+        profile.warmup if profile.warmup is not None else KIND_TABLE[profile.kind].warmup
     ):
-        warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, False)
+        warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
         latency = warm.first_byte_s
         if latency is not None:
             limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)

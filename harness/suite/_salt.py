@@ -20,23 +20,7 @@ from harness.upstream import Emit, Step
 
 _Steps = tuple[Step | ProviderHttpError, ...]
 
-__all__ = ["TOKENS", "case_of", "salted", "unsalted"]
-
-TOKENS: dict[str, str] = {}
-"""Routing token -> case id, for every case built in this process (bounded by the catalog): how a
-check names the case whose content showed up in another."""
-
-
-def case_of(token: str) -> str:
-    """The id of the case whose token this is (``""`` when no such case was built here)."""
-    return TOKENS.get(token, "")
-
-
-def unsalted(text: str, token: str) -> str:
-    """``text`` without the salt ``token`` put in it (what two cases of one scenario compare)."""
-    if not token or token not in text:
-        return text
-    return text.replace(f"[{token}] ", "").replace(f" [{token}]", "")
+__all__ = ["salted"]
 
 
 def salted(turns: tuple[TurnSpec, ...], token: str) -> tuple[TurnSpec, ...]:

@@ -3,26 +3,43 @@ against each case's findings after it is judged.
 
 Rule: a verdict named here is one of its axis's verdicts, a check named here is a registered check;
 a verdict that differs is one FAIL finding, never a second report of a failure its own check made.
+This module knows a scenario only as its ``path`` and ``expect`` (it imports nothing of
+``_scenario``, which imports it to validate the file).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from harness._errors import closest
+from harness._fields import Err
 
-if TYPE_CHECKING:
-    from harness.suite._scenario import Scenario
+__all__ = ["Expecting", "expect_findings", "expected_verdicts"]
 
-__all__ = ["expect_findings", "expected_verdicts"]
+_KEYS = ("outcome", "stream", "cleanup", "findings")
 
 
-def expected_verdicts(expect: Mapping[str, Any], err: Any) -> dict[str, str]:
+class Expecting(Protocol):
+    """What :func:`expect_findings` reads of a scenario."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def expect(self) -> Mapping[str, str]: ...
+
+
+def expected_verdicts(expect: Mapping[str, Any], err: Err) -> dict[str, str]:
     """``expect.stream`` / ``expect.cleanup`` / ``expect.findings.<check>``: verdicts a correct SUT
-    earns, validated against the verdicts of that axis and the registered check names."""
+    earns, validated against the verdicts of that axis and the registered check names (``outcome``,
+    the table's other key, is the scenario's to read)."""
     from harness.suite._verdict import Verdict
     from harness.suite.checks import CHECKS
+
+    for key in expect:
+        if key not in _KEYS:
+            raise err(f"expect.{key}", "unknown field", closest(key, _KEYS))
 
     stream = ("PASS", "NON_STRICT", "INFO", "UNSUPPORTED", "FAIL")
     cleanup = ("PASS", "UNCLEAN", "FAIL")
@@ -49,23 +66,22 @@ def expected_verdicts(expect: Mapping[str, Any], err: Any) -> dict[str, str]:
     return out
 
 
-def expect_findings(scenario: Scenario, findings: Sequence[Any]) -> list[Any]:
+def expect_findings(scenario: Expecting, findings: Sequence[Any]) -> list[Any]:
     """The scenario's ``expect`` verdicts held against a case's findings (Autobahn's expected outcomes):
     one FAIL finding ``scenario-expect`` naming each verdict that differs, unless the verdict found is
     itself a failure (its own check reports that). A check not among ``findings`` (parity, judged
     after the pair) is not compared here."""
-    from harness.suite._verdict import Axis, Finding, Verdict, worst
+    from harness.suite._verdict import Axis, Finding, Verdict, is_failure, worst
 
     if not scenario.expect:
         return []
-    failing = {Verdict.FAIL, Verdict.UNCLEAN, Verdict.NON_STRICT}
     found: dict[str, Verdict] = {f.check: f.verdict for f in findings}
     for axis in Axis:
         found[axis.value] = worst([f.verdict for f in findings if f.axis == axis])
     misses = [
         f"{key} = {want} expected, got {found[key].value}"
         for key, want in scenario.expect.items()
-        if key in found and found[key].value != want and found[key] not in failing
+        if key in found and found[key].value != want and not is_failure(found[key], strict=True)
     ]
     if not misses:
         return []

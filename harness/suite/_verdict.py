@@ -2,6 +2,10 @@
 
 Two verdict axes per case (Autobahn's idea): ``stream`` (PASS / NON_STRICT / INFO / UNSUPPORTED / FAIL)
 and ``cleanup`` (PASS / UNCLEAN / FAIL); the harness status (OK / ERROR / TIMEOUT) is separate.
+
+Rule: what counts as failing is decided here, once: :func:`is_failure` for a verdict (FAIL and
+UNCLEAN always, NON_STRICT under ``strict``), :meth:`CaseResult.fails` for a case (also any status
+but OK); every other module asks these.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ __all__ = [
     "Finding",
     "Status",
     "Verdict",
+    "is_failure",
     "rank",
     "worst",
 ]
@@ -64,6 +69,12 @@ def worst(verdicts: list[Verdict], default: Verdict = Verdict.PASS) -> Verdict:
     return max(real, key=_RANK.__getitem__) if real else default
 
 
+def is_failure(verdict: Verdict, strict: bool) -> bool:
+    """Does ``verdict`` fail a case? FAIL and UNCLEAN always; NON_STRICT when ``strict`` (``--strict``;
+    what a finding or a kept timeline shows as failing is asked with ``strict=True``)."""
+    return verdict in (Verdict.FAIL, Verdict.UNCLEAN) or (strict and verdict == Verdict.NON_STRICT)
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One check's judgement of one case, with the evidence for it."""
@@ -79,7 +90,8 @@ class Finding:
 
     @property
     def failed(self) -> bool:
-        return self.verdict in (Verdict.FAIL, Verdict.UNCLEAN, Verdict.NON_STRICT)
+        """Shown as failing (NON_STRICT included, whatever ``--strict`` says: it is what went wrong)."""
+        return is_failure(self.verdict, strict=True)
 
 
 @dataclass(slots=True)
@@ -102,6 +114,7 @@ class CaseResult:
     error: str = ""  # harness/SUT error text (with the SUT's stderr tail)
     reproduce: str = ""
     timeline: list[dict[str, Any]] = field(default_factory=list)
+    timeline_summary: dict[str, Any] | None = None  # instead of ``timeline`` for a passing case
     axes: dict[str, str] = field(default_factory=dict)
     first_byte_s: float | None = None  # first client request -> first bytes back (a measurement)
     repeats: list[str] = field(default_factory=list)  # with --repeat: each run's verdict, in order
@@ -110,3 +123,8 @@ class CaseResult:
 
     def failing(self) -> list[Finding]:
         return [f for f in self.findings if f.failed]
+
+    def fails(self, strict: bool) -> bool:
+        """Does the case fail: a status other than OK (ERROR, TIMEOUT), or a failing verdict on
+        either axis (:func:`is_failure`)?"""
+        return self.status != Status.OK or is_failure(self.stream, strict) or is_failure(self.cleanup, strict)

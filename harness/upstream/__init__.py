@@ -21,8 +21,8 @@ from harness.upstream._script import (
     Step,
     UnknownEvent,
 )
-from harness.upstream._serve import demo_conversation, serve_forever
 from harness.upstream._server import MockUpstream
+from harness.upstream._standalone import demo_conversation, serve_forever
 
 __all__ = [
     "ClientSide",

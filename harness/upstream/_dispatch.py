@@ -1,7 +1,9 @@
 """One incoming request -> (turn, Plan): record it, pick the script, route, validate, plan.
 
-Rule: shared by both executors (the loopback server and respx), so that they agree on turn order,
-routing, validation and records; immediate answers (404, 500, a strict profile's 400) are plans too.
+Rule: shared by every server (the loopback server, respx and the pytest-httpserver handler), so that
+they agree on turn order, routing, validation and records; immediate answers (404, 500, a strict
+profile's 400) are plans too. The request log is one :class:`RequestLog`: appended and read under its
+one lock, read only through :meth:`RequestLog.snapshot`.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ from harness.upstream._plan import (
     validate_request,
     wants_stream,
 )
-from harness.upstream._script import Conversation
+from harness.upstream._script import Conversation, Script
 
-__all__ = ["ConversationState", "RecordedRequest", "dispatch", "parse_json", "stray"]
+__all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,39 @@ class RecordedRequest:
         return next((v for k, v in self.headers if k.lower() == low), default)
 
 
+class RequestLog:
+    """The requests one conversation received, numbered by arrival (the turn each answers). Appended
+    by the thread that serves, read from any thread, both under the log's one lock. ``keep``: only
+    the last ``keep`` are remembered (the numbering goes on)."""
+
+    def __init__(self, keep: int | None = None) -> None:
+        self._lock = threading.Lock()
+        self._items: deque[RecordedRequest] = deque(maxlen=keep)
+        self._count = 0
+
+    def record(
+        self,
+        method: str,
+        target: str,
+        headers: tuple[tuple[str, str], ...],
+        body: bytes,
+        t: int,
+        conn: int = 0,
+    ) -> RecordedRequest:
+        """Remember one request; its ``turn`` is how many came before it."""
+        path, body_json = target.split("?", 1)[0], parse_json(body)
+        with self._lock:
+            req = RecordedRequest(method, path, target, headers, body, body_json, t, self._count, conn)
+            self._count += 1
+            self._items.append(req)
+        return req
+
+    def snapshot(self) -> list[RecordedRequest]:
+        """The requests remembered, oldest first, as of now (a copy: later requests do not show)."""
+        with self._lock:
+            return list(self._items)
+
+
 @dataclass
 class ConversationState:
     """What one loaded conversation has seen so far (reset by ``load``).
@@ -64,17 +99,16 @@ class ConversationState:
     conversation: Conversation
     timeline: Timeline = field(default_factory=Timeline)
     client: ClientSide = field(default_factory=ClientSide)
-    count: int = 0
     emitted: dict[int, tuple[Event, ...] | Message] = field(default_factory=dict)
     """The events each turn's response carried, folded into a message (once) when a later request
     needs it: folding a long stream before its first byte would delay that byte."""
-    requests: deque[RecordedRequest] = field(default_factory=deque)
-    lock: threading.Lock = field(default_factory=threading.Lock)
     keep: int | None = None
+    requests: RequestLog = field(init=False)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Guards ``emitted`` (the request log has its own)."""
 
     def __post_init__(self) -> None:
-        if self.keep is not None:
-            self.requests = deque(self.requests, maxlen=self.keep)
+        self.requests = RequestLog(self.keep)
 
     def emitted_before(self, turn: int) -> list[Message]:
         with self.lock:
@@ -131,15 +165,8 @@ def dispatch(
     """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
     ``foreign``: routing tokens of other conversations the request carried (token, conversation
     name): recorded as ``crosstalk``, then the request is answered as scripted."""
-    path = target.split("?", 1)[0]
-    body_json = parse_json(body)
-    with state.lock:
-        turn = state.count
-        state.count += 1
-        state.requests.append(
-            RecordedRequest(method, path, target, headers, body, body_json, t, turn, conn)
-        )
-    tl = state.timeline
+    req = state.requests.record(method, target, headers, body, t, conn)
+    turn, tl = req.turn, state.timeline
     tl.add(
         "upstream",
         "request",
@@ -168,15 +195,22 @@ def dispatch(
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=500, cause="sut")
         return turn, _plain(500, msg)
-    routed = dialect_for_path(path, script.dialect)
+    routed = dialect_for_path(req.path, script.dialect)
     if routed != script.dialect:
         msg = (
-            f"thinkwire mock upstream: request #{turn + 1} {method} {path} addresses "
+            f"thinkwire mock upstream: request #{turn + 1} {method} {req.path} addresses "
             f"{routed or 'no known dialect'}, but script #{turn + 1} is {script.dialect}"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=404, cause="sut")
         return turn, _plain(404, msg)
-    request = body_json if isinstance(body_json, Mapping) else {}
+    return turn, _answer(state, req, script)
+
+
+def _answer(state: ConversationState, req: RecordedRequest, script: Script) -> Plan:
+    """The routed request's answer: the strict profile's rejection, or the script's plan (a
+    mock-internal failure is a ``server-error`` of cause ``harness`` and an aborted answer)."""
+    turn, tl = req.turn, state.timeline
+    request = req.json if isinstance(req.json, Mapping) else {}
     try:
         rejection = validate_request(script, request, state.emitted_before(turn))
         if rejection is not None:
@@ -190,8 +224,8 @@ def dispatch(
                 body=rejection.body.decode(errors="replace"),
             )
             hdrs = (("content-type", rejection.content_type), *rejection.headers)
-            return turn, _immediate(rejection.status, rejection.body, hdrs)
-        plan = build_plan(script, path=path, request=request)
+            return _immediate(rejection.status, rejection.body, hdrs)
+        plan = build_plan(script, path=req.path, request=request)
     except Exception as exc:
         tl.add(
             "upstream",
@@ -200,11 +234,11 @@ def dispatch(
             error="".join(traceback.format_exception(exc)),
             cause="harness",
         )
-        return turn, Plan((Abort("server-error"),), False, ())
+        return Plan((Abort("server-error"),), False, ())
     # What the SUT asked for (streaming or one body) and what it got: the evidence a streaming case
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
     # answer carried reasoning at all (so a finding never guesses).
-    asked = wants_stream(dc_replace(script, stream=None), path, request)
+    asked = wants_stream(dc_replace(script, stream=None), req.path, request)
     tl.add(
         "upstream",
         "mode",
@@ -215,7 +249,7 @@ def dispatch(
     )
     if plan.events:
         state.record_emitted(turn, plan.events)
-    return turn, plan
+    return plan
 
 
 def stray(
@@ -231,13 +265,7 @@ def stray(
 ) -> Plan:
     """A request that names no conversation in flight: the SUT's (it lost or garbled the routing
     token). Remembered in ``state`` (the upstream's own, bounded) and answered 500 saying so."""
-    with state.lock:
-        turn = state.count
-        state.count += 1
-        path = target.split("?", 1)[0]
-        state.requests.append(
-            RecordedRequest(method, path, target, headers, body, parse_json(body), t, turn, conn)
-        )
+    turn = state.requests.record(method, target, headers, body, t, conn).turn
     why = (
         f"its routing token {token} names no conversation in flight"
         if token
@@ -249,3 +277,4 @@ def stray(
     )
     state.timeline.add("upstream", "server-error", turn=turn, t=t, error=msg, status=500, cause="sut")
     return _plain(500, msg)
+

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from harness.timeline import Timeline, now
-from harness.upstream._dispatch import ConversationState, dispatch
+from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch
 from harness.upstream._gates import ClientSide, describe_gate, seen_summary
 from harness.upstream._plan import Abort, Fault, Finish, Head, Sleep, StallFor, WaitGate, Write
 from harness.upstream._script import Conversation, Script
@@ -48,8 +48,8 @@ class ScriptHandler:
         return self.state.client
 
     @property
-    def requests(self) -> list[Any]:
-        return list(self.state.requests)
+    def requests(self) -> list[RecordedRequest]:
+        return self.state.requests.snapshot()
 
     def __call__(self, request: Any) -> Any:
         from werkzeug.wrappers import Response

@@ -9,13 +9,13 @@ no sockets, clocks or threads here. Validation and the streaming decision live h
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from harness._errors import UnknownName
-from harness.codec import encode_pieces
-from harness.dialects import Dialect, Frame, Rejection, dialect_names, get_dialect
+from harness.codec import Frame, encode_pieces
+from harness.dialects import Dialect, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
 from harness.net import Framing
 from harness.upstream import _writes
@@ -49,7 +49,6 @@ __all__ = [
     "build_plan",
     "chunker",
     "dialect_for_path",
-    "load_dialect",
     "routes",
     "validate_request",
     "wants_stream",
@@ -154,21 +153,12 @@ class Plan:
 
 
 # ---------------------------------------------------------------------------------------------------
-def load_dialect(name: str) -> Dialect | None:
-    """The dialect, or None while its module does not exist yet (frames/raw scripts still work)."""
-    try:
-        return get_dialect(name)
-    except ModuleNotFoundError:
-        return None
-
-
 def dialect_for_path(path: str, script_dialect: str | None = None) -> str | None:
     """Which dialect a request path addresses. The script's own dialect wins when its declared
     ``path_suffixes`` match."""
-    if script_dialect is not None:
-        d = load_dialect(script_dialect)
-        if d is not None and any(path.endswith(s) for s in d.path_suffixes):
-            return script_dialect
+    own = get_dialect(script_dialect).path_suffixes if script_dialect is not None else ()
+    if any(path.endswith(s) for s in own):
+        return script_dialect
     for suffix, name in routes():
         if path.endswith(suffix):
             return name
@@ -180,20 +170,14 @@ def wants_stream(script: Script, path: str, body: Mapping[str, Any] | None) -> b
     a body flag, or the path for gemini and bedrock)."""
     if script.stream is not None:
         return script.stream
-    dialect = load_dialect(script.dialect)
-    return dialect.wants_stream(path, body or {}) if dialect is not None else True
+    return get_dialect(script.dialect).wants_stream(path, body or {})
 
 
 def validate_request(
     script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
 ) -> Rejection | None:
-    """The script's provider profile checks the request first (``lenient`` with no dialect: accept)."""
-    dialect = load_dialect(script.dialect)
-    if dialect is None:
-        if script.profile == "lenient":
-            return None
-        raise LookupError(f"dialect {script.dialect!r} is not available for profile {script.profile!r}")
-    profiles = dialect.profiles()
+    """The script's provider profile checks the request first (an unknown profile is an UnknownName)."""
+    profiles = get_dialect(script.dialect).profiles()
     if script.profile not in profiles:
         raise UnknownName(f"{script.dialect} provider profile", script.profile, profiles)
     return profiles[script.profile].validate(body or {}, emitted)
@@ -220,14 +204,12 @@ class _Cut:
 
 
 class _Planner:
-    def __init__(self, script: Script, dialect: Dialect | None, request: Mapping[str, Any]) -> None:
+    def __init__(self, script: Script, dialect: Dialect, request: Mapping[str, Any]) -> None:
         self.script = script
         self.dialect = dialect
         self.request = request
-        self.transport = (
-            str(dialect.transport) if dialect is not None else "sse"
-        )
-        self.variant = script.variant or (dialect.default_variant if dialect is not None else "")
+        self.transport = str(dialect.transport)
+        self.variant = script.variant or dialect.default_variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
         self.frames: list[Frame] = []
@@ -277,8 +259,7 @@ class _Planner:
 
         get_perturbation(self.script.perturbation, self.transport)
         for k, step in enumerate(steps):
-            if isinstance(step, Emit):
-                self.need_dialect("Emit")  # no emitter built: each takes a fresh mock id
+            if isinstance(step, Emit):  # no emitter built: each takes a fresh mock id
                 out += self.shaped(k, step)
             elif isinstance(step, HttpError):
                 raise ValueError("HttpError must be the first step of a script")
@@ -287,24 +268,17 @@ class _Planner:
         return out
 
     # -- helpers ----------------------------------------------------------------------------------
-    def need_dialect(self, what: str) -> Dialect:
-        if self.dialect is None:
-            raise LookupError(f"{what} needs dialect {self.script.dialect!r}, which is not available")
-        return self.dialect
-
     def emitter(self) -> Any:
         if self._emitter is None:
-            self._emitter = self.need_dialect("Emit").emitter(self.variant, model=self.script.model)
+            self._emitter = self.dialect.emitter(self.variant, model=self.script.model)
             prime = getattr(self._emitter, "prime", None)
             if prime is not None:  # what a wire says up front (Anthropic: input tokens in message_start)
                 prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
-        dialect = self.dialect
-        if dialect is None or self.script.profile not in dialect.profiles():
-            return events
-        return tuple(dialect.profiles()[self.script.profile].shape(self.request, events))
+        profile = self.dialect.profiles().get(self.script.profile)
+        return events if profile is None else tuple(profile.shape(self.request, events))
 
     def add_frames(self, frames: Sequence[Frame]) -> None:
         term = self.script.terminator
@@ -398,77 +372,22 @@ class _Planner:
     # -- steps ------------------------------------------------------------------------------------
     def run_stream(self) -> Iterator[Action]:
         """The streaming response's actions, yielded a step (a lazy plan: a batch of frames) at a time."""
-        headers = _merge_headers(
-            (("content-type", _content_type(self.dialect, self.transport)),), self.script.headers
-        )
         steps = self.script.steps
         if steps and isinstance(steps[0], HttpError):
             self.http_error(steps[0])
             yield from self.drain()
             return
-        self.actions.append(Head(200, headers))
+        self.actions.append(
+            Head(200, _merge_headers((("content-type", self.dialect.content_type),), self.script.headers))
+        )
         for k, step in enumerate(steps):
             yield from self.drain()
             if self.done:
                 return
-            if isinstance(step, Emit):
-                shaped = self.shaped(k, step)
-                if not self.lazy:
-                    self.events += shaped
-                    self.add_frames(self.emitter().feed(list(shaped)))
-                    continue
-                for batch in _writes.batches(shaped, _writes.BATCH):
-                    self.add_frames(self.emitter().feed(batch))
-                    if len(self.frames) > _writes.BATCH:
-                        self.flush(keep_last=True)
-                        yield from self.drain()
-            elif isinstance(step, EmitFrames):
-                if not self.lazy:
-                    self.add_frames(step.frames)
-                    continue
-                for i in range(0, len(step.frames), _writes.BATCH):
-                    self.add_frames(step.frames[i : i + _writes.BATCH])
-                    if len(self.frames) > _writes.BATCH:
-                        self.flush(keep_last=True)
-                        yield from self.drain()
-            elif isinstance(step, MidStreamError):
-                self.actions.append(Fault("mid-stream-error"))
-                self.add_frames(self.emitter().feed([step.error]))
-            elif isinstance(step, MalformedFrame):
-                self.flush()
-                self.actions.append(Fault("malformed-frame"))
-                self.add_frames([Frame(step.data, tags=frozenset({"malformed"}))])
-            elif isinstance(step, UnknownEvent):
-                self.flush()
-                self.actions.append(Fault("unknown-event"))
-                self.add_frames([Frame(step.data, event=step.event, tags=frozenset({"unknown"}))])
-            elif isinstance(step, Raw):
-                self.flush()
-                self.output([_Piece(c, frozenset(), None) for c in step.chunks], rechunk=False)
-            elif isinstance(step, Gate):
-                self.flush()
-                self.actions.append(WaitGate(step))
-            elif isinstance(step, Pause):
-                self.flush()
-                self.paused += step.seconds
-                self.actions.append(Sleep(step.seconds, self.paused))
-            elif isinstance(step, Disconnect):
-                self.flush()
-                if step.where == "now":
-                    self.actions.append(Abort("disconnect-now"))
-                    self.done = True
-                else:
-                    self.actions.append(Fault(f"disconnect-{step.where}"))
-                    self.cut = _Cut(step.where, step.after_bytes)
-            elif isinstance(step, Stall):
-                self.flush()
-                self.actions.append(Fault("stall"))
-                self.actions.append(StallFor(step.timeout))
-                self.done = True
-            elif isinstance(step, HttpError):
-                raise ValueError("HttpError must be the first step of a script")
-            else:  # pragma: no cover - exhaustive
+            take = _STREAM_STEPS.get(type(step))
+            if take is None:  # pragma: no cover - exhaustive
                 raise TypeError(f"unknown step {step!r}")
+            yield from take(self, k, step)
         yield from self.drain()
         if self.done:
             return
@@ -482,12 +401,87 @@ class _Planner:
                 self.actions.append(Finish())
         yield from self.drain()
 
+    # -- streaming steps: each plans its step; the frame steps yield batches as they fill -----------
+    def emit(self, k: int, step: Emit) -> Iterator[Action]:
+        shaped = self.shaped(k, step)
+        if not self.lazy:
+            self.events += shaped
+            self.add_frames(self.emitter().feed(list(shaped)))
+            return
+        for batch in _writes.batches(shaped, _writes.BATCH):
+            self.add_frames(self.emitter().feed(batch))
+            yield from self.flush_full()
+
+    def emit_frames(self, k: int, step: EmitFrames) -> Iterator[Action]:
+        if not self.lazy:
+            self.add_frames(step.frames)
+            return
+        for i in range(0, len(step.frames), _writes.BATCH):
+            self.add_frames(step.frames[i : i + _writes.BATCH])
+            yield from self.flush_full()
+
+    def flush_full(self) -> Iterator[Action]:
+        """A lazy plan's batch is full: encode it (but its last frame) and hand its actions out."""
+        if len(self.frames) > _writes.BATCH:
+            self.flush(keep_last=True)
+            yield from self.drain()
+
+    def mid_stream_error(self, k: int, step: MidStreamError) -> Iterable[Action]:
+        self.actions.append(Fault("mid-stream-error"))
+        self.add_frames(self.emitter().feed([step.error]))
+        return ()
+
+    def odd_frame(self, k: int, step: MalformedFrame | UnknownEvent) -> Iterable[Action]:
+        self.flush()
+        if isinstance(step, MalformedFrame):
+            self.actions.append(Fault("malformed-frame"))
+            self.add_frames([Frame(step.data, tags=frozenset({"malformed"}))])
+        else:
+            self.actions.append(Fault("unknown-event"))
+            self.add_frames([Frame(step.data, event=step.event, tags=frozenset({"unknown"}))])
+        return ()
+
+    def raw(self, k: int, step: Raw) -> Iterable[Action]:
+        self.flush()
+        self.output([_Piece(c, frozenset(), None) for c in step.chunks], rechunk=False)
+        return ()
+
+    def gate(self, k: int, step: Gate) -> Iterable[Action]:
+        self.flush()
+        self.actions.append(WaitGate(step))
+        return ()
+
+    def pause(self, k: int, step: Pause) -> Iterable[Action]:
+        self.flush()
+        self.paused += step.seconds
+        self.actions.append(Sleep(step.seconds, self.paused))
+        return ()
+
+    def disconnect(self, k: int, step: Disconnect) -> Iterable[Action]:
+        self.flush()
+        if step.where == "now":
+            self.actions.append(Abort("disconnect-now"))
+            self.done = True
+        else:
+            self.actions.append(Fault(f"disconnect-{step.where}"))
+            self.cut = _Cut(step.where, step.after_bytes)
+        return ()
+
+    def stall(self, k: int, step: Stall) -> Iterable[Action]:
+        self.flush()
+        self.actions += [Fault("stall"), StallFor(step.timeout)]
+        self.done = True
+        return ()
+
+    def late_http_error(self, k: int, step: HttpError) -> Iterable[Action]:
+        raise ValueError("HttpError must be the first step of a script")
+
     def run_whole(self) -> None:
         steps = self.script.steps
         if steps and isinstance(steps[0], HttpError):
             self.http_error(steps[0])
             return
-        dialect = self.need_dialect("a non-streaming response")
+        dialect = self.dialect
         stall: Stall | None = None
         for step in steps:
             if isinstance(step, Emit):
@@ -529,8 +523,21 @@ class _Planner:
         ]
 
 
-def _content_type(dialect: Dialect | None, transport: str) -> str:
-    return dialect.content_type if dialect is not None else "text/event-stream"
+_STREAM_STEPS: dict[type, Callable[[_Planner, int, Any], Iterable[Action]]] = {
+    Emit: _Planner.emit,
+    EmitFrames: _Planner.emit_frames,
+    MidStreamError: _Planner.mid_stream_error,
+    MalformedFrame: _Planner.odd_frame,
+    UnknownEvent: _Planner.odd_frame,
+    Raw: _Planner.raw,
+    Gate: _Planner.gate,
+    Pause: _Planner.pause,
+    Disconnect: _Planner.disconnect,
+    Stall: _Planner.stall,
+    HttpError: _Planner.late_http_error,
+}
+"""Step type -> how a streaming response plans it (looked up by type, h11's READERS: no isinstance
+chain)."""
 
 
 def _merge_headers(
@@ -558,7 +565,7 @@ def build_plan(
     lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``); ``lazy=False``
     plans it whole (the tests compare the two)."""
     request = request or {}
-    dialect = load_dialect(script.dialect)
+    dialect = get_dialect(script.dialect)
     streaming = wants_stream(script, path, request) if stream is None else stream
     planner = _Planner(script, dialect, request)
     if not streaming:

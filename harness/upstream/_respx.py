@@ -165,8 +165,7 @@ class RespxUpstream:
 
     @property
     def requests(self) -> list[RecordedRequest]:
-        with self.state.lock:
-            return list(self.state.requests)
+        return self.state.requests.snapshot()
 
     def _respond(self, request: Any, mod: ModuleType = httpx) -> Any:
         state = self.state

@@ -23,7 +23,17 @@ from dataclasses import dataclass
 
 from harness.upstream._dispatch import ConversationState
 
-__all__ = ["ROUTE_HEADER", "TOKEN_RE", "Routed", "Routes", "token_for", "tokens_in"]
+__all__ = [
+    "ROUTE_HEADER",
+    "TOKENS",
+    "TOKEN_RE",
+    "Routed",
+    "Routes",
+    "case_of",
+    "token_for",
+    "tokens_in",
+    "unsalted",
+]
 
 ROUTE_HEADER = "x-thinkwire-case"
 """The request header that may name a conversation (a token, or a case id where the server knows
@@ -36,6 +46,24 @@ TOKEN_RE = re.compile(rb"tw-[0-9a-f]{8}(?![0-9A-Za-z])")
 def token_for(name: str) -> str:
     """The routing token of the case (or conversation) called ``name``: the same in every run."""
     return "tw-" + hashlib.blake2s(name.encode(), digest_size=4).hexdigest()
+
+
+TOKENS: dict[str, str] = {}
+"""Routing token -> case id, for every case built in this process (bounded by the catalog): how a
+check names the case whose content showed up in another."""
+
+
+def case_of(token: str) -> str:
+    """The id of the case whose token this is (``""`` when no such case was built here)."""
+    return TOKENS.get(token, "")
+
+
+def unsalted(text: str, token: str) -> str:
+    """``text`` without the salt ``token`` put in it (``harness.suite._salt``: ``[token] `` before a
+    turn's reasoning, `` [token]`` after its text): what two cases of one scenario compare."""
+    if not token or token not in text:
+        return text
+    return text.replace(f"[{token}] ", "").replace(f" [{token}]", "")
 
 
 def tokens_in(data: bytes) -> list[str]:

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from harness.dialects import Frame
+from harness.codec import Frame
+from harness.dialects import LENIENT
 from harness.events import Event, StreamError
 
 __all__ = [
@@ -151,7 +152,7 @@ class Script:
     perturbation: str = "none"
     terminator: Literal["normal", "missing", "doubled"] = "normal"
     stream: bool | None = None
-    profile: str = "lenient"
+    profile: str = LENIENT
     model: str = "mock-model"
     headers: tuple[tuple[str, str], ...] = ()
 

@@ -137,8 +137,7 @@ class MockUpstream:
     @property
     def strays(self) -> list[RecordedRequest]:
         """Requests that named no conversation in flight (the last ``KEEP``)."""
-        with self._strays.lock:
-            return list(self._strays.requests)
+        return self._strays.requests.snapshot()
 
     @property
     def timeline(self) -> Timeline:
@@ -151,7 +150,8 @@ class MockUpstream:
     @property
     def requests(self) -> list[RecordedRequest]:
         with self._lock:
-            return list(self._state.requests)
+            state = self._state
+        return state.requests.snapshot()
 
     # -- one request -----------------------------------------------------------------------------
     async def _handle(self, req: Request, resp: Responder) -> None:

@@ -131,8 +131,7 @@ class SharedCatalog:
             state = self._states.get(case.id)
         if state is None:
             return {"case": case.id, "token": case.token, "requests": []}
-        with state.lock:
-            requests = list(state.requests)
+        requests = state.requests.snapshot()
         by_turn: dict[int, list[Entry]] = {}
         for e in state.timeline.entries():
             by_turn.setdefault(e.turn, []).append(e)

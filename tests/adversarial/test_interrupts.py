@@ -154,7 +154,7 @@ def test_a_killed_workers_sut_is_stopped_at_the_end_of_the_run(sandbox: Sandbox)
     try:
         wait_for_output(proc, b".F")  # the workers and their SUTs are up
         workers = [
-            p for p in psutil.Process(proc.pid).children() if "THINKWIRE_RESULTS_DIR" in p.environ()
+            p for p in psutil.Process(proc.pid).children() if "THINKWIRE_PLAN" in p.environ()
         ]
         assert workers
         suts = [c for c in workers[0].children(recursive=True) if "THINKWIRE_SUT_ID" in c.environ()]

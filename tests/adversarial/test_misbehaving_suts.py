@@ -41,6 +41,8 @@ def test_a_stream_that_never_ends_stops_the_run_at_preflight(sandbox: Sandbox) -
     assert ran.code == 2
     assert "did not answer the canary case" in ran.stderr
     assert "within 3s" in ran.stderr
+    # named by its command, found at the URL it was started on (not "at <the command>")
+    assert "endless.py --port '{port}'\" at http://127.0.0.1:" in ran.stderr
     assert ran.elapsed < 15, f"a 3 s deadline took {ran.elapsed:.1f}s"
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from harness.codec import (
     CHUNKERS,
     PERTURBATIONS,
+    Frame,
     JSONLDecoder,
     SSEDecoder,
     SSEEvent,
@@ -22,7 +23,6 @@ from harness.codec import (
 )
 from harness.codec._chunkers import cut
 from harness.codec._sse_encode import split_json_lines
-from harness.dialects._base import Frame
 
 F = (Frame('{"a":1}'), Frame('{"b":[2,"x,y"]}', event="e"))
 ENCODED = {

@@ -13,7 +13,7 @@ import pytest
 
 from harness._errors import PreflightError
 from harness.drivers import SUTRequest, parse_profile
-from harness.events import End, Event, ReasoningDelta, TextDelta
+from harness.events import End, Event, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.reference.sdk import reference_sdk
 from harness.suite import Status, Verdict, run
 
@@ -136,6 +136,54 @@ def test_fake_streaming_gateway_fails_gated_cases() -> None:
     assert "fake-streams" in f.message  # type: ignore[attr-defined]
     incremental = next(f for f in r.findings if f.check == "incremental")
     assert incremental.verdict != Verdict.PASS
+
+
+# -- findings say what really happened (issue 26, item 8) -------------------------------------------
+
+PASSBACK = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"
+
+
+def hides_tool_calls(request: SUTRequest) -> Iterator[Event]:
+    """A wrapper whose client never sees the tool calls (reasoning and text go through)."""
+    for ev in reference_sdk(request):
+        if not isinstance(ev, ToolCallDelta):
+            yield ev
+
+
+def test_passback_is_not_pass_when_the_tool_call_never_reached_the_client() -> None:
+    """The continuation then answers calls the client never saw: it is thinkwire's own, so the strict
+    upstream accepting it proves nothing. passback says so (N/A), delivery names the lost call, and
+    the case fails."""
+    (r,) = run([PASSBACK], sut=hides_tool_calls, preflight=False).results
+    by = {f.check: f for f in r.findings}
+    assert by["passback"].verdict == Verdict.NOT_APPLICABLE
+    assert "tool call(s) of turn 0 never reached the client" in by["passback"].message
+    assert "thinkwire continued the conversation on its own" in by["passback"].message
+    assert by["delivery"].verdict == Verdict.FAIL
+    assert "turn 0: tool calls differ" in by["delivery"].message
+    assert r.stream == Verdict.FAIL
+    (ok,) = run([PASSBACK], sut=reference_sdk).results  # the correct wrapper: a real passback
+    assert {f.check: f for f in ok.findings}["passback"].message == "1 continuation(s) accepted"
+    assert ok.stream == Verdict.PASS
+
+
+def drops_reasoning_and_tool_calls(request: SUTRequest) -> Iterator[Event]:
+    for ev in reference_sdk(request):
+        if not isinstance(ev, ToolCallDelta | ReasoningDelta):
+            yield ev
+
+
+def test_delivery_reports_every_difference_not_only_the_first() -> None:
+    (r,) = run([PASSBACK], sut=drops_reasoning_and_tool_calls, preflight=False).results
+    (f,) = [f for f in r.findings if f.check == "delivery"]
+    assert f.verdict == Verdict.FAIL
+    assert f.data["differences"] == [
+        "turn 0: reasoning never reached the client",
+        "turn 0: tool calls differ",
+        "turn 1: reasoning never reached the client",  # the continuation's answer: every turn judged
+    ]
+    assert f.expected.startswith("turn 0 reasoning: 'I need the weather tool.'; turn 0 tool calls: [(")
+    assert f.actual.startswith("turn 0 reasoning: (no reasoning); turn 0 tool calls: []; turn 1 reasoning")
 
 
 # -- attribution ------------------------------------------------------------------------------------

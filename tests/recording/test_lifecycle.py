@@ -100,8 +100,9 @@ def test_a_stream_in_flight_at_the_stop_finishes_within_grace(grace: float) -> N
     import threading
 
     from harness.events import End, TextDelta
+    from harness.net._lifecycle import Waker
     from harness.upstream import Conversation, Emit, Pause, Script
-    from harness.upstream._serve import Waker, serve_forever
+    from harness.upstream._standalone import serve_forever
 
     script = Script("openai-chat", (Emit((TextDelta("a"),)), Pause(0.3), Emit((TextDelta("b"), End()))))
     lines: list[str] = []
@@ -141,7 +142,8 @@ def test_a_stream_in_flight_at_the_stop_finishes_within_grace(grace: float) -> N
 
 
 def test_a_closing_server_answers_503() -> None:
-    from harness.upstream._serve import Waker, _Standalone
+    from harness.net._lifecycle import Waker
+    from harness.upstream._standalone import _Standalone
 
     waker = Waker()
     up = _Standalone(0, waker)
@@ -250,7 +252,7 @@ def test_replay_cut_during_a_recorded_pause_leaves_nothing_pending(tmp_path: Pat
 def test_a_second_signal_cuts_the_grace_short_and_the_last_request_ends_it() -> None:
     import threading
 
-    from harness.upstream._serve import Waker, drain
+    from harness.net._lifecycle import Waker, drain
 
     waker = Waker()
     try:

@@ -11,11 +11,9 @@ from hypothesis import strategies as st
 from harness.codec import SSEDecoder
 from harness.codec._chunkers import cut
 from harness.reference._core import UpstreamPipe
-from harness.reference._faults import (
-    CLI_FAULTS,
-    GATEWAY_FAULTS,
+from harness.reference._faults import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS
+from harness.reference._parser_mutants import (
     PARSER_FAULTS,
-    SDK_FAULTS,
     JsonlMutant,
     ParserFailure,
     ParserMutant,

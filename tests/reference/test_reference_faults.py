@@ -33,11 +33,11 @@ from harness.reference._faults import (
     GATEWAY_FAULTS,
     SDK_FAULTS,
     FaultFilter,
-    Utf8Breaker,
     check_faults,
     inline_think,
     strip_passback,
 )
+from harness.reference._parser_mutants import Utf8Breaker
 
 R1, R2 = ReasoningDelta("Let me"), ReasoningDelta(" think.")
 SIG = ReasoningSignature("sig_1")

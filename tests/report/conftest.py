@@ -167,6 +167,16 @@ def make_run() -> RunResult:
         cleanup=Verdict.NOT_APPLICABLE,
         findings=[Finding("support", Verdict.UNSUPPORTED, message="the SUT does not claim gemini:thought")],
         reproduce="thinkwire run --sut reference --cases 'wire/variants@gemini:thought'",
+        timeline_summary={  # a passing-like case whose timeline was summarised (the default)
+            "entries": 3,
+            "duration_ms": 2.5,
+            "rows": [
+                {"side": "upstream", "kind": "write", "what": "reasoning", "turn": 0, "n": 2, "bytes": 90,
+                 "first_ms": 0.0, "last_ms": 1.0},
+                {"side": "client", "kind": "event", "what": "ReasoningDelta", "turn": 0, "n": 1, "bytes": 0,
+                 "first_ms": 2.5, "last_ms": 2.5},
+            ],
+        },
     )
     xfail = CaseResult(
         case_id="passback/signature@anthropic:thinking",

@@ -4,6 +4,7 @@ timeline, and the screenshot is a real picture (stdlib PNG reading: zlib + struc
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -13,42 +14,13 @@ from urllib.parse import quote
 
 import pytest
 
+from harness.docs._browser import run_chromium
 from harness.report import render_html
 from harness.suite import RunResult
 
-_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
-    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
-        pytest.skip("chromium is not installed and cannot be installed here (needs root and apt-get)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
-        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, check=False)
-        if done.returncode != 0:
-            pytest.skip(f"chromium could not be installed: {' '.join(cmd)}: {done.stderr.strip()[-300:]}")
-    found = shutil.which("chromium")
-    if not found:
-        pytest.skip("apt-get installed chromium but no `chromium` is on PATH")
-    return found
-
 
 def _chromium(binary: str, tmp: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    cmd = [binary, *_FLAGS, f"--user-data-dir={tmp / 'profile'}", "--window-size=1400,1800", *extra, url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=180, check=False, cwd=tmp)
+    return run_chromium(binary, url, tmp, *extra)
 
 
 def _png_rows(data: bytes, max_rows: int) -> tuple[int, int, list[bytes], int]:
@@ -150,3 +122,72 @@ def test_screenshot_is_a_real_picture(chromium: str, run_result: RunResult, tmp_
     keep = os.environ.get("THINKWIRE_KEEP_SCREENSHOT")
     if keep:
         shutil.copy(shot, keep)
+
+
+_CITED = re.compile(
+    r'<g class="[^"]*evidence" data-checks="([^"]*)"><title>evidence of [^<]*? · #(\d+) '
+)
+
+
+@pytest.fixture(scope="module")
+def faulty_run() -> RunResult:
+    """Two fault switches of the in-process reference SUT over a few real cases: two causes, one of
+    them shared by several cases."""
+    from harness.suite import run
+
+    dropped = run(
+        ["wire-variants/reasoning-then-answer[openai-chat:reasoning*/frames]"],
+        sut="reference-sdk",
+        faults=["drop-reasoning"],
+        expectations=None,
+    )
+    replayed = run(
+        ["ordering-duplication/done-event-repeats[openai-responses:summary/frames]"],
+        sut="reference-sdk",
+        faults=["replay-done"],
+        expectations=None,
+    )
+    dropped.results += replayed.results
+    return dropped
+
+
+def test_each_failing_case_opens_with_its_evidence_marked_and_causes_listed(
+    chromium: str, faulty_run: RunResult, tmp_path: Path
+) -> None:
+    failing = [r for r in faulty_run.results if r.failing()]
+    assert len(failing) >= 3
+    assert {f.check for r in failing for f in r.failing()} == {"delivery", "no-duplication"}
+    page = _report(faulty_run, tmp_path)
+    for r in failing:
+        url = page.as_uri() + "#case=" + quote(r.case_id, safe="")
+        done = _chromium(chromium, tmp_path, url, "--dump-dom")
+        assert done.returncode == 0, done.stderr[-2000:]
+        dom = done.stdout
+        i = next(n for n, c in enumerate(faulty_run.results) if c.case_id == r.case_id)
+        opened = dom.split(f'id="detail-{i}"', 1)[1].split("</details></div></td></tr>", 1)[0]
+        svg = opened.split('class="timeline"', 1)[1].split("</svg>", 1)[0]
+        marked = {(int(n), check) for checks, n in _CITED.findall(svg) for check in checks.split()}
+        for f in r.failing():
+            assert f.evidence, f"{r.case_id}: {f.check} cites nothing"
+            drawn = {n for n in f.evidence if _drawn(r.timeline[n])}
+            assert drawn, (r.case_id, f.check, f.evidence)
+            assert {(n, f.check) for n in drawn} <= marked, (r.case_id, f.check, drawn, marked)
+            assert f"evidence of {f.check}: #" in svg
+        # the grouped causes: one line per cause with its count, the case linked under it
+        causes = dom.split('<section id="causes">', 1)[1].split("</section>", 1)[0]
+        assert f'href="#case={quote(r.case_id, safe="")}"' in causes
+    delivery = [r for r in failing if r.failing()[0].check == "delivery"]
+    head = f'<span class="cnt">{len(delivery)}</span> <b>[delivery]</b>'
+    assert f"{head} turn N: reasoning never reached" in dom
+    assert '<span class="cnt">1</span> <b>[no-duplication]</b> turn N: reasoning delivered Nx' in dom
+
+
+def _drawn(entry: dict[str, object]) -> bool:
+    """Entries a swimlane lane shows (upstream frames, client observations, sut/harness marks)."""
+    side, kind = entry.get("side"), entry.get("kind")
+    return bool(
+        (side == "upstream" and kind in ("write", "request", "rejected", "response-end", "fault"))
+        or (side == "upstream" and kind == "disconnect")
+        or (side == "client" and kind in ("chunk", "event", "status", "end", "error", "request", "cancel"))
+        or side in ("sut", "harness")
+    )

@@ -50,7 +50,7 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     errors = list(_validator().iter_errors(doc))
     assert errors == []
     assert doc["format"] == "thinkwire-results"
-    assert doc["version"] == 1
+    assert doc["version"] == 2
     assert doc["exit_code"] == 1
     assert doc["counts"] == {"PASS": 2, "FAIL": 2, "TIMEOUT": 1, "UNSUPPORTED": 1}
 
@@ -59,7 +59,11 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     ("mutate", "path"),
     [
         (lambda d: d.pop("results"), []),
-        (lambda d: d.update(version=2), ["version"]),
+        (lambda d: d.update(version=3), ["version"]),
+        (
+            lambda d: d["results"][3]["timeline_summary"]["rows"][0].update(n=0),
+            ["results", 3, "timeline_summary", "rows", 0, "n"],
+        ),
         (lambda d: d["results"][1].update(stream="BROKEN"), ["results", 1, "stream"]),
         (
             lambda d: d["results"][1]["findings"][0].update(evidence=["2"]),
@@ -92,10 +96,21 @@ def test_round_trip_is_lossless(run_result: RunResult, tmp_path: Path) -> None:
     assert [r.case_id for r in back.unexpected] == [r.case_id for r in run_result.unexpected]
 
 
+def test_version_1_files_are_read(run_result: RunResult) -> None:
+    doc = to_json(run_result)
+    doc["version"] = 1
+    for case in doc["results"]:
+        case.pop("timeline_summary", None)
+    back = from_json(doc)
+    assert [r.case_id for r in back.results] == [r.case_id for r in run_result.results]
+    assert all(r.timeline_summary is None for r in back.results)
+
+
 def test_write_reports_writes_three_files(run_result: RunResult, tmp_path: Path) -> None:
     out = write_reports(run_result, tmp_path / "deep" / "dir")
-    assert sorted(p.name for p in out.values()) == ["report.html", "results.json", "summary.md"]
-    assert all(p.stat().st_size > 0 for p in out.values())
+    assert sorted(p.name for p in out.values()) == ["report.html", "results.json", "summary.md", "swimlanes"]
+    assert all(p.stat().st_size > 0 for p in out.values() if p.is_file())
+    assert len(list(out["swimlanes"].glob("*.svg"))) == 3  # FAIL, TIMEOUT, UNCLEAN
     assert load_results(out["json"]) == run_result
 
 
@@ -134,7 +149,7 @@ def test_load_errors_name_the_file_and_the_problem(run_result: RunResult, tmp_pa
         _bad(tmp_path, {"format": "junit"}) == "F: field 'format': expected 'thinkwire-results', got 'junit'"
     )
     assert _bad(tmp_path, edited(lambda d: d.update(version=9))) == (
-        "F: field 'version': this thinkwire reads version 1, got 9"
+        "F: field 'version': this thinkwire reads versions 1 and 2, got 9"
     )
     assert _bad(tmp_path, edited(lambda d: d["results"][1].update(stream="GOOD"))) == (
         "F: field 'results[1].stream': unknown value 'GOOD' "

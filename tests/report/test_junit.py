@@ -126,3 +126,45 @@ def test_passing_run_has_no_failures(tmp_path: Path) -> None:
     root = _parse(run, tmp_path)
     assert (root.get("failures"), root.get("errors"), root.get("skipped")) == ("0", "0", "0")
     assert root.find("testsuite/testcase/failure") is None
+
+
+def test_causes_as_suite_properties_and_swimlanes_linked(run_result: RunResult, tmp_path: Path) -> None:
+    twin = CaseResult(  # the same cause as the FAIL case's duplication finding, other numbers and text
+        "incremental/reasoning-flush@openai-chat:reasoning/one-chunk",
+        "incremental/reasoning-flush",
+        "r",
+        "incremental",
+        "ref-gw",
+        stream=Verdict.FAIL,
+        unexpected=True,
+        findings=[Finding("duplication", Verdict.FAIL, message="reasoning text delivered 3 times: 'Hm'")],
+    )
+    run_result.results.append(twin)
+    for r in run_result.results:
+        if r.findings and r.findings[0].check == "incremental" and r.stream == Verdict.FAIL:
+            r.findings[1] = Finding(
+                "duplication", Verdict.FAIL, message="reasoning text delivered 2 times: 'Let me think'",
+                evidence=(8, 9),
+            )
+    root = _parse(run_result, tmp_path)
+    suite = root.find("testsuite")
+    assert suite is not None
+    props = [p.get("value", "") for p in suite.findall("properties/property")]
+    assert props[0] == (
+        "2 x [duplication] reasoning text delivered N times: '…': "
+        "incremental/reasoning-flush@openai-chat:reasoning_content/one-chunk, "
+        "incremental/reasoning-flush@openai-chat:reasoning/one-chunk"
+    )
+    assert len(props) == 4  # + incremental, TIMEOUT, cleanup: one case each
+    fail = suite.findall("testcase")[1]
+    text = fail.findtext("failure") or ""
+    said = "[duplication] reasoning text delivered N times: '…'"
+    assert f"    cause shared by 2 unexpected case(s): {said}" in text
+    out = fail.findtext("system-out") or ""
+    svg = tmp_path / "out" / "swimlanes"
+    (link,) = [ln for ln in out.splitlines() if ln.startswith("[[ATTACHMENT|")]
+    path = Path(link[len("[[ATTACHMENT|") : -2])
+    assert path.parent == svg
+    assert path.exists()
+    assert 'data-checks="incremental duplication"' in path.read_text(encoding="utf-8")
+    assert "ATTACHMENT" not in (suite.findall("testcase")[0].findtext("system-out") or "")  # passing

@@ -15,7 +15,10 @@ def test_summary_content(run_result: RunResult) -> None:
     assert "| incremental | 1 | 0 | 1 | 0 | 0 | 0 |" in lines
     assert "| cleanup | 0 | 0 | 0 | 1 | 0 | 0 |" in lines
     assert "| **total** | **1** | **1** | **1** | **1** | **1** | **1** |" in lines
-    assert "### Unexpected failures" in lines
+    assert "### Unexpected failures by cause" in lines
+    assert "| 1 | duplication | reasoning text delivered twice: '…' " \
+        "| `incremental/reasoning-flush@openai-chat:reasoning_content/one-chunk` |" in lines
+    assert "<details><summary>Unexpected failures, case by case</summary>" in lines
     table = [ln for ln in lines if ln.startswith("| `")]
     assert table == [
         "| `incremental/reasoning-flush@openai-chat:reasoning_content/one-chunk` | incremental "
@@ -56,6 +59,10 @@ def test_failure_table_is_capped_and_cells_are_escaped() -> None:
     rows = [ln for ln in md.splitlines() if ln.startswith("| `cat/s@")]
     assert len(rows) == 50
     assert rows[0] == "| `cat/s@000` | k | a\\|b second line 0 |"
-    assert md.splitlines()[-1] == "… and 23 more"
+    assert md.splitlines()[-3] == "… and 23 more"
+    (cause,) = [ln for ln in md.splitlines() if ln.startswith("| 73 | k |")]  # one cause, its 73 cases
+    assert cause.startswith("| 73 | k | a\\|b second line N | <details><summary>73 cases</summary>")
+    assert "</summary>`cat/s@000`<br>`cat/s@001`<br>" in cause
+    assert cause.endswith("<br>… and 53 more</details> |")
     assert "> **SUT error:** boom more" in md
     assert len(render_markdown(RunResult("s", results), limit=80).splitlines()) < 100

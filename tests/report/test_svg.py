@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_empty_timeline_and_hostile_text() -> None:
     assert "<script>" not in svg
     groups = _groups(svg)
     title = groups["tick up error evidence"][0].findtext(NS + "title") or ""
-    assert title == "#0 0.00 ms upstream write: \\x00\\x07]]><script>alert(1)</script>\\ud800"
+    assert title == "evidence of k · #0 0.00 ms upstream write: \\x00\\x07]]><script>alert(1)</script>\\ud800"
 
 
 def test_unreleased_gate_is_drawn_to_the_end() -> None:
@@ -113,3 +114,32 @@ def test_unreleased_gate_is_drawn_to_the_end() -> None:
     groups = _groups(timeline_svg(case))
     assert len(groups["gate timeout"]) == 1
     assert groups["gate timeout"][0].findtext(NS + "title") == "gate c waited 10.00 ms -> (still waiting)"
+
+
+def test_evidence_names_its_checks_and_the_legend_says_which(run_result: RunResult) -> None:
+    groups = _groups(timeline_svg(run_result.results[1]))
+    cited = groups["tick client reasoning evidence"]
+    assert [g.get("data-checks") for g in cited] == ["incremental duplication", "duplication"]
+    assert (cited[0].findtext(NS + "title") or "").startswith("evidence of incremental, duplication · #8 ")
+    (legend,) = groups["evidence-legend"]
+    assert legend.findtext(NS + "text") == "evidence of incremental: #2 #3 #8; duplication: #8 #9"
+    svg = timeline_svg(run_result.results[1])
+    assert ">reasoning</text>" in svg
+    assert ">answer</text>" in svg  # reasoning and answer: two colours, both in the legend
+    assert COLOURS["reasoning"] != COLOURS["text"]
+
+
+def test_write_swimlanes_one_standalone_file_per_failing_case(run_result: RunResult, tmp_path: Path) -> None:
+    from harness.report._svg import svg_name, write_swimlanes
+
+    written = write_swimlanes(run_result, tmp_path / "svg")
+    # the FAIL, the TIMEOUT and the UNCLEAN case have timelines; the passing and the summarised ones not
+    assert sorted(written) == sorted(r.case_id for r in run_result.results if r.case_id in written)
+    assert set(written) == {run_result.results[i].case_id for i in (1, 2, 5)}
+    for case_id, path in written.items():
+        assert path.name == svg_name(case_id)
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns=')
+        ET.fromstring(text.split("\n", 1)[1])
+    assert svg_name("a/b[c:d/e]") != svg_name("a/b[c:d/f]")
+    assert "/" not in svg_name("a/b[c:d/e]")

@@ -57,7 +57,7 @@ BAD = [
         "variants",
         "reasoning_content",
     ),
-    ("wrong type", GOOD.replace('["openai-chat"]', '"openai-chat"'), "dialects", "expected list"),
+    ("wrong type", GOOD.replace('["openai-chat"]', '"openai-chat"'), "dialects", "expected a list"),
     ("unknown step", GOOD.replace("{ text = ", "{ txt = "), "turns[0].steps[2].txt", "text"),
     (
         "two keys in one step",

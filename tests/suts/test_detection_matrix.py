@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.reference._faults import FAULTS, PARSER_FAULTS
+from harness.reference._faults import FAULTS
+from harness.reference._parser_mutants import PARSER_FAULTS
 from harness.suite import Status, Verdict, run
 from harness.suite._matrix import MATRIX, Mutant, detect, mutation_cases, mutation_score
 
@@ -18,9 +19,13 @@ pytestmark = pytest.mark.slow
 def test_mutant_caught_by_its_check_only(mutant: Mutant) -> None:
     result, failing = detect(mutant)
     assert mutant.check in failing, f"{mutant.id} not caught by {mutant.check}: failing={sorted(failing)}"
-    unrelated = failing - {mutant.check} - mutant.also
+    unrelated = mutant.unrelated(failing)
     assert not unrelated, f"{mutant.id} also tripped unrelated checks {sorted(unrelated)}"
     assert result.exit_code == 1
+    cited = [(r, f) for r in result.results for f in r.failing() if f.check == mutant.check]
+    for r, f in cited:  # the designed check cites the timeline entries it judged (the swimlane marks them)
+        assert f.evidence, f"{r.case_id}: {f.check} cites no timeline entry ({f.message})"
+        assert all(0 <= i < len(r.timeline) for i in f.evidence), (r.case_id, f.evidence, len(r.timeline))
 
 
 @pytest.mark.parametrize("sut", sorted({m.sut for m in MATRIX}))

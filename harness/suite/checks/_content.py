@@ -5,10 +5,22 @@ Rule: each reads the fates computed in ``_view`` and judges only its own fate.
 
 from __future__ import annotations
 
-from harness.events import ReasoningBlock, TextBlock, ToolCallBlock
+from dataclasses import dataclass
+
+from harness.events import (
+    End,
+    ReasoningBlock,
+    ReasoningDelta,
+    StreamError,
+    TextBlock,
+    TextDelta,
+    ToolCallBlock,
+    ToolCallDelta,
+)
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks._base import check, judged_turns, na
-from harness.suite.checks._view import CaseView
+from harness.suite.checks._view import CaseView, TurnView
+from harness.timeline import Entry
 
 __all__: list[str] = []
 
@@ -22,46 +34,60 @@ def delivery(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("delivery", "no turn to judge")
-    for t in turns:
-        rf, tf = t.reasoning_fate, t.text_fate
-        if rf == "dropped":
-            why = "reasoning never reached the client"
-            if t.mode is not None and t.mode.info.get("reasoning") is False:
-                why += " (the upstream sent none: did the SUT ask for it?)"
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: {why}",
-                expected=_short(t.expected_reasoning),
-                actual="(no reasoning)",
-            )
-        if rf == "altered":
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: reasoning altered",
-                expected=_short(t.expected_reasoning),
-                actual=_short(t.reasoning),
-            )
-        if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: answer text {tf}",
-                expected=_short(t.expected_text),
-                actual=_short(t.text),
-            )
-        want = [(c.name, c.arguments) for c in t.expected.tool_calls]
-        got = [(c.name, c.arguments) for c in t.tool_calls]
-        if want != got and _norm(want) != _norm(got):
-            return Finding(
-                "delivery",
-                Verdict.FAIL,
-                message=f"turn {t.turn}: tool calls differ",
-                expected=str(want),
-                actual=str(got),
-            )
-    return Finding("delivery", Verdict.PASS)
+    diffs = [d for t in turns for d in _differences(view, t)]
+    if not diffs:
+        return Finding("delivery", Verdict.PASS)
+    if len(diffs) == 1:
+        (d,) = diffs
+        return Finding("delivery", Verdict.FAIL, message=d.message, expected=d.expected, actual=d.actual,
+                       evidence=d.evidence)  # fmt: skip
+    return Finding(
+        "delivery",
+        Verdict.FAIL,
+        message="; ".join(d.message for d in diffs),
+        expected="; ".join(f"{d.what}: {d.expected}" for d in diffs),
+        actual="; ".join(f"{d.what}: {d.actual}" for d in diffs),
+        evidence=tuple(sorted({i for d in diffs for i in d.evidence})),
+        data={"differences": [d.message for d in diffs]},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Difference:
+    what: str  # "turn 0 reasoning"
+    message: str
+    expected: str
+    actual: str
+    evidence: tuple[int, ...]  # the timeline entries it cites
+
+
+def _differences(view: CaseView, t: TurnView) -> list[_Difference]:
+    """Every way one turn's delivery differs from what the upstream sent: reasoning, answer text
+    (unless the reasoning moved into it: channel-separation's), tool calls."""
+    out: list[_Difference] = []
+    rf, tf = t.reasoning_fate, t.text_fate
+    if rf == "dropped":
+        why = "reasoning never reached the client"
+        if t.mode is not None and t.mode.info.get("reasoning") is False:
+            why += " (the upstream sent none: did the SUT ask for it?)"
+        cited = view.cite(t.writes_of("reasoning"), t.events_of(End, StreamError))
+        what, msg = f"turn {t.turn} reasoning", f"turn {t.turn}: {why}"
+        out.append(_Difference(what, msg, _short(t.expected_reasoning), "(no reasoning)", cited))
+    elif rf == "altered":
+        cited = view.cite(t.writes_of("reasoning"), t.events_of(ReasoningDelta))
+        what, msg = f"turn {t.turn} reasoning", f"turn {t.turn}: reasoning altered"
+        out.append(_Difference(what, msg, _short(t.expected_reasoning), _short(t.reasoning), cited))
+    if tf in ("dropped", "altered") and rf not in ("moved", "leaked"):
+        text = f"turn {t.turn}: answer text {tf}"
+        cited = view.cite(t.writes_of("text"), t.events_of(TextDelta, End))
+        out.append(_Difference(f"turn {t.turn} text", text, _short(t.expected_text), _short(t.text), cited))
+    want = [(c.name, c.arguments) for c in t.expected.tool_calls]
+    got = [(c.name, c.arguments) for c in t.tool_calls]
+    if want != got and _norm(want) != _norm(got):
+        calls = f"turn {t.turn}: tool calls differ"
+        cited = view.cite(t.writes_of("tool"), t.events_of(ToolCallDelta))
+        out.append(_Difference(f"turn {t.turn} tool calls", calls, str(want), str(got), cited))
+    return out
 
 
 def _norm(calls: list[tuple[str, str]]) -> list[tuple[str, object]]:
@@ -87,12 +113,14 @@ def no_duplication(view: CaseView) -> Finding:
             ("text", t.text_fate, t.expected_text, t.text),
         ):
             if fate_ == "duplicated":
+                kind = ReasoningDelta if what == "reasoning" else TextDelta
                 return Finding(
                     "no-duplication",
                     Verdict.FAIL,
                     message=f"turn {t.turn}: {what} delivered {got.count(exp)}x",
                     expected=_short(exp),
                     actual=_short(got, 160),
+                    evidence=view.cite(t.events_of(kind), limit=16),
                 )
     mirrored = [n for t in turns for n in t.notices if n.kind == "mirrored"]
     if mirrored:
@@ -121,6 +149,7 @@ def channel_separation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: reasoning delivered as answer text",
                 expected=f"reasoning {_short(t.expected_reasoning)}",
                 actual=f"text {_short(t.text)}",
+                evidence=view.cite(t.writes_of("reasoning"), t.events_of(TextDelta)),
             )
         if t.reasoning_fate in ("leaked", "intruded") or t.text_fate == "moved":
             return Finding(
@@ -129,6 +158,7 @@ def channel_separation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: answer text delivered as reasoning",
                 expected=f"text {_short(t.expected_text)}",
                 actual=f"reasoning {_short(t.reasoning)}",
+                evidence=view.cite(t.writes_of("text"), t.events_of(ReasoningDelta)),
             )
         if t.expected_reasoning and "<think>" in t.text and "<think>" not in t.expected_text:
             return Finding(
@@ -137,6 +167,7 @@ def channel_separation(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: <think> tags in answer",
                 expected=_short(t.expected_text),
                 actual=_short(t.text),
+                evidence=view.cite(t.events_containing("<think>", TextDelta)),
             )
     inline = [n for t in turns for n in t.notices if n.kind == "inline-think"]
     if inline:
@@ -166,6 +197,7 @@ def utf8_integrity(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: U+FFFD or invalid UTF-8",
                 expected="no replacement characters",
                 actual=_short(got),
+                evidence=view.cite(t.events_containing("\ufffd", ReasoningDelta, TextDelta)),
             )
     return Finding("utf8-integrity", Verdict.PASS)
 
@@ -190,6 +222,11 @@ def _kinds(blocks: tuple[object, ...]) -> list[str]:
     return out
 
 
+def _firsts(entries: list[Entry]) -> list[Entry]:
+    """The first entry of each run of one event type: where the order changes."""
+    return [e for i, e in enumerate(entries) if i == 0 or type(entries[i - 1].event) is not type(e.event)]
+
+
 @check(
     "ordering", "Reasoning precedes the answer and tool calls of the same message; interleaving is preserved."
 )
@@ -209,5 +246,6 @@ def ordering(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: blocks out of order",
                 expected=" -> ".join(want),
                 actual=" -> ".join(got),
+                evidence=view.cite(_firsts(t.events_of(ReasoningDelta, TextDelta, ToolCallDelta))),
             )
     return Finding("ordering", Verdict.PASS)

@@ -4,10 +4,10 @@ so the runner calls it after both; each case's own salt (its routing token) is t
 
 from __future__ import annotations
 
-from harness.suite._salt import unsalted
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks._base import judged_turns, pair_check
 from harness.suite.checks._view import CaseView
+from harness.upstream._routing import unsalted
 
 __all__ = ["parity"]
 
@@ -38,5 +38,6 @@ def parity(streamed: CaseView, whole: CaseView) -> Finding:
                     message=f"turn {ta.turn}: {what} differs between modes",
                     expected=f"streaming: {sa[:120]!r}",
                     actual=f"non-streaming: {sb[:120]!r}",
+                    evidence=whole.cite(tb.event_entries),  # the finding is the non-streaming case's
                 )
     return Finding("parity", Verdict.PASS)

@@ -6,7 +6,7 @@ has observed the previous one); a timing figure never decides a verdict.
 
 from __future__ import annotations
 
-from harness.events import End, ReasoningDelta, TextDelta
+from harness.events import End, ReasoningDelta, TextDelta, Usage
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks._base import check, judged_turns, na
 from harness.suite.checks._view import CaseView
@@ -34,6 +34,7 @@ def incremental(view: CaseView) -> Finding:
                 "before it",
                 expected=f"{t.gates_scripted} gate(s) reached",
                 actual=f"{len(t.gate_waits)} reached",
+                evidence=view.cite(t.gate_waits, t.writes[-1:]),
             )
     gated = [t for t in turns if t.gate_timeouts or t.gate_opens]
     if not gated:
@@ -51,7 +52,7 @@ def incremental(view: CaseView) -> Finding:
                 actual=f"gate timed out after {e.info.get('timeout', '?')}s; withheld: "
                 f"{str(e.info.get('withheld', '?'))[:120]}; client had seen: "
                 f"{str(e.info.get('seen', '?'))[:120]}",
-                evidence=(view.index_of(e),),
+                evidence=view.cite([e], t.gate_waits[:1], t.events_of(ReasoningDelta)[:1]),
             )
     return Finding(
         "incremental", Verdict.PASS, message=f"{sum(len(t.gate_opens) for t in gated)} gate(s) opened"
@@ -82,6 +83,7 @@ def termination(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: data after the end of stream",
                 expected="one terminator",
                 actual=f"{len(ends)} end(s); notices {sorted(kinds)}",
+                evidence=view.cite(t.events_of(End), t.chunks[-1:]),
             )
         if not ends or "no-terminator" in kinds:
             return Finding(
@@ -90,6 +92,7 @@ def termination(view: CaseView) -> Finding:
                 message=f"turn {t.turn}: stream ended without terminator",
                 expected="a proper terminator",
                 actual="EOF without one",
+                evidence=view.cite(t.writes_of("terminal"), t.chunks[-1:]),
             )
     return Finding("termination", Verdict.PASS)
 
@@ -120,6 +123,7 @@ def usage(view: CaseView) -> Finding:
                     expected=f"{name}={want}",
                     actual=f"usage seen: {[(u.input_tokens, u.reasoning_tokens) for u in t.usages] or 'none'}"
                     " (input, reasoning)",
+                    evidence=view.cite(t.writes_of("usage"), t.events_of(Usage)),
                 )
     return Finding("usage", Verdict.PASS)
 

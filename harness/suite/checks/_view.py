@@ -32,7 +32,7 @@ from harness.events import (
 )
 from harness.timeline import Entry, Timeline
 from harness.upstream import Gate
-from harness.upstream._routing import tokens_in
+from harness.upstream._routing import case_of, tokens_in
 
 __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 
@@ -100,6 +100,9 @@ class TurnView:
     raised: list[Entry] = field(default_factory=list)  # client ``error`` entries with an exception
     client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
     foreign: list[Foreign] = field(default_factory=list)  # other cases' content in this turn
+    event_entries: list[Entry] = field(default_factory=list)  # the client ``event`` entries
+    chunks: list[Entry] = field(default_factory=list)  # the client ``chunk`` entries
+    faults: list[Entry] = field(default_factory=list)  # the upstream ``fault`` entries
     expected: Message = field(init=False)
     delivered: Message = field(init=False)
     reasoning: str = field(init=False)
@@ -157,6 +160,18 @@ class TurnView:
     def tool_calls(self) -> tuple[ToolCallBlock, ...]:
         return self.delivered.tool_calls
 
+    def writes_of(self, channel: str) -> list[Entry]:
+        """The upstream writes tagged with ``channel`` (``reasoning``, ``text``, ``tool``, ``usage``...)."""
+        return [e for e in self.writes if channel in e.info.get("tags", ())]
+
+    def events_of(self, *types: type) -> list[Entry]:
+        """The client event entries whose event is one of ``types``."""
+        return [e for e in self.event_entries if isinstance(e.event, types)]
+
+    def events_containing(self, needle: str, *types: type[ReasoningDelta | TextDelta]) -> list[Entry]:
+        """The client reasoning/text event entries whose text contains ``needle``."""
+        return [e for e in self.events_of(*types) if needle in getattr(e.event, "text", "")]
+
 
 @dataclass(slots=True)
 class CaseView:
@@ -166,11 +181,20 @@ class CaseView:
     turns: list[TurnView]
     entries: list[Entry]
 
+    _index: dict[int, int] | None = None
+
     def index_of(self, entry: Entry) -> int:
-        for i, e in enumerate(self.entries):
-            if e is entry:
-                return i
-        return -1
+        if self._index is None:
+            self._index = {id(e): i for i, e in enumerate(self.entries)}
+        return self._index.get(id(entry), -1)
+
+    def cite(self, *groups: list[Entry], limit: int = 8) -> tuple[int, ...]:
+        """A finding's evidence: the timeline indexes of the entries it cites, the first ``limit`` of
+        each group (a per-byte stream writes thousands of frames; the first ones make the point)."""
+        out: list[int] = []
+        for group in groups:
+            out += [i for i in (self.index_of(e) for e in group[:limit]) if i >= 0]
+        return tuple(sorted(set(out)))
 
     @property
     def sut_entries(self) -> list[Entry]:
@@ -220,6 +244,9 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 or any(not _made_by_harness(e, errors) for e in events),
                 raised=[e for e in errors if e.info.get("exception")],
                 client_errors=errors,
+                event_entries=events,
+                chunks=sel("client", "chunk"),
+                faults=sel("upstream", "fault"),
             )
         )
         views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events)
@@ -237,8 +264,6 @@ def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]
     own = getattr(case, "token", "")
     got = t.reasoning + t.text
     if own and "tw-" in got:
-        from harness.suite._salt import case_of
-
         for tok in tokens_in(got.encode()):
             if tok != own:
                 first = next((e for e in events if e.event is not None and tok in _text(e.event)), None)

@@ -186,7 +186,7 @@ def _findings(name: str, results: list[Any]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    from harness.suite._sdk_results import record_profile
+    from harness.docs._sdk_results import record_profile
 
     os.environ.setdefault("LITELLM_MASTER_KEY", "sk-thinkwire-local")
     root = Path(__file__).resolve().parents[2]

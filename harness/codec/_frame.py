@@ -1,0 +1,29 @@
+"""The frame: one protocol message before transport encoding, what a dialect's emitter produces and
+the transport encoders (SSE, JSONL, eventstream) turn into bytes.
+
+Rule: a frame is data (what the wire says and what it means); codecs never look inside ``data``
+beyond their transport, dialects never encode bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Frame"]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One protocol frame before transport encoding.
+
+    ``data`` is the SSE data (possibly a JSON text or ``[DONE]``), the JSONL line without LF, or the
+    eventstream JSON payload. ``event`` is the SSE ``event:`` line or eventstream ``:event-type``.
+    ``tags`` say what the frame means, for gates, faults and checks: ``reasoning``, ``reasoning-done``
+    (finishes a reasoning item/block), ``text``, ``tool``, ``usage``, ``repeat`` (repeats text already
+    streamed, e.g. ``*.done``), ``terminal`` (the stream's proper end), ``error``, ``start``.
+    """
+
+    data: str
+    event: str | None = None
+    message_type: str = "event"
+    tags: frozenset[str] = field(default_factory=frozenset)

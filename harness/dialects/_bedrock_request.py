@@ -1,0 +1,191 @@
+"""The Bedrock message codec: canonical messages and blocks <-> Converse and InvokeModel (Anthropic)
+content, for requests (built and read by the dialect, read by its strict profile to validate a
+continuation) and for non-streaming response bodies.
+
+Rule: sans-IO, parsed JSON in and out; consecutive tool results join one user message, as Bedrock
+requires; a request this codec cannot read becomes fewer messages, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.dialects._anthropic_wire import content_json
+from harness.dialects._base import RequestSpec
+from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
+
+__all__ = [
+    "anthropic_content",
+    "build_request",
+    "converse_content",
+    "from_anthropic",
+    "from_converse",
+    "parse_request",
+]
+
+_THINKING = {"type": "enabled", "budget_tokens": 1024}
+
+
+def build_request(
+    messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+) -> RequestSpec:
+    """A Converse (or, variant ``invoke``, InvokeModel Anthropic) request for ``messages``; the
+    ``thinking`` option replaces the default thinking configuration."""
+    system = [
+        b.text for m in messages if m.role == "system" for b in m.content if isinstance(b, TextBlock)
+    ]
+    convo = [m for m in messages if m.role != "system"]
+    thinking = options.get("thinking", _THINKING)
+    if variant == "invoke":
+        body: dict[str, Any] = {"anthropic_version": "bedrock-2023-05-31", "max_tokens": 4096}
+        if system:
+            body["system"] = "\n".join(system)
+        body["thinking"] = thinking
+        body["messages"] = _grouped(convo, anthropic_content, _anthropic_result)
+        suffix = "/invoke-with-response-stream" if stream else "/invoke"
+    else:
+        body = {"messages": _grouped(convo, converse_content, _converse_result)}
+        if system:
+            body["system"] = [{"text": t} for t in system]
+        body["inferenceConfig"] = {"maxTokens": 4096}
+        body["additionalModelRequestFields"] = {"thinking": thinking}
+        suffix = "/converse-stream" if stream else "/converse"
+    return RequestSpec(f"/model/{model}{suffix}", body, {"content-type": "application/json"})
+
+def parse_request(body: Mapping[str, Any]) -> list[Message]:
+    """Either request shape (Converse or InvokeModel Anthropic) back to canonical messages."""
+    out: list[Message] = []
+    system = body.get("system")
+    if isinstance(system, str):
+        out.append(Message("system", (TextBlock(system),)))
+    elif isinstance(system, list):
+        out += [
+            Message("system", (TextBlock(str(s.get("text", ""))),))
+            for s in system
+            if isinstance(s, Mapping)
+        ]
+    for m in body.get("messages") or []:
+        if not isinstance(m, Mapping):
+            continue
+        content = m.get("content")
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        blocks = [c for c in content or [] if isinstance(c, Mapping)]
+        if m.get("role") == "assistant":
+            out.append(Message("assistant", tuple(_any_block(c) for c in blocks)))
+            continue
+        texts = tuple(TextBlock(str(c["text"])) for c in blocks if isinstance(c.get("text"), str))
+        if texts:
+            out.append(Message("user", texts))
+        for c in blocks:
+            result = _any_result(c)
+            if result is not None:
+                out.append(Message("tool", (result,)))
+    return out
+
+
+def _grouped(messages: Sequence[Message], content: Any, result: Any) -> list[dict[str, Any]]:
+    """Messages in the wire's shape; consecutive tool results join one user message."""
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "assistant":
+            out.append({"role": "assistant", "content": content(m.content)})
+        elif m.role == "tool":
+            blocks = [result(b) for b in m.content if isinstance(b, ToolResultBlock)]
+            if out and out[-1]["role"] == "user" and out[-1].get("_tools"):
+                out[-1]["content"] += blocks
+            else:
+                out.append({"role": "user", "content": blocks, "_tools": True})
+        else:
+            out.append({"role": "user", "content": content(m.content)})
+    for m2 in out:
+        m2.pop("_tools", None)
+    return out
+
+
+def _args(text: str) -> Any:
+    try:
+        return loads(text) if text.strip() else {}
+    except JSONDecodeError:
+        return {"arguments": text}
+
+
+def converse_content(blocks: Sequence[Block]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for b in blocks:
+        if isinstance(b, ReasoningBlock):
+            if b.redacted is not None:
+                out.append({"reasoningContent": {"redactedContent": b.redacted}})
+            else:
+                rt: dict[str, Any] = {"text": b.text}
+                if b.signature is not None:
+                    rt["signature"] = b.signature
+                out.append({"reasoningContent": {"reasoningText": rt}})
+        elif isinstance(b, TextBlock):
+            out.append({"text": b.text})
+        elif isinstance(b, ToolCallBlock):
+            out.append({"toolUse": {"toolUseId": b.id, "name": b.name, "input": _args(b.arguments)}})
+    return out
+
+
+def _converse_result(b: ToolResultBlock) -> dict[str, Any]:
+    return {"toolResult": {"toolUseId": b.call_id, "content": [{"text": b.content}]}}
+
+
+def anthropic_content(blocks: Sequence[Block]) -> list[dict[str, Any]]:
+    """InvokeModel speaks Anthropic's content (arguments that are not JSON kept as ``arguments``)."""
+    return content_json(blocks, _args)
+
+
+def _anthropic_result(b: ToolResultBlock) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
+
+
+def from_converse(c: Mapping[str, Any]) -> Block:
+    rc = c.get("reasoningContent")
+    if isinstance(rc, Mapping):
+        if "redactedContent" in rc:
+            return ReasoningBlock("", redacted=str(rc["redactedContent"]))
+        rt = rc.get("reasoningText") or {}
+        sig = rt.get("signature")
+        return ReasoningBlock(str(rt.get("text", "")), signature=sig if isinstance(sig, str) else None)
+    tu = c.get("toolUse")
+    if isinstance(tu, Mapping):
+        return ToolCallBlock(
+            str(tu.get("toolUseId", "")), str(tu.get("name", "")), dumps_compact(tu.get("input", {}))
+        )
+    return TextBlock(str(c.get("text", "")))
+
+
+def from_anthropic(c: Mapping[str, Any]) -> Block:
+    kind = c.get("type")
+    if kind == "redacted_thinking":
+        return ReasoningBlock("", redacted=str(c.get("data", "")))
+    if kind == "thinking":
+        sig = c.get("signature")
+        return ReasoningBlock(
+            str(c.get("thinking", "")), signature=sig if isinstance(sig, str) and sig else None
+        )
+    if kind == "tool_use":
+        return ToolCallBlock(str(c.get("id", "")), str(c.get("name", "")), dumps_compact(c.get("input", {})))
+    return TextBlock(str(c.get("text", "")))
+
+
+def _any_block(c: Mapping[str, Any]) -> Block:
+    return from_anthropic(c) if "type" in c else from_converse(c)
+
+
+def _any_result(c: Mapping[str, Any]) -> ToolResultBlock | None:
+    tr = c.get("toolResult")
+    if isinstance(tr, Mapping):
+        parts = tr.get("content") or []
+        text = "".join(str(p.get("text", "")) for p in parts if isinstance(p, Mapping) and "text" in p)
+        return ToolResultBlock(str(tr.get("toolUseId", "")), text)
+    if c.get("type") == "tool_result":
+        content = c.get("content")
+        if isinstance(content, list):
+            content = "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+        return ToolResultBlock(str(c.get("tool_use_id", "")), str(content or ""))
+    return None

@@ -1,0 +1,90 @@
+"""Findings grouped by cause: one check plus its message with the case-specific parts normalised.
+
+Rule: a cause is ``(check, normalised message)``; numbers, ids and quoted texts are what differs between
+cases of one root cause (a wrapper that never splits inline ``<think>`` fails 26 cases with 26 messages
+that differ only in the turn, the text and the byte counts), so they are masked here, once, for the
+console, summary.md, JUnit, the HTML report and ``thinkwire diff``. A case with no failing finding
+(ERROR, TIMEOUT) has its status and the first line of its error as its cause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from harness.report._common import first_line
+from harness.suite import CaseResult, Status
+
+__all__ = ["Cause", "case_causes", "group_causes", "normalise_message"]
+
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`[^`\n]*`")
+_IDS = re.compile(
+    r"\b(?:rs|msg|fc|call|toolu|resp|req|chatcmpl|gen|sig|tooluse|item|pid)_[A-Za-z0-9_-]+\b"
+    r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
+    r"|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b"
+    r"|/tmp/\S+|0x[0-9a-fA-F]+"
+)
+_NUMBERS = re.compile(r"(?<![A-Za-z_.-])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+"""A number, not a name's digits (``utf8``, ``deepseek-v3.2``, ``gpt-4`` stay)."""
+_SPACES = re.compile(r"\s+")
+
+
+def normalise_message(message: str) -> str:
+    """``message`` with quoted texts as ``'…'``, ids as ``<id>`` and numbers as ``N`` (one line, 300
+    characters at most)."""
+    text = _QUOTED.sub("'…'", message)
+    text = _IDS.sub("<id>", text)
+    text = _NUMBERS.sub("N", text)
+    return first_line(_SPACES.sub(" ", text), 300)
+
+
+@dataclass(slots=True)
+class Cause:
+    """One cause and the cases it shows in (``example``: the first case's own message)."""
+
+    check: str
+    message: str
+    example: str = ""
+    cases: list[CaseResult] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.check, self.message)
+
+    @property
+    def count(self) -> int:
+        return len(self.cases)
+
+    def line(self) -> str:
+        """``[check] message`` as the reports print it."""
+        return f"[{self.check}] {self.message}"
+
+
+def case_causes(r: CaseResult) -> list[tuple[str, str, str]]:
+    """``(check, normalised message, message)`` for each reason ``r`` did not pass (each once)."""
+    out: list[tuple[str, str, str]] = []
+    if r.status != Status.OK:
+        said = first_line(r.error) or "no error text"
+        out.append((r.status.value, normalise_message(said), said))
+    for f in r.failing():
+        out.append((f.check, normalise_message(f.message or f.verdict.value), f.message))
+    if not out and r.unexpected:
+        out.append(("unexpected", r.stream.value, r.stream.value))
+    unique: dict[tuple[str, str], tuple[str, str, str]] = {}
+    for c in out:
+        unique.setdefault((c[0], c[1]), c)
+    return list(unique.values())
+
+
+def group_causes(results: Iterable[CaseResult]) -> list[Cause]:
+    """The causes of ``results`` (every one given is grouped: pass the failing ones), the most
+    frequent first; a case with two causes is under both."""
+    by_key: dict[tuple[str, str], Cause] = {}
+    for r in results:
+        for check, message, example in case_causes(r):
+            cause = by_key.get((check, message))
+            if cause is None:
+                cause = by_key[(check, message)] = Cause(check, message, example)
+            cause.cases.append(r)
+    return sorted(by_key.values(), key=lambda c: (-c.count, c.check, c.message))

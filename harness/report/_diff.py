@@ -1,0 +1,102 @@
+"""``thinkwire diff OLD NEW``: what changed between two runs (two results.json, or two report dirs).
+
+Rule: cases are matched by id; a case *fails* as the reports say (``failing_case``: FAIL, UNCLEAN,
+ERROR, TIMEOUT, an expected failure, or anything unexpected), whatever the expectations file said, so
+a version bump of a wrapper is compared by what it did. Findings are compared by cause (``_causes``:
+check + normalised message), so a changed byte count is no change. A run *regressed* when a case fails
+that did not (or was not there), or a failing case shows a cause it did not show before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.report._causes import case_causes
+from harness.report._common import failing_case
+from harness.report._json import ResultsError, load_results
+from harness.suite import CaseResult, RunResult
+
+__all__ = ["CaseChange", "RunDiff", "diff_runs", "load_run"]
+
+
+@dataclass(slots=True)
+class CaseChange:
+    """One case that changed: its result in each run (None where absent) and its causes that came and
+    went (``(check, normalised message)``)."""
+
+    case_id: str
+    old: CaseResult | None
+    new: CaseResult | None
+    gained: list[tuple[str, str]] = field(default_factory=list)
+    lost: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class RunDiff:
+    old_label: str
+    new_label: str
+    old: RunResult
+    new: RunResult
+    new_failures: list[CaseChange] = field(default_factory=list)
+    """Failing now, passing before (or absent before: a new case that fails)."""
+    fixed: list[CaseChange] = field(default_factory=list)
+    """Passing now, failing before."""
+    changed: list[CaseChange] = field(default_factory=list)
+    """Failing in both, with other causes."""
+    added: list[CaseChange] = field(default_factory=list)
+    removed: list[CaseChange] = field(default_factory=list)
+    still_failing: int = 0
+
+    @property
+    def regressed(self) -> bool:
+        return bool(self.new_failures) or any(c.gained for c in self.changed)
+
+    @property
+    def exit_code(self) -> int:
+        """1 when anything regressed, else 0."""
+        return 1 if self.regressed else 0
+
+
+def load_run(path: str | Path) -> RunResult:
+    """A results.json, or a report dir holding one; ``ResultsError`` names the path otherwise."""
+    p = Path(path)
+    if p.is_dir():
+        if not (p / "results.json").exists():
+            raise ResultsError(
+                f"{p}: a directory without results.json (write one with `thinkwire run --report DIR`)"
+            )
+        p = p / "results.json"
+    return load_results(p)
+
+
+def _causes(r: CaseResult | None) -> list[tuple[str, str]]:
+    if r is None or not failing_case(r):
+        return []
+    return [(check, message) for check, message, _ in case_causes(r)]
+
+
+def diff_runs(old: RunResult, new: RunResult, old_label: str = "OLD", new_label: str = "NEW") -> RunDiff:
+    """Compare two runs case by case (in NEW's order, removed cases last)."""
+    before = {r.case_id: r for r in old.results}
+    after = {r.case_id: r for r in new.results}
+    out = RunDiff(old_label, new_label, old, new)
+    for case_id, r in after.items():
+        was = before.get(case_id)
+        a, b = _causes(was), _causes(r)
+        change = CaseChange(case_id, was, r, [c for c in b if c not in a], [c for c in a if c not in b])
+        if was is None:
+            out.added.append(change)
+        failing_now, failing_then = failing_case(r), was is not None and failing_case(was)
+        if failing_now and not failing_then:
+            out.new_failures.append(change)
+        elif failing_then and not failing_now:
+            out.fixed.append(change)
+        elif failing_now and (change.gained or change.lost):
+            out.changed.append(change)
+        elif failing_now:
+            out.still_failing += 1
+    for case_id, was in before.items():
+        if case_id not in after:
+            out.removed.append(CaseChange(case_id, was, None, [], _causes(was)))
+    return out

@@ -1,0 +1,56 @@
+"""``thinkwire diff OLD NEW``: the sub-command's arguments and what it prints and writes.
+
+Rule: reads two saved runs (never re-runs anything); prints the diff as text (or the Markdown with
+``--markdown -``), writes Markdown / JUnit XML on request; exit 1 when anything regressed, 2 when a run
+cannot be read (one line naming the file and the field).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.report._diff import diff_runs, load_run
+from harness.report._diff_render import diff_junit, diff_markdown, diff_text
+from harness.report._json import ResultsError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``diff`` sub-command to an ``argparse`` sub-parsers object; returns its parser."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "diff",
+        help="compare two runs: new failures, fixes, changed findings, cases added or removed",
+        description="Compare two runs (results.json files or `thinkwire run --report` dirs); exit 1 when "
+        "anything regressed (a case fails that did not, or shows a new cause).",
+    )
+    p.add_argument("old", type=Path, help="the earlier run: results.json or a report dir")
+    p.add_argument("new", type=Path, help="the later run: results.json or a report dir")
+    p.add_argument("--markdown", type=Path, metavar="OUT", help="write the diff as Markdown ('-': stdout)")
+    p.add_argument("--junit", type=Path, metavar="OUT", help="write the diff as JUnit XML")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        d = diff_runs(load_run(args.old), load_run(args.new), str(args.old), str(args.new))
+    except ResultsError as exc:
+        print(f"thinkwire diff: {exc}", file=sys.stderr)
+        return 2
+    if args.markdown is not None and str(args.markdown) == "-":
+        sys.stdout.write(diff_markdown(d))
+    else:
+        sys.stdout.write(diff_text(d))
+        if args.markdown is not None:
+            _write(args.markdown, diff_markdown(d))
+    if args.junit is not None:
+        _write(args.junit, diff_junit(d))
+    return d.exit_code
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

@@ -1,0 +1,188 @@
+"""``RunOptions``: every setting of one run as one frozen value, from the command line through ``run()``
+to the ``-j`` workers (pickled whole: never spelt out as environment strings and parsed back).
+
+Rule: each setting is one field here, declared with its default, its command-line flag, the check
+that refuses a bad value (a :class:`FlagError` naming the flag, raised when the value is made) and
+whether a reproduce line repeats it. To add a setting, add a field below; ``run(**settings)``, the
+pytest plugin's ``thinkwire`` marker and the workers take it from there, and the command line gives
+it a flag in ``cli.build_parser``. How the settings bear on the SUT (the profile's timeouts, the byte
+cap, the expectations) is resolved here too, once: :meth:`RunOptions.resolve`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from harness._errors import FlagError, closest
+from harness.drivers import SUTCallable, SUTProfile
+from harness.suite._expectations import Expectations, load_expectations
+from harness.suite._sut import SUTSpec, resolve_sut
+
+__all__ = ["Keep", "ResolvedSUT", "RunOptions"]
+
+Keep = Literal["all", "failures", "none"]
+"""Which results carry their serialised timeline: every one (reports need them), only those that did
+not pass (what printing failures needs, at a fraction of the cost), none."""
+
+_OVERRIDES = ("timeout", "ready_timeout", "gate_timeout", "max_bytes")
+"""Settings that, when given, replace the profile's field of the same name."""
+
+
+def _seconds(flag: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not number or not math.isfinite(value) or value <= 0:
+        shown = f"{value:g}" if isinstance(value, float) else repr(value)
+        raise FlagError(f"{flag}: expected a number of seconds > 0, got {shown} (e.g. {flag} 30)")
+    return float(value)
+
+
+def _bytes(flag: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise FlagError(f"{flag}: expected a number of bytes >= 1, got {value!r}")
+    return value
+
+
+def _count(what: str) -> Callable[[str, Any], int]:
+    def check(flag: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise FlagError(f"{flag}: expected a number of {what} >= 1, got {value!r} (e.g. {flag} 2)")
+        return value
+
+    return check
+
+
+def _keep(flag: str, value: Any) -> Keep:
+    """The one vocabulary; True / False (the old spelling of ``run(keep_timelines=...)``) still read."""
+    if value is True or value is False:
+        return "all" if value else "none"
+    if value not in ("all", "failures", "none"):
+        raise FlagError(f"{flag}: expected 'all', 'failures' or 'none', got {value!r}")
+    kept: Keep = value
+    return kept
+
+
+def _faults(flag: str, value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _paths(flag: str, value: Any) -> tuple[str | Path, ...]:
+    return (value,) if isinstance(value, str | Path) else tuple(value)
+
+
+def _meta(
+    flag: str, check: Callable[[str, Any], Any] | None = None, *, reproduce: bool = False
+) -> dict[str, Any]:
+    """A field's flag (named in its errors and reproduce lines), its check, and whether a reproduce
+    line repeats it."""
+    return {"flag": flag, "check": check, "reproduce": reproduce}
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedSUT:
+    """What a run's options name: the profile (with the options' timeouts and byte cap in it), the
+    Python callable when one was given as an object, and the expectations to apply."""
+
+    profile: SUTProfile
+    fn: SUTCallable | None
+    expectations: Expectations
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """The settings of one run (every field has the default ``thinkwire run`` has).
+
+    ``sut``: a profile, a built-in name, a profile path, a URL, ``module:callable`` or a Python callable
+    (None: the reference gateway); ``faults``: fault switches of a built-in SUT; ``strict``: NON_STRICT
+    counts as failure; ``expectations``: a file (or loaded Expectations) of known results (None: the
+    profile's own); ``timeout``: each case's wall-clock budget over all its turns (None: the profile's);
+    ``ready_timeout``: how long a started SUT may take to become ready; ``gate_timeout``: what a gate
+    waits for the client (None: from the warm-up's latency); ``max_bytes``: what one case may read from
+    the SUT; ``preflight``: the canary case first; ``repeat``: runs of every case (a case whose runs
+    disagree is flaky); ``jobs``: pytest-xdist workers; ``keep_timelines``: see :data:`Keep`;
+    ``scenarios``: directories of a team's own scenarios, added to the catalog's."""
+
+    sut: SUTSpec = field(default=None, metadata=_meta("--sut"))
+    faults: tuple[str, ...] = field(default=(), metadata=_meta("--fault", _faults))
+    strict: bool = field(default=False, metadata=_meta("--strict", reproduce=True))
+    expectations: Expectations | str | Path | None = field(
+        default=None, metadata=_meta("--expectations", reproduce=True)
+    )
+    timeout: float | None = field(default=None, metadata=_meta("--timeout", _seconds, reproduce=True))
+    ready_timeout: float | None = field(
+        default=None, metadata=_meta("--ready-timeout", _seconds, reproduce=True)
+    )
+    gate_timeout: float | None = field(
+        default=None, metadata=_meta("--gate-timeout", _seconds, reproduce=True)
+    )
+    max_bytes: int | None = field(default=None, metadata=_meta("--max-bytes", _bytes, reproduce=True))
+    preflight: bool = field(default=True, metadata=_meta("--no-preflight", reproduce=True))
+    repeat: int = field(default=1, metadata=_meta("--repeat", _count("runs")))
+    jobs: int = field(default=1, metadata=_meta("-j/--jobs", _count("workers")))
+    keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
+    scenarios: tuple[str | Path, ...] = field(
+        default=(), metadata=_meta("--scenarios", _paths, reproduce=True)
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            check = f.metadata["check"]
+            if check is not None:
+                object.__setattr__(self, f.name, check(f.metadata["flag"], getattr(self, f.name)))
+
+    @classmethod
+    def build(cls, base: RunOptions | None = None, **settings: Any) -> RunOptions:
+        """``base`` (default: all defaults) with ``settings`` (``run()``'s keyword arguments) applied;
+        an unknown name is a TypeError naming the closest setting."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        for name in settings:
+            if name not in names:
+                raise TypeError(f"unknown run setting {name!r}: {closest(name, names)}")
+        return dataclasses.replace(base or cls(), **settings)
+
+    def resolve(self) -> ResolvedSUT:
+        """The SUT these options name, resolved once: its profile with ``timeout``, ``ready_timeout``,
+        ``gate_timeout`` and ``max_bytes`` put in when given (so every driver, the preflight and a
+        Python SUT's HTTP client see the same figures), and the expectations loaded."""
+        sut = self.sut
+        fn = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
+        profile = resolve_sut(sut, self.faults)
+        given = {name: getattr(self, name) for name in _OVERRIDES if getattr(self, name) is not None}
+        if given:
+            profile = dataclasses.replace(profile, **given)
+        expectations = self.expectations
+        if isinstance(expectations, str | Path):
+            expectations = load_expectations(Path(expectations))
+        elif expectations is None:
+            expectations = load_expectations(Path(profile.expectations)) if profile.expectations else None
+        return ResolvedSUT(profile, fn, expectations or Expectations())
+
+    def reproduce_flags(self) -> list[str]:
+        """The flags a reproduce line repeats: the settings given that bear on a case's verdict."""
+        out: list[str] = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if not f.metadata["reproduce"] or value == f.default:
+                continue
+            flag = f.metadata["flag"]
+            if isinstance(value, bool):
+                out.append(flag)  # --strict; --no-preflight (its default is True)
+            elif isinstance(value, Expectations):
+                out += [flag, value.source] if value.source else []
+            elif isinstance(value, tuple):
+                out += [x for item in value for x in (flag, str(item))]
+            else:
+                out += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+        return out
+
+    def settings(self) -> Mapping[str, Any]:
+        """The fields as keyword arguments (what ``run(**settings)`` takes)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}

@@ -1,0 +1,1 @@
+"""The package of the README's quick example (``sut="mypkg.adapter:stream"``): a stand-in for yours."""
