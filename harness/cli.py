@@ -128,6 +128,10 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--keep-timelines", action="store_true", help="keep passing cases' whole timelines too")
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
     run.add_argument(
+        "--concurrency", type=int, metavar="N",
+        help="cases in flight at once through the one SUT (default: from its warm-up latency)",
+    )
+    run.add_argument(
         "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
     )
     run.add_argument(
@@ -228,6 +232,7 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         preflight=not args.no_preflight,
         repeat=args.repeat,
         jobs=args.jobs,
+        concurrency=args.concurrency,
         keep_timelines="all" if args.keep_timelines else "failures",
         scenarios=tuple(args.scenarios),
     )

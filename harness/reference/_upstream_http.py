@@ -94,6 +94,7 @@ class UpstreamHTTP:
     ``await client.aclose()``. Used on one event loop."""
 
     def __init__(self, base_url: str, *, connect: float = 5.0, read: float = 300.0) -> None:
+        self.base_url = base_url
         parts = urlsplit(base_url)
         if parts.scheme != "http" or not parts.hostname:
             raise ValueError(f"the reference gateway's upstream must be an http:// URL, not {base_url!r}")
@@ -104,6 +105,10 @@ class UpstreamHTTP:
         self._idle: list[_Conn] = []
 
     async def aclose(self) -> None:
+        self.close_idle()
+
+    def close_idle(self) -> None:
+        """Close the pooled connections (on the loop the client is used on)."""
         for conn in self._idle:
             conn.close()
         self._idle.clear()

@@ -79,7 +79,9 @@ class Gateway:
 
     @property
     def http(self) -> UpstreamHTTP:
-        if self._http is None:  # created on the server's loop, used only there
+        if self._http is None or self._http.base_url != self.upstream:  # made on the server's loop,
+            if self._http is not None:  # used only there; another upstream: the old one's idle
+                self._http.close_idle()  # connections go
             self._http = UpstreamHTTP(self.upstream, connect=5.0, read=300.0)
         return self._http
 

@@ -46,12 +46,18 @@ __all__ = [
 @dataclass(slots=True)
 class Limits:
     """One run's bounds: each case's wall-clock budget, byte cap, and gate timeout (None: the
-    scenario's own, raised to the warm-up's figure when one was measured)."""
+    scenario's own, raised to the warm-up's figure when one was measured); what the preflight
+    measured of the SUT."""
 
     timeout: float
     max_bytes: int
     gate_timeout: float | None = None
     derived_gate_timeout: float | None = None
+    latency: float | None = None
+    """The SUT's first-byte latency at the preflight (warm-up, else canary): the default concurrency
+    derives from it."""
+    routable: bool = True
+    """The canary's upstream request carried its routing token: cases can share the SUT."""
 
 
 def new_result(case: Case, profile: SUTProfile) -> CaseResult:
