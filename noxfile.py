@@ -1,5 +1,5 @@
 """Sessions: tests (the README's test command runs this), lint, bench, sdks, ecosystem, matrix,
-screenshots."""
+fidelity, screenshots."""
 
 from __future__ import annotations
 
@@ -82,6 +82,15 @@ def matrix(session: nox.Session) -> None:
     score (per perturbation x dialect, the parser mutants it kills; printed) -> docs/detection-matrix.md."""
     session.install("-e", ".[test,fast]")
     session.run("python", "-m", "harness.docs._matrix", "docs/detection-matrix.md")
+
+
+@nox.session(python=PY)
+def fidelity(session: nox.Session) -> None:
+    """The mock against the real recorded corpus (recordings/corpus/): writes docs/fidelity.md and the
+    corpus table of recordings/README.md; fails on an unexplained difference (tests/fidelity, in the
+    tests session, fails on the same)."""
+    session.install("-e", ".[fast]")
+    session.run("python", "-m", "harness.docs._fidelity", "docs/fidelity.md")
 
 
 @nox.session(python=PY)

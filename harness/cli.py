@@ -84,8 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
+    from harness.recording import _import_cli
     from harness.report import _cli, _diff_cli
 
+    _import_cli.add_parser(sub)
     _cli.add_parser(sub)
     _diff_cli.add_parser(sub)
     return parser
@@ -446,6 +448,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_promote(args)
         if args.command == "record":
             return _cmd_record(args)
+        if args.command == "import":
+            from harness.recording import _import_cli
+
+            return _import_cli.run(args)
         if args.command in ("report", "diff"):
             from harness.report import _cli, _diff_cli
 

@@ -1,9 +1,10 @@
 // The Vercel AI SDK (`ai` streamText) as a SUT, with the provider package the case's upstream plays:
 // @ai-sdk/deepseek, @ai-sdk/anthropic, @ai-sdk/openai (Responses, and Chat for OpenAI's own wire),
-// @ai-sdk/google, @ai-sdk/openai-compatible for the rest (Kimi, vLLM, OpenRouter, Mistral...). The SDK's
-// own response messages (result.response.messages) carry the history, as its docs show.
+// @ai-sdk/google, @ai-sdk/openai-compatible for the rest (Kimi, vLLM, OpenRouter, Mistral...; wrapped in
+// extractReasoningMiddleware where the server inlines <think> tags, as the SDK's docs show). The SDK's own
+// response messages (result.response.messages) carry the history, as its docs show.
 'use strict';
-const { streamText, generateText, jsonSchema, tool } = require('ai');
+const { streamText, generateText, jsonSchema, tool, wrapLanguageModel, extractReasoningMiddleware } = require('ai');
 const { createDeepSeek } = require('@ai-sdk/deepseek');
 const { createAnthropic } = require('@ai-sdk/anthropic');
 const { createOpenAI } = require('@ai-sdk/openai');
@@ -19,12 +20,20 @@ function model(req) {
   if (req.dialect === 'openai-responses') return createOpenAI({ baseURL: v1, apiKey }).responses(req.model);
   if (req.provider === 'deepseek') return createDeepSeek({ baseURL: v1, apiKey })(req.model);
   if (req.provider === 'openai') return createOpenAI({ baseURL: v1, apiKey }).chat(req.model);
-  return createOpenAICompatible({ name: req.provider, baseURL: v1, apiKey })(req.model);
+  const compatible = createOpenAICompatible({ name: req.provider, baseURL: v1, apiKey })(req.model);
+  // A server without a reasoning parser inlines <think>...</think> in content (a user knows their server
+  // does): the SDK's documented reader is extractReasoningMiddleware, whose tag parser is then tested.
+  const tags = { 'think-tags': false, 'think-split': false, 'think-implicit': true }[req.variant];
+  if (tags === undefined) return compatible;
+  const middleware = extractReasoningMiddleware({ tagName: 'think', startWithReasoning: tags });
+  return wrapLanguageModel({ model: compatible, middleware });
 }
 
 function providerOptions(req) {
   if (req.dialect === 'anthropic-messages') return { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } };
-  if (req.dialect === 'openai-responses') return { openai: { reasoningSummary: 'auto', reasoningEffort: 'medium' } };
+  // store: false, as the upstream plays it (its responses say "store": false): the SDK then sends reasoning
+  // items back with their encrypted_content (and asks for it with include), not as item_reference
+  if (req.dialect === 'openai-responses') return { openai: { reasoningSummary: 'auto', reasoningEffort: 'medium', store: false } };
   if (req.dialect === 'gemini') return { google: { thinkingConfig: { includeThoughts: true } } };
   return undefined;
 }

@@ -17,7 +17,9 @@ serve('anthropic-node', async (req, state, emit, signal) => {
   const params = { model: req.model, max_tokens: 4096, messages: state.messages,
                    thinking: { type: 'enabled', budget_tokens: 2048 }, ...req.body };
   if (req.tools.length) params.tools = req.tools;
-  const usage = (u) => ({ type: 'usage', input_tokens: u.input_tokens ?? null, output_tokens: u.output_tokens ?? null });
+  // thinking tokens: usage.output_tokens_details.thinking_tokens (typed; MessageStream keeps message_delta's)
+  const usage = (u) => ({ type: 'usage', input_tokens: u.input_tokens ?? null, output_tokens: u.output_tokens ?? null,
+                          reasoning_tokens: u.output_tokens_details?.thinking_tokens ?? null });
   if (!req.stream) {
     const msg = await client.messages.create(params, { signal });
     let tools = 0;

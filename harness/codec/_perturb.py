@@ -61,6 +61,13 @@ def _encode_plain(frames: Sequence[Frame], transport: str, framing: SSEFraming |
 
 
 def _none(frames: Sequence[Frame], transport: str, start: bool, end: bool) -> list[Piece]:
+    if transport == "json-array":
+        from harness.codec._jsonarray import JSON_ARRAY_END, encode_json_array_element
+
+        out: list[Piece] = [
+            (i, encode_json_array_element(f.data, first=start and i == 0)) for i, f in enumerate(frames)
+        ]
+        return [*out, (None, JSON_ARRAY_END)] if end else out
     return _encode_plain(frames, transport)
 
 
@@ -164,7 +171,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     p.name: p
     for p in (
         _entry("none", "plain framing: LF line ends, 'data: ' with one space", True,
-               "sse jsonl eventstream", _none),
+               "sse jsonl eventstream json-array", _none),
         _entry("crlf", "CRLF line ends (SSE); a CR before every LF (JSONL)", True, "sse jsonl", _crlf),
         _entry("cr", "lone CR line ends", True, "sse", _framing(SSEFraming(eol="cr"))),
         _entry("mixed", "CRLF after field lines, a lone LF as the blank line", True, "sse",
@@ -195,8 +202,10 @@ def get_perturbation(name: str, transport: str) -> Perturbation:
         raise ValueError(
             f"unknown perturbation {name!r}: valid: {', '.join(map(repr, PERTURBATIONS))}"
         ) from None
-    if transport not in ("sse", "jsonl", "eventstream"):
-        raise ValueError(f"unknown transport {transport!r}: valid: 'sse', 'jsonl', 'eventstream'")
+    if transport not in ("sse", "jsonl", "eventstream", "json-array"):
+        raise ValueError(
+            f"unknown transport {transport!r}: valid: 'sse', 'jsonl', 'eventstream', 'json-array'"
+        )
     if transport not in p.transports:
         valid = [n for n, q in PERTURBATIONS.items() if transport in q.transports]
         raise ValueError(

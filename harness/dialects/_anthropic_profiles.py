@@ -23,12 +23,14 @@ from harness.events import (
 __all__ = [
     "DEEPSEEK_MESSAGE",
     "DISABLED",
+    "ENABLED_UNSUPPORTED",
     "FINAL_THINKING",
     "INVALID_SIGNATURE",
     "MISSING_THINKING",
     "MODIFIED",
     "NOT_FIRST",
     "PROFILES",
+    "SIGNATURE_REQUIRED",
     "anthropic_error_body",
     "deepseek_error_body",
 ]
@@ -55,6 +57,11 @@ DISABLED = (
     "cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request."
 )
 DEEPSEEK_MESSAGE = "The `content[].thinking` in the thinking mode must be passed back to the API."
+ENABLED_UNSUPPORTED = (
+    '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and '
+    '"output_config.effort" to control thinking behavior.'
+)
+SIGNATURE_REQUIRED = "messages.{n}.content.{m}.thinking.signature: Field required"
 _THINKING = ("thinking", "redacted_thinking")
 
 
@@ -116,6 +123,20 @@ def _counterpart(blocks: Sequence[Mapping[str, Any]], emitted: Sequence[Message]
     return None
 
 
+def _unsigned(blocks: Sequence[Mapping[str, Any]], other: Message | None) -> int | None:
+    """The first thinking block without a ``signature`` field (a truncated or client-made block: the API
+    never sends one), unless the emitted message had that very block unsigned (a script without one)."""
+    allowed = {
+        b.text
+        for b in (other.content if other is not None else ())
+        if isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None
+    }
+    for m, b in enumerate(blocks):
+        if b.get("type") == "thinking" and b.get("signature") is None and b.get("thinking") not in allowed:
+            return m
+    return None
+
+
 def _wire(b: ReasoningBlock) -> tuple[str, str, str]:
     if b.redacted is not None:
         return ("redacted_thinking", b.redacted, "")
@@ -162,6 +183,13 @@ class _Anthropic:
                     )
                 continue
             other = _counterpart(blocks, emitted)
+            missing = _unsigned(blocks, other)
+            if missing is not None:  # schema validation comes first: the field is required
+                return self._reject(
+                    SIGNATURE_REQUIRED.format(n=n, m=missing),
+                    "anthropic/signature-required",
+                    ((f"messages.{n}.content.{missing}.signature", None, "a signature"),),
+                )
             if n == final and "tool_use" in kinds and kinds and kinds[0] not in _THINKING:
                 needs = other is None or (
                     bool(other.content) and isinstance(other.content[0], ReasoningBlock)
@@ -239,6 +267,39 @@ class _Anthropic:
         return Rejection(400, anthropic_error_body(message), rule, differences)
 
 
+@dataclass(slots=True)
+class _AnthropicAdaptive(_Anthropic):
+    """Claude Opus 4.7 and later (https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-7,
+    https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking): ``thinking.type: enabled``
+    is a 400; thinking text is omitted unless ``display: "summarized"`` is asked for (the signature still
+    comes); interleaved thinking needs no beta header. Passback rules as ``anthropic``."""
+
+    name: str = "anthropic-adaptive"
+    description: str = (
+        "Anthropic Opus 4.7+: only adaptive thinking (type enabled -> 400); display defaults to omitted "
+        "(empty thinking text, signature kept) unless summarized is requested; passback as anthropic"
+    )
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        turn = _Anthropic.shape(self, request, turn)
+        cfg = request.get("thinking")
+        display = cfg.get("display") if isinstance(cfg, Mapping) else None
+        if display == "summarized":
+            return turn
+        return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        if _thinking_type(request) == "enabled":
+            return Rejection(
+                400,
+                anthropic_error_body(ENABLED_UNSUPPORTED),
+                "anthropic/thinking-enabled-unsupported",
+                (("thinking.type", "enabled", "adaptive"),),
+                kind="request",
+            )
+        return _Anthropic.validate(self, request, emitted)
+
+
 def _in_tool_loop(msgs: Sequence[Any], n: int) -> bool:
     """The assistant message ``n`` is followed by a user message carrying tool_result blocks."""
     return any(
@@ -285,5 +346,6 @@ class _DeepSeek:
 PROFILES: dict[str, ProviderProfile] = {
     LENIENT: LenientProfile("anthropic-messages"),
     "anthropic": _Anthropic(),
+    "anthropic-adaptive": _AnthropicAdaptive(),
     "deepseek-anthropic": _DeepSeek(),
 }

@@ -65,21 +65,29 @@ def _input_json(arguments: str) -> Any:
         return {}
 
 
+_CACHE = {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+_CACHE_CREATION = {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
+_PADS = (6, 0, 11, 3, 15, 8, 1, 13, 4, 10, 2, 14, 7, 0, 12, 5)
+"""Spaces the real API puts inside each ``data:`` JSON before its closing brace (0 to 15, recorded in
+every stream of recordings/corpus/anthropic-*-stream*.jsonl); a fixed cycle keeps the bytes stable."""
+PING = '{"type": "ping"}'
+"""The ping's data as the real API spells it (Python-style spacing, never padded)."""
+
+
 def _usage_json(u: Usage | None, *, start: bool) -> dict[str, Any]:
+    """Usage as recorded: ``message_start`` carries the input side with the cache breakdown, service
+    tier and inference geo; ``message_delta`` the input and cache counts again with the output tokens,
+    and ``output_tokens_details.thinking_tokens`` when the turn says how many (recorded since 2026-05:
+    recordings/corpus/anthropic-tool-thinking-stream.jsonl; never in ``message_start``)."""
+    inp = (u.input_tokens if u is not None else None) or 0
     if start:
         return {
-            "input_tokens": (u.input_tokens if u is not None else None) or 0,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0,
-            "output_tokens": 1 if u is not None else 0,
-        }
-    if u is None:
-        return {"output_tokens": 0}
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["input_tokens"] = u.input_tokens
-    out["output_tokens"] = u.output_tokens or 0
-    if u.reasoning_tokens is not None:
+            "input_tokens": inp, **_CACHE, "cache_creation": dict(_CACHE_CREATION),
+            "output_tokens": 1 if u is not None else 0, "service_tier": "standard",
+            "inference_geo": "not_available",
+        }  # fmt: skip
+    out: dict[str, Any] = {"input_tokens": inp, **_CACHE, "output_tokens": (u.output_tokens if u else 0) or 0}
+    if u is not None and u.reasoning_tokens is not None:
         out["output_tokens_details"] = {"thinking_tokens": u.reasoning_tokens}
     return out
 
@@ -115,9 +123,12 @@ def error_object(message: str, code: str | None, request_id: str) -> dict[str, A
 
 
 class AnthropicEmitter(EmitterLoop):
-    """Canonical events -> Messages SSE frames. Blocks open on their first event and stop when another
-    block starts (or at the end); a ``ping`` follows the first ``content_block_start`` as in captures.
-    ``omitted``: thinking text is never sent, only the signature."""
+    """Canonical events -> Messages SSE frames, in the recorded shapes (recordings/corpus/anthropic-*):
+    blocks open on their first event and stop when another block starts (or at the end); a ``ping``
+    follows the first ``content_block_start``; an empty ``thinking_delta`` precedes each
+    ``signature_delta``; a tool_use block's first ``input_json_delta`` is empty; every data JSON but the
+    ping's is padded with spaces before its closing brace. ``omitted``: thinking text is never sent,
+    only the signature."""
 
     def __init__(self, variant: str, *, model: str = "mock-model") -> None:
         self.variant = variant
@@ -132,17 +143,22 @@ class AnthropicEmitter(EmitterLoop):
         self._open_key: Any = None
         self._usage: Usage | None = None
         self._start_usage: Usage | None = None  # input tokens reported by message_start
+        self._frames = 0
 
     def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
-        return Frame(dumps_compact(obj), event=str(obj["type"]), tags=frozenset(tags))
+        self._frames += 1
+        pad = " " * _PADS[self._frames % len(_PADS)]
+        data = dumps_compact(obj)
+        return Frame(data[:-1] + pad + "}", event=str(obj["type"]), tags=frozenset(tags))
 
     def _start(self) -> list[Frame]:
         if self._started:
             return []
         self._started = True
         msg: dict[str, Any] = {
-            "id": self.message_id, "type": "message", "role": "assistant", "model": self.model, "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": _usage_json(self._start_usage, start=True),
+            "model": self.model, "id": self.message_id, "type": "message", "role": "assistant", "content": [],
+            "stop_reason": None, "stop_sequence": None, "stop_details": None,
+            "usage": _usage_json(self._start_usage, start=True),
         }  # fmt: skip
         return [self._frame({"type": "message_start", "message": msg}, "start")]
 
@@ -168,7 +184,7 @@ class AnthropicEmitter(EmitterLoop):
         )
         if not self._pinged:
             self._pinged = True
-            out.append(self._frame({"type": "ping"}))
+            out.append(Frame(PING, event="ping"))
         return out
 
     def _delta(self, delta: dict[str, Any], *tags: str) -> Frame:
@@ -197,6 +213,8 @@ class AnthropicEmitter(EmitterLoop):
             return out
         if isinstance(ev, ReasoningSignature):
             out = [] if self._open == "thinking" else self._thinking(ev.item)
+            # recorded: the thinking block's last thinking_delta is empty, right before the signature
+            out.append(self._delta({"type": "thinking_delta", "thinking": ""}, "reasoning"))
             out.append(self._delta({"type": "signature_delta", "signature": ev.value}, "reasoning"))
             return out + self._stop()
         if isinstance(ev, RedactedReasoning):
@@ -219,8 +237,11 @@ class AnthropicEmitter(EmitterLoop):
                     "id": ev.id or f"toolu_mock_{ev.index}",
                     "name": ev.name or "",
                     "input": {},
+                    "caller": {"type": "direct"},
                 }
                 out += self._block_start("tool_use", block, ev.index, "tool")
+                # recorded: the first input_json_delta is empty (the only one when the input is {})
+                out.append(self._delta({"type": "input_json_delta", "partial_json": ""}, "tool"))
             if ev.arguments:
                 out.append(self._delta({"type": "input_json_delta", "partial_json": ev.arguments}, "tool"))
             return out
@@ -239,11 +260,11 @@ class AnthropicEmitter(EmitterLoop):
         self.ended = True
         delta = {
             "type": "message_delta",
-            "delta": {"stop_reason": stop_reason(ev.reason), "stop_sequence": None},
+            "delta": {"stop_reason": stop_reason(ev.reason), "stop_sequence": None, "stop_details": None},
         }
         usage = self._usage
-        if usage is not None and self._start_usage is not None:  # already in message_start
-            usage = replace(usage, input_tokens=None)
+        if usage is not None and usage.input_tokens is None and self._start_usage is not None:
+            usage = replace(usage, input_tokens=self._start_usage.input_tokens)
         delta["usage"] = _usage_json(usage, start=False)
         out.append(self._frame(delta, *(("usage",) if self._usage is not None else ())))
         out.append(self._frame({"type": "message_stop"}, "terminal"))
@@ -412,15 +433,21 @@ def content_json(
 
 
 def message_object(events: Sequence[Event], *, model: str, message_id: str = "msg_mock") -> dict[str, Any]:
-    """The ``/v1/messages`` (non-streaming) body for a turn."""
-    content = content_json(assemble(events).content)
+    """The ``/v1/messages`` (non-streaming) body for a turn (a response's ``tool_use`` also says who
+    called it, ``caller``, as recorded; a request's does not)."""
+    content = [
+        {**c, "caller": {"type": "direct"}} if c["type"] == "tool_use" else c
+        for c in content_json(assemble(events).content)
+    ]
     end = next((ev for ev in events if isinstance(ev, End)), End())
     usage = next((ev for ev in reversed(events) if isinstance(ev, Usage)), None)
-    u = _usage_json(usage, start=False)
-    u["input_tokens"] = (usage.input_tokens if usage is not None else None) or 0
+    u = _usage_json(usage, start=True)  # the whole body's usage has message_start's shape
+    u["output_tokens"] = (usage.output_tokens if usage is not None else None) or 0
+    if usage is not None and usage.reasoning_tokens is not None:
+        u["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
     return {
-        "id": message_id, "type": "message", "role": "assistant", "model": model, "content": content,
-        "stop_reason": stop_reason(end.reason), "stop_sequence": None, "usage": u,
+        "model": model, "id": message_id, "type": "message", "role": "assistant", "content": content,
+        "stop_reason": stop_reason(end.reason), "stop_sequence": None, "stop_details": None, "usage": u,
     }  # fmt: skip
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "Variant",
     "check_variant",
     "json_body",
+    "response_framing",
     "stream_flag",
     "turn_error",
 ]
@@ -45,6 +46,8 @@ class Transport(StrEnum):
     SSE = "sse"
     JSONL = "jsonl"
     EVENTSTREAM = "eventstream"
+    JSON_ARRAY = "json-array"
+    """A streamed JSON array (Gemini ``streamGenerateContent`` without ``?alt=sse``)."""
 
 
 class Caps(StrEnum):
@@ -87,6 +90,10 @@ class Rejection:
     content_type: str = "application/json"
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers the provider sends with the error (Bedrock: ``x-amzn-ErrorType``)."""
+    kind: str = "passback"
+    """What the rule polices: ``passback`` (reasoning the SUT had to carry back: the passback check) or
+    ``request`` (the request itself breaks the provider's current contract, e.g. a thinking mode the
+    model refuses: the request-contract check)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +163,13 @@ class LenientProfile:
 class Dialect(Protocol):
     """A provider wire protocol. It owns its routing data, which the mock upstream reads: the request
     paths it serves (``path_suffixes``), the transport and content type of its streams, and how a
-    request asks for a stream (:meth:`wants_stream`)."""
+    request asks for a stream (:meth:`wants_stream`).
+
+    Optional members the mock upstream reads when present (see :func:`response_framing`):
+    ``stream_framing(target, request) -> (transport, content type)`` when the request picks the framing
+    (Gemini: ``?alt=sse`` or a JSON array), ``json_content_type`` (a whole body's content type when it is
+    not ``application/json``), ``id_header`` (the response header an official SDK reads the request id
+    from) and ``sse_eol`` (``"\\r\\n"``: the provider's own SSE line end)."""
 
     name: str
     transport: Transport
@@ -232,6 +245,15 @@ class EmitterLoop:
 
     def _end(self, ev: End) -> list[Frame]:
         raise NotImplementedError
+
+
+def response_framing(dialect: Dialect, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
+    """``(transport, content type)`` of a streaming answer to ``target`` (path and query) and its body."""
+    pick = getattr(dialect, "stream_framing", None)
+    if pick is not None:
+        transport, content_type = pick(target, request)
+        return str(transport), str(content_type)
+    return str(dialect.transport), dialect.content_type
 
 
 def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -> None:

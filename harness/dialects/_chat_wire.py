@@ -1,9 +1,10 @@
-"""OpenAI Chat Completions wire: a variant's :class:`Shape`, the emitter (events ->
-``chat.completion.chunk`` SSE frames) and the streaming observer (bytes -> events).
+"""OpenAI Chat Completions wire: the emitter (events -> ``chat.completion.chunk`` SSE frames) and the
+streaming observer (bytes -> events).
 
-Rule 1: what differs between variants is data, a :class:`Shape` (``openai_chat.SHAPES``, one row per
-variant), picked once per stream as h11 picks a reader from ``READERS[(role, state)]``; code branches on
-the :class:`Carrier` only where the delta's structure differs. Rule 2: the observer reads ONE reasoning
+Rule 1: what differs between variants is data, a :class:`Shape` (``_chat_shape``; one row per variant
+in ``openai_chat.SHAPES``), picked once per stream as h11 picks a reader from
+``READERS[(role, state)]``; code branches on the :class:`Carrier` only where the delta's structure
+differs. Rule 2: the observer reads ONE reasoning
 field per delta (``reasoning_fields`` priority), never concatenates mirrors, and splits inline
 ``<think>`` only when it leads the content and no structured reasoning was seen.
 
@@ -32,7 +33,8 @@ from harness.dialects._chat_carriers import (
     carrier_lists,
     carrier_text,
 )
-from harness.dialects._think import CLOSE, ThinkSplitter
+from harness.dialects._chat_shape import Carrier, Shape, usage_event, usage_json
+from harness.dialects._think import ThinkSplitter
 from harness.events import (
     End,
     Event,
@@ -84,65 +86,12 @@ def completion_id() -> str:
     return f"chatcmpl-mock{next(_ids)}"
 
 
-class Carrier(Enum):
-    """Where a variant's reasoning text rides."""
-
-    REASONING_CONTENT = auto()  # delta.reasoning_content (DeepSeek, Kimi)
-    REASONING = auto()  # delta.reasoning (vLLM, OpenRouter, Groq)
-    DETAILS = auto()  # delta.reasoning mirrored in delta.reasoning_details[] (OpenRouter)
-    INLINE = auto()  # <think> tags leading delta.content
-    MISTRAL = auto()  # delta.content as a list of thinking chunks (Magistral)
-    NONE = auto()  # not on the wire: only usage's reasoning_tokens (OpenAI)
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """One variant's stream, as data: a row of the variant table."""
-
-    carrier: Carrier
-    role: Mapping[str, Any]  # the first chunk's delta
-    finish: Mapping[str, Any]  # the finish chunk's delta
-    usage_on_finish: bool = False  # usage rides the finish chunk; else a choices:[] chunk after it
-    text: Mapping[str, Any] = field(default_factory=dict)  # keys a text delta carries beside content
-    finish_on_tools: Mapping[str, Any] | None = None  # the finish delta for tool_calls (None: finish)
-    envelope: Mapping[str, Any] = field(default_factory=dict)  # top-level keys after "model"
-    logprobs: bool = False  # each choice carries "logprobs": null
-    opener: tuple[str, ...] = ()  # INLINE: frames before the first reasoning; the last one prefixes it
-    closer: tuple[str, ...] = (CLOSE,)  # INLINE: the closing frame; the rest prefixes the next content
-
-    @property
-    def implicit(self) -> bool:
-        """Template-primed: no ``<think>`` opener on the wire, only the closer."""
-        return self.carrier is Carrier.INLINE and not self.opener
-
-
 class _Think(Enum):
     """The inline block of the think variants: the wire carries one, leading."""
 
     NONE = auto()
     OPEN = auto()
     CLOSED = auto()
-
-
-def usage_json(u: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["prompt_tokens"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["completion_tokens"] = u.output_tokens
-    if u.total_tokens is not None:
-        out["total_tokens"] = u.total_tokens
-    if u.reasoning_tokens is not None:
-        out["completion_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
-    return out
-
-
-def usage_event(raw: Any) -> Usage | None:
-    if not isinstance(raw, Mapping):
-        return None
-    details = raw.get("completion_tokens_details")
-    rt = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
-    return Usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), rt, raw.get("total_tokens"))
 
 
 def _error_json(ev: StreamError) -> dict[str, Any]:
@@ -176,14 +125,18 @@ class ChatEmitter(EmitterLoop):
     """Canonical events -> ``chat.completion.chunk`` SSE frames in one variant's :class:`Shape`.
 
     Usage is held until :class:`End` (DeepSeek/Mistral put it on the finish chunk, the others in a
-    ``choices:[]`` chunk after it). A :class:`StreamError` writes an OpenRouter-style error chunk and
-    ends the stream without ``[DONE]``.
+    usage chunk after it, ``choices:[]`` or OpenRouter's one role choice, only when the request asked
+    with ``stream_options.include_usage``). A :class:`StreamError` writes an OpenRouter-style error
+    chunk and ends the stream without ``[DONE]``.
     """
 
     def __init__(self, shape: Shape, *, model: str = "mock-model", id: str | None = None) -> None:
         self.shape = shape
         self.model = model
         self.id = id or completion_id()
+        self.include_usage = True
+        """Whether the request asked for usage (``stream_options.include_usage``: :meth:`bind_request`)."""
+        self._chunks = 0
         self._started = False
         self._in_reasoning = False
         self._think = _Think.NONE
@@ -192,29 +145,50 @@ class ChatEmitter(EmitterLoop):
         self._tools_seen: set[int] = set()
         self._rd_index = -1
         self._rd_block_open = False
+        self._role_pending = False
+
+    def bind_request(self, request: Mapping[str, Any]) -> None:
+        """What the stream depends on in the request: ``stream_options.include_usage`` (OpenAI sends
+        ``"usage": null`` on every chunk and the ``choices:[]`` usage chunk only when it is set)."""
+        opts = request.get("stream_options")
+        self.include_usage = isinstance(opts, Mapping) and opts.get("include_usage") is True
 
     # -- envelope
+    def _choice(self, delta: Mapping[str, Any], finish: str | None, *, base: bool = True) -> dict[str, Any]:
+        s = self.shape
+        choice: dict[str, Any] = {"index": 0, "delta": {**(s.base_delta if base else {}), **delta}}
+        if s.native_finish:
+            choice |= {"finish_reason": finish, "native_finish_reason": finish, "logprobs": None}
+            return choice
+        if s.logprobs:
+            choice["logprobs"] = None
+        choice["finish_reason"] = finish
+        return choice
+
     def _chunk(
         self, delta: Mapping[str, Any] | None, finish: str | None = None, **top: Any
     ) -> dict[str, Any]:
+        s = self.shape
         obj: dict[str, Any] = {
             "id": self.id,
             "object": "chat.completion.chunk",
             "created": CREATED,
             "model": self.model,
-            **self.shape.envelope,
+            **s.envelope,
         }
         if "error" in top:
             obj["error"] = top.pop("error")
         if delta is None:
-            obj["choices"] = []
+            usage_choice = s.usage_choice
+            obj["choices"] = [] if usage_choice is None else [self._choice(usage_choice, None, base=False)]
         else:
-            choice: dict[str, Any] = {"index": 0, "delta": dict(delta)}
-            if self.shape.logprobs:
-                choice["logprobs"] = None
-            choice["finish_reason"] = finish
-            obj["choices"] = [choice]
+            obj["choices"] = [self._choice(delta, finish)]
+        if s.null_usage and self.include_usage:
+            obj["usage"] = None
         obj.update(top)
+        if s.obfuscation:
+            self._chunks += 1
+            obj["obfuscation"] = "mockPadding01"[: 3 + self._chunks % 10]
         return obj
 
     def _frame(self, obj: Mapping[str, Any], *tags: str) -> Frame:
@@ -234,6 +208,16 @@ class ChatEmitter(EmitterLoop):
             return []
         self._started = True
         return [self._frame(self._chunk(self.shape.role), "start")]
+
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        """A stream opening with a tool call (no reasoning or text before it) folds the role chunk
+        into the tool call's first chunk where the variant does (``role_with_tools``)."""
+        if not self._started and self.shape.role_with_tools:
+            first = next((e for e in events if not isinstance(e, Usage | Notice)), None)
+            if isinstance(first, ToolCallDelta):
+                self._started = True
+                self._role_pending = True
+        return super().feed(events)
 
     # -- per event (feed and close: EmitterLoop)
     def _close_think(self) -> list[Frame]:
@@ -277,7 +261,12 @@ class ChatEmitter(EmitterLoop):
                     "type": "function",
                     "function": {"name": ev.name or "", "arguments": ""},
                 }
-                out.append(self._delta_frame({"tool_calls": [call]}, "tool"))
+                delta: dict[str, Any] = {"tool_calls": [call]}
+                if self._role_pending:  # recorded (OpenAI): the role rides on the first tool call chunk
+                    self._role_pending = False
+                    role = {k: v for k, v in self.shape.role.items() if k != "content"}
+                    delta = {**role, "content": None, **delta}
+                out.append(self._delta_frame(delta, "tool"))
             if ev.arguments:
                 args = {"index": ev.index, "function": {"arguments": ev.arguments}}
                 out.append(self._delta_frame({"tool_calls": [args]}, "tool"))
@@ -353,11 +342,11 @@ class ChatEmitter(EmitterLoop):
         self._in_reasoning = False
         delta = s.finish_on_tools if ev.reason == "tool_calls" and s.finish_on_tools is not None else s.finish
         on_finish = s.usage_on_finish and usage is not None
-        extra = {"usage": usage_json(usage)} if on_finish and usage is not None else {}
+        extra = {"usage": usage_json(usage, s.usage_extra)} if on_finish and usage is not None else {}
         finish_tags = tags + (("usage",) if on_finish else ())
         out.append(self._frame(self._chunk(delta, ev.reason, **extra), *finish_tags))
-        if usage is not None and not on_finish:
-            out.append(self._frame(self._chunk(None, usage=usage_json(usage)), "usage"))
+        if usage is not None and not on_finish and self.include_usage:
+            out.append(self._frame(self._chunk(None, usage=usage_json(usage, s.usage_extra)), "usage"))
         out.append(Frame("[DONE]", tags=frozenset({"terminal"})))
         return out
 

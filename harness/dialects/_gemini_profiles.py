@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.dialects._base import LENIENT, Difference, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._gemini_names import camel_request
 from harness.events import Message, ReasoningDelta, ToolCallBlock, Turn
 
 __all__ = ["PROFILES", "missing_signature_message"]
@@ -75,15 +76,16 @@ class _Gemini:
     dialect: str = "gemini"
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        """No thought parts unless ``generationConfig.thinkingConfig.includeThoughts`` is true."""
-        if _include_thoughts(request):
+        """No thought parts unless ``generationConfig.thinkingConfig.includeThoughts`` is true (in
+        either field-name casing)."""
+        if _include_thoughts(camel_request(request)):
             return turn
         return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         if not self.strict:
             return None
-        contents = request.get("contents")
+        contents = camel_request(request).get("contents")
         if not isinstance(contents, Sequence):
             return None
         calls = _emitted_calls(emitted)

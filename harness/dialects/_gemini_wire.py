@@ -1,5 +1,6 @@
-"""Gemini ``streamGenerateContent?alt=sse`` wire: the emitter (events -> frames) and the observer
-(bytes -> events). Rule: parts map one to one onto events; Gemini ends by closing the connection."""
+"""Gemini ``streamGenerateContent`` wire (``?alt=sse`` frames, or a streamed JSON array without it): the
+emitter (events -> frames; the transport encodes them either way) and the observer (bytes -> events).
+Rule: parts map one to one onto events; Gemini ends by closing the connection."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame
+from harness.codec._jsonarray import JSONArrayDecoder
 from harness.codec._sse import SSEDecoder
 from harness.events import (
     End,
@@ -241,8 +243,20 @@ class GeminiEmitter:
                 out.append(Frame(dumps_spaced(err), tags=frozenset({"error"})))
                 self._done = True
             elif isinstance(ev, End):
-                flush()
-                out.append(self._terminal(ev.reason))
+                tail = parts[-1][0] if parts else {}
+                if self._variant == "signature-empty" and set(tail) == {"text", "thoughtSignature"} and (
+                    tail["text"] == ""
+                ):
+                    # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
+                    # rides on the frame that carries the finishReason
+                    parts.pop()
+                    flush()
+                    self._done = True
+                    finish = finish_reason(ev.reason)
+                    out.append(self._frame([tail], {"terminal", "reasoning"}, finish=finish))
+                else:
+                    flush()
+                    out.append(self._terminal(ev.reason))
         flush()
         return out
 
@@ -264,9 +278,12 @@ class GeminiEmitter:
 
 class GeminiObserver:
     """Reads what Gemini (or a SUT speaking Gemini) streams: ``data:`` JSON frames, raw pretty-printed
-    JSON lines (errors), SSE oddities. Everything it cannot use becomes a :class:`Notice`."""
+    JSON lines (errors), SSE oddities, or (a stream whose first byte is ``[``: no ``?alt=sse``) a
+    streamed JSON array, element by element. Everything it cannot use becomes a :class:`Notice`."""
 
     def __init__(self) -> None:
+        self._array: JSONArrayDecoder | None = None
+        self._sniffed = False
         self._buf = b""
         self._first = True
         self._sse = SSEDecoder()
@@ -282,6 +299,17 @@ class GeminiObserver:
 
     # -- bytes -> lines ----------------------------------------------------------------------------
     def feed(self, data: bytes) -> list[Event]:
+        if not self._sniffed:
+            head = (self._buf + data).lstrip(b" \t\r\n\xef\xbb\xbf")
+            if not head:
+                self._buf += data
+                return []
+            self._sniffed = True
+            if head.startswith(b"["):
+                self._array = JSONArrayDecoder()
+                data, self._buf = self._buf + data, b""
+        if self._array is not None:
+            return self._array_feed(data)
         out: list[Event] = []
         buf = self._buf + data
         pos = 0
@@ -294,7 +322,18 @@ class GeminiObserver:
         self._anomaly_notices(out)
         return out
 
+    def _array_feed(self, data: bytes) -> list[Event]:
+        assert self._array is not None
+        out: list[Event] = []
+        for text in self._array.feed(data):
+            self._data(text, out)
+        return out
+
     def end(self) -> list[Event]:
+        if self._array is not None:
+            self._array.end()
+            notices: list[Event] = [Notice("json-array-" + a) for a in self._array.anomalies]
+            return notices + self.finish()
         out: list[Event] = []
         if self._buf:
             # a CR held back in feed() (it might have been half of a CRLF) is a line end at EOF

@@ -53,7 +53,9 @@ _BY_PROFILE: dict[tuple[str, str], tuple[str, str | None]] = {
     ("openai-chat", "deepseek-r1"): ("deepseek", "deepseek-reasoner"),
     ("openai-chat", "kimi"): ("kimi", None),
     ("openai-responses", "openai"): ("openai", None),
+    ("openai-responses-ws", "openai-ws"): ("openai", None),
     ("anthropic-messages", "anthropic"): ("anthropic", None),
+    ("anthropic-messages", "anthropic-adaptive"): ("anthropic", "claude-opus-4-7"),  # adaptive-only models
     ("anthropic-messages", "deepseek-anthropic"): ("deepseek", None),
     ("gemini", "gemini-2.5"): ("gemini", None),
     ("gemini", "gemini-3"): ("gemini", "gemini-3-flash-preview"),
@@ -75,6 +77,7 @@ _BY_VARIANT: dict[tuple[str, str], str] = {
 _BY_DIALECT = {
     "openai-chat": "openai",
     "openai-responses": "openai",
+    "openai-responses-ws": "openai",
     "anthropic-messages": "anthropic",
     "gemini": "gemini",
     "ollama": "ollama",

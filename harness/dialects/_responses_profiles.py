@@ -16,6 +16,7 @@ from harness.events import (
     ReasoningBlock,
     ReasoningDelta,
     ReasoningSignature,
+    RedactedReasoning,
     ToolCallBlock,
     Turn,
 )
@@ -88,7 +89,19 @@ class _OpenAI:
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """Without ``reasoning.summary`` the reasoning item arrives empty, carrying only its
-        ``encrypted_content`` (a placeholder when the script gave none)."""
+        ``encrypted_content`` (a placeholder when the script gave none); without ``include:
+        ["reasoning.encrypted_content"]`` it carries no encrypted content either (recorded:
+        recordings/corpus/openai-responses-*: the item is ``{"id", "type", "summary": []}``)."""
+        turn = self._summaries(request, turn)
+        include = request.get("include")
+        if isinstance(include, list) and "reasoning.encrypted_content" in include:
+            return turn
+        return tuple(
+            ReasoningDelta("", item=ev.item) if isinstance(ev, ReasoningSignature | RedactedReasoning) else ev
+            for ev in turn
+        )
+
+    def _summaries(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         if summary_requested(request):
             return turn
         out: list[Any] = []
@@ -109,7 +122,7 @@ class _OpenAI:
         items = request.get("input")
         if not isinstance(items, list):
             return None
-        store = request.get("store") is True
+        store = request.get("store", True) is not False  # the API's default is true
         for n, item in enumerate(items):
             if not isinstance(item, Mapping):
                 continue

@@ -5,6 +5,7 @@ events) is in ``_responses_observer``."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,26 @@ __all__ = [
 ]
 
 CREATED_AT = 1758106874
+OPENAI_VARIANTS = frozenset({"summary", "empty", "failed"})
+"""Variants that play OpenAI's own API: their deltas carry ``obfuscation`` padding (recorded)."""
+_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("background", False), ("completed_at", None), ("error", None), ("frequency_penalty", 0.0),
+    ("incomplete_details", None), ("instructions", None), ("max_output_tokens", None),
+    ("max_tool_calls", None), ("model", None), ("moderation", None), ("output", None),
+    ("parallel_tool_calls", True), ("presence_penalty", 0.0), ("previous_response_id", None),
+    ("prompt_cache_key", None), ("prompt_cache_retention", "24h"), ("reasoning", None),
+    ("safety_identifier", None), ("service_tier", "auto"), ("store", True), ("temperature", 1.0),
+    ("text", None), ("tool_choice", "auto"), ("tools", None), ("top_logprobs", 0), ("top_p", 1.0),
+    ("truncation", "disabled"), ("usage", None), ("user", None), ("metadata", None),
+)  # fmt: skip
+"""The ``response`` object's fields in the recorded order (recordings/corpus/openai-responses-*), with
+the value when the request does not set it; the request's own value is echoed (``store`` defaults to
+true: the API's default)."""
+_ECHOED = frozenset(
+    {"instructions", "max_output_tokens", "max_tool_calls", "parallel_tool_calls", "previous_response_id",
+     "prompt_cache_key", "safety_identifier", "store", "temperature", "tool_choice", "top_logprobs",
+     "top_p", "truncation", "user", "metadata", "service_tier"}
+)  # fmt: skip
 SUMMARY_VARIANTS = frozenset({"summary", "empty", "alias-summary", "failed"})
 """Variants whose reasoning travels as ``summary[]`` (the others use ``content[]`` reasoning_text)."""
 CONTENT_VARIANTS = frozenset({"reasoning_text", "alias-string", "alias-object", "vllm-parts"})
@@ -95,30 +116,53 @@ class ResponsesEmitter(EmitterLoop):
         self._item: _Item | None = None
         self._output: list[dict[str, Any]] = []
         self._usage: Usage | None = None
+        self.request: Mapping[str, Any] = {}
+        """The request answered (:meth:`bind_request`): the response object echoes its settings."""
+        self._pads = 0
         self.snapshot: dict[str, Any] | None = None
         """The final ``response`` object (what ``response.completed`` carried)."""
+
+    def bind_request(self, request: Mapping[str, Any]) -> None:
+        self.request = request
 
     # -- helpers
     def _frame(self, type_: str, body: dict[str, Any], *tags: str) -> Frame:
         obj: dict[str, Any] = {"type": type_, "sequence_number": self._seq}
         obj.update(body)
+        if type_.endswith(".delta") and self.variant in OPENAI_VARIANTS:
+            self._pads += 1
+            obj["obfuscation"] = "mockPadding0123"[: 4 + self._pads % 11]
         self._seq += 1
         return Frame(dumps_compact(obj), event=type_, tags=frozenset(tags))
 
+    def _reasoning_echo(self) -> dict[str, Any]:
+        asked = self.request.get("reasoning")
+        if isinstance(asked, Mapping):
+            return {"effort": asked.get("effort", "medium"), "summary": asked.get("summary")}
+        if not self.request and self.variant in SUMMARY_VARIANTS and self.variant != "empty":
+            return {"effort": "medium", "summary": "detailed"}  # no request bound: as scripted
+        return {"effort": "medium", "summary": None}
+
     def _response(self, status: str, *, final: bool) -> dict[str, Any]:
-        obj: dict[str, Any] = {
-            "id": self.response_id,
-            "object": "response",
-            "created_at": CREATED_AT,
-            "status": status,
-            "model": self.model,
-            "output": list(self._output) if final else [],
-        }
-        if self.variant in SUMMARY_VARIANTS and self.variant != "empty":
-            obj["reasoning"] = {"effort": "medium", "summary": "detailed"}
-        else:
-            obj["reasoning"] = {"effort": "medium", "summary": None}
-        obj["store"] = False
+        """The ``response`` object with every field the real API sends (recorded order), the request's
+        settings echoed; ``store`` is the request's, true when absent (the API default)."""
+        req = self.request
+        obj: dict[str, Any] = {"id": self.response_id, "object": "response", "created_at": CREATED_AT}
+        obj["status"] = status
+        for key, default in _DEFAULTS:
+            obj[key] = req[key] if key in _ECHOED and key in req else default
+        obj["completed_at"] = CREATED_AT + 1 if status == "completed" else None
+        obj["model"] = self.model
+        obj["output"] = list(self._output) if final else []
+        obj["reasoning"] = self._reasoning_echo()
+        if final and "service_tier" not in req:
+            obj["service_tier"] = "default"
+        text = req.get("text")
+        obj["text"] = {"format": {"type": "text"}, "verbosity": "medium"}
+        if isinstance(text, Mapping):
+            obj["text"] |= text
+        obj["tools"] = list(req.get("tools") or [])
+        obj["metadata"] = dict(req.get("metadata") or {})
         obj["usage"] = usage_json(self._usage) if final and self._usage is not None else None
         return obj
 
@@ -290,7 +334,7 @@ class ResponsesEmitter(EmitterLoop):
             item.part_key = ev.item
             item.part_open = True
             loc = self._text_loc(item)
-            part = {"type": "output_text", "annotations": [], "text": ""}
+            part = {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
             out.append(self._frame("response.content_part.added", {**loc, "part": part}, "text"))
         item.parts[-1] += ev.text
         loc = self._text_loc(item)
@@ -307,7 +351,7 @@ class ResponsesEmitter(EmitterLoop):
         item.part_open = False
         loc = self._text_loc(item)
         text = item.parts[-1]
-        part = {"type": "output_text", "annotations": [], "text": text}
+        part = {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
         return [
             self._frame("response.output_text.done", {**loc, "text": text, "logprobs": []}, "text", "repeat"),
             self._frame("response.content_part.done", {**loc, "part": part}, "text", "repeat"),
@@ -357,7 +401,9 @@ class ResponsesEmitter(EmitterLoop):
         elif item.kind == "message":
             if item.part_open:
                 out += self._close_text_part(item)
-            content = [{"type": "output_text", "annotations": [], "text": t} for t in item.parts]
+            content = [
+                {"type": "output_text", "annotations": [], "logprobs": [], "text": t} for t in item.parts
+            ]
             body = {
                 "id": item.id,
                 "type": "message",

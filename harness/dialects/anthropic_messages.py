@@ -39,7 +39,7 @@ from harness.events import (
     Turn,
 )
 
-__all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect"]
+__all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect", "signed_only", "thinking_config"]
 
 NAME = "anthropic-messages"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
@@ -63,14 +63,21 @@ VARIANTS: dict[str, Variant] = {
         _v(
             "redacted",
             "ANT-REDACTED",
-            "redacted_thinking block complete at content_block_start, no deltas",
-            _BASE | {_C.REASONING, _C.REDACTED},
+            "redacted_thinking block complete at content_block_start, no deltas (beside thinking blocks)",
+            _BASE | {_C.REASONING, _C.REDACTED, _C.MULTI_REASONING},
         ),
         _v(
             "omitted",
             "ANT-OMITTED",
             'display:"omitted": thinking block with empty text, signature only',
             _BASE,
+        ),
+        _v(
+            "adaptive",
+            "ANT-ADAPTIVE",
+            'thinking:{type:"adaptive",display:"summarized"} + output_config.effort (Opus 4.7+); '
+            "interleaved thinking without a beta header",
+            _BASE | {_C.REASONING, _C.MULTI_REASONING, _C.INTERLEAVED},
         ),
         _v(
             "interleaved",
@@ -96,10 +103,43 @@ _ERROR_TYPES = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
+def signed_only(messages: Sequence[Message]) -> list[Message]:
+    """The conversation without the thinking blocks that never got a signature (a turn cancelled
+    mid-thinking): Anthropic rejects them (``thinking.signature: Field required``); a client drops them.
+    An assistant message left empty goes too."""
+    out: list[Message] = []
+    for m in messages:
+        if m.role == "assistant":
+            kept = tuple(
+                b
+                for b in m.content
+                if not (isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None)
+            )
+            if not kept:
+                continue
+            m = Message("assistant", kept)
+        out.append(m)
+    return out
+
+
+def thinking_config(variant: str) -> dict[str, Any]:
+    """The ``thinking`` request field a correct client sends for the variant: ``adaptive`` on the models
+    that refuse ``enabled`` (asking for ``display: "summarized"``, since their default is ``omitted``:
+    https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-7), ``display:
+    "omitted"`` for the omitted variant, else a fixed budget."""
+    if variant == "adaptive":
+        return {"type": "adaptive", "display": "summarized"}
+    if variant == "omitted":
+        return {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}
+    return {"type": "enabled", "budget_tokens": 2048}
+
+
 class AnthropicMessagesDialect:
     name = NAME
     transport = Transport.SSE
-    content_type = "text/event-stream"
+    content_type = "text/event-stream; charset=utf-8"
+    id_header = "request-id"
+    """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
     path_suffixes = ("/messages",)
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thinking"
@@ -157,7 +197,9 @@ class AnthropicMessagesDialect:
             else:
                 out.append({"role": "assistant", "content": [_block_json(b) for b in msg.content]})
         body: dict[str, Any] = {"model": model, "max_tokens": int(options.get("max_tokens", 4096))}
-        body["thinking"] = options.get("thinking", {"type": "enabled", "budget_tokens": 2048})
+        body["thinking"] = options.get("thinking", thinking_config(variant))
+        if variant == "adaptive":
+            body["output_config"] = {"effort": str(options.get("effort", "high"))}
         if system:
             body["system"] = system
         body["messages"] = out

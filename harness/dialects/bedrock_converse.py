@@ -80,6 +80,8 @@ class BedrockDialect:
     name = "bedrock-converse"
     transport = Transport.EVENTSTREAM
     content_type = "application/vnd.amazon.eventstream"
+    id_header = "x-amzn-RequestId"
+    """Read by botocore (``parsers.py``: ``ResponseMetadata.RequestId``)."""
     path_suffixes = ("/converse-stream", "/invoke-with-response-stream", "/converse", "/invoke")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "converse"
@@ -122,7 +124,11 @@ class BedrockDialect:
             "stopReason": stop_reason(end.reason),
         }
         if usage is not None:
-            out["usage"] = {
+            out["usage"] = {  # Converse reports the cache counts too (recorded: bedrock-tool-thinking)
+                "cacheReadInputTokenCount": 0, "cacheReadInputTokens": 0, "cacheWriteInputTokenCount": 0,
+                "cacheWriteInputTokens": 0,
+            }  # fmt: skip
+            out["usage"] |= {
                 k: v
                 for k, v in (
                     ("inputTokens", usage.input_tokens),

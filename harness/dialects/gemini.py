@@ -20,6 +20,7 @@ from harness.dialects._base import (
     check_variant,
     turn_error,
 )
+from harness.dialects._gemini_names import camel_request
 from harness.dialects._gemini_profiles import PROFILES
 from harness.dialects._gemini_wire import (
     GeminiEmitter,
@@ -80,8 +81,18 @@ class GeminiDialect:
     name = "gemini"
     transport = Transport.SSE
     content_type = "text/event-stream"
+    json_content_type = "application/json; charset=UTF-8"
+    """Of ``:generateContent`` bodies and of streams without ``?alt=sse`` (recorded)."""
     sse_eol = "\r\n"
     """Gemini separates frames with CRLF CRLF; ``_gemini_wire.encode_sse_crlf`` is the reference."""
+
+    def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[Transport, str]:
+        """``?alt=sse``: SSE; without it the real API streams a JSON array (``[{...}\\n,\\r\\n{...}\\n]``,
+        ``application/json; charset=UTF-8``; recordings/corpus/gemini-*-array.jsonl)."""
+        path, _, query = target.partition("?")
+        if any(p == "alt=sse" for p in query.split("&")) or not path.endswith(":streamGenerateContent"):
+            return Transport.SSE, self.content_type  # (no path known: a plan built outside a request)
+        return Transport.JSON_ARRAY, self.json_content_type
     path_suffixes = (":streamGenerateContent", ":generateContent")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thought"
@@ -173,6 +184,7 @@ class GeminiDialect:
         return RequestSpec(f"/v1beta/models/{model}{suffix}", body, {"content-type": "application/json"})
 
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        body = camel_request(body)
         out: list[Message] = []
         sys_parts = (body.get("systemInstruction") or {}).get("parts") or []
         sys_text = "".join(p.get("text", "") for p in sys_parts if isinstance(p, Mapping))

@@ -87,6 +87,26 @@ def _v(name: str, catalog_id: str, description: str, caps: frozenset[Caps]) -> V
 
 _ROLE = {"role": "assistant", "content": ""}
 _EMPTY = {"content": ""}
+_OPENROUTER_DELTA: dict[str, Any] = {
+    "role": "assistant", "content": "", "reasoning": None, "reasoning_details": [],
+}  # fmt: skip
+# Usage fields each provider adds (recorded: recordings/corpus/deepseek-*, openrouter-*, openai-chat-*)
+_DEEPSEEK_USAGE = {
+    "prompt_tokens_details": {"cached_tokens": 0}, "prompt_cache_hit_tokens": 0,
+    "prompt_cache_miss_tokens": "prompt",
+}  # fmt: skip
+_OPENROUTER_USAGE = {
+    "cost": 0, "is_byok": False,
+    "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0, "video_tokens": 0},
+    "cost_details": {"upstream_inference_cost": None, "upstream_inference_prompt_cost": 0,
+                     "upstream_inference_completions_cost": 0},
+    "completion_tokens_details": {"image_tokens": 0},
+}  # fmt: skip
+_OPENAI_USAGE = {
+    "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+    "completion_tokens_details": {"audio_tokens": 0, "accepted_prediction_tokens": 0,
+                                  "rejected_prediction_tokens": 0},
+}  # fmt: skip
 _TABLE: tuple[tuple[Variant, Shape], ...] = (
     (
         _v("reasoning_content", "CC-RC", "DeepSeek/Kimi delta.reasoning_content, usage on the finish chunk",
@@ -100,10 +120,12 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             finish_on_tools={},
             envelope={"system_fingerprint": "fp_mock"},
             logprobs=True,
+            null_usage=True,
+            usage_extra=_DEEPSEEK_USAGE,
         ),
     ),
     (
-        _v("reasoning", "CC-R", "vLLM/OpenRouter/Groq delta.reasoning, usage chunk with choices:[]", _BASE),
+        _v("reasoning", "CC-R", "vLLM/Groq delta.reasoning, a choices:[] usage chunk when asked", _BASE),
         Shape(Carrier.REASONING, _ROLE, _EMPTY, logprobs=True),
     ),
     (
@@ -113,7 +135,10 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             "OpenRouter delta.reasoning mirrored in delta.reasoning_details[] (signature, encrypted)",
             _BASE | {_C.SIGNATURE, _C.REDACTED},
         ),
-        Shape(Carrier.DETAILS, _ROLE, _EMPTY),
+        Shape(
+            Carrier.DETAILS, _ROLE, {}, base_delta=_OPENROUTER_DELTA, envelope={"provider": "Mock"},
+            native_finish=True, usage_choice=_ROLE, usage_extra=_OPENROUTER_USAGE, role_with_tools=True,
+        ),
     ),
     (
         _v("think-tags", "CC-THINK", "leading <think>...</think> inside delta.content", _BASE),
@@ -139,7 +164,11 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             "OpenAI's own endpoint: no reasoning text, only completion_tokens_details.reasoning_tokens",
             frozenset({_C.TOOLS, _C.USAGE, _C.ERRORS}),
         ),
-        Shape(Carrier.NONE, _ROLE, _EMPTY),
+        Shape(
+            Carrier.NONE, {"role": "assistant", "content": "", "refusal": None}, {},
+            envelope={"service_tier": "default", "system_fingerprint": "fp_mock"}, logprobs=True,
+            null_usage=True, obfuscation=True, usage_extra=_OPENAI_USAGE, role_with_tools=True,
+        ),
     ),
 )
 """The variants, one row each: what the variant is, and its stream's :class:`Shape` (where reasoning
@@ -217,11 +246,18 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
         if reasoning and not request:
             out["reasoning"] = reasoning
         out["reasoning_details"] = details(rblocks, calls)
+    if carrier is Carrier.DETAILS and not request:
+        out["refusal"] = None  # recorded (OpenRouter)
+    if carrier is Carrier.MISTRAL and not request and not calls:
+        out["tool_calls"] = None  # recorded (Mistral)
     if calls:
         out["tool_calls"] = [
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
             for c in calls
         ]
+        if carrier is Carrier.REASONING_CONTENT and not request:  # recorded (DeepSeek): the call's index
+            for i, call in enumerate(out["tool_calls"]):
+                call["index"] = i
     return out
 
 
@@ -233,17 +269,24 @@ def emit_response(turn: Turn, variant: str, *, model: str = "mock-model") -> byt
     msg = assemble(turn)
     end = next((ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop"))
     usage = next((ev for ev in turn if isinstance(ev, Usage)), None)
+    shape = SHAPES[variant]
     message = _assistant_json(msg, variant, request=False)
-    choice: dict[str, Any] = {"index": 0, "message": message, "logprobs": None, "finish_reason": end.reason}
+    choice: dict[str, Any] = {"index": 0, "message": message}
+    if shape.logprobs or shape.native_finish:
+        choice["logprobs"] = None
+    choice["finish_reason"] = end.reason
+    if shape.native_finish:
+        choice["native_finish_reason"] = end.reason
     obj: dict[str, Any] = {
         "id": completion_id(),
         "object": "chat.completion",
         "created": CREATED,
         "model": model,
+        **shape.envelope,
         "choices": [choice],
     }
     if usage is not None:
-        obj["usage"] = usage_json(usage)
+        obj["usage"] = usage_json(usage, shape.usage_extra)
     return dumps_compact(obj).encode()
 
 
@@ -391,7 +434,10 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
 class OpenAIChatDialect:
     name = NAME
     transport = Transport.SSE
-    content_type = "text/event-stream"
+    content_type = "text/event-stream; charset=utf-8"
+    """As OpenAI, DeepSeek and Mistral send it (OpenRouter and Groq omit the charset: docs/fidelity.md)."""
+    id_header = "x-request-id"
+    """Read by the official SDK (``openai/_response.py``: ``_request_id``)."""
     path_suffixes: tuple[str, ...] = ("/chat/completions",)
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "reasoning_content"
@@ -413,6 +459,20 @@ class OpenAIChatDialect:
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
+
+    @staticmethod
+    def shape_for_request(
+        request: Mapping[str, Any], variant: str, turn: Turn, *, stream: bool
+    ) -> Turn:
+        """A stream carries usage only where the request asked for it (``stream_options.include_usage``:
+        OpenAI's rule; recorded: Groq without it sends none) unless the variant's provider puts usage on
+        its finish chunk anyway (DeepSeek, Mistral)."""
+        if not stream or SHAPES[variant].usage_on_finish:
+            return turn
+        opts = request.get("stream_options")
+        if isinstance(opts, Mapping) and opts.get("include_usage") is True:
+            return turn
+        return tuple(ev for ev in turn if not isinstance(ev, Usage))
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         from harness.dialects._chat_profiles import PROFILES

@@ -102,7 +102,9 @@ _check = functools.partial(check_variant, NAME, VARIANTS)
 class OpenAIResponsesDialect:
     name = NAME
     transport = Transport.SSE
-    content_type = "text/event-stream"
+    content_type = "text/event-stream; charset=utf-8"
+    id_header = "x-request-id"
+    """Read by the official SDK (``openai/_response.py``: ``_request_id``)."""
     path_suffixes = ("/responses",)
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "summary"
@@ -113,11 +115,18 @@ class OpenAIResponsesDialect:
         return ResponsesEmitter(variant, model=model)
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        return self.emit_response_for(turn, variant, model=model, request={})
+
+    def emit_response_for(
+        self, turn: Turn, variant: str, *, model: str = "mock-model", request: Mapping[str, Any]
+    ) -> bytes:
+        """The whole body answering ``request`` (its settings echoed: ``store``, ``reasoning``...)."""
         _check(variant)
         err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
         em = ResponsesEmitter(variant, model=model)
+        em.bind_request(request)
         em.feed(turn)
         em.close()
         assert em.snapshot is not None

@@ -7,6 +7,8 @@ nothing in ``harness`` imports them; each runs as ``python -m harness.docs.<modu
 - ``_ecosystem_page``: docs/ecosystem-results.md -> docs/ecosystem-results.html
 - ``_history``: ``nox -s ecosystem -- --history PROFILE`` -> docs/ecosystem-history.md
 - ``_matrix``: ``nox -s matrix`` -> docs/detection-matrix.md (the data lives in ``harness.suite._matrix``)
+- ``_fidelity``: ``nox -s fidelity`` -> docs/fidelity.md and the corpus table of recordings/README.md
+  (the comparison itself lives in ``harness.fidelity``)
 - ``_screenshots``: ``nox -s screenshots`` -> docs/img/report.png and docs/img/swimlane.png
 - ``_browser``: headless Chromium, the one way these tools (and the browser tests) drive it
 """

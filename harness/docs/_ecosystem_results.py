@@ -15,6 +15,7 @@ from __future__ import annotations
 import fnmatch
 import importlib.util
 import os
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -90,6 +91,60 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
     "pydantic-ai-openai-chat": ((_THINK, "pydantic-ai OpenAIChatModel: " + _LEAK, ""),),
+    "node-ai-sdk": (
+        (
+            _RT,
+            "@ai-sdk/openai's Responses model reads reasoning summaries only: response.reasoning_text.* "
+            "events and a reasoning item's content[] are not in its chunk and item schemas "
+            "(@ai-sdk/openai dist/index.js: reasoning_summary_* handlers only; the reasoning item is "
+            "{id, encrypted_content, summary}), so raw reasoning text never reaches the client",
+            "",
+        ),
+        (
+            ("tools-passback/deepseek-three-turns*",),
+            "@ai-sdk/deepseek drops the reasoning of every assistant message before the last user message "
+            "unless the model id is a V4 one (convert-to-deepseek-chat-messages: index <= "
+            "lastUserMessageIndex && !isDeepSeekV4): under deepseek-reasoner (V3.2) the tool-call turn's "
+            "reasoning_content is gone on the next user turn and DeepSeek answers 400",
+            "",
+        ),
+        (
+            ("errors-cancellation/mid-stream-error[openai-chat:reasoning_content*",),
+            "@ai-sdk/deepseek misses an error on a chunk that also has choices (OpenRouter's mid-stream "
+            "error shape, which the mock sends): its chunk union tries the chunk object first, which strips "
+            "the top-level error, and finish_reason 'error' maps to 'other' (mapDeepSeekFinishReason): a "
+            "clean end (@ai-sdk/openai-compatible checks 'error' in the chunk and passes)",
+            "",
+        ),
+        (
+            ("sse-framing/unterminated*",),
+            "a stream cut before its terminator looks complete: @ai-sdk/provider-utils parseJsonEventStream "
+            "never checks that [DONE] / message_stop / response.completed arrived and each provider's "
+            "flush() enqueues a finish part",
+            "",
+        ),
+    ),
+    "node-openai-chat": (
+        (
+            _THINK,
+            "the openai Node SDK types content as a string and splits nothing: <think>...</think> stays in "
+            "content (as with the Python openai SDK, docs/sdk-results.md)",
+            "",
+        ),
+        (
+            ("sse-framing/perturbations*event-only]",),
+            "the openai Node SDK's SSEDecoder dispatches a data-less 'event: ping' block with data '' "
+            "(openai/core/streaming.js decode: only a block with neither event nor data is skipped) and "
+            "JSON.parse('') throws 'Unexpected end of JSON input' (the Python SDK does the same)",
+            "",
+        ),
+        (
+            ("sse-framing/unterminated*",),
+            "a stream cut before its [DONE] looks complete: the openai Node SDK's Stream iterator ends at "
+            "EOF and raises nothing (openai/core/streaming.js)",
+            "",
+        ),
+    ),
     "langchain-openai-chat": (
         (
             ("*",),
@@ -114,6 +169,7 @@ for _name in (
     "litellm-sdk-responses",
     "langchain-openai-responses",
     "pydantic-ai-openai-responses",
+    "node-ai-sdk",
 ):
     KNOWN[_name] = (*KNOWN.get(_name, ()), (_ALIASES, _ALIAS, ""))
 for _name in ("litellm-proxy", "litellm-sdk-completion", "langchain-deepseek", "pydantic-ai-openai-chat"):
@@ -122,6 +178,9 @@ for _name in ("litellm-proxy", "litellm-sdk-completion", "langchain-deepseek", "
         (("sse-framing/bom*",), _BOM, ""),
         (("sse-framing/unterminated*",), _CUT, ""),
     )
+
+
+_NODE_MODULES = re.compile(r"/\S*?/node_modules/")
 
 
 def known(profile: str, case_id: str) -> tuple[str, str] | None:
@@ -175,7 +234,8 @@ def _findings(name: str, results: list[Any]) -> list[str]:
         r, f, hit = items[0]
         lines.append(f"- **{title}** ({len(items)} case(s))")
         if f is not None:
-            excerpt = (f.actual or f.expected or f.message)[:200].replace("\n", " ")
+            excerpt = _NODE_MODULES.sub("node_modules/", f.actual or f.expected or f.message)
+            excerpt = excerpt[:200].replace("\n", " ")  # (no machine's install dir in the document)
             lines.append(f"  - check `{f.check}`: {f.message[:200]}; evidence: `{excerpt}`")
         if hit and hit[1]:
             lines.append(f"  - upstream report: {hit[1]}")

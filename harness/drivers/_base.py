@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from harness._errors import ThinkwireError
-from harness.events import Event, Message, StreamError, assemble
+from harness.events import Event, Message, StreamError, ToolCallBlock, assemble
 from harness.timeline import Timeline
 
 if TYPE_CHECKING:
@@ -142,14 +142,23 @@ SendTurn = Callable[[int, list[Message], "Gate | None"], TurnOutcome]
 
 def converse(ctx: CaseContext, send_turn: SendTurn) -> None:
     """Run the case's turns: each turn's reply is echoed back (as the SUT returned it) with the tool
-    results, then the next user message, if any. Stops after a turn that errored or was cancelled."""
+    results, then the next user message, if any. Stops after a turn that errored, or that was cancelled
+    unless the next turn starts with a new user message: then the conversation goes on, keeping the
+    partial reply as the client got it (its tool calls, never answered, left out), as chat clients do."""
     messages: list[Message] = []
-    for i, spec in enumerate(ctx.case.turns):
+    turns = ctx.case.turns
+    for i, spec in enumerate(turns):
         if ctx.left() <= 0:
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {i})")
         if spec.user is not None:
             messages.append(Message.user(spec.user))
         outcome = send_turn(i, list(messages), spec.cancel)
+        if outcome.cancelled and not outcome.errored and i + 1 < len(turns) and turns[i + 1].user is not None:
+            partial = assemble(outcome.events)
+            kept = tuple(b for b in partial.content if not isinstance(b, ToolCallBlock))
+            if kept:
+                messages.append(Message("assistant", kept))
+            continue
         if outcome.errored or outcome.cancelled:
             return
         reply = assemble(outcome.events)

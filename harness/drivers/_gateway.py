@@ -17,6 +17,7 @@ from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, build_options, observer_options, substitute
+from harness.drivers._websocket import WsFrontDoor
 
 __all__ = ["GatewayDriver", "UrlDriver"]
 
@@ -38,7 +39,8 @@ class UrlDriver:
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        return FrontDoor(
+        kind = WsFrontDoor if self.profile.front_door == "openai-responses-ws" else FrontDoor
+        return kind(
             self.base_url,
             dialect=self.profile.front_door,
             variant=self.profile.front_variant,
@@ -52,7 +54,11 @@ class UrlDriver:
     def run(self, ctx: CaseContext) -> None:
         assert self.front is not None, "start() first"
         front = self.front
-        converse(ctx, lambda i, msgs, cancel: front.send(ctx, i, msgs, cancel))
+        try:
+            converse(ctx, lambda i, msgs, cancel: front.send(ctx, i, msgs, cancel))
+        finally:
+            if isinstance(front, WsFrontDoor):  # one socket per conversation
+                front.end_conversation()
 
     def stop(self) -> None:
         if self.front is not None:

@@ -67,7 +67,7 @@ class FrontDoor:
         spec = self.dialect.build_request(
             messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant, **self.build_options
         )
-        payload, headers = self._shaped(ctx, dict(spec.body), dict(spec.headers))
+        payload, headers = self._shaped(ctx, dict(spec.body), dict(spec.headers), turn)
         url = self.base_url + (self.path or spec.path)
         tl = ctx.timeline
         out = TurnOutcome()
@@ -147,9 +147,10 @@ class FrontDoor:
         tl.add("client", "end", turn=turn)
 
     def _shaped(
-        self, ctx: CaseContext, body: dict[str, Any], headers: dict[str, str]
+        self, ctx: CaseContext, body: dict[str, Any], headers: dict[str, str], turn: int = 0
     ) -> tuple[dict[str, Any], dict[str, str]]:
-        """The request with the profile's shaping merged in (its body fields win over thinkwire's)."""
+        """The request with the turn's own fields (``response_format`` ...) and the profile's shaping
+        merged in (the profile's body fields win over thinkwire's)."""
         case = ctx.case
         shape = shaping(
             self.request, front_door=self.dialect.name, dialect=case.dialect, variant=case.variant,
@@ -159,7 +160,8 @@ class FrontDoor:
             specs = tool_specs(case.turns)
             if specs:
                 body["tools"] = tools_json(self.dialect.name, specs)
-        return merge(body, shape.body), {**headers, **shape.headers}
+        extra = getattr(case.turns[turn], "request", None) or {} if turn < len(case.turns) else {}
+        return merge(merge(body, dict(extra)), shape.body), {**headers, **shape.headers}
 
     def _strict_options(self) -> dict[str, Any] | None:
         """When the profile lets the observer split inline <think> tags, the options of a twin that

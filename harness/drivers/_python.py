@@ -12,7 +12,8 @@ def`` callable (or async generator function) runs on the driver's own event loop
 The framework adapter contract: each turn's request carries the scenario's tool definitions, the
 profile's request shaping (``headers``, ``body``), and ``state``, one dict per conversation that the
 adapter owns across its turns (a framework keeps its own history objects there, so its passback, not
-thinkwire's, is what the upstream sees). ``front_door`` is the event style the adapter speaks: the
+thinkwire's, is what the upstream sees; values with a ``close()`` are closed when the conversation
+ends). ``front_door`` is the event style the adapter speaks: the
 profile's ``front_door``, or the callable's ``thinkwire_front_door`` attribute (``openai-chat`` for
 chat-like events, ``openai-responses`` for Responses-like ones). The profile's ``sys_path`` is put
 on ``sys.path`` before the import.
@@ -162,7 +163,14 @@ class PythonDriver:
 
     def run(self, ctx: CaseContext) -> None:
         state: dict[str, Any] = {}  # one conversation: the adapter's across its turns
-        converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state))
+        try:
+            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state))
+        finally:  # what the adapter kept open for its conversation (a WebSocket) ends with it
+            for value in state.values():
+                close = getattr(value, "close", None)
+                if callable(close):
+                    with contextlib.suppress(Exception):
+                        close()
 
     def _turn(
         self,
@@ -247,7 +255,7 @@ class PythonDriver:
             tools=tool_specs(case.turns),
             state={} if state is None else state,
             headers=shape.headers,
-            body=shape.body,
+            body={**(getattr(case.turns[turn], "request", None) or {}), **shape.body},
             turn=turn,
             front_door=self.front_door,
             provider=ctx.provider,

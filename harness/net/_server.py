@@ -13,7 +13,8 @@ Usage::
 
 Rules: ``write`` is one ``transport.write`` (TCP_NODELAY is on for every accepted socket); h11 parses
 requests, writes heads and ends and picks the body framing, but chunks are framed here (:func:`chunk`,
-the same bytes) so a streamed frame costs no trip through its state machine;
+the same bytes) so a streamed frame costs no trip through its state machine; a WebSocket upgrade
+request hands the handler the socket (``responder.upgrade``) and ends the connection when it returns;
 ``abort()`` closes the socket abruptly wherever the response is (inside a frame, inside a code point);
 ``responder.closed`` is set when the peer disconnects while the handler runs (a reader task watches
 for EOF). Keep-alive and pipelined requests are served in order on one connection; connections are
@@ -36,11 +37,13 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from time import monotonic_ns as _now
 from types import TracebackType
-from typing import Literal
+from typing import Any, Literal
 
 import h11
 
-__all__ = ["Handler", "Request", "Responder", "Server", "chunk"]
+from harness.net._ws import is_websocket_upgrade
+
+__all__ = ["Handler", "Request", "Responder", "Server", "chunk", "put_each"]
 
 Framing = Literal["chunked", "close", "length"]
 
@@ -119,6 +122,9 @@ class Responder:
         self._transport = writer.transport
         self._chunked: bool | None = None
         """Body pieces go out in chunked coding: None until h11 framed the first one."""
+        self.upgrade: tuple[asyncio.StreamReader, asyncio.StreamWriter, bytes] | None = None
+        """A WebSocket upgrade request: the connection's reader, writer and the bytes read past the
+        request; the handler owns the socket from here (no watcher reads it) until it returns."""
 
     @property
     def peer_closed(self) -> bool:
@@ -197,13 +203,7 @@ class Responder:
         per piece, its chunk framing, one ``send`` and the time, without a call per piece."""
         transport, direct, add = self._transport, self._direct, times.append
         if direct is None or self._chunked is not True or self.aborted:
-            for n, data in enumerate(datas):
-                if self.peer_closed_at is not None:
-                    return n, False
-                add(_now())
-                if self.put(data):
-                    return n + 1, True
-            return len(datas), False
+            return put_each(self, datas, times)
         # Nothing here awaits: the peer's EOF, a close or a drained buffer (loop callbacks) cannot
         # change while the run goes out, so they are checked once, not per piece.
         if self.peer_closed_at is not None:
@@ -474,6 +474,11 @@ class Server:
             if request is None:
                 return
             responder = Responder(conn, writer, request, direct)
+            if is_websocket_upgrade(request.headers):
+                responder.upgrade = (reader, writer, conn.trailing_data[0])
+                with contextlib.suppress(ConnectionError):
+                    await self.handler(request, responder)
+                return  # the handler owned the socket: it is done with it
             watcher = asyncio.create_task(self._watch(conn, reader, responder))
             try:
                 await self.handler(request, responder)
@@ -582,3 +587,14 @@ class Server:
                 conn.receive_data(data)
         except ConnectionError:
             responder.mark_peer_gone()
+
+
+def put_each(resp: Any, datas: Sequence[bytes], times: list[int]) -> tuple[int, bool]:
+    """``resp.put_all`` as one ``resp.put`` per piece (any responder with ``put``, ``peer_closed_at``)."""
+    for n, data in enumerate(datas):
+        if resp.peer_closed_at is not None:
+            return n, False
+        times.append(_now())
+        if resp.put(data):
+            return n + 1, True
+    return len(datas), False

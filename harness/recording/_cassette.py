@@ -1,12 +1,13 @@
 """Cassettes: byte-faithful recordings of upstream exchanges, one JSON object per line.
 
-Rule: the first line is a versioned header; then per exchange a ``request``, a ``response`` (status,
-headers), one ``chunk`` per read as it arrived (UTF-8 ``text`` where valid, else ``base64``; its
-``offset`` and monotonic ``t_ms``), and an ``end`` (``complete``, ``truncated`` when the recorder was
-stopped while the response was still arriving, or why it broke off). Exchanges interleave (lines carry
-their ``id``). A cassette is valid at every instant of a recording: :class:`CassetteWriter` appends and
-flushes each line as it happens, and the reader takes an exchange without its end line as truncated
-and a torn last line as absent, each with a warning (``Cassette.warnings``). Anything else malformed
+Rule: the first line is a versioned header (an imported cassette also names its ``source``); then
+per exchange a ``request``, a ``response`` (status, headers), one ``chunk`` per read as it arrived
+(UTF-8 ``text`` where valid, else ``base64``; its ``offset`` and monotonic ``t_ms``), and an ``end``
+(``complete``, ``truncated`` when the recorder was stopped while the response was still arriving,
+or why it broke off). Exchanges interleave (lines carry their ``id``). A cassette is valid at every
+instant of a recording: :class:`CassetteWriter` appends and flushes each line as it happens, and the
+reader takes an exchange without its end line as truncated and a torn last line as absent, each with
+a warning (``Cassette.warnings``). Anything else malformed
 raises :class:`~harness._errors.CassetteError` naming the file and line.
 """
 
@@ -108,6 +109,8 @@ class Cassette:
     path: str = ""
     warnings: list[str] = field(default_factory=list)
     """What the reader tolerated: a torn last line, exchanges without their end line."""
+    source: str = ""
+    """Where an imported cassette came from (``vcrpy:FILE``, ``har:FILE``); empty for recordings."""
 
     def lines(self) -> Iterator[str]:
         head = {
@@ -117,6 +120,8 @@ class Cassette:
             "dialect": self.dialect,
             "upstream": self.upstream,
         }
+        if self.source:
+            head["source"] = self.source
         yield json.dumps(head, ensure_ascii=False)
         for i, ex in enumerate(self.exchanges):
             yield json.dumps(
@@ -209,7 +214,13 @@ def read_cassette(path: Path) -> Cassette:
     if dialect is not None and not isinstance(dialect, str):
         raise CassetteError(f"{path}:{n0}: 'dialect' must be a dialect name or null, not {dialect!r}")
     cassette = Cassette(
-        [], str(head.get("recorded_at", "")), dialect, str(head.get("upstream", "")), str(path), warnings
+        [],
+        str(head.get("recorded_at", "")),
+        dialect,
+        str(head.get("upstream", "")),
+        str(path),
+        warnings,
+        source=str(head.get("source", "")),
     )
     by_id: dict[int, Exchange] = {}
     for n, obj in records[1:]:

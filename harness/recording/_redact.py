@@ -72,7 +72,7 @@ _SECRET_FRAGMENTS = (
 # Query names that carry a credential although no secret word says so (presigned URLs).
 _QUERY_EXTRA = frozenset({"sig", "signature", "x-amz-signature", "x-goog-signature"})
 # Header names that identify an account without a secret word in them.
-_HEADER_EXTRA = frozenset({"openai-organization", "openai-project"})
+_HEADER_EXTRA = frozenset({"openai-organization", "openai-project", "anthropic-organization-id"})
 
 KEPT_FIELDS = frozenset({"signature", "thoughtsignature", "thought_signature", "encrypted_content"})
 """JSON names (lower-cased) whose values stay byte-exact: reasoning a client must pass back."""

@@ -6,17 +6,28 @@ Rule: sans-IO, like the dialects it composes. The SUTs own the sockets, processe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from harness._json import loads
 from harness.dialects import DIALECT_MODULES, Dialect, RequestSpec, check_variant, get_dialect
 from harness.events import End, Event, Message, Notice, StreamError
-from harness.reference._faults import FaultFilter, inline_think, strip_passback
+from harness.reference._faults import FaultFilter, inline_think
 from harness.reference._parser_mutants import ParserFailure, Utf8Breaker, parser_mutant
+from harness.reference._request_faults import mutate_body, passback_messages
 
-__all__ = ["Route", "UpstreamPipe", "error_message", "parse_model", "upstream_request", "whole_response"]
+__all__ = [
+    "Route",
+    "UpstreamPipe",
+    "error_message",
+    "parse_model",
+    "pipe_faults",
+    "retry_delay",
+    "structured_fields",
+    "upstream_request",
+    "whole_response",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +58,58 @@ def parse_model(model: str, default: str = "openai-chat") -> Route:
     return Route(name, variant, rest)
 
 
+STRUCTURED = ("response_format", "tool_choice")
+"""The client's structured-output fields (OpenAI chat form) the reference SUTs forward."""
+
+
 def upstream_request(
-    route: Route, messages: Sequence[Message], *, stream: bool, faults: frozenset[str]
+    route: Route,
+    messages: Sequence[Message],
+    *,
+    stream: bool,
+    faults: frozenset[str],
+    structured: Mapping[str, Any] | None = None,
 ) -> RequestSpec:
-    """The upstream request for ``messages``, reasoning passed back in the route's variant form."""
-    if "lose-passback" in faults:
-        messages = strip_passback(messages)
+    """The upstream request for ``messages``, reasoning passed back in the route's variant form, the
+    client's ``structured`` output fields (``response_format``, ``tool_choice``) in the upstream's form."""
+    messages = passback_messages(messages, route.dialect, faults)
     dialect = get_dialect(route.dialect)
-    return dialect.build_request(list(messages), model=route.model, stream=stream, variant=route.variant)
+    spec = dialect.build_request(list(messages), model=route.model, stream=stream, variant=route.variant)
+    body = mutate_body(spec.body, faults)
+    if structured:
+        body = {**body, **_structured(route.dialect, structured)}
+    return spec if body is spec.body else RequestSpec(spec.path, body, spec.headers)
+
+
+def structured_fields(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The structured-output fields of a client's (OpenAI chat) request body."""
+    return {k: body[k] for k in STRUCTURED if k in body}
+
+
+def pipe_faults(faults: frozenset[str], structured: Mapping[str, Any]) -> frozenset[str]:
+    """The event faults of a stream: ``buffer-structured`` buffers reasoning when the request asked for
+    structured output or forced a tool (the correct path streams it as any other)."""
+    if "buffer-structured" in faults and structured:  # FAULT: structured output waits for the end
+        return faults | {"buffer-reasoning"}
+    return faults
+
+
+def _structured(dialect: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    if dialect == "openai-chat":
+        return dict(fields)
+    if dialect != "openai-responses":
+        return {}  # not forwarded: the catalog asks for structured output of the OpenAI dialects only
+    out: dict[str, Any] = {}
+    fmt = fields.get("response_format")
+    if isinstance(fmt, Mapping):
+        schema = fmt.get("json_schema")
+        out["text"] = {"format": {"type": fmt.get("type"), **(schema if isinstance(schema, Mapping) else {})}}
+    choice = fields.get("tool_choice")
+    if isinstance(choice, Mapping) and isinstance(choice.get("function"), Mapping):
+        out["tool_choice"] = {"type": "function", "name": choice["function"].get("name")}
+    elif choice is not None:
+        out["tool_choice"] = choice
+    return out
 
 
 def _delivered(events: Iterable[Event]) -> list[Event]:
@@ -128,6 +183,30 @@ def whole_response(
     if "nonstream-inline-think" in faults:
         delivered = inline_think(delivered)
     return upstream, delivered
+
+
+RETRYABLE = frozenset({429, 500, 502, 503, 529})
+MAX_RETRY_WAIT = 10.0
+
+
+def retry_delay(status: int, headers: Mapping[str, str], faults: frozenset[str]) -> float | None:
+    """How long to wait before the one retry of a request the upstream failed before sending anything
+    (None: do not retry): a retryable status, then at least ``retry-after-ms`` / ``retry-after``
+    seconds (capped at MAX_RETRY_WAIT). Nothing has reached the client yet, so a retry replays nothing."""
+    if status not in RETRYABLE:
+        return None
+    if "retry-too-soon" in faults:  # FAULT: Retry-After is not honoured
+        return 0.0
+    low = {k.lower(): v for k, v in headers.items()}
+    wait = 0.0
+    try:
+        if "retry-after-ms" in low:
+            wait = float(low["retry-after-ms"]) / 1000
+        elif "retry-after" in low:
+            wait = float(low["retry-after"])
+    except ValueError:  # an HTTP-date: not used by the providers in the catalog
+        wait = 1.0
+    return min(max(wait, 0.0), MAX_RETRY_WAIT)
 
 
 def error_message(body: bytes) -> str:

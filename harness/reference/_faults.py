@@ -1,6 +1,7 @@
 """Fault switches of the reference SUTs (mutants): the table of switches (what each does, which SUT
 takes which), and the canonical-event and message filters that implement the switches acting on events
-(the byte-side switches, parser mutants and ``break-utf8``, are ``_parser_mutants``').
+(the request-side switches are ``_request_faults``'; the byte-side ones, parser mutants and
+``break-utf8``, are ``_parser_mutants``').
 
 Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked stage, so a
 mutant differs from the reference only where its bug class lives.
@@ -15,16 +16,12 @@ from harness._errors import UnknownName
 from harness.events import (
     End,
     Event,
-    Message,
     Notice,
-    ReasoningBlock,
     ReasoningDelta,
     ReasoningSignature,
     RedactedReasoning,
     StreamError,
-    TextBlock,
     TextDelta,
-    ToolCallBlock,
     ToolCallDelta,
     Usage,
 )
@@ -34,27 +31,45 @@ __all__ = [
     "CLI_FAULTS",
     "FAULTS",
     "GATEWAY_FAULTS",
+    "REQUEST_FAULTS",
     "SDK_FAULTS",
     "FaultFilter",
     "check_faults",
     "inline_think",
     "is_reasoning",
-    "strip_passback",
 ]
 
 FAULTS: dict[str, str] = {
     "drop-reasoning": "never forward reasoning",
     "buffer-reasoning": "hold reasoning until the answer / a tool call starts or the stream ends",
+    "buffer-structured": "hold reasoning until the answer when the request asks for structured output "
+    "(response_format) or forces a tool (tool_choice)",
     "replay-done": "at the end, re-emit the final reasoning and text again (forwarding *.done repeats)",
     "reasoning-into-content": "send reasoning as public answer text",
     "non-leading-think": "treat any <think>...</think> in the answer as reasoning, not only a leading tag",
     "ignore-alias": "ignore reasoning from Responses alias events; deliver it all at once at the item's end",
     "lose-passback": "strip reasoning, signatures and redacted blocks from earlier assistant messages",
+    "drop-empty-thinking": "on passback, drop thinking blocks whose text is empty (display:omitted: "
+    "signature only) as if they carried nothing",
+    "replay-unsigned-thinking": "on passback, replay a thinking block that never got its signature (a turn "
+    "the client cancelled mid-thinking) to a provider that requires one",
+    "drop-signature-bad-args": "on passback, a tool call whose arguments do not parse as JSON loses the "
+    "signatures of its message (thinking block signature, thought signature)",
+    "thinking-enabled": "ask Anthropic for thinking type enabled with a budget, also of models that accept "
+    "only adaptive thinking",
+    "no-display-summarized": "ask for adaptive thinking without display: summarized (the model's default, "
+    "omitted, then hides the thinking text from users)",
     "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
+    "retry-too-soon": "retry a 429 / 5xx at once, ignoring Retry-After",
+    "ws-new-socket-per-turn": "Responses WebSocket mode: open a new socket for every turn, yet chain it to "
+    "the previous response (the connection-local state is gone: previous_response_not_found)",
+    "retry-after-partial": "when the upstream stream fails after output reached the client, retry the "
+    "request and stream the new answer too (the client sees the reasoning twice)",
     "swallow-stream-error": "a mid-stream upstream error becomes a clean stop",
     "keep-upstream-open": "after the client disconnects, keep reading the upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
+    "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
     "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
     "double-done": "write the stream terminator twice",
     "nonstream-inline-think": "non-streaming answers carry reasoning inline as <think>...</think> in content",
@@ -65,7 +80,22 @@ FAULTS: dict[str, str] = {
     **PARSER_MUTANTS,
 }
 
-_IO = frozenset({"hide-upstream-error", "lose-passback", "break-utf8", "double-done"}) | PARSER_FAULTS
+REQUEST_FAULTS = frozenset(
+    {
+        "lose-passback",
+        "drop-empty-thinking",
+        "replay-unsigned-thinking",
+        "drop-signature-bad-args",
+        "thinking-enabled",
+        "no-display-summarized",
+    }
+)
+"""Faults in what the SUT sends upstream (its passback and its request options)."""
+_IO = (
+    frozenset({"hide-upstream-error", "break-utf8", "double-done", "retry-too-soon"})
+    | PARSER_FAULTS
+    | REQUEST_FAULTS
+)
 _STREAM = frozenset(
     {
         "drop-reasoning",
@@ -77,10 +107,12 @@ _STREAM = frozenset(
         "swallow-stream-error",
         "tools-before-reasoning",
         "drop-reasoning-tokens",
+        "redacted-as-reasoning",
+        "buffer-structured",
     }
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
-SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think"}
+SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think", "retry-after-partial", "ws-new-socket-per-turn"}
 CLI_FAULTS = _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end"}
 
 
@@ -104,26 +136,6 @@ def _is_content(ev: Event) -> bool:
     return not is_reasoning(ev) and not isinstance(ev, Notice)
 
 
-# --------------------------------------------------------------------------------------------------
-# Request side.
-
-
-def strip_passback(messages: Sequence[Message]) -> list[Message]:
-    """Fault ``lose-passback``: the continuation loses every reasoning block and signature."""
-    out: list[Message] = []
-    for m in messages:
-        if m.role != "assistant":
-            out.append(m)
-            continue
-        blocks = []
-        for b in m.content:
-            if isinstance(b, ReasoningBlock):
-                continue
-            if isinstance(b, TextBlock | ToolCallBlock) and b.signature is not None:
-                b = replace(b, signature=None)
-            blocks.append(b)
-        out.append(Message("assistant", tuple(blocks)))
-    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -311,6 +323,8 @@ class _ReplayDone(_Stage):
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
+    if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
+        return [ReasoningDelta(ev.data, item=ev.item)]
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
         return [TextDelta(ev.text, item=ev.item)]
     if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
@@ -333,6 +347,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("swallow-stream-error", _SwallowStreamError),
     ("non-leading-think", _NaiveThinkSplitter),
     ("ignore-alias", _IgnoreAlias),
+    ("redacted-as-reasoning", None),
     ("drop-reasoning", None),
     ("reasoning-into-content", None),
     ("buffer-reasoning", _BufferReasoning),

@@ -25,8 +25,6 @@ __all__ = [
 
 PARSER_MUTANTS: dict[str, str] = {
     "sse-bom-drop-first": "SSE: after a leading UTF-8 BOM, lose the first event (openai SDK)",
-    "sse-bom-skip-unnamed": "SSE: a leading BOM glues onto the first field name, and events without an "
-    "event: name are skipped (anthropic SDK)",
     "sse-data-space-only": "SSE: only 'data: ' with a space is a data line (google-genai)",
     "sse-chunk-local": "SSE: decode and parse each network chunk on its own (a line, event or code point "
     "split across chunks is lost)",
@@ -78,7 +76,6 @@ class ParserMutant:
         self._skip_lf = False  # the last chunk ended in CR: a leading LF belongs to it
         self._first = True  # no character seen yet (the BOM position)
         self._bom = False  # the stream began with a BOM
-        self._glued = False  # the next field name carries the BOM (sse-bom-skip-unnamed)
         self._event: str | None = None
         self._data: list[str] | None = None
         self._dispatched = 0
@@ -92,10 +89,7 @@ class ParserMutant:
             self._first = False
             if text.startswith("\ufeff"):
                 self._bom = True
-                if self.fault == "sse-bom-skip-unnamed":
-                    self._glued = True  # kept: it becomes part of the first field name
-                else:
-                    text = text[1:]
+                text = text[1:]
         out: list[str] = []
         for line in self._lines(text):
             self._line(line, out)
@@ -139,9 +133,6 @@ class ParserMutant:
             value = value[1:]
         elif name == "data" and self.fault == "sse-data-space-only":  # DEVIATION: 'data:x' unseen
             return
-        if self._glued:  # DEVIATION: '\ufeffevent' / '\ufeffdata' is no known field
-            self._glued = False
-            return
         if name == "event":
             self._event = value
         elif name == "data":
@@ -161,8 +152,6 @@ class ParserMutant:
         self._dispatched += 1
         if self.fault == "sse-bom-drop-first" and self._bom and self._dispatched == 1:
             return  # DEVIATION: the first event after a BOM is lost
-        if self.fault == "sse-bom-skip-unnamed" and event is None:
-            return  # DEVIATION: the SDK skips every event without an event: line
         # SSE cannot carry a CR in a value (sse-lflf-only keeps them): a space reads the same to JSON
         head = f"event: {event.replace(chr(13), ' ')}\n" if event else ""
         lines = "\n".join(data).replace("\r", " ").split("\n")

@@ -1,5 +1,6 @@
 """The reference gateway: an OpenAI-chat front door (and an Anthropic one) over any upstream dialect,
-forwarding reasoning frame by frame, passing it back on tool turns, surfacing every upstream error.
+forwarding reasoning frame by frame, passing it back on tool turns, surfacing every upstream error (a
+429 / 5xx that came before any byte reached the client is retried once, after its Retry-After).
 
 Rule: one upstream read -> observer -> fault filters -> front-door emitter -> one client write per
 frame, never buffered; when the client leaves, the upstream response is closed at once.
@@ -24,9 +25,18 @@ from harness.codec import Frame, encode_frames
 from harness.dialects import Dialect, get_dialect
 from harness.events import End, Event, StreamError, Usage
 from harness.net import Request, Responder, Server
-from harness.reference._core import UpstreamPipe, error_message, parse_model, upstream_request, whole_response
+from harness.reference._core import (
+    UpstreamPipe,
+    error_message,
+    parse_model,
+    pipe_faults,
+    retry_delay,
+    structured_fields,
+    upstream_request,
+    whole_response,
+)
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
-from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
+from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP, UpstreamResponse
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
 
@@ -116,38 +126,62 @@ class Gateway:
         )
         client_model = str(body.get("model", ""))
         upstream = get_dialect(route.dialect)
-        spec = upstream_request(route, messages, stream=stream, faults=self.faults)
+        structured = structured_fields(body)
+        spec = upstream_request(route, messages, stream=stream, faults=self.faults, structured=structured)
         try:
-            async with self.http.stream("POST", spec.path, json=spec.body, headers=dict(spec.headers)) as up:
-                if up.status_code >= 400:
-                    await self.upstream_error(resp, door, front, up.status_code, await up.aread(), stream)
-                elif not stream:
-                    _, events = whole_response(upstream, await up.aread(), self.faults)
-                    events = [e for e in events if want_usage or not isinstance(e, Usage)]
-                    err = next((e for e in events if isinstance(e, StreamError)), None)
-                    if err is not None:
-                        await _send(resp, err.status or 502, front.error_body(err.status or 502, err.message))
+            for attempt in range(2):  # one retry, only before the client got a byte (see retry_delay)
+                headers = dict(spec.headers)
+                async with self.http.stream("POST", spec.path, json=spec.body, headers=headers) as up:
+                    if up.status_code >= 400:
+                        data = await up.aread()
+                        wait = None if attempt else retry_delay(up.status_code, dict(up.headers), self.faults)
+                        if wait is not None:
+                            await asyncio.sleep(wait)  # the provider's Retry-After: the SUT's own pacing
+                            continue
+                        await self.upstream_error(resp, door, front, up.status_code, data, stream)
+                    elif not stream:
+                        await self.whole(
+                            resp, front, door, upstream, await up.aread(), want_usage, client_model
+                        )
                     else:
-                        out = front.emit_response(tuple(events), door.variant, model=client_model)
-                        await _send(resp, 200, out)
-                else:
-                    await resp.start(
-                        200, [("content-type", front.content_type), ("cache-control", "no-cache")]
-                    )
-                    pipe = UpstreamPipe(upstream, route.variant, self.faults - {"double-done"})
-                    emitter = front.emitter(door.variant, model=client_model)
-
-                    async def deliver(events: list[Event]) -> None:
-                        events = [e for e in events if want_usage or not isinstance(e, Usage)]
-                        await self.write(resp, front, emitter.feed(events))
-
-                    ended = await self.pump(resp, up.aiter_raw(), pipe, deliver)
-                    if ended:
-                        await self.write(resp, front, emitter.close())
-                        await resp.end()
+                        faults = pipe_faults(self.faults, structured) - {"double-done"}
+                        await self.relay(resp, front, door, up, UpstreamPipe(upstream, route.variant, faults),
+                                         want_usage, client_model)  # fmt: skip
+                return
         except UpstreamError as exc:  # the upstream could not be reached at all
             if not resp.started:
                 await _send(resp, 502, front.error_body(502, f"upstream unreachable: {exc!r}"))
+
+    async def whole(
+        self, resp: Responder, front: Dialect, door: FrontDoor, upstream: Dialect, body: bytes,
+        want_usage: bool, client_model: str,
+    ) -> None:  # fmt: skip
+        """A non-streaming answer: the upstream's whole body, translated (its error as an error status)."""
+        _, events = whole_response(upstream, body, self.faults)
+        events = [e for e in events if want_usage or not isinstance(e, Usage)]
+        err = next((e for e in events if isinstance(e, StreamError)), None)
+        if err is not None:
+            await _send(resp, err.status or 502, front.error_body(err.status or 502, err.message))
+        else:
+            out = front.emit_response(tuple(events), door.variant, model=client_model)
+            await _send(resp, 200, out)
+
+    async def relay(
+        self, resp: Responder, front: Dialect, door: FrontDoor, up: UpstreamResponse, pipe: UpstreamPipe,
+        want_usage: bool, client_model: str,
+    ) -> None:  # fmt: skip
+        """A streamed answer, frame by frame, to its end or until the client leaves."""
+        await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
+        emitter = front.emitter(door.variant, model=client_model)
+
+        async def deliver(events: list[Event]) -> None:
+            events = [e for e in events if want_usage or not isinstance(e, Usage)]
+            await self.write(resp, front, emitter.feed(events))
+
+        ended = await self.pump(resp, up.aiter_raw(), pipe, deliver)
+        if ended:
+            await self.write(resp, front, emitter.close())
+            await resp.end()
 
     async def pump(
         self, resp: Responder, chunks: AsyncIterator[bytes], pipe: UpstreamPipe, deliver: Any

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from harness.dialects import get_dialect
+from harness.dialects.anthropic_messages import signed_only
 from harness.events import (
     End,
     Event,
@@ -50,8 +51,11 @@ def _thinking_tokens(usage: Any) -> int | None:
 def _messages(client: Any, request: Any) -> Iterator[Event]:
     import anthropic
 
+    # what an application on the SDK sends: the case's thinking mode (adaptive on models that refuse
+    # enabled), and no thinking block that never got its signature (a cancelled turn's)
+    variant = request.variant if request.variant in ("adaptive", "omitted") else "thinking"
     spec = get_dialect("anthropic-messages").build_request(
-        request.messages, model=request.model, stream=request.stream, variant="thinking"
+        signed_only(request.messages), model=request.model, stream=request.stream, variant=variant
     )
     body = dict(spec.body)
     body.pop("stream", None)

@@ -29,7 +29,7 @@ from harness.suite._scenario import ProviderHttpError, Scenario, TurnSpec
 from harness.upstream import Conversation, HttpError, MidStreamError, Script, Step
 from harness.upstream._routing import TOKENS, token_for
 
-__all__ = ["Case", "expand", "expand_all", "select"]
+__all__ = ["Case", "expand", "expand_all", "rate_limit_headers", "select"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,32 +92,68 @@ class Case:
     def conversation(self, model: str = "mock-model") -> Conversation:
         dialect = get_dialect(self.dialect)
         scripts = []
-        for spec in self.turns:
+        for i, spec in enumerate(self.turns):
             if spec.replay is not None:
                 scripts.append(_replayed(spec.replay, self.scenario.path, self.profile, model))
                 continue
-            steps: list[Step] = []
-            for st in spec.steps:
-                if isinstance(st, ProviderHttpError):
-                    steps.append(HttpError(st.status, dialect.error_body(st.status, st.message, st.code)))
-                else:
-                    steps.append(st)
-            scripts.append(
-                Script(
-                    dialect=self.dialect,
-                    steps=tuple(steps),
-                    variant=self.variant,
-                    chunking=self.chunking,
-                    perturbation=self.perturbation,
-                    terminator=spec.terminator,  # type: ignore[arg-type]
-                    profile=self.profile,
-                    model=model,
+            for k, answer in enumerate((*spec.attempts, spec.steps)):
+                steps: list[Step] = []
+                for st in answer:
+                    if isinstance(st, ProviderHttpError):
+                        body = dialect.error_body(st.status, st.message, st.code)
+                        steps.append(HttpError(st.status, body, headers=rate_limit_headers(self.dialect, st)))
+                    else:
+                        steps.append(st)
+                scripts.append(
+                    Script(
+                        dialect=self.dialect,
+                        steps=tuple(steps),
+                        variant=self.variant,
+                        chunking=self.chunking,
+                        perturbation=self.perturbation,
+                        terminator=spec.terminator,  # type: ignore[arg-type]
+                        profile=self.profile,
+                        model=model,
+                        turn=i,
+                        attempt=k,
+                    )
                 )
-            )
-        return Conversation(tuple(scripts), name=self.id)
+        last = scripts[-1] if scripts else None
+        overflow = None
+        if last is not None and last.steps and isinstance(last.steps[0], HttpError):
+            # an upstream that failed the last request fails its retries too (a persistent 429 / 5xx)
+            overflow = replace(last, attempt=last.attempt + 1)
+        return Conversation(tuple(scripts), name=self.id, overflow=overflow)
 
     def with_stream(self, stream: bool) -> Case:
         return replace(self, stream=stream)
+
+
+def rate_limit_headers(dialect: str, error: ProviderHttpError) -> tuple[tuple[str, str], ...]:
+    """``retry-after`` and the provider's own rate-limit headers for an error that names a wait: OpenAI's
+    ``x-ratelimit-*`` (https://platform.openai.com/docs/guides/rate-limits#rate-limits-in-headers),
+    Anthropic's ``anthropic-ratelimit-*`` (https://docs.anthropic.com/en/api/rate-limits#response-headers)."""
+    if error.retry_after is None:
+        return ()
+    wait = error.retry_after
+    seconds = str(int(wait)) if wait == int(wait) else f"{wait:g}"
+    out = [("retry-after", seconds)]
+    if dialect.startswith("openai-"):
+        out += [
+            ("x-ratelimit-limit-requests", "500"),
+            ("x-ratelimit-remaining-requests", "0"),
+            ("x-ratelimit-reset-requests", f"{wait:g}s"),
+            ("x-ratelimit-limit-tokens", "30000"),
+            ("x-ratelimit-remaining-tokens", "0"),
+            ("x-ratelimit-reset-tokens", f"{wait:g}s"),
+        ]
+    elif dialect == "anthropic-messages":
+        out += [
+            ("anthropic-ratelimit-requests-limit", "50"),
+            ("anthropic-ratelimit-requests-remaining", "0"),
+            ("anthropic-ratelimit-requests-reset", "2026-01-01T00:00:01Z"),
+        ]
+    return tuple(out)
 
 
 def _replayed(replay: tuple[str, int], scenario_path: str, profile: str, model: str) -> Script:
@@ -180,9 +216,15 @@ def needed_caps(scenario: Scenario) -> set[Caps]:
     return needed
 
 
+_LINE_ENDS = frozenset({"crlf", "cr", "mixed"})
+
+
 def _perturbation_ok(dialect: str, name: str) -> bool:
     if name == "none":
         return True
+    if name in _LINE_ENDS and getattr(get_dialect(dialect), "sse_eol", "\n") == "\r\n":
+        return False  # the provider's own framing is CRLF (Gemini): a parser that knows only LF fails
+        # every plain case already, and the other line ends are not what that provider sends
     try:
         from harness.codec import PERTURBATIONS
     except ImportError:  # pragma: no cover - the codec ships them

@@ -41,7 +41,7 @@ def required_checks(view: CaseView) -> dict[str, str]:
         out["passback"] = f"the scenario continues the conversation under the strict {case.profile} profile"
     if any(t.cancel is not None for t in turns):
         out["cancellation"] = "the client cancels in this scenario"
-    if case.scenario.outcome == "error" and any(faulted):
+    if case.scenario.outcome in ("error", "either") and any(faulted):
         out["error-propagation"] = "the scenario scripts an upstream failure"
     if any(t.events() and not faulted[i] and t.replay is None for i, t in enumerate(turns)):
         out["delivery"] = "the upstream answers with content"
@@ -50,8 +50,11 @@ def required_checks(view: CaseView) -> dict[str, str]:
     return out
 
 
-def _completed(t: TurnView) -> bool:
-    """A turn after which a correct conversation goes on (so the next turn's request is required)."""
+def _completed(t: TurnView, goes_on: bool = False) -> bool:
+    """A turn after which a correct conversation goes on (so the next turn's request is required);
+    ``goes_on``: the next turn starts with a new user message, so a cancelled turn counts too."""
+    if t.cancelled and goes_on:
+        return t.reached and not t.rejected
     return t.reached and not t.rejected and not t.faulted and not t.cancelled and not t.client_saw_error
 
 
@@ -107,7 +110,8 @@ def _missing_turn(view: CaseView) -> list[Finding]:
     for prev, t in zip(view.turns, view.turns[1:], strict=False):
         # a CLI gets one prompt: a later turn that starts with a new user message is not its to send
         cli_cannot = view.kind == "cli" and view.case.turns[t.turn].user is not None
-        if _completed(prev) and not t.reached and not cli_cannot:
+        goes_on = view.case.turns[t.turn].user is not None
+        if _completed(prev, goes_on) and not t.reached and not cli_cannot:
             return [_no_upstream(view, t)]
     return []
 

@@ -141,6 +141,111 @@ MATRIX: tuple[Mutant, ...] = (
     ),
     Mutant("drop-reasoning-tokens", "reference", "usage", _c(f"wire-variants/reasoning-tokens[{CHAT}]")),
     Mutant(
+        "thinking-enabled",
+        "reference",
+        "request-contract",
+        _c(
+            "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]",
+            "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames/nonstream]",
+        ),
+    ),
+    Mutant(
+        "no-display-summarized",
+        "reference",
+        "delivery",
+        _c("tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]"),
+    ),
+    Mutant(
+        "drop-empty-thinking",
+        "reference",
+        "passback",
+        _c("tools-passback/anthropic-omitted-thinking[anthropic-messages:omitted/frames]"),
+    ),
+    Mutant(
+        "drop-empty-thinking",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/anthropic-omitted-thinking[anthropic-messages:omitted/frames/nonstream]"),
+    ),
+    Mutant(
+        "replay-unsigned-thinking",
+        "reference",
+        "passback",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "replay-unsigned-thinking",
+        "reference-sdk",
+        "passback",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:interleaved/frames]"),
+    ),
+    Mutant(
+        "drop-signature-bad-args",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/invalid-tool-input[anthropic-messages:thinking/frames]",
+            "tools-passback/invalid-tool-input[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "buffer-structured",
+        "reference",
+        "incremental",
+        _c(
+            f"incrementality/structured-output[{CHAT}]",
+            "incrementality/forced-tool-choice[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "buffer-structured",
+        "reference-sdk",
+        "incremental",
+        _c("incrementality/json-object-output[openai-responses:summary/frames]"),
+    ),
+    Mutant(
+        "retry-too-soon",
+        "reference",
+        "retry",
+        _c(f"errors-cancellation/retry-after-429[{CHAT}]"),
+    ),
+    Mutant(
+        "retry-too-soon",
+        "reference-sdk",
+        "retry",
+        _c("errors-cancellation/retry-after-429[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "retry-after-partial",
+        "reference-sdk",
+        "retry",
+        _c(
+            f"errors-cancellation/no-replay-after-partial[{CHAT}]",
+            "errors-cancellation/no-replay-after-partial[anthropic-messages:thinking/frames]",
+        ),
+    ),
+    Mutant(
+        "ws-new-socket-per-turn",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/responses-websocket-chain[openai-responses-ws:summary/frames]"),
+    ),
+    Mutant(
+        "buffer-reasoning",
+        "reference-sdk",
+        "incremental",
+        _c("wire-variants/responses-websocket[openai-responses-ws:summary/frames]"),
+    ),
+    Mutant(
+        "redacted-as-reasoning",
+        "reference",
+        "channel-separation",
+        _c(
+            "wire-variants/thinking-signature[anthropic-messages:redacted/frames]",
+            "wire-variants/thinking-signature[bedrock-converse:converse/frames/nonstream]",
+        ),
+    ),
+    Mutant(
         "break-utf8",
         "reference",
         "utf8-integrity",
@@ -177,15 +282,6 @@ MATRIX: tuple[Mutant, ...] = (
         _c(
             f"sse-framing/bom[{CHAT}/bom]",
             "sse-framing/bom[gemini:thought/frames/bom-split]",
-        ),
-    ),
-    Mutant(
-        "sse-bom-skip-unnamed",
-        "reference",
-        "usage",
-        _c(
-            "sse-framing/bom[anthropic-messages:thinking/frames/bom]",
-            "sse-framing/bom[anthropic-messages:thinking/bytes/bom-split]",
         ),
     ),
     Mutant(

@@ -67,7 +67,7 @@ class Scenario:
     gate_timeout: float = 1.0
     parity: bool = False
     sut_kinds: tuple[str, ...] = SUT_KINDS
-    outcome: str = "answer"  # what the client must end with: "answer" or "error"
+    outcome: str = "answer"  # what the client must end with: "answer", "error" or "either"
     expect: Mapping[str, str] = field(default_factory=dict)  # axis/check -> verdict
 
     def profile_for(self, dialect: str) -> str:
@@ -272,6 +272,10 @@ def _profiles(raw: str | Mapping[str, str], dialects: tuple[str, ...], err: Err)
 
 def _outcome(expect: Mapping[str, Any], err: Err) -> str:
     outcome = str(expect.get("outcome", "answer"))
-    if outcome not in ("answer", "error"):
-        raise err("expect.outcome", f"unknown outcome {outcome!r}", "use 'answer' or 'error'")
+    if outcome not in ("answer", "error", "either"):
+        raise err(
+            "expect.outcome",
+            f"unknown outcome {outcome!r}",
+            "use 'answer', 'error' or 'either' (a retrying SUT answers, another surfaces the error)",
+        )
     return outcome

@@ -51,6 +51,7 @@ class ProviderHttpError:
     status: int
     message: str
     code: str | None = None
+    retry_after: float | None = None  # seconds: the Retry-After (and rate-limit) headers it carries
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,12 @@ class TurnSpec:
     cancel: Gate | None = None  # the client aborts once it observed this
     terminator: str = "normal"
     replay: tuple[str, int] | None = None  # (cassette path, exchange): serve recorded bytes instead
+    request: Mapping[str, Any] = field(default_factory=dict)
+    """Fields the client adds to its request for this turn (OpenAI chat form: ``response_format``,
+    ``tool_choice``); a SUT forwards them in its upstream dialect's form."""
+    attempts: tuple[tuple[Step | ProviderHttpError, ...], ...] = ()
+    """Failed upstream answers served before ``steps``, one per upstream request of this client turn:
+    a SUT that retries meets them in order (fail-then-succeed scripts)."""
 
     def events(self) -> tuple[Event, ...]:
         return tuple(ev for s in self.steps if isinstance(s, Emit) for ev in s.events)
@@ -82,6 +89,8 @@ _TURN_FIELDS: dict[str, Field] = {
     "cancel": Field(dict, hint='e.g. cancel = { reasoning = "Let me" }'),
     "terminator": Field(str),
     "replay": Field(dict, hint='e.g. replay = { cassette = "recordings/NAME.jsonl", exchange = 0 }'),
+    "request": Field(dict, hint='e.g. request = { response_format = { type = "json_object" } }'),
+    "attempts": Field(list, hint="a list of step lists: attempts = [[{ http_error = { status = 429 } }]]"),
 }
 _GATE_FIELDS: dict[str, Field] = {
     "reasoning": Field(str),
@@ -114,7 +123,11 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Err) -> TurnSpec:
     check_fields(raw, _TURN_FIELDS, here)
     if not raw.get("steps"):
         raise here("steps", "missing or empty", 'list the upstream events, e.g. { reasoning = "..." }')
-    steps = _Steps(where, gate_timeout, err).read(raw["steps"])
+    steps = _Steps(f"{where}.steps", gate_timeout, err).read(raw["steps"])
+    attempts = tuple(
+        _Steps(f"{where}.attempts[{k}]", gate_timeout, err).read(_step_list(a, f"{where}.attempts[{k}]", err))
+        for k, a in enumerate(raw.get("attempts", ()))
+    )
     cancel = _gate(raw["cancel"], f"{where}.cancel", gate_timeout, err) if "cancel" in raw else None
     term = raw.get("terminator", "normal")
     if term not in _TERMINATORS:
@@ -125,7 +138,23 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Err) -> TurnSpec:
         if not isinstance(rp.get("cassette"), str):
             raise here("replay", 'expected { cassette = "recordings/NAME.jsonl", exchange = 0 }')
         replay = (rp["cassette"], integer(rp.get("exchange", 0), f"{where}.replay.exchange", err, low=0))
-    return TurnSpec(steps, raw.get("user"), raw.get("tool_result", "18°C, clear"), cancel, term, replay)
+    return TurnSpec(
+        steps,
+        raw.get("user"),
+        raw.get("tool_result", "18°C, clear"),
+        cancel,
+        term,
+        replay,
+        dict(raw.get("request", {})),
+        attempts,
+    )
+
+
+def _step_list(raw: Any, where: str, err: Err) -> list[Any]:
+    if not isinstance(raw, list) or not raw:
+        want = f"expected a non-empty list of steps, got {shown(raw)}"
+        raise err(where, want, "e.g. [{ http_error = {...} }]")
+    return raw
 
 
 def _gate(raw: Any, fld: str, default_timeout: float, err: Err) -> Gate:
@@ -146,8 +175,8 @@ def _gate(raw: Any, fld: str, default_timeout: float, err: Err) -> Gate:
 
 @dataclass(slots=True)
 class _Steps:
-    """Reads one turn's ``steps``: consecutive events gather into one ``Emit``, every other step
-    stands alone."""
+    """Reads one upstream answer's steps (``where``: their path, a turn's ``steps`` or one of its
+    failed ``attempts``): consecutive events gather into one ``Emit``, every other step stands alone."""
 
     where: str
     gate_timeout: float
@@ -160,7 +189,7 @@ class _Steps:
 
     def read(self, raw: Sequence[Any]) -> tuple[Step | ProviderHttpError, ...]:
         for j, st in enumerate(raw):
-            sw = f"{self.where}.steps[{j}]"
+            sw = f"{self.where}[{j}]"
             if not isinstance(st, dict):
                 raise self.err(sw, f"expected a table, got {shown(st)}")
             keys = [k for k in st if k in _READERS]
@@ -174,7 +203,7 @@ class _Steps:
             self.pending.append(End("tool_calls" if self.has_tools else "stop"))
         self.flush()
         if any(isinstance(s, HttpError | ProviderHttpError) for s in self.steps[1:]):
-            raise self.err(f"{self.where}.steps", "http_error must be the first step")
+            raise self.err(self.where, "http_error must be the first step")
         return tuple(self.steps)
 
     def flush(self) -> None:
@@ -248,7 +277,10 @@ class _Steps:
             self.alone(HttpError(status, str(val["body"]).encode()), ends=True)
             return
         code = None if val.get("code") is None else str(val["code"])
-        self.alone(ProviderHttpError(status, str(val.get("message", "upstream error")), code), ends=True)
+        retry = val.get("retry_after")
+        wait = None if retry is None else seconds(retry, f"{sw}.http_error.retry_after", self.err)
+        message = str(val.get("message", "upstream error"))
+        self.alone(ProviderHttpError(status, message, code, wait), ends=True)
 
     def disconnect(self, st: Mapping[str, Any], sw: str) -> None:
         val = st["disconnect"]

@@ -11,13 +11,15 @@ from __future__ import annotations
 import threading
 import traceback
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from typing import Any
 
+from harness._errors import ThinkwireError
 from harness._json import loads
-from harness.events import Event, Message, ReasoningDelta, assemble
+from harness.dialects import Rejection, get_dialect
+from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
 from harness.upstream._plan import (
@@ -31,7 +33,7 @@ from harness.upstream._plan import (
     validate_request,
     wants_stream,
 )
-from harness.upstream._script import Conversation, Script
+from harness.upstream._script import Conversation, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
 
@@ -73,14 +75,18 @@ class RequestLog:
         body: bytes,
         t: int,
         conn: int = 0,
-    ) -> RecordedRequest:
-        """Remember one request; its ``turn`` is how many came before it."""
+        turn_of: Callable[[int], int] | None = None,
+    ) -> tuple[int, RecordedRequest]:
+        """Remember one request: (``n``, how many came before it; the request). Its ``turn`` is
+        ``turn_of(n)`` (the client's turn a scripted attempt answers), ``n`` by default."""
         path, body_json = target.split("?", 1)[0], parse_json(body)
         with self._lock:
-            req = RecordedRequest(method, path, target, headers, body, body_json, t, self._count, conn)
+            n = self._count
+            turn = n if turn_of is None else turn_of(n)
+            req = RecordedRequest(method, path, target, headers, body, body_json, t, turn, conn)
             self._count += 1
             self._items.append(req)
-        return req
+        return n, req
 
     def snapshot(self) -> list[RecordedRequest]:
         """The requests remembered, oldest first, as of now (a copy: later requests do not show)."""
@@ -102,6 +108,8 @@ class ConversationState:
     emitted: dict[int, tuple[Event, ...] | Message] = field(default_factory=dict)
     """The events each turn's response carried, folded into a message (once) when a later request
     needs it: folding a long stream before its first byte would delay that byte."""
+    responses: list[str] = field(default_factory=list)
+    """Response ids served over WebSockets (any connection): what ``store: true`` can chain from."""
     keep: int | None = None
     requests: RequestLog = field(init=False)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -151,6 +159,28 @@ def _plain(status: int, message: str) -> Plan:
     )
 
 
+def _carried(script: Script, plan: Plan) -> tuple[bool | None, bool | None]:
+    """Whether the answer carried reasoning text and usage: from its events, or, for recorded bytes
+    (a replayed cassette has no events), from those bytes read back by the dialect's observer; None
+    when nothing can tell (a finding then says nothing about it rather than something false)."""
+    raw = b"".join(c for st in script.steps if isinstance(st, Raw) for c in st.chunks)
+    events: Sequence[Event] = plan.events
+    if raw:
+        dialect = get_dialect(script.dialect)
+        try:
+            if plan.stream:
+                obs = dialect.observer()
+                events = obs.feed(raw) + obs.end()
+            else:
+                events = dialect.observe_response(raw)
+        except (ThinkwireError, ValueError):  # bytes the observer cannot read: unknown, never a guess
+            return None, None
+        if all(isinstance(e, Notice) for e in events):  # it read nothing it understood
+            return None, None
+    reasoning = any(isinstance(e, ReasoningDelta) and e.text for e in events)
+    return reasoning, any(isinstance(e, Usage) for e in events)
+
+
 def dispatch(
     state: ConversationState,
     *,
@@ -161,11 +191,15 @@ def dispatch(
     t: int,
     conn: int = 0,
     foreign: tuple[tuple[str, str], ...] = (),
+    reject: Rejection | None = None,
 ) -> tuple[int, Plan]:
     """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
     ``foreign``: routing tokens of other conversations the request carried (token, conversation
-    name): recorded as ``crosstalk``, then the request is answered as scripted."""
-    req = state.requests.record(method, target, headers, body, t, conn)
+    name): recorded as ``crosstalk``, then the request is answered as scripted. ``reject``: a
+    rejection the transport already decided (a WebSocket's unknown previous response)."""
+    conv = state.conversation
+    n, req = state.requests.record(method, target, headers, body, t, conn, turn_of=conv.turn_of)
+    script = conv.script_for(n)
     turn, tl = req.turn, state.timeline
     tl.add(
         "upstream",
@@ -177,6 +211,7 @@ def dispatch(
         path=target,
         headers=dict(headers),
         conn=conn,
+        attempt=script.attempt if script is not None else 0,
     )
     if foreign:
         tl.add(
@@ -186,11 +221,9 @@ def dispatch(
             tokens=[tok for tok, _ in foreign],
             cases=[name for _, name in foreign],
         )
-    conv = state.conversation
-    script = conv.scripts[turn] if turn < len(conv.scripts) else conv.overflow
     if script is None:
         msg = (
-            f"thinkwire mock upstream: unexpected request #{turn + 1} {method} {target}: "
+            f"thinkwire mock upstream: unexpected request #{n + 1} {method} {target}: "
             f"the conversation {conv.name!r} has {len(conv.scripts)} script(s) and no overflow"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=500, cause="sut")
@@ -198,21 +231,21 @@ def dispatch(
     routed = dialect_for_path(req.path, script.dialect)
     if routed != script.dialect:
         msg = (
-            f"thinkwire mock upstream: request #{turn + 1} {method} {req.path} addresses "
-            f"{routed or 'no known dialect'}, but script #{turn + 1} is {script.dialect}"
+            f"thinkwire mock upstream: request #{n + 1} {method} {req.path} addresses "
+            f"{routed or 'no known dialect'}, but script #{n + 1} is {script.dialect}"
         )
         tl.add("upstream", "server-error", turn=turn, error=msg, status=404, cause="sut")
         return turn, _plain(404, msg)
-    return turn, _answer(state, req, script)
+    return turn, _answer(state, req, script, reject)
 
 
-def _answer(state: ConversationState, req: RecordedRequest, script: Script) -> Plan:
-    """The routed request's answer: the strict profile's rejection, or the script's plan (a
-    mock-internal failure is a ``server-error`` of cause ``harness`` and an aborted answer)."""
+def _answer(state: ConversationState, req: RecordedRequest, script: Script, reject: Rejection | None) -> Plan:
+    """The routed request's answer: ``reject`` or the strict profile's rejection, or the script's plan
+    (a mock-internal failure is a ``server-error`` of cause ``harness`` and an aborted answer)."""
     turn, tl = req.turn, state.timeline
     request = req.json if isinstance(req.json, Mapping) else {}
     try:
-        rejection = validate_request(script, request, state.emitted_before(turn))
+        rejection = reject or validate_request(script, request, state.emitted_before(turn))
         if rejection is not None:
             tl.add(
                 "upstream",
@@ -220,12 +253,13 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script) -> P
                 turn=turn,
                 status=rejection.status,
                 rule=rejection.rule,
+                rule_kind=rejection.kind,
                 differences=rejection.differences,
                 body=rejection.body.decode(errors="replace"),
             )
             hdrs = (("content-type", rejection.content_type), *rejection.headers)
             return _immediate(rejection.status, rejection.body, hdrs)
-        plan = build_plan(script, path=req.path, request=request)
+        plan = build_plan(script, path=req.path, request=request, target=req.target)
     except Exception as exc:
         tl.add(
             "upstream",
@@ -237,15 +271,18 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script) -> P
         return Plan((Abort("server-error"),), False, ())
     # What the SUT asked for (streaming or one body) and what it got: the evidence a streaming case
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
-    # answer carried reasoning at all (so a finding never guesses).
+    # answer carried reasoning and usage at all (so a finding never guesses).
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
+    reasoning, usage = _carried(script, plan)
     tl.add(
         "upstream",
         "mode",
         turn=turn,
         stream=plan.stream,
         asked_stream=asked,
-        reasoning=any(isinstance(e, ReasoningDelta) and e.text for e in plan.events),
+        attempt=script.attempt,
+        reasoning=reasoning,
+        usage=usage,
     )
     if plan.events:
         state.record_emitted(turn, plan.events)
@@ -265,7 +302,7 @@ def stray(
 ) -> Plan:
     """A request that names no conversation in flight: the SUT's (it lost or garbled the routing
     token). Remembered in ``state`` (the upstream's own, bounded) and answered 500 saying so."""
-    turn = state.requests.record(method, target, headers, body, t, conn).turn
+    turn = state.requests.record(method, target, headers, body, t, conn)[1].turn
     why = (
         f"its routing token {token} names no conversation in flight"
         if token

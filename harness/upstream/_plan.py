@@ -19,6 +19,7 @@ from harness.dialects import Dialect, Rejection, dialect_names, get_dialect
 from harness.events import Event, Message
 from harness.net import Framing
 from harness.upstream import _writes
+from harness.upstream._head import framing, merge_headers, request_id
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -33,7 +34,7 @@ from harness.upstream._script import (
     Stall,
     UnknownEvent,
 )
-from harness.upstream._writes import WaitGate, Write, attribute, with_withheld
+from harness.upstream._writes import WaitGate, Write, attribute, chunker, with_withheld
 
 __all__ = [
     "Abort",
@@ -59,10 +60,14 @@ __all__ = [
 def routes() -> tuple[tuple[str, str], ...]:
     """Path suffix -> dialect, for every dialect on one base URL, from each dialect's own
     ``path_suffixes`` (longest suffixes first)."""
-    pairs = [(suffix, name) for name in dialect_names() for suffix in get_dialect(name).path_suffixes]
+    pairs = [
+        (suffix, name)
+        for name in dialect_names()
+        if getattr(get_dialect(name), "routed", True)  # False: another dialect's paths (a WebSocket mode)
+        for suffix in get_dialect(name).path_suffixes
+    ]
     return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
 
-_HOP = frozenset({"content-length", "transfer-encoding", "connection"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,14 +188,6 @@ def validate_request(
     return profiles[script.profile].validate(body or {}, emitted)
 
 
-def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
-    """The script's chunker (``harness.codec.get_chunker``): encoded pieces -> socket writes."""
-    from harness.codec import get_chunker
-
-    fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
-    return fn
-
-
 # ---------------------------------------------------------------------------------------------------
 _Piece: TypeAlias = Write
 """Encoded bytes and the frame they carry, before the chunker cuts the stream into writes: attributed
@@ -204,11 +201,16 @@ class _Cut:
 
 
 class _Planner:
-    def __init__(self, script: Script, dialect: Dialect, request: Mapping[str, Any]) -> None:
+    def __init__(
+        self, script: Script, dialect: Dialect, request: Mapping[str, Any], target: str = ""
+    ) -> None:
         self.script = script
         self.dialect = dialect
         self.request = request
-        self.transport = str(dialect.transport)
+        self.transport, self.content_type, self.perturbation = framing(
+            dialect, target, request, script.perturbation
+        )
+        self.streaming = True
         self.variant = script.variant or dialect.default_variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
@@ -223,7 +225,7 @@ class _Planner:
         self._shaped: dict[int, tuple[Event, ...]] = {}
         self.lazy = (
             script.chunking in _writes.BATCH_SAFE_CHUNKERS
-            and script.perturbation in _writes.BATCH_SAFE_PERTURBATIONS
+            and self.perturbation in _writes.BATCH_SAFE_PERTURBATIONS
             and not any(
                 isinstance(s, MidStreamError) or (isinstance(s, Disconnect) and s.where != "now")
                 for s in script.steps
@@ -232,12 +234,10 @@ class _Planner:
         """Plan a batch of frames at a time. Not with a pending cut (where it falls decides which
         events the response carries, known only once the bytes are encoded), nor with a mid-stream
         error (its fault is recorded where the frames before it were last flushed)."""
-        self.plain = _writes.plain_encoder(self.transport) if (
-            script.chunking == "frames" and script.perturbation == "none"
-        ) else None
+        plain = script.chunking == "frames" and self.perturbation == "none"
+        self.plain = _writes.plain_encoder(self.transport) if plain else None
         """Frame -> its one write, for the most common stream (``frames`` chunking, no perturbation):
-        what ``encode_pieces`` and the chunker would make, without their pieces (the mock encodes
-        every frame of every stream: this is its hot path)."""
+        what ``encode_pieces`` and the chunker make, without their pieces (the mock's hot path)."""
 
     def drain(self) -> list[Action]:
         out, self.actions = self.actions, []
@@ -257,7 +257,7 @@ class _Planner:
             return out
         from harness.codec import get_perturbation
 
-        get_perturbation(self.script.perturbation, self.transport)
+        get_perturbation(self.perturbation, self.transport)
         for k, step in enumerate(steps):
             if isinstance(step, Emit):  # no emitter built: each takes a fresh mock id
                 out += self.shaped(k, step)
@@ -271,12 +271,20 @@ class _Planner:
     def emitter(self) -> Any:
         if self._emitter is None:
             self._emitter = self.dialect.emitter(self.variant, model=self.script.model)
+            bind = getattr(self._emitter, "bind_request", None)
+            if bind is not None:  # what the stream's shape depends on in the request
+                bind(self.request)
             prime = getattr(self._emitter, "prime", None)
             if prime is not None:  # what a wire says up front (Anthropic: input tokens in message_start)
                 prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        """What this answer carries: the wire's own request rules (the dialect's ``shape_for_request``,
+        any profile: e.g. no stream usage unless asked), then the provider profile's."""
+        wire = getattr(self.dialect, "shape_for_request", None)
+        if wire is not None:
+            events = tuple(wire(self.request, self.variant, events, stream=self.streaming))
         profile = self.dialect.profiles().get(self.script.profile)
         return events if profile is None else tuple(profile.shape(self.request, events))
 
@@ -314,7 +322,7 @@ class _Planner:
             if writes is not None:
                 self.actions += writes
                 return
-        raw = encode_pieces(frames, self.transport, self.script.perturbation, start=start, end=end)
+        raw = encode_pieces(frames, self.transport, self.perturbation, start=start, end=end)
         pieces = [
             _Piece(
                 data,
@@ -378,7 +386,12 @@ class _Planner:
             yield from self.drain()
             return
         self.actions.append(
-            Head(200, _merge_headers((("content-type", self.dialect.content_type),), self.script.headers))
+            Head(
+                200,
+                merge_headers(
+                    (("content-type", self.content_type), *request_id(self.dialect)), self.script.headers
+                ),
+            )
         )
         for k, step in enumerate(steps):
             yield from self.drain()
@@ -408,7 +421,8 @@ class _Planner:
             self.events += shaped
             self.add_frames(self.emitter().feed(list(shaped)))
             return
-        for batch in _writes.batches(shaped, _writes.BATCH):
+        # an Emit the profile shaped to nothing still opens the stream, as a whole plan does
+        for batch in _writes.batches(shaped, _writes.BATCH) if shaped else [[]]:
             self.add_frames(self.emitter().feed(batch))
             yield from self.flush_full()
 
@@ -498,8 +512,14 @@ class _Planner:
                 break
             elif isinstance(step, HttpError):
                 raise ValueError("HttpError must be the first step of a script")
-        body = dialect.emit_response(tuple(self.events), self.variant, model=self.script.model)
-        headers = _merge_headers((("content-type", "application/json"),), self.script.headers)
+        emit_for = getattr(dialect, "emit_response_for", None)  # a body that echoes the request
+        body = (
+            emit_for(tuple(self.events), self.variant, model=self.script.model, request=self.request)
+            if emit_for is not None
+            else dialect.emit_response(tuple(self.events), self.variant, model=self.script.model)
+        )
+        ctype = getattr(dialect, "json_content_type", "application/json")
+        headers = merge_headers((("content-type", ctype), *request_id(dialect)), self.script.headers)
         self.actions.append(Head(200, headers, "length", len(body)))
         if stall is not None:
             self.actions += [Fault("stall"), StallFor(stall.timeout)]
@@ -514,7 +534,9 @@ class _Planner:
             self.actions.append(Abort(f"disconnect-{self.cut.where}") if self.cut else Finish())
 
     def http_error(self, step: HttpError) -> None:
-        headers = _merge_headers((("content-type", step.content_type),), self.script.headers, keep_type=False)
+        headers = merge_headers(
+            (("content-type", step.content_type),), (*self.script.headers, *step.headers), keep_type=False
+        )
         self.actions += [
             Fault(f"http-{step.status}"),
             Head(step.status, headers, "length", len(step.body)),
@@ -540,19 +562,6 @@ _STREAM_STEPS: dict[type, Callable[[_Planner, int, Any], Iterable[Action]]] = {
 chain)."""
 
 
-def _merge_headers(
-    base: tuple[tuple[str, str], ...], extra: tuple[tuple[str, str], ...], *, keep_type: bool = True
-) -> tuple[tuple[str, str], ...]:
-    """``extra`` (the script's headers) override ``base`` by name; hop-by-hop headers are dropped.
-    ``keep_type=False``: the base content type wins (an HttpError names its own)."""
-    names = {k.lower() for k, _ in extra if k.lower() not in _HOP}
-    if not keep_type:
-        names.discard("content-type")
-    out = [(k, v) for k, v in base if k.lower() not in names]
-    out += [(k, v) for k, v in extra if k.lower() not in _HOP and (keep_type or k.lower() != "content-type")]
-    return tuple(out)
-
-
 def build_plan(
     script: Script,
     *,
@@ -560,15 +569,19 @@ def build_plan(
     request: Mapping[str, Any] | None = None,
     stream: bool | None = None,
     lazy: bool = True,
+    target: str | None = None,
 ) -> Plan:
-    """The actions answering ``request`` (its parsed JSON body) with ``script``. A streaming plan is
-    lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``); ``lazy=False``
-    plans it whole (the tests compare the two)."""
+    """The actions answering ``request`` (its parsed JSON body) with ``script``; ``target`` is the
+    request's path with its query (``path`` when not given), which may pick the framing. A streaming
+    plan is lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``);
+    ``lazy=False`` plans it whole (the tests compare the two)."""
     request = request or {}
+    target = path if target is None else target
     dialect = get_dialect(script.dialect)
     streaming = wants_stream(script, path, request) if stream is None else stream
-    planner = _Planner(script, dialect, request)
+    planner = _Planner(script, dialect, request, target)
     if not streaming:
+        planner.streaming = False
         planner.run_whole()
         return Plan(tuple(with_withheld(planner.actions)), False, tuple(planner.events))
     if not (planner.lazy and lazy):
@@ -579,7 +592,7 @@ def build_plan(
     gated = any(isinstance(step, Gate) for step in script.steps)  # else no step for with_withheld
 
     def make() -> Iterator[Action]:  # a fresh planner each time: a plan can be taken twice
-        fresh = _Planner(script, dialect, request)
+        fresh = _Planner(script, dialect, request, target)
         fresh._shaped = planner._shaped  # shaped once, for the events and the frames alike
         return with_withheld(fresh.run_stream()) if gated else fresh.run_stream()
 

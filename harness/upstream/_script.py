@@ -79,6 +79,7 @@ class HttpError:
     status: int
     body: bytes
     content_type: str = "application/json"
+    headers: tuple[tuple[str, str], ...] = ()  # e.g. retry-after and the provider's rate-limit headers
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,10 @@ class Script:
     profile: str = LENIENT
     model: str = "mock-model"
     headers: tuple[tuple[str, str], ...] = ()
+    turn: int | None = None
+    """The client turn this answer belongs to (None: the request's position in the conversation);
+    several scripts of one turn are its attempts, in order (a SUT that retries meets them)."""
+    attempt: int = 0
 
     def events(self) -> tuple[Event, ...]:
         """Every canonical event the script emits, in order (what the SUT should deliver)."""
@@ -176,6 +181,16 @@ class Conversation:
 
     def __len__(self) -> int:
         return len(self.scripts)
+
+    def script_for(self, n: int) -> Script | None:
+        """The script of the ``n``-th request (0-based): ``scripts[n]``, then ``overflow``."""
+        return self.scripts[n] if n < len(self.scripts) else self.overflow
+
+    def turn_of(self, n: int) -> int:
+        """The client turn the ``n``-th request answers: a scripted attempt shares its turn's number
+        (the turn is the client's, the attempt the upstream's); otherwise ``n``."""
+        script = self.script_for(n)
+        return script.turn if script is not None and script.turn is not None else n
 
     def __getitem__(self, i: int) -> Script:
         return self.scripts[i]

@@ -39,6 +39,7 @@ from harness.upstream._plan import (
 from harness.upstream._routing import Routes
 from harness.upstream._script import Conversation, Script
 from harness.upstream._shared import CONTROL, SharedCatalog, json_body
+from harness.upstream._websocket import serve_websocket
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
 
@@ -154,6 +155,23 @@ class MockUpstream:
         return state.requests.snapshot()
 
     # -- one request -----------------------------------------------------------------------------
+    def _current(self) -> ConversationState:
+        with self._lock:
+            return self._state
+
+    @property
+    def _routing(self) -> bool:
+        return bool(len(self.routes)) or self.routes.resolve is not None
+
+    def _ws_state(self, req: Request, message: str) -> tuple[ConversationState, tuple[tuple[str, str], ...]]:
+        """The conversation of one WebSocket message (routed like a request: the upgrade's headers,
+        the message's text); one that names no conversation in flight goes to the strays' (the SUT's:
+        answered as an unexpected request)."""
+        if not self._routing:
+            return self._current(), ()
+        routed = self.routes.pick(req.headers, message.encode())
+        return (self._strays, ()) if routed.state is None else (routed.state, routed.foreign)
+
     async def _handle(self, req: Request, resp: Responder) -> None:
         foreign: tuple[tuple[str, str], ...] = ()
         if self.shared is not None and req.path.startswith(CONTROL):
@@ -163,7 +181,10 @@ class MockUpstream:
             await resp.write(body)
             await resp.end()
             return
-        if len(self.routes) or self.routes.resolve is not None:
+        if resp.upgrade is not None:  # a WebSocket (the Responses API's socket mode): each message
+            await serve_websocket(lambda message: self._ws_state(req, message), req, resp, execute)
+            return  # is routed on its own
+        if self._routing:
             routed = self.routes.pick(req.headers, req.body)
             if routed.state is None:
                 plan = stray(
@@ -180,8 +201,7 @@ class MockUpstream:
                 return
             state, foreign = routed.state, routed.foreign
         else:
-            with self._lock:
-                state = self._state
+            state = self._current()
         turn, plan = dispatch(
             state,
             method=req.method,

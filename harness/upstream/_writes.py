@@ -23,6 +23,7 @@ __all__ = [
     "Write",
     "attribute",
     "batches",
+    "chunker",
     "plain_encoder",
     "with_withheld",
 ]
@@ -55,6 +56,14 @@ class Write(NamedTuple):
 class WaitGate:
     gate: Gate
     withheld: Mapping[str, Any] = field(default_factory=dict)
+
+
+def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
+    """The script's chunker (``harness.codec.get_chunker``): encoded pieces -> socket writes."""
+    from harness.codec import get_chunker
+
+    fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
+    return fn
 
 
 def attribute(pieces: list[Write], writes: list[bytes]) -> list[Write]:

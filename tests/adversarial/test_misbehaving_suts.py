@@ -104,7 +104,7 @@ def test_with_two_workers_a_sut_that_cannot_start_is_not_restarted_per_batch(
     assert ran.code == 2, ran.stderr
     assert 2 <= len(sandbox.noted("start")) <= 4  # twice per worker at most, for its 6 batches
     results = ran.results["results"]
-    assert len(results) == 92
+    assert len(results) == 96
     assert {r["status"] for r in results} == {"ERROR"}
     assert all(says in r["error"] for r in results)
     assert "thinkwire: the SUT could not be started (tried twice)" in ran.stderr

@@ -1,5 +1,6 @@
 """Literal Anthropic Messages frames per variant (``event:`` + ``data:``; ids normalised to ``mockN``):
-one table drives the emitter test and the observer test (h11 style). Shapes from wire-formats.md §4."""
+one table drives the emitter test and the observer test (h11 style). Shapes as recorded
+(recordings/corpus/anthropic-*: the padding, the ping, the empty thinking_delta before the signature)."""
 
 # ruff: noqa: E501  (literal wire frames stay on one line)
 from __future__ import annotations
@@ -37,57 +38,79 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "message_start",
-                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":472,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}',
+                '{"type":"message_start","message":{"model":"claude-sonnet-4-5","id":"msg_mockN","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":472,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard","inference_geo":"not_available"}}}',
                 ["start"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}',
-                ["reasoning"],
-            ),
-            ("ping", '{"type":"ping"}', []),
-            (
-                "content_block_delta",
-                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"The user wants the weather"}}',
+                '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}           }',
                 ["reasoning"],
             ),
             (
+                "ping",
+                '{"type": "ping"}',
+                [],
+            ),
+            (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" in Paris."}}',
+                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"The user wants the weather"}   }',
                 ["reasoning"],
             ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig_mock_EqQBCgIYAhIM1gbcDa9GJwZA2b3h"}}',
+                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" in Paris."}               }',
+                ["reasoning"],
+            ),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":""}        }',
+                ["reasoning"],
+            ),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig_mock_EqQBCgIYAhIM1gbcDa9GJwZA2b3h"} }',
                 ["reasoning"],
             ),
             (
                 "content_block_stop",
-                '{"type":"content_block_stop","index":0}',
+                '{"type":"content_block_stop","index":0             }',
                 ["reasoning", "reasoning-done"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01Paris","name":"get_weather","input":{}}}',
+                '{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01Paris","name":"get_weather","input":{},"caller":{"type":"direct"}}    }',
                 ["tool"],
             ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"city\\": \\"Par"}}',
+                '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}          }',
                 ["tool"],
             ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"is\\"}"}}',
+                '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"city\\": \\"Par"}  }',
                 ["tool"],
             ),
-            ("content_block_stop", '{"type":"content_block_stop","index":1}', ["tool"]),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"is\\"}"}              }',
+                ["tool"],
+            ),
+            (
+                "content_block_stop",
+                '{"type":"content_block_stop","index":1       }',
+                ["tool"],
+            ),
             (
                 "message_delta",
-                '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":180}}',
+                '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null,"stop_details":null},"usage":{"input_tokens":472,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":180}}',
                 ["usage"],
             ),
-            ("message_stop", '{"type":"message_stop"}', ["terminal"]),
+            (
+                "message_stop",
+                '{"type":"message_stop"            }',
+                ["terminal"],
+            ),
         ],
     ),
     (
@@ -101,37 +124,49 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "message_start",
-                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}}',
+                '{"type":"message_start","message":{"model":"claude-sonnet-4-5","id":"msg_mockN","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":0,"service_tier":"standard","inference_geo":"not_available"}}}',
                 ["start"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"mock-opaque-redacted"}}',
+                '{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"mock-opaque-redacted"}           }',
                 ["reasoning"],
             ),
-            ("ping", '{"type":"ping"}', []),
+            (
+                "ping",
+                '{"type": "ping"}',
+                [],
+            ),
             (
                 "content_block_stop",
-                '{"type":"content_block_stop","index":0}',
+                '{"type":"content_block_stop","index":0   }',
                 ["reasoning", "reasoning-done"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}',
+                '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}               }',
                 ["text"],
             ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"18°C."}}',
+                '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"18°C."}        }',
                 ["text"],
             ),
-            ("content_block_stop", '{"type":"content_block_stop","index":1}', ["text"]),
+            (
+                "content_block_stop",
+                '{"type":"content_block_stop","index":1 }',
+                ["text"],
+            ),
             (
                 "message_delta",
-                '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":0}}',
+                '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null,"stop_details":null},"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}             }',
                 [],
             ),
-            ("message_stop", '{"type":"message_stop"}', ["terminal"]),
+            (
+                "message_stop",
+                '{"type":"message_stop"    }',
+                ["terminal"],
+            ),
         ],
     ),
     (
@@ -146,42 +181,59 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "message_start",
-                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}',
+                '{"type":"message_start","message":{"model":"claude-sonnet-4-5","id":"msg_mockN","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard","inference_geo":"not_available"}}}',
                 ["start"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}',
+                '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}           }',
                 ["reasoning"],
             ),
-            ("ping", '{"type":"ping"}', []),
+            (
+                "ping",
+                '{"type": "ping"}',
+                [],
+            ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig_mock_omitted"}}',
+                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":""}   }',
+                ["reasoning"],
+            ),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig_mock_omitted"}               }',
                 ["reasoning"],
             ),
             (
                 "content_block_stop",
-                '{"type":"content_block_stop","index":0}',
+                '{"type":"content_block_stop","index":0        }',
                 ["reasoning", "reasoning-done"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}',
+                '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""} }',
                 ["text"],
             ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hello."}}',
+                '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hello."}             }',
                 ["text"],
             ),
-            ("content_block_stop", '{"type":"content_block_stop","index":1}', ["text"]),
+            (
+                "content_block_stop",
+                '{"type":"content_block_stop","index":1    }',
+                ["text"],
+            ),
             (
                 "message_delta",
-                '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":20,"output_tokens_details":{"thinking_tokens":15}}}',
+                '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null,"stop_details":null},"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":20,"output_tokens_details":{"thinking_tokens":15}}          }',
                 ["usage"],
             ),
-            ("message_stop", '{"type":"message_stop"}', ["terminal"]),
+            (
+                "message_stop",
+                '{"type":"message_stop"  }',
+                ["terminal"],
+            ),
         ],
     ),
     (
@@ -199,49 +251,67 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "message_start",
-                '{"type":"message_start","message":{"id":"msg_mockN","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}}',
+                '{"type":"message_start","message":{"model":"claude-sonnet-4-5","id":"msg_mockN","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":0,"service_tier":"standard","inference_geo":"not_available"}}}',
                 ["start"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}',
-                ["reasoning"],
-            ),
-            ("ping", '{"type":"ping"}', []),
-            (
-                "content_block_delta",
-                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"First."}}',
+                '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}           }',
                 ["reasoning"],
             ),
             (
+                "ping",
+                '{"type": "ping"}',
+                [],
+            ),
+            (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig_a"}}',
+                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"First."}   }',
+                ["reasoning"],
+            ),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":""}               }',
+                ["reasoning"],
+            ),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig_a"}        }',
                 ["reasoning"],
             ),
             (
                 "content_block_stop",
-                '{"type":"content_block_stop","index":0}',
+                '{"type":"content_block_stop","index":0 }',
                 ["reasoning", "reasoning-done"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}',
+                '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}             }',
                 ["text"],
             ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Let me check."}}',
+                '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Let me check."}    }',
                 ["text"],
             ),
-            ("content_block_stop", '{"type":"content_block_stop","index":1}', ["text"]),
+            (
+                "content_block_stop",
+                '{"type":"content_block_stop","index":1          }',
+                ["text"],
+            ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":2,"content_block":{"type":"thinking","thinking":"","signature":""}}',
+                '{"type":"content_block_start","index":2,"content_block":{"type":"thinking","thinking":"","signature":""}  }',
                 ["reasoning"],
             ),
             (
                 "content_block_delta",
-                '{"type":"content_block_delta","index":2,"delta":{"type":"thinking_delta","thinking":"Then the tool."}}',
+                '{"type":"content_block_delta","index":2,"delta":{"type":"thinking_delta","thinking":"Then the tool."}              }',
+                ["reasoning"],
+            ),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":2,"delta":{"type":"thinking_delta","thinking":""}       }',
                 ["reasoning"],
             ),
             (
@@ -251,12 +321,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "content_block_stop",
-                '{"type":"content_block_stop","index":2}',
+                '{"type":"content_block_stop","index":2            }',
                 ["reasoning", "reasoning-done"],
             ),
             (
                 "content_block_start",
-                '{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_01Time","name":"get_time","input":{}}}',
+                '{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_01Time","name":"get_time","input":{},"caller":{"type":"direct"}}     }',
+                ["tool"],
+            ),
+            (
+                "content_block_delta",
+                '{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":""}      }',
                 ["tool"],
             ),
             (
@@ -264,13 +339,21 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
                 '{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\\"tz\\":\\"CET\\"}"}}',
                 ["tool"],
             ),
-            ("content_block_stop", '{"type":"content_block_stop","index":3}', ["tool"]),
+            (
+                "content_block_stop",
+                '{"type":"content_block_stop","index":3           }',
+                ["tool"],
+            ),
             (
                 "message_delta",
-                '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":0}}',
+                '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null,"stop_details":null},"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}   }',
                 [],
             ),
-            ("message_stop", '{"type":"message_stop"}', ["terminal"]),
+            (
+                "message_stop",
+                '{"type":"message_stop"               }',
+                ["terminal"],
+            ),
         ],
     ),
 ]

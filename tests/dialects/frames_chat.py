@@ -44,26 +44,29 @@ CASES: list[Case] = [
         ),
         (
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"start"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"The user greets"},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"The user greets"},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" me."},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" me."},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"Hello!","reasoning_content":null},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"Hello!","reasoning_content":null},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"reasoning-done", "text"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"","reasoning_content":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"","reasoning_content":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4},"prompt_tokens_details":{"cached_tokens":0},"prompt_cache_hit_tokens":0,"prompt_cache_miss_tokens":10}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -78,26 +81,29 @@ CASES: list[Case] = [
         ),
         (
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"start"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"I need the weather tool."},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"I need the weather tool."},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_00_mock","type":"function","function":{"name":"get_weather","arguments":""}}]},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_00_mock","type":"function","function":{"name":"get_weather","arguments":""}}]},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"reasoning-done", "tool"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"logprobs":null,"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"logprobs":null,"finish_reason":null}],"usage":null}',
                 frozenset({"tool"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":50,"completion_tokens":30,"total_tokens":80,"completion_tokens_details":{"reasoning_tokens":8}}}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":50,"completion_tokens":30,"total_tokens":80,"completion_tokens_details":{"reasoning_tokens":8},"prompt_tokens_details":{"cached_tokens":0},"prompt_cache_hit_tokens":0,"prompt_cache_miss_tokens":50}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -136,7 +142,10 @@ CASES: list[Case] = [
                 '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -153,34 +162,37 @@ CASES: list[Case] = [
         ),
         (
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"start"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"Let me check","reasoning_details":[{"type":"reasoning.text","text":"Let me check","format":"unknown","index":0}]},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"Let me check","reasoning_details":[{"type":"reasoning.text","text":"Let me check","format":"unknown","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" the tool.","reasoning_details":[{"type":"reasoning.text","text":" the tool.","format":"unknown","index":0}]},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" the tool.","reasoning_details":[{"type":"reasoning.text","text":" the tool.","format":"unknown","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"type":"reasoning.text","signature":"sig_mock_EqQBCkgIAx","format":"unknown","index":0}]},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[{"type":"reasoning.text","signature":"sig_mock_EqQBCkgIAx","format":"unknown","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"Done.","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"reasoning-done", "text"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"stop","native_finish_reason":"stop","logprobs":null}]}',
                 frozenset(),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":30,"total_tokens":50,"completion_tokens_details":{"reasoning_tokens":20}}}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null,"native_finish_reason":null,"logprobs":null}],"usage":{"prompt_tokens":20,"completion_tokens":30,"total_tokens":50,"completion_tokens_details":{"reasoning_tokens":20,"image_tokens":0},"cost":0,"is_byok":false,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0,"video_tokens":0},"cost_details":{"upstream_inference_cost":null,"upstream_inference_prompt_cost":0,"upstream_inference_completions_cost":0}}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -190,22 +202,25 @@ CASES: list[Case] = [
         (RedactedReasoning("gAAAAB-mock-opaque"), TextDelta("Done."), End("stop")),
         (
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"start"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAAB-mock-opaque","format":"unknown","index":0}]},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAAB-mock-opaque","format":"unknown","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"Done.","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
                 frozenset({"reasoning-done", "text"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"stop","native_finish_reason":"stop","logprobs":null}]}',
                 frozenset(),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -248,7 +263,10 @@ CASES: list[Case] = [
                 '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -295,7 +313,10 @@ CASES: list[Case] = [
                 '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -338,7 +359,10 @@ CASES: list[Case] = [
                 '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -373,7 +397,10 @@ CASES: list[Case] = [
                 '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19,"completion_tokens_details":{"reasoning_tokens":4}}}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(
@@ -383,22 +410,25 @@ CASES: list[Case] = [
         (TextDelta("Hi."), Usage(12, 40, 28, 52), End("stop")),
         (
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","service_tier":"default","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"mock"}',
                 frozenset({"start"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hi."},"finish_reason":null}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","service_tier":"default","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{"content":"Hi."},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"mockP"}',
                 frozenset({"text"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","service_tier":"default","system_fingerprint":"fp_mock","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}],"usage":null,"obfuscation":"mockPa"}',
                 frozenset(),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":40,"total_tokens":52,"completion_tokens_details":{"reasoning_tokens":28}}}',
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","service_tier":"default","system_fingerprint":"fp_mock","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":40,"total_tokens":52,"completion_tokens_details":{"reasoning_tokens":28,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0},"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0}},"obfuscation":"mockPad"}',
                 frozenset({"usage"}),
             ),
-            ("[DONE]", frozenset({"terminal"})),
+            (
+                "[DONE]",
+                frozenset({"terminal"}),
+            ),
         ),
     ),
     Case(

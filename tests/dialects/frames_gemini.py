@@ -74,8 +74,7 @@ CASES: list[tuple[str, str, Turn, list[bytes]]] = [
         [
             b'data: {"candidates": [{"content": {"parts": [{"text": "Greeting.","thought": true}],"role": "model"},"index": 0}],"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n',
             b'data: {"candidates": [{"content": {"parts": [{"text": "Hello."}],"role": "model"},"index": 0}],"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n',
-            b'data: {"candidates": [{"content": {"parts": [{"text": "","thoughtSignature": "CiIB0e2Kb3a4gkvo"}],"role": "model"},"index": 0}],"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n',
-            b'data: {"candidates": [{"content": {"parts": [{"text": ""}],"role": "model"},"finishReason": "STOP","index": 0}],"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n',
+            b'data: {"candidates": [{"content": {"parts": [{"text": "","thoughtSignature": "CiIB0e2Kb3a4gkvo"}],"role": "model"},"finishReason": "STOP","index": 0}],"modelVersion": "gemini-2.5-pro","responseId": "mockResp1"}\r\n\r\n',
         ],
     ),
 ]

@@ -36,12 +36,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -56,12 +56,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.reasoning_summary_text.delta",
-                '{"type":"response.reasoning_summary_text.delta","sequence_number":4,"item_id":"rs_mockN_0","output_index":0,"summary_index":0,"delta":"**Estim"}',
+                '{"type":"response.reasoning_summary_text.delta","sequence_number":4,"item_id":"rs_mockN_0","output_index":0,"summary_index":0,"delta":"**Estim","obfuscation":"mockP"}',
                 ["reasoning"],
             ),
             (
                 "response.reasoning_summary_text.delta",
-                '{"type":"response.reasoning_summary_text.delta","sequence_number":5,"item_id":"rs_mockN_0","output_index":0,"summary_index":0,"delta":"ating**"}',
+                '{"type":"response.reasoning_summary_text.delta","sequence_number":5,"item_id":"rs_mockN_0","output_index":0,"summary_index":0,"delta":"ating**","obfuscation":"mockPa"}',
                 ["reasoning"],
             ),
             (
@@ -81,7 +81,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.reasoning_summary_text.delta",
-                '{"type":"response.reasoning_summary_text.delta","sequence_number":9,"item_id":"rs_mockN_0","output_index":0,"summary_index":1,"delta":"**Checking**"}',
+                '{"type":"response.reasoning_summary_text.delta","sequence_number":9,"item_id":"rs_mockN_0","output_index":0,"summary_index":1,"delta":"**Checking**","obfuscation":"mockPad"}',
                 ["reasoning"],
             ),
             (
@@ -106,17 +106,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.added",
-                '{"type":"response.content_part.added","sequence_number":14,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}}',
+                '{"type":"response.content_part.added","sequence_number":14,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}',
                 ["text"],
             ),
             (
                 "response.output_text.delta",
-                '{"type":"response.output_text.delta","sequence_number":15,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"delta":"About 25 t","logprobs":[]}',
+                '{"type":"response.output_text.delta","sequence_number":15,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"delta":"About 25 t","logprobs":[],"obfuscation":"mockPadd"}',
                 ["text"],
             ),
             (
                 "response.output_text.delta",
-                '{"type":"response.output_text.delta","sequence_number":16,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"delta":"onnes.","logprobs":[]}',
+                '{"type":"response.output_text.delta","sequence_number":16,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"delta":"onnes.","logprobs":[],"obfuscation":"mockPaddi"}',
                 ["text"],
             ),
             (
@@ -126,17 +126,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.done",
-                '{"type":"response.content_part.done","sequence_number":18,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"About 25 tonnes."}}',
+                '{"type":"response.content_part.done","sequence_number":18,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"About 25 tonnes."}}',
                 ["repeat", "text"],
             ),
             (
                 "response.output_item.done",
-                '{"type":"response.output_item.done","sequence_number":19,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"About 25 tonnes."}],"role":"assistant"}}',
+                '{"type":"response.output_item.done","sequence_number":19,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"About 25 tonnes."}],"role":"assistant"}}',
                 ["repeat", "text"],
             ),
             (
                 "response.completed",
-                '{"type":"response.completed","sequence_number":20,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","model":"o3","output":[{"id":"rs_mockN_0","type":"reasoning","summary":[{"type":"summary_text","text":"**Estimating**"},{"type":"summary_text","text":"**Checking**"}],"encrypted_content":"gAAAAB-mock-opaque"},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"About 25 tonnes."}],"role":"assistant"}],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":{"input_tokens":25,"input_tokens_details":{"cached_tokens":0},"output_tokens":2097,"output_tokens_details":{"reasoning_tokens":1600},"total_tokens":2122}}}',
+                '{"type":"response.completed","sequence_number":20,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","background":false,"completed_at":1758106875,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[{"id":"rs_mockN_0","type":"reasoning","summary":[{"type":"summary_text","text":"**Estimating**"},{"type":"summary_text","text":"**Checking**"}],"encrypted_content":"gAAAAB-mock-opaque"},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"About 25 tonnes."}],"role":"assistant"}],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":{"input_tokens":25,"input_tokens_details":{"cached_tokens":0},"output_tokens":2097,"output_tokens_details":{"reasoning_tokens":1600},"total_tokens":2122},"user":null,"metadata":{}}}',
                 ["repeat", "terminal", "usage"],
             ),
         ],
@@ -155,12 +155,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -180,7 +180,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.function_call_arguments.delta",
-                '{"type":"response.function_call_arguments.delta","sequence_number":5,"item_id":"fc_mockN_1","output_index":1,"delta":"{\\"city\\":\\"Paris\\"}"}',
+                '{"type":"response.function_call_arguments.delta","sequence_number":5,"item_id":"fc_mockN_1","output_index":1,"delta":"{\\"city\\":\\"Paris\\"}","obfuscation":"mockP"}',
                 ["tool"],
             ),
             (
@@ -195,7 +195,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.completed",
-                '{"type":"response.completed","sequence_number":8,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","model":"o3","output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"encrypted_content":"gAAAAB-mock-opaque"},{"id":"fc_mockN_1","type":"function_call","status":"completed","arguments":"{\\"city\\":\\"Paris\\"}","call_id":"call_Paris2","name":"get_weather"}],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":{"input_tokens":84,"input_tokens_details":{"cached_tokens":0},"output_tokens":94,"output_tokens_details":{"reasoning_tokens":64},"total_tokens":178}}}',
+                '{"type":"response.completed","sequence_number":8,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","background":false,"completed_at":1758106875,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"encrypted_content":"gAAAAB-mock-opaque"},{"id":"fc_mockN_1","type":"function_call","status":"completed","arguments":"{\\"city\\":\\"Paris\\"}","call_id":"call_Paris2","name":"get_weather"}],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":{"input_tokens":84,"input_tokens_details":{"cached_tokens":0},"output_tokens":94,"output_tokens_details":{"reasoning_tokens":64},"total_tokens":178},"user":null,"metadata":{}}}',
                 ["repeat", "terminal", "usage"],
             ),
         ],
@@ -212,12 +212,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -262,7 +262,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.added",
-                '{"type":"response.content_part.added","sequence_number":10,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}}',
+                '{"type":"response.content_part.added","sequence_number":10,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}',
                 ["text"],
             ),
             (
@@ -277,17 +277,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.done",
-                '{"type":"response.content_part.done","sequence_number":13,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"Hi."}}',
+                '{"type":"response.content_part.done","sequence_number":13,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi."}}',
                 ["repeat", "text"],
             ),
             (
                 "response.output_item.done",
-                '{"type":"response.output_item.done","sequence_number":14,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Hi."}],"role":"assistant"}}',
+                '{"type":"response.output_item.done","sequence_number":14,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi."}],"role":"assistant"}}',
                 ["repeat", "text"],
             ),
             (
                 "response.completed",
-                '{"type":"response.completed","sequence_number":15,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","model":"o3","output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":" asking about"}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Hi."}],"role":"assistant"}],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.completed","sequence_number":15,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","background":false,"completed_at":1758106875,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":" asking about"}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi."}],"role":"assistant"}],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["repeat", "terminal"],
             ),
         ],
@@ -304,12 +304,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -344,7 +344,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.added",
-                '{"type":"response.content_part.added","sequence_number":8,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}}',
+                '{"type":"response.content_part.added","sequence_number":8,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}',
                 ["text"],
             ),
             (
@@ -359,17 +359,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.done",
-                '{"type":"response.content_part.done","sequence_number":11,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"Done."}}',
+                '{"type":"response.content_part.done","sequence_number":11,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Done."}}',
                 ["repeat", "text"],
             ),
             (
                 "response.output_item.done",
-                '{"type":"response.output_item.done","sequence_number":12,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Done."}],"role":"assistant"}}',
+                '{"type":"response.output_item.done","sequence_number":12,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Done."}],"role":"assistant"}}',
                 ["repeat", "text"],
             ),
             (
                 "response.completed",
-                '{"type":"response.completed","sequence_number":13,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","model":"o3","output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"Let me think."}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Done."}],"role":"assistant"}],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.completed","sequence_number":13,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","background":false,"completed_at":1758106875,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"Let me think."}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Done."}],"role":"assistant"}],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["repeat", "terminal"],
             ),
         ],
@@ -386,12 +386,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -426,7 +426,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.added",
-                '{"type":"response.content_part.added","sequence_number":8,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}}',
+                '{"type":"response.content_part.added","sequence_number":8,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}',
                 ["text"],
             ),
             (
@@ -441,17 +441,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.done",
-                '{"type":"response.content_part.done","sequence_number":11,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"Done."}}',
+                '{"type":"response.content_part.done","sequence_number":11,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Done."}}',
                 ["repeat", "text"],
             ),
             (
                 "response.output_item.done",
-                '{"type":"response.output_item.done","sequence_number":12,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Done."}],"role":"assistant"}}',
+                '{"type":"response.output_item.done","sequence_number":12,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Done."}],"role":"assistant"}}',
                 ["repeat", "text"],
             ),
             (
                 "response.completed",
-                '{"type":"response.completed","sequence_number":13,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","model":"o3","output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"Let me think."}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Done."}],"role":"assistant"}],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.completed","sequence_number":13,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","background":false,"completed_at":1758106875,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"Let me think."}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Done."}],"role":"assistant"}],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["repeat", "terminal"],
             ),
         ],
@@ -467,12 +467,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -512,7 +512,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.added",
-                '{"type":"response.content_part.added","sequence_number":9,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}}',
+                '{"type":"response.content_part.added","sequence_number":9,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}',
                 ["text"],
             ),
             (
@@ -527,17 +527,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.done",
-                '{"type":"response.content_part.done","sequence_number":12,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"Ok."}}',
+                '{"type":"response.content_part.done","sequence_number":12,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Ok."}}',
                 ["repeat", "text"],
             ),
             (
                 "response.output_item.done",
-                '{"type":"response.output_item.done","sequence_number":13,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Ok."}],"role":"assistant"}}',
+                '{"type":"response.output_item.done","sequence_number":13,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Ok."}],"role":"assistant"}}',
                 ["repeat", "text"],
             ),
             (
                 "response.completed",
-                '{"type":"response.completed","sequence_number":14,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","model":"o3","output":[{"id":"rs_mockN_0","type":"reasoning","summary":[{"type":"summary_text","text":"**Plan**"}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Ok."}],"role":"assistant"}],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null}}',
+                '{"type":"response.completed","sequence_number":14,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","background":false,"completed_at":1758106875,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[{"id":"rs_mockN_0","type":"reasoning","summary":[{"type":"summary_text","text":"**Plan**"}]},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Ok."}],"role":"assistant"}],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["repeat", "terminal"],
             ),
         ],
@@ -553,12 +553,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -598,7 +598,7 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.added",
-                '{"type":"response.content_part.added","sequence_number":9,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}}',
+                '{"type":"response.content_part.added","sequence_number":9,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}',
                 ["text"],
             ),
             (
@@ -613,17 +613,17 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.content_part.done",
-                '{"type":"response.content_part.done","sequence_number":12,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"Hi."}}',
+                '{"type":"response.content_part.done","sequence_number":12,"item_id":"msg_mockN_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi."}}',
                 ["repeat", "text"],
             ),
             (
                 "response.output_item.done",
-                '{"type":"response.output_item.done","sequence_number":13,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Hi."}],"role":"assistant"}}',
+                '{"type":"response.output_item.done","sequence_number":13,"output_index":1,"item":{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi."}],"role":"assistant"}}',
                 ["repeat", "text"],
             ),
             (
                 "response.completed",
-                '{"type":"response.completed","sequence_number":14,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","model":"o3","output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":" asking"}],"encrypted_content":null,"status":"completed"},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"text":"Hi."}],"role":"assistant"}],"reasoning":{"effort":"medium","summary":null},"store":false,"usage":null}}',
+                '{"type":"response.completed","sequence_number":14,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"completed","background":false,"completed_at":1758106875,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[{"id":"rs_mockN_0","type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":" asking"}],"encrypted_content":null,"status":"completed"},{"id":"msg_mockN_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi."}],"role":"assistant"}],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":null},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["repeat", "terminal"],
             ),
         ],
@@ -640,12 +640,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
         [
             (
                 "response.created",
-                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null}}',
+                '{"type":"response.created","sequence_number":0,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
                 "response.in_progress",
-                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","model":"o3","output":[],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null}}',
+                '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"in_progress","background":false,"completed_at":null,"error":null,"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"auto","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["start"],
             ),
             (
@@ -660,12 +660,12 @@ CASES: list[tuple[str, str, Turn, list[tuple[str, str, list[str]]]]] = [
             ),
             (
                 "response.reasoning_summary_text.delta",
-                '{"type":"response.reasoning_summary_text.delta","sequence_number":4,"item_id":"rs_mockN_0","output_index":0,"summary_index":0,"delta":"Hmm"}',
+                '{"type":"response.reasoning_summary_text.delta","sequence_number":4,"item_id":"rs_mockN_0","output_index":0,"summary_index":0,"delta":"Hmm","obfuscation":"mockP"}',
                 ["reasoning"],
             ),
             (
                 "response.failed",
-                '{"type":"response.failed","sequence_number":5,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"failed","model":"o3","output":[],"reasoning":{"effort":"medium","summary":"detailed"},"store":false,"usage":null,"error":{"code":"server_is_overloaded","message":"The server is overloaded."}}}',
+                '{"type":"response.failed","sequence_number":5,"response":{"id":"resp_mockN","object":"response","created_at":1758106874,"status":"failed","background":false,"completed_at":null,"error":{"code":"server_is_overloaded","message":"The server is overloaded."},"frequency_penalty":0.0,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"o3","moderation":null,"output":[],"parallel_tool_calls":true,"presence_penalty":0.0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":"24h","reasoning":{"effort":"medium","summary":"detailed"},"safety_identifier":null,"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],"top_logprobs":0,"top_p":1.0,"truncation":"disabled","usage":null,"user":null,"metadata":{}}}',
                 ["error"],
             ),
         ],

@@ -97,6 +97,7 @@ def test_observer_maps_blocks_to_items_and_signatures_never_to_text() -> None:
         ReasoningDelta(" in Paris.", item="0"),
         ReasoningSignature("sig_mock_EqQBCgIYAhIM1gbcDa9GJwZA2b3h", item="0"),
         ToolCallDelta(0, "toolu_01Paris", "get_weather", "", item="1"),
+        ToolCallDelta(0, None, None, "", item="1"),  # the empty first input_json_delta, as recorded
         ToolCallDelta(0, None, None, '{"city": "Par', item="1"),
         ToolCallDelta(0, None, None, 'is"}', item="1"),
         Usage(472, 180, None, 652),
@@ -403,7 +404,20 @@ def test_anthropic_rejects_missing_thinking_before_tool_use() -> None:
     )
 
 
-@pytest.mark.parametrize("signature", ["", "sig_mock_EqQBCgIYAhIM1gbcDa9GJwZA2b3X", None])
+def test_anthropic_rejects_a_thinking_block_without_its_signature_field() -> None:
+    """Schema validation first, as captured in JohnnyZ93/oai-compatible-copilot#217 ("messages.2.content.1.
+    thinking.signature: Field required"): a truncated or client-made block has no signature at all."""
+    block = {k: v for k, v in _THINK.items() if k != "signature"}
+    rejection = STRICT.validate(_body(block, _TOOL), EMITTED)
+    assert rejection is not None
+    assert (rejection.status, rejection.rule, rejection.kind) == (400, "anthropic/signature-required", "passback")
+    assert _message(rejection) == "messages.1.content.0.thinking.signature: Field required"
+    alone = STRICT.validate(_body(block), EMITTED)  # before the 'final block cannot be thinking' rule
+    assert alone is not None
+    assert alone.rule == "anthropic/signature-required"
+
+
+@pytest.mark.parametrize("signature", ["", "sig_mock_EqQBCgIYAhIM1gbcDa9GJwZA2b3X"])
 def test_anthropic_rejects_an_altered_or_emptied_signature(signature: str | None) -> None:
     block = {k: v for k, v in _THINK.items() if k != "signature"}
     if signature is not None:
@@ -630,3 +644,43 @@ def test_anthropic_sdk_raises_on_the_error_event() -> None:
     )
     with pytest.raises(anthropic.APIStatusError, match="Overloaded"):
         list(stream)
+
+
+ADAPTIVE = ANT.profiles()["anthropic-adaptive"]
+
+
+def test_adaptive_only_models_refuse_thinking_enabled_with_the_real_400() -> None:
+    body = {"model": "claude-opus-4-7", "thinking": {"type": "enabled", "budget_tokens": 2048}, "messages": []}
+    rejection = ADAPTIVE.validate(body, [])
+    assert rejection is not None
+    assert (rejection.status, rejection.rule, rejection.kind) == (
+        400,
+        "anthropic/thinking-enabled-unsupported",
+        "request",
+    )
+    assert _message(rejection) == (
+        '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and '
+        '"output_config.effort" to control thinking behavior.'
+    )
+    assert ADAPTIVE.validate({**body, "thinking": {"type": "adaptive"}}, []) is None
+
+
+@pytest.mark.parametrize(("display", "shown"), [(None, False), ("omitted", False), ("summarized", True)])
+def test_adaptive_models_omit_thinking_text_unless_summarized_is_asked_for(display: str | None, shown: bool) -> None:
+    thinking: dict[str, Any] = {"type": "adaptive"}
+    if display is not None:
+        thinking["display"] = display
+    turn = (ReasoningDelta("Plan."), ReasoningSignature("sig_x"), TextDelta("Hi."))
+    shaped = ADAPTIVE.shape({"thinking": thinking}, turn)
+    assert (ReasoningDelta("Plan.") in shaped) is shown
+    assert ReasoningSignature("sig_x") in shaped
+    assert TextDelta("Hi.") in shaped
+
+
+def test_the_adaptive_variant_asks_for_adaptive_thinking_summarized_with_an_effort_and_no_beta() -> None:
+    spec = ANT.build_request([Message.user("Hi")], model=MODEL, stream=True, variant="adaptive")
+    assert spec.body["thinking"] == {"type": "adaptive", "display": "summarized"}
+    assert spec.body["output_config"] == {"effort": "high"}
+    assert "anthropic-beta" not in spec.headers
+    omitted = ANT.build_request([Message.user("Hi")], model=MODEL, stream=True, variant="omitted")
+    assert omitted.body["thinking"]["display"] == "omitted"

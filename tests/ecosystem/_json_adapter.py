@@ -19,6 +19,7 @@ import traceback
 from typing import Any
 
 import httpx
+from _toy_framework import chat_entry
 
 from harness.dialects import get_dialect
 
@@ -128,18 +129,7 @@ def run_turn(req: dict[str, Any], cancel: threading.Event) -> None:
         )
         say({"id": tid, "done": True})
         return
-    from harness.events import assemble
-
-    reply = assemble(events)
-    entry: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
-    if MODE != "lossy" or not reply.tool_calls:
-        entry["reasoning_content"] = reply.reasoning
-    if reply.tool_calls:
-        entry["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in reply.tool_calls
-        ]
-    history.append(entry)
+    history.append(chat_entry(events, keep_reasoning=MODE != "lossy"))
     say({"id": tid, "done": True})
 
 

@@ -9,9 +9,11 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from _toy_framework import chat_entry
+
 from harness.dialects import get_dialect
 from harness.drivers import SUTRequest
-from harness.events import Event, ToolResultBlock, assemble
+from harness.events import Event, ToolResultBlock
 
 CLOSED: list[str] = []  # what the generators saw when they ended ("closed", "cancelled")
 
@@ -47,16 +49,7 @@ async def _stream(request: SUTRequest, *, keep_reasoning: bool) -> AsyncIterator
     except asyncio.CancelledError:
         CLOSED.append("cancelled")
         raise
-    reply = assemble(events)
-    entry: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
-    if keep_reasoning or not reply.tool_calls:
-        entry["reasoning_content"] = reply.reasoning
-    if reply.tool_calls:
-        entry["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in reply.tool_calls
-        ]
-    history.append(entry)
+    history.append(chat_entry(events, keep_reasoning=keep_reasoning))
 
 
 async def correct(request: SUTRequest) -> AsyncIterator[Event]:

@@ -59,6 +59,12 @@ def _framework(request: SUTRequest, *, keep_reasoning: bool | None) -> Iterator[
         resp = request.http.post(request.base_url + "/v1/chat/completions", json=body)
         events = chat.observe_response(resp.content)
         yield from events
+    history.append(chat_entry(events, keep_reasoning=bool(keep_reasoning)))
+
+
+def chat_entry(events: list[Event], *, keep_reasoning: bool) -> dict[str, Any]:
+    """The assistant entry a chat framework keeps in its history for ``events`` (the toys share it):
+    ``keep_reasoning=False`` drops reasoning_content on tool-call turns (the passback bug)."""
     reply = assemble(events)
     entry: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
     if keep_reasoning or not reply.tool_calls:
@@ -68,7 +74,7 @@ def _framework(request: SUTRequest, *, keep_reasoning: bool | None) -> Iterator[
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
             for c in reply.tool_calls
         ]
-    history.append(entry)
+    return entry
 
 
 def correct_framework(request: SUTRequest) -> Iterator[Event]:

@@ -5,11 +5,9 @@ without the key header or the ``thinking`` field gets no verdict it did not earn
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import psutil
 import pytest
+from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 from harness._errors import PreflightError, ProfileError
 from harness.dialects import get_dialect
@@ -29,26 +27,9 @@ from harness.events import (
 )
 from harness.suite import Verdict, expand_all, load_catalog, run, select
 
-GATEWAY = str(Path(__file__).with_name("_tb_gateway.py"))
-SIGNED = "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]"
-SIGNED_NONSTREAM = "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames/nonstream]"
-REDACTED = "tools-passback/anthropic-redacted[anthropic-messages:redacted/frames]"
-PLAIN = "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]"
-
 
 def gateway(mode: str, **extra: object) -> object:
-    data: dict[str, object] = {
-        "kind": "gateway",
-        "name": f"tb-{mode}",
-        "command": [sys.executable, GATEWAY, mode, "{port}", "{upstream}"],
-        "env": {"TB_KEY": "k-test"},
-        "dialects": ["anthropic-messages"],
-        "echo_fields": ["thinking_blocks"],
-        "request": {"headers": {"authorization": "Bearer {env:TB_KEY}"}},
-        "timeout": 10,
-    }
-    data.update(extra)
-    return parse_profile(data)
+    return tb_gateway(f"tb-{mode}", mode, **{"echo_fields": ["thinking_blocks"], **extra})
 
 
 @pytest.fixture(autouse=True)

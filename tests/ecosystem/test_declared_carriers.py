@@ -4,10 +4,8 @@ passback cases; one that drops signatures is caught; without the declaration not
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 from harness.dialects import get_dialect
 from harness.drivers import parse_profile
@@ -23,11 +21,6 @@ from harness.events import (
 )
 from harness.suite import Verdict, run
 
-GATEWAY = str(Path(__file__).with_name("_tb_gateway.py"))
-SIGNED = "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]"
-SIGNED_NONSTREAM = "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames/nonstream]"
-REDACTED = "tools-passback/anthropic-redacted[anthropic-messages:redacted/frames]"
-PLAIN = "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]"
 ALL = (SIGNED, SIGNED_NONSTREAM, REDACTED, PLAIN)
 
 CUSTOM = {
@@ -50,17 +43,7 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def gateway(mode: str, style: str, **extra: object) -> object:
-    data: dict[str, object] = {
-        "kind": "gateway",
-        "name": f"tb-{style}-{mode}",
-        "command": [sys.executable, GATEWAY, mode, "{port}", "{upstream}", style],
-        "env": {"TB_KEY": "k-test"},
-        "dialects": ["anthropic-messages"],
-        "request": {"headers": {"authorization": "Bearer {env:TB_KEY}"}},
-        "timeout": 10,
-    }
-    data.update(extra)
-    return parse_profile(data)
+    return tb_gateway(f"tb-{style}-{mode}", mode, style, **extra)
 
 
 def verdicts(result: object) -> dict[str, Verdict]:

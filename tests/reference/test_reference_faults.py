@@ -35,9 +35,9 @@ from harness.reference._faults import (
     FaultFilter,
     check_faults,
     inline_think,
-    strip_passback,
 )
 from harness.reference._parser_mutants import Utf8Breaker
+from harness.reference._request_faults import strip_passback
 
 R1, R2 = ReasoningDelta("Let me"), ReasoningDelta(" think.")
 SIG = ReasoningSignature("sig_1")
@@ -237,3 +237,34 @@ def test_fault_names() -> None:
 def test_redacted_and_signatures_dropped_with_reasoning() -> None:
     red = RedactedReasoning("opaque")
     assert run(("drop-reasoning",), [[red, SIG, T1]]) == [T1]
+
+
+def test_structured_output_fields_reach_the_upstream_in_its_own_form() -> None:
+    from harness.events import Message
+    from harness.reference._core import Route, pipe_faults, upstream_request
+
+    fmt = {"type": "json_schema", "json_schema": {"name": "w", "schema": {"type": "object"}, "strict": True}}
+    choice = {"type": "function", "function": {"name": "get_weather"}}
+    msgs = [Message.user("hi")]
+    chat = upstream_request(
+        Route("openai-chat", "reasoning_content", "m"),
+        msgs,
+        stream=True,
+        faults=frozenset(),
+        structured={"response_format": fmt, "tool_choice": choice},
+    )
+    assert chat.body["response_format"] == fmt
+    assert chat.body["tool_choice"] == choice
+    resp = upstream_request(
+        Route("openai-responses", "summary", "m"),
+        msgs,
+        stream=True,
+        faults=frozenset(),
+        structured={"response_format": fmt, "tool_choice": choice},
+    )
+    assert resp.body["text"] == {
+        "format": {"type": "json_schema", "name": "w", "schema": {"type": "object"}, "strict": True}
+    }
+    assert resp.body["tool_choice"] == {"type": "function", "name": "get_weather"}
+    assert pipe_faults(frozenset({"buffer-structured"}), {}) == frozenset({"buffer-structured"})
+    assert "buffer-reasoning" in pipe_faults(frozenset({"buffer-structured"}), {"tool_choice": choice})

@@ -120,6 +120,13 @@ def test_usage_check() -> None:
     assert judge("usage", [*GOOD[:3], Usage(10, 20, 7, 30), End()], script=script) == Verdict.PASS
     assert judge("usage", [*GOOD[:3], Usage(10, 20, None, 30), End()], script=script) == Verdict.FAIL
     assert judge("usage", GOOD) == Verdict.NOT_APPLICABLE
+    # the upstream sent no usage because the SUT's request did not ask (stream_options.include_usage):
+    # nothing to carry, nothing to judge; when it did send usage, losing it still fails
+    unasked = [("mode", {"stream": True, "usage": False})]
+    lost = [*GOOD[:3], End()]
+    assert judge("usage", lost, script=script, upstream=unasked) == Verdict.NOT_APPLICABLE
+    sent = [("mode", {"stream": True, "usage": True})]
+    assert judge("usage", lost, script=script, upstream=sent) == Verdict.FAIL
 
 
 def test_error_propagation() -> None:

@@ -55,7 +55,7 @@ def test_clean_stream_for_comparison(up: MockUpstream) -> None:
     r = raw_request(up.base_url, CHAT, {"stream": True})
     assert (r.status, r.complete) == (200, True)
     assert r.body == R1_SSE + T1_SSE + b"data: [DONE]\n\n"
-    assert r.headers["content-type"] == "text/event-stream"
+    assert r.headers["content-type"] == "text/event-stream; charset=utf-8"
     assert len(up.timeline.select("upstream", "response-end")) == 1
 
 

@@ -132,16 +132,31 @@ def no_duplication(view: CaseView) -> Finding:
     return Finding("no-duplication", Verdict.PASS)
 
 
+_DELTA = {"reasoning": ReasoningDelta, "answer": TextDelta}
+
+
 @check(
     "channel-separation",
-    "Reasoning never appears in the public answer, and the answer never in "
-    "reasoning (only a leading <think> tag is reasoning).",
+    "Reasoning never appears in the public answer, the answer never in reasoning (only a leading <think> "
+    "tag is reasoning), and redacted thinking data in neither.",
 )
 def channel_separation(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("channel-separation", "no turn to judge")
     for t in turns:
+        if "exposed" in (t.reasoning_fate, t.text_fate):
+            where = "reasoning" if t.reasoning_fate == "exposed" else "answer"
+            shown = t.reasoning if where == "reasoning" else t.text
+            return Finding(
+                "channel-separation",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: redacted thinking data delivered as {where} text (it is opaque, "
+                "for passback only)",
+                expected="redacted data kept out of what users see (passed back, never shown)",
+                actual=f"{where} {_short(shown)}",
+                evidence=view.cite(t.writes_of("redacted"), t.events_of(_DELTA[where])),
+            )
         if t.reasoning_fate == "moved" or t.text_fate == "intruded":
             return Finding(
                 "channel-separation",

@@ -1,4 +1,5 @@
-"""Error checks: error-propagation, sut-error, passback (the strict upstream's 400), cancellation.
+"""Error checks: error-propagation, sut-error, passback and request-contract (the strict upstream's 400,
+for reasoning lost on the way back and for a request the provider refuses outright), cancellation.
 
 Rule: an upstream failure must reach the client as a failure; a failure the upstream never sent is the
 SUT's own (reported once, with its exception and traceback as evidence); a lost passback is reported
@@ -6,6 +7,9 @@ once, with whether the SUT surfaced the provider's 400 or hid it (worse).
 """
 
 from __future__ import annotations
+
+import itertools
+from typing import Any
 
 from harness.dialects import LENIENT
 from harness.events import End, StreamError
@@ -22,8 +26,8 @@ __all__: list[str] = []
     "Upstream HTTP errors and mid-stream errors reach the client as errors, never as a clean stop.",
 )
 def error_propagation(view: CaseView) -> Finding:
-    faulted = [t for t in view.turns if t.faulted and t.reached and not t.cancelled]
-    if view.case.scenario.outcome != "error" or not faulted:
+    faulted = [t for t in view.turns if t.faulted and t.reached and not t.cancelled and not t.replayed]
+    if view.case.scenario.outcome not in ("error", "either") or not faulted:
         return na("error-propagation", "no upstream error scripted")
     for t in faulted:
         if not t.client_saw_error:
@@ -85,8 +89,9 @@ def passback(view: CaseView) -> Finding:
     if not reached:
         return na("passback", "the conversation never reached a continuation")
     for t in reached:
-        if t.rejected:
-            return _rejected(view, t)
+        rejected = [e for e in t.rejected if e.info.get("rule_kind", "passback") == "passback"]
+        if rejected:
+            return _rejected(view, t, rejected[0])
     # A continuation answers the tool calls of the turn before it. When none of them reached the
     # client, the SUT had nothing to pass back: the request was thinkwire's own continuation (the
     # tool results of calls the client never saw), and its acceptance proves nothing.
@@ -113,24 +118,115 @@ def _nothing_carried(hidden: list[int]) -> str:
     )
 
 
-def _rejected(view: CaseView, t: TurnView) -> Finding:
-    e = t.rejected[0]
-    diffs = e.info.get("differences", ())
+def _rejected(view: CaseView, t: TurnView, e: Entry) -> Finding:
     surfaced = (
         "surfaced the provider's error to its client"
         if t.client_saw_error
         else ("HID the provider's error (its client saw no error)")
     )
+    expected, actual = _sides(e, "reasoning passed back")
     return Finding(
         "passback",
         Verdict.FAIL,
         message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the continuation "
         f"with {e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
-        expected="; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or "reasoning passed back",
-        actual="; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(e.info.get("body", ""))[:200],
+        expected=expected,
+        actual=actual,
         evidence=(view.index_of(e),),
         data={"surfaced": t.client_saw_error},
     )
+
+
+@check(
+    "request-contract",
+    "The SUT's upstream requests follow the provider's current request contract (e.g. the thinking mode "
+    "the model accepts: adaptive on models that refuse enabled); the strict upstream's 400 is the evidence.",
+)
+def request_contract(view: CaseView) -> Finding:
+    rules = [
+        (t, e) for t in view.turns for e in t.rejected if e.info.get("rule_kind", "passback") == "request"
+    ]
+    if not rules:
+        if view.case.profile == LENIENT or not any(t.reached for t in view.turns):
+            return na("request-contract", "no strict upstream judged a request here")
+        return Finding("request-contract", Verdict.PASS)
+    t, e = rules[0]
+    expected, actual = _sides(e, "a request the provider accepts")
+    return Finding(
+        "request-contract",
+        Verdict.FAIL,
+        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) refused the request with "
+        f"{e.info.get('status')} ({e.info.get('rule', '?')}): {str(e.info.get('body', ''))[:200]}",
+        expected=expected,
+        actual=actual,
+        evidence=(view.index_of(e),),
+    )
+
+
+def _sides(rejected: Any, default: str) -> tuple[str, str]:
+    """Expected / Actual of a strict upstream's rejection: its differences, else the default and body."""
+    diffs = rejected.info.get("differences", ())
+    expected = "; ".join(f"{d[0]} = {d[2]!r}" for d in diffs) or default
+    actual = "; ".join(f"{d[0]} = {d[1]!r}" for d in diffs) or str(rejected.info.get("body", ""))[:200]
+    return expected, actual
+
+
+@check(
+    "retry",
+    "A SUT may retry a failed upstream request only before any output reached its client, and waits at "
+    "least the Retry-After the provider asked for; after partial output it surfaces the error (a retry "
+    "then replays the answer: duplicated reasoning).",
+)
+def retry(view: CaseView) -> Finding:
+    turns = [t for t in view.turns if t.attempts_scripted]
+    if not turns:
+        return na("retry", "no failed attempt scripted before a turn's answer")
+    retries = 0
+    for t in turns:
+        reqs = sorted(t.requests, key=lambda e: e.t)
+        if t.replayed:
+            first = next(e for e in reqs if e.info.get("attempt", 0) > 0)
+            return Finding(
+                "retry",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: the SUT retried the upstream request after output of the failed "
+                "attempt had reached its client (the retry replays the answer)",
+                expected="after partial output: the upstream error surfaced, no retry",
+                actual=f"retry #{first.info.get('attempt')}; client saw {_short(t.reasoning or t.text)}",
+                evidence=(view.index_of(first),),
+            )
+        for prev, nxt in itertools.pairwise(reqs):
+            retries += 1
+            wait = _retry_after(view, t.turn, int(prev.info.get("attempt", 0)))
+            gap = (nxt.t - prev.t) / 1e9
+            if wait is not None and gap < wait:
+                return Finding(
+                    "retry",
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: the SUT retried {gap * 1000:.0f} ms after a {wait:g} s "
+                "Retry-After",
+                    expected=f"the retry at least {wait:g} s after the failed request (Retry-After)",
+                    actual=f"{gap:.3f} s",
+                    evidence=(view.index_of(nxt),),
+                )
+    if not retries:
+        return Finding("retry", Verdict.PASS, message="no retry: the failure went to the client")
+    return Finding("retry", Verdict.PASS, message=f"{retries} retry(ies), each before any output, as asked")
+
+
+def _retry_after(view: CaseView, turn: int, attempt: int) -> float | None:
+    """The Retry-After (seconds) the scripted failed attempt asked for, if any."""
+    spec = view.case.turns[turn]
+    if attempt >= len(spec.attempts):
+        return None
+    from harness.suite._scenario_turns import ProviderHttpError
+
+    first = spec.attempts[attempt][0] if spec.attempts[attempt] else None
+    return first.retry_after if isinstance(first, ProviderHttpError) else None
+
+
+def _short(s: str, n: int = 60) -> str:
+    return repr(s if len(s) <= n else s[: n - 3] + "...")
 
 
 def _client(view: CaseView, turn: int, kind: str) -> list[Entry]:

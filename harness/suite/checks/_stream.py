@@ -108,6 +108,10 @@ def usage(view: CaseView) -> Finding:
         for t in judged_turns(view)
         if t.expected_usage and (t.expected_usage.reasoning_tokens or t.expected_usage.input_tokens)
     ]
+    sent = [t for t in turns if t.mode is None or t.mode.info.get("usage") is not False]
+    if turns and not sent:  # as the real API: a stream carries usage only where the request asks
+        return na("usage", "the upstream sent no usage: the SUT's request did not ask for it")
+    turns = sent
     if not turns:
         return na("usage", "the upstream reports no reasoning or input tokens here")
     for t in turns:

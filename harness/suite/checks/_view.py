@@ -3,13 +3,15 @@ of reasoning and text, computed once so that one cause is reported by one check.
 
 Rule: pure functions of (case, timeline). The fate decides attribution: reasoning that never reached
 the client is ``dropped`` (the delivery check says so once; dependent checks become N/A); reasoning
-found in the answer is ``moved`` (channel-separation); repeated is ``duplicated`` (no-duplication);
-with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity). A turn the SUT itself failed
-(an exception, an error status or a broken stream the upstream never sent) is sut-error's alone. The
-view also holds the evidence the runner weighs (``harness.suite._evidence``): which turns reached the
-upstream and in which mode, the gates it reached, and whether the client observed anything at all.
-Another case's content in a turn (its routing token in the turn's upstream request or in what the
-client got: ``foreign``) is isolation's alone: the turn is judged by no content check.
+found in the answer is ``moved`` (channel-separation); the opaque data of a redacted block shown as
+reasoning or answer text is ``exposed`` (channel-separation, in its own words); repeated is
+``duplicated`` (no-duplication); with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
+A turn the SUT itself failed (an exception, an error status or a broken stream the upstream never
+sent) is sut-error's alone. The view also holds the evidence the runner weighs
+(``harness.suite._evidence``): which turns reached the upstream and in which mode, the gates it
+reached, and whether the client observed anything at all. Another case's content in a turn (its
+routing token in the turn's upstream request or in what the client got: ``foreign``) is isolation's
+alone: the turn is judged by no content check.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from harness.events import (
     Event,
     Message,
     Notice,
+    ReasoningBlock,
     ReasoningDelta,
     StreamError,
     TextDelta,
@@ -100,6 +103,9 @@ class TurnView:
     raised: list[Entry] = field(default_factory=list)  # client ``error`` entries with an exception
     client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
     foreign: list[Foreign] = field(default_factory=list)  # other cases' content in this turn
+    requests: list[Entry] = field(default_factory=list)  # upstream ``request`` entries: one per attempt
+    attempts_scripted: int = 0  # failed upstream answers scripted before the turn's own (retries)
+    replayed: bool = False  # the SUT retried after output of a failed attempt reached its client
     event_entries: list[Entry] = field(default_factory=list)  # the client ``event`` entries
     chunks: list[Entry] = field(default_factory=list)  # the client ``chunk`` entries
     faults: list[Entry] = field(default_factory=list)  # the upstream ``fault`` entries
@@ -124,11 +130,21 @@ class TurnView:
         return self.expected.text
 
     @property
+    def redacted(self) -> tuple[str, ...]:
+        """The opaque data of the redacted reasoning blocks the upstream sent (never user-facing)."""
+        blocks = self.expected.content
+        return tuple(b.redacted for b in blocks if isinstance(b, ReasoningBlock) and b.redacted)
+
+    @property
     def reasoning_fate(self) -> str:
+        if any(d in self.reasoning for d in self.redacted):
+            return "exposed"
         return fate(self.expected_reasoning, self.reasoning, self.text, self.expected_text)
 
     @property
     def text_fate(self) -> str:
+        if any(d in self.text for d in self.redacted):
+            return "exposed"
         return fate(self.expected_text, self.text, self.reasoning, self.expected_reasoning)
 
     @property
@@ -224,26 +240,32 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
         modes = sel("upstream", "mode")
         errors = sel("client", "error")
         events = sel("client", "event")
+        requests = sel("upstream", "request")
+        attempts = len(getattr(spec, "attempts", ()))
+        final_reached = any(r.info.get("attempt", 0) == attempts for r in requests)
         views.append(
             TurnView(
                 turn=i,
                 expected_events=spec.events(),
                 client_events=[e.event for e in events if e.event is not None],
-                reached=bool(sel("upstream", "request")),
+                reached=bool(requests),
                 rejected=sel("upstream", "rejected"),
                 gate_timeouts=sel("upstream", "gate-timeout"),
                 gate_opens=sel("upstream", "gate-open"),
                 writes=sel("upstream", "write"),
                 status=int(statuses[-1].info.get("status", 0)) if statuses else None,
                 cancelled=bool(sel("client", "cancel")),
-                faulted=spec.faulted or _ends_inside_a_frame(case),
+                faulted=spec.faulted or _ends_inside_a_frame(case) or (bool(requests) and not final_reached),
                 gates_scripted=sum(1 for st in spec.steps if isinstance(st, Gate)),
                 gate_waits=sel("upstream", "gate-wait"),
-                mode=modes[0] if modes else None,
+                mode=modes[-1] if modes else None,
                 observed=bool(statuses or sel("client", "chunk"))
                 or any(not _made_by_harness(e, errors) for e in events),
                 raised=[e for e in errors if e.info.get("exception")],
                 client_errors=errors,
+                requests=requests,
+                attempts_scripted=attempts,
+                replayed=_retried_after_output(requests, events),
                 event_entries=events,
                 chunks=sel("client", "chunk"),
                 faults=sel("upstream", "fault"),
@@ -273,6 +295,13 @@ def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]
 
 def _text(ev: Event) -> str:
     return ev.text if isinstance(ev, ReasoningDelta | TextDelta) else ""
+
+
+def _retried_after_output(requests: list[Entry], events: list[Entry]) -> bool:
+    """A retry (a second upstream request of the turn) sent after reasoning or text of the failed
+    attempt had reached the client: whatever the retry streams, the client sees it twice."""
+    shown = [e.t for e in events if isinstance(e.event, ReasoningDelta | TextDelta) and e.event.text]
+    return bool(shown) and any(r.info.get("attempt", 0) > 0 and r.t > shown[0] for r in requests)
 
 
 def _ends_inside_a_frame(case: Any) -> bool:

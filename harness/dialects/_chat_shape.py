@@ -1,0 +1,86 @@
+"""OpenAI Chat Completions variants as data: where reasoning rides (:class:`Carrier`), the rest of a
+variant's stream as one :class:`Shape` row (role, finish and text deltas, the provider's envelope and
+usage fields, where usage rides), and usage in and out of the wire.
+
+Rule: a provider difference recorded in recordings/corpus/ becomes a field of :class:`Shape`, never a
+branch on a provider name in the emitter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum, auto
+from typing import Any
+
+from harness.dialects._think import CLOSE
+from harness.events import Usage
+
+__all__ = ["Carrier", "Shape", "usage_event", "usage_json"]
+
+
+class Carrier(Enum):
+    """Where a variant's reasoning text rides."""
+
+    REASONING_CONTENT = auto()  # delta.reasoning_content (DeepSeek, Kimi)
+    REASONING = auto()  # delta.reasoning (vLLM, OpenRouter, Groq)
+    DETAILS = auto()  # delta.reasoning mirrored in delta.reasoning_details[] (OpenRouter)
+    INLINE = auto()  # <think> tags leading delta.content
+    MISTRAL = auto()  # delta.content as a list of thinking chunks (Magistral)
+    NONE = auto()  # not on the wire: only usage's reasoning_tokens (OpenAI)
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """One variant's stream, as data: a row of the variant table."""
+
+    carrier: Carrier
+    role: Mapping[str, Any]  # the first chunk's delta
+    finish: Mapping[str, Any]  # the finish chunk's delta
+    usage_on_finish: bool = False  # usage rides the finish chunk; else a choices:[] chunk after it
+    text: Mapping[str, Any] = field(default_factory=dict)  # keys a text delta carries beside content
+    finish_on_tools: Mapping[str, Any] | None = None  # the finish delta for tool_calls (None: finish)
+    envelope: Mapping[str, Any] = field(default_factory=dict)  # top-level keys after "model"
+    logprobs: bool = False  # each choice carries "logprobs": null
+    opener: tuple[str, ...] = ()  # INLINE: frames before the first reasoning; the last one prefixes it
+    closer: tuple[str, ...] = (CLOSE,)  # INLINE: the closing frame; the rest prefixes the next content
+    base_delta: Mapping[str, Any] = field(default_factory=dict)  # keys every delta carries (OpenRouter)
+    native_finish: bool = False  # each choice carries native_finish_reason (OpenRouter)
+    null_usage: bool = False  # "usage": null on every chunk when the request asks for usage
+    obfuscation: bool = False  # OpenAI's padding field on every chunk
+    usage_choice: Mapping[str, Any] | None = None  # the usage chunk's one choice's delta; None: choices:[]
+    usage_extra: Mapping[str, Any] = field(default_factory=dict)  # the provider's own usage fields
+    role_with_tools: bool = False  # a stream that opens with a tool call has the role in that chunk
+
+    @property
+    def implicit(self) -> bool:
+        """Template-primed: no ``<think>`` opener on the wire, only the closer."""
+        return self.carrier is Carrier.INLINE and not self.opener
+
+
+def usage_json(u: Usage, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``extra``: the provider's own usage fields, merged in (nested objects key by key; the value
+    ``"prompt"`` stands for the prompt token count, as DeepSeek's ``prompt_cache_miss_tokens``)."""
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["prompt_tokens"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["completion_tokens"] = u.output_tokens
+    if u.total_tokens is not None:
+        out["total_tokens"] = u.total_tokens
+    if u.reasoning_tokens is not None:
+        out["completion_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
+    for key, value in (extra or {}).items():
+        if isinstance(value, Mapping):  # the known counts first, as recorded (reasoning_tokens leads)
+            out[key] = {**out.get(key, {}), **value}
+        else:
+            out[key] = (u.input_tokens or 0) if value == "prompt" else value
+    return out
+
+
+def usage_event(raw: Any) -> Usage | None:
+    if not isinstance(raw, Mapping):
+        return None
+    details = raw.get("completion_tokens_details")
+    rt = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
+    return Usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), rt, raw.get("total_tokens"))

@@ -1,0 +1,46 @@
+"""Gemini request field names: the API reads protobuf JSON, whose parsers accept each field's
+lowerCamelCase name and its original snake_case name alike (``generation_config.thinking_config
+.include_thoughts`` is ``generationConfig.thinkingConfig.includeThoughts``; recorded: a request with
+``function_call`` / ``function_response`` parts and ``parameters_json_schema`` answered 200, see
+recordings/corpus/gemini-tools-array.jsonl and gemini-signature-stream.jsonl).
+
+Rule: everything that reads a Gemini request reads :func:`camel_request` of it, once; the values of
+fields that hold user data (function arguments and responses, JSON schemas, labels) keep their keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["camel", "camel_request"]
+
+_USER_DATA = frozenset(
+    {"args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema"}
+    | {"labels"}
+)
+
+
+def camel(name: str) -> str:
+    """``include_thoughts`` -> ``includeThoughts`` (a name without ``_`` is returned as it is)."""
+    if "_" not in name:
+        return name
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def camel_request(obj: Any) -> Any:
+    """``obj`` with every field name in lowerCamelCase; the same object when nothing needed renaming."""
+    if isinstance(obj, Mapping):
+        out: dict[str, Any] = {}
+        changed = False
+        for key, value in obj.items():
+            name = camel(key) if isinstance(key, str) else key
+            new = value if name in _USER_DATA else camel_request(value)
+            changed |= name != key or new is not value
+            out[name] = new
+        return out if changed else obj
+    if isinstance(obj, list):
+        items = [camel_request(v) for v in obj]
+        return items if any(a is not b for a, b in zip(items, obj, strict=True)) else obj
+    return obj

@@ -1,0 +1,202 @@
+"""The OpenAI Responses API over a WebSocket (``/v1/responses`` WebSocket mode): the same events as the
+SSE stream, one JSON text message each, started by ``response.create`` client messages; later turns
+send only new input items plus ``previous_response_id`` (the connection keeps the last response).
+
+Facts (https://developers.openai.com/api/docs/guides/websocket-mode, openai-python
+``types/responses/responses_client_event.py`` / ``responses_server_event.py``): the client event is
+``{"type": "response.create", ...the create body, without stream/background...}``; errors are
+``{"type": "error", "status": 400, "error": {"type", "code", "message", "param"}}`` messages; with
+``store: false`` only the most recent response of the same connection can be chained, else
+``previous_response_not_found`` ("Previous response with id '...' not found."). Over plain HTTP the
+same endpoint answers SSE, so the emitter, observer and profiles are the Responses dialect's.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects._base import (
+    Emitter,
+    Observer,
+    ProviderProfile,
+    Rejection,
+    RequestSpec,
+    Variant,
+    check_variant,
+)
+from harness.dialects._responses_observer import ResponsesObserver
+from harness.dialects._responses_profiles import PROFILES as HTTP_PROFILES
+from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
+from harness.dialects.openai_responses import OpenAIResponsesDialect
+from harness.events import Event, Message, Turn
+
+__all__ = [
+    "DIALECT",
+    "NOT_FOUND",
+    "NO_TOOL_CALL",
+    "TERMINAL",
+    "VARIANTS",
+    "OpenAIResponsesWsDialect",
+    "WsMessageObserver",
+    "event_kind",
+    "not_found_rejection",
+    "ws_error",
+]
+
+NAME = "openai-responses-ws"
+NOT_FOUND = "Previous response with id '{id}' not found."
+NO_TOOL_CALL = "No tool call found for function call output with call_id {id}."
+
+VARIANTS: dict[str, Variant] = {
+    name: replace(v, dialect=NAME, description=v.description + " (over the WebSocket)")
+    for name, v in HTTP_VARIANTS.items()
+    if name in ("summary", "reasoning_text", "empty")
+}
+
+
+def ws_error(status: int, error: Mapping[str, Any]) -> str:
+    """The error message a Responses WebSocket sends (``ResponseWsError``)."""
+    return dumps_compact({"type": "error", "status": status, "error": dict(error)})
+
+
+def not_found_rejection(previous_response_id: str) -> Rejection:
+    """``previous_response_not_found``: the id is not the connection's last response (store false) nor
+    one the mock produced (store true)."""
+    error = {
+        "type": "invalid_request_error",
+        "code": "previous_response_not_found",
+        "message": NOT_FOUND.format(id=previous_response_id),
+        "param": "previous_response_id",
+    }
+    return Rejection(
+        400,
+        dumps_compact({"error": error}).encode(),
+        "openai-ws/previous-response-not-found",
+        (("previous_response_id", previous_response_id, "the last response of this connection"),),
+    )
+
+
+TERMINAL = frozenset({"response.completed", "response.failed", "response.incomplete", "error"})
+"""The message types that end one response on the socket."""
+
+
+def event_kind(message: str, response_id: str | None = None) -> tuple[str, str | None]:
+    """A socket message's ``type``, and the response id it names (else ``response_id`` as given)."""
+    from harness._json import loads
+
+    try:
+        obj = loads(message)
+    except ValueError:
+        return "message", response_id
+    if not isinstance(obj, dict):
+        return "message", response_id
+    response = obj.get("response")
+    if isinstance(response, dict) and isinstance(response.get("id"), str):
+        response_id = response["id"]
+    return str(obj.get("type", "message")), response_id
+
+
+class WsMessageObserver:
+    """One WebSocket text message per ``feed`` (a whole JSON event) -> canonical events, through the
+    Responses SSE observer (the event name is the message's ``type``)."""
+
+    def __init__(self) -> None:
+        self._inner = ResponsesObserver()
+
+    def feed(self, data: bytes) -> list[Event]:
+        from harness._json import loads
+
+        try:
+            kind = loads(data).get("type", "message")
+        except (ValueError, AttributeError):
+            kind = "message"
+        return self._inner.feed(b"event: " + str(kind).encode() + b"\ndata: " + data + b"\n\n")
+
+    def end(self) -> list[Event]:
+        return self._inner.end()
+
+
+@dataclass(slots=True)
+class _OpenAIWs:
+    """The ``openai`` Responses rules, plus: without ``previous_response_id`` a function_call_output
+    needs its function_call in the input (the connection's cache is only reached through the id)."""
+
+    name: str = "openai-ws"
+    dialect: str = NAME
+    description: str = (
+        "OpenAI Responses over WebSocket: previous_response_id must name the connection's last response "
+        "(store false); a function_call_output needs its call in input or in the chained response; "
+        "reasoning items as openai"
+    )
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return HTTP_PROFILES["openai"].shape(request, turn)
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        items = request.get("input")
+        if isinstance(items, list) and not request.get("previous_response_id"):
+            kinds = [(i.get("type"), i.get("call_id")) for i in items if isinstance(i, Mapping)]
+            calls = {cid for kind, cid in kinds if kind == "function_call"}
+            outputs = [cid for kind, cid in kinds if kind == "function_call_output"]
+            orphan = next((cid for cid in outputs if cid not in calls), 0)
+            if orphan != 0:
+                error = {"message": NO_TOOL_CALL.format(id=orphan), "type": "invalid_request_error"}
+                return Rejection(
+                    400,
+                    dumps_compact({"error": {**error, "param": "input", "code": None}}).encode(),
+                    "openai-ws/no-tool-call",
+                    (("previous_response_id", None, "the response that made the call"),),
+                )
+        return HTTP_PROFILES["openai"].validate(request, emitted)
+
+
+_check = functools.partial(check_variant, NAME, VARIANTS)
+
+
+class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
+    name = NAME
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "summary"
+    websocket = True
+    routed = False  # its paths are the Responses dialect's: a request reaches it through its script
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        _check(variant)
+        return super().emitter(variant, model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        _check(variant)
+        return super().emit_response(turn, variant, model=model)
+
+    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+        """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
+        return ResponsesObserver()
+
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        """A ``response.create`` message. ``previous_response_id`` (with ``since``: how many of the
+        messages that response already covers) sends only the new input items."""
+        _check(variant)
+        previous = options.pop("previous_response_id", None)
+        since = int(options.pop("since", 0)) if previous else 0
+        new = list(messages)[since:]
+        spec = super().build_request(new, model=model, stream=True, variant=variant, **options)
+        body: dict[str, Any] = {"type": "response.create", **spec.body}
+        body.pop("stream", None)
+        if previous:
+            body["previous_response_id"] = previous
+        return RequestSpec(spec.path, body, spec.headers)
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        return super().parse_request({k: v for k, v in body.items() if k != "type"})
+
+    def profiles(self) -> Mapping[str, ProviderProfile]:
+        return {"lenient": HTTP_PROFILES["lenient"], "openai-ws": _OpenAIWs()}
+
+
+DIALECT = OpenAIResponsesWsDialect()

@@ -1,0 +1,29 @@
+"""Mock fidelity: the mock upstream compared with real recorded traffic (the corpus in
+``recordings/corpus/``), per dialect: event grammar, fields and their types, headers clients read,
+request-dependent behaviour; and which wire variants no recording plays, with why. ``nox -s fidelity``
+writes docs/fidelity.md from :func:`compare_corpus` and :func:`coverage`; ``tests/fidelity`` fails when
+an emitter drifts from the corpus or a variant has neither a recording nor a reason."""
+
+from harness.fidelity._compare import SDK_HEADERS, Difference, FidelityReport, compare_corpus
+from harness.fidelity._corpus import PERMISSIVE_LICENSES, CorpusExchange, CorpusFile, load_corpus
+from harness.fidelity._kept import KEPT, Kept
+from harness.fidelity._rules import RULES, Rule
+from harness.fidelity._uncovered import UNCOVERED, Coverage, coverage
+
+__all__ = [
+    "KEPT",
+    "PERMISSIVE_LICENSES",
+    "RULES",
+    "SDK_HEADERS",
+    "UNCOVERED",
+    "CorpusExchange",
+    "CorpusFile",
+    "Coverage",
+    "Difference",
+    "FidelityReport",
+    "Kept",
+    "Rule",
+    "compare_corpus",
+    "coverage",
+    "load_corpus",
+]
