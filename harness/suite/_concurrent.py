@@ -3,7 +3,8 @@
 Rule: a round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock
 upstream; each case is routed by its own token and keeps its own timeline, gates, deadline and byte
 cap, so a case's verdict is what a serial run gives. A case that needs the SUT to itself
-(:func:`alone_reason`) runs after the shared ones, alone, and its result says why; a case that ended
+(:func:`alone_reason`) runs after the shared ones, alone (routed as in a serial run: a request naming
+no case goes to the one in flight), and its result says why; a case that ended
 ERROR or TIMEOUT while others were in flight runs again alone (a neighbour's crash or the load is not
 its result) and says so. When a case leaves the SUT dead, no case starts until the lanes drain; then
 the SUT is restarted. On an interrupt the SUT is stopped first, so that cases in flight end, and every
@@ -19,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from harness.dialects import get_dialect
 from harness.suite._case import Case
 from harness.suite._verdict import CaseResult, Status
 from harness.suite.checks import CaseView
@@ -67,6 +69,8 @@ def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
         return "cancellation: the upstream connection must close after the client's cancel"
     if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
         return "process-level fault: the upstream cuts or holds its connection"
+    if getattr(get_dialect(case.dialect), "websocket", False):
+        return "WebSocket: a chained response.create carries no user message (no routing token)"
     return ""
 
 
@@ -86,7 +90,9 @@ class Lanes:
     needs the SUT to itself; ``finish(index, result, view)`` takes each result as it comes (in
     completion order; ``index`` is the case's place in the round); ``restart()`` restarts a SUT that
     died, with nothing in flight (False: it could not be started: the round stops there); ``stop()``
-    stops the SUT on an interrupt. :meth:`round` returns the cases it did not run."""
+    stops the SUT on an interrupt; ``solo()`` is called once the shared cases are done, before the
+    cases that run alone (one conversation in flight, as in a serial run). :meth:`round` returns the
+    cases it did not run."""
 
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
@@ -100,6 +106,7 @@ class Lanes:
         finish: Callable[[int, CaseResult, CaseView | None], None],
         restart: Callable[[], bool],
         stop: Callable[[], None],
+        solo: Callable[[], None] = lambda: None,
     ) -> None:
         self.lanes = max(1, lanes)
         self.run_one = run_one
@@ -107,6 +114,7 @@ class Lanes:
         self.finish = finish
         self.restart = restart
         self.stop = stop
+        self.solo = solo
         self._done: queue.Queue[_Done] = queue.Queue()
         self._jobs: queue.Queue[_Done | None] = queue.Queue()
         self._workers: list[threading.Thread] = []
@@ -126,6 +134,7 @@ class Lanes:
             self._close()
             if left:
                 return left
+            self.solo()
             return self._alone(sorted(solo, key=lambda s: s[0]))
         except BaseException:
             self._abandon()

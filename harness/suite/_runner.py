@@ -346,6 +346,7 @@ class _Round:
             finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,
+            solo=lambda: setattr(self.upstream, "strict_routing", False),  # one in flight: as serial
         )
         self.upstream.strict_routing = True
         try:

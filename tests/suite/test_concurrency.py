@@ -77,6 +77,10 @@ def test_reference_sdk_same_verdicts_at_concurrency_4() -> None:
     concurrent = run(cases, sut="reference-sdk", concurrency=4, keep_timelines="none")
     assert concurrent.concurrency == 4
     assert_same(serial, concurrent)
+    sockets = [r for r in concurrent.results if "openai-responses-ws:" in r.case_id]
+    assert sockets  # a chained response.create names no case: run alone, routed as serially
+    assert all(r.alone for r in sockets), [r.case_id for r in sockets if not r.alone]
+    assert any(r.alone.startswith("WebSocket") for r in sockets)
 
 
 @pytest.mark.slow
