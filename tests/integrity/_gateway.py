@@ -10,7 +10,10 @@ MODE: ``canned`` (answers every request with one fixed reasoning stream, never c
 of valid reasoning frames), ``coldstart`` (a correct relay whose first answer starts 1.5 s late),
 ``slow`` (a correct relay whose every answer starts 0.3 s late), ``crosstalk`` (reads each upstream
 answer whole, then, when another request is in flight, swaps answers with it: two conversations' streams
-crossed under load; alone, each request waits 0.3 s for a partner, then gets its own answer).
+crossed under load; alone, each request waits 0.3 s for a partner, then gets its own answer),
+``lastrequest`` (keeps "the last request" in one variable shared by every connection, waits 0.3 s,
+then forwards its own messages plus the user messages of whatever request is the last one by then:
+alone, that is its own; under load, another conversation's content in this one's request).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ MODE, PORT, UPSTREAM = sys.argv[1], int(sys.argv[2]), sys.argv[3].rstrip("/")
 FIRST = threading.Event()
 SWAP = threading.Condition()
 WAITING: list[dict[str, object]] = []  # crosstalk: answers waiting for a partner to swap with
+LAST: list[dict[str, object]] = [{}]  # lastrequest: the bug, one "last request" for all connections
 
 CANNED = [
     {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
@@ -119,6 +123,18 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+        elif MODE == "lastrequest":
+            LAST[0] = body
+            time.sleep(0.3)  # pacing of a broken SUT: another request may come meanwhile
+            last = LAST[0]
+            if last is not body:  # the shared variable now holds another conversation's request
+                extra = [m for m in last.get("messages", []) if m.get("role") == "user"]  # type: ignore[union-attr]
+                body = {**body, "messages": [*body["messages"], *extra]}
+            with httpx.stream("POST", url, json=body, timeout=30) as resp:
+                self.start_stream()
+                for chunk in resp.iter_raw():
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
         elif MODE == "slam":
             with httpx.stream("POST", url, json=body, timeout=30) as resp:
                 self.start_stream()

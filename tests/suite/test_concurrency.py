@@ -156,6 +156,26 @@ def test_crosstalk_gateway_caught_by_isolation_when_concurrent_and_passes_serial
             assert {f.check for f in r.failing()} == {"isolation"}, r.findings
 
 
+@pytest.mark.slow
+def test_a_shared_last_request_is_caught_by_isolation_when_concurrent_and_passes_serially() -> None:
+    """The request side: a gateway keeping "the last request" in one shared variable sends one
+    conversation's request with another's user message in it."""
+    serial = run(CROSSTALK, sut=integrity("lastrequest"), concurrency=1, keep_timelines="none")
+    assert serial.results
+    assert all(r.stream is Verdict.PASS for r in serial.results), verdicts(serial)
+    concurrent = run(CROSSTALK, sut=integrity("lastrequest"), concurrency=4, keep_timelines="none")
+    ids = {r.case_id for r in concurrent.results}
+    crossed = [
+        (r.case_id, f) for r in concurrent.results for f in r.findings
+        if f.check == "isolation" and f.verdict is Verdict.FAIL
+    ]
+    assert crossed, verdicts(concurrent)
+    for cid, f in crossed:
+        named = [other for other in ids if other in f.message]
+        assert cid in named, f.message
+        assert len(named) == 2, f.message
+
+
 def test_a_sut_that_drops_the_token_runs_one_at_a_time_and_says_why() -> None:
     from harness.reference.sdk import reference_sdk
 
