@@ -258,7 +258,9 @@ async def _send(resp: Responder, status: int, body: bytes, content_type: str = "
     await resp.end()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, make: type[Gateway] = Gateway) -> int:
+    """The gateway as a process until SIGTERM / SIGINT; ``make``: a subclass to run instead (the
+    benchmarks' slower gateway)."""
     ap = argparse.ArgumentParser(prog="python -m harness.reference.gateway", description=__doc__)
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--upstream", required=True, help="the provider's base URL")
@@ -267,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    gateway = Gateway(args.upstream, args.fault, port=args.port)
+    gateway = make(args.upstream, args.fault, port=args.port)
     url = gateway.start()
     sys.stderr.write(f"thinkwire reference gateway on {url} -> {args.upstream}\n")
     sys.stderr.flush()
