@@ -30,6 +30,10 @@ function model(req) {
 }
 
 function providerOptions(req) {
+  // adaptive (display summarized, an effort) for the adaptive variant: its adaptive-only models refuse a budget
+  if (req.dialect === 'anthropic-messages' && req.variant === 'adaptive') {
+    return { anthropic: { thinking: { type: 'adaptive', display: 'summarized' }, effort: 'medium' } };
+  }
   if (req.dialect === 'anthropic-messages') return { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } };
   // store: false, as the upstream plays it (its responses say "store": false): the SDK then sends reasoning
   // items back with their encrypted_content (and asks for it with include), not as item_reference

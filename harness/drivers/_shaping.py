@@ -2,9 +2,10 @@
 
 Rule: a profile's ``[request]`` table holds ``headers``/``body``/``tools`` for every case, and
 ``[request.<dialect>]`` sub-tables for the cases whose upstream speaks ``<dialect>`` (an Anthropic-backed
-model, a Responses-backed one...). What is sent, lowest first: thinkwire's per-dialect defaults
-(:data:`DEFAULTS`), ``[request]``, ``[request.<dialect>]``; body tables merge key by key (a user
-overrides a default by naming it; ``defaults = false`` drops the defaults). Strings are templated:
+model, a Responses-backed one...). What is sent, lowest first: thinkwire's defaults (:data:`DEFAULTS`,
+per front door and the case's ``dialect:variant``, else its dialect: an adaptive-only model is asked
+differently), ``[request]``, ``[request.<dialect>]``; body tables merge key by key (a user overrides a
+default by naming it; ``defaults = false`` drops the defaults). Strings are templated:
 ``{model}``, ``{dialect}``, ``{variant}``, ``{provider}``, ``{front_door}``, the run-wide ones
 (``{upstream}``, ``{port}``, ``{profile_dir}``...) and ``{env:NAME}`` (``_templates``: checked when the
 profile loads; an unknown placeholder or a missing variable is a ProfileError naming it). Tool
@@ -42,8 +43,13 @@ DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     ("openai-chat", "bedrock-converse"): {"thinking": {"type": "enabled", "budget_tokens": 2048}},
     ("openai-chat", "openai-responses"): {"reasoning_effort": {"effort": "medium", "summary": "auto"}},
     ("openai-chat", "gemini"): {"reasoning_effort": "medium"},
+    # Anthropic's adaptive variant plays the models that refuse thinking.type enabled (Opus 4.7+): the
+    # OpenAI-format effort asks them for adaptive thinking (LiteLLM maps it onto thinking adaptive with
+    # display summarized and output_config.effort for the models its cost map marks adaptive)
+    ("openai-chat", "anthropic-messages:adaptive"): {"reasoning_effort": "medium"},
 }
-"""Body fields thinkwire adds by default, per (front door, case dialect); a profile overrides them."""
+"""Body fields thinkwire adds by default, per (front door, case ``dialect:variant``, else ``dialect``); a
+profile overrides them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +159,8 @@ def shaping(
     layers = [table.get("*", RequestShape()), table.get(dialect, RequestShape())]
     use_defaults = next((s.defaults for s in reversed(layers) if s.defaults is not None), True)
     tools = next((s.tools for s in reversed(layers) if s.tools is not None), False)
-    body: dict[str, Any] = dict(DEFAULTS.get((front_door, dialect), {})) if use_defaults else {}
+    default = DEFAULTS.get((front_door, f"{dialect}:{variant}"), DEFAULTS.get((front_door, dialect), {}))
+    body: dict[str, Any] = dict(default) if use_defaults else {}
     headers: dict[str, str] = {}
     for layer in layers:
         body = merge(body, layer.body)

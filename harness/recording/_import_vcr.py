@@ -22,7 +22,7 @@ __all__ = ["read_vcr"]
 
 _MISSING = (
     "PyYAML is not installed: `thinkwire import` reads vcrpy cassettes with it; "
-    "install it with `pip install 'thinkwire[import]'` (or `pip install pyyaml`)"
+    "install it with `pip install pyyaml` (in a checkout: `pip install '.[import]'`)"
 )
 
 

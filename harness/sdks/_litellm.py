@@ -4,8 +4,10 @@ Rule: LiteLLM does the provider translation, the HTTP and the stream parsing (th
 test); the adapter keeps the conversation as a LiteLLM user does (``request.state``: the messages or
 input items, the assistant turn appended as LiteLLM returned it, ``stream_chunk_builder`` for a
 stream), so LiteLLM's own passback is what the upstream sees, and it only maps LiteLLM's objects onto
-canonical events. The provider per (dialect, variant) is the one a LiteLLM user would pick for such
-an upstream (:data:`MODELS`).
+canonical events. The LiteLLM model string is the one a LiteLLM user would pick for the case's
+upstream (:data:`MODELS`): by the provider it plays (Kimi: LiteLLM's moonshot provider), else by its
+dialect and variant; Anthropic by the case's own model name (LiteLLM's cost map decides from it which
+models take adaptive thinking only).
 """
 
 from __future__ import annotations
@@ -30,19 +32,23 @@ from harness.sdks._framework import new_messages
 __all__ = ["MODELS", "litellm_completion", "litellm_responses"]
 
 MODELS: Mapping[str, str] = {
+    "kimi": "moonshot/{model}",
     "openai-chat:reasoning_content": "deepseek/deepseek-reasoner",
     "openai-chat:reasoning_details": "openrouter/mock/mock-model",
     "openai-chat:mistral": "mistral/magistral-medium-latest",
     "openai-chat:usage-only": "openai/gpt-5",
     "openai-chat": "hosted_vllm/mock-model",
-    "anthropic-messages": "anthropic/claude-sonnet-4-5",
+    "anthropic-messages": "anthropic/{model}",
     "openai-responses": "openai/responses/gpt-5",
 }
-"""The LiteLLM model string for a case's upstream: ``dialect:variant`` first, then ``dialect``."""
+"""The LiteLLM model string for a case's upstream (``{model}``: the case's model name): its provider
+first, then ``dialect:variant``, then ``dialect``."""
 
 
 def _model(request: Any) -> str:
-    return str(MODELS.get(f"{request.dialect}:{request.variant}", MODELS.get(request.dialect, request.model)))
+    keys = (request.provider, f"{request.dialect}:{request.variant}", request.dialect)
+    template = next((MODELS[k] for k in keys if k in MODELS), "{model}")
+    return template.format(model=request.model)
 
 
 def _api_base(request: Any) -> str:

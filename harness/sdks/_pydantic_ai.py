@@ -5,10 +5,10 @@ Rule: the model class does the HTTP, the stream parsing and the history serialis
 under test). The adapter keeps the conversation as pydantic-ai's agent loop does: a list of
 ``ModelRequest``/``ModelResponse`` in ``request.state`` (each turn's ``ModelResponse`` appended as the
 model returned it, the tool results as ``ToolReturnPart``), the scenario's tools as
-``ToolDefinition``s, thinking asked for in the model settings; it maps the part start/delta events
-(``ThinkingPart`` with its signature, ``TextPart``, ``ToolCallPart``) onto canonical events. Each turn
-runs on an event loop of its own, which closes the turn's async SDK client and then itself
-(:func:`_turn_loop`).
+``ToolDefinition``s, thinking asked for in the model settings (adaptive for the adaptive variant); it
+maps the part start/delta events (``ThinkingPart`` with its signature, ``TextPart``, ``ToolCallPart``)
+onto canonical events. Each turn runs on an event loop of its own, which closes the turn's async SDK
+client and then itself (:func:`_turn_loop`).
 """
 
 from __future__ import annotations
@@ -203,8 +203,17 @@ def pydantic_ai_anthropic(request: Any) -> Iterator[Event]:
     )
     provider = optional("pydantic_ai.providers.anthropic").AnthropicProvider(anthropic_client=client)
     model = optional("pydantic_ai.models.anthropic").AnthropicModel(request.model, provider=provider)
-    settings = {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}, "timeout": 30}
-    yield from _converse(request, model, settings, client)
+    yield from _converse(request, model, {**_anthropic_thinking(request.variant), "timeout": 30}, client)
+
+
+def _anthropic_thinking(variant: str | None) -> dict[str, Any]:
+    """The thinking settings a pydantic-ai user gives the case's model: adaptive (display summarized, an
+    effort) on the models that refuse a budget (pydantic-ai's own UserError for them names these
+    settings), else a thinking budget."""
+    if variant == "adaptive":
+        adaptive = {"type": "adaptive", "display": "summarized"}
+        return {"anthropic_thinking": adaptive, "anthropic_effort": "medium"}
+    return {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}}
 
 
 pydantic_ai_anthropic.thinkwire_front_door = "anthropic-messages"  # type: ignore[attr-defined]

@@ -130,6 +130,27 @@ def test_shaping_layers_defaults_profile_and_dialect(monkeypatch: pytest.MonkeyP
     assert plain.tools is False
 
 
+def test_adaptive_variant_asks_by_effort_never_thinking_enabled() -> None:
+    """The adaptive variant plays models that answer 400 to thinking.type enabled: the default asks them by
+    reasoning_effort (a gateway maps it onto adaptive thinking); a profile's own body still wins."""
+
+    def body(table: object, variant: str) -> dict[str, object]:
+        shape = shaping(
+            table,  # type: ignore[arg-type]
+            front_door="openai-chat",
+            dialect="anthropic-messages",
+            variant=variant,
+            model="m",
+        )
+        return dict(shape.body)
+
+    assert body({}, "adaptive") == {"reasoning_effort": "medium"}
+    own = {"body": {"reasoning_effort": "high"}}
+    table = parse_profile({"kind": "url", "url": "http://127.0.0.1:1", "request": own}).request
+    assert body(table, "adaptive") == {"reasoning_effort": "high"}
+    assert body({}, "redacted") == {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+
+
 @pytest.mark.parametrize(
     ("request_table", "field", "problem"),
     [

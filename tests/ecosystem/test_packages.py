@@ -27,12 +27,17 @@ THINK = "wire-variants/reasoning-then-answer[openai-chat:think-tags/frames]"
 THINK_NONSTREAM = "wire-variants/reasoning-then-answer[openai-chat:think-tags/frames/nonstream]"
 RT = "wire-variants/reasoning-then-answer[openai-responses:reasoning_text/frames]"
 SUMMARY_TOOLS = "tools-passback/responses-reasoning-item[openai-responses:summary/frames]"
+ADAPTIVE = "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]"  # 400 to thinking enabled
+KIMI = "tools-passback/kimi-reasoning-content[openai-chat:reasoning_content/frames]"
 
 CASES = [
     # (profile, module, case, verdict): the bugs of the issue, and the correct paths beside them
     ("langchain-deepseek", "langchain_deepseek", DS, Verdict.FAIL),
     ("litellm-sdk-completion", "litellm", DS, Verdict.PASS),
     ("litellm-sdk-completion", "litellm", ANTH, Verdict.PASS),
+    ("litellm-sdk-completion", "litellm", ADAPTIVE, Verdict.PASS),
+    ("litellm-sdk-completion", "litellm", KIMI, Verdict.PASS),
+    ("litellm-sdk-responses", "litellm", ADAPTIVE, Verdict.PASS),
     ("litellm-sdk-completion", "litellm", THINK, Verdict.FAIL),
     ("litellm-sdk-completion", "litellm", THINK_NONSTREAM, Verdict.PASS),
     ("litellm-sdk-completion", "litellm", RT, Verdict.FAIL),
@@ -41,6 +46,7 @@ CASES = [
     ("pydantic-ai-openai-responses", "pydantic_ai", RT, Verdict.FAIL),
     ("pydantic-ai-openai-chat", "pydantic_ai", DS, Verdict.PASS),
     ("pydantic-ai-anthropic", "pydantic_ai", ANTH, Verdict.PASS),
+    ("pydantic-ai-anthropic", "pydantic_ai", ADAPTIVE, Verdict.PASS),
 ]
 
 
@@ -66,6 +72,8 @@ NODE_CASES = [
         "wire-variants/reasoning-tokens[anthropic-messages:thinking/frames]",
         Verdict.PASS,
     ),  # the adapter reads usage.output_tokens_details.thinking_tokens
+    ("node-anthropic", "@anthropic-ai/sdk", ADAPTIVE, Verdict.PASS),  # thinking adaptive + output_config
+    ("node-ai-sdk", "ai", ADAPTIVE, Verdict.PASS),  # providerOptions.anthropic thinking adaptive + effort
     ("node-ai-sdk", "ai", THINK, Verdict.PASS),  # extractReasoningMiddleware where tags are inline
     ("node-ai-sdk", "ai", SUMMARY_TOOLS, Verdict.PASS),  # store: false: the item goes back, not a reference
     (
