@@ -105,10 +105,6 @@ class UpstreamHTTP:
         self._idle: list[_Conn] = []
 
     async def aclose(self) -> None:
-        self.close_idle()
-
-    def close_idle(self) -> None:
-        """Close the pooled connections (on the loop the client is used on)."""
         for conn in self._idle:
             conn.close()
         self._idle.clear()

@@ -64,16 +64,17 @@ class Gateway:
         self.upstream = upstream.rstrip("/")
         self.faults = check_faults(faults, GATEWAY_FAULTS)
         self.server = Server(self.handle, host, port)
-        self._http: UpstreamHTTP | None = None
+        self._http: dict[str, UpstreamHTTP] = {}  # per upstream URL (one, unless it is changed)
 
     def start(self) -> str:
         return self.server.start()
 
     def stop(self) -> None:
-        loop, http = self.server.loop, self._http
-        if loop is not None and http is not None:
-            with contextlib.suppress(Exception):
-                asyncio.run_coroutine_threadsafe(http.aclose(), loop).result(5.0)
+        loop = self.server.loop
+        for http in self._http.values():
+            if loop is not None:
+                with contextlib.suppress(Exception):
+                    asyncio.run_coroutine_threadsafe(http.aclose(), loop).result(5.0)
         self.server.stop()
 
     def __enter__(self) -> Gateway:
@@ -89,11 +90,10 @@ class Gateway:
 
     @property
     def http(self) -> UpstreamHTTP:
-        if self._http is None or self._http.base_url != self.upstream:  # made on the server's loop,
-            if self._http is not None:  # used only there; another upstream: the old one's idle
-                self._http.close_idle()  # connections go
-            self._http = UpstreamHTTP(self.upstream, connect=5.0, read=300.0)
-        return self._http
+        http = self._http.get(self.upstream)  # made on the server's loop, used only there; a client
+        if http is None:  # per upstream, so that a connection in use goes back to its own pool
+            http = self._http[self.upstream] = UpstreamHTTP(self.upstream, connect=5.0, read=300.0)
+        return http
 
     # -- requests ------------------------------------------------------------------------------------
     async def handle(self, req: Request, resp: Responder) -> None:

@@ -187,32 +187,26 @@ class MockUpstream:
         if self._routing:
             routed = self.routes.pick(req.headers, req.body)
             if routed.state is None:
-                plan = stray(
-                    self._strays,
-                    method=req.method,
-                    target=req.target,
-                    headers=req.headers,
-                    body=req.body,
-                    t=req.arrived,
-                    conn=req.conn,
-                    token=routed.token,
-                )
+                plan = stray(self._strays, **_seen(req), token=routed.token)
                 await execute(plan, resp, self._strays.timeline, self._strays.client, 0)
                 return
             state, foreign = routed.state, routed.foreign
         else:
             state = self._current()
-        turn, plan = dispatch(
-            state,
-            method=req.method,
-            target=req.target,
-            headers=req.headers,
-            body=req.body,
-            t=req.arrived,
-            conn=req.conn,
-            foreign=foreign,
-        )
+        turn, plan = dispatch(state, **_seen(req), foreign=foreign)
         await execute(plan, resp, state.timeline, state.client, turn)
+
+
+def _seen(req: Request) -> dict[str, Any]:
+    """What ``dispatch`` and ``stray`` record of a request."""
+    return {
+        "method": req.method,
+        "target": req.target,
+        "headers": req.headers,
+        "body": req.body,
+        "t": req.arrived,
+        "conn": req.conn,
+    }
 
 
 KEEP = 1000
