@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--variant")
     serve.add_argument("--scenario", help="serve this scenario's conversation instead of a canned turn")
     serve.add_argument("--profile", default="lenient", help="provider profile (strict validation)")
+    serve.add_argument("--catalog", action="store_true", help="serve every case, any per request")
+    serve.add_argument("--cases", action="append", help="with --catalog: glob of case or scenario ids")
+    serve.add_argument("--scenarios", metavar="DIR", help="with --catalog: a scenarios dir of your own")
     _add_server_flags(serve)
     rec = sub.add_parser(
         "record", help="transparent recording proxy: forward each chunk as it arrives, write a cassette"
@@ -126,6 +129,10 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     run.add_argument("--keep-timelines", action="store_true", help="keep passing cases' whole timelines too")
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
+    run.add_argument(
+        "--concurrency", type=int, metavar="N",
+        help="cases in flight at once through the one SUT (default: from its warm-up latency)",
+    )
     run.add_argument(
         "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"
     )
@@ -227,6 +234,7 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         preflight=not args.no_preflight,
         repeat=args.repeat,
         jobs=args.jobs,
+        concurrency=args.concurrency,
         keep_timelines="all" if args.keep_timelines else "failures",
         scenarios=tuple(args.scenarios),
     )
@@ -361,29 +369,13 @@ def _lifecycle(args: argparse.Namespace) -> dict[str, Any]:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from harness.upstream import demo_conversation, serve_forever
 
-    if args.scenario:
-        from harness._errors import closest
-        from harness.suite import expand, load_catalog
+    if args.catalog or args.scenario:
+        from harness.suite._serve_catalog import scenario_conversation, serve_catalog
 
-        demo_conversation(args.dialect, args.variant, args.profile)  # the flags, checked
-        catalog = {s.id: s for s in load_catalog()}
-        if args.scenario not in catalog:
-            hint = closest(args.scenario, catalog)
-            raise FlagError(f"--scenario {args.scenario!r}: no such scenario; {hint}")
-        cases = expand(catalog[args.scenario])
-        matches = [
-            c
-            for c in cases
-            if c.dialect == args.dialect and (args.variant is None or c.variant == args.variant)
-        ]
-        if not matches:
-            have = sorted({f"{c.dialect}:{c.variant}" for c in cases})
-            raise FlagError(
-                f"--scenario {args.scenario!r} has no case for {args.dialect}"
-                + (f":{args.variant}" if args.variant else "")
-                + f"; it has {', '.join(have) or 'none'}: pass --dialect / --variant accordingly"
-            )
-        conversation = matches[0].conversation()
+        if args.catalog:
+            root = Path(args.scenarios) if args.scenarios else None
+            return serve_catalog(args.cases, root, port=args.port, **_lifecycle(args))
+        conversation = scenario_conversation(args.scenario, args.dialect, args.variant, args.profile)
     else:
         conversation = demo_conversation(args.dialect, args.variant, args.profile)
     return serve_forever(conversation, port=args.port, **_lifecycle(args))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from time import monotonic_ns as _monotonic_ns
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias
@@ -123,6 +123,19 @@ class Timeline:
         if key is None:
             key = self._tag_keys.setdefault(tags, tuple(sorted(tags)))
         self._pending.append((_monotonic_ns(), side, data, turn, key, frame))
+        if self._waiting:
+            self._notify()
+
+    def add_writes(self, side: Side, turn: int, writes: Sequence[Any], times: Sequence[int]) -> None:
+        """:meth:`add_write` for a run of writes (``Write``-like: ``data``, ``tags``, ``frame``), made
+        at ``times`` (one per write, in order; writes past the last time are not recorded)."""
+        keys = self._tag_keys
+        for tags in {w.tags for w in writes[: len(times)]}:
+            if tags not in keys:
+                keys[tags] = tuple(sorted(tags))
+        self._pending.extend(
+            [(t, side, w.data, turn, keys[w.tags], w.frame) for t, w in zip(times, writes, strict=False)]
+        )
         if self._waiting:
             self._notify()
 

@@ -32,7 +32,7 @@ from harness.suite._scenario import parse_scenario
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```\n", re.S | re.M)
-INCLUDED = re.compile(r"<!-- include: \S+ -->\n```python\n.*?```\n<!-- end include -->", re.S)
+INCLUDED = re.compile(r"<!-- include: \S+ -->\n```\w+\n.*?```\n<!-- end include -->", re.S)
 KNOWN = {"python", "sh", "toml", "yaml", ""}  # "": output, diagrams and messages, not code
 
 

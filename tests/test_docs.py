@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOCK = re.compile(
-    r"<!-- include: (?P<path>\S+) -->\n```python\n(?P<body>.*?)```\n<!-- end include -->", re.S
+    r"<!-- include: (?P<path>\S+) -->\n```(?P<lang>\w+)\n(?P<body>.*?)```\n<!-- end include -->", re.S
 )
 
 
@@ -20,7 +20,8 @@ def sync(write: bool = False) -> list[str]:
             body = (ROOT / m.group("path")).read_text(encoding="utf-8")
             if body != m.group("body"):
                 stale.append(f"{md.name}: {m.group('path')}")
-            return f"<!-- include: {m.group('path')} -->\n```python\n{body}```\n<!-- end include -->"
+            lang = m.group("lang")
+            return f"<!-- include: {m.group('path')} -->\n```{lang}\n{body}```\n<!-- end include -->"
 
         new = BLOCK.sub(repl, text)
         if write and new != text:

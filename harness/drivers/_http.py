@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from harness.dialects import get_dialect
+from harness.drivers._alarm import alarm
 from harness.drivers._base import (
     ERROR_BODY_CAP,
     CancelWatch,
@@ -202,7 +202,8 @@ class _Budget:
 
     def __init__(self, ctx: CaseContext, tl: Any, turn: int) -> None:
         self.ctx, self.tl, self.turn = ctx, tl, turn
-        self.total = sum(len(e.data) for e in tl.select("client", "chunk"))
+        # what earlier turns read (none before the first: no need to look at the timeline)
+        self.total = sum(len(e.data) for e in tl.select("client", "chunk")) if turn else 0
 
     def chunk(self, data: bytes) -> None:
         self.total += len(data)
@@ -236,9 +237,7 @@ class _Watchdog:
     def __init__(self, resp: httpx.Response, seconds: float) -> None:
         self.fired = False
         self._sock = _socket_of(resp)
-        self._timer = threading.Timer(max(0.0, seconds), self._fire)
-        self._timer.daemon = True
-        self._timer.start()
+        self._alarm = alarm.at(seconds, self._fire)
 
     def _fire(self) -> None:
         self.fired = True
@@ -247,7 +246,7 @@ class _Watchdog:
                 self._sock.shutdown(socket.SHUT_RDWR)
 
     def cancel(self) -> None:
-        self._timer.cancel()
+        alarm.cancel(self._alarm)
 
     def check(self) -> None:
         """After a read loop: an end of stream caused by the deadline is a timeout, not the SUT's end."""

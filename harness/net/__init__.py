@@ -2,7 +2,7 @@
 WebSocket sessions (wsproto) on top, and the lifecycle of a standalone server (``_lifecycle``: URL
 line, port file, graceful signals): shared by the mock upstream, the recorder and the replayer."""
 
-from harness.net._server import Framing, Handler, Request, Responder, Server
+from harness.net._server import Framing, Handler, Request, Responder, Server, put_each
 from harness.net._ws import WsClient, WsClosed, WsServerSide, is_websocket_upgrade
 
 __all__ = [
@@ -15,4 +15,5 @@ __all__ = [
     "WsClosed",
     "WsServerSide",
     "is_websocket_upgrade",
+    "put_each",
 ]

@@ -28,20 +28,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import os
 import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
+from time import monotonic_ns as _now
 from types import TracebackType
-from typing import Literal
+from typing import Any, Literal
 
 import h11
 
 from harness.net._ws import is_websocket_upgrade
 
-__all__ = ["Handler", "Request", "Responder", "Server", "chunk"]
+__all__ = ["Handler", "Request", "Responder", "Server", "chunk", "put_each"]
 
 Framing = Literal["chunked", "close", "length"]
 
@@ -51,11 +53,16 @@ IDLE_TIMEOUT = 300.0
 READ_SIZE = 65536
 
 
+_SIZES = tuple(b"%x\r\n" % n for n in range(4096))
+"""Chunk-size lines of the pieces most frames are (a lookup: 30% less than formatting each)."""
+
+
 def chunk(data: bytes) -> bytes:
     """One non-empty body piece in chunked transfer coding: lowercase hex size, CRLF, data, CRLF (what
-    h11's ``send(Data(...))`` returns). One formatting operation instead of h11's event processing,
-    which cost as much as the socket write itself."""
-    return b"".join((b"%x\r\n" % len(data), data, b"\r\n"))  # (one %-format of both: 1.5x slower)
+    h11's ``send(Data(...))`` returns). One join instead of h11's event processing, which cost as much
+    as the socket write itself."""
+    n = len(data)
+    return b"".join((_SIZES[n] if n < 4096 else b"%x\r\n" % n, data, b"\r\n"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +98,18 @@ class Responder:
     """Writes one response. ``start`` sends the head; ``write`` sends a body piece in the chosen framing
     (one socket write each); ``end`` finishes; ``abort`` cuts the connection at once."""
 
-    def __init__(self, conn: h11.Connection, writer: asyncio.StreamWriter, request: Request) -> None:
+    def __init__(
+        self,
+        conn: h11.Connection,
+        writer: asyncio.StreamWriter,
+        request: Request,
+        direct: socket.socket | None = None,
+    ) -> None:
         self._conn = conn
         self._writer = writer
+        self._direct = direct
+        """The connection's socket (a dup of its fd) for :meth:`put`'s writes while the transport
+        holds nothing back: one ``send``, not the transport's bookkeeping around it."""
         self.request = request
         self.closed = asyncio.Event()
         """Set when the peer closed the connection (EOF or reset) or the connection was aborted."""
@@ -164,8 +180,57 @@ class Responder:
         transport = self._transport  # _put, inlined: this runs once per frame of every stream
         if self.aborted or transport.is_closing():
             raise ConnectionResetError("connection closed")
+        direct = self._direct
+        if direct is not None and not transport.get_write_buffer_size():
+            # Nothing queued: the same single send the transport would make, minus its bookkeeping
+            # (measured: half the cost of a frame's write); what the kernel does not take now waits,
+            # in order, in the transport's buffer.
+            try:
+                sent = direct.send(out)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            if sent == len(out):
+                return False
+            out = out[sent:]
         transport.write(out)
         return bool(transport.get_write_buffer_size()) or transport.is_closing()
+
+    def put_all(self, datas: Sequence[bytes], times: list[int]) -> tuple[int, bool]:
+        """:meth:`put` for a run of pieces, one socket write each, the monotonic time of each write
+        appended to ``times`` just before it is made (the write that raised included). Stops after a
+        write that left bytes buffered, or before a write once the peer has left. Returns (pieces
+        handed to the socket, the caller must ``await`` :meth:`drain` now). A stream's hot path:
+        per piece, its chunk framing, one ``send`` and the time, without a call per piece."""
+        transport, direct, add = self._transport, self._direct, times.append
+        if direct is None or self._chunked is not True or self.aborted:
+            return put_each(self, datas, times)
+        # Nothing here awaits: the peer's EOF, a close or a drained buffer (loop callbacks) cannot
+        # change while the run goes out, so they are checked once, not per piece.
+        if self.peer_closed_at is not None:
+            return 0, False
+        if transport.is_closing():
+            raise ConnectionResetError("connection closed")
+        queued = bool(transport.get_write_buffer_size())
+        sizes, send = _SIZES, direct.send
+        for n, data in enumerate(datas):
+            add(_now())
+            if not data:
+                continue
+            size = len(data)
+            out = b"".join((sizes[size] if size < 4096 else b"%x\r\n" % size, data, b"\r\n"))
+            if not queued:
+                try:
+                    sent = send(out)
+                except (BlockingIOError, InterruptedError):
+                    sent = 0
+                if sent == len(out):
+                    continue
+                out = out[sent:]
+            transport.write(out)  # the rest waits, in order, in the transport's buffer
+            if transport.get_write_buffer_size() or transport.is_closing():
+                return n + 1, True
+            queued = False
+        return len(datas), False
 
     async def drain(self) -> None:
         """Wait until the peer has taken what :meth:`put` left buffered (raises if the write failed)."""
@@ -232,6 +297,18 @@ class Responder:
         if self.peer_closed_at is None:
             self.peer_closed_at = time.monotonic_ns()
         self.closed.set()
+
+
+def _dup(sock: object) -> socket.socket | None:
+    """A socket on a duplicate of the connection's fd (non-blocking, like the original: the flag
+    belongs to the shared file description), or None."""
+    fileno = getattr(sock, "fileno", None)
+    if fileno is None:
+        return None
+    try:
+        return socket.socket(fileno=os.dup(fileno()))
+    except OSError:
+        return None
 
 
 def _reason(status: int) -> str:
@@ -370,8 +447,9 @@ class Server:
         task = asyncio.current_task()
         assert task is not None
         self._conns[cid] = _Conn(cid, task, writer)
+        direct = _dup(sock)
         try:
-            await self._serve(cid, reader, writer)
+            await self._serve(cid, reader, writer, direct)
         except (ConnectionError, asyncio.IncompleteReadError, h11.ProtocolError):
             pass
         except asyncio.CancelledError:
@@ -380,14 +458,22 @@ class Server:
         finally:
             self._conns.pop(cid, None)
             writer.close()
+            if direct is not None:
+                direct.close()
 
-    async def _serve(self, cid: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _serve(
+        self,
+        cid: int,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        direct: socket.socket | None = None,
+    ) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
         while True:
             request = await self._read_request(cid, conn, reader, writer)
             if request is None:
                 return
-            responder = Responder(conn, writer, request)
+            responder = Responder(conn, writer, request, direct)
             if is_websocket_upgrade(request.headers):
                 responder.upgrade = (reader, writer, conn.trailing_data[0])
                 with contextlib.suppress(ConnectionError):
@@ -501,3 +587,14 @@ class Server:
                 conn.receive_data(data)
         except ConnectionError:
             responder.mark_peer_gone()
+
+
+def put_each(resp: Any, datas: Sequence[bytes], times: list[int]) -> tuple[int, bool]:
+    """``resp.put_all`` as one ``resp.put`` per piece (any responder with ``put``, ``peer_closed_at``)."""
+    for n, data in enumerate(datas):
+        if resp.peer_closed_at is not None:
+            return n, False
+        times.append(_now())
+        if resp.put(data):
+            return n + 1, True
+    return len(datas), False

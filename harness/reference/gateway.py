@@ -20,8 +20,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Dialect, get_dialect
@@ -38,6 +36,7 @@ from harness.reference._core import (
     whole_response,
 )
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
+from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP, UpstreamResponse
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
 
@@ -65,16 +64,17 @@ class Gateway:
         self.upstream = upstream.rstrip("/")
         self.faults = check_faults(faults, GATEWAY_FAULTS)
         self.server = Server(self.handle, host, port)
-        self._http: httpx.AsyncClient | None = None
+        self._http: dict[str, UpstreamHTTP] = {}  # per upstream URL (one, unless it is changed)
 
     def start(self) -> str:
         return self.server.start()
 
     def stop(self) -> None:
-        loop, http = self.server.loop, self._http
-        if loop is not None and http is not None:
-            with contextlib.suppress(Exception):
-                asyncio.run_coroutine_threadsafe(http.aclose(), loop).result(5.0)
+        loop = self.server.loop
+        for http in self._http.values():
+            if loop is not None:
+                with contextlib.suppress(Exception):
+                    asyncio.run_coroutine_threadsafe(http.aclose(), loop).result(5.0)
         self.server.stop()
 
     def __enter__(self) -> Gateway:
@@ -89,10 +89,11 @@ class Gateway:
         return self.server.base_url
 
     @property
-    def http(self) -> httpx.AsyncClient:
-        if self._http is None:  # created on the server's loop, used only there
-            self._http = httpx.AsyncClient(timeout=httpx.Timeout(300.0, connect=5.0))
-        return self._http
+    def http(self) -> UpstreamHTTP:
+        http = self._http.get(self.upstream)  # made on the server's loop, used only there; a client
+        if http is None:  # per upstream, so that a connection in use goes back to its own pool
+            http = self._http[self.upstream] = UpstreamHTTP(self.upstream, connect=5.0, read=300.0)
+        return http
 
     # -- requests ------------------------------------------------------------------------------------
     async def handle(self, req: Request, resp: Responder) -> None:
@@ -129,9 +130,8 @@ class Gateway:
         spec = upstream_request(route, messages, stream=stream, faults=self.faults, structured=structured)
         try:
             for attempt in range(2):  # one retry, only before the client got a byte (see retry_delay)
-                async with self.http.stream(
-                    "POST", self.upstream + spec.path, json=spec.body, headers=dict(spec.headers)
-                ) as up:
+                headers = dict(spec.headers)
+                async with self.http.stream("POST", spec.path, json=spec.body, headers=headers) as up:
                     if up.status_code >= 400:
                         data = await up.aread()
                         wait = None if attempt else retry_delay(up.status_code, dict(up.headers), self.faults)
@@ -148,7 +148,7 @@ class Gateway:
                         await self.relay(resp, front, door, up, UpstreamPipe(upstream, route.variant, faults),
                                          want_usage, client_model)  # fmt: skip
                 return
-        except httpx.HTTPError as exc:  # the upstream could not be reached at all
+        except UpstreamError as exc:  # the upstream could not be reached at all
             if not resp.started:
                 await _send(resp, 502, front.error_body(502, f"upstream unreachable: {exc!r}"))
 
@@ -168,7 +168,7 @@ class Gateway:
             await _send(resp, 200, out)
 
     async def relay(
-        self, resp: Responder, front: Dialect, door: FrontDoor, up: httpx.Response, pipe: UpstreamPipe,
+        self, resp: Responder, front: Dialect, door: FrontDoor, up: UpstreamResponse, pipe: UpstreamPipe,
         want_usage: bool, client_model: str,
     ) -> None:  # fmt: skip
         """A streamed answer, frame by frame, to its end or until the client leaves."""
@@ -201,14 +201,14 @@ class Gateway:
             return relay.result()
         # the client left (while the relay waited for the upstream, or just as it finished)
         if "keep-upstream-open" in self.faults:  # FAULT: let the read go on, read the upstream to its end
-            with contextlib.suppress(ConnectionError, httpx.HTTPError):
+            with contextlib.suppress(ConnectionError, UpstreamError):
                 await relay
-            with contextlib.suppress(httpx.HTTPError):
+            with contextlib.suppress(UpstreamError):
                 async for _ in chunks:
                     pass
         else:  # stop reading now: leaving `async with` closes the upstream response
             relay.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError, httpx.HTTPError):
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError, UpstreamError):
                 await relay
         return False
 
@@ -219,7 +219,7 @@ class Gateway:
                     await deliver(pipe.feed(chunk))
                 except ConnectionError:  # the client left while we wrote to it
                     return False
-        except httpx.TransportError as exc:  # the upstream broke the stream
+        except UpstreamBroken as exc:  # the upstream broke the stream
             await deliver(pipe.fail(f"upstream connection lost: {exc!r}"))
             return True
         await deliver(pipe.end())
@@ -259,7 +259,9 @@ async def _send(resp: Responder, status: int, body: bytes, content_type: str = "
     await resp.end()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, make: type[Gateway] = Gateway) -> int:
+    """The gateway as a process until SIGTERM / SIGINT; ``make``: a subclass to run instead (the
+    benchmarks' slower gateway)."""
     ap = argparse.ArgumentParser(prog="python -m harness.reference.gateway", description=__doc__)
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--upstream", required=True, help="the provider's base URL")
@@ -268,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    gateway = Gateway(args.upstream, args.fault, port=args.port)
+    gateway = make(args.upstream, args.fault, port=args.port)
     url = gateway.start()
     sys.stderr.write(f"thinkwire reference gateway on {url} -> {args.upstream}\n")
     sys.stderr.flush()

@@ -190,6 +190,7 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
         out.write(f"\nSUT error: {run.sut_error}\n")
     if run.gate_timeout is not None:
         out.write(f"\ngates waited up to {run.gate_timeout:.2f}s for the client\n")
+    _concurrency(run, out)
     if run.repeat > 1:
         flaky = run.flaky
         out.write(f"\n{len(flaky)} FLAKY case(s) over {run.repeat} runs of each\n")
@@ -200,3 +201,18 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
         + (" (strict)" if run.strict else "")
         + "\n"
     )
+
+
+def _concurrency(run: RunResult, out: TextIO) -> None:
+    """How many cases were in flight at once, and which ran alone and why (``--concurrency``)."""
+    if run.concurrency_note:
+        out.write(f"one case at a time: {run.concurrency_note}\n")
+    if run.concurrency <= 1:
+        return
+    alone: dict[str, list[str]] = {}
+    for r in run.results:
+        if r.alone:
+            alone.setdefault(r.alone, []).append(r.case_id)
+    out.write(f"{run.concurrency} cases in flight at once; {sum(map(len, alone.values()))} ran alone\n")
+    for why, ids in sorted(alone.items(), key=lambda kv: -len(kv[1])):
+        out.write(f"  {len(ids)} alone: {why}" + (f" ({ids[0]})" if len(ids) == 1 else "") + "\n")

@@ -48,6 +48,8 @@ def to_json(run: RunResult) -> dict[str, Any]:
         "gate_timeout": run.gate_timeout,
         "repeat": run.repeat,
         "interrupted": run.interrupted,
+        "concurrency": run.concurrency,
+        "concurrency_note": run.concurrency_note,
         "exit_code": run.exit_code,
         "counts": run.counts(),
         "results": [_case(r) for r in run.results],
@@ -76,6 +78,7 @@ def _case(r: CaseResult) -> dict[str, Any]:
         **({"timeline_summary": r.timeline_summary} if r.timeline_summary is not None else {}),
         "repeats": list(r.repeats),
         "flaky": r.flaky,
+        "alone": r.alone,
     }
 
 
@@ -151,6 +154,8 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         gate_timeout=g.typed(data, "gate_timeout", (int, float, type(None)), "", default=None),
         repeat=g.typed(data, "repeat", int, "", default=1),
         interrupted=g.typed(data, "interrupted", str, "", default=""),
+        concurrency=g.typed(data, "concurrency", int, "", default=1),
+        concurrency_note=g.typed(data, "concurrency_note", str, "", default=""),
         results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
     )
 
@@ -224,6 +229,7 @@ class _Getter:
             timeline_summary=self.summary(item, where),
             repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
             flaky=t(item, "flaky", bool, where, default=False),
+            alone=t(item, "alone", str, where, default=""),
         )
 
     def entry(self, e: Any, where: str) -> None:

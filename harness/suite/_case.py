@@ -1,14 +1,15 @@
 """Expansion of a scenario's axes into concrete cases, and a case into upstream scripts.
 
 Rule: a case id is ``<scenario-id>[<dialect>:<variant>/<chunking>(/<perturbation>)(/nonstream)]`` and
-never changes for the same scenario file: expectation files and recordings key on it.
+never changes for the same scenario file: expectation files and recordings key on it. A case's turns
+are its scenario's, salted with its routing token (``_salt``): its content is its own.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from harness.dialects import Caps, get_dialect
 from harness.dialects._providers import Provider, provider_of
@@ -23,8 +24,10 @@ from harness.events import (
     Usage,
     assemble,
 )
+from harness.suite._salt import salted
 from harness.suite._scenario import ProviderHttpError, Scenario, TurnSpec
 from harness.upstream import Conversation, HttpError, MidStreamError, Script, Step
+from harness.upstream._routing import TOKENS, token_for
 
 __all__ = ["Case", "expand", "expand_all", "rate_limit_headers", "select"]
 
@@ -37,6 +40,15 @@ class Case:
     chunking: str
     perturbation: str
     stream: bool
+    token: str = field(init=False, default="", repr=False, compare=False)
+    """The case's routing token (the same in every run: a hash of its id)."""
+    _turns: tuple[TurnSpec, ...] = field(init=False, default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        token = token_for(self.id)
+        object.__setattr__(self, "token", token)
+        object.__setattr__(self, "_turns", salted(self.scenario.turns, token))
+        TOKENS[token] = self.id
 
     @property
     def id(self) -> str:
@@ -49,7 +61,8 @@ class Case:
 
     @property
     def turns(self) -> tuple[TurnSpec, ...]:
-        return self.scenario.turns
+        """The scenario's turns, salted with this case's token."""
+        return self._turns
 
     @property
     def profile(self) -> str:

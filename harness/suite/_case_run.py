@@ -46,12 +46,18 @@ __all__ = [
 @dataclass(slots=True)
 class Limits:
     """One run's bounds: each case's wall-clock budget, byte cap, and gate timeout (None: the
-    scenario's own, raised to the warm-up's figure when one was measured)."""
+    scenario's own, raised to the warm-up's figure when one was measured); what the preflight
+    measured of the SUT."""
 
     timeout: float
     max_bytes: int
     gate_timeout: float | None = None
     derived_gate_timeout: float | None = None
+    latency: float | None = None
+    """The SUT's first-byte latency at the preflight (warm-up, else canary): the default concurrency
+    derives from it."""
+    routable: bool = True
+    """The canary's upstream request carried its routing token: cases can share the SUT."""
 
 
 def new_result(case: Case, profile: SUTProfile) -> CaseResult:
@@ -90,16 +96,12 @@ def run_case(
     gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
     if gates is not None:
         conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
-    upstream.load(conversation, timeline=timeline, client=client)
     ctx = CaseContext(
         case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes,
         provider=provider.name,
     )
     t0 = time.monotonic()
-    too_big, alive = _drive(driver, ctx, profile, result)
-    cancels = timeline.select("client", "cancel")
-    if cancels:
-        timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
+    alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.kind)
     result.first_byte_s = first_byte(view)
@@ -130,6 +132,34 @@ def run_case(
     return result, view, alive
 
 
+def _served(
+    case: Case,
+    profile: SUTProfile,
+    driver: Driver,
+    upstream: Any,
+    conversation: Any,
+    ctx: CaseContext,
+    result: CaseResult,
+) -> tuple[bool, CaseTooBig | None]:
+    """The conversation served (routed by the case's token on a MockUpstream, else loaded) for as
+    long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
+    the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception."""
+    route = getattr(upstream, "route", None)
+    if route is not None:  # this case's requests are those carrying its token
+        route(case.token, conversation, ctx.timeline, ctx.client)
+    else:
+        upstream.load(conversation, timeline=ctx.timeline, client=ctx.client)
+    try:
+        too_big, alive = _drive(driver, ctx, profile, result)
+        cancels = ctx.timeline.select("client", "cancel") if _cancels(case) else []
+        if cancels:
+            ctx.timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
+    finally:
+        if route is not None:
+            upstream.unroute(case.token)
+    return alive, too_big
+
+
 def unsupported_reason(case: Case, profile: SUTProfile) -> str:
     """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
     scenario not for its kind, or a strict provider whose semantics it does not claim (``providers``)."""
@@ -145,6 +175,10 @@ def unsupported_reason(case: Case, profile: SUTProfile) -> str:
             f"the {case.profile} passback rules do not apply"
         )
     return ""
+
+
+def _cancels(case: Case) -> bool:
+    return any(t.cancel is not None for t in case.turns)
 
 
 def _drive(

@@ -60,6 +60,10 @@ def _count(what: str) -> Callable[[str, Any], int]:
     return check
 
 
+def _lanes(flag: str, value: Any) -> int | None:
+    return None if value is None else _count("cases in flight")(flag, value)
+
+
 def _keep(flag: str, value: Any) -> Keep:
     """The one vocabulary; True / False (the old spelling of ``run(keep_timelines=...)``) still read."""
     if value is True or value is False:
@@ -107,7 +111,9 @@ class RunOptions:
     ``ready_timeout``: how long a started SUT may take to become ready; ``gate_timeout``: what a gate
     waits for the client (None: from the warm-up's latency); ``max_bytes``: what one case may read from
     the SUT; ``preflight``: the canary case first; ``repeat``: runs of every case (a case whose runs
-    disagree is flaky); ``jobs``: pytest-xdist workers; ``keep_timelines``: see :data:`Keep`;
+    disagree is flaky); ``jobs``: pytest-xdist workers; ``concurrency``: cases in flight at once
+    through the one SUT (None: from the SUT's warm-up latency; 1: one at a time; the verdicts are the
+    same, so a reproduce line leaves it out); ``keep_timelines``: see :data:`Keep`;
     ``scenarios``: directories of a team's own scenarios, added to the catalog's."""
 
     sut: SUTSpec = field(default=None, metadata=_meta("--sut"))
@@ -127,6 +133,7 @@ class RunOptions:
     preflight: bool = field(default=True, metadata=_meta("--no-preflight", reproduce=True))
     repeat: int = field(default=1, metadata=_meta("--repeat", _count("runs")))
     jobs: int = field(default=1, metadata=_meta("-j/--jobs", _count("workers")))
+    concurrency: int | None = field(default=None, metadata=_meta("--concurrency", _lanes))
     keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
     scenarios: tuple[str | Path, ...] = field(
         default=(), metadata=_meta("--scenarios", _paths, reproduce=True)

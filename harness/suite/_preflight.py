@@ -23,6 +23,7 @@ from harness.suite._scenario import load_catalog
 from harness.suite._verdict import Status
 
 __all__ = [
+    "MEASURED",
     "WARMED",
     "address",
     "canary_case",
@@ -34,6 +35,8 @@ __all__ = [
 ]
 
 WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
+MEASURED: weakref.WeakKeyDictionary[Any, tuple[float | None, bool]] = weakref.WeakKeyDictionary()
+"""A started driver -> its preflight's latency and whether its requests carried the routing token."""
 """A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
 
 
@@ -124,6 +127,8 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
         else:
             why = "answered without calling the mock upstream (is its upstream URL configured?)"
         raise PreflightError(f"preflight: {name} at {where} {why}", detail)
+    limits.latency = result.first_byte_s
+    limits.routable = _routable(canary, view)
     if limits.gate_timeout is None and (
         profile.warmup if profile.warmup is not None else KIND_TABLE[profile.kind].warmup
     ):
@@ -131,6 +136,17 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
         latency = warm.first_byte_s
         if latency is not None:
             limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
+            limits.latency = latency
+
+
+def _routable(canary: Case, view: Any) -> bool:
+    """Did every upstream request of the canary carry its routing token (in the body, or the
+    ``x-thinkwire-case`` header)? Only then can a request be told apart from other cases' in flight."""
+    requests = [e for e in view.entries if e.side == "upstream" and e.kind == "request"]
+    token = canary.token
+    return bool(requests) and all(
+        token.encode() in e.data or token in str(e.info.get("headers", {})) for e in requests
+    )
 
 
 def explain(case_id: str, error: str, view: Any) -> str:

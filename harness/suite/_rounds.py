@@ -29,6 +29,8 @@ class RunResult:
     gate_timeout: float | None = None  # the gates' timeout this run used (None: each scenario's own)
     repeat: int = 1
     interrupted: str = ""  # the signal that stopped the run early ("SIGINT", "SIGTERM"); "" when it ran out
+    concurrency: int = 1  # cases that were in flight at once through the SUT (--concurrency)
+    concurrency_note: str = ""  # why fewer than asked (e.g. the routing token did not reach the upstream)
 
     @property
     def unexpected(self) -> list[CaseResult]:
@@ -112,6 +114,8 @@ def merge_repeats(runs: Sequence[RunResult]) -> RunResult:
         gate_timeout=first.gate_timeout,
         repeat=len(runs),
         interrupted=next((r.interrupted for r in runs if r.interrupted), ""),
+        concurrency=max(r.concurrency for r in runs),
+        concurrency_note=next((r.concurrency_note for r in runs if r.concurrency_note), ""),
     )
     by_id: dict[str, list[CaseResult]] = {}
     for r in runs:

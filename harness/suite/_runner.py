@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,10 @@ from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTPr
 from harness.drivers._base import DEFAULT_MAX_BYTES
 from harness.suite._case import Case, expand_all, select
 from harness.suite._case_run import Limits, failed, new_result, run_case, serialize_timeline, set_verdicts
+from harness.suite._concurrent import Lanes, alone_reason, default_concurrency
 from harness.suite._expectations import Expectations
 from harness.suite._options import Keep, ResolvedSUT, RunOptions
-from harness.suite._preflight import WARMED, canary_case, check_sut, preflight_profile
+from harness.suite._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
 from harness.suite._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
 from harness.suite._scenario import load_catalog
 from harness.suite._sut import reproduce_line, resolve_sut
@@ -177,55 +179,184 @@ def run_serial(
     """One round of ``cases`` on one SUT in this process, against a started ``upstream``; the SUT is
     taken from (and left in) ``drivers``. ``preflight`` (default ``opts.preflight``) is skipped for a
     SUT from the pool, which passed it before; ``warmed``: the gate timeout a preflight elsewhere
-    derived (an xdist worker's, from its controller)."""
-    from harness.upstream import ClientSide
-
+    derived (an xdist worker's, from its controller). Cases go one at a time, or ``opts.concurrency``
+    at once (by default as many as the SUT's warm-up latency calls for: ``_concurrent``)."""
     profile = sut.profile
     out = RunResult(sut=profile.name, strict=opts.strict)
     limits = Limits(profile.timeout, profile.max_bytes or DEFAULT_MAX_BYTES, profile.gate_timeout, warmed)
-    driver: Driver | None = drivers.pop(profile.name, None)
-    checked = driver is not None or not (opts.preflight if preflight is None else preflight)
-    if driver is not None:
-        limits.derived_gate_timeout = WARMED.get(driver, warmed)
-    views: dict[str, CaseView] = {}
+    live = _Live(drivers.pop(profile.name, None))
+    live.checked = live.driver is not None or not (opts.preflight if preflight is None else preflight)
+    if live.driver is not None:
+        limits.derived_gate_timeout = WARMED.get(live.driver, warmed)
+        limits.latency, limits.routable = MEASURED.get(live.driver, (None, True))
+    round_ = _Round(cases, opts, sut, live, upstream, limits, out, progress)
     interrupted = False
     try:
-        for n, case in enumerate(cases, 1):
-            if driver is None or isinstance(driver, _StartFailed):
-                try:
-                    driver = _start_driver(profile, sut.fn, upstream.base_url, driver)
-                except DriverError as exc:
-                    driver = _StartFailed(exc)
-                    start_failed(out, cases[n - 1 :], profile, exc, sut.expectations, opts, progress, n)
-                    break
-                if not checked:
-                    checked = True
-                    check_sut(profile, driver, upstream, limits)
-                WARMED[driver] = limits.derived_gate_timeout
-            keep = opts.keep_timelines
-            result, view, alive = run_case(case, profile, driver, upstream, ClientSide, limits, keep)
-            if view is not None and case.scenario.parity:  # the parity pass compares these later;
-                views[case.id] = view  # keeping every case's timeline alive slowed each GC pass
-            if not alive:
-                driver.stop()
-                driver = None
-            _finish(out, result, sut.expectations, opts, progress, n, len(cases), profile)
-        else:
-            _parity_pass(out, cases, views, sut.expectations, opts.strict, opts.keep_timelines)
+        lanes = round_.lanes() if opts.concurrency != 1 and cases else 1
+        complete = round_.in_lanes(lanes) if lanes > 1 else round_.one_by_one()
+        if complete:
+            _parity_pass(out, cases, round_.views, sut.expectations, opts.strict, opts.keep_timelines)
     except KeyboardInterrupt:  # the case in progress is dropped: not run, rather than a false ERROR
         interrupted = True
     except BaseException:  # e.g. PreflightError: the SUT is not kept for a next run
-        if driver is not None:
-            driver.stop()
-            driver = None
+        if live.driver is not None:
+            live.driver.stop()
+            live.driver = None
         raise
     finally:
-        _return_driver(driver, drivers, profile.name, interrupted)
+        _return_driver(live.driver, drivers, profile.name, interrupted)
     out.gate_timeout = limits.gate_timeout or limits.derived_gate_timeout
     if interrupted:
         out.interrupted = "SIGINT"
         raise RunInterrupted(out)
     return out
+
+
+@dataclass(slots=True)
+class _Live:
+    """A round's SUT: its driver (None: start one when a case needs it), and whether it passed its
+    preflight."""
+
+    driver: Driver | None
+    checked: bool = False
+
+
+class _Round:
+    """One round's cases through the round's SUT: one by one, or in lanes (``_concurrent.Lanes``)."""
+
+    def __init__(
+        self,
+        cases: Sequence[Case],
+        opts: RunOptions,
+        sut: ResolvedSUT,
+        live: _Live,
+        upstream: Any,
+        limits: Limits,
+        out: RunResult,
+        progress: Progress | None,
+    ) -> None:
+        self.cases, self.opts, self.sut, self.live = cases, opts, sut, live
+        self.upstream, self.limits, self.out, self.progress = upstream, limits, out, progress
+        self.views: dict[str, CaseView] = {}
+        self.done = 0
+
+    def driver(self) -> Driver:
+        """The started SUT (started and preflighted now when needed); raises the start's DriverError,
+        after which the pool holds a ``_StartFailed``."""
+        live, profile = self.live, self.sut.profile
+        if live.driver is not None and not isinstance(live.driver, _StartFailed):
+            return live.driver
+        try:
+            driver = _start_driver(profile, self.sut.fn, self.upstream.base_url, live.driver)
+        except DriverError as exc:
+            live.driver = _StartFailed(exc)
+            raise
+        live.driver = driver
+        if not live.checked:
+            live.checked = True
+            check_sut(profile, driver, self.upstream, self.limits)
+        WARMED[driver] = self.limits.derived_gate_timeout
+        MEASURED[driver] = (self.limits.latency, self.limits.routable)
+        return driver
+
+    def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:
+        from harness.upstream import ClientSide
+
+        driver = self.live.driver
+        assert driver is not None
+        keep = self.opts.keep_timelines
+        return run_case(case, self.sut.profile, driver, self.upstream, ClientSide, self.limits, keep)
+
+    def finish(self, case: Case, result: CaseResult, view: CaseView | None) -> None:
+        if view is not None and case.scenario.parity:  # the parity pass compares these later;
+            self.views[case.id] = view  # keeping every case's timeline alive slowed each GC pass
+        self.done += 1
+        _finish(self.out, result, self.sut.expectations, self.opts, self.progress, self.done,
+                len(self.cases), self.sut.profile)
+
+    def failed_start(self, cases: Sequence[Case], exc: DriverError) -> None:
+        start_failed(self.out, cases, self.sut.profile, exc, self.sut.expectations, self.opts,
+                     self.progress, self.done + 1)
+
+    def one_by_one(self) -> bool:
+        """Every case in turn; False when the SUT could not be (re)started (the rest ERROR)."""
+        for n, case in enumerate(self.cases):
+            try:
+                self.driver()
+            except DriverError as exc:
+                self.failed_start(self.cases[n:], exc)
+                return False
+            result, view, alive = self.run_one(case)
+            if not alive and self.live.driver is not None:
+                self.live.driver.stop()
+                self.live.driver = None
+            self.finish(case, result, view)
+        return True
+
+    def lanes(self) -> int:
+        """How many cases go in flight at once: ``--concurrency``, else from the preflight's latency;
+        1 (and why, in ``concurrency_note``) where cases cannot share this SUT."""
+        try:
+            self.driver()  # the preflight measures what the default derives from
+        except DriverError:
+            return 1  # (one_by_one reports it, as for any start failure)
+        profile, limits = self.sut.profile, self.limits
+        want = self.opts.concurrency or default_concurrency(limits.latency, profile.kind)
+        note = ""
+        if want > 1 and not hasattr(self.upstream, "route"):
+            note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
+        elif want > 1 and profile.kind == "adapter":
+            note = "an adapter process carries one conversation at a time"
+        elif want > 1 and not limits.routable:
+            note = (
+                "the canary's upstream request did not carry its routing token (the SUT drops or "
+                "rewrites the user message): cases ran one at a time"
+            )
+        lanes = 1 if note else want
+        self.out.concurrency, self.out.concurrency_note = lanes, note
+        return lanes
+
+    def in_lanes(self, lanes: int) -> bool:
+        """Every case, ``lanes`` at a time (``_concurrent.Lanes``), results in case order; False when
+        the SUT could not be restarted (the cases not run ERROR)."""
+        errors: list[DriverError] = []
+        cases, live = self.cases, self.live
+
+        def restart() -> bool:
+            if live.driver is not None:
+                live.driver.stop()
+                live.driver = None
+            try:
+                self.driver()
+            except DriverError as exc:
+                errors.append(exc)
+                return False
+            return True
+
+        def stop() -> None:
+            if live.driver is not None:
+                live.driver.stop()
+
+        order = {c.id: i for i, c in enumerate(cases)}
+        kind, faults = self.sut.profile.kind, self.sut.profile.faults
+        run = Lanes(
+            lanes,
+            self.run_one,
+            alone=lambda case: alone_reason(case, kind, faults),
+            finish=lambda i, result, view: self.finish(cases[i], result, view),
+            restart=restart,
+            stop=stop,
+            solo=lambda: setattr(self.upstream, "strict_routing", False),  # one in flight: as serial
+        )
+        self.upstream.strict_routing = True
+        try:
+            left = run.round(cases)
+        finally:
+            self.upstream.strict_routing = False
+        if left:
+            self.failed_start([c for _, c in sorted(left, key=lambda x: x[0])], errors[-1])
+        self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))
+        return not left
 
 
 def _return_driver(driver: Driver | None, drivers: dict[str, Driver], name: str, interrupted: bool) -> None:

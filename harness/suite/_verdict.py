@@ -119,6 +119,7 @@ class CaseResult:
     first_byte_s: float | None = None  # first client request -> first bytes back (a measurement)
     repeats: list[str] = field(default_factory=list)  # with --repeat: each run's verdict, in order
     flaky: bool = False  # with --repeat: the runs disagreed
+    alone: str = ""  # with --concurrency: why this case ran with nothing else in flight ("": shared)
 
     def failing(self) -> list[Finding]:
         return [f for f in self.findings if f.failed]

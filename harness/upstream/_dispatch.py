@@ -35,7 +35,7 @@ from harness.upstream._plan import (
 from harness.upstream._profile import check_fidelity, validate_request
 from harness.upstream._script import Conversation, Raw, Script
 
-__all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json"]
+__all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,10 +225,13 @@ def dispatch(
     body: bytes,
     t: int,
     conn: int = 0,
+    foreign: tuple[tuple[str, str], ...] = (),
     reject: Rejection | None = None,
 ) -> tuple[int, Plan]:
     """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
-    ``reject``: a rejection the transport already decided (a WebSocket's unknown previous response)."""
+    ``foreign``: routing tokens of other conversations the request carried (token, conversation
+    name): recorded as ``crosstalk``, then the request is answered as scripted. ``reject``: a
+    rejection the transport already decided (a WebSocket's unknown previous response)."""
     conv = state.conversation
     n, req = state.requests.record(method, target, headers, body, t, conn, turn_of=conv.turn_of)
     script = conv.script_for(n)
@@ -245,6 +248,14 @@ def dispatch(
         conn=conn,
         attempt=script.attempt if script is not None else 0,
     )
+    if foreign:
+        tl.add(
+            "upstream",
+            "crosstalk",
+            turn=turn,
+            tokens=[tok for tok, _ in foreign],
+            cases=[name for _, name in foreign],
+        )
     if script is None:
         msg = (
             f"thinkwire mock upstream: unexpected request #{n + 1} {method} {target}: "
@@ -300,3 +311,31 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     if plan.events:
         state.record_emitted(turn, plan.events)
     return plan
+
+
+def stray(
+    state: ConversationState,
+    *,
+    method: str,
+    target: str,
+    headers: tuple[tuple[str, str], ...],
+    body: bytes,
+    t: int,
+    conn: int = 0,
+    token: str | None = None,
+) -> Plan:
+    """A request that names no conversation in flight: the SUT's (it lost or garbled the routing
+    token). Remembered in ``state`` (the upstream's own, bounded) and answered 500 saying so."""
+    turn = state.requests.record(method, target, headers, body, t, conn)[1].turn
+    why = (
+        f"its routing token {token} names no conversation in flight"
+        if token
+        else "it carries no routing token"
+    )
+    msg = (
+        f"thinkwire mock upstream: request {method} {target} cannot be routed to a case: {why} "
+        "(a case's token travels in its user messages, or in the x-thinkwire-case header)"
+    )
+    state.timeline.add("upstream", "server-error", turn=turn, t=t, error=msg, status=500, cause="sut")
+    return _plain(500, msg)
+

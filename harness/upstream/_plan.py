@@ -34,7 +34,7 @@ from harness.upstream._script import (
     Stall,
     UnknownEvent,
 )
-from harness.upstream._writes import WaitGate, Write, attribute, with_withheld
+from harness.upstream._writes import WaitGate, Write, attribute, chunker, with_withheld
 
 __all__ = [
     "Abort",
@@ -177,12 +177,6 @@ def wants_stream(script: Script, path: str, body: Mapping[str, Any] | None) -> b
     return get_dialect(script.dialect).wants_stream(path, body or {})
 
 
-def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
-    """The script's chunker (``harness.codec.get_chunker``): encoded pieces -> socket writes."""
-    from harness.codec import get_chunker
-
-    fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
-    return fn
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -231,6 +225,10 @@ class _Planner:
         """Plan a batch of frames at a time. Not with a pending cut (where it falls decides which
         events the response carries, known only once the bytes are encoded), nor with a mid-stream
         error (its fault is recorded where the frames before it were last flushed)."""
+        plain = script.chunking == "frames" and self.perturbation == "none"
+        self.plain = _writes.plain_encoder(self.transport) if plain else None
+        """Frame -> its one write, for the most common stream (``frames`` chunking, no perturbation):
+        what ``encode_pieces`` and the chunker make, without their pieces (the mock's hot path)."""
 
     def drain(self) -> list[Action]:
         out, self.actions = self.actions, []
@@ -286,11 +284,12 @@ class _Planner:
         if term == "normal":
             self.frames += frames
             return
-        for f in frames:
-            if "terminal" in f.tags and term == "missing":
-                continue
+        if term == "missing":
+            self.frames += [f for f in frames if "terminal" not in f.tags]
+            return
+        for f in frames:  # doubled
             self.frames.append(f)
-            if "terminal" in f.tags and term == "doubled":
+            if "terminal" in f.tags:
                 self.frames.append(f)
 
     # -- output -----------------------------------------------------------------------------------
@@ -309,6 +308,11 @@ class _Planner:
         self.flushed = True
         base = self.frame_count
         self.frame_count += len(frames)
+        if self.plain is not None and self.cut is None:  # one write per frame, as encoded
+            writes = self.plain(frames, base)
+            if writes is not None:
+                self.actions += writes
+                return
         raw = encode_pieces(frames, self.transport, self.perturbation, start=start, end=end)
         pieces = [
             _Piece(

@@ -3,6 +3,10 @@
 Rule: start once per session, ``load(conversation, timeline=, client=)`` per case (the reset). Request
 N of the conversation gets ``scripts[N]``, whatever the model name; each is validated by the script's
 provider profile, planned by ``_plan`` and executed here write by write, with everything recorded.
+Many conversations at once: ``route(token, conversation, ...)`` per case in flight, ``unroute`` after;
+each request goes to the conversation its routing token names (``_routing``), with that conversation's
+timeline, gates and records; a request naming none is a stray (the SUT's), answered 500. ``share``
+serves a whole catalog instead, any case per request, with its control plane (``_shared``).
 """
 
 from __future__ import annotations
@@ -14,11 +18,11 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from itertools import islice
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from harness.net import Request, Responder, Server
 from harness.timeline import Timeline
-from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch
+from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch, stray
 from harness.upstream._gates import ClientSide, describe_gate, seen_summary
 from harness.upstream._plan import (
     Abort,
@@ -32,7 +36,9 @@ from harness.upstream._plan import (
     WaitGate,
     Write,
 )
+from harness.upstream._routing import Routes
 from harness.upstream._script import Conversation, Script
+from harness.upstream._shared import CONTROL, SharedCatalog, json_body
 from harness.upstream._websocket import serve_websocket
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
@@ -46,6 +52,9 @@ class MockUpstream:
         self._server = Server(self._handle, host, port)
         self._lock = threading.Lock()
         self._state = _state(Conversation(()), None, None, None)
+        self.routes = Routes()
+        self._strays = _state(Conversation((), name="(strays)"), None, None, None)
+        self.shared: SharedCatalog | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
@@ -90,6 +99,47 @@ class MockUpstream:
             self._state = _state(conversation, timeline, client, keep)
         return self
 
+    def route(
+        self,
+        token: str,
+        conversation: Conversation | Script,
+        timeline: Timeline | None = None,
+        client: ClientSide | None = None,
+    ) -> ConversationState:
+        """Serve ``conversation`` to the requests that carry ``token`` (alongside any others in
+        flight), recording into ``timeline``; :meth:`unroute` when the case is over. While routes
+        exist, :meth:`load`'s conversation gets no request."""
+        if isinstance(conversation, Script):
+            conversation = Conversation((conversation,))
+        state = _state(conversation, timeline, client, None)
+        self.routes.add(token, state)
+        return state
+
+    def unroute(self, token: str) -> None:
+        self.routes.remove(token)
+
+    def share(self, catalog: SharedCatalog) -> MockUpstream:
+        """Answer any case of ``catalog``, per request (its token or ``x-thinkwire-case`` header),
+        and its control plane under ``/_thinkwire/``; a request naming no case is a stray."""
+        self.shared = catalog
+        self.routes.resolve = catalog.resolve
+        self.routes.strict = True
+        return self
+
+    @property
+    def strict_routing(self) -> bool:
+        """True while several cases may be in flight: a request without a token is a stray."""
+        return self.routes.strict
+
+    @strict_routing.setter
+    def strict_routing(self, value: bool) -> None:
+        self.routes.strict = value
+
+    @property
+    def strays(self) -> list[RecordedRequest]:
+        """Requests that named no conversation in flight (the last ``KEEP``)."""
+        return self._strays.requests.snapshot()
+
     @property
     def timeline(self) -> Timeline:
         return self._state.timeline
@@ -109,22 +159,54 @@ class MockUpstream:
         with self._lock:
             return self._state
 
+    @property
+    def _routing(self) -> bool:
+        return bool(len(self.routes)) or self.routes.resolve is not None
+
+    def _ws_state(self, req: Request, message: str) -> tuple[ConversationState, tuple[tuple[str, str], ...]]:
+        """The conversation of one WebSocket message (routed like a request: the upgrade's headers,
+        the message's text); one that names no conversation in flight goes to the strays' (the SUT's:
+        answered as an unexpected request)."""
+        if not self._routing:
+            return self._current(), ()
+        routed = self.routes.pick(req.headers, message.encode())
+        return (self._strays, ()) if routed.state is None else (routed.state, routed.foreign)
+
     async def _handle(self, req: Request, resp: Responder) -> None:
-        if resp.upgrade is not None:  # a WebSocket (the Responses API's socket mode)
-            await serve_websocket(self._current, req, resp, execute)
+        foreign: tuple[tuple[str, str], ...] = ()
+        if self.shared is not None and req.path.startswith(CONTROL):
+            status, value = self.shared.control(req)
+            body = json_body(value)
+            await resp.start(status, [("content-type", "application/json")], "length", len(body))
+            await resp.write(body)
+            await resp.end()
             return
-        with self._lock:
-            state = self._state
-        turn, plan = dispatch(
-            state,
-            method=req.method,
-            target=req.target,
-            headers=req.headers,
-            body=req.body,
-            t=req.arrived,
-            conn=req.conn,
-        )
+        if resp.upgrade is not None:  # a WebSocket (the Responses API's socket mode): each message
+            await serve_websocket(lambda message: self._ws_state(req, message), req, resp, execute)
+            return  # is routed on its own
+        if self._routing:
+            routed = self.routes.pick(req.headers, req.body)
+            if routed.state is None:
+                plan = stray(self._strays, **_seen(req), token=routed.token)
+                await execute(plan, resp, self._strays.timeline, self._strays.client, 0)
+                return
+            state, foreign = routed.state, routed.foreign
+        else:
+            state = self._current()
+        turn, plan = dispatch(state, **_seen(req), foreign=foreign)
         await execute(plan, resp, state.timeline, state.client, turn)
+
+
+def _seen(req: Request) -> dict[str, Any]:
+    """What ``dispatch`` and ``stray`` record of a request."""
+    return {
+        "method": req.method,
+        "target": req.target,
+        "headers": req.headers,
+        "body": req.body,
+        "t": req.arrived,
+        "conn": req.conn,
+    }
 
 
 KEEP = 1000
@@ -176,28 +258,49 @@ class _Run:
         self.t0 = self.loop.time()
 
     async def all(self, actions: Iterator[Action]) -> None:
-        """Take the plan's actions a run of ``_AHEAD`` at a time; when the socket pushes back, the next
-        run is planned (a lazy plan encodes it) before awaiting the drain, while the kernel sends."""
-        steps, resp, put, add_write, turn = _STEPS, self.resp, self.resp.put, self.tl.add_write, self.turn
+        """Take the plan's actions a run of ``_AHEAD`` at a time; consecutive writes go to the socket
+        together (``Responder.put_all``: one write each, timed) and are recorded together. When the
+        socket pushes back, the next run is planned (a lazy plan encodes it) before awaiting the
+        drain, while the kernel sends."""
+        steps, resp, tl, turn = _STEPS, self.resp, self.tl, self.turn
         run = list(islice(actions, _AHEAD))
         while run:
             ahead: list[Action] | None = None
-            for action in run:
-                if resp.peer_closed_at is not None:
+            i, end = 0, len(run)
+            while i < end:
+                action = run[i]
+                if type(action) is not Write:
+                    if resp.peer_closed_at is not None:
+                        self.gone()
+                        return
+                    if not await steps[type(action)](self, action):
+                        return
+                    i += 1
+                    continue
+                j = i + 1
+                while j < end and type(run[j]) is Write:
+                    j += 1
+                writes = cast(list[Write], run[i:j])
+                times: list[int] = []
+                try:
+                    sent, push = resp.put_all([w.data for w in writes], times)
+                except ConnectionError:
+                    tl.add_writes("upstream", turn, writes, times)
+                    self.lost()
+                    return
+                tl.add_writes("upstream", turn, writes, times)
+                i += sent
+                if sent < len(writes) and not push:  # the peer left before the next write
                     self.gone()
                     return
-                if type(action) is Write:  # most actions: inline, no coroutine unless back-pressure
-                    add_write("upstream", action.data, turn, action.tags, action.frame)
+                if push:
+                    if ahead is None:
+                        ahead = list(islice(actions, _AHEAD))
                     try:
-                        if put(action.data):
-                            if ahead is None:
-                                ahead = list(islice(actions, _AHEAD))
-                            await resp.drain()
+                        await resp.drain()
                     except ConnectionError:
                         self.lost()
                         return
-                elif not await steps[type(action)](self, action):
-                    return
             run = ahead if ahead is not None else list(islice(actions, _AHEAD))
 
     def gone(self) -> bool:

@@ -100,14 +100,18 @@ def serve_forever(
     label: str = "serve",
     out: Callable[[str], object] = say,
     waker: Waker | None = None,
+    setup: Callable[[MockUpstream], object] | None = None,
 ) -> int:
     """Serve ``conversation`` on 127.0.0.1 until SIGTERM / SIGINT (or ``waker.stop()``); the exit
-    code: 0 after SIGTERM or a stop, 130 after SIGINT."""
+    code: 0 after SIGTERM or a stop, 130 after SIGINT. ``setup`` is given the upstream before it
+    starts (e.g. ``MockUpstream.share`` for a whole catalog)."""
     check_port(port)
     if grace < 0:
         raise FlagError(f"--grace {grace}: expected seconds >= 0 (0 cuts in-flight streams at once)")
     waker = waker or Waker()
     up = _Standalone(port, waker)
+    if setup is not None:
+        setup(up)
     try:
         up.start()
     except RuntimeError as exc:

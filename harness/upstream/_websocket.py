@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness._json import dumps_compact, loads
-from harness.net import Request, Responder, WsServerSide
+from harness.net import Request, Responder, WsServerSide, put_each
 from harness.upstream._dispatch import ConversationState, dispatch
 
 __all__ = ["serve_websocket"]
@@ -87,6 +87,9 @@ class _WsResponder:
     ) -> None:
         self.started, self.status = True, status
 
+    def put_all(self, datas: Sequence[bytes], times: list[int]) -> tuple[int, bool]:
+        return put_each(self, datas, times)
+
     def put(self, data: bytes) -> bool:
         transport = self.conn.writer.transport
         if self.aborted or transport.is_closing():
@@ -139,9 +142,14 @@ class _WsResponder:
 
 
 async def serve_websocket(
-    get_state: Callable[[], ConversationState], req: Request, resp: Responder, execute: Any
+    get_state: Callable[[str], tuple[ConversationState, tuple[tuple[str, str], ...]]],
+    req: Request,
+    resp: Responder,
+    execute: Any,
 ) -> None:
-    """Serve one upgraded connection until the peer closes it; ``execute`` runs a plan (the server's)."""
+    """Serve one upgraded connection until the peer closes it; ``get_state(message)``: the message's
+    conversation and the other conversations' tokens it carried (the server's routing); ``execute``
+    runs a plan (the server's)."""
     assert resp.upgrade is not None
     reader, writer, leftover = resp.upgrade
     conn = _Conn(WsServerSide(req.headers, req.target), writer)
@@ -153,7 +161,7 @@ async def serve_websocket(
             message = await conn.inbox.get()
             if message is None:
                 return
-            await _one(get_state(), conn, req, message, execute)
+            await _one(*get_state(message), conn, req, message, execute)
     finally:
         reading.cancel()
         with contextlib.suppress(BaseException):
@@ -161,7 +169,14 @@ async def serve_websocket(
         writer.transport.abort()
 
 
-async def _one(state: ConversationState, conn: _Conn, req: Request, message: str, execute: Any) -> None:
+async def _one(
+    state: ConversationState,
+    foreign: tuple[tuple[str, str], ...],
+    conn: _Conn,
+    req: Request,
+    message: str,
+    execute: Any,
+) -> None:
     from harness.dialects.openai_responses_ws import not_found_rejection, ws_error
 
     try:
@@ -187,6 +202,7 @@ async def _one(state: ConversationState, conn: _Conn, req: Request, message: str
         body=dumps_compact(request).encode(),
         t=time.monotonic_ns(),
         conn=req.conn,
+        foreign=foreign,
         reject=reject,
     )
     out = _WsResponder(conn)

@@ -1,15 +1,16 @@
-"""Sans-IO: the writes of a planned response, which frames each one carries, and the batches a lazy
-plan encodes a stream in.
+"""Sans-IO: the writes of a planned response, which frames each one carries, the batches a lazy plan
+encodes a stream in, and the writes of the most common stream (``plain_encoder``) straight from frames.
 
 Rule: pure functions of the encoded pieces and the chunker's writes; ``_plan`` builds the pieces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
+from harness.dialects import Frame
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.upstream._script import Gate
 
@@ -17,10 +18,13 @@ __all__ = [
     "BATCH",
     "BATCH_SAFE_CHUNKERS",
     "BATCH_SAFE_PERTURBATIONS",
+    "PlainEncoder",
     "WaitGate",
     "Write",
     "attribute",
     "batches",
+    "chunker",
+    "plain_encoder",
     "with_withheld",
 ]
 
@@ -54,6 +58,14 @@ class WaitGate:
     withheld: Mapping[str, Any] = field(default_factory=dict)
 
 
+def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
+    """The script's chunker (``harness.codec.get_chunker``): encoded pieces -> socket writes."""
+    from harness.codec import get_chunker
+
+    fn: Callable[[Sequence[bytes]], list[bytes]] = get_chunker(name)
+    return fn
+
+
 def attribute(pieces: list[Write], writes: list[bytes]) -> list[Write]:
     """Tag each write with the frames its bytes come from (by offset): one sweep over both lists."""
     if _one_to_one(pieces, writes):
@@ -67,7 +79,7 @@ def attribute(pieces: list[Write], writes: list[bytes]) -> list[Write]:
         tags_all = frozenset().union(*(p.tags for p in pieces)) if pieces else frozenset()
         first = next((p.frame for p in pieces if p.frame is not None), None)
         return [Write(w, tags_all, first) for w in writes]
-    k, off = 0, 0
+    k, off, new = 0, 0, tuple.__new__  # (``Write(...)`` goes through a Python-level __new__: 2x slower)
     for w in writes:
         end = off + len(w)
         while k < len(bounds) and bounds[k][1] <= off and not (bounds[k][0] == off == bounds[k][1]):
@@ -80,7 +92,7 @@ def attribute(pieces: list[Write], writes: list[bytes]) -> list[Write]:
                 hit.append(p)
             m += 1
         if len(hit) == 1:  # a write inside one piece (byte-wise chunkings: nearly all of them)
-            out.append(Write(w, hit[0].tags, hit[0].frame))
+            out.append(new(Write, (w, hit[0].tags, hit[0].frame)))
             off = end
             continue
         tags = frozenset().union(*(p.tags for p in hit)) if hit else frozenset()
@@ -142,3 +154,34 @@ def batches(events: Sequence[Event], size: int) -> Iterator[list[Event]]:
         prev = ev
     if batch:
         yield batch
+
+
+PlainEncoder: TypeAlias = Callable[[Sequence[Frame], int], list[Write] | None]
+
+
+def plain_encoder(transport: str) -> PlainEncoder | None:
+    """Frames -> one write each (the frame's index counted from ``base``), with no perturbation, for
+    the transports whose frames encode one by one; None for a batch whose SSE data or event name
+    holds a line break (``encode_pieces`` splits such data into lines)."""
+    new = tuple.__new__
+    if transport == "sse":
+
+        def sse(frames: Sequence[Frame], base: int) -> list[Write] | None:
+            text = "".join([f.data for f in frames] + [f.event for f in frames if f.event is not None])
+            if "\n" in text or "\r" in text:
+                return None
+            return [
+                new(Write, (_sse_block(f.data, f.event).encode(), f.tags, base + i))
+                for i, f in enumerate(frames)
+            ]
+
+        return sse
+    if transport == "jsonl":
+        return lambda frames, base: [
+            new(Write, ((f.data + "\n").encode(), f.tags, base + i)) for i, f in enumerate(frames)
+        ]
+    return None
+
+
+def _sse_block(data: str, event: str | None) -> str:
+    return f"data: {data}\n\n" if event is None else f"event: {event}\ndata: {data}\n\n"

@@ -31,17 +31,21 @@ TOTAL = len(load_cases([CASES]))  # the catalog's count (it grows with every new
         ("2", "reference", False),
         ("2", "reference", True),
         ("1", "reference-cli", False),
+        ("c8", "reference", False),
+        ("c8", "reference", True),
     ],
-    ids=["serial", "j2", "j2-group", "serial-cli"],
+    ids=["serial", "j2", "j2-group", "serial-cli", "concurrency8", "concurrency8-group"],
 )
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_run_stops_everything_and_writes_a_partial_report(
     sandbox: Sandbox, sig: signal.Signals, jobs: str, sut: str, group: bool
 ) -> None:
     """``group``: the signal goes to thinkwire and its xdist workers at once (Ctrl-C in a terminal, a
-    CI runner that signals the process group); otherwise to the thinkwire process alone."""
+    CI runner that signals the process group); otherwise to the thinkwire process alone. ``c8``: eight
+    cases in flight at once through the one SUT (``--concurrency 8``) when the signal comes."""
+    how = ["--concurrency", "8"] if jobs == "c8" else ["-j", jobs]
     proc = subprocess.Popen(
-        sandbox.argv("--sut", sut, "--cases", CASES, "-j", jobs),
+        sandbox.argv("--sut", sut, "--cases", CASES, *how),
         env=sandbox.env,
         cwd=sandbox.root,
         stdout=subprocess.PIPE,

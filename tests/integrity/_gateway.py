@@ -8,7 +8,12 @@ MODE: ``canned`` (answers every request with one fixed reasoning stream, never c
 ``slam`` (relays the first upstream chunk, then closes the upstream connection and ends its answer),
 ``trickle`` (relays correctly, but sends its client one byte every 0.3 s), ``flood`` (an endless stream
 of valid reasoning frames), ``coldstart`` (a correct relay whose first answer starts 1.5 s late),
-``slow`` (a correct relay whose every answer starts 0.3 s late).
+``slow`` (a correct relay whose every answer starts 0.3 s late), ``crosstalk`` (reads each upstream
+answer whole, then, when another request is in flight, swaps answers with it: two conversations' streams
+crossed under load; alone, each request waits 0.3 s for a partner, then gets its own answer),
+``lastrequest`` (keeps "the last request" in one variable shared by every connection, waits 0.3 s,
+then forwards its own messages plus the user messages of whatever request is the last one by then:
+alone, that is its own; under load, another conversation's content in this one's request).
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ import httpx
 
 MODE, PORT, UPSTREAM = sys.argv[1], int(sys.argv[2]), sys.argv[3].rstrip("/")
 FIRST = threading.Event()
+SWAP = threading.Condition()
+WAITING: list[dict[str, object]] = []  # crosstalk: answers waiting for a partner to swap with
+LAST: list[dict[str, object]] = [{}]  # lastrequest: the bug, one "last request" for all connections
 
 CANNED = [
     {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
@@ -106,6 +114,27 @@ class Handler(BaseHTTPRequestHandler):
             frame = sse({"choices": [{"index": 0, "delta": {"reasoning": "x" * 1000}}]})
             while True:
                 self.wfile.write(frame * 64)
+        elif MODE == "crosstalk":
+            resp = httpx.post(url, json=body, timeout=30)
+            answer = (resp.status_code, resp.headers.get("content-type", ""), resp.content)
+            status, ctype, data = swapped(answer)
+            self.send_response(status)
+            self.send_header("content-type", str(ctype))
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        elif MODE == "lastrequest":
+            LAST[0] = body
+            time.sleep(0.3)  # pacing of a broken SUT: another request may come meanwhile
+            last = LAST[0]
+            if last is not body:  # the shared variable now holds another conversation's request
+                extra = [m for m in last.get("messages", []) if m.get("role") == "user"]  # type: ignore[union-attr]
+                body = {**body, "messages": [*body["messages"], *extra]}
+            with httpx.stream("POST", url, json=body, timeout=30) as resp:
+                self.start_stream()
+                for chunk in resp.iter_raw():
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
         elif MODE == "slam":
             with httpx.stream("POST", url, json=body, timeout=30) as resp:
                 self.start_stream()
@@ -114,6 +143,24 @@ class Handler(BaseHTTPRequestHandler):
                     break  # then drop the upstream connection mid-stream
             self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
+
+
+def swapped(mine: tuple[int, str, bytes]) -> tuple[int, str, bytes]:
+    """Crosstalk: give ``mine`` to a request waiting for a partner and take its answer; else wait up to
+    0.3 s for one (pacing of a broken SUT), and keep ``mine`` when none came."""
+    with SWAP:
+        if WAITING:
+            partner = WAITING.pop(0)
+            partner["got"] = mine
+            SWAP.notify_all()
+            return partner["answer"]  # type: ignore[return-value]
+        me: dict[str, object] = {"answer": mine, "got": None}
+        WAITING.append(me)
+        SWAP.wait_for(lambda: me["got"] is not None, timeout=0.3)
+        if me["got"] is None:
+            WAITING.remove(me)
+            return mine
+        return me["got"]  # type: ignore[return-value]
 
 
 if __name__ == "__main__":

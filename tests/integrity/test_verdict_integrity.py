@@ -15,7 +15,7 @@ from harness._errors import PreflightError
 from harness.drivers import SUTRequest, parse_profile
 from harness.events import End, Event, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.reference.sdk import reference_sdk
-from harness.suite import Status, Verdict, run
+from harness.suite import Status, Verdict, load_cases, run
 
 GATEWAY = str(Path(__file__).with_name("_gateway.py"))
 PLAIN = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
@@ -182,7 +182,8 @@ def test_delivery_reports_every_difference_not_only_the_first() -> None:
         "turn 0: tool calls differ",
         "turn 1: reasoning never reached the client",  # the continuation's answer: every turn judged
     ]
-    assert f.expected.startswith("turn 0 reasoning: 'I need the weather tool.'; turn 0 tool calls: [(")
+    salt = f"[{load_cases([PASSBACK])[0].token}] "  # each case's content is its own (its routing token)
+    assert f.expected.startswith(f"turn 0 reasoning: '{salt}I need the weather tool.'; turn 0 tool calls: [(")
     assert f.actual.startswith("turn 0 reasoning: (no reasoning); turn 0 tool calls: []; turn 1 reasoning")
 
 

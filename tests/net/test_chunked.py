@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from asyncio import selector_events
 
 import h11
 import httpx
@@ -59,20 +58,23 @@ def test_h11_writes_nothing_for_an_empty_piece_and_ends_with_the_zero_chunk() ->
     assert _h11_body([b""]) == b"0\r\n\r\n"
 
 
-def test_streamed_body_is_h11s_bytes_one_transport_write_per_piece(
+def test_streamed_body_is_h11s_bytes_one_socket_send_per_piece(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Every piece is one ``send`` on the connection's socket, whether through the transport or
+    straight to the socket while the transport holds nothing back (``Responder.put``)."""
     pieces = [bytes([65 + i % 26]) * n for i, n in enumerate(SIZES)]
     pieces.insert(3, b"")  # an empty piece writes nothing (as h11: an empty chunk would end the body)
     calls: list[bytes] = []
-    real_write = selector_events._SelectorSocketTransport.write
+    real_send = socket.socket.send
 
-    def counting_write(self: selector_events._SelectorSocketTransport, data: bytes) -> None:
+    def counting_send(self: socket.socket, data: bytes, *flags: int) -> int:
+        sent = real_send(self, data, *flags)
         if threading.current_thread().name.startswith("thinkwire-net"):
-            calls.append(bytes(data))
-        real_write(self, data)
+            calls.append(bytes(data)[:sent])
+        return sent
 
-    monkeypatch.setattr(selector_events._SelectorSocketTransport, "write", counting_write)
+    monkeypatch.setattr(socket.socket, "send", counting_send)
     with Server(_pieces_handler(pieces)) as server:  # type: ignore[arg-type]
         data = _get(server.port)
     head, body = data.split(b"\r\n\r\n", 1)

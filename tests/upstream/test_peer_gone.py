@@ -14,8 +14,8 @@ from harness.upstream._server import execute
 
 
 class _GoneAt:
-    """A responder whose peer leaves at one step: ``start``, ``put`` or ``end`` raises as a real
-    socket does once the SUT closed it."""
+    """A responder whose peer leaves at one step: ``start``, ``put`` (``put_all``) or ``end`` raises
+    as a real socket does once the SUT closed it."""
 
     def __init__(self, step: str) -> None:
         self.step = step
@@ -41,6 +41,12 @@ class _GoneAt:
         if self.step == "put":
             raise ConnectionResetError("peer closed")
         return False
+
+    def put_all(self, datas: list[bytes], times: list[int]) -> tuple[int, bool]:
+        for data in datas:
+            times.append(0)
+            self.put(data)
+        return len(datas), False
 
     async def drain(self) -> None:
         pass

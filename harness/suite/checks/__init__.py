@@ -3,11 +3,19 @@
 
 To add a check: write a function decorated with ``@check(name, description)`` (``@pair_check`` for a
 pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_fidelity``,
-``_cleanup``, ``_parity``) or a new one imported here, and add a broken SUT (a fault switch in
-``harness/reference/_faults.py``) that it catches.
+``_cleanup``, ``_parity``, ``_isolation``) or a new one imported here, and add a broken SUT (a fault
+switch in ``harness/reference/_faults.py``, or a small in-repo SUT) that it catches.
 """
 
-from harness.suite.checks import _cleanup, _content, _errors, _fidelity, _parity, _stream  # noqa: F401
+from harness.suite.checks import (  # noqa: F401  (registration)
+    _cleanup,
+    _content,
+    _errors,
+    _fidelity,
+    _isolation,
+    _parity,
+    _stream,
+)
 from harness.suite.checks._base import (
     CHECKS,
     Check,
@@ -19,12 +27,13 @@ from harness.suite.checks._base import (
     pair_check,
     pair_checks,
 )
-from harness.suite.checks._view import CaseView, TurnView, build_view, fate
+from harness.suite.checks._view import CaseView, Foreign, TurnView, build_view, fate
 
 __all__ = [
     "CHECKS",
     "CaseView",
     "Check",
+    "Foreign",
     "PairCheck",
     "TurnView",
     "build_view",

@@ -97,10 +97,16 @@ def judged_turns(view: CaseView) -> list[TurnView]:
 
 
 def served_turns(view: CaseView) -> list[TurnView]:
-    """Turns the upstream served as scripted and the client did not cancel (a turn the SUT replayed
-    after a failed attempt's output is the retry check's)."""
+    """Turns the upstream served as scripted and the client did not cancel, free of other cases'
+    content (isolation owns a turn that carried some; a turn the SUT replayed after a failed
+    attempt's output is the retry check's)."""
     return [
         t
         for t in view.turns
-        if t.reached and not t.rejected and not t.faulted and not t.cancelled and not t.replayed
+        if t.reached
+        and not t.rejected
+        and not t.faulted
+        and not t.cancelled
+        and not t.foreign
+        and not t.replayed
     ]

@@ -1,12 +1,13 @@
 """The parity check: the same upstream turn through the SUT streaming and non-streaming delivers the
 same reasoning, answer and tool calls. It judges a *pair* of cases (a registered :class:`PairCheck`),
-so the runner calls it after both."""
+so the runner calls it after both; each case's own salt (its routing token) is taken out first."""
 
 from __future__ import annotations
 
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks._base import judged_turns, pair_check
 from harness.suite.checks._view import CaseView
+from harness.upstream._routing import unsalted
 
 __all__ = ["parity"]
 
@@ -18,10 +19,11 @@ def parity(streamed: CaseView, whole: CaseView) -> Finding:
     a, b = judged_turns(streamed), judged_turns(whole)
     if not a or not b:
         return Finding("parity", Verdict.NOT_APPLICABLE, message="one of the two modes has no turn to judge")
+    ka, kb = getattr(streamed.case, "token", ""), getattr(whole.case, "token", "")
     for ta, tb in zip(a, b, strict=False):
         pairs = (
-            ("reasoning", ta.reasoning, tb.reasoning),
-            ("text", ta.text, tb.text),
+            ("reasoning", unsalted(ta.reasoning, ka), unsalted(tb.reasoning, kb)),
+            ("text", unsalted(ta.text, ka), unsalted(tb.text, kb)),
             (
                 "tool calls",
                 str([(c.name, c.arguments) for c in ta.tool_calls]),

@@ -9,7 +9,9 @@ reasoning or answer text is ``exposed`` (channel-separation, in its own words); 
 A turn the SUT itself failed (an exception, an error status or a broken stream the upstream never
 sent) is sut-error's alone. The view also holds the evidence the runner weighs
 (``harness.suite._evidence``): which turns reached the upstream and in which mode, the gates it
-reached, and whether the client observed anything at all.
+reached, and whether the client observed anything at all. Another case's content in a turn (its
+routing token in the turn's upstream request or in what the client got: ``foreign``) is isolation's
+alone: the turn is judged by no content check.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from harness.events import (
 )
 from harness.timeline import Entry, Timeline
 from harness.upstream import Gate
+from harness.upstream._routing import case_of, tokens_in
 
-__all__ = ["CaseView", "TurnView", "build_view", "fate"]
+__all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 
 
 _EMPTY_TAGS = re.compile(
@@ -73,6 +76,18 @@ def _overlap(expected: str, other: str) -> bool:
     return bool(probe) and probe in other
 
 
+@dataclass(frozen=True, slots=True)
+class Foreign:
+    """Another case's routing token found in a turn: ``where`` (``request``: the upstream request
+    carried it; ``stream``: the client received it), the ``token``, the other case's id (``""``
+    when unknown) and the timeline entry that shows it."""
+
+    where: str
+    token: str
+    case: str
+    entry: Entry | None = None
+
+
 @dataclass(slots=True)
 class TurnView:
     turn: int
@@ -92,6 +107,7 @@ class TurnView:
     observed: bool = False  # the client got anything from the SUT (a status, bytes or an event)
     raised: list[Entry] = field(default_factory=list)  # client ``error`` entries with an exception
     client_errors: list[Entry] = field(default_factory=list)  # every client ``error`` entry
+    foreign: list[Foreign] = field(default_factory=list)  # other cases' content in this turn
     requests: list[Entry] = field(default_factory=list)  # upstream ``request`` entries: one per attempt
     attempts_scripted: int = 0  # failed upstream answers scripted before the turn's own (retries)
     replayed: bool = False  # the SUT retried after output of a failed attempt reached its client
@@ -267,7 +283,30 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 fidelity=sel("upstream", "fidelity"),
             )
         )
+        views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events)
     return CaseView(case, kind, timeline, views, entries)
+
+
+def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]) -> list[Foreign]:
+    """Other cases' tokens in turn ``t``: those the mock found in its requests (``crosstalk``), then
+    those in the reasoning and text the client got (named from the catalog built in this process)."""
+    out = [
+        Foreign("request", tok, str(name), e)
+        for e in crosstalk
+        for tok, name in zip(e.info.get("tokens", ()), e.info.get("cases", ()), strict=False)
+    ]
+    own = getattr(case, "token", "")
+    got = t.reasoning + t.text
+    if own and "tw-" in got:
+        for tok in tokens_in(got.encode()):
+            if tok != own:
+                first = next((e for e in events if e.event is not None and tok in _text(e.event)), None)
+                out.append(Foreign("stream", tok, case_of(tok), first))
+    return out
+
+
+def _text(ev: Event) -> str:
+    return ev.text if isinstance(ev, ReasoningDelta | TextDelta) else ""
 
 
 def _retried_after_output(requests: list[Entry], events: list[Entry]) -> bool:

@@ -1,0 +1,95 @@
+"""``--concurrency``: the whole catalog through one SUT, one case at a time against N in flight, against
+a gateway whose time per case is mostly waiting (the reference gateway plus 20 ms per request:
+``_latency_gateway.py``, as a real gateway waits on its provider). Serial and concurrent runs alternate
+in each round (in this process, ``run()``), so that a slow spell of the shared machine hits both alike;
+the best of each, the per-round ratios, and the verdicts compared case by case are reported."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+ROUNDS = 2
+LANES = 8
+
+
+def _profile() -> Any:
+    from harness.drivers import parse_profile
+    from harness.suite._builtin import BUILTIN
+
+    spec = dict(BUILTIN["reference"])
+    spec["name"] = "latency-gateway"
+    spec["command"] = [
+        "{python}", str(Path(__file__).with_name("_latency_gateway.py")),
+        "--port", "{port}", "--upstream", "{upstream}",
+    ]  # fmt: skip
+    return parse_profile(spec)
+
+
+def _verdicts(result: Any) -> dict[str, tuple[str, ...]]:
+    return {
+        r.case_id: (r.status.value, r.stream.value, r.cleanup.value, *sorted({f.check for f in r.failing()}))
+        for r in result.results
+    }
+
+
+def _timed(concurrency: int) -> tuple[float, Any]:
+    from harness.suite import run
+
+    t0 = time.perf_counter()
+    result = run(sut=_profile(), concurrency=concurrency, keep_timelines="none")
+    return time.perf_counter() - t0, result
+
+
+def run() -> str:
+    serial: list[float] = []
+    lanes: list[float] = []
+    differ: set[str] = set()
+    n = 0
+    alone = 0
+    for _ in range(ROUNDS):
+        s, a = _timed(1)
+        c, b = _timed(LANES)
+        serial.append(s)
+        lanes.append(c)
+        va, vb = _verdicts(a), _verdicts(b)
+        n = len(va)
+        alone = sum(1 for r in b.results if r.alone)
+        differ |= {cid for cid in va if va[cid] != vb.get(cid)} | (set(vb) ^ set(va))
+    best_s, best_c = min(serial), min(lanes)
+    paired = sorted(s / c for s, c in zip(serial, lanes, strict=True))
+    info = {"cases": n, "serial_s": [round(x, 2) for x in serial], "lanes_s": [round(x, 2) for x in lanes]}
+    return "\n".join(
+        [
+            "## Concurrency against a gateway that waits",
+            "",
+            f"{n} cases through the reference gateway with 20 ms added before every request "
+            f"(`benchmarks/_latency_gateway.py`); {ROUNDS} rounds, serial and `--concurrency {LANES}` "
+            "alternating, each a whole `run()` (SUT start and preflight included).",
+            "",
+            "| mode | best wall time | cases/s | all rounds |",
+            "|---|---:|---:|---|",
+            f"| serial (`--concurrency 1`) | {best_s:.1f} s | {n / best_s:.1f} "
+            f"| {', '.join(f'{x:.1f}' for x in serial)} |",
+            f"| `--concurrency {LANES}` | {best_c:.1f} s | {n / best_c:.1f} "
+            f"| {', '.join(f'{x:.1f}' for x in lanes)} |",
+            "",
+            f"`--concurrency {LANES}` speed-up over serial: **{best_s / best_c:.2f}x** best against best "
+            f"(target >= 6x); per round {', '.join(f'{x:.2f}x' for x in paired)} "
+            f"(median {statistics.median(paired):.2f}x). {alone} cases ran alone (cancellation, "
+            "connection faults, WebSocket). Verdicts differing between serial and concurrent runs, case "
+            f"by case over every round: **{len(differ)}**"
+            + (f" ({', '.join(sorted(differ)[:5])})" if differ else "")
+            + ".",
+            "",
+            f"<!-- {json.dumps(info)} -->",
+            "",
+        ]
+    )
+
+
+if __name__ == "__main__":
+    print(run())

@@ -1,0 +1,211 @@
+"""Several cases in flight at once through one running SUT (``--concurrency N``).
+
+Rule: a round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock
+upstream; each case is routed by its own token and keeps its own timeline, gates, deadline and byte
+cap, so a case's verdict is what a serial run gives. A case that needs the SUT to itself
+(:func:`alone_reason`) runs after the shared ones, alone (routed as in a serial run: a request naming
+no case goes to the one in flight), and its result says why; a case that ended
+ERROR or TIMEOUT while others were in flight runs again alone (a neighbour's crash or the load is not
+its result) and says so. When a case leaves the SUT dead, no case starts until the lanes drain; then
+the SUT is restarted. On an interrupt the SUT is stopped first, so that cases in flight end, and every
+lane is joined (bounded) before the interrupt goes on.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from harness.dialects import get_dialect
+from harness.suite._case import Case
+from harness.suite._verdict import CaseResult, Status
+from harness.suite.checks import CaseView
+from harness.upstream import Disconnect, Stall
+
+__all__ = [
+    "HARNESS_CASE_S",
+    "MAX_LANES",
+    "Lanes",
+    "alone_reason",
+    "default_concurrency",
+]
+
+MAX_LANES = 8
+"""The most cases a default puts in flight (``--concurrency`` may ask for more)."""
+
+HARNESS_CASE_S = 0.004
+"""thinkwire's own time for one case (mock upstream, driver, checks), measured against the reference
+gateway: while the SUT works on one case for longer than this, another can be in flight."""
+
+PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
+"""Fault switches that act on the SUT's processes and dirs (its cleanup is watched per case)."""
+
+RunOne = Callable[[Case], tuple[CaseResult, CaseView | None, bool]]
+"""Runs one case to its result: (result, view, the SUT is still alive)."""
+
+
+def default_concurrency(latency_s: float | None, kind: str) -> int:
+    """Cases in flight by default, from the SUT's warm-up latency (its first byte on the canary): one
+    more for every ``HARNESS_CASE_S`` the SUT makes a case wait, at most ``MAX_LANES``. An in-process
+    (``python``) SUT shares the interpreter with the harness: nothing to overlap, 1. A gateway or URL
+    works in a process of its own: at least 2."""
+    if kind == "python" or latency_s is None:
+        return 1
+    lanes = 1 + math.floor(latency_s / HARNESS_CASE_S)
+    return max(2, min(MAX_LANES, lanes))
+
+
+def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
+    """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight)."""
+    if kind == "cli" and case.scenario.category == "cleanup":
+        return "CLI cleanup: the SUT's process tree and session dir are watched"
+    if kind == "cli" and PROCESS_FAULTS.intersection(faults):
+        return f"process-level fault switch ({', '.join(sorted(PROCESS_FAULTS.intersection(faults)))})"
+    if any(t.cancel is not None for t in case.turns):
+        return "cancellation: the upstream connection must close after the client's cancel"
+    if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
+        return "process-level fault: the upstream cuts or holds its connection"
+    if getattr(get_dialect(case.dialect), "websocket", False):
+        return "WebSocket: a chained response.create carries no user message (no routing token)"
+    return ""
+
+
+@dataclass(slots=True)
+class _Done:
+    index: int
+    case: Case
+    shared: bool  # another case was in flight at some point during this one
+    result: CaseResult | None = None
+    view: CaseView | None = None
+    alive: bool = True
+    error: BaseException | None = None
+
+
+class Lanes:
+    """One round's cases, ``lanes`` at a time. ``run_one`` runs a case; ``alone`` says why a case
+    needs the SUT to itself; ``finish(index, result, view)`` takes each result as it comes (in
+    completion order; ``index`` is the case's place in the round); ``restart()`` restarts a SUT that
+    died, with nothing in flight (False: it could not be started: the round stops there); ``stop()``
+    stops the SUT on an interrupt; ``solo()`` is called once the shared cases are done, before the
+    cases that run alone (one conversation in flight, as in a serial run). :meth:`round` returns the
+    cases it did not run."""
+
+    JOIN_S = 10.0
+    """How long an interrupt waits for each lane to end once the SUT is stopped."""
+
+    def __init__(
+        self,
+        lanes: int,
+        run_one: RunOne,
+        *,
+        alone: Callable[[Case], str],
+        finish: Callable[[int, CaseResult, CaseView | None], None],
+        restart: Callable[[], bool],
+        stop: Callable[[], None],
+        solo: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.lanes = max(1, lanes)
+        self.run_one = run_one
+        self.alone = alone
+        self.finish = finish
+        self.restart = restart
+        self.stop = stop
+        self.solo = solo
+        self._done: queue.Queue[_Done] = queue.Queue()
+        self._jobs: queue.Queue[_Done | None] = queue.Queue()
+        self._workers: list[threading.Thread] = []
+        self._flight: dict[int, _Done] = {}
+
+    def round(self, cases: Sequence[Case]) -> list[tuple[int, Case]]:
+        solo: list[tuple[int, Case, str]] = []
+        shared: deque[tuple[int, Case]] = deque()
+        for i, case in enumerate(cases):
+            why = self.alone(case)
+            if why:
+                solo.append((i, case, why))
+            else:
+                shared.append((i, case))
+        try:
+            left = self._shared(shared, solo)
+            self._close()
+            if left:
+                return left
+            self.solo()
+            return self._alone(sorted(solo, key=lambda s: s[0]))
+        except BaseException:
+            self._abandon()
+            raise
+
+    def _shared(
+        self, jobs: deque[tuple[int, Case]], solo: list[tuple[int, Case, str]]
+    ) -> list[tuple[int, Case]]:
+        """Run ``jobs`` in the lanes; a rerun-alone goes into ``solo``. The cases not run when the
+        SUT could not be restarted."""
+        dead = False
+        while jobs or self._flight:
+            while jobs and not dead and len(self._flight) < self.lanes:
+                self._launch(*jobs.popleft())
+            done = self._done.get()
+            self._flight.pop(done.index, None)
+            if done.error is not None:
+                raise done.error
+            assert done.result is not None
+            dead = dead or not done.alive
+            if done.shared and done.result.status in (Status.ERROR, Status.TIMEOUT):
+                why = f"run again alone: {done.result.status.value} while other cases were in flight"
+                solo.append((done.index, done.case, why))
+            else:
+                self.finish(done.index, done.result, done.view)
+            if dead and not self._flight:
+                if not self.restart():
+                    return [*jobs, *((i, c) for i, c, _ in solo)]
+                dead = False
+        return []
+
+    def _launch(self, index: int, case: Case) -> None:
+        for other in self._flight.values():
+            other.shared = True
+        done = _Done(index, case, shared=bool(self._flight))
+        self._flight[index] = done
+        if len(self._workers) < self.lanes:  # a lane is a thread kept for the round (not one per case)
+            worker = threading.Thread(target=self._work, name="thinkwire-lane", daemon=True)
+            self._workers.append(worker)
+            worker.start()
+        self._jobs.put(done)
+
+    def _work(self) -> None:
+        while (done := self._jobs.get()) is not None:
+            try:
+                done.result, done.view, done.alive = self.run_one(done.case)
+            except BaseException as exc:  # handed to the main thread, which raises it
+                done.error = exc
+            self._done.put(done)
+
+    def _alone(self, solo: list[tuple[int, Case, str]]) -> list[tuple[int, Case]]:
+        for k, (index, case, why) in enumerate(solo):
+            result, view, alive = self.run_one(case)
+            result.alone = why
+            self.finish(index, result, view)
+            if not alive and not self.restart():
+                return [(i, c) for i, c, _ in solo[k + 1 :]]
+        return []
+
+    def _close(self) -> None:
+        """The lanes end (nothing is in flight when this is called)."""
+        for _ in self._workers:
+            self._jobs.put(None)
+        for worker in self._workers:
+            worker.join(self.JOIN_S)
+        self._workers.clear()
+
+    def _abandon(self) -> None:
+        """An interrupt (or a harness error): stop the SUT so that cases in flight end, then join
+        their lanes (bounded by ``JOIN_S`` each); their results are dropped (not run)."""
+        if self._flight:
+            self.stop()
+        self._flight.clear()
+        self._close()

@@ -1,0 +1,317 @@
+"""``--concurrency N``: many cases in flight through one SUT give, case by case, the verdicts a serial
+run gives (the reference gateway over the whole catalog, the reference SDK, the in-repo test
+gateways); a gateway that crosses two conversations under load is caught by the isolation check and
+passes when run serially; the scheduler (``Lanes``) runs alone what needs the SUT to itself, runs
+again alone what failed beside others, restarts a SUT that died, and leaves nothing on an interrupt."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from harness.drivers import parse_profile
+from harness.suite import RunResult, Status, Verdict, load_cases, run
+from harness.suite._concurrent import Lanes, alone_reason, default_concurrency
+from harness.suite._verdict import CaseResult
+
+ROOT = Path(__file__).resolve().parents[1]
+INTEGRITY = str(ROOT / "integrity" / "_gateway.py")
+TB = str(ROOT / "ecosystem" / "_tb_gateway.py")
+CHAT = "*[openai-chat:reasoning_content/*"
+
+
+def verdicts(result: RunResult) -> dict[str, tuple[str, str, str, tuple[str, ...]]]:
+    """Case id -> status, stream and cleanup verdicts, and the checks that failed."""
+    return {
+        r.case_id: (
+            r.status.value,
+            r.stream.value,
+            r.cleanup.value,
+            tuple(sorted({f.check for f in r.failing()})),
+        )
+        for r in result.results
+    }
+
+
+def assert_same(serial: RunResult, concurrent: RunResult) -> None:
+    a, b = verdicts(serial), verdicts(concurrent)
+    assert list(a) == list(b)  # the same cases, in the same order
+    differ = {cid: (a[cid], b[cid]) for cid in a if a[cid] != b[cid]}
+    assert not differ, differ
+
+
+def integrity(mode: str) -> object:
+    return parse_profile(
+        {
+            "kind": "gateway",
+            "name": f"gateway-{mode}",
+            "command": [sys.executable, INTEGRITY, mode, "{port}", "{upstream}"],
+            "dialects": ["openai-chat"],
+            "timeout": 15,
+        }
+    )
+
+
+# -- verdicts identical to serial -------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_reference_gateway_whole_catalog_same_verdicts_at_concurrency_8() -> None:
+    serial = run(sut="reference", concurrency=1, keep_timelines="none")
+    concurrent = run(sut="reference", concurrency=8, keep_timelines="none")
+    assert concurrent.concurrency == 8
+    assert serial.concurrency == 1
+    assert_same(serial, concurrent)
+    alone = {r.case_id: r.alone for r in concurrent.results if r.alone}
+    assert alone  # cancellation and connection faults ran with nothing else in flight, and say so
+    assert all(alone_reason(c, "gateway") for c in load_cases(list(alone)))
+
+
+@pytest.mark.slow
+def test_reference_sdk_same_verdicts_at_concurrency_4() -> None:
+    cases = ["wire-variants/*", "tools-passback/*", "incrementality/*", "errors-cancellation/*"]
+    serial = run(cases, sut="reference-sdk", concurrency=1, keep_timelines="none")
+    concurrent = run(cases, sut="reference-sdk", concurrency=4, keep_timelines="none")
+    assert concurrent.concurrency == 4
+    assert_same(serial, concurrent)
+    sockets = [r for r in concurrent.results if "openai-responses-ws:" in r.case_id]
+    assert sockets  # a chained response.create names no case: run alone, routed as serially
+    assert all(r.alone for r in sockets), [r.case_id for r in sockets if not r.alone]
+    assert any(r.alone.startswith("WebSocket") for r in sockets)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["relay", "slow", "fakestream"])
+def test_integrity_gateways_same_verdicts(mode: str) -> None:
+    serial = run([CHAT], sut=integrity(mode), concurrency=1, keep_timelines="none")
+    concurrent = run([CHAT], sut=integrity(mode), concurrency=6, keep_timelines="none")
+    assert concurrent.concurrency == 6
+    assert_same(serial, concurrent)
+
+
+@pytest.mark.slow
+def test_thinking_blocks_gateway_same_verdicts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TB_KEY", "k-test")
+    profile = parse_profile(
+        {
+            "kind": "gateway",
+            "name": "tb-ok",
+            "command": [sys.executable, TB, "ok", "{port}", "{upstream}"],
+            "env": {"TB_KEY": "k-test"},
+            "dialects": ["anthropic-messages"],
+            "echo_fields": ["thinking_blocks"],
+            "request": {"headers": {"authorization": "Bearer {env:TB_KEY}"}},
+            "timeout": 15,
+        }
+    )
+    cases = ["*[anthropic-messages:*"]
+    serial = run(cases, sut=profile, concurrency=1, keep_timelines="none")
+    concurrent = run(cases, sut=profile, concurrency=4, keep_timelines="none")
+    assert concurrent.concurrency == 4
+    assert_same(serial, concurrent)
+
+
+@pytest.mark.slow
+def test_repeat_5_at_concurrency_8_has_no_flaky_case() -> None:
+    result = run(["incrementality/*", "sse-framing/*"], sut="reference", concurrency=8, repeat=5,
+                 keep_timelines="none")
+    assert result.concurrency == 8
+    assert result.flaky == []
+    assert result.exit_code == 0
+
+
+# -- cross-talk --------------------------------------------------------------------------------------
+
+CROSSTALK = [
+    "wire-variants/reasoning-then-answer[openai-chat:reasoning*/frames]",
+    "sse-framing/split-utf8[openai-chat:*",
+]
+
+
+@pytest.mark.slow
+def test_crosstalk_gateway_caught_by_isolation_when_concurrent_and_passes_serially() -> None:
+    serial = run(CROSSTALK, sut=integrity("crosstalk"), concurrency=1, keep_timelines="none")
+    assert len(serial.results) >= 4
+    assert all(r.stream is Verdict.PASS for r in serial.results), verdicts(serial)
+    for r in serial.results:
+        (iso,) = [f for f in r.findings if f.check == "isolation"]
+        assert iso.verdict is Verdict.PASS
+    concurrent = run(CROSSTALK, sut=integrity("crosstalk"), concurrency=4, keep_timelines="none")
+    ids = {r.case_id for r in concurrent.results}
+    crossed = [
+        (r.case_id, f) for r in concurrent.results for f in r.findings if f.check == "isolation"
+        if f.verdict is Verdict.FAIL
+    ]
+    assert crossed, verdicts(concurrent)
+    for cid, f in crossed:
+        named = [other for other in ids if other in f.message]
+        assert cid in named, f.message
+        assert len(named) == 2, f.message  # this case and the other one
+    # the cause is reported once: a crossed turn is no content check's
+    for r in concurrent.results:
+        if any(f.check == "isolation" and f.verdict is Verdict.FAIL for f in r.findings):
+            assert {f.check for f in r.failing()} == {"isolation"}, r.findings
+
+
+@pytest.mark.slow
+def test_a_shared_last_request_is_caught_by_isolation_when_concurrent_and_passes_serially() -> None:
+    """The request side: a gateway keeping "the last request" in one shared variable sends one
+    conversation's request with another's user message in it."""
+    serial = run(CROSSTALK, sut=integrity("lastrequest"), concurrency=1, keep_timelines="none")
+    assert serial.results
+    assert all(r.stream is Verdict.PASS for r in serial.results), verdicts(serial)
+    concurrent = run(CROSSTALK, sut=integrity("lastrequest"), concurrency=4, keep_timelines="none")
+    ids = {r.case_id for r in concurrent.results}
+    crossed = [
+        (r.case_id, f) for r in concurrent.results for f in r.findings
+        if f.check == "isolation" and f.verdict is Verdict.FAIL
+    ]
+    assert crossed, verdicts(concurrent)
+    for cid, f in crossed:
+        named = [other for other in ids if other in f.message]
+        assert cid in named, f.message
+        assert len(named) == 2, f.message
+
+
+def test_a_sut_that_drops_the_token_runs_one_at_a_time_and_says_why() -> None:
+    from harness.reference.sdk import reference_sdk
+
+    def forgetful(request):  # type: ignore[no-untyped-def]
+        # the reference SDK, but its upstream never sees the user's own words (nor their token)
+        from dataclasses import replace
+
+        from harness.events import Message
+
+        return reference_sdk(replace(request, messages=[Message.user("Hello?")]))
+
+    result = run(["wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"],
+                 sut=forgetful, concurrency=4)
+    assert result.concurrency == 1
+    assert "routing token" in result.concurrency_note
+    assert result.results[0].stream is Verdict.PASS
+
+
+# -- the scheduler -------------------------------------------------------------------------------------
+
+
+def test_default_concurrency_follows_the_warm_up_latency() -> None:
+    assert default_concurrency(None, "gateway") == 1
+    assert default_concurrency(0.001, "gateway") == 2  # a process of its own: at least 2
+    assert default_concurrency(0.010, "gateway") == 3
+    assert default_concurrency(0.300, "url") == 8
+    assert default_concurrency(0.300, "python") == 1  # in-process: nothing to overlap
+
+
+class _Fake:
+    """A case is an int; ``run_one`` blocks each shared case until ``lanes`` are in flight (so the
+    lanes are provably used), records how many were in flight, and fails or kills as told."""
+
+    def __init__(self, lanes: int, *, error: set[int] = frozenset(), dead: set[int] = frozenset()):
+        self.lanes, self.error, self.dead = lanes, set(error), set(dead)
+        self.lock = threading.Lock()
+        self.flight = 0
+        self.max_flight = 0
+        self.alone_flight: list[int] = []
+        self.full = threading.Barrier(lanes, timeout=10)
+        self.restarts = 0
+        self.runs: list[int] = []
+
+    def run_one(self, case: object) -> tuple[CaseResult, None, bool]:
+        n = case.n  # type: ignore[attr-defined]
+        with self.lock:
+            self.flight += 1
+            self.max_flight = max(self.max_flight, self.flight)
+            first = n not in self.runs
+            self.runs.append(n)
+            in_flight = self.flight
+        if case.alone:  # type: ignore[attr-defined]
+            self.alone_flight.append(in_flight)
+        elif first and n < self.lanes:
+            self.full.wait()
+        r = CaseResult(case_id=str(n), scenario_id="s", requirement="", category="c", sut="fake")
+        if n in self.error and first:
+            r.status = Status.ERROR
+        with self.lock:
+            self.flight -= 1
+        return r, None, not (n in self.dead and first)
+
+
+class _Case:
+    def __init__(self, n: int, alone: bool = False) -> None:
+        self.n, self.alone = n, alone
+
+
+def lanes_for(fake: _Fake, finished: list[tuple[int, CaseResult]], restart_ok: bool = True) -> Lanes:
+    def restart() -> bool:
+        fake.restarts += 1
+        return restart_ok
+
+    return Lanes(
+        fake.lanes,
+        fake.run_one,  # type: ignore[arg-type]
+        alone=lambda c: "needs it alone" if c.alone else "",  # type: ignore[attr-defined]
+        finish=lambda i, r, v: finished.append((i, r)),
+        restart=restart,
+        stop=lambda: None,
+    )
+
+
+def test_lanes_run_cases_together_and_the_alone_ones_with_nothing_else_in_flight() -> None:
+    fake = _Fake(4)
+    cases = [_Case(i, alone=i in (5, 9)) for i in range(12)]
+    finished: list[tuple[int, CaseResult]] = []
+    assert lanes_for(fake, finished).round(cases) == []  # type: ignore[arg-type]
+    assert sorted(i for i, _ in finished) == list(range(12))
+    assert fake.max_flight == 4
+    assert fake.alone_flight == [1, 1]
+    alone = {r.case_id: r.alone for _, r in finished if r.alone}
+    assert alone == {"5": "needs it alone", "9": "needs it alone"}
+
+
+def test_a_case_that_failed_beside_others_runs_again_alone_and_says_so() -> None:
+    fake = _Fake(3, error={1})
+    finished: list[tuple[int, CaseResult]] = []
+    lanes_for(fake, finished).round([_Case(i) for i in range(6)])  # type: ignore[arg-type]
+    (again,) = [r for i, r in finished if i == 1]
+    assert again.status is Status.OK  # the alone run's result counts
+    assert "run again alone: ERROR while other cases were in flight" in again.alone
+    assert fake.runs.count(1) == 2
+
+
+def test_a_dead_sut_is_restarted_once_the_lanes_drain_and_a_failed_restart_stops_the_round() -> None:
+    fake = _Fake(2, dead={0})
+    finished: list[tuple[int, CaseResult]] = []
+    assert lanes_for(fake, finished).round([_Case(i) for i in range(5)]) == []  # type: ignore[arg-type]
+    assert fake.restarts == 1
+    assert len(finished) == 5
+    fake = _Fake(1, dead={0})
+    finished = []
+    left = lanes_for(fake, finished, restart_ok=False).round([_Case(i) for i in range(5)])  # type: ignore[arg-type]
+    assert [i for i, _ in left] == [1, 2, 3, 4]  # not run: the caller reports them ERROR
+    assert [i for i, _ in finished] == [0]
+
+
+def test_an_interrupt_stops_the_sut_and_joins_every_lane() -> None:
+    release = threading.Event()
+    stopped: list[bool] = []
+
+    def run_one(case: object) -> tuple[CaseResult, None, bool]:
+        if case.n:  # type: ignore[attr-defined]
+            release.wait(10)  # in flight until the SUT is stopped
+        return CaseResult(case_id="x", scenario_id="s", requirement="", category="c", sut="f"), None, True
+
+    def finish(i: int, r: CaseResult, v: object) -> None:
+        raise KeyboardInterrupt  # the first case to end: Ctrl-C, while the others are in flight
+
+    def stop() -> None:
+        stopped.append(True)
+        release.set()
+
+    lanes = Lanes(3, run_one, alone=lambda c: "", finish=finish, restart=lambda: True, stop=stop)  # type: ignore[arg-type]
+    with pytest.raises(KeyboardInterrupt):
+        lanes.round([_Case(i) for i in range(6)])  # type: ignore[arg-type]
+    assert stopped == [True]
+    assert not [t for t in threading.enumerate() if t.name == "thinkwire-lane"]
