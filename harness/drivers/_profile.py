@@ -43,7 +43,9 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Kind:
     """What a SUT kind needs and defaults to: the key its profile must give (``needs``, said as
-    ``what``), its default front door, whether it reports token usage and gets a warm-up request."""
+    ``what``), its default front door, whether it reports token usage and gets a warm-up request, and
+    whether its first call also starts it (``cold_start``: a python SUT imports its SDK then; the
+    preflight canary's budget adds the profile's ``ready_timeout``)."""
 
     needs: str
     what: str
@@ -51,6 +53,7 @@ class Kind:
     front_door: str = "openai-chat"
     usage: bool = True
     warmup: bool = False
+    cold_start: bool = False
 
     @property
     def starts_a_process(self) -> bool:
@@ -61,7 +64,7 @@ class Kind:
 KIND_TABLE: dict[str, Kind] = {
     "gateway": Kind("command", "a command", 'e.g. command = ["my-gateway", "--port", "{port}"]', warmup=True),
     "url": Kind("url", "the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"', warmup=True),
-    "python": Kind("callable", 'callable = "module:function"'),
+    "python": Kind("callable", 'callable = "module:function"', cold_start=True),
     "cli": Kind("command", "a command", 'e.g. command = ["my-agent", "{prompt}"]', "pi-json", usage=False),
     "adapter": Kind("command", "a command", 'e.g. command = ["node", "adapter.mjs"]'),
 }

@@ -125,13 +125,27 @@ def split_events(body: bytes, content_type: str) -> list[bytes] | None:
     return None
 
 
+_DELTA = re.compile(rb'^event: ?[\w.]*delta\r?$|"type": ?"[\w.]*delta"', re.MULTILINE)
+
+
 def trim_body(body: bytes, content_type: str, keep: int) -> tuple[bytes, str]:
-    """The first and last ``keep`` events of a long stream (whole events, bytes exact), and a note."""
+    """A long stream's deltas cut to the first and last ``keep`` (whole events, bytes exact), every
+    other event kept: the structure a client builds on (a Responses ``output_item.added``, an Anthropic
+    ``content_block_start``) stays, so the trimmed stream is still one the provider could send. A
+    stream of nothing but deltas (chat completion chunks) keeps its first and last ``keep`` events."""
     events = split_events(body, content_type)
-    if events is None or len(events) <= 2 * keep:
+    if events is None:
         return body, ""
-    kept = events[:keep] + events[-keep:]
-    return b"".join(kept), f"trimmed to the first and last {keep} of {len(events)} events"
+    deltas = [n for n, e in enumerate(events) if _DELTA.search(e)]
+    what = "deltas" if deltas else "events"
+    if not deltas:  # no typed deltas (chat completion chunks): every event is one
+        deltas = list(range(len(events)))
+    if len(deltas) <= 2 * keep:
+        return body, ""
+    cut = set(deltas[keep:-keep])
+    kept = [e for n, e in enumerate(events) if n not in cut]
+    others = f", {len(events) - len(deltas)} other events kept" if what == "deltas" else ""
+    return b"".join(kept), f"trimmed to the first and last {keep} of {len(deltas)} {what}{others}"
 
 
 # -- conversion -----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._errors import PreflightError
@@ -97,7 +98,11 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     from harness.upstream import ClientSide
 
     canary = canary_case(profile)
-    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "all")
+    # a SUT whose first call also starts it (a python SUT imports its SDK then: the anthropic SDK's
+    # import alone took >10 s on a loaded 2-core machine) has a case's budget plus its ready_timeout
+    cold = profile.ready_timeout if KIND_TABLE[profile.kind].cold_start else 0.0
+    starting = dc_replace(limits, timeout=limits.timeout + cold)
+    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, starting, "all")
     detail = explain(canary.id, result.error, view)
     where = address(profile, driver)
     name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
@@ -105,7 +110,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     if result.status == Status.TIMEOUT:
         raise PreflightError(
             f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
-            f"{limits.timeout:g}s",
+            f"{starting.timeout:g}s",
             detail,
         )
     if first is None or not first.reached:

@@ -317,6 +317,27 @@ def test_trim_keeps_whole_events_exactly() -> None:
     assert split_events(b'{"a":1}', "application/json") is None
 
 
+def test_trim_cuts_only_deltas_of_a_typed_stream() -> None:
+    """A Responses stream keeps every structural event (a client looks a text part up by the
+    output_item.added / content_part.added it saw): a positional cut dropped them."""
+
+    def ev(kind: str, n: int) -> bytes:
+        return f'event: {kind}\ndata: {{"type":"{kind}","sequence_number":{n}}}\n\n'.encode()
+
+    kinds = ["response.created", "response.output_item.added"]
+    kinds += ["response.reasoning_summary_text.delta"] * 6 + ["response.output_item.done"]
+    kinds += ["response.output_item.added", "response.content_part.added"]
+    kinds += ["response.output_text.delta"] * 6 + ["response.content_part.done", "response.completed"]
+    events = [ev(k, n) for n, k in enumerate(kinds)]
+    trimmed, note = trim_body(b"".join(events), "text/event-stream", 2)
+    kept = split_events(trimmed, "text/event-stream") or []
+    assert [e for e in events if b"delta" not in e.split(b"\n")[0]] == [
+        e for e in kept if e.split(b"\n")[0][-5:] != b"delta"
+    ]
+    assert sum(1 for e in kept if e.split(b"\n")[0].endswith(b"delta")) == 4  # first 2, last 2
+    assert note == "trimmed to the first and last 2 of 12 deltas, 7 other events kept"
+
+
 def test_content_decoding() -> None:
     assert decode_content(gzip.compress(b"x"), "gzip") == b"x"
     import zlib

@@ -66,3 +66,31 @@ def test_hanging_sut_is_timeout_and_next_case_runs() -> None:
         result = run(CASES, sut=profile, preflight=False)
     assert [r.status for r in result.results] == [Status.TIMEOUT, Status.TIMEOUT]
     assert "within 1s" in result.results[0].error
+
+
+_STARTED: list[bool] = []
+
+
+def cold_start_sdk(request: object) -> object:
+    """The reference SDK behind a first call that takes longer than a case's budget (a wrapper whose
+    SDK import is slow on a loaded machine): the sleep paces this fake SUT, nothing waits on it."""
+    import time
+
+    from harness.reference.sdk import reference_sdk
+
+    if not _STARTED:
+        _STARTED.append(True)
+        time.sleep(1.5)
+    return reference_sdk(request)  # type: ignore[arg-type]
+
+
+def test_a_python_sut_s_first_call_has_its_ready_timeout_on_top() -> None:
+    _STARTED.clear()
+    callable_ = f"{__name__}:cold_start_sdk"
+    profile = parse_profile({"kind": "python", "callable": callable_, "timeout": 1, "ready_timeout": 3})
+    result = run(CASES[:1], sut=profile)  # preflight's canary: 1 s + 3 s; the case itself: 1 s
+    assert [r.status for r in result.results] == [Status.OK]
+    _STARTED.clear()
+    slow = parse_profile({"kind": "python", "callable": callable_, "timeout": 1, "ready_timeout": 0.2})
+    with pytest.raises(PreflightError, match=r"did not answer the canary case .* within 1\.2s"):
+        run(CASES[:1], sut=slow)

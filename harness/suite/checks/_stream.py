@@ -46,9 +46,9 @@ def incremental(view: CaseView) -> Finding:
             return Finding(
                 "incremental",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: the client never observed {cond} "
+                message=f"turn {t.turn}: the gate's condition ({cond}) never held "
                 f"while the upstream held the next frame for {e.info.get('timeout', '?')}s",
-                expected=f"client observes {cond} before the upstream continues",
+                expected=f"{cond}, before the upstream continues",
                 actual=f"gate timed out after {e.info.get('timeout', '?')}s; withheld: "
                 f"{str(e.info.get('withheld', '?'))[:120]}; client had seen: "
                 f"{str(e.info.get('seen', '?'))[:120]}",
