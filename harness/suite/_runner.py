@@ -24,7 +24,15 @@ from typing import Any
 from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.drivers._base import DEFAULT_MAX_BYTES
 from harness.suite._case import Case, expand_all, select
-from harness.suite._case_run import Limits, failed, new_result, run_case, serialize_timeline, set_verdicts
+from harness.suite._case_run import (
+    Limits,
+    failed,
+    new_result,
+    run_case,
+    serialize_timeline,
+    set_verdicts,
+    unsupported_reason,
+)
 from harness.suite._concurrent import Lanes, alone_reason, default_concurrency
 from harness.suite._expectations import Expectations
 from harness.suite._options import Keep, ResolvedSUT, RunOptions
@@ -338,11 +346,12 @@ class _Round:
                 live.driver.stop()
 
         order = {c.id: i for i, c in enumerate(cases)}
-        kind, faults = self.sut.profile.kind, self.sut.profile.faults
+        profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
+        kind, faults = profile.kind, profile.faults
         run = Lanes(
             lanes,
             self.run_one,
-            alone=lambda case: alone_reason(case, kind, faults),
+            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, kind, faults),
             finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,
