@@ -180,6 +180,32 @@ for _name in ("litellm-proxy", "litellm-sdk-completion", "langchain-deepseek", "
     )
 
 
+_MARKUP = ("*[openai-chat:mm-think/*", "*[openai-chat:harmony/*", "*[openai-chat:gemini-openai/*")
+_MARKUP_WHAT = (
+    "no parser for inline reasoning markup other than <think> (MiniMax's <mm:think>, raw harmony "
+    "channels from a self-hosted server, the <thought> tags of Gemini's OpenAI-compatible endpoint): the "
+    "reasoning stays in the answer text"
+)
+for _name in (
+    "litellm-proxy",
+    "litellm-sdk-completion",
+    "langchain-deepseek",
+    "pydantic-ai-openai-chat",
+    "node-ai-sdk",
+    "node-openai-chat",
+):
+    KNOWN[_name] = (*KNOWN.get(_name, ()), (_MARKUP, _MARKUP_WHAT, ""))
+KNOWN["node-openai-chat"] = (
+    *KNOWN["node-openai-chat"],
+    (
+        ("*[openai-chat:azure/*",),
+        "the openai Node SDK's ChatCompletionStream reads choice.delta.content without checking that the "
+        "choice has a delta (openai 6.30.1 lib/ChatCompletionStream.js:110): Azure's content-filter "
+        "annotation chunk, a choice without delta, throws TypeError and ends the stream",
+        "",
+    ),
+)
+
 _NODE_MODULES = re.compile(r"/\S*?/node_modules/")
 
 
