@@ -78,7 +78,7 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     "litellm-sdk-completion": ((_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "langchain-deepseek": (
         (
-            ("tools-passback/*",),
+            ("tools-passback/*[openai-chat:reasoning_content*",),
             "langchain-deepseek never sends reasoning_content back on the tool-call "
             "turn (DeepSeek answers 400)",
             "",
