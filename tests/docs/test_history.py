@@ -41,12 +41,13 @@ def _case(case_id: str, *messages: str, status: Status = Status.OK) -> CaseResul
     )
 
 
+PASSBACK = "tools-passback/a[openai-chat:reasoning_content/frames]"  # the finding is scoped to this variant
+
+
 def _runs() -> list[tuple[str, RunResult]]:
-    v1 = RunResult("p", [_case("tools-passback/a", "passback: turn 1 lost"), _case("b", "usage: 3 lost")])
-    v2 = RunResult("p", [_case("tools-passback/a", "passback: turn 1 lost"), _case("b", "usage: 4 lost")])
-    v3 = RunResult(
-        "p", [_case("tools-passback/a", "passback: turn 2 lost"), _case("b"), _case("c", "ordering: x")]
-    )
+    v1 = RunResult("p", [_case(PASSBACK, "passback: turn 1 lost"), _case("b", "usage: 3 lost")])
+    v2 = RunResult("p", [_case(PASSBACK, "passback: turn 1 lost"), _case("b", "usage: 4 lost")])
+    v3 = RunResult("p", [_case(PASSBACK, "passback: turn 2 lost"), _case("b"), _case("c", "ordering: x")])
     return [("1.0", v1), ("1.1", v2), ("1.2", v3)]
 
 
