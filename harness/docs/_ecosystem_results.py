@@ -271,6 +271,35 @@ def _findings(name: str, results: list[Any]) -> list[str]:
     return lines
 
 
+def _verdicts(result: Any) -> dict[str, tuple[str, ...]]:
+    return {r.case_id: (r.status.value, r.stream.value, r.cleanup.value) for r in result.results}
+
+
+def _speed(path: Path, concurrent: Any) -> list[str]:
+    """A gateway's catalog run once more with one case at a time (issue 24: serial and concurrent
+    times side by side, and the verdicts compared case by case); other SUT kinds: nothing."""
+    from harness.drivers import load_profile
+    from harness.suite import load_cases, run
+
+    profile = load_profile(path)
+    if profile.kind != "gateway" or concurrent.concurrency in (None, 1):
+        return []
+    cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
+    serial = run(cases, sut=profile, expectations=None, keep_timelines="none", concurrency=1)
+    a, b = _verdicts(serial), _verdicts(concurrent)
+    differ = sorted(k for k in a if a[k] != b.get(k))
+    ratio = serial.duration_s / concurrent.duration_s if concurrent.duration_s else 0.0
+    line = (
+        f"Serial against concurrent (same machine, one after the other): {serial.duration_s:.1f} s at "
+        f"`--concurrency 1`, {concurrent.duration_s:.1f} s with {concurrent.concurrency} cases in flight "
+        f"(the default, from the warm-up latency): **{ratio:.2f}x**; verdicts differing case by case: "
+        f"{len(differ)}"
+        + (f" ({', '.join(differ[:5])}{' ...' if len(differ) > 5 else ''})" if differ else "")
+    )
+    sys.stderr.write(line + "\n")
+    return [line + ".", ""]
+
+
 def main(argv: list[str]) -> int:
     from harness.docs._sdk_results import record_profile
 
@@ -304,6 +333,7 @@ def main(argv: list[str]) -> int:
             *_matrix(result.results),
             "",
         ]
+        lines += _speed(root / "profiles" / f"{name}.toml", result)
         found = _findings(name, result.results)
         lines += ["### Findings", "", *found, ""] if found else ["No finding.", ""]
         sys.stderr.write(f"{name}: {len(result.results)} cases, {n} expected\n")

@@ -1,0 +1,56 @@
+"""The ecosystem page's serial-against-concurrent line (issue 24): a gateway's catalog run again one
+case at a time, timed beside the concurrent run, verdicts compared case by case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.docs._ecosystem_results import _speed
+from harness.suite import load_cases, run
+
+GATEWAY = """
+name = "gemini-reference"
+kind = "gateway"
+command = ["{python}", "-m", "harness.reference.gateway", "--port", "{port}", "--upstream", "{upstream}"]
+url = "http://127.0.0.1:{port}"
+front_door = "openai-chat"
+dialects = ["gemini"]
+models = { "*" = "{dialect}:{variant}/mock-model" }
+"""
+
+
+def test_a_gateway_gets_its_serial_time_and_the_verdicts_compared(tmp_path: Path) -> None:
+    path = tmp_path / "gw.toml"
+    path.write_text(GATEWAY, encoding="utf-8")
+    from harness.drivers import load_profile
+
+    profile = load_profile(path)
+    cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
+    concurrent = run(cases, sut=profile, expectations=None, keep_timelines="none", concurrency=4)
+    assert concurrent.concurrency == 4
+    [line, blank] = _speed(path, concurrent)
+    assert line.startswith("Serial against concurrent")
+    assert "with 4 cases in flight" in line
+    assert line.endswith("verdicts differing case by case: 0.")
+    assert blank == ""
+    from harness.suite import Verdict
+
+    first = concurrent.results[0]
+    first.stream = Verdict.FAIL  # as if the concurrent run had judged this case otherwise
+    [line, _] = _speed(path, concurrent)
+    assert line.endswith(f"verdicts differing case by case: 1 ({first.case_id}).")
+
+
+def test_other_kinds_and_serial_runs_get_no_line(tmp_path: Path) -> None:
+    gateway, url = tmp_path / "gw.toml", tmp_path / "url.toml"
+    gateway.write_text(GATEWAY, encoding="utf-8")
+    url.write_text(GATEWAY.replace('kind = "gateway"', 'kind = "url"'), encoding="utf-8")
+
+    class Run:
+        concurrency = 4
+
+    class Serial:
+        concurrency = 1
+
+    assert _speed(url, Run()) == []  # a URL SUT is not started by thinkwire: nothing to compare fairly
+    assert _speed(gateway, Serial()) == []  # the run was serial already (an unroutable SUT)
