@@ -139,10 +139,19 @@ def kill_marked(value: str, *, name: str = RUN_MARKER, grace: float = 1.0) -> li
 
 
 def temp_dir(prefix: str) -> Path:
-    """A fresh temp dir for a SUT, removed by the Process that owns it, or else by :func:`stop_all`."""
-    path = Path(tempfile.mkdtemp(prefix=prefix))
-    _dirs.add(path)
-    return path
+    """A fresh temp dir for a SUT, removed by the Process that owns it, or else by :func:`stop_all`.
+    Registered before it is created: an interrupt (which may land anywhere) between creating and
+    registering it left the dir behind (seen once in a SIGTERM test of a CLI run)."""
+    root = Path(tempfile.gettempdir())
+    while True:
+        path = root / f"{prefix}{secrets.token_hex(6)}"
+        _dirs.add(path)
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:  # a name taken by chance: another
+            _dirs.discard(path)
+            continue
+        return path
 
 
 def stop_all() -> None:
