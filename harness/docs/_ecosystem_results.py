@@ -278,14 +278,14 @@ def _verdicts(result: Any) -> dict[str, tuple[str, ...]]:
 def _speed(path: Path, concurrent: Any) -> list[str]:
     """A gateway's catalog run once more with one case at a time (issue 24: serial and concurrent
     times side by side, and the verdicts compared case by case); other SUT kinds: nothing."""
+    from harness.docs._sdk_results import claimed_cases
     from harness.drivers import load_profile
-    from harness.suite import load_cases, run
+    from harness.suite import run
 
     profile = load_profile(path)
     if profile.kind != "gateway" or concurrent.concurrency in (None, 1):
         return []
-    cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
-    serial = run(cases, sut=profile, expectations=None, keep_timelines="none", concurrency=1)
+    serial = run(claimed_cases(profile), sut=profile, expectations=None, keep_timelines="none", concurrency=1)
     a, b = _verdicts(serial), _verdicts(concurrent)
     differ = sorted(k for k in a if a[k] != b.get(k))
     ratio = serial.duration_s / concurrent.duration_s if concurrent.duration_s else 0.0

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from harness.suite import RunResult
+    from harness.drivers import SUTProfile
+    from harness.suite import Case, RunResult
 
-__all__ = ["CAUSES", "annotate", "cause", "main", "record_profile"]
+__all__ = ["CAUSES", "annotate", "cause", "claimed_cases", "main", "record_profile"]
 
 PROFILES = ("sdk-openai-chat", "sdk-openai-responses", "sdk-anthropic-messages")
 
@@ -90,17 +91,23 @@ def annotate(path: Path, profile: str, cause_of: Callable[[str, str], str | None
     path.write_text("\n".join(out), encoding="utf-8")
 
 
+def claimed_cases(profile: SUTProfile) -> list[Case]:
+    """The catalog's cases the profile claims (its dialects and variants)."""
+    from harness.suite import load_cases
+
+    return [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
+
+
 def record_profile(
     path: Path, name: str, cause_of: Callable[[str, str], str | None]
 ) -> tuple[RunResult, int]:
     """Run every case the profile at ``path`` claims, write its expectations beside it (each reason
     prefixed with its known cause) and return the run and how many cases were recorded."""
     from harness.drivers import load_profile
-    from harness.suite import load_cases, run, write_expectations
+    from harness.suite import run, write_expectations
 
     profile = load_profile(path)
-    cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
-    result = run(cases, sut=profile, expectations=None, keep_timelines=False)
+    result = run(claimed_cases(profile), sut=profile, expectations=None, keep_timelines=False)
     exp_path = Path(profile.expectations or path.with_suffix(".expectations.toml"))
     n = write_expectations(result.results, exp_path)
     annotate(exp_path, name, cause_of)

@@ -28,7 +28,7 @@ import httpx
 
 MODE, PORT, UPSTREAM = sys.argv[1], int(sys.argv[2]), sys.argv[3].rstrip("/")
 FIRST = threading.Event()
-SWAP = threading.Condition()
+SWAP = threading.Condition()  # crosstalk and lastrequest: requests in flight meet here
 WAITING: list[dict[str, object]] = []  # crosstalk: answers waiting for a partner to swap with
 LAST: list[dict[str, object]] = [{}]  # lastrequest: the bug, one "last request" for all connections
 
@@ -124,9 +124,13 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(data)
         elif MODE == "lastrequest":
-            LAST[0] = body
-            time.sleep(0.3)  # pacing of a broken SUT: another request may come meanwhile
-            last = LAST[0]
+            with SWAP:  # the bug: one "last request" for every connection
+                LAST[0] = body
+                SWAP.notify_all()
+                # until another conversation's request overwrites it (up to 0.3 s: a lone request, as
+                # in a serial run, goes on with its own)
+                SWAP.wait_for(lambda: LAST[0] is not body, timeout=0.3)
+                last = LAST[0]
             if last is not body:  # the shared variable now holds another conversation's request
                 extra = [m for m in last.get("messages", []) if m.get("role") == "user"]  # type: ignore[union-attr]
                 body = {**body, "messages": [*body["messages"], *extra]}
