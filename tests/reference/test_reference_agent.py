@@ -236,3 +236,74 @@ def test_process_sigterm(tmp_path: Path) -> None:
                 proc.wait()
             proc.stdout.close()
     assert not session.exists()
+
+
+def rpc_argv(base_url: str, session: Path, *faults: str) -> list[str]:
+    argv = [
+        sys.executable,
+        "-m",
+        "harness.reference.agent",
+        "--upstream",
+        base_url,
+        "--dialect",
+        "openai-chat",
+    ]
+    argv += ["--variant", "reasoning_content", "--session-dir", str(session), "--rpc"]
+    return argv + [x for f in faults for x in ("--fault", f)]
+
+
+def rpc_conversation(base_url: str, session: Path, *faults: str) -> list[dict[str, Any]]:
+    """--rpc: a prompt held mid-thinking, aborted, then a second prompt asking for JSON; the records."""
+    proc = subprocess.Popen(
+        rpc_argv(base_url, session, *faults),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=ENV,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        proc.stdin.write(b'{"type":"prompt","message":"Think for long."}\n')
+        proc.stdin.flush()
+        out = []
+        for line in proc.stdout:  # wait until the agent is mid-stream, then abort
+            out.append(line)
+            if b"thinking_delta" in line:
+                break
+        proc.stdin.write(b'{"type":"abort"}\n')
+        proc.stdin.flush()
+        for line in proc.stdout:  # the aborted run ends with agent_end (and agent_settled)
+            out.append(line)
+            if b'"agent_settled"' in line:
+                break
+        request = b'{"response_format":{"type":"json_object"}}'
+        proc.stdin.write(b'{"type":"prompt","message":"Just say hi.","request":' + request + b"}\n")
+        proc.stdin.close()
+        out += proc.stdout.readlines()
+        assert proc.wait(SAFETY) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+    return records(b"".join(out))
+
+
+def test_rpc_abort_closes_the_upstream_and_the_conversation_goes_on(tmp_path: Path) -> None:
+    with FakeProvider([Answer(FINAL, hold_after=2), Answer(FINAL)]) as up:
+        recs = rpc_conversation(up.base_url, tmp_path / "s")
+        assert up.peer_closed.wait(SAFETY)  # the abort closed the held request
+    ends = [
+        r["message"]["stopReason"]
+        for r in recs
+        if r["type"] == "message_end" and "stopReason" in r["message"]
+    ]
+    assert ends == ["aborted", "stop"]
+    assert [r["type"] for r in recs].count("session") == 1
+    assert [r["type"] for r in recs].count("agent_end") == 2
+    second = up.bodies[1]
+    assert second["response_format"] == {"type": "json_object"}  # the prompt's request field, forwarded
+    users = [m["content"] for m in second["messages"] if m["role"] == "user"]
+    assert users == ["Think for long.", "Just say hi."]  # the history goes on across prompts
+    assert not (tmp_path / "s").exists()
