@@ -144,10 +144,13 @@ class Agent:
         self.runs, self.turns = self.runs + 1, 0
         messages = self.messages
         messages.append(Message.user(prompt))
-        status = 0
+        status, structured = 0, structured_fields(request or {})
         for _ in range(MAX_TURNS):
             self.new_message(prompt)
-            status, assistant = self.turn(messages, structured_fields(request or {}))
+            status, assistant = self.turn(messages, structured)
+            # A forced tool_choice holds for the first request only, as the OpenAI Agents SDK resets it
+            # after a tool call (reset_tool_choice): kept, it would force the same call for ever.
+            structured = {k: v for k, v in structured.items() if k != "tool_choice"}
             if self.abort.is_set():  # the partial reply as read, its unanswered tool calls left out
                 kept = tuple(b for b in assistant.content if not isinstance(b, ToolCallBlock))
                 messages += [Message("assistant", kept)] if kept else []

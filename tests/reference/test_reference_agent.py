@@ -113,6 +113,19 @@ def test_tool_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert not run.session.exists()
 
 
+def test_request_fields_forced_tool_choice_only_on_the_first_request(tmp_path: Path) -> None:
+    run = Run(tmp_path, [Answer(TOOL_TURN), Answer(FINAL)])
+    forced = {"type": "function", "function": {"name": "list_files"}}
+    try:
+        assert run.agent.run("List.", {"tool_choice": forced, "response_format": {"type": "json_object"}}) == 0
+    finally:
+        run.agent.cleanup()
+        run.http.close()
+    first, second = run.provider.bodies
+    assert first["tool_choice"] == forced
+    assert "tool_choice" not in second  # reset after the tool call: forced for ever it would loop
+    assert first["response_format"] == second["response_format"] == {"type": "json_object"}
+
 def test_leak_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = Run(tmp_path, [Answer(TOOL_TURN), Answer(FINAL)], ("leak-child",))
     try:
