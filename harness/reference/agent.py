@@ -98,7 +98,7 @@ class Agent:
         self.runs = 0  # prompts run
         self.messages: list[Message] = []  # the conversation, across prompts
         self.abort = threading.Event()  # the current prompt's abort (--rpc)
-        self.live: httpx.Response | None = None  # the upstream response being read
+        self.live: socket.socket | None = None  # the socket of the upstream request being read
         self.lock = threading.Lock()
         self.emitter: Emitter = self.pi.emitter("v2", model=route.model)
         self.closing: list[Frame] = []  # agent_end / agent_settled of the latest message
@@ -174,7 +174,7 @@ class Agent:
         pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
         try:
             with self.http.stream("POST", url, json=spec.body, headers=dict(spec.headers)) as resp:
-                self.attach(resp)
+                self.attach(_socket_of(resp))
                 if resp.status_code >= 400:
                     body = resp.read()
                     if "hide-upstream-error" in self.faults:  # FAULT: an error becomes an empty success
@@ -202,11 +202,11 @@ class Agent:
         return 0, assemble(pipe.upstream)
 
     # -- abort (--rpc): the stdin reader thread asks, the loop's upstream read stops
-    def attach(self, resp: httpx.Response | None) -> None:
-        """The upstream response now being read (an abort already asked for closes it at once)."""
+    def attach(self, sock: socket.socket | None) -> None:
+        """The socket of the upstream request now being read (an abort already asked for closes it)."""
         with self.lock:
-            self.live = resp
-        if resp is not None and self.abort.is_set():
+            self.live = sock
+        if sock is not None and self.abort.is_set():
             self.interrupt()
 
     def interrupt(self) -> None:
@@ -214,9 +214,8 @@ class Agent:
         if "keep-upstream-open" in self.faults:  # FAULT: the upstream is read to its end regardless
             return
         with self.lock:
-            stream = self.live.extensions.get("network_stream") if self.live is not None else None
-        sock = stream.get_extra_info("socket") if stream is not None else None
-        if isinstance(sock, socket.socket):
+            sock = self.live
+        if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
 
@@ -293,6 +292,12 @@ class Agent:
         if "leave-dir" in self.faults:  # FAULT: the dir stays behind
             return
         shutil.rmtree(self.session, ignore_errors=True)
+
+
+def _socket_of(resp: httpx.Response) -> socket.socket | None:
+    stream = resp.extensions.get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    return sock if isinstance(sock, socket.socket) else None
 
 
 def _record_type(frame: Frame) -> str:
