@@ -352,7 +352,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         killed = False
         try:
-            return agent.serve(sys.stdin.buffer) if args.rpc else agent.run(args.prompt)
+            if args.rpc:  # unbuffered: the reader thread then holds no buffer lock at interpreter exit
+                return agent.serve(open(sys.stdin.fileno(), "rb", buffering=0, closefd=False))
+            return agent.run(args.prompt)
         except _Terminated:
             killed = True
             return 128 + signal.SIGTERM

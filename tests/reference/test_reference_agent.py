@@ -116,8 +116,9 @@ def test_tool_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_request_fields_forced_tool_choice_only_on_the_first_request(tmp_path: Path) -> None:
     run = Run(tmp_path, [Answer(TOOL_TURN), Answer(FINAL)])
     forced = {"type": "function", "function": {"name": "list_files"}}
+    fields = {"tool_choice": forced, "response_format": {"type": "json_object"}}
     try:
-        assert run.agent.run("List.", {"tool_choice": forced, "response_format": {"type": "json_object"}}) == 0
+        assert run.agent.run("List.", fields) == 0
     finally:
         run.agent.cleanup()
         run.http.close()
@@ -229,13 +230,19 @@ def test_process_upstream_error(tmp_path: Path) -> None:
     assert not (tmp_path / "s").exists()
 
 
-def test_process_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rpc", [False, True], ids=["prompt", "rpc"])
+def test_process_sigterm(tmp_path: Path, rpc: bool) -> None:
     session = tmp_path / "s"
     with FakeProvider([Answer(FINAL, hold_after=2)]) as up:
+        argv = rpc_argv(up.base_url, session) if rpc else agent_argv(up.base_url, session)
         proc = subprocess.Popen(
-            agent_argv(up.base_url, session), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV
         )
         assert proc.stdout is not None
+        assert proc.stdin is not None
+        if rpc:  # (the stdin reader thread is still blocked when the agent exits)
+            proc.stdin.write(b'{"type":"prompt","message":"List the files."}\n')
+            proc.stdin.flush()
         try:
             for line in proc.stdout:  # wait until the agent is mid-stream
                 if b"thinking_delta" in line:
@@ -243,11 +250,15 @@ def test_process_sigterm(tmp_path: Path) -> None:
             assert session.exists()
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(SAFETY) == 128 + signal.SIGTERM
+            assert proc.stderr is not None
+            assert b"Fatal Python error" not in proc.stderr.read()
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-            proc.stdout.close()
+            for pipe in (proc.stdin, proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
     assert not session.exists()
 
 
