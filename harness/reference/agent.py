@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import httpx
 
@@ -27,8 +27,10 @@ from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
+from harness.net import WsClosed
 from harness.reference._core import Route, UpstreamPipe, error_message, upstream_request
 from harness.reference._faults import CLI_FAULTS, check_faults
+from harness.reference._ws_turn import ws_turn
 
 __all__ = ["MAX_TURNS", "TOOL_SOURCE", "Agent", "main"]
 
@@ -84,6 +86,7 @@ class Agent:
         self.turns = 0
         self.emitter: Emitter = self.pi.emitter("v2", model=route.model)
         self.closing: list[Frame] = []  # agent_end / agent_settled of the latest message
+        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_ws_turn), closed at cleanup
 
     # -- output: every record written and flushed as soon as it exists
     def new_message(self, prompt: str) -> None:
@@ -138,6 +141,8 @@ class Agent:
 
     def turn(self, messages: list[Message]) -> tuple[int, Message]:
         """One streamed upstream request; returns (exit status, the assistant message it carried)."""
+        if getattr(self.dialect, "websocket", False):
+            return self.ws_turn(messages)
         spec = upstream_request(self.route, messages, stream=True, faults=self.faults)
         url = self.upstream + spec.path
         pipe = UpstreamPipe(self.dialect, self.route.variant, self.faults)
@@ -156,10 +161,24 @@ class Agent:
         except httpx.TransportError as exc:
             self.emit(pipe.fail(f"upstream connection failed: {exc!r}"))
             return 1, Message("assistant")
-        # Our own memory of the turn (what we pass back) is the upstream's, not what faults printed.
+        return self.outcome(pipe)
+
+    def outcome(self, pipe: UpstreamPipe) -> tuple[int, Message]:
+        """Our own memory of the turn (what we pass back) is the upstream's, not what faults printed."""
         if any(isinstance(e, StreamError) for e in pipe.upstream):
             return (0 if "swallow-stream-error" in self.faults else 1), Message("assistant")
         return 0, assemble(pipe.upstream)
+
+    def ws_turn(self, messages: list[Message]) -> tuple[int, Message]:
+        """The Responses WebSocket mode: the run's one socket, each turn chained to the last response."""
+        pipe = UpstreamPipe(self.dialect, self.route.variant, self.faults)
+        try:
+            for ev in ws_turn(self.ws, self.upstream, self.route, messages, self.faults, 300.0, pipe):
+                self.emit([ev])
+        except (OSError, WsClosed) as exc:
+            self.emit(pipe.fail(f"upstream connection failed: {exc!r}"))
+            return 1, Message("assistant")
+        return self.outcome(pipe)
 
     def tool(self, call: ToolCallBlock) -> str:
         """Run one tool in a child process with cwd = the session dir; its printed line is the result."""
@@ -182,7 +201,9 @@ class Agent:
         return result or '{"error":"the tool printed nothing"}'
 
     def cleanup(self, *, kill: bool = False) -> None:
-        """Children first (killed on SIGTERM, else waited for), then the session dir."""
+        """The upstream socket; children first (killed on SIGTERM, else waited for), then the session dir."""
+        if "ws" in self.ws:
+            self.ws.pop("ws").close()
         for child in self.children:
             if "leak-child" in self.faults:  # FAULT: nobody waits for the child
                 continue
