@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import psutil
 import pytest
+from test_reference_gateway import chat as gateway_chat
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, CloseConnection, Ping, RejectConnection, Request, TextMessage
 
@@ -78,14 +79,7 @@ def test_the_client_half_raises_on_a_refused_or_cut_handshake() -> None:
 
 # -- the gateway against the mock ----------------------------------------------------------------------
 def chat(base: str, messages: list[Message], *, stream: bool = True) -> tuple[int, bytes, list[Event]]:
-    spec = CHAT.build_request(messages, model=f"{WS}:summary/m", stream=stream, variant="reasoning_details")
-    r = httpx.post(base + spec.path, json=spec.body, timeout=BOUND_S)
-    if r.status_code >= 400:
-        return r.status_code, r.content, []
-    if not stream:
-        return r.status_code, r.content, CHAT.observe_response(r.content)
-    obs = CHAT.observer("reasoning_details")
-    return r.status_code, r.content, obs.feed(r.content) + obs.end()
+    return gateway_chat(base, messages, model=f"{WS}:summary/m", stream=stream)
 
 
 def _script(*events: Event) -> Script:
