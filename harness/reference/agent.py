@@ -1,5 +1,6 @@
 """The reference agent CLI: one prompt, a streamed pi-style JSONL transcript on stdout, tools run as
-child processes in a session dir, reasoning passed back on every tool continuation.
+child processes in a session dir, reasoning passed back on every tool continuation (over the Responses
+WebSocket mode: one socket for the run, each turn chained to the last response, ``_ws_turn``).
 
 Rule: cleanup in the right order: every child has exited before the session dir is removed; SIGTERM
 kills the children first, then removes the dir.
