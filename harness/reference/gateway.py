@@ -39,6 +39,7 @@ from harness.reference._core import (
     whole_response,
 )
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
+from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
 from harness.reference._upstream_ws import KeptSockets, UpstreamSocket
 from harness.reference._ws_turn import chain_after, socket_and_chain
@@ -160,9 +161,9 @@ class Gateway:
                                          client_model)  # fmt: skip
                     else:
                         faults = pipe_faults(self.faults, structured) - {"double-done"}
-                        await self.relay(resp, front, door, up.aiter_raw(),
-                                         UpstreamPipe(upstream, route.variant, faults), want_usage,
-                                         client_model)  # fmt: skip
+                        pipe = UpstreamPipe(upstream, route.variant, faults)
+                        chunks = up.aiter_raw(per_chunk=bool(self.faults & CHUNK_BOUND_FAULTS))
+                        await self.relay(resp, front, door, chunks, pipe, want_usage, client_model)
                 return
         except UpstreamError as exc:  # the upstream could not be reached at all
             if not resp.started:
