@@ -6,9 +6,11 @@ and under --concurrency."""
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -31,6 +33,8 @@ from harness.events import (
     assemble,
 )
 from harness.net import WsClientSide, WsClosed
+from harness.reference._core import Route
+from harness.reference.agent import Agent
 from harness.reference.gateway import Gateway
 from harness.suite import Status, Verdict, run
 from harness.upstream import Conversation, Emit, MidStreamError, MockUpstream, Script, Stall
@@ -240,3 +244,32 @@ def test_websocket_cases_run_in_flight_with_others_and_the_cancel_alone() -> Non
     assert {r.stream for r in result.results} == {Verdict.PASS}
     alone = {r.case_id for r in result.results if r.alone}
     assert alone == {"errors-cancellation/websocket-cancel[openai-responses-ws:summary/frames]"}
+
+
+# -- the agent CLI in process --------------------------------------------------------------------------
+@pytest.mark.parametrize("faults", [(), ("ws-new-socket-per-turn",)], ids=["correct", "new-socket"])
+def test_agent_continues_its_tool_loop_on_one_socket(tmp_path: Path, faults: tuple[str, ...]) -> None:
+    with MockUpstream() as up, httpx.Client(timeout=BOUND_S) as http:
+        up.load(Conversation.of([TOOL, ANSWER]))
+        agent = Agent(
+            upstream=up.base_url,
+            route=Route(WS, "summary", "m"),
+            session=tmp_path / "s",
+            faults=frozenset(faults),
+            out=io.BytesIO(),
+            http=http,
+        )
+        try:
+            status = agent.run("Weather?")
+        finally:
+            agent.cleanup()
+        first, second = _bodies(up)
+        conns = {r.conn for r in up.requests}
+    assert "previous_response_id" not in first
+    assert "ws" not in agent.ws  # closed at cleanup
+    assert second["previous_response_id"].startswith("resp_")
+    assert [i["type"] for i in second["input"]] == ["function_call_output"]
+    if faults:
+        assert (status, len(conns)) == (1, 2)  # previous_response_not_found on the new socket
+    else:
+        assert (status, len(conns)) == (0, 1)
