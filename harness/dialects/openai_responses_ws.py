@@ -44,6 +44,7 @@ __all__ = [
     "WsMessageObserver",
     "event_kind",
     "not_found_rejection",
+    "sse_event",
     "ws_error",
 ]
 
@@ -100,6 +101,13 @@ def event_kind(message: str, response_id: str | None = None) -> tuple[str, str |
     return str(obj.get("type", "message")), response_id
 
 
+def sse_event(message: str, response_id: str | None = None) -> tuple[str, str | None, bytes]:
+    """A socket message -> its ``type``, the response id it names (else ``response_id``), and the
+    message as the SSE event the Responses observer reads (what a SUT feeds its Responses pipe)."""
+    kind, response_id = event_kind(message, response_id)
+    return kind, response_id, b"event: " + kind.encode() + b"\ndata: " + message.encode() + b"\n\n"
+
+
 class WsMessageObserver:
     """One WebSocket text message per ``feed`` (a whole JSON event) -> canonical events, through the
     Responses SSE observer (the event name is the message's ``type``)."""
@@ -108,13 +116,7 @@ class WsMessageObserver:
         self._inner = ResponsesObserver()
 
     def feed(self, data: bytes) -> list[Event]:
-        from harness._json import loads
-
-        try:
-            kind = loads(data).get("type", "message")
-        except (ValueError, AttributeError):
-            kind = "message"
-        return self._inner.feed(b"event: " + str(kind).encode() + b"\ndata: " + data + b"\n\n")
+        return self._inner.feed(sse_event(data.decode("utf-8", errors="replace"))[2])
 
     def end(self) -> list[Event]:
         return self._inner.end()

@@ -3,7 +3,7 @@ WebSocket sessions (wsproto) on top, and the lifecycle of a standalone server (`
 line, port file, graceful signals): shared by the mock upstream, the recorder and the replayer."""
 
 from harness.net._server import Framing, Handler, Request, Responder, Server, put_each
-from harness.net._ws import WsClient, WsClosed, WsServerSide, is_websocket_upgrade
+from harness.net._ws import WsClient, WsClientSide, WsClosed, WsServerSide, is_websocket_upgrade
 
 __all__ = [
     "Framing",
@@ -12,6 +12,7 @@ __all__ = [
     "Responder",
     "Server",
     "WsClient",
+    "WsClientSide",
     "WsClosed",
     "WsServerSide",
     "is_websocket_upgrade",

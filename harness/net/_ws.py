@@ -1,6 +1,8 @@
 """WebSocket (RFC 6455) on top of wsproto, sans-IO at its core: :class:`WsServerSide` turns an upgrade
-request the HTTP server already parsed into a session (bytes in -> text messages out, text -> bytes),
-and :class:`WsClient` is a small blocking client over one socket (the reference SUTs' and drivers').
+request the HTTP server already parsed into a session, :class:`WsClientSide` is the client's half (the
+handshake, then the same session); both take bytes in and give complete text messages and the bytes to
+write back. :class:`WsClient` is a small blocking client over one socket on that core (the reference
+SUTs' and drivers'); the reference gateway's asyncio client uses the same core.
 
 Rule: wsproto owns the protocol (handshake, framing, masking, ping/pong, close); these classes only move
 bytes and join fragmented text messages. A closed peer is ``None`` from ``recv``; every wait is bounded.
@@ -18,14 +20,14 @@ from wsproto.connection import ConnectionState
 from wsproto.events import (
     AcceptConnection,
     CloseConnection,
+    Event,
     Ping,
     RejectConnection,
-    RejectData,
     TextMessage,
 )
 from wsproto.events import Request as WsRequest
 
-__all__ = ["WsClient", "WsClosed", "WsServerSide", "is_websocket_upgrade"]
+__all__ = ["WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"]
 
 
 class WsClosed(ConnectionError):
@@ -37,20 +39,21 @@ def is_websocket_upgrade(headers: Sequence[tuple[str, str]]) -> bool:
     return any(k.lower() == "upgrade" and v.strip().lower() == "websocket" for k, v in headers)
 
 
-class WsServerSide:
-    """The server half of one WebSocket, sans-IO: ``accept`` -> the 101 bytes to write; ``receive``
-    -> (complete text messages, bytes to write back: pongs, the close answer); ``text`` -> bytes."""
+def _split_url(url: str) -> tuple[str, int, str]:
+    """``http://`` or ``ws://`` URL -> (host, port, request target)."""
+    parts = urlsplit(url)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return parts.hostname or "127.0.0.1", parts.port or 80, target
 
-    def __init__(self, headers: Sequence[tuple[str, str]], target: str) -> None:
-        self._ws = WSConnection(ConnectionType.SERVER)
-        self._ws.initiate_upgrade_connection([(k.encode(), v.encode()) for k, v in headers], target)
+
+class _Session:
+    """What both halves do once the socket is open: wsproto events -> complete text messages, and the
+    bytes to write back (pongs, the answer to the peer's close)."""
+
+    def __init__(self, ws: WSConnection) -> None:
+        self._ws = ws
         self._parts: list[str] = []
         self.closed = False
-
-    def accept(self) -> bytes:
-        for _ in self._ws.events():  # the upgrade request itself
-            pass
-        return self._ws.send(AcceptConnection())
 
     def receive(self, data: bytes) -> tuple[list[str], bytes]:
         """Feed what the socket read (``b""`` at EOF); the complete text messages and the reply bytes."""
@@ -69,12 +72,66 @@ class WsServerSide:
                 self.closed = True
                 if self._ws.state is ConnectionState.REMOTE_CLOSING:
                     out += self._ws.send(ev.response())
+            else:
+                self._other(ev)
         if not data:
             self.closed = True
         return messages, out
 
+    def _other(self, ev: Event) -> None:
+        pass
+
     def text(self, message: str) -> bytes:
         return self._ws.send(TextMessage(data=message))
+
+    def close(self) -> bytes:
+        """The close frame to send (``b""`` when the socket is no longer open); the session is closed."""
+        out = self._ws.send(CloseConnection(code=1000)) if self._ws.state is ConnectionState.OPEN else b""
+        self.closed = True
+        return out
+
+
+class WsServerSide(_Session):
+    """The server half of one WebSocket, sans-IO: ``accept`` -> the 101 bytes to write; ``receive``
+    -> (complete text messages, bytes to write back: pongs, the close answer); ``text`` -> bytes."""
+
+    def __init__(self, headers: Sequence[tuple[str, str]], target: str) -> None:
+        super().__init__(WSConnection(ConnectionType.SERVER))
+        self._ws.initiate_upgrade_connection([(k.encode(), v.encode()) for k, v in headers], target)
+
+    def accept(self) -> bytes:
+        for _ in self._ws.events():  # the upgrade request itself
+            pass
+        return self._ws.send(AcceptConnection())
+
+
+class WsClientSide(_Session):
+    """The client half, sans-IO: ``handshake()`` -> the upgrade request's bytes; ``receive`` as the
+    server's, ``accepted`` once the server switched protocols (a refusal raises :class:`WsClosed` with
+    its status; EOF before the answer too)."""
+
+    def __init__(self, url: str, headers: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__(WSConnection(ConnectionType.CLIENT))
+        self.host, self.port, self.target = _split_url(url)
+        self._extra = [(k.encode(), v.encode()) for k, v in headers]
+        self.accepted = False
+
+    def handshake(self) -> bytes:
+        request = WsRequest(host=f"{self.host}:{self.port}", target=self.target, extra_headers=self._extra)
+        return self._ws.send(request)
+
+    def receive(self, data: bytes) -> tuple[list[str], bytes]:
+        messages, out = super().receive(data)
+        if not self.accepted and not data:
+            raise WsClosed("connection closed during the WebSocket handshake")
+        return messages, out
+
+    def _other(self, ev: Event) -> None:
+        if isinstance(ev, AcceptConnection):
+            self.accepted = True
+        elif isinstance(ev, RejectConnection):
+            self.closed = True
+            raise WsClosed(f"WebSocket handshake refused: HTTP {ev.status_code}")
 
 
 class WsClient:
@@ -83,34 +140,30 @@ class WsClient:
     None once closed; ``close``. ``http://`` URLs are taken as ``ws://``."""
 
     def __init__(self, url: str, headers: Sequence[tuple[str, str]] = (), timeout: float = 10.0) -> None:
-        parts = urlsplit(url)
-        host, port = parts.hostname or "127.0.0.1", parts.port or 80
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        self._sock = socket.create_connection((host, port), timeout=timeout)
-        self._ws = WSConnection(ConnectionType.CLIENT)
-        self._parts: list[str] = []
+        self._side = WsClientSide(url, headers)
+        self._sock = socket.create_connection((self._side.host, self._side.port), timeout=timeout)
         self._pending: list[str] = []
         self.closed = False
-        extra = [(k.encode(), v.encode()) for k, v in headers]
-        handshake = WsRequest(host=f"{host}:{port}", target=target, extra_headers=extra)
-        self._sock.sendall(self._ws.send(handshake))
-        while True:
-            data = self._sock.recv(65536)
-            self._ws.receive_data(data or None)
-            for ev in self._ws.events():
-                if isinstance(ev, AcceptConnection):
-                    return
-                if isinstance(ev, RejectConnection | RejectData):
-                    self.close()
-                    raise WsClosed(f"WebSocket handshake refused: HTTP {getattr(ev, 'status_code', '?')}")
-            if not data:
-                self.close()
-                raise WsClosed("connection closed during the WebSocket handshake")
+        try:
+            self._sock.sendall(self._side.handshake())
+            while not self._side.accepted:
+                self._take(self._sock.recv(65536))
+        except BaseException:
+            self.close()
+            raise
+
+    def _take(self, data: bytes) -> None:
+        messages, out = self._side.receive(data)
+        self._pending += messages
+        if out:
+            with contextlib.suppress(OSError):
+                self._sock.sendall(out)
+        self.closed = self._side.closed
 
     def send(self, message: str) -> None:
         if self.closed:
             raise WsClosed("the WebSocket is closed")
-        self._sock.sendall(self._ws.send(TextMessage(data=message)))
+        self._sock.sendall(self._side.text(message))
 
     def recv(self, timeout: float = 30.0) -> str | None:
         """The next text message; None once the peer closed (or the socket broke)."""
@@ -119,32 +172,23 @@ class WsClient:
             if self.closed:
                 return None
             try:
-                data = self._sock.recv(65536)
+                self._take(self._sock.recv(65536))
             except OSError:
                 self.closed = True
                 return None
-            self._ws.receive_data(data or None)
-            for ev in self._ws.events():
-                if isinstance(ev, TextMessage):
-                    self._parts.append(ev.data)
-                    if ev.message_finished:
-                        self._pending.append("".join(self._parts))
-                        self._parts = []
-                elif isinstance(ev, Ping):
-                    self._sock.sendall(self._ws.send(ev.response()))
-                elif isinstance(ev, CloseConnection):
-                    with contextlib.suppress(Exception):
-                        self._sock.sendall(self._ws.send(ev.response()))
-                    self.closed = True
-            if not data:
-                self.closed = True
         return self._pending.pop(0)
+
+    def shutdown(self) -> None:
+        """From another thread: end a ``recv`` blocked in this one (the socket shut down; the peer
+        sees the connection close)."""
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
         """Close (a close frame when the socket still works), then the socket; idempotent."""
-        if not self.closed and self._ws.state is ConnectionState.OPEN:
+        if not self.closed:
             with contextlib.suppress(Exception):
-                self._sock.sendall(self._ws.send(CloseConnection(code=1000)))
+                self._sock.sendall(self._side.close())
         self.closed = True
         with contextlib.suppress(OSError):
             self._sock.shutdown(socket.SHUT_RDWR)

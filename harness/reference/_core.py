@@ -69,12 +69,14 @@ def upstream_request(
     stream: bool,
     faults: frozenset[str],
     structured: Mapping[str, Any] | None = None,
+    chain: Mapping[str, Any] | None = None,
 ) -> RequestSpec:
     """The upstream request for ``messages``, reasoning passed back in the route's variant form, the
-    client's ``structured`` output fields (``response_format``, ``tool_choice``) in the upstream's form."""
+    client's ``structured`` output fields (``response_format``, ``tool_choice``) in the upstream's form;
+    ``chain``: the dialect's chaining options (the Responses WebSocket's ``previous_response_id``)."""
     messages = passback_messages(messages, route.dialect, faults)
     dialect = get_dialect(route.dialect)
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = dict(chain or {})
     if "reasoning-content-passback" in faults and route.dialect == "openai-chat":  # FAULT
         options["echo_fields"] = ("reasoning_content",)
     spec = dialect.build_request(

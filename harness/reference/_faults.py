@@ -123,11 +123,11 @@ _STREAM = frozenset(
         "drop-call-signatures",
     }
 )
-GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
-SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think", "retry-after-partial", "ws-new-socket-per-turn"}
-CLI_FAULTS = (
-    _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end", "keep-upstream-open"}
-)
+_WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
+GATEWAY_FAULTS = _IO | _STREAM | _WS | {"keep-upstream-open", "nonstream-inline-think"}
+SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
+_CLI = {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end", "keep-upstream-open"}
+CLI_FAULTS = _IO | _STREAM | _WS | _CLI
 
 
 def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS, *, where: str = "") -> frozenset[str]:

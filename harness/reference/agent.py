@@ -1,7 +1,8 @@
 """The reference agent CLI: one prompt (``--prompt``), or pi RPC-mode commands on stdin (``--rpc``:
 ``prompt`` lines, with optional ``request`` fields, and ``abort``), a streamed pi-style JSONL
 transcript on stdout, tools run as child processes in a session dir, reasoning passed back on every
-tool continuation and every next prompt.
+tool continuation and every next prompt (over the Responses WebSocket mode: one socket for the
+conversation, each turn chained to the last response, ``_ws_turn``).
 
 Rule: cleanup in the right order: every child has exited before the session dir is removed; SIGTERM
 kills the children first, then removes the dir. An abort closes the upstream request in flight at
@@ -25,7 +26,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import httpx
 
@@ -33,6 +34,7 @@ from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
+from harness.net import WsClosed
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -42,6 +44,7 @@ from harness.reference._core import (
     upstream_request,
 )
 from harness.reference._faults import CLI_FAULTS, check_faults
+from harness.reference._ws_turn import ws_turn
 
 __all__ = ["MAX_TURNS", "TOOL_SOURCE", "Agent", "main"]
 
@@ -102,6 +105,7 @@ class Agent:
         self.lock = threading.Lock()
         self.emitter: Emitter = self.pi.emitter("v2", model=route.model)
         self.closing: list[Frame] = []  # agent_end / agent_settled of the latest message
+        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_ws_turn), closed at cleanup
 
     # -- output: every record written and flushed as soon as it exists
     def new_message(self, prompt: str) -> None:
@@ -169,6 +173,8 @@ class Agent:
 
     def turn(self, messages: list[Message], structured: Mapping[str, object]) -> tuple[int, Message]:
         """One streamed upstream request; returns (exit status, the assistant message it carried)."""
+        if getattr(self.dialect, "websocket", False):
+            return self.ws_turn(messages, structured)
         spec = upstream_request(self.route, messages, stream=True, faults=self.faults, structured=structured)
         url = self.upstream + spec.path
         pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
@@ -196,7 +202,10 @@ class Agent:
             return 1, Message("assistant")
         finally:
             self.attach(None)
-        # Our own memory of the turn (what we pass back) is the upstream's, not what faults printed.
+        return self.outcome(pipe)
+
+    def outcome(self, pipe: UpstreamPipe) -> tuple[int, Message]:
+        """Our own memory of the turn (what we pass back) is the upstream's, not what faults printed."""
         if any(isinstance(e, StreamError) for e in pipe.upstream):
             return (0 if "swallow-stream-error" in self.faults else 1), Message("assistant")
         return 0, assemble(pipe.upstream)
@@ -218,6 +227,9 @@ class Agent:
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
+        ws = self.ws.get("ws")
+        if ws is not None:  # the Responses WebSocket mode's socket
+            ws.shutdown()
 
     def aborted(self, pipe: UpstreamPipe) -> tuple[int, Message]:
         """The client aborted the run: pi's ``aborted`` stop; the agent remembers what it had read."""
@@ -256,6 +268,23 @@ class Agent:
             status = self.run(str(cmd.get("message", "")), request if isinstance(request, dict) else None)
         return status
 
+    def ws_turn(self, messages: list[Message], structured: Mapping[str, object]) -> tuple[int, Message]:
+        """The Responses WebSocket mode: the conversation's one socket, each turn chained to the last
+        response; an abort shuts the socket down (``interrupt``), which ends the read at once."""
+        pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
+        try:
+            for ev in ws_turn(self.ws, self.upstream, self.route, messages, self.faults, 300.0, pipe):
+                if not self.abort.is_set():
+                    self.emit([ev])
+        except (OSError, WsClosed) as exc:
+            if self.abort.is_set():
+                return self.aborted(pipe)
+            self.emit(pipe.fail(f"upstream connection failed: {exc!r}"))
+            return 1, Message("assistant")
+        if self.abort.is_set():
+            return self.aborted(pipe)
+        return self.outcome(pipe)
+
     def tool(self, call: ToolCallBlock) -> str:
         """Run one tool in a child process with cwd = the session dir; its printed line is the result."""
         mode = "leak" if "leak-child" in self.faults else "linger" if "early-rmdir" in self.faults else "exit"
@@ -277,7 +306,9 @@ class Agent:
         return result or '{"error":"the tool printed nothing"}'
 
     def cleanup(self, *, kill: bool = False) -> None:
-        """Children first (killed on SIGTERM, else waited for), then the session dir."""
+        """The upstream socket; children first (killed on SIGTERM, else waited for), then the session dir."""
+        if "ws" in self.ws:
+            self.ws.pop("ws").close()
         for child in self.children:
             if "leak-child" in self.faults:  # FAULT: nobody waits for the child
                 continue

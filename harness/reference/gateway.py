@@ -1,9 +1,11 @@
 """The reference gateway: an OpenAI-chat front door (and an Anthropic one) over any upstream dialect,
 forwarding reasoning frame by frame, passing it back on tool turns, surfacing every upstream error (a
-429 / 5xx that came before any byte reached the client is retried once, after its Retry-After).
+429 / 5xx that came before any byte reached the client is retried once, after its Retry-After). The
+Responses WebSocket upstream keeps a socket per conversation between its turns (``_upstream_ws``) and
+chains each turn to the socket's last response.
 
 Rule: one upstream read -> observer -> fault filters -> front-door emitter -> one client write per
-frame, never buffered; when the client leaves, the upstream response is closed at once.
+frame, never buffered; when the client leaves, the upstream response (or socket) is closed at once.
 
 Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...``.
 """
@@ -23,9 +25,10 @@ from typing import Any
 from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Dialect, get_dialect
-from harness.events import End, Event, StreamError, Usage
+from harness.events import End, Event, Message, StreamError, Usage, assemble
 from harness.net import Request, Responder, Server
 from harness.reference._core import (
+    Route,
     UpstreamPipe,
     error_message,
     parse_model,
@@ -37,7 +40,9 @@ from harness.reference._core import (
 )
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
-from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP, UpstreamResponse
+from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
+from harness.reference._upstream_ws import KeptSockets, UpstreamSocket
+from harness.reference._ws_turn import chain_after, socket_and_chain
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
 
@@ -66,6 +71,7 @@ class Gateway:
         self.faults = check_faults(faults, GATEWAY_FAULTS)
         self.server = Server(self.handle, host, port)
         self._http: dict[str, UpstreamHTTP] = {}  # per upstream URL (one, unless it is changed)
+        self.sockets = KeptSockets()  # the Responses WebSocket upstream's, between a conversation's turns
 
     def start(self) -> str:
         return self.server.start()
@@ -76,7 +82,13 @@ class Gateway:
             if loop is not None:
                 with contextlib.suppress(Exception):
                     asyncio.run_coroutine_threadsafe(http.aclose(), loop).result(5.0)
+        if loop is not None:
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._close_sockets(), loop).result(5.0)
         self.server.stop()
+
+    async def _close_sockets(self) -> None:
+        self.sockets.close()
 
     def __enter__(self) -> Gateway:
         self.start()
@@ -128,6 +140,9 @@ class Gateway:
         client_model = str(body.get("model", ""))
         upstream = get_dialect(route.dialect)
         structured = structured_fields(body)
+        if getattr(upstream, "websocket", False):
+            await self.forward_ws(resp, door, front, route, messages, stream, want_usage, client_model)
+            return
         spec = upstream_request(route, messages, stream=stream, faults=self.faults, structured=structured)
         try:
             for attempt in range(2):  # one retry, only before the client got a byte (see retry_delay)
@@ -146,8 +161,9 @@ class Gateway:
                                          client_model)  # fmt: skip
                     else:
                         faults = pipe_faults(self.faults, structured) - {"double-done"}
-                        await self.relay(resp, front, door, up, UpstreamPipe(upstream, route.variant, faults),
-                                         want_usage, client_model)  # fmt: skip
+                        pipe = UpstreamPipe(upstream, route.variant, faults)
+                        chunks = up.aiter_raw(per_chunk=bool(self.faults & CHUNK_BOUND_FAULTS))
+                        await self.relay(resp, front, door, chunks, pipe, want_usage, client_model)
                 return
         except UpstreamError as exc:  # the upstream could not be reached at all
             if not resp.started:
@@ -169,10 +185,10 @@ class Gateway:
             await _send(resp, 200, out)
 
     async def relay(
-        self, resp: Responder, front: Dialect, door: FrontDoor, up: UpstreamResponse, pipe: UpstreamPipe,
-        want_usage: bool, client_model: str,
-    ) -> None:  # fmt: skip
-        """A streamed answer, frame by frame, to its end or until the client leaves."""
+        self, resp: Responder, front: Dialect, door: FrontDoor, chunks: AsyncIterator[bytes],
+        pipe: UpstreamPipe, want_usage: bool, client_model: str,
+    ) -> bool:  # fmt: skip
+        """A streamed answer, frame by frame, to its end (True) or until the client leaves (False)."""
         await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
         emitter = front.emitter(door.variant, model=client_model)
 
@@ -180,11 +196,63 @@ class Gateway:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
             await self.write(resp, front, emitter.feed(events))
 
-        chunks = up.aiter_raw(per_chunk=bool(self.faults & CHUNK_BOUND_FAULTS))
         ended = await self.pump(resp, chunks, pipe, deliver)
         if ended:
             await self.write(resp, front, emitter.close())
             await resp.end()
+        return ended
+
+    async def forward_ws(
+        self, resp: Responder, door: FrontDoor, front: Dialect, route: Route, messages: list[Message],
+        stream: bool, want_usage: bool, client_model: str,
+    ) -> None:  # fmt: skip
+        """The Responses WebSocket upstream: the conversation's kept socket (else a new one), one
+        ``response.create`` chained to the socket's last response; an ``error`` before any output is
+        the client's error status, the rest relayed as an HTTP stream is. Only a completed response
+        keeps its socket for the next turn; any other end (the client's leaving first) closes it."""
+        state = self.sockets.take(messages)
+        sock, chain = socket_and_chain(state, self.faults)
+        spec = upstream_request(route, messages, stream=True, faults=self.faults, chain=chain)
+        completed = False
+        try:
+            if sock is None:
+                sock = state["ws"] = await UpstreamSocket.open(self.upstream + spec.path, connect=5.0)
+            await sock.send(dumps_compact(spec.body))
+            reply = await self._ws_answer(resp, door, front, route, sock, stream, want_usage, client_model)
+            completed = reply is not None and sock.kind == "response.completed"
+            chain_after(state, sock.kind, sock.response_id, len(messages) + 1)
+            if reply is not None and completed:
+                self.sockets.keep([*messages, reply], state)
+        except UpstreamError as exc:
+            if not resp.started:
+                await _send(resp, 502, front.error_body(502, f"upstream unreachable: {exc!r}"))
+        finally:
+            if sock is not None and not completed:
+                sock.close()
+
+    async def _ws_answer(
+        self, resp: Responder, door: FrontDoor, front: Dialect, route: Route, sock: UpstreamSocket,
+        stream: bool, want_usage: bool, client_model: str,
+    ) -> Message | None:  # fmt: skip
+        """One response off the socket to the client; the reply it carried (None: it did not end, the
+        client having left)."""
+        upstream = get_dialect(route.dialect)
+        chunks = sock.response()
+        first = await anext(chunks)
+        if sock.kind == "error":
+            error: Any = loads(sock.message)
+            data = dumps_compact({"error": error.get("error")}).encode()
+            await self.upstream_error(resp, door, front, int(error.get("status") or 500), data, stream)
+            return Message("assistant")
+        if not stream:
+            async for _ in chunks:
+                pass
+            body = dumps_compact(loads(sock.message).get("response")).encode()
+            await self.whole(resp, front, door, (upstream, route.variant), body, want_usage, client_model)
+            return assemble(whole_response(upstream, body, (), route.variant)[0])
+        pipe = UpstreamPipe(upstream, route.variant, self.faults - {"double-done"})
+        ended = await self.relay(resp, front, door, _after(first, chunks), pipe, want_usage, client_model)
+        return assemble(pipe.upstream) if ended else None
 
     async def pump(
         self, resp: Responder, chunks: AsyncIterator[bytes], pipe: UpstreamPipe, deliver: Any
@@ -248,6 +316,12 @@ class Gateway:
                 await _send(resp, 200, front.emit_response((End("stop"),), door.variant))
             return
         await _send(resp, status, front.error_body(status, error_message(body)))
+
+
+async def _after(first: bytes, rest: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    yield first
+    async for chunk in rest:
+        yield chunk
 
 
 def _openai_error(status: int, message: str) -> bytes:

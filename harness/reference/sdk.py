@@ -15,11 +15,8 @@ from typing import Any, Protocol
 
 import httpx
 
-from harness._json import dumps_compact
 from harness.dialects import get_dialect
-from harness.dialects.openai_responses_ws import TERMINAL, event_kind
 from harness.events import End, Event, Message, ReasoningDelta, StreamError, TextDelta
-from harness.net import WsClient
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -31,7 +28,7 @@ from harness.reference._core import (
     whole_response,
 )
 from harness.reference._faults import SDK_FAULTS, check_faults
-from harness.reference._request_faults import passback_messages
+from harness.reference._ws_turn import ws_turn
 
 __all__ = ["ReferenceSDKError", "SDKRequest", "reference_sdk"]
 
@@ -69,7 +66,7 @@ def reference_sdk(request: SDKRequest) -> Iterator[Event]:
     )
     url = request.base_url.rstrip("/") + spec.path
     if getattr(dialect, "websocket", False):
-        yield from _websocket(request, dialect, route, url, faults)
+        yield from _websocket(request, dialect, route, faults)
         return
     body: Any = spec.body
     for attempt in range(2):  # one retry, only before anything reached the user (see _attempt)
@@ -121,48 +118,11 @@ def _attempt(
     return None
 
 
-def _websocket(
-    request: SDKRequest, dialect: Any, route: Route, url: str, faults: frozenset[str]
-) -> Iterator[Event]:
-    """The Responses WebSocket mode: one socket per conversation (kept in ``request.state``, closed by
-    the driver at its end), ``response.create`` per turn with only the new input items and the last
-    response's id. Closing the iterator mid-response closes the socket (the mode's only cancel)."""
+def _websocket(request: SDKRequest, dialect: Any, route: Route, faults: frozenset[str]) -> Iterator[Event]:
+    """The Responses WebSocket mode (``_ws_turn``): the conversation's socket kept in ``request.state``,
+    closed by the driver at its end; closing the iterator mid-response closes it (the mode's cancel)."""
     state: dict[str, Any] | None = getattr(request, "state", None)
-    if state is None:
-        state = {}
-    sock = state.get("ws")
-    if sock is not None and "ws-new-socket-per-turn" in faults:  # FAULT: the connection's cache is lost
-        sock.close()
-        sock = None
-    if sock is None or sock.closed:
-        sock = state["ws"] = WsClient(url, timeout=request.http.timeout.read or 10.0)
-    messages = passback_messages(request.messages, route.dialect, faults)
-    spec = dialect.build_request(
-        messages,
-        model=route.model,
-        stream=True,
-        variant=route.variant,
-        previous_response_id=state.get("last_id"),
-        since=state.get("since", 0),
-    )
+    timeout = request.http.timeout.read or 10.0
     pipe = UpstreamPipe(dialect, route.variant, faults)
-    done = False
-    try:
-        sock.send(dumps_compact(spec.body))
-        rid = None
-        while not done:
-            message = sock.recv(timeout=request.http.timeout.read or 10.0)
-            if message is None:
-                yield from pipe.fail("the upstream closed the WebSocket")
-                done = True
-                return
-            kind, rid = event_kind(message, rid)
-            yield from pipe.feed(b"event: " + kind.encode() + b"\ndata: " + message.encode() + b"\n\n")
-            done = kind in TERMINAL
-        yield from pipe.end()
-        if kind == "response.completed" and rid is not None:
-            state["last_id"], state["since"] = rid, len(request.messages) + 1
-    finally:
-        if not done:  # the user left mid-response: closing the socket is how a WebSocket cancels
-            sock.close()
-            state.pop("ws", None)
+    state = {} if state is None else state
+    yield from ws_turn(state, request.base_url, route, request.messages, faults, timeout, pipe)

@@ -18,9 +18,6 @@ _DIR = Path(__file__).resolve().parent.parent / "reference"
 _FAULTS = {"reference": GATEWAY_FAULTS, "reference-sdk": SDK_FAULTS, "reference-cli": CLI_FAULTS}
 """The fault switches each built-in SUT understands."""
 
-_NO_WEBSOCKET = [f"openai-responses-ws:{v}" for v in ("summary", "reasoning_text", "empty")]
-"""The reference gateway and agent reach their upstream over HTTP only (the SDK has the socket mode)."""
-
 BUILTIN = {
     "reference": {
         "name": "reference-gateway",
@@ -37,7 +34,6 @@ BUILTIN = {
         "front_door": "openai-chat",
         "front_variant": "reasoning_details",
         "inline_think": False,
-        "unsupported_variants": _NO_WEBSOCKET,
         "models": {"*": "{dialect}:{variant}/mock-model"},
         "timeout": 10.0,
     },
@@ -70,7 +66,6 @@ BUILTIN = {
         "input": "rpc",
         "front_door": "pi-json",
         "front_variant": "v2",
-        "unsupported_variants": _NO_WEBSOCKET,
         "models": {"*": "mock-model"},
         "timeout": 10.0,
     },

@@ -20,7 +20,6 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from harness.dialects import get_dialect
 from harness.suite._case import Case
 from harness.suite._verdict import CaseResult, Status
 from harness.suite.checks import CaseView
@@ -69,8 +68,6 @@ def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
         return "cancellation: the upstream connection must close after the client's cancel"
     if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
         return "process-level fault: the upstream cuts or holds its connection"
-    if getattr(get_dialect(case.dialect), "websocket", False):
-        return "WebSocket: a chained response.create carries no user message (no routing token)"
     return ""
 
 

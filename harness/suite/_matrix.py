@@ -78,6 +78,7 @@ MATRIX: tuple[Mutant, ...] = (
         _c(
             f"incrementality/gated-reasoning[{CHAT}]",
             "incrementality/gated-reasoning[openai-responses:summary/frames]",
+            "wire-variants/responses-websocket[openai-responses-ws:summary/frames]",
         ),
     ),
     Mutant(
@@ -135,6 +136,13 @@ MATRIX: tuple[Mutant, ...] = (
     ),
     Mutant(
         "keep-upstream-open", "reference", "cancellation", _c(f"errors-cancellation/client-cancel[{CHAT}]")
+    ),
+    Mutant(
+        "keep-upstream-open",
+        "reference",
+        "cancellation",
+        _c("errors-cancellation/websocket-cancel[openai-responses-ws:summary/frames]"),
+        label="websocket",
     ),
     Mutant(
         "tools-before-reasoning",
@@ -231,6 +239,12 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant(
         "ws-new-socket-per-turn",
         "reference-sdk",
+        "passback",
+        _c("tools-passback/responses-websocket-chain[openai-responses-ws:summary/frames]"),
+    ),
+    Mutant(
+        "ws-new-socket-per-turn",
+        "reference",
         "passback",
         _c("tools-passback/responses-websocket-chain[openai-responses-ws:summary/frames]"),
     ),

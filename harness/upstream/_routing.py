@@ -8,7 +8,8 @@ forward the conversation. ``x-thinkwire-case`` may name a conversation too (a to
 that knows them, a case id), where headers pass through.
 
 :class:`Routes` picks the conversation of a request: the named one; the only one when the request names
-none (unless routing is ``strict``: then several cases are in flight and a guess could be wrong). Any
+none (unless routing is ``strict``: then several cases are in flight and a guess could be wrong); a
+chained Responses WebSocket turn by the conversation that produced the response it names. Any
 other token in the same request is *foreign*: another conversation's content in this one (cross-talk,
 recorded by ``dispatch``). A request that names no conversation in flight is the SUT's (a stray).
 """
@@ -114,6 +115,17 @@ class Routes:
     def get(self, token: str) -> ConversationState | None:
         with self._lock:
             return self._table.get(token)
+
+    def by_response(self, response_id: str) -> ConversationState | None:
+        """The conversation in flight that produced ``response_id``: a chained Responses WebSocket turn
+        names no user message, only the response it continues (ids are unique within a mock)."""
+        with self._lock:
+            states = list(self._table.values())
+        for state in states:
+            with state.lock:
+                if response_id in state.responses:
+                    return state
+        return None
 
     def pick(self, headers: tuple[tuple[str, str], ...], body: bytes) -> Routed:
         named = [v.strip() for k, v in headers if k.lower() == ROUTE_HEADER and v.strip()]

@@ -39,7 +39,7 @@ from harness.upstream._plan import (
 from harness.upstream._routing import Routes
 from harness.upstream._script import Conversation, Script
 from harness.upstream._shared import CONTROL, SharedCatalog, json_body
-from harness.upstream._websocket import serve_websocket
+from harness.upstream._websocket import previous_response_id, serve_websocket
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
 
@@ -165,12 +165,16 @@ class MockUpstream:
 
     def _ws_state(self, req: Request, message: str) -> tuple[ConversationState, tuple[tuple[str, str], ...]]:
         """The conversation of one WebSocket message (routed like a request: the upgrade's headers,
-        the message's text); one that names no conversation in flight goes to the strays' (the SUT's:
-        answered as an unexpected request)."""
+        the message's text; else the response its ``previous_response_id`` names); one that names no
+        conversation in flight goes to the strays' (the SUT's: answered as an unexpected request)."""
         if not self._routing:
             return self._current(), ()
         routed = self.routes.pick(req.headers, message.encode())
-        return (self._strays, ()) if routed.state is None else (routed.state, routed.foreign)
+        if routed.state is None:  # a chained turn: its new input items need not carry the token
+            previous = previous_response_id(message)
+            state = None if previous is None else self.routes.by_response(previous)
+            return (self._strays, ()) if state is None else (state, ())
+        return routed.state, routed.foreign
 
     async def _handle(self, req: Request, resp: Responder) -> None:
         foreign: tuple[tuple[str, str], ...] = ()

@@ -20,9 +20,19 @@ from harness._json import dumps_compact, loads
 from harness.net import Request, Responder, WsServerSide, put_each
 from harness.upstream._dispatch import ConversationState, dispatch
 
-__all__ = ["serve_websocket"]
+__all__ = ["previous_response_id", "serve_websocket"]
 
 _READ = 65536
+
+
+def previous_response_id(message: str) -> str | None:
+    """The ``previous_response_id`` a ``response.create`` message names (None: none, or no such message)."""
+    try:
+        body = loads(message)
+    except ValueError:
+        return None
+    previous = body.get("previous_response_id") if isinstance(body, dict) else None
+    return previous if isinstance(previous, str) and previous else None
 
 
 class _Conn:

@@ -109,3 +109,32 @@ def test_the_drivers_websocket_front_door_passes_against_the_mock_itself() -> No
     assert {r.stream.value for r in result.results} <= {"PASS", "INFO"}, [
         (r.case_id, [(f.check, f.message) for f in r.failing()]) for r in result.results
     ]
+
+
+def test_a_chained_create_without_token_reaches_the_conversation_of_the_response_it_names(
+    upstream: MockUpstream,
+) -> None:
+    """Several conversations in flight (strict routing): the first turn carries its case's token, the
+    chained one only the id of the response it continues, and still reaches its conversation."""
+    from harness.timeline import Timeline
+    from harness.upstream import ClientSide
+    from harness.upstream._routing import token_for
+
+    a, b = token_for("ws-a"), token_for("ws-b")
+    tl_a = Timeline()
+    upstream.route(a, Conversation.of([_answer("A1."), _answer("A2.")]), tl_a, ClientSide())
+    upstream.route(b, Conversation.of([_answer("B1.")]), Timeline(), ClientSide())
+    upstream.strict_routing = True
+    sock = WsClient(upstream.base_url + "/v1/responses")
+    try:
+        first = _turn(sock, store=False, input=f"hi [{a}]")
+        second = _turn(sock, store=False, previous_response_id=_rid(first), input="more")
+        stray = _turn(sock, store=False, previous_response_id="resp_unknown", input="more")
+    finally:
+        sock.close()
+        upstream.unroute(a)
+        upstream.unroute(b)
+        upstream.strict_routing = False
+    assert any(e.get("delta") == "A2." for e in second)
+    assert len(tl_a.select("upstream", "request")) == 2
+    assert stray[-1]["type"] == "error"  # names no conversation in flight: the SUT's stray

@@ -1,0 +1,151 @@
+"""The reference gateway's WebSocket upstream (the Responses API's socket mode): an asyncio client on
+the sans-IO core the blocking client uses (``harness.net.WsClientSide``), and the sockets the gateway
+keeps between a conversation's turns.
+
+Rule: one response at a time per socket; its messages are handed on one by one as they arrive
+(:meth:`UpstreamSocket.response`: each as the SSE event the Responses pipe reads), never buffered; a
+socket that closes before its response ended is :class:`UpstreamBroken`. A kept socket belongs to one
+conversation, found again by the conversation's content (its messages up to the reply that socket
+produced: chat front doors are stateless); taking it removes it, so no two requests share a socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects.openai_responses_ws import TERMINAL, sse_event
+from harness.events import Message, ToolResultBlock
+from harness.net import WsClientSide
+from harness.reference._upstream_http import READ_SIZE, UpstreamBroken, UpstreamUnreachable
+
+__all__ = ["KeptSockets", "UpstreamSocket", "conversation_keys"]
+
+
+class UpstreamSocket:
+    """``await UpstreamSocket.open(url)``; ``await send(text)``; ``response()``; ``close()``."""
+
+    def __init__(self, side: WsClientSide, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 read: float) -> None:  # fmt: skip
+        self.side, self.reader, self.writer, self.read_timeout = side, reader, writer, read
+        self.pending: list[str] = []
+        self.kind = self.message = ""  # the type of the last message of the response in flight, itself
+        self.response_id: str | None = None
+
+    @classmethod
+    async def open(cls, url: str, *, connect: float = 5.0, read: float = 300.0) -> UpstreamSocket:
+        side = WsClientSide(url)
+        try:
+            async with asyncio.timeout(connect):
+                reader, writer = await asyncio.open_connection(side.host, side.port, limit=READ_SIZE)
+        except (OSError, TimeoutError) as exc:
+            raise UpstreamUnreachable(f"cannot connect to {side.host}:{side.port}: {exc!r}") from None
+        sock = cls(side, reader, writer, read)
+        try:
+            writer.write(side.handshake())
+            async with asyncio.timeout(connect):
+                while not side.accepted:
+                    await sock._read()
+        except (OSError, TimeoutError, ConnectionError) as exc:
+            sock.close()
+            raise UpstreamUnreachable(f"no WebSocket from the upstream: {exc}") from None
+        return sock
+
+    @property
+    def closed(self) -> bool:
+        return self.side.closed or self.writer.transport.is_closing() or self.reader.at_eof()
+
+    async def _read(self) -> None:
+        data = await self.reader.read(READ_SIZE)
+        messages, out = self.side.receive(data)
+        self.pending += messages
+        if out and not self.writer.transport.is_closing():
+            self.writer.write(out)
+
+    async def send(self, message: str) -> None:
+        if self.closed:
+            raise UpstreamBroken("the upstream WebSocket is closed")
+        self.writer.write(self.side.text(message))
+        await self.writer.drain()
+
+    async def recv(self) -> str | None:
+        """The next message; None once the upstream closed the socket (or it broke)."""
+        while not self.pending:
+            if self.side.closed:
+                return None
+            try:
+                async with asyncio.timeout(self.read_timeout):
+                    await self._read()
+            except (OSError, TimeoutError, ConnectionError):
+                self.close()
+                return None
+        return self.pending.pop(0)
+
+    async def response(self) -> AsyncIterator[bytes]:
+        """The messages of the response in flight, each as an SSE event, to its terminal message
+        (``kind``, ``response_id``: what it said last); a close before it is UpstreamBroken."""
+        self.kind, self.response_id = "", None
+        while self.kind not in TERMINAL:
+            message = await self.recv()
+            if message is None:
+                raise UpstreamBroken("the upstream closed the WebSocket")
+            self.message = message
+            self.kind, self.response_id, data = sse_event(message, self.response_id)
+            yield data
+
+    def close(self) -> None:
+        """A close frame if the socket is open, then the connection (at once: this is the cancel)."""
+        with contextlib.suppress(Exception):
+            if not self.writer.transport.is_closing():
+                self.writer.write(self.side.close())
+        self.side.closed = True
+        self.writer.close()
+
+
+def conversation_keys(messages: Sequence[Message]) -> list[str]:
+    """``keys[k]``: the content of ``messages[:k + 1]`` as one hash: roles, text, tool calls and results
+    (reasoning and signatures left out: the upstream keeps the reasoning of the responses it chains,
+    and front doors carry it back in many shapes)."""
+    h = hashlib.blake2b(digest_size=16)
+    keys = []
+    for m in messages:
+        calls = [[c.id, c.name, c.arguments] for c in m.tool_calls]
+        results = [[b.call_id, b.content] for b in m.content if isinstance(b, ToolResultBlock)]
+        h.update(dumps_compact([m.role, m.text, calls, results]).encode())
+        keys.append(h.copy().hexdigest())
+    return keys
+
+
+class KeptSockets:
+    """Conversation states between turns (``{"ws": UpstreamSocket, "last_id", "since"}``, as
+    ``_ws_turn`` keeps them), by conversation key; at most ``limit`` (the oldest one's socket is closed)."""
+
+    def __init__(self, limit: int = 64) -> None:
+        self.limit = limit
+        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def take(self, messages: Sequence[Message]) -> dict[str, Any]:
+        """The state of the longest prefix of ``messages`` ending in a reply relayed on a kept socket,
+        no longer kept; an empty one when there is none."""
+        keys = conversation_keys(messages)
+        for k in range(len(messages) - 1, 0, -1):
+            if messages[k - 1].role == "assistant" and keys[k - 1] in self._kept:
+                return self._kept.pop(keys[k - 1])
+        return {}
+
+    def keep(self, messages: Sequence[Message], state: dict[str, Any]) -> None:
+        """``messages``: the conversation up to and including the reply its socket just completed."""
+        self._kept[conversation_keys(messages)[-1]] = state
+        while len(self._kept) > self.limit:
+            _, old = self._kept.popitem(last=False)
+            old["ws"].close()
+
+    def close(self) -> None:
+        for state in self._kept.values():
+            state["ws"].close()
+        self._kept.clear()
