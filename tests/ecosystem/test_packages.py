@@ -116,6 +116,20 @@ def test_known_findings_match_by_glob() -> None:
     assert set(KNOWN) <= {name for name, _ in PACKAGES}  # every finding belongs to a profile that runs
 
 
+def test_passback_rows_name_their_own_cause_before_the_broader_globs() -> None:
+    mm = "tools-passback/minimax-interleaved-thinking[openai-chat:think-tags/frames"
+    nonstream, stream = known("litellm-proxy", mm + "/nonstream]"), known("litellm-proxy", mm + "]")
+    assert nonstream is not None and "parse_content_for_reasoning" in nonstream[0]  # ("[[]": a literal "[")
+    assert stream is not None and "streaming path leaves" in stream[0]
+    pai = known("pydantic-ai-openai-chat", mm + "/nonstream]")
+    assert pai is not None and "_thinking_part.py:75" in pai[0]
+    sig = "tools-passback/openrouter-signature-only[openai-chat:reasoning_details/frames"
+    node = known("node-openai-chat", sig + "]")
+    assert node is not None and "ChatCompletionStream.js:292" in node[0]
+    assert known("node-openai-chat", sig + "/nonstream]") is None  # the message goes back as it came
+    assert "dist/index.js:271" in (known("node-ai-sdk", sig + "]") or ("",))[0]
+
+
 def test_matrix_counts_by_category() -> None:
     class R:
         def __init__(self, cid: str, v: Verdict) -> None:
