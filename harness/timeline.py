@@ -59,10 +59,7 @@ Atomic values only, so the garbage collector untracks the row at its first pass 
 would keep every row of a long stream tracked, and each full collection would walk them all)."""
 
 
-def _write_entry(
-    t: int, side: Side, data: bytes, turn: int, tags: tuple[str, ...], frame: int | None
-) -> Entry:
-    return Entry(t, side, "write", data, None, turn, {"tags": list(tags), "frame": frame})
+_new = tuple.__new__  # ``Entry(...)`` goes through a Python-level __new__: twice as slow
 
 
 class Timeline:
@@ -89,6 +86,8 @@ class Timeline:
         """Threads inside :meth:`wait_for`: with none, appending skips the notification."""
         self._tag_keys: dict[frozenset[str], tuple[str, ...]] = {}
         """Each write's tag set, sorted once per distinct set (a stream has a handful)."""
+        self._infos: dict[tuple[tuple[str, ...], int | None], Mapping[str, Any]] = {}
+        """A write entry's ``info`` per (tags, frame): shared by the writes of one frame."""
         self.t0 = now()
 
     def add(
@@ -146,10 +145,20 @@ class Timeline:
             self._changed.notify_all()
 
     def _settle(self) -> None:  # caller holds the lock
-        pending, entries = self._pending, self._entries
+        """Move what was added to the entries; write rows become entries, and the writes of one frame
+        (a byte-wise stream has thousands) share one read-only ``info``."""
+        pending, entries, infos = self._pending, self._entries, self._infos
+        add, pop, new = entries.append, pending.popleft, _new
         for _ in range(len(pending)):
-            item = pending.popleft()
-            entries.append(item if isinstance(item, Entry) else _write_entry(*item))
+            item = pop()
+            if type(item) is Entry:
+                add(item)
+                continue
+            t, side, data, turn, tags, frame = item
+            info = infos.get((tags, frame))
+            if info is None:
+                info = infos[(tags, frame)] = MappingProxyType({"tags": list(tags), "frame": frame})
+            add(new(Entry, (t, side, "write", data, None, turn, info)))
 
     def wait_for(self, side: Side, kind: str, *, timeout: float, after: int = 0) -> Entry | None:
         """Block until an entry of this side/kind (at or after time ``after``) exists, or ``timeout``

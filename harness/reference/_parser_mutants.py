@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from harness._json import loads
 
 __all__ = [
+    "CHUNK_BOUND_FAULTS",
     "FIRST_CHOICE_ONLY",
     "PARSER_FAULTS",
     "PARSER_MUTANTS",
@@ -47,6 +48,10 @@ PARSER_MUTANTS: dict[str, str] = {
 
 PARSER_FAULTS = frozenset(PARSER_MUTANTS)
 """The parser mutants: each rewrites the upstream bytes the way a deviating decoder reads them."""
+
+CHUNK_BOUND_FAULTS = PARSER_FAULTS | {"break-utf8"}
+"""The switches whose bug shows at a network chunk boundary: a reference SUT with one of them on reads
+its upstream one HTTP chunk at a time (as httpx does), not one socket read at a time."""
 
 FIRST_CHOICE_ONLY = "first-choice-only"
 """Not a framing mutant (the perturbations' mutation score leaves it out): a chat chunk reader that

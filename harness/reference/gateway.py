@@ -36,6 +36,7 @@ from harness.reference._core import (
     whole_response,
 )
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
+from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP, UpstreamResponse
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
@@ -179,7 +180,8 @@ class Gateway:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
             await self.write(resp, front, emitter.feed(events))
 
-        ended = await self.pump(resp, up.aiter_raw(), pipe, deliver)
+        chunks = up.aiter_raw(per_chunk=bool(self.faults & CHUNK_BOUND_FAULTS))
+        ended = await self.pump(resp, chunks, pipe, deliver)
         if ended:
             await self.write(resp, front, emitter.close())
             await resp.end()
