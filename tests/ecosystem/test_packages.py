@@ -117,17 +117,17 @@ def test_known_findings_match_by_glob() -> None:
 
 
 def test_passback_rows_name_their_own_cause_before_the_broader_globs() -> None:
+    def cause(profile: str, case_id: str) -> str:
+        return (known(profile, case_id) or ("",))[0]
+
     mm = "tools-passback/minimax-interleaved-thinking[openai-chat:think-tags/frames"
-    nonstream, stream = known("litellm-proxy", mm + "/nonstream]"), known("litellm-proxy", mm + "]")
-    assert nonstream is not None and "parse_content_for_reasoning" in nonstream[0]  # ("[[]": a literal "[")
-    assert stream is not None and "streaming path leaves" in stream[0]
-    pai = known("pydantic-ai-openai-chat", mm + "/nonstream]")
-    assert pai is not None and "_thinking_part.py:75" in pai[0]
+    assert "parse_content_for_reasoning" in cause("litellm-proxy", mm + "/nonstream]")  # "[[]": a literal "["
+    assert "streaming path leaves" in cause("litellm-proxy", mm + "]")
+    assert "_thinking_part.py:75" in cause("pydantic-ai-openai-chat", mm + "/nonstream]")
     sig = "tools-passback/openrouter-signature-only[openai-chat:reasoning_details/frames"
-    node = known("node-openai-chat", sig + "]")
-    assert node is not None and "ChatCompletionStream.js:292" in node[0]
+    assert "ChatCompletionStream.js:292" in cause("node-openai-chat", sig + "]")
     assert known("node-openai-chat", sig + "/nonstream]") is None  # the message goes back as it came
-    assert "dist/index.js:271" in (known("node-ai-sdk", sig + "]") or ("",))[0]
+    assert "dist/index.js:271" in cause("node-ai-sdk", sig + "]")
 
 
 def test_matrix_counts_by_category() -> None:
