@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from harness.suite import RunResult
+    from harness.suite import CaseResult, RunResult
     from harness.timeline import Timeline
 
 __all__ = ["MockUpstreamHandle"]
@@ -177,11 +177,28 @@ def thinkwire_run(
         if isinstance(cases, str):
             cases = [cases]
         result = run(cases, upstream=thinkwire_upstream, **opts)
-        config.stash[_RESULTS_KEY].append(result)
+        if report_dir:  # (without a report nothing is kept past the test: a long session stays flat)
+            config.stash[_RESULTS_KEY].append(_for_report(result))
         runs.append(result)
         return result
 
     return _run
+
+
+def _for_report(result: RunResult) -> RunResult:
+    """What the session report keeps of a run: as ``thinkwire run`` keeps it by default, a passing
+    case's timeline as its summary (a case that did not pass keeps all of it, its evidence)."""
+    import dataclasses
+
+    from harness.suite._case_run import failed
+    from harness.suite._summary import summarise_serialized
+
+    def slim(r: CaseResult) -> CaseResult:
+        if failed(r) or not r.timeline:
+            return r
+        return dataclasses.replace(r, timeline=[], timeline_summary=summarise_serialized(r.timeline))
+
+    return dataclasses.replace(result, results=[slim(r) for r in result.results])
 
 
 @pytest.fixture
@@ -207,7 +224,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()
     runs = item.stash.get(_ITEM_RUNS, None)
-    if report.when != "call" or not report.failed or not runs:
+    if report.when != "call" or not runs:
+        return
+    item.stash[_ITEM_RUNS] = []  # the item outlives its test: it keeps no run (and no timeline) past it
+    if not report.failed:
         return
     from harness.report._svg import write_swimlanes
 

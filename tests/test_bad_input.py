@@ -29,6 +29,13 @@ PROFILES = [
     ("env table", URL + "env = {A = {b = 1}}\n", ["'env.A'", "expected a string", "dict"]),
     ("keep_alive string", URL + 'keep_alive = "yes"\n', ["'keep_alive'", "true or false", "str ('yes')"]),
     ("command list of ints", 'kind = "gateway"\ncommand = ["gw", 1]\n', ["'command'", "list of strings"]),
+    ("cli input", 'kind = "cli"\ncommand = ["a"]\ninput = "stdin"\n', ["'input'", "'stdin'", "rpc"]),
+    ("rpc not a cli", URL + 'input = "rpc"\n', ["'input'", "only a cli profile", "url"]),
+    (
+        "rpc cli with an SSE front door",
+        'kind = "cli"\ncommand = ["a"]\ninput = "rpc"\nfront_door = "openai-chat"\n',
+        ["'input'", "pi-json", "openai-chat"],
+    ),
 ]
 
 

@@ -139,7 +139,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
             "thinkwire: error: --fault of the built-in SUT 'reference': unknown fault switch 'drop-reasonin'",
         ),
         (
-            ("run", "--sut", "reference-cli", "--fault", "keep-upstream-open"),  # a gateway-only switch
+            ("run", "--sut", "reference-cli", "--fault", "nonstream-inline-think"),  # not a CLI switch
             "thinkwire: error: --fault of the built-in SUT 'reference-cli': unknown fault switch",
         ),
         (

@@ -73,6 +73,10 @@ def test_report_option_writes_merged_results(pytester: pytest.Pytester) -> None:
     data = json.loads((out / "results.json").read_text())
     assert [r["case_id"] for r in data["results"]] == [CASE]
     assert (out / "report.html").exists()
+    # as `thinkwire run` keeps it: a passing case's timeline as its summary, not every entry
+    (kept,) = data["results"]
+    assert not kept["timeline"]
+    assert kept["timeline_summary"]["entries"] > 0
 
 
 def test_assert_diff_of_event_streams(pytester: pytest.Pytester) -> None:
@@ -123,6 +127,8 @@ def test_failing_thinkwire_run_names_the_swimlane_svg_of_each_failing_case(pytes
     svg = path.read_text(encoding="utf-8")
     assert 'data-checks="delivery"' in svg  # the failing check's evidence is marked on it
     assert "evidence of delivery: #" in svg
+    (kept,) = json.loads((out / "results.json").read_text())["results"]
+    assert kept["timeline"]  # a case that did not pass keeps its whole timeline in the report
 
 
 @pytest.mark.slow

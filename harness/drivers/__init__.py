@@ -21,6 +21,7 @@ from harness.drivers._base import (
     converse,
 )
 from harness.drivers._cli import CliDriver
+from harness.drivers._cli_rpc import cli_unsupported
 from harness.drivers._gateway import GatewayDriver, UrlDriver
 from harness.drivers._profile import (
     KIND_TABLE,
@@ -53,6 +54,7 @@ __all__ = [
     "SUTRequest",
     "TurnOutcome",
     "UrlDriver",
+    "cli_unsupported",
     "converse",
     "load_callable",
     "load_profile",

@@ -1,5 +1,6 @@
-"""Driver for CLI / agent SUTs: a process that reads a prompt and writes JSONL (pi-style) or SSE to
-stdout, with the session/temp dir it uses and the child processes it spawns watched throughout.
+"""Driver for CLI / agent SUTs: a process that reads a prompt (on its command line, or as pi RPC-mode
+commands on stdin: ``_cli_rpc``) and writes JSONL (pi-style) or SSE to stdout, with the session/temp
+dir it uses and the child processes it spawns watched throughout.
 
 Rule: the watcher only records (``sut``: start, child-start, child-exit, dir-created, dir-removed,
 exit, process-left, dir-left); the cleanup check judges. Whatever the SUT leaves behind is recorded,
@@ -21,6 +22,7 @@ import psutil
 
 from harness.dialects import get_dialect
 from harness.drivers._base import CancelWatch, CaseContext, CaseTooBig, DriverError, DriverTimeout
+from harness.drivers._cli_rpc import RpcClient
 from harness.drivers._process import Process, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.events import Event
@@ -57,7 +59,15 @@ class CliDriver:
         env = {k: substitute(v, values) for k, v in self.profile.env.items()}
         session = Path(values["session"])
         try:
-            proc = Process(argv, env=env, cwd=tmp, log_dir=logs, stdout_pipe=True, owned=(tmp, logs))
+            proc = Process(
+                argv,
+                env=env,
+                cwd=tmp,
+                log_dir=logs,
+                stdout_pipe=True,
+                stdin_pipe=self.profile.input == "rpc",
+                owned=(tmp, logs),
+            )
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.rmtree(logs, ignore_errors=True)
@@ -65,8 +75,13 @@ class CliDriver:
         ctx.timeline.add("sut", "start", pid=proc.pid, argv=argv)
         watcher = _Watcher(proc.pid, session, ctx.timeline)
         watcher.start()
-        observer = get_dialect(self.profile.front_door).observer(self.profile.front_variant)
-        stdout = _Stdout(ctx, proc, observer)
+        dialect, variant = get_dialect(self.profile.front_door), self.profile.front_variant
+        rpc = (
+            RpcClient(ctx.case.turns, lambda: dialect.observer(variant))
+            if self.profile.input == "rpc"
+            else None
+        )
+        stdout = _Stdout(ctx, proc, dialect.observer(variant), rpc)
         stdout.read()
         self._reap(ctx, proc, watcher, session, kill=stdout.timed_out or stdout.too_big is not None)
         shutil.rmtree(tmp, ignore_errors=True)
@@ -124,10 +139,11 @@ class CliDriver:
 class _Stdout:
     """Reads the CLI's stdout until EOF, the case's deadline or its byte cap: each read recorded as a
     client chunk, decoded by the front door's observer, every event recorded and shown to the gates;
-    a cancel gate met sends the CLI SIGTERM."""
+    a cancel gate met sends the CLI SIGTERM. An RPC-mode CLI (``rpc``) gets its commands on stdin
+    instead: the first prompt at once, the next when a run ends, ``abort`` for a cancel gate."""
 
-    def __init__(self, ctx: CaseContext, proc: Process, observer: Any) -> None:
-        self.ctx, self.proc, self.observer = ctx, proc, observer
+    def __init__(self, ctx: CaseContext, proc: Process, observer: Any, rpc: RpcClient | None = None) -> None:
+        self.ctx, self.proc, self.observer, self.rpc = ctx, proc, observer, rpc
         self.tl = ctx.timeline
         self.cancel = next((t.cancel for t in ctx.case.turns if t.cancel is not None), None)
         self.watch = CancelWatch(self.cancel)
@@ -152,10 +168,27 @@ class _Stdout:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.proc.pid, signal.SIGTERM)
 
+    def command(self, lines: list[bytes], *, close: bool = False) -> None:
+        """Write RPC commands to the CLI's stdin (each recorded); ``close``: the conversation is over."""
+        stdin = self.proc.popen.stdin
+        if stdin is None:
+            return
+        try:
+            for line in lines:
+                self.tl.add("client", "command", turn=self.turn_now(), data=line)
+                stdin.write(line)
+            stdin.flush()
+            if close:
+                stdin.close()
+        except (OSError, ValueError):  # the CLI is gone (its exit and output are the evidence)
+            pass
+
     def read(self) -> None:
         import selectors
 
         assert self.proc.popen.stdout is not None
+        if self.rpc is not None:
+            self.command([self.rpc.first()])
         fd = self.proc.popen.stdout.fileno()
         os.set_blocking(fd, False)
         with selectors.DefaultSelector() as sel:
@@ -170,7 +203,7 @@ class _Stdout:
                 chunk = os.read(fd, 65536)
                 if not chunk or not self.chunk(chunk):
                     break
-        self.emit(self.observer.end())
+        self.emit(self.observer.end() if self.rpc is None else self.rpc.end())
         self.tl.add("client", "end", turn=self.turn_now())
 
     def chunk(self, chunk: bytes) -> bool:
@@ -184,6 +217,13 @@ class _Stdout:
             self.too_big = CaseTooBig(cap, head)
             return False
         self.tl.add("client", "chunk", data=chunk, turn=self.turn_now())
+        if self.rpc is not None:
+            fed = self.rpc.feed(chunk)
+            self.emit(fed.events)
+            if fed.cancelled:
+                self.tl.add("client", "cancel", turn=self.turn_now())
+            self.command(fed.write, close=fed.close)
+            return True
         events = self.observer.feed(chunk)
         self.emit(events)
         self.cancel_if_met(events)

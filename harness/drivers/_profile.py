@@ -27,6 +27,7 @@ from harness.drivers._shaping import RequestShape, parse_request_table
 from harness.drivers._templates import CASE, RUN, check, fill
 
 __all__ = [
+    "CLI_INPUTS",
     "KINDS",
     "KIND_TABLE",
     "Kind",
@@ -72,6 +73,10 @@ KIND_TABLE: dict[str, Kind] = {
 driver registered under its name in ``harness.drivers.DRIVERS``."""
 
 KINDS = tuple(KIND_TABLE)
+
+CLI_INPUTS = ("argv", "rpc")
+"""How a CLI gets its conversation: ``argv``, its one prompt in the command (``{prompt}``); ``rpc``, pi
+RPC-mode JSON lines on stdin (``prompt`` per user message, ``abort`` to cancel the run in flight)."""
 
 
 def _positive(key: str, value: Any) -> None:
@@ -148,6 +153,7 @@ _FIELDS: dict[str, Field] = {
     "carriers": Field(dict),
     "providers": Field(list, items=str, rule=one_of("provider", provider_names)),
     "scenarios": Field(list, items=str),
+    "input": Field(str, hint='e.g. input = "rpc"', rule=one_of("CLI input", lambda: CLI_INPUTS)),
 }
 
 
@@ -204,6 +210,7 @@ class SUTProfile:
     source: str = "<flags>"  # the name errors give the profile (its file, or the flag that made it)
     origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
+    input: str = "argv"  # cli: "argv" (one prompt in the command) or "rpc" (pi RPC-mode JSONL on stdin)
 
     def run_values(self, **values: str) -> dict[str, str]:
         """The run-wide placeholder values (``_templates.RUN``), with ``values`` added."""
@@ -302,6 +309,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         scenarios=tuple(data.get("scenarios", ())),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
+        input=_cli_input(data, front, err),
     )
 
 
@@ -317,6 +325,18 @@ def _command(command: list[str] | str, err: Err) -> list[str]:
             f"{command!r} cannot be split into words: {exc}",
             "close the quote or escape it, or give a list of words",
         ) from None
+
+
+def _cli_input(data: Mapping[str, Any], front: str, err: Err) -> str:
+    """A CLI's ``input``: ``rpc`` only for a CLI (whose runs a pi-json front door delimits)."""
+    value = str(data.get("input", "argv"))
+    if value == "rpc" and data["kind"] != "cli":
+        raise err("input", f"only a cli profile reads its prompts from stdin (this is {data['kind']})")
+    if value == "rpc" and front != "pi-json":
+        raise err(
+            "input", f"an rpc CLI writes pi-json records (agent_end ends each run); front_door is {front}"
+        )
+    return value
 
 
 def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:

@@ -67,7 +67,8 @@ FAULTS: dict[str, str] = {
     "retry-after-partial": "when the upstream stream fails after output reached the client, retry the "
     "request and stream the new answer too (the client sees the reasoning twice)",
     "swallow-stream-error": "a mid-stream upstream error becomes a clean stop",
-    "keep-upstream-open": "after the client disconnects, keep reading the upstream to its end",
+    "keep-upstream-open": "after the client disconnects (a CLI's client: sends abort), keep reading the "
+    "upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
     "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
@@ -124,7 +125,9 @@ _STREAM = frozenset(
 )
 GATEWAY_FAULTS = _IO | _STREAM | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | {"nonstream-inline-think", "retry-after-partial", "ws-new-socket-per-turn"}
-CLI_FAULTS = _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end"}
+CLI_FAULTS = (
+    _IO | _STREAM | {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end", "keep-upstream-open"}
+)
 
 
 def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS, *, where: str = "") -> frozenset[str]:
@@ -145,8 +148,6 @@ def is_reasoning(ev: Event) -> bool:
 def _is_content(ev: Event) -> bool:
     """Events that end a message's reasoning phase (notices are not content)."""
     return not is_reasoning(ev) and not isinstance(ev, Notice)
-
-
 
 
 # --------------------------------------------------------------------------------------------------

@@ -1,22 +1,28 @@
-"""The reference agent CLI: one prompt, a streamed pi-style JSONL transcript on stdout, tools run as
-child processes in a session dir, reasoning passed back on every tool continuation.
+"""The reference agent CLI: one prompt (``--prompt``), or pi RPC-mode commands on stdin (``--rpc``:
+``prompt`` lines, with optional ``request`` fields, and ``abort``), a streamed pi-style JSONL
+transcript on stdout, tools run as child processes in a session dir, reasoning passed back on every
+tool continuation and every next prompt.
 
 Rule: cleanup in the right order: every child has exited before the session dir is removed; SIGTERM
-kills the children first, then removes the dir.
+kills the children first, then removes the dir. An abort closes the upstream request in flight at
+once (its socket shut down); the partial reply stays in the history as it was read.
 
 Run: ``python -m harness.reference.agent --upstream URL --dialect D [--variant V] [--model M]
---session-dir DIR --prompt TEXT [--fault NAME]...``.
+--session-dir DIR (--prompt TEXT | --rpc) [--fault NAME]...``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import queue
 import shutil
 import signal
+import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import BinaryIO
@@ -27,7 +33,14 @@ from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
-from harness.reference._core import Route, UpstreamPipe, error_message, upstream_request
+from harness.reference._core import (
+    Route,
+    UpstreamPipe,
+    error_message,
+    pipe_faults,
+    structured_fields,
+    upstream_request,
+)
 from harness.reference._faults import CLI_FAULTS, check_faults
 
 __all__ = ["MAX_TURNS", "TOOL_SOURCE", "Agent", "main"]
@@ -81,7 +94,12 @@ class Agent:
         self.http = http
         self.children: list[subprocess.Popen[bytes]] = []
         self.pi = get_dialect("pi-json")
-        self.turns = 0
+        self.turns = 0  # assistant messages of the current run
+        self.runs = 0  # prompts run
+        self.messages: list[Message] = []  # the conversation, across prompts
+        self.abort = threading.Event()  # the current prompt's abort (--rpc)
+        self.live: socket.socket | None = None  # the socket of the upstream request being read
+        self.lock = threading.Lock()
         self.emitter: Emitter = self.pi.emitter("v2", model=route.model)
         self.closing: list[Frame] = []  # agent_end / agent_settled of the latest message
 
@@ -99,6 +117,8 @@ class Agent:
             kind = _record_type(frame)
             if kind in ("agent_end", "agent_settled"):
                 self.closing.append(frame)  # held only until we know whether the agent goes on
+                continue
+            if kind == "session" and self.runs > 1:
                 continue
             if self.turns > 1 and (kind in ("session", "agent_start") or _is_user_record(frame)):
                 continue
@@ -118,14 +138,25 @@ class Agent:
         self.closing = []
 
     # -- the loop
-    def run(self, prompt: str) -> int:
+    def run(self, prompt: str, request: Mapping[str, object] | None = None) -> int:
+        """One prompt: upstream turns and tool runs until an answer; the history kept for the next."""
         self.session.mkdir(parents=True, exist_ok=True)
-        messages = [Message.user(prompt)]
-        status = 0
+        self.runs, self.turns = self.runs + 1, 0
+        messages = self.messages
+        messages.append(Message.user(prompt))
+        status, structured = 0, structured_fields(request or {})
         for _ in range(MAX_TURNS):
             self.new_message(prompt)
-            status, assistant = self.turn(messages)
+            status, assistant = self.turn(messages, structured)
+            # A forced tool_choice holds for the first request only, as the OpenAI Agents SDK resets it
+            # after a tool call (reset_tool_choice): kept, it would force the same call for ever.
+            structured = {k: v for k, v in structured.items() if k != "tool_choice"}
+            if self.abort.is_set():  # the partial reply as read, its unanswered tool calls left out
+                kept = tuple(b for b in assistant.content if not isinstance(b, ToolCallBlock))
+                messages += [Message("assistant", kept)] if kept else []
+                break
             if status != 0 or not assistant.tool_calls:
+                messages += [assistant] if status == 0 else []
                 break
             self.closing = []  # the agent goes on: no agent_end yet
             messages.append(assistant)
@@ -136,13 +167,14 @@ class Agent:
         self.finish()
         return status
 
-    def turn(self, messages: list[Message]) -> tuple[int, Message]:
+    def turn(self, messages: list[Message], structured: Mapping[str, object]) -> tuple[int, Message]:
         """One streamed upstream request; returns (exit status, the assistant message it carried)."""
-        spec = upstream_request(self.route, messages, stream=True, faults=self.faults)
+        spec = upstream_request(self.route, messages, stream=True, faults=self.faults, structured=structured)
         url = self.upstream + spec.path
-        pipe = UpstreamPipe(self.dialect, self.route.variant, self.faults)
+        pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
         try:
             with self.http.stream("POST", url, json=spec.body, headers=dict(spec.headers)) as resp:
+                self.attach(_socket_of(resp))
                 if resp.status_code >= 400:
                     body = resp.read()
                     if "hide-upstream-error" in self.faults:  # FAULT: an error becomes an empty success
@@ -151,15 +183,78 @@ class Agent:
                     self.emit([StreamError(error_message(body), status=resp.status_code)])
                     return 1, Message("assistant")
                 for chunk in resp.iter_raw():
-                    self.emit(pipe.feed(chunk))
+                    events = pipe.feed(chunk)
+                    if not self.abort.is_set():
+                        self.emit(events)
+            if self.abort.is_set():
+                return self.aborted(pipe)
             self.emit(pipe.end())
         except httpx.TransportError as exc:
+            if self.abort.is_set():
+                return self.aborted(pipe)
             self.emit(pipe.fail(f"upstream connection failed: {exc!r}"))
             return 1, Message("assistant")
+        finally:
+            self.attach(None)
         # Our own memory of the turn (what we pass back) is the upstream's, not what faults printed.
         if any(isinstance(e, StreamError) for e in pipe.upstream):
             return (0 if "swallow-stream-error" in self.faults else 1), Message("assistant")
         return 0, assemble(pipe.upstream)
+
+    # -- abort (--rpc): the stdin reader thread asks, the loop's upstream read stops
+    def attach(self, sock: socket.socket | None) -> None:
+        """The socket of the upstream request now being read (an abort already asked for closes it)."""
+        with self.lock:
+            self.live = sock
+        if sock is not None and self.abort.is_set():
+            self.interrupt()
+
+    def interrupt(self) -> None:
+        """Close the upstream request in flight: its socket shut down, which wakes the blocked read."""
+        if "keep-upstream-open" in self.faults:  # FAULT: the upstream is read to its end regardless
+            return
+        with self.lock:
+            sock = self.live
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def aborted(self, pipe: UpstreamPipe) -> tuple[int, Message]:
+        """The client aborted the run: pi's ``aborted`` stop; the agent remembers what it had read."""
+        self.emit([End("aborted")])
+        return 0, assemble([e for e in pipe.upstream if not isinstance(e, StreamError)])
+
+    def serve(self, stdin: BinaryIO) -> int:
+        """--rpc: run each ``prompt`` command in turn until stdin closes; ``abort`` stops the run in
+        flight (read on a thread of its own, so it lands while the loop blocks on the upstream)."""
+        commands: queue.Queue[tuple[dict[str, object], threading.Event] | None] = queue.Queue()
+
+        def read() -> None:
+            current = threading.Event()
+            for raw in stdin:
+                try:
+                    cmd = loads(raw)
+                except ValueError:
+                    print(f"rpc: not a JSON line: {raw[:80]!r}", file=sys.stderr)
+                    continue
+                kind = cmd.get("type") if isinstance(cmd, dict) else None
+                if kind == "prompt":
+                    current = threading.Event()
+                    commands.put((cmd, current))
+                elif kind == "abort":
+                    current.set()
+                    self.interrupt()
+                else:
+                    print(f"rpc: unknown command {kind!r}", file=sys.stderr)
+            commands.put(None)
+
+        threading.Thread(target=read, name="agent-rpc-stdin", daemon=True).start()
+        status = 0
+        while (item := commands.get()) is not None:
+            cmd, self.abort = item
+            request = cmd.get("request")
+            status = self.run(str(cmd.get("message", "")), request if isinstance(request, dict) else None)
+        return status
 
     def tool(self, call: ToolCallBlock) -> str:
         """Run one tool in a child process with cwd = the session dir; its printed line is the result."""
@@ -199,6 +294,12 @@ class Agent:
         shutil.rmtree(self.session, ignore_errors=True)
 
 
+def _socket_of(resp: httpx.Response) -> socket.socket | None:
+    stream = resp.extensions.get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    return sock if isinstance(sock, socket.socket) else None
+
+
 def _record_type(frame: Frame) -> str:
     try:
         obj = loads(frame.data)
@@ -231,7 +332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--variant", default=None)
     ap.add_argument("--model", default="mock-model")
     ap.add_argument("--session-dir", required=True, type=Path)
-    ap.add_argument("--prompt", required=True)
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--prompt")
+    mode.add_argument("--rpc", action="store_true", help="read pi RPC-mode commands (prompt, abort) on stdin")
     ap.add_argument("--fault", action="append", default=[], choices=sorted(CLI_FAULTS))
     args = ap.parse_args(argv)
     dialect = get_dialect(args.dialect)
@@ -249,6 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         killed = False
         try:
+            if args.rpc:  # unbuffered: the reader thread then holds no buffer lock at interpreter exit
+                return agent.serve(open(sys.stdin.fileno(), "rb", buffering=0, closefd=False))
             return agent.run(args.prompt)
         except _Terminated:
             killed = True

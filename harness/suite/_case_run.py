@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile
+from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile, cli_unsupported
 from harness.drivers._base import CaseTooBig
 from harness.drivers._python import short_traceback
 from harness.events import Event
@@ -162,11 +162,14 @@ def _served(
 
 def unsupported_reason(case: Case, profile: SUTProfile) -> str:
     """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
-    scenario not for its kind, or a strict provider whose semantics it does not claim (``providers``)."""
+    scenario not for its kind, a conversation its CLI input cannot carry, or a strict provider whose
+    semantics it does not claim (``providers``)."""
     if not profile.claims(case.dialect, case.variant):
         return f"the SUT does not claim {case.dialect}:{case.variant}"
     if profile.kind not in case.scenario.sut_kinds:
         return f"scenario does not apply to {profile.kind} SUTs"
+    if profile.kind == "cli" and (why := cli_unsupported(case.turns, profile.input)):
+        return why
     provider = case.provider.name
     if case.profile != "lenient" and not profile.claims_provider(provider):
         claimed = ", ".join(profile.providers or ())

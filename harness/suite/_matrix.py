@@ -374,6 +374,27 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant("leave-dir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("pi-thinking-at-end", "reference-cli", "incremental", _c(f"timing/pi-thinking-delta[{CHAT}]")),
     Mutant("drop-reasoning", "reference-cli", "delivery", _c(f"cleanup/tool-round-trip[{CHAT}]")),
+    Mutant(
+        "keep-upstream-open",
+        "reference-cli",
+        "cancellation",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "replay-unsigned-thinking",
+        "reference-cli",
+        "passback",
+        _c("errors-cancellation/cancel-then-continue[anthropic-messages:interleaved/frames]"),
+    ),
+    Mutant(
+        "buffer-structured",
+        "reference-cli",
+        "incremental",
+        _c(
+            f"incrementality/json-object-output[{CHAT}]",
+            "incrementality/structured-output[openai-responses:summary/frames]",
+        ),
+    ),
     # Parser mutants: real SSE / NDJSON decoder deviations (wire-formats.md 1.3), each caught where the
     # perturbation placed for it makes the deviating parser lose something a check compares. A parser
     # that fails on a stream the upstream served correctly makes the SUT fail the turn: sut-error owns

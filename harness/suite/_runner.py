@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,7 @@ def run(
     from harness.upstream import MockUpstream
 
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_quiet_gc())
         if upstream is None:
             upstream = stack.enter_context(MockUpstream())
         pool: dict[str, Driver] = {} if drivers is None else drivers
@@ -107,6 +109,23 @@ def run(
             progress,
             lambda p: run_serial(case_list, opts, sut, upstream=upstream, drivers=pool, progress=p),
         )
+
+
+@contextlib.contextmanager
+def _quiet_gc() -> Iterator[None]:
+    """Cyclic garbage collection rarely during a run: what lives at its start (the catalog, the
+    modules) is frozen out of the collector's walks, and a collection waits for 20,000 new objects
+    instead of 700. A case makes tens of thousands of short-lived tuples (one per socket write of a
+    byte-wise stream), almost none of them cyclic; the default thresholds spent 0.4 s of a 6 s
+    catalog run walking them (measured with ``gc.callbacks``). Restored when the run ends."""
+    before = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(20_000, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
 
 
 def _run_jobs(cases: list[Case], opts: RunOptions, sut: ResolvedSUT, progress: Progress | None) -> RunResult:

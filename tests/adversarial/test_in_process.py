@@ -152,5 +152,7 @@ def test_an_interrupt_inside_popen_leaves_no_process_and_no_dir(
     assert orphan.poll() is not None  # killed (and reaped) without anyone holding its Popen
     assert orphan.stdout is not None
     orphan.stdout.close()
+    if orphan.stdin is not None:  # (the reference CLI reads its commands on stdin)
+        orphan.stdin.close()
     assert sut_processes(sandbox.tag) == []
     assert list(sandbox.tmp.iterdir()) == []

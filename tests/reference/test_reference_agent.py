@@ -113,6 +113,20 @@ def test_tool_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert not run.session.exists()
 
 
+def test_request_fields_forced_tool_choice_only_on_the_first_request(tmp_path: Path) -> None:
+    run = Run(tmp_path, [Answer(TOOL_TURN), Answer(FINAL)])
+    forced = {"type": "function", "function": {"name": "list_files"}}
+    fields = {"tool_choice": forced, "response_format": {"type": "json_object"}}
+    try:
+        assert run.agent.run("List.", fields) == 0
+    finally:
+        run.agent.cleanup()
+        run.http.close()
+    first, second = run.provider.bodies
+    assert first["tool_choice"] == forced
+    assert "tool_choice" not in second  # reset after the tool call: forced for ever it would loop
+    assert first["response_format"] == second["response_format"] == {"type": "json_object"}
+
 def test_leak_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = Run(tmp_path, [Answer(TOOL_TURN), Answer(FINAL)], ("leak-child",))
     try:
@@ -216,13 +230,19 @@ def test_process_upstream_error(tmp_path: Path) -> None:
     assert not (tmp_path / "s").exists()
 
 
-def test_process_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rpc", [False, True], ids=["prompt", "rpc"])
+def test_process_sigterm(tmp_path: Path, rpc: bool) -> None:
     session = tmp_path / "s"
     with FakeProvider([Answer(FINAL, hold_after=2)]) as up:
+        argv = rpc_argv(up.base_url, session) if rpc else agent_argv(up.base_url, session)
         proc = subprocess.Popen(
-            agent_argv(up.base_url, session), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV
         )
         assert proc.stdout is not None
+        assert proc.stdin is not None
+        if rpc:  # (the stdin reader thread is still blocked when the agent exits)
+            proc.stdin.write(b'{"type":"prompt","message":"List the files."}\n')
+            proc.stdin.flush()
         try:
             for line in proc.stdout:  # wait until the agent is mid-stream
                 if b"thinking_delta" in line:
@@ -230,9 +250,84 @@ def test_process_sigterm(tmp_path: Path) -> None:
             assert session.exists()
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(SAFETY) == 128 + signal.SIGTERM
+            assert proc.stderr is not None
+            assert b"Fatal Python error" not in proc.stderr.read()
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-            proc.stdout.close()
+            for pipe in (proc.stdin, proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
     assert not session.exists()
+
+
+def rpc_argv(base_url: str, session: Path, *faults: str) -> list[str]:
+    argv = [
+        sys.executable,
+        "-m",
+        "harness.reference.agent",
+        "--upstream",
+        base_url,
+        "--dialect",
+        "openai-chat",
+    ]
+    argv += ["--variant", "reasoning_content", "--session-dir", str(session), "--rpc"]
+    return argv + [x for f in faults for x in ("--fault", f)]
+
+
+def rpc_conversation(base_url: str, session: Path, *faults: str) -> list[dict[str, Any]]:
+    """--rpc: a prompt held mid-thinking, aborted, then a second prompt asking for JSON; the records."""
+    proc = subprocess.Popen(
+        rpc_argv(base_url, session, *faults),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=ENV,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        proc.stdin.write(b'{"type":"prompt","message":"Think for long."}\n')
+        proc.stdin.flush()
+        out = []
+        for line in proc.stdout:  # wait until the agent is mid-stream, then abort
+            out.append(line)
+            if b"thinking_delta" in line:
+                break
+        proc.stdin.write(b'{"type":"abort"}\n')
+        proc.stdin.flush()
+        for line in proc.stdout:  # the aborted run ends with agent_end (and agent_settled)
+            out.append(line)
+            if b'"agent_settled"' in line:
+                break
+        request = b'{"response_format":{"type":"json_object"}}'
+        proc.stdin.write(b'{"type":"prompt","message":"Just say hi.","request":' + request + b"}\n")
+        proc.stdin.close()
+        out += proc.stdout.readlines()
+        assert proc.wait(SAFETY) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+    return records(b"".join(out))
+
+
+def test_rpc_abort_closes_the_upstream_and_the_conversation_goes_on(tmp_path: Path) -> None:
+    with FakeProvider([Answer(FINAL, hold_after=2), Answer(FINAL)]) as up:
+        recs = rpc_conversation(up.base_url, tmp_path / "s")
+        assert up.peer_closed.wait(SAFETY)  # the abort closed the held request
+    ends = [
+        r["message"]["stopReason"]
+        for r in recs
+        if r["type"] == "message_end" and "stopReason" in r["message"]
+    ]
+    assert ends == ["aborted", "stop"]
+    assert [r["type"] for r in recs].count("session") == 1
+    assert [r["type"] for r in recs].count("agent_end") == 2
+    second = up.bodies[1]
+    assert second["response_format"] == {"type": "json_object"}  # the prompt's request field, forwarded
+    users = [m["content"] for m in second["messages"] if m["role"] == "user"]
+    assert users == ["Think for long.", "Just say hi."]  # the history goes on across prompts
+    assert not (tmp_path / "s").exists()

@@ -194,3 +194,29 @@ def test_parity() -> None:
     b = build_view(case, timeline([TextDelta("<think>Let me think.</think>Hello!"), End()]), "gateway")
     assert parity(a, a).verdict == Verdict.PASS
     assert parity(a, b).verdict == Verdict.FAIL
+
+
+def test_termination_of_a_cli_counts_ends_per_run() -> None:
+    """A CLI's stream ends once per run (a prompt and its tool continuations): after turn 1 (the
+    continuation) and after turn 2 (the next prompt); two ends within one run is data after the end."""
+    call = (ToolCallDelta(0, "c1", "f", "{}"), End("tool_calls"))
+    case = FakeCase(
+        (
+            TurnSpec((Emit(call),), "hi"),
+            TurnSpec((Emit(SCRIPT),), None),
+            TurnSpec((Emit(SCRIPT),), "again"),
+        )
+    )
+
+    def verdict(per_turn: list[list[Event]]) -> Verdict:
+        tl = Timeline()
+        for turn, events in enumerate(per_turn):
+            tl.add("upstream", "request", turn=turn)
+            for ev in events:
+                tl.add("client", "event", event=ev, turn=turn)
+        return CHECKS.get("termination")(build_view(case, tl, "cli")).verdict
+
+    tool = [ToolCallDelta(0, "c1", "f", "{}")]
+    assert verdict([tool, [ReasoningDelta(R), TextDelta(T), End()], [TextDelta(T), End()]]) == Verdict.PASS
+    assert verdict([[*tool, End()], [TextDelta(T), End()], [TextDelta(T), End()]]) == Verdict.FAIL
+    assert verdict([tool, [TextDelta(T), End()], [TextDelta(T)]]) == Verdict.FAIL
