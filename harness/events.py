@@ -261,9 +261,12 @@ def assemble(events: Iterable[Event]) -> Message:
     """Fold a stream of events into the assistant message it describes.
 
     Consecutive deltas of the same kind and item form one block; a change of kind or item starts a new
-    block; tool-call deltas group by ``index``; a signature attaches to the block named by its item, else
-    to the most recent block. Usage, errors, ends and notices are not content and are skipped. Linear in
-    the size of the stream.
+    block; tool-call deltas group by ``index``; a signature attaches to the block named by its item (a
+    tool call named before it arrives gets it when it does); one naming an item that never came goes to
+    the latest reasoning block with no id and no signature, which takes that id (a chat carrier streams a
+    reasoning item's id and blob after its id-less text, even after the tool call: LiteLLM's
+    ``reasoning_items``), else to the most recent block. Usage, errors, ends and notices are not content
+    and are skipped. Linear in the size of the stream.
     """
     blocks: list[_Growing] = []
     last_key: tuple[str, str] | None = None
@@ -311,10 +314,24 @@ def assemble(events: Iterable[Event]) -> Message:
                 last_key = ("r", ev.item)
             else:
                 blocks[target].add_sig(ev.value)
-    for pieces in early.values():  # named a block that never came: the most recent block, as before
+    for item, pieces in early.items():  # named a block that never came
+        home = _anonymous_reasoning(blocks)
+        if home is None:  # the most recent block, as before
+            home = blocks[-1]
+        else:  # a reasoning item's id and blob streamed after its id-less text (LiteLLM's reasoning_items)
+            home.id = item
         for piece in pieces:
-            blocks[-1].add_sig(piece)
+            home.add_sig(piece)
     return Message("assistant", tuple(b.block() for b in blocks))
+
+
+def _anonymous_reasoning(blocks: Sequence[_Growing]) -> _Growing | None:
+    """The most recent reasoning block with neither an id nor a signature (text read from a carrier
+    that names no item), if there is one."""
+    for b in reversed(blocks):
+        if b.kind == "r" and b.redacted is None and not b.id and b.sig is None:
+            return b
+    return None
 
 
 def _signature_target(blocks: Sequence[_Growing], item: str) -> int | None:

@@ -63,19 +63,78 @@ _BRIDGE = (
 _LEAK = (
     "the streaming path leaves a leading <think>...</think> inside content (the non-streaming path splits it)"
 )
+_MM = "tools-passback/minimax-interleaved-thinking[[]"  # (fnmatch: "[[]" is a literal "[")
+_DETAILS_ROWS = (
+    f"{_MM}openai-chat:reasoning_details/*",
+    "tools-passback/openrouter-server-tool-call*",
+    "tools-passback/openrouter-signature-only*",
+    "tools-passback/vllm-reasoning-field*",
+)
+_LITELLM_FIELDS = (
+    "LiteLLM 1.108.7 keeps neither reasoning_details nor 'reasoning' on the message it returns: "
+    "non-streaming, fields its Message lacks go into provider_specific_fields "
+    "(litellm_core_utils/llm_response_utils/convert_dict_to_response.py:788-789) and 'reasoning' becomes "
+    "reasoning_content (litellm_core_utils/prompt_templates/common_utils.py:2230-2231); streaming, "
+    "delta.reasoning becomes reasoning_content (llms/openrouter/chat/transformation.py:279) and "
+    "stream_chunk_builder rebuilds reasoning_content only (litellm_core_utils/"
+    "streaming_chunk_builder_utils.py:1565-1570). What goes back is reasoning_content (and "
+    "provider_specific_fields as one nested key), so OpenRouter never gets its reasoning_details "
+    "(signatures: its 400; server-tool records), MiniMax never its split reasoning and vLLM never the "
+    "'reasoning' field it reads"
+)
+_LITELLM_SPLIT = (
+    "LiteLLM 1.108.7 splits MiniMax's <think>...</think> out of a non-streamed content into "
+    "reasoning_content (litellm_core_utils/prompt_templates/common_utils.py:2232-2233, "
+    "parse_content_for_reasoning) and sends it back in reasoning_content: the block MiniMax needs kept "
+    "in content byte for byte never comes back"
+)
+_LITELLM_PHASE = (
+    "LiteLLM 1.108.7's chat-to-Responses bridge has no 'phase': it reads none from the output message "
+    "and writes an assistant message item of type, role and content only "
+    "(completion_extras/litellm_responses_transformation/transformation.py:994-1001), so the "
+    "commentary phase of gpt-5.3-codex is lost on the next turn"
+)
+_LITELLM_PASSBACK = (
+    ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _LITELLM_SPLIT, ""),
+    (_DETAILS_ROWS, _LITELLM_FIELDS, ""),
+    (("tools-passback/responses-phase*",), _LITELLM_PHASE, ""),
+)
+_OPENAI_COMPATIBLE = (
+    "@ai-sdk/openai-compatible 2.0.92 reads reasoning from reasoning_content or reasoning only "
+    "(dist/index.js:613, streaming :847: reasoning_details is not in its schemas) and writes an "
+    "assistant message's reasoning back as reasoning_content only (dist/index.js:271): OpenRouter's "
+    "reasoning_details (signatures: its 400; server-tool records), MiniMax's split reasoning and the "
+    "'reasoning' field vLLM reads never come back (OpenRouter's own @openrouter/ai-sdk-provider is not "
+    "this profile's package)"
+)
+_AI_SDK_TAGS = (
+    "extractReasoningMiddleware (ai 6.0.325) takes MiniMax's <think>...</think> out of content into a "
+    "reasoning part, and @ai-sdk/openai-compatible 2.0.92 sends that part back as reasoning_content "
+    "(dist/index.js:271): the block MiniMax needs kept in content byte for byte never comes back"
+)
+_PYDANTIC_FIELDS = (
+    "pydantic-ai 2.68.0's OpenAIChatModel reads reasoning from 'reasoning' or 'reasoning_content' only "
+    "(pydantic_ai/models/openai/_chat_model.py:744, streaming _chat_streaming.py:253) and sends the "
+    "ThinkingPart back in the field it came from: reasoning_details (OpenRouter's signatures: its 400; "
+    "server-tool records; MiniMax's split reasoning) never comes back (its OpenRouterModel reads them: "
+    "not this profile's class)"
+)
+_PYDANTIC_TAGS = (
+    "pydantic-ai 2.68.0 re-renders a ThinkingPart read from <think> tags as "
+    "'\\n'.join([start_tag, content, end_tag]) (pydantic_ai/_thinking_part.py:75) and joins it to the "
+    "text with '\\n\\n' (models/openai/_chat_model.py:1007): MiniMax's block comes back with newlines "
+    "it never sent, not byte for byte"
+)
+_OPENAI_NODE_ASSIGN = (
+    "the openai Node SDK's stream accumulator Object.assign()s a delta's untyped fields onto the message "
+    "(openai 6.30.1 lib/ChatCompletionStream.js:292-294): reasoning_details is replaced by each chunk's "
+    "value, never accumulated, and OpenRouter's later chunks carry reasoning_details: [] (recorded: "
+    "recordings/corpus/openrouter-reasoning-stream.jsonl), so finalChatCompletion() gives back "
+    "reasoning_details: [] (non-streaming passes: the message goes back as it came)"
+)
 KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
-    "litellm-proxy": (
-        (_RT, _BRIDGE, ""),
-        (_THINK, "LiteLLM: " + _LEAK, ""),
-        (
-            ("tools-passback/responses-reasoning-item*/frames]",),
-            "the proxy's streaming Responses bridge never sends the reasoning item (id, encrypted_content) "
-            "to its client (non-streaming: reasoning_items), then passes back an item with id '' "
-            "(store=false: 404)",
-            "",
-        ),
-    ),
-    "litellm-sdk-completion": ((_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
+    "litellm-proxy": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
+    "litellm-sdk-completion": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "langchain-deepseek": (
         (
             ("tools-passback/*[openai-chat:reasoning_content*",),
@@ -90,8 +149,14 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     "pydantic-ai-openai-responses": (
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
-    "pydantic-ai-openai-chat": ((_THINK, "pydantic-ai OpenAIChatModel: " + _LEAK, ""),),
+    "pydantic-ai-openai-chat": (
+        ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
+        (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
+        (_THINK, "pydantic-ai OpenAIChatModel: " + _LEAK, ""),
+    ),
     "node-ai-sdk": (
+        ((f"{_MM}openai-chat:think-tags/*",), _AI_SDK_TAGS, ""),
+        (_DETAILS_ROWS, _OPENAI_COMPATIBLE, ""),
         (
             _RT,
             "@ai-sdk/openai's Responses model reads reasoning summaries only: response.reasoning_text.* "
@@ -125,6 +190,11 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         ),
     ),
     "node-openai-chat": (
+        (
+            (f"{_MM}openai-chat:reasoning_details/frames]", "tools-passback/openrouter-*/frames]"),
+            _OPENAI_NODE_ASSIGN,
+            "",
+        ),
         (
             _THINK,
             "the openai Node SDK types content as a string and splits nothing: <think>...</think> stays in "

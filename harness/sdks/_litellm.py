@@ -5,9 +5,9 @@ test); the adapter keeps the conversation as a LiteLLM user does (``request.stat
 input items, the assistant turn appended as LiteLLM returned it, ``stream_chunk_builder`` for a
 stream), so LiteLLM's own passback is what the upstream sees, and it only maps LiteLLM's objects onto
 canonical events. The LiteLLM model string is the one a LiteLLM user would pick for the case's
-upstream (:data:`MODELS`): by the provider it plays (Kimi: LiteLLM's moonshot provider), else by its
-dialect and variant; Anthropic by the case's own model name (LiteLLM's cost map decides from it which
-models take adaptive thinking only).
+upstream (:data:`MODELS`): by the provider it plays (Kimi: LiteLLM's moonshot provider, MiniMax: its
+minimax provider), else by its dialect and variant; Anthropic by the case's own model name (LiteLLM's
+cost map decides from it which models take adaptive thinking only).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ __all__ = ["MODELS", "litellm_completion", "litellm_responses"]
 
 MODELS: Mapping[str, str] = {
     "kimi": "moonshot/{model}",
+    "minimax": "minimax/{model}",
     "openai-chat:reasoning_content": "deepseek/deepseek-reasoner",
     "openai-chat:reasoning_details": "openrouter/mock/mock-model",
     "openai-chat:mistral": "mistral/magistral-medium-latest",

@@ -508,6 +508,22 @@ def test_streamed_turn_assembles_to_what_build_request_passes_back() -> None:
     assert turn_events(msg)[1] == ReasoningSignature("sig_mock_EqQBCkgIAx")
 
 
+def test_reasoning_item_streamed_after_the_tool_call_goes_back_with_its_id_and_blob() -> None:
+    # The LiteLLM proxy's chat stream over a Responses upstream (measured, litellm 1.108.7): the
+    # reasoning text (no item id), the tool call, then the reasoning item's id and encrypted_content
+    # in a delta of its own. Its echo must carry both (it went to the tool call, id '', before).
+    def sse(delta: dict[str, Any]) -> bytes:
+        return b"data: " + json.dumps({"choices": [{"index": 0, "delta": delta}]}).encode() + b"\n\n"
+
+    call = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    item = {"id": "rs_1", "type": "reasoning", "encrypted_content": "blob==", "summary": [{"type": "summary_text", "text": "R"}]}
+    chunks = [sse({"role": "assistant", "reasoning_content": "R"}), sse({"tool_calls": [call]}), sse({"reasoning_items": [item], "content": ""}), b"data: [DONE]\n\n"]
+    msg = assemble(observe(chunks, "reasoning_content"))
+    assert msg.content == (ReasoningBlock("R", signature="blob==", id="rs_1"), ToolCallBlock("call_1", "f", "{}"))
+    body = CHAT.build_request([msg], model="m", stream=False, echo_fields=("reasoning_items",)).body
+    assert body["messages"][0]["reasoning_items"] == [item]
+
+
 def test_kimi_needs_empty_reasoning_content_on_tool_calls_without_reasoning() -> None:
     msg = Message("assistant", (ToolCallBlock("c1", "f", "{}"),))
     body = CHAT.build_request([msg], model="m", stream=False, variant="reasoning_content").body

@@ -116,6 +116,20 @@ def test_known_findings_match_by_glob() -> None:
     assert set(KNOWN) <= {name for name, _ in PACKAGES}  # every finding belongs to a profile that runs
 
 
+def test_passback_rows_name_their_own_cause_before_the_broader_globs() -> None:
+    def cause(profile: str, case_id: str) -> str:
+        return (known(profile, case_id) or ("",))[0]
+
+    mm = "tools-passback/minimax-interleaved-thinking[openai-chat:think-tags/frames"
+    assert "parse_content_for_reasoning" in cause("litellm-proxy", mm + "/nonstream]")  # "[[]": a literal "["
+    assert "streaming path leaves" in cause("litellm-proxy", mm + "]")
+    assert "_thinking_part.py:75" in cause("pydantic-ai-openai-chat", mm + "/nonstream]")
+    sig = "tools-passback/openrouter-signature-only[openai-chat:reasoning_details/frames"
+    assert "ChatCompletionStream.js:292" in cause("node-openai-chat", sig + "]")
+    assert known("node-openai-chat", sig + "/nonstream]") is None  # the message goes back as it came
+    assert "dist/index.js:271" in cause("node-ai-sdk", sig + "]")
+
+
 def test_matrix_counts_by_category() -> None:
     class R:
         def __init__(self, cid: str, v: Verdict) -> None:
