@@ -6,6 +6,7 @@ the best of each, the per-round ratios, and the verdicts compared case by case a
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import resource
@@ -62,6 +63,7 @@ def run() -> str:
     differ: set[str] = set()
     n = 0
     alone = 0
+    why: collections.Counter[str] = collections.Counter()
     cpu: dict[str, list[float]] = {}
     for _ in range(ROUNDS):
         s, a = _timed(1)
@@ -70,7 +72,8 @@ def run() -> str:
         lanes.append(c)
         va, vb = _verdicts(a), _verdicts(b)
         n = len(va)
-        alone = sum(1 for r in b.results if r.alone)
+        why = collections.Counter(r.alone.split(":")[0] for r in b.results if r.alone)
+        alone = sum(why.values())
         differ |= {cid for cid in va if va[cid] != vb.get(cid)} | (set(vb) ^ set(va))
     best_s, best_c = min(serial), min(lanes)
     paired = sorted(s / c for s, c in zip(serial, lanes, strict=True))
@@ -97,8 +100,9 @@ def run() -> str:
             "",
             f"`--concurrency {LANES}` speed-up over serial: **{best_s / best_c:.2f}x** best against best "
             f"(target >= 6x); per round {', '.join(f'{x:.2f}x' for x in paired)} "
-            f"(median {statistics.median(paired):.2f}x). {alone} cases ran alone (cancellation, "
-            "connection faults, WebSocket). Verdicts differing between serial and concurrent runs, case "
+            f"(median {statistics.median(paired):.2f}x). {alone} cases ran alone ("
+            + ", ".join(f"{n} {reason}" for reason, n in why.most_common())
+            + "). Verdicts differing between serial and concurrent runs, case "
             f"by case over every round: **{len(differ)}**"
             + (f" ({', '.join(sorted(differ)[:5])})" if differ else "")
             + ".",
