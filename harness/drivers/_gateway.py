@@ -114,7 +114,7 @@ class GatewayDriver(UrlDriver):
         assert self.proc is not None
         deadline = time.monotonic() + self.profile.ready_timeout
         delay = 0.01
-        with httpx.Client(timeout=1.0) as http:
+        with httpx.Client(timeout=1.0, trust_env=False) as http:  # direct, as the front door (no proxy)
             while time.monotonic() < deadline:
                 if not self.proc.alive():
                     code, tail = self.proc.popen.returncode, self.proc.stderr_tail()

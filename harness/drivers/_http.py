@@ -1,20 +1,19 @@
 """The front-door HTTP client shared by the gateway and URL drivers: one request, streamed, observed.
 
-Rule: bytes are read raw (never ``iter_lines``: it splits on U+2028), each read is recorded as a
-``client``/``chunk`` entry, decoded by the front door's observer, and every canonical event is both
-recorded and reported to the upstream's ClientSide so that gates can open. Reading is bounded: by the
-case's wall-clock deadline (a watchdog shuts the socket down) and by its byte cap. Every request
-carries the profile's request shaping (headers, body fields, tool definitions: ``_shaping``).
+Rule: bytes are read raw (never split on lines: that breaks on U+2028), each piece the client hands
+over (``_wire_client``) is recorded as a ``client``/``chunk`` entry, decoded by the front door's
+observer, and every canonical event is both recorded and reported to the upstream's ClientSide so that
+gates can open. Reading is bounded: by the case's wall-clock deadline (a watchdog shuts the socket
+down, from connecting to the last byte) and by its byte cap. Every request carries the profile's
+request shaping (headers, body fields, tool definitions: ``_shaping``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import socket
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-
-import httpx
 
 from harness.dialects import get_dialect
 from harness.drivers._alarm import alarm
@@ -27,6 +26,7 @@ from harness.drivers._base import (
     TurnOutcome,
 )
 from harness.drivers._shaping import RequestShape, merge, shaping, tool_specs, tools_json
+from harness.drivers._wire_client import Exchange, WireClient, WireError, shutdown
 from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class FrontDoor:
         self.observer_options = observer_options or {}
         self.request = request or {}
         self.build_options = dict(build_options or {})
-        self.http = httpx.Client(timeout=httpx.Timeout(30.0, connect=5.0))
+        self.http = WireClient()
 
     def close(self) -> None:
         self.http.close()
@@ -71,48 +71,52 @@ class FrontDoor:
         url = self.base_url + (self.path or spec.path)
         tl = ctx.timeline
         out = TurnOutcome()
-        tl.add("client", "request", turn=turn, data=_json_bytes(payload), url=url)
+        body = _json_bytes(payload)
+        tl.add("client", "request", turn=turn, data=body, url=url)
         left = ctx.left()
         if left <= 0:
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {turn})")
-        timeout = httpx.Timeout(left, connect=min(5.0, left))
         read = _Read(ctx, turn, out)
-        watchdog: _Watchdog | None = None
-        late = f"the case did not finish within {ctx.timeout:g}s (turn {turn}: the SUT was still sending)"
+        # The case's wall-clock deadline, whatever the SUT does: a read blocks at most until then,
+        # also on a SUT that trickles a byte at a time.
+        watchdog = _Watchdog(left)
+        within = f"the case did not finish within {ctx.timeout:g}s (turn {turn}"
+        late = within + ": the SUT was still sending)"
+        exchange: Exchange | None = None
         try:
-            with self.http.stream("POST", url, json=payload, headers=headers, timeout=timeout) as resp:
-                # The case's wall-clock deadline, whatever the SUT does: a read blocks at most until
-                # then, also on a SUT that trickles a byte just inside every read timeout.
-                watchdog = _Watchdog(resp, ctx.left())
-                self._answer(read, resp, watchdog, cancel)
-        except httpx.TimeoutException as exc:
-            tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
-            raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (turn {turn})") from None
+            exchange = self.http.exchange(url, connect_timeout=min(5.0, left))
+            watchdog.attach(exchange.sock)
+            exchange.send("POST", body, headers)
+            self._answer(read, exchange, watchdog, cancel)
         except _DeadlinePassed:
             tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
             raise DriverTimeout(late) from None
-        except httpx.HTTPError as exc:
-            if watchdog is not None and watchdog.fired:
+        except (OSError, WireError) as exc:
+            if watchdog.fired:
                 tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
                 raise DriverTimeout(late) from None
+            if isinstance(exc, TimeoutError):  # connecting took longer than it may
+                tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
+                raise DriverTimeout(within + ")") from None
             tl.add("client", "error", turn=turn, error=repr(exc))
             read.emit([StreamError(f"transport error: {exc!r}")])
         finally:
-            if watchdog is not None:
-                watchdog.cancel()
+            watchdog.cancel()
+            if exchange is not None:
+                exchange.release(reuse=not watchdog.fired)
         return out
 
-    def _answer(self, read: _Read, resp: httpx.Response, watchdog: _Watchdog, cancel: Gate | None) -> None:
+    def _answer(self, read: _Read, resp: Exchange, watchdog: _Watchdog, cancel: Gate | None) -> None:
         """Read the SUT's answer: an error body, one whole body, or a stream observed as it arrives
         (a cancel gate met ends it early). With an undeclared inline-think contract a twin strict
         observer notes what a leading tag would have been (``_inline_notice``)."""
         ctx, turn, tl, out = read.ctx, read.turn, read.ctx.timeline, read.out
-        out.status = resp.status_code
-        tl.add("client", "status", turn=turn, status=resp.status_code, headers=dict(resp.headers.items()))
-        if resp.status_code >= 400:
+        out.status = resp.status
+        tl.add("client", "status", turn=turn, status=resp.status, headers=dict(resp.headers))
+        if resp.status >= 400:
             body = read.budget.read_all(resp, ERROR_BODY_CAP, error=True)
             watchdog.check()
-            read.emit([StreamError(_error_text(body), status=resp.status_code)])
+            read.emit([StreamError(_error_text(body), status=resp.status)])
             tl.add("client", "end", turn=turn)
             return
         strict = self._strict_options()
@@ -129,7 +133,7 @@ class FrontDoor:
         twin = self.dialect.observer(self.variant, **strict) if strict is not None else None
         seen_strict: list[Event] = []
         watch, seen_n = CancelWatch(cancel), 0
-        for chunk in resp.iter_raw():
+        for chunk in resp.body():
             read.budget.chunk(chunk)
             read.emit(observer.feed(chunk))
             if twin is not None:
@@ -215,11 +219,11 @@ class _Budget:
             raise CaseTooBig(self.ctx.max_bytes, head)
         self.tl.add("client", "chunk", data=data, turn=self.turn)
 
-    def read_all(self, resp: httpx.Response, cap: int, *, error: bool = False) -> bytes:
+    def read_all(self, resp: Exchange, cap: int, *, error: bool = False) -> bytes:
         """A whole body, at most ``cap`` bytes of it kept (an error body past its cap is cut, noted)."""
         parts: list[bytes] = []
         size = 0
-        for data in resp.iter_raw():
+        for data in resp.body():
             if error and size + len(data) > cap:
                 parts.append(data[: cap - size])
                 self.tl.add("client", "chunk", data=parts[-1], turn=self.turn, truncated=True)
@@ -231,22 +235,32 @@ class _Budget:
 
 
 class _Watchdog:
-    """Shuts the response's socket down at the case's deadline, so a blocked read returns at once
-    (closing from another thread would not wake it; ``shutdown`` does)."""
+    """Shuts the exchange's socket down at the case's deadline, so a blocked read (or write) returns
+    at once (closing from another thread would not wake it; ``shutdown`` does). Armed before the
+    connection is made; once cancelled it touches the socket no more (it may be kept for reuse)."""
 
-    def __init__(self, resp: httpx.Response, seconds: float) -> None:
+    def __init__(self, seconds: float) -> None:
         self.fired = False
-        self._sock = _socket_of(resp)
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
         self._alarm = alarm.at(seconds, self._fire)
 
+    def attach(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sock = sock
+            if self.fired:
+                shutdown(sock)
+
     def _fire(self) -> None:
-        self.fired = True
-        if self._sock is not None:
-            with contextlib.suppress(OSError):
-                self._sock.shutdown(socket.SHUT_RDWR)
+        with self._lock:
+            self.fired = True
+            if self._sock is not None:
+                shutdown(self._sock)
 
     def cancel(self) -> None:
         alarm.cancel(self._alarm)
+        with self._lock:
+            self._sock = None
 
     def check(self) -> None:
         """After a read loop: an end of stream caused by the deadline is a timeout, not the SUT's end."""
@@ -256,13 +270,6 @@ class _Watchdog:
 
 class _DeadlinePassed(Exception):
     pass
-
-
-def _socket_of(resp: httpx.Response) -> socket.socket | None:
-    stream = resp.extensions.get("network_stream")
-    get = getattr(stream, "get_extra_info", None)
-    sock = get("socket") if get is not None else None
-    return sock if isinstance(sock, socket.socket) else None
 
 
 def _json_bytes(body: Any) -> bytes:
