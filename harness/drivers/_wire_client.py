@@ -47,20 +47,15 @@ class WireClient:
         self._idle: dict[Origin, list[socket.socket]] = {}
         self._busy: set[socket.socket] = set()
         self._closed = False
+        self._where: dict[str, tuple[Origin, str, str]] = {}  # per URL: its origin, target, Host
 
     def exchange(self, url: str, connect_timeout: float) -> Exchange:
         """An exchange with ``url``'s server on a kept connection that is still open, else a new one
         (connecting waits at most ``connect_timeout`` seconds: ``TimeoutError``)."""
-        parts = urlsplit(url)
-        scheme, host = parts.scheme.lower(), parts.hostname or ""
-        if scheme not in ("http", "https") or not host:
-            raise WireError(f"not an http(s) URL: {url!r}")
-        port = parts.port or (443 if scheme == "https" else 80)
-        origin = (scheme, host, port)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        netloc = f"[{host}]" if ":" in host else host
-        if parts.port is not None:
-            netloc += f":{parts.port}"
+        where = self._where.get(url)
+        if where is None:
+            where = self._where[url] = _where(url)
+        origin, target, netloc = where
         sock = self._kept(origin) or self._connect(origin, connect_timeout)
         return Exchange(self, origin, sock, target, netloc)
 
@@ -236,6 +231,19 @@ class Exchange:
         self._released = True
         keep = reuse and self._drained and self._keep
         self._client._done(self._origin, self.sock, keep)
+
+
+def _where(url: str) -> tuple[Origin, str, str]:
+    """A URL's origin (scheme, host, port), request target and ``Host`` header value."""
+    parts = urlsplit(url)
+    scheme, host = parts.scheme.lower(), parts.hostname or ""
+    if scheme not in ("http", "https") or not host:
+        raise WireError(f"not an http(s) URL: {url!r}")
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return (scheme, host, parts.port or (443 if scheme == "https" else 80)), target, netloc
 
 
 def _joined(raw: list[tuple[bytes, bytes]]) -> dict[str, str]:

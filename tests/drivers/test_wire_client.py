@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.drivers._http import _Watchdog
-from harness.drivers._wire_client import Exchange, WireClient, WireError
+from harness.drivers._wire_client import Exchange, WireClient, WireError, _where
 
 # --- the bytes of an answer, split into socket reads (no socket: a scripted recv) --------------------
 
@@ -105,6 +105,23 @@ def test_the_request_is_one_write_with_the_profile_headers_winning() -> None:
     assert b"Content-Length: 99" not in lines
     assert b"Accept-Encoding: identity" in lines  # the stream as the SUT wrote it, never compressed
     assert body == b'{"a":1}'
+
+
+@pytest.mark.parametrize(
+    ("url", "where"),
+    [
+        ("http://127.0.0.1:8080/v1/c?x=1", (("http", "127.0.0.1", 8080), "/v1/c?x=1", "127.0.0.1:8080")),
+        ("HTTPS://gw.example", (("https", "gw.example", 443), "/", "gw.example")),
+        ("http://[::1]:9/p", (("http", "::1", 9), "/p", "[::1]:9")),
+    ],
+)
+def test_a_url_gives_its_origin_request_target_and_host(url: str, where: tuple[object, ...]) -> None:
+    assert _where(url) == where
+
+
+def test_a_url_that_is_not_http_is_refused() -> None:
+    with pytest.raises(WireError, match="not an http"):
+        WireClient().exchange("ftp://host/x", connect_timeout=1.0)
 
 
 def test_a_header_with_a_line_break_is_refused_before_anything_is_written() -> None:
