@@ -81,7 +81,6 @@ class FrontDoor:
         # also on a SUT that trickles a byte at a time.
         watchdog = _Watchdog(left)
         within = f"the case did not finish within {ctx.timeout:g}s (turn {turn}"
-        late = within + ": the SUT was still sending)"
         exchange: Exchange | None = None
         try:
             exchange = self.http.exchange(url, connect_timeout=min(5.0, left))
@@ -89,12 +88,10 @@ class FrontDoor:
             exchange.send("POST", body, headers)
             self._answer(read, exchange, watchdog, cancel)
         except _DeadlinePassed:
-            tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
-            raise DriverTimeout(late) from None
+            raise _deadline(tl, turn, within, exchange) from None
         except (OSError, WireError) as exc:
             if watchdog.fired:
-                tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
-                raise DriverTimeout(late) from None
+                raise _deadline(tl, turn, within, exchange) from None
             if isinstance(exc, TimeoutError):  # connecting took longer than it may
                 tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
                 raise DriverTimeout(within + ")") from None
@@ -270,6 +267,13 @@ class _Watchdog:
 
 class _DeadlinePassed(Exception):
     pass
+
+
+def _deadline(tl: Any, turn: int, within: str, exchange: Exchange | None) -> DriverTimeout:
+    """The watchdog ended the turn: noted on the timeline, said as what the SUT was doing then."""
+    tl.add("client", "error", turn=turn, error="deadline: connection closed by thinkwire")
+    doing = "the SUT was still sending" if exchange is not None and exchange.status else "no answer yet"
+    return DriverTimeout(f"{within}: {doing})")
 
 
 def _json_bytes(body: Any) -> bytes:

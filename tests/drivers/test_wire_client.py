@@ -6,7 +6,6 @@ written; a trickling server ended by the deadline's shutdown; https against a se
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import select
 import shutil
@@ -14,10 +13,11 @@ import socket
 import ssl
 import subprocess
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from _raw_server import RawServer, read_request
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -182,77 +182,6 @@ def test_connection_close_and_an_early_leave_never_keep_the_connection() -> None
 # --- over real sockets ---------------------------------------------------------------------------
 
 
-def _read_request(conn: socket.socket) -> bytes | None:
-    """One request off the connection (head and Content-Length body); None at its end."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        got = conn.recv(65536)
-        if not got:
-            return None
-        data += got
-    head, _, body = data.partition(b"\r\n\r\n")
-    fields = dict(line.lower().split(b": ", 1) for line in head.split(b"\r\n")[1:])
-    length = int(fields.get(b"content-length", b"0"))
-    while len(body) < length:
-        body += conn.recv(65536)
-    return head
-
-
-class RawServer:
-    """A loopback server running ``serve(conn, index)`` per connection on its own thread."""
-
-    def __init__(
-        self, serve: Callable[[socket.socket, int], None], tls: ssl.SSLContext | None = None
-    ) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.serve, self.tls = serve, tls
-        self.accepted = 0
-        self.threads: list[threading.Thread] = [threading.Thread(target=self._accept, daemon=True)]
-        self.threads[0].start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            self.accepted += 1
-            t = threading.Thread(target=self._one, args=(conn, self.accepted - 1), daemon=True)
-            self.threads.append(t)
-            t.start()
-
-    def _one(self, conn: socket.socket, index: int) -> None:
-        try:
-            with contextlib.suppress(OSError):  # a refused handshake, a client gone
-                if self.tls is not None:
-                    conn = self.tls.wrap_socket(conn, server_side=True)
-                self.serve(conn, index)
-        finally:
-            conn.close()
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accept (closing would not)
-        self.listener.close()
-        for t in self.threads:
-            t.join(timeout=10)
-            assert not t.is_alive()
-
-
-@pytest.fixture
-def serve() -> Iterator[Callable[..., RawServer]]:
-    servers: list[RawServer] = []
-
-    def start(fn: Callable[[socket.socket, int], None], tls: ssl.SSLContext | None = None) -> RawServer:
-        servers.append(RawServer(fn, tls))
-        return servers[-1]
-
-    yield start
-    for s in servers:
-        s.close()
-
-
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
 
@@ -267,7 +196,7 @@ def _post(client: WireClient, url: str) -> bytes:
 
 def test_a_kept_connection_carries_the_next_requests(serve: Callable[..., RawServer]) -> None:
     def keep(conn: socket.socket, _: int) -> None:
-        while _read_request(conn) is not None:
+        while read_request(conn) is not None:
             conn.sendall(OK)
 
     server = serve(keep)
@@ -285,7 +214,7 @@ def test_a_connection_the_server_closed_while_idle_is_replaced_before_writing(
     requests: list[tuple[int, bytes]] = []
 
     def once(conn: socket.socket, index: int) -> None:  # answers one request, then hangs up
-        head = _read_request(conn)
+        head = read_request(conn)
         assert head is not None
         requests.append((index, head))
         conn.sendall(OK)  # no Connection: close: the client keeps the connection
@@ -316,7 +245,7 @@ def test_the_deadline_ends_a_server_that_trickles(serve: Callable[..., RawServer
     stop = threading.Event()
 
     def trickle(conn: socket.socket, _: int) -> None:
-        _read_request(conn)
+        read_request(conn)
         conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
         while not stop.wait(0.02):  # paces the fake SUT: a byte in its own chunk every 20 ms
             conn.sendall(b"1\r\n.\r\n")
@@ -344,7 +273,7 @@ def test_close_wakes_an_exchange_blocked_on_a_read(serve: Callable[..., RawServe
     asked, stop = threading.Event(), threading.Event()
 
     def silent(conn: socket.socket, _: int) -> None:
-        _read_request(conn)
+        read_request(conn)
         asked.set()
         stop.wait(10)
 
@@ -399,7 +328,7 @@ def test_https_against_a_self_signed_server(
     server_tls, client_tls = self_signed
 
     def keep(conn: socket.socket, _: int) -> None:
-        while _read_request(conn) is not None:
+        while read_request(conn) is not None:
             conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
 
     server = serve(keep, server_tls)
