@@ -1,7 +1,7 @@
 """The front-door HTTP client shared by the gateway and URL drivers: one request, streamed, observed.
 
 Rule: bytes are read raw (never split on lines: that breaks on U+2028), each piece the client hands
-over (``_wire_client``) is recorded as a ``client``/``chunk`` entry, decoded by the front door's
+over (``_http_client``) is recorded as a ``client``/``chunk`` entry, decoded by the front door's
 observer, and every canonical event is both recorded and reported to the upstream's ClientSide so that
 gates can open. Reading is bounded: by the case's wall-clock deadline (a watchdog shuts the socket
 down, from connecting to the last byte) and by its byte cap. Every request carries the profile's
@@ -26,8 +26,8 @@ from harness.drivers._base import (
     TurnOutcome,
 )
 from harness.drivers._shaping import RequestShape, merge, shaping, tool_specs, tools_json
-from harness.drivers._wire_client import Exchange, WireClient, WireError, shutdown
 from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
+from harness.net._http_client import Exchange, WireClient, WireError, shutdown
 
 if TYPE_CHECKING:
     from harness.upstream import Gate

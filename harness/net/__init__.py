@@ -1,9 +1,20 @@
 """Generic loopback HTTP/1.1 serving (asyncio + h11) where the handler owns every byte and write, with
 WebSocket sessions (wsproto) on top, and the lifecycle of a standalone server (``_lifecycle``: URL
-line, port file, graceful signals): shared by the mock upstream, the recorder and the replayer."""
+line, port file, graceful signals): shared by the mock upstream, the recorder and the replayer. And
+the blocking HTTP/1.1 client (``_http_client``, httptools) of the front door and the reference agent.
 
-from harness.net._server import Framing, Handler, Request, Responder, Server, put_each
-from harness.net._ws import WsClient, WsClientSide, WsClosed, WsServerSide, is_websocket_upgrade
+The names load on first use (PEP 562): a process that only needs the client (the reference agent, one
+process per case) does not pay for the server's and WebSocket's imports (asyncio, h11, wsproto)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.net._http_client import WireClient, WireError
+    from harness.net._server import Framing, Handler, Request, Responder, Server, put_each
+    from harness.net._ws import WsClient, WsClientSide, WsClosed, WsServerSide, is_websocket_upgrade
 
 __all__ = [
     "Framing",
@@ -11,6 +22,8 @@ __all__ = [
     "Request",
     "Responder",
     "Server",
+    "WireClient",
+    "WireError",
     "WsClient",
     "WsClientSide",
     "WsClosed",
@@ -18,3 +31,18 @@ __all__ = [
     "is_websocket_upgrade",
     "put_each",
 ]
+
+_HOME = {
+    **dict.fromkeys(("WireClient", "WireError"), "_http_client"),
+    **dict.fromkeys(("Framing", "Handler", "Request", "Responder", "Server", "put_each"), "_server"),
+    **dict.fromkeys(("WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"), "_ws"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'harness.net' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"harness.net.{home}"), name)
+    globals()[name] = value
+    return value

@@ -28,12 +28,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, BinaryIO
 
-import httpx
-
 from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
+from harness.net import WireClient, WireError
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -84,7 +83,7 @@ class Agent:
         session: Path,
         faults: frozenset[str],
         out: BinaryIO,
-        http: httpx.Client,
+        http: WireClient,
     ) -> None:
         self.upstream = upstream.rstrip("/")
         self.route = route
@@ -176,30 +175,34 @@ class Agent:
         spec = upstream_request(self.route, messages, stream=True, faults=self.faults, structured=structured)
         url = self.upstream + spec.path
         pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
+        exchange = None
         try:
-            with self.http.stream("POST", url, json=spec.body, headers=dict(spec.headers)) as resp:
-                self.attach(_socket_of(resp))
-                if resp.status_code >= 400:
-                    body = resp.read()
-                    if "hide-upstream-error" in self.faults:  # FAULT: an error becomes an empty success
-                        self.emit([End("stop")])
-                        return 0, Message("assistant")
-                    self.emit([StreamError(error_message(body), status=resp.status_code)])
-                    return 1, Message("assistant")
-                for chunk in resp.iter_raw():
-                    events = pipe.feed(chunk)
-                    if not self.abort.is_set():
-                        self.emit(events)
+            exchange = self.http.exchange(url, connect_timeout=5.0)
+            self.attach(exchange.sock)
+            exchange.send("POST", dumps_compact(spec.body).encode(), dict(spec.headers))
+            if exchange.status >= 400:
+                body = b"".join(exchange.body())
+                if "hide-upstream-error" in self.faults:  # FAULT: an error becomes an empty success
+                    self.emit([End("stop")])
+                    return 0, Message("assistant")
+                self.emit([StreamError(error_message(body), status=exchange.status)])
+                return 1, Message("assistant")
+            for chunk in exchange.body():
+                events = pipe.feed(chunk)
+                if not self.abort.is_set():
+                    self.emit(events)
             if self.abort.is_set():
                 return self.aborted(pipe)
             self.emit(pipe.end())
-        except httpx.TransportError as exc:
+        except (OSError, WireError) as exc:
             if self.abort.is_set():
                 return self.aborted(pipe)
             self.emit(pipe.fail(f"upstream connection failed: {exc!r}"))
             return 1, Message("assistant")
         finally:
             self.attach(None)
+            if exchange is not None:
+                exchange.release()
         return self.outcome(pipe)
 
     def outcome(self, pipe: UpstreamPipe) -> tuple[int, Message]:
@@ -328,12 +331,6 @@ class Agent:
         shutil.rmtree(self.session, ignore_errors=True)
 
 
-def _socket_of(resp: httpx.Response) -> socket.socket | None:
-    stream = resp.extensions.get("network_stream")
-    sock = stream.get_extra_info("socket") if stream is not None else None
-    return sock if isinstance(sock, socket.socket) else None
-
-
 def _record_type(frame: Frame) -> str:
     try:
         obj = loads(frame.data)
@@ -375,7 +372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     route = Route(args.dialect, args.variant or dialect.default_variant, args.model)
     faults = check_faults(args.fault, CLI_FAULTS)
     signal.signal(signal.SIGTERM, _on_sigterm)
-    with httpx.Client(timeout=httpx.Timeout(300.0, connect=5.0)) as http:
+    http = WireClient()  # not httpx: its import and TLS set-up were ~70% of an agent's run (py-spy)
+    try:
         agent = Agent(
             upstream=args.upstream,
             route=route,
@@ -395,6 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)  # cleanup is not interrupted
             agent.cleanup(kill=killed)
+    finally:
+        http.close()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The front door's HTTP/1.1 client (``harness.drivers._wire_client``): bodies framed by length, by
+"""The front door's HTTP/1.1 client (``harness.net._http_client``): bodies framed by length, by
 chunks or by the server closing, under any split of the bytes into socket reads; one piece per HTTP
 chunk (or part of one), as httpx handed them over; kept connections reused, never after an early leave,
 an error or ``Connection: close``; one the server closed while idle replaced before anything is
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.drivers._http import _Watchdog
-from harness.drivers._wire_client import Exchange, WireClient, WireError, _where
+from harness.net._http_client import Exchange, WireClient, WireError, _where
 
 # --- the bytes of an answer, split into socket reads (no socket: a scripted recv) --------------------
 

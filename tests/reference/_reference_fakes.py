@@ -89,25 +89,3 @@ class FakeProvider:
             for i in range(0, len(data), step):
                 await resp.write(data[i : i + step])
         await resp.end()
-
-
-@dataclass
-class MockProvider:
-    """The same scripted answers for ``httpx.MockTransport`` (in-process, no sockets)."""
-
-    answers: list[Answer]
-    bodies: list[Any] = field(default_factory=list)
-
-    def __call__(self, request: Any) -> Any:
-        import httpx
-
-        body = loads(request.content)
-        self.bodies.append(body)
-        answer = self.answers[min(len(self.bodies), len(self.answers)) - 1]
-        d = get_dialect(answer.dialect)
-        if answer.status >= 400:
-            return httpx.Response(answer.status, content=d.error_body(answer.status, answer.error))
-        emitter = d.emitter(answer.variant)
-        frames = emitter.feed(list(answer.events)) + emitter.close()
-        data = b"".join(encode_frames(frames, d.transport))
-        return httpx.Response(200, stream=httpx.ByteStream(data), headers={"content-type": d.content_type})

@@ -1,4 +1,4 @@
-"""The reference agent CLI: in process (Agent over httpx.MockTransport, cleanup order observed at the
+"""The reference agent CLI: in process (Agent against a loopback fake provider, cleanup order observed at the
 moment the dir is removed) and as a process (JSONL on stdout, exit codes, SIGTERM)."""
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from _reference_fakes import SAFETY, Answer, FakeProvider, MockProvider
+from _reference_fakes import SAFETY, Answer, FakeProvider
 
 from harness._json import loads
 from harness.dialects import get_dialect
@@ -28,6 +27,7 @@ from harness.events import (
     coalesce,
     strip_items,
 )
+from harness.net import WireClient
 from harness.reference import agent as agent_mod
 from harness.reference._core import Route
 from harness.reference.agent import Agent
@@ -51,14 +51,26 @@ def observed(out: bytes) -> tuple[Event, ...]:
     return strip_items(coalesce(obs.feed(out) + obs.end()))
 
 
+class _Client(WireClient):
+    """The agent's client; closing it also stops the fake provider it talks to."""
+
+    def __init__(self, provider: FakeProvider) -> None:
+        super().__init__()
+        self.provider = provider
+
+    def close(self) -> None:
+        super().close()
+        self.provider.__exit__()
+
+
 class Run:
     def __init__(self, tmp_path: Path, answers: list[Answer], faults: tuple[str, ...] = ()) -> None:
-        self.provider = MockProvider(answers)
+        self.provider = FakeProvider(answers).__enter__()
         self.session = tmp_path / "session"
         self.out = io.BytesIO()
-        self.http = httpx.Client(transport=httpx.MockTransport(self.provider))
+        self.http = _Client(self.provider)
         self.agent = Agent(
-            upstream="http://provider",
+            upstream=self.provider.base_url,
             route=Route("openai-chat", "reasoning_content", "mock-model"),
             session=self.session,
             faults=frozenset(faults),

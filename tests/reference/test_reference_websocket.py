@@ -6,6 +6,7 @@ and under --concurrency."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import time
@@ -32,7 +33,7 @@ from harness.events import (
     ToolCallDelta,
     assemble,
 )
-from harness.net import WsClientSide, WsClosed
+from harness.net import WireClient, WsClientSide, WsClosed
 from harness.reference._core import Route
 from harness.reference.agent import Agent
 from harness.reference.gateway import Gateway
@@ -249,7 +250,8 @@ def test_websocket_cases_run_in_flight_with_others_and_the_cancel_alone() -> Non
 # -- the agent CLI in process --------------------------------------------------------------------------
 @pytest.mark.parametrize("faults", [(), ("ws-new-socket-per-turn",)], ids=["correct", "new-socket"])
 def test_agent_continues_its_tool_loop_on_one_socket(tmp_path: Path, faults: tuple[str, ...]) -> None:
-    with MockUpstream() as up, httpx.Client(timeout=BOUND_S) as http:
+    http = WireClient()
+    with MockUpstream() as up, contextlib.closing(http):
         up.load(Conversation.of([TOOL, ANSWER]))
         agent = Agent(
             upstream=up.base_url,
