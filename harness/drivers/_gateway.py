@@ -11,13 +11,12 @@ import shutil
 import time
 from pathlib import Path
 
-import httpx
-
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, build_options, observer_options, substitute
 from harness.drivers._websocket import WsFrontDoor
+from harness.net import WireClient, WireError
 
 __all__ = ["GatewayDriver", "UrlDriver"]
 
@@ -114,19 +113,18 @@ class GatewayDriver(UrlDriver):
         assert self.proc is not None
         deadline = time.monotonic() + self.profile.ready_timeout
         delay = 0.01
-        with httpx.Client(timeout=1.0, trust_env=False) as http:  # direct, as the front door (no proxy)
+        http = WireClient()  # direct, as the front door (no proxy)
+        try:
             while time.monotonic() < deadline:
                 if not self.proc.alive():
                     code, tail = self.proc.popen.returncode, self.proc.stderr_tail()
                     raise DriverError(f"SUT exited with code {code} before becoming ready", tail)
-                try:
-                    left = max(0.05, min(1.0, deadline - time.monotonic()))
-                    if http.get(url, timeout=left).status_code < 500:
-                        return
-                except httpx.HTTPError:
-                    pass
+                if _answers(http, url, max(0.05, min(1.0, deadline - time.monotonic()))):
+                    return
                 time.sleep(delay)  # readiness probe back-off: not a verdict
                 delay = min(delay * 2, 0.2)
+        finally:
+            http.close()
         raise DriverError(
             f"SUT not ready at {url} within {self.profile.ready_timeout:g}s "
             "(raise it with --ready-timeout or ready_timeout in the profile)",
@@ -149,3 +147,19 @@ class GatewayDriver(UrlDriver):
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
             self.tmp = None
+
+
+def _answers(http: WireClient, url: str, timeout: float) -> bool:
+    """Does ``url`` answer a GET within ``timeout`` seconds with a status below 500?"""
+    try:
+        exchange = http.exchange(url, connect_timeout=timeout)
+    except (OSError, WireError):
+        return False
+    try:
+        exchange.sock.settimeout(timeout)
+        exchange.send("GET", b"", {})
+        return exchange.status < 500
+    except (OSError, WireError):
+        return False
+    finally:
+        exchange.release(reuse=False)

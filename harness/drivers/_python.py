@@ -24,13 +24,12 @@ from __future__ import annotations
 import contextlib
 import importlib
 import queue
+import sys
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
-
-import httpx
 
 from harness.drivers._base import (
     CancelWatch,
@@ -48,6 +47,8 @@ from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
 from harness.events import Event, Message, StreamError
 
 if TYPE_CHECKING:
+    import httpx
+
     from harness.upstream import Gate
 
 __all__ = ["AdapterError", "PythonDriver", "SUTCallable", "SUTRequest", "load_callable", "short_traceback"]
@@ -127,6 +128,8 @@ class PythonDriver:
         self.async_http: httpx.AsyncClient | None = None
 
     def _client(self) -> httpx.Client:
+        import httpx  # here: a run whose SUT is no Python callable never pays for its import
+
         return httpx.Client(timeout=httpx.Timeout(self.profile.timeout, connect=5.0))
 
     def start(self, upstream_url: str) -> None:
@@ -146,6 +149,8 @@ class PythonDriver:
             self.front_door = str(declared)
         if is_async(self.fn):
             self.loop = LoopThread()
+            import httpx
+
             self.async_http = httpx.AsyncClient(timeout=httpx.Timeout(self.profile.timeout, connect=5.0))
 
     def stop(self) -> None:
@@ -263,7 +268,8 @@ class PythonDriver:
         )
 
     def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
-        if isinstance(exc, httpx.TimeoutException):
+        httpx = sys.modules.get("httpx")  # an httpx timeout can only come from a loaded httpx
+        if httpx is not None and isinstance(exc, httpx.TimeoutException):
             tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
             raise DriverTimeout(f"the SUT callable timed out on turn {turn}: {exc!r}") from None
         status = int(getattr(exc, "status_code", getattr(exc, "status", 0)) or 0)

@@ -1,7 +1,13 @@
-"""Recording real gateway frames: cassettes, redaction, the recording proxy, replay, promotion."""
+"""Recording real gateway frames: cassettes, redaction, the recording proxy, replay, promotion.
+
+The recording proxy's names (``Recorder``, ``record_forever``) load on first use (PEP 562): it
+imports httpx, which every ``thinkwire run`` (reading the catalog's cassettes) would pay for."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from harness.recording._cassette import Cassette, Chunk, Exchange, read_cassette
-from harness.recording._proxy import Recorder, record_forever
 from harness.recording._redact import REDACTED, Redactor
 from harness.recording._replay import conversation_from_cassette, detect_dialect, parse_timing
 
@@ -18,3 +24,16 @@ __all__ = [
     "read_cassette",
     "record_forever",
 ]
+
+if TYPE_CHECKING:
+    from harness.recording._proxy import Recorder, record_forever
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Recorder", "record_forever"):
+        from harness.recording import _proxy
+
+        value = getattr(_proxy, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'harness.recording' has no attribute {name!r}")
