@@ -8,8 +8,9 @@ process per case) does not pay for the server's and WebSocket's imports (asyncio
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from harness._lazy import lazy_names
 
 if TYPE_CHECKING:
     from harness.net._http_client import WireClient, WireError
@@ -39,10 +40,4 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'harness.net' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"harness.net.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOME)

@@ -5,8 +5,9 @@ imports httpx, which every ``thinkwire run`` (reading the catalog's cassettes) w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names
 from harness.recording._cassette import Cassette, Chunk, Exchange, read_cassette
 from harness.recording._redact import REDACTED, Redactor
 from harness.recording._replay import conversation_from_cassette, detect_dialect, parse_timing
@@ -29,11 +30,4 @@ if TYPE_CHECKING:
     from harness.recording._proxy import Recorder, record_forever
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("Recorder", "record_forever"):
-        from harness.recording import _proxy
-
-        value = getattr(_proxy, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'harness.recording' has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, {"Recorder": "_proxy", "record_forever": "_proxy"})

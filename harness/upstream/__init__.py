@@ -5,8 +5,9 @@ and httpx took ~0.3 s of every ``thinkwire run``, which needs neither unless a P
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names
 from harness.upstream._dispatch import RecordedRequest
 from harness.upstream._gates import ClientSide
 from harness.upstream._httpserver import ScriptHandler, respond_with_script
@@ -64,11 +65,4 @@ if TYPE_CHECKING:
     from harness.upstream._respx import RespxUpstream, mount_respx
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("RespxUpstream", "mount_respx"):
-        from harness.upstream import _respx
-
-        value = getattr(_respx, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'harness.upstream' has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, {"RespxUpstream": "_respx", "mount_respx": "_respx"})
