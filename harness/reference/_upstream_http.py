@@ -47,7 +47,7 @@ class _Reader:
     ``head`` / ``status`` / ``headers``, the body ``pieces`` (one per HTTP chunk, or per span of a
     read) and ``done``. llhttp's callbacks fill it; a framing error raises :class:`_Invalid`."""
 
-    __slots__ = ("_parser", "done", "extra", "head", "headers", "pieces", "status", "until_close")
+    __slots__ = ("_parser", "done", "extra", "head", "headers", "keep", "pieces", "status", "until_close")
 
     def __init__(self) -> None:
         self._parser = httptools.HttpResponseParser(self)
@@ -58,6 +58,7 @@ class _Reader:
         self.pieces: list[bytes] = []
         self.done = False  # the whole response arrived
         self.extra = False  # bytes came after it: the connection is not used again
+        self.keep = False  # the response let the connection be used again (llhttp forgets at its end)
 
     def feed(self, data: bytes) -> None:
         if not data:  # EOF: the end of a body read until close, else a break
@@ -73,7 +74,7 @@ class _Reader:
             raise _Invalid(f"invalid HTTP from the upstream: {exc}") from None
 
     def keep_alive(self) -> bool:
-        return self.done and not self.extra and not self.until_close and self._parser.should_keep_alive()
+        return self.done and self.keep and not self.extra and not self.until_close
 
     # -- llhttp callbacks ------------------------------------------------------------------------------
     def on_message_begin(self) -> None:
@@ -95,8 +96,8 @@ class _Reader:
             self.pieces.append(data)
 
     def on_message_complete(self) -> None:
-        if self.head:
-            self.done = True
+        if self.head and not self.done:
+            self.done, self.keep = True, self._parser.should_keep_alive()
 
 
 class _Invalid(Exception):
