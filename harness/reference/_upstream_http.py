@@ -120,13 +120,14 @@ class _Conn:
 class UpstreamResponse:
     """A response whose head arrived; its body is read with :meth:`aiter_raw` or :meth:`aread`."""
 
-    def __init__(self, conn: _Conn, reader: _Reader, timeout: float) -> None:
+    def __init__(self, conn: _Conn, reader: _Reader, timeout: float, broken: Exception | None = None) -> None:
         self.status_code = reader.status
         self.headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in reader.headers]
         self._conn = conn
         self._reader = reader
         self._timeout = timeout
-        self.complete = reader.done and not reader.pieces
+        self._broken = broken
+        self.complete = reader.done and not reader.pieces and broken is None
 
     async def aiter_raw(self, *, per_chunk: bool = False) -> AsyncIterator[bytes]:
         """The body, one piece per socket read: every chunk that read completed, joined (a stream
@@ -136,7 +137,7 @@ class UpstreamResponse:
         whatever the socket coalesced). Bytes that came before a break are handed on before it."""
         reader, pieces = self._reader, self._reader.pieces
         read = self._conn.reader.read
-        broken: BaseException | None = None
+        broken = self._broken
         while True:
             if pieces:  # what came before a break too
                 if per_chunk:
@@ -228,7 +229,12 @@ class UpstreamHTTP:
             async with asyncio.timeout(self.read_timeout):
                 while not reader.head:
                     reader.feed(await conn.reader.read(READ_SIZE))
-        except (OSError, TimeoutError, _Invalid) as exc:
+        except _Invalid as exc:
+            if reader.head:  # the read that ended the head broke the body: broken once that is read
+                return UpstreamResponse(conn, reader, self.read_timeout, broken=exc)
+            conn.close()
+            raise UpstreamUnreachable(f"no answer from the upstream: {exc!r}") from None
+        except (OSError, TimeoutError) as exc:
             conn.close()
             raise UpstreamUnreachable(f"no answer from the upstream: {exc!r}") from None
         return UpstreamResponse(conn, reader, self.read_timeout)
