@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact, loads
-from harness.codec import Frame, encode_frames
+from harness.codec import Frame, encode_pieces
 from harness.dialects import Dialect, get_dialect
 from harness.events import End, Event, Message, StreamError, Usage, assemble
 from harness.net import Request, Responder, Server
@@ -296,9 +296,13 @@ class Gateway:
         return True
 
     async def write(self, resp: Responder, front: Dialect, frames: list[Frame]) -> None:
-        for frame in frames:
-            copies = 2 if "double-done" in self.faults and "terminal" in frame.tags else 1  # FAULT
-            for data in encode_frames([frame], front.transport) * copies:
+        """One client write per frame (the frames of one upstream read encoded in one call)."""
+        if not frames:
+            return
+        double = "double-done" in self.faults
+        for index, data in encode_pieces(frames, front.transport):
+            copies = 2 if double and index is not None and "terminal" in frames[index].tags else 1  # FAULT
+            for _ in range(copies):
                 if resp.closed.is_set():
                     raise ConnectionResetError("client gone")
                 await resp.write(data)
