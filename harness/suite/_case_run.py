@@ -219,8 +219,9 @@ def usage_off(check: str, profile: SUTProfile) -> bool:
 
 def first_byte(view: CaseView) -> float | None:
     """Seconds from the first client request to the first bytes (or event) the client got back."""
-    sent = next((e.t for e in view.entries if e.side == "client" and e.kind == "request"), None)
-    got = next((e.t for e in view.entries if e.side == "client" and e.kind in ("chunk", "event")), None)
+    requests = view.of("client", "request")
+    sent = requests[0].t if requests else None
+    got = min((g[0].t for g in (view.of("client", "chunk"), view.of("client", "event")) if g), default=None)
     return None if sent is None or got is None else (got - sent) / 1e9
 
 

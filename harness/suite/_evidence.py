@@ -98,11 +98,7 @@ def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
 
 def _server_errors(view: CaseView, *, sut: bool) -> list[Entry]:
     """The mock's ``server-error`` entries caused by the SUT (``sut``) or by thinkwire itself."""
-    return [
-        e
-        for e in view.entries
-        if e.side == "upstream" and e.kind == "server-error" and (e.info.get("cause") == "sut") == sut
-    ]
+    return [e for e in view.of("upstream", "server-error") if (e.info.get("cause") == "sut") == sut]
 
 
 def _missing_turn(view: CaseView) -> list[Finding]:

@@ -244,7 +244,7 @@ def _short(s: str, n: int = 60) -> str:
 
 
 def _client(view: CaseView, turn: int, kind: str) -> list[Entry]:
-    return [e for e in view.entries if e.side == "client" and e.kind == kind and e.turn == turn]
+    return view.by_key.get(("client", kind, turn), [])
 
 
 CANCEL_BOUND_S = 1.5

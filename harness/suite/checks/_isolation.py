@@ -49,9 +49,7 @@ def isolation(view: CaseView) -> Finding:
         )
     if not own:
         return na("isolation", "the case carries no routing token")
-    sent = any(
-        e.side == "upstream" and e.kind == "request" and own.encode() in e.data for e in view.entries
-    )
+    sent = any(own.encode() in e.data for e in view.of("upstream", "request"))
     got = any(own in t.reasoning or own in t.text for t in view.turns)
     if not (sent or got):
         return na("isolation", "the case's own token was seen neither upstream nor at the client")
