@@ -9,7 +9,9 @@ raises for a SUT's sake.
 from __future__ import annotations
 
 import base64
+import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Limits",
+    "LoadLatency",
     "failed",
     "first_byte",
     "new_result",
@@ -58,6 +61,36 @@ class Limits:
     derives from it."""
     routable: bool = True
     """The canary's upstream request carried its routing token: cases can share the SUT."""
+    load: LoadLatency | None = None
+    """While cases share the SUT (``--concurrency``): its first-byte latency under the run's load."""
+
+
+class LoadLatency:
+    """The first-byte latencies of the ungated cases that finished while cases shared the SUT: how
+    fast the SUT answers under thinkwire's own load. A derived gate timeout is raised to ten times
+    their median (the warm-up's rule, applied to the SUT as loaded), so that a SUT slowed down by the
+    cases in flight is not judged to buffer; before ``MIN`` of them are in, to the warm-up's figure
+    times the cases in flight. Gated cases are left out: a buffering SUT's first byte waits for the
+    gate, and would feed the timeout back into itself."""
+
+    MIN = 4
+    WINDOW = 32
+
+    def __init__(self, lanes: int) -> None:
+        self.lanes = lanes
+        self._recent: deque[float] = deque(maxlen=self.WINDOW)
+        self._lock = threading.Lock()
+
+    def add(self, seconds: float) -> None:
+        with self._lock:
+            self._recent.append(seconds)
+
+    def gate_timeout(self, derived: float) -> float:
+        with self._lock:
+            recent = sorted(self._recent)
+        if len(recent) < self.MIN:
+            return derived * self.lanes
+        return max(derived, 10 * recent[len(recent) // 2])
 
 
 def new_result(case: Case, profile: SUTProfile) -> CaseResult:
@@ -94,6 +127,8 @@ def run_case(
     model = profile.model_for(case.dialect, case.variant, provider)
     conversation = case.conversation(model)
     gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
+    if gates is not None and limits.gate_timeout is None and limits.load is not None:
+        gates = min(limits.load.gate_timeout(gates), limits.timeout)
     if gates is not None:
         conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
     ctx = CaseContext(
@@ -105,6 +140,9 @@ def run_case(
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.kind)
     result.first_byte_s = first_byte(view)
+    ungated = not any(t.gates_scripted for t in view.turns)
+    if limits.load is not None and result.first_byte_s is not None and ungated:
+        limits.load.add(result.first_byte_s)
     if too_big is not None:
         result.findings = [
             Finding(

@@ -28,6 +28,7 @@ from harness.drivers._base import DEFAULT_MAX_BYTES
 from harness.suite._case import Case, expand_all, select
 from harness.suite._case_run import (
     Limits,
+    LoadLatency,
     failed,
     new_result,
     run_case,
@@ -353,6 +354,11 @@ class _Round:
         self.out.concurrency, self.out.concurrency_note = lanes, note
         return lanes
 
+    def solo(self) -> None:
+        """One case in flight from now on: routed and timed as in a serial run."""
+        self.upstream.strict_routing = False
+        self.limits.load = None
+
     def in_lanes(self, lanes: int) -> bool:
         """Every case, ``lanes`` at a time (``_concurrent.Lanes``), results in case order; False when
         the SUT could not be restarted (the cases not run ERROR)."""
@@ -384,13 +390,14 @@ class _Round:
             finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,
-            solo=lambda: setattr(self.upstream, "strict_routing", False),  # one in flight: as serial
+            solo=self.solo,
         )
         self.upstream.strict_routing = True
+        self.limits.load = LoadLatency(lanes)
         try:
             left = run.round(cases)
         finally:
-            self.upstream.strict_routing = False
+            self.solo()
         if left:
             self.failed_start([c for _, c in sorted(left, key=lambda x: x[0])], errors[-1])
         self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))

@@ -14,6 +14,7 @@ import pytest
 
 from harness.drivers import parse_profile
 from harness.suite import RunResult, Status, Verdict, load_cases, run
+from harness.suite._case_run import LoadLatency
 from harness.suite._concurrent import Lanes, alone_reason, default_concurrency
 from harness.suite._verdict import CaseResult
 
@@ -316,3 +317,58 @@ def test_an_interrupt_stops_the_sut_and_joins_every_lane() -> None:
         lanes.round([_Case(i) for i in range(6)])  # type: ignore[arg-type]
     assert stopped == [True]
     assert not [t for t in threading.enumerate() if t.name == "thinkwire-lane"]
+
+
+def test_a_shared_run_raises_derived_gate_timeouts_to_the_sut_s_latency_under_load() -> None:
+    """Cases in flight slow the SUT down: a gate's derived timeout follows its first-byte latency
+    under that load (ten times the median of the ungated cases), not only the idle warm-up's, so a
+    slowed SUT is not judged to buffer; before enough cases are in, the warm-up's times the lanes."""
+    load = LoadLatency(lanes=8)
+    assert load.gate_timeout(1.0) == 8.0  # nothing measured under load yet
+    for s in (0.05, 0.30, 0.40, 0.35):
+        load.add(s)
+    assert load.gate_timeout(1.0) == pytest.approx(3.5)  # 10 x the median of 0.05, 0.30, 0.35, 0.40
+    assert load.gate_timeout(5.0) == 5.0  # never below the warm-up's figure
+
+
+def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The gate timeout a case gets: the derived one raised by the load (capped by the case's
+    timeout); an explicit --gate-timeout stays as given; a gated case's first byte is not a sample."""
+    from harness.suite import _case_run
+    from harness.suite._builtin import builtin_profile
+    from harness.suite._case_run import Limits, run_case
+
+    seen: list[float] = []
+    real = _case_run.with_gate_timeout
+
+    def spy(conversation: object, seconds: float, *, at_least: bool = False) -> object:
+        seen.append(seconds)
+        return real(conversation, seconds, at_least=at_least)
+
+    monkeypatch.setattr(_case_run, "with_gate_timeout", spy)
+    cases = load_cases(["incrementality/gated-reasoning"])
+    gated = next(c for c in cases if c.variant == "reasoning_content")
+    profile = builtin_profile("reference")
+
+    class Stub:
+        """A driver that never answers: run_case records a harness error, which is all this needs."""
+
+        def run(self, ctx: object) -> None:
+            raise RuntimeError("stub")
+
+    from harness.upstream import ClientSide, MockUpstream
+
+    with MockUpstream() as up:
+        load = LoadLatency(lanes=4)
+        for s in (0.5, 0.5, 0.5, 0.5):
+            load.add(s)
+        derived = Limits(30.0, 1 << 20, None, 1.0, load=load)
+        run_case(gated, profile, Stub(), up, ClientSide, derived, "none")  # type: ignore[arg-type]
+        explicit = Limits(30.0, 1 << 20, 2.0, 1.0, load=load)
+        run_case(gated, profile, Stub(), up, ClientSide, explicit, "none")  # type: ignore[arg-type]
+        capped = Limits(3.0, 1 << 20, None, 1.0, load=load)
+        run_case(gated, profile, Stub(), up, ClientSide, capped, "none")  # type: ignore[arg-type]
+    assert seen == [5.0, 2.0, 3.0]
+    assert load.gate_timeout(0.1) == 5.0  # the gated cases added no sample
