@@ -59,7 +59,7 @@ def run() -> str:
             f"{n} cases; exit codes (serial, default concurrency, -j 2) per round: {sorted(codes)}. "
             f"{ROUNDS} rounds, the three alternating; wall time of the whole `thinkwire run -q` command "
             "(serial: `--concurrency 1`; the default: as many cases in flight as the gateway's warm-up "
-            "latency calls for, at least 2).",
+            "latency calls for, at least 4).",
             "",
             "| mode | best wall time | cases/s | all rounds |",
             "|---|---:|---:|---|",

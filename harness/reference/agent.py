@@ -34,7 +34,6 @@ from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
-from harness.net import WsClosed
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -44,7 +43,6 @@ from harness.reference._core import (
     upstream_request,
 )
 from harness.reference._faults import CLI_FAULTS, check_faults
-from harness.reference._ws_turn import ws_turn
 
 __all__ = ["MAX_TURNS", "TOOL_SOURCE", "Agent", "main"]
 
@@ -270,7 +268,12 @@ class Agent:
 
     def ws_turn(self, messages: list[Message], structured: Mapping[str, object]) -> tuple[int, Message]:
         """The Responses WebSocket mode: the conversation's one socket, each turn chained to the last
-        response; an abort shuts the socket down (``interrupt``), which ends the read at once."""
+        response; an abort shuts the socket down (``interrupt``), which ends the read at once. Its
+        modules (wsproto, harness.net) are imported here: an agent process runs one case, and
+        importing them for every HTTP case cost ~0.2 s a case (-X importtime)."""
+        from harness.net import WsClosed
+        from harness.reference._ws_turn import ws_turn
+
         pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
         try:
             for ev in ws_turn(self.ws, self.upstream, self.route, messages, self.faults, 300.0, pipe):

@@ -40,6 +40,12 @@ HARNESS_CASE_S = 0.004
 """thinkwire's own time for one case (mock upstream, driver, checks), measured against the reference
 gateway: while the SUT works on one case for longer than this, another can be in flight."""
 
+PROCESS_LANES = 4
+"""The fewest cases a default puts in flight through a SUT in a process of its own, however fast it
+answers: a case goes back and forth between thinkwire and the SUT several times (request, upstream
+request, frames, relay), so with two in flight both sides often wait on the same one; with four each
+side mostly has work. docs/benchmarks.md measures the reference gateway (as fast as thinkwire is)."""
+
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
 """Fault switches that act on the SUT's processes and dirs (its cleanup is watched per case)."""
 
@@ -51,11 +57,11 @@ def default_concurrency(latency_s: float | None, kind: str) -> int:
     """Cases in flight by default, from the SUT's warm-up latency (its first byte on the canary): one
     more for every ``HARNESS_CASE_S`` the SUT makes a case wait, at most ``MAX_LANES``. An in-process
     (``python``) SUT shares the interpreter with the harness: nothing to overlap, 1. A gateway or URL
-    works in a process of its own: at least 2."""
+    works in a process of its own: at least ``PROCESS_LANES``."""
     if kind == "python" or latency_s is None:
         return 1
     lanes = 1 + math.floor(latency_s / HARNESS_CASE_S)
-    return max(2, min(MAX_LANES, lanes))
+    return max(PROCESS_LANES, min(MAX_LANES, lanes))
 
 
 def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:

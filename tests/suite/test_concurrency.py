@@ -200,8 +200,8 @@ def test_a_sut_that_drops_the_token_runs_one_at_a_time_and_says_why() -> None:
 
 def test_default_concurrency_follows_the_warm_up_latency() -> None:
     assert default_concurrency(None, "gateway") == 1
-    assert default_concurrency(0.001, "gateway") == 2  # a process of its own: at least 2
-    assert default_concurrency(0.010, "gateway") == 3
+    assert default_concurrency(0.001, "gateway") == 4  # a process of its own: at least PROCESS_LANES
+    assert default_concurrency(0.020, "gateway") == 6
     assert default_concurrency(0.300, "url") == 8
     assert default_concurrency(0.300, "python") == 1  # in-process: nothing to overlap
 

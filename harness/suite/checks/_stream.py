@@ -141,22 +141,18 @@ def usage(view: CaseView) -> Finding:
 
 @check("timing", "Informational: time to first reasoning and text token, client reads vs upstream writes.")
 def timing(view: CaseView) -> Finding:
-    entries = view.entries
-    first_req = next((e for e in entries if e.side == "client" and e.kind == "request"), None)
-    if first_req is None:
+    requests = view.of("client", "request")
+    if not requests:
         return na("timing", "nothing was sent")
-    t0 = first_req.t
+    t0 = requests[0].t
+    events = view.of("client", "event")
 
     def first(kind: type) -> float | None:
-        for e in entries:
-            if e.side == "client" and e.kind == "event" and isinstance(e.event, kind):
-                return (e.t - t0) / 1e6
-        return None
+        return next(((e.t - t0) / 1e6 for e in events if isinstance(e.event, kind)), None)
 
-    reads = sum(1 for e in entries if e.side == "client" and e.kind == "chunk")
-    writes = sum(1 for e in entries if e.side == "upstream" and e.kind == "write")
-    r, x = first(ReasoningDelta), first(TextDelta)
-    done = next(((e.t - t0) / 1e6 for e in entries if isinstance(e.event, End)), None)
+    reads = len(view.of("client", "chunk"))
+    writes = len(view.of("upstream", "write"))
+    r, x, done = first(ReasoningDelta), first(TextDelta), first(End)
     data = {
         "ttft_reasoning_ms": r,
         "ttft_text_ms": x,

@@ -207,8 +207,18 @@ class CaseView:
     timeline: Timeline
     turns: list[TurnView]
     entries: list[Entry]
+    by_key: dict[tuple[str, str, int], list[Entry]]
+    """``entries`` grouped by (side, kind, turn), each group in time order (``of`` reads it)."""
 
     _index: dict[int, int] | None = None
+
+    def of(self, side: str, kind: str) -> list[Entry]:
+        """The entries of one side and kind, every turn's, in time order: a lookup, not a scan of
+        ``entries`` (a byte-wise stream has thousands of writes)."""
+        groups = [g for (s, k, _), g in self.by_key.items() if s == side and k == kind]
+        if len(groups) == 1:
+            return groups[0]
+        return sorted((e for g in groups for e in g), key=lambda e: e.t)
 
     def index_of(self, entry: Entry) -> int:
         if self._index is None:
@@ -284,7 +294,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
             )
         )
         views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events)
-    return CaseView(case, kind, timeline, views, entries)
+    return CaseView(case, kind, timeline, views, entries, by_key)
 
 
 def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]) -> list[Foreign]:
