@@ -17,6 +17,7 @@ import importlib.util
 import os
 import re
 import sys
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -345,9 +346,18 @@ def _verdicts(result: Any) -> dict[str, tuple[str, ...]]:
     return {r.case_id: (r.status.value, r.stream.value, r.cleanup.value) for r in result.results}
 
 
-def _speed(path: Path, concurrent: Any) -> list[str]:
+def _cpu() -> tuple[float, float]:
+    """(thinkwire's own CPU seconds, the CPU seconds of the child processes it has reaped): the SUT's
+    processes are children of this one, reaped when the run stops them (``os.times``)."""
+    t = os.times()
+    return time.process_time(), t.children_user + t.children_system
+
+
+def _speed(path: Path, concurrent: Any, concurrent_cpu: tuple[float, float]) -> list[str]:
     """A gateway's catalog run once more with one case at a time (issue 24: serial and concurrent
-    times side by side, and the verdicts compared case by case); other SUT kinds: nothing."""
+    times side by side, and the verdicts compared case by case), with the CPU each run cost thinkwire
+    and the SUT (``concurrent_cpu``: the concurrent run's, from :func:`_cpu`); other SUT kinds:
+    nothing."""
     from harness.docs._sdk_results import claimed_cases
     from harness.drivers import load_profile
     from harness.suite import run
@@ -355,10 +365,13 @@ def _speed(path: Path, concurrent: Any) -> list[str]:
     profile = load_profile(path)
     if profile.kind != "gateway" or concurrent.concurrency in (None, 1):
         return []
+    before = _cpu()
     serial = run(claimed_cases(profile), sut=profile, expectations=None, keep_timelines="none", concurrency=1)
+    after = _cpu()
     a, b = _verdicts(serial), _verdicts(concurrent)
     differ = sorted(k for k in a if a[k] != b.get(k))
     ratio = serial.duration_s / concurrent.duration_s if concurrent.duration_s else 0.0
+    sut_s, sut_c = after[1] - before[1], concurrent_cpu[1]
     line = (
         f"Serial against concurrent (same machine, one after the other): {serial.duration_s:.1f} s at "
         f"`--concurrency 1`, {concurrent.duration_s:.1f} s with {concurrent.concurrency} cases in flight "
@@ -366,8 +379,19 @@ def _speed(path: Path, concurrent: Any) -> list[str]:
         f"{len(differ)}"
         + (f" ({', '.join(differ[:5])}{' ...' if len(differ) > 5 else ''})" if differ else "")
     )
-    sys.stderr.write(line + "\n")
-    return [line + ".", ""]
+    cpu = (
+        f"CPU seconds serial / concurrent: the SUT's processes {sut_s:.1f} / {sut_c:.1f} (its start "
+        f"included), thinkwire's own {after[0] - before[0]:.1f} / {concurrent_cpu[0]:.1f}"
+        + (
+            f". A SUT that works on one core (one process, one event loop) cannot answer the catalog in "
+            f"less wall time than its CPU time: {serial.duration_s:.1f} s / {sut_c:.1f} s is a ceiling of "
+            f"{serial.duration_s / sut_c:.1f}x for it"
+            if sut_c > 0
+            else ""
+        )
+    )
+    sys.stderr.write(line + "\n" + cpu + "\n")
+    return [line + ".", "", cpu + ".", ""]
 
 
 def main(argv: list[str]) -> int:
@@ -395,7 +419,9 @@ def main(argv: list[str]) -> int:
             how = "npm install" if requirement.startswith("npm:") else "pip install"
             lines += [f'Not installed here: `{how} "{requirement.removeprefix("npm:")}"`.', ""]
             continue
+        start = _cpu()
         result, n = record_profile(root / "profiles" / f"{name}.toml", name, _cause)
+        spent = tuple(b - a for a, b in zip(start, _cpu(), strict=True))
         lines += [
             f"{len(result.results)} cases, {n} recorded as expected; run: "
             f"`thinkwire run --sut profiles/{name}.toml`.",
@@ -403,7 +429,7 @@ def main(argv: list[str]) -> int:
             *_matrix(result.results),
             "",
         ]
-        lines += _speed(root / "profiles" / f"{name}.toml", result)
+        lines += _speed(root / "profiles" / f"{name}.toml", result, (spent[0], spent[1]))
         found = _findings(name, result.results)
         lines += ["### Findings", "", *found, ""] if found else ["No finding.", ""]
         sys.stderr.write(f"{name}: {len(result.results)} cases, {n} expected\n")

@@ -1,11 +1,12 @@
 """The ecosystem page's serial-against-concurrent line (issue 24): a gateway's catalog run again one
-case at a time, timed beside the concurrent run, verdicts compared case by case."""
+case at a time, timed beside the concurrent run, verdicts compared case by case, and the CPU each run
+cost the SUT's processes and thinkwire."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness.docs._ecosystem_results import _speed
+from harness.docs._ecosystem_results import _cpu, _speed
 from harness.suite import load_cases, run
 
 GATEWAY = """
@@ -26,18 +27,24 @@ def test_a_gateway_gets_its_serial_time_and_the_verdicts_compared(tmp_path: Path
 
     profile = load_profile(path)
     cases = [c for c in load_cases() if profile.claims(c.dialect, c.variant)]
+    start = _cpu()
     concurrent = run(cases, sut=profile, expectations=None, keep_timelines="none", concurrency=4)
+    spent = (_cpu()[0] - start[0], _cpu()[1] - start[1])
     assert concurrent.concurrency == 4
-    [line, blank] = _speed(path, concurrent)
+    assert spent[1] > 0  # the gateway process was reaped: its CPU is this process's children's
+    [line, blank, cpu, _] = _speed(path, concurrent, spent)
     assert line.startswith("Serial against concurrent")
     assert "with 4 cases in flight" in line
     assert line.endswith("verdicts differing case by case: 0.")
     assert blank == ""
+    assert cpu.startswith("CPU seconds serial / concurrent: the SUT's processes ")
+    assert f" / {spent[1]:.1f} (its start included)" in cpu
+    assert "is a ceiling of" in cpu
     from harness.suite import Verdict
 
     first = concurrent.results[0]
     first.stream = Verdict.FAIL  # as if the concurrent run had judged this case otherwise
-    [line, _] = _speed(path, concurrent)
+    [line, *_] = _speed(path, concurrent, (0.0, 0.0))
     assert line.endswith(f"verdicts differing case by case: 1 ({first.case_id}).")
 
 
@@ -52,5 +59,6 @@ def test_other_kinds_and_serial_runs_get_no_line(tmp_path: Path) -> None:
     class Serial:
         concurrency = 1
 
-    assert _speed(url, Run()) == []  # a URL SUT is not started by thinkwire: nothing to compare fairly
-    assert _speed(gateway, Serial()) == []  # the run was serial already (an unroutable SUT)
+    none = (0.0, 0.0)
+    assert _speed(url, Run(), none) == []  # a URL SUT is not started by thinkwire: nothing to compare fairly
+    assert _speed(gateway, Serial(), none) == []  # the run was serial already (an unroutable SUT)
