@@ -9,6 +9,7 @@ raises for a SUT's sake.
 from __future__ import annotations
 
 import base64
+import math
 import threading
 import time
 from collections import deque
@@ -90,7 +91,7 @@ class LoadLatency:
             recent = sorted(self._recent)
         if len(recent) < self.MIN:
             return derived * self.lanes
-        return max(derived, 10 * recent[len(recent) // 2])
+        return max(derived, math.ceil(100 * recent[len(recent) // 2]) / 10)  # 10x, to 0.1 s above
 
 
 def new_result(case: Case, profile: SUTProfile) -> CaseResult:
