@@ -27,6 +27,8 @@ from wsproto.events import (
 )
 from wsproto.events import Request as WsRequest
 
+from harness.net._http_client import shutdown
+
 __all__ = ["WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"]
 
 
@@ -181,8 +183,7 @@ class WsClient:
     def shutdown(self) -> None:
         """From another thread: end a ``recv`` blocked in this one (the socket shut down; the peer
         sees the connection close)."""
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
+        shutdown(self._sock)
 
     def close(self) -> None:
         """Close (a close frame when the socket still works), then the socket; idempotent."""
@@ -190,6 +191,5 @@ class WsClient:
             with contextlib.suppress(Exception):
                 self._sock.sendall(self._side.close())
         self.closed = True
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
+        shutdown(self._sock)
         self._sock.close()

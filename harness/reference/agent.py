@@ -33,6 +33,7 @@ from harness.codec import Frame, encode_frames
 from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
 from harness.net import WireClient, WireError
+from harness.net._http_client import shutdown
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -226,8 +227,7 @@ class Agent:
         with self.lock:
             sock = self.live
         if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
+            shutdown(sock)
         ws = self.ws.get("ws")
         if ws is not None:  # the Responses WebSocket mode's socket
             ws.shutdown()
