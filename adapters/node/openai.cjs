@@ -1,10 +1,17 @@
 // The official `openai` Node SDK as a SUT (Chat Completions): the SDK does HTTP, SSE parsing and the
 // accumulated final message (ChatCompletionStream.finalChatCompletion), which is what goes back into
 // the history, as a user of the SDK would do. Reasoning is read from the chunks' untyped fields
-// (reasoning_content / reasoning), as users of OpenAI-compatible providers do.
+// (reasoning_content / reasoning, else the text entries of reasoning_details: MiniMax's reasoning_split),
+// as users of OpenAI-compatible providers do.
 'use strict';
 const OpenAI = require('openai');
 const { serve, fresh, text, finish } = require('./protocol.cjs');
+
+const detailsText = (x) =>
+  (Array.isArray(x.reasoning_details) ? x.reasoning_details : [])
+    .filter((d) => d && d.type === 'reasoning.text')
+    .map((d) => d.text || '')
+    .join('');
 
 serve('openai-node', async (req, state, emit, signal) => {
   const client = new OpenAI({ baseURL: req.base_url + '/v1', apiKey: 'sk-thinkwire', maxRetries: 0 });
@@ -20,7 +27,7 @@ serve('openai-node', async (req, state, emit, signal) => {
   if (!req.stream) {
     const r = await client.chat.completions.create({ ...params, stream: false }, { signal });
     const msg = r.choices[0].message;
-    const reasoning = msg.reasoning_content ?? msg.reasoning;
+    const reasoning = msg.reasoning_content ?? msg.reasoning ?? detailsText(msg);
     if (reasoning) emit({ type: 'reasoning', text: reasoning });
     if (msg.content) emit({ type: 'text', text: msg.content });
     (msg.tool_calls || []).forEach((c, index) => emit({ type: 'tool_call', index, id: c.id, name: c.function.name, arguments: c.function.arguments }));
@@ -34,7 +41,7 @@ serve('openai-node', async (req, state, emit, signal) => {
   for await (const chunk of stream) {
     for (const choice of chunk.choices || []) {
       const d = choice.delta || {};
-      const reasoning = d.reasoning_content ?? d.reasoning;
+      const reasoning = d.reasoning_content ?? d.reasoning ?? detailsText(d);
       if (reasoning) emit({ type: 'reasoning', text: reasoning });
       if (d.content) emit({ type: 'text', text: d.content });
       for (const c of d.tool_calls || []) emit({ type: 'tool_call', index: c.index, id: c.id ?? null, name: c.function?.name ?? null, arguments: c.function?.arguments ?? '' });

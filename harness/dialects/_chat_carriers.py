@@ -52,6 +52,7 @@ __all__ = [
     "parse_reasoning_items",
     "parse_thinking_blocks",
     "server_tool_call",
+    "text_detail",
     "with_echo",
 ]
 
@@ -210,9 +211,23 @@ def _reasoning_items(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
     return out
 
 
-def details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = ()) -> list[dict[str, Any]]:
+def text_detail(text: str, index: int, form: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One ``reasoning.text`` entry in a provider's form: OpenRouter's ``type, text, format, index``
+    (``format`` "unknown"), or ``form``'s fields (MiniMax: ``index, type, id, format, text``; its order,
+    recorded, is the dict's)."""
+    if not form:
+        return {"type": "reasoning.text", "text": text, "format": RD_FORMAT, "index": index}
+    return {k: index if k == "index" else text if k == "text" else v for k, v in form.items()}
+
+
+def details(
+    blocks: Sequence[ReasoningBlock],
+    calls: Sequence[ToolCallBlock] = (),
+    form: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
     """``reasoning_details`` entries; a tool call's own signature (Gemini's thoughtSignature) travels as
-    a ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it."""
+    a ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it. ``form``:
+    a provider's own text entry (:func:`text_detail`)."""
     out: list[dict[str, Any]] = []
     for n, b in enumerate(blocks):
         record = server_tool_call(b.redacted)
@@ -221,6 +236,9 @@ def details(blocks: Sequence[ReasoningBlock], calls: Sequence[ToolCallBlock] = (
             continue
         if b.redacted is not None:
             out.append({"type": "reasoning.encrypted", "data": b.redacted, "format": RD_FORMAT, "index": n})
+            continue
+        if form and b.signature is None:
+            out.append(text_detail(b.text, n, form))
             continue
         d: dict[str, Any] = {"type": "reasoning.text", "text": b.text}
         if b.signature is not None:

@@ -24,7 +24,7 @@ class Carrier(Enum):
 
     REASONING_CONTENT = auto()  # delta.reasoning_content (DeepSeek, Kimi)
     REASONING = auto()  # delta.reasoning (vLLM, OpenRouter, Groq)
-    DETAILS = auto()  # delta.reasoning mirrored in delta.reasoning_details[] (OpenRouter)
+    DETAILS = auto()  # delta.reasoning_details[] (OpenRouter mirrors it in delta.reasoning; MiniMax not)
     INLINE = auto()  # a tag pair (<think>, <mm:think>, <thought>, harmony channels) leading delta.content
     MISTRAL = auto()  # delta.content as a list of thinking chunks (Magistral)
     NONE = auto()  # not on the wire: only usage's reasoning_tokens (OpenAI)
@@ -53,6 +53,9 @@ class Shape:
     role_with_tools: bool = False  # a stream that opens with a tool call has the role in that chunk
     tags: tuple[str, str] = TAGS  # INLINE: the tag pair, for the readers and the request codec
     replay_inline: bool = True  # INLINE: history content carries the tagged reasoning back
+    mirror: bool = True  # DETAILS: the text also rides delta.reasoning / message.reasoning (OpenRouter)
+    detail: Mapping[str, Any] = field(default_factory=dict)  # DETAILS: a text entry's id, format ...
+    message: Mapping[str, Any] = field(default_factory=dict)  # keys a non-streamed message carries
 
     @property
     def implicit(self) -> bool:

@@ -23,7 +23,14 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame, SSEDecoder
 from harness.dialects._base import EmitterLoop
-from harness.dialects._chat_carriers import CARRIERS, GEMINI_FORMAT, RD_FORMAT, Specs, server_tool_call
+from harness.dialects._chat_carriers import (
+    CARRIERS,
+    GEMINI_FORMAT,
+    RD_FORMAT,
+    Specs,
+    server_tool_call,
+    text_detail,
+)
 from harness.dialects._chat_reader import INLINE_THINK, Reader
 from harness.dialects._chat_shape import Carrier, Shape, usage_event, usage_json
 from harness.dialects._think import TAGS
@@ -288,12 +295,13 @@ class ChatEmitter(EmitterLoop):
             delta = {"reasoning": text}
         elif carrier is Carrier.MISTRAL:
             delta = {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]}
-        else:  # DETAILS: mirrored, as OpenRouter sends it
+        else:  # DETAILS: mirrored in delta.reasoning as OpenRouter sends it, or alone as MiniMax does
             if not self._rd_block_open:
                 self._rd_index += 1
                 self._rd_block_open = True
-            detail = {"type": "reasoning.text", "text": text, "format": RD_FORMAT, "index": self._rd_index}
-            delta = {"role": "assistant", "content": "", "reasoning": text, "reasoning_details": [detail]}
+            detail = text_detail(text, self._rd_index, self.shape.detail)
+            mirror = {"reasoning": text} if self.shape.mirror else {}
+            delta = {"role": "assistant", "content": "", **mirror, "reasoning_details": [detail]}
         return [self._frame(self._chunk(delta), "reasoning")]
 
     def _think_reasoning(self, text: str) -> list[Frame]:

@@ -83,6 +83,7 @@ _BY_VARIANT: dict[tuple[str, str], str] = {
     ("openai-chat", "reasoning_content"): "deepseek",
     ("openai-chat", "reasoning"): "vllm",
     ("openai-chat", "reasoning_details"): "openrouter",
+    ("openai-chat", "minimax-details"): "minimax",  # MiniMax's own API with reasoning_split
     ("openai-chat", "think-tags"): "vllm",
     ("openai-chat", "think-split"): "vllm",
     ("openai-chat", "think-implicit"): "vllm",

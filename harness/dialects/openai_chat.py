@@ -109,6 +109,14 @@ _OPENAI_USAGE = {
     "completion_tokens_details": {"audio_tokens": 0, "accepted_prediction_tokens": 0,
                                   "rejected_prediction_tokens": 0},
 }  # fmt: skip
+# MiniMax's text entry with reasoning_split=True, in its recorded key order: the OpenAPI schema's
+# ReasoningDetail (id, format, index, text) and a client fixture of live MiniMax-M3 traffic
+# (https://platform.minimax.io/docs/api-reference/text-openai-api); "text" is each delta's own piece
+# (incremental: MiniMax-AI/MiniMax-M2 issue #95), the values of "index" and "text" are filled in.
+_MINIMAX_DETAIL = {
+    "index": 0, "type": "reasoning.text", "id": "reasoning-text-1", "format": "MiniMax-response-v1",
+    "text": "",
+}  # fmt: skip
 _TABLE: tuple[tuple[Variant, Shape], ...] = (
     (
         _v("reasoning_content", "CC-RC", "DeepSeek/Kimi delta.reasoning_content, usage on the finish chunk",
@@ -140,7 +148,17 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
         Shape(
             Carrier.DETAILS, _ROLE, {}, base_delta=_OPENROUTER_DELTA, envelope={"provider": "Mock"},
             native_finish=True, usage_choice=_ROLE, usage_extra=_OPENROUTER_USAGE, role_with_tools=True,
+            message={"refusal": None},
         ),
+    ),
+    (
+        _v(
+            "minimax-details",
+            "CC-RD",
+            "MiniMax reasoning_split: delta.reasoning_details[] text entries (id, format), no mirror",
+            _BASE,
+        ),
+        Shape(Carrier.DETAILS, _ROLE, {}, mirror=False, detail=_MINIMAX_DETAIL),
     ),
     (
         _v("think-tags", "CC-THINK", "leading <think>...</think> inside delta.content", _BASE),
@@ -295,11 +313,11 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
     elif carrier is Carrier.REASONING and reasoning:
         out["reasoning"] = reasoning
     elif carrier is Carrier.DETAILS and (rblocks or any(c.signature for c in calls)):
-        if reasoning and not request:
+        if reasoning and not request and shape.mirror:
             out["reasoning"] = reasoning
-        out["reasoning_details"] = details(rblocks, calls)
-    if carrier is Carrier.DETAILS and not request:
-        out["refusal"] = None  # recorded (OpenRouter)
+        out["reasoning_details"] = details(rblocks, calls, shape.detail)
+    if not request:
+        out.update(shape.message)  # recorded: OpenRouter's "refusal": null
     if carrier is Carrier.MISTRAL and not request and not calls:
         out["tool_calls"] = None  # recorded (Mistral)
     if calls:

@@ -66,7 +66,6 @@ _LEAK = (
 )
 _MM = "tools-passback/minimax-interleaved-thinking[[]"  # (fnmatch: "[[]" is a literal "[")
 _DETAILS_ROWS = (
-    f"{_MM}openai-chat:reasoning_details/*",
     "tools-passback/openrouter-server-tool-call*",
     "tools-passback/openrouter-signature-only*",
     "tools-passback/vllm-reasoning-field*",
@@ -80,8 +79,18 @@ _LITELLM_FIELDS = (
     "stream_chunk_builder rebuilds reasoning_content only (litellm_core_utils/"
     "streaming_chunk_builder_utils.py:1565-1570). What goes back is reasoning_content (and "
     "provider_specific_fields as one nested key), so OpenRouter never gets its reasoning_details "
-    "(signatures: its 400; server-tool records), MiniMax never its split reasoning and vLLM never the "
-    "'reasoning' field it reads"
+    "(signatures: its 400; server-tool records) and vLLM never the 'reasoning' field it reads"
+)
+_MD = ("*[[]openai-chat:minimax-details/*",)
+"""MiniMax's reasoning_split: reasoning only in reasoning_details text entries, no string field."""
+_LITELLM_MINIMAX = (
+    "LiteLLM 1.108.7 never reads reasoning_details (the string occurs nowhere in the package): its "
+    "minimax provider is the generic OpenAI config (llms/minimax/chat/transformation.py:13), whose "
+    "stream mapping renames delta.reasoning only (llms/openai/chat/gpt_transformation.py:929-932) and "
+    "whose message reading takes reasoning_content, reasoning or <think> tags in content "
+    "(litellm_core_utils/prompt_templates/common_utils.py:2228-2233); non-streamed, reasoning_details "
+    "lands in provider_specific_fields (convert_dict_to_response.py:788-789). MiniMax's split reasoning "
+    "never reaches the client and never goes back"
 )
 _LITELLM_SPLIT = (
     "LiteLLM 1.108.7 splits MiniMax's <think>...</think> out of a non-streamed content into "
@@ -99,14 +108,19 @@ _LITELLM_PASSBACK = (
     ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _LITELLM_SPLIT, ""),
     (_DETAILS_ROWS, _LITELLM_FIELDS, ""),
     (("tools-passback/responses-phase*",), _LITELLM_PHASE, ""),
+    (_MD, _LITELLM_MINIMAX, "https://github.com/BerriAI/litellm/issues/31890"),
 )
 _OPENAI_COMPATIBLE = (
     "@ai-sdk/openai-compatible 2.0.92 reads reasoning from reasoning_content or reasoning only "
     "(dist/index.js:613, streaming :847: reasoning_details is not in its schemas) and writes an "
     "assistant message's reasoning back as reasoning_content only (dist/index.js:271): OpenRouter's "
-    "reasoning_details (signatures: its 400; server-tool records), MiniMax's split reasoning and the "
-    "'reasoning' field vLLM reads never come back (OpenRouter's own @openrouter/ai-sdk-provider is not "
-    "this profile's package)"
+    "reasoning_details (signatures: its 400; server-tool records) and the 'reasoning' field vLLM reads "
+    "never come back (OpenRouter's own @openrouter/ai-sdk-provider is not this profile's package)"
+)
+_AI_SDK_MINIMAX = (
+    "@ai-sdk/openai-compatible 2.0.92 reads reasoning from reasoning_content or reasoning only "
+    "(dist/index.js:613, streaming :847; reasoning_details occurs nowhere in it): MiniMax's split "
+    "reasoning (reasoning_details only) never reaches the client and never goes back"
 )
 _AI_SDK_TAGS = (
     "extractReasoningMiddleware (ai 6.0.325) takes MiniMax's <think>...</think> out of content into a "
@@ -117,8 +131,12 @@ _PYDANTIC_FIELDS = (
     "pydantic-ai 2.68.0's OpenAIChatModel reads reasoning from 'reasoning' or 'reasoning_content' only "
     "(pydantic_ai/models/openai/_chat_model.py:744, streaming _chat_streaming.py:253) and sends the "
     "ThinkingPart back in the field it came from: reasoning_details (OpenRouter's signatures: its 400; "
-    "server-tool records; MiniMax's split reasoning) never comes back (its OpenRouterModel reads them: "
-    "not this profile's class)"
+    "server-tool records) never comes back (its OpenRouterModel reads them: not this profile's class)"
+)
+_PYDANTIC_MINIMAX = (
+    "pydantic-ai 2.68.0's OpenAIChatModel reads reasoning from 'reasoning' or 'reasoning_content' only "
+    "(pydantic_ai/models/openai/_chat_model.py:744, streaming _chat_streaming.py:253; neither file "
+    "mentions reasoning_details): MiniMax's split reasoning never reaches the user and never goes back"
 )
 _PYDANTIC_TAGS = (
     "pydantic-ai 2.68.0 re-renders a ThinkingPart read from <think> tags as "
@@ -153,11 +171,13 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     "pydantic-ai-openai-chat": (
         ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
         (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
+        (_MD, _PYDANTIC_MINIMAX, ""),
         (_THINK, "pydantic-ai OpenAIChatModel: " + _LEAK, ""),
     ),
     "node-ai-sdk": (
         ((f"{_MM}openai-chat:think-tags/*",), _AI_SDK_TAGS, ""),
         (_DETAILS_ROWS, _OPENAI_COMPATIBLE, ""),
+        (_MD, _AI_SDK_MINIMAX, ""),
         (
             _RT,
             "@ai-sdk/openai's Responses model reads reasoning summaries only: response.reasoning_text.* "
@@ -192,7 +212,7 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     ),
     "node-openai-chat": (
         (
-            (f"{_MM}openai-chat:reasoning_details/frames]", "tools-passback/openrouter-*/frames]"),
+            ("tools-passback/openrouter-*/frames]",),
             _OPENAI_NODE_ASSIGN,
             "",
         ),
@@ -375,7 +395,7 @@ def _speed(path: Path, concurrent: Any, concurrent_cpu: tuple[float, float]) -> 
     line = (
         f"Serial against concurrent (same machine, one after the other): {serial.duration_s:.1f} s at "
         f"`--concurrency 1`, {concurrent.duration_s:.1f} s with {concurrent.concurrency} cases in flight "
-        f"(the default, from the warm-up latency): **{ratio:.2f}x**; verdicts differing case by case: "
+        f"(the default): **{ratio:.2f}x**; verdicts differing case by case: "
         f"{len(differ)}"
         + (f" ({', '.join(differ[:5])}{' ...' if len(differ) > 5 else ''})" if differ else "")
     )

@@ -72,6 +72,9 @@ UNCOVERED: dict[tuple[str, str], str] = {
     ("openai-chat", "harmony"): "raw harmony channels in content (gpt-oss behind a backend without a "
     "reasoning parser); " + _SELF_HOSTED,
     ("openai-chat", "mm-think"): "MiniMax's <mm:think> markers leading content; " + _SEARCHED,
+    ("openai-chat", "minimax-details"): "MiniMax's own API with reasoning_split (reasoning_details text "
+    "entries with id and format); the frames follow its OpenAPI schema and a client fixture of live "
+    "MiniMax-M3 traffic (tests/dialects/frames_chat.py, minimax-split); " + _SEARCHED,
     ("openai-responses", "phase"): "an assistant message's phase (gpt-5.3-codex and later); the Responses "
     "recordings are of models without it; " + _SEARCHED,
     ("pi-json", "v1"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "

@@ -20,11 +20,27 @@ from harness.events import (
 __all__ = ["openai_chat", "openai_responses"]
 
 _REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
-_HISTORY = {"gemini-openai": "gemini-openai", "phase": "phase"}
+_HISTORY = {"gemini-openai": "gemini-openai", "phase": "phase", "minimax-details": "minimax-details"}
 """The history form a user of the raw SDK sends: DeepSeek's documented ``reasoning_content`` (chat) and
 summarised reasoning items (Responses), except where the provider's docs say to append the output as
 received and the SDK keeps what it carries: Gemini's OpenAI-compatible endpoint (a tool call's
-``extra_content``, an extra field) and the codex models' ``phase`` (a typed field of output messages)."""
+``extra_content``, an extra field), the codex models' ``phase`` (a typed field of output messages) and
+MiniMax's ``reasoning_details`` with ``reasoning_split`` (its docs: the message goes back complete)."""
+
+
+def _reasoning(extras: dict[str, Any]) -> str:
+    """A delta's or message's reasoning, as a user of the raw SDK reads it: the first string field
+    (``reasoning_content`` ...), else the text entries of ``reasoning_details`` (MiniMax's
+    ``reasoning_split``, which has no string field)."""
+    for name in _REASONING_FIELDS:
+        if isinstance(extras.get(name), str) and extras[name]:
+            return str(extras[name])
+    entries = extras.get("reasoning_details")
+    if not isinstance(entries, list):
+        return ""
+    return "".join(
+        str(d.get("text") or "") for d in entries if isinstance(d, dict) and d.get("type") == "reasoning.text"
+    )
 
 
 def _client(request: Any) -> Any:
@@ -55,11 +71,9 @@ def openai_chat(request: Any) -> Iterator[Event]:
         kwargs.pop("stream_options", None)
         resp = client.chat.completions.create(**kwargs, extra_body=extra)
         msg = resp.choices[0].message
-        extras = msg.model_extra or {}
-        for name in _REASONING_FIELDS:
-            if extras.get(name):
-                yield ReasoningDelta(extras[name])
-                break
+        reasoning = _reasoning(msg.model_extra or {})
+        if reasoning:
+            yield ReasoningDelta(reasoning)
         yield from _content(msg.content)
         for i, call in enumerate(msg.tool_calls or []):
             yield ToolCallDelta(i, call.id, call.function.name, call.function.arguments)
@@ -90,11 +104,9 @@ def openai_chat(request: Any) -> Iterator[Event]:
                 delta = choice.delta
                 if delta is None:  # Azure's content-filter annotations: a choice with no delta
                     continue
-                extras = delta.model_extra or {}
-                for name in _REASONING_FIELDS:
-                    if extras.get(name):
-                        yield ReasoningDelta(extras[name])
-                        break
+                reasoning = _reasoning(delta.model_extra or {})
+                if reasoning:
+                    yield ReasoningDelta(reasoning)
                 yield from _content(delta.content)
                 for call in delta.tool_calls or []:
                     fn = call.function

@@ -587,6 +587,43 @@ CASES: list[Case] = [
         ),
     ),
     Case(
+        "minimax-split",
+        "minimax-details",
+        "MiniMax with reasoning_split=True: incremental reasoning_details text entries, no mirror",
+        (
+            ReasoningDelta(text='The user greets'),
+            ReasoningDelta(text=' me.'),
+            TextDelta(text='Hello!'),
+            End(reason='stop'),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"index":0,"type":"reasoning.text","id":"reasoning-text-1","format":"MiniMax-response-v1","text":"The user greets"}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"index":0,"type":"reasoning.text","id":"reasoning-text-1","format":"MiniMax-response-v1","text":" me."}]},"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello!"},"finish_reason":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
+    Case(
         "minimax-m3-mm-think",
         "mm-think",
         "MiniMax-M3 served raw: <mm:think> spans",
