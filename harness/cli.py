@@ -131,7 +131,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers (pytest-xdist)")
     run.add_argument(
         "--concurrency", type=int, metavar="N",
-        help="cases in flight at once through the one SUT (default: from its warm-up latency)",
+        help="cases in flight at once through the one SUT (default: 8 for a gateway or URL; 1 in-process)",
     )
     run.add_argument(
         "--timeout", type=float, help="each case's wall-clock budget in seconds, over all its turns"

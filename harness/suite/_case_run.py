@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile, cli_unsupported
 from harness.drivers._base import CaseTooBig
 from harness.drivers._python import short_traceback
-from harness.events import Event
+from harness.events import Event, ReasoningDelta, TextDelta
 from harness.suite._case import Case
 from harness.suite._evidence import weigh
 from harness.suite._scenario_expect import expect_findings
@@ -58,21 +58,25 @@ class Limits:
     gate_timeout: float | None = None
     derived_gate_timeout: float | None = None
     latency: float | None = None
-    """The SUT's first-byte latency at the preflight (warm-up, else canary): the default concurrency
-    derives from it."""
+    """The SUT's first-byte latency at the preflight (warm-up, else canary); None: nothing measured
+    (the default concurrency is then 1)."""
     routable: bool = True
     """The canary's upstream request carried its routing token: cases can share the SUT."""
     load: LoadLatency | None = None
-    """While cases share the SUT (``--concurrency``): its first-byte latency under the run's load."""
+    """While cases share the SUT (``--concurrency``): how long it takes to hand on a stream, under
+    the run's load."""
 
 
 class LoadLatency:
-    """The first-byte latencies of the ungated cases that finished while cases shared the SUT: how
-    fast the SUT answers under thinkwire's own load. A derived gate timeout is raised to ten times
-    their median (the warm-up's rule, applied to the SUT as loaded), so that a SUT slowed down by the
-    cases in flight is not judged to buffer; before ``MIN`` of them are in, to the warm-up's figure
-    times the cases in flight. Gated cases are left out: a buffering SUT's first byte waits for the
-    gate, and would feed the timeout back into itself."""
+    """The relay times (:func:`relay_time`) of the ungated cases that finished while cases shared the
+    SUT: how long the SUT, under thinkwire's own load, takes to hand on what the upstream wrote, which
+    is what a gate waits for. A derived gate timeout is raised to ten times their median (the
+    warm-up's rule, applied to the SUT as loaded), so that a SUT slowed down by the cases in flight is
+    not judged to buffer; before ``MIN`` of them are in, to the warm-up's figure times the cases in
+    flight. Not the first-byte latency: that adds the SUT's work on the request before it calls the
+    upstream (a proxy's auth, routing, logging: LiteLLM's was twice its relay time under load), and a
+    gate opens mid-stream. Gated cases are left out: a buffering SUT's relay waits for the gate, and
+    would feed the timeout back into itself."""
 
     MIN = 4
     WINDOW = 32
@@ -141,9 +145,10 @@ def run_case(
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.kind)
     result.first_byte_s = first_byte(view)
-    ungated = not any(t.gates_scripted for t in view.turns)
-    if limits.load is not None and result.first_byte_s is not None and ungated:
-        limits.load.add(result.first_byte_s)
+    if limits.load is not None and not any(t.gates_scripted for t in view.turns):
+        relay = relay_time(view)
+        if relay is not None:
+            limits.load.add(relay)
     if too_big is not None:
         result.findings = [
             Finding(
@@ -254,6 +259,22 @@ def _drive(
 def usage_off(check: str, profile: SUTProfile) -> bool:
     """``usage`` applies only where the SUT reports usage (profile ``usage``; CLIs default to off)."""
     return check == "usage" and not profile.reports_usage
+
+
+def relay_time(view: CaseView) -> float | None:
+    """Seconds from the upstream's first write of a turn to the last reasoning or text the client got
+    in that turn, the longest over the turns (None: no turn has both). In an ungated case the upstream
+    writes its whole stream at once, so this is how long the SUT took to hand all of it on: at least
+    what it takes to hand on the one delta a gate waits for."""
+    writes: dict[int, int] = {}
+    for w in view.of("upstream", "write"):
+        writes.setdefault(w.turn, w.t)
+    got: dict[int, int] = {}
+    for e in view.of("client", "event"):
+        if isinstance(e.event, ReasoningDelta | TextDelta):
+            got[e.turn] = e.t
+    spans = [got[turn] - t for turn, t in writes.items() if turn in got and got[turn] >= t]
+    return max(spans) / 1e9 if spans else None
 
 
 def first_byte(view: CaseView) -> float | None:

@@ -2,7 +2,8 @@
 
 Rule: a round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock
 upstream; each case is routed by its own token and keeps its own timeline, gates, deadline and byte
-cap, so a case's verdict is what a serial run gives. A case that needs the SUT to itself
+cap, so a case's verdict is what a serial run gives; they start in an order that spreads the gated
+ones among the others (``spread``). A case that needs the SUT to itself
 (:func:`alone_reason`) runs after the shared ones, alone (routed as in a serial run: a request naming
 no case goes to the one in flight), and its result says why; a case that ended
 ERROR or TIMEOUT while others were in flight runs again alone (a neighbour's crash or the load is not
@@ -13,7 +14,6 @@ lane is joined (bounded) before the interrupt goes on.
 
 from __future__ import annotations
 
-import math
 import queue
 import threading
 from collections import deque
@@ -23,28 +23,24 @@ from dataclasses import dataclass
 from harness.suite._case import Case
 from harness.suite._verdict import CaseResult, Status
 from harness.suite.checks import CaseView
-from harness.upstream import Disconnect, Stall
+from harness.upstream import Disconnect, Gate, Stall
 
 __all__ = [
-    "HARNESS_CASE_S",
     "MAX_LANES",
     "Lanes",
     "alone_reason",
     "default_concurrency",
+    "gated",
+    "spread",
 ]
 
 MAX_LANES = 8
-"""The most cases a default puts in flight (``--concurrency`` may ask for more)."""
-
-HARNESS_CASE_S = 0.004
-"""thinkwire's own time for one case (mock upstream, driver, checks), measured against the reference
-gateway: while the SUT works on one case for longer than this, another can be in flight."""
-
-PROCESS_LANES = 4
-"""The fewest cases a default puts in flight through a SUT in a process of its own, however fast it
-answers: a case goes back and forth between thinkwire and the SUT several times (request, upstream
-request, frames, relay), so with two in flight both sides often wait on the same one; with four each
-side mostly has work. docs/benchmarks.md measures the reference gateway (as fast as thinkwire is)."""
+"""The cases a default puts in flight through a SUT in a process of its own (``--concurrency`` may ask
+for more). Measured (docs/benchmarks.md, docs/ecosystem-results.md): the reference gateway, which
+answers as fast as thinkwire works, is as fast at 8 as at 4 (a case goes back and forth between
+thinkwire and the SUT several times, so with few in flight both sides often wait on the same one);
+a SUT that makes cases wait (a gateway adding 20 ms a request, the LiteLLM proxy, whose failed gates
+each wait out their timeout) is much faster at 8 than at 4."""
 
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
 """Fault switches that act on the SUT's processes and dirs (its cleanup is watched per case)."""
@@ -54,14 +50,13 @@ RunOne = Callable[[Case], tuple[CaseResult, CaseView | None, bool]]
 
 
 def default_concurrency(latency_s: float | None, kind: str) -> int:
-    """Cases in flight by default, from the SUT's warm-up latency (its first byte on the canary): one
-    more for every ``HARNESS_CASE_S`` the SUT makes a case wait, at most ``MAX_LANES``. An in-process
-    (``python``) SUT shares the interpreter with the harness: nothing to overlap, 1. A gateway or URL
-    works in a process of its own: at least ``PROCESS_LANES``."""
+    """Cases in flight by default: ``MAX_LANES`` through a SUT that works in a process of its own
+    (gateway, URL) and answered the warm-up (``latency_s``, its first-byte latency); 1 through an
+    in-process (``python``) SUT, which shares the interpreter with the harness (nothing to overlap),
+    and through a SUT the preflight measured nothing of."""
     if kind == "python" or latency_s is None:
         return 1
-    lanes = 1 + math.floor(latency_s / HARNESS_CASE_S)
-    return max(PROCESS_LANES, min(MAX_LANES, lanes))
+    return MAX_LANES
 
 
 def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
@@ -75,6 +70,35 @@ def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
     if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
         return "process-level fault: the upstream cuts or holds its connection"
     return ""
+
+
+def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> list[tuple[int, Case]]:
+    """``jobs`` in the order to start them: the cases that may wait (``waits``: :func:`gated`) spread
+    evenly over the first three
+    quarters, among the others (each group in its own order). A SUT that buffers makes a gated case
+    wait its gates' timeouts out, with nothing to do on either side; side by side, such cases fill
+    every lane while the SUT sits idle, and then the other cases queue up for it, each slowed by
+    seven neighbours (measured on the LiteLLM proxy: 54 gated cases of 2 s each, in one block, and
+    the other 392 cases at 0.27 s each after them). Spread out, the waiting overlaps the SUT's work.
+    The verdicts do not depend on the order (each case keeps its own conversation and timeline)."""
+    gated = [j for j in jobs if waits(j[1])]
+    rest = [j for j in jobs if not waits(j[1])]
+    if not gated or not rest:
+        return list(jobs)
+    span = max(1, (3 * len(rest)) // 4)  # the others among which the gated cases go
+    out: list[tuple[int, Case]] = []
+    g = 0
+    for k, job in enumerate(rest):
+        while g < len(gated) and g * span <= k * len(gated):
+            out.append(gated[g])
+            g += 1
+        out.append(job)
+    return out + gated[g:]
+
+
+def gated(case: Case) -> bool:
+    """The case's upstream script holds a frame until the client has seen an earlier one."""
+    return any(isinstance(s, Gate) for t in case.turns for s in t.steps)
 
 
 @dataclass(slots=True)
@@ -110,6 +134,7 @@ class Lanes:
         restart: Callable[[], bool],
         stop: Callable[[], None],
         solo: Callable[[], None] = lambda: None,
+        waits: Callable[[Case], bool] = lambda case: False,
     ) -> None:
         self.lanes = max(1, lanes)
         self.run_one = run_one
@@ -118,6 +143,7 @@ class Lanes:
         self.restart = restart
         self.stop = stop
         self.solo = solo
+        self.waits = waits
         self._done: queue.Queue[_Done] = queue.Queue()
         self._jobs: queue.Queue[_Done | None] = queue.Queue()
         self._workers: list[threading.Thread] = []
@@ -132,6 +158,7 @@ class Lanes:
                 solo.append((i, case, why))
             else:
                 shared.append((i, case))
+        shared = deque(spread(shared, self.waits))
         try:
             left = self._shared(shared, solo)
             self._close()

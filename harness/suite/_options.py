@@ -112,7 +112,7 @@ class RunOptions:
     waits for the client (None: from the warm-up's latency); ``max_bytes``: what one case may read from
     the SUT; ``preflight``: the canary case first; ``repeat``: runs of every case (a case whose runs
     disagree is flaky); ``jobs``: pytest-xdist workers; ``concurrency``: cases in flight at once
-    through the one SUT (None: from the SUT's warm-up latency; 1: one at a time; the verdicts are the
+    through the one SUT (None: ``_concurrent.default_concurrency``; 1: one at a time; the verdicts are the
     same, so a reproduce line leaves it out); ``keep_timelines``: see :data:`Keep`;
     ``scenarios``: directories of a team's own scenarios, added to the catalog's."""
 

@@ -36,7 +36,7 @@ from harness.suite._case_run import (
     set_verdicts,
     unsupported_reason,
 )
-from harness.suite._concurrent import Lanes, alone_reason, default_concurrency
+from harness.suite._concurrent import Lanes, alone_reason, default_concurrency, gated
 from harness.suite._expectations import Expectations
 from harness.suite._options import Keep, ResolvedSUT, RunOptions
 from harness.suite._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
@@ -218,7 +218,7 @@ def run_serial(
     taken from (and left in) ``drivers``. ``preflight`` (default ``opts.preflight``) is skipped for a
     SUT from the pool, which passed it before; ``warmed``: the gate timeout a preflight elsewhere
     derived (an xdist worker's, from its controller). Cases go one at a time, or ``opts.concurrency``
-    at once (by default as many as the SUT's warm-up latency calls for: ``_concurrent``)."""
+    at once (by default ``_concurrent.default_concurrency``)."""
     profile = sut.profile
     out = RunResult(sut=profile.name, strict=opts.strict)
     limits = Limits(profile.timeout, profile.max_bytes or DEFAULT_MAX_BYTES, profile.gate_timeout, warmed)
@@ -391,6 +391,7 @@ class _Round:
             restart=restart,
             stop=stop,
             solo=self.solo,
+            waits=gated,
         )
         self.upstream.strict_routing = True
         self.limits.load = LoadLatency(lanes)

@@ -6,6 +6,7 @@ again alone what failed beside others, restarts a SUT that died, and leaves noth
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 from pathlib import Path
@@ -199,10 +200,9 @@ def test_a_sut_that_drops_the_token_runs_one_at_a_time_and_says_why() -> None:
 # -- the scheduler -------------------------------------------------------------------------------------
 
 
-def test_default_concurrency_follows_the_warm_up_latency() -> None:
-    assert default_concurrency(None, "gateway") == 1
-    assert default_concurrency(0.001, "gateway") == 4  # a process of its own: at least PROCESS_LANES
-    assert default_concurrency(0.020, "gateway") == 6
+def test_default_concurrency_is_8_through_a_process_that_answered_the_preflight() -> None:
+    assert default_concurrency(None, "gateway") == 1  # the preflight measured nothing
+    assert default_concurrency(0.001, "gateway") == 8  # as fast as thinkwire: 8 is as fast as 4
     assert default_concurrency(0.300, "url") == 8
     assert default_concurrency(0.300, "python") == 1  # in-process: nothing to overlap
 
@@ -320,15 +320,72 @@ def test_an_interrupt_stops_the_sut_and_joins_every_lane() -> None:
 
 
 def test_a_shared_run_raises_derived_gate_timeouts_to_the_sut_s_latency_under_load() -> None:
-    """Cases in flight slow the SUT down: a gate's derived timeout follows its first-byte latency
-    under that load (ten times the median of the ungated cases), not only the idle warm-up's, so a
-    slowed SUT is not judged to buffer; before enough cases are in, the warm-up's times the lanes."""
+    """Cases in flight slow the SUT down: a gate's derived timeout follows its relay time under that
+    load (ten times the median of the ungated cases), not only the idle warm-up's, so a slowed SUT
+    is not judged to buffer; before enough cases are in, the warm-up's times the lanes."""
     load = LoadLatency(lanes=8)
     assert load.gate_timeout(1.0) == 8.0  # nothing measured under load yet
     for s in (0.05, 0.30, 0.40, 0.35):
         load.add(s)
     assert load.gate_timeout(1.0) == pytest.approx(3.5)  # 10 x the median of 0.05, 0.30, 0.35, 0.40
     assert load.gate_timeout(5.0) == 5.0  # never below the warm-up's figure
+
+
+def test_gated_cases_are_spread_among_the_others_not_started_in_one_block() -> None:
+    """A buffering SUT makes each gated case wait its gates out: spread over the first three quarters
+    of the start order (each group keeping its own order), so that waiting overlaps the SUT's work on
+    the others; every case is started exactly once."""
+    from harness.suite._concurrent import gated as waits
+    from harness.suite._concurrent import spread
+
+    cases = load_cases(["incrementality/gated-reasoning", "wire-variants/reasoning-then-answer"])
+    jobs = list(enumerate(cases))
+    gated = {i for i, c in jobs if c.scenario.id == "incrementality/gated-reasoning"}
+    assert gated == {i for i, c in jobs if waits(c)}
+    assert 0 < len(gated) < len(jobs)
+    out = spread(jobs, waits)
+    assert sorted(out, key=lambda j: j[0]) == jobs
+    at = [k for k, (i, _) in enumerate(out) if i in gated]
+    assert [out[k][0] for k in at] == sorted(gated)  # their own order kept
+    others = [i for i, _ in out if i not in gated]
+    assert others == sorted(others)
+    assert at[-1] < len(out) - (len(jobs) - len(gated)) // 5  # none left for the tail
+    gaps = [b - a for a, b in itertools.pairwise(at)]
+    assert max(gaps) <= 2 * min(gaps) + 1  # evenly, not in a block
+    only_gated = [j for j in jobs if j[0] in gated]
+    assert spread(only_gated, waits) == only_gated  # nothing to spread them among: as given
+
+
+def test_relay_time_is_upstream_write_to_the_client_s_last_delta_longest_over_turns() -> None:
+    """What a gate waits for: the SUT handing on what the upstream wrote. Measured from the upstream's
+    first write of a turn to the last reasoning or text the client got in it (usage and the end are
+    not what a gate waits for), the longest turn; a turn the client saw nothing of, or answered
+    before the upstream wrote (a canned answer), gives no figure."""
+    from harness.events import End, ReasoningDelta, TextDelta, Usage
+    from harness.suite._case_run import relay_time
+    from harness.suite.checks import build_view
+    from harness.timeline import Timeline
+
+    ms = 1_000_000
+    case = load_cases(["tools-passback/deepseek-reasoning-content"])[0]
+    tl = Timeline()
+    tl.add("client", "request", turn=0, t=0)
+    tl.add("upstream", "write", turn=0, data=b"a", t=40 * ms)
+    tl.add("upstream", "write", turn=0, data=b"b", t=41 * ms)
+    tl.add("client", "event", turn=0, event=ReasoningDelta("r"), t=70 * ms)
+    tl.add("client", "event", turn=0, event=TextDelta("t"), t=80 * ms)
+    tl.add("client", "event", turn=0, event=Usage(1, 1, None, 2), t=300 * ms)
+    tl.add("client", "event", turn=0, event=End("stop"), t=400 * ms)
+    tl.add("client", "request", turn=1, t=500 * ms)
+    tl.add("upstream", "write", turn=1, data=b"c", t=600 * ms)
+    tl.add("client", "event", turn=1, event=TextDelta("u"), t=650 * ms)
+    view = build_view(case, tl, "gateway")
+    assert relay_time(view) == pytest.approx(0.050)  # turn 0: 80 - 40 ms; turn 1: 650 - 600 ms
+    canned = Timeline()
+    canned.add("client", "event", turn=0, event=TextDelta("t"), t=10 * ms)
+    canned.add("upstream", "write", turn=0, data=b"a", t=40 * ms)
+    assert relay_time(build_view(case, canned, "gateway")) is None
+    assert relay_time(build_view(case, Timeline(), "gateway")) is None
 
 
 def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
