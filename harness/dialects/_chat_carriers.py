@@ -217,7 +217,7 @@ def text_detail(text: str, index: int, form: Mapping[str, Any] | None = None) ->
     recorded, is the dict's)."""
     if not form:
         return {"type": "reasoning.text", "text": text, "format": RD_FORMAT, "index": index}
-    return {k: index if k == "index" else text if k == "text" else v for k, v in form.items()}
+    return {**form, "index": index, "text": text}  # (a key already in ``form`` keeps its place)
 
 
 def details(

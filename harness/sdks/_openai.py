@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from harness.dialects import get_dialect
+from harness.dialects._chat_carriers import list_text
 from harness.events import (
     End,
     Event,
@@ -36,11 +37,7 @@ def _reasoning(extras: dict[str, Any]) -> str:
         if isinstance(extras.get(name), str) and extras[name]:
             return str(extras[name])
     entries = extras.get("reasoning_details")
-    if not isinstance(entries, list):
-        return ""
-    return "".join(
-        str(d.get("text") or "") for d in entries if isinstance(d, dict) and d.get("type") == "reasoning.text"
-    )
+    return list_text("reasoning_details", entries) if isinstance(entries, list) else ""
 
 
 def _client(request: Any) -> Any:

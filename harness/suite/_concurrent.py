@@ -74,26 +74,28 @@ def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
 
 def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> list[tuple[int, Case]]:
     """``jobs`` in the order to start them: the cases that may wait (``waits``: :func:`gated`) spread
-    evenly over the first three
-    quarters, among the others (each group in its own order). A SUT that buffers makes a gated case
-    wait its gates' timeouts out, with nothing to do on either side; side by side, such cases fill
-    every lane while the SUT sits idle, and then the other cases queue up for it, each slowed by
-    seven neighbours (measured on the LiteLLM proxy: 54 gated cases of 2 s each, in one block, and
-    the other 392 cases at 0.27 s each after them). Spread out, the waiting overlaps the SUT's work.
+    evenly over the first three quarters, among the others (each group in its own order). A SUT
+    that buffers makes a gated case wait its gates' timeouts out, with nothing to do on either side;
+    side by side, such cases fill every lane while the SUT sits idle, and then the other cases queue
+    up for it, each slowed by seven neighbours (measured on the LiteLLM proxy: 54 gated cases of 2 s
+    each, in one block, and the other 392 cases at 0.27 s each after them). Spread out, the waiting
+    overlaps the SUT's work.
     The verdicts do not depend on the order (each case keeps its own conversation and timeline)."""
-    gated = [j for j in jobs if waits(j[1])]
-    rest = [j for j in jobs if not waits(j[1])]
-    if not gated or not rest:
+    waiting: list[tuple[int, Case]] = []
+    rest: list[tuple[int, Case]] = []
+    for job in jobs:
+        (waiting if waits(job[1]) else rest).append(job)
+    if not waiting or not rest:
         return list(jobs)
-    span = max(1, (3 * len(rest)) // 4)  # the others among which the gated cases go
+    span = max(1, (3 * len(rest)) // 4)  # the others among which the waiting cases go
     out: list[tuple[int, Case]] = []
     g = 0
     for k, job in enumerate(rest):
-        while g < len(gated) and g * span <= k * len(gated):
-            out.append(gated[g])
+        while g < len(waiting) and g * span <= k * len(waiting):
+            out.append(waiting[g])
             g += 1
         out.append(job)
-    return out + gated[g:]
+    return out + waiting[g:]
 
 
 def gated(case: Case) -> bool:
