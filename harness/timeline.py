@@ -60,6 +60,13 @@ Atomic values only, so the garbage collector untracks the row at its first pass 
 would keep every row of a long stream tracked, and each full collection would walk them all)."""
 
 
+class _WriteRun(tuple):  # type: ignore[type-arg]
+    """A run of writes as :meth:`Timeline.add_writes` keeps it: times, side, turn and the columns
+    datas, tags, frames (a handful of objects for the whole run, whatever its length)."""
+
+    __slots__ = ()
+
+
 _new = tuple.__new__  # ``Entry(...)`` goes through a Python-level __new__: twice as slow
 _by_time = itemgetter(0)  # an Entry's ``t``, read in C
 
@@ -67,8 +74,9 @@ _by_time = itemgetter(0)  # an Entry's ``t``, read in C
 class Timeline:
     """Append-only, thread-safe list of :class:`Entry`. Iteration yields a snapshot in time order.
 
-    ``write`` entries added with :meth:`add_write` (one per socket write, the upstream's hot path) are
-    kept as plain tuples and built into :class:`Entry` objects by the first read.
+    ``write`` entries added with :meth:`add_write` or :meth:`add_writes` (one per socket write, the
+    upstream's hot path) are kept as plain tuples or columns and built into :class:`Entry` objects by
+    the first read.
 
     ``Timeline(limit=N)`` is a ring: it keeps the N most recent entries and releases older ones (a
     long-lived server's record, read by nobody or only for its tail). A case's timeline has no limit:
@@ -79,7 +87,7 @@ class Timeline:
             raise ValueError(f"Timeline(limit={limit}): expected None or a number of entries >= 1")
         self.limit = limit
         self._entries: deque[Entry] | list[Entry] = [] if limit is None else deque(maxlen=limit)
-        self._pending: deque[Entry | _WriteRow] = deque(maxlen=limit)
+        self._pending: deque[Entry | _WriteRow | _WriteRun] = deque(maxlen=limit)
         """Added since the last read (deque appends are thread-safe: no lock on the write path);
         moved to ``_entries`` by :meth:`_settle`, under the lock, write rows built into entries."""
         self._lock = threading.Lock()
@@ -120,25 +128,44 @@ class Timeline:
         """``add(side, "write", data=, turn=, tags=sorted(tags), frame=)`` for the hot path (one per
         socket write): it keeps one tuple and builds the :class:`Entry` when someone reads. Building
         it here cost more than the write, mostly in garbage collection of the info dict and list."""
-        key = self._tag_keys.get(tags)
-        if key is None:
-            key = self._tag_keys.setdefault(tags, tuple(sorted(tags)))
-        self._pending.append((_monotonic_ns(), side, data, turn, key, frame))
+        self._pending.append((_monotonic_ns(), side, data, turn, self._key(tags), frame))
         if self._waiting:
             self._notify()
 
-    def add_writes(self, side: Side, turn: int, writes: Sequence[Any], times: Sequence[int]) -> None:
-        """:meth:`add_write` for a run of writes (``Write``-like: ``data``, ``tags``, ``frame``), made
-        at ``times`` (one per write, in order; writes past the last time are not recorded)."""
-        keys = self._tag_keys
-        for tags in {w.tags for w in writes[: len(times)]}:
-            if tags not in keys:
-                keys[tags] = tuple(sorted(tags))
-        self._pending.extend(
-            [(t, side, w.data, turn, keys[w.tags], w.frame) for t, w in zip(times, writes, strict=False)]
-        )
+    def add_writes(
+        self,
+        side: Side,
+        turn: int,
+        times: Sequence[int],
+        datas: Sequence[bytes],
+        tags: Sequence[frozenset[str]],
+        frames: Sequence[int | None],
+    ) -> None:
+        """:meth:`add_write` for a run of writes, given as columns: the ``i``-th write was made at
+        ``times[i]`` with ``datas[i]``, ``tags[i]`` and ``frames[i]`` (writes past the last time are
+        not recorded). The run is kept as it is, one item for all its writes, and built into entries
+        by the first read: a row per write, made while the stream goes out, cost the upstream's hot
+        path a tenth of its frame rate (mostly garbage collection). A ring (``limit``) keeps rows, so
+        that it holds at most ``limit`` writes."""
+        if self.limit is None:
+            self._pending.append(_WriteRun((times, side, turn, datas, tags, frames)))
+        else:
+            key = self._key
+            self._pending.extend(
+                [
+                    (t, side, d, turn, key(g), f)
+                    for t, d, g, f in zip(times, datas, tags, frames, strict=False)
+                ]
+            )
         if self._waiting:
             self._notify()
+
+    def _key(self, tags: frozenset[str]) -> tuple[str, ...]:
+        """A tag set, sorted once per distinct set (a stream has a handful)."""
+        key = self._tag_keys.get(tags)
+        if key is None:
+            key = self._tag_keys[tags] = tuple(sorted(tags))
+        return key
 
     def _notify(self) -> None:
         # after the append: a waiter counts itself in ``_waiting`` (under the lock) before it looks,
@@ -149,18 +176,26 @@ class Timeline:
     def _settle(self) -> None:  # caller holds the lock
         """Move what was added to the entries; write rows become entries, and the writes of one frame
         (a byte-wise stream has thousands) share one read-only ``info``."""
-        pending, entries, infos = self._pending, self._entries, self._infos
+        pending, entries, infos, key = self._pending, self._entries, self._infos, self._key
         add, pop, new = entries.append, pending.popleft, _new
         for _ in range(len(pending)):
             item = pop()
             if isinstance(item, Entry):
                 add(item)
                 continue
-            t, side, data, turn, tags, frame = item
-            info = infos.get((tags, frame))
-            if info is None:
-                info = infos[(tags, frame)] = MappingProxyType({"tags": list(tags), "frame": frame})
-            add(new(Entry, (t, side, "write", data, None, turn, info)))
+            if type(item) is _WriteRun:
+                times, side, turn, datas, tagss, frames = item
+                rows: Iterable[tuple[int, bytes, tuple[str, ...], int | None]] = zip(
+                    times, datas, map(key, tagss), frames, strict=False
+                )
+            else:
+                t, side, data, turn, tags, frame = item
+                rows = ((t, data, tags, frame),)
+            for t, data, tags, frame in rows:
+                info = infos.get((tags, frame))
+                if info is None:
+                    info = infos[(tags, frame)] = MappingProxyType({"tags": list(tags), "frame": frame})
+                add(new(Entry, (t, side, "write", data, None, turn, info)))
 
     def wait_for(self, side: Side, kind: str, *, timeout: float, after: int = 0) -> Entry | None:
         """Block until an entry of this side/kind (at or after time ``after``) exists, or ``timeout``
@@ -207,7 +242,8 @@ class Timeline:
 
     def __len__(self) -> int:
         with self._lock:
-            return len(self._entries) + len(self._pending)
+            self._settle()  # a pending run counts its writes
+            return len(self._entries)
 
     def select(
         self, side: Side | None = None, kind: str | None = None, turn: int | None = None

@@ -34,13 +34,14 @@ from harness.upstream._script import (
     Stall,
     UnknownEvent,
 )
-from harness.upstream._writes import WaitGate, Write, attribute, chunker, with_withheld
+from harness.upstream._writes import FrameRun, WaitGate, Write, attribute, chunker, with_withheld
 
 __all__ = [
     "Abort",
     "Action",
     "Fault",
     "Finish",
+    "FrameRun",
     "Head",
     "Plan",
     "Sleep",
@@ -66,7 +67,6 @@ def routes() -> tuple[tuple[str, str], ...]:
         for suffix in get_dialect(name).path_suffixes
     ]
     return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,16 +109,17 @@ class Finish:
     """End the message properly."""
 
 
-Action: TypeAlias = Head | Write | WaitGate | Sleep | Fault | Abort | StallFor | Finish
+Action: TypeAlias = Head | Write | FrameRun | WaitGate | Sleep | Fault | Abort | StallFor | Finish
 
 
 class Plan:
     """A response's actions, and the (profile-shaped) canonical events it carries (what it emitted).
 
-    Iterating a plan yields its actions; a lazy plan (``make``) plans them as they are taken, a batch
-    of frames at a time, so a long stream's first byte does not wait for its last frame to be encoded
-    and the whole response is never held at once. ``actions`` is the whole tuple (built once); each
-    iteration of a lazy plan plans anew (with the emitter's next mock message id)."""
+    Iterating a plan yields its actions, one :class:`Write` per socket write; a lazy plan (``make``)
+    plans them as they are taken, a batch of frames at a time, so a long stream's first byte does not
+    wait for its last frame to be encoded and the whole response is never held at once. ``actions`` is
+    the whole tuple (built once); each iteration of a lazy plan plans anew (with the emitter's next
+    mock message id). :meth:`runs`: the same, with runs of frames as they were planned."""
 
     __slots__ = ("_actions", "_make", "events", "stream")
 
@@ -130,7 +131,9 @@ class Plan:
         *,
         make: Callable[[], Iterator[Action]] | None = None,
     ) -> None:
-        self._actions: tuple[Action, ...] | None = tuple(actions) if make is None else None
+        self._actions: tuple[Action, ...] | None = (
+            tuple(_writes.one_write_each(actions)) if make is None else None
+        )
         self._make = make
         self.stream = stream
         self.events = events
@@ -139,10 +142,16 @@ class Plan:
     def actions(self) -> tuple[Action, ...]:
         if self._actions is None:
             assert self._make is not None
-            self._actions = tuple(self._make())
+            self._actions = tuple(_writes.one_write_each(self._make()))
         return self._actions
 
     def __iter__(self) -> Iterator[Action]:
+        if self._actions is not None or self._make is None:
+            return iter(self.actions)
+        return _writes.one_write_each(self._make())
+
+    def runs(self) -> Iterator[Action]:
+        """The actions, with a lazy plan's runs of whole frames as :class:`FrameRun` (one each)."""
         if self._actions is not None or self._make is None:
             return iter(self.actions)
         return self._make()
@@ -175,8 +184,6 @@ def wants_stream(script: Script, path: str, body: Mapping[str, Any] | None) -> b
     if script.stream is not None:
         return script.stream
     return get_dialect(script.dialect).wants_stream(path, body or {})
-
-
 
 
 # ---------------------------------------------------------------------------------------------------

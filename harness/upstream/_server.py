@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import threading
 import traceback
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from itertools import islice
 from types import TracebackType
 from typing import Any, cast
@@ -29,6 +29,7 @@ from harness.upstream._plan import (
     Action,
     Fault,
     Finish,
+    FrameRun,
     Head,
     Plan,
     Sleep,
@@ -230,7 +231,7 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
     """Run a plan on a live connection, recording every write, gate, fault, disconnect and the end."""
     run = _Run(resp, tl, client, turn)
     try:
-        await run.all(iter(plan))
+        await run.all(plan.runs())
     except asyncio.CancelledError:
         resp.abort()
         raise
@@ -262,10 +263,10 @@ class _Run:
         self.t0 = self.loop.time()
 
     async def all(self, actions: Iterator[Action]) -> None:
-        """Take the plan's actions a run of ``_AHEAD`` at a time; consecutive writes go to the socket
-        together (``Responder.put_all``: one write each, timed) and are recorded together. When the
-        socket pushes back, the next run is planned (a lazy plan encodes it) before awaiting the
-        drain, while the kernel sends."""
+        """Take the plan's actions a run of ``_AHEAD`` at a time. Writes are sent and recorded inline,
+        a run at a time (a :class:`FrameRun`, or consecutive :class:`Write` actions): one socket write
+        each, timed (``Responder.put_all``), awaiting only when the socket pushes back. Then the next
+        run is planned (a lazy plan encodes it) before awaiting the drain, while the kernel sends."""
         steps, resp, tl, turn = _STEPS, self.resp, self.tl, self.turn
         run = list(islice(actions, _AHEAD))
         while run:
@@ -273,31 +274,47 @@ class _Run:
             i, end = 0, len(run)
             while i < end:
                 action = run[i]
-                if type(action) is not Write:
+                kind = type(action)
+                datas: Sequence[bytes]
+                tags: Sequence[frozenset[str]]
+                frames: Sequence[int | None]
+                if kind is FrameRun:
+                    datas, tags, first = cast(FrameRun, action)
+                    frames = range(first, first + len(datas))
+                    i += 1
+                elif kind is Write:
+                    j = i + 1
+                    while j < end and type(run[j]) is Write:
+                        j += 1
+                    writes = cast(list[Write], run[i:j])
+                    datas, tags, frames = (
+                        [w.data for w in writes],
+                        [w.tags for w in writes],
+                        [w.frame for w in writes],
+                    )
+                    i = j
+                else:
                     if resp.peer_closed_at is not None:
                         self.gone()
                         return
-                    if not await steps[type(action)](self, action):
+                    if not await steps[kind](self, action):
                         return
                     i += 1
                     continue
-                j = i + 1
-                while j < end and type(run[j]) is Write:
-                    j += 1
-                writes = cast(list[Write], run[i:j])
-                times: list[int] = []
-                try:
-                    sent, push = resp.put_all([w.data for w in writes], times)
-                except ConnectionError:
-                    tl.add_writes("upstream", turn, writes, times)
-                    self.lost()
-                    return
-                tl.add_writes("upstream", turn, writes, times)
-                i += sent
-                if sent < len(writes) and not push:  # the peer left before the next write
-                    self.gone()
-                    return
-                if push:
+                while datas:
+                    times: list[int] = []
+                    try:
+                        sent, push = resp.put_all(datas, times)
+                    except ConnectionError:
+                        tl.add_writes("upstream", turn, times, datas, tags, frames)
+                        self.lost()
+                        return
+                    tl.add_writes("upstream", turn, times, datas, tags, frames)
+                    if not push:
+                        if sent < len(datas):  # the peer left before the next write
+                            self.gone()
+                            return
+                        break
                     if ahead is None:
                         ahead = list(islice(actions, _AHEAD))
                     try:
@@ -305,6 +322,7 @@ class _Run:
                     except ConnectionError:
                         self.lost()
                         return
+                    datas, tags, frames = datas[sent:], tags[sent:], frames[sent:]
             run = ahead if ahead is not None else list(islice(actions, _AHEAD))
 
     def gone(self) -> bool:

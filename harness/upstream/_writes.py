@@ -1,5 +1,6 @@
 """Sans-IO: the writes of a planned response, which frames each one carries, the batches a lazy plan
-encodes a stream in, and the writes of the most common stream (``plain_encoder``) straight from frames.
+encodes a stream in, and the writes of the most common stream (``plain_encoder``) straight from frames,
+as runs (``FrameRun``) that the server sends and records without an object per write.
 
 Rule: pure functions of the encoded pieces and the chunker's writes; ``_plan`` builds the pieces.
 """
@@ -18,12 +19,14 @@ __all__ = [
     "BATCH",
     "BATCH_SAFE_CHUNKERS",
     "BATCH_SAFE_PERTURBATIONS",
+    "FrameRun",
     "PlainEncoder",
     "WaitGate",
     "Write",
     "attribute",
     "batches",
     "chunker",
+    "one_write_each",
     "plain_encoder",
     "with_withheld",
 ]
@@ -50,6 +53,30 @@ class Write(NamedTuple):
     data: bytes
     tags: frozenset[str] = frozenset()
     frame: int | None = None
+
+
+class FrameRun(NamedTuple):
+    """Whole frames in order, one socket write each: the ``i``-th write is ``datas[i]``, frame
+    ``first + i``, with that frame's ``tags``. What the plain encoder makes of a batch (never empty).
+    The asyncio server sends and records a run as it is: a :class:`Write` per frame, built and
+    collected, cost more than the frame's send. Every other reader sees its writes
+    (:func:`one_write_each`)."""
+
+    datas: list[bytes]
+    tags: list[frozenset[str]]
+    first: int
+
+    def write(self, i: int) -> Write:
+        return Write(self.datas[i], self.tags[i], self.first + i)
+
+
+def one_write_each(actions: Iterable[Any]) -> Iterator[Any]:
+    """``actions`` with each :class:`FrameRun` as its writes, one :class:`Write` per frame."""
+    for a in actions:
+        if type(a) is FrameRun:
+            yield from map(Write, a.datas, a.tags, range(a.first, a.first + len(a.datas)))
+        else:
+            yield a
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +151,9 @@ def with_withheld(actions: Iterable[Any]) -> Iterator[Any]:
             if type(a) is Write:
                 yield from _resolve(held, a)
                 held = []
+            elif type(a) is FrameRun:
+                yield from _resolve(held, a.write(0))
+                held = []
         elif type(a) is WaitGate:
             held.append(a)
         else:
@@ -162,31 +192,30 @@ def batches(events: Sequence[Event], size: int) -> Iterator[list[Event]]:
         yield batch
 
 
-PlainEncoder: TypeAlias = Callable[[Sequence[Frame], int], list[Write] | None]
+PlainEncoder: TypeAlias = Callable[[Sequence[Frame], int], list[FrameRun] | None]
 
 
 def plain_encoder(transport: str) -> PlainEncoder | None:
-    """Frames -> one write each (the frame's index counted from ``base``), with no perturbation, for
-    the transports whose frames encode one by one; None for a batch whose SSE data or event name
-    holds a line break (``encode_pieces`` splits such data into lines)."""
-    new = tuple.__new__
+    """Frames -> one write each (the first frame's index is ``base``), with no perturbation, for the
+    transports whose frames encode one by one: one :class:`FrameRun` (none for no frames); None for a
+    batch whose SSE data or event name holds a line break (``encode_pieces`` splits such data into
+    lines)."""
     if transport == "sse":
 
-        def sse(frames: Sequence[Frame], base: int) -> list[Write] | None:
+        def sse(frames: Sequence[Frame], base: int) -> list[FrameRun] | None:
             text = "".join([f.data for f in frames] + [f.event for f in frames if f.event is not None])
             if "\n" in text or "\r" in text:
                 return None
-            return [
-                new(Write, (_sse_block(f.data, f.event).encode(), f.tags, base + i))
-                for i, f in enumerate(frames)
-            ]
+            return _run([_sse_block(f.data, f.event).encode() for f in frames], frames, base)
 
         return sse
     if transport == "jsonl":
-        return lambda frames, base: [
-            new(Write, ((f.data + "\n").encode(), f.tags, base + i)) for i, f in enumerate(frames)
-        ]
+        return lambda frames, base: _run([(f.data + "\n").encode() for f in frames], frames, base)
     return None
+
+
+def _run(datas: list[bytes], frames: Sequence[Frame], base: int) -> list[FrameRun]:
+    return [FrameRun(datas, [f.tags for f in frames], base)] if datas else []
 
 
 def _sse_block(data: str, event: str | None) -> str:

@@ -13,7 +13,7 @@ def test_serialized_and_live_summaries_agree() -> None:
     tl = Timeline()
     tl.add("client", "request", data=b'{"model":"m"}', t=1_000_000)
     for i in range(5):  # a byte-wise stream: one write per byte, tagged by its frame
-        tl.add_writes("upstream", 0, [_W(b"x", frozenset({"reasoning"}), 0)], [2_000_000 + i * 1000])
+        tl.add_writes("upstream", 0, [2_000_000 + i * 1000], [b"x"], [frozenset({"reasoning"})], [0])
     tl.add("upstream", "write", data=b"\xff\xfe" * 3000, t=3_000_000)  # binary, cut at 4 KiB when kept
     tl.add("client", "event", event=ReasoningDelta("hi"), t=4_500_000, turn=1)
     entries = tl.entries()
@@ -30,8 +30,3 @@ def test_serialized_and_live_summaries_agree() -> None:
 def test_empty_timeline() -> None:
     empty = {"entries": 0, "duration_ms": 0.0, "rows": []}
     assert summarise_serialized([]) == summarise_timeline([]) == empty
-
-
-class _W:
-    def __init__(self, data: bytes, tags: frozenset[str], frame: int) -> None:
-        self.data, self.tags, self.frame = data, tags, frame

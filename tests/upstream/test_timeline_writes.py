@@ -1,5 +1,6 @@
-"""``Timeline.add_write``, the upstream's per-write record: kept as a tuple, read back as the very
-entry ``add`` would have made, in order, and waking ``wait_for`` like ``add`` does."""
+"""``Timeline.add_write`` and ``add_writes``, the upstream's per-write record: kept as a tuple or a run
+of columns, read back as the very entries ``add`` would have made, in order, and waking ``wait_for``
+like ``add`` does."""
 
 from __future__ import annotations
 
@@ -62,3 +63,27 @@ def test_wait_for_is_woken_by_add_write() -> None:
     tl.add_write("upstream", b"x", frame=0)
     waiter.join(30)
     assert [e.data if e else None for e in got] == [b"x"]
+
+
+def test_a_run_of_writes_reads_back_as_its_writes_one_by_one() -> None:
+    tags = [frozenset({"reasoning"}), frozenset({"reasoning"}), frozenset({"text", "terminal"})]
+    by_run, by_write = Timeline(), Timeline()
+    by_run.add_writes("upstream", 1, [10, 11, 12], [b"a", b"b", b"c"], tags, range(4, 7))
+    for d, g, f in zip([b"a", b"b", b"c"], tags, range(4, 7), strict=True):
+        by_write.add_write("upstream", d, turn=1, tags=g, frame=f)
+    assert len(by_run) == 3  # a run counts its writes before anyone read them
+    assert [_fields(e) for e in by_run.entries()] == [_fields(e) for e in by_write.entries()]
+    assert [e.t for e in by_run.entries()] == [10, 11, 12]
+
+
+def test_a_run_records_only_the_writes_that_were_made() -> None:
+    tl = Timeline()  # the peer left at the third write: two times for three writes
+    tl.add_writes("upstream", 0, [5, 6], [b"a", b"b", b"c"], [frozenset()] * 3, [0, 1, 2])
+    assert [e.data for e in tl.entries()] == [b"a", b"b"]
+
+
+def test_a_ring_keeps_its_limit_in_writes_when_they_come_as_runs() -> None:
+    tl = Timeline(limit=5)
+    for k in range(4):
+        tl.add_writes("upstream", 0, [k * 3 + i for i in range(3)], [b"x"] * 3, [frozenset()] * 3, [0, 1, 2])
+    assert [e.t for e in tl.entries()] == [7, 8, 9, 10, 11]
