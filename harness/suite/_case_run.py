@@ -62,6 +62,8 @@ class Limits:
     (the default concurrency is then 1)."""
     routable: bool = True
     """The canary's upstream request carried its routing token: cases can share the SUT."""
+    start_s: float | None = None
+    """How long the SUT took to start (None: thinkwire did not start it, or not in this process)."""
     load: LoadLatency | None = None
     """While cases share the SUT (``--concurrency``): how long it takes to hand on a stream, under
     the run's load."""

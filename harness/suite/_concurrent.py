@@ -4,8 +4,10 @@ Rule: a round's cases go through ``lanes`` worker threads sharing the one SUT an
 upstream; each case is routed by its own token and keeps its own timeline, gates, deadline and byte
 cap, so a case's verdict is what a serial run gives; they start in an order that spreads the gated
 ones among the others (``spread``). A case that needs the SUT to itself
-(:func:`alone_reason`) runs after the shared ones, alone (routed as in a serial run: a request naming
-no case goes to the one in flight), and its result says why; a case that ended
+(:func:`alone_reason`) runs alone, and its result says why: on a second instance of the SUT when there
+is one (``aside``: ``_aside``), in a lane of its own alongside the shared cases, else after them, on
+the one instance (routed as in a serial run: a request naming no case goes to the one in flight); a
+case that ended
 ERROR or TIMEOUT while others were in flight runs again alone (a neighbour's crash or the load is not
 its result) and says so. When a case leaves the SUT dead, no case starts until the lanes drain; then
 the SUT is restarted. On an interrupt the SUT is stopped first, so that cases in flight end, and every
@@ -19,6 +21,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from harness.suite._case import Case
 from harness.suite._verdict import CaseResult, Status
@@ -27,6 +30,7 @@ from harness.upstream import Disconnect, Gate, Stall
 
 __all__ = [
     "MAX_LANES",
+    "Aside",
     "Lanes",
     "alone_reason",
     "default_concurrency",
@@ -103,6 +107,23 @@ def gated(case: Case) -> bool:
     return any(isinstance(s, Gate) for t in case.turns for s in t.steps)
 
 
+class Aside(Protocol):
+    """A second instance of the SUT for the cases that run alone (``_aside.AsideSUT``)."""
+
+    def ready(self) -> bool:
+        """Started (now, when it was not); False: it cannot be, and nothing of it is left."""
+        ...
+
+    def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]: ...
+
+    def restart(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
+
+ASIDE_NOTE = "on a second instance of the SUT, alongside the shared cases"
+
+
 @dataclass(slots=True)
 class _Done:
     index: int
@@ -112,6 +133,8 @@ class _Done:
     view: CaseView | None = None
     alive: bool = True
     error: BaseException | None = None
+    why: str | None = None
+    """A message from the aside lane: why the case runs alone (no result: it did not run there)."""
 
 
 class Lanes:
@@ -120,8 +143,9 @@ class Lanes:
     completion order; ``index`` is the case's place in the round); ``restart()`` restarts a SUT that
     died, with nothing in flight (False: it could not be started: the round stops there); ``stop()``
     stops the SUT on an interrupt; ``solo()`` is called once the shared cases are done, before the
-    cases that run alone (one conversation in flight, as in a serial run). :meth:`round` returns the
-    cases it did not run."""
+    cases that run alone (one conversation in flight, as in a serial run); ``aside``, a second instance
+    of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
+    cannot run run after them). :meth:`round` returns the cases it did not run."""
 
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
@@ -137,6 +161,7 @@ class Lanes:
         stop: Callable[[], None],
         solo: Callable[[], None] = lambda: None,
         waits: Callable[[Case], bool] = lambda case: False,
+        aside: Aside | None = None,
     ) -> None:
         self.lanes = max(1, lanes)
         self.run_one = run_one
@@ -150,6 +175,10 @@ class Lanes:
         self._jobs: queue.Queue[_Done | None] = queue.Queue()
         self._workers: list[threading.Thread] = []
         self._flight: dict[int, _Done] = {}
+        self.aside = aside
+        self._aside_lane: threading.Thread | None = None
+        self._aside_left = 0
+        """Cases handed to the aside lane whose message has not come yet."""
 
     def round(self, cases: Sequence[Case]) -> list[tuple[int, Case]]:
         solo: list[tuple[int, Case, str]] = []
@@ -162,6 +191,9 @@ class Lanes:
                 shared.append((i, case))
         shared = deque(spread(shared, self.waits))
         try:
+            if self.aside is not None and solo:
+                self._send_aside(solo)
+                solo = []
             left = self._shared(shared, solo)
             self._close()
             if left:
@@ -178,25 +210,66 @@ class Lanes:
         """Run ``jobs`` in the lanes; a rerun-alone goes into ``solo``. The cases not run when the
         SUT could not be restarted."""
         dead = False
-        while jobs or self._flight:
+        while jobs or self._flight or self._aside_left:
             while jobs and not dead and len(self._flight) < self.lanes:
                 self._launch(*jobs.popleft())
             done = self._done.get()
-            self._flight.pop(done.index, None)
-            if done.error is not None:
-                raise done.error
-            assert done.result is not None
-            dead = dead or not done.alive
-            if done.shared and done.result.status in (Status.ERROR, Status.TIMEOUT):
-                why = f"run again alone: {done.result.status.value} while other cases were in flight"
-                solo.append((done.index, done.case, why))
+            if done.why is not None:
+                self._from_aside(done, solo)
             else:
-                self.finish(done.index, done.result, done.view)
+                self._flight.pop(done.index, None)
+                if done.error is not None:
+                    raise done.error
+                assert done.result is not None
+                dead = dead or not done.alive
+                if done.shared and done.result.status in (Status.ERROR, Status.TIMEOUT):
+                    why = f"run again alone: {done.result.status.value} while other cases were in flight"
+                    solo.append((done.index, done.case, why))
+                else:
+                    self.finish(done.index, done.result, done.view)
             if dead and not self._flight:
                 if not self.restart():
+                    while self._aside_left:  # its own instance: its cases still end as they do
+                        self._from_aside(self._done.get(), solo)
                     return [*jobs, *((i, c) for i, c, _ in solo)]
                 dead = False
         return []
+
+    def _send_aside(self, cases: list[tuple[int, Case, str]]) -> None:
+        """The cases that run alone go to the aside lane, which runs them in order on the second
+        instance and posts a message for each; it stops the instance after the last."""
+        aside = self.aside
+        assert aside is not None
+
+        def work() -> None:
+            ok = aside.ready()
+            for index, case, why in cases:
+                done = _Done(index, case, shared=False, why=why)
+                if ok:
+                    try:
+                        done.result, done.view, alive = aside.run_one(case)
+                        done.result.alone = f"{why}; {ASIDE_NOTE}"
+                        ok = alive or aside.restart()
+                    except BaseException as exc:  # handed to the main thread, which raises it
+                        done.error, ok = exc, False
+                self._done.put(done)
+            aside.stop()
+
+        self._aside_left = len(cases)
+        self._aside_lane = threading.Thread(target=work, name="thinkwire-aside", daemon=True)
+        self._aside_lane.start()
+
+    def _from_aside(self, done: _Done, solo: list[tuple[int, Case, str]]) -> None:
+        """A message from the aside lane: a result, or a case it could not run (it runs after the
+        shared ones, alone on the first instance)."""
+        self._aside_left -= 1
+        if done.error is not None:
+            raise done.error
+        if done.result is None:
+            assert done.why is not None
+            solo.append((done.index, done.case, done.why))
+        else:
+            self.finish(done.index, done.result, done.view)
 
     def _launch(self, index: int, case: Case) -> None:
         for other in self._flight.values():
@@ -227,17 +300,21 @@ class Lanes:
         return []
 
     def _close(self) -> None:
-        """The lanes end (nothing is in flight when this is called)."""
+        """The lanes end (nothing is in flight when this is called; the aside lane, once its last
+        message came, only stops its instance)."""
         for _ in self._workers:
             self._jobs.put(None)
-        for worker in self._workers:
+        for worker in (*self._workers, *filter(None, [self._aside_lane])):
             worker.join(self.JOIN_S)
         self._workers.clear()
+        self._aside_lane = None
 
     def _abandon(self) -> None:
         """An interrupt (or a harness error): stop the SUT so that cases in flight end, then join
         their lanes (bounded by ``JOIN_S`` each); their results are dropped (not run)."""
         if self._flight:
             self.stop()
+        if self.aside is not None:
+            self.aside.stop()
         self._flight.clear()
         self._close()

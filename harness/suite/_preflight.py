@@ -35,9 +35,12 @@ __all__ = [
 ]
 
 WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
-MEASURED: weakref.WeakKeyDictionary[Any, tuple[float | None, bool]] = weakref.WeakKeyDictionary()
-"""A started driver -> its preflight's latency and whether its requests carried the routing token."""
 """A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
+MEASURED: weakref.WeakKeyDictionary[Any, tuple[float | None, bool, float | None]] = (
+    weakref.WeakKeyDictionary()
+)
+"""A started driver -> its preflight's latency, whether its requests carried the routing token, and
+how long it took to start."""
 
 
 def stderr_hint(exc: DriverError) -> str:

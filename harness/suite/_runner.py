@@ -18,6 +18,7 @@ import contextlib
 import dataclasses
 import gc
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any
 
 from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.drivers._base import DEFAULT_MAX_BYTES
+from harness.suite._aside import AsideSUT, worth_aside
 from harness.suite._case import Case, expand_all, select
 from harness.suite._case_run import (
     Limits,
@@ -226,7 +228,7 @@ def run_serial(
     live.checked = live.driver is not None or not (opts.preflight if preflight is None else preflight)
     if live.driver is not None:
         limits.derived_gate_timeout = WARMED.get(live.driver, warmed)
-        limits.latency, limits.routable = MEASURED.get(live.driver, (None, True))
+        limits.latency, limits.routable, limits.start_s = MEASURED.get(live.driver, (None, True, None))
     round_ = _Round(cases, opts, sut, live, upstream, limits, out, progress)
     interrupted = False
     try:
@@ -284,17 +286,18 @@ class _Round:
         live, profile = self.live, self.sut.profile
         if live.driver is not None and not isinstance(live.driver, _StartFailed):
             return live.driver
+        t0 = time.monotonic()
         try:
             driver = _start_driver(profile, self.sut.fn, self.upstream.base_url, live.driver)
         except DriverError as exc:
             live.driver = _StartFailed(exc)
             raise
-        live.driver = driver
+        live.driver, self.limits.start_s = driver, time.monotonic() - t0
         if not live.checked:
             live.checked = True
             check_sut(profile, driver, self.upstream, self.limits)
         WARMED[driver] = self.limits.derived_gate_timeout
-        MEASURED[driver] = (self.limits.latency, self.limits.routable)
+        MEASURED[driver] = (self.limits.latency, self.limits.routable, self.limits.start_s)
         return driver
 
     def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:
@@ -383,6 +386,9 @@ class _Round:
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
         kind, faults = profile.kind, profile.faults
+        aside = None
+        if worth_aside(profile, len(cases), lanes, self.limits):
+            aside = AsideSUT(profile, self.sut.fn, self.limits, self.opts.keep_timelines, _start_driver)
         run = Lanes(
             lanes,
             self.run_one,
@@ -392,6 +398,7 @@ class _Round:
             stop=stop,
             solo=self.solo,
             waits=gated,
+            aside=aside,
         )
         self.upstream.strict_routing = True
         self.limits.load = LoadLatency(lanes)
@@ -399,6 +406,8 @@ class _Round:
             left = run.round(cases)
         finally:
             self.solo()
+            if aside is not None:
+                aside.stop()
         if left:
             self.failed_start([c for _, c in sorted(left, key=lambda x: x[0])], errors[-1])
         self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))

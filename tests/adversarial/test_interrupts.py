@@ -1,4 +1,5 @@
-"""SIGINT and SIGTERM to a real ``thinkwire run``, serial and ``-j 2``, sent once the progress shows a
+"""SIGINT and SIGTERM to a real ``thinkwire run``, serial, ``-j 2`` and ``--concurrency`` (also while a
+second gateway instance runs the cases that need one to themselves), sent once the progress shows a
 finished case: exit 128 + signal, one line, a partial report marked ``interrupted`` in which the
 cases not run are absent (not ERROR), and nothing left (the ``sandbox`` fixture)."""
 
@@ -9,9 +10,12 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import jsonschema
+import psutil
 import pytest
 from _adversarial import BOUND_S, Sandbox, wait_for_output
 
@@ -177,3 +181,42 @@ def test_a_killed_workers_sut_is_stopped_at_the_end_of_the_run(sandbox: Sandbox)
     lost = [r for r in data["results"] if "left no result" in r["error"]]
     assert proc.returncode == (1 if lost else 0), (out + err).decode()[-3000:]
     assert not any(s.is_running() and s.status() != psutil.STATUS_ZOMBIE for s in suts)
+
+
+def test_sigterm_while_a_second_gateway_instance_runs_alone_cases_leaves_nothing(sandbox: Sandbox) -> None:
+    """``--concurrency`` through a gateway that makes cases wait starts a second instance for the
+    cases that run alone; SIGTERM once both instances run: exit 143, and neither is left."""
+    gateway = str(Path(__file__).resolve().parents[1] / "integrity" / "_gateway.py")
+    profile = sandbox.profile(
+        "slow-relay",
+        kind="gateway",
+        command=[sys.executable, gateway, "slow", "{port}", "{upstream}"],
+        dialects=["openai-chat"],
+        timeout=15,
+    )
+    cases = ["--cases", "errors-cancellation/*[openai-chat:*", "--cases", "incrementality/*[openai-chat:*"]
+    proc = subprocess.Popen(
+        sandbox.argv("--sut", str(profile), *cases, "--concurrency", "4"),
+        env=sandbox.env,
+        cwd=sandbox.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + BOUND_S  # until the second instance is up (a state, bounded)
+        while time.monotonic() < deadline and proc.poll() is None:
+            kids = [p for p in psutil.Process(proc.pid).children(recursive=True) if gateway in p.cmdline()]
+            if len(kids) >= 2:
+                break
+            time.sleep(0.01)  # polling the process table, not waiting for a verdict
+        else:
+            raise AssertionError("no second gateway instance started")
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=BOUND_S)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err.decode()[-3000:]
+    assert "interrupted by SIGTERM" in err.decode()

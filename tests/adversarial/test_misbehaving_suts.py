@@ -183,3 +183,33 @@ def test_a_gateway_that_ignores_sigterm_is_killed(sandbox: Sandbox) -> None:
     assert only_case(ran)["stream"] == "PASS"
     assert ran.code == 0
     assert ran.elapsed < 60  # SIGTERM, a grace of 3 s, SIGKILL
+
+
+def test_a_gateway_that_allows_one_instance_runs_its_alone_cases_after_the_others(sandbox: Sandbox) -> None:
+    """``--concurrency`` through a slow gateway would start a second instance for the cases that need
+    one to themselves; this gateway refuses a second (it holds a lock file): those cases run after the
+    shared ones, on the first instance, and say so; every case has its serial verdict."""
+    from pathlib import Path
+
+    gateway = str(Path(__file__).resolve().parents[1] / "integrity" / "_gateway.py")
+    lock = str(sandbox.root / "instance.lock")
+    profile = sandbox.profile(
+        "one-instance",
+        kind="gateway",
+        command=sut("one_instance.py", lock, "--", "{python}", gateway, "slow", "{port}", "{upstream}"),
+        dialects=["openai-chat"],
+        timeout=15,
+    )
+    cases = ["--cases", "errors-cancellation/*[openai-chat:reasoning_content/frames]",
+             "--cases", "incrementality/*[openai-chat:reasoning_content/frames]"]  # fmt: skip
+    serial = sandbox.run("--sut", str(profile), *cases, "--concurrency", "1", "-q").results["results"]
+    ran = sandbox.run("--sut", str(profile), *cases, "--concurrency", "4", "-q")
+    concurrent = ran.results["results"]
+    def verdicts(results: list[dict]) -> list[tuple[str, str, dict]]:
+        return [(r["case_id"], r["status"], r["axes"]) for r in results]
+
+    assert verdicts(concurrent) == verdicts(serial)
+    alone = [r["alone"] for r in concurrent if r["alone"]]
+    assert len(alone) == 2
+    assert all("second instance" not in why for why in alone)  # it could not start: after the others
+    assert not Path(lock).exists()  # the one instance was stopped

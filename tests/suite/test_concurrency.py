@@ -1,22 +1,25 @@
 """``--concurrency N``: many cases in flight through one SUT give, case by case, the verdicts a serial
 run gives (the reference gateway over the whole catalog, the reference SDK, the in-repo test
 gateways); a gateway that crosses two conversations under load is caught by the isolation check and
-passes when run serially; the scheduler (``Lanes``) runs alone what needs the SUT to itself, runs
-again alone what failed beside others, restarts a SUT that died, and leaves nothing on an interrupt."""
+passes when run serially; the scheduler (``Lanes``) runs alone what needs the SUT to itself (on a
+second instance of the SUT alongside the shared cases, when there is one), runs again alone what failed
+beside others, restarts a SUT that died, and leaves nothing on an interrupt."""
 
 from __future__ import annotations
 
 import itertools
 import sys
 import threading
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from harness.drivers import parse_profile
 from harness.suite import RunResult, Status, Verdict, load_cases, run
 from harness.suite._case_run import LoadLatency
-from harness.suite._concurrent import Lanes, alone_reason, default_concurrency
+from harness.suite._concurrent import ASIDE_NOTE, Lanes, alone_reason, default_concurrency
 from harness.suite._verdict import CaseResult
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,6 +76,28 @@ def test_reference_gateway_whole_catalog_same_verdicts_at_concurrency_8() -> Non
 
 
 @pytest.mark.slow
+def test_alone_cases_run_on_a_second_gateway_instance_that_is_gone_when_the_run_ends() -> None:
+    """A gateway that makes every case wait (0.3 s an answer) is worth a second instance: its alone
+    cases run there while the shared ones run; the plain reference gateway (a few ms a case) is not."""
+    me = psutil.Process()
+    before = {p.pid for p in me.children(recursive=True)}
+    scenarios = ("errors-cancellation", "wire-variants", "incrementality", "tools-passback")
+    cases = [f"{s}/*[openai-chat:reasoning_content/frames]" for s in scenarios]
+    serial = run(cases, sut=integrity("slow"), concurrency=1, keep_timelines="none")
+    came: list[tuple[float, CaseResult]] = []  # (when its result came, the result)
+    concurrent = run(cases, sut=integrity("slow"), concurrency=4, keep_timelines="none",
+                     progress=lambda _n, _total, r: came.append((time.monotonic(), r)))  # fmt: skip
+    assert_same(serial, concurrent)
+    aside = [t - r.duration_s for t, r in came if r.alone.endswith(ASIDE_NOTE)]  # when each started
+    assert len(aside) == 2
+    # the second instance's first case started while the shared ones ran: before the last one ended
+    assert min(aside) < max(t for t, r in came if not r.alone)
+    assert {p.pid for p in me.children(recursive=True)} - before == set()  # both instances stopped
+    quick = run(cases, sut="reference", concurrency=4, keep_timelines="none")
+    assert [r.alone for r in quick.results if r.alone.endswith(ASIDE_NOTE)] == []
+
+
+@pytest.mark.slow
 def test_reference_sdk_same_verdicts_at_concurrency_4() -> None:
     cases = ["wire-variants/*", "tools-passback/*", "incrementality/*", "errors-cancellation/*"]
     serial = run(cases, sut="reference-sdk", concurrency=1, keep_timelines="none")
@@ -119,8 +144,9 @@ def test_thinking_blocks_gateway_same_verdicts(monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.slow
 def test_repeat_5_at_concurrency_8_has_no_flaky_case() -> None:
-    result = run(["incrementality/*", "sse-framing/*"], sut="reference", concurrency=8, repeat=5,
-                 keep_timelines="none")
+    result = run(
+        ["incrementality/*", "sse-framing/*"], sut="reference", concurrency=8, repeat=5, keep_timelines="none"
+    )
     assert result.concurrency == 8
     assert result.flaky == []
     assert result.exit_code == 0
@@ -145,7 +171,10 @@ def test_crosstalk_gateway_caught_by_isolation_when_concurrent_and_passes_serial
     concurrent = run(CROSSTALK, sut=integrity("crosstalk"), concurrency=4, keep_timelines="none")
     ids = {r.case_id for r in concurrent.results}
     crossed = [
-        (r.case_id, f) for r in concurrent.results for f in r.findings if f.check == "isolation"
+        (r.case_id, f)
+        for r in concurrent.results
+        for f in r.findings
+        if f.check == "isolation"
         if f.verdict is Verdict.FAIL
     ]
     assert crossed, verdicts(concurrent)
@@ -169,7 +198,9 @@ def test_a_shared_last_request_is_caught_by_isolation_when_concurrent_and_passes
     concurrent = run(CROSSTALK, sut=integrity("lastrequest"), concurrency=4, keep_timelines="none")
     ids = {r.case_id for r in concurrent.results}
     crossed = [
-        (r.case_id, f) for r in concurrent.results for f in r.findings
+        (r.case_id, f)
+        for r in concurrent.results
+        for f in r.findings
         if f.check == "isolation" and f.verdict is Verdict.FAIL
     ]
     assert crossed, verdicts(concurrent)
@@ -190,8 +221,11 @@ def test_a_sut_that_drops_the_token_runs_one_at_a_time_and_says_why() -> None:
 
         return reference_sdk(replace(request, messages=[Message.user("Hello?")]))
 
-    result = run(["wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"],
-                 sut=forgetful, concurrency=4)
+    result = run(
+        ["wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"],
+        sut=forgetful,
+        concurrency=4,
+    )
     assert result.concurrency == 1
     assert "routing token" in result.concurrency_note
     assert result.results[0].stream is Verdict.PASS
@@ -429,3 +463,102 @@ def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
         run_case(gated, profile, Stub(), up, ClientSide, capped, "none")  # type: ignore[arg-type]
     assert seen == [5.0, 2.0, 3.0]
     assert load.gate_timeout(0.1) == 5.0  # the gated cases added no sample
+
+
+class _FakeAside:
+    """A second instance for the fake cases: its first case waits until the lanes' first shared cases
+    are in flight (so that it provably runs alongside them); it cannot start (``starts=False``), or
+    dies at the case ``dies`` and cannot be restarted (``restarts=False``); ``block`` holds every case
+    until stopped."""
+
+    def __init__(self, fake: _Fake, *, starts: bool = True, dies: int | None = None,
+                 restarts: bool = True, block: bool = False) -> None:  # fmt: skip
+        self.fake, self.starts, self.dies, self.restarts, self.block = fake, starts, dies, restarts, block
+        self.ran: list[int] = []
+        self.stops = 0
+        self.released = threading.Event()
+
+    def ready(self) -> bool:
+        return self.starts
+
+    def run_one(self, case: object) -> tuple[CaseResult, None, bool]:
+        n = case.n  # type: ignore[attr-defined]
+        if self.block:
+            self.released.wait(10)
+        elif not self.ran:
+            self.fake.full.wait()  # a party with the lanes' first shared cases: they are in flight
+        self.ran.append(n)
+        r = CaseResult(case_id=str(n), scenario_id="s", requirement="", category="c", sut="fake")
+        return r, None, n != self.dies
+
+    def restart(self) -> bool:
+        return self.restarts
+
+    def stop(self) -> None:
+        self.stops += 1
+        self.released.set()
+
+
+def _aside_lanes(fake: _Fake, aside: _FakeAside, finished: list[tuple[int, CaseResult]]) -> Lanes:
+    return Lanes(
+        fake.lanes,
+        fake.run_one,  # type: ignore[arg-type]
+        alone=lambda c: "needs it alone" if c.alone else "",  # type: ignore[attr-defined]
+        finish=lambda i, r, v: finished.append((i, r)),
+        restart=lambda: True,
+        stop=lambda: None,
+        aside=aside,
+    )
+
+
+def test_alone_cases_go_to_the_second_instance_while_the_shared_ones_run() -> None:
+    fake = _Fake(3)
+    fake.full = threading.Barrier(4, timeout=10)  # the 3 lanes' first cases and the aside's first
+    aside = _FakeAside(fake)
+    finished: list[tuple[int, CaseResult]] = []
+    cases = [_Case(i, alone=i in (4, 7)) for i in range(10)]
+    assert _aside_lanes(fake, aside, finished).round(cases) == []  # type: ignore[arg-type]
+    assert sorted(i for i, _ in finished) == list(range(10))
+    assert aside.ran == [4, 7]
+    assert fake.alone_flight == []  # none ran on the first instance
+    assert {r.case_id: r.alone for _, r in finished if r.alone} == {
+        "4": f"needs it alone; {ASIDE_NOTE}",
+        "7": f"needs it alone; {ASIDE_NOTE}",
+    }
+    assert aside.stops == 1  # stopped after its last case
+    assert not [t for t in threading.enumerate() if t.name == "thinkwire-aside"]
+
+
+def test_a_second_instance_that_cannot_start_or_restart_gives_its_cases_back() -> None:
+    fake = _Fake(2)
+    finished: list[tuple[int, CaseResult]] = []
+    cases = [_Case(i, alone=i in (3, 5)) for i in range(6)]
+    assert _aside_lanes(fake, _FakeAside(fake, starts=False), finished).round(cases) == []  # type: ignore[arg-type]
+    assert fake.alone_flight == [1, 1]  # both ran after the shared ones, alone on the first instance
+    assert {r.case_id: r.alone for _, r in finished if r.alone} == {
+        "3": "needs it alone",
+        "5": "needs it alone",
+    }
+
+    fake, finished = _Fake(2), []
+    fake.full = threading.Barrier(3, timeout=10)
+    aside = _FakeAside(fake, dies=3, restarts=False)
+    assert _aside_lanes(fake, aside, finished).round(cases) == []  # type: ignore[arg-type]
+    assert aside.ran == [3]  # it died there and could not be restarted: 5 went back
+    assert fake.alone_flight == [1]
+    assert sorted(i for i, _ in finished) == list(range(6))
+
+
+def test_an_interrupt_stops_the_second_instance_and_joins_its_lane() -> None:
+    fake = _Fake(2)
+    aside = _FakeAside(fake, block=True)  # its case runs until the instance is stopped
+
+    def finish(i: int, r: CaseResult, v: object) -> None:
+        raise KeyboardInterrupt  # the first shared case to end: Ctrl-C while the aside case runs
+
+    lanes = Lanes(2, fake.run_one, alone=lambda c: "x" if c.alone else "", finish=finish,  # type: ignore[arg-type, attr-defined]
+                  restart=lambda: True, stop=lambda: None, aside=aside)  # fmt: skip
+    with pytest.raises(KeyboardInterrupt):
+        lanes.round([_Case(i, alone=i == 2) for i in range(4)])  # type: ignore[arg-type]
+    assert aside.stops >= 1
+    assert not [t for t in threading.enumerate() if t.name in ("thinkwire-aside", "thinkwire-lane")]
