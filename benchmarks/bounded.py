@@ -93,7 +93,7 @@ def _judge(case: Any, body: bytes) -> tuple[float, float]:
     """Seconds to observe ``body`` at the front door (64 KiB reads), then to record the events and
     run every check over the case view."""
     from harness.dialects import get_dialect
-    from harness.suite.checks import CHECKS, build_view
+    from harness.suite.checks import build_view, case_checks
     from harness.timeline import Timeline
 
     gc.collect()
@@ -110,7 +110,7 @@ def _judge(case: Any, body: bytes) -> tuple[float, float]:
     for e in events:
         tl.add("client", "event", event=e)
     view = build_view(case, tl, "gateway")
-    for _, check in CHECKS.items():
+    for check in case_checks():  # (the pair checks compare two cases' views)
         check(view)
     return t1 - t0, time.perf_counter() - t1
 
