@@ -410,6 +410,14 @@ def _speed(path: Path, concurrent: Any, concurrent_cpu: tuple[float, float]) -> 
             else ""
         )
     )
+    from harness.suite._concurrent import ASIDE_NOTE
+
+    alone = [r.alone for r in concurrent.results if r.alone]
+    aside = sum(1 for why in alone if why.endswith(ASIDE_NOTE))
+    line += (
+        f". {len(alone)} cases ran alone, {aside} of them on a second instance of the SUT alongside the "
+        "others (when its start is short against the time the shared cases keep the first one busy)"
+    )
     sys.stderr.write(line + "\n" + cpu + "\n")
     return [line + ".", "", cpu + ".", ""]
 

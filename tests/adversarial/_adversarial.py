@@ -118,13 +118,16 @@ class Sandbox:
             done.returncode, done.stdout, done.stderr, time.monotonic() - started, self.root / "report"
         )
 
-    def start(self, *args: str) -> subprocess.Popen[bytes]:
+    def start(self, *args: str, session: bool = False) -> subprocess.Popen[bytes]:
+        """``thinkwire run`` with ``args``, left running, stdout and stderr piped; ``session``: in a
+        session of its own (a test may signal its process group)."""
         return subprocess.Popen(
             self.argv(*args),
             env=self.env,
             cwd=self.root,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            start_new_session=session,
         )
 
     def noted(self, what: str) -> list[list[str]]:

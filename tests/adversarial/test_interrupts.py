@@ -48,14 +48,7 @@ def test_an_interrupted_run_stops_everything_and_writes_a_partial_report(
     CI runner that signals the process group); otherwise to the thinkwire process alone. ``c8``: eight
     cases in flight at once through the one SUT (``--concurrency 8``) when the signal comes."""
     how = ["--concurrency", "8"] if jobs == "c8" else ["-j", jobs]
-    proc = subprocess.Popen(
-        sandbox.argv("--sut", sut, "--cases", CASES, *how),
-        env=sandbox.env,
-        cwd=sandbox.root,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    proc = sandbox.start("--sut", sut, "--cases", CASES, *how, session=True)
     try:
         seen = wait_for_output(proc, b".F")  # a case finished
         if group:
@@ -195,14 +188,7 @@ def test_sigterm_while_a_second_gateway_instance_runs_alone_cases_leaves_nothing
         timeout=15,
     )
     cases = ["--cases", "errors-cancellation/*[openai-chat:*", "--cases", "incrementality/*[openai-chat:*"]
-    proc = subprocess.Popen(
-        sandbox.argv("--sut", str(profile), *cases, "--concurrency", "4"),
-        env=sandbox.env,
-        cwd=sandbox.root,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    proc = sandbox.start("--sut", str(profile), *cases, "--concurrency", "4", session=True)
     try:
         deadline = time.monotonic() + BOUND_S  # until the second instance is up (a state, bounded)
         while time.monotonic() < deadline and proc.poll() is None:

@@ -14,6 +14,7 @@ from harness.timeline import Timeline
 from harness.upstream import ClientSide, Emit, Gate, Script
 from harness.upstream._plan import FrameRun, Plan, WaitGate, Write, build_plan
 from harness.upstream._server import execute
+from tests.upstream._responders import FakeResponder
 
 
 def _plan(n: int = 300, gated: bool = False) -> Plan:
@@ -30,29 +31,17 @@ def _same_ids(datas: list[bytes]) -> list[bytes]:
     return [re.sub(rb"chatcmpl-mock\d+", b"chatcmpl-mock", d) for d in datas]
 
 
-class _PushesBack:
+class _PushesBack(FakeResponder):
     """A responder whose socket takes ``every`` writes, then pushes back (drain); or, with
     ``leave_after``, whose peer leaves after that many writes (as ``Responder.put_all`` reports it)."""
 
+    GONE_AT = 10**12  # after every write's time
+
     def __init__(self, every: int = 7, leave_after: int | None = None) -> None:
+        super().__init__()
         self.every, self.leave_after = every, leave_after
         self.body: list[bytes] = []
         self.drains = 0
-        self.peer_closed_at: int | None = None
-        self.closed = asyncio.Event()
-        self.status = 200
-        self.aborted = False
-
-    @property
-    def peer_closed(self) -> bool:
-        return self.peer_closed_at is not None
-
-    def mark_peer_gone(self) -> None:
-        self.peer_closed_at = self.peer_closed_at or 10**12  # after every write's time
-        self.closed.set()
-
-    async def start(self, *args: object) -> None:
-        pass
 
     def put_all(self, datas: list[bytes], times: list[int]) -> tuple[int, bool]:
         taken = 0
@@ -70,9 +59,6 @@ class _PushesBack:
 
     async def end(self) -> None:
         self.body.append(b"<end>")
-
-    def abort(self) -> None:
-        self.aborted = True
 
 
 def test_a_lazy_plain_plan_plans_runs_and_reads_as_writes() -> None:

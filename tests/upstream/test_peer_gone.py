@@ -11,27 +11,16 @@ from harness.timeline import Timeline
 from harness.upstream import ClientSide
 from harness.upstream._plan import Finish, Head, Plan, Write
 from harness.upstream._server import execute
+from tests.upstream._responders import FakeResponder
 
 
-class _GoneAt:
+class _GoneAt(FakeResponder):
     """A responder whose peer leaves at one step: ``start``, ``put`` (``put_all``) or ``end`` raises
     as a real socket does once the SUT closed it."""
 
     def __init__(self, step: str) -> None:
+        super().__init__()
         self.step = step
-        self.peer_closed_at: int | None = None
-        self.closed = asyncio.Event()
-        self.status = 200
-        self.aborted = False
-
-    @property
-    def peer_closed(self) -> bool:
-        return self.peer_closed_at is not None
-
-    def mark_peer_gone(self) -> None:
-        if self.peer_closed_at is None:
-            self.peer_closed_at = 1
-        self.closed.set()
 
     async def start(self, *args: object) -> None:
         if self.step == "start":
@@ -48,15 +37,9 @@ class _GoneAt:
             self.put(data)
         return len(datas), False
 
-    async def drain(self) -> None:
-        pass
-
     async def end(self) -> None:
         if self.step == "end":
             raise BrokenPipeError("peer closed while the response ended")
-
-    def abort(self) -> None:
-        self.aborted = True
 
 
 @pytest.mark.parametrize("step", ["start", "put", "end"])
