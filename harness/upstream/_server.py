@@ -16,7 +16,6 @@ import contextlib
 import threading
 import traceback
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from itertools import islice
 from types import TracebackType
 from typing import Any, cast
 
@@ -245,7 +244,24 @@ async def execute(plan: Plan, resp: Responder, tl: Timeline, client: ClientSide,
 
 
 _AHEAD = 128
-"""Actions taken from the plan at a time (two lazy batches of frames)."""
+"""Actions taken from the plan at a time: at most this many, and no more than two runs of frames
+(:class:`FrameRun`, a lazy batch each). About two batches of frames either way: one to send and one
+planned while the kernel sends it; a lazy plan holds no more of a stream than that."""
+
+
+def _take(actions: Iterator[Action]) -> list[Action]:
+    """The plan's next actions, as :data:`_AHEAD` says."""
+    out: list[Action] = []
+    runs = 0
+    for action in actions:
+        out.append(action)
+        if type(action) is FrameRun:
+            runs += 1
+            if runs == 2:
+                break
+        if len(out) == _AHEAD:
+            break
+    return out
 
 
 class _Run:
@@ -263,12 +279,12 @@ class _Run:
         self.t0 = self.loop.time()
 
     async def all(self, actions: Iterator[Action]) -> None:
-        """Take the plan's actions a run of ``_AHEAD`` at a time. Writes are sent and recorded inline,
+        """Take the plan's actions a few at a time (:func:`_take`). Writes are sent and recorded inline,
         a run at a time (a :class:`FrameRun`, or consecutive :class:`Write` actions): one socket write
         each, timed (``Responder.put_all``), awaiting only when the socket pushes back. Then the next
         run is planned (a lazy plan encodes it) before awaiting the drain, while the kernel sends."""
         steps, resp, tl, turn = _STEPS, self.resp, self.tl, self.turn
-        run = list(islice(actions, _AHEAD))
+        run = _take(actions)
         while run:
             ahead: list[Action] | None = None
             i, end = 0, len(run)
@@ -316,14 +332,14 @@ class _Run:
                             return
                         break
                     if ahead is None:
-                        ahead = list(islice(actions, _AHEAD))
+                        ahead = _take(actions)
                     try:
                         await resp.drain()
                     except ConnectionError:
                         self.lost()
                         return
                     datas, tags, frames = datas[sent:], tags[sent:], frames[sent:]
-            run = ahead if ahead is not None else list(islice(actions, _AHEAD))
+            run = ahead if ahead is not None else _take(actions)
 
     def gone(self) -> bool:
         """Has the peer left? Then record the disconnect (at the time it was noticed)."""

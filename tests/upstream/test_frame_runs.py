@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterator
 
 import pytest
 
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.timeline import Timeline
 from harness.upstream import ClientSide, Emit, Gate, Script
-from harness.upstream._plan import FrameRun, Plan, WaitGate, Write, build_plan
+from harness.upstream._plan import Action, FrameRun, Plan, WaitGate, Write, build_plan
 from harness.upstream._server import execute
+from harness.upstream._writes import BATCH
 from tests.upstream._responders import FakeResponder
 
 
@@ -110,3 +112,27 @@ def test_a_gate_withholds_the_first_frame_of_the_run_after_it(n: int) -> None:
     held = actions[gate].withheld  # type: ignore[union-attr]
     assert (held["frame"], held["data"]) == (nxt.frame, nxt.data.decode())
     assert "after the gate" in held["data"]
+
+
+def test_the_server_plans_two_batches_ahead_at_most() -> None:
+    """A long lazy stream's first write waits for one batch of frames, not for the plan's next 128
+    actions (128 runs of frames: 8,192 frames encoded before the first byte, and held)."""
+    plan = _plan(20_000)
+    pulled: list[int] = []  # frames taken from the plan so far
+
+    def counted() -> Iterator[Action]:
+        for action in plan.runs():
+            pulled.append(len(action.datas) if type(action) is FrameRun else 0)
+            yield action
+
+    at_first_write: list[int] = []
+
+    class _First(_PushesBack):
+        def put_all(self, datas: list[bytes], times: list[int]) -> tuple[int, bool]:
+            at_first_write.append(sum(pulled)) if not at_first_write else None
+            return super().put_all(datas, times)
+
+    resp = _First(every=10**9)
+    asyncio.run(execute(Plan(make=counted, stream=True), resp, Timeline(), ClientSide(), 0))  # type: ignore[arg-type]
+    assert len(resp.body) == sum(1 for a in plan if type(a) is Write) + 1  # every frame, and the end
+    assert at_first_write[0] <= 2 * BATCH
