@@ -3,10 +3,10 @@ the shared ones instead of after them (``--concurrency`` through a gateway think
 
 Rule: the instance has a mock upstream of its own and carries one case at a time, so each of its cases
 meets the SUT as in a serial run (routed as then: the one conversation in flight gets every request;
-the upstream connections it counts are this case's alone). It is started when the first such case is
-due, warmed up with the preflight's canary, restarted when a case leaves it dead, and stopped, with
-its upstream, when the round ends or is interrupted. A URL SUT has one instance: its alone cases run
-after the shared ones, as before.
+the upstream connections it counts are this case's alone). It is started as the round begins (only
+when that is worth it: :func:`worth_aside`), warmed up with the preflight's canary, restarted when a
+case leaves it dead, and stopped, with its upstream, after its last case or when the round is
+interrupted. A URL SUT has one instance: its alone cases run after the shared ones.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from harness.suite.checks import CaseView
 __all__ = ["AsideSUT", "worth_aside"]
 
 StartDriver = Callable[[SUTProfile, SUTCallable | None, str, Driver | None], Driver]
+"""The run's driver start: (profile, callable, upstream URL, pooled driver) -> a started driver."""
+
 
 def worth_aside(profile: SUTProfile, cases: int, lanes: int, limits: Limits) -> bool:
     """Start a second instance for this round? Only of a gateway thinkwire starts as a process (-j N
@@ -39,9 +41,10 @@ def worth_aside(profile: SUTProfile, cases: int, lanes: int, limits: Limits) -> 
 
 
 class AsideSUT:
-    """The second instance: :meth:`run_one` runs a case on it (starting it first when needed);
-    :meth:`restart` replaces one a case left dead; :meth:`stop` stops it and its upstream. ``start``
-    is the run's driver start (tried twice); ``limits`` the run's, without the load of shared cases."""
+    """The second instance: :meth:`ready` starts it (and its upstream); :meth:`run_one` runs a case on
+    it; :meth:`restart` replaces one a case left dead; :meth:`stop` stops it and its upstream.
+    ``start`` is the run's driver start (tried twice); ``limits`` the run's, without the load of the
+    shared cases (its cases run one at a time, as in a serial run)."""
 
     def __init__(
         self,

@@ -3,15 +3,14 @@
 Rule: a round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock
 upstream; each case is routed by its own token and keeps its own timeline, gates, deadline and byte
 cap, so a case's verdict is what a serial run gives; they start in an order that spreads the gated
-ones among the others (``spread``). A case that needs the SUT to itself
-(:func:`alone_reason`) runs alone, and its result says why: on a second instance of the SUT when there
-is one (``aside``: ``_aside``), in a lane of its own alongside the shared cases, else after them, on
-the one instance (routed as in a serial run: a request naming no case goes to the one in flight); a
-case that ended
-ERROR or TIMEOUT while others were in flight runs again alone (a neighbour's crash or the load is not
-its result) and says so. When a case leaves the SUT dead, no case starts until the lanes drain; then
-the SUT is restarted. On an interrupt the SUT is stopped first, so that cases in flight end, and every
-lane is joined (bounded) before the interrupt goes on.
+ones among the others (``spread``). A case that needs the SUT to itself (:func:`alone_reason`) runs
+alone, and its result says why: on a second instance of the SUT when there is one (``aside``:
+``_aside``), in a lane of its own alongside the shared cases, else after them, on the one instance
+(routed as in a serial run: a request naming no case goes to the one in flight); a case that ended
+ERROR or TIMEOUT while others were in flight runs again alone, after them (a neighbour's crash or the
+load is not its result), and says so. When a case leaves the SUT dead, no case starts until the lanes
+drain; then the SUT is restarted. On an interrupt the SUT (and the second instance) is stopped first,
+so that cases in flight end, and every lane is joined (bounded) before the interrupt goes on.
 """
 
 from __future__ import annotations
@@ -122,6 +121,7 @@ class Aside(Protocol):
 
 
 ASIDE_NOTE = "on a second instance of the SUT, alongside the shared cases"
+"""What the result of a case that ran alone on the second instance adds to why it ran alone."""
 
 
 @dataclass(slots=True)
