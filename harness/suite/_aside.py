@@ -76,8 +76,8 @@ class AsideSUT:
             if upstream is None:
                 upstream = MockUpstream()
                 upstream.start()
-                self._keep("upstream", upstream)
-            driver = self._keep("driver", self._start(self.profile, self.fn, upstream.base_url, None))
+                self._own("upstream", upstream)
+            driver = self._own("driver", self._start(self.profile, self.fn, upstream.base_url, None))
             warm, _, alive = run_case(
                 canary_case(self.profile), self.profile, driver, upstream, ClientSide, self.limits, "none"
             )
@@ -89,7 +89,7 @@ class AsideSUT:
             return False
         return True
 
-    def _keep(self, name: str, thing: Any) -> Any:
+    def _own(self, name: str, thing: Any) -> Any:
         """``self.<name> = thing``, unless the instance was stopped meanwhile: then ``thing`` is
         stopped and DriverError raised (nothing outlives :meth:`stop`)."""
         with self._lock:

@@ -242,9 +242,13 @@ class Lanes:
         assert aside is not None
 
         def work() -> None:
-            ok = aside.ready()
+            error: BaseException | None = None
+            try:
+                ok = aside.ready()
+            except BaseException as exc:  # a harness fault: with the first message, raised there
+                error, ok = exc, False
             for index, case, why in cases:
-                done = _Done(index, case, shared=False, why=why)
+                done, error = _Done(index, case, shared=False, why=why, error=error), None
                 if ok:
                     try:
                         done.result, done.view, alive = aside.run_one(case)

@@ -562,3 +562,17 @@ def test_an_interrupt_stops_the_second_instance_and_joins_its_lane() -> None:
         lanes.round([_Case(i, alone=i == 2) for i in range(4)])  # type: ignore[arg-type]
     assert aside.stops >= 1
     assert not [t for t in threading.enumerate() if t.name in ("thinkwire-aside", "thinkwire-lane")]
+
+
+def test_a_second_instance_that_raises_while_starting_is_a_harness_error_not_a_hang() -> None:
+    fake = _Fake(2)
+    aside = _FakeAside(fake)
+
+    def broken() -> bool:
+        raise OSError("no port for the second instance's upstream")
+
+    aside.ready = broken  # type: ignore[method-assign]
+    finished: list[tuple[int, CaseResult]] = []
+    with pytest.raises(OSError, match="second instance"):
+        _aside_lanes(fake, aside, finished).round([_Case(i, alone=i == 3) for i in range(6)])  # type: ignore[arg-type]
+    assert not [t for t in threading.enumerate() if t.name in ("thinkwire-aside", "thinkwire-lane")]
