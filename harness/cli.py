@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--scenarios-dir", dest="scenario_dirs", action="append", default=[], metavar="DIR",
         help="a directory of your own scenarios, listed with the catalog (repeatable)",
     )
+    _add_corpus_flag(ls)
 
     serve = sub.add_parser("serve", help="run the mock upstream standalone until SIGTERM / Ctrl-C")
     serve.add_argument("--dialect", default="openai-chat")
@@ -79,15 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--rechunk", help="re-split with a chunker (bytes, utf8-split, random:SEED ...)")
     _add_server_flags(rep)
 
-    pro = sub.add_parser("promote", help="turn a cassette into a scenario file under scenarios/")
-    pro.add_argument("cassette")
-    pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
-    pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
+    _add_promote_parser(sub)
 
-    from harness.recording import _import_cli
+    from harness.recording import _corpus_cli, _import_cli
     from harness.report import _cli, _diff_cli
 
     _import_cli.add_parser(sub)
+    _corpus_cli.add_parser(sub)
     _cli.add_parser(sub)
     _diff_cli.add_parser(sub)
     return parser
@@ -120,6 +119,7 @@ def _add_run_parser(sub: Any) -> None:
         metavar="DIR",
         help="a directory of your own scenarios, added to the catalog (repeatable)",
     )
+    _add_corpus_flag(run)
     run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
     run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
     run.add_argument(
@@ -170,6 +170,49 @@ def _add_run_parser(sub: Any) -> None:
     )
 
 
+def _add_corpus_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--corpus", metavar="DIR",
+        help="the fidelity corpus folder, for the recorded/corpus-* cases (default: $THINKWIRE_CORPUS, "
+        "else ../shared/corpus beside a checkout; without one those cases are left out)",
+    )  # fmt: skip
+
+
+def _use_corpus(args: argparse.Namespace) -> None:
+    """``--corpus DIR`` is ``THINKWIRE_CORPUS`` for this process and the workers it starts."""
+    if getattr(args, "corpus", None):
+        import os
+
+        from harness.recording._corpus import ENV
+
+        folder = Path(args.corpus)
+        if not folder.is_dir():
+            raise FlagError(f"--corpus {args.corpus}: not a directory (the fidelity corpus folder)")
+        os.environ[ENV] = str(folder.resolve())
+
+
+def _corpus_left_out(out: Any = None) -> None:
+    """One line when the catalog goes without its corpus cases: which, and why."""
+    from harness.suite._catalog import left_out
+
+    gone = left_out()
+    if gone is not None and gone.ids:
+        print(f"left out: {len(gone.ids)} corpus case(s) recorded/corpus-*: {gone.reason}", file=out)
+
+
+def _add_promote_parser(sub: Any) -> None:
+    pro = sub.add_parser(
+        "promote", help="turn a cassette into a scenario file (with its cassette beside it) under --out DIR"
+    )
+    pro.add_argument("cassette")
+    pro.add_argument("--id", required=True, help="scenario id, e.g. recorded/my-gateway-split-utf8")
+    pro.add_argument(
+        "--out", metavar="DIR",
+        help="your scenarios directory (run it with --scenarios DIR); required outside a checkout",
+    )  # fmt: skip
+    pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.variants:
         from harness.dialects import all_variants
@@ -192,7 +235,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return 0
     from harness.suite import expand, load_catalog, select
 
+    _use_corpus(args)
     scenarios = load_catalog(extra=args.scenario_dirs)
+    _corpus_left_out(sys.stderr)
     if args.scenarios:
         for s in scenarios:
             seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
@@ -291,6 +336,7 @@ def _run_until_signal(
 def _cmd_run(args: argparse.Namespace) -> int:
     from harness._errors import PreflightError
 
+    _use_corpus(args)
     options, cases = _check_run_args(args)  # everything refusable, refused before the first case
     with _Signals() as stop:
         try:
@@ -336,6 +382,7 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
         print_failures(result)
         print_summary(result)
+        _corpus_left_out()
     if args.write_expectations:
         n = write_expectations(result.results, Path(args.write_expectations))
         print(f"wrote {n} expectation(s) to {args.write_expectations}")
@@ -404,7 +451,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_promote(args: argparse.Namespace) -> int:
     from harness.suite._promote import promote
 
-    target = promote(Path(args.cassette), args.id, force=args.force)
+    target = promote(
+        Path(args.cassette), args.id, out=Path(args.out) if args.out else None, force=args.force
+    )
     print(f"wrote {target}")
     return 0
 
@@ -452,6 +501,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from harness.recording import _import_cli
 
             return _import_cli.run(args)
+        if args.command == "corpus":
+            from harness.recording import _corpus_cli
+
+            return _corpus_cli.run(args)
         if args.command in ("report", "diff"):
             from harness.report import _cli, _diff_cli
 

@@ -5,7 +5,9 @@ Rule: the page says, per dialect, which corpus files were compared, which event 
 fields, the request-dependent rules with their result on the recordings and on the mock, every
 difference the mock keeps with its reason, and the unexplained ones (there should be none: the test
 suite fails on them); and every wire variant with the recordings it was compared with, or why none.
-Corrections to the project's wire-format notes live in :data:`CORRECTIONS`.
+Corrections to the project's wire-format notes live in :data:`CORRECTIONS`. The corpus is read where
+``harness.recording._corpus`` finds it (``--corpus DIR`` sets it); without one this exits 1 saying where
+it was looked for. The recordings the corpus lacks (``[wanted.NAME]`` in the manifest) are listed as wanted.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from pathlib import Path
 
 from harness.fidelity import KEPT, RULES, SDK_HEADERS, Difference, FidelityReport, compare_corpus
 from harness.fidelity._compare import ExchangeReport
-from harness.fidelity._corpus import CorpusFile, corpus_dir
+from harness.fidelity._corpus import CorpusAbsent, CorpusFile
 from harness.fidelity._uncovered import coverage
+from harness.recording._corpus import ENV, Wanted, manifest_path, read_manifest
 
 __all__ = ["CORRECTIONS", "main", "render", "render_corpus_table", "render_variants", "update_readme"]
 
@@ -180,8 +183,10 @@ def render(report: FidelityReport) -> str:
         "do not edit. -->",
         "",
         "thinkwire's verdicts are only as good as its mock. This page compares the mock upstream with real "
-        "recorded traffic: the corpus in `recordings/corpus/` (imported with `thinkwire import` from public "
-        "test cassettes, each file's source, commit and license in `recordings/README.md`). For every "
+        "recorded traffic: the corpus (imported with `thinkwire import` from public test cassettes, each "
+        "file's source, commit, license and sha256 in `recordings/corpus/corpus.toml`, the table in "
+        "`recordings/README.md`; the data is kept outside the project, at `$THINKWIRE_CORPUS` or "
+        "`../shared/corpus`, and `thinkwire corpus fetch` rebuilds it). For every "
         "recorded exchange the mock answers the *same request* with the *same content* (the recording "
         "decoded by the dialect's observer, emitted by thinkwire's emitter in the variant and provider "
         "profile that play that provider), and `harness.fidelity` compares the two: status, framing "
@@ -232,6 +237,12 @@ def render_variants(report: FidelityReport) -> list[str]:
         "|---|---|---|",
     ]
     rows = {**{k: ", ".join(f"`{n}`" for n in v) for k, v in cov.covered.items()}, **cov.uncovered}
+    wanted: dict[tuple[str, str], list[Wanted]] = defaultdict(list)
+    for w in read_manifest().wanted:
+        wanted[(w.dialect, w.variant)].append(w)
+    for key, ws in wanted.items():
+        if key in cov.uncovered:
+            rows[key] += " **Wanted:** " + "; ".join(f"`{w.name}` ({w.why})" for w in ws) + "."
     out += [f"| {d} | {v} | {rows[(d, v)]} |" for d, v in sorted(rows)]
     return out
 
@@ -250,11 +261,22 @@ def update_readme(readme: Path, table: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    """``python -m harness.docs._fidelity [PAGE] [--corpus DIR]``."""
+    import os
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--corpus" in args:
+        i = args.index("--corpus")
+        os.environ[ENV] = args[i + 1] if i + 1 < len(args) else ""
+        del args[i : i + 2]
     target = Path(args[0] if args else "docs/fidelity.md")
-    report = compare_corpus()
+    try:
+        report = compare_corpus()
+    except CorpusAbsent as exc:
+        print(f"nox -s fidelity: {exc}", file=sys.stderr)
+        return 1
     target.write_text(render(report), encoding="utf-8")
-    update_readme(corpus_dir().parent / "README.md", render_corpus_table(report))
+    update_readme(manifest_path().parent.parent / "README.md", render_corpus_table(report))
     print(
         f"{target}: {len(report.exchanges)} exchanges, {len(report.unexplained)} unexplained, "
         f"{sum(len(d) for d in report.explained.values())} kept ({len(KEPT)} rows, {len(report.stale)} stale)"

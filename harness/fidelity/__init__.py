@@ -1,11 +1,19 @@
-"""Mock fidelity: the mock upstream compared with real recorded traffic (the corpus in
-``recordings/corpus/``), per dialect: event grammar, fields and their types, headers clients read,
-request-dependent behaviour; and which wire variants no recording plays, with why. ``nox -s fidelity``
-writes docs/fidelity.md from :func:`compare_corpus` and :func:`coverage`; ``tests/fidelity`` fails when
-an emitter drifts from the corpus or a variant has neither a recording nor a reason."""
+"""Mock fidelity: the mock upstream compared with real recorded traffic (the corpus, kept outside the
+project and found by ``harness.recording._corpus``), per dialect: event grammar, fields and their types,
+headers clients read, request-dependent behaviour; and which wire variants no recording plays, with why.
+``nox -s fidelity`` writes docs/fidelity.md from :func:`compare_corpus` and :func:`coverage`;
+``tests/fidelity`` fails when an emitter drifts from the corpus or a variant has neither a recording nor a
+reason."""
 
 from harness.fidelity._compare import SDK_HEADERS, Difference, FidelityReport, compare_corpus
-from harness.fidelity._corpus import PERMISSIVE_LICENSES, CorpusExchange, CorpusFile, load_corpus
+from harness.fidelity._corpus import (
+    PERMISSIVE_LICENSES,
+    CorpusAbsent,
+    CorpusExchange,
+    CorpusFile,
+    find_corpus,
+    load_corpus,
+)
 from harness.fidelity._kept import KEPT, Kept
 from harness.fidelity._rules import RULES, Rule
 from harness.fidelity._uncovered import UNCOVERED, Coverage, coverage
@@ -16,6 +24,7 @@ __all__ = [
     "RULES",
     "SDK_HEADERS",
     "UNCOVERED",
+    "CorpusAbsent",
     "CorpusExchange",
     "CorpusFile",
     "Coverage",
@@ -25,5 +34,6 @@ __all__ = [
     "Rule",
     "compare_corpus",
     "coverage",
+    "find_corpus",
     "load_corpus",
 ]

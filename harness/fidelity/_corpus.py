@@ -1,15 +1,13 @@
-"""The fidelity corpus: real recorded exchanges (``recordings/corpus/*.jsonl``) and their manifest
-(``recordings/corpus/corpus.toml``: per file its source repository, path, commit, license, and the mock
-variant and provider profile that play that provider).
+"""The fidelity corpus as exchanges: each recorded exchange of each corpus file, with its dialect and its
+manifest entry (source, license, the mock variant and provider profile that play that provider).
 
-Rule: the manifest is the one place the provenance of a corpus file is written (the README table is
-rendered from it); a corpus file without a manifest entry, an entry without its file, or a source
-repository without a permissive license is a :class:`~harness._errors.CassetteError`.
+Rule: the corpus is found, read and verified by :mod:`harness.recording._corpus` and nowhere else;
+without a corpus :func:`load_corpus` raises :class:`CorpusAbsent`, whose message says where it was
+looked for.
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,11 +15,28 @@ from typing import Any
 from harness._errors import CassetteError
 from harness._json import loads
 from harness.recording import Exchange, read_cassette
+from harness.recording._corpus import (
+    PERMISSIVE_LICENSES,
+    Corpus,
+    Location,
+    absent_reason,
+    open_corpus,
+    read_manifest,
+)
 from harness.recording._replay import detect_dialect
 
-__all__ = ["PERMISSIVE_LICENSES", "CorpusExchange", "CorpusFile", "corpus_dir", "load_corpus"]
+__all__ = [
+    "PERMISSIVE_LICENSES",
+    "CorpusAbsent",
+    "CorpusExchange",
+    "CorpusFile",
+    "find_corpus",
+    "load_corpus",
+]
 
-PERMISSIVE_LICENSES = frozenset({"MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "ISC"})
+
+class CorpusAbsent(CassetteError):
+    """No corpus where it was looked for (the message says where, and how to get one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,50 +74,24 @@ class CorpusExchange:
         return obj if isinstance(obj, dict) else {}
 
 
-def corpus_dir() -> Path:
-    here = Path(__file__).resolve().parents[2] / "recordings" / "corpus"
-    if here.is_dir():
-        return here
-    return Path(__file__).resolve().parents[1] / "_data" / "recordings" / "corpus"  # installed wheel
+def find_corpus(root: Path | None = None, manifest: Path | None = None) -> Corpus:
+    """The verified corpus (at ``root``, default where :func:`~harness.recording._corpus.locate` says),
+    or :class:`CorpusAbsent`."""
+    where = Location(root, "given") if root is not None else None
+    corpus = open_corpus(where, read_manifest(manifest))
+    if corpus is None:
+        raise CorpusAbsent(absent_reason(where))
+    return corpus
 
 
-def _str(entry: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
-    value = entry.get(key, default)
-    if not isinstance(value, str):
-        raise CassetteError(f"{where}: {key!r} must be a string, not {value!r}")
-    return value
-
-
-def load_corpus(root: Path | None = None) -> list[CorpusExchange]:
-    root = root or corpus_dir()
-    manifest = root / "corpus.toml"
-    try:
-        doc = tomllib.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise CassetteError(f"{manifest}: cannot be read ({exc})") from None
-    licenses = doc.get("licenses", {})
-    files = doc.get("files", {})
-    on_disk = {p.stem for p in root.glob("*.jsonl")}
-    missing = sorted(on_disk - set(files))
-    if missing:
-        raise CassetteError(f"{manifest}: {missing[0]}.jsonl has no [files.{missing[0]}] entry (its source)")
+def load_corpus(root: Path | None = None, manifest: Path | None = None) -> list[CorpusExchange]:
+    corpus = find_corpus(root, manifest)
     out: list[CorpusExchange] = []
-    for name, entry in sorted(files.items()):
-        where = f"{manifest}: [files.{name}]"
-        repo = _str(entry, "repo", where)
-        lic = licenses.get(repo)
-        if lic not in PERMISSIVE_LICENSES:
-            raise CassetteError(
-                f"{where}: {repo} has license {lic!r}; the corpus takes only {sorted(PERMISSIVE_LICENSES)}"
-            )
-        path = root / f"{name}.jsonl"
-        if not path.is_file():
-            raise CassetteError(f"{where}: {path.name} does not exist")
+    for e in corpus.manifest.entries:
+        path = corpus.path(e.name)
         cf = CorpusFile(
-            name, path, repo, _str(entry, "path", where), _str(entry, "commit", where), lic,
-            _str(entry, "variant", where), _str(entry, "profile", where, "lenient"),
-            _str(entry, "note", where, ""), bool(entry.get("trimmed", False)),
-        )  # fmt: skip
+            e.name, path, e.repo, e.source_path, e.commit, e.license, e.variant, e.profile, e.note, e.trimmed
+        )
         cassette = read_cassette(path)
         for i, ex in enumerate(cassette.exchanges):
             dialect = cassette.dialect or detect_dialect(ex.path)

@@ -7,11 +7,12 @@ field of :class:`RunOptions` (``_options.py``), which carries it from the CLI to
 
 from harness.suite._builtin import BUILTIN, builtin_profile
 from harness.suite._case import Case, expand, expand_all, select
+from harness.suite._catalog import load_catalog
 from harness.suite._expectations import Expectation, Expectations, load_expectations, write_expectations
 from harness.suite._options import Keep, RunOptions
 from harness.suite._rounds import RunInterrupted, RunResult, merge_repeats
 from harness.suite._runner import canary_case, load_cases, run, serialize_timeline
-from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_catalog, load_scenario
+from harness.suite._scenario import CATEGORIES, Scenario, TurnSpec, catalog_dir, load_scenario
 from harness.suite._sut import resolve_sut
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, is_failure
 

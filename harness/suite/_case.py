@@ -157,7 +157,9 @@ def rate_limit_headers(dialect: str, error: ProviderHttpError) -> tuple[tuple[st
 
 
 def _replayed(replay: tuple[str, int], scenario_path: str, profile: str, model: str) -> Script:
-    """The recorded exchange of a promoted scenario, byte-identical (chunk boundaries kept)."""
+    """The recorded exchange of a promoted scenario, byte-identical (chunk boundaries kept). The cassette
+    path is relative to the scenario file (``thinkwire promote --out``), else to the catalog's parent
+    (the bundled ``recordings/``)."""
     from dataclasses import replace as dc_replace
     from pathlib import Path
 
@@ -165,7 +167,9 @@ def _replayed(replay: tuple[str, int], scenario_path: str, profile: str, model: 
     from harness.suite._scenario import catalog_dir
 
     rel, index = replay
-    path = catalog_dir().parent / rel
+    path = Path(scenario_path).parent / rel
+    if not path.exists():
+        path = catalog_dir().parent / rel
     if not path.exists():  # installed wheel: recordings/ ships next to the catalog
         path = catalog_dir().parent / "recordings" / Path(rel).name
     script = conversation_from_cassette(read_cassette(path))[index]

@@ -19,7 +19,7 @@ from harness.dialects import LENIENT
 from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 from harness.suite._case import Case, expand_all
 from harness.suite._case_run import Limits, run_case
-from harness.suite._scenario import load_catalog
+from harness.suite._catalog import load_catalog
 from harness.suite._verdict import Status
 
 __all__ = [

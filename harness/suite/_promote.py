@@ -67,7 +67,9 @@ def _step(ev: Event) -> str | None:
     return None
 
 
-def scenario_toml(cassette: Cassette, cassette_ref: str, *, description: str = "") -> str:
+def scenario_toml(
+    cassette: Cassette, cassette_ref: str, *, description: str = "", variant: str | None = None
+) -> str:
     from harness.dialects import get_dialect
 
     dialects = set()
@@ -110,7 +112,7 @@ def scenario_toml(cassette: Cassette, cassette_ref: str, *, description: str = "
             + ",\n]\n"
         )
     dialect = sorted(dialects)[0]
-    variant = _variant_for(dialect, turns)
+    variant = variant or _variant_for(dialect, turns)
     default = f"Replays the recorded exchange(s) of {cassette_ref} byte for byte."
     head = [
         f"description = {_q(description or default)}",
@@ -166,19 +168,65 @@ def check_id(scenario_id: str, root: Path) -> Path:
     return target
 
 
-def promote(cassette_path: Path, scenario_id: str, *, root: Path | None = None, force: bool = False) -> Path:
-    from harness.suite._scenario import catalog_dir, load_scenario
+def _inside_package(path: Path) -> bool:
+    package = Path(__file__).resolve().parents[1]  # the harness package
+    return path.resolve().is_relative_to(package)
 
-    root = root or catalog_dir()
+
+def _root(out: Path | None) -> Path:
+    """Where the scenario goes: ``--out DIR``, else the catalog of a checkout; never into the installed
+    package (a ``FlagError``)."""
+    from harness._errors import FlagError
+    from harness.suite._scenario import catalog_dir
+
+    if out is None:
+        root = catalog_dir()
+        if _inside_package(root):
+            raise FlagError(
+                "--out DIR is required outside a checkout: the catalog inside the installed package is not "
+                "yours to write; promote into a directory of your own and run it with --scenarios DIR"
+            )
+        return root
+    if _inside_package(out):
+        raise FlagError(f"--out {out}: inside the installed thinkwire package; choose a folder of your own")
+    return out
+
+
+def promote(
+    cassette_path: Path,
+    scenario_id: str,
+    *,
+    out: Path | None = None,
+    root: Path | None = None,
+    force: bool = False,
+) -> Path:
+    """Write the scenario for ``cassette_path`` as ``scenario_id`` under ``out`` (default: the catalog
+    of a checkout). The cassette is copied beside the scenario file (``ID.jsonl``) and referenced
+    relatively, unless it already lies in the checkout whose catalog is written (then the reference is
+    relative to the checkout, as the bundled ``recordings/`` are)."""
+    import shutil
+
+    from harness.suite._scenario import load_scenario
+
+    root = root or _root(out)
     target = check_id(scenario_id, root)
     if target.exists() and not force:
         raise CassetteError(f"{target} exists: choose another --id or pass --force")
     cassette = read_cassette(cassette_path)
-    try:
-        ref = cassette_path.resolve().relative_to(root.parent.resolve()).as_posix()
-    except ValueError:
-        ref = f"recordings/{cassette_path.name}"
+    beside = target.with_suffix(".jsonl")
+    ref: str | None = None
+    if out is None:
+        try:
+            ref = cassette_path.resolve().relative_to(root.parent.resolve()).as_posix()
+        except ValueError:
+            ref = None
+    copy = ref is None and beside.resolve() != cassette_path.resolve()
+    if copy and beside.exists() and not force:
+        raise CassetteError(f"{beside} exists: choose another --id or pass --force")
+    text = scenario_toml(cassette, ref or beside.name)  # refuses a bad cassette before anything is written
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(scenario_toml(cassette, ref), encoding="utf-8")
+    if copy:
+        shutil.copyfile(cassette_path, beside)
+    target.write_text(text, encoding="utf-8")
     load_scenario(target, root)  # the promoted file must load
     return target

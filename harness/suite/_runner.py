@@ -38,12 +38,12 @@ from harness.suite._case_run import (
     set_verdicts,
     unsupported_reason,
 )
+from harness.suite._catalog import load_catalog
 from harness.suite._concurrent import Lanes, alone_reason, default_concurrency, gated
 from harness.suite._expectations import Expectations
 from harness.suite._options import Keep, ResolvedSUT, RunOptions
 from harness.suite._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
 from harness.suite._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
-from harness.suite._scenario import load_catalog
 from harness.suite._sut import reproduce_line, resolve_sut
 from harness.suite._verdict import CaseResult, Status
 from harness.suite.checks import CaseView, pair_checks

@@ -7,7 +7,7 @@ the turns, ``_scenario_expect`` the expected verdicts); nothing half-loaded esca
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -28,7 +28,6 @@ __all__ = [
     "Scenario",
     "TurnSpec",
     "catalog_dir",
-    "load_catalog",
     "load_scenario",
     "parse_scenario",
 ]
@@ -80,30 +79,6 @@ def catalog_dir() -> Path:
     if here.is_dir():
         return here
     return Path(str(resources.files("harness") / "_data" / "scenarios"))
-
-
-def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> list[Scenario]:
-    """The catalog (``root``, default the bundled one) and a team's own scenario directories
-    (``extra``: each file's id is its path relative to its directory). An id found twice is a
-    ScenarioError naming both files."""
-    root = root or catalog_dir()
-    out = [load_scenario(p, root) for p in sorted(root.rglob("*.toml"))]
-    seen = {s.id: s.path for s in out}
-    for d in extra:
-        folder = Path(d)
-        if not folder.is_dir():
-            raise ScenarioError(str(folder), "<dir>", "is not a directory of scenario files",
-                                "pass a directory holding *.toml scenarios (--scenarios DIR)")
-        for path in sorted(folder.rglob("*.toml")):
-            scenario = load_scenario(path, folder)
-            if scenario.id in seen:
-                raise ScenarioError(
-                    str(path), "<id>", f"id {scenario.id!r} is taken by {seen[scenario.id]}",
-                    "rename the file or move it to another subdirectory",
-                )
-            seen[scenario.id] = scenario.path
-            out.append(scenario)
-    return out
 
 
 def load_scenario(path: Path, root: Path | None = None) -> Scenario:

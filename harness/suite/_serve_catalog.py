@@ -17,7 +17,7 @@ from harness._errors import FlagError, closest
 from harness.dialects import get_dialect
 from harness.events import Message
 from harness.suite._case import Case, expand, expand_all, select
-from harness.suite._scenario import load_catalog
+from harness.suite._catalog import load_catalog
 from harness.upstream import Conversation, MockUpstream, demo_conversation, serve_forever
 from harness.upstream._shared import SharedCase, SharedCatalog, without_gates
 

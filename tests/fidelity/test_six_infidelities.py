@@ -16,7 +16,9 @@ from harness.fidelity._mock import MockAnswer, mock_answers
 from harness.fidelity._rules import RULES, Seen
 from harness.fidelity._wire import read_wire
 from harness.recording import Exchange
+from tests.fidelity._need import corpus_or_skip
 
+corpus_or_skip()
 CORPUS = {cx.label: cx for cx in load_corpus()}
 
 
@@ -211,8 +213,8 @@ def test_6_anthropic_padding_ping_and_empty_thinking_delta() -> None:
 def test_6_the_catalog_uses_the_real_anthropic_shapes() -> None:
     """Every catalog case that streams Anthropic thinking faces the recorded shapes (the emitter's own)."""
     from harness.events import ReasoningSignature
+    from harness.suite import load_catalog
     from harness.suite._case import expand_all
-    from harness.suite._scenario import load_catalog
     from harness.upstream import build_plan
 
     cases = [

@@ -29,8 +29,15 @@ def test_a_replayed_cassette_with_reasoning_content_says_so() -> None:
     conv = conversation_from_cassette(read_cassette(ROOT / "dashscope-no-space.jsonl"))
     mode = _mode(conv, {"stream": True})
     assert mode["reasoning"] is True
-    corpus = conversation_from_cassette(read_cassette(ROOT / "corpus" / "deepseek-reasoning-stream.jsonl"))
-    mode = _mode(corpus, {"stream": True})
+    # DeepSeek's shape (wire-formats §2): reasoning_content deltas, usage on the finish chunk
+    chunk = '{"choices":[{"index":0,"delta":%s,"finish_reason":%s}]%s}'
+    raw = (
+        b"data: " + (chunk % ('{"reasoning_content":"weigh it"}', "null", "")).encode() + b"\n\n"
+        b"data: " + (chunk % ('{"content":"done"}', '"stop"', ',"usage":{"prompt_tokens":4,"completion_tokens'
+                              '":3,"total_tokens":7}')).encode() + b"\n\n"
+        b"data: [DONE]\n\n"
+    )
+    mode = _mode(Conversation.single(Script("openai-chat", (Raw((raw,)),), stream=True)), {"stream": True})
     assert mode["reasoning"] is True
     assert mode["usage"] is True
 
