@@ -45,7 +45,7 @@ class CohereEmitter(EmitterLoop):
     """One content block per run of thinking or text (``index`` counts content blocks), tool calls
     with their own index; usage and the finish reason on ``message-end``."""
 
-    def __init__(self, *, model: str = "mock-model", id: str = "c9117d7f-mock") -> None:
+    def __init__(self, *, model: str = "mock-model", id: str = "cohere-mock") -> None:
         self.model = model
         self.id = id
         self._started = False
@@ -242,7 +242,7 @@ def observe_object(obj: Any) -> list[Event]:
     return out
 
 
-def response_object(events: Sequence[Event], *, model: str, id: str = "c9117d7f-mock") -> dict[str, Any]:
+def response_object(events: Sequence[Event], *, model: str, id: str = "cohere-mock") -> dict[str, Any]:
     """The non-streaming v2 chat response for a turn."""
     content: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []

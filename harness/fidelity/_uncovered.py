@@ -61,8 +61,8 @@ UNCOVERED: dict[tuple[str, str], str] = {
     "body): the Messages API's events behind Google's URL; the recordings are Anthropic's own API; "
     + _SEARCHED,
     ("cohere", "thinking"): "Cohere v2 chat with thinking content; tests/dialects/test_cohere.py compares "
-    "the emitter frame by frame with a command-a-reasoning stream quoted in a public test fixture (no "
-    "importable cassette); " + _SEARCHED,
+    "the emitter frame by frame with frames composed from Cohere's documented event shapes (no importable "
+    "cassette); " + _SEARCHED,
     ("ollama", "generate"): "Ollama's native /api/generate NDJSON (thinking + response); the corpus's Ollama "
     "exchanges use its OpenAI-compatible endpoint; " + _SEARCHED,
     ("openai-chat", "azure"): "the Azure OpenAI envelope (prompt_filter_results, content_filter_results); "
@@ -73,8 +73,8 @@ UNCOVERED: dict[tuple[str, str], str] = {
     "reasoning parser); " + _SELF_HOSTED,
     ("openai-chat", "mm-think"): "MiniMax's <mm:think> markers leading content; " + _SEARCHED,
     ("openai-chat", "minimax-details"): "MiniMax's own API with reasoning_split (reasoning_details text "
-    "entries with id and format); the frames follow its OpenAPI schema and a client fixture of live "
-    "MiniMax-M3 traffic (tests/dialects/frames_chat.py, minimax-split); " + _SEARCHED,
+    "entries with id and format); the frames follow its OpenAPI schema (tests/dialects/frames_chat.py, "
+    "minimax-split); " + _SEARCHED,
     ("openai-responses", "phase"): "an assistant message's phase (gpt-5.3-codex and later); the Responses "
     "recordings are of models without it; " + _SEARCHED,
     ("pi-json", "v1"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "

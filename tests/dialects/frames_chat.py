@@ -4,6 +4,7 @@ observer tests. Ids are normalised before comparing; everything else is byte-exa
 # ruff: noqa: E501  (literal wire frames stay on one line)
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from harness.events import (
@@ -19,6 +20,22 @@ from harness.events import (
 )
 
 MODEL = "m"
+
+
+def _minimax_detail_chunk(text: str) -> str:
+    """A chunk of MiniMax's reasoning_split stream, composed from its OpenAPI ReasoningDetail schema
+    (``index``, ``type`` "reasoning.text", ``id``, ``format`` "MiniMax-response-v1", ``text``: each delta's
+    own piece) inside this file's chunk envelope."""
+    detail = {
+        "index": 0, "type": "reasoning.text", "id": "reasoning-text-1", "format": "MiniMax-response-v1",
+        "text": text,
+    }  # fmt: skip
+    delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
+    chunk = {
+        "id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": 1760000000, "model": MODEL,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
+    }  # fmt: skip
+    return json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -602,11 +619,11 @@ CASES: list[Case] = [
                 frozenset({"start"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"index":0,"type":"reasoning.text","id":"reasoning-text-1","format":"MiniMax-response-v1","text":"The user greets"}]},"finish_reason":null}]}',
+                _minimax_detail_chunk('The user greets'),
                 frozenset({"reasoning"}),
             ),
             (
-                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"index":0,"type":"reasoning.text","id":"reasoning-text-1","format":"MiniMax-response-v1","text":" me."}]},"finish_reason":null}]}',
+                _minimax_detail_chunk(' me.'),
                 frozenset({"reasoning"}),
             ),
             (
