@@ -86,11 +86,12 @@ def matrix(session: nox.Session) -> None:
 
 @nox.session(python=PY)
 def fidelity(session: nox.Session) -> None:
-    """The mock against the real recorded corpus (recordings/corpus/): writes docs/fidelity.md and the
-    corpus table of recordings/README.md; fails on an unexplained difference (tests/fidelity, in the
-    tests session, fails on the same)."""
+    """The mock against the real recorded corpus: writes docs/fidelity.md and the corpus table of
+    recordings/README.md; fails on an unexplained difference (tests/fidelity, in the tests session, fails
+    on the same). The corpus is read from $THINKWIRE_CORPUS or ../shared/corpus beside the checkout
+    (``thinkwire corpus fetch`` builds it); ``nox -s fidelity -- --corpus DIR`` names another folder."""
     session.install("-e", ".[fast]")
-    session.run("python", "-m", "harness.docs._fidelity", "docs/fidelity.md")
+    session.run("python", "-m", "harness.docs._fidelity", "docs/fidelity.md", *session.posargs)
 
 
 @nox.session(python=PY)

@@ -242,7 +242,7 @@ def render_variants(report: FidelityReport) -> list[str]:
         wanted[(w.dialect, w.variant)].append(w)
     for key, ws in wanted.items():
         if key in cov.uncovered:
-            rows[key] += " **Wanted:** " + "; ".join(f"`{w.name}` ({w.why})" for w in ws) + "."
+            rows[key] += "; **wanted:** " + "; ".join(f"`{w.name}` ({w.why})" for w in ws)
     out += [f"| {d} | {v} | {rows[(d, v)]} |" for d, v in sorted(rows)]
     return out
 

@@ -29,6 +29,7 @@ _ALIAS = (
     "Open Responses / vLLM spellings of the reasoning events, not sent by OpenAI's API (the corpus "
     "holds OpenAI's); " + _SEARCHED
 )
+_CANDIDATE = "public cassettes that play it are named as wanted in the corpus manifest, not yet in the corpus"
 _WS = (
     "the Responses API over a WebSocket: the same emitter as openai-responses (its HTTP rows compare "
     "the events), and vcrpy / HAR cassettes cannot hold a WebSocket exchange"
@@ -39,7 +40,7 @@ UNCOVERED: dict[tuple[str, str], str] = {
     ("openai-chat", "think-split"): _SELF_HOSTED,
     ("openai-chat", "think-implicit"): _SELF_HOSTED,
     ("openai-responses", "reasoning_text"): "raw reasoning text (gpt-oss on vLLM / OpenAI-compatible "
-    "servers); OpenAI's hosted models send summaries (recorded); " + _SEARCHED,
+    "servers); OpenAI's hosted models send summaries (recorded); " + _CANDIDATE,
     ("openai-responses", "alias-string"): _ALIAS,
     ("openai-responses", "alias-object"): _ALIAS,
     ("openai-responses", "alias-summary"): _ALIAS,
@@ -76,7 +77,7 @@ UNCOVERED: dict[tuple[str, str], str] = {
     "entries with id and format); the frames follow its OpenAPI schema (tests/dialects/frames_chat.py, "
     "minimax-split); " + _SEARCHED,
     ("openai-responses", "phase"): "an assistant message's phase (gpt-5.3-codex and later); the Responses "
-    "recordings are of models without it; " + _SEARCHED,
+    "recordings are of models without it; " + _CANDIDATE,
     ("pi-json", "v1"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "
     "HTTP recording to import",
     ("pi-json", "v2"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "

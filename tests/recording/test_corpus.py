@@ -204,3 +204,20 @@ def test_with_the_corpus_the_corpus_cases_are_in_the_catalog() -> None:
     assert where.dir is not None
     (n, _), reason = _catalog_ids(str(where.dir))
     assert (n, reason) == ("10", "")
+
+
+def test_ci_refuses_to_run_without_the_corpus(tmp_path: Path) -> None:
+    """.ci/run with CI=true and no corpus stops before installing anything: one line, exit 2."""
+    repo = tmp_path / "clone"
+    (repo / ".ci").mkdir(parents=True)
+    shutil.copyfile(ROOT / ".ci" / "run", repo / ".ci" / "run")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = subprocess.run(
+        ["bash", str(repo / ".ci" / "run")], capture_output=True, text=True, timeout=60,
+        env={**_env(str(empty)), "CI": "true"}, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == (
+        f".ci/run: no fidelity corpus at {empty} (CI=true needs it: ../shared/corpus or THINKWIRE_CORPUS)"
+    )
