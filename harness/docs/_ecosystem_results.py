@@ -148,7 +148,7 @@ _OPENAI_NODE_ASSIGN = (
     "the openai Node SDK's stream accumulator Object.assign()s a delta's untyped fields onto the message "
     "(openai 6.30.1 lib/ChatCompletionStream.js:292-294): reasoning_details is replaced by each chunk's "
     "value, never accumulated, and OpenRouter's later chunks carry reasoning_details: [] (recorded: "
-    "recordings/corpus/openrouter-reasoning-stream.jsonl), so finalChatCompletion() gives back "
+    "the corpus file openrouter-reasoning-stream.jsonl), so finalChatCompletion() gives back "
     "reasoning_details: [] (non-streaming passes: the message goes back as it came)"
 )
 KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {

@@ -1,6 +1,6 @@
 """Literal Anthropic Messages frames per variant (``event:`` + ``data:``; ids normalised to ``mockN``):
 one table drives the emitter test and the observer test (h11 style). Shapes as recorded
-(recordings/corpus/anthropic-*: the padding, the ping, the empty thinking_delta before the signature)."""
+(the corpus files anthropic-*: the padding, the ping, the empty thinking_delta before the signature)."""
 
 # ruff: noqa: E501  (literal wire frames stay on one line)
 from __future__ import annotations

@@ -37,7 +37,7 @@ def test_thinking_arrives_gated(up: MockUpstream, client: anthropic.Anthropic) -
             elif ev.type == "content_block_delta" and ev.delta.type == "text_delta":
                 text.append(ev.delta.text)
         final = stream.get_final_message()
-    # the empty thinking_delta before the signature_delta is the real API's (recordings/corpus/anthropic-*)
+    # the empty thinking_delta before the signature_delta is the real API's (the corpus files anthropic-*)
     assert (thinking, text) == (["first", " second", ""], ["Hi!"])
     assert final.content[0].type == "thinking"
     assert final.content[0].signature == "sig_abc"  # type: ignore[union-attr]
