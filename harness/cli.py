@@ -254,7 +254,15 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _no_match(patterns: Sequence[str] | None) -> str:
-    return f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --scenarios)"
+    import fnmatch
+
+    from harness.suite._catalog import left_out
+
+    msg = f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --scenarios)"
+    gone = left_out()
+    if gone and any(fnmatch.fnmatch(i, p.split("[")[0]) for p in patterns or ["*"] for i in gone.ids):
+        msg += f"; the corpus cases are left out: {gone.reason}"
+    return msg
 
 
 def _run_options(args: argparse.Namespace) -> RunOptions:
