@@ -191,13 +191,13 @@ def _use_corpus(args: argparse.Namespace) -> None:
         os.environ[ENV] = str(folder.resolve())
 
 
-def _corpus_left_out(out: Any = None) -> None:
-    """One line when the catalog goes without its corpus cases: which, and why."""
+def _corpus_left_out() -> None:
+    """The run summary's line when the catalog went without its corpus cases: which, and why."""
     from harness.suite._catalog import left_out
 
     gone = left_out()
     if gone is not None and gone.ids:
-        print(f"left out: {len(gone.ids)} corpus case(s) recorded/corpus-*: {gone.reason}", file=out)
+        print(f"left out: {len(gone.ids)} corpus case(s) recorded/corpus-*: {gone.reason}")
 
 
 def _add_promote_parser(sub: Any) -> None:
@@ -237,7 +237,6 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
     _use_corpus(args)
     scenarios = load_catalog(extra=args.scenario_dirs)
-    _corpus_left_out(sys.stderr)
     if args.scenarios:
         for s in scenarios:
             seeds = f" seeds={','.join(s.seeds)}" if s.seeds else ""
