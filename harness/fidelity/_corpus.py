@@ -18,6 +18,7 @@ from harness.recording import Exchange, read_cassette
 from harness.recording._corpus import (
     PERMISSIVE_LICENSES,
     Corpus,
+    Entry,
     Location,
     absent_reason,
     open_corpus,
@@ -39,18 +40,7 @@ class CorpusAbsent(CassetteError):
     """No corpus where it was looked for (the message says where, and how to get one)."""
 
 
-@dataclass(frozen=True, slots=True)
-class CorpusFile:
-    name: str
-    path: Path
-    repo: str
-    source_path: str
-    commit: str
-    license: str
-    variant: str
-    profile: str
-    note: str
-    trimmed: bool
+CorpusFile = Entry  # a corpus file as its manifest entry names it (where it lies: Corpus.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +79,10 @@ def load_corpus(root: Path | None = None, manifest: Path | None = None) -> list[
     out: list[CorpusExchange] = []
     for e in corpus.manifest.entries:
         path = corpus.path(e.name)
-        cf = CorpusFile(
-            e.name, path, e.repo, e.source_path, e.commit, e.license, e.variant, e.profile, e.note, e.trimmed
-        )
         cassette = read_cassette(path)
         for i, ex in enumerate(cassette.exchanges):
             dialect = cassette.dialect or detect_dialect(ex.path)
             if dialect is None:
                 raise CassetteError(f"{path}: exchange {i} ({ex.path}): no dialect serves this path")
-            out.append(CorpusExchange(cf, i, dialect, ex))
+            out.append(CorpusExchange(e, i, dialect, ex))
     return out
