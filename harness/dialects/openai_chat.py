@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
+from harness.codec import SSEDecoder
 from harness.dialects._base import (
     Caps,
     ProviderProfile,
@@ -28,7 +29,9 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._chat_carriers import (
+    CALL_SIGNATURES,
     Specs,
+    carriers_on,
     details,
     parse_reasoning_items,
     parse_thinking_blocks,
@@ -290,6 +293,37 @@ def observe_response(
     return out
 
 
+def reasoning_carriers(data: bytes, *, form: str, carriers: Specs = ()) -> tuple[str, ...]:
+    """The fields reasoning rode in, in order of first use: of an answer's deltas (``form`` "stream",
+    SSE bytes) or message (``form`` "body"), or of a request's assistant history entries (``form``
+    "request"). What the front-door client echoes back, and what it did echo."""
+    objs: list[tuple[Any, bool]] = []
+    if form == "stream":
+        decoder = SSEDecoder()
+        frames = [*decoder.feed(data), *decoder.end()]
+        for sse in frames:
+            obj, _ = json_body(sse.data.encode())
+            for choice in obj.get("choices") or [] if isinstance(obj, Mapping) else []:
+                objs.append((choice.get("delta") if isinstance(choice, Mapping) else None, False))
+    else:
+        obj, _ = json_body(data)
+        if isinstance(obj, Mapping) and form == "body":
+            for choice in obj.get("choices") or []:
+                objs.append((choice.get("message") if isinstance(choice, Mapping) else None, True))
+        elif isinstance(obj, Mapping):
+            for m in obj.get("messages") or []:
+                objs.append((m if isinstance(m, Mapping) and m.get("role") == "assistant" else None, True))
+    out: dict[str, None] = {}
+    for o, message in objs:
+        if isinstance(o, Mapping):
+            out.update(dict.fromkeys(carriers_on(o, carriers, message=message)))
+            calls = o.get("tool_calls")
+            signed = [c for c in calls if isinstance(c, Mapping)] if isinstance(calls, list) else []
+            if google_signature(o) or any(google_signature(c) for c in signed):
+                out[CALL_SIGNATURES] = None
+    return tuple(out)
+
+
 def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, Any]:
     """An assistant message in ``variant``'s form (response ``message`` or request history entry)."""
     rblocks = [b for b in msg.content if isinstance(b, ReasoningBlock)]
@@ -329,6 +363,18 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
         sig = next((b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature), None)
         out |= google(thought_signature=sig) if sig else {}
     return out
+
+
+def _google_signatures(entry: dict[str, Any], msg: Message) -> dict[str, Any]:
+    """``entry`` with each signature back in ``extra_content.google`` where Gemini's OpenAI-compatible
+    endpoint sent it: on its tool call, or on the message for a text answer's."""
+    sigs = {c.id: c.signature for c in msg.tool_calls if c.signature}
+    calls = [c | google(thought_signature=sigs[c["id"]]) if c.get("id") in sigs else c
+             for c in entry.get("tool_calls") or []]
+    if calls:
+        entry = {**entry, "tool_calls": calls}
+    text = next((b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature), None)
+    return entry | google(thought_signature=text) if text else entry
 
 
 def _call_json(c: ToolCallBlock, variant: str) -> dict[str, Any]:
@@ -401,7 +447,12 @@ def build_request(
     for m in messages:
         if m.role == "assistant":
             entry = _assistant_json(m, variant, request=True)
-            out.append(entry if echo_fields is None else with_echo(entry, m, echo_fields, carriers))
+            if echo_fields is not None:
+                fields = [f for f in echo_fields if f != CALL_SIGNATURES]
+                entry = with_echo(entry, m, fields, carriers)
+                if CALL_SIGNATURES in echo_fields:
+                    entry = _google_signatures(entry, m)
+            out.append(entry)
         elif m.role == "tool":
             for b in m.content:
                 if isinstance(b, ToolResultBlock):
@@ -545,6 +596,7 @@ class OpenAIChatDialect:
         return ChatObserver(**options)
 
     observe_response = staticmethod(observe_response)
+    reasoning_carriers = staticmethod(reasoning_carriers)
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)

@@ -34,6 +34,7 @@ __all__ = [
     "SUTOrigin",
     "SUTProfile",
     "build_options",
+    "echo_pin",
     "load_profile",
     "observer_options",
     "parse_profile",
@@ -182,6 +183,7 @@ class SUTProfile:
     timeout: float = 20.0
     front_door: str = "openai-chat"
     front_variant: str = "reasoning"
+    front_variant_pinned: bool = False  # given (profile or --front-variant): the client echoes in its form
     path: str = "/v1/chat/completions"
     models: Mapping[str, str] = field(default_factory=dict)
     dialects: tuple[str, ...] | None = None
@@ -286,6 +288,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         timeout=float(data.get("timeout", 20.0)),
         front_door=front,
         front_variant=str(data.get("front_variant", "v2" if front == "pi-json" else "reasoning")),
+        front_variant_pinned="front_variant" in data,
         path=str(data.get("path", "/v1/chat/completions")),
         models={str(k): str(v) for k, v in dict(data.get("models", {})).items()},
         dialects=tuple(data["dialects"]) if "dialects" in data else None,
@@ -371,13 +374,13 @@ def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[Carrier
     """The declared carriers; ``echo_fields`` may name them or a built-in (``reasoning_fields`` may
     also name any plain string field)."""
     from harness.dialects._carrier_spec import parse_carriers
-    from harness.dialects._chat_carriers import CARRIERS
+    from harness.dialects._chat_carriers import CALL_SIGNATURES, CARRIERS
 
     keys = [k for k in ("carriers", "echo_fields") if k in data]
     if keys and front != "openai-chat":
         raise ProfileError(source, keys[0], f"only an openai-chat front door has carriers (this is {front})")
     specs = parse_carriers(data["carriers"], source, CARRIERS) if "carriers" in data else ()
-    known = (*CARRIERS, *(c.name for c in specs))
+    known = (*CARRIERS, CALL_SIGNATURES, *(c.name for c in specs))
     for name in data.get("echo_fields", ()):
         if name not in known:
             raise ProfileError(source, "echo_fields", f"unknown carrier {name!r}", closest(str(name), known))
@@ -390,6 +393,16 @@ def build_options(profile: SUTProfile) -> dict[str, Any]:
     if profile.carriers:
         opts["carriers"] = profile.carriers
     return opts
+
+
+def echo_pin(profile: SUTProfile) -> str:
+    """Why the front door's client sends reasoning back in a fixed carrier, as a finding says it; ""
+    when it echoes the carriers the SUT streamed it in (the default)."""
+    if profile.echo_fields is not None:
+        return f"pinned by the profile's echo_fields = {list(profile.echo_fields)}"
+    if profile.front_variant_pinned:
+        return f"pinned by front_variant = {profile.front_variant!r}"
+    return ""
 
 
 def observer_options(profile: SUTProfile) -> dict[str, Any]:
