@@ -111,6 +111,7 @@ def _add_run_parser(sub: Any) -> None:
         "--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)"
     )
     run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
+    _add_claim_flags(run)
     run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
     run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
     run.add_argument(
@@ -167,6 +168,23 @@ def _add_run_parser(sub: Any) -> None:
         "--verbose",
         action="store_true",
         help="print the whole traceback and timeline of a failed preflight or SUT start",
+    )
+
+
+def _add_claim_flags(run: argparse.ArgumentParser) -> None:
+    """What the SUT claims, for a quick run without a profile (they replace a profile's keys)."""
+    run.add_argument(
+        "--front-variant", metavar="VARIANT",
+        help="the carrier thinkwire's client echoes reasoning back in (default: the one the SUT streamed)",
+    )
+    run.add_argument(
+        "--dialects", action="append", metavar="D[,D...]",
+        help="upstream dialects the SUT claims (default with --sut-cmd/--sut-url: its front door's only); "
+        "cases of others are left out and listed",
+    )
+    run.add_argument(
+        "--providers", action="append", metavar="P[,P...]",
+        help="providers whose variants and rules the SUT claims (e.g. deepseek,openrouter)",
     )
 
 
@@ -237,6 +255,9 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         concurrency=args.concurrency,
         keep_timelines="all" if args.keep_timelines else "failures",
         scenarios=tuple(args.scenarios),
+        front_variant=args.front_variant,
+        dialects=args.dialects,
+        providers=args.providers,
     )
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "CLI_INPUTS",
     "KINDS",
     "KIND_TABLE",
+    "MODES",
     "Kind",
     "SUTOrigin",
     "SUTProfile",
@@ -74,6 +75,10 @@ KIND_TABLE: dict[str, Kind] = {
 driver registered under its name in ``harness.drivers.DRIVERS``."""
 
 KINDS = tuple(KIND_TABLE)
+
+MODES = ("stream", "nonstream")
+"""What a profile's ``modes`` may claim: streamed answers, whole ones (a stream-only system claims
+``["stream"]``; the other mode's cases are left out of its runs)."""
 
 CLI_INPUTS = ("argv", "rpc")
 """How a CLI gets its conversation: ``argv``, its one prompt in the command (``{prompt}``); ``rpc``, pi
@@ -133,6 +138,7 @@ _FIELDS: dict[str, Field] = {
     "path": Field(str),
     "models": Field(dict, items=_SCALARS, items_want="a string", rule=_model_templates),
     "dialects": Field(list, items=str, rule=one_of("dialect", _dialect_names)),
+    "modes": Field(list, items=str, hint='e.g. modes = ["stream"]', rule=one_of("mode", lambda: MODES)),
     "unsupported_variants": Field(list, items=str),
     "reasoning_fields": Field(list, items=str),
     "callable": Field(str, rule=_module_function),
@@ -186,7 +192,8 @@ class SUTProfile:
     front_variant_pinned: bool = False  # given (profile or --front-variant): the client echoes in its form
     path: str = "/v1/chat/completions"
     models: Mapping[str, str] = field(default_factory=dict)
-    dialects: tuple[str, ...] | None = None
+    dialects: tuple[str, ...] | None = None  # the upstream dialects it claims (None: every one)
+    modes: tuple[str, ...] | None = None  # "stream", "nonstream" (None: both)
     unsupported_variants: tuple[str, ...] = ()
     reasoning_fields: tuple[str, ...] | None = None
     callable: str | None = None
@@ -292,6 +299,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         path=str(data.get("path", "/v1/chat/completions")),
         models={str(k): str(v) for k, v in dict(data.get("models", {})).items()},
         dialects=tuple(data["dialects"]) if "dialects" in data else None,
+        modes=tuple(data["modes"]) if "modes" in data else None,
         unsupported_variants=tuple(data.get("unsupported_variants", ())),
         reasoning_fields=tuple(data["reasoning_fields"]) if "reasoning_fields" in data else None,
         callable=data.get("callable"),
