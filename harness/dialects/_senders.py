@@ -60,7 +60,7 @@ SENDERS: dict[tuple[str, str], Senders] = {
     ),
     ("openai-chat", "think-split"): Senders(("vllm",), ("llama.cpp",), "no reasoning parser", _VLLM),
     ("openai-chat", "think-implicit"): Senders(
-        ("vllm",), ("llama.cpp",), "a template that opens <think>", _VLLM
+        ("vllm",), ("llama.cpp",), "a chat template that opens the think block", _VLLM
     ),
     ("openai-chat", "mistral"): Senders(
         ("mistral",), (), "", "https://docs.mistral.ai/capabilities/reasoning/"
