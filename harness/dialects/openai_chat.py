@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.codec import SSEDecoder
 from harness.dialects._base import (
     Caps,
     ProviderProfile,
@@ -31,14 +30,13 @@ from harness.dialects._base import (
 from harness.dialects._chat_carriers import (
     CALL_SIGNATURES,
     Specs,
-    carriers_on,
     details,
     parse_reasoning_items,
     parse_thinking_blocks,
     with_echo,
 )
 from harness.dialects._chat_extras import AzureEmitter, GeminiChatEmitter, azure_response, google
-from harness.dialects._chat_reader import google_signature
+from harness.dialects._chat_reader import google_signature, reasoning_carriers
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
@@ -291,37 +289,6 @@ def observe_response(
         out.append(usage)
     out.append(End(finish or "stop"))
     return out
-
-
-def reasoning_carriers(data: bytes, *, form: str, carriers: Specs = ()) -> tuple[str, ...]:
-    """The fields reasoning rode in, in order of first use: of an answer's deltas (``form`` "stream",
-    SSE bytes) or message (``form`` "body"), or of a request's assistant history entries (``form``
-    "request"). What the front-door client echoes back, and what it did echo."""
-    objs: list[tuple[Any, bool]] = []
-    if form == "stream":
-        decoder = SSEDecoder()
-        frames = [*decoder.feed(data), *decoder.end()]
-        for sse in frames:
-            obj, _ = json_body(sse.data.encode())
-            for choice in obj.get("choices") or [] if isinstance(obj, Mapping) else []:
-                objs.append((choice.get("delta") if isinstance(choice, Mapping) else None, False))
-    else:
-        obj, _ = json_body(data)
-        if isinstance(obj, Mapping) and form == "body":
-            for choice in obj.get("choices") or []:
-                objs.append((choice.get("message") if isinstance(choice, Mapping) else None, True))
-        elif isinstance(obj, Mapping):
-            for m in obj.get("messages") or []:
-                objs.append((m if isinstance(m, Mapping) and m.get("role") == "assistant" else None, True))
-    out: dict[str, None] = {}
-    for o, message in objs:
-        if isinstance(o, Mapping):
-            out.update(dict.fromkeys(carriers_on(o, carriers, message=message)))
-            calls = o.get("tool_calls")
-            signed = [c for c in calls if isinstance(c, Mapping)] if isinstance(calls, list) else []
-            if google_signature(o) or any(google_signature(c) for c in signed):
-                out[CALL_SIGNATURES] = None
-    return tuple(out)
 
 
 def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, Any]:
