@@ -5,7 +5,9 @@ over (``_http_client``) is recorded as a ``client``/``chunk`` entry, decoded by 
 observer, and every canonical event is both recorded and reported to the upstream's ClientSide so that
 gates can open. Reading is bounded: by the case's wall-clock deadline (a watchdog shuts the socket
 down, from connecting to the last byte) and by its byte cap. Every request carries the profile's
-request shaping (headers, body fields, tool definitions: ``_shaping``).
+request shaping (headers, body fields, tool definitions: ``_shaping``); from the second turn on it
+echoes reasoning in the carriers the SUT streamed it in (unless the profile pins them), and its
+timeline entry says which carriers were sent and why.
 """
 
 from __future__ import annotations

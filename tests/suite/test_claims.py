@@ -131,3 +131,14 @@ def test_the_summary_lists_what_was_left_out_and_the_warnings() -> None:
     jsonschema.validate(doc, json.loads(SCHEMA_PATH.read_text()))
     back = from_json(json.loads(json.dumps(doc)))
     assert (back.left_out, back.warnings) == (result.left_out, result.warnings)
+
+
+def test_the_preflight_canary_is_a_claimed_case() -> None:
+    from harness.suite._preflight import canary_case
+
+    whole = parse_profile({"kind": "url", "url": "http://x", "modes": ["nonstream"], "providers": ["kimi"]})
+    canary = canary_case(whole)
+    assert not canary.stream
+    assert canary.dialect == "openai-chat"
+    assert canary.variant == "reasoning_content"
+    assert canary_case(url_profile("http://x", "anthropic-messages")).dialect == "anthropic-messages"
