@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     # describe a SUT
     "SUTProfile": "harness.drivers",
     "SUTRequest": "harness.drivers",
+    "claims": "harness.drivers",
     "load_profile": "harness.drivers",
     # script a mock upstream
     "MockUpstream": "harness.upstream",
@@ -78,6 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover
         DriverTimeout,
         SUTProfile,
         SUTRequest,
+        claims,
         load_profile,
     )
     from harness.report import ResultsError

@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     _add_run_parser(sub)
+    _add_init_parser(sub)
 
     ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
     ls.add_argument("--variants", action="store_true", help="list every wire variant instead")
@@ -110,6 +111,7 @@ def _add_run_parser(sub: Any) -> None:
         "--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)"
     )
     run.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
+    _add_claim_flags(run)
     run.add_argument("--fault", action="append", default=[], help="fault switch for a built-in reference SUT")
     run.add_argument("--cases", action="append", help="glob of case or scenario ids (repeatable)")
     run.add_argument(
@@ -213,6 +215,67 @@ def _add_promote_parser(sub: Any) -> None:
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
 
+def _add_claim_flags(run: argparse.ArgumentParser) -> None:
+    """What the SUT claims, for a quick run without a profile (they replace a profile's keys)."""
+    run.add_argument(
+        "--front-variant", metavar="VARIANT",
+        help="the carrier thinkwire's client echoes reasoning back in (default: the one the SUT streamed)",
+    )
+    run.add_argument(
+        "--dialects", action="append", metavar="D[,D...]",
+        help="upstream dialects the SUT claims (default with --sut-cmd/--sut-url: its front door's only); "
+        "cases of others are left out and listed",
+    )
+    run.add_argument(
+        "--providers", action="append", metavar="P[,P...]",
+        help="providers whose variants and rules the SUT claims (e.g. deepseek,openrouter)",
+    )
+
+
+def _add_init_parser(sub: Any) -> None:
+    """``thinkwire init``: a discovery run (one case per dialect and variant) -> a draft profile."""
+    init = sub.add_parser(
+        "init", help="discovery run: one case per dialect and variant, then a draft profile of what it speaks"
+    )
+    who = init.add_mutually_exclusive_group(required=True)
+    who.add_argument("--sut", help="SUT profile TOML, a Python module:callable, or a built-in")
+    who.add_argument("--sut-cmd", help="a gateway command line ({upstream}, {port}, {tmp} are substituted)")
+    who.add_argument("--sut-url", help="URL of a SUT that is already running")
+    init.add_argument(
+        "--front-door", default="openai-chat", help="dialect the SUT speaks (with --sut-cmd/--sut-url)"
+    )
+    init.add_argument("--ready", help="readiness URL (with --sut-cmd); default {url}/health")
+    init.add_argument("--out", metavar="FILE", help="write the draft profile here (default: print it)")
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    from harness.suite._probe import draft_profile, probe
+    from harness.suite._sut import command_profile, resolve_sut, url_profile
+
+    if args.sut_cmd:
+        sut = command_profile(args.sut_cmd, args.front_door, args.ready)
+    elif args.sut_url:
+        sut = url_profile(args.sut_url, args.front_door)
+    else:
+        sut = resolve_sut(args.sut)
+    probes = probe(sut)
+    draft = draft_profile(sut, probes)
+    probed = [p for p in probes if p.probed]
+    unclaimed = [p for p in probed if not p.claimed]
+    if args.out:
+        Path(args.out).write_text(draft, encoding="utf-8")
+        print(f"draft profile written to {args.out}")
+    else:
+        print(draft, end="")
+    print(
+        f"thinkwire init: {len(probed) - len(unclaimed)} of {len(probed)} variants claimed; "
+        f"{len(unclaimed)} unclaimed (no request reached their upstream); "
+        f"{len(probes) - len(probed)} not run (not for this kind of SUT, or no case plays them)",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.variants:
         from harness.dialects import all_variants
@@ -289,6 +352,9 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         concurrency=args.concurrency,
         keep_timelines="all" if args.keep_timelines else "failures",
         scenarios=tuple(args.scenarios),
+        front_variant=args.front_variant,
+        dialects=args.dialects,
+        providers=args.providers,
     )
 
 
@@ -496,6 +562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_list(args)
         if args.command == "run":
             return _cmd_run(args)
+        if args.command == "init":
+            return _cmd_init(args)
         if args.command == "serve":
             return _cmd_serve(args)
         if args.command == "replay":

@@ -191,7 +191,10 @@ class Dialect(Protocol):
     ``stream_framing(target, request) -> (transport, content type)`` when the request picks the framing
     (Gemini: ``?alt=sse`` or a JSON array), ``json_content_type`` (a whole body's content type when it is
     not ``application/json``), ``id_header`` (the response header an official SDK reads the request id
-    from) and ``sse_eol`` (``"\\r\\n"``: the provider's own SSE line end)."""
+    from) and ``sse_eol`` (``"\\r\\n"``: the provider's own SSE line end). The front-door client reads
+    ``reasoning_carriers(data, *, form, carriers) -> names`` when present (a dialect whose reasoning may
+    ride several fields: the ones an answer or a request used, so that reasoning is echoed where the SUT
+    put it)."""
 
     name: str
     transport: Transport

@@ -14,9 +14,10 @@ is the record's JSON (:func:`server_tool_call`). Rule 1
 the others are mirrors, noted once and never counted twice; the opaque parts (signatures, redacted
 data, encrypted items) come from one list carrier, the first present in priority order, and are read
 whatever ``reasoning_fields`` names (a narrowed text priority never hides them). Rule 2 (echo): an
-assistant message goes back to the SUT in the carriers its profile names (``echo_fields``), each
-complete: a client of a LiteLLM-style gateway sends ``thinking_blocks`` (with signatures and redacted
-blocks) and ``reasoning_items`` back, as LiteLLM expects.
+assistant message goes back to the SUT in the carriers the SUT streamed it in (:func:`carriers_on`), or
+in those its profile pins (``echo_fields``), each complete: a client of a LiteLLM-style gateway sends
+``thinking_blocks`` (with signatures and redacted blocks) and ``reasoning_items`` back, as LiteLLM
+expects.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from harness.events import (
 )
 
 __all__ = [
+    "CALL_SIGNATURES",
     "CARRIERS",
     "GEMINI_FORMAT",
     "LIST_CARRIERS",
@@ -45,6 +47,7 @@ __all__ = [
     "carrier_events",
     "carrier_lists",
     "carrier_text",
+    "carriers_on",
     "details",
     "echo_fields",
     "list_events",
@@ -66,6 +69,9 @@ CARRIERS = (
     "reasoning_items",
 )
 """Every field an openai-chat front door may carry reasoning in (observer and echo)."""
+CALL_SIGNATURES = "extra_content"
+"""Not a reasoning field but echoed like one: Gemini's OpenAI-compatible endpoint puts a thought
+signature in ``extra_content.google`` on tool calls (and on a text answer), and wants it back there."""
 LIST_CARRIERS = ("reasoning_details", "thinking_blocks", "content_blocks", "reasoning_items")
 """The carriers that are lists of typed entries (text, signatures, opaque data) rather than a string."""
 
@@ -88,6 +94,14 @@ def carrier_lists(obj: Mapping[str, Any], specs: Specs, *, message: bool) -> lis
         if isinstance(obj.get(key), list) and obj[key]:
             out.append(name)
     return out
+
+
+def carriers_on(obj: Mapping[str, Any], specs: Specs, *, message: bool) -> list[str]:
+    """Every carrier that holds reasoning on one delta or message (text, or list entries), in
+    :data:`CARRIERS` order then declaration order: where the SUT put it, so a client can echo it there."""
+    lists = carrier_lists(obj, specs, message=message)
+    names = (*CARRIERS, *(s.name for s in specs if s.name not in CARRIERS))
+    return [n for n in names if n in lists or carrier_text(n, obj, specs, message=message)]
 
 
 def carrier_text(name: str, obj: Mapping[str, Any], specs: Specs, *, message: bool) -> str:

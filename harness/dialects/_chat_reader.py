@@ -1,6 +1,7 @@
 """Reading one chat delta or message: reasoning from ONE text field (the others are mirrors), the opaque
 parts of one list carrier, content (Mistral thinking chunks, a leading inline tag pair) and tool calls
-(with the thought signature Gemini's OpenAI-compatible endpoint puts on them).
+(with the thought signature Gemini's OpenAI-compatible endpoint puts on them); and which fields a
+whole answer or request carried reasoning in (``reasoning_carriers``: what the front-door client echoes).
 
 Rule: shared by the streaming observer (``_chat_wire.ChatObserver``) and the non-streaming one
 (``openai_chat.observe_response``); it keeps per-stream state only (the inline splitter, the field the
@@ -14,11 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._chat_carriers import Specs, carrier_events, carrier_lists, carrier_text
+from harness.codec import SSEDecoder
+from harness.dialects._base import json_body
+from harness.dialects._chat_carriers import (
+    CALL_SIGNATURES,
+    Specs,
+    carrier_events,
+    carrier_lists,
+    carrier_text,
+    carriers_on,
+)
 from harness.dialects._think import TAGS, ThinkSplitter
 from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
 
-__all__ = ["INLINE_THINK", "Reader", "google_extra", "google_signature"]
+__all__ = ["INLINE_THINK", "Reader", "google_extra", "google_signature", "reasoning_carriers"]
 
 INLINE_THINK = True
 """The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
@@ -173,3 +183,32 @@ class Reader:
         return out
 
 
+def reasoning_carriers(data: bytes, *, form: str, carriers: Specs = ()) -> tuple[str, ...]:
+    """The fields reasoning rode in, in order of first use: of an answer's deltas (``form`` "stream",
+    SSE bytes) or message (``form`` "body"), or of a request's assistant history entries (``form``
+    "request"). What the front-door client echoes back, and what it did echo."""
+    objs: list[tuple[Any, bool]] = []
+    if form == "stream":
+        decoder = SSEDecoder()
+        frames = [*decoder.feed(data), *decoder.end()]
+        for sse in frames:
+            obj, _ = json_body(sse.data.encode())
+            for choice in obj.get("choices") or [] if isinstance(obj, Mapping) else []:
+                objs.append((choice.get("delta") if isinstance(choice, Mapping) else None, False))
+    else:
+        obj, _ = json_body(data)
+        if isinstance(obj, Mapping) and form == "body":
+            for choice in obj.get("choices") or []:
+                objs.append((choice.get("message") if isinstance(choice, Mapping) else None, True))
+        elif isinstance(obj, Mapping):
+            for m in obj.get("messages") or []:
+                objs.append((m if isinstance(m, Mapping) and m.get("role") == "assistant" else None, True))
+    out: dict[str, None] = {}
+    for o, message in objs:
+        if isinstance(o, Mapping):
+            out.update(dict.fromkeys(carriers_on(o, carriers, message=message)))
+            calls = o.get("tool_calls")
+            signed = [c for c in calls if isinstance(c, Mapping)] if isinstance(calls, list) else []
+            if google_signature(o) or any(google_signature(c) for c in signed):
+                out[CALL_SIGNATURES] = None
+    return tuple(out)

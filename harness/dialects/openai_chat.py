@@ -28,6 +28,7 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._chat_carriers import (
+    CALL_SIGNATURES,
     Specs,
     details,
     parse_reasoning_items,
@@ -35,7 +36,7 @@ from harness.dialects._chat_carriers import (
     with_echo,
 )
 from harness.dialects._chat_extras import AzureEmitter, GeminiChatEmitter, azure_response, google
-from harness.dialects._chat_reader import google_signature
+from harness.dialects._chat_reader import google_signature, reasoning_carriers
 from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
@@ -331,6 +332,18 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
     return out
 
 
+def _google_signatures(entry: dict[str, Any], msg: Message) -> dict[str, Any]:
+    """``entry`` with each signature back in ``extra_content.google`` where Gemini's OpenAI-compatible
+    endpoint sent it: on its tool call, or on the message for a text answer's."""
+    sigs = {c.id: c.signature for c in msg.tool_calls if c.signature}
+    calls = [c | google(thought_signature=sigs[c["id"]]) if c.get("id") in sigs else c
+             for c in entry.get("tool_calls") or []]
+    if calls:
+        entry = {**entry, "tool_calls": calls}
+    text = next((b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature), None)
+    return entry | google(thought_signature=text) if text else entry
+
+
 def _call_json(c: ToolCallBlock, variant: str) -> dict[str, Any]:
     call = {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
     if variant == "gemini-openai" and c.signature is not None:
@@ -401,7 +414,12 @@ def build_request(
     for m in messages:
         if m.role == "assistant":
             entry = _assistant_json(m, variant, request=True)
-            out.append(entry if echo_fields is None else with_echo(entry, m, echo_fields, carriers))
+            if echo_fields is not None:
+                fields = [f for f in echo_fields if f != CALL_SIGNATURES]
+                entry = with_echo(entry, m, fields, carriers)
+                if CALL_SIGNATURES in echo_fields:
+                    entry = _google_signatures(entry, m)
+            out.append(entry)
         elif m.role == "tool":
             for b in m.content:
                 if isinstance(b, ToolResultBlock):
@@ -545,6 +563,7 @@ class OpenAIChatDialect:
         return ChatObserver(**options)
 
     observe_response = staticmethod(observe_response)
+    reasoning_carriers = staticmethod(reasoning_carriers)
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)

@@ -32,7 +32,15 @@ from harness.drivers._profile import (
     parse_profile,
     substitute,
 )
-from harness.drivers._python import AdapterError, PythonDriver, SUTCallable, SUTRequest, load_callable
+from harness.drivers._python import (
+    AdapterError,
+    PythonDriver,
+    SUTCallable,
+    SUTRequest,
+    claims,
+    declared_claims,
+    load_callable,
+)
 
 __all__ = [
     "DRIVERS",
@@ -54,8 +62,10 @@ __all__ = [
     "SUTRequest",
     "TurnOutcome",
     "UrlDriver",
+    "claims",
     "cli_unsupported",
     "converse",
+    "declared_claims",
     "load_callable",
     "load_profile",
     "make_driver",

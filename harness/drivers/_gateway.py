@@ -14,7 +14,7 @@ from pathlib import Path
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
-from harness.drivers._profile import SUTProfile, build_options, observer_options, substitute
+from harness.drivers._profile import SUTProfile, build_options, echo_pin, observer_options, substitute
 from harness.drivers._websocket import WsFrontDoor
 from harness.net import WireClient, WireError
 
@@ -48,6 +48,7 @@ class UrlDriver:
             request=self.profile.request,
             build_options=build_options(self.profile),
             values=self.values,
+            echo_pin=echo_pin(self.profile),
         )
 
     def run(self, ctx: CaseContext) -> None:

@@ -5,7 +5,9 @@ over (``_http_client``) is recorded as a ``client``/``chunk`` entry, decoded by 
 observer, and every canonical event is both recorded and reported to the upstream's ClientSide so that
 gates can open. Reading is bounded: by the case's wall-clock deadline (a watchdog shuts the socket
 down, from connecting to the last byte) and by its byte cap. Every request carries the profile's
-request shaping (headers, body fields, tool definitions: ``_shaping``).
+request shaping (headers, body fields, tool definitions: ``_shaping``); from the second turn on it
+echoes reasoning in the carriers the SUT streamed it in (unless the profile pins them), and its
+timeline entry says which carriers were sent and why.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class FrontDoor:
         request: Mapping[str, RequestShape] | None = None,
         build_options: Mapping[str, Any] | None = None,
         values: Mapping[str, str] | None = None,
+        echo_pin: str = "",
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.values = dict(values or {})  # the run-wide placeholders (request shaping templates)
@@ -58,21 +61,25 @@ class FrontDoor:
         self.observer_options = observer_options or {}
         self.request = request or {}
         self.build_options = dict(build_options or {})
+        self.echo_pin = echo_pin  # why reasoning goes back in a fixed carrier ("": where the SUT put it)
         self.http = WireClient()
 
     def close(self) -> None:
         self.http.close()
 
     def send(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
+        options, echo = self._echo(ctx, turn)
         spec = self.dialect.build_request(
-            messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant, **self.build_options
+            messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant, **options
         )
         payload, headers = self._shaped(ctx, dict(spec.body), dict(spec.headers), turn)
         url = self.base_url + (self.path or spec.path)
         tl = ctx.timeline
         out = TurnOutcome()
         body = _json_bytes(payload)
-        tl.add("client", "request", turn=turn, data=body, url=url)
+        if echo:
+            echo["echo"] = list(self._carriers(body, "request"))
+        tl.add("client", "request", turn=turn, data=body, url=url, **echo)
         left = ctx.left()
         if left <= 0:
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {turn})")
@@ -102,6 +109,39 @@ class FrontDoor:
             if exchange is not None:
                 exchange.release(reuse=not watchdog.fired)
         return out
+
+    def _carriers(self, data: bytes, form: str) -> tuple[str, ...]:
+        """The fields reasoning rides in ``data`` (``form``: stream, body or request), when the front
+        door's dialect has several (``reasoning_carriers``); else ()."""
+        carriers_of = getattr(self.dialect, "reasoning_carriers", None)
+        if carriers_of is None:
+            return ()
+        names: tuple[str, ...] = carriers_of(data, form=form, carriers=self.build_options.get("carriers", ()))
+        return names
+
+    def _echo(self, ctx: CaseContext, turn: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The request builder's options for turn ``turn`` and what the timeline notes about its echo:
+        reasoning goes back in the carriers the SUT streamed it in over the earlier turns (what a client
+        that keeps the message it got sends), unless the profile pins them (``echo_pin``); when the SUT
+        used no field carrier, in ``front_variant``'s form. The note says which and why, so that a
+        finding never blames the SUT for a carrier thinkwire chose."""
+        if turn == 0 or not hasattr(self.dialect, "reasoning_carriers"):
+            return self.build_options, {}
+        form = "stream" if ctx.case.stream else "body"
+        seen: dict[str, None] = {}
+        for k in range(turn):
+            answer = b"".join(e.data for e in ctx.timeline.select("client", "chunk", k))
+            seen.update(dict.fromkeys(self._carriers(answer, form)))
+        streamed = list(seen)
+        options = self.build_options
+        if self.echo_pin:
+            why = self.echo_pin
+        elif streamed:
+            why = "the carrier(s) the SUT streamed the reasoning in"
+            options = {**options, "echo_fields": tuple(streamed)}
+        else:
+            why = f"the SUT streamed reasoning in no field: front_variant {self.variant!r}'s form"
+        return options, {"streamed": streamed, "echo_why": why}
 
     def _answer(self, read: _Read, resp: Exchange, watchdog: _Watchdog, cancel: Gate | None) -> None:
         """Read the SUT's answer: an error body, one whole body, or a stream observed as it arrives

@@ -30,10 +30,12 @@ __all__ = [
     "CLI_INPUTS",
     "KINDS",
     "KIND_TABLE",
+    "MODES",
     "Kind",
     "SUTOrigin",
     "SUTProfile",
     "build_options",
+    "echo_pin",
     "load_profile",
     "observer_options",
     "parse_profile",
@@ -73,6 +75,10 @@ KIND_TABLE: dict[str, Kind] = {
 driver registered under its name in ``harness.drivers.DRIVERS``."""
 
 KINDS = tuple(KIND_TABLE)
+
+MODES = ("stream", "nonstream")
+"""What a profile's ``modes`` may claim: streamed answers, whole ones (a stream-only system claims
+``["stream"]``; the other mode's cases are left out of its runs)."""
 
 CLI_INPUTS = ("argv", "rpc")
 """How a CLI gets its conversation: ``argv``, its one prompt in the command (``{prompt}``); ``rpc``, pi
@@ -132,6 +138,7 @@ _FIELDS: dict[str, Field] = {
     "path": Field(str),
     "models": Field(dict, items=_SCALARS, items_want="a string", rule=_model_templates),
     "dialects": Field(list, items=str, rule=one_of("dialect", _dialect_names)),
+    "modes": Field(list, items=str, hint='e.g. modes = ["stream"]', rule=one_of("mode", lambda: MODES)),
     "unsupported_variants": Field(list, items=str),
     "reasoning_fields": Field(list, items=str),
     "callable": Field(str, rule=_module_function),
@@ -182,9 +189,11 @@ class SUTProfile:
     timeout: float = 20.0
     front_door: str = "openai-chat"
     front_variant: str = "reasoning"
+    front_variant_pinned: bool = False  # given (profile or --front-variant): the client echoes in its form
     path: str = "/v1/chat/completions"
     models: Mapping[str, str] = field(default_factory=dict)
-    dialects: tuple[str, ...] | None = None
+    dialects: tuple[str, ...] | None = None  # the upstream dialects it claims (None: every one)
+    modes: tuple[str, ...] | None = None  # "stream", "nonstream" (None: both)
     unsupported_variants: tuple[str, ...] = ()
     reasoning_fields: tuple[str, ...] | None = None
     callable: str | None = None
@@ -286,9 +295,11 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         timeout=float(data.get("timeout", 20.0)),
         front_door=front,
         front_variant=str(data.get("front_variant", "v2" if front == "pi-json" else "reasoning")),
+        front_variant_pinned="front_variant" in data,
         path=str(data.get("path", "/v1/chat/completions")),
         models={str(k): str(v) for k, v in dict(data.get("models", {})).items()},
         dialects=tuple(data["dialects"]) if "dialects" in data else None,
+        modes=tuple(data["modes"]) if "modes" in data else None,
         unsupported_variants=tuple(data.get("unsupported_variants", ())),
         reasoning_fields=tuple(data["reasoning_fields"]) if "reasoning_fields" in data else None,
         callable=data.get("callable"),
@@ -371,13 +382,13 @@ def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[Carrier
     """The declared carriers; ``echo_fields`` may name them or a built-in (``reasoning_fields`` may
     also name any plain string field)."""
     from harness.dialects._carrier_spec import parse_carriers
-    from harness.dialects._chat_carriers import CARRIERS
+    from harness.dialects._chat_carriers import CALL_SIGNATURES, CARRIERS
 
     keys = [k for k in ("carriers", "echo_fields") if k in data]
     if keys and front != "openai-chat":
         raise ProfileError(source, keys[0], f"only an openai-chat front door has carriers (this is {front})")
     specs = parse_carriers(data["carriers"], source, CARRIERS) if "carriers" in data else ()
-    known = (*CARRIERS, *(c.name for c in specs))
+    known = (*CARRIERS, CALL_SIGNATURES, *(c.name for c in specs))
     for name in data.get("echo_fields", ()):
         if name not in known:
             raise ProfileError(source, "echo_fields", f"unknown carrier {name!r}", closest(str(name), known))
@@ -390,6 +401,16 @@ def build_options(profile: SUTProfile) -> dict[str, Any]:
     if profile.carriers:
         opts["carriers"] = profile.carriers
     return opts
+
+
+def echo_pin(profile: SUTProfile) -> str:
+    """Why the front door's client sends reasoning back in a fixed carrier, as a finding says it; ""
+    when it echoes the carriers the SUT streamed it in (the default)."""
+    if profile.echo_fields is not None:
+        return f"pinned by the profile's echo_fields = {list(profile.echo_fields)}"
+    if profile.front_variant_pinned:
+        return f"pinned by front_variant = {profile.front_variant!r}"
+    return ""
 
 
 def observer_options(profile: SUTProfile) -> dict[str, Any]:

@@ -27,9 +27,9 @@ import queue
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from harness.drivers._base import (
     CancelWatch,
@@ -46,12 +46,76 @@ from harness.drivers._python_async import DONE, TIMEOUT, AsyncWorker, LoopThread
 from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
 from harness.events import Event, Message, StreamError
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 if TYPE_CHECKING:
     import httpx
 
     from harness.upstream import Gate
 
-__all__ = ["AdapterError", "PythonDriver", "SUTCallable", "SUTRequest", "load_callable", "short_traceback"]
+__all__ = [
+    "AdapterError",
+    "PythonDriver",
+    "SUTCallable",
+    "SUTRequest",
+    "claims",
+    "declared_claims",
+    "load_callable",
+    "short_traceback",
+]
+
+_CLAIMS = ("dialects", "providers", "modes")
+"""What a callable may declare where it is defined (``thinkwire_<name>`` attributes, or :func:`claims`)."""
+
+
+def claims(
+    *,
+    dialects: Sequence[str] | None = None,
+    providers: Sequence[str] | None = None,
+    modes: Sequence[str] | None = None,
+) -> Callable[[_F], _F]:
+    """Declare what a Python SUT claims where it is defined (a profile's keys win over it)::
+
+        @harness.claims(dialects=["anthropic-messages"], providers=["anthropic"], modes=["stream"])
+        def my_sut(request): ...
+
+    It sets ``thinkwire_dialects``, ``thinkwire_providers`` and ``thinkwire_modes`` on the function."""
+    given = {"dialects": dialects, "providers": providers, "modes": modes}
+
+    def mark(fn: _F) -> _F:
+        for key, value in given.items():
+            if value is not None:
+                setattr(fn, f"thinkwire_{key}", tuple(value))
+        return fn
+
+    return mark
+
+
+def declared_claims(fn: object) -> dict[str, tuple[str, ...]]:
+    """The claims a callable declares (``thinkwire_dialects`` ...), each name checked: an unknown one
+    is a ProfileError naming the attribute."""
+    from harness._errors import ProfileError, closest
+    from harness.dialects import dialect_names
+    from harness.dialects._providers import provider_names
+    from harness.drivers._profile import MODES
+
+    known: dict[str, Callable[[], Sequence[str]]] = {
+        "dialects": dialect_names, "providers": provider_names, "modes": lambda: MODES,
+    }
+    out: dict[str, tuple[str, ...]] = {}
+    for key in _CLAIMS:
+        value = getattr(fn, f"thinkwire_{key}", None)
+        if value is None:
+            continue
+        names = (value,) if isinstance(value, str) else tuple(str(v) for v in value)
+        options = list(known[key]())
+        for name in names:
+            if name not in options:
+                where = f"SUT callable {getattr(fn, '__qualname__', fn)!r}"
+                hint = closest(name, options)
+                raise ProfileError(where, f"thinkwire_{key}", f"unknown {key[:-1]} {name!r}", hint)
+        out[key] = names
+    return out
 
 
 @dataclass(frozen=True, slots=True)

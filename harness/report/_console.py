@@ -177,6 +177,7 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
             out.write(f"  × {r.case_id} — {why}\n")
         if len(known) > 20:
             out.write(f"  ... and {len(known) - 20} more\n")
+    _left_out(run, out)
     for provider, ids in unclaimed(run.results).items():
         out.write(
             f"\nnot claimed (profile providers): {provider}'s passback rules, "
@@ -201,6 +202,17 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
         + (" (strict)" if run.strict else "")
         + "\n"
     )
+
+
+def _left_out(run: RunResult, out: TextIO) -> None:
+    """The cases left out because the SUT does not claim them, by reason, and warnings about its
+    settings (both also in summary.md and results.json)."""
+    if run.left_out:
+        n = sum(run.left_out.values())
+        out.write(f"\nleft out, not claimed by the SUT ({n} case(s), not run, no verdict):\n")
+        out.writelines(f"  - {count:4} {why}\n" for why, count in sorted(run.left_out.items()))
+    for w in run.warnings:
+        out.write(f"\nwarning: {w}\n")
 
 
 def _concurrency(run: RunResult, out: TextIO) -> None:

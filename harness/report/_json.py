@@ -50,6 +50,8 @@ def to_json(run: RunResult) -> dict[str, Any]:
         "interrupted": run.interrupted,
         "concurrency": run.concurrency,
         "concurrency_note": run.concurrency_note,
+        "left_out": dict(run.left_out),
+        "warnings": list(run.warnings),
         "exit_code": run.exit_code,
         "counts": run.counts(),
         "results": [_case(r) for r in run.results],
@@ -156,6 +158,8 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         interrupted=g.typed(data, "interrupted", str, "", default=""),
         concurrency=g.typed(data, "concurrency", int, "", default=1),
         concurrency_note=g.typed(data, "concurrency_note", str, "", default=""),
+        left_out=g.typed(data, "left_out", dict, "", default={}),
+        warnings=g.typed(data, "warnings", list, "", default=[]),
         results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
     )
 

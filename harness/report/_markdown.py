@@ -53,6 +53,11 @@ def render_markdown(run: RunResult, limit: int = 50) -> str:
             totals[c] += row.get(c, 0)
     out.append("| **total** | " + " | ".join(f"**{totals[c]}**" for c in cols) + " |")
     out.append("")
+    if run.left_out:
+        out += [f"> **Left out**, not claimed by the SUT ({sum(run.left_out.values())} cases, not run):", ">"]
+        out += [f"> - {count} {_cell(why)}" for why, count in sorted(run.left_out.items())]
+        out.append("")
+    out += [f"> **Warning:** {_cell(w, 500)}\n" for w in run.warnings]
     for provider, ids in unclaimed(run.results).items():
         out += [f"> **Not claimed** (profile `providers`): {provider}'s passback rules, {len(ids)} case(s) "
                 "UNSUPPORTED.", ""]

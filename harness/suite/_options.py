@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -78,6 +78,39 @@ def _faults(flag: str, value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
+def _names(kind: str, known: Callable[[], Sequence[str]]) -> Callable[[str, Any], tuple[str, ...] | None]:
+    """A list of names (or one string, comma-separated), each one of ``known()``."""
+
+    def check(flag: str, value: Any) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        items = [value] if isinstance(value, str) else list(value)
+        names = tuple(n.strip() for item in items for n in str(item).split(",") if n.strip())
+        options = list(known())
+        for name in names:
+            if name not in options:
+                raise FlagError(f"{flag}: unknown {kind} {name!r} ({closest(name, options)})")
+        return names
+
+    return check
+
+
+def _dialects() -> Sequence[str]:
+    from harness.dialects import dialect_names
+
+    return dialect_names()
+
+
+def _providers() -> Sequence[str]:
+    from harness.dialects._providers import provider_names
+
+    return provider_names()
+
+
+def _variant(flag: str, value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
 def _paths(flag: str, value: Any) -> tuple[str | Path, ...]:
     return (value,) if isinstance(value, str | Path) else tuple(value)
 
@@ -88,6 +121,19 @@ def _meta(
     """A field's flag (named in its errors and reproduce lines), its check, and whether a reproduce
     line repeats it."""
     return {"flag": flag, "check": check, "reproduce": reproduce}
+
+
+def _importable(profile: SUTProfile) -> SUTCallable | None:
+    """A python profile's callable, imported now to read what it declares; None when it cannot be
+    (the preflight then reports why, as before)."""
+    if profile.callable is None:
+        return None
+    from harness.drivers import DriverError, load_callable
+
+    try:
+        return load_callable(profile.callable, profile.sys_path)
+    except DriverError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +160,9 @@ class RunOptions:
     disagree is flaky); ``jobs``: pytest-xdist workers; ``concurrency``: cases in flight at once
     through the one SUT (None: ``_concurrent.default_concurrency``; 1: one at a time; the verdicts are the
     same, so a reproduce line leaves it out); ``keep_timelines``: see :data:`Keep`;
-    ``scenarios``: directories of a team's own scenarios, added to the catalog's."""
+    ``scenarios``: directories of a team's own scenarios, added to the catalog's; ``front_variant``,
+    ``dialects``, ``providers``: the SUT's claims, replacing its profile's (``_claims``: what it does
+    not claim is left out of the run)."""
 
     sut: SUTSpec = field(default=None, metadata=_meta("--sut"))
     faults: tuple[str, ...] = field(default=(), metadata=_meta("--fault", _faults))
@@ -137,6 +185,15 @@ class RunOptions:
     keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
     scenarios: tuple[str | Path, ...] = field(
         default=(), metadata=_meta("--scenarios", _paths, reproduce=True)
+    )
+    front_variant: str | None = field(
+        default=None, metadata=_meta("--front-variant", _variant, reproduce=True)
+    )
+    dialects: tuple[str, ...] | None = field(
+        default=None, metadata=_meta("--dialects", _names("dialect", _dialects), reproduce=True)
+    )
+    providers: tuple[str, ...] | None = field(
+        default=None, metadata=_meta("--providers", _names("provider", _providers), reproduce=True)
     )
 
     def __post_init__(self) -> None:
@@ -165,12 +222,39 @@ class RunOptions:
         given = {name: getattr(self, name) for name in _OVERRIDES if getattr(self, name) is not None}
         if given:
             profile = dataclasses.replace(profile, **given)
+        profile = self._claims(profile, fn)
         expectations = self.expectations
         if isinstance(expectations, str | Path):
             expectations = load_expectations(Path(expectations))
         elif expectations is None:
             expectations = load_expectations(Path(profile.expectations)) if profile.expectations else None
         return ResolvedSUT(profile, fn, expectations or Expectations())
+
+    def _claims(self, profile: SUTProfile, fn: SUTCallable | None) -> SUTProfile:
+        """``profile`` with the claims a Python callable declares where it is defined (where the
+        profile says nothing) and those of the flags (which win)."""
+        from harness.drivers import declared_claims
+
+        claims: dict[str, Any] = {}
+        fn = fn if fn is not None else _importable(profile)
+        if fn is not None:
+            declared = declared_claims(fn)
+            claims |= {k: v for k, v in declared.items() if getattr(profile, k) is None}
+        if self.dialects is not None:
+            claims["dialects"] = self.dialects
+        if self.providers is not None:
+            claims["providers"] = self.providers
+        if self.front_variant is not None:
+            from harness.dialects import get_dialect
+
+            variants = list(get_dialect(profile.front_door).variants)
+            if self.front_variant not in variants:
+                raise FlagError(
+                    f"--front-variant: unknown variant {self.front_variant!r} of front door "
+                    f"{profile.front_door} ({closest(self.front_variant, variants)})"
+                )
+            claims |= {"front_variant": self.front_variant, "front_variant_pinned": True}
+        return dataclasses.replace(profile, **claims) if claims else profile
 
     def reproduce_flags(self) -> list[str]:
         """The flags a reproduce line repeats: the settings given that bear on a case's verdict."""

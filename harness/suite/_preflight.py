@@ -20,6 +20,7 @@ from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTPro
 from harness.suite._case import Case, expand_all
 from harness.suite._case_run import Limits, run_case
 from harness.suite._catalog import load_catalog
+from harness.suite._claims import left_out_reason
 from harness.suite._verdict import Status
 
 __all__ = [
@@ -56,6 +57,7 @@ def first_line(exc: BaseException) -> str:
 def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> Case:
     """The case preflight and warm-up send: a plain one-turn streamed answer the SUT claims."""
     cases = list(catalog) if catalog is not None else expand_all(load_catalog())
+    streams = profile.modes is None or "stream" in profile.modes  # (a nonstream-only SUT: a whole answer)
 
     def plain(c: Case) -> bool:
         t = c.turns
@@ -64,14 +66,18 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
             and not t[0].faulted
             and t[0].cancel is None
             and t[0].replay is None
-            and c.stream
+            and c.stream == streams
             and c.chunking == "frames"
             and c.perturbation == "none"
             and c.profile == LENIENT
         )
 
     claimed = [
-        c for c in cases if profile.claims(c.dialect, c.variant) and profile.kind in c.scenario.sut_kinds
+        c
+        for c in cases
+        if profile.claims(c.dialect, c.variant)
+        and profile.kind in c.scenario.sut_kinds
+        and not left_out_reason(c, profile)
     ]
     for c in claimed:  # the plainest: reasoning then an answer, in the SUT's first claimed variant
         if plain(c) and c.scenario.id == "wire-variants/reasoning-then-answer":

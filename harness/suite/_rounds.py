@@ -31,6 +31,8 @@ class RunResult:
     interrupted: str = ""  # the signal that stopped the run early ("SIGINT", "SIGTERM"); "" when it ran out
     concurrency: int = 1  # cases that were in flight at once through the SUT (--concurrency)
     concurrency_note: str = ""  # why fewer than asked (e.g. the routing token did not reach the upstream)
+    left_out: dict[str, int] = field(default_factory=dict)  # cases the SUT does not claim: reason -> count
+    warnings: list[str] = field(default_factory=list)  # about the SUT's settings (a shadowing models."*")
 
     @property
     def unexpected(self) -> list[CaseResult]:

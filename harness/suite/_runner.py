@@ -39,6 +39,7 @@ from harness.suite._case_run import (
     unsupported_reason,
 )
 from harness.suite._catalog import load_catalog
+from harness.suite._claims import scope, setting_warnings
 from harness.suite._concurrent import Lanes, alone_reason, default_concurrency, gated
 from harness.suite._expectations import Expectations
 from harness.suite._options import Keep, ResolvedSUT, RunOptions
@@ -93,7 +94,24 @@ def run(
     ``scenarios`` directories) when ``cases`` are id globs or None."""
     opts = RunOptions.build(options, **settings)
     sut = opts.resolve()
-    case_list = _case_list(cases, (*opts.scenarios, *sut.profile.scenarios))
+    claimed, left_out = scope(_case_list(cases, (*opts.scenarios, *sut.profile.scenarios)), sut.profile)
+    try:
+        result = _run(claimed, opts, sut, progress, upstream, drivers)
+    except RunInterrupted as stopped:
+        stopped.result.left_out, stopped.result.warnings = left_out, setting_warnings(sut.profile)
+        raise
+    result.left_out, result.warnings = left_out, setting_warnings(sut.profile)
+    return result
+
+
+def _run(
+    case_list: list[Case],
+    opts: RunOptions,
+    sut: ResolvedSUT,
+    progress: Progress | None,
+    upstream: Any,
+    drivers: dict[str, Driver] | None,
+) -> RunResult:
     if not case_list:  # (no SUT started, no worker: nothing to judge)
         return RunResult(sut=sut.profile.name, strict=opts.strict)
     if opts.jobs > 1:

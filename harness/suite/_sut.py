@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from harness._errors import FlagError
 from harness.drivers import SUTCallable, SUTOrigin, SUTProfile, load_profile, parse_profile
@@ -101,8 +102,12 @@ def callable_spec(fn: object) -> str:
 
 
 def command_profile(command: str, front_door: str, ready: str | None = None) -> SUTProfile:
-    """The gateway ``--sut-cmd`` starts (``{upstream}``, ``{port}``, ``{tmp}`` substituted)."""
-    data = {"kind": "gateway", "command": command, "front_door": front_door, "name": command}
+    """The gateway ``--sut-cmd`` starts (``{upstream}``, ``{port}``, ``{tmp}`` substituted); it claims
+    its front door's dialect only (``--dialects`` says more)."""
+    data: dict[str, Any] = {
+        "kind": "gateway", "command": command, "front_door": front_door, "name": command,
+        "dialects": [front_door],
+    }
     if ready:
         data["ready"] = ready
     profile = parse_profile(data, source="--sut-cmd")
@@ -110,8 +115,8 @@ def command_profile(command: str, front_door: str, ready: str | None = None) -> 
 
 
 def url_profile(url: str, front_door: str = "openai-chat") -> SUTProfile:
-    """The running SUT at ``url`` (``--sut-url``)."""
-    data = {"kind": "url", "url": url, "front_door": front_door, "name": url}
+    """The running SUT at ``url`` (``--sut-url``); it claims its front door's dialect only."""
+    data = {"kind": "url", "url": url, "front_door": front_door, "name": url, "dialects": [front_door]}
     profile = parse_profile(data, source="--sut-url")
     return replace(profile, origin=SUTOrigin("url", url, front_door=front_door))
 

@@ -133,11 +133,12 @@ def rejected(name: str, view: CaseView, t: TurnView, e: Entry) -> Finding:
     what = "continuation" if t.turn else "request"
     default = "a request the provider accepts" if name == "request-contract" else "reasoning passed back"
     expected, actual = _sides(e, default)
+    echo = _echo_note(view, t.turn) if name == "passback" else ""
     return Finding(
         name,
         Verdict.FAIL,
         message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the {what} with "
-        f"{e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}",
+        f"{e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}{echo}",
         expected=expected,
         actual=actual,
         evidence=(view.index_of(e),),
@@ -175,6 +176,28 @@ def _request_rules(view: CaseView) -> tuple[str, ...]:
     without one, an accepted request proves nothing about the contract."""
     profile = get_dialect(view.case.dialect).profiles().get(view.case.profile)
     return tuple(getattr(profile, "request_rules", ()))
+
+
+def _echo_note(view: CaseView, turn: int) -> str:
+    """What thinkwire's client sent the reasoning back in, and why (the front-door request's note): a
+    carrier the SUT did not stream its reasoning in is thinkwire's choice, said as such."""
+    requests = _client(view, turn, "request")
+    info = requests[0].info if requests else {}
+    if "echo_why" not in info:
+        return ""
+    sent, streamed = list(info.get("echo") or ()), list(info.get("streamed") or ())
+    shown = ", ".join(sent) or "no reasoning field"
+    if streamed and set(sent) != set(streamed):
+        return (
+            f" (thinkwire's client sent the reasoning back in {shown}, {info['echo_why']}; the SUT had "
+            f"streamed it in {', '.join(streamed)})"
+        )
+    if sent:
+        return (
+            f" (thinkwire's client sent the reasoning back in {shown}, {info['echo_why']}: the SUT "
+            "lost it on the way upstream)"
+        )
+    return f" (thinkwire's client sent {shown} back: {info['echo_why']})"
 
 
 def _sides(rejected: Any, default: str) -> tuple[str, str]:

@@ -1,0 +1,72 @@
+"""The README's Quick example against a small correct gateway written from it (``passthrough_gateway.py``):
+thinkwire's client echoes reasoning in the carrier the SUT streamed it in, so a gateway that passes
+messages through unchanged passes every passback case; the same gateway stripping reasoning from the
+assistant messages it forwards FAILs the DeepSeek cases, the finding naming reasoning_content as lost
+by the SUT; a profile that pins another carrier says so in the finding."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.suite import RunResult, Verdict, run
+from harness.suite._sut import command_profile
+
+pytestmark = pytest.mark.slow
+
+GATEWAY = Path(__file__).with_name("passthrough_gateway.py")
+DEEPSEEK = "tools-passback/deepseek-*"
+
+
+def gateway(*switches: str, front_variant: str | None = None) -> object:
+    command = shlex.join([sys.executable, str(GATEWAY), *switches]) + " --port {port} --upstream {upstream}"
+    profile = command_profile(command, "openai-chat")
+    if front_variant is not None:
+        from dataclasses import replace
+
+        profile = replace(profile, front_variant=front_variant, front_variant_pinned=True)
+    return profile
+
+
+def failures(result: RunResult) -> list[str]:
+    return [r.case_id for r in result.results if r.stream == Verdict.FAIL or r.unexpected]
+
+
+def passback_messages(result: RunResult) -> list[str]:
+    return [f.message for r in result.results for f in r.findings if f.check == "passback"]
+
+
+def test_the_quick_example_passes_a_correct_gateway() -> None:
+    result = run(["tools-passback/*"], sut=gateway(), expectations=None)
+    assert result.results, "no case ran"
+    assert failures(result) == []
+    judged = [r for r in result.results if any(f.check == "passback" and f.verdict == Verdict.PASS
+                                                for f in r.findings)]
+    assert len(judged) >= 8  # judged passes, not N/A
+
+
+def test_a_gateway_that_strips_reasoning_fails_the_deepseek_cases() -> None:
+    result = run([DEEPSEEK], sut=gateway("--strip-reasoning"), expectations=None)
+    assert len(result.results) == 4
+    assert all(r.stream == Verdict.FAIL for r in result.results)
+    for message in passback_messages(result):
+        assert "rejected the continuation with 400 (deepseek-reasoning-content-missing)" in message
+        assert "sent the reasoning back in reasoning_content" in message
+        assert "the SUT lost it on the way upstream" in message
+
+
+def test_a_pinned_carrier_is_said_to_be_thinkwires_choice() -> None:
+    """A profile pinning front_variant = "reasoning" against a reasoning_content gateway: the strict
+    upstream still rejects (the SUT never carries ``reasoning`` over), and the finding says which
+    carrier thinkwire sent, why, and what the SUT streamed."""
+    result = run([DEEPSEEK], sut=gateway(front_variant="reasoning"), expectations=None)
+    messages = passback_messages(result)
+    assert messages
+    failed = [m for m in messages if "rejected" in m]
+    assert failed
+    for message in failed:
+        assert "sent the reasoning back in reasoning, pinned by front_variant = 'reasoning'" in message
+        assert "the SUT had streamed it in reasoning_content" in message
