@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +127,57 @@ def test_bad_inputs_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert str(bad) in err
     assert "'kind'" in err
     assert "gateway" in err
+
+
+# -- issue 39: one flag name per idea, every flag explained, one placeholder style -------------------
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    from harness.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_every_flag_has_help_and_one_placeholder_style() -> None:
+    """``serve --help`` said nothing for --dialect/--variant; ``run`` showed S, TIMEOUT and GATE_TIMEOUT
+    for three numbers of seconds. Now every argument of every command has help text, a placeholder is
+    one word chosen for it (never a dest-derived SUT_CMD), and every number of seconds reads SECONDS."""
+    for name, parser in _subparsers().items():
+        for a in parser._actions:
+            if isinstance(a, argparse._HelpAction) or a.help == argparse.SUPPRESS:
+                continue
+            assert a.help, f"thinkwire {name} {a.option_strings or a.dest}: no help text"
+            if a.type is float:
+                assert a.metavar == "SECONDS", f"thinkwire {name} {a.option_strings}: {a.metavar}"
+        usage = parser.format_usage()
+        shown = set(re.findall(r"\b[A-Z][A-Z0-9_:,]*\b", usage))
+        assert not [m for m in shown if "_" in m or m in ("S", "TIMEOUT")], (name, usage)
+
+
+@pytest.mark.parametrize(
+    ("argv", "new"),
+    [
+        (["run", "--scenarios", "{own}", "--sut", "reference-sdk", "--cases", "team/*", "-q"],
+         "--scenarios-dir"),
+        (["list", "--scenarios", "--cases", "cleanup/*"], "--by-scenario"),
+    ],
+)
+def test_old_flag_spellings_work_and_say_the_new_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], new: str
+) -> None:
+    own = tmp_path / "team"
+    own.mkdir()
+    (own / "my-case.toml").write_text(
+        'description = "d"\nrequirement = "The SUT MUST stream."\ncategory = "incrementality"\n'
+        'dialects = ["openai-chat"]\nvariants = ["reasoning_content"]\n'
+        '[[turns]]\nuser = "hi"\nsteps = [{ reasoning = "r" }, { text = "t" }]\n'
+    )
+    argv = [str(tmp_path) if a == "{own}" else a for a in argv]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines()[0] == f"thinkwire: warning: --scenarios is deprecated; use {new}"
+    new_argv = [new if a == "--scenarios" else a for a in argv]
+    assert main(new_argv) == 0
+    again, err = capsys.readouterr()
+    assert again == out
+    assert "deprecated" not in err
+    assert "--scenarios " not in _subparsers()[argv[0]].format_help()  # the old name is not advertised
