@@ -178,6 +178,41 @@ def test_old_flag_spellings_work_and_say_the_new_name(
     new_argv = [new if a == "--scenarios" else a for a in argv]
     assert main(new_argv) == 0
     again, err = capsys.readouterr()
-    assert again == out
+    timing = re.compile(r"in \d+\.\d+s")
+    assert timing.sub("", again) == timing.sub("", out)
     assert "deprecated" not in err
     assert "--scenarios " not in _subparsers()[argv[0]].format_help()  # the old name is not advertised
+
+
+def test_readme_says_where_the_report_goes_and_it_is_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Next to its two commands the README says that ``thinkwire run`` writes no report without
+    ``--report DIR``, and where it goes with it; a run shows both."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    two = readme.split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    said = " ".join(two.split())
+    assert "It writes no file: the report is the terminal's unless you add `--report DIR`" in said
+    assert "which writes `report.html`, `summary.md` and `results.json` into `DIR`" in said
+    monkeypatch.chdir(tmp_path)
+    case = "wire-variants/reasoning-then-answer?openai-chat:reasoning_content/frames?"
+    assert main(["run", "-q", "--sut", "reference-sdk", "--cases", case]) == 0
+    assert list(tmp_path.iterdir()) == []
+    assert main(["run", "-q", "--sut", "reference-sdk", "--cases", case, "--report", "out/r"]) == 0
+    written = {p.name for p in (tmp_path / "out" / "r").iterdir()}
+    assert written >= {"report.html", "summary.md", "results.json"}
+    assert "report written to out/r" in capsys.readouterr().out
+
+
+def test_sut_cmd_help_and_profile_doc_say_where_the_sut_runs() -> None:
+    """The SUT runs in a temp dir: ``--help`` and the profile doc say so, name ``{tmp}``, and say what
+    a relative path in ``--sut-cmd`` is relative to."""
+    run = _subparsers()["run"]
+    said = " ".join(next(a for a in run._actions if "--sut-cmd" in a.option_strings).help.split())
+    assert "started in a fresh temp dir ({tmp})" in said
+    assert "relative to the directory thinkwire was started in" in said
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "writing-a-sut-profile.md").read_text()
+    doc = " ".join(doc.split())
+    assert "The `--sut-cmd` gateway runs in a fresh temp dir (`{tmp}`, its working directory)" in doc
+    assert "made absolute against the directory thinkwire was started in" in doc
+    assert '"./bin/gateway"' not in doc  # a profile's relative program would be looked for in {tmp}
