@@ -267,3 +267,51 @@ def test_pytest_extra_brings_what_the_plugin_and_the_examples_import() -> None:
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     names = {re.split(r"[<>=\[]", d, maxsplit=1)[0] for d in extras["pytest"]}
     assert names >= {"pytest", "hypothesis", "syrupy"}
+
+
+@pytest.mark.slow
+def test_docs_examples_run_in_a_new_venv_with_the_pytest_extra(tmp_path: Path) -> None:
+    """A new project: a fresh venv, ``pip install '<checkout>[pytest]'``, the README's snippet and the
+    docs' recipe file as written. The recipe passes (its fuzzing example needs hypothesis); the
+    snippet passes against a correct wrapper and, against one that doubles reasoning, fails with the
+    readable list."""
+    import subprocess
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    pip = subprocess.run(
+        [python, "-m", "pip", "install", "-q", f"{ROOT}[pytest]"], capture_output=True, text=True, timeout=900
+    )
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    project = tmp_path / "project"
+    (project / "mypkg").mkdir(parents=True)
+    (project / "mypkg" / "__init__.py").write_text("")
+    (project / "test_mine.py").write_text(_snippet("README.md", "Or from your own pytest suite"))
+    recipe = (ROOT / "tests" / "examples" / "test_pytest_recipe.py").read_text()
+    (project / "test_recipe.py").write_text(recipe)
+
+    def pytest_run(doubled: bool, *args: str) -> subprocess.CompletedProcess[str]:
+        (project / "mypkg" / "adapter.py").write_text(
+            "from harness.events import ReasoningDelta\n"
+            "from harness.reference.sdk import reference_sdk\n\n\n"
+            "def stream(request):\n"
+            "    for event in reference_sdk(request):\n"
+            "        yield event\n"
+            f"        if {doubled} and isinstance(event, ReasoningDelta):\n"
+            "            yield event\n"
+        )
+        env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "PYTHONPATH": str(project), "HOME": str(tmp_path)}
+        return subprocess.run(
+            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+            cwd=project, capture_output=True, text=True, timeout=600, env=env,
+        )
+
+    ok = pytest_run(False)
+    assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-2000:]
+    assert "5 passed" in ok.stdout
+    bad = pytest_run(True, "test_mine.py")
+    assert bad.returncode == 1, bad.stdout[-3000:]
+    assert "thinkwire unexpected results" in bad.stdout
+    assert "  reproduce: thinkwire run --sut mypkg.adapter:stream --cases " in bad.stdout
