@@ -216,3 +216,24 @@ def test_sut_cmd_help_and_profile_doc_say_where_the_sut_runs() -> None:
     assert "The `--sut-cmd` gateway runs in a fresh temp dir (`{tmp}`, its working directory)" in doc
     assert "made absolute against the directory thinkwire was started in" in doc
     assert '"./bin/gateway"' not in doc  # a profile's relative program would be looked for in {tmp}
+
+
+def test_timing_fields_come_in_order_and_end_is_the_last_turns() -> None:
+    """A tool round trip: turn 0 ends with the tool call, the text comes in turn 1. ``end_ms`` was the
+    first End (turn 0's), so it read ``ttft_text_ms=20.31, end_ms=8.03``; it is the last turn's end now,
+    and a figure with nothing to measure is left out (never ``None``)."""
+    from harness.suite import run
+
+    case = "tools-passback/deepseek-reasoning-content?openai-chat:reasoning_content/frames?"
+    (result,) = run([case], sut="reference-sdk").results
+    (timing,) = [f for f in result.findings if f.check == "timing"]
+    data = timing.data
+    assert list(data) == ["ttft_reasoning_ms", "ttft_text_ms", "end_ms", "client_reads", "upstream_writes"]
+    assert data["ttft_reasoning_ms"] <= data["ttft_text_ms"] <= data["end_ms"]
+    assert timing.message.startswith(f"ttft_reasoning_ms={data['ttft_reasoning_ms']:.2f}, ")
+    dropped = "wire-variants/reasoning-then-answer?openai-chat:reasoning_content/frames?"
+    (result,) = run([dropped], sut="reference-sdk", faults=["drop-reasoning"]).results
+    (timing,) = [f for f in result.findings if f.check == "timing"]
+    assert "ttft_reasoning_ms" not in timing.data  # no reasoning reached the client: nothing to time
+    assert "None" not in timing.message
+    assert timing.message.startswith("ttft_text_ms=")
