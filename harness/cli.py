@@ -37,42 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_run_parser(sub)
 
-    ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
-    ls.add_argument("--variants", action="store_true", help="list every wire variant instead")
-    ls.add_argument("--by-scenario", action="store_true", help="one line per scenario instead of per case")
-    _deprecated(ls, "--scenarios", "--by-scenario", switch=True)
-    ls.add_argument("--checks", action="store_true", help="list the checks")
-    ls.add_argument("--faults", action="store_true", help="list the reference SUTs' fault switches")
-    ls.add_argument("--cases", action="append", metavar="GLOB", help="glob of case or scenario ids")
-    ls.add_argument(
-        "--scenarios-dir", dest="scenario_dirs", action="append", default=[], metavar="DIR",
-        help="a directory of your own scenarios, listed with the catalog (repeatable)",
-    )
-
-    serve = sub.add_parser("serve", help="run the mock upstream standalone until SIGTERM / Ctrl-C")
-    serve.add_argument(
-        "--dialect", default="openai-chat", metavar="DIALECT",
-        help="the wire dialect the mock speaks (default openai-chat; thinkwire list --variants)",
-    )
-    serve.add_argument(
-        "--variant", metavar="VARIANT",
-        help="the dialect's wire variant (default: its first; thinkwire list --variants)",
-    )
-    serve.add_argument(
-        "--scenario", metavar="ID", help="serve this scenario's conversation instead of a canned turn"
-    )
-    serve.add_argument(
-        "--profile", default="lenient", metavar="NAME", help="provider profile (strict validation)"
-    )
-    serve.add_argument("--catalog", action="store_true", help="serve every case, any per request")
-    serve.add_argument(
-        "--cases", action="append", metavar="GLOB", help="with --catalog: glob of case or scenario ids"
-    )
-    serve.add_argument(
-        "--scenarios-dir", dest="scenarios", metavar="DIR", help="with --catalog: a scenarios dir of your own"
-    )
-    _deprecated(serve, "--scenarios", "--scenarios-dir")
-    _add_server_flags(serve)
+    _add_list_parser(sub)
+    _add_serve_parser(sub)
     rec = sub.add_parser(
         "record", help="transparent recording proxy: forward each chunk as it arrives, write a cassette"
     )
@@ -196,6 +162,64 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--report", metavar="DIR", help="write results.json, summary.md and report.html here")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     run.add_argument("--keep-timelines", action="store_true", help="keep passing cases' whole timelines too")
+    _add_run_limits(run)
+    run.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar: one line a minute, then the summary"
+    )
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the whole traceback and timeline of a failed preflight or SUT start",
+    )
+
+
+def _add_list_parser(sub: Any) -> None:
+    """``thinkwire list``'s flags: what to list, and which cases."""
+    ls = sub.add_parser("list", help="print the catalog: case ids, requirement, axes")
+    ls.add_argument("--variants", action="store_true", help="list every wire variant instead")
+    ls.add_argument("--by-scenario", action="store_true", help="one line per scenario instead of per case")
+    _deprecated(ls, "--scenarios", "--by-scenario", switch=True)
+    ls.add_argument("--checks", action="store_true", help="list the checks")
+    ls.add_argument("--faults", action="store_true", help="list the reference SUTs' fault switches")
+    ls.add_argument("--cases", action="append", metavar="GLOB", help="glob of case or scenario ids")
+    ls.add_argument(
+        "--scenarios-dir", dest="scenario_dirs", action="append", default=[], metavar="DIR",
+        help="a directory of your own scenarios, listed with the catalog (repeatable)",
+    )
+
+
+def _add_serve_parser(sub: Any) -> None:
+    """``thinkwire serve``'s flags: the mock upstream standalone, a turn or the catalog."""
+    serve = sub.add_parser("serve", help="run the mock upstream standalone until SIGTERM / Ctrl-C")
+    serve.add_argument(
+        "--dialect", default="openai-chat", metavar="DIALECT",
+        help="the wire dialect the mock speaks (default openai-chat; thinkwire list --variants)",
+    )
+    serve.add_argument(
+        "--variant", metavar="VARIANT",
+        help="the dialect's wire variant (default: its first; thinkwire list --variants)",
+    )
+    serve.add_argument(
+        "--scenario", metavar="ID", help="serve this scenario's conversation instead of a canned turn"
+    )
+    serve.add_argument(
+        "--profile", default="lenient", metavar="NAME", help="provider profile (strict validation)"
+    )
+    serve.add_argument("--catalog", action="store_true", help="serve every case, any per request")
+    serve.add_argument(
+        "--cases", action="append", metavar="GLOB", help="with --catalog: glob of case or scenario ids"
+    )
+    serve.add_argument(
+        "--scenarios-dir", dest="scenarios", metavar="DIR", help="with --catalog: a scenarios dir of your own"
+    )
+    _deprecated(serve, "--scenarios", "--scenarios-dir")
+    _add_server_flags(serve)
+
+
+def _add_run_limits(run: argparse.ArgumentParser) -> None:
+    """``thinkwire run``'s bounds and how it spreads the cases: workers, cases in flight, timeouts,
+    bytes, repeats, the preflight."""
     run.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="parallel workers (pytest-xdist)")
     run.add_argument(
         "--concurrency", type=int, metavar="N",
@@ -233,15 +257,6 @@ def _add_run_parser(sub: Any) -> None:
         "--no-preflight",
         action="store_true",
         help="skip the canary case (a SUT that cannot be tested then gives one ERROR/TIMEOUT per case)",
-    )
-    run.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar: one line a minute, then the summary"
-    )
-    run.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="print the whole traceback and timeline of a failed preflight or SUT start",
     )
 
 

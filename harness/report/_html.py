@@ -69,13 +69,7 @@ def render_html(run: RunResult, title: str = "") -> str:
         f'<option value="{esc(c)}">{esc(c)}</option>' for c in sorted(groups)
     )
     head_checks = "".join(f'<th class="check" title="{esc(c)}"><span>{esc(c)}</span></th>' for c in checks)
-    shown = len(checks) <= SHOWN_CHECKS
-    switch = (
-        f'<label title="one column per check: its verdict for each case"><input type="checkbox" '
-        f'id="f-checks"{" checked" if shown else ""}> {len(checks)} check columns</label>'
-        if checks
-        else ""
-    )
+    shown, switch = _check_switch(checks)
     strict = " · strict" if run.strict else ""
     dur = f"{run.duration_s:.1f}s"
     page_title = title or f"thinkwire report: {run.sut}"
@@ -113,6 +107,18 @@ def render_html(run: RunResult, title: str = "") -> str:
 <script>{_JS}</script>
 </body></html>
 """
+
+
+def _check_switch(checks: list[str]) -> tuple[bool, str]:
+    """Whether the check columns start shown (up to :data:`SHOWN_CHECKS`), and their switch."""
+    shown = len(checks) <= SHOWN_CHECKS
+    switch = (
+        f'<label title="one column per check: its verdict for each case"><input type="checkbox" '
+        f'id="f-checks"{" checked" if shown else ""}> {len(checks)} check columns</label>'
+        if checks
+        else ""
+    )
+    return shown, switch
 
 
 def _causes(causes: list[Cause]) -> str:
