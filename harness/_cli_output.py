@@ -36,6 +36,8 @@ def check_output(flag: str, path: Path, *, directory: bool) -> None:
     while not probe.exists() and probe != probe.parent:
         missing.append(probe)
         probe = probe.parent
+    if not probe.is_dir():  # afile/j.xml where afile is a file: mkdir would say "File exists"
+        raise FlagError(f"{flag}: cannot write to {path}: {probe} is a file, not a directory")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix=".thinkwire-probe-", dir=folder)
@@ -50,7 +52,6 @@ def check_output(flag: str, path: Path, *, directory: bool) -> None:
         for d in missing:  # deepest first: leave the file system as it was
             with contextlib.suppress(OSError):
                 d.rmdir()
-
 
 
 def explained(args: argparse.Namespace, line: str, detail: str, name: str) -> str:

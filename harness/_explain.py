@@ -1,5 +1,6 @@
-"""Readable ``assert`` diffs for thinkwire objects (used by the pytest plugin's assertrepr hook) and
-the normalised form of a timeline (ids and times masked, channels kept) that snapshots store."""
+"""Readable ``assert`` output for thinkwire objects: diffs (the pytest plugin's assertrepr hook), the
+short form of a list of case results (``assert not result.unexpected``: case, check, message, reproduce
+line), and the normalised form of a timeline (ids and times masked, channels kept) that snapshots store."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["explain_difference", "normalise", "normalise_events"]
+__all__ = ["case_lines", "explain_difference", "normalise", "normalise_events", "results_repr"]
 
 _IDS = re.compile(
     r"\b(?:rs|msg|fc|call|toolu|resp|req|chatcmpl|gen|sig|tooluse)_[A-Za-z0-9_-]+\b"
@@ -68,6 +69,39 @@ def normalise(obj: Any) -> list[str]:
         ]
         return head + [f"  {f.check}: {f.verdict.value}" for f in obj.findings if f.check != "timing"]
     return normalise_events(obj)
+
+
+def _reasons(r: Any) -> list[str]:
+    """Why a case did not pass, one line each: its failing findings (``[check] VERDICT: message``),
+    else its status and the first line of its error, else its verdicts."""
+    said = [f"[{f.check}] {f.verdict.value}: {_first(f.message)}" for f in r.failing()]
+    if r.status.value != "OK":
+        said.insert(0, f"{r.status.value}: {_first(r.error) or 'no error text'}")
+    return said or [f"stream {r.stream.value}, cleanup {r.cleanup.value}"]
+
+
+def _first(text: str, limit: int = 300) -> str:
+    line = text.strip().split("\n", 1)[0] if text else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def case_lines(r: Any) -> list[str]:
+    """A case that did not pass, for a person: ``× case id``, why (one line a reason), the reproduce
+    line."""
+    lines = [f"× {r.case_id}", *(f"  {why}" for why in _reasons(r))]
+    return lines + ([f"  reproduce: {r.reproduce}"] if r.reproduce else [])
+
+
+def results_repr(results: Sequence[Any]) -> str:
+    """A list of case results on one line, as pytest shows it in a failed ``assert not ...``: how many,
+    then each case, its first reason and its reproduce line."""
+    if not results:
+        return "[]"
+    parts = [
+        f"{r.case_id}: {_reasons(r)[0]}" + (f" (reproduce: {r.reproduce})" if r.reproduce else "")
+        for r in results
+    ]
+    return f"[{len(results)} case(s): " + "; ".join(parts) + "]"
 
 
 def _is_events(x: Any) -> bool:

@@ -5,9 +5,10 @@ server, reset, with a fresh timeline), ``thinkwire_run`` (run cases against a ca
 or profile: the same ``run()`` users call by hand), ``thinkwire_case`` (parametrised over
 ``--thinkwire-cases``). Marker: ``@pytest.mark.thinkwire(**kwargs)`` -> kwargs of ``run()``.
 Options: ``--thinkwire-cases``, ``--thinkwire-strict``, ``--thinkwire-expectations``,
-``--thinkwire-report``. A failing test that ran cases through ``thinkwire_run`` gets a section in its
-failure message naming one swimlane SVG per case that did not pass (written under ``--thinkwire-report``
-DIR/swimlanes, else under pytest's base temp dir).
+``--thinkwire-report``. A failing test that ran cases through ``thinkwire_run`` gets two sections in
+its failure message: its unexpected cases (case, each reason, the reproduce line) and one swimlane SVG
+per case that did not pass (written under ``--thinkwire-report`` DIR/swimlanes, else under pytest's base
+temp dir). ``thinkwire_snapshot`` needs syrupy, and says so (``pip install 'thinkwire[pytest]'``).
 """
 
 from __future__ import annotations
@@ -201,9 +202,25 @@ def _for_report(result: RunResult) -> RunResult:
     return dataclasses.replace(result, results=[slim(r) for r in result.results])
 
 
+_NEEDS_SYRUPY = (
+    "thinkwire_snapshot needs syrupy, which is not installed: pip install 'thinkwire[pytest]' "
+    "(or pip install syrupy)"
+)
+
+
 @pytest.fixture
-def thinkwire_snapshot(snapshot: Any) -> Any:
-    """syrupy's ``snapshot`` with thinkwire's normalised-timeline serializer."""
+def thinkwire_snapshot(request: pytest.FixtureRequest) -> Any:
+    """syrupy's ``snapshot`` with thinkwire's normalised-timeline serializer (without syrupy: one line
+    saying what to install, not "fixture 'snapshot' not found")."""
+    import importlib.util
+
+    if importlib.util.find_spec("syrupy") is None:
+        pytest.fail(_NEEDS_SYRUPY, pytrace=False)
+    try:
+        snapshot = request.getfixturevalue("snapshot")
+    except pytest.FixtureLookupError:  # installed, but its plugin is off (-p no:syrupy)
+        pytest.fail("thinkwire_snapshot needs syrupy's snapshot fixture: its plugin is disabled "
+                    "(drop -p no:syrupy)", pytrace=False)
     from harness.snapshot import TimelineSnapshotExtension
 
     return snapshot.use_extension(TimelineSnapshotExtension)
@@ -231,18 +248,33 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         return
     from harness.report._svg import write_swimlanes
 
+    _section(report, "thinkwire unexpected results", _unexpected_lines(runs))
     lines = []
     for result in runs:
         for case_id, path in write_swimlanes(result, item.stash[_SVG_DIR]).items():
             lines.append(f"{case_id}: {path}")
+    _section(report, "thinkwire swimlanes (SVG, evidence marked)", lines)
+
+
+def _unexpected_lines(runs: list[RunResult], limit: int = 20) -> list[str]:
+    """Each unexpected case of the test's runs: case, each reason (check, verdict, message), reproduce
+    line; the first ``limit`` of them."""
+    from harness._explain import case_lines
+
+    bad = [r for result in runs for r in result.unexpected]
+    lines = [line for r in bad[:limit] for line in case_lines(r)]
+    return lines + ([f"... and {len(bad) - limit} more"] if len(bad) > limit else [])
+
+
+def _section(report: Any, title: str, lines: list[str]) -> None:
     if not lines:
         return
     text = "\n".join(lines)
     longrepr = report.longrepr
     if hasattr(longrepr, "addsection"):
-        longrepr.addsection("thinkwire swimlanes (SVG, evidence marked)", text)
+        longrepr.addsection(title, text)
     else:
-        report.sections.append(("thinkwire swimlanes (SVG, evidence marked)", text))
+        report.sections.append((title, text))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -375,3 +375,102 @@ def test_bad_expectations_file_names_the_case_field_and_fix(
     assert info.value.field == fld
     assert problem in info.value.problem
     assert hint in info.value.hint
+
+
+# -- issue 39: paths, placeholders, URLs and built-in names, one precise line each ------------------
+MESSAGES = [
+    (
+        ["--sut-url", "localhost:8080"],
+        "--sut-url localhost:8080: it has no scheme; did you mean http://localhost:8080?",
+    ),
+    (["--sut-url", "ftp://h:1/v1"], "--sut-url ftp://h:1/v1: the scheme 'ftp' is not http or https"),
+    (
+        ["--sut", "refrence"],
+        "--sut refrence: no such profile file, nor a built-in SUT; did you mean reference?",
+    ),
+    (["--sut", "refernce-cli"], "did you mean reference-cli?"),
+]
+
+
+@pytest.mark.parametrize(("argv", "says"), MESSAGES, ids=[" ".join(m[0]) for m in MESSAGES])
+def test_scheme_less_url_and_builtin_typo_are_flag_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    assert main(["run", "-q", *argv]) == 2
+    assert says in one_line(capsys)
+
+
+def test_junit_under_a_file_says_which_part_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for flag, target in (("--junit", afile / "j.xml"), ("--report", afile / "sub" / "r")):
+        assert main(["run", "-q", flag, str(target)]) == 2
+        line = one_line(capsys)
+        assert (
+            line == f"thinkwire: error: {flag}: cannot write to {target}: {afile} is a file, not a directory"
+        )
+
+
+def test_relative_sut_cmd_resolves_against_the_start_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--sut-cmd "./gw.py ..."`` runs the gw.py of the directory thinkwire was started in (the SUT
+    runs in a temp dir: it failed with "No such file or directory"); a missing one names that dir."""
+    from harness.suite._sut import command_profile
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "-q", "--sut-cmd", "./gw.py --port {port}"]) == 2
+    assert one_line(capsys) == (
+        f"thinkwire: error: --sut-cmd: ./gw.py: no such file in {tmp_path} (a relative path in --sut-cmd "
+        "resolves against the directory thinkwire was started in; the SUT itself runs in a fresh temp "
+        "dir, {tmp})"
+    )
+    gw = tmp_path / "gw.py"
+    gw.write_text(
+        f"#!{sys.executable}\nimport sys\nfrom harness.reference.gateway import main\nsys.exit(main())\n"
+    )
+    gw.chmod(0o755)
+    (tmp_path / "sub").mkdir()
+    profile = command_profile(
+        "./gw.py --port {port} --upstream {upstream} --x ../y {tmp}/z bin/q", "openai-chat"
+    )
+    assert profile.command == (
+        str(gw),
+        "--port",
+        "{port}",
+        "--upstream",
+        "{upstream}",
+        "--x",
+        str(tmp_path.parent / "y"),
+        "{tmp}/z",
+        "bin/q",
+    )
+    monkeypatch.chdir(tmp_path / "sub")
+    command = "../gw.py --port {port} --upstream {upstream}"
+    case = "incrementality/gated-reasoning?openai-chat:reasoning_content/frames?"
+    assert main(["run", "-q", "--sut-cmd", command, "--cases", case]) == 0, capsys.readouterr()
+
+
+def test_adapter_error_shows_its_command_filled_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The preflight line names the adapter as it was started, not ``'{python}' '{profile_dir}/a.py'``."""
+    adapter = tmp_path / "a.py"
+    adapter.write_text(
+        "import json, sys\n"
+        "print(json.dumps({'type': 'hello', 'protocol': 1, 'name': 'a'}), flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m.get('type') == 'turn':\n"
+        "        error = {'type': 'Boom', 'message': 'boom'}\n"
+        "        print(json.dumps({'id': m['id'], 'error': error}), flush=True)\n"
+        "        print(json.dumps({'id': m['id'], 'done': True}), flush=True)\n"
+    )
+    prof = tmp_path / "sut.toml"
+    prof.write_text('name = "a"\nkind = "adapter"\ncommand = ["{python}", "{profile_dir}/a.py"]\n')
+    assert main(["run", "-q", "--sut", str(prof), "--cases", "incrementality/*"]) == 2
+    line = one_line(capsys)
+    assert "{" not in line
+    assert f"at {sys.executable} {adapter} raised Boom: boom before calling the upstream" in line

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +127,123 @@ def test_bad_inputs_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert str(bad) in err
     assert "'kind'" in err
     assert "gateway" in err
+
+
+# -- issue 39: one flag name per idea, every flag explained, one placeholder style -------------------
+def _subparsers(
+    parser: argparse.ArgumentParser | None = None, prefix: str = ""
+) -> dict[str, argparse.ArgumentParser]:
+    """Every command's parser by its name (``corpus fetch``: nested sub-commands too)."""
+    from harness.cli import build_parser
+
+    out: dict[str, argparse.ArgumentParser] = {}
+    for a in (parser or build_parser())._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, p in a.choices.items():
+                out[prefix + name] = p
+                out.update(_subparsers(p, f"{prefix}{name} "))
+    return out
+
+
+def test_every_flag_has_help_and_one_placeholder_style() -> None:
+    """``serve --help`` said nothing for --dialect/--variant; ``run`` showed S, TIMEOUT and GATE_TIMEOUT
+    for three numbers of seconds. Now every argument of every command has help text, a placeholder is
+    one word chosen for it (never a dest-derived SUT_CMD), and every number of seconds reads SECONDS."""
+    for name, parser in _subparsers().items():
+        for a in parser._actions:
+            skip = isinstance(a, argparse._HelpAction | argparse._SubParsersAction)
+            if skip or a.help == argparse.SUPPRESS:
+                continue
+            where = f"thinkwire {name} {a.option_strings or a.dest}"
+            assert a.help, f"{where}: no help text"
+            if a.type is float:
+                assert a.metavar == "SECONDS", f"{where}: {a.metavar}"
+            takes_value = a.option_strings and a.nargs != 0 and not a.choices
+            assert not (takes_value and a.metavar is None and "_" in a.dest), f"{where}: no placeholder"
+            assert a.metavar not in ("S", "TIMEOUT", "GATE_TIMEOUT"), where
+
+
+@pytest.mark.parametrize(
+    ("argv", "new"),
+    [
+        (["run", "--scenarios", "{own}", "--sut", "reference-sdk", "--cases", "team/*", "-q"],
+         "--scenarios-dir"),
+        (["list", "--scenarios", "--cases", "cleanup/*"], "--by-scenario"),
+    ],
+)
+def test_old_flag_spellings_work_and_say_the_new_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], new: str
+) -> None:
+    own = tmp_path / "team"
+    own.mkdir()
+    (own / "my-case.toml").write_text(
+        'description = "d"\nrequirement = "The SUT MUST stream."\ncategory = "incrementality"\n'
+        'dialects = ["openai-chat"]\nvariants = ["reasoning_content"]\n'
+        '[[turns]]\nuser = "hi"\nsteps = [{ reasoning = "r" }, { text = "t" }]\n'
+    )
+    argv = [str(tmp_path) if a == "{own}" else a for a in argv]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines()[0] == f"thinkwire: warning: --scenarios is deprecated; use {new}"
+    new_argv = [new if a == "--scenarios" else a for a in argv]
+    assert main(new_argv) == 0
+    again, err = capsys.readouterr()
+    timing = re.compile(r"in \d+\.\d+s")
+    assert timing.sub("", again) == timing.sub("", out)
+    assert "deprecated" not in err
+    assert "--scenarios " not in _subparsers()[argv[0]].format_help()  # the old name is not advertised
+
+
+def test_readme_says_where_the_report_goes_and_it_is_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Next to its two commands the README says that ``thinkwire run`` writes no report without
+    ``--report DIR``, and where it goes with it; a run shows both."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    two = readme.split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    said = " ".join(two.split())
+    assert "It writes no file: the report is the terminal's unless you add `--report DIR`" in said
+    assert "which writes `report.html`, `summary.md` and `results.json` into `DIR`" in said
+    monkeypatch.chdir(tmp_path)
+    case = "wire-variants/reasoning-then-answer?openai-chat:reasoning_content/frames?"
+    assert main(["run", "-q", "--sut", "reference-sdk", "--cases", case]) == 0
+    assert list(tmp_path.iterdir()) == []
+    assert main(["run", "-q", "--sut", "reference-sdk", "--cases", case, "--report", "out/r"]) == 0
+    written = {p.name for p in (tmp_path / "out" / "r").iterdir()}
+    assert written >= {"report.html", "summary.md", "results.json"}
+    assert "report written to out/r" in capsys.readouterr().out
+
+
+def test_sut_cmd_help_and_profile_doc_say_where_the_sut_runs() -> None:
+    """The SUT runs in a temp dir: ``--help`` and the profile doc say so, name ``{tmp}``, and say what
+    a relative path in ``--sut-cmd`` is relative to."""
+    run = _subparsers()["run"]
+    said = " ".join(next(a for a in run._actions if "--sut-cmd" in a.option_strings).help.split())
+    assert "started in a fresh temp dir ({tmp})" in said
+    assert "relative to the directory thinkwire was started in" in said
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "writing-a-sut-profile.md").read_text()
+    doc = " ".join(doc.split())
+    assert "The `--sut-cmd` gateway runs in a fresh temp dir (`{tmp}`, its working directory)" in doc
+    assert "made absolute against the directory thinkwire was started in" in doc
+    assert '"./bin/gateway"' not in doc  # a profile's relative program would be looked for in {tmp}
+
+
+def test_timing_fields_come_in_order_and_end_is_the_last_turns() -> None:
+    """A tool round trip: turn 0 ends with the tool call, the text comes in turn 1. ``end_ms`` was the
+    first End (turn 0's), so it read ``ttft_text_ms=20.31, end_ms=8.03``; it is the last turn's end now,
+    and a figure with nothing to measure is left out (never ``None``)."""
+    from harness.suite import run
+
+    case = "tools-passback/deepseek-reasoning-content?openai-chat:reasoning_content/frames?"
+    (result,) = run([case], sut="reference-sdk").results
+    (timing,) = [f for f in result.findings if f.check == "timing"]
+    data = timing.data
+    assert list(data) == ["ttft_reasoning_ms", "ttft_text_ms", "end_ms", "client_reads", "upstream_writes"]
+    assert data["ttft_reasoning_ms"] <= data["ttft_text_ms"] <= data["end_ms"]
+    assert timing.message.startswith(f"ttft_reasoning_ms={data['ttft_reasoning_ms']:.2f}, ")
+    dropped = "wire-variants/reasoning-then-answer?openai-chat:reasoning_content/frames?"
+    (result,) = run([dropped], sut="reference-sdk", faults=["drop-reasoning"]).results
+    (timing,) = [f for f in result.findings if f.check == "timing"]
+    assert "ttft_reasoning_ms" not in timing.data  # no reasoning reached the client: nothing to time
+    assert "None" not in timing.message
+    assert timing.message.startswith("ttft_text_ms=")

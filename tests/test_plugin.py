@@ -4,6 +4,8 @@ syrupy snapshots and case parametrisation."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -162,3 +164,154 @@ def test_a_sut_string_neither_file_nor_callable_says_both_were_tried(pytester: p
             assert "nopkg" in said and "\\n" not in said
     """)
     run(pytester).assert_outcomes(passed=1)
+
+
+# -- issue 39: the pytest route works as written -----------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _snippet(doc: str, after: str) -> str:
+    """The first ```python block after ``after`` in ``doc``, as written."""
+    text = (ROOT / doc).read_text(encoding="utf-8").split(after, 1)[1]
+    return text.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def _wrapper(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *, doubled: bool) -> None:
+    """``mypkg.adapter:stream``, the README's wrapper: the reference SDK, or one that sends every
+    reasoning delta twice (a duplication its users would see)."""
+    pkg = pytester.mkpydir("mypkg")
+    (pkg / "adapter.py").write_text(
+        "from harness.events import ReasoningDelta\n"
+        "from harness.reference.sdk import reference_sdk\n\n\n"
+        "def stream(request):\n"
+        "    for event in reference_sdk(request):\n"
+        "        yield event\n"
+        f"        if {doubled} and isinstance(event, ReasoningDelta):\n"
+        "            yield event\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/pytest.md"])
+def test_docs_pytest_snippet_runs_as_written(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, doc: str
+) -> None:
+    snippet = _snippet(doc, "pytest" if doc == "docs/pytest.md" else "Or from your own pytest suite")
+    assert 'thinkwire_run("incrementality/*", sut="mypkg.adapter:stream")' in snippet
+    pytester.makepyfile(test_mine=snippet)
+    _wrapper(pytester, monkeypatch, doubled=False)
+    run(pytester).assert_outcomes(passed=1)
+
+
+def test_a_failing_unexpected_assert_reads_case_check_message_reproduce(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``assert not result.unexpected`` failed with a cut-off ``CaseResult(...)`` dump. Now the assert
+    line names the cases with a reason and reproduce line each, and a section lists every case, each
+    failing check with its message, and the command that runs it again."""
+    pytester.makepyfile(test_mine=_snippet("README.md", "Or from your own pytest suite"))
+    _wrapper(pytester, monkeypatch, doubled=True)
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "CaseResult(" not in out
+    assert "RunResult(sut='mypkg.adapter:stream', 114 case(s), " in out
+    assert re.search(r"assert not \[\d+ case\(s\): incrementality/\S+: \[no-duplication\] FAIL: ", out)
+    section = out.split("thinkwire unexpected results", 1)[1].splitlines()
+    assert section[1].startswith("× incrementality/")
+    assert section[2].startswith("  [no-duplication] FAIL: ")
+    reproduce = next(line for line in section if line.startswith("  reproduce: "))
+    assert reproduce.startswith("  reproduce: thinkwire run --sut mypkg.adapter:stream --cases ")
+
+
+def test_results_repr_is_short_and_names_the_reason() -> None:
+    from harness.suite import CaseResult, Finding, RunResult, Status, Verdict
+
+    bad = CaseResult(
+        "a/b[x]", "a/b", "r", "c", "s", findings=[Finding("delivery", Verdict.FAIL, message="lost\nmore")],
+        stream=Verdict.FAIL, unexpected=True, reproduce="thinkwire run --cases 'a/b[x]'",
+        timeline=[{"t_ms": 0.0}] * 1000,
+    )
+    boom = CaseResult(
+        "a/c", "a/c", "r", "c", "s", status=Status.ERROR, error="Boom\ntraceback", unexpected=True
+    )
+    run_result = RunResult("s", [bad, boom, CaseResult("a/d", "a/d", "r", "c", "s")])
+    assert repr(run_result) == "RunResult(sut='s', 3 case(s), 2 unexpected)"
+    assert repr(run_result.unexpected) == (
+        "[2 case(s): a/b[x]: [delivery] FAIL: lost (reproduce: thinkwire run --cases 'a/b[x]'); "
+        "a/c: ERROR: Boom]"
+    )
+    assert repr(RunResult("s").unexpected) == "[]"
+    assert run_result.unexpected == [bad, boom]  # still a list
+
+
+def test_snapshot_fixture_without_syrupy_says_what_to_install(pytester: pytest.Pytester) -> None:
+    """Without syrupy, ``thinkwire_snapshot`` said "fixture 'snapshot' not found"."""
+    pytester.makeconftest(
+        "import sys\nsys.modules['syrupy'] = None  # as if it were not installed\n"
+    )
+    pytester.makepyfile("""
+        def test_snap(thinkwire_snapshot):
+            assert thinkwire_snapshot == []
+    """)
+    result = run(pytester, "-p", "no:syrupy")
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    assert "thinkwire_snapshot needs syrupy, which is not installed: pip install 'thinkwire[pytest]' " in out
+    assert "fixture 'snapshot' not found" not in out
+
+
+def test_pytest_extra_brings_what_the_plugin_and_the_examples_import() -> None:
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {re.split(r"[<>=\[]", d, maxsplit=1)[0] for d in extras["pytest"]}
+    assert names >= {"pytest", "hypothesis", "syrupy"}
+
+
+@pytest.mark.slow
+def test_docs_examples_run_in_a_new_venv_with_the_pytest_extra(tmp_path: Path) -> None:
+    """A new project: a fresh venv, ``pip install '<checkout>[pytest]'``, the README's snippet and the
+    docs' recipe file as written. The recipe passes (its fuzzing example needs hypothesis); the
+    snippet passes against a correct wrapper and, against one that doubles reasoning, fails with the
+    readable list."""
+    import subprocess
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    pip = subprocess.run(
+        [python, "-m", "pip", "install", "-q", f"{ROOT}[pytest]"], capture_output=True, text=True, timeout=900
+    )
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    project = tmp_path / "project"
+    (project / "mypkg").mkdir(parents=True)
+    (project / "mypkg" / "__init__.py").write_text("")
+    (project / "test_mine.py").write_text(_snippet("README.md", "Or from your own pytest suite"))
+    recipe = (ROOT / "tests" / "examples" / "test_pytest_recipe.py").read_text()
+    (project / "test_recipe.py").write_text(recipe)
+
+    def pytest_run(doubled: bool, *args: str) -> subprocess.CompletedProcess[str]:
+        (project / "mypkg" / "adapter.py").write_text(
+            "from harness.events import ReasoningDelta\n"
+            "from harness.reference.sdk import reference_sdk\n\n\n"
+            "def stream(request):\n"
+            "    for event in reference_sdk(request):\n"
+            "        yield event\n"
+            f"        if {doubled} and isinstance(event, ReasoningDelta):\n"
+            "            yield event\n"
+        )
+        env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "PYTHONPATH": str(project), "HOME": str(tmp_path)}
+        return subprocess.run(
+            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+            cwd=project, capture_output=True, text=True, timeout=600, env=env,
+        )
+
+    ok = pytest_run(False)
+    assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-2000:]
+    assert "5 passed" in ok.stdout
+    bad = pytest_run(True, "test_mine.py")
+    assert bad.returncode == 1, bad.stdout[-3000:]
+    assert "thinkwire unexpected results" in bad.stdout
+    assert "  reproduce: thinkwire run --sut mypkg.adapter:stream --cases " in bad.stdout

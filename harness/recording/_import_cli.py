@@ -24,15 +24,32 @@ def add_parser(sub: Any) -> None:
         "import", help="convert a vcrpy / pytest-recording cassette or a HAR file into a thinkwire cassette"
     )
     imp.add_argument("source", help="vcrpy YAML/JSON (.gz too) or HAR file")
-    imp.add_argument("--out", required=True, help="thinkwire cassette to write, e.g. recordings/NAME.jsonl")
-    imp.add_argument("--format", choices=("auto", "vcr", "har"), default="auto")
-    imp.add_argument("--dialect", help="dialect name for the header (guessed from each path otherwise)")
-    imp.add_argument("--only", help="interaction numbers to keep, e.g. 0,2 (from 0; default: all)")
-    imp.add_argument("--trim", type=int, default=0, help="keep the first and last N events of each stream")
+    imp.add_argument(
+        "--out", required=True, metavar="FILE", help="thinkwire cassette to write, e.g. recordings/NAME.jsonl"
+    )
+    imp.add_argument(
+        "--format",
+        choices=("auto", "vcr", "har"),
+        default="auto",
+        help="the source's format (default: guessed)",
+    )
+    imp.add_argument(
+        "--dialect", metavar="DIALECT", help="dialect name for the header (guessed from each path otherwise)"
+    )
+    imp.add_argument(
+        "--only", metavar="N,N", help="interaction numbers to keep, e.g. 0,2 (from 0; default: all)"
+    )
+    imp.add_argument(
+        "--trim", type=int, default=0, metavar="N", help="keep the first and last N events of each stream"
+    )
     imp.add_argument("--force", action="store_true", help="replace an existing cassette")
     for what in ("header", "query", "json", "value"):
         imp.add_argument(
-            f"--redact-{what}", action="append", default=[], help=f"as for record: an extra {what} rule"
+            f"--redact-{what}",
+            action="append",
+            default=[],
+            metavar="PATH" if what == "json" else "REGEX",
+            help=f"as for record: an extra {what} rule",
         )
 
 

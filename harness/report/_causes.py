@@ -18,7 +18,13 @@ from harness.suite import CaseResult, Status
 
 __all__ = ["Cause", "case_causes", "group_causes", "normalise_message"]
 
-_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`[^`\n]*`")
+_QUOTED = re.compile(
+    r"(?<![\w'])'(?:[^'\\\n]|\\.|'(?=\w))*'(?![\w'])"
+    r"|(?<![\w\"])\"(?:[^\"\\\n]|\\.)*\"(?![\w\"])"
+    r"|`[^`\n]*`"
+)
+"""A quoted text: a quote that opens after a space or a bracket and closes before one; an apostrophe
+inside a word (``the gate's``, ``don't``) neither opens nor closes one, so it never splits a cause."""
 _IDS = re.compile(
     r"\b(?:rs|msg|fc|call|toolu|resp|req|chatcmpl|gen|sig|tooluse|item|pid)_[A-Za-z0-9_-]+\b"
     r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"

@@ -67,7 +67,7 @@ class Progress:
             if n == total:
                 self.out.write("\n")
         else:
-            self.out.write("F" if result.unexpected else ".")
+            self.out.write(_mark(result))
             if n % 80 == 0 or n == total:
                 self.out.write(f" {n}/{total}\n")
         self.out.flush()
@@ -81,6 +81,16 @@ class Progress:
         done = f"{n}/{total} cases, {self.bad} unexpected"
         self.out.write(f"thinkwire: {done}, {took // 60}m{took % 60:02d}s\n")
         self.out.flush()
+
+
+def _mark(result: CaseResult) -> str:
+    """A case's mark on the dotted progress line: ``E`` ERROR and ``T`` TIMEOUT (a harness or SUT
+    problem, not a verdict), ``F`` another unexpected result, ``.`` as expected."""
+    if result.status == Status.ERROR:
+        return "E"
+    if result.status == Status.TIMEOUT:
+        return "T"
+    return "F" if result.unexpected else "."
 
 
 def print_causes(causes: list[Cause], out: TextIO, title: str, fold: int = 3) -> None:
@@ -189,8 +199,7 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
     n_bad = len(run.unexpected)
     if run.sut_error:
         out.write(f"\nSUT error: {run.sut_error}\n")
-    if run.gate_timeout is not None:
-        out.write(f"\ngates waited up to {run.gate_timeout:.2f}s for the client\n")
+    _gate_waits(run, out)
     _concurrency(run, out)
     if run.repeat > 1:
         flaky = run.flaky
@@ -215,16 +224,30 @@ def _left_out(run: RunResult, out: TextIO) -> None:
         out.write(f"\nwarning: {w}\n")
 
 
+def _gate_waits(run: RunResult, out: TextIO) -> None:
+    """How long the gates of this run waited for the client: the figures each gated case used (a
+    scenario's own ``gate_timeout``, the warm-up's, raised under the load of cases in flight), not
+    one setting that some gates went past."""
+    waits = sorted(r.gate_wait_s for r in run.results if r.gate_wait_s is not None)
+    if not waits:
+        return
+    span = f"{waits[0]:.1f} to {waits[-1]:.1f} s" if waits[0] != waits[-1] else f"{waits[0]:.1f} s"
+    many = f"{span} over {len(waits)} gated case(s)"
+    out.write(f"\ngates waited up to {waits[-1]:.1f} s for the client ({many})\n")
+
+
 def _concurrency(run: RunResult, out: TextIO) -> None:
-    """How many cases were in flight at once, and which ran alone and why (``--concurrency``)."""
+    """How many cases were in flight at once (never more than the run had), and which ran alone and
+    why (``--concurrency``)."""
     if run.concurrency_note:
         out.write(f"one case at a time: {run.concurrency_note}\n")
-    if run.concurrency <= 1:
+    lanes = min(run.concurrency, len({r.case_id for r in run.results}))
+    if lanes <= 1:
         return
     alone: dict[str, list[str]] = {}
     for r in run.results:
         if r.alone:
             alone.setdefault(r.alone, []).append(r.case_id)
-    out.write(f"{run.concurrency} cases in flight at once; {sum(map(len, alone.values()))} ran alone\n")
+    out.write(f"{lanes} cases in flight at once; {sum(map(len, alone.values()))} ran alone\n")
     for why, ids in sorted(alone.items(), key=lambda kv: -len(kv[1])):
         out.write(f"  {len(ids)} alone: {why}" + (f" ({ids[0]})" if len(ids) == 1 else "") + "\n")

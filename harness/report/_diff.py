@@ -4,7 +4,10 @@ Rule: cases are matched by id; a case *fails* as the reports say (``failing_case
 ERROR, TIMEOUT, an expected failure, or anything unexpected), whatever the expectations file said, so
 a version bump of a wrapper is compared by what it did. Findings are compared by cause (``_causes``:
 check + normalised message), so a changed byte count is no change. A run *regressed* when a case fails
-that did not (or was not there), or a failing case shows a cause it did not show before.
+that did not (or was not there), or a failing case shows a cause it did not show before. Every verdict
+that changed is listed besides, in both directions and on both axes (stream, with ERROR and TIMEOUT
+in its place; cleanup), also where it does not fail a run: PASS -> NON_STRICT is a change a reviewer
+wants to see even when only ``--strict`` fails on it.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from pathlib import Path
 from harness.report._causes import case_causes
 from harness.report._common import failing_case
 from harness.report._json import ResultsError, load_results
-from harness.suite import CaseResult, RunResult
+from harness.suite import CaseResult, RunResult, Status, Verdict
+from harness.suite._verdict import rank
 
-__all__ = ["CaseChange", "RunDiff", "diff_runs", "load_run"]
+__all__ = ["CaseChange", "RunDiff", "VerdictChange", "diff_runs", "load_run", "verdict_changes"]
 
 
 @dataclass(slots=True)
@@ -30,6 +34,44 @@ class CaseChange:
     new: CaseResult | None
     gained: list[tuple[str, str]] = field(default_factory=list)
     lost: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictChange:
+    """One axis of one case whose verdict differs between the runs (``was`` -> ``now``)."""
+
+    case_id: str
+    axis: str  # "stream" (ERROR / TIMEOUT in its place) or "cleanup"
+    was: str
+    now: str
+
+    @property
+    def worse(self) -> bool:
+        return _severity(self.now) > _severity(self.was)
+
+
+_VERDICTS = {v.value: v for v in Verdict}
+
+
+def _severity(word: str) -> int:
+    """A verdict's rank; ERROR and TIMEOUT (no verdict: nothing could be judged) above FAIL."""
+    verdict = _VERDICTS.get(word)
+    return rank(verdict) if verdict is not None else rank(Verdict.FAIL) + 1
+
+
+def verdict_changes(was: CaseResult, now: CaseResult) -> list[VerdictChange]:
+    """The axes whose verdict differs; cleanup only when the case ran in both (an ERROR case's cleanup
+    verdict is no judgement)."""
+    def stream(r: CaseResult) -> str:
+        return r.status.value if r.status != Status.OK else r.stream.value
+
+    out = []
+    if stream(was) != stream(now):
+        out.append(VerdictChange(now.case_id, "stream", stream(was), stream(now)))
+    both_ran = was.status == now.status == Status.OK
+    if both_ran and was.cleanup != now.cleanup:
+        out.append(VerdictChange(now.case_id, "cleanup", was.cleanup.value, now.cleanup.value))
+    return out
 
 
 @dataclass(slots=True)
@@ -47,6 +89,8 @@ class RunDiff:
     added: list[CaseChange] = field(default_factory=list)
     removed: list[CaseChange] = field(default_factory=list)
     still_failing: int = 0
+    verdicts: list[VerdictChange] = field(default_factory=list)
+    """Every verdict that changed, per case and axis, either way (the cases in both runs)."""
 
     @property
     def regressed(self) -> bool:
@@ -87,6 +131,8 @@ def diff_runs(old: RunResult, new: RunResult, old_label: str = "OLD", new_label:
         change = CaseChange(case_id, was, r, [c for c in b if c not in a], [c for c in a if c not in b])
         if was is None:
             out.added.append(change)
+        else:
+            out.verdicts += verdict_changes(was, r)
         failing_now, failing_then = failing_case(r), was is not None and failing_case(was)
         if failing_now and not failing_then:
             out.new_failures.append(change)

@@ -23,9 +23,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``diff`` sub-command to an ``argparse`` sub-parsers object; returns its parser."""
     p: argparse.ArgumentParser = subparsers.add_parser(
         "diff",
-        help="compare two runs: new failures, fixes, changed findings, cases added or removed",
-        description="Compare two runs (results.json files or `thinkwire run --report` dirs); exit 1 when "
-        "anything regressed (a case fails that did not, or shows a new cause).",
+        help="compare two runs: new failures, fixes, changed findings, every verdict change, cases added "
+        "or removed",
+        description="Compare two runs (results.json files or `thinkwire run --report` dirs). Lists every "
+        "verdict change, in both directions, on both axes (stream, with ERROR/TIMEOUT; cleanup), e.g. "
+        "PASS -> NON_STRICT and back. Exit 1 when anything regressed (a case fails that did not, or "
+        "shows a new cause); a verdict change that fails nothing (PASS -> NON_STRICT without --strict) "
+        "is listed but does not.",
     )
     p.add_argument("old", type=Path, help="the earlier run: results.json or a report dir")
     p.add_argument("new", type=Path, help="the later run: results.json or a report dir")

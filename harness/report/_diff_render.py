@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 from harness.report._causes import group_causes
 from harness.report._common import outcome, xml_safe
-from harness.report._diff import CaseChange, RunDiff
+from harness.report._diff import CaseChange, RunDiff, VerdictChange
 from harness.report._markdown import causes_table
 from harness.suite import CaseResult
 
@@ -35,13 +35,22 @@ def _head(d: RunDiff) -> str:
 
 
 def _verdict(d: RunDiff) -> str:
+    worse = sum(v.worse for v in d.verdicts)
+    moved = f"{len(d.verdicts)} verdict change(s): {worse} worse, {len(d.verdicts) - worse} better"
     if not d.regressed:
-        return f"OK: nothing regressed ({len(d.fixed)} fixed, {d.still_failing} still failing as before)"
+        return (
+            f"OK: nothing regressed ({len(d.fixed)} fixed, {d.still_failing} still failing as before; "
+            f"{moved})"
+        )
     gained = sum(1 for c in d.changed if c.gained)
     return (
         f"REGRESSED: {len(d.new_failures)} new failure(s), {gained} failing case(s) with new findings "
-        f"({len(d.fixed)} fixed)"
+        f"({len(d.fixed)} fixed; {moved})"
     )
+
+
+def _move(v: VerdictChange) -> str:
+    return f"{v.axis} {v.was} -> {v.now}"
 
 
 def diff_text(d: RunDiff) -> str:
@@ -70,6 +79,9 @@ def diff_text(d: RunDiff) -> str:
         if changes:
             out += ["", f"{title} ({len(changes)}):"]
             out += [f"  {c.case_id} ({_word(c.new if c.new is not None else c.old)})" for c in changes]
+    if d.verdicts:
+        out += ["", f"verdict changes ({len(d.verdicts)}; + worse, - better):"]
+        out += [f"  {'+' if v.worse else '-'} {v.case_id}: {_move(v)}" for v in d.verdicts]
     out += ["", _verdict(d)]
     return "\n".join(out) + "\n"
 
@@ -103,7 +115,21 @@ def diff_markdown(d: RunDiff, limit: int = 50) -> str:
         if len(changes) > limit:
             out += ["", f"… and {len(changes) - limit} more {kind}"]
         out.append("")
+    if d.verdicts:
+        out += ["### Verdict changes", "", "| case | axis | was | now | |", "|---|---|---|---|---|"]
+        for v in d.verdicts[:limit]:
+            way = "worse" if v.worse else "better"
+            out.append(f"| `{_cell(v.case_id)}` | {v.axis} | {v.was} | {v.now} | {way} |")
+        if len(d.verdicts) > limit:
+            out += ["", f"… and {len(d.verdicts) - limit} more verdict changes"]
+        out.append("")
     return "\n".join(out)
+
+
+def _pairs(d: RunDiff) -> list[CaseChange]:
+    """Every case in both runs, as a CaseChange without causes (for the verdict changes JUnit lists)."""
+    before = {r.case_id: r for r in d.old.results}
+    return [CaseChange(r.case_id, before[r.case_id], r) for r in d.new.results if r.case_id in before]
 
 
 def diff_junit(d: RunDiff) -> str:
@@ -137,6 +163,11 @@ def diff_junit(d: RunDiff) -> str:
         case(c, "pass", "fixed")
     for c in d.removed:
         case(c, "skipped", "case removed")
+    listed = {c.case_id for c in (*d.new_failures, *d.changed, *d.fixed)}
+    for case_id in dict.fromkeys(v.case_id for v in d.verdicts if v.case_id not in listed):
+        moves = [v for v in d.verdicts if v.case_id == case_id]
+        change = next(c for c in _pairs(d) if c.case_id == case_id)
+        case(change, "pass", "verdict changed (not a failure): " + "; ".join(_move(v) for v in moves))
     for el in (suites, suite):
         for k, v in tally.items():
             el.set(k, str(v))

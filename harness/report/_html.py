@@ -23,6 +23,9 @@ __all__ = ["render_html"]
 
 _ORDER = ("FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "NON_STRICT", "XFAIL", "UNSUPPORTED", "INFO", "PASS", "N/A")
 _ABBR = {"NON_STRICT": "NS", "UNSUPPORTED": "UNS", "UNCLEAN": "UNCL", "TIMEOUT": "T/O", "N/A": "–"}
+SHOWN_CHECKS = 8
+"""Up to this many check columns are shown when the page opens; more (a whole catalog has about 20)
+start collapsed, behind the "check columns" switch, so that the case table fits 1400 px."""
 
 
 def _cls(word: str) -> str:
@@ -66,6 +69,7 @@ def render_html(run: RunResult, title: str = "") -> str:
         f'<option value="{esc(c)}">{esc(c)}</option>' for c in sorted(groups)
     )
     head_checks = "".join(f'<th class="check" title="{esc(c)}"><span>{esc(c)}</span></th>' for c in checks)
+    shown, switch = _check_switch(checks)
     strict = " · strict" if run.strict else ""
     dur = f"{run.duration_s:.1f}s"
     page_title = title or f"thinkwire report: {run.sut}"
@@ -89,9 +93,10 @@ def render_html(run: RunResult, title: str = "") -> str:
 <label>verdict <select id="f-verdict">{verdict_opts}</select></label>
 <label>category <select id="f-cat">{cat_opts}</select></label>
 <label>case id <input id="f-text" type="search" placeholder="contains…" size="34"></label>
+{switch}
 <span id="f-shown">{len(run.results)} shown</span>
 </form>
-<table id="matrix">
+<table id="matrix"{"" if shown else ' class="checks-off"'}>
 <thead><tr><th class="id">case</th><th>stream</th><th>cleanup</th><th>status</th>{head_checks}</tr></thead>
 <tbody>
 {chr(10).join(body)}
@@ -102,6 +107,18 @@ def render_html(run: RunResult, title: str = "") -> str:
 <script>{_JS}</script>
 </body></html>
 """
+
+
+def _check_switch(checks: list[str]) -> tuple[bool, str]:
+    """Whether the check columns start shown (up to :data:`SHOWN_CHECKS`), and their switch."""
+    shown = len(checks) <= SHOWN_CHECKS
+    switch = (
+        f'<label title="one column per check: its verdict for each case"><input type="checkbox" '
+        f'id="f-checks"{" checked" if shown else ""}> {len(checks)} check columns</label>'
+        if checks
+        else ""
+    )
+    return shown, switch
 
 
 def _causes(causes: list[Cause]) -> str:
@@ -155,12 +172,12 @@ def _row(i: int, r: CaseResult, checks: list[str]) -> str:
     for c in checks:
         fs = by_check.get(c)
         if not fs:
-            cells.append('<td class="v none"></td>')
+            cells.append('<td class="v none c"></td>')
             continue
         verdicts = [f.verdict for f in fs]
         v = worst(verdicts, default=Verdict.INFO if Verdict.INFO in verdicts else Verdict.NOT_APPLICABLE)
         words.add(v.value)
-        cells.append(_vcell(v.value, "; ".join(f.message for f in fs if f.message), short=True))
+        cells.append(_vcell(v.value, "; ".join(f.message for f in fs if f.message), short=True, check=True))
     return (
         f'<tr class="case" id="row-{i}" data-i="{i}" data-case="{esc(r.case_id)}" '
         f'data-cat="{esc(r.category or "(none)")}" data-outcome="{word}" '
@@ -170,11 +187,11 @@ def _row(i: int, r: CaseResult, checks: list[str]) -> str:
     )
 
 
-def _vcell(word: str, title: str, short: bool = False) -> str:
+def _vcell(word: str, title: str, short: bool = False, check: bool = False) -> str:
     text = _ABBR.get(word, word) if short else word
     said = word + (": " + title if title else "")
     t = f' title="{esc(said)}"' if said != text else ""  # (500 rows x 20 cells: only what adds to the text)
-    return f'<td class="{_cls(word)}"{t}>{esc(text)}</td>'
+    return f'<td class="{_cls(word)}{" c" if check else ""}"{t}>{esc(text)}</td>'
 
 
 def _detail(r: CaseResult) -> str:
@@ -275,13 +292,15 @@ header code{color:#ffeaa7}
 .detail-body .meta{color:#555}
 .counts .count{display:inline-block;margin:2px 6px 2px 0;padding:2px 8px;border-radius:10px;font-weight:600}
 .banner{padding:2px 8px;border-radius:4px;font-weight:700}
-.banner.ok{background:#00b894;color:#fff}.banner.bad{background:#d63031;color:#fff}
+.banner.ok{background:#00795f;color:#fff}.banner.bad{background:#d63031;color:#fff}
 .filters{padding:8px 20px;background:#f1f2f6;position:sticky;top:0;z-index:2;border-bottom:1px solid #ccc}
 .filters label{margin-right:14px}
 #f-shown{color:#555}
 table#matrix{border-collapse:collapse;margin:8px 20px;font-size:13px}
 #matrix>*>tr>th,#matrix>*>tr>td{border:1px solid #dfe4ea;padding:2px 6px;text-align:center;white-space:nowrap}
-#matrix>tbody>tr>td.id{text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+#matrix>tbody>tr>td.id{text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;
+ white-space:normal;overflow-wrap:anywhere;min-width:22em;max-width:46em}
+#matrix.checks-off th.check,#matrix.checks-off td.c{display:none}
 #matrix>thead>tr>th{background:#f1f2f6;position:sticky;top:41px;z-index:1}
 #matrix th.check{vertical-align:bottom;height:110px;padding:2px}
 #matrix th.check span{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:500}
@@ -292,12 +311,13 @@ table#matrix{border-collapse:collapse;margin:8px 20px;font-size:13px}
 #matrix tr.case.open td.id{font-weight:700}
 #matrix tr.detail>td{text-align:left;white-space:normal;background:#fcfcfd;padding:8px 14px}
 .tag{font:11px system-ui,sans-serif;background:#d63031;color:#fff;border-radius:3px;padding:0 4px}
-.tag.xfail{background:#636e72}
-.v-PASS{background:#55efc4}.v-FAIL{background:#ff7675;color:#000;font-weight:700}
-.v-UNCLEAN{background:#fab1a0;font-weight:700}.v-NON_STRICT{background:#ffeaa7}
-.v-INFO{background:#c7ecee}.v-UNSUPPORTED{background:#dfe6e9;color:#636e72}
-.v-NA{background:#fff;color:#b2bec3}.v-OK{background:#f5f6fa;color:#636e72}
-.v-ERROR{background:#6c5ce7;color:#fff;font-weight:700}.v-TIMEOUT{background:#e84393;color:#fff;font-weight:700}
+.tag.xfail{background:#636e72;color:#fff}
+.v-PASS{background:#55efc4;color:#1e272e}.v-FAIL{background:#ff7675;color:#000;font-weight:700}
+.v-UNCLEAN{background:#fab1a0;color:#1e272e;font-weight:700}
+.v-NON_STRICT{background:#fdcb6e;color:#1e272e;box-shadow:inset 0 0 0 1px #b7791f}
+.v-INFO{background:#c7ecee;color:#1e272e}.v-UNSUPPORTED{background:#dfe6e9;color:#4b5457}
+.v-NA{background:#fff;color:#636e72}.v-OK{background:#f5f6fa;color:#636e72}
+.v-ERROR{background:#5f4fd6;color:#fff;font-weight:700}.v-TIMEOUT{background:#b71c64;color:#fff;font-weight:700}
 .v-XFAIL{color:#2d3436;
  background:repeating-linear-gradient(45deg,#ffd6d6,#ffd6d6 5px,#f1f2f6 5px,#f1f2f6 10px)}
 td.none{background:#fff}
@@ -316,8 +336,8 @@ table.findings tr.failed td:first-child{border-left:4px solid #d63031}
 table.frames td{width:32%}table.frames td.n,table.frames td.t{width:3%;white-space:nowrap;color:#636e72}
 table.frames tr.evidence td{background:#ffeaa7}
 table.frames tr.flash td{outline:2px solid #e17055}
-.kind{font:11px system-ui,sans-serif;background:#dfe6e9;border-radius:3px;padding:0 4px}
-td.side-upstream .kind{background:#d6eaff}td.side-client .kind{background:#e6dcf5}
+.kind{font:11px system-ui,sans-serif;background:#dfe6e9;color:#222;border-radius:3px;padding:0 4px}
+td.side-upstream .kind{background:#d6eaff;color:#222}td.side-client .kind{background:#e6dcf5;color:#222}
 #causes{margin:8px 20px}#causes h2{font-size:16px;margin:4px 0}#causes h2 .n{font-weight:400;color:#555}
 details.cause{border-left:4px solid #d63031;background:#fff5f5;margin:3px 0;padding:2px 8px}
 details.cause summary{cursor:pointer}details.cause .cnt{display:inline-block;min-width:2.5em;font-weight:700}
@@ -372,6 +392,10 @@ _JS = r"""
     shown.textContent=n+' of '+rows.length+' shown';
   }
   [fv,fc].forEach(function(el){el.addEventListener('change',filter);});
+  var fk=document.getElementById('f-checks');
+  if(fk)fk.addEventListener('change',function(){
+    document.getElementById('matrix').classList.toggle('checks-off',!fk.checked);
+  });
   ft.addEventListener('input',filter);
   function byHash(){
     var m=/^#case=(.+)$/.exec(location.hash),id=m&&decodeURIComponent(m[1]),hit=null;

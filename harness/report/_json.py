@@ -81,6 +81,7 @@ def _case(r: CaseResult) -> dict[str, Any]:
         "repeats": list(r.repeats),
         "flaky": r.flaky,
         "alone": r.alone,
+        **({"gate_wait_s": r.gate_wait_s} if r.gate_wait_s is not None else {}),
     }
 
 
@@ -234,6 +235,7 @@ class _Getter:
             repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
             flaky=t(item, "flaky", bool, where, default=False),
             alone=t(item, "alone", str, where, default=""),
+            gate_wait_s=t(item, "gate_wait_s", (int, float, type(None)), where, default=None),
         )
 
     def entry(self, e: Any, where: str) -> None:

@@ -138,6 +138,7 @@ def run_case(
         gates = min(limits.load.gate_timeout(gates), limits.timeout)
     if gates is not None:
         conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
+    result.gate_wait_s = longest_gate(conversation)
     ctx = CaseContext(
         case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes,
         provider=provider.name,
@@ -302,6 +303,14 @@ def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = Fal
 
     scripts = tuple(dc_replace(s, steps=tuple(fix(st) for st in s.steps)) for s in conversation.scripts)
     return dc_replace(conversation, scripts=scripts)
+
+
+def longest_gate(conversation: Any) -> float | None:
+    """The longest timeout of the conversation's gates, as they will wait (None: no gate)."""
+    from harness.upstream import Gate
+
+    waits = [st.timeout for s in conversation.scripts for st in s.steps if isinstance(st, Gate)]
+    return max(waits, default=None)
 
 
 def failed(result: CaseResult) -> bool:

@@ -48,7 +48,7 @@ def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> 
         folder = Path(d)
         if not folder.is_dir():
             raise ScenarioError(str(folder), "<dir>", "is not a directory of scenario files",
-                                "pass a directory holding *.toml scenarios (--scenarios DIR)")
+                                "pass a directory holding *.toml scenarios (--scenarios-dir DIR)")
         for path in sorted(folder.rglob("*.toml")):
             scenario = load_scenario(path, folder)
             if scenario.id in seen:

@@ -184,7 +184,7 @@ class RunOptions:
     concurrency: int | None = field(default=None, metadata=_meta("--concurrency", _lanes))
     keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
     scenarios: tuple[str | Path, ...] = field(
-        default=(), metadata=_meta("--scenarios", _paths, reproduce=True)
+        default=(), metadata=_meta("--scenarios-dir", _paths, reproduce=True)
     )
     front_variant: str | None = field(
         default=None, metadata=_meta("--front-variant", _variant, reproduce=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from harness._errors import PreflightError
 from harness.dialects import LENIENT
-from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver, substitute
 from harness.suite._case import Case, expand_all
 from harness.suite._case_run import Limits, run_case
 from harness.suite._catalog import load_catalog
@@ -101,7 +101,8 @@ def address(profile: SUTProfile, driver: Driver) -> str:
         return str(url)
     if profile.kind == "python":
         return profile.callable or profile.name
-    return shlex.join(profile.command[:3])
+    values = {**profile.run_values(), **getattr(driver, "values", {})}  # as it was started
+    return shlex.join(substitute(word, values) for word in profile.command[:3])
 
 
 def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:

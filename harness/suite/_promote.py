@@ -184,7 +184,7 @@ def _root(out: Path | None) -> Path:
         if _inside_package(root):
             raise FlagError(
                 "--out DIR is required outside a checkout: the catalog inside the installed package is not "
-                "yours to write; promote into a directory of your own and run it with --scenarios DIR"
+                "yours to write; promote into a directory of your own and run it with --scenarios-dir DIR"
             )
         return root
     if _inside_package(out):

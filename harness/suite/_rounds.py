@@ -11,12 +11,22 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from harness._explain import results_repr
 from harness.suite._verdict import CaseResult, Status, rank
 
-__all__ = ["Progress", "RunInterrupted", "RunResult", "merge_repeats", "repeat"]
+__all__ = ["CaseResults", "Progress", "RunInterrupted", "RunResult", "merge_repeats", "repeat"]
 
 Progress = Callable[[int, int, CaseResult], None]
 """Called after each case: (cases done, cases in the run, the case's result)."""
+
+
+class CaseResults(list[CaseResult]):
+    """A list of case results (``RunResult.unexpected``, ``.flaky``) whose repr reads in a failed
+    ``assert not result.unexpected``: each case, its first reason and its reproduce line, on one line
+    (pytest prints an object's repr on one line); the plugin adds every reason beneath."""
+
+    def __repr__(self) -> str:
+        return results_repr(self)
 
 
 @dataclass(slots=True)
@@ -34,13 +44,18 @@ class RunResult:
     left_out: dict[str, int] = field(default_factory=dict)  # cases the SUT does not claim: reason -> count
     warnings: list[str] = field(default_factory=list)  # about the SUT's settings (a shadowing models."*")
 
-    @property
-    def unexpected(self) -> list[CaseResult]:
-        return [r for r in self.results if r.unexpected]
+    def __repr__(self) -> str:  # (the dataclass's would print every case and its timeline)
+        return (
+            f"RunResult(sut={self.sut!r}, {len(self.results)} case(s), {len(self.unexpected)} unexpected)"
+        )
 
     @property
-    def flaky(self) -> list[CaseResult]:
-        return [r for r in self.results if r.flaky]
+    def unexpected(self) -> CaseResults:
+        return CaseResults(r for r in self.results if r.unexpected)
+
+    @property
+    def flaky(self) -> CaseResults:
+        return CaseResults(r for r in self.results if r.flaky)
 
     @property
     def exit_code(self) -> int:

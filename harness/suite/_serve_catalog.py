@@ -1,5 +1,5 @@
 """``thinkwire serve --catalog``: the whole catalog (or the cases ``--cases`` selects, from
-``--scenarios DIR`` or the bundled one) as one shared mock upstream for other test suites.
+``--scenarios-dir DIR`` or the bundled one) as one shared mock upstream for other test suites.
 
 Rule: every case is served as its conversation would be in a run (its salted content, its provider
 profile's strict validation, its chunking and faults), without gates; what ``GET /_thinkwire/cases``

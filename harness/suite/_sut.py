@@ -10,6 +10,7 @@ is none of the forms is one error line saying what was tried.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shlex
 from collections.abc import Sequence
@@ -27,6 +28,7 @@ __all__ = [
     "command_profile",
     "reproduce_line",
     "resolve_sut",
+    "start_dir_paths",
     "sut_argv",
     "url_profile",
 ]
@@ -45,6 +47,8 @@ def resolve_sut(sut: SUTSpec, faults: Sequence[str] = ()) -> SUTProfile:
         return builtin_profile(sut or "reference", tuple(faults))
     if isinstance(sut, str) and sut.startswith("reference") and not Path(sut).exists():
         return builtin_profile(sut, tuple(faults))  # (an unknown built-in: the error names the real ones)
+    if isinstance(sut, str):
+        _refuse_near_builtin(sut)
     profile = _profile(sut)
     if faults:
         raise FlagError(
@@ -52,6 +56,21 @@ def resolve_sut(sut: SUTSpec, faults: Sequence[str] = ()) -> SUTProfile:
             f"built-in SUTs do ({', '.join(BUILTIN)}; see thinkwire list --faults)"
         )
     return profile
+
+
+def _refuse_near_builtin(sut: str) -> None:
+    """A name that is no file but close to a built-in SUT's (``refrence``) is a typo of it: one line
+    with the did-you-mean, not "cannot read the profile file refrence"."""
+    import difflib
+
+    if "/" in sut or ":" in sut or sut.endswith(".toml") or Path(sut).exists():
+        return
+    near = difflib.get_close_matches(sut, list(BUILTIN), n=1, cutoff=0.7)
+    if near:
+        raise FlagError(
+            f"--sut {sut}: no such profile file, nor a built-in SUT; did you mean {near[0]}? "
+            f"(built-ins: {', '.join(BUILTIN)})"
+        )
 
 
 def _profile(sut: SUTProfile | str | SUTCallable) -> SUTProfile:
@@ -103,7 +122,10 @@ def callable_spec(fn: object) -> str:
 
 def command_profile(command: str, front_door: str, ready: str | None = None) -> SUTProfile:
     """The gateway ``--sut-cmd`` starts (``{upstream}``, ``{port}``, ``{tmp}`` substituted); it claims
-    its front door's dialect only (``--dialects`` says more)."""
+    its front door's dialect only (``--dialects`` says more). It runs in a fresh temp dir (``{tmp}``),
+    so its relative paths are made absolute first, against the directory thinkwire was started in
+    (:func:`start_dir_paths`); a program path that names no file there is a FlagError naming that
+    directory."""
     data: dict[str, Any] = {
         "kind": "gateway", "command": command, "front_door": front_door, "name": command,
         "dialects": [front_door],
@@ -111,11 +133,45 @@ def command_profile(command: str, front_door: str, ready: str | None = None) -> 
     if ready:
         data["ready"] = ready
     profile = parse_profile(data, source="--sut-cmd")
-    return replace(profile, origin=SUTOrigin("command", command, front_door=front_door, ready=ready or ""))
+    start = Path.cwd()
+    words = start_dir_paths(profile.command, start)
+    program, given = Path(words[0]), profile.command[0]
+    if program != Path(given) and not program.is_file():
+        raise FlagError(
+            f"--sut-cmd: {given}: no such file in {start} (a relative path in --sut-cmd resolves against "
+            "the directory thinkwire was started in; the SUT itself runs in a fresh temp dir, {tmp})"
+        )
+    return replace(
+        profile,
+        command=words,
+        origin=SUTOrigin("command", command, front_door=front_door, ready=ready or ""),
+    )
+
+
+def start_dir_paths(words: Sequence[str], start: Path) -> tuple[str, ...]:
+    """``words`` with the relative paths made absolute against ``start``: the first word when it has a
+    ``/`` in it (a program path, as a shell reads it), and every word that starts with ``./`` or
+    ``../``. A word with a placeholder (``{tmp}/x``) or an absolute one is left as it is; so is a bare
+    name (``python``, ``gw.py``: a program on PATH, an argument)."""
+
+    def relative(word: str, first: bool) -> bool:
+        if "{" in word or word.startswith("/"):
+            return False
+        return word.startswith(("./", "../")) or (first and "/" in word)
+
+    return tuple(
+        os.path.normpath(start / w) if relative(w, n == 0) else w for n, w in enumerate(words)
+    )
 
 
 def url_profile(url: str, front_door: str = "openai-chat") -> SUTProfile:
-    """The running SUT at ``url`` (``--sut-url``); it claims its front door's dialect only."""
+    """The running SUT at ``url`` (``--sut-url``); it claims its front door's dialect only. A URL
+    without its ``http://`` or ``https://`` is a FlagError (never a preflight that cannot reach it)."""
+    if not url.startswith(("http://", "https://")):
+        scheme = url.partition("://")[0] if "://" in url else ""
+        problem = f"the scheme {scheme!r} is not http or https" if scheme else "it has no scheme"
+        fixed = "http://" + url.partition("://")[2] if scheme else "http://" + url
+        raise FlagError(f"--sut-url {url}: {problem}; did you mean {fixed}?")
     data = {"kind": "url", "url": url, "front_door": front_door, "name": url, "dialects": [front_door]}
     profile = parse_profile(data, source="--sut-url")
     return replace(profile, origin=SUTOrigin("url", url, front_door=front_door))

@@ -120,6 +120,7 @@ class CaseResult:
     repeats: list[str] = field(default_factory=list)  # with --repeat: each run's verdict, in order
     flaky: bool = False  # with --repeat: the runs disagreed
     alone: str = ""  # with --concurrency: why this case ran with nothing else in flight ("": shared)
+    gate_wait_s: float | None = None  # the longest a gate of this case waited for the client (None: no gate)
 
     def failing(self) -> list[Finding]:
         return [f for f in self.findings if f.failed]

@@ -117,7 +117,7 @@ def test_with_two_workers_no_matching_case_is_one_line(capsys: pytest.CaptureFix
     assert main(["run", "-j", "2", "--cases", "no/such/case*", "-q"]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        "thinkwire: error: --cases: no case matches no/such/case* (see thinkwire list --scenarios)"
+        "thinkwire: error: --cases: no case matches no/such/case* (see thinkwire list --by-scenario)"
     ]
 
 

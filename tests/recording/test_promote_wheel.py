@@ -1,7 +1,7 @@
 """``thinkwire promote`` from a pip-installed wheel, as a new user has it: the wheel carries every cassette a
 bundled scenario replays and no corpus data; promote needs ``--out`` outside a checkout, refuses the
 installed package (one line, exit 2), copies the cassette beside the scenario it writes, and ``thinkwire
-run --scenarios DIR`` picks the case up; the installed catalog still runs after it (exit 0)."""
+run --scenarios-dir DIR`` picks the case up; the installed catalog still runs after it (exit 0)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_promote_from_an_installed_wheel(tmp_path: Path) -> None:
     assert after == before, "promote wrote into the installed package"
 
     junit = work / "junit.xml"
-    ref = ["--sut", "reference", "--scenarios", str(mine), "--cases", "recorded/my-ds*"]
+    ref = ["--sut", "reference", "--scenarios-dir", str(mine), "--cases", "recorded/my-ds*"]
     ref += ["--junit", str(junit)]
     run = _run([tw, "run", *ref, "-q"], work, env)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

@@ -191,3 +191,43 @@ def _drawn(entry: dict[str, object]) -> bool:
         or (side == "client" and kind in ("chunk", "event", "status", "end", "error", "request", "cancel"))
         or side in ("sut", "harness")
     )
+
+
+def test_case_table_fits_1400_px_with_the_check_columns_collapsible(chromium: str, tmp_path: Path) -> None:
+    """A whole catalog's report: every check, the longest case ids. At 1400 px the case table fits
+    (it scrolled sideways); the check columns come back with their switch."""
+    from harness.suite import CaseResult, Finding, Verdict
+    from harness.suite.checks import case_checks, pair_checks
+
+    checks = [c.name for c in (*case_checks(), *pair_checks())]
+    long_id = "incrementality/reasoning-delta-alias[openai-responses:alias-summary/crlf-split/multiline]"
+    results = [
+        CaseResult(
+            f"{long_id}-{n}", "s", "r", "incrementality", "sut",
+            findings=[Finding(c, Verdict.NON_STRICT if n % 3 else Verdict.PASS) for c in checks],
+            stream=Verdict.NON_STRICT,
+        )
+        for n in range(12)
+    ]
+    html = render_html(RunResult("sut", results))
+    measure = """<script>
+      var t=document.getElementById('matrix'),d=document.documentElement;
+      d.setAttribute('data-closed',Math.ceil(t.getBoundingClientRect().right)+' '+d.scrollWidth);
+      document.getElementById('f-checks').click();
+      d.setAttribute('data-opened',Math.ceil(t.getBoundingClientRect().right)+' '+
+        document.querySelectorAll('#matrix th.check').length+' '+
+        getComputedStyle(document.querySelector('#matrix th.check')).display);
+    </script></body>"""
+    page = tmp_path / "report.html"
+    page.write_text(html.replace("</body>", measure), encoding="utf-8")
+    done = _chromium(chromium, tmp_path, page.as_uri(), "--dump-dom")
+    assert done.returncode == 0, done.stderr[-2000:]
+    closed = re.search(r'data-closed="(\d+) (\d+)"', done.stdout)
+    opened = re.search(r'data-opened="(\d+) (\d+) ([\w-]+)"', done.stdout)
+    assert closed is not None
+    assert opened is not None
+    right, scroll = int(closed.group(1)), int(closed.group(2))
+    assert right <= 1400, right
+    assert scroll <= 1400, scroll
+    assert (int(opened.group(2)), opened.group(3)) == (len(checks), "table-cell")
+    assert int(opened.group(1)) > right  # the switch brings the check columns back

@@ -22,6 +22,8 @@ from harness.suite import CaseResult, Finding, RunResult, Status, Verdict
         ("utf8-integrity and sse-v2 stay", "utf8-integrity and sse-v2 stay"),  # names keep their digits
         ("upstream (deepseek-v3.2) said 400, gpt-4 -1", "upstream (deepseek-v3.2) said N, gpt-4 N"),
         ("two\nlines", "two lines"),
+        ("the SUT's 'don't' and 'it's'", "the SUT's '…' and '…'"),  # an apostrophe in a word is no quote
+        ('got "it\'s" and (\'a\', \'b\')', "got '…' and ('…', '…')"),
     ],
 )
 def test_normalise_masks_numbers_ids_and_quoted_texts(message: str, normalised: str) -> None:
@@ -60,6 +62,21 @@ def test_one_cause_for_many_cases_most_frequent_first() -> None:
     ]
     assert causes[0].example == "turn 0: <think> tags in answer 'text 0'"
     assert causes[0].cases[-1].case_id == "s/think[openai-chat:v98/frames]"  # under both of its causes
+
+
+def test_an_apostrophe_never_splits_a_cause() -> None:
+    """One cause whose message has an apostrophe before its quoted value is one group, whatever the
+    value (it was five groups reading "the gate'…'Let me') never held")."""
+    cases = [
+        _case(n, Finding("incremental", Verdict.FAIL, message=f"turn 1: the gate's condition (client saw "
+                         f"reasoning {text!r}) never held while the upstream held the next frame for 8.0s"))
+        for n, text in enumerate(["Let me", "Okay", "Hmm, so", "First", "I'll think"])
+    ]
+    causes = group_causes(cases)
+    assert [(c.count, c.line()) for c in causes] == [
+        (5, "[incremental] turn N: the gate's condition (client saw reasoning '…') never held while the "
+         "upstream held the next frame for Ns"),
+    ]
 
 
 def test_console_prints_one_line_per_cause_with_its_cases_folded() -> None:

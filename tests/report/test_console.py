@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from harness.report._console import print_summary
-from harness.suite import RunResult
+from harness.suite import CaseResult, RunResult, Status
 
 
 def test_expected_failures_are_listed_under_the_summary(run_result: RunResult) -> None:
@@ -53,3 +53,53 @@ def test_quiet_progress_on_a_short_run_says_nothing(run_result: RunResult) -> No
     for n, case in enumerate(run_result.results, 1):
         progress(n, len(run_result.results), case)
     assert out.getvalue() == ""
+
+
+def _result(
+    n: int, status: Status = Status.OK, unexpected: bool = False, gate: float | None = None
+) -> CaseResult:
+    return CaseResult(
+        f"s/c{n}", "s/c", "r", "cat", "sut", status=status, unexpected=unexpected, gate_wait_s=gate
+    )
+
+
+def test_dotted_progress_marks_error_and_timeout_apart_from_failures() -> None:
+    """A CI log's dots: ``E`` for ERROR and ``T`` for TIMEOUT (the SUT or the harness could not be
+    judged), ``F`` for an unexpected verdict; every ERROR case read ``F`` before."""
+    from harness.report._console import Progress
+
+    out = io.StringIO()
+    progress = Progress(out)
+    cases = [
+        _result(1),
+        _result(2, Status.ERROR, unexpected=True),
+        _result(3, Status.TIMEOUT, unexpected=True),
+        _result(4, unexpected=True),
+        _result(5, Status.ERROR),  # an expected ERROR is still an ERROR
+    ]
+    for n, r in enumerate(cases, 1):
+        progress(n, len(cases), r)
+    assert out.getvalue() == ".ETFE 5/5\n"
+
+
+def test_cases_in_flight_never_exceed_the_cases_run() -> None:
+    out = io.StringIO()
+    print_summary(RunResult("s", [_result(1)], concurrency=8), out)
+    assert "in flight" not in out.getvalue()  # one case: nothing ran beside it
+    out = io.StringIO()
+    print_summary(RunResult("s", [_result(1), _result(2), _result(3)], concurrency=8), out)
+    assert "\n3 cases in flight at once; 0 ran alone\n" in out.getvalue()
+
+
+def test_footer_gives_the_gate_waits_the_cases_used() -> None:
+    """The footer said "gates waited up to 1.00s" (the warm-up's figure) while the findings said 8.0 s
+    (raised for the cases in flight) or 2.0 s (a scenario's gate_timeout): it gives what was used."""
+    results = [_result(1, gate=1.0), _result(2, gate=8.0), _result(3, gate=2.0), _result(4)]
+    out = io.StringIO()
+    print_summary(RunResult("s", results, gate_timeout=1.0), out)
+    text = out.getvalue()
+    assert "\ngates waited up to 8.0 s for the client (1.0 to 8.0 s over 3 gated case(s))\n" in text
+    assert "1.00s" not in text
+    out = io.StringIO()
+    print_summary(RunResult("s", [_result(4)], gate_timeout=1.0), out)
+    assert "gates waited" not in out.getvalue()  # no gated case: no gate waited

@@ -58,7 +58,8 @@ def test_a_fault_switch_shows_as_new_failures_and_exits_1(
     assert "     3 × [delivery] turn N: reasoning never reached the client" in text
     assert all(f"         {case_id}" in text for case_id in failing)
     assert text.rstrip().endswith(
-        "REGRESSED: 3 new failure(s), 0 failing case(s) with new findings (0 fixed)"
+        "REGRESSED: 3 new failure(s), 0 failing case(s) with new findings (0 fixed; 3 verdict change(s): "
+        "3 worse, 0 better)"
     )
     assert md.read_text().startswith("## thinkwire diff: ❌ regressed")
     assert "| 3 | delivery | turn N: reasoning never reached the client |" in md.read_text()
@@ -78,12 +79,17 @@ def test_taking_the_fault_away_is_a_fix_and_identical_runs_exit_0(
     assert (
         "  ✓ wire-variants/reasoning-then-answer[openai-chat:reasoning/frames] (was FAIL: [delivery] " in text
     )
-    assert text.rstrip().endswith("OK: nothing regressed (3 fixed, 0 still failing as before)")
+    assert text.rstrip().endswith(
+        "OK: nothing regressed (3 fixed, 0 still failing as before; 3 verdict change(s): 0 worse, 3 better)"
+    )
     assert main(["diff", str(runs["clean"]), str(runs["again"])]) == 0
     assert (
         capsys.readouterr()
         .out.rstrip()
-        .endswith("OK: nothing regressed (0 fixed, 0 still failing as before)")
+        .endswith(
+            "OK: nothing regressed (0 fixed, 0 still failing as before; 0 verdict change(s): 0 worse, "
+            "0 better)"
+        )
     )
     assert main(["diff", str(runs["dropped"]), str(runs["dropped"]), "--markdown", "-"]) == 0
     assert capsys.readouterr().out.startswith("## thinkwire diff: ✅ nothing regressed")
@@ -135,3 +141,56 @@ def test_unreadable_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.Capt
     )
     with pytest.raises(Exception, match="no such file"):
         load_run(tmp_path / "missing.json")
+
+
+def _verdicts(case_id: str, stream: Verdict, cleanup: Verdict = Verdict.PASS) -> CaseResult:
+    return CaseResult(case_id, "s", "r", "c", "sut", stream=stream, cleanup=cleanup)
+
+
+def test_every_verdict_change_both_ways_on_both_axes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PASS -> NON_STRICT fails nothing without --strict, and diff said "0 failing case(s) with new
+    findings" and nothing else. Every verdict change is listed now, either way, stream and cleanup."""
+    from harness.report._diff_render import diff_junit, diff_markdown
+    from harness.report._json import write_json
+
+    old = RunResult(
+        "v1",
+        [
+            _verdicts("a", Verdict.PASS),
+            _verdicts("b", Verdict.NON_STRICT),
+            _verdicts("c", Verdict.PASS, Verdict.UNCLEAN),
+            _verdicts("d", Verdict.PASS),
+            _verdicts("same", Verdict.NON_STRICT),
+        ],
+    )
+    new = RunResult(
+        "v2",
+        [
+            _verdicts("a", Verdict.NON_STRICT),
+            _verdicts("b", Verdict.PASS),
+            _verdicts("c", Verdict.PASS, Verdict.PASS),
+            _verdicts("d", Verdict.PASS, Verdict.NOT_APPLICABLE),
+            _verdicts("same", Verdict.NON_STRICT),
+        ],
+    )
+    d = diff_runs(old, new)
+    assert [(v.case_id, v.axis, v.was, v.now, v.worse) for v in d.verdicts] == [
+        ("a", "stream", "PASS", "NON_STRICT", True),
+        ("b", "stream", "NON_STRICT", "PASS", False),
+        ("c", "cleanup", "UNCLEAN", "PASS", False),
+        ("d", "cleanup", "PASS", "N/A", False),
+    ]
+    assert d.exit_code == 0  # nothing fails that passed: listed, not a regression
+    write_json(old, tmp_path / "old.json")
+    write_json(new, tmp_path / "new.json")
+    assert main(["diff", str(tmp_path / "old.json"), str(tmp_path / "new.json")]) == 0
+    text = capsys.readouterr().out
+    assert "verdict changes (4; + worse, - better):\n  + a: stream PASS -> NON_STRICT\n" in text
+    assert "  - b: stream NON_STRICT -> PASS\n  - c: cleanup UNCLEAN -> PASS\n" in text
+    assert "4 verdict change(s): 1 worse, 3 better" in text
+    assert "| `a` | stream | PASS | NON_STRICT | worse |" in diff_markdown(d)
+    junit = ET.fromstring(diff_junit(d))
+    assert sorted(str(c.get("name")) for c in junit.iter("testcase")) == ["a", "b", "c", "d"]
+    assert "stream PASS -> NON_STRICT" in "".join(junit.itertext())

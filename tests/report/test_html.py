@@ -165,3 +165,79 @@ def test_cli_reports_unreadable_results(tmp_path: Path, capsys: pytest.CaptureFi
     err = capsys.readouterr().err
     assert err == f"thinkwire report: {bad}: field 'format': expected 'thinkwire-results', got 'other'\n"
     assert not (tmp_path / "x.html").exists()
+
+
+# -- issue 39: every badge readable (WCAG AA), the case table fits 1400 px ---------------------------
+def _luminance(hex_colour: str) -> float:
+    h = hex_colour.lstrip("#")
+    h = "".join(c * 2 for c in h) if len(h) == 3 else h
+
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(h[i : i + 2], 16) / 255) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two colours (1 to 21)."""
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _badge_rules() -> dict[str, tuple[str | None, list[str]]]:
+    """Each badge rule of the page's CSS: selector -> (its text colour, its background colours)."""
+    from harness.report._html import _CSS
+
+    badge = re.compile(r"\.v-|\.banner\.|\.tag|\.kind")
+    out: dict[str, tuple[str | None, list[str]]] = {}
+    for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", _CSS):
+        selector = selector.strip()
+        if not badge.search(selector) or "background" not in body:
+            continue
+        colour = re.search(r"(?:^|;)\s*color:\s*(#[0-9a-fA-F]{3,6})", body)
+        background = re.search(r"background(?:-color)?:\s*([^;]+)", body)
+        assert background is not None
+        backgrounds = re.findall(r"#[0-9a-fA-F]{3,6}\b", background.group(1))
+        out[selector] = (colour.group(1) if colour else None, backgrounds)
+    return out
+
+
+def test_every_badge_meets_aa_contrast() -> None:
+    """Each badge names its text colour (the header's counts inherited white: NON_STRICT's white on pale
+    yellow was 1.19:1) and reaches 4.5:1 against each of its background colours."""
+    from harness.report._html import _ORDER
+
+    rules = _badge_rules()
+    for word in (*_ORDER, "OK"):
+        assert f".v-{word.replace('/', '')}" in rules, f"no badge for {word}"
+    assert {".banner.ok", ".banner.bad", ".tag", ".tag.xfail", ".kind"} <= set(rules)
+    low = {}
+    for selector, (colour, backgrounds) in rules.items():
+        assert colour is not None, f"{selector}: no text colour of its own (it would inherit one)"
+        assert backgrounds, selector
+        worst_ratio = min(contrast(colour, bg) for bg in backgrounds)
+        if worst_ratio < 4.5:
+            low[selector] = round(worst_ratio, 2)
+    assert low == {}
+
+
+def test_many_check_columns_start_collapsed_behind_a_switch(run_result: RunResult) -> None:
+    from harness.report._html import SHOWN_CHECKS
+
+    few = render_html(run_result)
+    assert '<table id="matrix">' in few  # 7 checks: shown
+    assert '<input type="checkbox" id="f-checks" checked> 7 check columns' in few
+    many = RunResult(
+        "s",
+        [
+            CaseResult(
+                "a/b", "a/b", "r", "c", "s",
+                findings=[Finding(f"check-{n}", Verdict.PASS) for n in range(SHOWN_CHECKS + 1)],
+            )
+        ],
+    )
+    html = render_html(many)
+    assert '<table id="matrix" class="checks-off">' in html
+    assert f'<input type="checkbox" id="f-checks"> {SHOWN_CHECKS + 1} check columns' in html
+    assert html.count('class="v v-PASS c"') == SHOWN_CHECKS + 1  # each check cell is collapsible
