@@ -7,7 +7,8 @@ thread in lock step with the observer, so a hang becomes a TIMEOUT at the case's
 run; every event it yields is checked against the adapter contract first (``_contract``). An ``async
 def`` callable (or async generator function) runs on the driver's own event loop instead
 (``_python_async``: the deadline cancels it, a client cancel ``aclose()``s it) and gets
-``SUTRequest.async_http``, an ``httpx.AsyncClient`` bound to that loop.
+``SUTRequest.async_http``, an ``httpx.AsyncClient`` bound to that loop; one task runs each turn's
+iterator whole, and all of a case's turns share one ``contextvars.Context``.
 
 The framework adapter contract: each turn's request carries the scenario's tool definitions, the
 profile's request shaping (``headers``, ``body``), and ``state``, one dict per conversation that the
@@ -22,6 +23,7 @@ on ``sys.path`` before the import.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import importlib
 import queue
 import sys
@@ -168,8 +170,9 @@ class PythonDriver:
 
     def run(self, ctx: CaseContext) -> None:
         state: dict[str, Any] = {}  # one conversation: the adapter's across its turns
+        context = contextvars.Context()  # an async SUT's turns all run in it, as in one user's task
         try:
-            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state))
+            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state, context))
         finally:  # what the adapter kept open for its conversation (a WebSocket) ends with it
             for value in state.values():
                 close = getattr(value, "close", None)
@@ -184,6 +187,7 @@ class PythonDriver:
         messages: list[Message],
         cancel: Gate | None,
         state: dict[str, Any] | None = None,
+        context: contextvars.Context | None = None,
     ) -> TurnOutcome:
         assert self.fn is not None, "start() first"
         req = self._request(ctx, turn, messages, state)
@@ -192,7 +196,7 @@ class PythonDriver:
         out = TurnOutcome()
         size = sum(_size(e.event) for e in tl.select("client", "event") if e.event is not None)
         worker: _Worker | AsyncWorker = (
-            _Worker(self.fn, req) if self.loop is None else AsyncWorker(self.loop, self.fn, req)
+            _Worker(self.fn, req) if self.loop is None else AsyncWorker(self.loop, self.fn, req, context)
         )
         watch = CancelWatch(cancel)
         try:
