@@ -14,6 +14,26 @@ function say(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
 }
 
+// A scalar as the protocol carries it (a number or a string), else null.
+const scalar = (v) => (typeof v === 'number' || typeof v === 'string' ? v : null);
+
+// What an SDK's error says, whatever its shape: thinkwire reads an HTTP status from `status` (a number
+// or a numeric string; a word such as "RESOURCE_EXHAUSTED" becomes the code) and the code from `code`.
+function errorFields(err) {
+  const e = err || {};
+  const c = e.cause || {};
+  const status = [e.status, e.statusCode, e.response && e.response.status, c.status, c.statusCode]
+    .map(scalar).find((v) => v !== null);
+  const code = [e.code, e.error && e.error.code, e.error && e.error.type, c.code].map(scalar).find((v) => v !== null);
+  return {
+    type: e.name || 'Error',
+    message: String(e.message || err),
+    status: status ?? null,
+    code: code ?? null,
+    traceback: String(e.stack || ''),
+  };
+}
+
 function serve(name, runTurn) {
   const states = new Map();
   const aborts = new Map();
@@ -32,9 +52,7 @@ function serve(name, runTurn) {
       runTurn(msg, state, emit, ctl.signal)
         .catch((err) => {
           if (ctl.signal.aborted) return;
-          const status = err && (err.status ?? err.statusCode ?? (err.cause && err.cause.statusCode));
-          say({ id, error: { type: (err && err.name) || 'Error', message: String((err && err.message) || err),
-                             status: Number.isInteger(status) ? status : null, traceback: String(err && err.stack || '') } });
+          say({ id, error: errorFields(err) });
         })
         .finally(() => { aborts.delete(id); say({ id, done: true }); });
     } else if (msg.type === 'cancel') {
@@ -58,4 +76,4 @@ function fresh(req, state) {
 const text = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
 const finish = (r) => ({ 'tool-calls': 'tool_calls', tool_use: 'tool_calls', end_turn: 'stop', 'content-filter': 'content_filter' }[r] || r || 'stop');
 
-module.exports = { serve, fresh, text, finish };
+module.exports = { serve, fresh, text, finish, errorFields };

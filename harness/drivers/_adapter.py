@@ -239,7 +239,7 @@ class AdapterDriver:
                     exception=item.type,
                     traceback=item.traceback or f"{item.type}: {item.message}",
                 )
-                ev = StreamError(f"{item.type}: {item.message}", status=status or None)
+                ev = StreamError(f"{item.type}: {item.message}", code=item.code, status=status or None)
                 tl.add("client", "event", event=ev, turn=turn)
                 out.events.append(ev)
                 out.status = status or 200

@@ -15,6 +15,7 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.drivers._contract import contract_violation
+from harness.drivers._raised import read_fields
 from harness.events import (
     End,
     Event,
@@ -82,13 +83,14 @@ class Observed:
 
 @dataclass(frozen=True, slots=True)
 class Failed:
-    """The SUT raised: what its users would see (type, message, HTTP status, traceback)."""
+    """The SUT raised: what its users would see (type, message, HTTP status, provider code, traceback)."""
 
     id: str
     type: str
     message: str
     status: int | None
     traceback: str
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +127,11 @@ def parse_line(n: int, raw: str) -> Line:
         err = obj["error"]
         if not isinstance(err, Mapping) or not isinstance(err.get("message"), str):
             raise _violation(n, raw, 'an "error" needs a "message" string')
-        status = err.get("status")
-        if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
-            raise _violation(n, raw, '"error.status" must be an integer or null')
-        return Failed(
-            tid, str(err.get("type") or "Error"), err["message"], status, str(err.get("traceback") or "")
-        )
+        status, code = read_fields(err)  # as a Python exception's: int or word status, string code
+        if code is None and isinstance(err.get("code"), int) and not isinstance(err.get("code"), bool):
+            code = str(err["code"])  # a numeric code that is no HTTP status (a gRPC or JSON-RPC code)
+        kind, trace = str(err.get("type") or "Error"), str(err.get("traceback") or "")
+        return Failed(tid, kind, err["message"], status, trace, code)
     if obj.get("done") is True:
         return Done(tid)
     raise _violation(n, raw, 'expected "event", "error" or "done": true')

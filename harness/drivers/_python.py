@@ -45,6 +45,7 @@ from harness.drivers._base import (
 from harness.drivers._contract import contract_violation
 from harness.drivers._profile import SUTProfile
 from harness.drivers._python_async import DONE, TIMEOUT, AsyncWorker, LoopThread, is_async
+from harness.drivers._raised import raised
 from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
 from harness.events import Event, Message, StreamError
 
@@ -276,19 +277,19 @@ class PythonDriver:
         if httpx is not None and isinstance(exc, httpx.TimeoutException):
             tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
             raise DriverTimeout(f"the SUT callable timed out on turn {turn}: {exc!r}") from None
-        status = int(getattr(exc, "status_code", getattr(exc, "status", 0)) or 0)
+        said = raised(exc)
         tl.add(
             "client",
             "error",
             turn=turn,
-            error=f"{type(exc).__name__}: {exc}",
-            exception=type(exc).__name__,
+            error=said.error,
+            exception=said.type,
             traceback=short_traceback(exc),
         )
-        ev = StreamError(f"{type(exc).__name__}: {exc}", status=status or None)
+        ev = StreamError(said.error, code=said.code, status=said.status)
         tl.add("client", "event", event=ev, turn=turn)
         out.events.append(ev)
-        out.status = status or 200
+        out.status = said.status or 200
 
     def _abandon(self) -> None:
         """A hung callable keeps its thread; its HTTP client is closed (off this thread: closing can
