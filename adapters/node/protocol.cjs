@@ -30,8 +30,16 @@ function errorFields(err) {
     message: String(e.message || err),
     status: status ?? null,
     code: code ?? null,
-    traceback: String(e.stack || ''),
+    traceback: stackWithCauses(e),
   };
+}
+
+// The error's V8 stack, then each cause's after "Caused by:" (thinkwire names the innermost package
+// in them, with its version from node_modules/<pkg>/package.json).
+function stackWithCauses(e) {
+  const parts = [String(e.stack || e)];
+  for (let c = e.cause, n = 0; c && n < 8; c = c.cause, n += 1) parts.push(`Caused by: ${c.stack || c}`);
+  return parts.join('\n');
 }
 
 function serve(name, runTurn) {

@@ -40,6 +40,7 @@ from harness.drivers._base import (
     TurnOutcome,
     converse,
 )
+from harness.drivers._layer import named_layer
 from harness.drivers._process import Process, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.drivers._shaping import shaping, tool_specs, tools_json
@@ -200,7 +201,8 @@ class AdapterDriver:
             "front_door": self.profile.front_door,
             "tools": tools_json(self.profile.front_door, tool_specs(case.turns)),
             "headers": dict(shape.headers),
-            "body": dict(shape.body),
+            # the scenario's fields for this turn (tool_choice, response_format), then the shaping's
+            "body": {**(getattr(case.turns[turn], "request", None) or {}), **shape.body},
             "faults": list(self.profile.faults),
         }
 
@@ -238,6 +240,7 @@ class AdapterDriver:
                     error=f"{item.type}: {item.message}",
                     exception=item.type,
                     traceback=item.traceback or f"{item.type}: {item.message}",
+                    where=named_layer(item.frames),  # the package that raised ("": none named)
                 )
                 ev = StreamError(f"{item.type}: {item.message}", code=item.code, status=status or None)
                 tl.add("client", "event", event=ev, turn=turn)

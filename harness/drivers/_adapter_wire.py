@@ -15,6 +15,7 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.drivers._contract import contract_violation
+from harness.drivers._layer import Frame, js_frames
 from harness.drivers._raised import read_fields
 from harness.events import (
     End,
@@ -91,6 +92,7 @@ class Failed:
     status: int | None
     traceback: str
     code: str | None = None
+    frames: tuple[Frame, ...] = ()  # the error's stack frames, innermost first (from its stack or frames)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +133,8 @@ def parse_line(n: int, raw: str) -> Line:
         if code is None and isinstance(err.get("code"), int) and not isinstance(err.get("code"), bool):
             code = str(err["code"])  # a numeric code that is no HTTP status (a gRPC or JSON-RPC code)
         kind, trace = str(err.get("type") or "Error"), str(err.get("traceback") or "")
-        return Failed(tid, kind, err["message"], status, trace, code)
+        frames = tuple(js_frames(trace, err.get("frames")))
+        return Failed(tid, kind, err["message"], status, trace, code, frames)
     if obj.get("done") is True:
         return Done(tid)
     raise _violation(n, raw, 'expected "event", "error" or "done": true')

@@ -285,6 +285,7 @@ class PythonDriver:
             error=said.error,
             exception=said.type,
             traceback=short_traceback(exc),
+            where=said.where,  # the package that raised ("": none named)
         )
         ev = StreamError(said.error, code=said.code, status=said.status)
         tl.add("client", "event", event=ev, turn=turn)

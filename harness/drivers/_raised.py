@@ -1,5 +1,5 @@
-"""What a SUT's exception says, read from any SDK's shape: its HTTP status, the provider's error code
-and its message.
+"""What a SUT's exception says, read from any SDK's shape: its HTTP status, the provider's error code,
+its message, and the package that raised it (``_layer``).
 
 Rule: an exception is the SUT's answer, never a harness fault, so reading it never raises. The HTTP
 status is an integer from 100 to 599 found in the usual places (``status_code``, an integer or
@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness.drivers._layer import frames_of, named_layer
+
 __all__ = ["Raised", "http_status", "raised", "read_fields"]
 
 _CHAIN = 8  # exceptions followed through __cause__ / __context__
@@ -28,6 +30,7 @@ class Raised:
     message: str
     status: int | None = None  # the HTTP status it carries, if any
     code: str | None = None  # the provider's error code or status word, if any
+    where: str = ""  # "raised in PKG VERSION PATH:LINE, under PKG VERSION" ("": no package named)
 
     @property
     def error(self) -> str:
@@ -120,4 +123,4 @@ def raised(exc: BaseException) -> Raised:
         status = status if status is not None else s
         code = code if code is not None else c
         cur = cur.__cause__ or cur.__context__
-    return Raised(type(exc).__name__, _message(exc), status, code)
+    return Raised(type(exc).__name__, _message(exc), status, code, named_layer(frames_of(exc)))

@@ -168,7 +168,10 @@ def _no_upstream(view: CaseView, t: TurnView) -> Finding:
     exception, an error it answered, or an answer (canned or cached)."""
     if t.raised:
         said = str(t.raised[0].info.get("error", "an exception"))[:300]
-        msg = f"turn {t.turn}: the SUT raised {said} before calling the upstream"
+        where = t.raised[0].info.get("where")
+        msg = f"turn {t.turn}: the SUT raised {said} before calling the upstream" + (
+            f" ({where})" if where else ""
+        )
         actual = "an exception, and no upstream request"
     elif t.client_saw_error:
         said = "; ".join(e.message for e in t.client_events if isinstance(e, StreamError))

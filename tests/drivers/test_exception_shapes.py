@@ -227,3 +227,4 @@ def test_a_node_sdk_error_reaches_the_client_with_its_status(
     assert r.stream is Verdict.PASS, [(f.check, f.message) for f in r.failing()]
     (err,) = _client_errors(r)
     assert (err["status"], err.get("code")) == (status, code)
+
