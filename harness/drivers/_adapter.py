@@ -40,8 +40,9 @@ from harness.drivers._base import (
     TurnOutcome,
     converse,
 )
+from harness.drivers._files import write_files
 from harness.drivers._layer import named_layer
-from harness.drivers._process import Process, temp_dir
+from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.drivers._shaping import shaping, tool_specs, tools_json
 from harness.events import Message, StreamError
@@ -79,7 +80,8 @@ class AdapterDriver:
 
     def _spawn(self) -> None:
         self.tmp = temp_dir("thinkwire-adapter-")
-        values = self.profile.run_values(upstream=self.upstream_url, tmp=str(self.tmp))
+        values = self.profile.run_values(upstream=self.upstream_url, port=str(free_port()), tmp=str(self.tmp))
+        write_files(self.profile.files, values, self.tmp)
         argv = [substitute(a, values) for a in self.profile.command]
         env = {k: substitute(v, values) for k, v in self.profile.env.items()}
         logs = self.tmp / ".thinkwire"

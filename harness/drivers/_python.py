@@ -26,6 +26,7 @@ import contextlib
 import contextvars
 import importlib
 import queue
+import shutil
 import sys
 import threading
 import traceback
@@ -77,6 +78,7 @@ class SUTRequest:
     turn: int = 0
     front_door: str = "openai-chat"  # the event style the adapter speaks (chat- or Responses-like)
     provider: str = ""  # the provider the case's upstream plays (deepseek, kimi, anthropic, openai...)
+    tmp: str = ""  # the case's directory holding the profile's files ("" when the profile has none)
 
     def tools_json(self, front_door: str | None = None) -> list[dict[str, Any]]:
         """The tool definitions in a front door's request form (default: the adapter's own)."""
@@ -172,9 +174,12 @@ class PythonDriver:
     def run(self, ctx: CaseContext) -> None:
         state: dict[str, Any] = {}  # one conversation: the adapter's across its turns
         context = contextvars.Context()  # an async SUT's turns all run in it, as in one user's task
+        tmp = self._files(ctx)
         try:
-            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state, context))
+            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state, context, tmp))
         finally:  # what the adapter kept open for its conversation (a WebSocket) ends with it
+            if tmp:
+                shutil.rmtree(tmp, ignore_errors=True)
             for value in state.values():
                 close = getattr(value, "close", None)
                 if callable(close):
@@ -189,9 +194,10 @@ class PythonDriver:
         cancel: Gate | None,
         state: dict[str, Any] | None = None,
         context: contextvars.Context | None = None,
+        tmp: str = "",
     ) -> TurnOutcome:
         assert self.fn is not None, "start() first"
-        req = self._request(ctx, turn, messages, state)
+        req = self._request(ctx, turn, messages, state, tmp)
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
         out = TurnOutcome()
@@ -243,8 +249,26 @@ class PythonDriver:
             tl.add("client", "end", turn=turn)
         return out
 
+    def _files(self, ctx: CaseContext) -> str:
+        """The case's directory with the profile's files written into it ("" when it has none)."""
+        if not self.profile.files:
+            return ""
+        from harness.drivers._files import write_files
+        from harness.drivers._process import free_port, temp_dir
+
+        tmp = temp_dir("thinkwire-py-")
+        case = ctx.case
+        values = self.profile.run_values(
+            upstream=ctx.upstream_url, port=str(free_port()), tmp=str(tmp), model=ctx.model,
+            dialect=case.dialect, variant=case.variant or "", provider=ctx.provider,
+            front_door=self.front_door,
+        )
+        write_files(self.profile.files, values, tmp)
+        return str(tmp)
+
     def _request(
-        self, ctx: CaseContext, turn: int, messages: list[Message], state: dict[str, Any] | None
+        self, ctx: CaseContext, turn: int, messages: list[Message], state: dict[str, Any] | None,
+        tmp: str = "",
     ) -> SUTRequest:
         """What the callable gets for this turn, with the profile's request shaping."""
         case = ctx.case
@@ -270,6 +294,7 @@ class PythonDriver:
             front_door=self.front_door,
             provider=ctx.provider,
             async_http=self.async_http,
+            tmp=tmp,
         )
 
     def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
