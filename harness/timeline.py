@@ -14,7 +14,8 @@ directly. Entry kinds by side:
   no script for or addressed to another dialect, ``harness`` for a mock-internal exception), ``mode``
   (info: stream — what the upstream answered, asked_stream — what the request asked for, reasoning).
 * ``client``: ``request``, ``status`` (info: status, headers), ``chunk`` (``data``), ``event``
-  (``event``), ``end``, ``error`` (info: error), ``cancel``.
+  (``event``), ``end``, ``error`` (info: error, exception, traceback, where), ``cancel``, ``tool``
+  (info: name, arguments, result: a tool the SUT ran through ``SUTRequest.tool_functions``).
 * ``sut``: ``start`` (info: pid), ``ready``, ``exit`` (info: code), ``stderr`` (``data``),
   ``child-exit`` (info: pid), ``dir-removed`` (info: path), ``dir-left`` (info: path),
   ``process-left`` (info: pid, cmdline).

@@ -162,8 +162,8 @@ def converse(ctx: CaseContext, send_turn: SendTurn) -> None:
             messages.append(assemble(outcome.events))
             i = last + 1
             continue
-        i += 1
-        if outcome.cancelled and not outcome.errored and i + 1 < len(turns) and turns[i + 1].user is not None:
+        i += 1  # (the next turn, from here on)
+        if outcome.cancelled and not outcome.errored and i < len(turns) and turns[i].user is not None:
             partial = assemble(outcome.events)
             kept = tuple(b for b in partial.content if not isinstance(b, ToolCallBlock))
             if kept:

@@ -48,6 +48,7 @@ from harness.drivers._profile import SUTProfile
 from harness.drivers._python_async import DONE, TIMEOUT, AsyncWorker, LoopThread, is_async
 from harness.drivers._raised import raised
 from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
+from harness.drivers._tools import ToolRunner
 from harness.events import Event, Message, StreamError
 
 if TYPE_CHECKING:
@@ -79,10 +80,18 @@ class SUTRequest:
     front_door: str = "openai-chat"  # the event style the adapter speaks (chat- or Responses-like)
     provider: str = ""  # the provider the case's upstream plays (deepseek, kimi, anthropic, openai...)
     tmp: str = ""  # the case's directory holding the profile's files ("" when the profile has none)
+    runner: ToolRunner | None = None  # the scenario's tools as callables (``tool_functions``)
 
     def tools_json(self, front_door: str | None = None) -> list[dict[str, Any]]:
         """The tool definitions in a front door's request form (default: the adapter's own)."""
         return tools_json(front_door or self.front_door, self.tools)
+
+    def tool_functions(self, *, asynchronous: bool = False) -> list[Callable[..., Any]]:
+        """The scenario's tools as functions for a framework that runs its tools itself: named,
+        described and typed as the tool definitions say, each returning the scripted result of its
+        call (the conversation's next request is then the SUT's own: thinkwire reads the turns from
+        what reached the upstream). ``asynchronous``: ``async def`` functions."""
+        return self.runner.callables(asynchronous=asynchronous) if self.runner is not None else []
 
 
 SUTCallable = Callable[[SUTRequest], Iterable[Event]]
@@ -295,6 +304,7 @@ class PythonDriver:
             provider=ctx.provider,
             async_http=self.async_http,
             tmp=tmp,
+            runner=ToolRunner(case.turns, tool_specs(case.turns), _recorder(ctx, turn)),
         )
 
     def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
@@ -383,6 +393,15 @@ class _Worker:
         self._stopped = True
         self._go.set()
         self._thread.join(2.0)
+
+
+def _recorder(ctx: CaseContext, turn: int) -> Callable[[str, str, str], None]:
+    """Records a tool call the SUT ran through ``tool_functions`` (a client ``tool`` entry)."""
+
+    def record(name: str, arguments: str, result: str) -> None:
+        ctx.timeline.add("client", "tool", turn=turn, name=name, arguments=arguments, result=result)
+
+    return record
 
 
 def _size(ev: object) -> int:
