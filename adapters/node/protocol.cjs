@@ -1,6 +1,8 @@
 // thinkwire's JSON-lines adapter protocol, version 1 (docs/adapter-protocol.md), for Node adapters.
 // serve(name, runTurn): says hello, reads request lines from stdin, runs each turn with an
 // AbortController (cancel aborts it), keeps one state object per conversation, writes event lines.
+// runTurn(msg, state, emit, signal, runTool): runTool({id, name, arguments}) resolves to the scripted
+// result of a tool the framework runs itself, mid-turn (a tool_call line, answered by tool_result).
 'use strict';
 const readline = require('node:readline');
 
@@ -45,6 +47,7 @@ function stackWithCauses(e) {
 function serve(name, runTurn) {
   const states = new Map();
   const aborts = new Map();
+  const tools = new Map(); // `${turn id}\n${call id}` -> resolve, for tool calls awaiting their result
   say({ type: 'hello', protocol: 1, name });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   rl.on('line', (line) => {
@@ -57,12 +60,22 @@ function serve(name, runTurn) {
       if (!states.has(msg.conversation)) states.set(msg.conversation, { seen: 0 });
       const state = states.get(msg.conversation);
       const emit = (event) => { if (!ctl.signal.aborted) say({ id, event }); };
-      runTurn(msg, state, emit, ctl.signal)
+      const runTool = (call) => new Promise((resolve, reject) => {
+        if (ctl.signal.aborted) { reject(new Error('the turn was cancelled')); return; }
+        tools.set(`${id}\n${call.id}`, resolve);
+        ctl.signal.addEventListener('abort', () => reject(new Error('the turn was cancelled')), { once: true });
+        say({ id, tool_call: { id: call.id, name: call.name, arguments: call.arguments } });
+      });
+      runTurn(msg, state, emit, ctl.signal, runTool)
         .catch((err) => {
           if (ctl.signal.aborted) return;
           say({ id, error: errorFields(err) });
         })
         .finally(() => { aborts.delete(id); say({ id, done: true }); });
+    } else if (msg.type === 'tool_result') {
+      const resolve = tools.get(`${msg.id}\n${msg.call_id}`);
+      tools.delete(`${msg.id}\n${msg.call_id}`);
+      if (resolve) resolve(msg.content);
     } else if (msg.type === 'cancel') {
       const ctl = aborts.get(msg.id);
       if (ctl) ctl.abort();

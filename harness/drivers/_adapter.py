@@ -26,9 +26,11 @@ from harness.drivers._adapter_wire import (
     Hello,
     Observed,
     ProtocolViolation,
+    ToolRun,
     cancel_line,
     end_line,
     parse_line,
+    tool_result_line,
     turn_line,
 )
 from harness.drivers._base import (
@@ -45,6 +47,7 @@ from harness.drivers._layer import named_layer
 from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.drivers._shaping import shaping, tool_specs, tools_json
+from harness.drivers._tools import ToolRunner, recorder
 from harness.events import Message, StreamError
 
 if TYPE_CHECKING:
@@ -131,7 +134,7 @@ class AdapterDriver:
                 out.put(line.decode("utf-8", errors="replace").rstrip("\r\n"))
         out.put(_EOF)
 
-    def _next(self, timeout: float) -> Hello | Observed | Failed | Done | None:
+    def _next(self, timeout: float) -> Hello | Observed | Failed | Done | ToolRun | None:
         """The next protocol line (None when none came within ``timeout``); EOF is a DriverError, a
         bad line an AdapterError."""
         from harness.drivers._python import AdapterError
@@ -217,6 +220,7 @@ class AdapterDriver:
         tl.add("client", "request", turn=turn, model=ctx.model, data=data)
         self._send(data)
         out, watch, size = TurnOutcome(), CancelWatch(cancel), 0
+        tools = ToolRunner(ctx.case.turns, tool_specs(ctx.case.turns), recorder(ctx.timeline, turn))
         while True:
             item = self._next(ctx.left())
             if item is None:
@@ -233,6 +237,10 @@ class AdapterDriver:
                 raise AdapterError(f"adapter line {self._n}: expected a line of turn {tid!r}, got {item!r}")
             if isinstance(item, Done):
                 break
+            if isinstance(item, ToolRun):  # the SUT runs the tool itself: its scripted result
+                result = tools.run(item.name, _arguments(item.arguments))
+                self._send(tool_result_line(tid, item.call_id, result))
+                continue
             if isinstance(item, Failed):
                 status = item.status or 0
                 tl.add(
@@ -292,3 +300,14 @@ class AdapterDriver:
             self.proc = None
         self.tmp = None
         self.stale = False  # (owned by the Process: removed when it stopped)
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    """A tool call's arguments as the tool gets them (text that is no JSON object: none)."""
+    import json
+
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

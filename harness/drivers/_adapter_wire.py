@@ -43,10 +43,12 @@ __all__ = [
     "Line",
     "Observed",
     "ProtocolViolation",
+    "ToolRun",
     "cancel_line",
     "end_line",
     "messages_json",
     "parse_line",
+    "tool_result_line",
     "turn_line",
 ]
 
@@ -100,7 +102,17 @@ class Done:
     id: str
 
 
-Line = Hello | Observed | Failed | Done
+@dataclass(frozen=True, slots=True)
+class ToolRun:
+    """The SUT runs a tool itself, mid-turn: thinkwire answers with :func:`tool_result_line`."""
+
+    id: str
+    call_id: str
+    name: str
+    arguments: str
+
+
+Line = Hello | Observed | Failed | Done | ToolRun
 
 
 def _violation(n: int, raw: str, problem: str) -> ProtocolViolation:
@@ -137,7 +149,14 @@ def parse_line(n: int, raw: str) -> Line:
         return Failed(tid, kind, err["message"], status, trace, code, frames)
     if obj.get("done") is True:
         return Done(tid)
-    raise _violation(n, raw, 'expected "event", "error" or "done": true')
+    if "tool_call" in obj:
+        call = obj["tool_call"]
+        if not isinstance(call, Mapping) or not all(
+            isinstance(call.get(k), str) for k in ("id", "name", "arguments")
+        ):
+            raise _violation(n, raw, 'a "tool_call" needs "id", "name" and "arguments" strings')
+        return ToolRun(tid, call["id"], call["name"], call["arguments"])
+    raise _violation(n, raw, 'expected "event", "error", "tool_call" or "done": true')
 
 
 def _event(n: int, raw: str, ev: Any) -> Event:
@@ -190,6 +209,12 @@ def turn_line(
     """The request line of one turn: the ``SUTRequest`` fields, the conversation, the turn."""
     obj = {"type": "turn", "id": tid, "conversation": conversation, "turn": turn, **fields}
     obj["messages"] = messages_json(messages)
+    return dumps_compact(obj).encode() + b"\n"
+
+
+def tool_result_line(tid: str, call_id: str, content: str) -> bytes:
+    """thinkwire's answer to a mid-turn ``tool_call``: the tool's scripted result."""
+    obj = {"type": "tool_result", "id": tid, "call_id": call_id, "content": content}
     return dumps_compact(obj).encode() + b"\n"
 
 

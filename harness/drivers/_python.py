@@ -48,7 +48,7 @@ from harness.drivers._profile import SUTProfile
 from harness.drivers._python_async import DONE, TIMEOUT, AsyncWorker, LoopThread, is_async
 from harness.drivers._raised import raised
 from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
-from harness.drivers._tools import ToolRunner
+from harness.drivers._tools import ToolRunner, recorder
 from harness.events import Event, Message, StreamError
 
 if TYPE_CHECKING:
@@ -304,7 +304,7 @@ class PythonDriver:
             provider=ctx.provider,
             async_http=self.async_http,
             tmp=tmp,
-            runner=ToolRunner(case.turns, tool_specs(case.turns), _recorder(ctx, turn)),
+            runner=ToolRunner(case.turns, tool_specs(case.turns), recorder(ctx.timeline, turn)),
         )
 
     def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
@@ -393,15 +393,6 @@ class _Worker:
         self._stopped = True
         self._go.set()
         self._thread.join(2.0)
-
-
-def _recorder(ctx: CaseContext, turn: int) -> Callable[[str, str, str], None]:
-    """Records a tool call the SUT ran through ``tool_functions`` (a client ``tool`` entry)."""
-
-    def record(name: str, arguments: str, result: str) -> None:
-        ctx.timeline.add("client", "tool", turn=turn, name=name, arguments=arguments, result=result)
-
-    return record
 
 
 def _size(ev: object) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.drivers._shaping import ToolSpec
 
-__all__ = ["ToolRunner"]
+__all__ = ["ToolRunner", "recorder"]
 
 _TYPES: Mapping[str, type] = {
     "string": str, "integer": int, "number": float, "boolean": bool, "array": list, "object": dict,
@@ -83,3 +83,12 @@ class ToolRunner:
         fn.__name__ = fn.__qualname__ = name
         fn.__doc__ = spec.description
         return fn  # type: ignore[no-any-return]
+
+
+def recorder(timeline: Any, turn: int) -> Callable[[str, str, str], None]:
+    """Records a tool call the SUT ran (a client ``tool`` entry of ``turn`` in ``timeline``)."""
+
+    def record(name: str, arguments: str, result: str) -> None:
+        timeline.add("client", "tool", turn=turn, name=name, arguments=arguments, result=result)
+
+    return record
