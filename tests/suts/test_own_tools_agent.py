@@ -64,3 +64,15 @@ def test_tool_functions_are_named_described_and_typed_as_the_scenario_says() -> 
     assert calls == [(spec.name, '{"' + next(iter(params)) + '": "x"}', case.turns[0].tool_result)]
     (afn,) = runner.callables(asynchronous=True)
     assert inspect.iscoroutinefunction(afn)
+
+
+def test_an_agent_s_continuation_after_a_scenario_ending_in_tool_calls_is_answered_not_judged() -> None:
+    """A scenario whose last turn ends in tool calls: the agent runs the tool and asks again, as it
+    should; the upstream answers that continuation (a turn beyond the scenario), which no check judges
+    (it was an unexpected request and an evidence FAIL before)."""
+    case = "incrementality/thinking-before-tool-call[openai-chat:reasoning_content/frames]"
+    (r,) = run([case], sut=agent("own_tools"), preflight=False).results
+    assert r.stream is Verdict.PASS, findings(r)
+    requests = [e["turn"] for e in r.timeline if e["side"] == "upstream" and e["kind"] == "request"]
+    assert requests == [0, 1]  # the scenario has one turn: 1 is the agent's continuation
+    assert not [e for e in r.timeline if e["kind"] == "server-error"]
