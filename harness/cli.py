@@ -93,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     from harness.recording import _corpus_cli, _import_cli
     from harness.report import _cli, _diff_cli
 
+    _add_show_parser(sub)
     _import_cli.add_parser(sub)
     _corpus_cli.add_parser(sub)
     _cli.add_parser(sub)
@@ -671,6 +672,66 @@ def _cmd_record(args: argparse.Namespace) -> int:
     )
 
 
+def _add_show_parser(sub: Any) -> None:
+    show = sub.add_parser(
+        "show",
+        help="run one case again with its whole timeline; print its swimlane and each check's evidence",
+        description="Run one case again, keeping its whole timeline (a passing case's too), and print "
+        "each check's finding with the entries it cites, what the upstream sent beside what the client "
+        "got, and the timeline as a swimlane. Name the SUT with `thinkwire run`'s flags, or give "
+        "--report DIR to take them from that run's reproduce line.",
+    )
+    show.add_argument("case", help="the case id (or a glob matching one case)")
+    show.add_argument("--report", metavar="DIR", help="a report directory: run the case as that run did")
+    show.add_argument(
+        "flags", nargs=argparse.REMAINDER, metavar="RUN FLAGS",
+        help="`thinkwire run` flags naming the SUT and the settings (--sut, --strict, --timeout, ...)",
+    )
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    """``thinkwire show``: the case run again as ``run`` would, every timeline kept, then printed."""
+    import shlex
+
+    from harness.report._show import render_show
+
+    flags = list(args.flags)
+    ran = build_parser().parse_args(["run", *flags])  # the run's flags: errors name the flag (exit 2)
+    report = args.report or ran.report
+    if report:
+        line = _stored_reproduce(Path(report), args.case)
+        argv = shlex.split(line)
+        if argv[:2] != ["thinkwire", "run"]:
+            raise FlagError(f"--report {report}: {args.case} cannot be run again from its line: {line}")
+        ran = build_parser().parse_args([*argv[1:], *[f for f in flags if f not in ("--report", report)]])
+    ran.report = ran.junit = ran.write_expectations = None
+    ran.keep_timelines, ran.repeat, ran.jobs, ran.concurrency = True, 1, 1, None
+    ran.cases = [args.case]
+    options, cases = _check_run_args(ran)
+    if len(cases) != 1:
+        raise FlagError(f"show: {args.case!r} matches {len(cases)} cases; name one (thinkwire list)")
+    with _Signals() as stop:
+        result = _run_until_signal(cases, options, True, stop)
+    if result is None or not result.results:
+        return 128 + stop.signum if stop.signum else 2
+    print(render_show(result.results[0], cases[0]), end="")
+    return result.exit_code
+
+
+def _stored_reproduce(report: Path, case_id: str) -> str:
+    """The reproduce line ``report``'s results.json holds for ``case_id`` (a FlagError when absent)."""
+    from harness.report._json import ResultsError, load_results
+
+    try:
+        stored = load_results(report / "results.json")
+    except (OSError, ResultsError) as exc:
+        raise FlagError(f"--report {report}: cannot read results.json: {exc}") from None
+    for r in stored.results:
+        if r.case_id == case_id:
+            return r.reproduce
+    raise FlagError(f"--report {report}: no case {case_id!r} in its results.json")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # the program itself (not embedded): detached SUT descendants are re-parented
         from harness.drivers._process import become_subreaper  # here, where they can be found
@@ -696,6 +757,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_promote(args)
         if args.command == "record":
             return _cmd_record(args)
+        if args.command == "show":
+            return _cmd_show(args)
         if args.command == "import":
             from harness.recording import _import_cli
 

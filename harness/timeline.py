@@ -1,6 +1,8 @@
 """The timeline: one monotonic clock, entries from both sides of the SUT.
 
-Rule: the mock upstream, the drivers and the cleanup watchers only *append*; checks only *read*.
+Rule: the mock upstream, the drivers and the cleanup watchers only *append* (a driver may move its
+client entries to the turn the upstream's requests say they belong to: :meth:`Timeline.retag`);
+checks only *read*.
 Times are ``time.monotonic_ns()`` of the harness process, so upstream writes and client reads compare
 directly. Entry kinds by side:
 
@@ -12,7 +14,8 @@ directly. Entry kinds by side:
   no script for or addressed to another dialect, ``harness`` for a mock-internal exception), ``mode``
   (info: stream — what the upstream answered, asked_stream — what the request asked for, reasoning).
 * ``client``: ``request``, ``status`` (info: status, headers), ``chunk`` (``data``), ``event``
-  (``event``), ``end``, ``error`` (info: error), ``cancel``.
+  (``event``), ``end``, ``error`` (info: error, exception, traceback, where), ``cancel``, ``tool``
+  (info: name, arguments, result: a tool the SUT ran through ``SUTRequest.tool_functions``).
 * ``sut``: ``start`` (info: pid), ``ready``, ``exit`` (info: code), ``stderr`` (``data``),
   ``child-exit`` (info: pid), ``dir-removed`` (info: path), ``dir-left`` (info: path),
   ``process-left`` (info: pid, cmdline).
@@ -255,6 +258,20 @@ class Timeline:
             and (kind is None or e.kind == kind)
             and (turn is None or e.turn == turn)
         ]
+
+    def retag(self, side: Side, turn: int, since: int, new_turn: int) -> int:
+        """Move ``side``'s entries of ``turn`` at or after time ``since`` to ``new_turn``: a SUT that
+        continued the conversation on its own (ran a tool itself, asked the model again) is read by
+        what reached the upstream, not by the call that carried it. Returns how many moved."""
+        moved = 0
+        with self._lock:
+            self._settle()
+            entries = self._entries
+            for i, e in enumerate(entries):
+                if e.side == side and e.turn == turn and e.t >= since:
+                    entries[i] = e._replace(turn=new_turn)
+                    moved += 1
+        return moved
 
     def client_events(self, turn: int | None = None) -> list[Event]:
         return [e.event for e in self.select("client", "event", turn) if e.event is not None]

@@ -26,9 +26,11 @@ from harness.drivers._adapter_wire import (
     Hello,
     Observed,
     ProtocolViolation,
+    ToolRun,
     cancel_line,
     end_line,
     parse_line,
+    tool_result_line,
     turn_line,
 )
 from harness.drivers._base import (
@@ -40,9 +42,12 @@ from harness.drivers._base import (
     TurnOutcome,
     converse,
 )
-from harness.drivers._process import Process, temp_dir
+from harness.drivers._files import write_files
+from harness.drivers._layer import named_layer
+from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.drivers._shaping import shaping, tool_specs, tools_json
+from harness.drivers._tools import ToolRunner, recorder
 from harness.events import Message, StreamError
 
 if TYPE_CHECKING:
@@ -78,7 +83,8 @@ class AdapterDriver:
 
     def _spawn(self) -> None:
         self.tmp = temp_dir("thinkwire-adapter-")
-        values = self.profile.run_values(upstream=self.upstream_url, tmp=str(self.tmp))
+        values = self.profile.run_values(upstream=self.upstream_url, port=str(free_port()), tmp=str(self.tmp))
+        write_files(self.profile.files, values, self.tmp)
         argv = [substitute(a, values) for a in self.profile.command]
         env = {k: substitute(v, values) for k, v in self.profile.env.items()}
         logs = self.tmp / ".thinkwire"
@@ -128,7 +134,7 @@ class AdapterDriver:
                 out.put(line.decode("utf-8", errors="replace").rstrip("\r\n"))
         out.put(_EOF)
 
-    def _next(self, timeout: float) -> Hello | Observed | Failed | Done | None:
+    def _next(self, timeout: float) -> Hello | Observed | Failed | Done | ToolRun | None:
         """The next protocol line (None when none came within ``timeout``); EOF is a DriverError, a
         bad line an AdapterError."""
         from harness.drivers._python import AdapterError
@@ -200,7 +206,8 @@ class AdapterDriver:
             "front_door": self.profile.front_door,
             "tools": tools_json(self.profile.front_door, tool_specs(case.turns)),
             "headers": dict(shape.headers),
-            "body": dict(shape.body),
+            # the scenario's fields for this turn (tool_choice, response_format), then the shaping's
+            "body": {**(getattr(case.turns[turn], "request", None) or {}), **shape.body},
             "faults": list(self.profile.faults),
         }
 
@@ -213,6 +220,7 @@ class AdapterDriver:
         tl.add("client", "request", turn=turn, model=ctx.model, data=data)
         self._send(data)
         out, watch, size = TurnOutcome(), CancelWatch(cancel), 0
+        tools = ToolRunner(ctx.case.turns, tool_specs(ctx.case.turns), recorder(ctx.timeline, turn))
         while True:
             item = self._next(ctx.left())
             if item is None:
@@ -229,6 +237,10 @@ class AdapterDriver:
                 raise AdapterError(f"adapter line {self._n}: expected a line of turn {tid!r}, got {item!r}")
             if isinstance(item, Done):
                 break
+            if isinstance(item, ToolRun):  # the SUT runs the tool itself: its scripted result
+                result = tools.run(item.name, _arguments(item.arguments))
+                self._send(tool_result_line(tid, item.call_id, result))
+                continue
             if isinstance(item, Failed):
                 status = item.status or 0
                 tl.add(
@@ -238,8 +250,9 @@ class AdapterDriver:
                     error=f"{item.type}: {item.message}",
                     exception=item.type,
                     traceback=item.traceback or f"{item.type}: {item.message}",
+                    where=named_layer(item.frames),  # the package that raised ("": none named)
                 )
-                ev = StreamError(f"{item.type}: {item.message}", status=status or None)
+                ev = StreamError(f"{item.type}: {item.message}", code=item.code, status=status or None)
                 tl.add("client", "event", event=ev, turn=turn)
                 out.events.append(ev)
                 out.status = status or 200
@@ -287,3 +300,14 @@ class AdapterDriver:
             self.proc = None
         self.tmp = None
         self.stale = False  # (owned by the Process: removed when it stopped)
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    """A tool call's arguments as the tool gets them (text that is no JSON object: none)."""
+    import json
+
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

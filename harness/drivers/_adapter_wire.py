@@ -15,6 +15,8 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.drivers._contract import contract_violation
+from harness.drivers._layer import Frame, js_frames
+from harness.drivers._raised import read_fields
 from harness.events import (
     End,
     Event,
@@ -41,10 +43,12 @@ __all__ = [
     "Line",
     "Observed",
     "ProtocolViolation",
+    "ToolRun",
     "cancel_line",
     "end_line",
     "messages_json",
     "parse_line",
+    "tool_result_line",
     "turn_line",
 ]
 
@@ -82,13 +86,15 @@ class Observed:
 
 @dataclass(frozen=True, slots=True)
 class Failed:
-    """The SUT raised: what its users would see (type, message, HTTP status, traceback)."""
+    """The SUT raised: what its users would see (type, message, HTTP status, provider code, traceback)."""
 
     id: str
     type: str
     message: str
     status: int | None
     traceback: str
+    code: str | None = None
+    frames: tuple[Frame, ...] = ()  # the error's stack frames, innermost first (from its stack or frames)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +102,17 @@ class Done:
     id: str
 
 
-Line = Hello | Observed | Failed | Done
+@dataclass(frozen=True, slots=True)
+class ToolRun:
+    """The SUT runs a tool itself, mid-turn: thinkwire answers with :func:`tool_result_line`."""
+
+    id: str
+    call_id: str
+    name: str
+    arguments: str
+
+
+Line = Hello | Observed | Failed | Done | ToolRun
 
 
 def _violation(n: int, raw: str, problem: str) -> ProtocolViolation:
@@ -125,15 +141,22 @@ def parse_line(n: int, raw: str) -> Line:
         err = obj["error"]
         if not isinstance(err, Mapping) or not isinstance(err.get("message"), str):
             raise _violation(n, raw, 'an "error" needs a "message" string')
-        status = err.get("status")
-        if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
-            raise _violation(n, raw, '"error.status" must be an integer or null')
-        return Failed(
-            tid, str(err.get("type") or "Error"), err["message"], status, str(err.get("traceback") or "")
-        )
+        status, code = read_fields(err)  # as a Python exception's: int or word status, string code
+        if code is None and isinstance(err.get("code"), int) and not isinstance(err.get("code"), bool):
+            code = str(err["code"])  # a numeric code that is no HTTP status (a gRPC or JSON-RPC code)
+        kind, trace = str(err.get("type") or "Error"), str(err.get("traceback") or "")
+        frames = tuple(js_frames(trace, err.get("frames")))
+        return Failed(tid, kind, err["message"], status, trace, code, frames)
     if obj.get("done") is True:
         return Done(tid)
-    raise _violation(n, raw, 'expected "event", "error" or "done": true')
+    if "tool_call" in obj:
+        call = obj["tool_call"]
+        if not isinstance(call, Mapping) or not all(
+            isinstance(call.get(k), str) for k in ("id", "name", "arguments")
+        ):
+            raise _violation(n, raw, 'a "tool_call" needs "id", "name" and "arguments" strings')
+        return ToolRun(tid, call["id"], call["name"], call["arguments"])
+    raise _violation(n, raw, 'expected "event", "error", "tool_call" or "done": true')
 
 
 def _event(n: int, raw: str, ev: Any) -> Event:
@@ -186,6 +209,12 @@ def turn_line(
     """The request line of one turn: the ``SUTRequest`` fields, the conversation, the turn."""
     obj = {"type": "turn", "id": tid, "conversation": conversation, "turn": turn, **fields}
     obj["messages"] = messages_json(messages)
+    return dumps_compact(obj).encode() + b"\n"
+
+
+def tool_result_line(tid: str, call_id: str, content: str) -> bytes:
+    """thinkwire's answer to a mid-turn ``tool_call``: the tool's scripted result."""
+    obj = {"type": "tool_result", "id": tid, "call_id": call_id, "content": content}
     return dumps_compact(obj).encode() + b"\n"
 
 

@@ -147,13 +147,23 @@ def converse(ctx: CaseContext, send_turn: SendTurn) -> None:
     partial reply as the client got it (its tool calls, never answered, left out), as chat clients do."""
     messages: list[Message] = []
     turns = ctx.case.turns
-    for i, spec in enumerate(turns):
+    i = 0
+    while i < len(turns):
+        spec = turns[i]
         if ctx.left() <= 0:
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {i})")
         if spec.user is not None:
             messages.append(Message.user(spec.user))
         outcome = send_turn(i, list(messages), spec.cancel)
-        if outcome.cancelled and not outcome.errored and i + 1 < len(turns) and turns[i + 1].user is not None:
+        last = _continued(ctx, i)
+        if last > i:  # the SUT carried the conversation on by itself (ran its tool, asked again)
+            if outcome.errored or outcome.cancelled or last + 1 >= len(turns):
+                return
+            messages.append(assemble(outcome.events))
+            i = last + 1
+            continue
+        i += 1  # (the next turn, from here on)
+        if outcome.cancelled and not outcome.errored and i < len(turns) and turns[i].user is not None:
             partial = assemble(outcome.events)
             kept = tuple(b for b in partial.content if not isinstance(b, ToolCallBlock))
             if kept:
@@ -165,3 +175,18 @@ def converse(ctx: CaseContext, send_turn: SendTurn) -> None:
         messages.append(reply)
         for call in reply.tool_calls:
             messages.append(Message.tool(call.id, spec.tool_result, call.name))
+
+
+def _continued(ctx: CaseContext, turn: int) -> int:
+    """The last turn whose upstream request the SUT sent while thinkwire's ``turn`` ran: a SUT that
+    runs its tools itself, or asks the model again after a tool call it could not parse, reaches the
+    next turns on its own. Its client entries are moved to the turn whose request preceded them (the
+    turns are read from what reached the upstream); ``turn`` when it reached none."""
+    firsts: dict[int, int] = {}
+    for e in ctx.timeline.select("upstream", "request"):
+        if e.turn > turn and e.turn not in firsts:
+            firsts[e.turn] = e.t
+    for later in sorted(firsts):
+        for back in range(later - 1, turn - 1, -1):  # (entries already moved to an earlier later turn)
+            ctx.timeline.retag("client", back, firsts[later], later)
+    return max(firsts, default=turn)

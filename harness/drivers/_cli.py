@@ -23,7 +23,8 @@ import psutil
 from harness.dialects import get_dialect
 from harness.drivers._base import CancelWatch, CaseContext, CaseTooBig, DriverError, DriverTimeout
 from harness.drivers._cli_rpc import RpcClient
-from harness.drivers._process import Process, temp_dir
+from harness.drivers._files import write_files
+from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, substitute
 from harness.events import Event
 from harness.timeline import Timeline
@@ -55,6 +56,7 @@ class CliDriver:
         tmp = temp_dir("thinkwire-cli-")  # (removed by stop_all too, should the run be interrupted)
         logs = temp_dir("thinkwire-cli-logs-")
         values = self._values(ctx, tmp)
+        write_files(self.profile.files, values, tmp)
         argv = [substitute(a, values) for a in self.profile.command]
         env = {k: substitute(v, values) for k, v in self.profile.env.items()}
         session = Path(values["session"])
@@ -92,10 +94,11 @@ class CliDriver:
             raise DriverTimeout(f"the CLI did not finish within {ctx.timeout:g}s", self._last_stderr)
 
     def _values(self, ctx: CaseContext, tmp: Path) -> dict[str, str]:
-        """The placeholders of the command, env and session dir for this case."""
+        """The placeholders of the command, env, files and session dir for this case."""
         case = ctx.case
         values = self.profile.run_values(
             upstream=ctx.upstream_url,
+            port=str(free_port()),
             tmp=str(tmp),
             dialect=case.dialect,
             variant=case.variant,

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from harness.drivers._base import CaseContext, DriverError, converse
+from harness.drivers._files import write_files
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, build_options, echo_pin, observer_options, substitute
@@ -93,12 +94,7 @@ class GatewayDriver(UrlDriver):
     def _start(self, upstream_url: str, tmp: Path) -> None:
         port = str(free_port())
         values = self.values = self.profile.run_values(upstream=upstream_url, port=port, tmp=str(tmp))
-        for name, content in self.profile.files.items():
-            target = Path(substitute(name, values))
-            if not target.is_absolute():
-                target = tmp / target
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(substitute(content, values), encoding="utf-8")
+        write_files(self.profile.files, values, tmp)
         argv = [substitute(a, values) for a in self.profile.command]
         env = {k: substitute(v, values) for k, v in self.profile.env.items()}
         try:

@@ -23,6 +23,7 @@ from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
 from harness.dialects._carrier_spec import CarrierSpec
 from harness.dialects._providers import Provider, provider_names, provider_of
+from harness.drivers._files import load_files
 from harness.drivers._shaping import RequestShape, parse_request_table
 from harness.drivers._templates import CASE, RUN, check, fill
 
@@ -143,7 +144,7 @@ _FIELDS: dict[str, Field] = {
     "reasoning_fields": Field(list, items=str),
     "callable": Field(str, rule=_module_function),
     "session_dir": Field(str),
-    "files": Field(dict, items=_SCALARS, items_want="a string"),
+    "files": Field(dict, items=(*_SCALARS, dict), items_want='a string or a table { template = "file" }'),
     "expectations": Field(str),
     "faults": Field(list, items=str),
     "keep_alive": Field(bool),
@@ -257,6 +258,12 @@ def substitute(template: str, values: Mapping[str, str]) -> str:
     return fill(template, values)
 
 
+def _base(source: str) -> Path:
+    """The directory a profile's relative paths start from: its file's, else the working directory."""
+    path = Path(source)
+    return path.parent if path.is_file() else Path.cwd()
+
+
 def load_profile(path: Path) -> SUTProfile:
     data = load_toml(path, ProfileError)
     profile = parse_profile(data, source=str(path))
@@ -304,7 +311,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         reasoning_fields=tuple(data["reasoning_fields"]) if "reasoning_fields" in data else None,
         callable=data.get("callable"),
         session_dir=str(data.get("session_dir", "{tmp}/session")),
-        files={str(k): str(v) for k, v in dict(data.get("files", {})).items()},
+        files=load_files(dict(data.get("files", {})), _base(source), err, _file_placeholders(data["kind"])),
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
@@ -364,11 +371,20 @@ def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
             )
 
 
+def _file_placeholders(kind: str) -> tuple[str, ...]:
+    """The placeholders a kind's files may use: a CLI's and a Python SUT's are written per case."""
+    if kind == "cli":
+        return (*RUN, *CASE)
+    if kind == "python":
+        return (*RUN, "model", "dialect", "variant", "provider", "front_door")
+    return RUN
+
+
 def _check_templates(data: Mapping[str, Any], kind: str, err: Err) -> None:
     """Every placeholder known where it is used: per-case ones only in request shaping and in a CLI's
     command, env and session dir (a gateway is started once per run)."""
     per_case = (*RUN, *CASE) if kind == "cli" else RUN
-    for key in ("command", "env", "files", "session_dir"):
+    for key in ("command", "env", "session_dir"):  # (files: checked as they are loaded)
         if key in data:
             check(data[key], per_case, err, key)
     for key in ("url", "ready"):

@@ -7,7 +7,8 @@ thread in lock step with the observer, so a hang becomes a TIMEOUT at the case's
 run; every event it yields is checked against the adapter contract first (``_contract``). An ``async
 def`` callable (or async generator function) runs on the driver's own event loop instead
 (``_python_async``: the deadline cancels it, a client cancel ``aclose()``s it) and gets
-``SUTRequest.async_http``, an ``httpx.AsyncClient`` bound to that loop.
+``SUTRequest.async_http``, an ``httpx.AsyncClient`` bound to that loop; one task runs each turn's
+iterator whole, and all of a case's turns share one ``contextvars.Context``.
 
 The framework adapter contract: each turn's request carries the scenario's tool definitions, the
 profile's request shaping (``headers``, ``body``), and ``state``, one dict per conversation that the
@@ -22,8 +23,10 @@ on ``sys.path`` before the import.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import importlib
 import queue
+import shutil
 import sys
 import threading
 import traceback
@@ -43,7 +46,9 @@ from harness.drivers._base import (
 from harness.drivers._contract import contract_violation
 from harness.drivers._profile import SUTProfile
 from harness.drivers._python_async import DONE, TIMEOUT, AsyncWorker, LoopThread, is_async
+from harness.drivers._raised import raised
 from harness.drivers._shaping import ToolSpec, shaping, tool_specs, tools_json
+from harness.drivers._tools import ToolRunner, recorder
 from harness.events import Event, Message, StreamError
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -138,10 +143,19 @@ class SUTRequest:
     turn: int = 0
     front_door: str = "openai-chat"  # the event style the adapter speaks (chat- or Responses-like)
     provider: str = ""  # the provider the case's upstream plays (deepseek, kimi, anthropic, openai...)
+    tmp: str = ""  # the case's directory holding the profile's files ("" when the profile has none)
+    runner: ToolRunner | None = None  # the scenario's tools as callables (``tool_functions``)
 
     def tools_json(self, front_door: str | None = None) -> list[dict[str, Any]]:
         """The tool definitions in a front door's request form (default: the adapter's own)."""
         return tools_json(front_door or self.front_door, self.tools)
+
+    def tool_functions(self, *, asynchronous: bool = False) -> list[Callable[..., Any]]:
+        """The scenario's tools as functions for a framework that runs its tools itself: named,
+        described and typed as the tool definitions say, each returning the scripted result of its
+        call (the conversation's next request is then the SUT's own: thinkwire reads the turns from
+        what reached the upstream). ``asynchronous``: ``async def`` functions."""
+        return self.runner.callables(asynchronous=asynchronous) if self.runner is not None else []
 
 
 SUTCallable = Callable[[SUTRequest], Iterable[Event]]
@@ -232,9 +246,13 @@ class PythonDriver:
 
     def run(self, ctx: CaseContext) -> None:
         state: dict[str, Any] = {}  # one conversation: the adapter's across its turns
+        context = contextvars.Context()  # an async SUT's turns all run in it, as in one user's task
+        tmp = self._files(ctx)
         try:
-            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state))
+            converse(ctx, lambda i, msgs, cancel: self._turn(ctx, i, msgs, cancel, state, context, tmp))
         finally:  # what the adapter kept open for its conversation (a WebSocket) ends with it
+            if tmp:
+                shutil.rmtree(tmp, ignore_errors=True)
             for value in state.values():
                 close = getattr(value, "close", None)
                 if callable(close):
@@ -248,15 +266,17 @@ class PythonDriver:
         messages: list[Message],
         cancel: Gate | None,
         state: dict[str, Any] | None = None,
+        context: contextvars.Context | None = None,
+        tmp: str = "",
     ) -> TurnOutcome:
         assert self.fn is not None, "start() first"
-        req = self._request(ctx, turn, messages, state)
+        req = self._request(ctx, turn, messages, state, tmp)
         tl = ctx.timeline
         tl.add("client", "request", turn=turn, model=ctx.model)
         out = TurnOutcome()
         size = sum(_size(e.event) for e in tl.select("client", "event") if e.event is not None)
         worker: _Worker | AsyncWorker = (
-            _Worker(self.fn, req) if self.loop is None else AsyncWorker(self.loop, self.fn, req)
+            _Worker(self.fn, req) if self.loop is None else AsyncWorker(self.loop, self.fn, req, context)
         )
         watch = CancelWatch(cancel)
         try:
@@ -302,8 +322,26 @@ class PythonDriver:
             tl.add("client", "end", turn=turn)
         return out
 
+    def _files(self, ctx: CaseContext) -> str:
+        """The case's directory with the profile's files written into it ("" when it has none)."""
+        if not self.profile.files:
+            return ""
+        from harness.drivers._files import write_files
+        from harness.drivers._process import free_port, temp_dir
+
+        tmp = temp_dir("thinkwire-py-")
+        case = ctx.case
+        values = self.profile.run_values(
+            upstream=ctx.upstream_url, port=str(free_port()), tmp=str(tmp), model=ctx.model,
+            dialect=case.dialect, variant=case.variant or "", provider=ctx.provider,
+            front_door=self.front_door,
+        )
+        write_files(self.profile.files, values, tmp)
+        return str(tmp)
+
     def _request(
-        self, ctx: CaseContext, turn: int, messages: list[Message], state: dict[str, Any] | None
+        self, ctx: CaseContext, turn: int, messages: list[Message], state: dict[str, Any] | None,
+        tmp: str = "",
     ) -> SUTRequest:
         """What the callable gets for this turn, with the profile's request shaping."""
         case = ctx.case
@@ -329,6 +367,8 @@ class PythonDriver:
             front_door=self.front_door,
             provider=ctx.provider,
             async_http=self.async_http,
+            tmp=tmp,
+            runner=ToolRunner(case.turns, tool_specs(case.turns), recorder(ctx.timeline, turn)),
         )
 
     def _raised(self, tl: Any, turn: int, exc: BaseException, out: TurnOutcome) -> None:
@@ -336,19 +376,20 @@ class PythonDriver:
         if httpx is not None and isinstance(exc, httpx.TimeoutException):
             tl.add("client", "error", turn=turn, error=f"timeout: {exc!r}")
             raise DriverTimeout(f"the SUT callable timed out on turn {turn}: {exc!r}") from None
-        status = int(getattr(exc, "status_code", getattr(exc, "status", 0)) or 0)
+        said = raised(exc)
         tl.add(
             "client",
             "error",
             turn=turn,
-            error=f"{type(exc).__name__}: {exc}",
-            exception=type(exc).__name__,
+            error=said.error,
+            exception=said.type,
             traceback=short_traceback(exc),
+            where=said.where,  # the package that raised ("": none named)
         )
-        ev = StreamError(f"{type(exc).__name__}: {exc}", status=status or None)
+        ev = StreamError(said.error, code=said.code, status=said.status)
         tl.add("client", "event", event=ev, turn=turn)
         out.events.append(ev)
-        out.status = status or 200
+        out.status = said.status or 200
 
     def _abandon(self) -> None:
         """A hung callable keeps its thread; its HTTP client is closed (off this thread: closing can

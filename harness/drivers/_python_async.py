@@ -2,11 +2,13 @@
 function) runs on an event loop the driver owns, in lock step with the observer.
 
 Rule: the loop lives on one thread of the driver for the whole run (frameworks keep clients bound to
-it); each step is one ``__anext__`` scheduled on it only after the previous event was observed, as in
-a user's ``async for``. The deadline cancels the pending step (CancelledError at the SUT's await
-point), a client cancel ``aclose()``s the iterator (GeneratorExit inside it): either way the SUT must
-close its upstream response, which the cleanup checks observe. Nothing waits unbounded: a SUT that
-ignores cancellation is abandoned on the loop after :data:`GRACE` seconds and the run goes on.
+it). Each turn's iterator is driven by one task, in one :class:`contextvars.Context` per case, from its
+call to its close, as a user's ``async for`` would: a contextvar set before a ``yield`` (a tracing
+span, a token to reset) is there after it. The task awaits the observer between events; the deadline
+cancels it (CancelledError at the SUT's await point), a client cancel makes it ``aclose()`` the
+iterator (GeneratorExit inside it): either way the SUT must close its upstream response, which the
+cleanup checks observe. Nothing waits unbounded: a SUT that ignores cancellation is abandoned on the
+loop after :data:`GRACE` seconds and the run goes on.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import inspect
+import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
@@ -75,55 +79,89 @@ class LoopThread:
 
 
 class AsyncWorker:
-    """One turn of an async SUT: the same interface as the sync worker (``next``, ``go``, ``stop``)."""
+    """One turn of an async SUT: the same interface as the sync worker (``next``, ``go``, ``stop``).
 
-    def __init__(self, loop: LoopThread, fn: Callable[[Any], Any], req: Any) -> None:
+    One task runs the SUT's iterator from its call to its close, in ``context`` (the case's): it hands
+    each event over through a queue and awaits ``go`` before asking for the next one."""
+
+    def __init__(
+        self,
+        loop: LoopThread,
+        fn: Callable[[Any], Any],
+        req: Any,
+        context: contextvars.Context | None = None,
+    ) -> None:
         self._loop = loop
         self._fn, self._req = fn, req
-        self._it: AsyncIterator[Any] | None = None
-        self._task: asyncio.Task[Any] | None = None  # the step running on the loop
-        self._pending: concurrent.futures.Future[Any] | None = loop.submit(self._first())
+        self._out: queue.Queue[object] = queue.Queue()
+        self._go: asyncio.Event | None = None  # made on the loop by the task
+        self._at_gate = False  # the task awaits the observer, not the SUT
         self._stopped = False
+        self._ended = False
+        started = concurrent.futures.Future[asyncio.Task[None]]()
+        own = contextvars.Context() if context is None else context  # an empty Context is falsy
 
-    async def _first(self) -> Any:
-        self._task = asyncio.current_task()
-        result = self._fn(self._req)
-        if inspect.isawaitable(result):
-            result = await result
-        if not hasattr(result, "__aiter__"):
-            raise TypeError(
-                f"an async SUT callable must return an async iterator, got {type(result).__name__}"
-            )
-        self._it = result.__aiter__()
-        return await self._step()
+        def _start() -> None:
+            started.set_result(loop.loop.create_task(self._drive(), context=own))
 
-    async def _step(self) -> Any:
-        assert self._it is not None
-        self._task = asyncio.current_task()
+        loop.loop.call_soon_threadsafe(_start)
+        self._task: asyncio.Task[None] = started.result(2 * GRACE + 1)
+
+    async def _drive(self) -> None:
+        self._go = asyncio.Event()
+        it: AsyncIterator[Any] | None = None
         try:
-            return await self._it.__anext__()
-        except StopAsyncIteration:
-            return DONE
+            result = self._fn(self._req)
+            if inspect.isawaitable(result):
+                result = await result
+            if not hasattr(result, "__aiter__"):
+                raise TypeError(
+                    f"an async SUT callable must return an async iterator, got {type(result).__name__}"
+                )
+            it = result.__aiter__()
+            while not self._stopped:
+                try:
+                    item = await it.__anext__()
+                except StopAsyncIteration:
+                    it = None  # ended by itself: nothing to close
+                    break
+                except BaseException:
+                    it = None  # an async generator that raised is finished
+                    raise
+                self._out.put(item)
+                self._at_gate = True
+                await self._go.wait()
+                self._at_gate = False
+                self._go.clear()
+        except BaseException as exc:  # the SUT's own error (CancelledError included), for the caller
+            self._out.put(exc)
+        finally:
+            aclose = getattr(it, "aclose", None)
+            if aclose is not None:  # in this task and context: GeneratorExit at the SUT's yield
+                with contextlib.suppress(BaseException):
+                    async with asyncio.timeout(GRACE):
+                        await aclose()
+            self._out.put(DONE)
 
     def next(self, timeout: float) -> object:
         """The next event, ``DONE``, the SUT's exception, or ``TIMEOUT`` (the step is still pending)."""
-        fut = self._pending
-        if fut is None:
+        if self._ended:
             return DONE
         try:
-            item = fut.result(timeout=max(timeout, 0.0))
-        except concurrent.futures.TimeoutError:
+            item = self._out.get(timeout=max(timeout, 0.0))
+        except queue.Empty:
             return TIMEOUT
-        except BaseException as exc:  # the SUT's own error (CancelledError included), for the caller
-            self._pending = None
-            return exc
-        if item is DONE:
-            self._pending = None
+        if item is DONE or isinstance(item, BaseException):
+            self._ended = True
         return item
 
     def go(self) -> None:
-        if not self._stopped and self._it is not None:
-            self._pending = self._loop.submit(self._step())
+        if not self._stopped:
+            self._loop.loop.call_soon_threadsafe(self._release)
+
+    def _release(self) -> None:
+        if self._go is not None:
+            self._go.set()
 
     def stop(self) -> None:
         """Cancel a pending step (deadline) or close the iterator (client cancel, end): bounded."""
@@ -135,10 +173,10 @@ class AsyncWorker:
 
     async def _unwind(self) -> None:
         task = self._task
-        if task is not None and not task.done() and task is not asyncio.current_task():
+        if task.done():
+            return
+        if self._at_gate:  # the task leaves its loop and closes the iterator itself
+            self._release()
+        else:
             task.cancel()  # CancelledError at the SUT's await point
-            await asyncio.wait([task], timeout=GRACE)
-        aclose = getattr(self._it, "aclose", None)
-        if aclose is not None and (task is None or task.done()):
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(aclose(), GRACE)
+        await asyncio.wait([task], timeout=2 * GRACE)

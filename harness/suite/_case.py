@@ -11,9 +11,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from harness.dialects import Caps, get_dialect
+from harness.dialects import LENIENT, Caps, get_dialect
 from harness.dialects._providers import Provider, provider_of
 from harness.events import (
+    End,
     Event,
     Message,
     ReasoningDelta,
@@ -26,7 +27,7 @@ from harness.events import (
 )
 from harness.suite._salt import salted
 from harness.suite._scenario import ProviderHttpError, Scenario, TurnSpec
-from harness.upstream import Conversation, HttpError, MidStreamError, Script, Step
+from harness.upstream import Conversation, Emit, HttpError, MidStreamError, Script, Step
 from harness.upstream._routing import TOKENS, token_for
 
 __all__ = ["Case", "expand", "expand_all", "rate_limit_headers", "select"]
@@ -123,6 +124,12 @@ class Case:
         if last is not None and last.steps and isinstance(last.steps[0], HttpError):
             # an upstream that failed the last request fails its retries too (a persistent 429 / 5xx)
             overflow = replace(last, attempt=last.attempt + 1)
+        elif last is not None and any(isinstance(ev, ToolCallDelta) for ev in last.events()):
+            # a conversation that ends in tool calls: an agent that runs the tools itself asks the model
+            # again, as it should; that continuation is beyond the scenario (a turn of its own that no
+            # check judges) and gets a plain answer from a lenient upstream
+            answer = (Emit((TextDelta("Done."), End("stop"))),)
+            overflow = replace(last, steps=answer, profile=LENIENT, turn=len(self.turns), attempt=0)
         return Conversation(tuple(scripts), name=self.id, overflow=overflow)
 
     def with_stream(self, stream: bool) -> Case:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.dialects import LENIENT
+from harness.events import StreamError
 from harness.suite._verdict import Finding, Verdict
 from harness.suite.checks import CaseView, TurnView
 from harness.timeline import Entry
@@ -163,7 +164,21 @@ def _unobserved(view: CaseView, t: TurnView) -> Finding:
 
 
 def _no_upstream(view: CaseView, t: TurnView) -> Finding:
-    if t.observed:
+    """The FAIL of a turn the upstream never saw, saying what the client got instead: the SUT's
+    exception, an error it answered, or an answer (canned or cached)."""
+    if t.raised:
+        said = str(t.raised[0].info.get("error", "an exception"))[:300]
+        where = t.raised[0].info.get("where")
+        msg = f"turn {t.turn}: the SUT raised {said} before calling the upstream" + (
+            f" ({where})" if where else ""
+        )
+        actual = "an exception, and no upstream request"
+    elif t.client_saw_error:
+        said = "; ".join(e.message for e in t.client_events if isinstance(e, StreamError))
+        said = said[:300] or f"HTTP {t.status}"
+        msg = f"turn {t.turn}: the SUT answered an error ({said}) without calling the upstream"
+        actual = "an error, and no upstream request"
+    elif t.observed:
         msg = f"turn {t.turn}: the SUT answered without calling the upstream (a canned or cached answer)"
         actual = "an answer, and no upstream request"
     else:

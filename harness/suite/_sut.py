@@ -195,11 +195,12 @@ def sut_argv(profile: SUTProfile) -> list[str] | None:
 
 def reproduce_line(case_id: str, profile: SUTProfile, flags: Sequence[str] = ()) -> str:
     """The shell command that runs this one case again, as this run ran it (``flags``: the run's
-    settings that bear on the verdict, e.g. ``--strict``, ``--timeout 5``)."""
+    settings that bear on the verdict, e.g. ``--strict``, ``--timeout 5``), keeping its whole
+    timeline (``--keep-timelines``: a passing case's too; ``thinkwire show`` prints it)."""
     sut = sut_argv(profile)
     if sut is None:
         return (
             f"(the SUT {profile.name!r} was given as a Python object: write it as a profile file or a "
-            f"module:callable, then) thinkwire run --sut ... --cases {shlex.quote(case_id)}"
+            f"module:callable, then) thinkwire run --sut ... --cases {shlex.quote(case_id)} --keep-timelines"
         )
-    return shlex.join(["thinkwire", "run", *sut, *flags, "--cases", case_id])
+    return shlex.join(["thinkwire", "run", *sut, *flags, "--cases", case_id, "--keep-timelines"])

@@ -86,7 +86,7 @@ def test_an_adapter_ignoring_cancel_is_stopped_and_leaves_nothing() -> None:
         ('{"id": "c1/0", "event": {"type": "reasoning", "text": 3}}', "ReasoningDelta.text is int"),
         ('{"id": "c1/0", "event": {"type": "reasoning", "txt": "x"}}', "bad fields for 'reasoning'"),
         ('{"event": {"type": "reasoning", "text": "x"}}', 'no "id"'),
-        ('{"id": "c1/0"}', 'expected "event", "error" or "done": true'),
+        ('{"id": "c1/0"}', 'expected "event", "error", "tool_call" or "done": true'),
         ("[1]", "not a JSON object"),
         ('{"type": "hello"}', "integer protocol version"),
     ],

@@ -109,7 +109,7 @@ def test_a_callable_object_given_to_run_is_reproduced_by_its_import_name(
 
     result = run([CASE], RunOptions(sut=dropping, keep_timelines="none"))
     (case,) = result.results
-    assert case.reproduce == f"thinkwire run --sut _reproduce_suts:dropping --cases '{CASE}'"
+    assert case.reproduce == f"thinkwire run --sut _reproduce_suts:dropping --cases '{CASE}' --keep-timelines"
     again = tmp_path / "again"
     assert pasted(case.reproduce, again, shell_env, tmp_path) == result.exit_code == 1
     assert verdict(again) == (case.case_id, case.status.value, case.stream.value, case.cleanup.value)
@@ -126,4 +126,4 @@ def test_a_sut_no_command_line_can_name_says_so() -> None:
         assert isinstance(profile, SUTProfile)
         line = reproduce_line(CASE, profile, ["--strict"])
         assert line.startswith(f"(the SUT {profile.name!r} was given as a Python object"), line
-        assert line.endswith(f"--cases '{CASE}'")
+        assert line.endswith(f"--cases '{CASE}' --keep-timelines")

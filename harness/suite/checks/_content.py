@@ -170,7 +170,7 @@ def channel_separation(view: CaseView) -> Finding:
             return Finding(
                 "channel-separation",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: answer text delivered as reasoning",
+                message=f"turn {t.turn}: {_extra_reasoning(view, t)}",
                 expected=f"text {_short(t.expected_text)}",
                 actual=f"reasoning {_short(t.reasoning)}",
                 evidence=view.cite(t.writes_of("text"), t.events_of(ReasoningDelta)),
@@ -195,6 +195,28 @@ def channel_separation(view: CaseView) -> Finding:
             actual=inline[0].detail,
         )
     return Finding("channel-separation", Verdict.PASS)
+
+
+def _extra_reasoning(view: CaseView, t: TurnView) -> str:
+    """What the reasoning the client saw beyond this turn's holds: an earlier turn's reasoning again
+    (the framework repeated a previous call's), the answer text, or text the upstream never sent."""
+    earlier = [
+        p.turn for p in view.turns[: t.turn] if p.expected_reasoning.strip() and p.expected_reasoning.strip()
+        in t.reasoning and p.expected_reasoning.strip() not in t.expected_reasoning
+    ]
+    if earlier:
+        return (
+            f"the reasoning of turn {earlier[-1]} delivered again as this turn's reasoning (a previous "
+            "call's reasoning repeated)"
+        )
+    if t.text_fate == "moved" or t.reasoning_fate == "intruded" or _answer_in(t.expected_text, t.reasoning):
+        return "answer text delivered as reasoning"
+    return "reasoning the upstream never sent in this turn delivered as reasoning"
+
+
+def _answer_in(answer: str, reasoning: str) -> bool:
+    probe = answer.strip()[:24]
+    return bool(probe) and probe in reasoning
 
 
 @check("utf8-integrity", "Multi-byte UTF-8 split across chunks arrives intact (no U+FFFD).")

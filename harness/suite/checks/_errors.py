@@ -62,7 +62,9 @@ def sut_error(view: CaseView) -> Finding:
             return Finding(
                 "sut-error",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: the SUT raised {e.info.get('error', '?')}",
+                message=f"turn {t.turn}: the SUT raised {e.info.get('error', '?')}" + (
+                    f" ({e.info['where']})" if e.info.get("where") else ""
+                ),
                 expected="the upstream's answer, delivered",
                 actual=str(e.info.get("traceback", "")),
                 evidence=(view.index_of(e),),

@@ -1,0 +1,70 @@
+"""pydantic-ai's ``Agent`` as a SUT (pinned: pydantic-ai-slim[openai,anthropic]==2.68.0): the agent
+runs its own loop, calling the model, running the scenario's tools and calling the model again.
+
+Rule: the tools are ``request.tool_functions()`` registered as the agent's own (no approval or
+deferred-tool machinery); the agent's message history is kept in ``request.state`` across turns; its
+stream events (parts and their deltas) map onto canonical events with ``_pydantic_ai``'s mapping, and
+each model response ends with an ``End``. thinkwire reads the turns from what reached the upstream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from harness.events import End, Event
+from harness.sdks._framework import new_messages, optional
+from harness.sdks._pydantic_ai import _anthropic_thinking, _delta_events, _part_events
+
+__all__ = ["pydantic_ai_agent_anthropic", "pydantic_ai_agent_openai_chat"]
+
+
+async def _run(request: Any, model: Any, settings: dict[str, Any], client: Any) -> AsyncIterator[Event]:
+    agent = optional("pydantic_ai").Agent(model, tools=request.tool_functions(asynchronous=True))
+    prompt = "\n".join(m.text for m in new_messages(request) if m.role == "user") or None
+    calls: dict[int, int] = {}
+    try:
+        async with agent.run_stream_events(
+            prompt, message_history=request.state.get("history"), model_settings=settings
+        ) as events:
+            async for ev in events:
+                kind = getattr(ev, "event_kind", "")
+                if kind == "part_start":
+                    for out in _part_events(ev.part, ev.index, calls):
+                        yield out
+                elif kind == "part_delta":
+                    for out in _delta_events(ev.delta, ev.index, calls):
+                        yield out
+                elif kind == "function_tool_call" and calls:  # the response asked for its tools
+                    yield End("tool_calls")
+                    calls = {}
+                elif kind == "agent_run_result":
+                    request.state["history"] = ev.result.all_messages()
+                    yield End("stop")
+    finally:
+        await client.close()
+
+
+async def pydantic_ai_agent_openai_chat(request: Any) -> AsyncIterator[Event]:
+    """``Agent`` over ``OpenAIChatModel`` (Chat Completions)."""
+    client = optional("openai").AsyncOpenAI(
+        base_url=request.base_url + "/v1", api_key="sk-thinkwire", max_retries=0, http_client=None
+    )
+    provider = optional("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
+    model = optional("pydantic_ai.models.openai").OpenAIChatModel(request.model, provider=provider)
+    async for ev in _run(request, model, {"openai_reasoning_effort": "medium", "timeout": 30}, client):
+        yield ev
+
+
+async def pydantic_ai_agent_anthropic(request: Any) -> AsyncIterator[Event]:
+    """``Agent`` over ``AnthropicModel`` with extended thinking."""
+    client = optional("anthropic").AsyncAnthropic(
+        base_url=request.base_url, api_key="sk-thinkwire", max_retries=0
+    )
+    provider = optional("pydantic_ai.providers.anthropic").AnthropicProvider(anthropic_client=client)
+    model = optional("pydantic_ai.models.anthropic").AnthropicModel(request.model, provider=provider)
+    async for ev in _run(request, model, {**_anthropic_thinking(request.variant), "timeout": 30}, client):
+        yield ev
+
+
+pydantic_ai_agent_anthropic.thinkwire_front_door = "anthropic-messages"  # type: ignore[attr-defined]
