@@ -1,4 +1,4 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff.
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff, merge.
 
 Rule: argument parsing and printing only (with the refusals a flag earns before anything starts, and
 SIGINT/SIGTERM turned into a partial report); every command calls the same public functions users can
@@ -85,11 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
     from harness.recording import _import_cli
-    from harness.report import _cli, _diff_cli
+    from harness.report import _cli, _diff_cli, _merge
 
     _import_cli.add_parser(sub)
     _cli.add_parser(sub)
     _diff_cli.add_parser(sub)
+    _merge.add_parser(sub)
     return parser
 
 
@@ -120,6 +121,7 @@ def _add_run_parser(sub: Any) -> None:
         metavar="DIR",
         help="a directory of your own scenarios, added to the catalog (repeatable)",
     )
+    _add_shard_flags(run)
     run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
     run.add_argument("--expectations", help="expectations TOML (case id -> expected verdict)")
     run.add_argument(
@@ -170,6 +172,19 @@ def _add_run_parser(sub: Any) -> None:
     )
 
 
+def _add_shard_flags(run: argparse.ArgumentParser) -> None:
+    """``--shard`` and ``--durations``: one machine's share of the run (``harness.suite._shard``)."""
+    run.add_argument(
+        "--shard", metavar="I/N",
+        help="run share I of N of the selected cases (the same split on every machine; join the shards' "
+        "reports with thinkwire merge)",
+    )
+    run.add_argument(
+        "--durations", metavar="FILE",
+        help="with --shard: balance the shares by the case durations of an earlier run's results.json",
+    )
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.variants:
         from harness.dialects import all_variants
@@ -217,6 +232,8 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
     from harness.suite import RunOptions
     from harness.suite._sut import command_profile, url_profile
 
+    if args.durations and not args.shard:
+        raise FlagError("--durations: balances shards, so it needs --shard I/N (e.g. --shard 1/3)")
     sut: Any = args.sut
     if args.sut_cmd:
         sut = command_profile(args.sut_cmd, args.front_door, args.ready)
@@ -237,6 +254,8 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         concurrency=args.concurrency,
         keep_timelines="all" if args.keep_timelines else "failures",
         scenarios=tuple(args.scenarios),
+        shard=args.shard,
+        durations=args.durations,
     )
 
 
@@ -452,6 +471,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from harness.recording import _import_cli
 
             return _import_cli.run(args)
+        if args.command == "merge":
+            from harness.report import _merge
+
+            return _merge.run(args)
         if args.command in ("report", "diff"):
             from harness.report import _cli, _diff_cli
 

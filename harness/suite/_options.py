@@ -21,6 +21,7 @@ from typing import Any, Literal
 from harness._errors import FlagError, closest
 from harness.drivers import SUTCallable, SUTProfile
 from harness.suite._expectations import Expectations, load_expectations
+from harness.suite._shard import Shard, load_durations, parse_shard
 from harness.suite._sut import SUTSpec, resolve_sut
 
 __all__ = ["Keep", "ResolvedSUT", "RunOptions"]
@@ -114,7 +115,9 @@ class RunOptions:
     disagree is flaky); ``jobs``: pytest-xdist workers; ``concurrency``: cases in flight at once
     through the one SUT (None: ``_concurrent.default_concurrency``; 1: one at a time; the verdicts are the
     same, so a reproduce line leaves it out); ``keep_timelines``: see :data:`Keep`;
-    ``scenarios``: directories of a team's own scenarios, added to the catalog's."""
+    ``scenarios``: directories of a team's own scenarios, added to the catalog's; ``shard``: only
+    share I of N of the selected cases (``"I/N"``, ``_shard.split``); ``durations``: a results.json
+    (or ``{case id: seconds}``) whose durations balance the shards."""
 
     sut: SUTSpec = field(default=None, metadata=_meta("--sut"))
     faults: tuple[str, ...] = field(default=(), metadata=_meta("--fault", _faults))
@@ -137,6 +140,10 @@ class RunOptions:
     keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
     scenarios: tuple[str | Path, ...] = field(
         default=(), metadata=_meta("--scenarios", _paths, reproduce=True)
+    )
+    shard: Shard | str | None = field(default=None, metadata=_meta("--shard", parse_shard))
+    durations: Mapping[str, float] | str | Path | None = field(
+        default=None, metadata=_meta("--durations", load_durations)
     )
 
     def __post_init__(self) -> None:

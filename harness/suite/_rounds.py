@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from harness.suite._verdict import CaseResult, Status, rank
 
@@ -31,6 +32,7 @@ class RunResult:
     interrupted: str = ""  # the signal that stopped the run early ("SIGINT", "SIGTERM"); "" when it ran out
     concurrency: int = 1  # cases that were in flight at once through the SUT (--concurrency)
     concurrency_note: str = ""  # why fewer than asked (e.g. the routing token did not reach the upstream)
+    run_info: dict[str, Any] = field(default_factory=dict)  # what the run was (``_run_info``)
 
     @property
     def unexpected(self) -> list[CaseResult]:
@@ -116,6 +118,7 @@ def merge_repeats(runs: Sequence[RunResult]) -> RunResult:
         interrupted=next((r.interrupted for r in runs if r.interrupted), ""),
         concurrency=max(r.concurrency for r in runs),
         concurrency_note=next((r.concurrency_note for r in runs if r.concurrency_note), ""),
+        run_info=first.run_info,
     )
     by_id: dict[str, list[CaseResult]] = {}
     for r in runs:

@@ -43,7 +43,9 @@ from harness.suite._expectations import Expectations
 from harness.suite._options import Keep, ResolvedSUT, RunOptions
 from harness.suite._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
 from harness.suite._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
+from harness.suite._run_info import run_info
 from harness.suite._scenario import load_catalog
+from harness.suite._shard import load_durations, parse_shard, split
 from harness.suite._sut import reproduce_line, resolve_sut
 from harness.suite._verdict import CaseResult, Status
 from harness.suite.checks import CaseView, pair_checks
@@ -93,7 +95,40 @@ def run(
     ``scenarios`` directories) when ``cases`` are id globs or None."""
     opts = RunOptions.build(options, **settings)
     sut = opts.resolve()
-    case_list = _case_list(cases, (*opts.scenarios, *sut.profile.scenarios))
+    case_list, info = sharded(_case_list(cases, (*opts.scenarios, *sut.profile.scenarios)), opts, sut)
+    try:
+        result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
+    except RunInterrupted as stopped:
+        stopped.result.run_info = info
+        raise
+    result.run_info = info
+    return result
+
+
+def sharded(case_list: list[Case], opts: RunOptions, sut: ResolvedSUT) -> tuple[list[Case], dict[str, Any]]:
+    """The run's cases (``opts.shard``'s share of ``case_list``, split over what the SUT claims) and
+    its ``run_info``."""
+    shard = parse_shard("--shard", opts.shard)
+    mine = case_list
+    if shard is not None:
+        durations = load_durations("--durations", opts.durations)
+        profile = sut.profile
+
+        def claimed(case: Case) -> bool:
+            return not unsupported_reason(case, profile)
+
+        mine = split(case_list, shard, durations=durations, claimed=claimed)
+    return mine, run_info(case_list, opts, sut, shard, mine)
+
+
+def _run_cases(
+    case_list: list[Case],
+    opts: RunOptions,
+    sut: ResolvedSUT,
+    progress: Progress | None,
+    upstream: Any,
+    drivers: dict[str, Driver] | None,
+) -> RunResult:
     if not case_list:  # (no SUT started, no worker: nothing to judge)
         return RunResult(sut=sut.profile.name, strict=opts.strict)
     if opts.jobs > 1:
