@@ -436,7 +436,7 @@ class _Round:
             aside=aside,
         )
         self.upstream.strict_routing = True
-        self.limits.load = LoadLatency(lanes)
+        self.limits.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)
         try:
             left = run.round(cases)
         finally:
