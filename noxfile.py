@@ -21,11 +21,13 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PY)
 def lint(session: nox.Session) -> None:
-    """ruff, mypy --strict on harness, and import-linter's one-way layers contract."""
-    session.install("-e", ".[test,lint,fast]")
+    """ruff, mypy --strict on harness, import-linter's one-way layers contract, and actionlint on the
+    sample workflow (its ``uses: ./`` checks action.yml's inputs too)."""
+    session.install("-e", ".[test,lint,fast,actionlint]")
     session.run("ruff", "check", "harness", "tests", "benchmarks", "noxfile.py")
     session.run("mypy")
     session.run("lint-imports")
+    session.run("actionlint", ".github/workflows/thinkwire-shards.yml")
 
 
 @nox.session(python=PY)

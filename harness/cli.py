@@ -1,4 +1,4 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff.
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff, merge.
 
 Rule: argument parsing and printing only (with the refusals a flag earns before anything starts, and
 SIGINT/SIGTERM turned into a partial report); every command calls the same public functions users can
@@ -91,13 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_promote_parser(sub)
 
     from harness.recording import _corpus_cli, _import_cli
-    from harness.report import _cli, _diff_cli
+    from harness.report import _cli, _diff_cli, _merge
 
     _add_show_parser(sub)
     _import_cli.add_parser(sub)
     _corpus_cli.add_parser(sub)
     _cli.add_parser(sub)
     _diff_cli.add_parser(sub)
+    _merge.add_parser(sub)
     return parser
 
 
@@ -152,6 +153,7 @@ def _add_run_parser(sub: Any) -> None:
     )
     _add_corpus_flag(run)
     _deprecated(run, "--scenarios", "--scenarios-dir", append=True)
+    _add_shard_flags(run)
     run.add_argument("--strict", action="store_true", help="NON_STRICT counts as failure")
     run.add_argument(
         "--expectations", metavar="FILE", help="expectations TOML (case id -> expected verdict)"
@@ -372,6 +374,19 @@ def _add_run_limits(run: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_shard_flags(run: argparse.ArgumentParser) -> None:
+    """``--shard`` and ``--durations``: one machine's share of the run (``harness.suite._shard``)."""
+    run.add_argument(
+        "--shard", metavar="I/N",
+        help="run share I of N of the selected cases (the same split on every machine; join the shards' "
+        "reports with thinkwire merge)",
+    )
+    run.add_argument(
+        "--durations", metavar="FILE",
+        help="with --shard: balance the shares by the case durations of an earlier run's results.json",
+    )
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.variants:
         from harness.dialects import all_variants
@@ -457,6 +472,8 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
     from harness.suite import RunOptions
     from harness.suite._sut import command_profile, url_profile
 
+    if args.durations and not args.shard:
+        raise FlagError("--durations: balances shards, so it needs --shard I/N (e.g. --shard 1/3)")
     sut: Any = args.sut
     if args.sut_cmd:
         sut = command_profile(args.sut_cmd, args.front_door, args.ready)
@@ -480,6 +497,8 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         front_variant=args.front_variant,
         dialects=args.dialects,
         providers=args.providers,
+        shard=args.shard,
+        durations=args.durations,
     )
 
 
@@ -767,6 +786,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from harness.recording import _corpus_cli
 
             return _corpus_cli.run(args)
+        if args.command == "merge":
+            from harness.report import _merge
+
+            return _merge.run(args)
         if args.command in ("report", "diff"):
             from harness.report import _cli, _diff_cli
 

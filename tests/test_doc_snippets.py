@@ -17,12 +17,14 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
+import textwrap
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from harness.cli import build_parser, main
 from harness.drivers import parse_profile
@@ -175,6 +177,13 @@ def yaml_runs(text: str) -> list[str]:
 
 @pytest.mark.parametrize("snippet", of("yaml"))
 def test_the_ci_recipe_installs_from_the_repository_and_runs_valid_commands(snippet: Snippet) -> None:
+    action = re.search(r"uses: your-org/thinkwire@\S+.*\n\s+with:\n((?:\s{10}.*\n)+)", snippet.body)
+    if action:  # the Action (action.yml): its inputs, not a pip install
+        inputs = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"]
+        given = yaml.safe_load(textwrap.dedent(action.group(1)))
+        assert given
+        assert set(given) <= set(inputs), set(given) - set(inputs)
+        return
     runs = yaml_runs(snippet.body)
     done = [check_command(words) for run in runs for words in commands(run)]
     assert "pip" in done

@@ -25,10 +25,11 @@ __all__ = [
 ]
 
 FORMAT = "thinkwire-results"
-VERSION = 2
-READS = (1, 2)
+VERSION = 3
+READS = (1, 2, 3)
 """Versions ``from_json`` reads. 2 added ``timeline_summary`` (a passing case's timeline, summarised
-unless the run kept every timeline); a version-1 file is a version-2 file without it."""
+unless the run kept every timeline); a version-1 file is a version-2 file without it. 3 added
+``run_info`` (what the run was: ``harness.suite._run_info``); an older file reads with it empty."""
 SCHEMA_PATH = Path(__file__).parent / "schema" / "results.schema.json"
 
 
@@ -37,7 +38,7 @@ class ResultsError(ThinkwireError):
 
 
 def to_json(run: RunResult) -> dict[str, Any]:
-    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 2, ...}``."""
+    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 3, ...}``."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -52,6 +53,7 @@ def to_json(run: RunResult) -> dict[str, Any]:
         "concurrency_note": run.concurrency_note,
         "left_out": dict(run.left_out),
         "warnings": list(run.warnings),
+        "run_info": _plain(run.run_info),
         "exit_code": run.exit_code,
         "counts": run.counts(),
         "results": [_case(r) for r in run.results],
@@ -143,7 +145,7 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         raise ResultsError(f"{source}: field 'format': expected {FORMAT!r}, got {fmt!r}")
     version = data.get("version")
     if version not in READS or isinstance(version, bool):
-        known = " and ".join(str(v) for v in READS)
+        known = ", ".join(str(v) for v in READS[:-1]) + f" and {READS[-1]}"
         raise ResultsError(
             f"{source}: field 'version': this thinkwire reads versions {known}, got {version!r}"
         )
@@ -161,6 +163,7 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         concurrency_note=g.typed(data, "concurrency_note", str, "", default=""),
         left_out=g.typed(data, "left_out", dict, "", default={}),
         warnings=g.typed(data, "warnings", list, "", default=[]),
+        run_info=g.typed(data, "run_info", dict, "", default={}),
         results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
     )
 

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from harness._errors import FlagError, closest
 from harness.drivers import SUTCallable, SUTProfile
 from harness.suite._expectations import Expectations, load_expectations
+from harness.suite._shard import Shard, load_durations, parse_shard
 from harness.suite._sut import SUTSpec, resolve_sut
 
 __all__ = ["Keep", "ResolvedSUT", "RunOptions"]
@@ -162,7 +163,9 @@ class RunOptions:
     same, so a reproduce line leaves it out); ``keep_timelines``: see :data:`Keep`;
     ``scenarios``: directories of a team's own scenarios, added to the catalog's; ``front_variant``,
     ``dialects``, ``providers``: the SUT's claims, replacing its profile's (``_claims``: what it does
-    not claim is left out of the run)."""
+    not claim is left out of the run); ``shard``: only share I of N of the claimed cases (``"I/N"``,
+    ``_shard.split``); ``durations``: a results.json (or ``{case id: seconds}``) whose durations balance
+    the shards."""
 
     sut: SUTSpec = field(default=None, metadata=_meta("--sut"))
     faults: tuple[str, ...] = field(default=(), metadata=_meta("--fault", _faults))
@@ -194,6 +197,10 @@ class RunOptions:
     )
     providers: tuple[str, ...] | None = field(
         default=None, metadata=_meta("--providers", _names("provider", _providers), reproduce=True)
+    )
+    shard: Shard | str | None = field(default=None, metadata=_meta("--shard", parse_shard))
+    durations: Mapping[str, float] | str | Path | None = field(
+        default=None, metadata=_meta("--durations", load_durations)
     )
 
     def __post_init__(self) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from harness._explain import results_repr
 from harness.suite._verdict import CaseResult, Status, rank
@@ -41,6 +42,7 @@ class RunResult:
     interrupted: str = ""  # the signal that stopped the run early ("SIGINT", "SIGTERM"); "" when it ran out
     concurrency: int = 1  # cases that were in flight at once through the SUT (--concurrency)
     concurrency_note: str = ""  # why fewer than asked (e.g. the routing token did not reach the upstream)
+    run_info: dict[str, Any] = field(default_factory=dict)  # what the run was (``_run_info``)
     left_out: dict[str, int] = field(default_factory=dict)  # cases the SUT does not claim: reason -> count
     warnings: list[str] = field(default_factory=list)  # about the SUT's settings (a shadowing models."*")
 
@@ -133,6 +135,7 @@ def merge_repeats(runs: Sequence[RunResult]) -> RunResult:
         interrupted=next((r.interrupted for r in runs if r.interrupted), ""),
         concurrency=max(r.concurrency for r in runs),
         concurrency_note=next((r.concurrency_note for r in runs if r.concurrency_note), ""),
+        run_info=first.run_info,
     )
     by_id: dict[str, list[CaseResult]] = {}
     for r in runs:

@@ -45,6 +45,8 @@ from harness.suite._expectations import Expectations
 from harness.suite._options import Keep, ResolvedSUT, RunOptions
 from harness.suite._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
 from harness.suite._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
+from harness.suite._run_info import run_info
+from harness.suite._shard import load_durations, parse_shard, split
 from harness.suite._sut import reproduce_line, resolve_sut
 from harness.suite._verdict import CaseResult, Status
 from harness.suite.checks import CaseView, pair_checks
@@ -95,16 +97,38 @@ def run(
     opts = RunOptions.build(options, **settings)
     sut = opts.resolve()
     claimed, left_out = scope(_case_list(cases, (*opts.scenarios, *sut.profile.scenarios)), sut.profile)
+    case_list, info = sharded(claimed, opts, sut)
     try:
-        result = _run(claimed, opts, sut, progress, upstream, drivers)
+        result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
     except RunInterrupted as stopped:
-        stopped.result.left_out, stopped.result.warnings = left_out, setting_warnings(sut.profile)
+        _describe(stopped.result, left_out, info, sut)
         raise
-    result.left_out, result.warnings = left_out, setting_warnings(sut.profile)
+    _describe(result, left_out, info, sut)
     return result
 
 
-def _run(
+def _describe(result: RunResult, left_out: dict[str, int], info: dict[str, Any], sut: ResolvedSUT) -> None:
+    """What the run was beside its results: the cases left out (not claimed), warnings, its run_info."""
+    result.left_out, result.warnings, result.run_info = left_out, setting_warnings(sut.profile), info
+
+
+def sharded(case_list: list[Case], opts: RunOptions, sut: ResolvedSUT) -> tuple[list[Case], dict[str, Any]]:
+    """The run's cases (``opts.shard``'s share of ``case_list``, the cases the SUT claims) and its
+    ``run_info``."""
+    shard = parse_shard("--shard", opts.shard)
+    mine = case_list
+    if shard is not None:
+        durations = load_durations("--durations", opts.durations)
+        profile = sut.profile
+
+        def claimed(case: Case) -> bool:
+            return not unsupported_reason(case, profile)
+
+        mine = split(case_list, shard, durations=durations, claimed=claimed)
+    return mine, run_info(case_list, opts, sut, shard, mine)
+
+
+def _run_cases(
     case_list: list[Case],
     opts: RunOptions,
     sut: ResolvedSUT,
@@ -419,7 +443,7 @@ class _Round:
             aside=aside,
         )
         self.upstream.strict_routing = True
-        self.limits.load = LoadLatency(lanes)
+        self.limits.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)
         try:
             left = run.round(cases)
         finally:

@@ -14,7 +14,18 @@ from typing import Any
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.upstream._script import Gate
 
-__all__ = ["ClientSide", "describe_gate", "seen_summary"]
+__all__ = ["DECIDED", "ClientSide", "describe_gate", "seen_summary", "timeout_note"]
+
+DECIDED = "not waited for: an earlier gate of this answer timed out"
+"""Why a gate's timeout was 0 s. Once a gate of an upstream answer (one turn) has timed out, the turn's
+``incremental`` verdict is decided (FAIL, from that first timeout); a later gate of the same answer
+decides nothing, so the upstream does not hold its frames for it: a SUT that buffers reasoning waited
+out every gate of a case before (two gates of 1 s, or of 8 s under load, where the first decides)."""
+
+
+def timeout_note(waited: float) -> dict[str, Any]:
+    """A ``gate-timeout`` entry's ``note`` when the gate was not waited for (``waited`` 0: DECIDED)."""
+    return {} if waited else {"note": DECIDED}
 
 
 def describe_gate(gate: Gate) -> str:

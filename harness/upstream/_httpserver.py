@@ -26,7 +26,7 @@ from typing import Any
 
 from harness.timeline import Timeline, now
 from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch
-from harness.upstream._gates import ClientSide, describe_gate, seen_summary
+from harness.upstream._gates import ClientSide, describe_gate, seen_summary, timeout_note
 from harness.upstream._plan import Abort, Fault, Finish, Head, Sleep, StallFor, WaitGate, Write
 from harness.upstream._script import Conversation, Script
 
@@ -74,6 +74,7 @@ class ScriptHandler:
     def _body(self, actions: tuple[Any, ...], turn: int) -> Iterator[bytes]:
         tl, client = self.state.timeline, self.state.client
         t0 = time.monotonic()
+        timed_out = False  # a gate of this answer timed out: later ones are not waited for (DECIDED)
         for action in actions:
             if isinstance(action, Write):
                 tl.add_write("upstream", action.data, turn=turn, tags=action.tags, frame=action.frame)
@@ -83,19 +84,22 @@ class ScriptHandler:
                 tl.add(
                     "upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld)
                 )
-                ok = client.wait_blocking(action.gate)
+                ok = client.satisfied(action.gate) if timed_out else client.wait_blocking(action.gate)
                 seen = seen_summary(client.seen())
                 if ok:
                     tl.add("upstream", "gate-open", turn=turn, condition=cond, seen=seen)
                 else:
+                    waited = 0.0 if timed_out else action.gate.timeout
+                    timed_out = True
                     tl.add(
                         "upstream",
                         "gate-timeout",
                         turn=turn,
                         condition=cond,
-                        timeout=action.gate.timeout,
+                        timeout=waited,
                         withheld=dict(action.withheld),
                         seen=seen,
+                        **timeout_note(waited),
                     )
             elif isinstance(action, Sleep):
                 delay = t0 + action.at - time.monotonic()

@@ -22,7 +22,7 @@ from typing import Any, cast
 from harness.net import Request, Responder, Server
 from harness.timeline import Timeline
 from harness.upstream._dispatch import ConversationState, RecordedRequest, dispatch, stray
-from harness.upstream._gates import ClientSide, describe_gate, seen_summary
+from harness.upstream._gates import ClientSide, describe_gate, seen_summary, timeout_note
 from harness.upstream._plan import (
     Abort,
     Action,
@@ -277,6 +277,8 @@ class _Run:
         self.turn = turn
         self.loop = asyncio.get_running_loop()
         self.t0 = self.loop.time()
+        self.timed_out = False
+        """A gate of this answer timed out (see :data:`harness.upstream._gates.DECIDED`)."""
 
     async def all(self, actions: Iterator[Action]) -> None:
         """Take the plan's actions a few at a time (:func:`_take`). Writes are sent and recorded inline,
@@ -379,7 +381,10 @@ class _Run:
         gate, turn = action.gate, self.turn
         cond = describe_gate(gate)
         self.tl.add("upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld))
-        ok = await self.until_closed(self.client.wait(gate, self.loop))
+        if self.timed_out:
+            ok: bool | None = self.client.satisfied(gate)
+        else:
+            ok = await self.until_closed(self.client.wait(gate, self.loop))
         if ok is None:
             self.gone()
             return False
@@ -387,14 +392,17 @@ class _Run:
         if ok:
             self.tl.add("upstream", "gate-open", turn=turn, condition=cond, seen=seen)
         else:
+            waited = 0.0 if self.timed_out else gate.timeout
+            self.timed_out = True
             self.tl.add(
                 "upstream",
                 "gate-timeout",
                 turn=turn,
                 condition=cond,
-                timeout=gate.timeout,
+                timeout=waited,
                 withheld=dict(action.withheld),
                 seen=seen,
+                **timeout_note(waited),
             )
         return True
 

@@ -50,7 +50,7 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     errors = list(_validator().iter_errors(doc))
     assert errors == []
     assert doc["format"] == "thinkwire-results"
-    assert doc["version"] == 2
+    assert doc["version"] == 3
     assert doc["exit_code"] == 1
     assert doc["counts"] == {"PASS": 2, "FAIL": 2, "TIMEOUT": 1, "UNSUPPORTED": 1}
 
@@ -59,7 +59,7 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     ("mutate", "path"),
     [
         (lambda d: d.pop("results"), []),
-        (lambda d: d.update(version=3), ["version"]),
+        (lambda d: d.update(version=4), ["version"]),
         (
             lambda d: d["results"][3]["timeline_summary"]["rows"][0].update(n=0),
             ["results", 3, "timeline_summary", "rows", 0, "n"],
@@ -149,7 +149,7 @@ def test_load_errors_name_the_file_and_the_problem(run_result: RunResult, tmp_pa
         _bad(tmp_path, {"format": "junit"}) == "F: field 'format': expected 'thinkwire-results', got 'junit'"
     )
     assert _bad(tmp_path, edited(lambda d: d.update(version=9))) == (
-        "F: field 'version': this thinkwire reads versions 1 and 2, got 9"
+        "F: field 'version': this thinkwire reads versions 1, 2 and 3, got 9"
     )
     assert _bad(tmp_path, edited(lambda d: d["results"][1].update(stream="GOOD"))) == (
         "F: field 'results[1].stream': unknown value 'GOOD' "
