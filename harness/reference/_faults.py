@@ -71,6 +71,9 @@ FAULTS: dict[str, str] = {
     "upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
+    "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
+    "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
+    "existed)",
     "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
     "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
     "double-done": "write the stream terminator twice",
@@ -121,6 +124,7 @@ _STREAM = frozenset(
         "redacted-as-reasoning",
         "buffer-structured",
         "drop-call-signatures",
+        "mint-tool-ids",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
@@ -353,6 +357,12 @@ class _DropCallSignatures(_Stage):
         return [ev]
 
 
+def _own_call_id(ev: ToolCallDelta) -> str:
+    """``mint-tool-ids``: the id a SUT that confuses ids hands out: the Responses item id where the
+    observer read one (``fc_...``, not the ``call_id``), else one of its own."""
+    return ev.item if ev.item.startswith("fc_") else f"call_gw_{ev.index}"
+
+
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
@@ -362,6 +372,8 @@ def _mapper(fault: str, ev: Event) -> list[Event]:
         return [TextDelta(ev.text, item=ev.item)]
     if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
         return [replace(ev, reasoning_tokens=None)]
+    if fault == "mint-tool-ids" and isinstance(ev, ToolCallDelta) and ev.id:
+        return [replace(ev, id=_own_call_id(ev))]  # FAULT: not the upstream's call id
     if fault == "double-done" and isinstance(ev, End):
         return [ev, ev]
     return [ev]
@@ -389,6 +401,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("drop-call-signatures", _DropCallSignatures),
     ("replay-done", _ReplayDone),
     ("drop-reasoning-tokens", None),
+    ("mint-tool-ids", None),
     ("double-done", None),
 )
 

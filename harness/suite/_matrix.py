@@ -153,6 +153,18 @@ MATRIX: tuple[Mutant, ...] = (
     ),
     Mutant("drop-reasoning-tokens", "reference", "usage", _c(f"wire-variants/reasoning-tokens[{CHAT}]")),
     Mutant(
+        "mint-tool-ids",
+        "reference",
+        "tool-ids",
+        _c(
+            f"tools-passback/deepseek-reasoning-content[{CHAT}]",
+            "tools-passback/responses-reasoning-item[openai-responses:summary/frames]",
+            "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]",
+            "tools-passback/anthropic-thinking-blocks[bedrock-converse:converse/frames]",
+            "tools-passback/gemini-thought-signature[gemini:signature/frames]",
+        ),
+    ),
+    Mutant(
         "thinking-enabled",
         "reference",
         "request-contract",
