@@ -288,6 +288,9 @@ class AnthropicObserver(TypedSSEObserver):
         self._tools = 0
         self._started = False
         self._start_input: int | None = None
+        self.start_output: int | None = None
+        """``message_start``'s ``output_tokens`` (a placeholder count: ``message_delta``'s usage is
+        cumulative and already includes it; read by a reference fault switch that adds it anyway)."""
         self._stop_reason: Any = None
         self._done = False
         self._after_noted = False
@@ -316,6 +319,8 @@ class AnthropicObserver(TypedSSEObserver):
             usage = msg.get("usage") if isinstance(msg, Mapping) else None
             if isinstance(usage, Mapping) and isinstance(usage.get("input_tokens"), int):
                 self._start_input = usage["input_tokens"]
+            if isinstance(usage, Mapping) and isinstance(usage.get("output_tokens"), int):
+                self.start_output = usage["output_tokens"]
         elif kind == "content_block_start":
             self._block_start(obj, out)
         elif kind == "content_block_delta":

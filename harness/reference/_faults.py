@@ -71,6 +71,8 @@ FAULTS: dict[str, str] = {
     "upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
+    "add-start-output": "add message_start's output_tokens to message_delta's (cumulative) count: the "
+    "client sees 41 output tokens where the provider said 40",
     "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
     "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
     "existed)",
@@ -125,6 +127,7 @@ _STREAM = frozenset(
         "buffer-structured",
         "drop-call-signatures",
         "mint-tool-ids",
+        "add-start-output",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode

@@ -153,6 +153,12 @@ MATRIX: tuple[Mutant, ...] = (
     ),
     Mutant("drop-reasoning-tokens", "reference", "usage", _c(f"wire-variants/reasoning-tokens[{CHAT}]")),
     Mutant(
+        "add-start-output",
+        "reference",
+        "usage",
+        _c("wire-variants/reasoning-tokens[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
         "mint-tool-ids",
         "reference",
         "tool-ids",
