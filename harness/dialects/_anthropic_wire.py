@@ -11,6 +11,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
+from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     Block,
@@ -110,12 +111,14 @@ def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
     return Usage(inp, out, thinking, total)
 
 
-def error_object(message: str, code: str | None, request_id: str) -> dict[str, Any]:
-    return {
-        "type": "error",
-        "error": {"details": None, "type": code or "api_error", "message": message},
-        "request_id": request_id,
-    }
+def error_object(
+    message: str, code: str | None, request_id: str, status: int | None = None
+) -> dict[str, Any]:
+    """A mid-stream ``error`` event's data, in Anthropic's words (``_provider_errors``; recorded with
+    ``details: null`` first: wire-formats.md section 5)."""
+    body = anthropic_error(status, message, code, request_id)
+    body["error"] = {"details": None, **body["error"]}
+    return body
 
 
 # --------------------------------------------------------------------------------------------------
@@ -250,7 +253,7 @@ class AnthropicEmitter(EmitterLoop):
             return []
         if isinstance(ev, StreamError):
             self.ended = True
-            return [self._frame(error_object(ev.message, ev.code, self.request_id), "error")]
+            return [self._frame(error_object(ev.message, ev.code, self.request_id, ev.status), "error")]
         if isinstance(ev, End):
             return self._end(ev)
         return []
