@@ -111,6 +111,17 @@ def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
     return Usage(inp, out, thinking, total)
 
 
+_DELTA_OF = {
+    "thinking_delta": "thinking",
+    "signature_delta": "thinking",
+    "text_delta": "text",
+    "citations_delta": "text",
+    "input_json_delta": "tool_use",
+}
+"""The block type each delta type belongs to (anthropic SDK ``RawContentBlockDeltaEvent`` and the
+streaming docs: https://docs.anthropic.com/en/docs/build-with-claude/streaming#content-block-delta-types)."""
+
+
 def error_object(
     message: str, code: str | None, request_id: str, status: int | None = None
 ) -> dict[str, Any]:
@@ -396,10 +407,13 @@ class AnthropicObserver(TypedSSEObserver):
         if not isinstance(index, int) or not isinstance(delta, Mapping):
             out.append(Notice("malformed-delta", dumps_compact(obj)[:80]))
             return
-        if index not in self._blocks:
-            out.append(Notice("delta-without-start", str(index)))
         item = str(index)
         kind = delta.get("type")
+        if index not in self._blocks:
+            out.append(Notice("delta-without-start", str(index)))
+        elif kind in _DELTA_OF and self._blocks[index] != _DELTA_OF[kind]:
+            # RawContentBlockDeltaEvent: a thinking_delta belongs to a thinking block, text_delta to text
+            out.append(Notice("delta-type-mismatch", f"{kind} in a {self._blocks[index]} block {index}"))
         if kind == "thinking_delta" and isinstance(delta.get("thinking"), str):
             if delta["thinking"]:
                 out.append(ReasoningDelta(delta["thinking"], item=item))

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from harness._errors import UnknownName
+from harness._json import dumps_compact, loads
+from harness.codec import Frame
 from harness.events import (
     End,
     Event,
@@ -35,6 +37,7 @@ __all__ = [
     "REQUEST_FAULTS",
     "SDK_FAULTS",
     "FaultFilter",
+    "announce_thinking_as_text",
     "check_faults",
     "inline_think",
     "is_reasoning",
@@ -73,6 +76,8 @@ FAULTS: dict[str, str] = {
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
     "add-start-output": "add message_start's output_tokens to message_delta's (cumulative) count: the "
     "client sees 41 output tokens where the provider said 40",
+    "thinking-as-text-block": "Anthropic front door: open each thinking block as a text block, then stream "
+    "its thinking_delta and signature_delta into it",
     "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
     "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
     "existed)",
@@ -131,7 +136,8 @@ _STREAM = frozenset(
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
-GATEWAY_FAULTS = _IO | _STREAM | _WS | {"keep-upstream-open", "nonstream-inline-think"}
+_DOOR = {"thinking-as-text-block"}  # the gateway's Anthropic front door
+GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 _CLI = {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end", "keep-upstream-open"}
 CLI_FAULTS = _IO | _STREAM | _WS | _CLI
@@ -442,6 +448,21 @@ class FaultFilter:
     def run(self, events: Iterable[Event]) -> list[Event]:
         """A whole (non-streaming) turn through the filter."""
         return self.feed(list(events)) + self.close()
+
+
+def announce_thinking_as_text(frames: Sequence[Frame]) -> list[Frame]:
+    """Fault ``thinking-as-text-block`` (an Anthropic front door's frames): a thinking block opens as a
+    text block; its deltas follow unchanged (a client that checks block types sees thinking_delta in a
+    text block)."""
+    out: list[Frame] = []
+    for f in frames:
+        obj = loads(f.data) if f.event == "content_block_start" else None
+        block = obj.get("content_block") if isinstance(obj, dict) else None
+        if isinstance(obj, dict) and isinstance(block, dict) and block.get("type") == "thinking":
+            obj["content_block"] = {"type": "text", "text": ""}  # FAULT
+            f = replace(f, data=dumps_compact(obj))
+        out.append(f)
+    return out
 
 
 def inline_think(events: Sequence[Event]) -> list[Event]:

@@ -14,13 +14,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from harness.reference._parser_mutants import PARSER_FAULTS
+from harness.suite._builtin import builtin_profile
 from harness.suite._case import Case
 from harness.suite._runner import RunResult, load_cases, run
 from harness.suite._verdict import CaseResult, Status
 
 __all__ = [
+    "DOORS",
     "MATRIX",
     "Mutant",
     "MutationScore",
@@ -40,10 +43,24 @@ class Mutant:
     also: frozenset[str] = frozenset()  # other checks the same bug legitimately trips
     strict: bool = False  # the designed verdict is NON_STRICT (a provider that only degrades): run --strict
     label: str = ""  # tells apart two rows of one switch on one SUT
+    door: str = ""  # the gateway's front door when not its default (openai-chat): a key of DOORS
 
     @property
     def id(self) -> str:
-        return f"{self.sut}+{self.fault}" + (f"[{self.label}]" if self.label else "")
+        sut = f"{self.sut}[{self.door}]" if self.door else self.sut
+        return f"{sut}+{self.fault}" + (f"[{self.label}]" if self.label else "")
+
+    def run_sut(self, faulted: bool = True) -> Any:
+        """What ``run`` takes as the SUT: the built-in's name, or its profile behind another front door
+        (the fault switches then ride on its command line)."""
+        if not self.door:
+            return self.sut
+        variant, path = DOORS[self.door]
+        profile = builtin_profile(self.sut, (self.fault,) if faulted else ())
+        return replace(profile, front_door=self.door, front_variant=variant, path=path)
+
+    def run_faults(self) -> list[str]:
+        return [] if self.door else [self.fault]
 
     def unrelated(self, failing: set[str]) -> set[str]:
         """The failing checks that are neither the designed one nor one it legitimately trips."""
@@ -52,6 +69,10 @@ class Mutant:
     def caught(self, failing: set[str]) -> bool:
         """Caught by the designed check, and by no unrelated one."""
         return self.check in failing and not self.unrelated(failing)
+
+
+DOORS: dict[str, tuple[str, str]] = {"anthropic-messages": ("thinking", "/v1/messages")}
+"""The reference gateway's other front doors: dialect -> (the variant it answers in, its path)."""
 
 
 def _c(*ids: str) -> tuple[str, ...]:
@@ -157,6 +178,16 @@ MATRIX: tuple[Mutant, ...] = (
         "reference",
         "usage",
         _c("wire-variants/reasoning-tokens[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
+        "thinking-as-text-block",
+        "reference",
+        "front-door-grammar",
+        _c(
+            "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]",
+            "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]",
+        ),
+        door="anthropic-messages",
     ),
     Mutant(
         "mint-tool-ids",
@@ -561,7 +592,7 @@ def mutation_score(
 
 def detect(m: Mutant) -> tuple[RunResult, set[str]]:
     result = run(
-        list(m.cases), sut=m.sut, faults=[m.fault], expectations=None, keep_timelines="failures",
+        list(m.cases), sut=m.run_sut(), faults=m.run_faults(), expectations=None, keep_timelines="failures",
         strict=m.strict,
     )  # fmt: skip
     return result, failing_checks(result)

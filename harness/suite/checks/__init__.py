@@ -12,6 +12,7 @@ from harness.suite.checks import (  # noqa: F401  (registration)
     _content,
     _errors,
     _fidelity,
+    _grammar,
     _isolation,
     _parity,
     _stream,
