@@ -18,6 +18,7 @@ __all__ = [
     "google_error",
     "google_status",
     "openai_error",
+    "openai_stream_code",
     "status_of",
 ]
 
@@ -115,6 +116,18 @@ def google_error(status: int | None, message: str, code: str | None = None) -> d
     n = status_of(status, code)
     n = 503 if n == 529 else n  # another provider's "overloaded": Google's is UNAVAILABLE
     return {"error": {"code": n, "message": message, "status": google_status(n)}}
+
+
+def openai_stream_code(status: int | None, code: str | None) -> str | None:
+    """The ``code`` of a Responses stream's ``error`` event (openai SDK ``ResponseErrorEvent.code``):
+    OpenAI's own word, ``server_is_overloaded`` for an overload (wire-formats.md section 4), never
+    another provider's (``overloaded_error``)."""
+    if code is None or (code not in _ANTHROPIC_WORDS and code not in _GOOGLE_WORDS):
+        return code
+    n = status_of(status, code)
+    if n in (503, 529):
+        return "server_is_overloaded"
+    return "rate_limit_exceeded" if n == 429 else "server_error"
 
 
 def openai_error(status: int, message: str, code: str | None = None) -> dict[str, Any]:

@@ -160,3 +160,18 @@ def test_every_catalog_error_body_reaches_the_sdk_as_documented(
 
 def test_the_catalog_covers_every_sdk_dialect() -> None:
     assert {c.dialect for c in _catalog_errors()} == set(SDK_DIALECTS)
+
+
+def test_a_mid_stream_error_speaks_the_providers_words() -> None:
+    """A scenario's ``overloaded_error`` (Anthropic's word) on other providers' error frames."""
+    from harness._json import loads
+    from harness.events import StreamError, TextDelta
+
+    def frame(dialect: str, variant: str) -> Any:
+        em = get_dialect(dialect).emitter(variant)
+        return loads(em.feed([TextDelta("Hi"), StreamError("Overloaded", "overloaded_error")])[-1].data)
+
+    assert frame("openai-responses", "summary")["code"] == "server_is_overloaded"
+    assert frame("anthropic-messages", "thinking")["error"]["type"] == "overloaded_error"
+    assert frame("gemini", "thought")["error"]["status"] == "UNAVAILABLE"
+    assert frame("gemini", "thought")["error"]["code"] == 503
