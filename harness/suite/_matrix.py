@@ -190,6 +190,30 @@ MATRIX: tuple[Mutant, ...] = (
         door="anthropic-messages",
     ),
     Mutant(
+        "stream-events-as-items",
+        "reference",
+        "request-contract",
+        _c(
+            "tools-passback/responses-reasoning-item[openai-responses:summary/frames]",
+            "tools-passback/xai-encrypted-reasoning[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "duplicate-reasoning-items",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/responses-reasoning-item[openai-responses:summary/frames]",
+            "tools-passback/xai-encrypted-reasoning[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "drop-thinking-key",
+        "reference",
+        "passback",
+        _c("tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(
         "mint-tool-ids",
         "reference",
         "tool-ids",
