@@ -31,6 +31,7 @@ __all__ = [
     "NOT_FIRST",
     "PROFILES",
     "SIGNATURE_REQUIRED",
+    "THINKING_REQUIRED",
     "anthropic_error_body",
     "deepseek_error_body",
 ]
@@ -62,6 +63,10 @@ ENABLED_UNSUPPORTED = (
     '"output_config.effort" to control thinking behavior.'
 )
 SIGNATURE_REQUIRED = "messages.{n}.content.{m}.thinking.signature: Field required"
+THINKING_REQUIRED = "messages.{n}.content.{m}.thinking.thinking: Field required"
+"""The request schema's answer to a thinking block without its ``thinking`` text (anthropic SDK
+``ThinkingBlockParam``: ``thinking: Required[str]``, ``signature: Required[str]``); the same words as
+for a missing signature, one field over."""
 _THINKING = ("thinking", "redacted_thinking")
 
 
@@ -137,6 +142,12 @@ def _unsigned(blocks: Sequence[Mapping[str, Any]], other: Message | None) -> int
     return None
 
 
+def _textless(blocks: Sequence[Mapping[str, Any]]) -> int | None:
+    """The first thinking block without a ``thinking`` key (an empty string is a text: display omitted)."""
+    found = (m for m, b in enumerate(blocks) if b.get("type") == "thinking" and "thinking" not in b)
+    return next(found, None)
+
+
 def _wire(b: ReasoningBlock) -> tuple[str, str, str]:
     if b.redacted is not None:
         return ("redacted_thinking", b.redacted, "")
@@ -176,6 +187,13 @@ class _Anthropic:
         for n in assistants:
             blocks = _blocks(msgs[n])
             kinds = [str(b.get("type")) for b in blocks]
+            textless = _textless(blocks)
+            if textless is not None:  # schema validation, whatever the thinking mode: the field is required
+                return self._reject(
+                    THINKING_REQUIRED.format(n=n, m=textless),
+                    "anthropic/thinking-required",
+                    ((f"messages.{n}.content.{textless}.thinking", None, "the block's thinking text"),),
+                )
             if not enabled:
                 if n == len(msgs) - 1 and "thinking" in kinds:
                     return self._reject(

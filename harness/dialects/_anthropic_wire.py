@@ -11,6 +11,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
+from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.events import (
     Block,
@@ -110,12 +111,25 @@ def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
     return Usage(inp, out, thinking, total)
 
 
-def error_object(message: str, code: str | None, request_id: str) -> dict[str, Any]:
-    return {
-        "type": "error",
-        "error": {"details": None, "type": code or "api_error", "message": message},
-        "request_id": request_id,
-    }
+_DELTA_OF = {
+    "thinking_delta": "thinking",
+    "signature_delta": "thinking",
+    "text_delta": "text",
+    "citations_delta": "text",
+    "input_json_delta": "tool_use",
+}
+"""The block type each delta type belongs to (anthropic SDK ``RawContentBlockDeltaEvent`` and the
+streaming docs: https://docs.anthropic.com/en/docs/build-with-claude/streaming#content-block-delta-types)."""
+
+
+def error_object(
+    message: str, code: str | None, request_id: str, status: int | None = None
+) -> dict[str, Any]:
+    """A mid-stream ``error`` event's data, in Anthropic's words (``_provider_errors``; recorded with
+    ``details: null`` first: wire-formats.md section 5)."""
+    body = anthropic_error(status, message, code, request_id)
+    body["error"] = {"details": None, **body["error"]}
+    return body
 
 
 # --------------------------------------------------------------------------------------------------
@@ -250,7 +264,7 @@ class AnthropicEmitter(EmitterLoop):
             return []
         if isinstance(ev, StreamError):
             self.ended = True
-            return [self._frame(error_object(ev.message, ev.code, self.request_id), "error")]
+            return [self._frame(error_object(ev.message, ev.code, self.request_id, ev.status), "error")]
         if isinstance(ev, End):
             return self._end(ev)
         return []
@@ -288,6 +302,9 @@ class AnthropicObserver(TypedSSEObserver):
         self._tools = 0
         self._started = False
         self._start_input: int | None = None
+        self.start_output: int | None = None
+        """``message_start``'s ``output_tokens`` (a placeholder count: ``message_delta``'s usage is
+        cumulative and already includes it; read by a reference fault switch that adds it anyway)."""
         self._stop_reason: Any = None
         self._done = False
         self._after_noted = False
@@ -316,6 +333,8 @@ class AnthropicObserver(TypedSSEObserver):
             usage = msg.get("usage") if isinstance(msg, Mapping) else None
             if isinstance(usage, Mapping) and isinstance(usage.get("input_tokens"), int):
                 self._start_input = usage["input_tokens"]
+            if isinstance(usage, Mapping) and isinstance(usage.get("output_tokens"), int):
+                self.start_output = usage["output_tokens"]
         elif kind == "content_block_start":
             self._block_start(obj, out)
         elif kind == "content_block_delta":
@@ -388,10 +407,13 @@ class AnthropicObserver(TypedSSEObserver):
         if not isinstance(index, int) or not isinstance(delta, Mapping):
             out.append(Notice("malformed-delta", dumps_compact(obj)[:80]))
             return
-        if index not in self._blocks:
-            out.append(Notice("delta-without-start", str(index)))
         item = str(index)
         kind = delta.get("type")
+        if index not in self._blocks:
+            out.append(Notice("delta-without-start", str(index)))
+        elif kind in _DELTA_OF and self._blocks[index] != _DELTA_OF[kind]:
+            # RawContentBlockDeltaEvent: a thinking_delta belongs to a thinking block, text_delta to text
+            out.append(Notice("delta-type-mismatch", f"{kind} in a {self._blocks[index]} block {index}"))
         if kind == "thinking_delta" and isinstance(delta.get("thinking"), str):
             if delta["thinking"]:
                 out.append(ReasoningDelta(delta["thinking"], item=item))

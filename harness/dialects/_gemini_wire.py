@@ -13,6 +13,7 @@ from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame
 from harness.codec._jsonarray import JSONArrayDecoder
 from harness.codec._sse import SSEDecoder
+from harness.dialects._provider_errors import google_error, google_status
 from harness.events import (
     End,
     Event,
@@ -43,19 +44,6 @@ __all__ = [
 ]
 
 _RESPONSE_ID = "mockResp1"
-_STATUS = {
-    400: "INVALID_ARGUMENT",
-    401: "UNAUTHENTICATED",
-    403: "PERMISSION_DENIED",
-    404: "NOT_FOUND",
-    409: "ABORTED",
-    429: "RESOURCE_EXHAUSTED",
-    499: "CANCELLED",
-    500: "INTERNAL",
-    501: "NOT_IMPLEMENTED",
-    503: "UNAVAILABLE",
-    504: "DEADLINE_EXCEEDED",
-}
 _FINISH = {"stop": "STOP", "tool_calls": "STOP", "length": "MAX_TOKENS"}
 _TOP_KEYS = frozenset(
     {"candidates", "usageMetadata", "modelVersion", "responseId", "promptFeedback", "createTime", "nonce"}
@@ -84,12 +72,9 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 _SSE_FIELDS = (b"data", b"event", b"id", b"retry")
 
 
-def google_status(status: int) -> str:
-    return _STATUS.get(status, "INTERNAL" if status >= 500 else "INVALID_ARGUMENT")
-
-
-def error_object(status: int, message: str, code: str | None = None) -> dict[str, Any]:
-    return {"error": {"code": status, "message": message, "status": code or google_status(status)}}
+def error_object(status: int | None, message: str, code: str | None = None) -> dict[str, Any]:
+    """Google's error body, in Google's words (``_provider_errors``)."""
+    return google_error(status, message, code)
 
 
 def finish_reason(reason: str) -> str:
@@ -239,7 +224,7 @@ class GeminiEmitter:
                 self._usage = usage_metadata(ev)
             elif isinstance(ev, StreamError):
                 flush()
-                err = error_object(ev.status or 500, ev.message, ev.code)
+                err = error_object(ev.status, ev.message, ev.code)
                 out.append(Frame(dumps_spaced(err), tags=frozenset({"error"})))
                 self._done = True
             elif isinstance(ev, End):

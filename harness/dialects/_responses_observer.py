@@ -36,6 +36,18 @@ _IGNORED = frozenset(
     }
 )
 
+_REQUIRED = {"reasoning": ("summary",), "function_call": ("call_id", "name", "arguments")}
+"""Fields the openai SDK's output item types require (``ResponseReasoningItem.summary``: ``List[Summary]``;
+``ResponseFunctionToolCall``: ``call_id``, ``name``, ``arguments``); a client that validates its stream
+(``@ai-sdk/openai``'s schema) rejects an item without them."""
+
+
+def _required_fields(item: Mapping[str, Any], out: list[Event]) -> None:
+    for name in _REQUIRED.get(str(item.get("type")), ()):
+        if name not in item:
+            out.append(Notice("missing-field", f"{item.get('type')} {item.get('id')}: {name}"))
+
+
 def _usage_event(raw: Any) -> Usage | None:
     if not isinstance(raw, Mapping):
         return None
@@ -167,6 +179,7 @@ class ResponsesObserver(TypedSSEObserver):
                 seen.built["args"] = args
         elif kind not in ("reasoning", "message"):
             out.append(Notice("unknown-item", kind))
+        _required_fields(item, out)
 
     def _seen(self, obj: Mapping[str, Any], out: list[Event]) -> tuple[str, _Seen]:
         item_id = obj.get("item_id")
@@ -226,6 +239,8 @@ class ResponsesObserver(TypedSSEObserver):
         item_id = item["id"]
         if item_id not in self._items:
             self._item_added(item, out)
+        else:
+            _required_fields(item, out)
         seen = self._items[item_id]
         self._item_content(item_id, seen, item, "response.output_item.done", out)
 
@@ -256,6 +271,13 @@ class ResponsesObserver(TypedSSEObserver):
     def _terminal(self, kind: str, resp: Any, out: list[Event]) -> None:
         self._done = True
         if isinstance(resp, Mapping):
+            output = resp.get("output")
+            listed: set[Any] = set()  # (an empty output: a shorthand of hand-written streams, not judged)
+            if isinstance(output, list):
+                listed = {i.get("id") for i in output if isinstance(i, Mapping)}
+            for item_id, seen in self._items.items():  # the snapshot must hold every item streamed
+                if listed and seen.kind != "unknown" and item_id not in listed:
+                    out.append(Notice("completed-lacks-item", f"{kind} lacks {seen.kind} {item_id}"))
             for item in resp.get("output") or []:
                 if (
                     isinstance(item, Mapping)

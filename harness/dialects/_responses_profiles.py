@@ -8,10 +8,11 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, Fidelity, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._responses_items import ItemProblem, call_problem, schema_problem
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -29,6 +30,7 @@ __all__ = [
     "ORPHAN_REASONING",
     "PROFILES",
     "altered_encrypted",
+    "input_items",
     "opaque_blobs",
     "openai_error_body",
     "summary_requested",
@@ -68,10 +70,14 @@ def altered_encrypted(items: Sequence[Any], emitted: Sequence[Message]) -> list[
 
 
 def openai_error_body(
-    message: str, *, type_: str = "invalid_request_error", param: str | None = "input"
+    message: str,
+    *,
+    type_: str = "invalid_request_error",
+    param: str | None = "input",
+    code: str | None = None,
 ) -> bytes:
     return dumps_compact(
-        {"error": {"message": message, "type": type_, "param": param, "code": None}}
+        {"error": {"message": message, "type": type_, "param": param, "code": code}}
     ).encode()
 
 
@@ -101,6 +107,34 @@ def _preceded_by_reasoning(emitted: Sequence[Message], call_id: str) -> tuple[bo
     return False, ""
 
 
+def _refers_to_reasoning(item: Mapping[str, Any], rs: str) -> bool:
+    """An ``item_reference`` (openai SDK ``ItemReference``: ``type`` optional) to the reasoning item
+    ``rs``, or to any reasoning item when the emitted message did not name it."""
+    if item.get("type", "item_reference") != "item_reference" or "role" in item:
+        return False
+    ref = str(item.get("id", ""))
+    return ref == rs if rs else ref.startswith("rs_")
+
+
+def input_items(
+    request: Mapping[str, Any], emitted: Sequence[Message], *, calls: bool = False
+) -> Rejection | None:
+    """OpenAI's answer to input items its SDK types reject (``_responses_items``): the schema's problems,
+    or with ``calls`` an output that answers no call. An unknown item type and an output for no call
+    are the request's own fault (``kind="request"``); a reasoning item given twice is a broken passback."""
+    problem: ItemProblem | None
+    if calls:
+        given = {b.id for m in emitted for b in m.content if isinstance(b, ToolCallBlock)}
+        problem = call_problem(request, given)
+    else:
+        problem = schema_problem(request)
+    if problem is None:
+        return None
+    body = openai_error_body(problem.message, param=problem.param, code=problem.code)
+    kind = "passback" if problem.rule == "openai/duplicate-item" else "request"
+    return Rejection(400, body, problem.rule, (problem.difference,), kind=kind)
+
+
 @dataclass(slots=True)
 class _OpenAI:
     """OpenAI's Responses API, stateless (``store:false``) tool loops."""
@@ -112,6 +146,9 @@ class _OpenAI:
         "its following item (400), id-only reasoning under store:false is not found (404); reasoning "
         "summaries are streamed only when reasoning.summary is requested"
     )
+
+    request_rules: ClassVar[tuple[str, ...]] = ("openai/unknown-input-item", "openai/no-tool-call")
+    """Its rules of ``kind="request"`` (the request-contract check reads them)."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """Without ``reasoning.summary`` the reasoning item arrives empty, carrying only its
@@ -157,6 +194,9 @@ class _OpenAI:
         items = request.get("input")
         if not isinstance(items, list):
             return None
+        rejection = input_items(request, emitted)
+        if rejection is not None:
+            return rejection
         bad = altered_encrypted(items, emitted)
         if bad:
             n, enc, want = bad[0]
@@ -186,6 +226,7 @@ class _OpenAI:
                 follows = isinstance(nxt, Mapping) and (
                     nxt.get("type") == "function_call"
                     or (nxt.get("type", "message") == "message" and nxt.get("role") == "assistant")
+                    or (store and nxt.get("type") == "item_reference")  # a stored call or message
                 )
                 if not follows:
                     return Rejection(
@@ -194,10 +235,10 @@ class _OpenAI:
                 if not store and not isinstance(item.get("encrypted_content"), str):
                     return self._not_found(rs)
             if kind == "function_call":
-                rejection = self._function_call(items, n, item, emitted)
+                rejection = self._function_call(items, n, item, emitted, store=store)
                 if rejection is not None:
                     return rejection
-        return None
+        return input_items(request, emitted, calls=True)
 
     def _not_found(self, rs: str) -> Rejection:
         return Rejection(
@@ -208,7 +249,13 @@ class _OpenAI:
         )
 
     def _function_call(
-        self, items: Sequence[Any], n: int, item: Mapping[str, Any], emitted: Sequence[Message]
+        self,
+        items: Sequence[Any],
+        n: int,
+        item: Mapping[str, Any],
+        emitted: Sequence[Message],
+        *,
+        store: bool,
     ) -> Rejection | None:
         call_id = str(item.get("call_id", ""))
         needed, rs = _preceded_by_reasoning(emitted, call_id)
@@ -220,6 +267,8 @@ class _OpenAI:
         prev = items[j] if j >= 0 else None
         if isinstance(prev, Mapping) and prev.get("type") == "reasoning":
             return None
+        if store and isinstance(prev, Mapping) and _refers_to_reasoning(prev, rs):
+            return None  # the stored reasoning item, by reference: the API resolves it
         fc = str(item.get("id") or call_id)
         if not rs:
             m = _FC_ID.match(fc)

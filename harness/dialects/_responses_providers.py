@@ -8,12 +8,12 @@ provider's exact error only where the provider rejects. Sources are named per pr
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
-from harness._json import dumps_compact
+from harness._json import dumps_compact, loads
 from harness.dialects._base import Difference, Fidelity, ProviderProfile, Rejection
-from harness.dialects._responses_profiles import _OpenAI, altered_encrypted, opaque_blobs
+from harness.dialects._responses_profiles import _OpenAI, altered_encrypted, input_items, opaque_blobs
 from harness.dialects._responses_wire import phase_of
 from harness.events import Message, TextBlock, Turn
 
@@ -74,7 +74,10 @@ class _Xai:
     """xAI's Responses API (https://docs.x.ai/developers/advanced-api-usage/troubleshooting-reasoning):
     reasoning items come back with their ``encrypted_content``, in place; "when an integration loses
     it, nothing fails: the API returns 200, and results can get worse". An altered blob cannot be
-    decrypted: 400 with xAI's own body (``code`` / ``error`` strings). No rule about item order."""
+    decrypted: 400 with xAI's own body (``code`` / ``error`` strings). No rule about item order. Input
+    items are read with OpenAI's schema (xAI's Responses API takes the OpenAI SDK's requests:
+    https://docs.x.ai/docs/guides/responses-api), so what that schema rejects is a 400 here too, in
+    xAI's body."""
 
     name: str = "xai"
     dialect: str = "openai-responses"
@@ -83,8 +86,16 @@ class _Xai:
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         return turn
 
+    request_rules: ClassVar[tuple[str, ...]] = ("openai/unknown-input-item", "openai/no-tool-call")
+
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         items = request.get("input")
+        # OpenAI's item schema first, then outputs that answer no call
+        schema = input_items(request, emitted) or input_items(request, emitted, calls=True)
+        if schema is not None:
+            message = loads(schema.body)["error"]["message"]
+            body = dumps_compact({"code": "Client specified an invalid argument", "error": message})
+            return replace(schema, body=body.encode())
         bad = altered_encrypted(items, emitted) if isinstance(items, list) else []
         if not bad:
             return None

@@ -12,6 +12,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
+from harness.dialects._provider_errors import openai_stream_code
 from harness.events import (
     Block,
     End,
@@ -219,7 +220,7 @@ class ResponsesEmitter(EmitterLoop):
                 snap = self._response("failed", final=True)
                 snap["error"] = {"code": ev.code or "server_error", "message": ev.message}
                 return [self._frame("response.failed", {"response": snap}, "error")]
-            body = {"code": ev.code, "message": ev.message, "param": None}
+            body = {"code": openai_stream_code(ev.status, ev.code), "message": ev.message, "param": None}
             return [self._frame("error", body, "error")]
         if isinstance(ev, End):
             return self._end(ev)

@@ -28,6 +28,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
+from harness.dialects._provider_errors import anthropic_error
 from harness.events import (
     Block,
     Event,
@@ -110,15 +111,6 @@ def _wants_stream(path: str, body: Mapping[str, Any]) -> bool:
     return stream_flag(path, body)
 
 
-_ERROR_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    413: "request_too_large",
-    429: "rate_limit_error",
-    529: "overloaded_error",
-}
 
 
 _check = functools.partial(check_variant, NAME, VARIANTS)
@@ -187,10 +179,7 @@ class AnthropicMessagesDialect:
         return observe_message_object(obj)
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        kind = code or _ERROR_TYPES.get(status, "api_error")
-        return dumps_compact(
-            {"type": "error", "error": {"type": kind, "message": message}, "request_id": "req_mock_error"}
-        ).encode()
+        return dumps_compact(anthropic_error(status, message, code, "req_mock_error")).encode()
 
     # -- request codec
     def build_request(

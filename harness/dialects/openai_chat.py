@@ -53,6 +53,7 @@ from harness.dialects._chat_wire import (
     usage_event,
     usage_json,
 )
+from harness.dialects._provider_errors import openai_error
 from harness.dialects._think import HARMONY, MM_THINK, OPEN, TAGS, THOUGHT, split_think
 from harness.events import (
     End,
@@ -383,8 +384,7 @@ def emit_response(turn: Turn, variant: str, *, model: str = "mock-model") -> byt
 
 
 def error_body(status: int, message: str, code: str | None = None) -> bytes:
-    kind = "invalid_request_error" if 400 <= status < 500 else "server_error"
-    return dumps_compact({"error": {"message": message, "type": kind, "param": None, "code": code}}).encode()
+    return dumps_compact(openai_error(status, message, code)).encode()
 
 
 def _text_of(content: Any) -> str:

@@ -21,6 +21,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
+from harness.dialects._provider_errors import openai_error
 from harness.dialects._responses_observer import ResponsesObserver, observe_response_object
 from harness.dialects._responses_profiles import PROFILES
 from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter, phase_of
@@ -149,10 +150,7 @@ class OpenAIResponsesDialect:
         return observe_response_object(obj)
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        kind = "invalid_request_error" if status < 500 else "server_error"
-        return dumps_compact(
-            {"error": {"message": message, "type": kind, "param": None, "code": code}}
-        ).encode()
+        return dumps_compact(openai_error(status, message, code)).encode()
 
     # -- request codec
     def build_request(

@@ -63,8 +63,9 @@ def render(rows: list[tuple[Mutant, set[str]]]) -> str:
     for m, failing in rows:
         unrelated = sorted(m.unrelated(failing))
         check = f"{m.check} (--strict)" if m.strict else m.check
+        sut = f"{m.sut} ({m.door} front door)" if m.door else m.sut
         lines.append(
-            f"| {m.sut} | `{m.fault}` | {check} | {'yes' if m.check in failing else '**NO**'} | "
+            f"| {sut} | `{m.fault}` | {check} | {'yes' if m.check in failing else '**NO**'} | "
             f"{', '.join(sorted(failing)) or '-'} | {', '.join(unrelated) or '-'} | "
             + "<br>".join(f"`{c}`" for c in m.cases)
             + " |"

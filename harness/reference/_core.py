@@ -7,12 +7,12 @@ Rule: sans-IO, like the dialects it composes. The SUTs own the sockets, processe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from harness._json import loads
 from harness.dialects import DIALECT_MODULES, Dialect, RequestSpec, check_variant, get_dialect
-from harness.events import End, Event, Message, Notice, StreamError
+from harness.events import End, Event, Message, Notice, StreamError, Usage
 from harness.reference._faults import FaultFilter, inline_think
 from harness.reference._parser_mutants import ParserFailure, Utf8Breaker, parser_mutant
 from harness.reference._request_faults import mutate_body, passback_messages
@@ -139,6 +139,7 @@ class UpstreamPipe:
         self.breaker = Utf8Breaker() if "break-utf8" in faults else None
         self.mutant = parser_mutant(faults, str(dialect.transport.value))
         self.broken = False  # a parser mutant failed the stream: the rest is not read
+        self.add_start = "add-start-output" in faults
         self.upstream: list[Event] = []
 
     def feed(self, data: bytes) -> list[Event]:
@@ -154,7 +155,20 @@ class UpstreamPipe:
                 return self.fail(str(exc))
         events = self.observer.feed(data)
         self.upstream += events
-        return _delivered(self.filter.feed(events))
+        return _delivered(self.filter.feed(self._counted(events)))
+
+    def _counted(self, events: list[Event]) -> list[Event]:
+        """``add-start-output``: usage reports read as increments on top of message_start's output
+        count (the correct path leaves message_delta's cumulative count alone)."""
+        start = getattr(self.observer, "start_output", None)
+        if not self.add_start or not start:
+            return events
+        return [  # FAULT: message_delta's count already includes message_start's
+            replace(e, output_tokens=e.output_tokens + start, total_tokens=_plus(e.total_tokens, start))
+            if isinstance(e, Usage) and e.output_tokens is not None
+            else e
+            for e in events
+        ]
 
     def end(self) -> list[Event]:
         """The upstream's EOF: the last events, and an error when the stream ended unfinished (an
@@ -164,6 +178,7 @@ class UpstreamPipe:
         events = self.observer.feed(self.mutant.end()) if self.mutant is not None else []
         events += self.observer.end()
         self.upstream += events
+        events = self._counted(events)
         if not self.terminated:
             unfinished = self.fail("the upstream stream ended before it finished")
             return _delivered(self.filter.feed(events)) + unfinished
@@ -179,6 +194,10 @@ class UpstreamPipe:
         error = StreamError(message)
         self.upstream.append(error)
         return _delivered(self.filter.feed([error]) + self.filter.close())
+
+
+def _plus(total: int | None, n: int) -> int | None:
+    return None if total is None else total + n
 
 
 def whole_response(

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from harness._errors import UnknownName
+from harness._json import dumps_compact, loads
+from harness.codec import Frame
 from harness.events import (
     End,
     Event,
@@ -35,6 +37,7 @@ __all__ = [
     "REQUEST_FAULTS",
     "SDK_FAULTS",
     "FaultFilter",
+    "announce_thinking_as_text",
     "check_faults",
     "inline_think",
     "is_reasoning",
@@ -71,6 +74,13 @@ FAULTS: dict[str, str] = {
     "upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
+    "add-start-output": "add message_start's output_tokens to message_delta's (cumulative) count: the "
+    "client sees 41 output tokens where the provider said 40",
+    "thinking-as-text-block": "Anthropic front door: open each thinking block as a text block, then stream "
+    "its thinking_delta and signature_delta into it",
+    "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
+    "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
+    "existed)",
     "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
     "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
     "double-done": "write the stream terminator twice",
@@ -121,10 +131,13 @@ _STREAM = frozenset(
         "redacted-as-reasoning",
         "buffer-structured",
         "drop-call-signatures",
+        "mint-tool-ids",
+        "add-start-output",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
-GATEWAY_FAULTS = _IO | _STREAM | _WS | {"keep-upstream-open", "nonstream-inline-think"}
+_DOOR = {"thinking-as-text-block"}  # the gateway's Anthropic front door
+GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 _CLI = {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end", "keep-upstream-open"}
 CLI_FAULTS = _IO | _STREAM | _WS | _CLI
@@ -353,6 +366,12 @@ class _DropCallSignatures(_Stage):
         return [ev]
 
 
+def _own_call_id(ev: ToolCallDelta) -> str:
+    """``mint-tool-ids``: the id a SUT that confuses ids hands out: the Responses item id where the
+    observer read one (``fc_...``, not the ``call_id``), else one of its own."""
+    return ev.item if ev.item.startswith("fc_") else f"call_gw_{ev.index}"
+
+
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
@@ -362,6 +381,8 @@ def _mapper(fault: str, ev: Event) -> list[Event]:
         return [TextDelta(ev.text, item=ev.item)]
     if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
         return [replace(ev, reasoning_tokens=None)]
+    if fault == "mint-tool-ids" and isinstance(ev, ToolCallDelta) and ev.id:
+        return [replace(ev, id=_own_call_id(ev))]  # FAULT: not the upstream's call id
     if fault == "double-done" and isinstance(ev, End):
         return [ev, ev]
     return [ev]
@@ -389,6 +410,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("drop-call-signatures", _DropCallSignatures),
     ("replay-done", _ReplayDone),
     ("drop-reasoning-tokens", None),
+    ("mint-tool-ids", None),
     ("double-done", None),
 )
 
@@ -426,6 +448,21 @@ class FaultFilter:
     def run(self, events: Iterable[Event]) -> list[Event]:
         """A whole (non-streaming) turn through the filter."""
         return self.feed(list(events)) + self.close()
+
+
+def announce_thinking_as_text(frames: Sequence[Frame]) -> list[Frame]:
+    """Fault ``thinking-as-text-block`` (an Anthropic front door's frames): a thinking block opens as a
+    text block; its deltas follow unchanged (a client that checks block types sees thinking_delta in a
+    text block)."""
+    out: list[Frame] = []
+    for f in frames:
+        obj = loads(f.data) if f.event == "content_block_start" else None
+        block = obj.get("content_block") if isinstance(obj, dict) else None
+        if isinstance(obj, dict) and isinstance(block, dict) and block.get("type") == "thinking":
+            obj["content_block"] = {"type": "text", "text": ""}  # FAULT
+            f = replace(f, data=dumps_compact(obj))
+        out.append(f)
+    return out
 
 
 def inline_think(events: Sequence[Event]) -> list[Event]:

@@ -28,6 +28,12 @@ PASSBACK_FAULTS: dict[str, str] = {
     "drop-phase": "drop the phase of assistant message items on the way back (Responses)",
     "drop-server-tool-records": "drop OpenRouter reasoning.server_tool_call records on the way back",
     "drop-vertex-version": "send Claude-on-Vertex requests without anthropic_version",
+    "stream-events-as-items": "pass Responses reasoning back with the stream event that opened its summary "
+    "(an input item of type response.reasoning_summary_part.added before each reasoning item)",
+    "duplicate-reasoning-items": "pass each Responses reasoning item back twice (a store that keeps it from "
+    "output_item.done and again from response.completed)",
+    "drop-thinking-key": "pass Anthropic thinking blocks back with their signature but without the "
+    "thinking key (a store that keeps only what it thinks is opaque)",
 }
 """The request faults of the 2026 wires: how a SUT alters what it was given on the way back."""
 
@@ -145,12 +151,44 @@ def _rebuilt(m: Message, faults: frozenset[str]) -> Message:
     return Message("assistant", tuple(blocks))
 
 
+def _reasoning_items(items: list[Any], faults: frozenset[str]) -> list[Any]:
+    """Faults ``stream-events-as-items`` and ``duplicate-reasoning-items`` on a Responses input list."""
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, dict) and item.get("type") == "reasoning":
+            if "stream-events-as-items" in faults:  # FAULT: a stream event is no input item
+                part = {"type": "summary_text", "text": ""}
+                kind = "response.reasoning_summary_part.added"
+                out.append({"type": kind, "item_id": item.get("id"), "summary_index": 0, "part": part})
+            if "duplicate-reasoning-items" in faults:  # FAULT: the same item twice
+                out.append(item)
+        out.append(item)
+    return out
+
+
+def _without_thinking_key(message: Any) -> Any:
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return message
+    def keyless(b: Any) -> Any:
+        if isinstance(b, dict) and b.get("type") == "thinking":
+            return {k: v for k, v in b.items() if k != "thinking"}
+        return b
+
+    return {**message, "content": [keyless(b) for b in content]}
+
+
 def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     """Request-option faults on an upstream request body (the correct path: unchanged)."""
     if "drop-vertex-version" in faults and "anthropic_version" in body:  # FAULT
         body = {k: v for k, v in body.items() if k != "anthropic_version"}
     if "drop-phase" in faults and isinstance(body.get("input"), list):  # FAULT
         body = {**body, "input": [{k: v for k, v in i.items() if k != "phase"} for i in body["input"]]}
+    if "drop-thinking-key" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": [_without_thinking_key(m) for m in body["messages"]]}
+    items = body.get("input")
+    if faults & {"stream-events-as-items", "duplicate-reasoning-items"} and isinstance(items, list):
+        body = {**body, "input": _reasoning_items(items, faults)}
     thinking = body.get("thinking")
     if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
         return body

@@ -22,6 +22,7 @@ from harness.dialects import Rejection, get_dialect
 from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
+from harness.upstream._head import request_id
 from harness.upstream._plan import (
     Abort,
     Finish,
@@ -190,7 +191,8 @@ def _judge(
         differences=rejection.differences,
         body=rejection.body.decode(errors="replace"),
     )
-    headers = (("content-type", rejection.content_type), *rejection.headers)
+    ids = request_id(get_dialect(script.dialect))  # the provider's request-id header, as on any answer
+    headers = (("content-type", rejection.content_type), *ids, *rejection.headers)
     return _immediate(rejection.status, rejection.body, headers)
 
 

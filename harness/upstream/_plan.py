@@ -532,8 +532,10 @@ class _Planner:
             self.actions.append(Abort(f"disconnect-{self.cut.where}") if self.cut else Finish())
 
     def http_error(self, step: HttpError) -> None:
-        headers = merge_headers(
-            (("content-type", step.content_type),), (*self.script.headers, *step.headers), keep_type=False
+        headers = merge_headers(  # an error carries the request id too: SDKs put it on the exception
+            (("content-type", step.content_type), *request_id(self.dialect)),
+            (*self.script.headers, *step.headers),
+            keep_type=False,
         )
         self.actions += [
             Fault(f"http-{step.status}"),

@@ -236,6 +236,7 @@ def test_thinking_usage_ping_unknown_malformed_after_end_and_eof() -> None:
         ("unknown-event", "made_up"),
         ("malformed-json", '{"type": "content_bl'),
         ("unknown-delta", "citations_delta"),
+        ("delta-type-mismatch", "signature_delta in a text block 0"),  # a text block has no signature
         ("empty-signature", "0"),
         ("data-after-end", "content_block_delta"),
     ]

@@ -402,8 +402,12 @@ def test_observe_response_catalog_body() -> None:
 
 
 def test_error_body_shape() -> None:
+    # OpenAI's 429: type "requests" (or "tokens"), code "rate_limit_exceeded"; the SDK's fields
     assert CHAT.error_body(429, "slow down", "rate_limit_exceeded") == (
-        b'{"error":{"message":"slow down","type":"invalid_request_error","param":null,"code":"rate_limit_exceeded"}}'
+        b'{"error":{"message":"slow down","type":"requests","param":null,"code":"rate_limit_exceeded"}}'
+    )
+    assert CHAT.error_body(400, "bad", None) == (
+        b'{"error":{"message":"bad","type":"invalid_request_error","param":null,"code":null}}'
     )
 
 

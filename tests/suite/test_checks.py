@@ -129,6 +129,18 @@ def test_usage_check() -> None:
     assert judge("usage", lost, script=script, upstream=sent) == Verdict.FAIL
 
 
+def test_usage_check_judges_the_final_output_and_total_counts() -> None:
+    script = (*SCRIPT[:2], Usage(25, 40, 28, 65), End())
+    # cumulative reports: the client ends with the provider's final counts, whatever came before
+    running = [*GOOD[:3], Usage(25, 1, None, 26), Usage(25, 40, 28, 65), End()]
+    assert judge("usage", running, script=script) == Verdict.PASS
+    # message_start's output count added to message_delta's cumulative one: 41 where the provider said 40
+    added = [*GOOD[:3], Usage(25, 41, 28, 66), End()]
+    assert judge("usage", added, script=script) == Verdict.FAIL
+    total_only = [*GOOD[:3], Usage(25, 40, 28, 40), End()]
+    assert judge("usage", total_only, script=script) == Verdict.FAIL
+
+
 def test_error_propagation() -> None:
     case = FakeCase(
         (TurnSpec((Emit((ReasoningDelta("x"),)), MidStreamError(StreamError("boom"))), "hi"),),

@@ -3,8 +3,8 @@
 
 To add a check: write a function decorated with ``@check(name, description)`` (``@pair_check`` for a
 pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_fidelity``,
-``_cleanup``, ``_parity``, ``_isolation``) or a new one imported here, and add a broken SUT (a fault
-switch in ``harness/reference/_faults.py``, or a small in-repo SUT) that it catches.
+``_cleanup``, ``_parity``, ``_isolation``, ``_tools``) or a new one imported here, and add a broken
+SUT (a fault switch in ``harness/reference/_faults.py``, or a small in-repo SUT) that it catches.
 """
 
 from harness.suite.checks import (  # noqa: F401  (registration)
@@ -12,9 +12,11 @@ from harness.suite.checks import (  # noqa: F401  (registration)
     _content,
     _errors,
     _fidelity,
+    _grammar,
     _isolation,
     _parity,
     _stream,
+    _tools,
 )
 from harness.suite.checks._base import (
     CHECKS,

@@ -104,38 +104,55 @@ def termination(view: CaseView) -> Finding:
     return Finding("termination", Verdict.PASS)
 
 
+_COUNTS = ("input_tokens", "reasoning_tokens", "output_tokens", "total_tokens")
+_REPORTED = ("input_tokens", "reasoning_tokens")
+"""Counts judged by presence in any report; output and total are judged by the client's last one."""
+
+
+def _final(usages: list[Usage], name: str) -> int | None:
+    """The count the client ends up with: the last report of it (every dialect's usage reports are
+    cumulative: Anthropic's ``message_delta`` carries the turn's output so far, Gemini's
+    ``usageMetadata`` and the Responses ``response.completed`` the whole turn's)."""
+    return next((v for u in reversed(usages) if (v := getattr(u, name)) is not None), None)
+
+
 @check(
     "usage",
-    "Token counts the upstream reports (reasoning_tokens, and the input tokens a first frame such as "
-    "message_start carries) survive the SUT.",
+    "Token counts the upstream reports survive the SUT as its client sees them: reasoning tokens, the "
+    "input tokens a first frame such as message_start carries, and the final output and total tokens "
+    "(cumulative reports are not added up: Anthropic's message_delta already counts message_start's).",
 )
 def usage(view: CaseView) -> Finding:
     turns = [
         t
         for t in judged_turns(view)
-        if t.expected_usage and (t.expected_usage.reasoning_tokens or t.expected_usage.input_tokens)
+        if t.expected_usage and any(getattr(t.expected_usage, name) for name in _COUNTS)
     ]
     sent = [t for t in turns if t.mode is None or t.mode.info.get("usage") is not False]
     if turns and not sent:  # as the real API: a stream carries usage only where the request asks
         return na("usage", "the upstream sent no usage: the SUT's request did not ask for it")
     turns = sent
     if not turns:
-        return na("usage", "the upstream reports no reasoning or input tokens here")
+        return na("usage", "the upstream reports no token counts here")
     for t in turns:
         exp = t.expected_usage
         assert exp is not None
-        for name, want in (("reasoning_tokens", exp.reasoning_tokens), ("input_tokens", exp.input_tokens)):
+        for name in _COUNTS:
+            want = getattr(exp, name)
             got = [getattr(u, name) for u in t.usages]
-            if want and want not in got:
-                return Finding(
-                    "usage",
-                    Verdict.FAIL,
-                    message=f"turn {t.turn}: {name.replace('_', ' ')} count lost",
-                    expected=f"{name}={want}",
-                    actual=f"usage seen: {[(u.input_tokens, u.reasoning_tokens) for u in t.usages] or 'none'}"
-                    " (input, reasoning)",
-                    evidence=view.cite(t.writes_of("usage"), t.events_of(Usage)),
-                )
+            reported = name in _REPORTED  # any report carries it (input: message_start's)
+            if not want or (want in got if reported else _final(t.usages, name) == want):
+                continue
+            seen = [(u.input_tokens, u.reasoning_tokens, u.output_tokens, u.total_tokens) for u in t.usages]
+            lost = all(g is None for g in got)
+            return Finding(
+                "usage",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: {name.replace('_', ' ')} count {'lost' if lost else 'wrong'}",
+                expected=f"{name}={want}" + ("" if reported else " (the final report)"),
+                actual=f"usage seen: {seen or 'none'} (input, reasoning, output, total)",
+                evidence=view.cite(t.writes_of("usage"), t.events_of(Usage)),
+            )
     return Finding("usage", Verdict.PASS)
 
 
