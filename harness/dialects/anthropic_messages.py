@@ -151,7 +151,7 @@ def thinking_config(variant: str) -> dict[str, Any]:
     if variant == "adaptive":
         return {"type": "adaptive", "display": "summarized"}
     if variant == "omitted":
-        return {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}
+        return {"type": "adaptive", "display": "omitted"}
     return {"type": "enabled", "budget_tokens": 2048}
 
 

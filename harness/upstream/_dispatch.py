@@ -18,7 +18,7 @@ from typing import Any
 
 from harness._errors import ThinkwireError
 from harness._json import loads
-from harness.dialects import Rejection, get_dialect
+from harness.dialects import Rejection, answer_for, get_dialect
 from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
@@ -33,7 +33,7 @@ from harness.upstream._plan import (
     wants_stream,
 )
 from harness.upstream._profile import check_fidelity, validate_request
-from harness.upstream._script import Conversation, Raw, Script
+from harness.upstream._script import Conversation, Emit, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
 
@@ -216,6 +216,33 @@ def _carried(script: Script, plan: Plan) -> tuple[bool | None, bool | None]:
     return reasoning, any(isinstance(e, Usage) for e in events)
 
 
+def _withheld(tl: Timeline, turn: int, script: Script, request: Mapping[str, Any], stream: bool) -> None:
+    """A ``withheld`` entry when the request did not ask for a form the case is about (the request-forms
+    table's premise rows): the real API sends its default form then, and the verdict says so."""
+    dialect = get_dialect(script.dialect)
+    answer = answer_for(
+        script.dialect,
+        script.variant or dialect.default_variant,
+        request,
+        profile=script.profile,
+        stream=stream,
+        model=script.model,
+    )
+    scripted = tuple(ev for st in script.steps if isinstance(st, Emit) for ev in st.events)
+    rows = answer.withheld(scripted) if answer.off else ()
+    if rows:
+        tl.add(
+            "upstream",
+            "withheld",
+            turn=turn,
+            rows=[r.name for r in rows],
+            fields=[r.field for r in rows],
+            forms=[r.form for r in rows],
+            defaults=[r.default for r in rows],
+            played=answer.variant,
+        )
+
+
 def dispatch(
     state: ConversationState,
     *,
@@ -297,6 +324,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
     # answer carried reasoning and usage at all (so a finding never guesses).
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
+    _withheld(tl, turn, script, request, plan.stream)
     reasoning, usage = _carried(script, plan)
     tl.add(
         "upstream",

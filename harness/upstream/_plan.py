@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from harness.codec import Frame, encode_pieces
-from harness.dialects import Dialect, dialect_names, get_dialect
+from harness.dialects import Answer, Dialect, answer_for, dialect_names, get_dialect
 from harness.events import Event
 from harness.net import Framing
 from harness.upstream import _writes
@@ -200,7 +200,14 @@ class _Cut:
 
 class _Planner:
     def __init__(
-        self, script: Script, dialect: Dialect, request: Mapping[str, Any], target: str = ""
+        self,
+        script: Script,
+        dialect: Dialect,
+        request: Mapping[str, Any],
+        target: str = "",
+        *,
+        bound: bool = True,
+        streaming: bool = True,
     ) -> None:
         self.script = script
         self.dialect = dialect
@@ -208,8 +215,18 @@ class _Planner:
         self.transport, self.content_type, self.perturbation = framing(
             dialect, target, request, script.perturbation
         )
-        self.streaming = True
-        self.variant = script.variant or dialect.default_variant
+        self.streaming = streaming
+        scripted = script.variant or dialect.default_variant
+        self.answer = (
+            answer_for(
+                dialect.name, scripted, request, profile=script.profile, stream=streaming, model=script.model
+            )
+            if bound
+            else Answer(scripted)
+        )
+        """The form the provider answers this request in (``_request_forms``); no request bound (a
+        plan built without one, in tests): the scripted form."""
+        self.variant = self.answer.variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
         self.frames: list[Frame] = []
@@ -278,11 +295,9 @@ class _Planner:
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
-        """What this answer carries: the wire's own request rules (the dialect's ``shape_for_request``,
-        any profile: e.g. no stream usage unless asked), then the provider profile's."""
-        wire = getattr(self.dialect, "shape_for_request", None)
-        if wire is not None:
-            events = tuple(wire(self.request, self.variant, events, stream=self.streaming))
+        """What this answer carries: the request-forms table's say (any profile: e.g. no stream usage
+        unless asked, no summaries unless asked), then the provider profile's passback-side shaping."""
+        events = self.answer.shape(events)
         profile = self.dialect.profiles().get(self.script.profile)
         return events if profile is None else tuple(profile.shape(self.request, events))
 
@@ -573,13 +588,13 @@ def build_plan(
     request's path with its query (``path`` when not given), which may pick the framing. A streaming
     plan is lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``);
     ``lazy=False`` plans it whole (the tests compare the two)."""
+    bound = request is not None
     request = request or {}
     target = path if target is None else target
     dialect = get_dialect(script.dialect)
     streaming = wants_stream(script, path, request) if stream is None else stream
-    planner = _Planner(script, dialect, request, target)
+    planner = _Planner(script, dialect, request, target, bound=bound, streaming=streaming)
     if not streaming:
-        planner.streaming = False
         planner.run_whole()
         return Plan(tuple(with_withheld(planner.actions)), False, tuple(planner.events))
     if not (planner.lazy and lazy):
@@ -590,7 +605,7 @@ def build_plan(
     gated = any(isinstance(step, Gate) for step in script.steps)  # else no step for with_withheld
 
     def make() -> Iterator[Action]:  # a fresh planner each time: a plan can be taken twice
-        fresh = _Planner(script, dialect, request, target)
+        fresh = _Planner(script, dialect, request, target, bound=bound)
         fresh._shaped = planner._shaped  # shaped once, for the events and the frames alike
         return with_withheld(fresh.run_stream()) if gated else fresh.run_stream()
 
