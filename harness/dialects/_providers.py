@@ -122,7 +122,7 @@ def provider_of(dialect: str, variant: str, profile: str = "lenient") -> Provide
     hit = _BY_PROFILE.get((dialect, profile))
     if hit is not None:
         name, model = hit
-        return Provider(name, model or PROVIDERS[name].model)
+        return Provider(name, model or _MODEL_BY_VARIANT.get((dialect, variant)) or PROVIDERS[name].model)
     name = _BY_VARIANT.get((dialect, variant)) or _BY_DIALECT.get(dialect, "openai")
     model = _MODEL_BY_VARIANT.get((dialect, variant))
     return PROVIDERS[name] if model is None else Provider(name, model)
