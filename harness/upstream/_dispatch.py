@@ -33,6 +33,7 @@ from harness.upstream._plan import (
     wants_stream,
 )
 from harness.upstream._profile import check_fidelity, validate_request
+from harness.upstream._replay import answered_chunks
 from harness.upstream._script import Conversation, Emit, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
@@ -194,11 +195,16 @@ def _judge(
     return _immediate(rejection.status, rejection.body, headers)
 
 
-def _carried(script: Script, plan: Plan) -> tuple[bool | None, bool | None]:
+def _carried(script: Script, plan: Plan, request: Mapping[str, Any]) -> tuple[bool | None, bool | None]:
     """Whether the answer carried reasoning text and usage: from its events, or, for recorded bytes
     (a replayed cassette has no events), from those bytes read back by the dialect's observer; None
     when nothing can tell (a finding then says nothing about it rather than something false)."""
-    raw = b"".join(c for st in script.steps if isinstance(st, Raw) for c in st.chunks)
+    raw = b"".join(
+        c
+        for st in script.steps
+        if isinstance(st, Raw)
+        for c in answered_chunks(st.chunks, script.dialect, request, stream=plan.stream)
+    )
     events: Sequence[Event] = plan.events
     if raw:
         dialect = get_dialect(script.dialect)
@@ -325,7 +331,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     # answer carried reasoning and usage at all (so a finding never guesses).
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
     _withheld(tl, turn, script, request, plan.stream)
-    reasoning, usage = _carried(script, plan)
+    reasoning, usage = _carried(script, plan, request)
     tl.add(
         "upstream",
         "mode",

@@ -20,6 +20,7 @@ from harness.events import Event
 from harness.net import Framing
 from harness.upstream import _writes
 from harness.upstream._head import framing, merge_headers, request_id
+from harness.upstream._replay import answered_chunks
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -216,6 +217,7 @@ class _Planner:
             dialect, target, request, script.perturbation
         )
         self.streaming = streaming
+        self.bound = bound
         scripted = script.variant or dialect.default_variant
         self.answer = (
             answer_for(
@@ -470,7 +472,12 @@ class _Planner:
 
     def raw(self, k: int, step: Raw) -> Iterable[Action]:
         self.flush()
-        self.output([_Piece(c, frozenset(), None) for c in step.chunks], rechunk=False)
+        chunks = (
+            answered_chunks(step.chunks, self.script.dialect, self.request, stream=self.streaming)
+            if self.bound
+            else step.chunks
+        )
+        self.output([_Piece(c, frozenset(), None) for c in chunks], rechunk=False)
         return ()
 
     def gate(self, k: int, step: Gate) -> Iterable[Action]:
