@@ -287,10 +287,12 @@ def answer_for(
     stream: bool = True,
     model: str = "",
 ) -> Answer:
-    """The form the provider answers ``request`` in. ``model``: the request's own when it names one
-    (a display default depends on it), else the script's."""
+    """The form the provider answers ``request`` in. ``model``: the model the mock plays (the case's
+    provider's); a request that names a model the table knows (a Claude model: the display default
+    depends on it) is answered as that model, any other name (gateways rename models) as ``model``."""
     asked = request.get("model")
-    model = asked if isinstance(asked, str) and asked else model
+    if isinstance(asked, str) and _CLAUDE.search(asked):
+        model = asked
     rows = rows_for(dialect, variant, profile)
     off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))
     played = next((r.fallback for r in off if r.fallback is not None), variant)

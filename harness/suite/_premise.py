@@ -46,8 +46,27 @@ def premise_lost(view: CaseView) -> Entry | None:
     return got[0] if got else None
 
 
+def _unplayed(view: CaseView) -> Entry | None:
+    """The first streamed answer whose framing (picked by the request: Gemini without ``?alt=sse``
+    is a JSON array) could not carry the case's perturbation."""
+    for e in view.of("upstream", "mode"):
+        if e.info.get("stream") and e.info.get("perturbed") is False:
+            return e
+    return None
+
+
 def premise_findings(view: CaseView, findings: list[Finding]) -> list[Finding]:
-    """``findings`` as the premise leaves them (a wrapper's case without its premise: UNSUPPORTED)."""
+    """``findings`` as the premise leaves them (a wrapper's case without its premise, or a perturbation
+    the requested framing cannot carry: UNSUPPORTED)."""
+    framing = _unplayed(view)
+    if framing is not None:
+        why = (
+            f"turn {framing.turn}: the SUT asked for a {framing.info.get('transport')} stream, which the "
+            f"perturbation {view.case.perturbation} does not act on (the real API frames it so)"
+        )
+        return _not_applicable(
+            view, findings, framing, why, "a framing the perturbation acts on", "another framing, unperturbed"
+        )
     e = premise_lost(view)
     if e is None:
         return findings
@@ -65,6 +84,14 @@ def premise_findings(view: CaseView, findings: list[Finding]) -> list[Finding]:
                 evidence=(view.index_of(e),),
             ),
         ]
+    expected = f"an upstream request that asks for the form (request-forms rows: {rows})"
+    return _not_applicable(view, findings, e, why, expected, "the SUT never asked for it")
+
+
+def _not_applicable(
+    view: CaseView, findings: list[Finding], e: Entry, why: str, expected: str, actual: str
+) -> list[Finding]:
+    """UNSUPPORTED, saying why; the checks' failing findings stay, as INFO (the premise is absent)."""
     kept = [
         replace(f, verdict=Verdict.INFO, message=f"(premise absent) {f.message}")
         if f.failed and f.axis == Axis.STREAM
@@ -76,8 +103,8 @@ def premise_findings(view: CaseView, findings: list[Finding]) -> list[Finding]:
             "premise",
             Verdict.UNSUPPORTED,
             message=f"not applicable: {why}",
-            expected=f"an upstream request that asks for the form (request-forms rows: {rows})",
-            actual="the SUT never asked for it",
+            expected=expected,
+            actual=actual,
             evidence=(view.index_of(e),),
         ),
         *kept,

@@ -19,9 +19,11 @@ from typing import Any
 from harness._errors import ThinkwireError
 from harness._json import loads
 from harness.dialects import Rejection, answer_for, get_dialect
+from harness.dialects._providers import provider_of
 from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
 from harness.upstream._gates import ClientSide
+from harness.upstream._head import framing
 from harness.upstream._plan import (
     Abort,
     Finish,
@@ -225,14 +227,14 @@ def _carried(script: Script, plan: Plan, request: Mapping[str, Any]) -> tuple[bo
 def _withheld(tl: Timeline, turn: int, script: Script, request: Mapping[str, Any], stream: bool) -> None:
     """A ``withheld`` entry when the request did not ask for a form the case is about (the request-forms
     table's premise rows): the real API sends its default form then, and the verdict says so."""
-    dialect = get_dialect(script.dialect)
+    variant = script.variant or get_dialect(script.dialect).default_variant
     answer = answer_for(
         script.dialect,
-        script.variant or dialect.default_variant,
+        variant,
         request,
         profile=script.profile,
         stream=stream,
-        model=script.model,
+        model=provider_of(script.dialect, variant, script.profile).model,
     )
     scripted = tuple(ev for st in script.steps if isinstance(st, Emit) for ev in st.events)
     rows = answer.withheld(scripted) if answer.off else ()
@@ -332,11 +334,15 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
     _withheld(tl, turn, script, request, plan.stream)
     reasoning, usage = _carried(script, plan, request)
+    transport, _, played = framing(get_dialect(script.dialect), req.target, request, script.perturbation)
     tl.add(
         "upstream",
         "mode",
         turn=turn,
         stream=plan.stream,
+        transport=transport if plan.stream else "body",
+        perturbation=played if plan.stream else "none",
+        perturbed=script.perturbation == "none" or (plan.stream and played == script.perturbation),
         asked_stream=asked,
         attempt=script.attempt,
         reasoning=reasoning,

@@ -16,6 +16,7 @@ from typing import Any, TypeAlias
 
 from harness.codec import Frame, encode_pieces
 from harness.dialects import Answer, Dialect, answer_for, dialect_names, get_dialect
+from harness.dialects._providers import provider_of
 from harness.events import Event
 from harness.net import Framing
 from harness.upstream import _writes
@@ -221,7 +222,12 @@ class _Planner:
         scripted = script.variant or dialect.default_variant
         self.answer = (
             answer_for(
-                dialect.name, scripted, request, profile=script.profile, stream=streaming, model=script.model
+                dialect.name,
+                scripted,
+                request,
+                profile=script.profile,
+                stream=streaming,
+                model=provider_of(dialect.name, scripted, script.profile).model,
             )
             if bound
             else Answer(scripted)
