@@ -143,3 +143,12 @@ def test_serve_answers_the_default_form_without_the_trigger_and_the_form_with_it
         assert row.off not in with_, with_[:600]
     if row.dialect == "anthropic-messages" and b'"type":"thinking"' in with_:
         assert b"signature_delta" in with_  # summarised or omitted, a thinking block keeps its signature
+
+
+def test_the_request_forms_page_is_current() -> None:
+    from pathlib import Path
+
+    from harness.docs._request_forms import render
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "request-forms.md"
+    assert page.read_text(encoding="utf-8") == render(), "run python -m harness.docs._request_forms"
