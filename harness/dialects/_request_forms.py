@@ -97,6 +97,14 @@ def _thinking_on(request: Mapping[str, Any], model: str) -> bool:
     return _get(request, "thinking", "type") in ("enabled", "adaptive")
 
 
+def _bedrock_thinking(request: Mapping[str, Any], model: str) -> bool:
+    """Converse: ``additionalModelRequestFields.thinking``; InvokeModel: Anthropic's ``thinking``."""
+    asked = _get(request, "additionalModelRequestFields", "thinking", "type") or _get(
+        request, "thinking", "type"
+    )
+    return asked in ("enabled", "adaptive")
+
+
 def _display(request: Mapping[str, Any], model: str) -> str:
     asked = _get(request, "thinking", "display")
     if asked in ("summarized", "omitted"):
@@ -200,6 +208,15 @@ ROWS: tuple[RequestForm, ...] = (
         "summarized thinking text (models before Opus 4.7 without display)",
         "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
         lambda request, model: _display(request, model) == "omitted", fallback="thinking",
+    ),
+    RequestForm(
+        "bedrock/thinking", "bedrock-converse", frozenset({"converse", "invoke"}),
+        "additionalModelRequestFields.thinking.type",
+        "reasoningContent blocks (Converse) / thinking blocks (InvokeModel: thinking.type)",
+        "no reasoning: text only",
+        "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html; "
+        "recorded: corpus/bedrock-thinking-stream.jsonl",
+        _bedrock_thinking, withhold=_no_reasoning,
     ),
     RequestForm(
         "gemini/include-thoughts", "gemini", frozenset({"thought", "signature-text"}),

@@ -66,6 +66,12 @@ ROWS: dict[str, Row] = {
         {"thinking": {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}},
         b"--", b'"thinking":"The user',
     ),
+    "bedrock/thinking": Row(
+        "bedrock-converse", "converse", "/model/anthropic.claude-sonnet-4-5-20250929-v1:0/converse",
+        {"messages": [{"role": "user", "content": [{"text": "hello"}]}]},
+        {"additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 1024}}},
+        b'"reasoningContent"',
+    ),
     "gemini/include-thoughts": Row(
         "gemini", "thought", "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
         {"contents": [{"role": "user", "parts": [{"text": "hello"}]}]},
