@@ -158,3 +158,31 @@ def test_the_request_forms_page_is_current() -> None:
 
     page = Path(__file__).resolve().parents[2] / "docs" / "request-forms.md"
     assert page.read_text(encoding="utf-8") == render(), "run python -m harness.docs._request_forms"
+
+
+def test_the_thinkwire_serve_command_answers_by_the_request(tmp_path: Any) -> None:
+    """The command itself (one row: MiniMax), as a user runs it."""
+    import signal
+    import subprocess
+    import sys
+
+    port_file = tmp_path / "port"
+    cmd = [sys.executable, "-m", "harness.cli", "serve", "--dialect", "openai-chat", "--variant",
+           "minimax-details", "--port-file", str(port_file)]  # fmt: skip
+    serve = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert serve.stdout is not None
+        line = serve.stdout.readline()  # the URL line, flushed once listening
+        assert "serving" in line, line
+        url = f"http://127.0.0.1:{port_file.read_text().strip()}/v1/chat/completions"
+        row = ROWS["minimax/reasoning-split"]
+        plain = httpx.post(url, json=dict(row.body), timeout=10).content
+        split = httpx.post(url, json=_merged(row.body, row.trigger), timeout=10).content
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=30)
+    assert serve.returncode == 0
+    assert b'"content":"<think>' in plain
+    assert b"reasoning_details" not in plain
+    assert b'"reasoning_details":[' in split
+    assert b"<think>" not in split
