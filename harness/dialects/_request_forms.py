@@ -2,10 +2,10 @@
 says which request field turns which wire form on, what the provider sends without it (its default
 form), and where that is documented or recorded; the mock answers a request through this table.
 
-Rule: the table is the one place a request field picks a form (strict provider profiles add their
-passback rules, never another form switch); a row whose form is off either withholds what the form
-carries (``withhold``) or plays another variant of the dialect (``fallback``), exactly as the real API
-answers such a request. Sans-IO: parsed JSON bodies in, events out.
+Rule: a new request-dependent behaviour is a row here, under every provider profile (the strict
+profiles' older ``shape`` methods still narrow what they stream, and agree with these rows); a row whose
+form is off either withholds what the form carries (``withhold``) or plays another variant of the
+dialect (``fallback``), exactly as the real API answers such a request. Sans-IO: JSON bodies in.
 """
 
 from __future__ import annotations
