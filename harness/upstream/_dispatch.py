@@ -18,10 +18,10 @@ from typing import Any
 
 from harness._errors import ThinkwireError
 from harness._json import loads
-from harness.dialects import Rejection, answer_for, get_dialect
-from harness.dialects._providers import provider_of
+from harness.dialects import Rejection, get_dialect
 from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
+from harness.upstream._forms import answered_chunks, withheld_entry
 from harness.upstream._gates import ClientSide
 from harness.upstream._head import framing
 from harness.upstream._plan import (
@@ -35,8 +35,7 @@ from harness.upstream._plan import (
     wants_stream,
 )
 from harness.upstream._profile import check_fidelity, validate_request
-from harness.upstream._replay import answered_chunks
-from harness.upstream._script import Conversation, Emit, Raw, Script
+from harness.upstream._script import Conversation, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
 
@@ -157,9 +156,7 @@ def _immediate(status: int, body: bytes, headers: tuple[tuple[str, str], ...]) -
 
 
 def _plain(status: int, message: str) -> Plan:
-    return _immediate(
-        status, (message + "\n").encode(), (("content-type", "text/plain; charset=utf-8"),)
-    )
+    return _immediate(status, (message + "\n").encode(), (("content-type", "text/plain; charset=utf-8"),))
 
 
 def _judge(
@@ -222,33 +219,6 @@ def _carried(script: Script, plan: Plan, request: Mapping[str, Any]) -> tuple[bo
             return None, None
     reasoning = any(isinstance(e, ReasoningDelta) and e.text for e in events)
     return reasoning, any(isinstance(e, Usage) for e in events)
-
-
-def _withheld(tl: Timeline, turn: int, script: Script, request: Mapping[str, Any], stream: bool) -> None:
-    """A ``withheld`` entry when the request did not ask for a form the case is about (the request-forms
-    table's premise rows): the real API sends its default form then, and the verdict says so."""
-    variant = script.variant or get_dialect(script.dialect).default_variant
-    answer = answer_for(
-        script.dialect,
-        variant,
-        request,
-        profile=script.profile,
-        stream=stream,
-        model=provider_of(script.dialect, variant, script.profile).model,
-    )
-    scripted = tuple(ev for st in script.steps if isinstance(st, Emit) for ev in st.events)
-    rows = answer.withheld(scripted) if answer.off else ()
-    if rows:
-        tl.add(
-            "upstream",
-            "withheld",
-            turn=turn,
-            rows=[r.name for r in rows],
-            fields=[r.field for r in rows],
-            forms=[r.form for r in rows],
-            defaults=[r.default for r in rows],
-            played=answer.variant,
-        )
 
 
 def dispatch(
@@ -332,7 +302,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
     # answer carried reasoning and usage at all (so a finding never guesses).
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
-    _withheld(tl, turn, script, request, plan.stream)
+    withheld_entry(tl, turn, script, request, plan.stream)
     reasoning, usage = _carried(script, plan, request)
     transport, _, played = framing(get_dialect(script.dialect), req.target, request, script.perturbation)
     tl.add(
@@ -378,4 +348,3 @@ def stray(
     )
     state.timeline.add("upstream", "server-error", turn=turn, t=t, error=msg, status=500, cause="sut")
     return _plain(500, msg)
-

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from harness.codec import Frame, encode_pieces
-from harness.dialects import Answer, Dialect, answer_for, dialect_names, get_dialect
-from harness.dialects._providers import provider_of
+from harness.dialects import Dialect, dialect_names, get_dialect
 from harness.events import Event
 from harness.net import Framing
 from harness.upstream import _writes
+from harness.upstream._forms import answer_of, answered_chunks
 from harness.upstream._head import framing, merge_headers, request_id
-from harness.upstream._replay import answered_chunks
 from harness.upstream._script import (
     Disconnect,
     Emit,
@@ -202,38 +201,18 @@ class _Cut:
 
 class _Planner:
     def __init__(
-        self,
-        script: Script,
-        dialect: Dialect,
-        request: Mapping[str, Any],
-        target: str = "",
-        *,
-        bound: bool = True,
-        streaming: bool = True,
+        self, script: Script, dialect: Dialect, asked: Mapping[str, Any] | None, target: str = "", **kw: bool
     ) -> None:
         self.script = script
         self.dialect = dialect
-        self.request = request
+        self.request = request = asked or {}  # None: no request bound (the scripted form)
         self.transport, self.content_type, self.perturbation = framing(
             dialect, target, request, script.perturbation
         )
-        self.streaming = streaming
-        self.bound = bound
-        scripted = script.variant or dialect.default_variant
-        self.answer = (
-            answer_for(
-                dialect.name,
-                scripted,
-                request,
-                profile=script.profile,
-                stream=streaming,
-                model=provider_of(dialect.name, scripted, script.profile).model,
-            )
-            if bound
-            else Answer(scripted)
-        )
-        """The form the provider answers this request in (``_request_forms``); no request bound (a
-        plan built without one, in tests): the scripted form."""
+        self.streaming = streaming = kw.get("streaming", True)
+        self.bound = asked is not None
+        self.answer = answer_of(script, asked, stream=streaming)
+        """The form the provider answers this request in (the request-forms table)."""
         self.variant = self.answer.variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
@@ -478,11 +457,8 @@ class _Planner:
 
     def raw(self, k: int, step: Raw) -> Iterable[Action]:
         self.flush()
-        chunks = (
-            answered_chunks(step.chunks, self.script.dialect, self.request, stream=self.streaming)
-            if self.bound
-            else step.chunks
-        )
+        asked = self.request if self.bound else None
+        chunks = answered_chunks(step.chunks, self.script.dialect, asked, stream=self.streaming)
         self.output([_Piece(c, frozenset(), None) for c in chunks], rechunk=False)
         return ()
 
@@ -601,12 +577,11 @@ def build_plan(
     request's path with its query (``path`` when not given), which may pick the framing. A streaming
     plan is lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``);
     ``lazy=False`` plans it whole (the tests compare the two)."""
-    bound = request is not None
-    request = request or {}
+    asked, request = request, request or {}
     target = path if target is None else target
     dialect = get_dialect(script.dialect)
     streaming = wants_stream(script, path, request) if stream is None else stream
-    planner = _Planner(script, dialect, request, target, bound=bound, streaming=streaming)
+    planner = _Planner(script, dialect, asked, target, streaming=streaming)
     if not streaming:
         planner.run_whole()
         return Plan(tuple(with_withheld(planner.actions)), False, tuple(planner.events))
@@ -618,7 +593,7 @@ def build_plan(
     gated = any(isinstance(step, Gate) for step in script.steps)  # else no step for with_withheld
 
     def make() -> Iterator[Action]:  # a fresh planner each time: a plan can be taken twice
-        fresh = _Planner(script, dialect, request, target, bound=bound)
+        fresh = _Planner(script, dialect, asked, target)
         fresh._shaped = planner._shaped  # shaped once, for the events and the frames alike
         return with_withheld(fresh.run_stream()) if gated else fresh.run_stream()
 

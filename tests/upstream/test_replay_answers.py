@@ -10,7 +10,7 @@ import httpx
 
 from harness.recording import conversation_from_cassette, read_cassette
 from harness.upstream import MockUpstream, Raw
-from harness.upstream._replay import answered_chunks
+from harness.upstream._forms import answered_chunks
 
 CASSETTE = Path(__file__).resolve().parents[2] / "recordings" / "corpus" / "openai-chat-tools-stream.jsonl"
 USAGE_CHUNK = b'"choices":[],"usage":{'
