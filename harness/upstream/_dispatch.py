@@ -156,7 +156,9 @@ def _immediate(status: int, body: bytes, headers: tuple[tuple[str, str], ...]) -
 
 
 def _plain(status: int, message: str) -> Plan:
-    return _immediate(status, (message + "\n").encode(), (("content-type", "text/plain; charset=utf-8"),))
+    return _immediate(
+        status, (message + "\n").encode(), (("content-type", "text/plain; charset=utf-8"),)
+    )
 
 
 def _judge(

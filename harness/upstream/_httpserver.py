@@ -67,7 +67,9 @@ class ScriptHandler:
         head = next((a for a in plan.actions if isinstance(a, Head)), None)
         status = head.status if head is not None else 500
         hdrs = list(head.headers) if head is not None else []
-        return Response(self._body(plan.actions, turn), status=status, headers=hdrs, direct_passthrough=True)
+        return Response(
+            self._body(plan.actions, turn), status=status, headers=hdrs, direct_passthrough=True
+        )
 
     def _body(self, actions: tuple[Any, ...], turn: int) -> Iterator[bytes]:
         tl, client = self.state.timeline, self.state.client
@@ -78,7 +80,9 @@ class ScriptHandler:
                 yield action.data
             elif isinstance(action, WaitGate):
                 cond = describe_gate(action.gate)
-                tl.add("upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld))
+                tl.add(
+                    "upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld)
+                )
                 ok = client.wait_blocking(action.gate)
                 seen = seen_summary(client.seen())
                 if ok:

@@ -53,7 +53,9 @@ class _PlanBody:
                 yield action.data
             elif isinstance(action, WaitGate):
                 cond = describe_gate(action.gate)
-                tl.add("upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld))
+                tl.add(
+                    "upstream", "gate-wait", turn=turn, condition=cond, withheld=dict(action.withheld)
+                )
                 seen = seen_summary(client.seen())
                 if client.satisfied(action.gate):
                     tl.add("upstream", "gate-open", turn=turn, condition=cond, seen=seen)
@@ -182,7 +184,9 @@ class RespxUpstream:
             if isinstance(action, Fault):
                 state.timeline.add("upstream", "fault", turn=turn, fault=action.fault)
             elif isinstance(action, Abort):
-                raise mod.RemoteProtocolError(f"thinkwire: upstream closed the connection ({action.fault})")
+                raise mod.RemoteProtocolError(
+                    f"thinkwire: upstream closed the connection ({action.fault})"
+                )
         if head is None:  # pragma: no cover - every plan has a head or aborts
             raise mod.RemoteProtocolError("thinkwire: no response")
         hdrs: list[tuple[str, str]] = list(head.headers)

@@ -44,10 +44,7 @@ __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 
 _EMPTY_TAGS = re.compile(
     r"<(think|thinking|thought|reasoning|mm:think)>\s*</\1>"
-    + "|"
-    + re.escape(HARMONY[0])
-    + r"\s*"
-    + re.escape(HARMONY[1])
+    + "|" + re.escape(HARMONY[0]) + r"\s*" + re.escape(HARMONY[1])
 )
 """An emptied inline reasoning wrapper (the reasoning was moved out of it, the markup left behind)."""
 
@@ -268,6 +265,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
         requests = sel("upstream", "request")
         attempts = len(getattr(spec, "attempts", ()))
         final_reached = any(r.info.get("attempt", 0) == attempts for r in requests)
+        cut_in_frame = _ends_inside_a_frame(case, modes)
         views.append(
             TurnView(
                 turn=i,
@@ -280,9 +278,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 writes=sel("upstream", "write"),
                 status=int(statuses[-1].info.get("status", 0)) if statuses else None,
                 cancelled=bool(sel("client", "cancel")),
-                faulted=spec.faulted
-                or _ends_inside_a_frame(case, modes)
-                or (bool(requests) and not final_reached),
+                faulted=spec.faulted or cut_in_frame or (bool(requests) and not final_reached),
                 gates_scripted=sum(1 for st in spec.steps if isinstance(st, Gate)),
                 gate_waits=sel("upstream", "gate-wait"),
                 mode=modes[-1] if modes else None,
