@@ -21,6 +21,11 @@ PROFILES = [
     ("unclosed quote", 'kind = "gateway"\ncommand = "gw \'--port"\n', ["'command'", "No closing quotation"]),
     ("dialect not a string", URL + "dialects = [1]\n", ["'dialects'", "list of strings", "int (1)"]),
     ("model template", URL + 'models = {"*" = "{dialekt}"}\n', ["'models.*'", "dialekt", "{dialect}"]),
+    (
+        "model key both",
+        URL + 'models = {gemini = "g"}\n',
+        ["'models.gemini'", "provider:gemini", "dialect:gemini"],
+    ),
     ("front variant", URL + 'front_variant = "nosuch"\n', ["'front_variant'", "'nosuch'", "reasoning"]),
     ("timeout true", URL + "timeout = true\n", ["'timeout'", "number of seconds", "bool (True)"]),
     ("timeout string", URL + 'timeout = "20"\n', ["'timeout'", "expected a number of seconds", "str ('20')"]),

@@ -155,6 +155,8 @@ def _event_only(frames: Sequence[Frame], transport: str, start: bool, end: bool)
 
 
 def _unterminated(frames: Sequence[Frame], transport: str, start: bool, end: bool) -> list[Piece]:
+    if transport == "json-array":  # the array's own truncation: every element whole, no closing ]
+        return _none(frames, transport, start, False)
     pieces = _encode_plain(frames, transport)
     if end and pieces:
         i, data = pieces[-1]
@@ -189,7 +191,8 @@ PERTURBATIONS: dict[str, Perturbation] = {
         _entry("event-only", "'event: ping' blocks with no data between frames (not dispatched)", True,
                "sse", _event_only),
         _entry("unterminated", "the last frame lacks its blank line (SSE: not dispatched at EOF) or its LF "
-               "(JSONL: still a record)", False, "sse jsonl", _unterminated),
+               "(JSONL: still a record); a JSON array lacks its closing ] (the stream broke off)", False,
+               "sse jsonl json-array", _unterminated),
     )
 }
 

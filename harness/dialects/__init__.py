@@ -21,9 +21,13 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._request_forms import ROWS as REQUEST_FORMS
+from harness.dialects._request_forms import Answer, RequestForm, answer_for
 
 __all__ = [
     "LENIENT",
+    "REQUEST_FORMS",
+    "Answer",
     "Caps",
     "Dialect",
     "Difference",
@@ -33,9 +37,11 @@ __all__ = [
     "Observer",
     "ProviderProfile",
     "Rejection",
+    "RequestForm",
     "RequestSpec",
     "Transport",
     "Variant",
+    "answer_for",
     "check_variant",
 ]
 

@@ -75,6 +75,9 @@ class Variant:
     dialect: str
     description: str
     caps: frozenset[Caps]
+    premise: frozenset[Caps] = frozenset()
+    """What a case must carry to run on this variant: what the variant plays that its siblings do not
+    (``anthropic-messages:redacted``: a redacted block; without one its case is another variant's)."""
 
 
 Difference: TypeAlias = tuple[str, Any, Any]

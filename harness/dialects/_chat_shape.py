@@ -71,8 +71,11 @@ def usage_json(u: Usage, extra: Mapping[str, Any] | None = None) -> dict[str, An
         out["prompt_tokens"] = u.input_tokens
     if u.output_tokens is not None:
         out["completion_tokens"] = u.output_tokens
-    if u.total_tokens is not None:
-        out["total_tokens"] = u.total_tokens
+    total = u.total_tokens
+    if total is None and u.input_tokens is not None and u.output_tokens is not None:
+        total = u.input_tokens + u.output_tokens  # every provider's usage has it (corpus deepseek-*, groq-*)
+    if total is not None:
+        out["total_tokens"] = total
     if u.reasoning_tokens is not None:
         out["completion_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
     for key, value in (extra or {}).items():

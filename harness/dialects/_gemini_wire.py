@@ -88,8 +88,11 @@ def usage_metadata(u: Usage) -> dict[str, Any]:
         out["promptTokenCount"] = u.input_tokens
     if u.output_tokens is not None:
         out["candidatesTokenCount"] = max(0, u.output_tokens - (u.reasoning_tokens or 0))
-    if u.total_tokens is not None:
-        out["totalTokenCount"] = u.total_tokens
+    total = u.total_tokens
+    if total is None and u.input_tokens is not None and u.output_tokens is not None:
+        total = u.input_tokens + u.output_tokens  # Google always counts the total
+    if total is not None:
+        out["totalTokenCount"] = total
     if u.input_tokens is not None:
         out["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": u.input_tokens}]
     if u.reasoning_tokens is not None:

@@ -109,15 +109,23 @@ _BY_DIALECT = {
 }
 
 
+_MODEL_BY_VARIANT: dict[tuple[str, str], str] = {
+    # lenient cases whose form only some of the provider's models send
+    ("anthropic-messages", "adaptive"): "claude-opus-4-7",  # adaptive thinking: Opus 4.6 and later
+    ("anthropic-messages", "omitted"): "claude-opus-4-7",  # display omitted: the default from Opus 4.7
+}
+
+
 def provider_of(dialect: str, variant: str, profile: str = "lenient") -> Provider:
     """The provider (and model name) a case's upstream plays: its strict profile's, else its variant's,
     else its dialect's."""
     hit = _BY_PROFILE.get((dialect, profile))
     if hit is not None:
         name, model = hit
-        return Provider(name, model or PROVIDERS[name].model)
+        return Provider(name, model or _MODEL_BY_VARIANT.get((dialect, variant)) or PROVIDERS[name].model)
     name = _BY_VARIANT.get((dialect, variant)) or _BY_DIALECT.get(dialect, "openai")
-    return PROVIDERS[name]
+    model = _MODEL_BY_VARIANT.get((dialect, variant))
+    return PROVIDERS[name] if model is None else Provider(name, model)
 
 
 def provider_names() -> tuple[str, ...]:

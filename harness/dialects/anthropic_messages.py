@@ -48,8 +48,14 @@ _C = Caps
 _BASE = frozenset({_C.SIGNATURE, _C.TOOLS, _C.USAGE, _C.ERRORS})
 
 
-def _v(name: str, catalog_id: str, description: str, caps: frozenset[Caps]) -> Variant:
-    return Variant(name, catalog_id, NAME, description, caps)
+def _v(
+    name: str,
+    catalog_id: str,
+    description: str,
+    caps: frozenset[Caps],
+    premise: frozenset[Caps] = frozenset(),
+) -> Variant:
+    return Variant(name, catalog_id, NAME, description, caps, premise)
 
 
 VARIANTS: dict[str, Variant] = {
@@ -66,6 +72,7 @@ VARIANTS: dict[str, Variant] = {
             "ANT-REDACTED",
             "redacted_thinking block complete at content_block_start, no deltas (beside thinking blocks)",
             _BASE | {_C.REASONING, _C.REDACTED, _C.MULTI_REASONING},
+            frozenset({_C.REDACTED}),
         ),
         _v(
             "omitted",
@@ -143,7 +150,7 @@ def thinking_config(variant: str) -> dict[str, Any]:
     if variant == "adaptive":
         return {"type": "adaptive", "display": "summarized"}
     if variant == "omitted":
-        return {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}
+        return {"type": "adaptive", "display": "omitted"}
     return {"type": "enabled", "budget_tokens": 2048}
 
 

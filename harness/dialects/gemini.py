@@ -37,7 +37,9 @@ from harness.events import (
     Event,
     Message,
     ReasoningBlock,
+    ReasoningDelta,
     TextBlock,
+    TextDelta,
     ToolCallBlock,
     ToolResultBlock,
     Turn,
@@ -77,6 +79,16 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, "gemini", VARIANTS)
 
 
+
+def _counted(turn: Turn) -> Usage:
+    """A whole body always carries ``usageMetadata`` (every recorded Gemini response has it; a client
+    may answer 500 without it): a turn scripted without usage gets counts of its own (four characters
+    a token, at least one; 12 prompt tokens, as the other mock counts)."""
+    reasoning = sum(len(ev.text) for ev in turn if isinstance(ev, ReasoningDelta))
+    text = sum(len(ev.text) for ev in turn if isinstance(ev, TextDelta))
+    thoughts = -(-reasoning // 4)
+    return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
+
 class GeminiDialect:
     name = "gemini"
     transport = Transport.SSE
@@ -114,13 +126,10 @@ class GeminiDialect:
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
         end = next((ev for ev in turn if isinstance(ev, End)), End())
-        usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None)
-        obj = response_object(
-            parts_of(turn, variant),
-            model=model,
-            finish=finish_reason(end.reason),
-            usage=usage_metadata(usage) if usage is not None else None,
-        )
+        usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
+        finish = finish_reason(end.reason)
+        parts = parts_of(turn, variant)
+        obj = response_object(parts, model=model, finish=finish, usage=usage_metadata(usage))
         return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
 
     def observer(self, variant: str | None = None, **options: Any) -> Observer:

@@ -397,6 +397,15 @@ def _text_of(content: Any) -> str:
     return ""
 
 
+_VARIANT_ASKS: dict[str, dict[str, Any]] = {
+    "minimax-details": {"reasoning_split": True},
+    "gemini-openai": {"extra_body": {"google": {"thinking_config": {"include_thoughts": True}}}},
+}
+"""What a client that wants a variant's form asks for (the request-forms table's triggers: MiniMax keeps
+``<think>`` in the content without ``reasoning_split``; Gemini's OpenAI endpoint sends no thoughts
+without ``include_thoughts``)."""
+
+
 def build_request(
     messages: Sequence[Message],
     *,
@@ -429,6 +438,7 @@ def build_request(
     body: dict[str, Any] = {"model": model, "messages": out, "stream": stream}
     if stream:
         body["stream_options"] = {"include_usage": True}
+    body.update(_VARIANT_ASKS.get(variant, {}))
     body.update(options)
     return RequestSpec("/v1/chat/completions", body)
 
@@ -567,20 +577,6 @@ class OpenAIChatDialect:
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
-
-    @staticmethod
-    def shape_for_request(
-        request: Mapping[str, Any], variant: str, turn: Turn, *, stream: bool
-    ) -> Turn:
-        """A stream carries usage only where the request asked for it (``stream_options.include_usage``:
-        OpenAI's rule; recorded: Groq without it sends none) unless the variant's provider puts usage on
-        its finish chunk anyway (DeepSeek, Mistral)."""
-        if not stream or SHAPES[variant].usage_on_finish:
-            return turn
-        opts = request.get("stream_options")
-        if isinstance(opts, Mapping) and opts.get("include_usage") is True:
-            return turn
-        return tuple(ev for ev in turn if not isinstance(ev, Usage))
 
     def profiles(self) -> Mapping[str, ProviderProfile]:
         from harness.dialects._chat_profiles import PROFILES

@@ -9,6 +9,7 @@ nothing in ``harness`` imports them; each runs as ``python -m harness.docs.<modu
 - ``_matrix``: ``nox -s matrix`` -> docs/detection-matrix.md (the data lives in ``harness.suite._matrix``)
 - ``_fidelity``: ``nox -s fidelity`` -> docs/fidelity.md and the corpus table of recordings/README.md
   (the comparison itself lives in ``harness.fidelity``)
+- ``_request_forms``: docs/request-forms.md (the rows live in ``harness.dialects._request_forms``)
 - ``_screenshots``: ``nox -s screenshots`` -> docs/img/report.png and docs/img/swimlane.png
 - ``_browser``: headless Chromium, the one way these tools (and the browser tests) drive it
 """

@@ -97,13 +97,28 @@ def _module_function(key: str, value: Any) -> None:
 
 
 def _model_templates(key: str, value: Any) -> None:
-    """``models`` keys are dialects, providers or ``*``; templates use known placeholders only."""
+    """``models`` keys are dialects, providers (``dialect:``/``provider:`` say which, and must where a
+    name is both: ``gemini``, ``ollama``, ``cohere``) or ``*``; templates use known placeholders only."""
     from harness.dialects import dialect_names
 
-    keys = (*dialect_names(), *provider_names(), "*")
+    dialects, providers = dialect_names(), provider_names()
+    keys = (
+        *dialects,
+        *providers,
+        *(f"dialect:{d}" for d in dialects),
+        *(f"provider:{p}" for p in providers),
+        "*",
+    )
     for name, template in value.items():
         if name not in keys:
             raise Invalid("names no dialect or provider", closest(str(name), keys), sub=name)
+        if name in dialects and name in providers:
+            raise Invalid(
+                f"names both the provider {name!r} (every endpoint that plays it) and the dialect {name!r} "
+                "(its own wire only)",
+                f'write "provider:{name}" or "dialect:{name}"',
+                sub=name,
+            )
         try:
             str(template).format(dialect="d", variant="v", provider="p", default_model="m")
         except (KeyError, IndexError, ValueError) as exc:
@@ -231,10 +246,17 @@ class SUTProfile:
 
     def model_for(self, dialect: str, variant: str, provider: Provider | None = None) -> str:
         """The model name a case is called by: ``models`` keyed by the case's provider, else its
-        dialect, else ``*``; without any, the provider's realistic default name."""
+        dialect (``provider:``/``dialect:`` keys first), else ``*``; without any, the provider's
+        realistic default name."""
         provider = provider or provider_of(dialect, variant)
-        template = self.models.get(
-            provider.name, self.models.get(dialect, self.models.get("*", "{default_model}"))
+        m = self.models
+        template = next(
+            (
+                m[k]
+                for k in (f"provider:{provider.name}", provider.name, f"dialect:{dialect}", dialect, "*")
+                if k in m
+            ),
+            "{default_model}",
         )
         return template.format(
             dialect=dialect, variant=variant, provider=provider.name, default_model=provider.model

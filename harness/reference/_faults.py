@@ -63,6 +63,8 @@ FAULTS: dict[str, str] = {
     "only adaptive thinking",
     "no-display-summarized": "ask for adaptive thinking without display: summarized (the model's default, "
     "omitted, then hides the thinking text from users)",
+    "no-form-triggers": "ask the upstream without the fields that turn a variant's reasoning form on "
+    "(MiniMax reasoning_split, Gemini include_thoughts / includeThoughts, Responses reasoning.summary)",
     "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
     "retry-too-soon": "retry a 429 / 5xx at once, ignoring Retry-After",
     "ws-new-socket-per-turn": "Responses WebSocket mode: open a new socket for every turn, yet chain it to "
@@ -107,6 +109,7 @@ REQUEST_FAULTS = frozenset(
         "drop-signature-bad-args",
         "thinking-enabled",
         "no-display-summarized",
+        "no-form-triggers",
         *PASSBACK_FAULTS,
     }
 )

@@ -189,6 +189,8 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     items = body.get("input")
     if faults & {"stream-events-as-items", "duplicate-reasoning-items"} and isinstance(items, list):
         body = {**body, "input": _reasoning_items(items, faults)}
+    if "no-form-triggers" in faults:  # FAULT: the provider's default form comes back, not the variant's
+        body = _without_form_triggers(body)
     thinking = body.get("thinking")
     if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
         return body
@@ -198,3 +200,13 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     elif "no-display-summarized" in faults:  # FAULT: the model's default display (omitted) applies
         body = {**body, "thinking": {k: v for k, v in thinking.items() if k != "display"}}
     return body
+
+
+def _without_form_triggers(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` without MiniMax's ``reasoning_split``, Gemini's ``include_thoughts`` (OpenAI endpoint:
+    ``extra_body``; native: ``generationConfig``) and the Responses ``reasoning`` settings."""
+    out = {k: v for k, v in body.items() if k not in ("reasoning_split", "extra_body", "reasoning")}
+    gen = out.get("generationConfig")
+    if isinstance(gen, dict):
+        out["generationConfig"] = {k: v for k, v in gen.items() if k != "thinkingConfig"}
+    return out

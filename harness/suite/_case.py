@@ -189,7 +189,8 @@ def _variant_ok(scenario: Scenario, dialect: str, name: str) -> bool:
         return False
     if scenario.variants is not None and name not in scenario.variants:
         return False
-    return needed_caps(scenario) <= variant.caps
+    needed = needed_caps(scenario)
+    return needed <= variant.caps and variant.premise <= needed  # a case carries its variant's premise
 
 
 def needed_caps(scenario: Scenario) -> set[Caps]:

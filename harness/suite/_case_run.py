@@ -23,6 +23,7 @@ from harness.drivers._python import short_traceback
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.suite._case import Case
 from harness.suite._evidence import weigh
+from harness.suite._premise import premise_findings
 from harness.suite._scenario_expect import expect_findings
 from harness.suite._summary import summarise_timeline
 from harness.suite._verdict import Axis, CaseResult, Finding, Status, Verdict, worst
@@ -169,7 +170,7 @@ def run_case(
         if judged.error:
             result.status, result.error = Status.ERROR, judged.error
         else:
-            result.findings = findings + judged.findings
+            result.findings = premise_findings(view, findings + judged.findings)
             result.findings += expect_findings(case.scenario, result.findings)
             set_verdicts(result)
     if keep == "all" or (keep == "failures" and failed(result)):

@@ -217,8 +217,21 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant(
         "no-display-summarized",
         "reference",
-        "delivery",
+        "request-contract",  # the SUT did not ask for the summarized text its client wanted
         _c("tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames]"),
+        frozenset({"delivery"}),
+    ),
+    Mutant(
+        "no-form-triggers",
+        "reference",
+        "request-contract",
+        _c(
+            "wire-variants/reasoning-then-answer[openai-chat:minimax-details/frames]",
+            "wire-variants/reasoning-then-answer[openai-chat:gemini-openai/frames]",
+            "wire-variants/reasoning-then-answer[gemini:thought/frames]",
+            "wire-variants/reasoning-then-answer[openai-responses:summary/frames]",
+        ),
+        frozenset({"delivery"}),  # no reasoning reached the client: the real API sent none
     ),
     Mutant(
         "drop-empty-thinking",

@@ -21,8 +21,9 @@ from harness._json import loads
 from harness.dialects import Rejection, get_dialect
 from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
+from harness.upstream._forms import answered_chunks, withheld_entry
 from harness.upstream._gates import ClientSide
-from harness.upstream._head import request_id
+from harness.upstream._head import framing, request_id
 from harness.upstream._plan import (
     Abort,
     Finish,
@@ -196,11 +197,16 @@ def _judge(
     return _immediate(rejection.status, rejection.body, headers)
 
 
-def _carried(script: Script, plan: Plan) -> tuple[bool | None, bool | None]:
+def _carried(script: Script, plan: Plan, request: Mapping[str, Any]) -> tuple[bool | None, bool | None]:
     """Whether the answer carried reasoning text and usage: from its events, or, for recorded bytes
     (a replayed cassette has no events), from those bytes read back by the dialect's observer; None
     when nothing can tell (a finding then says nothing about it rather than something false)."""
-    raw = b"".join(c for st in script.steps if isinstance(st, Raw) for c in st.chunks)
+    raw = b"".join(
+        c
+        for st in script.steps
+        if isinstance(st, Raw)
+        for c in answered_chunks(st.chunks, script.dialect, request, stream=plan.stream)
+    )
     events: Sequence[Event] = plan.events
     if raw:
         dialect = get_dialect(script.dialect)
@@ -299,12 +305,17 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
     # answer carried reasoning and usage at all (so a finding never guesses).
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
-    reasoning, usage = _carried(script, plan)
+    withheld_entry(tl, turn, script, request, plan.stream)
+    reasoning, usage = _carried(script, plan, request)
+    transport, _, played = framing(get_dialect(script.dialect), req.target, request, script.perturbation)
     tl.add(
         "upstream",
         "mode",
         turn=turn,
         stream=plan.stream,
+        transport=transport if plan.stream else "body",
+        perturbation=played if plan.stream else "none",
+        perturbed=script.perturbation == "none" or (plan.stream and played == script.perturbation),
         asked_stream=asked,
         attempt=script.attempt,
         reasoning=reasoning,
@@ -340,4 +351,3 @@ def stray(
     )
     state.timeline.add("upstream", "server-error", turn=turn, t=t, error=msg, status=500, cause="sut")
     return _plain(500, msg)
-

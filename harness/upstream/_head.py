@@ -30,13 +30,17 @@ def framing(
     dialect: Dialect | None, target: str, request: Mapping[str, Any], perturbation: str
 ) -> tuple[str, str, str]:
     """``(transport, content type, perturbation)`` of a streaming answer. The request may pick the
-    framing (Gemini without ``?alt=sse``: a JSON array, which has one spelling: ``none``); a dialect
+    framing (Gemini without ``?alt=sse``: a JSON array, on which only ``unterminated`` acts, as its own
+    truncation; an SSE perturbation is not played there, and the ``mode`` entry says so); a dialect
     whose provider ends SSE lines with CRLF gets them under ``none``."""
     if dialect is None:
         return "sse", "text/event-stream", perturbation
     transport, content_type = response_framing(dialect, target, request)
-    if transport == "json-array":
-        return transport, content_type, "none"
+    if transport == "json-array":  # only a perturbation that acts on an array is played on one
+        from harness.codec import PERTURBATIONS
+
+        entry = PERTURBATIONS.get(perturbation)
+        return transport, content_type, perturbation if entry and transport in entry.transports else "none"
     if transport == "sse" and perturbation == "none" and getattr(dialect, "sse_eol", "\n") == "\r\n":
         return transport, content_type, "crlf"
     return transport, content_type, perturbation

@@ -19,6 +19,7 @@ from harness.dialects import Dialect, dialect_names, get_dialect
 from harness.events import Event
 from harness.net import Framing
 from harness.upstream import _writes
+from harness.upstream._forms import answer_of, answered_chunks
 from harness.upstream._head import framing, merge_headers, request_id
 from harness.upstream._script import (
     Disconnect,
@@ -200,16 +201,19 @@ class _Cut:
 
 class _Planner:
     def __init__(
-        self, script: Script, dialect: Dialect, request: Mapping[str, Any], target: str = ""
+        self, script: Script, dialect: Dialect, asked: Mapping[str, Any] | None, target: str = "", **kw: bool
     ) -> None:
         self.script = script
         self.dialect = dialect
-        self.request = request
+        self.request = request = asked or {}  # None: no request bound (the scripted form)
         self.transport, self.content_type, self.perturbation = framing(
             dialect, target, request, script.perturbation
         )
-        self.streaming = True
-        self.variant = script.variant or dialect.default_variant
+        self.streaming = streaming = kw.get("streaming", True)
+        self.bound = asked is not None
+        self.answer = answer_of(script, asked, stream=streaming)
+        """The form the provider answers this request in (the request-forms table)."""
+        self.variant = self.answer.variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
         self.frames: list[Frame] = []
@@ -278,11 +282,9 @@ class _Planner:
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
-        """What this answer carries: the wire's own request rules (the dialect's ``shape_for_request``,
-        any profile: e.g. no stream usage unless asked), then the provider profile's."""
-        wire = getattr(self.dialect, "shape_for_request", None)
-        if wire is not None:
-            events = tuple(wire(self.request, self.variant, events, stream=self.streaming))
+        """What this answer carries: the request-forms table's say (any profile: e.g. no stream usage
+        unless asked, no summaries unless asked), then the provider profile's passback-side shaping."""
+        events = self.answer.shape(events)
         profile = self.dialect.profiles().get(self.script.profile)
         return events if profile is None else tuple(profile.shape(self.request, events))
 
@@ -455,7 +457,9 @@ class _Planner:
 
     def raw(self, k: int, step: Raw) -> Iterable[Action]:
         self.flush()
-        self.output([_Piece(c, frozenset(), None) for c in step.chunks], rechunk=False)
+        asked = self.request if self.bound else None
+        chunks = answered_chunks(step.chunks, self.script.dialect, asked, stream=self.streaming)
+        self.output([_Piece(c, frozenset(), None) for c in chunks], rechunk=False)
         return ()
 
     def gate(self, k: int, step: Gate) -> Iterable[Action]:
@@ -575,13 +579,12 @@ def build_plan(
     request's path with its query (``path`` when not given), which may pick the framing. A streaming
     plan is lazy where batching cannot change its bytes (see ``_writes.BATCH_SAFE_CHUNKERS``);
     ``lazy=False`` plans it whole (the tests compare the two)."""
-    request = request or {}
+    asked, request = request, request or {}
     target = path if target is None else target
     dialect = get_dialect(script.dialect)
     streaming = wants_stream(script, path, request) if stream is None else stream
-    planner = _Planner(script, dialect, request, target)
+    planner = _Planner(script, dialect, asked, target, streaming=streaming)
     if not streaming:
-        planner.streaming = False
         planner.run_whole()
         return Plan(tuple(with_withheld(planner.actions)), False, tuple(planner.events))
     if not (planner.lazy and lazy):
@@ -592,7 +595,7 @@ def build_plan(
     gated = any(isinstance(step, Gate) for step in script.steps)  # else no step for with_withheld
 
     def make() -> Iterator[Action]:  # a fresh planner each time: a plan can be taken twice
-        fresh = _Planner(script, dialect, request, target)
+        fresh = _Planner(script, dialect, asked, target)
         fresh._shaped = planner._shaped  # shaped once, for the events and the frames alike
         return with_withheld(fresh.run_stream()) if gated else fresh.run_stream()
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness._errors import FlagError, closest
-from harness.dialects import LENIENT
-from harness.events import End, ReasoningDelta, TextDelta
+from harness.dialects import LENIENT, Caps
+from harness.events import End, ReasoningDelta, ReasoningSignature, TextDelta, Usage
 from harness.net import Request, Responder
 from harness.net._lifecycle import (
     DEFAULT_GRACE,
@@ -29,7 +29,11 @@ from harness.net._lifecycle import (
 from harness.upstream._script import Conversation, Emit, Script
 from harness.upstream._server import MockUpstream
 
-__all__ = ["SERVE_KEEP", "demo_conversation", "serve_forever"]
+__all__ = ["DEMO_SIGNATURE", "SERVE_KEEP", "demo_conversation", "serve_forever"]
+
+DEMO_SIGNATURE = "EqMBCkYIBxgCKkBtb2NrLXNpZ25hdHVyZS1vZi10aGUtZGVtby10dXJu"
+"""The demo turn's reasoning signature (a variant that carries one: Anthropic's ``signature_delta``,
+a Responses item's ``encrypted_content``), base64 like the real ones."""
 
 SERVE_KEEP = 20
 """Requests ``serve`` / ``replay`` remember (and x 100 timeline entries): what a strict profile
@@ -37,8 +41,9 @@ checks a passback against, and enough to look at the last exchanges from a debug
 
 
 def demo_conversation(dialect: str, variant: str | None = None, profile: str = LENIENT) -> Conversation:
-    """A reasoning -> text turn, answered to every request (overflow). An unknown dialect, variant or
-    profile is a :class:`FlagError` naming the closest known names."""
+    """A reasoning -> text turn (signed, and with usage, where the variant carries them), answered to
+    every request (overflow) in the form the request asks for (the request-forms table). An unknown
+    dialect, variant or profile is a :class:`FlagError` naming the closest known names."""
     from harness.dialects import dialect_names, get_dialect
 
     if dialect not in dialect_names():
@@ -52,11 +57,16 @@ def demo_conversation(dialect: str, variant: str | None = None, profile: str = L
         raise FlagError(
             f"--profile {profile!r}: not a provider profile of {dialect}; {closest(profile, profiles)}"
         )
+    caps = d.variants[variant].caps
+    signed = (ReasoningSignature(DEMO_SIGNATURE),) if Caps.SIGNATURE in caps else ()
+    usage = (Usage(input_tokens=12, output_tokens=18, reasoning_tokens=9),) if Caps.USAGE in caps else ()
     turn = (
         ReasoningDelta("The user says hello. "),
         ReasoningDelta("I should greet them back."),
+        *signed,
         TextDelta("Hello! "),
         TextDelta("How can I help?"),
+        *usage,
         End("stop"),
     )
     script = Script(dialect, (Emit(turn),), variant=variant, profile=profile)

@@ -29,7 +29,10 @@ def test_thinking_arrives_gated(up: MockUpstream, client: anthropic.Anthropic) -
     up.load(Script("anthropic-messages", steps, variant="thinking"))
     thinking: list[str] = []
     text: list[str] = []
-    with client.messages.stream(model="m", max_tokens=64, messages=MESSAGES) as stream:  # type: ignore[arg-type]
+    thinking_on = {"type": "enabled", "budget_tokens": 1024}  # no thinking blocks without it (the real API's)
+    with client.messages.stream(
+        model="m", max_tokens=2048, messages=MESSAGES, thinking=thinking_on  # type: ignore[arg-type]
+    ) as stream:
         for ev in stream:
             if ev.type == "content_block_delta" and ev.delta.type == "thinking_delta":
                 thinking.append(ev.delta.thinking)

@@ -59,6 +59,9 @@ def test_scripted_answers_report_their_events() -> None:
     conv = Conversation.single(Script("openai-chat", (Emit(events),), variant="reasoning"))
     assert _mode(conv, {"stream": True, "stream_options": {"include_usage": True}}) == {
         "stream": True,
+        "transport": "sse",
+        "perturbation": "none",
+        "perturbed": True,
         "asked_stream": True,
         "attempt": 0,
         "reasoning": True,

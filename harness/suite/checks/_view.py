@@ -17,6 +17,7 @@ alone: the turn is judged by no content check.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -264,6 +265,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
         requests = sel("upstream", "request")
         attempts = len(getattr(spec, "attempts", ()))
         final_reached = any(r.info.get("attempt", 0) == attempts for r in requests)
+        cut_in_frame = _ends_inside_a_frame(case, modes)
         views.append(
             TurnView(
                 turn=i,
@@ -276,7 +278,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
                 writes=sel("upstream", "write"),
                 status=int(statuses[-1].info.get("status", 0)) if statuses else None,
                 cancelled=bool(sel("client", "cancel")),
-                faulted=spec.faulted or _ends_inside_a_frame(case) or (bool(requests) and not final_reached),
+                faulted=spec.faulted or cut_in_frame or (bool(requests) and not final_reached),
                 gates_scripted=sum(1 for st in spec.steps if isinstance(st, Gate)),
                 gate_waits=sel("upstream", "gate-wait"),
                 mode=modes[-1] if modes else None,
@@ -326,11 +328,16 @@ def _retried_after_output(requests: list[Entry], events: list[Entry]) -> bool:
     return bool(shown) and any(r.info.get("attempt", 0) > 0 and r.t > shown[0] for r in requests)
 
 
-def _ends_inside_a_frame(case: Any) -> bool:
+def _ends_inside_a_frame(case: Any, modes: Sequence[Entry] = ()) -> bool:
     """Perturbation ``unterminated`` on SSE: the stream ends inside its last frame, which WHATWG says is
-    never dispatched, so the stream broke off before its terminator (an upstream failure to report)."""
+    never dispatched, so the stream broke off before its terminator (an upstream failure to report);
+    on a JSON array (Gemini without ``?alt=sse``) the array lacks its closing ``]``, the same break.
+    What the mock played (its ``mode`` entry) decides: a framing the request picked may not carry it."""
     if getattr(case, "perturbation", "none") != "unterminated":
         return False
+    played = modes[-1].info if modes else None
+    if played is not None and "perturbation" in played:
+        return played["perturbation"] == "unterminated" and played.get("transport") in ("sse", "json-array")
     from harness.dialects import get_dialect
 
     return str(get_dialect(case.dialect).transport.value) == "sse"

@@ -1,0 +1,316 @@
+"""Request forms: every behaviour of a provider that depends on the request, as one table of data. A row
+says which request field turns which wire form on, what the provider sends without it (its default
+form), and where that is documented or recorded; the mock answers a request through this table.
+
+Rule: a new request-dependent behaviour is a row here, under every provider profile (the strict
+profiles' older ``shape`` methods still narrow what they stream, and agree with these rows); a row whose
+form is off either withholds what the form carries (``withhold``) or plays another variant of the
+dialect (``fallback``), exactly as the real API answers such a request. Sans-IO: JSON bodies in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from harness.dialects._gemini_names import camel_request
+from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Usage
+
+__all__ = ["ROWS", "Answer", "RequestForm", "adaptive_only", "answer_for", "rows_for"]
+
+Turn = tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestForm:
+    """One request-dependent behaviour of one provider's wire.
+
+    ``on(request, model)``: the request (with the model it names) has the form on. When it is off,
+    ``withhold`` removes what the form carries from the turn, or ``fallback`` names the variant the
+    provider plays instead. ``premise``: a case on one of ``variants`` is about this form, so a turn
+    that lost it to the request has lost its premise (the verdict says the SUT did not ask)."""
+
+    name: str
+    dialect: str
+    variants: frozenset[str]
+    field: str
+    """The request field (dotted path) that turns the form on, as the provider documents it."""
+    form: str
+    default: str
+    """What the provider sends when the request does not ask."""
+    source: str
+    on: Callable[[Mapping[str, Any], str], bool]
+    withhold: Callable[[Turn], Turn] | None = None
+    fallback: str | None = None
+    premise: bool = True
+    stream_only: bool = False
+    exempt: frozenset[str] = frozenset()
+    """Provider profiles with a rule of their own for this field (DeepSeek's Anthropic endpoint thinks
+    unless told not to): the row does not apply to them."""
+
+
+def _get(obj: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(obj, Mapping):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def _no_reasoning_text(turn: Turn) -> Turn:
+    return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
+
+
+def _no_reasoning(turn: Turn) -> Turn:
+    kinds = (ReasoningDelta, ReasoningSignature, RedactedReasoning)
+    return tuple(ev for ev in turn if not isinstance(ev, kinds))
+
+
+def _no_usage(turn: Turn) -> Turn:
+    return tuple(ev for ev in turn if not isinstance(ev, Usage))
+
+
+def _no_encrypted(turn: Turn) -> Turn:
+    """The reasoning item stays (its id, an empty summary); only its ``encrypted_content`` goes."""
+    return tuple(
+        ReasoningDelta("", item=ev.item) if isinstance(ev, ReasoningSignature | RedactedReasoning) else ev
+        for ev in turn
+    )
+
+
+_CLAUDE = re.compile(r"claude-(opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2}))?(?!\d)")
+
+
+def adaptive_only(model: str) -> bool:
+    """Claude Opus 4.7 and later (and every Claude 5): only adaptive thinking, display omitted by
+    default (https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-7)."""
+    m = _CLAUDE.search(model)
+    if m is None:
+        return False
+    family, major, minor = m.group(1), int(m.group(2)), int(m.group(3) or 0)
+    return major >= 5 or (family == "opus" and (major, minor) >= (4, 7))
+
+
+def _thinking_on(request: Mapping[str, Any], model: str) -> bool:
+    return _get(request, "thinking", "type") in ("enabled", "adaptive")
+
+
+def _bedrock_thinking(request: Mapping[str, Any], model: str) -> bool:
+    """Converse: ``additionalModelRequestFields.thinking``; InvokeModel: Anthropic's ``thinking``."""
+    asked = _get(request, "additionalModelRequestFields", "thinking", "type") or _get(
+        request, "thinking", "type"
+    )
+    return asked in ("enabled", "adaptive")
+
+
+def _display(request: Mapping[str, Any], model: str) -> str:
+    asked = _get(request, "thinking", "display")
+    if asked in ("summarized", "omitted"):
+        return str(asked)
+    return "omitted" if adaptive_only(model) else "summarized"
+
+
+def _summary_on(request: Mapping[str, Any], model: str) -> bool:
+    return _get(request, "reasoning", "summary") is not None
+
+
+def _encrypted_on(request: Mapping[str, Any], model: str) -> bool:
+    include = request.get("include")
+    return isinstance(include, list) and "reasoning.encrypted_content" in include
+
+
+def _include_thoughts(request: Mapping[str, Any], model: str) -> bool:
+    return _get(camel_request(request), "generationConfig", "thinkingConfig", "includeThoughts") is True
+
+
+def _gemini_openai_thoughts(request: Mapping[str, Any], model: str) -> bool:
+    """Google's documented wire (the openai SDK's ``extra_body`` holding another ``extra_body``), or the
+    ``google`` object at the top (what the SDK sends for a single ``extra_body``)."""
+    for root in (_get(request, "extra_body", "google"), request.get("google")):
+        if _get(root, "thinking_config", "include_thoughts") is True:
+            return True
+    return False
+
+
+def _reasoning_split(request: Mapping[str, Any], model: str) -> bool:
+    return True in (request.get("reasoning_split"), _get(request, "extra_body", "reasoning_split"))
+
+
+def _include_usage(request: Mapping[str, Any], model: str) -> bool:
+    return _get(request, "stream_options", "include_usage") is True
+
+
+def _deepseek_thinking(request: Mapping[str, Any], model: str) -> bool:
+    return bool(_get(request, "thinking", "type") != "disabled")
+
+
+def _ollama_think(request: Mapping[str, Any], model: str) -> bool:
+    return request.get("think") is not False
+
+
+_RESPONSES_SUMMARY = frozenset({"summary", "failed", "phase"})
+_CHAT_USAGE_OPTIONAL = frozenset(
+    {
+        "reasoning", "reasoning_details", "minimax-details", "think-tags", "think-split", "think-implicit",
+        "mm-think", "harmony", "gemini-openai", "azure", "usage-only",
+    }
+)  # fmt: skip
+"""The chat variants whose provider sends a usage chunk only when asked (DeepSeek and Mistral put
+usage on their finish chunk anyway: recordings/corpus deepseek-*, mistral-*)."""
+_ANTHROPIC = frozenset({"thinking", "interleaved", "adaptive", "omitted", "redacted", "vertex"})
+
+ROWS: tuple[RequestForm, ...] = (
+    RequestForm(
+        "openai-responses/reasoning-summary", "openai-responses", _RESPONSES_SUMMARY, "reasoning.summary",
+        "reasoning summary text (response.reasoning_summary_part/_text events, item summary[])",
+        "a reasoning item with summary [] and no summary events",
+        "https://platform.openai.com/docs/guides/reasoning#reasoning-summaries; "
+        "recorded: corpus/openai-responses-encrypted.jsonl (no reasoning.summary: summary [])",
+        _summary_on, withhold=_no_reasoning_text,
+    ),
+    RequestForm(
+        "openai-responses-ws/reasoning-summary", "openai-responses-ws", frozenset({"summary"}),
+        "reasoning.summary", "reasoning summary text",
+        "a reasoning item with summary [] and no summary events",
+        "https://platform.openai.com/docs/guides/websocket-mode (same events as HTTP streaming)",
+        _summary_on, withhold=_no_reasoning_text,
+    ),
+    RequestForm(
+        "openai-responses/encrypted-content", "openai-responses", _RESPONSES_SUMMARY | {"empty"},
+        "include[reasoning.encrypted_content]",
+        "encrypted_content on reasoning items (what a store:false loop passes back)",
+        "reasoning items without encrypted_content",
+        "https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items; "
+        "recorded: corpus/openai-responses-encrypted.jsonl",
+        _encrypted_on, withhold=_no_encrypted,
+    ),
+    RequestForm(
+        "anthropic/thinking", "anthropic-messages", _ANTHROPIC, "thinking.type",
+        "thinking blocks (type enabled or adaptive)", "no thinking blocks: text only",
+        "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
+        _thinking_on, withhold=_no_reasoning, exempt=frozenset({"deepseek-anthropic"}),
+    ),
+    RequestForm(
+        "anthropic/display-summarized", "anthropic-messages", _ANTHROPIC - {"omitted", "redacted"},
+        "thinking.display", "summarized thinking text (display summarized; the default before Opus 4.7)",
+        "thinking blocks with empty text and their signature (display omitted; the default on "
+        "claude-opus-4-7 and later)",
+        "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking; "
+        "https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-7",
+        lambda request, model: _display(request, model) == "summarized", fallback="omitted",
+        exempt=frozenset({"deepseek-anthropic"}),
+    ),
+    RequestForm(
+        "anthropic/display-omitted", "anthropic-messages", frozenset({"omitted"}), "thinking.display",
+        "thinking blocks with empty text and their signature (display omitted)",
+        "summarized thinking text (models before Opus 4.7 without display)",
+        "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
+        lambda request, model: _display(request, model) == "omitted", fallback="thinking",
+    ),
+    RequestForm(
+        "bedrock/thinking", "bedrock-converse", frozenset({"converse", "invoke"}),
+        "additionalModelRequestFields.thinking.type",
+        "reasoningContent blocks (Converse) / thinking blocks (InvokeModel: thinking.type)",
+        "no reasoning: text only",
+        "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html; "
+        "recorded: corpus/bedrock-thinking-stream.jsonl",
+        _bedrock_thinking, withhold=_no_reasoning,
+    ),
+    RequestForm(
+        "gemini/include-thoughts", "gemini", frozenset({"thought", "signature-text"}),
+        "generationConfig.thinkingConfig.includeThoughts", "thought summary parts (thought: true)",
+        "no thought parts (signatures only)",
+        "https://ai.google.dev/gemini-api/docs/thinking#summaries; recorded: corpus/gemini-thoughts*.jsonl",
+        _include_thoughts, withhold=_no_reasoning_text,
+    ),
+    RequestForm(
+        "gemini-openai/include-thoughts", "openai-chat", frozenset({"gemini-openai"}),
+        "extra_body.google.thinking_config.include_thoughts", "<thought> summaries in content",
+        "no thought text",
+        "https://ai.google.dev/gemini-api/docs/openai#thinking; "
+        "https://discuss.ai.google.dev/t/how-to-include-thoughts-on-openai-compatibility/87141",
+        _gemini_openai_thoughts, withhold=_no_reasoning_text,
+    ),
+    RequestForm(
+        "minimax/reasoning-split", "openai-chat", frozenset({"minimax-details"}), "reasoning_split",
+        "delta.reasoning_details[] text entries", "<think>...</think> inline at the start of the content",
+        "https://platform.minimax.io/docs/api-reference/text-openai-api (reasoning_split)",
+        _reasoning_split, fallback="think-tags",
+    ),
+    RequestForm(
+        "openai-chat/include-usage", "openai-chat", _CHAT_USAGE_OPTIONAL, "stream_options.include_usage",
+        "a usage chunk before [DONE]", "no usage chunk",
+        "https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options; "
+        "recorded: corpus/groq-reasoning-stream.jsonl",
+        _include_usage, withhold=_no_usage, premise=False, stream_only=True,
+    ),
+    RequestForm(
+        "deepseek/thinking", "openai-chat", frozenset({"reasoning_content"}), "thinking.type",
+        "reasoning_content (thinking mode: on by default on DeepSeek V4; type disabled turns it off)",
+        "reasoning_content: thinking is on unless the request disables it",
+        "https://api-docs.deepseek.com/guides/thinking_mode",
+        _deepseek_thinking, withhold=_no_reasoning,
+    ),
+    RequestForm(
+        "ollama/think", "ollama", frozenset({"native", "generate"}), "think",
+        "message.thinking (think true or a level; a thinking model's default when think is absent)",
+        "no thinking when think is false",
+        "https://docs.ollama.com/capabilities/thinking; https://ollama.com/blog/thinking",
+        _ollama_think, withhold=_no_reasoning_text,
+    ),
+)  # fmt: skip
+"""Every request-dependent behaviour the mock plays, one row each (docs/request-forms.md lists them)."""
+
+
+def rows_for(dialect: str, variant: str, profile: str = "lenient") -> tuple[RequestForm, ...]:
+    """The rows that govern a variant of a dialect (under a provider profile)."""
+    return tuple(
+        r for r in ROWS if r.dialect == dialect and variant in r.variants and profile not in r.exempt
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """How the mock answers one request: the variant it plays and the rows whose form is off."""
+
+    variant: str
+    off: tuple[RequestForm, ...] = ()
+
+    def shape(self, turn: Turn) -> Turn:
+        for row in self.off:
+            if row.withhold is not None:
+                turn = row.withhold(turn)
+        return turn
+
+    def withheld(self, turn: Turn) -> tuple[RequestForm, ...]:
+        """The premise rows whose form the scripted ``turn`` carried and this answer leaves out."""
+        return tuple(r for r in self.off if r.premise and self._changes(r, turn))
+
+    @staticmethod
+    def _changes(row: RequestForm, turn: Turn) -> bool:
+        if row.fallback is not None:  # another variant carries the same reasoning in another form
+            return any(isinstance(ev, ReasoningDelta | ReasoningSignature) for ev in turn)
+        return row.withhold is not None and row.withhold(turn) != turn
+
+
+def answer_for(
+    dialect: str,
+    variant: str,
+    request: Mapping[str, Any],
+    *,
+    profile: str = "lenient",
+    stream: bool = True,
+    model: str = "",
+) -> Answer:
+    """The form the provider answers ``request`` in. ``model``: the model the mock plays (the case's
+    provider's); a request that names a model the table knows (a Claude model: the display default
+    depends on it) is answered as that model, any other name (gateways rename models) as ``model``."""
+    asked = request.get("model")
+    if isinstance(asked, str) and _CLAUDE.search(asked):
+        model = asked
+    rows = rows_for(dialect, variant, profile)
+    off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))
+    played = next((r.fallback for r in off if r.fallback is not None), variant)
+    return Answer(played, off)

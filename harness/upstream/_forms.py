@@ -1,0 +1,107 @@
+"""The form an answer takes, from the request it answers: the request-forms table's answer for a
+script (:func:`answer_of`), the ``withheld`` entry when the request did not ask for the form its case
+is about (:func:`withheld_entry`), and recorded replays answered the same way (:func:`answered_chunks`:
+a recording made for a request that asked for a form loses it when the replayed-to request does not
+ask, e.g. a Chat Completions usage chunk without ``stream_options.include_usage``).
+
+Rule: sans-IO; a replay keeps every other byte and its chunk boundaries, dropping whole SSE events only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import loads
+from harness.dialects import Answer, answer_for, get_dialect
+from harness.dialects._providers import provider_of
+from harness.timeline import Timeline
+from harness.upstream._script import Emit, Script
+
+__all__ = ["answer_of", "answered_chunks", "withheld_entry"]
+
+
+def answer_of(script: Script, request: Mapping[str, Any] | None, *, stream: bool) -> Answer:
+    """How the provider the script plays answers ``request`` (None, no request bound, as in a plan
+    built without one: the scripted form). The display default follows the model the case plays."""
+    variant = script.variant or get_dialect(script.dialect).default_variant
+    if request is None:
+        return Answer(variant)
+    model = provider_of(script.dialect, variant, script.profile).model
+    return answer_for(script.dialect, variant, request, profile=script.profile, stream=stream, model=model)
+
+
+def withheld_entry(tl: Timeline, turn: int, script: Script, request: Mapping[str, Any], stream: bool) -> None:
+    """A ``withheld`` entry when the request did not ask for a form the case is about (the table's
+    premise rows): the real API sends its default form then, and the verdict says so."""
+    answer = answer_of(script, request, stream=stream)
+    scripted = tuple(ev for st in script.steps if isinstance(st, Emit) for ev in st.events)
+    rows = answer.withheld(scripted) if answer.off else ()
+    if rows:
+        tl.add(
+            "upstream",
+            "withheld",
+            turn=turn,
+            rows=[r.name for r in rows],
+            fields=[r.field for r in rows],
+            forms=[r.form for r in rows],
+            defaults=[r.default for r in rows],
+            played=answer.variant,
+        )
+
+
+_EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+
+
+def _usage_only(event: bytes) -> bool:
+    """A ``choices: []`` chunk with a usage object: what only ``include_usage`` asks for."""
+    data = b"".join(line[5:].lstrip(b" ") for line in event.splitlines() if line.startswith(b"data:"))
+    if not data or data.strip() == b"[DONE]":
+        return False
+    try:
+        obj = loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(obj, dict) and obj.get("choices") == [] and isinstance(obj.get("usage"), dict)
+
+
+def _asked_usage(request: Mapping[str, Any]) -> bool:
+    opts = request.get("stream_options")
+    return isinstance(opts, Mapping) and opts.get("include_usage") is True
+
+
+def answered_chunks(
+    chunks: Sequence[bytes], dialect: str, request: Mapping[str, Any] | None, *, stream: bool
+) -> tuple[bytes, ...]:
+    """``chunks`` as the provider would have answered ``request``: without the usage-only chunk of a
+    Chat Completions stream the request did not ask usage for (recorded: corpus/openai-chat-tools-
+    stream.jsonl asked for it and has one; corpus/groq-reasoning-stream.jsonl did not and has none).
+    ``request`` None: no request bound, the recording as it is."""
+    if request is None or dialect != "openai-chat" or not stream or _asked_usage(request):
+        return tuple(chunks)
+    whole = b"".join(chunks)
+    drop: list[tuple[int, int]] = []
+    start = 0
+    for m in _EVENT_END.finditer(whole):
+        if _usage_only(whole[start : m.start()]):
+            drop.append((start, m.end()))
+        start = m.end()
+    if not drop:
+        return tuple(chunks)
+    out: list[bytes] = []
+    pos = 0
+    for c in chunks:  # each chunk keeps its bytes outside the dropped events: boundaries stay
+        end = pos + len(c)
+        kept = bytearray()
+        cut = pos
+        for a, b in drop:
+            if b <= pos or a >= end:
+                continue
+            kept += whole[cut : max(a, pos)]
+            cut = min(b, end)
+        kept += whole[cut:end]
+        if kept:
+            out.append(bytes(kept))
+        pos = end
+    return tuple(out)
