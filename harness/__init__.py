@@ -46,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "ProfileError": "harness._errors",
     "UnknownName": "harness._errors",
     "CassetteError": "harness._errors",
+    "CorpusAbsent": "harness._errors",
     "ResultsError": "harness.report",
     "DriverError": "harness.drivers",
     "DriverTimeout": "harness.drivers",
@@ -61,6 +62,7 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:  # pragma: no cover
     from harness._errors import (
         CassetteError,
+        CorpusAbsent,
         DecodeError,
         FlagError,
         HarnessError,

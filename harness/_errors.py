@@ -8,6 +8,7 @@ ThinkwireError
  ├── UnknownName          a name no registry holds (dialect, variant, check, driver kind, fault
  │                        switch): names the kind and the closest known names; also a KeyError
  ├── CassetteError        a recording is malformed or truncated: names the line
+ │    └── CorpusAbsent    no fidelity corpus where it was looked for: says where, and how to get one
  ├── ResultsError *       a results file cannot be read (harness.report)
  ├── DriverError *        the SUT crashed, never became ready, answered garbage (harness.drivers)
  │    ├── DriverTimeout * the SUT did not finish within the case's deadline (the case is TIMEOUT)
@@ -27,6 +28,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "CassetteError",
+    "CorpusAbsent",
     "DecodeError",
     "FlagError",
     "HarnessError",
@@ -78,6 +80,10 @@ class UnknownName(ThinkwireError, KeyError):
 
 class CassetteError(ThinkwireError):
     """A cassette cannot be read. The message names the file and line; re-record or repair that line."""
+
+
+class CorpusAbsent(CassetteError):
+    """No fidelity corpus where it was looked for (the message says where, and how to get one)."""
 
 
 class HarnessError(ThinkwireError):

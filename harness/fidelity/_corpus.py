@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness._errors import CassetteError
+from harness._errors import CassetteError, CorpusAbsent
 from harness._json import loads
 from harness.recording import Exchange, read_cassette
 from harness.recording._corpus import (
@@ -34,10 +34,6 @@ __all__ = [
     "find_corpus",
     "load_corpus",
 ]
-
-
-class CorpusAbsent(CassetteError):
-    """No corpus where it was looked for (the message says where, and how to get one)."""
 
 
 CorpusFile = Entry  # a corpus file as its manifest entry names it (where it lies: Corpus.path)

@@ -129,9 +129,11 @@ GATEWAY_CMD = (
     "{python} -m harness.reference.gateway --port {port} --upstream {upstream}"
     " --fault drop-reasoning"
 )
+CLAIMED = ["--dialects", "openai-chat,anthropic-messages,openai-responses,gemini"]  # (a quick run claims
+# its front door's dialect only: these give more than one batch)
 FORMS: dict[str, Any] = {
-    "sut-cmd": lambda url: ["--sut-cmd", GATEWAY_CMD],
-    "sut-url": lambda url: ["--sut-url", url + "/up/{upstream}"],
+    "sut-cmd": lambda url: ["--sut-cmd", GATEWAY_CMD, *CLAIMED],
+    "sut-url": lambda url: ["--sut-url", url + "/up/{upstream}", *CLAIMED],
     "module-callable": lambda url: ["--sut", "_reproduce_suts:dropping"],
 }
 
