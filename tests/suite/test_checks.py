@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -17,20 +16,7 @@ from harness.suite.checks import CHECKS, build_view
 from harness.suite.checks._parity import parity
 from harness.timeline import Timeline
 from harness.upstream import Emit, Gate, MidStreamError, Stall
-
-
-@dataclass
-class FakeScenario:
-    outcome: str = "answer"
-
-
-@dataclass
-class FakeCase:
-    turns: tuple[TurnSpec, ...]
-    stream: bool = True
-    profile: str = "lenient"
-    scenario: Any = field(default_factory=FakeScenario)
-
+from tests.suite._fake_case import FakeCase, FakeScenario
 
 R, T = "Let me think.", "Hello!"
 SCRIPT = (ReasoningDelta(R), TextDelta(T), End("stop"))

@@ -6,7 +6,6 @@ emitters raises none of them."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from harness.suite.checks import CHECKS, build_view
 from harness.suite.checks._grammar import GRAMMAR_BREAKS
 from harness.timeline import Timeline
 from harness.upstream import Emit
+from tests.suite._fake_case import FakeCase
 
 
 def _sse(type_: str, **body: Any) -> bytes:
@@ -108,22 +108,10 @@ def test_the_emitters_streams_break_nothing(dialect: str, variant: str) -> None:
 # -- the check on hand-built timelines --------------------------------------------------------------
 
 
-@dataclass
-class FakeScenario:
-    outcome: str = "answer"
-
-
-@dataclass
-class FakeCase:
-    turns: tuple[TurnSpec, ...]
-    dialect: str = "anthropic-messages"
-    stream: bool = True
-    profile: str = "lenient"
-    scenario: Any = field(default_factory=FakeScenario)
-
 
 def _judge(client: list[Event]) -> Verdict:
-    case = FakeCase((TurnSpec((Emit((ReasoningDelta("Hmm."), TextDelta("Hi"), End())),), "hi"),))
+    turn = TurnSpec((Emit((ReasoningDelta("Hmm."), TextDelta("Hi"), End())),), "hi")
+    case = FakeCase((turn,), "anthropic-messages")
     tl = Timeline()
     tl.add("upstream", "request", turn=0)
     for ev in client:

@@ -4,9 +4,6 @@ writes no call id (Ollama) leaves nothing to judge."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from harness._json import dumps_compact
 from harness.events import End, Event, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.suite import Verdict
@@ -14,21 +11,7 @@ from harness.suite._scenario import TurnSpec
 from harness.suite.checks import CHECKS, build_view
 from harness.timeline import Timeline
 from harness.upstream import Emit
-
-
-@dataclass
-class FakeScenario:
-    outcome: str = "answer"
-
-
-@dataclass
-class FakeCase:
-    turns: tuple[TurnSpec, ...]
-    dialect: str = "openai-responses"
-    stream: bool = True
-    profile: str = "lenient"
-    scenario: Any = field(default_factory=FakeScenario)
-
+from tests.suite._fake_case import FakeCase
 
 CALL = ToolCallDelta(0, "call_abc", "get_weather", '{"city":"Paris"}')
 TURNS = (
@@ -62,7 +45,7 @@ def _judge(seen: str | None, sent_back: str, *, wire_id: bool = True) -> Verdict
     tl.add_write("upstream", b'{"delta":"18"}', 1, frozenset({"text"}))
     for ev2 in (TextDelta("18°C."), End()):
         tl.add("client", "event", event=ev2, turn=1)
-    return CHECKS.get("tool-ids")(build_view(FakeCase(TURNS), tl, "gateway")).verdict
+    return CHECKS.get("tool-ids")(build_view(FakeCase(TURNS, "openai-responses"), tl, "gateway")).verdict
 
 
 def test_the_upstreams_id_both_ways_passes() -> None:
