@@ -41,15 +41,6 @@ def _use_corpus(args: argparse.Namespace) -> None:
         os.environ[ENV] = str(folder.resolve())
 
 
-def _corpus_left_out() -> None:
-    """The run summary's line when the catalog went without its corpus cases: which, and why."""
-    from harness.suite._catalog import left_out
-
-    gone = left_out()
-    if gone is not None and gone.ids:
-        print(f"left out: {len(gone.ids)} corpus case(s) recorded/corpus-*: {gone.reason}")
-
-
 def _cmd_init(args: argparse.Namespace) -> int:
     from harness.suite._probe import draft_profile, probe
     from harness.suite._sut import command_profile, resolve_sut, url_profile
@@ -254,6 +245,9 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     """The run ran out: failures, summary, expectations and reports, as always."""
     from harness.report._console import print_failures, print_summary
     from harness.suite import write_expectations
+    from harness.suite._catalog import corpus_left_out
+
+    result.left_out.update(corpus_left_out(args.cases))  # (run() was handed Case objects: it cannot)
 
     if result.sut_error:
         detail = next((r.error for r in result.results if r.error), "")
@@ -261,7 +255,6 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
         print_failures(result)
         print_summary(result)
-        _corpus_left_out()
     if args.write_expectations:
         n = write_expectations(result.results, Path(args.write_expectations))
         print(f"wrote {n} expectation(s) to {args.write_expectations}")

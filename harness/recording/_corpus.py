@@ -185,11 +185,8 @@ def locate() -> Location:
 def absent_reason(where: Location | None = None) -> str:
     """One line: no corpus, where it was looked for, and how to get one."""
     where = where or locate()
-    at = f"{where.dir} ({where.how})" if where.dir is not None else f"nowhere ({where.how})"
-    return (
-        f"no fidelity corpus: looked for it at {at}; set {ENV} or --corpus DIR, "
-        "or build it with `thinkwire corpus fetch`"
-    )
+    at = f"looked for it at {where.dir} ({where.how})" if where.dir is not None else where.how
+    return f"no fidelity corpus: {at}; set {ENV} or --corpus DIR, or build it with `thinkwire corpus fetch`"
 
 
 def sha256_of(path: Path) -> str:

@@ -214,11 +214,12 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
 
 
 def _left_out(run: RunResult, out: TextIO) -> None:
-    """The cases left out because the SUT does not claim them, by reason, and warnings about its
-    settings (both also in summary.md and results.json)."""
+    """The cases left out (not run, no verdict), by reason: the SUT does not claim them, or the corpus
+    they replay is absent; and warnings about the SUT's settings (both also in summary.md and
+    results.json)."""
     if run.left_out:
         n = sum(run.left_out.values())
-        out.write(f"\nleft out, not claimed by the SUT ({n} case(s), not run, no verdict):\n")
+        out.write(f"\nleft out ({n} case(s), not run, no verdict):\n")
         out.writelines(f"  - {count:4} {why}\n" for why, count in sorted(run.left_out.items()))
     for w in run.warnings:
         out.write(f"\nwarning: {w}\n")
@@ -233,7 +234,7 @@ def _gate_waits(run: RunResult, out: TextIO) -> None:
         return
     span = f"{waits[0]:.1f} to {waits[-1]:.1f} s" if waits[0] != waits[-1] else f"{waits[0]:.1f} s"
     many = f"{span} over {len(waits)} gated case(s)"
-    out.write(f"\ngates waited up to {waits[-1]:.1f} s for the client ({many})\n")
+    out.write(f"\ngate timeouts: a gate waits up to {waits[-1]:.1f} s for the client ({many})\n")
 
 
 def _concurrency(run: RunResult, out: TextIO) -> None:

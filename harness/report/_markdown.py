@@ -54,7 +54,7 @@ def render_markdown(run: RunResult, limit: int = 50) -> str:
     out.append("| **total** | " + " | ".join(f"**{totals[c]}**" for c in cols) + " |")
     out.append("")
     if run.left_out:
-        out += [f"> **Left out**, not claimed by the SUT ({sum(run.left_out.values())} cases, not run):", ">"]
+        out += [f"> **Left out** ({sum(run.left_out.values())} cases, not run):", ">"]
         out += [f"> - {count} {_cell(why)}" for why, count in sorted(run.left_out.items())]
         out.append("")
     out += [f"> **Warning:** {_cell(w, 500)}\n" for w in run.warnings]

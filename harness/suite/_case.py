@@ -30,7 +30,7 @@ from harness.suite._scenario import ProviderHttpError, Scenario, TurnSpec
 from harness.upstream import Conversation, Emit, HttpError, MidStreamError, Script, Step
 from harness.upstream._routing import TOKENS, token_for
 
-__all__ = ["Case", "expand", "expand_all", "rate_limit_headers", "select"]
+__all__ = ["Case", "expand", "expand_all", "matches", "rate_limit_headers", "select"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +275,11 @@ def select(cases: Sequence[Case], patterns: Sequence[str] | None) -> list[Case]:
         return list(cases)
     rx = [_glob(p) for p in patterns]
     return [c for c in cases if any(r.fullmatch(c.id) or r.fullmatch(c.scenario.id) for r in rx)]
+
+
+def matches(pattern: str, case_or_scenario_id: str) -> bool:
+    """Does the glob (as ``--cases`` takes it) match this id?"""
+    return _glob(pattern).fullmatch(case_or_scenario_id) is not None
 
 
 def _glob(pattern: str) -> re.Pattern[str]:

@@ -66,6 +66,19 @@ def corpus_scenarios() -> list[Scenario]:
     return list(_build(locate())[0])
 
 
+def corpus_left_out(globs: Sequence[str] | None) -> dict[str, int]:
+    """The corpus cases a selection (``--cases`` globs; None: all) would have run, left out because no
+    corpus was found, as the run's left-out record has them: reason -> number (empty with a corpus)."""
+    from harness.suite._case import matches
+
+    gone = left_out()
+    if gone is None:
+        return {}
+    wanted = list(globs) if globs else ["*"]
+    ids = [i for i in gone.ids if any(matches(g, i) or g.split("[")[0] == i for g in wanted)]
+    return {f"recorded/corpus-*: {gone.reason}": len(ids)} if ids else {}
+
+
 def left_out() -> LeftOut | None:
     """Which corpus cases the catalog lacks and why (None when the corpus is present)."""
     return _build(locate())[1]

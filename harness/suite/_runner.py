@@ -38,7 +38,7 @@ from harness.suite._case_run import (
     set_verdicts,
     unsupported_reason,
 )
-from harness.suite._catalog import load_catalog
+from harness.suite._catalog import corpus_left_out, load_catalog
 from harness.suite._claims import scope, setting_warnings
 from harness.suite._concurrent import Lanes, alone_reason, default_concurrency, gated
 from harness.suite._expectations import Expectations
@@ -97,6 +97,9 @@ def run(
     opts = RunOptions.build(options, **settings)
     sut = opts.resolve()
     claimed, left_out = scope(_case_list(cases, (*opts.scenarios, *sut.profile.scenarios)), sut.profile)
+    globs = [c for c in cases or () if isinstance(c, str)]
+    if cases is None or len(globs) == len(cases):  # (the CLI passes Case objects: it adds these itself)
+        left_out.update(corpus_left_out(globs))
     case_list, info = sharded(claimed, opts, sut)
     try:
         result = _run_cases(case_list, opts, sut, progress, upstream, drivers)

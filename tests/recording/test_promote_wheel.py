@@ -97,7 +97,7 @@ def test_promote_from_an_installed_wheel(tmp_path: Path) -> None:
     assert "<failure" not in xml
     again = _run([tw, "run", "--sut", "reference", "--cases", "recorded/*", "-q"], work, env)
     assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
-    assert "left out: 10 corpus case(s) recorded/corpus-*" in again.stdout
+    assert "10 recorded/corpus-*: no fidelity corpus" in again.stdout
 
 
 def test_promote_out_copies_the_cassette_and_the_case_replays_it(tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_the_summary_lists_what_was_left_out_and_the_warnings() -> None:
                        warnings=['models."*" = \'x\' shadows ...'])
     out = io.StringIO()
     print_summary(result, out)
-    assert "left out, not claimed by the SUT (4 case(s), not run, no verdict)" in out.getvalue()
+    assert "left out (4 case(s), not run, no verdict)" in out.getvalue()
     assert "4 gemini: dialect not claimed" in out.getvalue()
     assert "warning: models.\"*\"" in out.getvalue()
     md = render_markdown(result)
