@@ -47,6 +47,13 @@ DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     # OpenAI-format effort asks them for adaptive thinking (LiteLLM maps it onto thinking adaptive with
     # display summarized and output_config.effort for the models its cost map marks adaptive)
     ("openai-chat", "anthropic-messages:adaptive"): {"reasoning_effort": "medium"},
+    # a chat gateway in front of a chat upstream: the client asks for the variant's form, as a client of
+    # that provider would (harness/dialects/_request_forms.py: MiniMax keeps <think> in the content
+    # without reasoning_split; Gemini's OpenAI endpoint sends no thoughts without include_thoughts)
+    ("openai-chat", "openai-chat:minimax-details"): {"reasoning_split": True},
+    ("openai-chat", "openai-chat:gemini-openai"): {
+        "extra_body": {"google": {"thinking_config": {"include_thoughts": True}}}
+    },
 }
 """Body fields thinkwire adds by default, per (front door, case ``dialect:variant``, else ``dialect``); a
 profile overrides them."""

@@ -211,8 +211,7 @@ class _Planner:
         )
         self.streaming = streaming = kw.get("streaming", True)
         self.bound = asked is not None
-        self.answer = answer_of(script, asked, stream=streaming)
-        """The form the provider answers this request in (the request-forms table)."""
+        self.answer = answer_of(script, asked, stream=streaming)  # the form the provider answers it in
         self.variant = self.answer.variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
@@ -538,9 +537,8 @@ class _Planner:
     def http_error(self, step: HttpError) -> None:
         headers = merge_headers(  # an error carries the request id too: SDKs put it on the exception
             (("content-type", step.content_type), *request_id(self.dialect)),
-            (*self.script.headers, *step.headers),
-            keep_type=False,
-        )
+            (*self.script.headers, *step.headers), keep_type=False,
+        )  # fmt: skip
         self.actions += [
             Fault(f"http-{step.status}"),
             Head(step.status, headers, "length", len(step.body)),

@@ -4,15 +4,14 @@ that does not ask, that chunk is gone and every other byte stays, chunk boundari
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 
 from harness.recording import conversation_from_cassette, read_cassette
 from harness.upstream import MockUpstream, Raw
 from harness.upstream._forms import answered_chunks
+from tests.fidelity._need import corpus_or_skip
 
-CASSETTE = Path(__file__).resolve().parents[2] / "recordings" / "corpus" / "openai-chat-tools-stream.jsonl"
+CASSETTE = corpus_or_skip().path("openai-chat-tools-stream")  # (skips the module without a corpus)
 USAGE_CHUNK = b'"choices":[],"usage":{'
 
 
