@@ -1,7 +1,8 @@
 """``nox -s ecosystem``: run the catalog against each real gateway and framework wrapper (LiteLLM proxy
-and SDK, langchain-openai, langchain-deepseek, pydantic-ai; the Vercel AI SDK and the official openai and
-Anthropic Node SDKs through the adapter protocol; pinned in :data:`PACKAGES` and
-:data:`NODE_PACKAGES`), write each profile's expectations file and docs/ecosystem-results.md.
+and SDK, langchain-openai, langchain-deepseek, pydantic-ai, the agent loops of pydantic-ai's ``Agent``
+and LangGraph's ReAct agent; the Vercel AI SDK and the official openai and Anthropic Node SDKs through
+the adapter protocol; pinned in :data:`PACKAGES` and :data:`NODE_PACKAGES`), write each profile's
+expectations file and docs/ecosystem-results.md.
 
 Rule: whatever the package does is the result; a FAIL is recorded only after review. A FAIL caused by
 thinkwire (a carrier it cannot speak, a request field it cannot send, a cold start, an adapter bug) is
@@ -34,12 +35,15 @@ PACKAGES: tuple[tuple[str, str], ...] = (
     ("pydantic-ai-openai-chat", "pydantic-ai-slim[openai]==2.68.0"),
     ("pydantic-ai-openai-responses", "pydantic-ai-slim[openai]==2.68.0"),
     ("pydantic-ai-anthropic", "pydantic-ai-slim[anthropic]==2.68.0"),
+    ("pydantic-ai-agent-openai-chat", "pydantic-ai-slim[openai]==2.68.0"),
+    ("langgraph-react-deepseek", "langgraph==1.2.24 langchain-deepseek==1.1.1"),
     ("node-ai-sdk", "npm:ai@6.0.325"),
     ("node-openai-chat", "npm:openai@6.30.1"),
     ("node-anthropic", "npm:@anthropic-ai/sdk@0.137.0"),
 )
-"""(profile, pinned requirement): what ``nox -s ecosystem`` installs and runs (``npm:``: a Node package,
-installed with :data:`NODE_PACKAGES` into the directory ``THINKWIRE_NODE_MODULES`` names)."""
+"""(profile, pinned requirements): what ``nox -s ecosystem`` installs and runs (``npm:``: a Node package,
+installed with :data:`NODE_PACKAGES` into the directory ``THINKWIRE_NODE_MODULES`` names; several
+requirements: separated by a space, the package under test first)."""
 
 NODE_PACKAGES = (
     "ai@6.0.325",
@@ -297,7 +301,98 @@ KNOWN["node-openai-chat"] = (
     ),
 )
 
+# The two agent loops (docs/agent-frameworks.md): each FAIL with the source line of the installed
+# package (openai 3.63.0 is the Python SDK both run over).
+_PY_BOM = (
+    "the openai SDK's SSEDecoder keeps a leading UTF-8 BOM (openai 3.63.0 _streaming.py:391-435): the "
+    "first line's field name is '\\ufeffdata', a field it ignores (:435), so the first event is lost"
+)
+_PY_EVENT_ONLY = (
+    "the openai SDK's SSEDecoder dispatches a data-less 'event: ping' block with data '' (openai 3.63.0 "
+    "_streaming.py:395 skips only a block with neither event nor data) and Stream.__stream__ parses it "
+    "(sse.json(), :95 sync, :216 async; json.loads('') at :300): a JSONDecodeError ends the stream"
+)
+_PY_CUT = (
+    "a stream cut before its [DONE] looks complete: the openai SDK's Stream.__stream__ leaves its loop "
+    "at EOF and raises nothing (openai 3.63.0 _streaming.py:71 sync, :187 async)"
+)
+_PY_FRAMING = (
+    (("sse-framing/bom*",), _PY_BOM, ""),
+    (("sse-framing/perturbations*event-only]",), _PY_EVENT_ONLY, ""),
+    (("sse-framing/unterminated*",), _PY_CUT, ""),
+)
+_PYDANTIC_STREAM_TAGS = (
+    "pydantic-ai 2.68.0 opens a ThinkingPart in streamed content only when a content delta is exactly "
+    "'<think>' ('a single token', pydantic_ai/_parts_manager.py:228; the end tag likewise, :214): a "
+    "<think> sent with other text in one chunk, or split over chunks, stays in the answer text (the "
+    "non-streamed path splits it: _thinking_part.py:13)"
+)
+_PYDANTIC_SPLIT = (
+    "pydantic-ai 2.68.0's non-streamed OpenAIChatModel splits every <think>...</think> out of content "
+    "wherever it stands (map_chat_content, pydantic_ai/models/openai/_citations.py:182 -> "
+    "_thinking_part.py:22-37): a tag pair inside the answer becomes reasoning, beside the reasoning_content "
+    "the message also has"
+)
+_PYDANTIC_MARKUP = (
+    "pydantic-ai 2.68.0 knows one pair of inline reasoning tags, ('<think>', '</think>') "
+    "(DEFAULT_THINKING_TAGS, pydantic_ai/profiles/__init__.py:52; OpenAIChatModel's profile keeps it): "
+    "MiniMax's <mm:think>, raw harmony channels and the <thought> tags of Gemini's OpenAI-compatible "
+    "endpoint stay in the answer text"
+)
+KNOWN["pydantic-ai-agent-openai-chat"] = (
+    ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
+    (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
+    (_MD, _PYDANTIC_MINIMAX, ""),
+    (
+        (
+            "wire-variants/inline-think-not-leading*/nonstream]",
+            "wire-variants/inline-think-structured-wins*/nonstream]",
+        ),
+        _PYDANTIC_SPLIT,
+        "",
+    ),
+    (_THINK, _PYDANTIC_STREAM_TAGS, ""),
+    (_MARKUP, _PYDANTIC_MARKUP, ""),
+    *_PY_FRAMING,
+)
+_DEEPSEEK_PASSBACK = (
+    "langchain-deepseek 1.1.1 reads reasoning_content into the AIMessage's additional_kwargs "
+    "(langchain_deepseek/chat_models.py:406-409, streaming :448-455) but never writes it back: its "
+    "_get_request_payload (:350-383) keeps the messages langchain-openai's _convert_message_to_dict "
+    "makes, whose assistant branch (langchain_openai/chat_models/base.py:492) copies content, tool_calls "
+    "and function_call only. The graph's tool-call continuation goes out without it (DeepSeek and Kimi "
+    "answer 400)"
+)
+_DEEPSEEK_MARKUP = (
+    "ChatDeepSeek (langchain-deepseek 1.1.1) reads reasoning from reasoning_content (or OpenRouter's "
+    "'reasoning') only (langchain_deepseek/chat_models.py:406-418, streaming :448-455) and parses no "
+    "markup in content: <mm:think>, raw harmony channels and Gemini's <thought> tags stay in the answer "
+    "text"
+)
+_LANGCHAIN_SIGNATURE = (
+    "ChatDeepSeek (langchain-deepseek 1.1.1) leaves Gemini's <thought> tags in the answer text (no markup "
+    "parser: langchain_deepseek/chat_models.py:406-418), and the tool call's "
+    "extra_content.google.thought_signature never comes back: langchain-openai writes each tool call back "
+    "as type, id, name and arguments only (_lc_tool_call_to_openai_tool_call, "
+    "langchain_openai/chat_models/base.py:4303-4311; 'extra_content' occurs in neither package), so "
+    "Gemini answers 400"
+)
+KNOWN["langgraph-react-deepseek"] = (
+    (("tools-passback/*[openai-chat:reasoning_content*",), _DEEPSEEK_PASSBACK, ""),
+    (("tools-passback/*[openai-chat:gemini-openai/*",), _LANGCHAIN_SIGNATURE, ""),
+    (
+        ("errors-cancellation/client-cancel*",),
+        "LangGraph 1.2.24's sync stream() runs the model node on a BackgroundExecutor whose exit cancels "
+        "only tasks not yet started and waits for the running ones (langgraph/pregel/_executor.py:101-115): "
+        "when the client goes away the running model node reads the upstream to its end",
+        "",
+    ),
+    (_MARKUP, _DEEPSEEK_MARKUP, ""),
+    *_PY_FRAMING,
+)
+
 _NODE_MODULES = re.compile(r"/\S*?/node_modules/")
+_SITE_PACKAGES = re.compile(r"/\S*?/site-packages/")
 
 
 def known(profile: str, case_id: str) -> tuple[str, str] | None:
@@ -308,6 +403,8 @@ def known(profile: str, case_id: str) -> tuple[str, str] | None:
 
 
 def _installed(requirement: str) -> bool:
+    if " " in requirement:
+        return all(_installed(r) for r in requirement.split())
     if requirement.startswith("npm:"):
         name = requirement[4:].rsplit("@", 1)[0]
         modules = os.environ.get("THINKWIRE_NODE_MODULES", "")
@@ -352,6 +449,7 @@ def _findings(name: str, results: list[Any]) -> list[str]:
         lines.append(f"- **{title}** ({len(items)} case(s))")
         if f is not None:
             excerpt = _NODE_MODULES.sub("node_modules/", f.actual or f.expected or f.message)
+            excerpt = _SITE_PACKAGES.sub("site-packages/", excerpt)
             excerpt = excerpt[:200].replace("\n", " ")  # (no machine's install dir in the document)
             lines.append(f"  - check `{f.check}`: {f.message[:200]}; evidence: `{excerpt}`")
         if hit and hit[1]:
@@ -445,7 +543,8 @@ def main(argv: list[str]) -> int:
         lines += [f"## {name} (`{requirement}`)", ""]
         if not _installed(requirement):
             how = "npm install" if requirement.startswith("npm:") else "pip install"
-            lines += [f'Not installed here: `{how} "{requirement.removeprefix("npm:")}"`.', ""]
+            pins = " ".join(f'"{r.removeprefix("npm:")}"' for r in requirement.split())
+            lines += [f"Not installed here: `{how} {pins}`.", ""]
             continue
         start = _cpu()
         result, n = record_profile(root / "profiles" / f"{name}.toml", name, _cause)
