@@ -23,6 +23,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from harness.docs import _agent_causes as _agents
+
 __all__ = ["KNOWN", "NODE_PACKAGES", "PACKAGES", "main"]
 
 PACKAGES: tuple[tuple[str, str], ...] = (
@@ -37,6 +39,7 @@ PACKAGES: tuple[tuple[str, str], ...] = (
     ("pydantic-ai-anthropic", "pydantic-ai-slim[anthropic]==2.68.0"),
     ("pydantic-ai-agent-openai-chat", "pydantic-ai-slim[openai]==2.68.0"),
     ("langgraph-react-deepseek", "langgraph==1.2.24 langchain-deepseek==1.1.1"),
+    ("langgraph-react-openai-responses", "langgraph==1.2.24 langchain-openai==1.8.1"),
     ("node-ai-sdk", "npm:ai@6.0.325"),
     ("node-openai-chat", "npm:openai@6.30.1"),
     ("node-anthropic", "npm:@anthropic-ai/sdk@0.137.0"),
@@ -301,43 +304,12 @@ KNOWN["node-openai-chat"] = (
     ),
 )
 
-# The two agent loops (docs/agent-frameworks.md): each FAIL with the source line of the installed
-# package (openai 3.63.0 is the Python SDK both run over).
-_PY_BOM = (
-    "the openai SDK's SSEDecoder keeps a leading UTF-8 BOM (openai 3.63.0 _streaming.py:391-435): the "
-    "first line's field name is '\\ufeffdata', a field it ignores (:435), so the first event is lost"
-)
-_PY_EVENT_ONLY = (
-    "the openai SDK's SSEDecoder dispatches a data-less 'event: ping' block with data '' (openai 3.63.0 "
-    "_streaming.py:395 skips only a block with neither event nor data) and Stream.__stream__ parses it "
-    "(sse.json(), :95 sync, :216 async; json.loads('') at :300): a JSONDecodeError ends the stream"
-)
-_PY_CUT = (
-    "a stream cut before its [DONE] looks complete: the openai SDK's Stream.__stream__ leaves its loop "
-    "at EOF and raises nothing (openai 3.63.0 _streaming.py:71 sync, :187 async)"
-)
+# The agent loops (docs/agent-frameworks.md): each FAIL with the source line of the installed package,
+# the texts in harness/docs/_agent_causes.py.
 _PY_FRAMING = (
-    (("sse-framing/bom*",), _PY_BOM, ""),
-    (("sse-framing/perturbations*event-only]",), _PY_EVENT_ONLY, ""),
-    (("sse-framing/unterminated*",), _PY_CUT, ""),
-)
-_PYDANTIC_STREAM_TAGS = (
-    "pydantic-ai 2.68.0 opens a ThinkingPart in streamed content only when a content delta is exactly "
-    "'<think>' ('a single token', pydantic_ai/_parts_manager.py:228; the end tag likewise, :214): a "
-    "<think> sent with other text in one chunk, or split over chunks, stays in the answer text (the "
-    "non-streamed path splits it: _thinking_part.py:13)"
-)
-_PYDANTIC_SPLIT = (
-    "pydantic-ai 2.68.0's non-streamed OpenAIChatModel splits every <think>...</think> out of content "
-    "wherever it stands (map_chat_content, pydantic_ai/models/openai/_citations.py:182 -> "
-    "_thinking_part.py:22-37): a tag pair inside the answer becomes reasoning, beside the reasoning_content "
-    "the message also has"
-)
-_PYDANTIC_MARKUP = (
-    "pydantic-ai 2.68.0 knows one pair of inline reasoning tags, ('<think>', '</think>') "
-    "(DEFAULT_THINKING_TAGS, pydantic_ai/profiles/__init__.py:52; OpenAIChatModel's profile keeps it): "
-    "MiniMax's <mm:think>, raw harmony channels and the <thought> tags of Gemini's OpenAI-compatible "
-    "endpoint stay in the answer text"
+    (("sse-framing/bom*",), _agents.PY_BOM, ""),
+    (("sse-framing/perturbations*event-only]",), _agents.PY_EVENT_ONLY, ""),
+    (("sse-framing/unterminated*",), _agents.PY_CUT, ""),
 )
 KNOWN["pydantic-ai-agent-openai-chat"] = (
     ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
@@ -348,47 +320,26 @@ KNOWN["pydantic-ai-agent-openai-chat"] = (
             "wire-variants/inline-think-not-leading*/nonstream]",
             "wire-variants/inline-think-structured-wins*/nonstream]",
         ),
-        _PYDANTIC_SPLIT,
+        _agents.PYDANTIC_SPLIT,
         "",
     ),
-    (_THINK, _PYDANTIC_STREAM_TAGS, ""),
-    (_MARKUP, _PYDANTIC_MARKUP, ""),
+    (_THINK, _agents.PYDANTIC_STREAM_TAGS, ""),
+    (_MARKUP, _agents.PYDANTIC_MARKUP, ""),
     *_PY_FRAMING,
-)
-_DEEPSEEK_PASSBACK = (
-    "langchain-deepseek 1.1.1 reads reasoning_content into the AIMessage's additional_kwargs "
-    "(langchain_deepseek/chat_models.py:406-409, streaming :448-455) but never writes it back: its "
-    "_get_request_payload (:350-383) keeps the messages langchain-openai's _convert_message_to_dict "
-    "makes, whose assistant branch (langchain_openai/chat_models/base.py:492) copies content, tool_calls "
-    "and function_call only. The graph's tool-call continuation goes out without it (DeepSeek and Kimi "
-    "answer 400)"
-)
-_DEEPSEEK_MARKUP = (
-    "ChatDeepSeek (langchain-deepseek 1.1.1) reads reasoning from reasoning_content (or OpenRouter's "
-    "'reasoning') only (langchain_deepseek/chat_models.py:406-418, streaming :448-455) and parses no "
-    "markup in content: <mm:think>, raw harmony channels and Gemini's <thought> tags stay in the answer "
-    "text"
-)
-_LANGCHAIN_SIGNATURE = (
-    "ChatDeepSeek (langchain-deepseek 1.1.1) leaves Gemini's <thought> tags in the answer text (no markup "
-    "parser: langchain_deepseek/chat_models.py:406-418), and the tool call's "
-    "extra_content.google.thought_signature never comes back: langchain-openai writes each tool call back "
-    "as type, id, name and arguments only (_lc_tool_call_to_openai_tool_call, "
-    "langchain_openai/chat_models/base.py:4303-4311; 'extra_content' occurs in neither package), so "
-    "Gemini answers 400"
 )
 KNOWN["langgraph-react-deepseek"] = (
-    (("tools-passback/*[openai-chat:reasoning_content*",), _DEEPSEEK_PASSBACK, ""),
-    (("tools-passback/*[openai-chat:gemini-openai/*",), _LANGCHAIN_SIGNATURE, ""),
-    (
-        ("errors-cancellation/client-cancel*",),
-        "LangGraph 1.2.24's sync stream() runs the model node on a BackgroundExecutor whose exit cancels "
-        "only tasks not yet started and waits for the running ones (langgraph/pregel/_executor.py:101-115): "
-        "when the client goes away the running model node reads the upstream to its end",
-        "",
-    ),
-    (_MARKUP, _DEEPSEEK_MARKUP, ""),
+    (("tools-passback/*[openai-chat:reasoning_content*",), _agents.DEEPSEEK_PASSBACK, ""),
+    (("tools-passback/*[openai-chat:gemini-openai/*",), _agents.LANGCHAIN_SIGNATURE, ""),
+    (("errors-cancellation/client-cancel*",), _agents.LANGGRAPH_CANCEL, ""),
+    (_MARKUP, _agents.DEEPSEEK_MARKUP, ""),
     *_PY_FRAMING,
+)
+KNOWN["langgraph-react-openai-responses"] = (
+    (("*[openai-responses:alias-summary*",), _agents.LC_ALIAS_SUMMARY, ""),
+    ((*_RT, "*[openai-responses:alias-string*", "*[openai-responses:alias-object*"), _agents.LC_CONTENT, ""),
+    (("errors-cancellation/client-cancel*",), _agents.LANGGRAPH_CANCEL, ""),
+    (("sse-framing/perturbations*event-only]",), _agents.PY_EVENT_ONLY, ""),
+    (("sse-framing/unterminated*",), _agents.PY_CUT_RESPONSES, ""),
 )
 
 _NODE_MODULES = re.compile(r"/\S*?/node_modules/")

@@ -1,7 +1,7 @@
-"""The two agent loops of docs/agent-frameworks.md (pydantic-ai's ``Agent``, LangGraph's ReAct agent),
-each running the scenario's tools itself, against the cases their expectations files settle: each case
-must give the verdict its profile's expectations file records (a case absent from it: PASS). Each test
-needs its framework (``nox -s ecosystem`` installs it) and is skipped without it."""
+"""The agent loops of docs/agent-frameworks.md (pydantic-ai's ``Agent``; LangGraph's ReAct agent over two
+chat models), each running the scenario's tools itself, against the cases their expectations files
+settle: each case must give the verdict its profile's expectations file records (a case absent from it:
+PASS). Each test needs its framework (``nox -s ecosystem`` installs it) and is skipped without it."""
 
 from __future__ import annotations
 
@@ -48,6 +48,17 @@ GRAPH_CASES = [
     *_passback("kimi-reasoning-content", RC[0]),
     *_passback("zai-preserved-thinking", RC[0]),
 ]
+SUMMARY = ("summary/frames", "summary/frames/nonstream")
+GRAPH_RESPONSES_CASES = [
+    # where ChatOpenAI on the Responses API is right: the graph's message goes back with its reasoning item
+    *(f"tools-passback/{n}[openai-responses:{v}]" for n in ("responses-reasoning-item",) for v in SUMMARY),
+    *(f"tools-passback/{n}[openai-responses:{v}]" for n in ("responses-encrypted-content",) for v in SUMMARY),
+    "tools-passback/invalid-tool-input[openai-responses:summary/frames]",
+    "tools-passback/responses-phase[openai-responses:phase/frames]",
+    # a non-streamed case runs non-streamed (PASS); streamed, langchain-openai drops the alias event (FAIL)
+    "wire-variants/reasoning-then-answer[openai-responses:alias-summary/frames/nonstream]",
+    "wire-variants/reasoning-then-answer[openai-responses:alias-summary/frames]",
+]
 
 
 def _expected(profile: str, case: str) -> Verdict:
@@ -81,12 +92,21 @@ def test_langgraph_react_agent(case: str) -> None:
     _check("langgraph-react-deepseek", case)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("case", GRAPH_RESPONSES_CASES)
+def test_langgraph_react_agent_on_responses(case: str) -> None:
+    pytest.importorskip("langgraph.prebuilt")
+    pytest.importorskip("langchain_openai")
+    _check("langgraph-react-openai-responses", case)
+
+
 def test_the_cases_settle_both_ways() -> None:
     """Each list holds cases the expectations file records as passing and as failing: the tests can
     tell a framework's fault from a pass."""
     for profile, cases in (
         ("pydantic-ai-agent-openai-chat", AGENT_CASES),
         ("langgraph-react-deepseek", GRAPH_CASES),
+        ("langgraph-react-openai-responses", GRAPH_RESPONSES_CASES),
     ):
         verdicts = {_expected(profile, c) for c in cases}
         assert {Verdict.PASS, Verdict.FAIL} <= verdicts, (profile, verdicts)
@@ -94,7 +114,11 @@ def test_the_cases_settle_both_ways() -> None:
 
 def test_every_recorded_fail_names_its_source_line() -> None:
     """Each FAIL of the two expectations files carries a reviewed cause with a file:line."""
-    for profile in ("pydantic-ai-agent-openai-chat", "langgraph-react-deepseek"):
+    for profile in (
+        "pydantic-ai-agent-openai-chat",
+        "langgraph-react-deepseek",
+        "langgraph-react-openai-responses",
+    ):
         data = tomllib.loads((PROFILES / f"{profile}.expectations.toml").read_text(encoding="utf-8"))
         for case, row in data["cases"].items():
             if row.get("stream") == "FAIL" or row.get("cleanup") in ("FAIL", "UNCLEAN"):
