@@ -57,6 +57,7 @@ def ecosystem(session: nox.Session) -> None:
         "langchain-openai==1.8.1",
         "langchain-deepseek==1.1.1",
         "pydantic-ai-slim[openai,anthropic]==2.68.0",
+        "langgraph==1.2.24",
     )
     # The Node adapters' packages (adapters/node), from the npm registry into this session's env dir
     # (never into the repository): their pins are NODE_PACKAGES of harness/docs/_ecosystem_results.py.

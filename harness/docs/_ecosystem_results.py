@@ -1,7 +1,8 @@
 """``nox -s ecosystem``: run the catalog against each real gateway and framework wrapper (LiteLLM proxy
-and SDK, langchain-openai, langchain-deepseek, pydantic-ai; the Vercel AI SDK and the official openai and
-Anthropic Node SDKs through the adapter protocol; pinned in :data:`PACKAGES` and
-:data:`NODE_PACKAGES`), write each profile's expectations file and docs/ecosystem-results.md.
+and SDK, langchain-openai, langchain-deepseek, pydantic-ai, the agent loops of pydantic-ai's ``Agent``
+and LangGraph's ReAct agent; the Vercel AI SDK and the official openai and Anthropic Node SDKs through
+the adapter protocol; pinned in :data:`PACKAGES` and :data:`NODE_PACKAGES`), write each profile's
+expectations file and docs/ecosystem-results.md.
 
 Rule: whatever the package does is the result; a FAIL is recorded only after review. A FAIL caused by
 thinkwire (a carrier it cannot speak, a request field it cannot send, a cold start, an adapter bug) is
@@ -22,6 +23,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from harness.docs import _agent_causes as _agents
+
 __all__ = ["KNOWN", "NODE_PACKAGES", "PACKAGES", "main"]
 
 PACKAGES: tuple[tuple[str, str], ...] = (
@@ -34,12 +37,16 @@ PACKAGES: tuple[tuple[str, str], ...] = (
     ("pydantic-ai-openai-chat", "pydantic-ai-slim[openai]==2.68.0"),
     ("pydantic-ai-openai-responses", "pydantic-ai-slim[openai]==2.68.0"),
     ("pydantic-ai-anthropic", "pydantic-ai-slim[anthropic]==2.68.0"),
+    ("pydantic-ai-agent-openai-chat", "pydantic-ai-slim[openai]==2.68.0"),
+    ("langgraph-react-deepseek", "langgraph==1.2.24 langchain-deepseek==1.1.1"),
+    ("langgraph-react-openai-responses", "langgraph==1.2.24 langchain-openai==1.8.1"),
     ("node-ai-sdk", "npm:ai@6.0.325"),
     ("node-openai-chat", "npm:openai@6.30.1"),
     ("node-anthropic", "npm:@anthropic-ai/sdk@0.137.0"),
 )
-"""(profile, pinned requirement): what ``nox -s ecosystem`` installs and runs (``npm:``: a Node package,
-installed with :data:`NODE_PACKAGES` into the directory ``THINKWIRE_NODE_MODULES`` names)."""
+"""(profile, pinned requirements): what ``nox -s ecosystem`` installs and runs (``npm:``: a Node package,
+installed with :data:`NODE_PACKAGES` into the directory ``THINKWIRE_NODE_MODULES`` names; several
+requirements: separated by a space, the package under test first)."""
 
 NODE_PACKAGES = (
     "ai@6.0.325",
@@ -297,7 +304,46 @@ KNOWN["node-openai-chat"] = (
     ),
 )
 
+# The agent loops (docs/agent-frameworks.md): each FAIL with the source line of the installed package,
+# the texts in harness/docs/_agent_causes.py.
+_PY_FRAMING = (
+    (("sse-framing/bom*",), _agents.PY_BOM, ""),
+    (("sse-framing/perturbations*event-only]",), _agents.PY_EVENT_ONLY, ""),
+    (("sse-framing/unterminated*",), _agents.PY_CUT, ""),
+)
+KNOWN["pydantic-ai-agent-openai-chat"] = (
+    ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
+    (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
+    (_MD, _PYDANTIC_MINIMAX, ""),
+    (
+        (
+            "wire-variants/inline-think-not-leading*/nonstream]",
+            "wire-variants/inline-think-structured-wins*/nonstream]",
+        ),
+        _agents.PYDANTIC_SPLIT,
+        "",
+    ),
+    (_THINK, _agents.PYDANTIC_STREAM_TAGS, ""),
+    (_MARKUP, _agents.PYDANTIC_MARKUP, ""),
+    *_PY_FRAMING,
+)
+KNOWN["langgraph-react-deepseek"] = (
+    (("tools-passback/*[openai-chat:reasoning_content*",), _agents.DEEPSEEK_PASSBACK, ""),
+    (("tools-passback/*[openai-chat:gemini-openai/*",), _agents.LANGCHAIN_SIGNATURE, ""),
+    (("errors-cancellation/client-cancel*",), _agents.LANGGRAPH_CANCEL, ""),
+    (_MARKUP, _agents.DEEPSEEK_MARKUP, ""),
+    *_PY_FRAMING,
+)
+KNOWN["langgraph-react-openai-responses"] = (
+    (("*[openai-responses:alias-summary*",), _agents.LC_ALIAS_SUMMARY, ""),
+    ((*_RT, "*[openai-responses:alias-string*", "*[openai-responses:alias-object*"), _agents.LC_CONTENT, ""),
+    (("errors-cancellation/client-cancel*",), _agents.LANGGRAPH_CANCEL, ""),
+    (("sse-framing/perturbations*event-only]",), _agents.PY_EVENT_ONLY, ""),
+    (("sse-framing/unterminated*",), _agents.PY_CUT_RESPONSES, ""),
+)
+
 _NODE_MODULES = re.compile(r"/\S*?/node_modules/")
+_SITE_PACKAGES = re.compile(r"/\S*?/site-packages/")
 
 
 def known(profile: str, case_id: str) -> tuple[str, str] | None:
@@ -308,6 +354,8 @@ def known(profile: str, case_id: str) -> tuple[str, str] | None:
 
 
 def _installed(requirement: str) -> bool:
+    if " " in requirement:
+        return all(_installed(r) for r in requirement.split())
     if requirement.startswith("npm:"):
         name = requirement[4:].rsplit("@", 1)[0]
         modules = os.environ.get("THINKWIRE_NODE_MODULES", "")
@@ -352,6 +400,7 @@ def _findings(name: str, results: list[Any]) -> list[str]:
         lines.append(f"- **{title}** ({len(items)} case(s))")
         if f is not None:
             excerpt = _NODE_MODULES.sub("node_modules/", f.actual or f.expected or f.message)
+            excerpt = _SITE_PACKAGES.sub("site-packages/", excerpt)
             excerpt = excerpt[:200].replace("\n", " ")  # (no machine's install dir in the document)
             lines.append(f"  - check `{f.check}`: {f.message[:200]}; evidence: `{excerpt}`")
         if hit and hit[1]:
@@ -445,7 +494,8 @@ def main(argv: list[str]) -> int:
         lines += [f"## {name} (`{requirement}`)", ""]
         if not _installed(requirement):
             how = "npm install" if requirement.startswith("npm:") else "pip install"
-            lines += [f'Not installed here: `{how} "{requirement.removeprefix("npm:")}"`.', ""]
+            pins = " ".join(f'"{r.removeprefix("npm:")}"' for r in requirement.split())
+            lines += [f"Not installed here: `{how} {pins}`.", ""]
             continue
         start = _cpu()
         result, n = record_profile(root / "profiles" / f"{name}.toml", name, _cause)

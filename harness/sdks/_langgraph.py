@@ -1,11 +1,12 @@
-"""LangGraph's prebuilt ReAct agent as a SUT (langgraph with langchain-deepseek==1.1.1): the graph runs
-its own loop, calling the model, running the scenario's tools in its tool node and calling the model
-again.
+"""LangGraph's prebuilt ReAct agent as a SUT (langgraph 1.2.24 over ``ChatDeepSeek``, langchain-deepseek
+1.1.1, or ``ChatOpenAI`` on the Responses API, langchain-openai 1.8.1): the graph runs its own loop,
+calling the model, running the scenario's tools in its tool node and calling the model again.
 
 Rule: the tools are ``request.tool_functions()`` given to ``create_react_agent`` as plain functions (no
 interrupt or human-in-the-loop machinery); the graph's message list is kept in ``request.state`` across
 turns; the model node's message chunks map onto canonical events with ``_langchain``'s mapping, and
-each model response ends with an ``End`` (``tool_calls`` when the tool node runs next).
+each model response ends with an ``End`` (``tool_calls`` when the tool node runs next). A
+non-streamed case streams the graph's updates instead, so its model requests are not streamed.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ from harness.events import End, Event
 from harness.sdks._framework import optional
 from harness.sdks._langchain import _events, _history, _openai_kwargs, _usage
 
-__all__ = ["langgraph_react_deepseek"]
+__all__ = ["langgraph_react_deepseek", "langgraph_react_openai_responses"]
 
 
 def _run(request: Any, llm: Any) -> Iterator[Event]:
     graph = optional("langgraph.prebuilt").create_react_agent(llm, tools=request.tool_functions())
     messages = optional("langchain_core.messages")
+    if not request.stream:
+        yield from _run_whole(request, graph, messages.AIMessage)
+        return
     calls: dict[str, int] = {}
     answering = False  # a model response is streaming
     final: list[Any] = []
@@ -45,6 +49,25 @@ def _run(request: Any, llm: Any) -> Iterator[Event]:
         yield End("stop")
 
 
+def _run_whole(request: Any, graph: Any, ai_message: Any) -> Iterator[Event]:
+    """Without the "messages" stream mode no streaming callback is attached, so the model node's
+    requests are not streamed: each model message is mapped from the node's update as it arrives."""
+    final: list[Any] = []
+    for mode, data in graph.stream({"messages": list(_history(request))}, stream_mode=["updates", "values"]):
+        if mode == "values":
+            final = list(data["messages"])
+            continue
+        for update in data.values():
+            for message in update.get("messages", []) if isinstance(update, dict) else []:
+                if isinstance(message, ai_message):
+                    yield from _events(message, calls={})
+                    usage = _usage(message)
+                    if usage is not None:
+                        yield usage
+                    yield End("tool_calls" if message.tool_calls else "stop")
+    request.state["history"] = final
+
+
 def langgraph_react_deepseek(request: Any) -> Iterator[Event]:
     """``create_react_agent`` over ``ChatDeepSeek`` (reasoning_content)."""
     kwargs = _openai_kwargs(request)
@@ -52,3 +75,17 @@ def langgraph_react_deepseek(request: Any) -> Iterator[Event]:
         model="deepseek-reasoner", api_base=kwargs.pop("base_url"), **kwargs
     )
     yield from _run(request, llm)
+
+
+def langgraph_react_openai_responses(request: Any) -> Iterator[Event]:
+    """``create_react_agent`` over ``ChatOpenAI(use_responses_api=True)`` (reasoning summaries)."""
+    llm = optional("langchain_openai").ChatOpenAI(
+        model=request.model,
+        use_responses_api=True,
+        reasoning={"effort": "medium", "summary": "auto"},
+        **_openai_kwargs(request),
+    )
+    yield from _run(request, llm)
+
+
+langgraph_react_openai_responses.thinkwire_front_door = "openai-responses"  # type: ignore[attr-defined]

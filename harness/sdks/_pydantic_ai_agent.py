@@ -4,7 +4,9 @@ runs its own loop, calling the model, running the scenario's tools and calling t
 Rule: the tools are ``request.tool_functions()`` registered as the agent's own (no approval or
 deferred-tool machinery); the agent's message history is kept in ``request.state`` across turns; its
 stream events (parts and their deltas) map onto canonical events with ``_pydantic_ai``'s mapping, and
-each model response ends with an ``End``. thinkwire reads the turns from what reached the upstream.
+each model response ends with an ``End``. A non-streamed case runs the agent with ``iter()``, whose
+model requests are not streamed, and maps each response as it arrives. thinkwire reads the turns from
+what reached the upstream.
 """
 
 from __future__ import annotations
@@ -23,6 +25,22 @@ async def _run(request: Any, model: Any, settings: dict[str, Any], client: Any) 
     agent = optional("pydantic_ai").Agent(model, tools=request.tool_functions(asynchronous=True))
     prompt = "\n".join(m.text for m in new_messages(request) if m.role == "user") or None
     calls: dict[int, int] = {}
+    if not request.stream:  # each model request non-streamed: the run's nodes, each response as it came
+        try:
+            async with agent.iter(
+                prompt, message_history=request.state.get("history"), model_settings=settings
+            ) as run:
+                async for node in run:
+                    if agent.is_call_tools_node(node):  # (before its tools run)
+                        calls = {}
+                        for i, part in enumerate(node.model_response.parts):
+                            for out in _part_events(part, i, calls):
+                                yield out
+                        yield End("tool_calls" if node.model_response.tool_calls else "stop")
+                request.state["history"] = run.result.all_messages() if run.result else None
+        finally:
+            await client.close()
+        return
     try:
         async with agent.run_stream_events(
             prompt, message_history=request.state.get("history"), model_settings=settings
