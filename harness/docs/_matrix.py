@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from harness.suite._matrix import MATRIX, Mutant, MutationScore, detect, mutation_score
+from harness.suite._matrix import FOR_ACCUMULATORS, MATRIX, Mutant, MutationScore, detect, mutation_score
 
 __all__ = ["main", "render", "render_score"]
 
@@ -31,17 +31,21 @@ def render_score(score: MutationScore) -> str:
     ]
     for key in sorted(score.cases):
         kills = score.kills.get(key, {})
-        cell = "<br>".join(f"`{m}` ({', '.join(sorted(kills[m]))})" for m in sorted(kills)) or "**none**"
+        kept = f"none: kept for real clients ({FOR_ACCUMULATORS[key]})" if key in FOR_ACCUMULATORS else ""
+        killed = "<br>".join(f"`{m}` ({', '.join(sorted(kills[m]))})" for m in sorted(kills))
+        cell = killed or kept or "**none**"
         lines.append(f"| `{key[0]}` | {key[1]} | {score.cases[key]} | {cell} |")
     lines += ["", "| parser mutant | killed by (perturbation / dialect) |", "|---|---|"]
     for m in score.mutants:
         rows = [f"{p}/{d}" for (p, d), k in sorted(score.kills.items()) if m in k]
         lines.append(f"| `{m}` | {', '.join(rows) or '- (caught by chunkings only, see above)'} |")
     zeros = score.zeros()
+    judged = [k for k in score.cases if k not in FOR_ACCUMULATORS]
+    n_kept = len(score.cases) - len(judged)
     lines += [
         "",
-        f"{len(score.cases) - len(zeros)} of {len(score.cases)} perturbation x dialect rows kill at least "
-        "one mutant.",
+        f"{len(judged) - len(zeros)} of {len(judged)} perturbation x dialect rows kill at least one mutant"
+        + (f"; {n_kept} more kept for real clients' sake, each with its reason." if n_kept else "."),
         "",
     ]
     return "\n".join(lines)

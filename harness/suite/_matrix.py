@@ -24,6 +24,7 @@ from harness.suite._verdict import CaseResult, Status
 
 __all__ = [
     "DOORS",
+    "FOR_ACCUMULATORS",
     "MATRIX",
     "Mutant",
     "MutationScore",
