@@ -275,6 +275,13 @@ def _client(view: CaseView, turn: int, kind: str) -> list[Entry]:
 CANCEL_BOUND_S = 1.5
 
 
+def _upstream_over(e: Entry) -> bool:
+    """An upstream entry that ends its answer's connection or response: the SUT left, the answer was
+    whole, or the mock aborted it (a stall that timed out)."""
+    aborted = e.kind == "fault" and "abort" in str(e.info.get("fault", ""))
+    return e.side == "upstream" and (e.kind in ("disconnect", "response-end") or aborted)
+
+
 @check(
     "cancellation",
     "After the client aborts, the SUT closes its upstream connection promptly.",
@@ -287,6 +294,16 @@ def cancellation(view: CaseView) -> Finding:
     cancel_t = min(e.t for e in view.entries if e.side == "client" and e.kind == "cancel")
     closes = [e for e in view.entries if e.side == "upstream" and e.kind == "disconnect" and e.t >= cancel_t]
     ended = [e for e in view.entries if e.side == "upstream" and e.kind == "response-end" and e.t >= cancel_t]
+    over = [e for e in view.entries if e.t < cancel_t and e.turn == cancelled[0].turn and _upstream_over(e)]
+    if over and not closes and not ended:  # the premise (an upstream still streaming at the cancel) failed
+        t0, what = view.entries[0].t, f"{over[0].kind} {over[0].info.get('fault', '')}".strip()
+        return na(
+            "cancellation",
+            f"the upstream's answer had already ended ({what} at {(over[0].t - t0) / 1e6:.0f} ms) when the "
+            f"client cancelled at {(cancel_t - t0) / 1e6:.0f} ms: nothing was left to close (a late cancel: "
+            "the client saw the reasoning it cancels on only then)",
+            Axis.CLEANUP,
+        )
     if closes:
         ms = (closes[0].t - cancel_t) / 1e6
         return Finding(
