@@ -56,6 +56,8 @@ class FrontDoor:
         self.base_url = base_url.rstrip("/")
         self.values = dict(values or {})  # the run-wide placeholders (request shaping templates)
         self.dialect = get_dialect(dialect)
+        # the dialect's optional hook, read once (a dialect with one reasoning field has none)
+        self.carriers_of = getattr(self.dialect, "reasoning_carriers", None)
         self.variant = variant
         self.path = path
         self.observer_options = observer_options or {}
@@ -113,10 +115,10 @@ class FrontDoor:
     def _carriers(self, data: bytes, form: str) -> tuple[str, ...]:
         """The fields reasoning rides in ``data`` (``form``: stream, body or request), when the front
         door's dialect has several (``reasoning_carriers``); else ()."""
-        carriers_of = getattr(self.dialect, "reasoning_carriers", None)
-        if carriers_of is None:
+        if self.carriers_of is None:
             return ()
-        names: tuple[str, ...] = carriers_of(data, form=form, carriers=self.build_options.get("carriers", ()))
+        declared = self.build_options.get("carriers", ())
+        names: tuple[str, ...] = self.carriers_of(data, form=form, carriers=declared)
         return names
 
     def _echo(self, ctx: CaseContext, turn: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -125,7 +127,7 @@ class FrontDoor:
         that keeps the message it got sends), unless the profile pins them (``echo_pin``); when the SUT
         used no field carrier, in ``front_variant``'s form. The note says which and why, so that a
         finding never blames the SUT for a carrier thinkwire chose."""
-        if turn == 0 or not hasattr(self.dialect, "reasoning_carriers"):
+        if turn == 0 or self.carriers_of is None:
             return self.build_options, {}
         form = "stream" if ctx.case.stream else "body"
         seen: dict[str, None] = {}

@@ -140,7 +140,7 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe]) -> str:
     ]
     if sut.command:
         lines.append(f"command = [{', '.join(_q(w) for w in sut.command)}]")
-    if sut.kind == "url" and origin is not None:
+    if origin is not None and origin.form == "url":  # (the URL the user gave: --sut-url)
         lines.append(f"url = {_q(origin.value)}")
     if sut.callable:
         lines.append(f"callable = {_q(sut.callable)}")
