@@ -42,7 +42,7 @@ def _use_corpus(args: argparse.Namespace) -> None:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from harness.suite._probe import draft_profile, probe
+    from harness.suite._probe import draft_profile
     from harness.suite._sut import command_profile, resolve_sut, url_profile
 
     if args.sut_cmd:
@@ -51,7 +51,11 @@ def _cmd_init(args: argparse.Namespace) -> int:
         sut = url_profile(args.sut_url, args.front_door)
     else:
         sut = resolve_sut(args.sut)
-    probes = probe(sut)
+    with _Signals() as stop:
+        probes = _probe_until_signal(sut, stop)
+    if probes is None:
+        print(f"thinkwire init: interrupted by {stop.name}; no draft written", file=sys.stderr)
+        return 128 + stop.signum
     draft = draft_profile(sut, probes)
     probed = [p for p in probes if p.probed]
     unclaimed = [p for p in probed if not p.claimed]
@@ -67,6 +71,24 @@ def _cmd_init(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _probe_until_signal(sut: Any, stop: _Signals) -> Any:
+    """``init``'s discovery run under ``stop``: its probes, or None when SIGINT/SIGTERM ended it (every
+    SUT it started is stopped first, as a run's are)."""
+    from harness.drivers._process import run_scope, stop_all
+    from harness.suite import RunInterrupted
+    from harness.suite._probe import probe
+
+    with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
+        try:
+            return probe(sut)
+        except (RunInterrupted, KeyboardInterrupt):
+            stop_all()
+            stop.signum = stop.signum or signal.SIGINT
+            return None
+        finally:
+            stop.disarm()
 
 
 def _cmd_list(args: argparse.Namespace) -> int:

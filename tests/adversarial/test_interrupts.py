@@ -206,3 +206,30 @@ def test_sigterm_while_a_second_gateway_instance_runs_alone_cases_leaves_nothing
             proc.wait()
     assert proc.returncode == 128 + signal.SIGTERM, err.decode()[-3000:]
     assert "interrupted by SIGTERM" in err.decode()
+
+
+def test_sigterm_during_init_stops_its_gateway_and_leaves_nothing(sandbox: Sandbox) -> None:
+    """``thinkwire init``'s discovery run takes SIGTERM as ``run`` does: the gateway it started is
+    stopped, its temp dir removed, one line, exit 143 (before, the gateway and its dir were left)."""
+    gateway = "{python} -m harness.reference.gateway --port {port} --upstream {upstream}"
+    argv = [sys.executable, "-m", "harness.cli", "init", "--sut-cmd", gateway, "--front-door", "openai-chat"]
+    proc = subprocess.Popen(argv, env=sandbox.env, cwd=sandbox.root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + BOUND_S
+        def gateways() -> list[psutil.Process]:  # (thinkwire's own command line names the module too)
+            tagged = [p for p in sandbox.tagged() if p.pid != proc.pid]
+            return [p for p in tagged if "harness.reference.gateway" in p.cmdline()]
+
+        while not gateways():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "init never started its gateway"
+            time.sleep(0.02)  # polling the process table for a state, not timing a verdict
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=BOUND_S)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err.decode()[-2000:]
+    assert err.decode().endswith("thinkwire init: interrupted by SIGTERM; no draft written\n")
