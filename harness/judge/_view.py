@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.dialects._think import HARMONY
+from harness.dialects import HARMONY
 from harness.drivers import Kind
 from harness.events import (
     End,
@@ -37,8 +37,7 @@ from harness.events import (
     assemble,
 )
 from harness.timeline import Entry, Timeline
-from harness.upstream import Gate
-from harness.upstream._routing import case_of, tokens_in
+from harness.upstream import Gate, case_of, tokens_in
 
 __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 
@@ -250,6 +249,7 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
 
 
 def build_view(case: Any, timeline: Timeline, caps: Kind) -> CaseView:
+    timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
     for e in entries:  # one pass: every turn's selections below are lookups

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from harness.catalog._case import Case
+from harness.catalog import Case
 from harness.drivers import Kind
 from harness.judge import CaseView
 from harness.reference import own_process_faults
