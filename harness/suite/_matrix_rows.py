@@ -411,6 +411,21 @@ MATRIX: tuple[Mutant, ...] = (
         strict=True,
     ),
     Mutant(
+        "think-replay",
+        "reference",
+        "no-think-replay",
+        _c(
+            f"tools-passback/no-think-replay[{CHAT}]",
+            "tools-passback/no-think-replay-anthropic[anthropic-messages:thinking/frames]",
+        ),
+    ),
+    Mutant(
+        "omit-empty-reasoning-content",
+        "reference",
+        "passback",
+        _c(f"tools-passback/deepseek-empty-reasoning[{CHAT}]"),
+    ),
+    Mutant(
         "drop-phase",
         "reference",
         "passback-fidelity",
