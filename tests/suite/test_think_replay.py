@@ -5,12 +5,12 @@ own wire carried inside tags, or that the client already got inside tags, is not
 from __future__ import annotations
 
 from harness._json import dumps_compact
+from harness.catalog._scenario import TurnSpec
 from harness.events import End, Event, ReasoningDelta, TextDelta
-from harness.suite import Verdict
-from harness.suite._scenario import TurnSpec
-from harness.suite.checks import CHECKS, build_view
+from harness.judge import CHECKS, build_view
 from harness.timeline import Timeline
 from harness.upstream import Emit
+from harness.verdict import Verdict
 from tests.suite._fake_case import FakeCase
 
 REASONING = "91 = 7 x 13, so it is composite."
