@@ -1,10 +1,10 @@
 """The contract every provider dialect fulfils: routing data (paths, transport, content type, how a
-request asks for a stream), emitter, observer, request codec and strict profiles; and the pieces the
+request asks for a stream), emitter, observer, request codec and provider rules; and the pieces the
 dialect modules share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...).
 
 Rule: everything here is sans-IO. Emitters turn canonical events into frames
 (:class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn frames into bytes);
-observers take raw bytes and return canonical events; request codecs and provider profiles work on
+observers take raw bytes and return canonical events; request codecs and provider rules work on
 parsed JSON bodies.
 """
 
@@ -28,9 +28,9 @@ __all__ = [
     "Emitter",
     "EmitterLoop",
     "Fidelity",
-    "LenientProfile",
+    "LenientRules",
     "Observer",
-    "ProviderProfile",
+    "ProviderRules",
     "Rejection",
     "RequestSpec",
     "Transport",
@@ -109,7 +109,7 @@ class Fidelity:
     ``differences`` is empty when everything came back as the provider needs it (byte-exact where it
     requires that). ``rejects``: the provider answers such a request with an error (its
     :class:`Rejection` has ``kind="fidelity"``); otherwise it answers 200 and only degrades, so no
-    status code can reveal the loss. A profile that makes the comparison has a method
+    status code can reveal the loss. Provider rules that make the comparison has a method
     ``fidelity(request, emitted) -> Fidelity | None`` (None: the request carries nothing to compare).
     """
 
@@ -146,12 +146,12 @@ class Observer(Protocol):
     def end(self) -> list[Event]: ...
 
 
-class ProviderProfile(Protocol):
+class ProviderRules(Protocol):
     """A versioned strict (or lenient) provider: checks a request against what the upstream emitted
     earlier in the conversation, and may shape what it streams from what the request asked for.
 
     Optional: ``request_rules`` (the names of its :class:`Rejection` rules of ``kind="request"``; the
-    request-contract check is N/A on a profile without one) and ``fidelity`` (see :class:`Fidelity`)."""
+    request-contract check is N/A under rules without one) and ``fidelity`` (see :class:`Fidelity`)."""
 
     name: str
     dialect: str
@@ -167,11 +167,11 @@ class ProviderProfile(Protocol):
 
 
 LENIENT = "lenient"
-"""The provider profile every dialect has (a case's profile unless its scenario names a strict one)."""
+"""The provider rules every dialect has (a case's rules unless its scenario names strict ones)."""
 
 
 @dataclass(slots=True)
-class LenientProfile:
+class LenientRules:
     """The ``lenient`` provider: accepts every request, streams the turn as scripted."""
 
     dialect: str
@@ -237,7 +237,7 @@ class Dialect(Protocol):
         """The canonical messages a request carries (reasoning passback included)."""
         ...
 
-    def profiles(self) -> Mapping[str, ProviderProfile]: ...
+    def provider_rules(self) -> Mapping[str, ProviderRules]: ...
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The Anthropic Messages dialect (``/v1/messages``): variants, request codec (content blocks in their
-original order, tool results as user blocks) and the DIALECT object; wire and profiles in ``_anthropic_*``."""
+original order, tool results as user blocks) and the DIALECT object; wire and provider
+rules in ``_anthropic_*``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._anthropic_profiles import PROFILES
+from harness.dialects._anthropic_rules import RULES
 from harness.dialects._anthropic_wire import (
     AnthropicEmitter,
     AnthropicObserver,
@@ -19,7 +20,7 @@ from harness.dialects._base import (
     Caps,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
     RequestSpec,
     Transport,
     Variant,
@@ -106,7 +107,7 @@ VERTEX_PATH = "/v1/projects/thinkwire-mock/locations/us-east5/publishers/anthrop
 VERTEX_VERSION = "vertex-2023-10-16"
 """Google's and Anthropic's docs (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/
 claude/use-claude); the anthropic SDK 2.16.0's Vertex client sends its ANTHROPIC_API_VERSION instead
-(``2026-10-21``, ``lib/vertex/_client.py``): the vertex profile accepts both."""
+(``2026-10-21``, ``lib/vertex/_client.py``): the vertex rules accept both."""
 
 
 def _wants_stream(path: str, body: Mapping[str, Any]) -> bool:
@@ -266,8 +267,8 @@ class AnthropicMessagesDialect:
                     out.append(Message.tool(str(b.get("tool_use_id", "")), _result_text(b.get("content"))))
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 def _block_json(b: Block) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The AWS Bedrock dialect: ConverseStream (``/converse-stream``) and InvokeModelWithResponseStream for
 Anthropic models (``/invoke-with-response-stream``), over the binary eventstream. The message codec is
-``_bedrock_request`` (the strict profile reads requests with it too), the wire ``_bedrock_wire``."""
+``_bedrock_request`` (the strict rules read requests with it too), the wire ``_bedrock_wire``."""
 
 from __future__ import annotations
 
@@ -13,14 +13,13 @@ from harness.dialects._base import (
     Caps,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
     RequestSpec,
     Transport,
     Variant,
     check_variant,
     turn_error,
 )
-from harness.dialects._bedrock_profiles import PROFILES
 from harness.dialects._bedrock_request import (
     anthropic_content,
     build_request,
@@ -29,6 +28,7 @@ from harness.dialects._bedrock_request import (
     from_converse,
     parse_request,
 )
+from harness.dialects._bedrock_rules import RULES
 from harness.dialects._bedrock_wire import BedrockObserver, ConverseEmitter, InvokeEmitter, stop_reason
 from harness.events import (
     End,
@@ -186,8 +186,8 @@ class BedrockDialect:
 
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 

@@ -4,7 +4,7 @@ the DIALECT object; the wire (emitter, observer) is in ``_cohere_wire``.
 Rule: a request carries each assistant message's reasoning back as a ``thinking`` item of its
 ``content`` list beside the ``text`` item (cohere SDK 7.3.1 ``AssistantMessageV2ContentOneItem``:
 ``text`` | ``thinking``), its calls in ``tool_calls``; tool results are ``role: tool`` messages. Cohere
-documents no passback rule that it enforces, so its only profile is lenient.
+documents no passback rule that it enforces, so its only provider rules are lenient.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from harness.dialects._base import (
     LENIENT,
     Caps,
     Emitter,
-    LenientProfile,
+    LenientRules,
     Observer,
-    ProviderProfile,
+    ProviderRules,
     RequestSpec,
     Transport,
     Variant,
@@ -58,7 +58,7 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
-PROFILES: dict[str, ProviderProfile] = {LENIENT: LenientProfile(NAME)}
+RULES: dict[str, ProviderRules] = {LENIENT: LenientRules(NAME)}
 
 
 def _assistant(msg: Message) -> dict[str, Any]:
@@ -177,8 +177,8 @@ class CohereDialect:
                 out.append(Message.user(_text(raw.get("content"))))
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 DIALECT = CohereDialect()

@@ -13,7 +13,7 @@ from harness.dialects._base import (
     Caps,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
     RequestSpec,
     Transport,
     Variant,
@@ -21,7 +21,7 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._gemini_names import camel_request
-from harness.dialects._gemini_profiles import PROFILES
+from harness.dialects._gemini_rules import RULES
 from harness.dialects._gemini_wire import (
     GeminiEmitter,
     GeminiObserver,
@@ -215,8 +215,8 @@ class GeminiDialect:
                     out.append(Message("tool", (_tool_result(fr),)))
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 

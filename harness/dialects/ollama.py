@@ -18,8 +18,8 @@ from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
     Caps,
-    LenientProfile,
-    ProviderProfile,
+    LenientRules,
+    ProviderRules,
     Rejection,
     RequestSpec,
     Transport,
@@ -423,7 +423,7 @@ def _no_reasoning(turn: Turn) -> Turn:
     )
 
 
-class _Profile:
+class _OllamaRules:
     dialect = NAME
 
     def __init__(self, name: str, description: str, *, think_gated: bool) -> None:
@@ -440,9 +440,9 @@ class _Profile:
         return turn
 
 
-PROFILES: dict[str, ProviderProfile] = {
-    LENIENT: LenientProfile(NAME),
-    "ollama": _Profile(
+RULES: dict[str, ProviderRules] = {
+    LENIENT: LenientRules(NAME),
+    "ollama": _OllamaRules(
         "ollama", "Ollama: no passback rule; thinking only when the request sets think", think_gated=True
     ),
 }
@@ -476,8 +476,8 @@ class OllamaDialect:
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 DIALECT = OllamaDialect()

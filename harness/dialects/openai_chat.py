@@ -1,7 +1,7 @@
 """The OpenAI Chat Completions dialect (``/chat/completions``): the variant table (each variant with its
 stream's :class:`~harness.dialects._chat_wire.Shape`), non-streaming bodies, the request codec and the
-DIALECT object; the emitter and the streaming observer in ``_chat_wire``, strict profiles in
-``_chat_profiles``.
+DIALECT object; the emitter and the streaming observer in ``_chat_wire``, provider rules in
+``_chat_rules``.
 
 Rule: a request carries each assistant message's reasoning back in its variant's form (the variant's
 :class:`~harness.dialects._chat_wire.Carrier`), or in the carriers a SUT's profile names
@@ -18,7 +18,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import (
     Caps,
-    ProviderProfile,
+    ProviderRules,
     RequestSpec,
     Transport,
     Variant,
@@ -578,11 +578,11 @@ class OpenAIChatDialect:
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        from harness.dialects._chat_profiles import PROFILES
-        from harness.dialects._chat_providers import PROFILES as PROFILES_2026
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        from harness.dialects._chat_rules import RULES
+        from harness.dialects._chat_rules_2026 import RULES as RULES_2026
 
-        return PROFILES | PROFILES_2026
+        return RULES | RULES_2026
 
 
 DIALECT = OpenAIChatDialect()

@@ -1,5 +1,5 @@
 """The OpenAI Responses dialect (``/v1/responses``): variants, request codec (reasoning items passed
-back before their function_call) and the DIALECT object; wire and profiles live in ``_responses_*``."""
+back before their function_call) and the DIALECT object; wire and provider rules live in ``_responses_*``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from harness.dialects._base import (
     Caps,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
     RequestSpec,
     Transport,
     Variant,
@@ -23,7 +23,7 @@ from harness.dialects._base import (
 )
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._responses_observer import ResponsesObserver, observe_response_object
-from harness.dialects._responses_profiles import PROFILES
+from harness.dialects._responses_rules import RULES
 from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter, phase_of
 from harness.events import (
     Block,
@@ -232,10 +232,10 @@ class OpenAIResponsesDialect:
         flush()
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        from harness.dialects._responses_providers import PROFILES as PROFILES_2026
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        from harness.dialects._responses_rules_2026 import RULES as RULES_2026
 
-        return PROFILES | PROFILES_2026
+        return RULES | RULES_2026
 
 
 def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:

@@ -18,8 +18,8 @@ from harness.dialects._base import (
     LENIENT,
     Caps,
     EmitterLoop,
-    LenientProfile,
-    ProviderProfile,
+    LenientRules,
+    ProviderRules,
     RequestSpec,
     Transport,
     Variant,
@@ -455,8 +455,8 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
     return out
 
 
-PROFILES: dict[str, ProviderProfile] = {
-    LENIENT: LenientProfile(NAME, "pi replays reasoning internally: nothing to enforce")
+RULES: dict[str, ProviderRules] = {
+    LENIENT: LenientRules(NAME, "pi replays reasoning internally: nothing to enforce")
 }
 
 
@@ -496,8 +496,8 @@ class PiDialect:
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 DIALECT = PiDialect()

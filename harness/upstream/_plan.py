@@ -3,8 +3,8 @@ a response performs: head, writes (bytes + frame tags), gates, pauses, faults, a
 A streaming plan is produced lazily, a batch of frames at a time, wherever that gives the same bytes.
 
 Rule: one planner, two executors (the loopback server in ``_server.py`` and respx in ``_respx.py``);
-no sockets, clocks or threads here. The streaming decision lives here too (the provider profile's
-say on a request, in ``_profile``).
+no sockets, clocks or threads here. The streaming decision lives here too (the provider rules'
+say on a request, in ``_rules``).
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ Action: TypeAlias = Head | Write | FrameRun | WaitGate | Sleep | Fault | Abort |
 
 
 class Plan:
-    """A response's actions, and the (profile-shaped) canonical events it carries (what it emitted).
+    """A response's actions, and the (rules-shaped) canonical events it carries (what it emitted).
 
     Iterating a plan yields its actions, one :class:`Write` per socket write; a lazy plan (``make``)
     plans them as they are taken, a batch of frames at a time, so a long stream's first byte does not
@@ -281,11 +281,11 @@ class _Planner:
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
-        """What this answer carries: the request-forms table's say (any profile: e.g. no stream usage
-        unless asked, no summaries unless asked), then the provider profile's passback-side shaping."""
+        """What this answer carries: the request-forms table's say (any provider rules: e.g. no stream usage
+        unless asked, no summaries unless asked), then the provider rules' passback-side shaping."""
         events = self.answer.shape(events)
-        profile = self.dialect.profiles().get(self.script.profile)
-        return events if profile is None else tuple(profile.shape(self.request, events))
+        rules = self.dialect.provider_rules().get(self.script.provider_rules)
+        return events if rules is None else tuple(rules.shape(self.request, events))
 
     def add_frames(self, frames: Sequence[Frame]) -> None:
         term = self.script.terminator
@@ -420,7 +420,7 @@ class _Planner:
             self.events += shaped
             self.add_frames(self.emitter().feed(list(shaped)))
             return
-        # an Emit the profile shaped to nothing still opens the stream, as a whole plan does
+        # an Emit the rules shaped to nothing still opens the stream, as a whole plan does
         for batch in _writes.batches(shaped, _writes.BATCH) if shaped else [[]]:
             self.add_frames(self.emitter().feed(batch))
             yield from self.flush_full()

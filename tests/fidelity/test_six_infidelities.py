@@ -140,7 +140,7 @@ def test_3_responses_store_defaults_to_true() -> None:
     # a reasoning item passed back by reference is found when store is left to its default (no 404)
     from harness.dialects import get_dialect
 
-    profile = get_dialect("openai-responses").profiles()["openai"]
+    profile = get_dialect("openai-responses").provider_rules()["openai"]
     ref = {"input": [{"type": "item_reference", "id": "rs_1"}, {"role": "user", "content": "go on"}]}
     assert profile.validate(ref, []) is None
     rejected = profile.validate({**ref, "store": False}, [])

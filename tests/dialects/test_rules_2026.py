@@ -1,4 +1,4 @@
-"""The 2026 provider profiles, rule by rule: the exact error each rejecting provider answers (Gemini's
+"""The 2026 provider rules, rule by rule: the exact error each rejecting provider answers (Gemini's
 OpenAI-compatible endpoint, OpenRouter relaying Anthropic, OpenAI's invalid_encrypted_content, xAI,
 Claude on Vertex) and the passback comparison of those that only degrade (MiniMax, Z.ai, vLLM, OpenAI
 codex phase, xAI, OpenRouter server-tool records): what passes, what degrades, what is rejected."""
@@ -30,7 +30,7 @@ def chat_body(emitted: Sequence[Message], variant: str, **options: Any) -> dict[
 
 
 def check(dialect: Any, profile: str, body: Mapping[str, Any], emitted: Sequence[Message]) -> tuple[Rejection | None, Fidelity | None]:
-    p = dialect.profiles()[profile]
+    p = dialect.provider_rules()[profile]
     fid = getattr(p, "fidelity", None)
     return p.validate(body, emitted), (fid(body, emitted) if fid else None)
 
@@ -229,7 +229,7 @@ def test_vertex_routes_by_path_and_requires_anthropic_version() -> None:
     assert dialect_for_path(spec.path) == "anthropic-messages"
     assert ANT.wants_stream(spec.path, {"stream": True}) is False
     assert ANT.wants_stream(spec.path.replace(":rawPredict", ":streamRawPredict"), {}) is True
-    vertex = ANT.profiles()["vertex"]
+    vertex = ANT.provider_rules()["vertex"]
     assert vertex.validate(spec.body, []) is None
     assert vertex.validate({**spec.body, "anthropic_version": "2026-10-21"}, []) is None  # the SDK's value
     rejection = vertex.validate({k: v for k, v in spec.body.items() if k != "anthropic_version"}, [])
