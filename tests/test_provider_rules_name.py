@@ -38,7 +38,9 @@ def _write(tmp_path: Path, rules: str) -> Path:
     return p
 
 
-def test_provider_rules_field_names_the_strict_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_provider_rules_field_names_the_strict_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     s = load_scenario(_write(tmp_path, 'provider_rules = "deepseek-v4"'), tmp_path)
     assert s.rules_for("openai-chat") == "deepseek-v4"
     assert [c.provider_rules for c in expand(s)] == ["deepseek-v4"]
@@ -59,7 +61,8 @@ def test_the_old_profile_field_still_works_with_one_warning(
 def test_the_old_field_is_checked_as_the_new_one(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as bad:
         load_scenario(_write(tmp_path, 'profile = "deepsek-v4"'), tmp_path)
-    assert "profile" in str(bad.value) and "deepseek-v4" in str(bad.value)  # the field as written, a fix
+    assert "profile" in str(bad.value)  # the field as written
+    assert "deepseek-v4" in str(bad.value)  # the fix
     with pytest.raises(ScenarioError, match="the old name of provider_rules"):
         load_scenario(_write(tmp_path, 'profile = "kimi"\nprovider_rules = "kimi"'), tmp_path)
 
@@ -93,7 +96,8 @@ def test_no_provider_profile_name_in_harness() -> None:
                 names = [node.name.rsplit(".", 1)[-1], node.asname or ""]
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                 names = [w for w in OLD_NAMES if w in node.value]
-            found += [f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}: {n}" for n in names if n in OLD_NAMES]
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
+            found += [f"{where}: {n}" for n in names if n in OLD_NAMES]
     assert found == []
     profiles = [p.name for p in (ROOT / "dialects").rglob("*_profiles.py")]
     assert profiles == []
