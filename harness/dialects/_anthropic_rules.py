@@ -161,7 +161,7 @@ def _req(b: Mapping[str, Any]) -> tuple[str, str, str]:
 
 
 @dataclass(slots=True)
-class _Anthropic:
+class _Anthropic(ProviderRules):
     name: str = "anthropic"
     dialect: str = "anthropic-messages"
     description: str = (
@@ -328,7 +328,7 @@ def _in_tool_loop(msgs: Sequence[Any], n: int) -> bool:
 
 
 @dataclass(slots=True)
-class _DeepSeek:
+class _DeepSeek(ProviderRules):
     name: str = "deepseek-anthropic"
     dialect: str = "anthropic-messages"
     description: str = (

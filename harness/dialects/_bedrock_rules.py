@@ -35,7 +35,7 @@ def _reasoning_before_tools(blocks: Sequence[Block]) -> list[ReasoningBlock]:
 
 
 @dataclass(slots=True)
-class _BedrockClaude:
+class _BedrockClaude(ProviderRules):
     name: str = "bedrock-claude"
     dialect: str = "bedrock-converse"
     description: str = (

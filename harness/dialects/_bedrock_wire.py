@@ -12,6 +12,7 @@ from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame
 from harness.codec._eventstream import EventStreamDecoder, EventStreamMessage
+from harness.dialects._base import Emitter
 from harness.events import (
     End,
     Event,
@@ -78,7 +79,7 @@ class _Blocks:
         return self.index
 
 
-class ConverseEmitter:
+class ConverseEmitter(Emitter):
     """ConverseStream: messageStart, contentBlockDelta (no start for reasoning/text blocks),
     contentBlockStart for toolUse, contentBlockStop, messageStop, metadata; ``"p"`` on every payload."""
 
@@ -195,7 +196,7 @@ def _exception(err: StreamError) -> Frame:
     return Frame(dumps_compact(payload), event=kind, message_type="exception", tags=frozenset({"error"}))
 
 
-class InvokeEmitter:
+class InvokeEmitter(Emitter):
     """InvokeModelWithResponseStream for Anthropic models: every Anthropic Messages stream event as
     ``chunk{"bytes": base64(event JSON), "p": …}`` (Anthropic event shapes built here, from the
     anthropic SDK types)."""

@@ -89,7 +89,7 @@ def _call_ids(raw: Mapping[str, Any]) -> set[str]:
 
 
 @dataclass
-class DeepSeekRules:
+class DeepSeekRules(ProviderRules):
     """DeepSeek thinking mode (V3.2 wording DS-1, V4 wording DS-2), or the R1-era opposite rule.
 
     Rule ``missing``: every assistant message with ``tool_calls`` needs a ``reasoning_content`` key
@@ -150,7 +150,7 @@ class DeepSeekRules:
 
 
 @dataclass
-class KimiRules:
+class KimiRules(ProviderRules):
     """Moonshot Kimi thinking: every assistant tool-call message carries ``reasoning_content`` (an empty
     string satisfies it; null or absent does not). Presence only: Kimi never compares the text."""
 

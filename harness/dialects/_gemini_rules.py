@@ -69,7 +69,7 @@ def _emitted_calls(emitted: Sequence[Message]) -> list[ToolCallBlock]:
 
 
 @dataclass(slots=True)
-class _Gemini:
+class _Gemini(ProviderRules):
     name: str
     description: str
     strict: bool

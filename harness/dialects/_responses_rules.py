@@ -136,7 +136,7 @@ def input_items(
 
 
 @dataclass(slots=True)
-class _OpenAI:
+class _OpenAI(ProviderRules):
     """OpenAI's Responses API, stateless (``store:false``) tool loops."""
 
     name: str = "openai"

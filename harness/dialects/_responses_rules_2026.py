@@ -70,7 +70,7 @@ class _Codex(_OpenAI):
 
 
 @dataclass(slots=True)
-class _Xai:
+class _Xai(ProviderRules):
     """xAI's Responses API (https://docs.x.ai/developers/advanced-api-usage/troubleshooting-reasoning):
     reasoning items come back with their ``encrypted_content``, in place; "when an integration loses
     it, nothing fails: the API returns 200, and results can get worse". An altered blob cannot be

@@ -18,6 +18,7 @@ from harness.dialects._anthropic_wire import (
 )
 from harness.dialects._base import (
     Caps,
+    Dialect,
     Emitter,
     Observer,
     ProviderRules,
@@ -155,7 +156,7 @@ def thinking_config(variant: str) -> dict[str, Any]:
     return {"type": "enabled", "budget_tokens": 2048}
 
 
-class AnthropicMessagesDialect:
+class AnthropicMessagesDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"

@@ -11,6 +11,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
     Caps,
+    Dialect,
     Emitter,
     Observer,
     ProviderRules,
@@ -76,7 +77,7 @@ _check = functools.partial(check_variant, "bedrock-converse", VARIANTS)
 
 
 
-class BedrockDialect:
+class BedrockDialect(Dialect):
     name = "bedrock-converse"
     transport = Transport.EVENTSTREAM
     content_type = "application/vnd.amazon.eventstream"

@@ -17,6 +17,7 @@ from harness._json import dumps_compact
 from harness.dialects._base import (
     LENIENT,
     Caps,
+    Dialect,
     Emitter,
     LenientRules,
     Observer,
@@ -106,7 +107,7 @@ def _parse_assistant(raw: Mapping[str, Any]) -> Message:
     return Message("assistant", tuple(blocks))
 
 
-class CohereDialect:
+class CohereDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream"

@@ -11,6 +11,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
     Caps,
+    Dialect,
     Emitter,
     Observer,
     ProviderRules,
@@ -89,7 +90,7 @@ def _counted(turn: Turn) -> Usage:
     thoughts = -(-reasoning // 4)
     return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
 
-class GeminiDialect:
+class GeminiDialect(Dialect):
     name = "gemini"
     transport = Transport.SSE
     content_type = "text/event-stream"
@@ -98,13 +99,13 @@ class GeminiDialect:
     sse_eol = "\r\n"
     """Gemini separates frames with CRLF CRLF; ``_gemini_wire.encode_sse_crlf`` is the reference."""
 
-    def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[Transport, str]:
+    def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
         """``?alt=sse``: SSE; without it the real API streams a JSON array (``[{...}\\n,\\r\\n{...}\\n]``,
         ``application/json; charset=UTF-8``; recordings/corpus/gemini-*-array.jsonl)."""
         path, _, query = target.partition("?")
         if any(p == "alt=sse" for p in query.split("&")) or not path.endswith(":streamGenerateContent"):
-            return Transport.SSE, self.content_type  # (no path known: a plan built outside a request)
-        return Transport.JSON_ARRAY, self.json_content_type
+            return str(Transport.SSE), self.content_type  # (no path known: a plan built outside a request)
+        return str(Transport.JSON_ARRAY), self.json_content_type
     path_suffixes = (":streamGenerateContent", ":generateContent")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thought"

@@ -18,6 +18,8 @@ from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
     Caps,
+    Dialect,
+    Emitter,
     LenientRules,
     ProviderRules,
     Rejection,
@@ -85,7 +87,7 @@ def _args_str(arguments: Any) -> str:
     return dumps_compact(arguments if arguments is not None else {})
 
 
-class OllamaEmitter:
+class OllamaEmitter(Emitter):
     """Canonical events -> NDJSON lines. Usage goes on the ``done`` line (``prompt_eval_count`` /
     ``eval_count``); Ollama reports ``done_reason:"stop"`` for a tool-call turn."""
 
@@ -423,7 +425,7 @@ def _no_reasoning(turn: Turn) -> Turn:
     )
 
 
-class _OllamaRules:
+class _OllamaRules(ProviderRules):
     dialect = NAME
 
     def __init__(self, name: str, description: str, *, think_gated: bool) -> None:
@@ -448,7 +450,7 @@ RULES: dict[str, ProviderRules] = {
 }
 
 
-class OllamaDialect:
+class OllamaDialect(Dialect):
     name = NAME
     transport = Transport.JSONL
     content_type = "application/x-ndjson"

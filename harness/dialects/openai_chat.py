@@ -18,6 +18,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import (
     Caps,
+    Dialect,
     ProviderRules,
     RequestSpec,
     Transport,
@@ -546,7 +547,7 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
 # The dialect object
 
 
-class OpenAIChatDialect:
+class OpenAIChatDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
@@ -573,6 +574,7 @@ class OpenAIChatDialect:
         return ChatObserver(**options)
 
     observe_response = staticmethod(observe_response)
+    multi_carrier = True  # reasoning_content, reasoning, reasoning_details ... (_chat_carriers.CARRIERS)
     reasoning_carriers = staticmethod(reasoning_carriers)
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)

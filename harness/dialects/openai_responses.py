@@ -10,6 +10,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import (
     Caps,
+    Dialect,
     Emitter,
     Observer,
     ProviderRules,
@@ -107,7 +108,7 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
-class OpenAIResponsesDialect:
+class OpenAIResponsesDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"

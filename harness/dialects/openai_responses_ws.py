@@ -123,7 +123,7 @@ class WsMessageObserver:
 
 
 @dataclass(slots=True)
-class _OpenAIWs:
+class _OpenAIWs(ProviderRules):
     """The ``openai`` Responses rules, plus: without ``previous_response_id`` a function_call_output
     needs its function_call in the input (the connection's cache is only reached through the id)."""
 

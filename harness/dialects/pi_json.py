@@ -17,6 +17,7 @@ from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
     Caps,
+    Dialect,
     EmitterLoop,
     LenientRules,
     ProviderRules,
@@ -460,7 +461,7 @@ RULES: dict[str, ProviderRules] = {
 }
 
 
-class PiDialect:
+class PiDialect(Dialect):
     name = NAME
     transport = Transport.JSONL
     content_type = "application/x-ndjson"

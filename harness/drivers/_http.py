@@ -56,8 +56,6 @@ class FrontDoor:
         self.base_url = base_url.rstrip("/")
         self.values = dict(values or {})  # the run-wide placeholders (request shaping templates)
         self.dialect = get_dialect(dialect)
-        # the dialect's optional hook, read once (a dialect with one reasoning field has none)
-        self.carriers_of = getattr(self.dialect, "reasoning_carriers", None)
         self.variant = variant
         self.path = path
         self.observer_options = observer_options or {}
@@ -114,12 +112,11 @@ class FrontDoor:
 
     def _carriers(self, data: bytes, form: str) -> tuple[str, ...]:
         """The fields reasoning rides in ``data`` (``form``: stream, body or request), when the front
-        door's dialect has several (``reasoning_carriers``); else ()."""
-        if self.carriers_of is None:
+        door's dialect has several (``multi_carrier``); else ()."""
+        if not self.dialect.multi_carrier:
             return ()
         declared = self.build_options.get("carriers", ())
-        names: tuple[str, ...] = self.carriers_of(data, form=form, carriers=declared)
-        return names
+        return self.dialect.reasoning_carriers(data, form=form, carriers=declared)
 
     def _echo(self, ctx: CaseContext, turn: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """The request builder's options for turn ``turn`` and what the timeline notes about its echo:
@@ -127,7 +124,7 @@ class FrontDoor:
         that keeps the message it got sends), unless the profile pins them (``echo_pin``); when the SUT
         used no field carrier, in ``front_variant``'s form. The note says which and why, so that a
         finding never blames the SUT for a carrier thinkwire chose."""
-        if turn == 0 or self.carriers_of is None:
+        if turn == 0 or not self.dialect.multi_carrier:
             return self.build_options, {}
         form = "stream" if ctx.case.stream else "body"
         seen: dict[str, None] = {}

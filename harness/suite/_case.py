@@ -235,7 +235,7 @@ _LINE_ENDS = frozenset({"crlf", "cr", "mixed"})
 def _perturbation_ok(dialect: str, name: str) -> bool:
     if name == "none":
         return True
-    if name in _LINE_ENDS and getattr(get_dialect(dialect), "sse_eol", "\n") == "\r\n":
+    if name in _LINE_ENDS and get_dialect(dialect).sse_eol == "\r\n":
         return False  # the provider's own framing is CRLF (Gemini): a parser that knows only LF fails
         # every plain case already, and the other line ends are not what that provider sends
     try:

@@ -64,7 +64,7 @@ def routes() -> tuple[tuple[str, str], ...]:
     pairs = [
         (suffix, name)
         for name in dialect_names()
-        if getattr(get_dialect(name), "routed", True)  # False: another dialect's paths (a WebSocket mode)
+        if get_dialect(name).routed  # False: another dialect's paths (a WebSocket mode)
         for suffix in get_dialect(name).path_suffixes
     ]
     return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
@@ -272,12 +272,9 @@ class _Planner:
     def emitter(self) -> Any:
         if self._emitter is None:
             self._emitter = self.dialect.emitter(self.variant, model=self.script.model)
-            bind = getattr(self._emitter, "bind_request", None)
-            if bind is not None:  # what the stream's shape depends on in the request
-                bind(self.request)
-            prime = getattr(self._emitter, "prime", None)
-            if prime is not None:  # what a wire says up front (Anthropic: input tokens in message_start)
-                prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
+            self._emitter.bind_request(self.request)  # what the stream's shape depends on in the request
+            # what a wire says up front (Anthropic: input tokens in message_start)
+            self._emitter.prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
@@ -513,13 +510,9 @@ class _Planner:
                 break
             elif isinstance(step, HttpError):
                 raise ValueError("HttpError must be the first step of a script")
-        emit_for = getattr(dialect, "emit_response_for", None)  # a body that echoes the request
-        body = (
-            emit_for(tuple(self.events), self.variant, model=self.script.model, request=self.request)
-            if emit_for is not None
-            else dialect.emit_response(tuple(self.events), self.variant, model=self.script.model)
-        )
-        ctype = getattr(dialect, "json_content_type", "application/json")
+        events, model = tuple(self.events), self.script.model
+        body = dialect.emit_response_for(events, self.variant, model=model, request=self.request)
+        ctype = dialect.json_content_type
         headers = merge_headers((("content-type", ctype), *request_id(dialect)), self.script.headers)
         self.actions.append(Head(200, headers, "length", len(body)))
         if stall is not None:

@@ -39,5 +39,4 @@ def check_fidelity(
     """What the rules found comparing the passed-back reasoning with what it emitted (None: the
     rules make no such comparison, or the request carries nothing to compare)."""
     rules = _rules(script)
-    compare = getattr(rules, "fidelity", None)
-    return None if compare is None or not emitted else compare(body or {}, emitted)
+    return rules.fidelity(body or {}, emitted) if emitted else None

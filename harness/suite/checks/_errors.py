@@ -178,7 +178,7 @@ def _request_rules(view: CaseView) -> tuple[str, ...]:
     """The rules of ``kind="request"`` the case's provider rules enforce (its ``request_rules``):
     without one, an accepted request proves nothing about the contract."""
     rules = get_dialect(view.case.dialect).provider_rules().get(view.case.provider_rules)
-    return tuple(getattr(rules, "request_rules", ()))
+    return rules.request_rules if rules is not None else ()
 
 
 def _echo_note(view: CaseView, turn: int) -> str:
