@@ -2,7 +2,8 @@
 
 To add a dialect: write ``harness/dialects/<name>.py`` with a subclass of
 :class:`~harness.dialects._base.Dialect` (its instance ``DIALECT``; override the optional hooks your
-provider does differently) and add its module to ``DIALECT_MODULES`` in ``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
+provider does differently) and add its module to ``DIALECT_MODULES`` in ``_registry.py``. An unknown
+dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
 from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
