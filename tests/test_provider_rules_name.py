@@ -13,7 +13,7 @@ import pytest
 import harness
 from harness import ScenarioError
 from harness._cli_parser import build_parser
-from harness.suite import expand, load_scenario
+from harness.catalog import expand, load_scenario
 
 ROOT = Path(harness.__file__).parent
 
