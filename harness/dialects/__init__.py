@@ -9,6 +9,7 @@ dialect or variant name raises :class:`~harness._errors.UnknownName`.
 from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
 from harness.dialects._base import (
     LENIENT,
+    READ_ALL,
     Caps,
     Dialect,
     Difference,
@@ -16,6 +17,7 @@ from harness.dialects._base import (
     Fidelity,
     Observer,
     ProviderRules,
+    Reading,
     Rejection,
     RequestSpec,
     Transport,
@@ -27,6 +29,7 @@ from harness.dialects._request_forms import Answer, RequestForm, answer_for
 
 __all__ = [
     "LENIENT",
+    "READ_ALL",
     "REQUEST_FORMS",
     "Answer",
     "Caps",
@@ -37,6 +40,7 @@ __all__ = [
     "Frame",
     "Observer",
     "ProviderRules",
+    "Reading",
     "Rejection",
     "RequestForm",
     "RequestSpec",

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LENIENT",
+    "READ_ALL",
     "Caps",
     "Dialect",
     "Difference",
@@ -36,6 +37,7 @@ __all__ = [
     "LenientRules",
     "Observer",
     "ProviderRules",
+    "Reading",
     "Rejection",
     "RequestSpec",
     "Transport",
@@ -150,6 +152,28 @@ class Emitter:
     def prime(self, events: Sequence[Event]) -> None:
         """The whole turn, before it is fed: what a wire says up front (Anthropic: the input tokens in
         ``message_start``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How an observer reads reasoning where the dialect offers a choice (:attr:`Dialect.multi_carrier`:
+    the Chat dialect's carriers and inline tags): the SUT profile's say for its front door. A dialect
+    with one way to carry reasoning has nothing to choose: it reads none of these."""
+
+    reasoning_fields: tuple[str, ...] | None = None
+    """The text carriers in priority order (None: every built-in carrier, the declared ones last)."""
+    inline_think: bool = True
+    """Split a leading ``<think>`` pair in content into reasoning (False: a door that claims structured
+    reasoning, whose leaked tags are content)."""
+    implicit_think: bool | None = None
+    """Content before the first closing tag is reasoning (None: as the upstream variant says)."""
+    carriers: Specs = ()
+    """The carriers the SUT profile declares (``[carriers.<name>]``)."""
+
+
+READ_ALL = Reading()
+"""Every carrier, inline tags split, the variant's implicit opener: how the mock and the reference SUTs
+read an upstream."""
 
 
 class Observer(Protocol):
@@ -269,10 +293,13 @@ class Dialect:
         """The non-streaming JSON body for the same turn."""
         raise NotImplementedError
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+        """The streaming observer; ``variant``: the upstream's, when known (its inline tag pair)."""
         raise NotImplementedError
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
         """Canonical events from a non-streaming JSON body."""
         raise NotImplementedError
 

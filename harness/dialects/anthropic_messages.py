@@ -17,11 +17,13 @@ from harness.dialects._anthropic_wire import (
     observe_message_object,
 )
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
     Dialect,
     Emitter,
     Observer,
     ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -178,10 +180,13 @@ class AnthropicMessagesDialect(Dialect):
             return self.error_body(err.status or 500, err.message, err.code)
         return dumps_compact(message_object(turn, model=model)).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return AnthropicObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obj, bad = json_body(body)
         if bad is not None:
             return [bad]

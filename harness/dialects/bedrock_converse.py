@@ -10,11 +10,13 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
     Dialect,
     Emitter,
     Observer,
     ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -141,10 +143,13 @@ class BedrockDialect(Dialect):
         out["metrics"] = {"latencyMs": 900}
         return dumps_compact(out).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return BedrockObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         try:
             obj = loads(body)
         except JSONDecodeError:

@@ -16,12 +16,14 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import (
     LENIENT,
+    READ_ALL,
     Caps,
     Dialect,
     Emitter,
     LenientRules,
     Observer,
     ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -127,12 +129,15 @@ class CohereDialect(Dialect):
             return self.error_body(err.status or 500, err.message, err.code)
         return dumps_compact(response_object(turn, model=model)).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         if variant is not None:
             _check(variant)
         return CohereObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obj, bad = json_body(body)
         if bad is not None:
             return [bad]

@@ -10,11 +10,13 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
     Dialect,
     Emitter,
     Observer,
     ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -133,10 +135,13 @@ class GeminiDialect(Dialect):
         obj = response_object(parts, model=model, finish=finish, usage=usage_metadata(usage))
         return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return GeminiObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obs = GeminiObserver()
         out: list[Event] = []
         try:

@@ -17,11 +17,13 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
+    READ_ALL,
     Caps,
     Dialect,
     Emitter,
     LenientRules,
     ProviderRules,
+    Reading,
     Rejection,
     RequestSpec,
     Transport,
@@ -237,7 +239,7 @@ class _Reader:
 class OllamaObserver:
     """NDJSON bytes (any split) -> canonical events; ``done:true`` -> :class:`End`."""
 
-    def __init__(self, **_: Any) -> None:
+    def __init__(self) -> None:
         self._jsonl = JSONLDecoder()
         self._r = _Reader()
         self._ended = False
@@ -311,7 +313,7 @@ def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-mod
     return dumps_compact(obj).encode()
 
 
-def observe_response(body: bytes, **_: Any) -> list[Event]:
+def observe_response(body: bytes) -> list[Event]:
     try:
         obj = loads(body.strip() or b"null")
     except (JSONDecodeError, ValueError):
@@ -468,12 +470,17 @@ class OllamaDialect(Dialect):
 
     emit_response = staticmethod(emit_response)
 
-    def observer(self, variant: str | None = None, **options: Any) -> OllamaObserver:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> OllamaObserver:
         if variant is not None:
             _check_variant(variant)
-        return OllamaObserver(**options)
+        return OllamaObserver()
 
-    observe_response = staticmethod(observe_response)
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
+        return observe_response(body)
+
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)

@@ -9,11 +9,13 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
     Dialect,
     Emitter,
     Observer,
     ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -141,10 +143,13 @@ class OpenAIResponsesDialect(Dialect):
         assert em.snapshot is not None
         return dumps_compact(em.snapshot).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return ResponsesObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obj, bad = json_body(body)
         if bad is not None:
             return [bad]

@@ -20,9 +20,11 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
+    READ_ALL,
     Emitter,
     Observer,
     ProviderRules,
+    Reading,
     Rejection,
     RequestSpec,
     Variant,
@@ -174,7 +176,7 @@ class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
         _check(variant)
         return super().emit_response(turn, variant, model=model)
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
         return ResponsesObserver()
 

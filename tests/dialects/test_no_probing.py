@@ -93,3 +93,26 @@ def test_every_dialect_subclasses_the_base() -> None:
             assert isinstance(rules, ProviderRules), (name, rules)
         for variant in d.variants:
             assert isinstance(d.emitter(variant), Emitter), (name, variant)
+
+
+def test_observers_take_what_they_read() -> None:
+    """``observer`` and ``observe_response`` take typed keyword-only options (``variant``, ``reading``):
+    a name they do not know is a TypeError, never silently dropped; the Chat dialect's reading is
+    honoured (inline tags split or not)."""
+    import pytest
+
+    from harness.dialects import Reading
+    from harness.events import ReasoningDelta
+
+    for name in dialect_names():
+        d = get_dialect(name)
+        with pytest.raises(TypeError):
+            d.observe_response(b"{}", inline_thinks=False)  # type: ignore[call-arg]
+        with pytest.raises(TypeError):
+            d.observer(None, reasoning_field=("x",))  # type: ignore[call-arg]
+    chat = get_dialect("openai-chat")
+    body = b'{"choices":[{"index":0,"message":{"role":"assistant","content":"<think>r</think>t"}}]}'
+    split = [e for e in chat.observe_response(body) if isinstance(e, ReasoningDelta)]
+    kept = chat.observe_response(body, reading=Reading(inline_think=False))
+    assert split == [ReasoningDelta("r")]
+    assert not any(isinstance(e, ReasoningDelta) for e in kept)

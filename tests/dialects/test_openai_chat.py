@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.codec import encode_frames
-from harness.dialects import Frame, get_dialect
+from harness.dialects import Frame, Reading, get_dialect
 from harness.dialects._chat_rules import deepseek_body
 from harness.events import (
     End,
@@ -58,7 +58,7 @@ def emit(turn: Turn, variant: str) -> list[Frame]:
 
 
 def observe(chunks: list[bytes], variant: str | None = None, **options: Any) -> list[Event]:
-    o = CHAT.observer(variant, **options)
+    o = CHAT.observer(variant, reading=Reading(**options))
     out: list[Event] = []
     for c in chunks:
         out += o.feed(c)
