@@ -2,7 +2,7 @@
 ``--scenarios-dir DIR`` or the bundled one) as one shared mock upstream for other test suites.
 
 Rule: every case is served as its conversation would be in a run (its salted content, its provider
-profile's strict validation, its chunking and faults), without gates; what ``GET /_thinkwire/cases``
+rules' strict validation, its chunking and faults), without gates; what ``GET /_thinkwire/cases``
 lists for a case is what a client needs to call it: the upstream path, the dialect and variant,
 streaming or not, the first user message. The serving itself is ``harness.upstream``'s.
 """

@@ -521,8 +521,8 @@ def test_deepseek_anthropic_requires_thinking_on_tool_use_turns() -> None:
     assert ds.validate(_body(_TOOL, thinking={"type": "disabled"}), EMITTED) is None
 
 
-@pytest.mark.parametrize("profile", ["anthropic", "deepseek-anthropic"])
-def test_shape_streams_no_thinking_unless_enabled(profile: str) -> None:
+@pytest.mark.parametrize("rules", ["anthropic", "deepseek-anthropic"])
+def test_shape_streams_no_thinking_unless_enabled(rules: str) -> None:
     turn: Turn = (
         RedactedReasoning("x"),
         ReasoningDelta("hmm"),
@@ -530,11 +530,11 @@ def test_shape_streams_no_thinking_unless_enabled(profile: str) -> None:
         TextDelta("Hi"),
         End(),
     )
-    shaped = ANT.provider_rules()[profile]
+    shaped = ANT.provider_rules()[rules]
     assert shaped.shape({"thinking": {"type": "enabled", "budget_tokens": 2048}}, turn) == turn
     assert shaped.shape({"thinking": {"type": "disabled"}}, turn) == (TextDelta("Hi"), End())
     no_config = shaped.shape({}, turn)
-    assert no_config == ((TextDelta("Hi"), End()) if profile == "anthropic" else turn)
+    assert no_config == ((TextDelta("Hi"), End()) if rules == "anthropic" else turn)
     assert ANT.provider_rules()["lenient"].shape({"thinking": {"type": "disabled"}}, turn) == turn
 
 

@@ -386,7 +386,7 @@ def test_redacted_reasoning_passes_back_as_redacted_content() -> None:
     assert BEDROCK.parse_request(spec.body)[1] == msg
 
 
-# -- bedrock-claude profile ----------------------------------------------------------------------------
+# -- bedrock-claude rules ----------------------------------------------------------------------------
 
 
 def _request(assistant: Message, variant: str = "converse") -> dict[str, Any]:

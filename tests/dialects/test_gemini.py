@@ -400,10 +400,10 @@ def test_gemini_2_5_and_lenient_accept_a_missing_signature() -> None:
     assert GEMINI.provider_rules()["lenient"].validate(_request(None), EMITTED) is None
 
 
-@pytest.mark.parametrize("profile", ["gemini-2.5", "gemini-3"])
-def test_shape_streams_no_thoughts_unless_include_thoughts(profile: str) -> None:
+@pytest.mark.parametrize("rules", ["gemini-2.5", "gemini-3"])
+def test_shape_streams_no_thoughts_unless_include_thoughts(rules: str) -> None:
     turn: Turn = (ReasoningDelta("hmm"), TextDelta("Hi"), ReasoningSignature("CiIB"), End())
-    shaped = GEMINI.provider_rules()[profile]
+    shaped = GEMINI.provider_rules()[rules]
     with_thoughts = GEMINI.build_request([Message.user("hi")], model="m", stream=True, variant="thought").body
     without = GEMINI.build_request(
         [Message.user("hi")], model="m", stream=True, variant="thought", include_thoughts=False

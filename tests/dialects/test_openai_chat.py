@@ -612,9 +612,9 @@ def test_deepseek_null_counts_as_missing() -> None:
 
 
 def test_deepseek_v4_missing_is_ds2() -> None:
-    profile = CHAT.provider_rules()["deepseek-v4"]
-    assert profile.validate(request(), [ASSISTANT]) is None
-    rej = profile.validate(request(reasoning_content=...), [ASSISTANT])
+    rules = CHAT.provider_rules()["deepseek-v4"]
+    assert rules.validate(request(), [ASSISTANT]) is None
+    rej = rules.validate(request(reasoning_content=...), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.body) == (400, DS2)
     assert len(DS2) == 175  # the catalog's byte count of the real capture
@@ -631,28 +631,28 @@ def test_deepseek_checks_every_later_request_and_ignores_non_tool_turns() -> Non
     answer = Message("assistant", (ReasoningBlock("Tool answered."), TextBlock("18°C and clear.")))
     history = [*HISTORY, answer, Message.user("And in Rome?")]
     body = CHAT.build_request(history, model="m", stream=True, variant="reasoning_content").body
-    profile = CHAT.provider_rules()["deepseek-v3.2"]
+    rules = CHAT.provider_rules()["deepseek-v3.2"]
     body["messages"][3].pop("reasoning_content")  # the non-tool answer: may be dropped
-    assert profile.validate(body, [ASSISTANT, answer]) is None
+    assert rules.validate(body, [ASSISTANT, answer]) is None
     body["messages"][1].pop("reasoning_content")  # the tool turn, two user messages back
-    rej = profile.validate(body, [ASSISTANT, answer])
+    rej = rules.validate(body, [ASSISTANT, answer])
     assert rej is not None
     assert rej.body == DS1
 
 
 def test_deepseek_thinking_disabled_enforces_nothing_and_streams_no_reasoning() -> None:
-    profile = CHAT.provider_rules()["deepseek-v4"]
+    rules = CHAT.provider_rules()["deepseek-v4"]
     body = request(reasoning_content=...) | {"thinking": {"type": "disabled"}}
-    assert profile.validate(body, [ASSISTANT]) is None
+    assert rules.validate(body, [ASSISTANT]) is None
     turn = (ReasoningDelta("r"), TextDelta("t"), End())
-    assert profile.shape(body, turn) == (TextDelta("t"), End())
-    assert profile.shape({"thinking": {"type": "enabled"}}, turn) == turn
+    assert rules.shape(body, turn) == (TextDelta("t"), End())
+    assert rules.shape({"thinking": {"type": "enabled"}}, turn) == turn
 
 
 def test_deepseek_r1_rejects_reasoning_content_in_input() -> None:
-    profile = CHAT.provider_rules()["deepseek-r1"]
-    assert profile.validate(request(reasoning_content=...), [ASSISTANT]) is None
-    rej = profile.validate(request(), [ASSISTANT])
+    rules = CHAT.provider_rules()["deepseek-r1"]
+    assert rules.validate(request(reasoning_content=...), [ASSISTANT]) is None
+    rej = rules.validate(request(), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.rule) == (400, "deepseek-r1-no-reasoning-input")
     assert rej.body == deepseek_body(
@@ -662,10 +662,10 @@ def test_deepseek_r1_rejects_reasoning_content_in_input() -> None:
 
 
 def test_kimi_requires_the_key_even_empty() -> None:
-    profile = CHAT.provider_rules()["kimi"]
-    assert profile.validate(request(), [ASSISTANT]) is None
-    assert profile.validate(request(reasoning_content=""), [ASSISTANT]) is None
-    rej = profile.validate(request(reasoning_content=...), [ASSISTANT])
+    rules = CHAT.provider_rules()["kimi"]
+    assert rules.validate(request(), [ASSISTANT]) is None
+    assert rules.validate(request(reasoning_content=""), [ASSISTANT]) is None
+    rej = rules.validate(request(reasoning_content=...), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.body, rej.rule) == (400, KIMI, "kimi-reasoning-content-missing")
     assert rej.differences == (("messages[1].reasoning_content", None, ""),)

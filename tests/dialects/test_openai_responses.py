@@ -1,5 +1,5 @@
 """OpenAI Responses dialect: literal frames both ways, hypothesis round trips under any chunking and
-perturbation, observer notices, request codec, the ``openai`` profile's exact 400/404s, and the openai SDK
+perturbation, observer notices, request codec, the ``openai`` rules' exact 400/404s, and the openai SDK
 reading the emitter's bytes."""
 
 # ruff: noqa: E501  (literal wire bytes and bodies stay on one line)

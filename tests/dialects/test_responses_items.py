@@ -162,7 +162,7 @@ def test_anthropic_sdk_types_require_the_thinking_text() -> None:
     assert typing_extensions.get_origin(hints["thinking"]) is typing_extensions.Required
 
 
-@pytest.mark.parametrize("profile", ["openai", "openai-codex", "xai"])
-def test_every_strict_responses_profile_names_its_request_rules(profile: str) -> None:
-    rules = RESP.provider_rules()[profile].request_rules  # type: ignore[attr-defined]
+@pytest.mark.parametrize("name", ["openai", "openai-codex", "xai"])
+def test_every_strict_responses_rules_names_its_request_rules(name: str) -> None:
+    rules = RESP.provider_rules()[name].request_rules
     assert set(rules) == {"openai/unknown-input-item", "openai/no-tool-call"}

@@ -29,10 +29,9 @@ def chat_body(emitted: Sequence[Message], variant: str, **options: Any) -> dict[
     return CHAT.build_request(msgs, model="m", stream=True, variant=variant, **options).body
 
 
-def check(dialect: Any, profile: str, body: Mapping[str, Any], emitted: Sequence[Message]) -> tuple[Rejection | None, Fidelity | None]:
-    p = dialect.provider_rules()[profile]
-    fid = getattr(p, "fidelity", None)
-    return p.validate(body, emitted), (fid(body, emitted) if fid else None)
+def check(dialect: Any, name: str, body: Mapping[str, Any], emitted: Sequence[Message]) -> tuple[Rejection | None, Fidelity | None]:
+    p = dialect.provider_rules()[name]
+    return p.validate(body, emitted), p.fidelity(body, emitted)
 
 
 # -- Gemini's OpenAI-compatible endpoint ---------------------------------------------------------
