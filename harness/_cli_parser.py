@@ -257,7 +257,8 @@ def _add_serve_parser(sub: Any) -> None:
         "--scenario", metavar="ID", help="serve this scenario's conversation instead of a canned turn"
     )
     serve.add_argument(
-        "--profile", default="lenient", metavar="NAME", help="provider profile (strict validation)"
+        "--provider-rules", default="lenient", metavar="NAME",
+        help="the provider rules the mock enforces (strict validation; default lenient)",
     )
     serve.add_argument("--catalog", action="store_true", help="serve every case, any per request")
     serve.add_argument(
@@ -267,6 +268,7 @@ def _add_serve_parser(sub: Any) -> None:
         "--scenarios-dir", dest="scenarios", metavar="DIR", help="with --catalog: a scenarios dir of your own"
     )
     _deprecated(serve, "--scenarios", "--scenarios-dir")
+    _deprecated(serve, "--profile", "--provider-rules")
     _add_server_flags(serve)
 
 

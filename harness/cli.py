@@ -299,9 +299,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if args.catalog:
             root = Path(args.scenarios) if args.scenarios else None
             return serve_catalog(args.cases, root, port=args.port, **_lifecycle(args))
-        conversation = scenario_conversation(args.scenario, args.dialect, args.variant, args.profile)
+        conversation = scenario_conversation(args.scenario, args.dialect, args.variant, args.provider_rules)
     else:
-        conversation = demo_conversation(args.dialect, args.variant, args.profile)
+        conversation = demo_conversation(args.dialect, args.variant, args.provider_rules)
     return serve_forever(conversation, port=args.port, **_lifecycle(args))
 
 

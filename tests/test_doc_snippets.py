@@ -111,7 +111,7 @@ def check_command(words: list[str]) -> str:
         if ns.command == "serve":
             from harness.upstream import demo_conversation
 
-            demo_conversation(ns.dialect, ns.variant, ns.profile)  # unknown names are a FlagError
+            demo_conversation(ns.dialect, ns.variant, ns.provider_rules)  # unknown names are a FlagError
         if ns.command == "run":
             check_run(ns)
         return "parsed"

@@ -23,7 +23,7 @@ from harness.reference._core import parse_model
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
 from harness.runner import builtin_profile
 from harness.upstream import Script
-from harness.upstream._profile import validate_request
+from harness.upstream._rules import validate_request
 
 
 def _drawn_tree() -> dict[str, str]:
@@ -84,8 +84,8 @@ def test_unknown_name_is_a_key_error_with_a_plain_message() -> None:
         (lambda: parse_model("openai-chat:reasonin/m"), "unknown openai-chat variant 'reasonin': did you"),
         (lambda: check_faults(["drop-reasonin"], GATEWAY_FAULTS), "unknown fault switch 'drop-reasonin'"),
         (
-            lambda: validate_request(Script("openai-chat", (), profile="deepseek"), {}, ()),
-            "unknown openai-chat provider profile 'deepseek': did you mean",
+            lambda: validate_request(Script("openai-chat", (), provider_rules="deepseek"), {}, ()),
+            "unknown openai-chat provider rules 'deepseek': did you mean",
         ),
         (
             lambda: builtin_profile("reference-sdk", ("leak-child",)),

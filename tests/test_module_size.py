@@ -1,5 +1,5 @@
 """No module in ``harness`` over 600 lines (issue 18): a module that grows past it is split along its
-concerns, as the dialects are (``<name>.py`` + ``_<name>_wire.py`` + ``_<name>_profiles.py``)."""
+concerns, as the dialects are (``<name>.py`` + ``_<name>_wire.py`` + ``_<name>_rules.py``)."""
 
 from __future__ import annotations
 

@@ -64,13 +64,13 @@ class Case:
         return self._turns
 
     @property
-    def profile(self) -> str:
-        return self.scenario.profile_for(self.dialect)
+    def provider_rules(self) -> str:
+        return self.scenario.rules_for(self.dialect)
 
     @property
     def provider(self) -> Provider:
         """The provider the case's upstream plays (and the model name it answers to)."""
-        return provider_of(self.dialect, self.variant, self.profile)
+        return provider_of(self.dialect, self.variant, self.provider_rules)
 
     def axes(self) -> dict[str, str]:
         return {
@@ -93,7 +93,7 @@ class Case:
         scripts = []
         for i, spec in enumerate(self.turns):
             if spec.replay is not None:
-                scripts.append(_replayed(spec.replay, self.scenario.path, self.profile, model))
+                scripts.append(_replayed(spec.replay, self.scenario.path, self.provider_rules, model))
                 continue
             for k, answer in enumerate((*spec.attempts, spec.steps)):
                 steps: list[Step] = []
@@ -111,7 +111,7 @@ class Case:
                         chunking=self.chunking,
                         perturbation=self.perturbation,
                         terminator=spec.terminator,  # type: ignore[arg-type]
-                        profile=self.profile,
+                        provider_rules=self.provider_rules,
                         model=model,
                         turn=i,
                         attempt=k,
@@ -127,7 +127,7 @@ class Case:
             # again, as it should; that continuation is beyond the scenario (a turn of its own that no
             # check judges) and gets a plain answer from a lenient upstream
             answer = (Emit((TextDelta("Done."), End("stop"))),)
-            overflow = replace(last, steps=answer, profile=LENIENT, turn=len(self.turns), attempt=0)
+            overflow = replace(last, steps=answer, provider_rules=LENIENT, turn=len(self.turns), attempt=0)
         return Conversation(tuple(scripts), name=self.id, overflow=overflow)
 
     def with_stream(self, stream: bool) -> Case:
@@ -161,7 +161,7 @@ def rate_limit_headers(dialect: str, error: ProviderHttpError) -> tuple[tuple[st
     return tuple(out)
 
 
-def _replayed(replay: tuple[str, int], scenario_path: str, profile: str, model: str) -> Script:
+def _replayed(replay: tuple[str, int], scenario_path: str, rules: str, model: str) -> Script:
     """The recorded exchange of a promoted scenario, byte-identical (chunk boundaries kept). The cassette
     path is relative to the scenario file (``thinkwire promote --out``), else to the catalog's parent
     (the bundled ``recordings/``)."""
@@ -178,7 +178,7 @@ def _replayed(replay: tuple[str, int], scenario_path: str, profile: str, model: 
     if not path.exists():  # installed wheel: recordings/ ships next to the catalog
         path = catalog_dir().parent / "recordings" / Path(rel).name
     script = conversation_from_cassette(read_cassette(path))[index]
-    return dc_replace(script, profile=profile, model=model)
+    return dc_replace(script, provider_rules=rules, model=model)
 
 
 def _variant_ok(scenario: Scenario, dialect: str, name: str) -> bool:
@@ -233,7 +233,7 @@ _LINE_ENDS = frozenset({"crlf", "cr", "mixed"})
 def _perturbation_ok(dialect: str, name: str) -> bool:
     if name == "none":
         return True
-    if name in _LINE_ENDS and getattr(get_dialect(dialect), "sse_eol", "\n") == "\r\n":
+    if name in _LINE_ENDS and get_dialect(dialect).sse_eol == "\r\n":
         return False  # the provider's own framing is CRLF (Gemini): a parser that knows only LF fails
         # every plain case already, and the other line ends are not what that provider sends
     try:

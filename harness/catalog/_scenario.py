@@ -7,6 +7,7 @@ the turns, ``_scenario_expect`` the expected verdicts); nothing half-loaded esca
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -62,15 +63,15 @@ class Scenario:
     chunkings: tuple[str, ...] = ("frames",)
     perturbations: tuple[str, ...] = ("none",)
     modes: tuple[str, ...] = ("stream",)
-    profile: Mapping[str, str] = field(default_factory=dict)  # dialect -> profile ("*" for all)
+    provider_rules: Mapping[str, str] = field(default_factory=dict)  # dialect -> rules name ("*" for all)
     gate_timeout: float = 1.0
     parity: bool = False
     sut_kinds: tuple[str, ...] = SUT_KINDS
     outcome: str = "answer"  # what the client must end with: "answer", "error" or "either"
     expect: Mapping[str, str] = field(default_factory=dict)  # axis/check -> verdict
 
-    def profile_for(self, dialect: str) -> str:
-        return self.profile.get(dialect, self.profile.get("*", LENIENT))
+    def rules_for(self, dialect: str) -> str:
+        return self.provider_rules.get(dialect, self.provider_rules.get("*", LENIENT))
 
     def for_kind(self, kind: str) -> bool:
         """Is the scenario written for SUTs of ``kind``? Its file may say (``sut_kinds``: data that
@@ -166,7 +167,8 @@ _FIELDS: dict[str, Field] = {
     "chunkings": Field(list, items=str, rule=_chunking),
     "perturbations": Field(list, items=str, rule=one_of("perturbation", _perturbations)),
     "modes": Field(list, items=str, rule=one_of("mode", lambda: MODES)),
-    "profile": Field((str, dict), items=str),
+    "provider_rules": Field((str, dict), items=str),
+    "profile": Field((str, dict), items=str),  # the old name of provider_rules (deprecated)
     "gate_timeout": Field((float, int), want="a number of seconds > 0", rule=_seconds_over_zero),
     "parity": Field(bool),
     "sut_kinds": Field(list, items=str, rule=one_of("SUT kind", lambda: SUT_KINDS)),
@@ -202,7 +204,7 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         chunkings=tuple(data.get("chunkings", ("frames",))),
         perturbations=tuple(data.get("perturbations", ("none",))),
         modes=tuple(data.get("modes", ("stream",))),
-        profile=_profiles(data.get("profile", LENIENT), dialects, err),
+        provider_rules=_rules(data, dialects, err, file),
         gate_timeout=gate_timeout,
         parity=bool(data.get("parity", False)),
         sut_kinds=tuple(data.get("sut_kinds", SUT_KINDS)),
@@ -233,21 +235,29 @@ def _variants(
     return variants, exclude
 
 
-def _profiles(raw: str | Mapping[str, str], dialects: tuple[str, ...], err: Err) -> dict[str, str]:
-    """``profile``: one name for every dialect, or a table dialect (or ``"*"``) -> name; each a
-    provider profile of its dialect."""
+def _rules(data: Mapping[str, Any], dialects: tuple[str, ...], err: Err, file: str) -> dict[str, str]:
+    """``provider_rules``: one name for every dialect, or a table dialect (or ``"*"``) -> name; each
+    the name of provider rules of its dialect. ``profile``, its old name, still works (one warning)."""
     from harness.dialects import get_dialect
 
-    profile = {"*": raw} if isinstance(raw, str) else dict(raw)
+    key = "provider_rules"
+    if "profile" in data:
+        if key in data:
+            raise err("profile", "the old name of provider_rules, given beside it", "keep provider_rules")
+        key = "profile"
+        sys.stderr.write(f"thinkwire: warning: {file}: profile is deprecated; use provider_rules\n")
+    raw: str | Mapping[str, str] = data.get(key, LENIENT)
+    rules = {"*": raw} if isinstance(raw, str) else dict(raw)
     for d in dialects:
-        name = profile.get(d, profile.get("*", LENIENT))
-        names = list(get_dialect(d).profiles())
+        name = rules.get(d, rules.get("*", LENIENT))
+        names = list(get_dialect(d).provider_rules())
         if name not in names:
-            raise err("profile", f"unknown provider profile {name!r} for dialect {d!r}", closest(name, names))
-    for d in profile:
+            problem = f"unknown provider rules {name!r} for dialect {d!r}"
+            raise err(key, problem, closest(name, names))
+    for d in rules:
         if d != "*" and d not in dialects:
-            raise err(f"profile.{d}", "names a dialect the scenario does not use", closest(d, dialects))
-    return profile
+            raise err(f"{key}.{d}", "names a dialect the scenario does not use", closest(d, dialects))
+    return rules
 
 
 def _outcome(expect: Mapping[str, Any], err: Err) -> str:

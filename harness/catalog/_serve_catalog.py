@@ -2,7 +2,7 @@
 ``--scenarios-dir DIR`` or the bundled one) as one shared mock upstream for other test suites.
 
 Rule: every case is served as its conversation would be in a run (its salted content, its provider
-profile's strict validation, its chunking and faults), without gates; what ``GET /_thinkwire/cases``
+rules' strict validation, its chunking and faults), without gates; what ``GET /_thinkwire/cases``
 lists for a case is what a client needs to call it: the upstream path, the dialect and variant,
 streaming or not, the first user message. The serving itself is ``harness.upstream``'s.
 """
@@ -48,7 +48,7 @@ def _info(case: Case) -> dict[str, Any]:
         "variant": case.variant,
         "stream": case.stream,
         "path": spec.path,
-        "profile": case.profile,
+        "provider_rules": case.provider_rules,
         "turns": len(case.turns),
         "user": first,
         "requirement": case.scenario.requirement,
@@ -73,10 +73,10 @@ def serve_catalog(
     return serve_forever(Conversation((), name=name), setup=share, **lifecycle)
 
 
-def scenario_conversation(scenario: str, dialect: str, variant: str | None, profile: str) -> Conversation:
+def scenario_conversation(scenario: str, dialect: str, variant: str | None, rules: str) -> Conversation:
     """``thinkwire serve --scenario``: the conversation of the scenario's first case in ``dialect``
     (and ``variant``); an unknown scenario or a dialect it has no case for is a FlagError."""
-    demo_conversation(dialect, variant, profile)  # the flags, checked
+    demo_conversation(dialect, variant, rules)  # the flags, checked
     catalog = {s.id: s for s in load_catalog()}
     if scenario not in catalog:
         raise FlagError(f"--scenario {scenario!r}: no such scenario; {closest(scenario, catalog)}")

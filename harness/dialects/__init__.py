@@ -1,8 +1,9 @@
 """Provider dialects: emit, observe and strictly validate every reasoning wire variant.
 
-To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
-:class:`~harness.dialects._base.Dialect` (``DIALECT``) and add its module to ``DIALECT_MODULES`` in
-``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
+To add a dialect: write ``harness/dialects/<name>.py`` with a subclass of
+:class:`~harness.dialects._base.Dialect` (its instance ``DIALECT``; override the optional hooks your
+provider does differently) and add its module to ``DIALECT_MODULES`` in ``_registry.py``. An unknown
+dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
 from typing import TYPE_CHECKING
@@ -11,13 +12,15 @@ from harness._lazy import lazy_names
 from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
 from harness.dialects._base import (
     LENIENT,
+    READ_ALL,
     Caps,
     Dialect,
     Difference,
     Emitter,
     Fidelity,
     Observer,
-    ProviderProfile,
+    ProviderRules,
+    Reading,
     Rejection,
     RequestSpec,
     Transport,
@@ -29,6 +32,7 @@ from harness.dialects._request_forms import Answer, RequestForm, answer_for
 
 __all__ = [
     "LENIENT",
+    "READ_ALL",
     "REQUEST_FORMS",
     "Answer",
     "Caps",
@@ -38,7 +42,8 @@ __all__ = [
     "Fidelity",
     "Frame",
     "Observer",
-    "ProviderProfile",
+    "ProviderRules",
+    "Reading",
     "Rejection",
     "RequestForm",
     "RequestSpec",
@@ -54,9 +59,14 @@ __all__ += ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
-    from harness.dialects._base import response_framing
-    from harness.dialects._carrier_spec import CarrierSpec, parse_carriers
-    from harness.dialects._chat_carriers import CALL_SIGNATURES, CARRIERS, list_text, server_tool_call
+    from harness.dialects._chat_carriers import (
+        CALL_SIGNATURES,
+        CARRIERS,
+        CarrierSpec,
+        list_text,
+        parse_carriers,
+        server_tool_call,
+    )
     from harness.dialects._chat_wire import Reader
     from harness.dialects._providers import PROVIDERS, Provider, provider_names, provider_of
     from harness.dialects._senders import senders_of
@@ -65,16 +75,15 @@ if TYPE_CHECKING:
 _SHARED = {
     "CALL_SIGNATURES": "_chat_carriers",
     "CARRIERS": "_chat_carriers",
-    "CarrierSpec": "_carrier_spec",
+    "CarrierSpec": "_chat_carriers",
     "HARMONY": "_think",
     "PROVIDERS": "_providers",
     "Provider": "_providers",
     "Reader": "_chat_wire",
     "list_text": "_chat_carriers",
-    "parse_carriers": "_carrier_spec",
+    "parse_carriers": "_chat_carriers",
     "provider_names": "_providers",
     "provider_of": "_providers",
-    "response_framing": "_base",
     "senders_of": "_senders",
     "server_tool_call": "_chat_carriers",
 }
@@ -90,7 +99,6 @@ __all__ += [
     "parse_carriers",
     "provider_names",
     "provider_of",
-    "response_framing",
     "senders_of",
     "server_tool_call",
 ]

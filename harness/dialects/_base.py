@@ -1,10 +1,12 @@
-"""The contract every provider dialect fulfils: routing data (paths, transport, content type, how a
-request asks for a stream), emitter, observer, request codec and strict profiles; and the pieces the
-dialect modules share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...).
+"""The contract every provider dialect fulfils, as base classes whose optional hooks have defaults
+(httpx's ``BaseTransport`` is the model): :class:`Dialect` (routing data, emitter, observer, request
+codec, provider rules), :class:`Emitter` and :class:`ProviderRules`; and the pieces the dialect modules
+share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...). Nothing reads a hook by
+probing for it (tests/dialects/test_no_probing.py).
 
 Rule: everything here is sans-IO. Emitters turn canonical events into frames
 (:class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn frames into bytes);
-observers take raw bytes and return canonical events; request codecs and provider profiles work on
+observers take raw bytes and return canonical events; request codecs and provider rules work on
 parsed JSON bodies.
 """
 
@@ -13,31 +15,35 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from harness._errors import UnknownName
 from harness._json import loads
 from harness.codec import Frame
 from harness.events import End, Event, Message, Notice, StreamError, Turn
 
+if TYPE_CHECKING:
+    from harness.dialects._chat_carriers import Specs
+
 __all__ = [
     "LENIENT",
+    "READ_ALL",
     "Caps",
     "Dialect",
     "Difference",
     "Emitter",
     "EmitterLoop",
     "Fidelity",
-    "LenientProfile",
+    "LenientRules",
     "Observer",
-    "ProviderProfile",
+    "ProviderRules",
+    "Reading",
     "Rejection",
     "RequestSpec",
     "Transport",
     "Variant",
     "check_variant",
     "json_body",
-    "response_framing",
     "stream_flag",
     "turn_error",
 ]
@@ -113,8 +119,8 @@ class Fidelity:
     ``differences`` is empty when everything came back as the provider needs it (byte-exact where it
     requires that). ``rejects``: the provider answers such a request with an error (its
     :class:`Rejection` has ``kind="fidelity"``); otherwise it answers 200 and only degrades, so no
-    status code can reveal the loss. A profile that makes the comparison has a method
-    ``fidelity(request, emitted) -> Fidelity | None`` (None: the request carries nothing to compare).
+    status code can reveal the loss. Provider rules that make the comparison override
+    :meth:`ProviderRules.fidelity`.
     """
 
     rule: str
@@ -131,14 +137,47 @@ class RequestSpec:
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
-class Emitter(Protocol):
+class Emitter:
     """Stateful, sans-IO: canonical events in, frames out. Feed the turn in pieces (a script interleaves
     gates between pieces); an :class:`~harness.events.End` event or :meth:`close` emits the closing
-    frames (done-repeats, terminal)."""
+    frames (done-repeats, terminal). Before the first piece the mock upstream calls
+    :meth:`bind_request` and :meth:`prime`; both do nothing unless a wire needs them."""
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]: ...
+    def feed(self, events: Sequence[Event]) -> list[Frame]:
+        raise NotImplementedError
 
-    def close(self) -> list[Frame]: ...
+    def close(self) -> list[Frame]:
+        raise NotImplementedError
+
+    def bind_request(self, request: Mapping[str, Any]) -> None:
+        """What the stream's shape depends on in the request (Chat: ``stream_options.include_usage``;
+        Responses: the settings the response object echoes)."""
+
+    def prime(self, events: Sequence[Event]) -> None:
+        """The whole turn, before it is fed: what a wire says up front (Anthropic: the input tokens in
+        ``message_start``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How an observer reads reasoning where the dialect offers a choice (:attr:`Dialect.multi_carrier`:
+    the Chat dialect's carriers and inline tags): the SUT profile's say for its front door. A dialect
+    with one way to carry reasoning has nothing to choose: it reads none of these."""
+
+    reasoning_fields: tuple[str, ...] | None = None
+    """The text carriers in priority order (None: every built-in carrier, the declared ones last)."""
+    inline_think: bool = True
+    """Split a leading ``<think>`` pair in content into reasoning (False: a door that claims structured
+    reasoning, whose leaked tags are content)."""
+    implicit_think: bool | None = None
+    """Content before the first closing tag is reasoning (None: as the upstream variant says)."""
+    carriers: Specs = ()
+    """The carriers the SUT profile declares (``[carriers.<name>]``)."""
+
+
+READ_ALL = Reading()
+"""Every carrier, inline tags split, the variant's implicit opener: how the mock and the reference SUTs
+read an upstream."""
 
 
 class Observer(Protocol):
@@ -150,32 +189,39 @@ class Observer(Protocol):
     def end(self) -> list[Event]: ...
 
 
-class ProviderProfile(Protocol):
+class ProviderRules:
     """A versioned strict (or lenient) provider: checks a request against what the upstream emitted
     earlier in the conversation, and may shape what it streams from what the request asked for.
 
-    Optional: ``request_rules`` (the names of its :class:`Rejection` rules of ``kind="request"``; the
-    request-contract check is N/A on a profile without one) and ``fidelity`` (see :class:`Fidelity`)."""
+    The optional hooks have defaults: ``request_rules`` (the names of its :class:`Rejection` rules of
+    ``kind="request"``; the request-contract check is N/A under rules without one) and
+    :meth:`fidelity` (see :class:`Fidelity`)."""
 
     name: str
     dialect: str
     description: str
+    request_rules: ClassVar[tuple[str, ...]] = ()
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         """``emitted``: the assistant messages this upstream produced earlier in the conversation."""
-        ...
+        raise NotImplementedError
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """What the provider actually streams for this request (e.g. no summaries unless requested)."""
-        ...
+        raise NotImplementedError
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        """What these rules find comparing the passed-back reasoning with what was emitted (None: they
+        make no such comparison, or the request carries nothing to compare)."""
+        return None
 
 
 LENIENT = "lenient"
-"""The provider profile every dialect has (a case's profile unless its scenario names a strict one)."""
+"""The provider rules every dialect has (a case's rules unless its scenario names strict ones)."""
 
 
 @dataclass(slots=True)
-class LenientProfile:
+class LenientRules(ProviderRules):
     """The ``lenient`` provider: accepts every request, streams the turn as scripted."""
 
     dialect: str
@@ -189,19 +235,15 @@ class LenientProfile:
         return turn
 
 
-class Dialect(Protocol):
-    """A provider wire protocol. It owns its routing data, which the mock upstream reads: the request
-    paths it serves (``path_suffixes``), the transport and content type of its streams, and how a
-    request asks for a stream (:meth:`wants_stream`).
+class Dialect:
+    """A provider wire protocol; each dialect module's ``DIALECT`` is an instance of a subclass. It owns
+    its routing data, which the mock upstream reads: the request paths it serves (``path_suffixes``),
+    the transport and content type of its streams, and how a request asks for a stream
+    (:meth:`wants_stream`).
 
-    Optional members the mock upstream reads when present (see :func:`response_framing`):
-    ``stream_framing(target, request) -> (transport, content type)`` when the request picks the framing
-    (Gemini: ``?alt=sse`` or a JSON array), ``json_content_type`` (a whole body's content type when it is
-    not ``application/json``), ``id_header`` (the response header an official SDK reads the request id
-    from) and ``sse_eol`` (``"\\r\\n"``: the provider's own SSE line end). The front-door client reads
-    ``reasoning_carriers(data, *, form, carriers) -> names`` when present (a dialect whose reasoning may
-    ride several fields: the ones an answer or a request used, so that reasoning is echoed where the SUT
-    put it)."""
+    A subclass sets the data and writes the methods that raise :class:`NotImplementedError` here. The
+    optional hooks below (attributes and methods) have the defaults that fit most providers; a dialect
+    overrides the ones its provider does differently."""
 
     name: str
     transport: Transport
@@ -210,45 +252,85 @@ class Dialect(Protocol):
     variants: Mapping[str, Variant]
     default_variant: str
 
+    # -- optional hooks, with their defaults --------------------------------------------------------
+    routed: bool = True
+    """False: its paths are another dialect's (a WebSocket mode): a request reaches it through its script,
+    never through the mock upstream's routing by path."""
+    websocket: bool = False
+    """Its conversation runs over a WebSocket (``response.create`` messages), not HTTP requests."""
+    json_content_type: str = "application/json"
+    """The content type of a whole (non-streaming) body."""
+    id_header: str | None = None
+    """The response header an official SDK reads the request id from (None: the SDK reads none)."""
+    sse_eol: str = "\n"
+    """The provider's own SSE line end (Gemini: ``"\\r\\n"``)."""
+    multi_carrier: bool = False
+    """Reasoning may ride several fields (:meth:`reasoning_carriers` names the ones an answer or a
+    request used): the front-door client echoes it where the SUT put it."""
+
+    def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
+        """``(transport, content type)`` of a streaming answer to ``target`` (path and query) and its
+        request body; the request may pick the framing (Gemini: ``?alt=sse`` or a JSON array)."""
+        return str(self.transport), self.content_type
+
+    def emit_response_for(
+        self, turn: Turn, variant: str, *, model: str = "mock-model", request: Mapping[str, Any]
+    ) -> bytes:
+        """The whole body answering ``request``: :meth:`emit_response` unless the body echoes the
+        request's settings (Responses)."""
+        return self.emit_response(turn, variant, model=model)
+
+    def reasoning_carriers(self, data: bytes, *, form: str, carriers: Specs = ()) -> tuple[str, ...]:
+        """The fields reasoning rides in ``data`` (``form``: stream, body or request), when
+        :attr:`multi_carrier`; else ()."""
+        return ()
+
+    # -- what every dialect writes ------------------------------------------------------------------
     def wants_stream(self, path: str, body: Mapping[str, Any]) -> bool:
         """Whether the request (its path and parsed JSON body) asks for a streaming response."""
-        ...
+        raise NotImplementedError
 
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter: ...
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        raise NotImplementedError
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         """The non-streaming JSON body for the same turn."""
-        ...
+        raise NotImplementedError
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer: ...
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+        """The streaming observer; ``variant``: the upstream's, when known (its inline tag pair)."""
+        raise NotImplementedError
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
         """Canonical events from a non-streaming JSON body."""
-        ...
+        raise NotImplementedError
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         """The provider's HTTP error body shape."""
-        ...
+        raise NotImplementedError
 
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
         """An upstream request carrying ``messages``, with each assistant message's reasoning passed
         back in this variant's form."""
-        ...
+        raise NotImplementedError
 
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
         """The canonical messages a request carries (reasoning passback included)."""
-        ...
+        raise NotImplementedError
 
-    def profiles(self) -> Mapping[str, ProviderProfile]: ...
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        raise NotImplementedError
 
 
 # ---------------------------------------------------------------------------------------------------
 # Shared by the dialect modules.
 
 
-class EmitterLoop:
+class EmitterLoop(Emitter):
     """:meth:`feed` and :meth:`close` of the emitters that build a stream one event at a time: a
     subclass writes ``_start`` (the frames that open the stream, once; ``[]`` after), ``_event`` (one
     canonical event's frames) and ``_end`` (the closing frames; it sets :attr:`ended`, after which
@@ -277,15 +359,6 @@ class EmitterLoop:
 
     def _end(self, ev: End) -> list[Frame]:
         raise NotImplementedError
-
-
-def response_framing(dialect: Dialect, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
-    """``(transport, content type)`` of a streaming answer to ``target`` (path and query) and its body."""
-    pick = getattr(dialect, "stream_framing", None)
-    if pick is not None:
-        transport, content_type = pick(target, request)
-        return str(transport), str(content_type)
-    return str(dialect.transport), dialect.content_type
 
 
 def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -> None:

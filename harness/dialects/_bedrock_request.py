@@ -1,5 +1,5 @@
 """The Bedrock message codec: canonical messages and blocks <-> Converse and InvokeModel (Anthropic)
-content, for requests (built and read by the dialect, read by its strict profile to validate a
+content, for requests (built and read by the dialect, read by its strict rules to validate a
 continuation) and for non-streaming response bodies.
 
 Rule: sans-IO, parsed JSON in and out; consecutive tool results join one user message, as Bedrock

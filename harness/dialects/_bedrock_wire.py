@@ -11,6 +11,7 @@ from typing import Any
 from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
+from harness.dialects._base import Emitter
 from harness.events import (
     End,
     Event,
@@ -77,7 +78,7 @@ class _Blocks:
         return self.index
 
 
-class ConverseEmitter:
+class ConverseEmitter(Emitter):
     """ConverseStream: messageStart, contentBlockDelta (no start for reasoning/text blocks),
     contentBlockStart for toolUse, contentBlockStop, messageStop, metadata; ``"p"`` on every payload."""
 
@@ -194,7 +195,7 @@ def _exception(err: StreamError) -> Frame:
     return Frame(dumps_compact(payload), event=kind, message_type="exception", tags=frozenset({"error"}))
 
 
-class InvokeEmitter:
+class InvokeEmitter(Emitter):
     """InvokeModelWithResponseStream for Anthropic models: every Anthropic Messages stream event as
     ``chunk{"bytes": base64(event JSON), "p": …}`` (Anthropic event shapes built here, from the
     anthropic SDK types)."""

@@ -1,6 +1,7 @@
-"""OpenAI Chat Completions variants as data: where reasoning rides (:class:`Carrier`), the rest of a
-variant's stream as one :class:`Shape` row (role, finish and text deltas, the provider's envelope and
-usage fields, where usage rides), and usage in and out of the wire.
+"""OpenAI Chat Completions variants as data: where reasoning rides (a :class:`Carrier`, defined with
+the other carriers in ``_chat_carriers``) and the rest of a variant's stream, as one :class:`Shape`
+row (role, finish and text deltas, the provider's envelope and usage fields, where usage rides), and
+usage in and out of the wire.
 
 Rule: a provider difference recorded in recordings/corpus/ becomes a field of :class:`Shape`, never a
 branch on a provider name in the emitter.
@@ -10,24 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum, auto
 from typing import Any
 
+from harness.dialects._chat_carriers import Carrier
 from harness.dialects._think import CLOSE, TAGS
 from harness.events import Usage
 
-__all__ = ["Carrier", "Shape", "usage_event", "usage_json"]
-
-
-class Carrier(Enum):
-    """Where a variant's reasoning text rides."""
-
-    REASONING_CONTENT = auto()  # delta.reasoning_content (DeepSeek, Kimi)
-    REASONING = auto()  # delta.reasoning (vLLM, OpenRouter, Groq)
-    DETAILS = auto()  # delta.reasoning_details[] (OpenRouter mirrors it in delta.reasoning; MiniMax not)
-    INLINE = auto()  # a tag pair (<think>, <mm:think>, <thought>, harmony channels) leading delta.content
-    MISTRAL = auto()  # delta.content as a list of thinking chunks (Magistral)
-    NONE = auto()  # not on the wire: only usage's reasoning_tokens (OpenAI)
+__all__ = ["Shape", "usage_event", "usage_json"]
 
 
 @dataclass(frozen=True, slots=True)

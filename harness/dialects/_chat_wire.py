@@ -27,12 +27,13 @@ from harness.dialects._chat_carriers import (
     CARRIERS,
     GEMINI_FORMAT,
     RD_FORMAT,
+    Carrier,
     Specs,
     server_tool_call,
     text_detail,
 )
 from harness.dialects._chat_reader import INLINE_THINK, Reader
-from harness.dialects._chat_shape import Carrier, Shape, usage_event, usage_json
+from harness.dialects._chat_shape import Shape, usage_event, usage_json
 from harness.dialects._think import TAGS
 from harness.events import (
     End,

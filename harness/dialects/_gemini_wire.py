@@ -11,6 +11,7 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
+from harness.dialects._base import Emitter
 from harness.dialects._provider_errors import google_error, google_status
 from harness.events import (
     End,
@@ -168,7 +169,7 @@ def encode_sse_crlf(frames: Sequence[Frame]) -> list[bytes]:
     return out
 
 
-class GeminiEmitter:
+class GeminiEmitter(Emitter):
     """One frame per part. A signature rides on the part of the block it follows when both arrive in
     the same :meth:`feed` (``signature-empty`` always sends its own ``{"text": ""}`` part); the finish
     reason comes in a final frame of its own, so a dropped terminator leaves the content intact."""

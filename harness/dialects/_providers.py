@@ -1,11 +1,11 @@
 """Providers: which real provider a case's mock upstream plays, and the model name it is called by.
 
-Rule: one table says it. A strict provider profile (``deepseek-v4``, ``kimi``, ``anthropic``...) plays
-its provider; a lenient case plays the provider its wire variant comes from (``reasoning_content``:
-DeepSeek; ``reasoning``: vLLM; ``mistral``: Mistral...). Each provider has a realistic default model
-name, taken from the provider's documentation (the date below), because wrappers key behaviour on
-model names ("replay reasoning when the name contains deepseek"): a case is called by the name its
-provider uses in production unless a SUT profile's ``models`` says otherwise.
+Rule: one table says it. A case under strict provider rules (``deepseek-v4``, ``kimi``,
+``anthropic``...) plays their provider; a lenient case plays the provider its wire variant comes from
+(``reasoning_content``: DeepSeek; ``reasoning``: vLLM; ``mistral``: Mistral...). Each provider has a
+realistic default model name, taken from the provider's documentation (the date below), because
+wrappers key behaviour on model names ("replay reasoning when the name contains deepseek"): a case is
+called by the name its provider uses in production unless a SUT profile's ``models`` says otherwise.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ PROVIDERS: dict[str, Provider] = {
 }
 """Every provider a case's upstream can play, with its default model name."""
 
-_BY_PROFILE: dict[tuple[str, str], tuple[str, str | None]] = {
-    # (dialect, strict provider profile) -> (provider, model when it differs from the provider's default)
+_BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
+    # (dialect, strict provider rules) -> (provider, model when it differs from the provider's default)
     ("openai-chat", "deepseek-v3.2"): ("deepseek", "deepseek-reasoner"),
     ("openai-chat", "deepseek-v4"): ("deepseek", None),
     ("openai-chat", "deepseek-r1"): ("deepseek", "deepseek-reasoner"),
@@ -116,10 +116,10 @@ _MODEL_BY_VARIANT: dict[tuple[str, str], str] = {
 }
 
 
-def provider_of(dialect: str, variant: str, profile: str = "lenient") -> Provider:
-    """The provider (and model name) a case's upstream plays: its strict profile's, else its variant's,
+def provider_of(dialect: str, variant: str, rules: str = "lenient") -> Provider:
+    """The provider (and model name) a case's upstream plays: its strict rules', else its variant's,
     else its dialect's."""
-    hit = _BY_PROFILE.get((dialect, profile))
+    hit = _BY_RULES.get((dialect, rules))
     if hit is not None:
         name, model = hit
         return Provider(name, model or _MODEL_BY_VARIANT.get((dialect, variant)) or PROVIDERS[name].model)

@@ -2,8 +2,8 @@
 says which request field turns which wire form on, what the provider sends without it (its default
 form), and where that is documented or recorded; the mock answers a request through this table.
 
-Rule: a new request-dependent behaviour is a row here, under every provider profile (the strict
-profiles' older ``shape`` methods still narrow what they stream, and agree with these rows); a row whose
+Rule: a new request-dependent behaviour is a row here, under all provider rules (the strict
+rules' older ``shape`` methods still narrow what they stream, and agree with these rows); a row whose
 form is off either withholds what the form carries (``withhold``) or plays another variant of the
 dialect (``fallback``), exactly as the real API answers such a request. Sans-IO: JSON bodies in.
 """
@@ -47,7 +47,7 @@ class RequestForm:
     premise: bool = True
     stream_only: bool = False
     exempt: frozenset[str] = frozenset()
-    """Provider profiles with a rule of their own for this field (DeepSeek's Anthropic endpoint thinks
+    """Provider rules with a rule of their own for this field (DeepSeek's Anthropic endpoint thinks
     unless told not to): the row does not apply to them."""
 
 
@@ -264,10 +264,10 @@ ROWS: tuple[RequestForm, ...] = (
 """Every request-dependent behaviour the mock plays, one row each (docs/request-forms.md lists them)."""
 
 
-def rows_for(dialect: str, variant: str, profile: str = "lenient") -> tuple[RequestForm, ...]:
-    """The rows that govern a variant of a dialect (under a provider profile)."""
+def rows_for(dialect: str, variant: str, rules: str = "lenient") -> tuple[RequestForm, ...]:
+    """The rows that govern a variant of a dialect (under a provider's rules)."""
     return tuple(
-        r for r in ROWS if r.dialect == dialect and variant in r.variants and profile not in r.exempt
+        r for r in ROWS if r.dialect == dialect and variant in r.variants and rules not in r.exempt
     )
 
 
@@ -300,7 +300,7 @@ def answer_for(
     variant: str,
     request: Mapping[str, Any],
     *,
-    profile: str = "lenient",
+    rules: str = "lenient",
     stream: bool = True,
     model: str = "",
 ) -> Answer:
@@ -310,7 +310,7 @@ def answer_for(
     asked = request.get("model")
     if isinstance(asked, str) and _CLAUDE.search(asked):
         model = asked
-    rows = rows_for(dialect, variant, profile)
+    rows = rows_for(dialect, variant, rules)
     off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))
     played = next((r.fallback for r in off if r.fallback is not None), variant)
     return Answer(played, off)

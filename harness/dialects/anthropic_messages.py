@@ -1,5 +1,6 @@
 """The Anthropic Messages dialect (``/v1/messages``): variants, request codec (content blocks in their
-original order, tool results as user blocks) and the DIALECT object; wire and profiles in ``_anthropic_*``."""
+original order, tool results as user blocks) and the DIALECT object; wire and provider
+rules in ``_anthropic_*``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._anthropic_profiles import PROFILES
+from harness.dialects._anthropic_rules import RULES
 from harness.dialects._anthropic_wire import (
     AnthropicEmitter,
     AnthropicObserver,
@@ -16,10 +17,13 @@ from harness.dialects._anthropic_wire import (
     observe_message_object,
 )
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
+    Dialect,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -106,7 +110,7 @@ VERTEX_PATH = "/v1/projects/thinkwire-mock/locations/us-east5/publishers/anthrop
 VERTEX_VERSION = "vertex-2023-10-16"
 """Google's and Anthropic's docs (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/
 claude/use-claude); the anthropic SDK 2.16.0's Vertex client sends its ANTHROPIC_API_VERSION instead
-(``2026-10-21``, ``lib/vertex/_client.py``): the vertex profile accepts both."""
+(``2026-10-21``, ``lib/vertex/_client.py``): the vertex rules accept both."""
 
 
 def _wants_stream(path: str, body: Mapping[str, Any]) -> bool:
@@ -154,7 +158,7 @@ def thinking_config(variant: str) -> dict[str, Any]:
     return {"type": "enabled", "budget_tokens": 2048}
 
 
-class AnthropicMessagesDialect:
+class AnthropicMessagesDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
@@ -176,10 +180,13 @@ class AnthropicMessagesDialect:
             return self.error_body(err.status or 500, err.message, err.code)
         return dumps_compact(message_object(turn, model=model)).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return AnthropicObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obj, bad = json_body(body)
         if bad is not None:
             return [bad]
@@ -266,8 +273,8 @@ class AnthropicMessagesDialect:
                     out.append(Message.tool(str(b.get("tool_use_id", "")), _result_text(b.get("content"))))
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 def _block_json(b: Block) -> dict[str, Any]:

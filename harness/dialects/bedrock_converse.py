@@ -1,6 +1,6 @@
 """The AWS Bedrock dialect: ConverseStream (``/converse-stream``) and InvokeModelWithResponseStream for
 Anthropic models (``/invoke-with-response-stream``), over the binary eventstream. The message codec is
-``_bedrock_request`` (the strict profile reads requests with it too), the wire ``_bedrock_wire``."""
+``_bedrock_request`` (the strict rules read requests with it too), the wire ``_bedrock_wire``."""
 
 from __future__ import annotations
 
@@ -10,17 +10,19 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
+    Dialect,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
     check_variant,
     turn_error,
 )
-from harness.dialects._bedrock_profiles import PROFILES
 from harness.dialects._bedrock_request import (
     anthropic_content,
     build_request,
@@ -29,6 +31,7 @@ from harness.dialects._bedrock_request import (
     from_converse,
     parse_request,
 )
+from harness.dialects._bedrock_rules import RULES
 from harness.dialects._bedrock_wire import BedrockObserver, ConverseEmitter, InvokeEmitter, stop_reason
 from harness.events import (
     End,
@@ -76,7 +79,7 @@ _check = functools.partial(check_variant, "bedrock-converse", VARIANTS)
 
 
 
-class BedrockDialect:
+class BedrockDialect(Dialect):
     name = "bedrock-converse"
     transport = Transport.EVENTSTREAM
     content_type = "application/vnd.amazon.eventstream"
@@ -140,10 +143,13 @@ class BedrockDialect:
         out["metrics"] = {"latencyMs": 900}
         return dumps_compact(out).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return BedrockObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         try:
             obj = loads(body)
         except JSONDecodeError:
@@ -186,8 +192,8 @@ class BedrockDialect:
 
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 

@@ -4,7 +4,7 @@ the DIALECT object; the wire (emitter, observer) is in ``_cohere_wire``.
 Rule: a request carries each assistant message's reasoning back as a ``thinking`` item of its
 ``content`` list beside the ``text`` item (cohere SDK 7.3.1 ``AssistantMessageV2ContentOneItem``:
 ``text`` | ``thinking``), its calls in ``tool_calls``; tool results are ``role: tool`` messages. Cohere
-documents no passback rule that it enforces, so its only profile is lenient.
+documents no passback rule that it enforces, so its only provider rules are lenient.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import (
     LENIENT,
+    READ_ALL,
     Caps,
+    Dialect,
     Emitter,
-    LenientProfile,
+    LenientRules,
     Observer,
-    ProviderProfile,
+    ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -58,7 +61,7 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
-PROFILES: dict[str, ProviderProfile] = {LENIENT: LenientProfile(NAME)}
+RULES: dict[str, ProviderRules] = {LENIENT: LenientRules(NAME)}
 
 
 def _assistant(msg: Message) -> dict[str, Any]:
@@ -106,7 +109,7 @@ def _parse_assistant(raw: Mapping[str, Any]) -> Message:
     return Message("assistant", tuple(blocks))
 
 
-class CohereDialect:
+class CohereDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream"
@@ -126,12 +129,15 @@ class CohereDialect:
             return self.error_body(err.status or 500, err.message, err.code)
         return dumps_compact(response_object(turn, model=model)).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         if variant is not None:
             _check(variant)
         return CohereObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obj, bad = json_body(body)
         if bad is not None:
             return [bad]
@@ -177,8 +183,8 @@ class CohereDialect:
                 out.append(Message.user(_text(raw.get("content"))))
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 DIALECT = CohereDialect()

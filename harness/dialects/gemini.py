@@ -10,10 +10,13 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
+    Dialect,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -21,7 +24,7 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._gemini_names import camel_request
-from harness.dialects._gemini_profiles import PROFILES
+from harness.dialects._gemini_rules import RULES
 from harness.dialects._gemini_wire import (
     GeminiEmitter,
     GeminiObserver,
@@ -89,7 +92,7 @@ def _counted(turn: Turn) -> Usage:
     thoughts = -(-reasoning // 4)
     return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
 
-class GeminiDialect:
+class GeminiDialect(Dialect):
     name = "gemini"
     transport = Transport.SSE
     content_type = "text/event-stream"
@@ -98,13 +101,13 @@ class GeminiDialect:
     sse_eol = "\r\n"
     """Gemini separates frames with CRLF CRLF; ``_gemini_wire.encode_sse_crlf`` is the reference."""
 
-    def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[Transport, str]:
+    def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
         """``?alt=sse``: SSE; without it the real API streams a JSON array (``[{...}\\n,\\r\\n{...}\\n]``,
         ``application/json; charset=UTF-8``; recordings/corpus/gemini-*-array.jsonl)."""
         path, _, query = target.partition("?")
         if any(p == "alt=sse" for p in query.split("&")) or not path.endswith(":streamGenerateContent"):
-            return Transport.SSE, self.content_type  # (no path known: a plan built outside a request)
-        return Transport.JSON_ARRAY, self.json_content_type
+            return str(Transport.SSE), self.content_type  # (no path known: a plan built outside a request)
+        return str(Transport.JSON_ARRAY), self.json_content_type
     path_suffixes = (":streamGenerateContent", ":generateContent")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thought"
@@ -132,10 +135,13 @@ class GeminiDialect:
         obj = response_object(parts, model=model, finish=finish, usage=usage_metadata(usage))
         return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return GeminiObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obs = GeminiObserver()
         out: list[Event] = []
         try:
@@ -215,8 +221,8 @@ class GeminiDialect:
                     out.append(Message("tool", (_tool_result(fr),)))
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 

@@ -17,9 +17,13 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
+    READ_ALL,
     Caps,
-    LenientProfile,
-    ProviderProfile,
+    Dialect,
+    Emitter,
+    LenientRules,
+    ProviderRules,
+    Reading,
     Rejection,
     RequestSpec,
     Transport,
@@ -85,7 +89,7 @@ def _args_str(arguments: Any) -> str:
     return dumps_compact(arguments if arguments is not None else {})
 
 
-class OllamaEmitter:
+class OllamaEmitter(Emitter):
     """Canonical events -> NDJSON lines. Usage goes on the ``done`` line (``prompt_eval_count`` /
     ``eval_count``); Ollama reports ``done_reason:"stop"`` for a tool-call turn."""
 
@@ -235,7 +239,7 @@ class _Reader:
 class OllamaObserver:
     """NDJSON bytes (any split) -> canonical events; ``done:true`` -> :class:`End`."""
 
-    def __init__(self, **_: Any) -> None:
+    def __init__(self) -> None:
         self._jsonl = JSONLDecoder()
         self._r = _Reader()
         self._ended = False
@@ -309,7 +313,7 @@ def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-mod
     return dumps_compact(obj).encode()
 
 
-def observe_response(body: bytes, **_: Any) -> list[Event]:
+def observe_response(body: bytes) -> list[Event]:
     try:
         obj = loads(body.strip() or b"null")
     except (JSONDecodeError, ValueError):
@@ -423,7 +427,7 @@ def _no_reasoning(turn: Turn) -> Turn:
     )
 
 
-class _Profile:
+class _OllamaRules(ProviderRules):
     dialect = NAME
 
     def __init__(self, name: str, description: str, *, think_gated: bool) -> None:
@@ -440,15 +444,15 @@ class _Profile:
         return turn
 
 
-PROFILES: dict[str, ProviderProfile] = {
-    LENIENT: LenientProfile(NAME),
-    "ollama": _Profile(
+RULES: dict[str, ProviderRules] = {
+    LENIENT: LenientRules(NAME),
+    "ollama": _OllamaRules(
         "ollama", "Ollama: no passback rule; thinking only when the request sets think", think_gated=True
     ),
 }
 
 
-class OllamaDialect:
+class OllamaDialect(Dialect):
     name = NAME
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
@@ -466,18 +470,23 @@ class OllamaDialect:
 
     emit_response = staticmethod(emit_response)
 
-    def observer(self, variant: str | None = None, **options: Any) -> OllamaObserver:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> OllamaObserver:
         if variant is not None:
             _check_variant(variant)
-        return OllamaObserver(**options)
+        return OllamaObserver()
 
-    observe_response = staticmethod(observe_response)
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
+        return observe_response(body)
+
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 DIALECT = OllamaDialect()

@@ -1,7 +1,7 @@
 """The OpenAI Chat Completions dialect (``/chat/completions``): the variant table (each variant with its
 stream's :class:`~harness.dialects._chat_wire.Shape`), non-streaming bodies, the request codec and the
-DIALECT object; the emitter and the streaming observer in ``_chat_wire``, strict profiles in
-``_chat_profiles``.
+DIALECT object; the emitter and the streaming observer in ``_chat_wire``, provider rules in
+``_chat_rules``.
 
 Rule: a request carries each assistant message's reasoning back in its variant's form (the variant's
 :class:`~harness.dialects._chat_wire.Carrier`), or in the carriers a SUT's profile names
@@ -18,8 +18,11 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
-    ProviderProfile,
+    Dialect,
+    ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -42,7 +45,6 @@ from harness.dialects._chat_wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
     GEMINI_FORMAT,
-    INLINE_THINK,
     Carrier,
     ChatEmitter,
     ChatObserver,
@@ -249,18 +251,10 @@ _check_variant = functools.partial(check_variant, NAME, VARIANTS)
 # Non-streaming observer and emitter, the request codec
 
 
-def observe_response(
-    body: bytes,
-    *,
-    reasoning_fields: Sequence[str] | None = None,
-    implicit_think: bool = False,
-    inline_think: bool = INLINE_THINK,
-    carriers: Specs = (),
-    variant: str | None = None,
-    **_: Any,
-) -> list[Event]:
+def observe_response(body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL) -> list[Event]:
     """Canonical events from a non-streaming ``chat.completion`` body (``variant``: the upstream's,
-    whose inline tag pair and implicit opener the reader then knows)."""
+    whose inline tag pair and implicit opener the reader then knows; ``reading``: which carriers, and
+    whether inline tags are split)."""
     obj, notice = json_body(body)
     if notice is not None:
         return [notice]
@@ -269,9 +263,10 @@ def observe_response(
     if obj.get("error"):
         return [error_event(obj["error"])]
     shape = SHAPES.get(variant or "")
-    implicit = implicit_think or bool(shape and shape.implicit)
-    fields = reading_order(reasoning_fields, carriers)
-    r = Reader(fields, implicit, inline_think, carriers, shape.tags if shape is not None else TAGS)
+    implicit = bool(reading.implicit_think) or bool(shape and shape.implicit)
+    fields = reading_order(reading.reasoning_fields, reading.carriers)
+    tags = shape.tags if shape is not None else TAGS
+    r = Reader(fields, implicit, reading.inline_think, reading.carriers, tags)
     out: list[Event] = []
     finish: str | None = None
     for choice in obj.get("choices") or []:
@@ -567,7 +562,7 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
 # The dialect object
 
 
-class OpenAIChatDialect:
+class OpenAIChatDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
@@ -585,25 +580,34 @@ class OpenAIChatDialect:
 
     emit_response = staticmethod(emit_response)
 
-    def observer(self, variant: str | None = None, **options: Any) -> ChatObserver:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> ChatObserver:
         if variant is not None:
             _check_variant(variant)
-        options.setdefault("implicit_think", variant is not None and SHAPES[variant].implicit)
-        if variant is not None:
-            options.setdefault("think_tags", SHAPES[variant].tags)
-        return ChatObserver(**options)
+        shape = SHAPES[variant] if variant is not None else None
+        implicit = reading.implicit_think
+        return ChatObserver(
+            reasoning_fields=reading.reasoning_fields,
+            implicit_think=(shape is not None and shape.implicit) if implicit is None else implicit,
+            inline_think=reading.inline_think,
+            carriers=reading.carriers,
+            think_tags=shape.tags if shape is not None else TAGS,
+        )
 
-    observe_response = staticmethod(observe_response)
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        return observe_response(body, variant=variant, reading=reading)
+    multi_carrier = True  # reasoning_content, reasoning, reasoning_details ... (_chat_carriers.CARRIERS)
     reasoning_carriers = staticmethod(reasoning_carriers)
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        from harness.dialects._chat_profiles import PROFILES
-        from harness.dialects._chat_providers import PROFILES as PROFILES_2026
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        from harness.dialects._chat_rules import RULES
+        from harness.dialects._chat_rules_2026 import RULES as RULES_2026
 
-        return PROFILES | PROFILES_2026
+        return RULES | RULES_2026
 
 
 DIALECT = OpenAIChatDialect()

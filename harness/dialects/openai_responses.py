@@ -1,5 +1,5 @@
 """The OpenAI Responses dialect (``/v1/responses``): variants, request codec (reasoning items passed
-back before their function_call) and the DIALECT object; wire and profiles live in ``_responses_*``."""
+back before their function_call) and the DIALECT object; wire and provider rules live in ``_responses_*``."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
+    READ_ALL,
     Caps,
+    Dialect,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -23,7 +26,7 @@ from harness.dialects._base import (
 )
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._responses_observer import ResponsesObserver, observe_response_object
-from harness.dialects._responses_profiles import PROFILES
+from harness.dialects._responses_rules import RULES
 from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter, phase_of
 from harness.events import (
     Block,
@@ -107,7 +110,7 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
-class OpenAIResponsesDialect:
+class OpenAIResponsesDialect(Dialect):
     name = NAME
     transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
@@ -140,10 +143,13 @@ class OpenAIResponsesDialect:
         assert em.snapshot is not None
         return dumps_compact(em.snapshot).encode()
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         return ResponsesObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         obj, bad = json_body(body)
         if bad is not None:
             return [bad]
@@ -232,10 +238,10 @@ class OpenAIResponsesDialect:
         flush()
         return out
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        from harness.dialects._responses_providers import PROFILES as PROFILES_2026
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        from harness.dialects._responses_rules_2026 import RULES as RULES_2026
 
-        return PROFILES | PROFILES_2026
+        return RULES | RULES_2026
 
 
 def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:

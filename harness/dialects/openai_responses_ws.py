@@ -8,7 +8,7 @@ Facts (https://developers.openai.com/api/docs/guides/websocket-mode, openai-pyth
 ``{"type": "error", "status": 400, "error": {"type", "code", "message", "param"}}`` messages; with
 ``store: false`` only the most recent response of the same connection can be chained, else
 ``previous_response_not_found`` ("Previous response with id '...' not found."). Over plain HTTP the
-same endpoint answers SSE, so the emitter, observer and profiles are the Responses dialect's.
+same endpoint answers SSE, so the emitter, observer and provider rules are the Responses dialect's.
 """
 
 from __future__ import annotations
@@ -20,16 +20,18 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
+    READ_ALL,
     Emitter,
     Observer,
-    ProviderProfile,
+    ProviderRules,
+    Reading,
     Rejection,
     RequestSpec,
     Variant,
     check_variant,
 )
 from harness.dialects._responses_observer import ResponsesObserver
-from harness.dialects._responses_profiles import PROFILES as HTTP_PROFILES
+from harness.dialects._responses_rules import RULES as HTTP_RULES
 from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
 from harness.dialects.openai_responses import OpenAIResponsesDialect
 from harness.events import Event, Message, Turn
@@ -123,7 +125,7 @@ class WsMessageObserver:
 
 
 @dataclass(slots=True)
-class _OpenAIWs:
+class _OpenAIWs(ProviderRules):
     """The ``openai`` Responses rules, plus: without ``previous_response_id`` a function_call_output
     needs its function_call in the input (the connection's cache is only reached through the id)."""
 
@@ -136,7 +138,7 @@ class _OpenAIWs:
     )
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return HTTP_PROFILES["openai"].shape(request, turn)
+        return HTTP_RULES["openai"].shape(request, turn)
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         items = request.get("input")
@@ -153,7 +155,7 @@ class _OpenAIWs:
                     "openai-ws/no-tool-call",
                     (("previous_response_id", None, "the response that made the call"),),
                 )
-        return HTTP_PROFILES["openai"].validate(request, emitted)
+        return HTTP_RULES["openai"].validate(request, emitted)
 
 
 _check = functools.partial(check_variant, NAME, VARIANTS)
@@ -174,7 +176,7 @@ class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
         _check(variant)
         return super().emit_response(turn, variant, model=model)
 
-    def observer(self, variant: str | None = None, **options: Any) -> Observer:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
         """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
         return ResponsesObserver()
 
@@ -197,8 +199,8 @@ class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
         return super().parse_request({k: v for k, v in body.items() if k != "type"})
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return {"lenient": HTTP_PROFILES["lenient"], "openai-ws": _OpenAIWs()}
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return {"lenient": HTTP_RULES["lenient"], "openai-ws": _OpenAIWs()}
 
 
 DIALECT = OpenAIResponsesWsDialect()

@@ -16,10 +16,13 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
+    READ_ALL,
     Caps,
+    Dialect,
     EmitterLoop,
-    LenientProfile,
-    ProviderProfile,
+    LenientRules,
+    ProviderRules,
+    Reading,
     RequestSpec,
     Transport,
     Variant,
@@ -252,7 +255,7 @@ _LIFECYCLE = {"session", "agent_start", "turn_start", "turn_end", "message_start
 class PiObserver:
     """pi JSONL bytes (any split) -> canonical events; ``agent_end``/``agent_settled`` -> :class:`End`."""
 
-    def __init__(self, **_: Any) -> None:
+    def __init__(self) -> None:
         self._jsonl = JSONLDecoder()
         self._anomalies = 0
         self._tools: dict[int, int] = {}  # contentIndex -> tool ordinal
@@ -455,12 +458,12 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
     return out
 
 
-PROFILES: dict[str, ProviderProfile] = {
-    LENIENT: LenientProfile(NAME, "pi replays reasoning internally: nothing to enforce")
+RULES: dict[str, ProviderRules] = {
+    LENIENT: LenientRules(NAME, "pi replays reasoning internally: nothing to enforce")
 }
 
 
-class PiDialect:
+class PiDialect(Dialect):
     name = NAME
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
@@ -481,13 +484,16 @@ class PiDialect:
         e = PiEmitter(variant, model=model)
         return b"".join((f.data + "\n").encode() for f in e.feed(turn) + e.close())
 
-    def observer(self, variant: str | None = None, **options: Any) -> PiObserver:
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> PiObserver:
         if variant is not None:
             _check_variant(variant)
-        return PiObserver(**options)
+        return PiObserver()
 
-    def observe_response(self, body: bytes, **options: Any) -> list[Event]:
-        o = PiObserver(**options)
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
+        o = PiObserver()
         return o.feed(body) + o.end()
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
@@ -496,8 +502,8 @@ class PiDialect:
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
 
-    def profiles(self) -> Mapping[str, ProviderProfile]:
-        return PROFILES
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
 
 
 DIALECT = PiDialect()

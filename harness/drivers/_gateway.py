@@ -15,7 +15,7 @@ from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._files import write_files
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
-from harness.drivers._profile import SUTProfile, build_options, echo_pin, observer_options, substitute
+from harness.drivers._profile import SUTProfile, build_options, echo_pin, reading, substitute
 from harness.drivers._websocket import WsFrontDoor
 from harness.net import WireClient, WireError
 
@@ -45,7 +45,7 @@ class UrlDriver:
             dialect=self.profile.front_door,
             variant=self.profile.front_variant,
             path=self.profile.path,
-            observer_options=observer_options(self.profile),
+            reading=reading(self.profile),
             request=self.profile.request,
             build_options=build_options(self.profile),
             values=self.values,

@@ -15,9 +15,10 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from harness.dialects import get_dialect
+from harness.dialects import READ_ALL, Reading, get_dialect
 from harness.drivers._alarm import alarm
 from harness.drivers._base import (
     ERROR_BODY_CAP,
@@ -47,7 +48,7 @@ class FrontDoor:
         dialect: str,
         variant: str,
         path: str,
-        observer_options: dict[str, Any] | None = None,
+        reading: Reading | None = None,
         request: Mapping[str, RequestShape] | None = None,
         build_options: Mapping[str, Any] | None = None,
         values: Mapping[str, str] | None = None,
@@ -56,11 +57,12 @@ class FrontDoor:
         self.base_url = base_url.rstrip("/")
         self.values = dict(values or {})  # the run-wide placeholders (request shaping templates)
         self.dialect = get_dialect(dialect)
-        # the dialect's optional hook, read once (a dialect with one reasoning field has none)
-        self.carriers_of = getattr(self.dialect, "reasoning_carriers", None)
         self.variant = variant
         self.path = path
-        self.observer_options = observer_options or {}
+        self.reading = reading or READ_ALL  # the profile's say (None: every carrier, tags split)
+        # a twin reading without inline tags, when the profile lets the observer split them
+        splits = reading is not None and reading.inline_think
+        self.strict = replace(self.reading, inline_think=False) if splits else None
         self.request = request or {}
         self.build_options = dict(build_options or {})
         self.echo_pin = echo_pin  # why reasoning goes back in a fixed carrier ("": where the SUT put it)
@@ -114,12 +116,11 @@ class FrontDoor:
 
     def _carriers(self, data: bytes, form: str) -> tuple[str, ...]:
         """The fields reasoning rides in ``data`` (``form``: stream, body or request), when the front
-        door's dialect has several (``reasoning_carriers``); else ()."""
-        if self.carriers_of is None:
+        door's dialect has several (``multi_carrier``); else ()."""
+        if not self.dialect.multi_carrier:
             return ()
         declared = self.build_options.get("carriers", ())
-        names: tuple[str, ...] = self.carriers_of(data, form=form, carriers=declared)
-        return names
+        return self.dialect.reasoning_carriers(data, form=form, carriers=declared)
 
     def _echo(self, ctx: CaseContext, turn: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """The request builder's options for turn ``turn`` and what the timeline notes about its echo:
@@ -127,7 +128,7 @@ class FrontDoor:
         that keeps the message it got sends), unless the profile pins them (``echo_pin``); when the SUT
         used no field carrier, in ``front_variant``'s form. The note says which and why, so that a
         finding never blames the SUT for a carrier thinkwire chose."""
-        if turn == 0 or self.carriers_of is None:
+        if turn == 0 or not self.dialect.multi_carrier:
             return self.build_options, {}
         form = "stream" if ctx.case.stream else "body"
         seen: dict[str, None] = {}
@@ -158,18 +159,18 @@ class FrontDoor:
             read.emit([StreamError(_error_text(body), status=resp.status)])
             tl.add("client", "end", turn=turn)
             return
-        strict = self._strict_options()
+        strict = self.strict
         if not ctx.case.stream:
             body = read.budget.read_all(resp, ctx.max_bytes)
             watchdog.check()
-            events = self.dialect.observe_response(body, **self.observer_options)
+            events = self.dialect.observe_response(body, reading=self.reading)
             if strict is not None:
-                events += _inline_notice(events, self.dialect.observe_response(body, **strict))
+                events += _inline_notice(events, self.dialect.observe_response(body, reading=strict))
             read.emit(events)
             tl.add("client", "end", turn=turn)
             return
-        observer = self.dialect.observer(self.variant, **self.observer_options)
-        twin = self.dialect.observer(self.variant, **strict) if strict is not None else None
+        observer = self.dialect.observer(self.variant, reading=self.reading)
+        twin = self.dialect.observer(self.variant, reading=strict) if strict is not None else None
         seen_strict: list[Event] = []
         watch, seen_n = CancelWatch(cancel), 0
         for chunk in resp.body():
@@ -205,13 +206,6 @@ class FrontDoor:
                 body["tools"] = tools_json(self.dialect.name, specs)
         extra = getattr(case.turns[turn], "request", None) or {} if turn < len(case.turns) else {}
         return merge(merge(body, dict(extra)), shape.body), {**headers, **shape.headers}
-
-    def _strict_options(self) -> dict[str, Any] | None:
-        """When the profile lets the observer split inline <think> tags, the options of a twin that
-        does not: comparing the two tells whether this SUT relied on them (NON_STRICT, never PASS)."""
-        if self.observer_options.get("inline_think"):
-            return {**self.observer_options, "inline_think": False}
-        return None
 
 
 def _inline_notice(lenient: list[Event], strict: list[Event]) -> list[Event]:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
-from harness.dialects import CarrierSpec, Provider, provider_names, provider_of
+from harness.dialects import CarrierSpec, Provider, Reading, get_dialect, provider_names, provider_of
 from harness.drivers._files import load_files
 from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
 from harness.drivers._shaping import RequestShape, parse_request_table
@@ -35,8 +35,8 @@ __all__ = [
     "build_options",
     "echo_pin",
     "load_profile",
-    "observer_options",
     "parse_profile",
+    "reading",
     "substitute",
 ]
 
@@ -415,13 +415,12 @@ def echo_pin(profile: SUTProfile) -> str:
     return ""
 
 
-def observer_options(profile: SUTProfile) -> dict[str, Any]:
-    """Options for the front door's observer, from the profile."""
-    opts: dict[str, Any] = {}
-    if profile.reasoning_fields is not None:
-        opts["reasoning_fields"] = profile.reasoning_fields
-    if profile.front_door == "openai-chat":
-        opts["inline_think"] = profile.inline_think
-        if profile.carriers:
-            opts["carriers"] = profile.carriers
-    return opts
+def reading(profile: SUTProfile) -> Reading:
+    """How the front door's observer reads the SUT's reasoning, from the profile: its text carriers,
+    its declared ones, and whether inline tags count (only where the door's dialect offers a choice)."""
+    choice = get_dialect(profile.front_door).multi_carrier
+    return Reading(
+        reasoning_fields=profile.reasoning_fields,
+        inline_think=profile.inline_think and choice,
+        carriers=profile.carriers,
+    )

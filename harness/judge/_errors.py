@@ -87,7 +87,7 @@ def sut_error(view: CaseView) -> Finding:
     "signatures, reasoning items, thought signatures) is carried into the continuation unaltered.",
 )
 def passback(view: CaseView) -> Finding:
-    if view.case.profile == LENIENT or len(view.turns) < 2:
+    if view.case.provider_rules == LENIENT or len(view.turns) < 2:
         return na("passback", "no strict continuation in this case")
     reached = [t for t in view.turns[1:] if t.reached]
     if not reached:
@@ -144,7 +144,7 @@ def rejected(name: str, view: CaseView, t: TurnView, e: Entry) -> Finding:
     return Finding(
         name,
         Verdict.FAIL,
-        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) {how} "
+        message=f"turn {t.turn}: the strict upstream ({view.case.provider_rules}) {how} "
         f"({e.info.get('rule', '?')}); the SUT {surfaced}{echo}",
         expected=expected,
         actual=actual,
@@ -160,11 +160,12 @@ def rejected(name: str, view: CaseView, t: TurnView, e: Entry) -> Finding:
     "strict upstream's 400 is the evidence.",
 )
 def request_contract(view: CaseView) -> Finding:
-    if view.case.profile == LENIENT:
+    if view.case.provider_rules == LENIENT:
         return na("request-contract", "a lenient upstream has no request contract")
     rules = _request_rules(view)
     if not rules:
-        return na("request-contract", f"the profile {view.case.profile} enforces no request contract rule")
+        rules = view.case.provider_rules
+        return na("request-contract", f"the provider rules {rules} enforce no request contract rule")
     reached = [t for t in view.turns if t.reached]
     if not reached:
         return na("request-contract", "the upstream received no request")
@@ -179,10 +180,10 @@ def request_contract(view: CaseView) -> Finding:
 
 
 def _request_rules(view: CaseView) -> tuple[str, ...]:
-    """The rules of ``kind="request"`` the case's provider profile enforces (its ``request_rules``):
+    """The rules of ``kind="request"`` the case's provider rules enforce (its ``request_rules``):
     without one, an accepted request proves nothing about the contract."""
-    profile = get_dialect(view.case.dialect).profiles().get(view.case.profile)
-    return tuple(getattr(profile, "request_rules", ()))
+    rules = get_dialect(view.case.dialect).provider_rules().get(view.case.provider_rules)
+    return rules.request_rules if rules is not None else ()
 
 
 def _echo_note(view: CaseView, turn: int) -> str:

@@ -38,8 +38,9 @@ def required_checks(view: CaseView) -> dict[str, str]:
         v.gates_scripted and not faulted[i] and turns[i].cancel is None for i, v in enumerate(view.turns)
     ):
         out["incremental"] = "the scenario scripts a gate on a streamed turn"
-    if case.profile != LENIENT and len(turns) > 1:
-        out["passback"] = f"the scenario continues the conversation under the strict {case.profile} profile"
+    if case.provider_rules != LENIENT and len(turns) > 1:
+        rules = case.provider_rules
+        out["passback"] = f"the scenario continues the conversation under the strict {rules} rules"
     if any(t.cancel is not None for t in turns):
         out["cancellation"] = "the client cancels in this scenario"
     if case.scenario.outcome in ("error", "either") and any(faulted):

@@ -47,8 +47,8 @@ def passback_fidelity(view: CaseView) -> Finding:
         return Finding(
             "passback-fidelity",
             Verdict.FAIL if rejects else Verdict.NON_STRICT,
-            message=f"turn {t.turn}: the reasoning {view.case.profile} gave did not come back as it needs "
-            f"it ({e.info.get('rule', '?')}); the provider {consequence}",
+            message=f"turn {t.turn}: the reasoning {view.case.provider_rules} gave did not come back as "
+            f"it needs it ({e.info.get('rule', '?')}); the provider {consequence}",
             expected=expected,
             actual=actual,
             evidence=(view.index_of(e),),

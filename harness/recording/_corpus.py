@@ -53,7 +53,7 @@ class Entry:
     commit: str
     license: str
     variant: str
-    profile: str
+    provider_rules: str
     note: str
     trimmed: bool
     imported_with: str  # the ``thinkwire import`` flags, e.g. "--only 1 --trim 40"
@@ -156,7 +156,8 @@ def read_manifest(path: Path | None = None) -> Manifest:
             raise CassetteError(f"{where}: 'commit' must be the full 40-digit commit, not {commit!r}")
         entries.append(Entry(
             name, repo, _str(entry, "path", where), commit, lic,
-            _str(entry, "variant", where), _str(entry, "profile", where, "lenient"),
+            _str(entry, "variant", where),
+            _str(entry, "provider_rules", where, _str(entry, "profile", where, "lenient")),
             _str(entry, "note", where, ""), bool(entry.get("trimmed", False)),
             _str(entry, "imported_with", where, ""), _str(entry, "imported_as", where, f"{name}.yaml"),
             _sha(entry, "source_sha256", where), _sha(entry, "sha256", where), bool(entry.get("case", False)),

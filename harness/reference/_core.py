@@ -11,7 +11,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from harness._json import loads
-from harness.dialects import DIALECT_MODULES, Dialect, RequestSpec, check_variant, get_dialect
+from harness.dialects import (
+    DIALECT_MODULES,
+    READ_ALL,
+    Dialect,
+    Reading,
+    RequestSpec,
+    check_variant,
+    get_dialect,
+)
 from harness.events import End, Event, Message, Notice, StreamError, Usage
 from harness.reference._faults import FaultFilter, inline_think
 from harness.reference._parser_mutants import ParserFailure, Utf8Breaker, parser_mutant
@@ -133,8 +141,9 @@ class UpstreamPipe:
 
     def __init__(self, dialect: Dialect, variant: str, faults: Iterable[str] = ()) -> None:
         faults = frozenset(faults)
-        raw = {"inline_think": False} if "raw-inline-tags" in faults else {}  # FAULT: tags stay content
-        self.observer = dialect.observer(variant, **raw)
+        # FAULT: tags stay content
+        raw = Reading(inline_think=False) if "raw-inline-tags" in faults else READ_ALL
+        self.observer = dialect.observer(variant, reading=raw)
         self.filter = FaultFilter(faults)
         self.breaker = Utf8Breaker() if "break-utf8" in faults else None
         self.mutant = parser_mutant(faults, str(dialect.transport.value))
@@ -206,10 +215,8 @@ def whole_response(
     """A non-streaming upstream body -> (upstream events, delivered events); ``variant``: the route's
     (whose inline tag pair the reader then knows)."""
     faults = frozenset(faults)
-    options: dict[str, Any] = {} if variant is None else {"variant": variant}
-    if "raw-inline-tags" in faults:  # FAULT: tags stay content
-        options["inline_think"] = False
-    upstream = dialect.observe_response(body, **options)
+    raw = Reading(inline_think=False) if "raw-inline-tags" in faults else READ_ALL  # FAULT: tags stay content
+    upstream = dialect.observe_response(body, variant=variant, reading=raw)
     delivered = _delivered(FaultFilter(faults).run(upstream))
     if "nonstream-inline-think" in faults:
         delivered = inline_think(delivered)

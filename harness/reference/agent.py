@@ -170,7 +170,7 @@ class Agent:
 
     def turn(self, messages: list[Message], structured: Mapping[str, object]) -> tuple[int, Message]:
         """One streamed upstream request; returns (exit status, the assistant message it carried)."""
-        if getattr(self.dialect, "websocket", False):
+        if self.dialect.websocket:
             return self.ws_turn(messages, structured)
         spec = upstream_request(self.route, messages, stream=True, faults=self.faults, structured=structured)
         url = self.upstream + spec.path

@@ -140,7 +140,7 @@ class Gateway:
         client_model = str(body.get("model", ""))
         upstream = get_dialect(route.dialect)
         structured = structured_fields(body)
-        if getattr(upstream, "websocket", False):
+        if upstream.websocket:
             await self.forward_ws(resp, door, front, route, messages, stream, want_usage, client_model)
             return
         spec = upstream_request(route, messages, stream=stream, faults=self.faults, structured=structured)

@@ -65,7 +65,7 @@ def reference_sdk(request: SDKRequest) -> Iterator[Event]:
         route, request.messages, stream=request.stream, faults=faults, structured=structured
     )
     url = request.base_url.rstrip("/") + spec.path
-    if getattr(dialect, "websocket", False):
+    if dialect.websocket:
         yield from _websocket(request, dialect, route, faults)
         return
     body: Any = spec.body

@@ -222,11 +222,11 @@ def unsupported_reason(case: Case, profile: SUTProfile) -> str:
     if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input)):
         return why
     provider = case.provider.name
-    if case.profile != "lenient" and not profile.claims_provider(provider):
+    if case.provider_rules != "lenient" and not profile.claims_provider(provider):
         claimed = ", ".join(profile.providers or ())
         return (
             f"the SUT does not claim {provider}'s semantics (profile providers = [{claimed}]): "
-            f"the {case.profile} passback rules do not apply"
+            f"the {case.provider_rules} passback rules do not apply"
         )
     return ""
 

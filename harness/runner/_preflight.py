@@ -67,7 +67,7 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
             and c.stream == streams
             and c.chunking == "frames"
             and c.perturbation == "none"
-            and c.profile == LENIENT
+            and c.provider_rules == LENIENT
         )
 
     claimed = [

@@ -45,7 +45,7 @@ def _plainness(case: Case) -> tuple[bool, ...]:
         case.scenario.category == "wire-variants",
         len(t) == 1 and not t[0].faulted and t[0].cancel is None and t[0].replay is None,
         case.stream and case.chunking == "frames" and case.perturbation == "none",
-        case.profile == LENIENT,
+        case.provider_rules == LENIENT,
     )
 
 

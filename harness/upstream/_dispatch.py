@@ -2,7 +2,7 @@
 
 Rule: shared by every server (the loopback server, respx and the pytest-httpserver handler), so that
 they agree on turn order, routing, validation and records; immediate answers (404, 500, a strict
-profile's 400) are plans too. The request log is one :class:`RequestLog`: appended and read under its
+rules' 400) are plans too. The request log is one :class:`RequestLog`: appended and read under its
 one lock, read only through :meth:`RequestLog.snapshot`.
 """
 
@@ -34,7 +34,7 @@ from harness.upstream._plan import (
     dialect_for_path,
     wants_stream,
 )
-from harness.upstream._profile import check_fidelity, validate_request
+from harness.upstream._rules import check_fidelity, validate_request
 from harness.upstream._script import Conversation, Emit, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
@@ -164,7 +164,7 @@ def _plain(status: int, message: str) -> Plan:
 def _judge(
     state: ConversationState, script: Script, req: RecordedRequest, reject: Rejection | None
 ) -> Plan | None:
-    """The strict profile's say on a request: its passback comparison (a ``fidelity`` entry) and its
+    """The strict rules' say on a request: its passback comparison (a ``fidelity`` entry) and its
     verdict, or ``reject`` (the transport's): a ``rejected`` entry and the provider's exact answer (an
     error, or the turn a provider that refuses with a 200 streams instead), or None: serve the script."""
     turn = req.turn
@@ -288,7 +288,7 @@ def dispatch(
 
 
 def _answer(state: ConversationState, req: RecordedRequest, script: Script, reject: Rejection | None) -> Plan:
-    """The routed request's answer: ``reject`` or the strict profile's rejection, or the script's plan
+    """The routed request's answer: ``reject`` or the strict rules' rejection, or the script's plan
     (a mock-internal failure is a ``server-error`` of cause ``harness`` and an aborted answer)."""
     turn, tl = req.turn, state.timeline
     request = req.json if isinstance(req.json, Mapping) else {}

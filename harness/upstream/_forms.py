@@ -27,8 +27,9 @@ def answer_of(script: Script, request: Mapping[str, Any] | None, *, stream: bool
     variant = script.variant or get_dialect(script.dialect).default_variant
     if request is None:
         return Answer(variant)
-    model = provider_of(script.dialect, variant, script.profile).model
-    return answer_for(script.dialect, variant, request, profile=script.profile, stream=stream, model=model)
+    model = provider_of(script.dialect, variant, script.provider_rules).model
+    rules = script.provider_rules
+    return answer_for(script.dialect, variant, request, rules=rules, stream=stream, model=model)
 
 
 def withheld_entry(tl: Timeline, turn: int, script: Script, request: Mapping[str, Any], stream: bool) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects import Dialect, response_framing
+from harness.dialects import Dialect
 
 __all__ = ["REQUEST_ID", "framing", "merge_headers", "request_id"]
 
@@ -21,8 +21,8 @@ REQUEST_ID = "req_mock_thinkwire"
 
 def request_id(dialect: Dialect | None) -> tuple[tuple[str, str], ...]:
     """The header an official SDK reads the request id from, when the dialect names one."""
-    name = getattr(dialect, "id_header", None)
-    return ((name, REQUEST_ID),) if isinstance(name, str) else ()
+    name = dialect.id_header if dialect is not None else None
+    return ((name, REQUEST_ID),) if name is not None else ()
 
 
 def framing(
@@ -34,13 +34,13 @@ def framing(
     whose provider ends SSE lines with CRLF gets them under ``none``."""
     if dialect is None:
         return "sse", "text/event-stream", perturbation
-    transport, content_type = response_framing(dialect, target, request)
+    transport, content_type = dialect.stream_framing(target, request)
     if transport == "json-array":  # only a perturbation that acts on an array is played on one
         from harness.codec import PERTURBATIONS
 
         entry = PERTURBATIONS.get(perturbation)
         return transport, content_type, perturbation if entry and transport in entry.transports else "none"
-    if transport == "sse" and perturbation == "none" and getattr(dialect, "sse_eol", "\n") == "\r\n":
+    if transport == "sse" and perturbation == "none" and dialect.sse_eol == "\r\n":
         return transport, content_type, "crlf"
     return transport, content_type, perturbation
 

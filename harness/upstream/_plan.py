@@ -3,8 +3,8 @@ a response performs: head, writes (bytes + frame tags), gates, pauses, faults, a
 A streaming plan is produced lazily, a batch of frames at a time, wherever that gives the same bytes.
 
 Rule: one planner, two executors (the loopback server in ``_server.py`` and respx in ``_respx.py``);
-no sockets, clocks or threads here. The streaming decision lives here too (the provider profile's
-say on a request, in ``_profile``).
+no sockets, clocks or threads here. The streaming decision lives here too (the provider rules'
+say on a request, in ``_rules``).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def routes() -> tuple[tuple[str, str], ...]:
     pairs = [
         (suffix, name)
         for name in dialect_names()
-        if getattr(get_dialect(name), "routed", True)  # False: another dialect's paths (a WebSocket mode)
+        if get_dialect(name).routed  # False: another dialect's paths (a WebSocket mode)
         for suffix in get_dialect(name).path_suffixes
     ]
     return tuple(sorted(pairs, key=lambda pair: -len(pair[0])))
@@ -114,7 +114,7 @@ Action: TypeAlias = Head | Write | FrameRun | WaitGate | Sleep | Fault | Abort |
 
 
 class Plan:
-    """A response's actions, and the (profile-shaped) canonical events it carries (what it emitted).
+    """A response's actions, and the (rules-shaped) canonical events it carries (what it emitted).
 
     Iterating a plan yields its actions, one :class:`Write` per socket write; a lazy plan (``make``)
     plans them as they are taken, a batch of frames at a time, so a long stream's first byte does not
@@ -272,20 +272,17 @@ class _Planner:
     def emitter(self) -> Any:
         if self._emitter is None:
             self._emitter = self.dialect.emitter(self.variant, model=self.script.model)
-            bind = getattr(self._emitter, "bind_request", None)
-            if bind is not None:  # what the stream's shape depends on in the request
-                bind(self.request)
-            prime = getattr(self._emitter, "prime", None)
-            if prime is not None:  # what a wire says up front (Anthropic: input tokens in message_start)
-                prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
+            self._emitter.bind_request(self.request)  # what the stream's shape depends on in the request
+            # what a wire says up front (Anthropic: input tokens in message_start)
+            self._emitter.prime([ev for st in self.script.steps if isinstance(st, Emit) for ev in st.events])
         return self._emitter
 
     def shape(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
-        """What this answer carries: the request-forms table's say (any profile: e.g. no stream usage
-        unless asked, no summaries unless asked), then the provider profile's passback-side shaping."""
+        """What this answer carries: the request-forms table's say (any provider rules: e.g. no stream usage
+        unless asked, no summaries unless asked), then the provider rules' passback-side shaping."""
         events = self.answer.shape(events)
-        profile = self.dialect.profiles().get(self.script.profile)
-        return events if profile is None else tuple(profile.shape(self.request, events))
+        rules = self.dialect.provider_rules().get(self.script.provider_rules)
+        return events if rules is None else tuple(rules.shape(self.request, events))
 
     def add_frames(self, frames: Sequence[Frame]) -> None:
         term = self.script.terminator
@@ -420,7 +417,7 @@ class _Planner:
             self.events += shaped
             self.add_frames(self.emitter().feed(list(shaped)))
             return
-        # an Emit the profile shaped to nothing still opens the stream, as a whole plan does
+        # an Emit the rules shaped to nothing still opens the stream, as a whole plan does
         for batch in _writes.batches(shaped, _writes.BATCH) if shaped else [[]]:
             self.add_frames(self.emitter().feed(batch))
             yield from self.flush_full()
@@ -513,13 +510,9 @@ class _Planner:
                 break
             elif isinstance(step, HttpError):
                 raise ValueError("HttpError must be the first step of a script")
-        emit_for = getattr(dialect, "emit_response_for", None)  # a body that echoes the request
-        body = (
-            emit_for(tuple(self.events), self.variant, model=self.script.model, request=self.request)
-            if emit_for is not None
-            else dialect.emit_response(tuple(self.events), self.variant, model=self.script.model)
-        )
-        ctype = getattr(dialect, "json_content_type", "application/json")
+        events, model = tuple(self.events), self.script.model
+        body = dialect.emit_response_for(events, self.variant, model=model, request=self.request)
+        ctype = dialect.json_content_type
         headers = merge_headers((("content-type", ctype), *request_id(dialect)), self.script.headers)
         self.actions.append(Head(200, headers, "length", len(body)))
         if stall is not None:

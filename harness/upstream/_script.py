@@ -153,7 +153,7 @@ class Script:
     ``chunking`` and ``perturbation`` name entries of ``harness.codec.CHUNKERS`` / ``PERTURBATIONS``.
     ``terminator``: ``normal``, ``missing`` (drop frames tagged ``terminal``) or ``doubled``.
     ``stream``: ``None`` follows the request's own ``stream`` flag (a non-streaming request gets the
-    dialect's JSON body for the concatenated events). ``profile`` names the provider profile whose
+    dialect's JSON body for the concatenated events). ``provider_rules`` names the provider rules whose
     validator runs on the request first (``lenient`` accepts anything).
     """
 
@@ -164,7 +164,7 @@ class Script:
     perturbation: str = "none"
     terminator: Literal["normal", "missing", "doubled"] = "normal"
     stream: bool | None = None
-    profile: str = LENIENT
+    provider_rules: str = LENIENT
     model: str = "mock-model"
     headers: tuple[tuple[str, str], ...] = ()
     turn: int | None = None

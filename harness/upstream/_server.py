@@ -2,7 +2,7 @@
 
 Rule: start once per session, ``load(conversation, timeline=, client=)`` per case (the reset). Request
 N of the conversation gets ``scripts[N]``, whatever the model name; each is validated by the script's
-provider profile, planned by ``_plan`` and executed here write by write, with everything recorded.
+provider rules, planned by ``_plan`` and executed here write by write, with everything recorded.
 Many conversations at once: ``route(token, conversation, ...)`` per case in flight, ``unroute`` after;
 each request goes to the conversation its routing token names (``_routing``), with that conversation's
 timeline, gates and records; a request naming none is a stray (the SUT's), answered 500. ``share``

@@ -37,14 +37,14 @@ DEMO_SIGNATURE = "EqMBCkYIBxgCKkBtb2NrLXNpZ25hdHVyZS1vZi10aGUtZGVtby10dXJu"
 a Responses item's ``encrypted_content``), base64 like the real ones."""
 
 SERVE_KEEP = 20
-"""Requests ``serve`` / ``replay`` remember (and x 100 timeline entries): what a strict profile
+"""Requests ``serve`` / ``replay`` remember (and x 100 timeline entries): what strict rules
 checks a passback against, and enough to look at the last exchanges from a debugger."""
 
 
-def demo_conversation(dialect: str, variant: str | None = None, profile: str = LENIENT) -> Conversation:
+def demo_conversation(dialect: str, variant: str | None = None, rules: str = LENIENT) -> Conversation:
     """A reasoning -> text turn (signed, and with usage, where the variant carries them), answered to
     every request (overflow) in the form the request asks for (the request-forms table). An unknown
-    dialect, variant or profile is a :class:`FlagError` naming the closest known names."""
+    dialect, variant or provider rules name is a :class:`FlagError` naming the closest known names."""
     from harness.dialects import dialect_names, get_dialect
 
     if dialect not in dialect_names():
@@ -53,10 +53,10 @@ def demo_conversation(dialect: str, variant: str | None = None, profile: str = L
     variant = variant or d.default_variant
     if variant not in d.variants:
         raise FlagError(f"--variant {variant!r}: not a variant of {dialect}; {closest(variant, d.variants)}")
-    profiles = list(d.profiles())
-    if profile not in profiles:
+    known = list(d.provider_rules())
+    if rules not in known:
         raise FlagError(
-            f"--profile {profile!r}: not a provider profile of {dialect}; {closest(profile, profiles)}"
+            f"--provider-rules {rules!r}: not provider rules of {dialect}; {closest(rules, known)}"
         )
     caps = d.variants[variant].caps
     signed = (ReasoningSignature(DEMO_SIGNATURE),) if Caps.SIGNATURE in caps else ()
@@ -70,7 +70,7 @@ def demo_conversation(dialect: str, variant: str | None = None, profile: str = L
         *usage,
         End("stop"),
     )
-    script = Script(dialect, (Emit(turn),), variant=variant, profile=profile)
+    script = Script(dialect, (Emit(turn),), variant=variant, provider_rules=rules)
     return Conversation((), name=f"demo {dialect}:{variant}", overflow=script)
 
 

@@ -330,9 +330,9 @@ def test_parse_request_inverts_build_request() -> None:
     assert ANT.parse_request(spec.body) == CONVERSATION
 
 
-# -- provider profiles ----------------------------------------------------------------------------------
+# -- provider rules ------------------------------------------------------------------------------------
 
-STRICT = ANT.profiles()["anthropic"]
+STRICT = ANT.provider_rules()["anthropic"]
 EMITTED = [
     Message(
         "assistant",
@@ -388,7 +388,7 @@ def test_anthropic_accepts_the_unmodified_passback() -> None:
         variant="thinking",
     )
     assert STRICT.validate(built.body, EMITTED) is None
-    assert ANT.profiles()["lenient"].validate(_body(_TOOL), EMITTED) is None
+    assert ANT.provider_rules()["lenient"].validate(_body(_TOOL), EMITTED) is None
 
 
 def test_anthropic_rejects_missing_thinking_before_tool_use() -> None:
@@ -509,7 +509,7 @@ def test_anthropic_rejects_thinking_in_a_final_assistant_message_when_disabled()
 
 
 def test_deepseek_anthropic_requires_thinking_on_tool_use_turns() -> None:
-    ds = ANT.profiles()["deepseek-anthropic"]
+    ds = ANT.provider_rules()["deepseek-anthropic"]
     rejection = ds.validate(_body(_TOOL), EMITTED)
     assert rejection is not None
     assert (rejection.status, rejection.rule) == (400, "deepseek-anthropic/missing-thinking")
@@ -521,8 +521,8 @@ def test_deepseek_anthropic_requires_thinking_on_tool_use_turns() -> None:
     assert ds.validate(_body(_TOOL, thinking={"type": "disabled"}), EMITTED) is None
 
 
-@pytest.mark.parametrize("profile", ["anthropic", "deepseek-anthropic"])
-def test_shape_streams_no_thinking_unless_enabled(profile: str) -> None:
+@pytest.mark.parametrize("rules", ["anthropic", "deepseek-anthropic"])
+def test_shape_streams_no_thinking_unless_enabled(rules: str) -> None:
     turn: Turn = (
         RedactedReasoning("x"),
         ReasoningDelta("hmm"),
@@ -530,12 +530,12 @@ def test_shape_streams_no_thinking_unless_enabled(profile: str) -> None:
         TextDelta("Hi"),
         End(),
     )
-    shaped = ANT.profiles()[profile]
+    shaped = ANT.provider_rules()[rules]
     assert shaped.shape({"thinking": {"type": "enabled", "budget_tokens": 2048}}, turn) == turn
     assert shaped.shape({"thinking": {"type": "disabled"}}, turn) == (TextDelta("Hi"), End())
     no_config = shaped.shape({}, turn)
-    assert no_config == ((TextDelta("Hi"), End()) if profile == "anthropic" else turn)
-    assert ANT.profiles()["lenient"].shape({"thinking": {"type": "disabled"}}, turn) == turn
+    assert no_config == ((TextDelta("Hi"), End()) if rules == "anthropic" else turn)
+    assert ANT.provider_rules()["lenient"].shape({"thinking": {"type": "disabled"}}, turn) == turn
 
 
 # -- the anthropic SDK reads the emitter's bytes ---------------------------------------------------------
@@ -647,7 +647,7 @@ def test_anthropic_sdk_raises_on_the_error_event() -> None:
         list(stream)
 
 
-ADAPTIVE = ANT.profiles()["anthropic-adaptive"]
+ADAPTIVE = ANT.provider_rules()["anthropic-adaptive"]
 
 
 def test_adaptive_only_models_refuse_thinking_enabled_with_the_real_400() -> None:

@@ -386,7 +386,7 @@ def test_redacted_reasoning_passes_back_as_redacted_content() -> None:
     assert BEDROCK.parse_request(spec.body)[1] == msg
 
 
-# -- bedrock-claude profile ----------------------------------------------------------------------------
+# -- bedrock-claude rules ----------------------------------------------------------------------------
 
 
 def _request(assistant: Message, variant: str = "converse") -> dict[str, Any]:
@@ -403,12 +403,12 @@ def _body(rejection: Any) -> str:
 
 @pytest.mark.parametrize("variant", ["converse", "invoke"])
 def test_bedrock_claude_accepts_unmodified_reasoning(variant: str) -> None:
-    assert BEDROCK.profiles()["bedrock-claude"].validate(_request(ASSISTANT, variant), [ASSISTANT]) is None
+    assert BEDROCK.provider_rules()["bedrock-claude"].validate(_request(ASSISTANT, variant), [ASSISTANT]) is None
 
 
 def test_bedrock_claude_rejects_reasoning_dropped_before_tool_use() -> None:
     stripped = Message("assistant", (ASSISTANT.content[1],))
-    rejection = BEDROCK.profiles()["bedrock-claude"].validate(_request(stripped), [ASSISTANT])
+    rejection = BEDROCK.provider_rules()["bedrock-claude"].validate(_request(stripped), [ASSISTANT])
     assert _body(rejection) == (
         "The model returned the following errors: messages.1.content.0.type: Expected `thinking` or "
         "`redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final `assistant` message must "
@@ -424,7 +424,7 @@ def test_bedrock_claude_rejects_an_altered_signature() -> None:
     altered = Message(
         "assistant", (ReasoningBlock("Inspect the file first.", signature="sig_mock_X"), ASSISTANT.content[1])
     )
-    rejection = BEDROCK.profiles()["bedrock-claude"].validate(_request(altered), [ASSISTANT])
+    rejection = BEDROCK.provider_rules()["bedrock-claude"].validate(_request(altered), [ASSISTANT])
     assert _body(rejection) == (
         "The model returned the following errors: messages.1.content.0: Invalid `signature` in `thinking` block"
     )
@@ -437,7 +437,7 @@ def test_bedrock_claude_rejects_modified_reasoning_text() -> None:
     edited = Message(
         "assistant", (ReasoningBlock("Edited.", signature="sig_mock_bedrock"), ASSISTANT.content[1])
     )
-    rejection = BEDROCK.profiles()["bedrock-claude"].validate(_request(edited), [ASSISTANT])
+    rejection = BEDROCK.provider_rules()["bedrock-claude"].validate(_request(edited), [ASSISTANT])
     assert _body(rejection) == (
         "The model returned the following errors: messages.1.content.0: `thinking` or `redacted_thinking` "
         "blocks in the latest assistant message cannot be modified. These blocks must remain as they were in "
@@ -447,16 +447,16 @@ def test_bedrock_claude_rejects_modified_reasoning_text() -> None:
 
 def test_bedrock_claude_rejects_dropped_redacted_content() -> None:
     emitted = Message("assistant", (ReasoningBlock("", redacted="EmwKAhgB"), ASSISTANT.content[1]))
-    assert BEDROCK.profiles()["bedrock-claude"].validate(_request(emitted), [emitted]) is None
+    assert BEDROCK.provider_rules()["bedrock-claude"].validate(_request(emitted), [emitted]) is None
     dropped = Message("assistant", (ASSISTANT.content[1],))
     assert "Expected `thinking` or `redacted_thinking`" in _body(
-        BEDROCK.profiles()["bedrock-claude"].validate(_request(dropped), [emitted])
+        BEDROCK.provider_rules()["bedrock-claude"].validate(_request(dropped), [emitted])
     )
 
 
 def test_lenient_accepts_anything() -> None:
     stripped = Message("assistant", (ASSISTANT.content[1],))
-    assert BEDROCK.profiles()["lenient"].validate(_request(stripped), [ASSISTANT]) is None
+    assert BEDROCK.provider_rules()["lenient"].validate(_request(stripped), [ASSISTANT]) is None
 
 
 def test_error_body_shape() -> None:

@@ -30,7 +30,7 @@ def test_every_dialect_declares_its_routing(name: str) -> None:
 
 def test_routes_are_the_dialects_path_suffixes_longest_first() -> None:
     table = routes()
-    routed = [n for n in dialect_names() if getattr(get_dialect(n), "routed", True)]
+    routed = [n for n in dialect_names() if get_dialect(n).routed]
     assert routed == [n for n in dialect_names() if n != "openai-responses-ws"]  # its paths: Responses'
     assert sorted(table) == sorted((s, n) for n in routed for s in get_dialect(n).path_suffixes)
     assert [len(s) for s, _ in table] == sorted((len(s) for s, _ in table), reverse=True)

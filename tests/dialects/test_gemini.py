@@ -1,5 +1,5 @@
 """Gemini dialect: literal frames both ways, hypothesis round trips, observer notices, request codec,
-provider profiles with Google's exact 400 bodies, and google-genai reading the emitter's bytes."""
+provider rules with Google's exact 400 bodies, and google-genai reading the emitter's bytes."""
 
 # ruff: noqa: E501  (literal wire bytes and bodies stay on one line)
 from __future__ import annotations
@@ -302,7 +302,7 @@ def test_signature_only_blocks_pass_back_as_empty_text_parts() -> None:
     assert GEMINI.parse_request(spec.body)[1] == msg
 
 
-# -- provider profiles ------------------------------------------------------------------------------------
+# -- provider rules --------------------------------------------------------------------------------------
 
 EMITTED = [
     Message(
@@ -334,13 +334,13 @@ def _request(signature: str | None, *, history_without_signature: bool = False) 
 
 
 def test_gemini_3_accepts_the_signature_returned_on_its_part() -> None:
-    strict = GEMINI.profiles()["gemini-3"]
+    strict = GEMINI.provider_rules()["gemini-3"]
     assert strict.validate(_request("CiIB0e2Kb3a4gkvo"), EMITTED) is None
     assert strict.validate(_request("CiIB0e2Kb3a4gkvo", history_without_signature=True), EMITTED) is None
 
 
 def test_gemini_3_rejects_a_missing_signature_with_the_exact_body() -> None:
-    rejection = GEMINI.profiles()["gemini-3"].validate(_request(None), EMITTED)
+    rejection = GEMINI.provider_rules()["gemini-3"].validate(_request(None), EMITTED)
     assert rejection is not None
     assert rejection.status == 400
     assert rejection.rule == "gemini-3/missing-signature"
@@ -357,18 +357,18 @@ def test_gemini_3_rejects_a_missing_signature_with_the_exact_body() -> None:
         "  }\n"
         "}\n"
     )
-    later = GEMINI.profiles()["gemini-3"].validate(_request(None, history_without_signature=True), EMITTED)
+    later = GEMINI.provider_rules()["gemini-3"].validate(_request(None, history_without_signature=True), EMITTED)
     assert later is not None
     assert "position 5." in json.loads(later.body)["error"]["message"]
 
 
 def test_gemini_3_only_the_first_parallel_call_needs_a_signature() -> None:
     spec = GEMINI.build_request(CONVERSATION, model="m", stream=True, variant="signature")
-    assert GEMINI.profiles()["gemini-3"].validate(spec.body, []) is None
+    assert GEMINI.provider_rules()["gemini-3"].validate(spec.body, []) is None
 
 
 def test_gemini_3_rejects_an_altered_signature() -> None:
-    rejection = GEMINI.profiles()["gemini-3"].validate(_request("CiIB0e2Kb3a4gkvX"), EMITTED)
+    rejection = GEMINI.provider_rules()["gemini-3"].validate(_request("CiIB0e2Kb3a4gkvX"), EMITTED)
     assert rejection is not None
     assert (rejection.status, rejection.rule) == (400, "gemini-3/signature-altered")
     assert rejection.body == (
@@ -381,7 +381,7 @@ def test_gemini_3_rejects_an_altered_signature() -> None:
 
 
 def test_gemini_3_rejects_a_truncated_signature_as_bad_base64() -> None:
-    rejection = GEMINI.profiles()["gemini-3"].validate(_request("CiIB0"), EMITTED)
+    rejection = GEMINI.provider_rules()["gemini-3"].validate(_request("CiIB0"), EMITTED)
     assert rejection is not None
     assert (rejection.status, rejection.rule) == (400, "gemini-3/signature-not-base64")
     message = json.loads(rejection.body)["error"]["message"]
@@ -391,26 +391,26 @@ def test_gemini_3_rejects_a_truncated_signature_as_bad_base64() -> None:
 
 
 def test_gemini_3_accepts_the_documented_sentinel() -> None:
-    strict = GEMINI.profiles()["gemini-3"]
+    strict = GEMINI.provider_rules()["gemini-3"]
     assert strict.validate(_request("skip_thought_signature_validator"), EMITTED) is None
 
 
 def test_gemini_2_5_and_lenient_accept_a_missing_signature() -> None:
-    assert GEMINI.profiles()["gemini-2.5"].validate(_request(None), EMITTED) is None
-    assert GEMINI.profiles()["lenient"].validate(_request(None), EMITTED) is None
+    assert GEMINI.provider_rules()["gemini-2.5"].validate(_request(None), EMITTED) is None
+    assert GEMINI.provider_rules()["lenient"].validate(_request(None), EMITTED) is None
 
 
-@pytest.mark.parametrize("profile", ["gemini-2.5", "gemini-3"])
-def test_shape_streams_no_thoughts_unless_include_thoughts(profile: str) -> None:
+@pytest.mark.parametrize("rules", ["gemini-2.5", "gemini-3"])
+def test_shape_streams_no_thoughts_unless_include_thoughts(rules: str) -> None:
     turn: Turn = (ReasoningDelta("hmm"), TextDelta("Hi"), ReasoningSignature("CiIB"), End())
-    shaped = GEMINI.profiles()[profile]
+    shaped = GEMINI.provider_rules()[rules]
     with_thoughts = GEMINI.build_request([Message.user("hi")], model="m", stream=True, variant="thought").body
     without = GEMINI.build_request(
         [Message.user("hi")], model="m", stream=True, variant="thought", include_thoughts=False
     ).body
     assert shaped.shape(with_thoughts, turn) == turn
     assert shaped.shape(without, turn) == (TextDelta("Hi"), ReasoningSignature("CiIB"), End())
-    assert GEMINI.profiles()["lenient"].shape(without, turn) == turn
+    assert GEMINI.provider_rules()["lenient"].shape(without, turn) == turn
 
 
 # -- google-genai reads the emitter's bytes -------------------------------------------------------------

@@ -172,7 +172,7 @@ def test_request_codec_think_flag_and_thinking_passback() -> None:
 
 
 def test_profiles() -> None:
-    profiles = OLLAMA.profiles()
+    profiles = OLLAMA.provider_rules()
     assert set(profiles) == {"lenient", "ollama"}
     turn = (ReasoningDelta("r"), TextDelta("t"), End())
     assert profiles["lenient"].shape({}, turn) == turn

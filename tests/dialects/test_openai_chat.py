@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.codec import encode_frames
-from harness.dialects import Frame, get_dialect
-from harness.dialects._chat_profiles import deepseek_body
+from harness.dialects import Frame, Reading, get_dialect
+from harness.dialects._chat_rules import deepseek_body
 from harness.events import (
     End,
     Event,
@@ -58,7 +58,7 @@ def emit(turn: Turn, variant: str) -> list[Frame]:
 
 
 def observe(chunks: list[bytes], variant: str | None = None, **options: Any) -> list[Event]:
-    o = CHAT.observer(variant, **options)
+    o = CHAT.observer(variant, reading=Reading(**options))
     out: list[Event] = []
     for c in chunks:
         out += o.feed(c)
@@ -551,7 +551,7 @@ def test_parse_request_other_forms() -> None:
     ]
 
 
-# -- provider profiles ---------------------------------------------------------------------------
+# -- provider rules -----------------------------------------------------------------------------
 
 DS1 = b'{"error":{"message":"Missing `reasoning_content` field in the assistant message at message index 1. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}'
 DS2 = b'{"error":{"message":"The `reasoning_content` in the thinking mode must be passed back to the API.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}'
@@ -570,7 +570,7 @@ def request(variant: str = "reasoning_content", **assistant_changes: Any) -> dic
 
 
 def test_profiles_listed() -> None:
-    assert set(CHAT.profiles()) == {
+    assert set(CHAT.provider_rules()) == {
         "lenient",
         "deepseek-v3.2",
         "deepseek-v4",
@@ -582,46 +582,46 @@ def test_profiles_listed() -> None:
         "zai-coding",
         "vllm",
     }
-    for p in CHAT.profiles().values():
+    for p in CHAT.provider_rules().values():
         assert p.dialect == "openai-chat"
         assert p.description
 
 
 def test_lenient_accepts_anything() -> None:
-    lenient = CHAT.profiles()["lenient"]
+    lenient = CHAT.provider_rules()["lenient"]
     assert lenient.validate(request(reasoning_content=...), [ASSISTANT]) is None
     turn = (ReasoningDelta("r"), End())
     assert lenient.shape({}, turn) == turn
 
 
 def test_deepseek_v32_passes_with_reasoning_content() -> None:
-    assert CHAT.profiles()["deepseek-v3.2"].validate(request(), [ASSISTANT]) is None
+    assert CHAT.provider_rules()["deepseek-v3.2"].validate(request(), [ASSISTANT]) is None
 
 
 def test_deepseek_v32_missing_is_ds1_with_the_message_index() -> None:
-    rej = CHAT.profiles()["deepseek-v3.2"].validate(request(reasoning_content=...), [ASSISTANT])
+    rej = CHAT.provider_rules()["deepseek-v3.2"].validate(request(reasoning_content=...), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.body, rej.rule) == (400, DS1, "deepseek-reasoning-content-missing")
     assert rej.differences == (("messages[1].reasoning_content", None, "I need the weather tool."),)
 
 
 def test_deepseek_null_counts_as_missing() -> None:
-    rej = CHAT.profiles()["deepseek-v4"].validate(request(reasoning_content=None), [ASSISTANT])
+    rej = CHAT.provider_rules()["deepseek-v4"].validate(request(reasoning_content=None), [ASSISTANT])
     assert rej is not None
     assert rej.body == DS2
 
 
 def test_deepseek_v4_missing_is_ds2() -> None:
-    profile = CHAT.profiles()["deepseek-v4"]
-    assert profile.validate(request(), [ASSISTANT]) is None
-    rej = profile.validate(request(reasoning_content=...), [ASSISTANT])
+    rules = CHAT.provider_rules()["deepseek-v4"]
+    assert rules.validate(request(), [ASSISTANT]) is None
+    rej = rules.validate(request(reasoning_content=...), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.body) == (400, DS2)
     assert len(DS2) == 175  # the catalog's byte count of the real capture
 
 
 def test_deepseek_altered_reasoning_counts_as_lost() -> None:
-    rej = CHAT.profiles()["deepseek-v4"].validate(request(reasoning_content="I need"), [ASSISTANT])
+    rej = CHAT.provider_rules()["deepseek-v4"].validate(request(reasoning_content="I need"), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.body, rej.rule) == (400, DS2, "deepseek-reasoning-content-altered")
     assert rej.differences == (("messages[1].reasoning_content", "I need", "I need the weather tool."),)
@@ -631,28 +631,28 @@ def test_deepseek_checks_every_later_request_and_ignores_non_tool_turns() -> Non
     answer = Message("assistant", (ReasoningBlock("Tool answered."), TextBlock("18°C and clear.")))
     history = [*HISTORY, answer, Message.user("And in Rome?")]
     body = CHAT.build_request(history, model="m", stream=True, variant="reasoning_content").body
-    profile = CHAT.profiles()["deepseek-v3.2"]
+    rules = CHAT.provider_rules()["deepseek-v3.2"]
     body["messages"][3].pop("reasoning_content")  # the non-tool answer: may be dropped
-    assert profile.validate(body, [ASSISTANT, answer]) is None
+    assert rules.validate(body, [ASSISTANT, answer]) is None
     body["messages"][1].pop("reasoning_content")  # the tool turn, two user messages back
-    rej = profile.validate(body, [ASSISTANT, answer])
+    rej = rules.validate(body, [ASSISTANT, answer])
     assert rej is not None
     assert rej.body == DS1
 
 
 def test_deepseek_thinking_disabled_enforces_nothing_and_streams_no_reasoning() -> None:
-    profile = CHAT.profiles()["deepseek-v4"]
+    rules = CHAT.provider_rules()["deepseek-v4"]
     body = request(reasoning_content=...) | {"thinking": {"type": "disabled"}}
-    assert profile.validate(body, [ASSISTANT]) is None
+    assert rules.validate(body, [ASSISTANT]) is None
     turn = (ReasoningDelta("r"), TextDelta("t"), End())
-    assert profile.shape(body, turn) == (TextDelta("t"), End())
-    assert profile.shape({"thinking": {"type": "enabled"}}, turn) == turn
+    assert rules.shape(body, turn) == (TextDelta("t"), End())
+    assert rules.shape({"thinking": {"type": "enabled"}}, turn) == turn
 
 
 def test_deepseek_r1_rejects_reasoning_content_in_input() -> None:
-    profile = CHAT.profiles()["deepseek-r1"]
-    assert profile.validate(request(reasoning_content=...), [ASSISTANT]) is None
-    rej = profile.validate(request(), [ASSISTANT])
+    rules = CHAT.provider_rules()["deepseek-r1"]
+    assert rules.validate(request(reasoning_content=...), [ASSISTANT]) is None
+    rej = rules.validate(request(), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.rule) == (400, "deepseek-r1-no-reasoning-input")
     assert rej.body == deepseek_body(
@@ -662,10 +662,10 @@ def test_deepseek_r1_rejects_reasoning_content_in_input() -> None:
 
 
 def test_kimi_requires_the_key_even_empty() -> None:
-    profile = CHAT.profiles()["kimi"]
-    assert profile.validate(request(), [ASSISTANT]) is None
-    assert profile.validate(request(reasoning_content=""), [ASSISTANT]) is None
-    rej = profile.validate(request(reasoning_content=...), [ASSISTANT])
+    rules = CHAT.provider_rules()["kimi"]
+    assert rules.validate(request(), [ASSISTANT]) is None
+    assert rules.validate(request(reasoning_content=""), [ASSISTANT]) is None
+    rej = rules.validate(request(reasoning_content=...), [ASSISTANT])
     assert rej is not None
     assert (rej.status, rej.body, rej.rule) == (400, KIMI, "kimi-reasoning-content-missing")
     assert rej.differences == (("messages[1].reasoning_content", None, ""),)

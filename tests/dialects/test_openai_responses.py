@@ -1,5 +1,5 @@
 """OpenAI Responses dialect: literal frames both ways, hypothesis round trips under any chunking and
-perturbation, observer notices, request codec, the ``openai`` profile's exact 400/404s, and the openai SDK
+perturbation, observer notices, request codec, the ``openai`` rules' exact 400/404s, and the openai SDK
 reading the emitter's bytes."""
 
 # ruff: noqa: E501  (literal wire bytes and bodies stay on one line)
@@ -518,7 +518,7 @@ def test_parse_request_inverts_build_request() -> None:
     assert RESP.parse_request(spec.body) == CONVERSATION
 
 
-# -- provider profiles ----------------------------------------------------------------------------------
+# -- provider rules ------------------------------------------------------------------------------------
 
 EMITTED = [
     Message(
@@ -529,7 +529,7 @@ EMITTED = [
         ),
     )
 ]
-OPENAI = RESP.profiles()["openai"]
+OPENAI = RESP.provider_rules()["openai"]
 
 
 def _input(*items: dict[str, Any], store: bool = False) -> dict[str, Any]:
@@ -550,7 +550,7 @@ _OUT = {"type": "function_call_output", "call_id": "call_mock2", "output": "18°
 def test_openai_accepts_the_reasoning_item_before_its_call() -> None:
     assert OPENAI.validate(_input(_RS, _FC, _OUT), EMITTED) is None
     assert OPENAI.validate(_input(_FC, _OUT), []) is None  # nothing emitted: no reasoning to require
-    assert RESP.profiles()["lenient"].validate(_input(_FC, _OUT), EMITTED) is None
+    assert RESP.provider_rules()["lenient"].validate(_input(_FC, _OUT), EMITTED) is None
 
 
 def test_openai_rejects_a_call_without_its_reasoning_item() -> None:
@@ -608,7 +608,7 @@ def test_openai_shape_streams_summaries_only_when_requested() -> None:
     )
     signed: Turn = (ReasoningDelta("hmm"), ReasoningSignature("gAAAAB-enc"), TextDelta("Hi"), End())
     assert OPENAI.shape(not_asked, signed) == signed[1:]
-    assert RESP.profiles()["lenient"].shape(not_asked, turn) == turn
+    assert RESP.provider_rules()["lenient"].shape(not_asked, turn) == turn
 
 
 # -- the openai SDK reads the emitter's bytes ----------------------------------------------------------

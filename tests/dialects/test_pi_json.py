@@ -194,8 +194,8 @@ def test_round_trip_under_arbitrary_splits(variant: str, data: st.DataObject, ch
 def test_dialect_shape() -> None:
     assert PI.path_suffixes == ()
     assert {v.catalog_id for v in PI.variants.values()} == {"PI-JSONL-V1", "PI-JSONL-V2"}
-    assert set(PI.profiles()) == {"lenient"}
-    assert PI.profiles()["lenient"].validate({}, []) is None
+    assert set(PI.provider_rules()) == {"lenient"}
+    assert PI.provider_rules()["lenient"].validate({}, []) is None
     assert canon(PI.observe_response(PI.emit_response(CATALOG_TURN, "v2"))) == canon(CATALOG_TURN)
 
 

@@ -17,8 +17,8 @@ from harness.dialects._responses_items import INPUT_ITEM_TYPES
 from harness.events import Message, ReasoningBlock, ToolCallBlock
 
 RESP = get_dialect("openai-responses")
-OPENAI = RESP.profiles()["openai"]
-XAI = RESP.profiles()["xai"]
+OPENAI = RESP.provider_rules()["openai"]
+XAI = RESP.provider_rules()["xai"]
 EMITTED = [
     Message(
         "assistant",
@@ -122,7 +122,7 @@ def test_xai_rejects_the_same_items_in_its_own_body() -> None:
 
 # -- Anthropic: ThinkingBlockParam's thinking is Required[str] -------------------------------------------
 
-ANTH = get_dialect("anthropic-messages").profiles()["anthropic"]
+ANTH = get_dialect("anthropic-messages").provider_rules()["anthropic"]
 SIGNED = [Message("assistant", (ReasoningBlock("Look it up.", "sig_1"), ToolCallBlock("toolu_1", "f", "{}")))]
 
 
@@ -162,7 +162,7 @@ def test_anthropic_sdk_types_require_the_thinking_text() -> None:
     assert typing_extensions.get_origin(hints["thinking"]) is typing_extensions.Required
 
 
-@pytest.mark.parametrize("profile", ["openai", "openai-codex", "xai"])
-def test_every_strict_responses_profile_names_its_request_rules(profile: str) -> None:
-    rules = RESP.profiles()[profile].request_rules  # type: ignore[attr-defined]
+@pytest.mark.parametrize("name", ["openai", "openai-codex", "xai"])
+def test_every_strict_responses_rules_names_its_request_rules(name: str) -> None:
+    rules = RESP.provider_rules()[name].request_rules
     assert set(rules) == {"openai/unknown-input-item", "openai/no-tool-call"}

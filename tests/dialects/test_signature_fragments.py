@@ -56,8 +56,8 @@ def test_openrouter_rejects_a_signed_detail_sent_back_without_its_text() -> None
     emitted = [Message("assistant", (ReasoningBlock("Let me check.", signature="ErUBsig=="), CALL))]
     msgs = [Message.user("Weather?"), *emitted, Message.tool("toolu_1", "18°C")]
     body = CHAT.build_request(msgs, model="m", stream=True, variant="reasoning_details").body
-    profile = CHAT.profiles()["openrouter"]
-    assert profile.validate(body, emitted) is None
+    rules = CHAT.provider_rules()["openrouter"]
+    assert rules.validate(body, emitted) is None
     merged = body["messages"][1]["reasoning_details"][0]
     unmerged = [
         {k: v for k, v in merged.items() if k != "signature"},
@@ -71,7 +71,7 @@ def test_openrouter_rejects_a_signed_detail_sent_back_without_its_text() -> None
             *body["messages"][2:],
         ],
     }
-    rejection = profile.validate(split, emitted)
+    rejection = rules.validate(split, emitted)
     assert rejection is not None
     assert (rejection.status, rejection.rule, rejection.kind) == (
         400,
@@ -133,7 +133,7 @@ def test_gemini_3_signatures_refuses_a_lost_text_signature_with_missing_thought_
     body = GEMINI.build_request(
         msgs, model="gemini-3-pro-preview", stream=True, variant="signature-empty"
     ).body
-    strict, plain = GEMINI.profiles()["gemini-3-signatures"], GEMINI.profiles()["gemini-3"]
+    strict, plain = GEMINI.provider_rules()["gemini-3-signatures"], GEMINI.provider_rules()["gemini-3"]
     assert strict.validate(body, emitted) is None
     lost = json.loads(json.dumps(body))
     for part in lost["contents"][1]["parts"]:

@@ -11,7 +11,7 @@ from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 from harness._errors import PreflightError, ProfileError
 from harness.catalog import expand_all, load_catalog, select
-from harness.dialects import get_dialect
+from harness.dialects import Reading, get_dialect
 from harness.drivers import parse_profile
 from harness.drivers._shaping import shaping, tool_specs
 from harness.events import (
@@ -245,7 +245,7 @@ def test_narrowed_reasoning_fields_never_hide_signatures_or_redacted_blocks() ->
             "thinking_blocks": [{"type": "thinking", "thinking": "ab", "signature": "S"}],
         },
     )
-    obs = get_dialect("openai-chat").observer(reasoning_fields=("reasoning_content",))
+    obs = get_dialect("openai-chat").observer(reading=Reading(reasoning_fields=("reasoning_content",)))
     events = obs.feed(wire) + obs.end()
     assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "ab"  # read once
     assert [e for e in events if isinstance(e, ReasoningSignature)] == [ReasoningSignature("S")]

@@ -107,9 +107,9 @@ def test_2_gemini_snake_case_field_names_are_read() -> None:
     camel_answer, snake_answer = _answer(cx), _answer(_with(cx, body=snake))
     kinds = [k for k, _ in _seen(cx, snake_answer).units]
     assert kinds == [k for k, _ in _seen(cx, camel_answer).units]
-    assert kinds[0] == "thought"  # the thoughts are not withheld (gemini-3 profile)
+    assert kinds[0] == "thought"  # the thoughts are not withheld (gemini-3 rules)
     # recorded: a request with snake_case function_call / function_response parts was answered 200,
-    # and the mock's strict profile judges those parts (a call without its signature is a 400)
+    # and the mock's strict rules judge those parts (a call without its signature is a 400)
     cont = CORPUS["gemini-tools-array#1"]
     parts = _request(cont)["contents"][1]["parts"]
     assert "function_call" in parts[1]
@@ -140,10 +140,10 @@ def test_3_responses_store_defaults_to_true() -> None:
     # a reasoning item passed back by reference is found when store is left to its default (no 404)
     from harness.dialects import get_dialect
 
-    profile = get_dialect("openai-responses").profiles()["openai"]
+    rules = get_dialect("openai-responses").provider_rules()["openai"]
     ref = {"input": [{"type": "item_reference", "id": "rs_1"}, {"role": "user", "content": "go on"}]}
-    assert profile.validate(ref, []) is None
-    rejected = profile.validate({**ref, "store": False}, [])
+    assert rules.validate(ref, []) is None
+    rejected = rules.validate({**ref, "store": False}, [])
     assert rejected is not None
     assert rejected.status == 404
 

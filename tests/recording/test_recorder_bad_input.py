@@ -54,7 +54,9 @@ CASES: dict[str, tuple[Case, str]] = {
         lambda t, p: ["serve", "--variant", "reasoning_contnt"],
         "did you mean 'reasoning_content'",
     ),
-    "serve-profile": (lambda t, p: ["serve", "--profile", "lenint"], "--profile 'lenint'"),
+    "serve-provider-rules": (
+        lambda t, p: ["serve", "--provider-rules", "lenint"], "--provider-rules 'lenint'"
+    ),
     "serve-scenario": (
         lambda t, p: ["serve", "--scenario", "no/such/scenario"],
         "--scenario 'no/such/scenario'",

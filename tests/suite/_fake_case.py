@@ -19,5 +19,5 @@ class FakeCase:
     turns: tuple[TurnSpec, ...]
     dialect: str = "openai-chat"
     stream: bool = True
-    profile: str = "lenient"
+    provider_rules: str = "lenient"
     scenario: Any = field(default_factory=FakeScenario)

@@ -55,10 +55,10 @@ def test_every_model_rule_pair_is_one_the_real_api_has() -> None:
     for c in CASES:
         model = c.provider.model
         path, body = _client_request(c)
-        if c.profile == "anthropic-adaptive" or c.variant in ("adaptive", "omitted"):
+        if c.provider_rules == "anthropic-adaptive" or c.variant in ("adaptive", "omitted"):
             assert adaptive_only(model), f"{c.id}: adaptive-only / display-omitted rules under {model}"
             checked += 1
-        if c.profile == "vertex" or c.variant == "vertex":
+        if c.provider_rules == "vertex" or c.variant == "vertex":
             assert "/publishers/anthropic/models/" in path, f"{c.id}: Vertex rules on {path}"
             assert path.endswith((":rawPredict", ":streamRawPredict")), c.id
             checked += 1
@@ -75,6 +75,6 @@ def test_thinkwire_client_asks_for_every_premise_form_of_its_cases() -> None:
     for c in CASES:
         _, body = _client_request(c)
         model = c.provider.model
-        answer = answer_for(c.dialect, c.variant, body, profile=c.profile, stream=c.stream, model=model)
+        answer = answer_for(c.dialect, c.variant, body, rules=c.provider_rules, stream=c.stream, model=model)
         events = tuple(e for t in c.turns for e in t.events())
         assert not answer.withheld(events), (c.id, [r.name for r in answer.withheld(events)])

@@ -142,7 +142,7 @@ def test_passback_reports_rejection_and_whether_it_was_hidden() -> None:
         TurnSpec((Emit((ReasoningDelta("r"), ToolCallDelta(0, "c", "f", "{}"), End("tool_calls"))),), "hi"),
         TurnSpec((Emit((TextDelta("ok"), End())),)),
     )
-    case = FakeCase(turns, profile="deepseek-v4")
+    case = FakeCase(turns, provider_rules="deepseek-v4")
     tl = timeline([ReasoningDelta("r"), ToolCallDelta(0, "c", "f", "{}"), End("tool_calls")])
     tl.add("upstream", "request", turn=1)
     view = build_view(case, tl, KIND_TABLE["gateway"])

@@ -71,7 +71,7 @@ BAD = [
         "turns[0].steps[1].gate.reasonin",
         "reasoning",
     ),
-    ("unknown profile", '\nprofile = "deepsek-v4"\n' + GOOD, "profile", "deepseek-v4"),
+    ("unknown provider rules", '\nprovider_rules = "deepsek-v4"\n' + GOOD, "provider_rules", "deepseek-v4"),
     ("bad mode", '\nmodes = ["streaming"]\n' + GOOD, "modes", "stream"),
     ("unknown chunking", '\nchunkings = ["per-byte"]\n' + GOOD, "chunkings", "per-byte"),
     ("unknown turn field", GOOD.replace('user = "hi"', 'usr = "hi"'), "turns[0].usr", "user"),

@@ -10,7 +10,7 @@ import openai
 import pytest
 import respx
 
-from harness.dialects._chat_profiles import DS2_MESSAGE
+from harness.dialects._chat_rules import DS2_MESSAGE
 from harness.events import End, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.timeline import Timeline
 from harness.upstream import (
@@ -126,8 +126,8 @@ def _second_request(keep_reasoning: bool) -> list[dict[str, object]]:
 
 @pytest.mark.parametrize("keep", [True, False])
 def test_strict_profile_400(up: MockUpstream, client_sdk: openai.OpenAI, keep: bool) -> None:
-    strict = Script("openai-chat", (TOOL_TURN,), variant="reasoning_content", profile="deepseek-v4")
-    final = Script("openai-chat", (TURN,), variant="reasoning_content", profile="deepseek-v4")
+    strict = Script("openai-chat", (TOOL_TURN,), variant="reasoning_content", provider_rules="deepseek-v4")
+    final = Script("openai-chat", (TURN,), variant="reasoning_content", provider_rules="deepseek-v4")
     up.load(Conversation((strict, final)))
     list(client_sdk.chat.completions.create(model="m", messages=MESSAGES, stream=True))  # type: ignore[call-overload]
     if keep:
@@ -246,7 +246,7 @@ def test_inprocess_gate_is_a_non_blocking_check(mocked: RespxUpstream) -> None:
 
 
 def test_inprocess_strict_profile_and_disconnect(mocked: RespxUpstream) -> None:
-    strict = Script("openai-chat", (TOOL_TURN,), variant="reasoning_content", profile="deepseek-v4")
+    strict = Script("openai-chat", (TOOL_TURN,), variant="reasoning_content", provider_rules="deepseek-v4")
     mocked.load(Conversation((strict, strict)))
     c = inproc_sdk(mocked)
     stream = c.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[call-overload]

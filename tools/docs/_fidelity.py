@@ -83,7 +83,7 @@ def render_corpus_table(report: FidelityReport) -> str:
         files.setdefault(er.cx.file.name, (er.cx.file, []))[1].append(er)
     lines = [
         "| file | dialect | exchanges | source (repository, path, commit) | license | mock variant / "
-        "profile |",
+        "provider rules |",
         "|---|---|---|---|---|---|",
     ]
     for name, (cf, ers) in sorted(files.items()):
@@ -91,7 +91,7 @@ def render_corpus_table(report: FidelityReport) -> str:
         trimmed = ", trimmed" if cf.trimmed else ""
         lines.append(
             f"| `{name}.jsonl` | {ers[0].cx.dialect} | {len(ers)} ({'/'.join(modes)}{trimmed}) | "
-            f"{_source(cf)} | {cf.license} | {cf.variant} / {cf.profile} |"
+            f"{_source(cf)} | {cf.license} | {cf.variant} / {cf.provider_rules} |"
         )
     return "\n".join(lines)
 
@@ -189,7 +189,7 @@ def render(report: FidelityReport) -> str:
         "`../shared/corpus`, and `thinkwire corpus fetch` rebuilds it). For every "
         "recorded exchange the mock answers the *same request* with the *same content* (the recording "
         "decoded by the dialect's observer, emitted by thinkwire's emitter in the variant and provider "
-        "profile that play that provider), and `tools.fidelity` compares the two: status, framing "
+        "rules that play that provider), and `tools.fidelity` compares the two: status, framing "
         "(line ends, `event:` lines, padding, the JSON-array separator), the headers clients read "
         "(content type, and the request-id header each official SDK reads), the event grammar (which kinds, "
         "in which order), the fields of each kind with their JSON types (nothing the recording never "

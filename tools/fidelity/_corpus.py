@@ -1,5 +1,5 @@
 """The fidelity corpus as exchanges: each recorded exchange of each corpus file, with its dialect and its
-manifest entry (source, license, the mock variant and provider profile that play that provider).
+manifest entry (source, license, the mock variant and provider rules that play that provider).
 
 Rule: the corpus is found, read and verified by :mod:`harness.recording._corpus` and nowhere else;
 without a corpus :func:`load_corpus` raises :class:`CorpusAbsent`, whose message says where it was

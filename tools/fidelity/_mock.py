@@ -1,10 +1,10 @@
 """The mock's answer to each recorded request: the same content, through thinkwire's own emitter.
 
 Rule: the recorded response is decoded by its dialect's observer into canonical events; a script that
-emits exactly those events (in the variant and provider profile the manifest names for that provider)
+emits exactly those events (in the variant and provider rules the manifest names for that provider)
 answers the recorded request (its target with the query, its JSON body) through the mock upstream's own
-:func:`~harness.upstream._dispatch.dispatch`, one conversation per corpus file, so that a strict
-profile judges a continuation against what the mock itself emitted before. Nothing here is compared.
+:func:`~harness.upstream._dispatch.dispatch`, one conversation per corpus file, so that strict
+provider rules judge a continuation against what the mock itself emitted before. Nothing here is compared.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def mock_answers(exchanges: list[CorpusExchange]) -> list[MockAnswer]:
                 cx.dialect,
                 (Emit(recorded_events(cx)),),
                 variant=cx.file.variant,
-                profile=cx.file.profile,
+                provider_rules=cx.file.provider_rules,
                 model=_model(cx, request),
             )
         )

@@ -1,4 +1,4 @@
-"""Anthropic Messages provider profiles: lenient, ``anthropic`` (thinking blocks passed back unmodified,
+"""Anthropic Messages provider rules: lenient, ``anthropic`` (thinking blocks passed back unmodified,
 signed, first, not last; Anthropic's six 400 messages) and ``deepseek-anthropic`` (DeepSeek's rule)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from harness._json import dumps_compact
-from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, LenientRules, ProviderRules, Rejection
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -29,7 +29,7 @@ __all__ = [
     "MISSING_THINKING",
     "MODIFIED",
     "NOT_FIRST",
-    "PROFILES",
+    "RULES",
     "SIGNATURE_REQUIRED",
     "THINKING_REQUIRED",
     "anthropic_error_body",
@@ -161,7 +161,7 @@ def _req(b: Mapping[str, Any]) -> tuple[str, str, str]:
 
 
 @dataclass(slots=True)
-class _Anthropic:
+class _Anthropic(ProviderRules):
     name: str = "anthropic"
     dialect: str = "anthropic-messages"
     description: str = (
@@ -328,7 +328,7 @@ def _in_tool_loop(msgs: Sequence[Any], n: int) -> bool:
 
 
 @dataclass(slots=True)
-class _DeepSeek:
+class _DeepSeek(ProviderRules):
     name: str = "deepseek-anthropic"
     dialect: str = "anthropic-messages"
     description: str = (
@@ -393,8 +393,8 @@ class _Vertex(_Anthropic):
         return _Anthropic.validate(self, request, emitted)
 
 
-PROFILES: dict[str, ProviderProfile] = {
-    LENIENT: LenientProfile("anthropic-messages"),
+RULES: dict[str, ProviderRules] = {
+    LENIENT: LenientRules("anthropic-messages"),
     "anthropic": _Anthropic(),
     "anthropic-adaptive": _AnthropicAdaptive(),
     "deepseek-anthropic": _DeepSeek(),

@@ -1,7 +1,8 @@
 """Strict Chat Completions providers: DeepSeek (three generations) and Kimi passback rules, exact 400s.
 
-Rule: a profile validates the raw request body against what this upstream emitted earlier and answers
-the provider's exact status and body bytes (wire-formats.md §7); ``lenient`` accepts everything.
+Rule: a provider's rules validate the raw request body against what this upstream emitted earlier
+and answer the provider's exact status and body bytes (wire-formats.md §7); ``lenient`` accepts
+everything.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Difference, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._base import Difference, LenientRules, ProviderRules, Rejection
 from harness.events import (
     Message,
     ReasoningDelta,
@@ -24,10 +25,10 @@ __all__ = [
     "DS1_MESSAGE",
     "DS2_MESSAGE",
     "KIMI_MESSAGE",
-    "PROFILES",
     "R1_MESSAGE",
-    "DeepSeekProfile",
-    "KimiProfile",
+    "RULES",
+    "DeepSeekRules",
+    "KimiRules",
     "deepseek_body",
     "kimi_body",
 ]
@@ -88,7 +89,7 @@ def _call_ids(raw: Mapping[str, Any]) -> set[str]:
 
 
 @dataclass
-class DeepSeekProfile:
+class DeepSeekRules(ProviderRules):
     """DeepSeek thinking mode (V3.2 wording DS-1, V4 wording DS-2), or the R1-era opposite rule.
 
     Rule ``missing``: every assistant message with ``tool_calls`` needs a ``reasoning_content`` key
@@ -149,7 +150,7 @@ class DeepSeekProfile:
 
 
 @dataclass
-class KimiProfile:
+class KimiRules(ProviderRules):
     """Moonshot Kimi thinking: every assistant tool-call message carries ``reasoning_content`` (an empty
     string satisfies it; null or absent does not). Presence only: Kimi never compares the text."""
 
@@ -172,21 +173,21 @@ class KimiProfile:
         return _strip_reasoning(turn) if _thinking_disabled(request) else turn
 
 
-PROFILES: dict[str, ProviderProfile] = {
+RULES: dict[str, ProviderRules] = {
     p.name: p
     for p in (
-        LenientProfile("openai-chat"),
-        DeepSeekProfile(
+        LenientRules("openai-chat"),
+        DeepSeekRules(
             "deepseek-v3.2",
             "DeepSeek V3.2 thinking mode: tool-call turns keep reasoning_content (DS-1)",
             "ds1",
         ),
-        DeepSeekProfile(
+        DeepSeekRules(
             "deepseek-v4", "DeepSeek V4 thinking mode: tool-call turns keep reasoning_content (DS-2)", "ds2"
         ),
-        DeepSeekProfile(
+        DeepSeekRules(
             "deepseek-r1", "deepseek-reasoner (R1 era): reasoning_content in input is a 400", "r1"
         ),
-        KimiProfile(),
+        KimiRules(),
     )
 }

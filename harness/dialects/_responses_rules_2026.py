@@ -2,7 +2,7 @@
 and xAI (encrypted reasoning: dropped degrades, altered is a 400).
 
 Rule: ``fidelity`` compares what this upstream emitted with what came back; ``validate`` answers the
-provider's exact error only where the provider rejects. Sources are named per profile.
+provider's exact error only where the provider rejects. Sources are named per provider.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from harness._json import dumps_compact, loads
-from harness.dialects._base import Difference, Fidelity, ProviderProfile, Rejection
-from harness.dialects._responses_profiles import _OpenAI, altered_encrypted, input_items, opaque_blobs
+from harness.dialects._base import Difference, Fidelity, ProviderRules, Rejection
+from harness.dialects._responses_rules import _OpenAI, altered_encrypted, input_items, opaque_blobs
 from harness.dialects._responses_wire import phase_of
 from harness.events import Message, TextBlock, Turn
 
-__all__ = ["PROFILES", "XAI_NOT_DECRYPTED"]
+__all__ = ["RULES", "XAI_NOT_DECRYPTED"]
 
 XAI_NOT_DECRYPTED = (
     "Could not decrypt the provided encrypted_content. Ensure the value is the unmodified encrypted_content "
@@ -44,7 +44,7 @@ class _Codex(_OpenAI):
     """OpenAI's gpt-5.3-codex and later: every assistant message comes back with the ``phase`` it was
     given (openai ``ResponseOutputMessage.phase``: "preserve and resend phase on all assistant
     messages — dropping it can degrade performance"). A lost phase answers 200: NON_STRICT; the rest
-    is the ``openai`` profile."""
+    is the ``openai`` rules'."""
 
     name: str = "openai-codex"
     description: str = (
@@ -70,7 +70,7 @@ class _Codex(_OpenAI):
 
 
 @dataclass(slots=True)
-class _Xai:
+class _Xai(ProviderRules):
     """xAI's Responses API (https://docs.x.ai/developers/advanced-api-usage/troubleshooting-reasoning):
     reasoning items come back with their ``encrypted_content``, in place; "when an integration loses
     it, nothing fails: the API returns 200, and results can get worse". An altered blob cannot be
@@ -118,4 +118,4 @@ class _Xai:
         return Fidelity("xai/encrypted-reasoning", tuple(diffs), rejects=bool(bad))
 
 
-PROFILES: dict[str, ProviderProfile] = {p.name: p for p in (_Codex(), _Xai())}
+RULES: dict[str, ProviderRules] = {p.name: p for p in (_Codex(), _Xai())}

@@ -1,4 +1,4 @@
-"""The 2026 provider profiles, rule by rule: the exact error each rejecting provider answers (Gemini's
+"""The 2026 provider rules, rule by rule: the exact error each rejecting provider answers (Gemini's
 OpenAI-compatible endpoint, OpenRouter relaying Anthropic, OpenAI's invalid_encrypted_content, xAI,
 Claude on Vertex) and the passback comparison of those that only degrade (MiniMax, Z.ai, vLLM, OpenAI
 codex phase, xAI, OpenRouter server-tool records): what passes, what degrades, what is rejected."""
@@ -29,10 +29,9 @@ def chat_body(emitted: Sequence[Message], variant: str, **options: Any) -> dict[
     return CHAT.build_request(msgs, model="m", stream=True, variant=variant, **options).body
 
 
-def check(dialect: Any, profile: str, body: Mapping[str, Any], emitted: Sequence[Message]) -> tuple[Rejection | None, Fidelity | None]:
-    p = dialect.profiles()[profile]
-    fid = getattr(p, "fidelity", None)
-    return p.validate(body, emitted), (fid(body, emitted) if fid else None)
+def check(dialect: Any, name: str, body: Mapping[str, Any], emitted: Sequence[Message]) -> tuple[Rejection | None, Fidelity | None]:
+    p = dialect.provider_rules()[name]
+    return p.validate(body, emitted), p.fidelity(body, emitted)
 
 
 # -- Gemini's OpenAI-compatible endpoint ---------------------------------------------------------
@@ -229,7 +228,7 @@ def test_vertex_routes_by_path_and_requires_anthropic_version() -> None:
     assert dialect_for_path(spec.path) == "anthropic-messages"
     assert ANT.wants_stream(spec.path, {"stream": True}) is False
     assert ANT.wants_stream(spec.path.replace(":rawPredict", ":streamRawPredict"), {}) is True
-    vertex = ANT.profiles()["vertex"]
+    vertex = ANT.provider_rules()["vertex"]
     assert vertex.validate(spec.body, []) is None
     assert vertex.validate({**spec.body, "anthropic_version": "2026-10-21"}, []) is None  # the SDK's value
     rejection = vertex.validate({k: v for k, v in spec.body.items() if k != "anthropic_version"}, [])

@@ -1,4 +1,4 @@
-"""Bedrock provider profiles: lenient and bedrock-claude (reasoning blocks with their signature must come
+"""Bedrock provider rules: lenient and bedrock-claude (reasoning blocks with their signature must come
 back unmodified before the toolUse they belong to; HTTP 400 ``ValidationException`` otherwise)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import LENIENT, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, LenientRules, ProviderRules, Rejection
 from harness.dialects._bedrock_request import parse_request
 from harness.events import Block, Message, ReasoningBlock, ToolCallBlock, Turn
 
-__all__ = ["PROFILES"]
+__all__ = ["RULES"]
 
 _PREFIX = "The model returned the following errors: "
 """(guess) Bedrock's wrapper text around the Anthropic message; the exact Converse wording is not in the
@@ -35,7 +35,7 @@ def _reasoning_before_tools(blocks: Sequence[Block]) -> list[ReasoningBlock]:
 
 
 @dataclass(slots=True)
-class _BedrockClaude:
+class _BedrockClaude(ProviderRules):
     name: str = "bedrock-claude"
     dialect: str = "bedrock-converse"
     description: str = (
@@ -122,7 +122,7 @@ class _BedrockClaude:
         return None
 
 
-PROFILES: dict[str, ProviderProfile] = {
-    LENIENT: LenientProfile("bedrock-converse"),
+RULES: dict[str, ProviderRules] = {
+    LENIENT: LenientRules("bedrock-converse"),
     "bedrock-claude": _BedrockClaude(),
 }

@@ -1,4 +1,4 @@
-"""Gemini provider profiles: lenient, gemini-2.5 (signatures optional), gemini-3 (thought signatures
+"""Gemini provider rules: lenient, gemini-2.5 (signatures optional), gemini-3 (thought signatures
 enforced on the first functionCall part of each step of the current turn, with Google's exact 400s) and
 gemini-3-signatures (also the signature of a text answer: lost, the next answer is a 200 that finishes
 with MISSING_THOUGHT_SIGNATURE)."""
@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.dialects._base import LENIENT, Difference, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
 from harness.dialects._gemini_names import camel_request
 from harness.events import End, Message, ReasoningDelta, TextBlock, ToolCallBlock, Turn
 
-__all__ = ["PROFILES", "missing_signature_message"]
+__all__ = ["RULES", "missing_signature_message"]
 
 SENTINELS = frozenset({"skip_thought_signature_validator", "context_engineering_is_the_way_to_go"})
 """Signatures Google documents for history the model did not produce (accepted: **(guess)**)."""
@@ -93,7 +93,7 @@ def _missing_text_signature(
 
 
 @dataclass(slots=True)
-class _Gemini:
+class _Gemini(ProviderRules):
     name: str
     description: str
     strict: bool
@@ -192,8 +192,8 @@ class _Gemini:
         return None
 
 
-PROFILES: dict[str, ProviderProfile] = {
-    LENIENT: LenientProfile("gemini"),
+RULES: dict[str, ProviderRules] = {
+    LENIENT: LenientRules("gemini"),
     "gemini-2.5": _Gemini(
         "gemini-2.5", "Gemini 2.5: thought signatures optional; thoughts only with includeThoughts", False
     ),

@@ -1,4 +1,4 @@
-"""OpenAI Responses provider profiles: lenient, and ``openai`` (reasoning item before its function_call,
+"""OpenAI Responses provider rules: lenient, and ``openai`` (reasoning item before its function_call,
 no orphan reasoning, no id-only reasoning under ``store:false``, encrypted content back unaltered,
 summaries only when requested)."""
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from harness._json import dumps_compact
-from harness.dialects._base import LENIENT, Fidelity, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._base import LENIENT, Fidelity, LenientRules, ProviderRules, Rejection
 from harness.dialects._responses_items import ItemProblem, call_problem, schema_problem
 from harness.events import (
     Message,
@@ -28,7 +28,7 @@ __all__ = [
     "MISSING_REASONING",
     "NOT_PERSISTED",
     "ORPHAN_REASONING",
-    "PROFILES",
+    "RULES",
     "altered_encrypted",
     "input_items",
     "opaque_blobs",
@@ -136,7 +136,7 @@ def input_items(
 
 
 @dataclass(slots=True)
-class _OpenAI:
+class _OpenAI(ProviderRules):
     """OpenAI's Responses API, stateless (``store:false``) tool loops."""
 
     name: str = "openai"
@@ -277,4 +277,4 @@ class _OpenAI:
         return Rejection(400, openai_error_body(message), "openai/missing-reasoning", (("input", None, rs),))
 
 
-PROFILES: dict[str, ProviderProfile] = {LENIENT: LenientProfile("openai-responses"), "openai": _OpenAI()}
+RULES: dict[str, ProviderRules] = {LENIENT: LenientRules("openai-responses"), "openai": _OpenAI()}

@@ -6,7 +6,7 @@ preserved thinking, vLLM.
 Rule: ``validate`` answers the provider's exact error where it rejects; ``fidelity`` compares what this
 upstream emitted with what came back, byte-exact where the provider says so, and reports the
 differences the provider would silently degrade on (these providers answer 200). Sources are named in
-each profile's docstring; docs/wire-notes-2026-b.md keeps the wire facts.
+each rules class's docstring; docs/wire-notes-2026-b.md keeps the wire facts.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Difference, Fidelity, LenientProfile, ProviderProfile, Rejection
+from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
 from harness.dialects._chat_carriers import server_tool_call
 from harness.dialects._chat_reader import google_signature
-from harness.dialects._gemini_profiles import SENTINELS, missing_signature_message
+from harness.dialects._gemini_rules import SENTINELS, missing_signature_message
 from harness.dialects._think import TAGS
 from harness.events import Message, ReasoningBlock
 
-__all__ = ["OPENROUTER_INVALID_SIGNATURE", "PROFILES", "history", "openrouter_body"]
+__all__ = ["OPENROUTER_INVALID_SIGNATURE", "RULES", "history", "openrouter_body"]
 
 OPENROUTER_INVALID_SIGNATURE = "messages.{n}.content.0: Invalid `signature` in `thinking` block"
 
@@ -78,7 +78,7 @@ def _turn_start(msgs: Sequence[Any]) -> int:
 
 
 @dataclass
-class _Passthrough(LenientProfile):
+class _Passthrough(LenientRules):
     """Streams the scripted turn as it is; validates nothing unless a subclass says so."""
 
 
@@ -94,7 +94,7 @@ def _google_array(message: str) -> bytes:
 
 
 @dataclass
-class GeminiOpenAIProfile(_Passthrough):
+class GeminiOpenAIRules(_Passthrough):
     """Gemini 3 on ``/v1beta/openai/chat/completions``: the first tool call of each assistant message of
     the current turn carries ``extra_content.google.thought_signature``, unmodified
     (https://ai.google.dev/gemini-api/docs/thought-signatures, OpenAI compatibility section); parallel
@@ -146,7 +146,7 @@ def _details(raw: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 @dataclass
-class OpenRouterProfile(_Passthrough):
+class OpenRouterRules(_Passthrough):
     """OpenRouter in front of Anthropic: an assistant message's ``reasoning_details`` go back unchanged
     (https://openrouter.ai/docs/use-cases/reasoning-tokens, preserving reasoning blocks). A signed
     ``reasoning.text`` detail (often a signature-only one) that is missing or altered, or that comes back
@@ -207,7 +207,7 @@ def _reasoning_text(m: Message) -> str:
 
 
 @dataclass
-class MiniMaxProfile(_Passthrough):
+class MiniMaxRules(_Passthrough):
     """MiniMax-M2.x on its OpenAI-compatible API: the complete assistant message goes back; with the
     native format its ``content`` keeps the ``<think>…</think>`` block byte for byte, with
     ``reasoning_split`` its ``reasoning_details`` text must be preserved completely
@@ -233,7 +233,7 @@ class MiniMaxProfile(_Passthrough):
 
 
 @dataclass
-class ZaiProfile(_Passthrough):
+class ZaiRules(_Passthrough):
     """Z.ai GLM preserved thinking: on the Coding Plan endpoint (on by default; ``thinking.clear_thinking:
     true`` turns it off) earlier assistant turns keep their ``reasoning_content``, complete and
     unmodified (https://docs.z.ai/guides/capabilities/thinking-mode, Preserved thinking). Lost or
@@ -252,7 +252,7 @@ class ZaiProfile(_Passthrough):
 
 
 @dataclass
-class VllmProfile(_Passthrough):
+class VllmRules(_Passthrough):
     """A vLLM server (>= 0.20, RFC vllm-project/vllm#27755): the chat template reads an assistant
     message's reasoning from the input field ``reasoning`` only; ``reasoning_content`` is silently
     dropped before the template runs (vllm-project/vllm#38488; docs:
@@ -280,13 +280,13 @@ _DESCRIPTIONS = {
     "zai-coding": "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded",
     "vllm": "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
 }
-PROFILES: dict[str, ProviderProfile] = {
+RULES: dict[str, ProviderRules] = {
     name: cls("openai-chat", name=name, description=_DESCRIPTIONS[name])
     for name, cls in (
-        ("gemini-3-openai", GeminiOpenAIProfile),
-        ("openrouter", OpenRouterProfile),
-        ("minimax", MiniMaxProfile),
-        ("zai-coding", ZaiProfile),
-        ("vllm", VllmProfile),
+        ("gemini-3-openai", GeminiOpenAIRules),
+        ("openrouter", OpenRouterRules),
+        ("minimax", MiniMaxRules),
+        ("zai-coding", ZaiRules),
+        ("vllm", VllmRules),
     )
 }

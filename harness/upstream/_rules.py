@@ -1,0 +1,42 @@
+"""The script's provider rules' say on a request, sans-IO: its validation (a :class:`Rejection`,
+the provider's exact error) and its passback comparison (a :class:`Fidelity`) against what the
+upstream emitted earlier in the conversation.
+
+Rule: an unknown rules name is an :class:`UnknownName` (bad input, one line), never a silent lenient one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._errors import UnknownName
+from harness.dialects import Fidelity, ProviderRules, Rejection, get_dialect
+from harness.events import Message
+from harness.upstream._script import Script
+
+__all__ = ["check_fidelity", "validate_request"]
+
+
+def _rules(script: Script) -> ProviderRules:
+    """The script's provider rules (an unknown name is an UnknownName)."""
+    known = get_dialect(script.dialect).provider_rules()
+    if script.provider_rules not in known:
+        raise UnknownName(f"{script.dialect} provider rules", script.provider_rules, known)
+    return known[script.provider_rules]
+
+
+def validate_request(
+    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
+) -> Rejection | None:
+    """The script's provider rules check the request first (an unknown name is an UnknownName)."""
+    return _rules(script).validate(body or {}, emitted)
+
+
+def check_fidelity(
+    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
+) -> Fidelity | None:
+    """What the rules found comparing the passed-back reasoning with what it emitted (None: the
+    rules make no such comparison, or the request carries nothing to compare)."""
+    rules = _rules(script)
+    return rules.fidelity(body or {}, emitted) if emitted else None
