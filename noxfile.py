@@ -22,9 +22,11 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PY)
 def tests_slow(session: nox.Session) -> None:
-    """The tests marked slow: CI runs them after ``tests``, so that together they are the whole suite."""
+    """The tests marked slow: CI runs them after ``tests``, so that together they are the whole suite.
+    A few of them take a minute or more: an idle worker takes half of the other's queue (worksteal),
+    instead of waiting while the other runs the long tests left in its own (load)."""
     session.install("-e", ".[test,fast]")
-    session.run("pytest", "-q", "-n", "2", "-m", "slow", *session.posargs)
+    session.run("pytest", "-q", "-n", "2", "--dist", "worksteal", "-m", "slow", *session.posargs)
 
 
 @nox.session(python=PY)
