@@ -14,8 +14,8 @@ PY = "3.11"
 
 @nox.session(python=PY)
 def tests(session: nox.Session) -> None:
-    """The test suite but the tests marked slow (whole-catalog runs, subprocess SUTs, signals), with
-    the test extras. Extra args go to pytest."""
+    """The test suite without the tests marked slow (tests_slow runs those), with the test extras.
+    Extra args go to pytest."""
     session.install("-e", ".[test,fast]")
     session.run("pytest", "-q", "-n", "2", "-m", "not slow", *session.posargs)
 
