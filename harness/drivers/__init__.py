@@ -1,14 +1,17 @@
 """Drivers: start or point at a SUT, carry a case through its front door, record what comes back.
 
 To add a SUT kind: write ``harness/drivers/_<kind>.py`` with a class satisfying
-:class:`~harness.drivers._base.Driver`, describe the kind in ``_profile.KIND_TABLE`` (the one list of
-kinds: what its profile needs) and register its driver under the same name in ``DRIVERS``.
+:class:`~harness.drivers._base.Driver`, give the kind its row of ``_kinds.KIND_TABLE`` (the one list
+of kinds: what its profile needs and what the SUT can do) and register its driver under the same name
+in ``DRIVERS``. Nothing outside this package compares a kind's name (``tests/test_kind_names.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names
 from harness._registry import Registry
 from harness.drivers._adapter import AdapterDriver
 from harness.drivers._base import (
@@ -23,9 +26,8 @@ from harness.drivers._base import (
 from harness.drivers._cli import CliDriver
 from harness.drivers._cli_rpc import cli_unsupported
 from harness.drivers._gateway import GatewayDriver, UrlDriver
+from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
 from harness.drivers._profile import (
-    KIND_TABLE,
-    KINDS,
     SUTOrigin,
     SUTProfile,
     load_profile,
@@ -55,6 +57,7 @@ __all__ = [
     "DriverError",
     "DriverTimeout",
     "GatewayDriver",
+    "Kind",
     "PythonDriver",
     "SUTCallable",
     "SUTOrigin",
@@ -86,3 +89,25 @@ DRIVERS.add("adapter", lambda profile, fn: AdapterDriver(profile))
 def make_driver(profile: SUTProfile, fn: SUTCallable | None = None) -> Driver:
     """The driver for ``profile.kind``; an unknown kind is an :class:`~harness._errors.UnknownName`."""
     return DRIVERS.get(profile.kind)(profile, fn)
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.drivers._base import DEFAULT_MAX_BYTES
+    from harness.drivers._process import become_subreaper, run_scope, stop_all
+    from harness.drivers._python import short_traceback
+
+_SHARED = {
+    "DEFAULT_MAX_BYTES": "_base",
+    "become_subreaper": "_process",
+    "run_scope": "_process",
+    "short_traceback": "_python",
+    "stop_all": "_process",
+}
+__all__ += [
+    "DEFAULT_MAX_BYTES",
+    "become_subreaper",
+    "run_scope",
+    "short_traceback",
+    "stop_all",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

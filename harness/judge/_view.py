@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.dialects._think import HARMONY
+from harness.dialects import HARMONY
+from harness.drivers import Kind
 from harness.events import (
     End,
     Event,
@@ -36,8 +37,7 @@ from harness.events import (
     assemble,
 )
 from harness.timeline import Entry, Timeline
-from harness.upstream import Gate
-from harness.upstream._routing import case_of, tokens_in
+from harness.upstream import Gate, case_of, tokens_in
 
 __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 
@@ -204,7 +204,8 @@ class TurnView:
 @dataclass(slots=True)
 class CaseView:
     case: Any
-    kind: str  # SUT kind
+    caps: Kind
+    """What the SUT can do (its kind's capability record): checks ask it, never the kind's name."""
     timeline: Timeline
     turns: list[TurnView]
     entries: list[Entry]
@@ -247,7 +248,7 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
     return isinstance(ev, StreamError) and ev.message.startswith("transport error:") and bool(errors)
 
 
-def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
+def build_view(case: Any, timeline: Timeline, caps: Kind) -> CaseView:
     timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
@@ -297,7 +298,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
             )
         )
         views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events)
-    return CaseView(case, kind, timeline, views, entries, by_key)
+    return CaseView(case, caps, timeline, views, entries, by_key)
 
 
 def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]) -> list[Foreign]:

@@ -17,16 +17,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.catalog._case import Case
-from harness.catalog._scenario_expect import expect_findings
-from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile, cli_unsupported
-from harness.drivers._base import CaseTooBig
-from harness.drivers._python import short_traceback
+from harness.catalog import Case, expect_findings
+from harness.drivers import (
+    CaseContext,
+    CaseTooBig,
+    Driver,
+    DriverError,
+    DriverTimeout,
+    SUTProfile,
+    cli_unsupported,
+    short_traceback,
+)
 from harness.events import Event, ReasoningDelta, TextDelta
-from harness.judge import CaseView, build_view, case_checks
-from harness.judge._errors import CANCEL_BOUND_S
-from harness.judge._evidence import weigh
-from harness.judge._premise import premise_findings
+from harness.judge import CANCEL_BOUND_S, CaseView, build_view, case_checks, premise_findings, weigh
 from harness.runner._summary import summarise_timeline
 from harness.timeline import Entry, Timeline
 from harness.verdict import Axis, CaseResult, Finding, Status, Verdict, worst
@@ -147,7 +150,7 @@ def run_case(
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.kind)
+    view = build_view(case, timeline, profile.caps)
     result.first_byte_s = first_byte(view)
     if limits.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)
@@ -210,13 +213,13 @@ def _served(
 
 def unsupported_reason(case: Case, profile: SUTProfile) -> str:
     """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
-    scenario not for its kind, a conversation its CLI input cannot carry, or a strict provider whose
+    scenario not for its kind, a conversation its prompt input cannot carry, or a strict provider whose
     semantics it does not claim (``providers``)."""
     if not profile.claims(case.dialect, case.variant):
         return f"the SUT does not claim {case.dialect}:{case.variant}"
-    if profile.kind not in case.scenario.sut_kinds:
+    if not case.scenario.for_kind(profile.kind):
         return f"scenario does not apply to {profile.kind} SUTs"
-    if profile.kind == "cli" and (why := cli_unsupported(case.turns, profile.input)):
+    if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input)):
         return why
     provider = case.provider.name
     if case.profile != "lenient" and not profile.claims_provider(provider):
@@ -243,10 +246,10 @@ def _drive(
         driver.run(ctx)
     except CaseTooBig as exc:
         too_big = exc
-        alive = profile.kind not in ("gateway",) or not profile.keep_alive
+        alive = profile.caps.survives_a_stuck_case or not profile.keep_alive
     except DriverTimeout as exc:
         result.status, result.error = Status.TIMEOUT, str(exc)
-        alive = profile.kind not in ("gateway",)
+        alive = profile.caps.survives_a_stuck_case
     except DriverError as exc:
         result.status, result.error = Status.ERROR, str(exc)
         alive = False

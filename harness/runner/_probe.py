@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._errors import PreflightError
-from harness.catalog._case import Case, expand_all
-from harness.catalog._catalog import load_catalog
+from harness.catalog import Case, expand_all, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import SUTProfile
 from harness.runner._rounds import Progress
@@ -140,8 +139,8 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe]) -> str:
     ]
     if sut.command:
         lines.append(f"command = [{', '.join(_q(w) for w in sut.command)}]")
-    if origin is not None and origin.form == "url":  # (the URL the user gave: --sut-url)
-        lines.append(f"url = {_q(origin.value)}")
+    if origin is not None and origin.given_url:  # (--sut-url)
+        lines.append(f"url = {_q(origin.given_url)}")
     if sut.callable:
         lines.append(f"callable = {_q(sut.callable)}")
     if origin is not None and origin.ready:

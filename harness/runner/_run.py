@@ -24,12 +24,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.catalog._case import Case, expand_all, select
-from harness.catalog._catalog import corpus_left_out, load_catalog
-from harness.catalog._claims import scope, setting_warnings
-from harness.catalog._expectations import Expectations
-from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTProfile, make_driver
-from harness.drivers._base import DEFAULT_MAX_BYTES
+from harness.catalog import (
+    Case,
+    Expectations,
+    corpus_left_out,
+    expand_all,
+    load_catalog,
+    scope,
+    select,
+    setting_warnings,
+)
+from harness.drivers import (
+    DEFAULT_MAX_BYTES,
+    CaseContext,
+    Driver,
+    DriverError,
+    SUTCallable,
+    SUTProfile,
+    make_driver,
+)
 from harness.judge import CaseView, pair_checks
 from harness.runner._aside import AsideSUT, worth_aside
 from harness.runner._case_run import (
@@ -387,12 +400,12 @@ class _Round:
         except DriverError:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
-        want = self.opts.concurrency or default_concurrency(limits.latency, profile.kind)
+        want = self.opts.concurrency or default_concurrency(limits.latency, profile.caps)
         note = ""
         if want > 1 and not hasattr(self.upstream, "route"):
             note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
-        elif want > 1 and profile.kind == "adapter":
-            note = "an adapter process carries one conversation at a time"
+        elif want > 1 and profile.caps.one_conversation:
+            note = f"a SUT of kind {profile.kind} carries one conversation at a time"
         elif want > 1 and not limits.routable:
             note = (
                 "the canary's upstream request did not carry its routing token (the SUT drops or "
@@ -430,14 +443,14 @@ class _Round:
 
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
-        kind, faults = profile.kind, profile.faults
+        caps, faults = profile.caps, profile.faults
         aside = None
         if worth_aside(profile, len(cases), lanes, self.limits):
             aside = AsideSUT(profile, self.sut.fn, self.limits, self.opts.keep_timelines, _start_driver)
         run = Lanes(
             lanes,
             self.run_one,
-            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, kind, faults),
+            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults),
             finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,
@@ -468,7 +481,7 @@ def _return_driver(driver: Driver | None, drivers: dict[str, Driver], name: str,
         else:
             drivers[name] = driver
     if interrupted:
-        from harness.drivers._process import stop_all
+        from harness.drivers import stop_all
 
         stop_all()
 
