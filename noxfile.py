@@ -1,11 +1,11 @@
-"""Sessions: tests (the README's test command runs this), lint, bench, sdks, ecosystem, matrix,
-fidelity, screenshots."""
+"""Sessions: tests and tests_slow (the README's test command runs both), lint, bench, sdks, ecosystem,
+matrix, fidelity, screenshots."""
 
 from __future__ import annotations
 
 import nox
 
-nox.options.sessions = ["tests", "lint"]
+nox.options.sessions = ["tests", "tests_slow", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.default_venv_backend = "venv"
 
@@ -14,9 +14,19 @@ PY = "3.11"
 
 @nox.session(python=PY)
 def tests(session: nox.Session) -> None:
-    """The whole test suite, with the test extras. Extra args go to pytest."""
+    """The test suite without the tests marked slow (tests_slow runs those), with the test extras.
+    Extra args go to pytest."""
     session.install("-e", ".[test,fast]")
-    session.run("pytest", "-q", "-n", "2", *session.posargs)
+    session.run("pytest", "-q", "-n", "2", "-m", "not slow", *session.posargs)
+
+
+@nox.session(python=PY)
+def tests_slow(session: nox.Session) -> None:
+    """The tests marked slow: CI runs them after ``tests``, so that together they are the whole suite.
+    A few of them take a minute or more: an idle worker takes half of the other's queue (worksteal),
+    instead of waiting while the other runs the long tests left in its own (load)."""
+    session.install("-e", ".[test,fast]")
+    session.run("pytest", "-q", "-n", "2", "--dist", "worksteal", "-m", "slow", *session.posargs)
 
 
 @nox.session(python=PY)

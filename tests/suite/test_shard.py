@@ -4,6 +4,7 @@ twins together, and bad input is one line (exit 2)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -52,6 +53,8 @@ def test_the_split_is_a_spread_not_a_slice(catalog: list) -> None:  # type: igno
 
 def test_the_split_is_the_same_in_another_process(catalog: list) -> None:  # type: ignore[type-arg]
     """Python's str hash is salted per process: a split that used it would differ between machines."""
+    # the same catalog in both processes: the corpus cases come from $THINKWIRE_CORPUS when it is set
+    corpus = {k: v for k, v in os.environ.items() if k == "THINKWIRE_CORPUS"}
     code = (
         "from harness.runner import load_cases\n"
         "from harness.runner._shard import Shard, split\n"
@@ -59,7 +62,7 @@ def test_the_split_is_the_same_in_another_process(catalog: list) -> None:  # typ
     )
     other = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
-        env={"PYTHONHASHSEED": "12345", "PATH": ""},
+        env={"PYTHONHASHSEED": "12345", "PATH": "", **corpus},
     )
     assert other.stdout.split("\n")[:-1] == [c.id for c in split(catalog, Shard(2, 3))]
     assert stable_hash("a") == 0xCA978112CA1BBDCA  # sha256("a")'s first 8 bytes: fixed forever
