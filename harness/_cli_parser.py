@@ -76,11 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_promote_parser(sub)
 
-    from harness.recording import _corpus_cli, _import_cli
-    from harness.report import _cli, _diff_cli, _merge
+    from harness import _cli_corpus as _corpus_cli
+    from harness import _cli_diff as _diff_cli
+    from harness import _cli_merge as _merge
+    from harness import _cli_report as _cli
+    from harness.recording import add_import_parser
 
     _add_show_parser(sub)
-    _import_cli.add_parser(sub)
+    add_import_parser(sub)
     _corpus_cli.add_parser(sub)
     _cli.add_parser(sub)
     _diff_cli.add_parser(sub)

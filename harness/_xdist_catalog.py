@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from harness.drivers._process import become_subreaper
+from harness.drivers import become_subreaper
 
 if TYPE_CHECKING:
     from harness.catalog import Case
-    from harness.runner._options import ResolvedSUT
-    from harness.runner._parallel import WorkerPlan
+    from harness.runner import ResolvedSUT, WorkerPlan
 
 __all__: list[str] = []
 
@@ -38,7 +37,7 @@ BATCH = 8
 @functools.cache
 def _plan() -> WorkerPlan | None:
     """The run's plan, read once per worker (None outside ``thinkwire run -j``)."""
-    from harness.runner._parallel import PLAN_ENV, read_plan
+    from harness.runner import PLAN_ENV, read_plan
 
     path = os.environ.get(PLAN_ENV)
     return read_plan(path) if path else None
@@ -98,9 +97,7 @@ def sut_pool() -> Any:
 
 @pytest.mark.parametrize(("name", "case_ids"), _batches(), ids=[name for name, _ in _batches()])
 def test_batch(name: str, case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any) -> None:
-    from harness.runner import RunInterrupted
-    from harness.runner._parallel import batch_file
-    from harness.runner._run import run_serial
+    from harness.runner import RunInterrupted, batch_file, run_serial
 
     plan = _plan()
     if plan is None:

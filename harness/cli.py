@@ -34,7 +34,7 @@ def _use_corpus(args: argparse.Namespace) -> None:
     if getattr(args, "corpus", None):
         import os
 
-        from harness.recording._corpus import ENV
+        from harness.recording import ENV
 
         folder = Path(args.corpus)
         if not folder.is_dir():
@@ -43,8 +43,7 @@ def _use_corpus(args: argparse.Namespace) -> None:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from harness.runner._probe import draft_profile
-    from harness.runner._sut import command_profile, resolve_sut, url_profile
+    from harness.runner import command_profile, draft_profile, resolve_sut, url_profile
 
     if args.sut_cmd:
         sut = command_profile(args.sut_cmd, args.front_door, args.ready)
@@ -77,9 +76,8 @@ def _cmd_init(args: argparse.Namespace) -> int:
 def _probe_until_signal(sut: Any, stop: _Signals) -> Any:
     """``init``'s discovery run under ``stop``: its probes, or None when SIGINT/SIGTERM ended it (every
     SUT it started is stopped first, as a run's are)."""
-    from harness.drivers._process import run_scope, stop_all
-    from harness.runner import RunInterrupted
-    from harness.runner._probe import probe
+    from harness.drivers import run_scope, stop_all
+    from harness.runner import RunInterrupted, probe
 
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
@@ -107,7 +105,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"{c.name:20} {c.axis.value:8} {c.description}")
         return 0
     if args.faults:
-        from harness.reference._faults import FAULTS
+        from harness.reference import FAULTS
 
         for name, text in FAULTS.items():
             print(f"{name:24} {text}")
@@ -134,7 +132,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _no_match(patterns: Sequence[str] | None) -> str:
     import fnmatch
 
-    from harness.catalog._catalog import left_out
+    from harness.catalog import left_out
 
     msg = f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --by-scenario)"
     gone = left_out()
@@ -145,8 +143,7 @@ def _no_match(patterns: Sequence[str] | None) -> str:
 
 def _run_options(args: argparse.Namespace) -> RunOptions:
     """The run's settings from its flags (a bad value is a FlagError naming the flag)."""
-    from harness.runner import RunOptions
-    from harness.runner._sut import command_profile, url_profile
+    from harness.runner import RunOptions, command_profile, url_profile
 
     if args.durations and not args.shard:
         raise FlagError("--durations: balances shards, so it needs --shard I/N (e.g. --shard 1/3)")
@@ -203,8 +200,8 @@ def _run_until_signal(
 ) -> RunResult | None:
     """The run itself, under ``stop``: a RunResult (``interrupted`` set when a signal ended it early),
     None when a signal came before any case."""
-    from harness.drivers._process import run_scope, stop_all
-    from harness.report._console import Progress
+    from harness.drivers import run_scope, stop_all
+    from harness.report import Progress
     from harness.runner import RunInterrupted, RunResult, run
 
     result: RunResult | None = None
@@ -266,9 +263,8 @@ def _write_reports(args: argparse.Namespace, result: RunResult) -> None:
 
 def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     """The run ran out: failures, summary, expectations and reports, as always."""
-    from harness.catalog import write_expectations
-    from harness.catalog._catalog import corpus_left_out
-    from harness.report._console import print_failures, print_summary
+    from harness.catalog import corpus_left_out, write_expectations
+    from harness.report import print_failures, print_summary
 
     result.left_out.update(corpus_left_out(args.cases))  # (run() was handed Case objects: it cannot)
 
@@ -298,7 +294,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from harness.upstream import demo_conversation, serve_forever
 
     if args.catalog or args.scenario:
-        from harness.catalog._serve_catalog import scenario_conversation, serve_catalog
+        from harness.catalog import scenario_conversation, serve_catalog
 
         if args.catalog:
             root = Path(args.scenarios) if args.scenarios else None
@@ -330,7 +326,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_promote(args: argparse.Namespace) -> int:
-    from harness.catalog._promote import promote
+    from harness.catalog import promote
 
     target = promote(
         Path(args.cassette), args.id, out=Path(args.out) if args.out else None, force=args.force
@@ -340,8 +336,7 @@ def _cmd_promote(args: argparse.Namespace) -> int:
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
-    from harness.recording import Redactor, record_forever
-    from harness.recording._proxy import parse_listen
+    from harness.recording import Redactor, parse_listen, record_forever
 
     _, port = parse_listen(args.listen)
     return record_forever(
@@ -359,7 +354,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     """``thinkwire show``: the case run again as ``run`` would, every timeline kept, then printed."""
     import shlex
 
-    from harness.report._show import render_show
+    from harness.report import render_show
 
     flags = list(args.flags)
     ran = build_parser().parse_args(["run", *flags])  # the run's flags: errors name the flag (exit 2)
@@ -386,7 +381,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _stored_reproduce(report: Path, case_id: str) -> str:
     """The reproduce line ``report``'s results.json holds for ``case_id`` (a FlagError when absent)."""
-    from harness.report._json import ResultsError, load_results
+    from harness.report import ResultsError, load_results
 
     try:
         stored = load_results(report / "results.json")
@@ -400,7 +395,7 @@ def _stored_reproduce(report: Path, case_id: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # the program itself (not embedded): detached SUT descendants are re-parented
-        from harness.drivers._process import become_subreaper  # here, where they can be found
+        from harness.drivers import become_subreaper  # here, where they can be found
 
         become_subreaper()
     parser = build_parser()
@@ -426,19 +421,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "show":
             return _cmd_show(args)
         if args.command == "import":
-            from harness.recording import _import_cli
+            from harness.recording import run_import
 
-            return _import_cli.run(args)
+            return run_import(args)
         if args.command == "corpus":
-            from harness.recording import _corpus_cli
+            from harness import _cli_corpus as _corpus_cli
 
             return _corpus_cli.run(args)
         if args.command == "merge":
-            from harness.report import _merge
+            from harness import _cli_merge as _merge
 
             return _merge.run(args)
         if args.command in ("report", "diff"):
-            from harness.report import _cli, _diff_cli
+            from harness import _cli_diff as _diff_cli
+            from harness import _cli_report as _cli
 
             return _cli.run(args) if args.command == "report" else _diff_cli.run(args)
     except ThinkwireError as exc:

@@ -192,8 +192,7 @@ def _for_report(result: RunResult) -> RunResult:
     case's timeline as its summary (a case that did not pass keeps all of it, its evidence)."""
     import dataclasses
 
-    from harness.runner._case_run import failed
-    from harness.runner._summary import summarise_serialized
+    from harness.runner import failed, summarise_serialized
 
     def slim(r: CaseResult) -> CaseResult:
         if failed(r) or not r.timeline:
@@ -247,7 +246,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     item.stash[_ITEM_RUNS] = []  # the item outlives its test: it keeps no run (and no timeline) past it
     if not report.failed:
         return
-    from harness.report._svg import write_swimlanes
+    from harness.report import write_swimlanes
 
     _section(report, "thinkwire unexpected results", _unexpected_lines(runs))
     lines = []

@@ -4,6 +4,9 @@ A new scenario is a TOML file under ``scenarios/``; this package reads it (``_sc
 axes into cases (``_case``), and loads, selects and promotes them (``_catalog``, ``_promote``).
 """
 
+from typing import TYPE_CHECKING
+
+from harness._lazy import lazy_names
 from harness.catalog._case import Case, expand, expand_all, select
 from harness.catalog._catalog import load_catalog
 from harness.catalog._expectations import Expectation, Expectations, load_expectations, write_expectations
@@ -25,3 +28,35 @@ __all__ = [
     "select",
     "write_expectations",
 ]
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.catalog._catalog import corpus_left_out, left_out
+    from harness.catalog._claims import left_out_reason, scope, setting_warnings
+    from harness.catalog._promote import promote
+    from harness.catalog._scenario_expect import expect_findings
+    from harness.catalog._serve_catalog import scenario_conversation, serve_catalog
+
+_SHARED = {
+    "corpus_left_out": "_catalog",
+    "expect_findings": "_scenario_expect",
+    "left_out": "_catalog",
+    "left_out_reason": "_claims",
+    "promote": "_promote",
+    "scenario_conversation": "_serve_catalog",
+    "scope": "_claims",
+    "serve_catalog": "_serve_catalog",
+    "setting_warnings": "_claims",
+}
+__all__ += [
+    "corpus_left_out",
+    "expect_findings",
+    "left_out",
+    "left_out_reason",
+    "promote",
+    "scenario_conversation",
+    "scope",
+    "serve_catalog",
+    "setting_warnings",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from harness.catalog._salt import salted
 from harness.catalog._scenario import ProviderHttpError, Scenario, TurnSpec
-from harness.dialects import LENIENT, Caps, get_dialect
-from harness.dialects._providers import Provider, provider_of
+from harness.dialects import LENIENT, Caps, Provider, get_dialect, provider_of
 from harness.events import (
     End,
     Event,
@@ -27,8 +26,7 @@ from harness.events import (
     Usage,
     assemble,
 )
-from harness.upstream import Conversation, Emit, HttpError, MidStreamError, Script, Step
-from harness.upstream._routing import TOKENS, token_for
+from harness.upstream import TOKENS, Conversation, Emit, HttpError, MidStreamError, Script, Step, token_for
 
 __all__ = ["Case", "expand", "expand_all", "matches", "rate_limit_headers", "select"]
 

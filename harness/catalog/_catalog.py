@@ -18,8 +18,7 @@ from pathlib import Path
 from harness._errors import ScenarioError
 from harness.catalog._promote import scenario_toml
 from harness.catalog._scenario import Scenario, catalog_dir, load_scenario, parse_scenario
-from harness.recording import read_cassette
-from harness.recording._corpus import Location, absent_reason, locate, open_corpus, read_manifest
+from harness.recording import Location, absent_reason, locate, open_corpus, read_cassette, read_manifest
 
 __all__ = ["CORPUS_PREFIX", "LeftOut", "corpus_scenarios", "left_out", "load_catalog"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.catalog._case import Case
-from harness.dialects._senders import senders_of
+from harness.dialects import senders_of
 from harness.drivers import SUTProfile
 
 __all__ = ["left_out_reason", "scope", "setting_warnings"]
@@ -58,7 +58,7 @@ def setting_warnings(profile: SUTProfile) -> list[str]:
     """Warnings about the SUT's settings, for the console and the report: a ``models."*"`` that names
     every case's model shadows the realistic per-provider names the mock plays (a stale pin kept a false
     PASS alive once). Not for thinkwire's own reference SUTs, which route by that name on purpose."""
-    from harness.dialects._providers import PROVIDERS
+    from harness.dialects import PROVIDERS
 
     star = profile.models.get("*")
     builtin = profile.origin is not None and profile.origin.form == "builtin"

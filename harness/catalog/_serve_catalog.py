@@ -18,8 +18,15 @@ from harness.catalog._case import Case, expand, expand_all, select
 from harness.catalog._catalog import load_catalog
 from harness.dialects import get_dialect
 from harness.events import Message
-from harness.upstream import Conversation, MockUpstream, demo_conversation, serve_forever
-from harness.upstream._shared import SharedCase, SharedCatalog, without_gates
+from harness.upstream import (
+    Conversation,
+    MockUpstream,
+    SharedCase,
+    SharedCatalog,
+    demo_conversation,
+    serve_forever,
+    without_gates,
+)
 
 __all__ = ["scenario_conversation", "serve_catalog", "shared_cases"]
 

@@ -1,6 +1,9 @@
 """Sans-IO byte codecs: the :class:`Frame` a dialect emits; SSE, JSONL/NDJSON, AWS eventstream; encoders
 with perturbations; chunkers."""
 
+from typing import TYPE_CHECKING
+
+from harness._lazy import lazy_names
 from harness.codec._chunkers import CHUNKERS, get_chunker
 from harness.codec._encode import encode_frames, encode_pieces
 from harness.codec._frame import Frame
@@ -26,3 +29,20 @@ __all__ = [
     "get_chunker",
     "get_perturbation",
 ]
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.codec._eventstream import EventStreamDecoder, EventStreamMessage
+    from harness.codec._jsonarray import JSONArrayDecoder
+
+_SHARED = {
+    "EventStreamDecoder": "_eventstream",
+    "EventStreamMessage": "_eventstream",
+    "JSONArrayDecoder": "_jsonarray",
+}
+__all__ += [
+    "EventStreamDecoder",
+    "EventStreamMessage",
+    "JSONArrayDecoder",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

@@ -5,6 +5,9 @@ To add a dialect: write ``harness/dialects/<name>.py`` with an object satisfying
 ``_registry.py``. An unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
 """
 
+from typing import TYPE_CHECKING
+
+from harness._lazy import lazy_names
 from harness.codec import Frame  # where it lives; re-exported: emitters produce frames
 from harness.dialects._base import (
     LENIENT,
@@ -48,3 +51,47 @@ __all__ = [
 from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect
 
 __all__ += ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.dialects._base import response_framing
+    from harness.dialects._carrier_spec import CarrierSpec, parse_carriers
+    from harness.dialects._chat_carriers import CALL_SIGNATURES, CARRIERS, list_text, server_tool_call
+    from harness.dialects._chat_wire import Reader
+    from harness.dialects._providers import PROVIDERS, Provider, provider_names, provider_of
+    from harness.dialects._senders import senders_of
+    from harness.dialects._think import HARMONY
+
+_SHARED = {
+    "CALL_SIGNATURES": "_chat_carriers",
+    "CARRIERS": "_chat_carriers",
+    "CarrierSpec": "_carrier_spec",
+    "HARMONY": "_think",
+    "PROVIDERS": "_providers",
+    "Provider": "_providers",
+    "Reader": "_chat_wire",
+    "list_text": "_chat_carriers",
+    "parse_carriers": "_carrier_spec",
+    "provider_names": "_providers",
+    "provider_of": "_providers",
+    "response_framing": "_base",
+    "senders_of": "_senders",
+    "server_tool_call": "_chat_carriers",
+}
+__all__ += [
+    "CALL_SIGNATURES",
+    "CARRIERS",
+    "HARMONY",
+    "PROVIDERS",
+    "CarrierSpec",
+    "Provider",
+    "Reader",
+    "list_text",
+    "parse_carriers",
+    "provider_names",
+    "provider_of",
+    "response_framing",
+    "senders_of",
+    "server_tool_call",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

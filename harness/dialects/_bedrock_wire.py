@@ -10,8 +10,7 @@ from typing import Any
 
 from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import Frame
-from harness.codec._eventstream import EventStreamDecoder, EventStreamMessage
+from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
 from harness.events import (
     End,
     Event,

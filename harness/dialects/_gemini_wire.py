@@ -10,9 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
-from harness.codec import Frame
-from harness.codec._jsonarray import JSONArrayDecoder
-from harness.codec._sse import SSEDecoder
+from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
 from harness.dialects._provider_errors import google_error, google_status
 from harness.events import (
     End,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness._json import JSONDecodeError, loads
-from harness.codec._sse import SSEDecoder
+from harness.codec import SSEDecoder
 from harness.events import Event, Notice
 
 __all__ = ["TypedSSEObserver"]

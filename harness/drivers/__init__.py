@@ -8,7 +8,9 @@ kinds: what its profile needs) and register its driver under the same name in ``
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names
 from harness._registry import Registry
 from harness.drivers._adapter import AdapterDriver
 from harness.drivers._base import (
@@ -86,3 +88,25 @@ DRIVERS.add("adapter", lambda profile, fn: AdapterDriver(profile))
 def make_driver(profile: SUTProfile, fn: SUTCallable | None = None) -> Driver:
     """The driver for ``profile.kind``; an unknown kind is an :class:`~harness._errors.UnknownName`."""
     return DRIVERS.get(profile.kind)(profile, fn)
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.drivers._base import DEFAULT_MAX_BYTES
+    from harness.drivers._process import become_subreaper, run_scope, stop_all
+    from harness.drivers._python import short_traceback
+
+_SHARED = {
+    "DEFAULT_MAX_BYTES": "_base",
+    "become_subreaper": "_process",
+    "run_scope": "_process",
+    "short_traceback": "_python",
+    "stop_all": "_process",
+}
+__all__ += [
+    "DEFAULT_MAX_BYTES",
+    "become_subreaper",
+    "run_scope",
+    "short_traceback",
+    "stop_all",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

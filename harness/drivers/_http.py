@@ -29,7 +29,7 @@ from harness.drivers._base import (
 )
 from harness.drivers._shaping import RequestShape, merge, shaping, tool_specs, tools_json
 from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
-from harness.net._http_client import Exchange, WireClient, WireError, shutdown
+from harness.net import Exchange, WireClient, WireError, shutdown
 
 if TYPE_CHECKING:
     from harness.upstream import Gate

@@ -21,8 +21,7 @@ from typing import Any, Literal
 
 from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
-from harness.dialects._carrier_spec import CarrierSpec
-from harness.dialects._providers import Provider, provider_names, provider_of
+from harness.dialects import CarrierSpec, Provider, provider_names, provider_of
 from harness.drivers._files import load_files
 from harness.drivers._shaping import RequestShape, parse_request_table
 from harness.drivers._templates import CASE, RUN, check, fill
@@ -419,8 +418,7 @@ def _check_templates(data: Mapping[str, Any], kind: str, err: Err) -> None:
 def _carriers(data: Mapping[str, Any], front: str, source: str) -> tuple[CarrierSpec, ...]:
     """The declared carriers; ``echo_fields`` may name them or a built-in (``reasoning_fields`` may
     also name any plain string field)."""
-    from harness.dialects._carrier_spec import parse_carriers
-    from harness.dialects._chat_carriers import CALL_SIGNATURES, CARRIERS
+    from harness.dialects import CALL_SIGNATURES, CARRIERS, parse_carriers
 
     keys = [k for k in ("carriers", "echo_fields") if k in data]
     if keys and front != "openai-chat":

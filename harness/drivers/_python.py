@@ -100,8 +100,7 @@ def declared_claims(fn: object) -> dict[str, tuple[str, ...]]:
     """The claims a callable declares (``thinkwire_dialects`` ...), each name checked: an unknown one
     is a ProfileError naming the attribute."""
     from harness._errors import ProfileError, closest
-    from harness.dialects import dialect_names
-    from harness.dialects._providers import provider_names
+    from harness.dialects import dialect_names, provider_names
     from harness.drivers._profile import MODES
 
     known: dict[str, Callable[[], Sequence[str]]] = {

@@ -7,6 +7,9 @@ pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_f
 SUT (a fault switch in ``harness/reference/_faults.py``, or a small in-repo SUT) that it catches.
 """
 
+from typing import TYPE_CHECKING
+
+from harness._lazy import lazy_names
 from harness.judge import (  # noqa: F401  (registration)
     _cleanup,
     _content,
@@ -47,3 +50,21 @@ __all__ = [
     "pair_check",
     "pair_checks",
 ]
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.judge._errors import CANCEL_BOUND_S
+    from harness.judge._evidence import weigh
+    from harness.judge._premise import premise_findings
+
+_SHARED = {
+    "CANCEL_BOUND_S": "_errors",
+    "premise_findings": "_premise",
+    "weigh": "_evidence",
+}
+__all__ += [
+    "CANCEL_BOUND_S",
+    "premise_findings",
+    "weigh",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from harness.judge._base import judged_turns, pair_check
 from harness.judge._view import CaseView
-from harness.upstream._routing import unsalted
+from harness.upstream import unsalted
 from harness.verdict import Finding, Verdict
 
 __all__ = ["parity"]

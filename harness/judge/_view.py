@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.dialects._think import HARMONY
+from harness.dialects import HARMONY
 from harness.events import (
     End,
     Event,
@@ -36,8 +36,7 @@ from harness.events import (
     assemble,
 )
 from harness.timeline import Entry, Timeline
-from harness.upstream import Gate
-from harness.upstream._routing import case_of, tokens_in
+from harness.upstream import Gate, case_of, tokens_in
 
 __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 

@@ -45,5 +45,42 @@ _HOME = {
     **dict.fromkeys(("WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"), "_ws"),
 }
 
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.net._http_client import Exchange, shutdown
+    from harness.net._lifecycle import (
+        DEFAULT_GRACE,
+        Waker,
+        check_port,
+        drain,
+        listen_error,
+        remove_port_file,
+        say,
+        write_port_file,
+    )
 
-__getattr__ = lazy_names(__name__, _HOME)
+_SHARED = {
+    "DEFAULT_GRACE": "_lifecycle",
+    "Exchange": "_http_client",
+    "Waker": "_lifecycle",
+    "check_port": "_lifecycle",
+    "drain": "_lifecycle",
+    "listen_error": "_lifecycle",
+    "remove_port_file": "_lifecycle",
+    "say": "_lifecycle",
+    "shutdown": "_http_client",
+    "write_port_file": "_lifecycle",
+}
+__all__ += [
+    "DEFAULT_GRACE",
+    "Exchange",
+    "Waker",
+    "check_port",
+    "drain",
+    "listen_error",
+    "remove_port_file",
+    "say",
+    "shutdown",
+    "write_port_file",
+]
+__getattr__ = lazy_names(__name__, {**_HOME, **_SHARED})

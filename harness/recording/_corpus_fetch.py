@@ -49,10 +49,10 @@ def _download(url: str, name: str) -> bytes:
 
 def _import_args(entry: Entry) -> argparse.Namespace:
     """The entry's ``imported_with`` flags, read by the ``import`` command's own parser."""
-    from harness.recording._import_cli import add_parser
+    from harness.recording._import_cli import add_import_parser
 
     parser = argparse.ArgumentParser(prog="thinkwire", exit_on_error=False)
-    add_parser(parser.add_subparsers(dest="command"))
+    add_import_parser(parser.add_subparsers(dest="command"))
     try:
         flags = shlex.split(entry.imported_with)
         return parser.parse_args(["import", entry.imported_as, "--out", "-", *flags])

@@ -15,10 +15,10 @@ from harness._errors import CassetteError, FlagError
 from harness.recording._import import import_file, parse_only
 from harness.recording._redact import Redactor
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_import_parser", "run_import"]
 
 
-def add_parser(sub: Any) -> None:
+def add_import_parser(sub: Any) -> None:
     """The ``import`` subcommand's flags."""
     imp = sub.add_parser(
         "import", help="convert a vcrpy / pytest-recording cassette or a HAR file into a thinkwire cassette"
@@ -53,7 +53,7 @@ def add_parser(sub: Any) -> None:
         )
 
 
-def run(args: argparse.Namespace) -> int:
+def run_import(args: argparse.Namespace) -> int:
     """Convert, print one line per interaction and a summary; errors propagate as ThinkwireError."""
     if args.dialect is not None:
         from harness.dialects import get_dialect

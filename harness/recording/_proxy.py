@@ -23,9 +23,11 @@ from typing import Any
 import httpx
 
 from harness._errors import CassetteError, FlagError
-from harness.net import Request, Responder, Server
-from harness.net._lifecycle import (
+from harness.net import (
     DEFAULT_GRACE,
+    Request,
+    Responder,
+    Server,
     Waker,
     check_port,
     drain,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from harness.dialects._chat_carriers import server_tool_call
+from harness.dialects import server_tool_call
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock
 
 __all__ = ["PASSBACK_FAULTS", "SIGNED_PASSBACK", "mutate_body", "passback_messages", "strip_passback"]

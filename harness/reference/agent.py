@@ -32,8 +32,7 @@ from harness._json import dumps_compact, loads
 from harness.codec import Frame, encode_frames
 from harness.dialects import Emitter, get_dialect
 from harness.events import End, Event, Message, StreamError, ToolCallBlock, assemble
-from harness.net import WireClient, WireError
-from harness.net._http_client import shutdown
+from harness.net import WireClient, WireError, shutdown
 from harness.reference._core import (
     Route,
     UpstreamPipe,

@@ -7,7 +7,9 @@ Rule: every report renders a ``RunResult`` (or one loaded back from results.json
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names
 from harness.report._html import render_html
 from harness.report._json import SCHEMA_PATH, ResultsError, from_json, load_results, to_json, write_json
 from harness.report._junit import junit_xml, write_junit
@@ -47,3 +49,39 @@ def write_reports(run: RunResult, out_dir: str | Path) -> dict[str, Path]:
     if write_swimlanes(run, out / SWIMLANES):
         written["swimlanes"] = out / SWIMLANES
     return written
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.report._console import Progress, print_failures, print_summary
+    from harness.report._diff import diff_runs, load_run
+    from harness.report._diff_render import diff_junit, diff_markdown, diff_text
+    from harness.report._merge import JUNIT, merge_shards
+    from harness.report._show import render_show
+
+_SHARED = {
+    "JUNIT": "_merge",
+    "merge_shards": "_merge",
+    "Progress": "_console",
+    "diff_junit": "_diff_render",
+    "diff_markdown": "_diff_render",
+    "diff_runs": "_diff",
+    "diff_text": "_diff_render",
+    "load_run": "_diff",
+    "print_failures": "_console",
+    "print_summary": "_console",
+    "render_show": "_show",
+}
+__all__ += [
+    "JUNIT",
+    "Progress",
+    "diff_junit",
+    "diff_markdown",
+    "diff_runs",
+    "diff_text",
+    "load_run",
+    "merge_shards",
+    "print_failures",
+    "print_summary",
+    "render_show",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

@@ -5,6 +5,9 @@ of :class:`RunOptions` (``_options``), which carries it from the CLI to ``run()`
 SUT kind is a driver in ``harness/drivers``, never a branch here.
 """
 
+from typing import TYPE_CHECKING
+
+from harness._lazy import lazy_names
 from harness.runner._builtin import BUILTIN, builtin_profile
 from harness.runner._options import Keep, RunOptions
 from harness.runner._rounds import RunInterrupted, RunResult, merge_repeats
@@ -25,3 +28,43 @@ __all__ = [
     "run",
     "serialize_timeline",
 ]
+
+# What other harness packages use from this one, loaded on first use (harness._lazy).
+if TYPE_CHECKING:
+    from harness.runner._case_run import failed
+    from harness.runner._options import ResolvedSUT
+    from harness.runner._parallel import PLAN_ENV, WorkerPlan, batch_file, read_plan
+    from harness.runner._probe import draft_profile, probe
+    from harness.runner._run import run_serial
+    from harness.runner._summary import summarise_serialized
+    from harness.runner._sut import command_profile, url_profile
+
+_SHARED = {
+    "PLAN_ENV": "_parallel",
+    "ResolvedSUT": "_options",
+    "WorkerPlan": "_parallel",
+    "batch_file": "_parallel",
+    "command_profile": "_sut",
+    "draft_profile": "_probe",
+    "failed": "_case_run",
+    "probe": "_probe",
+    "read_plan": "_parallel",
+    "run_serial": "_run",
+    "summarise_serialized": "_summary",
+    "url_profile": "_sut",
+}
+__all__ += [
+    "PLAN_ENV",
+    "ResolvedSUT",
+    "WorkerPlan",
+    "batch_file",
+    "command_profile",
+    "draft_profile",
+    "failed",
+    "probe",
+    "read_plan",
+    "run_serial",
+    "summarise_serialized",
+    "url_profile",
+]
+__getattr__ = lazy_names(__name__, _SHARED)

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from harness.catalog._case import Case
+from harness.catalog import Case
 from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile
 from harness.judge import CaseView
 from harness.runner._case_run import Limits, run_case

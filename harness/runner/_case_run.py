@@ -17,16 +17,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.catalog._case import Case
-from harness.catalog._scenario_expect import expect_findings
-from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile, cli_unsupported
-from harness.drivers._base import CaseTooBig
-from harness.drivers._python import short_traceback
+from harness.catalog import Case, expect_findings
+from harness.drivers import (
+    CaseContext,
+    CaseTooBig,
+    Driver,
+    DriverError,
+    DriverTimeout,
+    SUTProfile,
+    cli_unsupported,
+    short_traceback,
+)
 from harness.events import Event, ReasoningDelta, TextDelta
-from harness.judge import CaseView, build_view, case_checks
-from harness.judge._errors import CANCEL_BOUND_S
-from harness.judge._evidence import weigh
-from harness.judge._premise import premise_findings
+from harness.judge import CANCEL_BOUND_S, CaseView, build_view, case_checks, premise_findings, weigh
 from harness.runner._summary import summarise_timeline
 from harness.timeline import Entry, Timeline
 from harness.verdict import Axis, CaseResult, Finding, Status, Verdict, worst

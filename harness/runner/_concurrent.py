@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from harness.catalog._case import Case
+from harness.catalog import Case
 from harness.judge import CaseView
 from harness.upstream import Disconnect, Gate, Stall
 from harness.verdict import CaseResult, Status

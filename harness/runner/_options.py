@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from harness._errors import FlagError, closest
-from harness.catalog._expectations import Expectations, load_expectations
+from harness.catalog import Expectations, load_expectations
 from harness.drivers import SUTCallable, SUTProfile
 from harness.runner._shard import Shard, load_durations, parse_shard
 from harness.runner._sut import SUTSpec, resolve_sut
@@ -103,7 +103,7 @@ def _dialects() -> Sequence[str]:
 
 
 def _providers() -> Sequence[str]:
-    from harness.dialects._providers import provider_names
+    from harness.dialects import provider_names
 
     return provider_names()
 

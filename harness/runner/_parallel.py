@@ -31,7 +31,7 @@ from typing import Any
 import psutil
 
 from harness._errors import FlagError, HarnessError
-from harness.catalog._case import Case
+from harness.catalog import Case
 from harness.runner._options import RunOptions
 from harness.runner._rounds import Progress, RunInterrupted, RunResult
 from harness.verdict import CaseResult, Status

@@ -15,9 +15,7 @@ from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._errors import PreflightError
-from harness.catalog._case import Case, expand_all
-from harness.catalog._catalog import load_catalog
-from harness.catalog._claims import left_out_reason
+from harness.catalog import Case, expand_all, left_out_reason, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver, substitute
 from harness.runner._case_run import Limits, run_case
@@ -190,7 +188,7 @@ def preflight_profile(
     what ``-j N`` does once before its workers start. ``start`` starts the driver (default: once).
     Returns the gate timeout the warm-up derived; raises :class:`PreflightError` when the SUT cannot be
     tested, and the start's DriverError when it cannot be started."""
-    from harness.drivers._base import DEFAULT_MAX_BYTES
+    from harness.drivers import DEFAULT_MAX_BYTES
     from harness.upstream import MockUpstream
 
     limits = Limits(timeout=timeout or profile.timeout, max_bytes=profile.max_bytes or DEFAULT_MAX_BYTES)

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._errors import PreflightError
-from harness.catalog._case import Case, expand_all
-from harness.catalog._catalog import load_catalog
+from harness.catalog import Case, expand_all, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import SUTProfile
 from harness.runner._rounds import Progress

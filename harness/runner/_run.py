@@ -24,12 +24,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.catalog._case import Case, expand_all, select
-from harness.catalog._catalog import corpus_left_out, load_catalog
-from harness.catalog._claims import scope, setting_warnings
-from harness.catalog._expectations import Expectations
-from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTProfile, make_driver
-from harness.drivers._base import DEFAULT_MAX_BYTES
+from harness.catalog import (
+    Case,
+    Expectations,
+    corpus_left_out,
+    expand_all,
+    load_catalog,
+    scope,
+    select,
+    setting_warnings,
+)
+from harness.drivers import (
+    DEFAULT_MAX_BYTES,
+    CaseContext,
+    Driver,
+    DriverError,
+    SUTCallable,
+    SUTProfile,
+    make_driver,
+)
 from harness.judge import CaseView, pair_checks
 from harness.runner._aside import AsideSUT, worth_aside
 from harness.runner._case_run import (
@@ -468,7 +481,7 @@ def _return_driver(driver: Driver | None, drivers: dict[str, Driver], name: str,
         else:
             drivers[name] = driver
     if interrupted:
-        from harness.drivers._process import stop_all
+        from harness.drivers import stop_all
 
         stop_all()
 

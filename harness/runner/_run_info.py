@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.catalog._case import Case
+from harness.catalog import Case
 from harness.drivers import SUTProfile
 from harness.runner._options import ResolvedSUT, RunOptions
 from harness.runner._shard import Shard

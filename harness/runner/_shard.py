@@ -18,7 +18,7 @@ from statistics import median
 from typing import Any
 
 from harness._errors import FlagError
-from harness.catalog._case import Case
+from harness.catalog import Case
 
 __all__ = ["Shard", "load_durations", "parse_shard", "split", "stable_hash"]
 

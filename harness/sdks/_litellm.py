@@ -115,8 +115,7 @@ def _entry(message: Any) -> dict[str, Any]:
 
 def litellm_completion(request: Any) -> Iterator[Event]:
     """``litellm.completion(stream=...)`` on the LiteLLM user's own message list."""
-    from harness.dialects._chat_carriers import CARRIERS
-    from harness.dialects._chat_wire import Reader
+    from harness.dialects import CARRIERS, Reader
 
     litellm = _litellm()
     history = _chat_history(request)

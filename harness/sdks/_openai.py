@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from harness.dialects import get_dialect
-from harness.dialects._chat_carriers import list_text
+from harness.dialects import get_dialect, list_text
 from harness.events import (
     End,
     Event,

@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import loads
-from harness.dialects import Answer, answer_for, get_dialect
-from harness.dialects._providers import provider_of
+from harness.dialects import Answer, answer_for, get_dialect, provider_of
 from harness.timeline import Timeline
 from harness.upstream._script import Emit, Script
 

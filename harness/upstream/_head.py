@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects import Dialect
-from harness.dialects._base import response_framing
+from harness.dialects import Dialect, response_framing
 
 __all__ = ["REQUEST_ID", "framing", "merge_headers", "request_id"]
 

@@ -15,9 +15,10 @@ from pathlib import Path
 from harness._errors import FlagError, closest
 from harness.dialects import LENIENT, Caps
 from harness.events import End, ReasoningDelta, ReasoningSignature, TextDelta, Usage
-from harness.net import Request, Responder
-from harness.net._lifecycle import (
+from harness.net import (
     DEFAULT_GRACE,
+    Request,
+    Responder,
     Waker,
     check_port,
     drain,

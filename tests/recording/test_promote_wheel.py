@@ -1,7 +1,8 @@
-"""``thinkwire promote`` from a pip-installed wheel, as a new user has it: the wheel carries every cassette a
-bundled scenario replays, no corpus data and no dev tooling (tools/); promote needs ``--out`` outside a checkout, refuses the
-installed package (one line, exit 2), copies the cassette beside the scenario it writes, and ``thinkwire
-run --scenarios-dir DIR`` picks the case up; the installed catalog still runs after it (exit 0)."""
+"""``thinkwire promote`` from a pip-installed wheel, as a new user has it: the wheel carries every cassette
+a bundled scenario replays, no corpus data and no dev tooling (tools/); promote needs ``--out`` outside a
+checkout, refuses the installed package (one line, exit 2), copies the cassette beside the scenario it
+writes, and ``thinkwire run --scenarios-dir DIR`` picks the case up; the installed catalog still runs after
+it (exit 0)."""
 
 from __future__ import annotations
 

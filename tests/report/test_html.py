@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from harness._cli_report import add_parser, run
 from harness.report import render_html, write_json
-from harness.report._cli import add_parser, run
 from harness.runner import RunResult
 from harness.verdict import CaseResult, Finding, Verdict
 

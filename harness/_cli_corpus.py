@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import FlagError
-from harness.recording._corpus import ENV, locate
-from harness.recording._corpus_fetch import DEFAULT_BASE, fetch_corpus
+from harness.recording import DEFAULT_BASE, ENV, fetch_corpus, locate
 
 __all__ = ["add_parser", "run"]
 

@@ -10,10 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.report._html import render_html
-from harness.report._json import ResultsError, load_results
-from harness.report._junit import write_junit
-from harness.report._markdown import render_markdown
+from harness.report import ResultsError, load_results, render_html, render_markdown, write_junit
 
 __all__ = ["add_parser", "run"]
 

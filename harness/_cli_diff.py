@@ -12,9 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.report._diff import diff_runs, load_run
-from harness.report._diff_render import diff_junit, diff_markdown, diff_text
-from harness.report._json import ResultsError
+from harness.report import ResultsError, diff_junit, diff_markdown, diff_runs, diff_text, load_run
 
 __all__ = ["add_parser", "run"]
 

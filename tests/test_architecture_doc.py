@@ -1,0 +1,33 @@
+"""docs/architecture.md's "Where a new thing goes" lists stay true: every file a new dialect, check or SUT
+kind touches exists (``<name>``-style placeholders match at least one file), and each list names at most
+four files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "architecture.md"
+
+
+def _lists() -> dict[str, list[str]]:
+    text = DOC.read_text()
+    where = text[text.index("## Where a new thing goes") :]
+    out: dict[str, list[str]] = {}
+    for block in re.split(r"^### ", where, flags=re.M)[1:]:
+        title, _, body = block.partition("\n")
+        out[title.strip()] = re.findall(r"^- `([^`]+)`", body, flags=re.M)
+    return out
+
+
+def test_the_three_additions_are_listed() -> None:
+    assert set(_lists()) == {"A new dialect", "A new check", "A new SUT kind"}
+
+
+def test_each_list_names_at_most_four_files_and_they_exist() -> None:
+    for title, files in _lists().items():
+        assert 1 <= len(files) <= 4, (title, files)
+        for name in files:
+            pattern = re.sub(r"<[a-z]+>", "*", name)
+            assert list(ROOT.glob(pattern)), f"{title}: {name} matches no file"
