@@ -72,6 +72,11 @@ class Scenario:
     def profile_for(self, dialect: str) -> str:
         return self.profile.get(dialect, self.profile.get("*", LENIENT))
 
+    def for_kind(self, kind: str) -> bool:
+        """Is the scenario written for SUTs of ``kind``? Its file may say (``sut_kinds``: data that
+        names kinds, the one place a kind's name is compared outside the drivers)."""
+        return kind in self.sut_kinds
+
 
 def catalog_dir() -> Path:
     """The bundled catalog: ``scenarios/`` of a source checkout, else the copy inside the wheel."""

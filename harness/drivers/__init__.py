@@ -1,8 +1,9 @@
 """Drivers: start or point at a SUT, carry a case through its front door, record what comes back.
 
 To add a SUT kind: write ``harness/drivers/_<kind>.py`` with a class satisfying
-:class:`~harness.drivers._base.Driver`, describe the kind in ``_profile.KIND_TABLE`` (the one list of
-kinds: what its profile needs) and register its driver under the same name in ``DRIVERS``.
+:class:`~harness.drivers._base.Driver`, give the kind its row of ``_kinds.KIND_TABLE`` (the one list
+of kinds: what its profile needs and what the SUT can do) and register its driver under the same name
+in ``DRIVERS``. Nothing outside this package compares a kind's name (``tests/test_kind_names.py``).
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ from harness.drivers._base import (
 from harness.drivers._cli import CliDriver
 from harness.drivers._cli_rpc import cli_unsupported
 from harness.drivers._gateway import GatewayDriver, UrlDriver
+from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
 from harness.drivers._profile import (
-    KIND_TABLE,
-    KINDS,
     SUTOrigin,
     SUTProfile,
     load_profile,
@@ -57,6 +57,7 @@ __all__ = [
     "DriverError",
     "DriverTimeout",
     "GatewayDriver",
+    "Kind",
     "PythonDriver",
     "SUTCallable",
     "SUTOrigin",

@@ -7,8 +7,8 @@ ProfileError naming it) and filled in commands, env, URLs, config files and requ
 names are templates of their own (``{dialect}``, ``{variant}``, ``{provider}``, ``{default_model}``).
 The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
 templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
-before a python SUT's callable is imported. The SUT kinds and what each needs are :data:`KIND_TABLE`
-(the one list of them); every field is checked by ``harness._fields`` from :data:`_FIELDS`.
+before a python SUT's callable is imported. What each kind needs and can do is its row of
+``_kinds.KIND_TABLE``; every field is checked by ``harness._fields`` from :data:`_FIELDS`.
 """
 
 from __future__ import annotations
@@ -23,15 +23,13 @@ from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
 from harness.dialects import CarrierSpec, Provider, provider_names, provider_of
 from harness.drivers._files import load_files
+from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
 from harness.drivers._shaping import RequestShape, parse_request_table
 from harness.drivers._templates import CASE, RUN, check, fill
 
 __all__ = [
     "CLI_INPUTS",
-    "KINDS",
-    "KIND_TABLE",
     "MODES",
-    "Kind",
     "SUTOrigin",
     "SUTProfile",
     "build_options",
@@ -42,39 +40,6 @@ __all__ = [
     "substitute",
 ]
 
-
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """What a SUT kind needs and defaults to: the key its profile must give (``needs``, said as
-    ``what``), its default front door, whether it reports token usage and gets a warm-up request, and
-    whether its first call also starts it (``cold_start``: a python SUT imports its SDK then; the
-    preflight canary's budget adds the profile's ``ready_timeout``)."""
-
-    needs: str
-    what: str
-    example: str = ""
-    front_door: str = "openai-chat"
-    usage: bool = True
-    warmup: bool = False
-    cold_start: bool = False
-
-    @property
-    def starts_a_process(self) -> bool:
-        """thinkwire starts the SUT from its ``command`` (fault switches go on that command line)."""
-        return self.needs == "command"
-
-
-KIND_TABLE: dict[str, Kind] = {
-    "gateway": Kind("command", "a command", 'e.g. command = ["my-gateway", "--port", "{port}"]', warmup=True),
-    "url": Kind("url", "the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"', warmup=True),
-    "python": Kind("callable", 'callable = "module:function"', cold_start=True),
-    "cli": Kind("command", "a command", 'e.g. command = ["my-agent", "{prompt}"]', "pi-json", usage=False),
-    "adapter": Kind("command", "a command", 'e.g. command = ["node", "adapter.mjs"]'),
-}
-"""The SUT kinds (a profile's ``kind``; a scenario's ``sut_kinds``), the one list of them: each has a
-driver registered under its name in ``harness.drivers.DRIVERS``."""
-
-KINDS = tuple(KIND_TABLE)
 
 MODES = ("stream", "nonstream")
 """What a profile's ``modes`` may claim: streamed answers, whole ones (a stream-only system claims
@@ -191,6 +156,11 @@ class SUTOrigin:
     front_door: str = ""
     ready: str = ""
 
+    @property
+    def given_url(self) -> str:
+        """The URL the user gave (``--sut-url``), else ""."""
+        return self.value if self.form == "url" else ""
+
 
 @dataclass(frozen=True, slots=True)
 class SUTProfile:
@@ -235,6 +205,11 @@ class SUTProfile:
     origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
     input: str = "argv"  # cli: "argv" (one prompt in the command) or "rpc" (pi RPC-mode JSONL on stdin)
+
+    @property
+    def caps(self) -> Kind:
+        """What the SUT can do: its kind's capability record (ask it; never compare ``kind``)."""
+        return KIND_TABLE[self.kind]
 
     def run_values(self, **values: str) -> dict[str, str]:
         """The run-wide placeholder values (``_templates.RUN``), with ``values`` added."""
@@ -307,7 +282,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     command = _command(data.get("command", ()), err)
     if not (command if kind.needs == "command" else data.get(kind.needs)):
         raise err(kind.needs, f"a {data['kind']} profile needs {kind.what}", kind.example)
-    _check_templates(data, data["kind"], err)
+    _check_templates(data, kind, err)
     front = str(data.get("front_door", kind.front_door))
     _check_front_door(data, front, err)
     carriers = _carriers(data, front, source)
@@ -332,7 +307,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         reasoning_fields=tuple(data["reasoning_fields"]) if "reasoning_fields" in data else None,
         callable=data.get("callable"),
         session_dir=str(data.get("session_dir", "{tmp}/session")),
-        files=load_files(dict(data.get("files", {})), _base(source), err, _file_placeholders(data["kind"])),
+        files=load_files(dict(data.get("files", {})), _base(source), err, kind.file_placeholders),
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
@@ -348,7 +323,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         scenarios=tuple(data.get("scenarios", ())),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
-        input=_cli_input(data, front, err),
+        input=_cli_input(data, kind, front, err),
     )
 
 
@@ -366,10 +341,10 @@ def _command(command: list[str] | str, err: Err) -> list[str]:
         ) from None
 
 
-def _cli_input(data: Mapping[str, Any], front: str, err: Err) -> str:
-    """A CLI's ``input``: ``rpc`` only for a CLI (whose runs a pi-json front door delimits)."""
+def _cli_input(data: Mapping[str, Any], kind: Kind, front: str, err: Err) -> str:
+    """A CLI's ``input``: ``rpc`` only for a prompted SUT (whose runs a pi-json front door delimits)."""
     value = str(data.get("input", "argv"))
-    if value == "rpc" and data["kind"] != "cli":
+    if value == "rpc" and not kind.prompted:
         raise err("input", f"only a cli profile reads its prompts from stdin (this is {data['kind']})")
     if value == "rpc" and front != "pi-json":
         raise err(
@@ -392,19 +367,10 @@ def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
             )
 
 
-def _file_placeholders(kind: str) -> tuple[str, ...]:
-    """The placeholders a kind's files may use: a CLI's and a Python SUT's are written per case."""
-    if kind == "cli":
-        return (*RUN, *CASE)
-    if kind == "python":
-        return (*RUN, "model", "dialect", "variant", "provider", "front_door")
-    return RUN
-
-
-def _check_templates(data: Mapping[str, Any], kind: str, err: Err) -> None:
-    """Every placeholder known where it is used: per-case ones only in request shaping and in a CLI's
-    command, env and session dir (a gateway is started once per run)."""
-    per_case = (*RUN, *CASE) if kind == "cli" else RUN
+def _check_templates(data: Mapping[str, Any], kind: Kind, err: Err) -> None:
+    """Every placeholder known where it is used: per-case ones only in request shaping and in the
+    command, env and session dir of a SUT started per case (a gateway is started once per run)."""
+    per_case = (*RUN, *CASE) if kind.started_per_case else RUN
     for key in ("command", "env", "session_dir"):  # (files: checked as they are loaded)
         if key in data:
             check(data[key], per_case, err, key)

@@ -18,7 +18,7 @@ __all__: list[str] = []
 )
 def cleanup(view: CaseView) -> Finding:
     sut = view.sut_entries
-    if view.kind != "cli" or not sut:
+    if not view.caps.cleanup_watched or not sut:
         return na("cleanup", "no process or session dir of the SUT to watch", Axis.CLEANUP)
     for e in sut:
         if e.kind == "dir-removed" and e.info.get("children_alive"):

@@ -46,8 +46,8 @@ def required_checks(view: CaseView) -> dict[str, str]:
         out["error-propagation"] = "the scenario scripts an upstream failure"
     if any(t.events() and not faulted[i] and t.replay is None for i, t in enumerate(turns)):
         out["delivery"] = "the upstream answers with content"
-    if view.kind == "cli" and case.scenario.category == "cleanup":
-        out["cleanup"] = "a cleanup scenario on a CLI SUT"
+    if view.caps.cleanup_watched and case.scenario.category == "cleanup":
+        out["cleanup"] = "a cleanup scenario on a SUT whose processes and session dir are watched"
     return out
 
 
@@ -105,10 +105,11 @@ def _server_errors(view: CaseView, *, sut: bool) -> list[Entry]:
 def _missing_turn(view: CaseView) -> list[Finding]:
     """The first turn a correct conversation would have reached but the upstream never saw."""
     for prev, t in zip(view.turns, view.turns[1:], strict=False):
-        # a CLI gets one prompt: a later turn that starts with a new user message is not its to send
-        cli_cannot = view.kind == "cli" and view.case.turns[t.turn].user is not None
+        # a prompted SUT's later prompt is the driver's to give: a turn that starts with a new user
+        # message is not a request it failed to send
         goes_on = view.case.turns[t.turn].user is not None
-        if _completed(prev, goes_on) and not t.reached and not cli_cannot:
+        prompt = view.caps.prompted and goes_on
+        if _completed(prev, goes_on) and not t.reached and not prompt:
             return [_no_upstream(view, t)]
     return []
 

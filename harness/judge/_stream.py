@@ -60,7 +60,8 @@ def incremental(view: CaseView) -> Finding:
 
 
 def _run_start(view: CaseView, turn: int) -> int:
-    """The turn whose user message started ``turn``'s run (a CLI's prompt; tool continuations follow it)."""
+    """The turn whose user message started ``turn``'s run (a prompted SUT's prompt; tool continuations
+    follow it)."""
     return max(i for i in range(turn + 1) if i == 0 or view.case.turns[i].user is not None)
 
 
@@ -75,11 +76,11 @@ def termination(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("termination", "no turn to judge")
-    if view.kind == "cli":  # one stream per run (a prompt and its tool continuations): it ends once
+    if view.caps.prompted:  # one stream per run (a prompt and its tool continuations): it ends once
         turns = list({_run_start(view, t.turn): t for t in turns}.values())  # after the run's last turn
     for t in turns:
         mates = [u for u in view.turns if _run_start(view, u.turn) == _run_start(view, t.turn)]
-        mates = mates if view.kind == "cli" else [t]
+        mates = mates if view.caps.prompted else [t]
         ends = [e for u in mates for e in u.ends]
         notices = [n for u in mates for n in u.notices]
         kinds = {n.kind for n in notices}

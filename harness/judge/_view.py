@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.dialects import HARMONY
+from harness.drivers import Kind
 from harness.events import (
     End,
     Event,
@@ -203,7 +204,8 @@ class TurnView:
 @dataclass(slots=True)
 class CaseView:
     case: Any
-    kind: str  # SUT kind
+    caps: Kind
+    """What the SUT can do (its kind's capability record): checks ask it, never the kind's name."""
     timeline: Timeline
     turns: list[TurnView]
     entries: list[Entry]
@@ -246,7 +248,7 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
     return isinstance(ev, StreamError) and ev.message.startswith("transport error:") and bool(errors)
 
 
-def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
+def build_view(case: Any, timeline: Timeline, caps: Kind) -> CaseView:
     timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
@@ -296,7 +298,7 @@ def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
             )
         )
         views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events)
-    return CaseView(case, kind, timeline, views, entries, by_key)
+    return CaseView(case, caps, timeline, views, entries, by_key)
 
 
 def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]) -> list[Foreign]:

@@ -13,6 +13,15 @@ from harness.reference._faults import (
     SDK_FAULTS,
     FaultFilter,
     check_faults,
+    own_process_faults,
 )
 
-__all__ = ["CLI_FAULTS", "FAULTS", "GATEWAY_FAULTS", "SDK_FAULTS", "FaultFilter", "check_faults"]
+__all__ = [
+    "CLI_FAULTS",
+    "FAULTS",
+    "GATEWAY_FAULTS",
+    "SDK_FAULTS",
+    "FaultFilter",
+    "check_faults",
+    "own_process_faults",
+]

@@ -34,6 +34,7 @@ __all__ = [
     "CLI_FAULTS",
     "FAULTS",
     "GATEWAY_FAULTS",
+    "PROCESS_FAULTS",
     "REQUEST_FAULTS",
     "SDK_FAULTS",
     "FaultFilter",
@@ -41,6 +42,7 @@ __all__ = [
     "check_faults",
     "inline_think",
     "is_reasoning",
+    "own_process_faults",
 ]
 
 FAULTS: dict[str, str] = {
@@ -142,7 +144,10 @@ _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses Web
 _DOOR = {"thinking-as-text-block"}  # the gateway's Anthropic front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
-_CLI = {"leak-child", "early-rmdir", "leave-dir", "pi-thinking-at-end", "keep-upstream-open"}
+PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
+"""Faults that act on the SUT's process tree and session dir, which the cleanup check watches per case:
+a case run with one needs the SUT to itself (:func:`own_process_faults`)."""
+_CLI = {*PROCESS_FAULTS, "pi-thinking-at-end", "keep-upstream-open"}
 CLI_FAULTS = _IO | _STREAM | _WS | _CLI
 
 
@@ -155,6 +160,12 @@ def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS, *, where
         if name not in allowed:
             raise UnknownName("fault switch", name, allowed, where=where)
     return out
+
+
+def own_process_faults(names: Iterable[str]) -> list[str]:
+    """The fault switches among ``names`` that need the SUT to themselves for each case (they act on its
+    processes and dirs: :data:`PROCESS_FAULTS`), sorted."""
+    return sorted(PROCESS_FAULTS.intersection(names))
 
 
 def is_reasoning(ev: Event) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness._errors import ProfileError, closest
-from harness.drivers import KIND_TABLE, SUTOrigin, SUTProfile, parse_profile
+from harness.drivers import SUTOrigin, SUTProfile, parse_profile
 from harness.reference import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
 
 __all__ = ["BUILTIN", "builtin_profile", "expectations_path"]
@@ -87,7 +87,7 @@ def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
     profile = replace(profile, origin=SUTOrigin("builtin", name, tuple(faults)))
     if faults:
         command = profile.command
-        if KIND_TABLE[profile.kind].starts_a_process:
+        if profile.caps.starts_a_process:
             command = (*command, *[x for f in faults for x in ("--fault", f)])
         profile = replace(
             profile, command=command, faults=tuple(faults), name=f"{profile.name}+{'+'.join(faults)}"

@@ -150,7 +150,7 @@ def run_case(
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.kind)
+    view = build_view(case, timeline, profile.caps)
     result.first_byte_s = first_byte(view)
     if limits.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)
@@ -213,13 +213,13 @@ def _served(
 
 def unsupported_reason(case: Case, profile: SUTProfile) -> str:
     """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
-    scenario not for its kind, a conversation its CLI input cannot carry, or a strict provider whose
+    scenario not for its kind, a conversation its prompt input cannot carry, or a strict provider whose
     semantics it does not claim (``providers``)."""
     if not profile.claims(case.dialect, case.variant):
         return f"the SUT does not claim {case.dialect}:{case.variant}"
-    if profile.kind not in case.scenario.sut_kinds:
+    if not case.scenario.for_kind(profile.kind):
         return f"scenario does not apply to {profile.kind} SUTs"
-    if profile.kind == "cli" and (why := cli_unsupported(case.turns, profile.input)):
+    if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input)):
         return why
     provider = case.provider.name
     if case.profile != "lenient" and not profile.claims_provider(provider):
@@ -246,10 +246,10 @@ def _drive(
         driver.run(ctx)
     except CaseTooBig as exc:
         too_big = exc
-        alive = profile.kind not in ("gateway",) or not profile.keep_alive
+        alive = profile.caps.survives_a_stuck_case or not profile.keep_alive
     except DriverTimeout as exc:
         result.status, result.error = Status.TIMEOUT, str(exc)
-        alive = profile.kind not in ("gateway",)
+        alive = profile.caps.survives_a_stuck_case
     except DriverError as exc:
         result.status, result.error = Status.ERROR, str(exc)
         alive = False

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from harness.catalog import Case
+from harness.drivers import Kind
 from harness.judge import CaseView
+from harness.reference import own_process_faults
 from harness.upstream import Disconnect, Gate, Stall
 from harness.verdict import CaseResult, Status
 
@@ -45,29 +47,26 @@ thinkwire and the SUT several times, so with few in flight both sides often wait
 a SUT that makes cases wait (a gateway adding 20 ms a request, the LiteLLM proxy, whose failed gates
 each wait out their timeout) is much faster at 8 than at 4."""
 
-PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
-"""Fault switches that act on the SUT's processes and dirs (its cleanup is watched per case)."""
-
 RunOne = Callable[[Case], tuple[CaseResult, CaseView | None, bool]]
 """Runs one case to its result: (result, view, the SUT is still alive)."""
 
 
-def default_concurrency(latency_s: float | None, kind: str) -> int:
+def default_concurrency(latency_s: float | None, caps: Kind) -> int:
     """Cases in flight by default: ``MAX_LANES`` through a SUT that works in a process of its own
     (gateway, URL) and answered the warm-up (``latency_s``, its first-byte latency); 1 through an
-    in-process (``python``) SUT, which shares the interpreter with the harness (nothing to overlap),
-    and through a SUT the preflight measured nothing of."""
-    if kind == "python" or latency_s is None:
+    in-process SUT, which shares the interpreter with the harness (nothing to overlap), and through a
+    SUT the preflight measured nothing of."""
+    if caps.in_process or latency_s is None:
         return 1
     return MAX_LANES
 
 
-def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
+def alone_reason(case: Case, caps: Kind, faults: Sequence[str] = ()) -> str:
     """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight)."""
-    if kind == "cli" and case.scenario.category == "cleanup":
-        return "CLI cleanup: the SUT's process tree and session dir are watched"
-    if kind == "cli" and PROCESS_FAULTS.intersection(faults):
-        return f"process-level fault switch ({', '.join(sorted(PROCESS_FAULTS.intersection(faults)))})"
+    if caps.cleanup_watched and case.scenario.category == "cleanup":
+        return "cleanup: the SUT's process tree and session dir are watched"
+    if caps.cleanup_watched and (own := own_process_faults(faults)):
+        return f"process-level fault switch ({', '.join(own)})"
     if any(t.cancel is not None for t in case.turns):
         return "cancellation: the upstream connection must close after the client's cancel"
     if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):

@@ -17,7 +17,7 @@ from typing import Any
 from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, left_out_reason, load_catalog
 from harness.dialects import LENIENT
-from harness.drivers import KIND_TABLE, Driver, DriverError, SUTProfile, substitute
+from harness.drivers import Driver, DriverError, SUTProfile, substitute
 from harness.runner._case_run import Limits, run_case
 from harness.verdict import Status
 
@@ -73,7 +73,7 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
         c
         for c in cases
         if profile.claims(c.dialect, c.variant)
-        and profile.kind in c.scenario.sut_kinds
+        and c.scenario.for_kind(profile.kind)
         and not left_out_reason(c, profile)
     ]
     for c in claimed:  # the plainest: reasoning then an answer, in the SUT's first claimed variant
@@ -94,9 +94,9 @@ def address(profile: SUTProfile, driver: Driver) -> str:
     """Where the SUT is reached: the URL (a gateway's with the port picked when it started; a URL
     SUT's as given), a Python SUT's callable, a CLI's command."""
     url = getattr(driver, "base_url", "")
-    if profile.kind in ("gateway", "url") and url:
+    if profile.caps.at_url and url:
         return str(url)
-    if profile.kind == "python":
+    if profile.caps.in_process:
         return profile.callable or profile.name
     values = {**profile.run_values(), **getattr(driver, "values", {})}  # as it was started
     return shlex.join(substitute(word, values) for word in profile.command[:3])
@@ -110,7 +110,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     canary = canary_case(profile)
     # a SUT whose first call also starts it (a python SUT imports its SDK then: the anthropic SDK's
     # import alone took >10 s on a loaded 2-core machine) has a case's budget plus its ready_timeout
-    cold = profile.ready_timeout if KIND_TABLE[profile.kind].cold_start else 0.0
+    cold = profile.ready_timeout if profile.caps.cold_start else 0.0
     starting = dc_replace(limits, timeout=limits.timeout + cold)
     result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, starting, "all")
     detail = explain(canary.id, result.error, view)
@@ -137,7 +137,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     limits.latency = result.first_byte_s
     limits.routable = _routable(canary, view)
     if limits.gate_timeout is None and (
-        profile.warmup if profile.warmup is not None else KIND_TABLE[profile.kind].warmup
+        profile.warmup if profile.warmup is not None else profile.caps.warmup
     ):
         warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
         latency = warm.first_byte_s

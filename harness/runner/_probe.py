@@ -139,8 +139,8 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe]) -> str:
     ]
     if sut.command:
         lines.append(f"command = [{', '.join(_q(w) for w in sut.command)}]")
-    if origin is not None and origin.form == "url":  # (the URL the user gave: --sut-url)
-        lines.append(f"url = {_q(origin.value)}")
+    if origin is not None and origin.given_url:  # (--sut-url)
+        lines.append(f"url = {_q(origin.given_url)}")
     if sut.callable:
         lines.append(f"callable = {_q(sut.callable)}")
     if origin is not None and origin.ready:

@@ -369,12 +369,12 @@ class _Round:
         except DriverError:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
-        want = self.opts.concurrency or default_concurrency(limits.latency, profile.kind)
+        want = self.opts.concurrency or default_concurrency(limits.latency, profile.caps)
         note = ""
         if want > 1 and not hasattr(self.upstream, "route"):
             note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
-        elif want > 1 and profile.kind == "adapter":
-            note = "an adapter process carries one conversation at a time"
+        elif want > 1 and profile.caps.one_conversation:
+            note = f"a SUT of kind {profile.kind} carries one conversation at a time"
         elif want > 1 and not limits.routable:
             note = (
                 "the canary's upstream request did not carry its routing token (the SUT drops or "
@@ -412,14 +412,14 @@ class _Round:
 
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
-        kind, faults = profile.kind, profile.faults
+        caps, faults = profile.caps, profile.faults
         aside = None
         if worth_aside(profile, len(cases), lanes, self.limits):
             aside = AsideSUT(profile, self.sut.fn, self.limits, self.opts.keep_timelines, _start_driver)
         run = Lanes(
             lanes,
             self.run_one,
-            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, kind, faults),
+            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults),
             finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,

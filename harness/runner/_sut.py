@@ -188,8 +188,8 @@ def sut_argv(profile: SUTProfile) -> list[str] | None:
     if o.form == "command":
         ready = ["--ready", o.ready] if o.ready else []
         return ["--sut-cmd", o.value, "--front-door", o.front_door, *ready]
-    if o.form == "url":
-        return ["--sut-url", o.value, "--front-door", o.front_door]
+    if o.given_url:
+        return ["--sut-url", o.given_url, "--front-door", o.front_door]
     return ["--sut", o.value]  # a profile file, a module:callable
 
 

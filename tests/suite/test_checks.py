@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from harness.catalog._scenario import TurnSpec
+from harness.drivers import KIND_TABLE
 from harness.events import End, Event, Notice, ReasoningDelta, StreamError, TextDelta, ToolCallDelta, Usage
 from harness.judge import CHECKS, build_view
 from harness.judge._parity import parity
@@ -45,7 +46,7 @@ def judge(
     **kw: Any,
 ) -> Verdict:
     case = case or FakeCase((TurnSpec((Emit(script),), "hi"),))
-    return CHECKS.get(name)(build_view(case, timeline(client, **kw), kind)).verdict
+    return CHECKS.get(name)(build_view(case, timeline(client, **kw), KIND_TABLE[kind])).verdict
 
 
 GOOD = [ReasoningDelta("Let me"), ReasoningDelta(" think."), TextDelta("Hello!"), End("stop")]
@@ -144,7 +145,7 @@ def test_passback_reports_rejection_and_whether_it_was_hidden() -> None:
     case = FakeCase(turns, profile="deepseek-v4")
     tl = timeline([ReasoningDelta("r"), ToolCallDelta(0, "c", "f", "{}"), End("tool_calls")])
     tl.add("upstream", "request", turn=1)
-    view = build_view(case, tl, "gateway")
+    view = build_view(case, tl, KIND_TABLE["gateway"])
     assert CHECKS.get("passback")(view).verdict == Verdict.PASS
     tl.add(
         "upstream",
@@ -155,7 +156,7 @@ def test_passback_reports_rejection_and_whether_it_was_hidden() -> None:
         differences=[("messages[1].reasoning_content", None, "r")],
     )
     tl.add("client", "event", turn=1, event=TextDelta(""))
-    finding = CHECKS.get("passback")(build_view(case, tl, "gateway"))
+    finding = CHECKS.get("passback")(build_view(case, tl, KIND_TABLE["gateway"]))
     assert finding.verdict == Verdict.FAIL
     assert "HID" in finding.message
     assert "messages[1].reasoning_content" in finding.expected
@@ -165,9 +166,9 @@ def test_cancellation_unclean_without_upstream_close() -> None:
     case = FakeCase((TurnSpec((Emit((ReasoningDelta("x"),)), Stall(3.0)), "hi", cancel=Gate(reasoning="x")),))
     tl = timeline([ReasoningDelta("x")])
     tl.add("client", "cancel", turn=0)
-    assert CHECKS.get("cancellation")(build_view(case, tl, "gateway")).verdict == Verdict.UNCLEAN
+    assert CHECKS.get("cancellation")(build_view(case, tl, KIND_TABLE["gateway"])).verdict == Verdict.UNCLEAN
     tl.add("upstream", "disconnect", turn=0)
-    assert CHECKS.get("cancellation")(build_view(case, tl, "gateway")).verdict == Verdict.PASS
+    assert CHECKS.get("cancellation")(build_view(case, tl, KIND_TABLE["gateway"])).verdict == Verdict.PASS
 
 
 def test_cleanup_check() -> None:
@@ -178,7 +179,7 @@ def test_cleanup_check() -> None:
         tl.add("sut", "start", pid=1)
         for kind, info in entries:
             tl.add("sut", kind, **info)
-        return CHECKS.get("cleanup")(build_view(case, tl, "cli")).verdict
+        return CHECKS.get("cleanup")(build_view(case, tl, KIND_TABLE["cli"])).verdict
 
     assert verdict(("child-exit", {"pid": 2}), ("dir-removed", {"children_alive": []})) == Verdict.PASS
     assert verdict(("process-left", {"pid": 2, "cmdline": "sleep"})) == Verdict.UNCLEAN
@@ -188,8 +189,9 @@ def test_cleanup_check() -> None:
 
 def test_parity() -> None:
     case = FakeCase((TurnSpec((Emit(SCRIPT),), "hi"),))
-    a = build_view(case, timeline(GOOD), "gateway")
-    b = build_view(case, timeline([TextDelta("<think>Let me think.</think>Hello!"), End()]), "gateway")
+    a = build_view(case, timeline(GOOD), KIND_TABLE["gateway"])
+    inline = timeline([TextDelta("<think>Let me think.</think>Hello!"), End()])
+    b = build_view(case, inline, KIND_TABLE["gateway"])
     assert parity(a, a).verdict == Verdict.PASS
     assert parity(a, b).verdict == Verdict.FAIL
 
@@ -212,7 +214,7 @@ def test_termination_of_a_cli_counts_ends_per_run() -> None:
             tl.add("upstream", "request", turn=turn)
             for ev in events:
                 tl.add("client", "event", event=ev, turn=turn)
-        return CHECKS.get("termination")(build_view(case, tl, "cli")).verdict
+        return CHECKS.get("termination")(build_view(case, tl, KIND_TABLE["cli"])).verdict
 
     tool = [ToolCallDelta(0, "c1", "f", "{}")]
     assert verdict([tool, [ReasoningDelta(R), TextDelta(T), End()], [TextDelta(T), End()]]) == Verdict.PASS

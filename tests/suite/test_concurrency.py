@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness.drivers import parse_profile
+from harness.drivers import KIND_TABLE, parse_profile
 from harness.runner import RunResult, load_cases, run
 from harness.runner._case_run import LoadLatency
 from harness.runner._concurrent import ASIDE_NOTE, Lanes, alone_reason, default_concurrency
@@ -72,7 +72,7 @@ def test_reference_gateway_whole_catalog_same_verdicts_at_concurrency_8() -> Non
     assert_same(serial, concurrent)
     alone = {r.case_id: r.alone for r in concurrent.results if r.alone}
     assert alone  # cancellation and connection faults ran with nothing else in flight, and say so
-    assert all(alone_reason(c, "gateway") for c in load_cases(list(alone)))
+    assert all(alone_reason(c, KIND_TABLE["gateway"]) for c in load_cases(list(alone)))
 
 
 @pytest.mark.slow
@@ -235,10 +235,23 @@ def test_a_sut_that_drops_the_token_runs_one_at_a_time_and_says_why() -> None:
 
 
 def test_default_concurrency_is_8_through_a_process_that_answered_the_preflight() -> None:
-    assert default_concurrency(None, "gateway") == 1  # the preflight measured nothing
-    assert default_concurrency(0.001, "gateway") == 8  # as fast as thinkwire: 8 is as fast as 4
-    assert default_concurrency(0.300, "url") == 8
-    assert default_concurrency(0.300, "python") == 1  # in-process: nothing to overlap
+    assert default_concurrency(None, KIND_TABLE["gateway"]) == 1  # the preflight measured nothing
+    assert default_concurrency(0.001, KIND_TABLE["gateway"]) == 8  # as fast as thinkwire: 8 is as fast as 4
+    assert default_concurrency(0.300, KIND_TABLE["url"]) == 8
+    assert default_concurrency(0.300, KIND_TABLE["python"]) == 1  # in-process: nothing to overlap
+
+
+def test_a_watched_cleanup_or_a_process_fault_needs_the_sut_alone_where_cleanup_is_watched() -> None:
+    """The kind's capability (cleanup watched) and the reference's own fault property decide, not names."""
+    cleanup = load_cases(["cleanup/tool-round-trip[openai-chat:reasoning_content/frames]"])[0]
+    plain = load_cases(["wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"])[0]
+    cli, gateway = KIND_TABLE["cli"], KIND_TABLE["gateway"]
+    assert "process tree" in alone_reason(cleanup, cli)
+    assert alone_reason(cleanup, gateway) == ""
+    reason = alone_reason(plain, cli, ("leak-child", "drop-reasoning"))
+    assert reason == "process-level fault switch (leak-child)"
+    assert alone_reason(plain, cli, ("drop-reasoning",)) == ""
+    assert alone_reason(plain, gateway, ("leak-child",)) == ""
 
 
 class _Fake:
@@ -413,13 +426,13 @@ def test_relay_time_is_upstream_write_to_the_client_s_last_delta_longest_over_tu
     tl.add("client", "request", turn=1, t=500 * ms)
     tl.add("upstream", "write", turn=1, data=b"c", t=600 * ms)
     tl.add("client", "event", turn=1, event=TextDelta("u"), t=650 * ms)
-    view = build_view(case, tl, "gateway")
+    view = build_view(case, tl, KIND_TABLE["gateway"])
     assert relay_time(view) == pytest.approx(0.050)  # turn 0: 80 - 40 ms; turn 1: 650 - 600 ms
     canned = Timeline()
     canned.add("client", "event", turn=0, event=TextDelta("t"), t=10 * ms)
     canned.add("upstream", "write", turn=0, data=b"a", t=40 * ms)
-    assert relay_time(build_view(case, canned, "gateway")) is None
-    assert relay_time(build_view(case, Timeline(), "gateway")) is None
+    assert relay_time(build_view(case, canned, KIND_TABLE["gateway"])) is None
+    assert relay_time(build_view(case, Timeline(), KIND_TABLE["gateway"])) is None
 
 
 def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(

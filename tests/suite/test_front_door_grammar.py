@@ -12,6 +12,7 @@ import pytest
 
 from harness.catalog._scenario import TurnSpec
 from harness.dialects import get_dialect
+from harness.drivers import KIND_TABLE
 from harness.events import End, Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
 from harness.judge import CHECKS, build_view
 from harness.judge._grammar import GRAMMAR_BREAKS
@@ -116,7 +117,7 @@ def _judge(client: list[Event]) -> Verdict:
     tl.add("upstream", "request", turn=0)
     for ev in client:
         tl.add("client", "event", event=ev, turn=0)
-    return CHECKS.get("front-door-grammar")(build_view(case, tl, "gateway")).verdict
+    return CHECKS.get("front-door-grammar")(build_view(case, tl, KIND_TABLE["gateway"])).verdict
 
 
 @pytest.mark.parametrize("kind", sorted(GRAMMAR_BREAKS))

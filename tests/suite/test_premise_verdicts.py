@@ -6,6 +6,7 @@ premise present the findings are untouched."""
 from __future__ import annotations
 
 from harness.catalog._case import Case
+from harness.drivers import KIND_TABLE
 from harness.judge import build_view
 from harness.judge._premise import premise_findings
 from harness.runner._run import load_cases
@@ -37,7 +38,8 @@ def _timeline(*, url: str | None, withheld: bool, perturbed: bool = True) -> Tim
 
 def test_a_gateway_that_did_not_forward_the_request_fails_request_contract() -> None:
     case = _case("wire-variants/reasoning-then-answer[openai-chat:minimax-details/frames]")
-    view = build_view(case, _timeline(url="http://127.0.0.1:1/v1/chat/completions", withheld=True), "gateway")
+    tl = _timeline(url="http://127.0.0.1:1/v1/chat/completions", withheld=True)
+    view = build_view(case, tl, KIND_TABLE["gateway"])
     got = premise_findings(view, [LOST])
     assert got[0] is LOST
     assert got[1].check == "request-contract"
@@ -48,7 +50,7 @@ def test_a_gateway_that_did_not_forward_the_request_fails_request_contract() -> 
 
 def test_a_wrapper_that_never_asked_is_unsupported_and_nothing_fails() -> None:
     case = _case("wire-variants/reasoning-then-answer[openai-chat:minimax-details/frames]")
-    got = premise_findings(build_view(case, _timeline(url=None, withheld=True), "python"), [LOST])
+    got = premise_findings(build_view(case, _timeline(url=None, withheld=True), KIND_TABLE["python"]), [LOST])
     assert [f.verdict for f in got] == [Verdict.UNSUPPORTED, Verdict.INFO]
     assert got[0].message.startswith("not applicable: turn 0: the SUT did not ask the upstream for")
     assert got[1].message == "(premise absent) reasoning never reached the client"
@@ -56,7 +58,7 @@ def test_a_wrapper_that_never_asked_is_unsupported_and_nothing_fails() -> None:
 
 def test_a_perturbation_the_framing_cannot_carry_is_unsupported() -> None:
     case = _case("sse-framing/bom[gemini:thought/frames/bom]")
-    view = build_view(case, _timeline(url="http://x", withheld=False, perturbed=False), "gateway")
+    view = build_view(case, _timeline(url="http://x", withheld=False, perturbed=False), KIND_TABLE["gateway"])
     got = premise_findings(view, [LOST])
     assert got[0].verdict == Verdict.UNSUPPORTED
     assert "json-array stream, which the perturbation bom does not act on" in got[0].message
@@ -65,4 +67,5 @@ def test_a_perturbation_the_framing_cannot_carry_is_unsupported() -> None:
 
 def test_with_its_premise_a_case_keeps_its_findings() -> None:
     case = _case("wire-variants/reasoning-then-answer[openai-chat:minimax-details/frames]")
-    assert premise_findings(build_view(case, _timeline(url=None, withheld=False), "python"), [LOST]) == [LOST]
+    view = build_view(case, _timeline(url=None, withheld=False), KIND_TABLE["python"])
+    assert premise_findings(view, [LOST]) == [LOST]

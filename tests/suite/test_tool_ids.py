@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from harness._json import dumps_compact
 from harness.catalog._scenario import TurnSpec
+from harness.drivers import KIND_TABLE
 from harness.events import End, Event, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.judge import CHECKS, build_view
 from harness.timeline import Timeline
@@ -45,7 +46,8 @@ def _judge(seen: str | None, sent_back: str, *, wire_id: bool = True) -> Verdict
     tl.add_write("upstream", b'{"delta":"18"}', 1, frozenset({"text"}))
     for ev2 in (TextDelta("18°C."), End()):
         tl.add("client", "event", event=ev2, turn=1)
-    return CHECKS.get("tool-ids")(build_view(FakeCase(TURNS, "openai-responses"), tl, "gateway")).verdict
+    view = build_view(FakeCase(TURNS, "openai-responses"), tl, KIND_TABLE["gateway"])
+    return CHECKS.get("tool-ids")(view).verdict
 
 
 def test_the_upstreams_id_both_ways_passes() -> None:
