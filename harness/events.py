@@ -34,6 +34,7 @@ __all__ = [
     "assemble",
     "channel_of",
     "coalesce",
+    "index_item",
     "strip_items",
     "turn_events",
 ]
@@ -304,6 +305,12 @@ def assemble(events: Iterable[Event]) -> Message:
                 blocks.append(call)
             last_key = ("c", str(ev.index))
         elif isinstance(ev, ReasoningSignature):
+            nth = _nth_reasoning(blocks, ev.item)
+            if nth is not None:  # a fragment of reasoning block n (OpenRouter's index), merged into it
+                nth.add_sig(ev.value)
+                continue
+            if ev.item.startswith(_INDEX):
+                ev = ReasoningSignature(ev.value)  # no such block yet: an item-less signature
             target = _signature_target(blocks, ev.item)
             if ev.item and target is not None and blocks[target].id != ev.item:
                 early.setdefault(ev.item, []).append(ev.value)
@@ -323,6 +330,28 @@ def assemble(events: Iterable[Event]) -> Message:
         for piece in pieces:
             home.add_sig(piece)
     return Message("assistant", tuple(b.block() for b in blocks))
+
+
+_INDEX = "reasoning-index:"
+
+
+def index_item(index: int) -> str:
+    """The item of a signature that names its reasoning block by position among the message's
+    reasoning blocks, not by id: OpenRouter's ``reasoning_details`` fragments share an ``index``, and a
+    signature-only fragment may arrive after the answer text has begun; :func:`assemble` merges it into
+    that block."""
+    return f"{_INDEX}{index}"
+
+
+def _nth_reasoning(blocks: Sequence[_Growing], item: str) -> _Growing | None:
+    if not item.startswith(_INDEX):
+        return None
+    try:
+        n = int(item[len(_INDEX) :])
+    except ValueError:
+        return None
+    reasoning = [b for b in blocks if b.kind == "r"]
+    return reasoning[n] if 0 <= n < len(reasoning) and reasoning[n].redacted is None else None
 
 
 def _anonymous_reasoning(blocks: Sequence[_Growing]) -> _Growing | None:

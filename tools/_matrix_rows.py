@@ -411,6 +411,57 @@ MATRIX: tuple[Mutant, ...] = (
         strict=True,
     ),
     Mutant(
+        "drop-text-signatures",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/gemini-signature-last-chunk[gemini:signature-empty/frames]",
+            "tools-passback/gemini-signature-last-chunk[gemini:signature-empty/frames/nonstream]",
+        ),
+    ),
+    Mutant(
+        "output-without-thoughts",
+        "reference",
+        "usage",
+        _c(
+            "wire-variants/reasoning-tokens[gemini:thought/frames]",
+            "wire-variants/reasoning-tokens[gemini:thought/frames/nonstream]",
+        ),
+    ),
+    Mutant(
+        "unmerged-details",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/openrouter-detail-fragments[openai-chat:reasoning_details/frames]",
+            "tools-passback/openrouter-signature-only[openai-chat:reasoning_details/frames]",
+        ),
+    ),
+    Mutant(
+        "validate-signatures",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/signature-envelopes[anthropic-messages:thinking/frames]",
+            "tools-passback/openrouter-signature-only[openai-chat:reasoning_details/frames]",
+        ),
+    ),
+    Mutant(
+        "think-replay",
+        "reference",
+        "no-think-replay",
+        _c(
+            f"tools-passback/no-think-replay[{CHAT}]",
+            "tools-passback/no-think-replay-anthropic[anthropic-messages:thinking/frames]",
+        ),
+    ),
+    Mutant(
+        "omit-empty-reasoning-content",
+        "reference",
+        "passback",
+        _c(f"tools-passback/deepseek-empty-reasoning[{CHAT}]"),
+    ),
+    Mutant(
         "drop-phase",
         "reference",
         "passback-fidelity",

@@ -100,6 +100,10 @@ class Rejection:
     was lost: the passback check), ``fidelity`` (it came back altered: passback-fidelity) or ``request``
     (the request itself breaks the provider's current contract, e.g. a thinking mode the model refuses
     or a Vertex body without ``anthropic_version``: the request-contract check)."""
+    answer: Turn | None = None
+    """What a provider that refuses by answering, not by an error status, streams instead of the
+    scripted turn (Gemini's 200 with ``finishReason: MISSING_THOUGHT_SIGNATURE``); ``status`` and
+    ``body`` then describe that answer as a whole body. None: ``status`` and ``body`` are the answer."""
 
 
 @dataclass(frozen=True, slots=True)

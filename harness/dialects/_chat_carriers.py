@@ -35,6 +35,7 @@ from harness.events import (
     ReasoningSignature,
     RedactedReasoning,
     ToolCallBlock,
+    index_item,
 )
 
 __all__ = [
@@ -199,9 +200,11 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
             piece = d.get("text") or d.get("summary")
             if with_text and isinstance(piece, str) and piece:
                 out.append(ReasoningDelta(piece))
-            sig = d.get("signature")
+            sig, index = d.get("signature"), d.get("index")
             if kind == "reasoning.text" and isinstance(sig, str) and sig:
-                out.append(ReasoningSignature(sig))
+                # fragments sharing an index are one detail: the signature belongs to that block
+                item = index_item(index) if isinstance(index, int) and not isinstance(index, bool) else ""
+                out.append(ReasoningSignature(sig, item=item))
         elif kind == SERVER_TOOL_CALL:
             out.append(RedactedReasoning(dumps_compact({k: v for k, v in d.items() if k != "index"})))
         elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):

@@ -149,26 +149,42 @@ def _details(raw: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 class OpenRouterProfile(_Passthrough):
     """OpenRouter in front of Anthropic: an assistant message's ``reasoning_details`` go back unchanged
     (https://openrouter.ai/docs/use-cases/reasoning-tokens, preserving reasoning blocks). A signed
-    ``reasoning.text`` detail (often a signature-only one) that is missing or altered makes Anthropic
-    answer "Invalid `signature` in `thinking` block", which OpenRouter relays in its own envelope; a
+    ``reasoning.text`` detail (often a signature-only one) that is missing or altered, or that comes back
+    without the text it signs (fragments of one ``index`` sent back unmerged), makes Anthropic answer
+    "Invalid `signature` in `thinking` block", which OpenRouter relays in its own envelope; a
     ``reasoning.server_tool_call`` record that does not come back only degrades (the server tool call is
     not rehydrated into the later turn): a passback-fidelity finding."""
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         msgs = request.get("messages") or []
         for i, raw, origin in history(request, emitted):
-            sigs = [b.signature for b in origin.content if isinstance(b, ReasoningBlock) and b.signature]
-            got = [d.get("signature") for d in _details(raw) if d.get("type") == "reasoning.text"]
-            missing = next((s for s in sigs if s not in got), None)
-            if missing is None:
-                continue
-            message = OPENROUTER_INVALID_SIGNATURE.format(n=_anthropic_index(msgs, i))
-            error = {"type": "invalid_request_error", "message": message}
-            upstream = dumps_compact({"type": "error", "error": error, "request_id": "req_mock_openrouter"})
-            field = f"messages[{i}].reasoning_details[].signature"
-            diff: Difference = (field, next((g for g in got if g), None), missing)
-            return Rejection(400, openrouter_body(upstream), "openrouter/invalid-signature", (diff,))
+            signed = [
+                (b.signature, b.text) for b in origin.content if isinstance(b, ReasoningBlock) and b.signature
+            ]
+            texts = [d for d in _details(raw) if d.get("type") == "reasoning.text"]
+            got = [d.get("signature") for d in texts]
+            missing = next((s for s, _ in signed if s not in got), None)
+            if missing is not None:
+                field = f"messages[{i}].reasoning_details[].signature"
+                diff: Difference = (field, next((g for g in got if g), None), missing)
+                return self._invalid(msgs, i, diff, "openrouter/invalid-signature")
+            # Each detail becomes one Anthropic thinking block, which Anthropic checks against its
+            # signature: fragments of one index sent back unmerged leave the signed one without its text.
+            for sig, text in signed:
+                came = next(d for d in texts if d.get("signature") == sig)
+                if str(came.get("text") or "") != text:
+                    field = f"messages[{i}].reasoning_details[index={came.get('index')}].text"
+                    return self._invalid(
+                        msgs, i, (field, came.get("text"), text), "openrouter/signed-text-lost"
+                    )
         return None
+
+    @staticmethod
+    def _invalid(msgs: Sequence[Any], i: int, diff: Difference, rule: str) -> Rejection:
+        message = OPENROUTER_INVALID_SIGNATURE.format(n=_anthropic_index(msgs, i))
+        error = {"type": "invalid_request_error", "message": message}
+        upstream = dumps_compact({"type": "error", "error": error, "request_id": "req_mock_openrouter"})
+        return Rejection(400, openrouter_body(upstream), rule, (diff,))
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         diffs: list[Difference] = []

@@ -144,6 +144,8 @@ class ChatEmitter(EmitterLoop):
         self._rd_index = -1
         self._rd_block_open = False
         self._role_pending = False
+        self._call_ids: dict[str, None] = {}  # the tool call ids streamed, in order
+        self._after_call: str | None = None  # the call a signature right after it belongs to
 
     def bind_request(self, request: Mapping[str, Any]) -> None:
         """What the stream depends on in the request: ``stream_options.include_usage`` (OpenAI sends
@@ -235,6 +237,8 @@ class ChatEmitter(EmitterLoop):
         return [self._delta_frame({"content": prefix}, "text")]
 
     def _event(self, ev: Event) -> list[Frame]:
+        if not isinstance(ev, ToolCallDelta | ReasoningSignature):
+            self._after_call = None
         if isinstance(ev, ReasoningDelta):
             return self._reasoning(ev)
         if isinstance(ev, ReasoningSignature | RedactedReasoning):
@@ -253,6 +257,8 @@ class ChatEmitter(EmitterLoop):
             out += self._close_think() + self._flush_prefix()
             if ev.index not in self._tools_seen:
                 self._tools_seen.add(ev.index)
+                self._after_call = ev.id or f"call_mock_{ev.index}"
+                self._call_ids[self._after_call] = None
                 call = {
                     "index": ev.index,
                     "id": ev.id or f"call_mock_{ev.index}",
@@ -321,6 +327,15 @@ class ChatEmitter(EmitterLoop):
     def _rd_opaque(self, ev: ReasoningSignature | RedactedReasoning) -> list[Frame]:
         self._in_reasoning = True
         detail: dict[str, Any]
+        call = ev.item if ev.item in self._call_ids else self._after_call
+        if isinstance(ev, ReasoningSignature) and call is not None:
+            # a tool call's own signature (Gemini's thoughtSignature): an encrypted detail naming the
+            # call, as OpenRouter sends it and as a whole body carries it (``details``)
+            self._rd_index += 1
+            detail = {"type": "reasoning.encrypted", "data": ev.value, "id": call, "format": GEMINI_FORMAT}
+            detail["index"] = self._rd_index
+            delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
+            return [self._frame(self._chunk(delta), "reasoning")]
         if isinstance(ev, ReasoningSignature):
             if not self._rd_block_open:
                 self._rd_index += 1

@@ -1,5 +1,7 @@
-"""Gemini provider profiles: lenient, gemini-2.5 (signatures optional) and gemini-3 (thought signatures
-enforced on the first functionCall part of each step of the current turn, with Google's exact 400s)."""
+"""Gemini provider profiles: lenient, gemini-2.5 (signatures optional), gemini-3 (thought signatures
+enforced on the first functionCall part of each step of the current turn, with Google's exact 400s) and
+gemini-3-signatures (also the signature of a text answer: lost, the next answer is a 200 that finishes
+with MISSING_THOUGHT_SIGNATURE)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from typing import Any
 
 from harness.dialects._base import LENIENT, Difference, LenientProfile, ProviderProfile, Rejection
 from harness.dialects._gemini_names import camel_request
-from harness.events import Message, ReasoningDelta, ToolCallBlock, Turn
+from harness.events import End, Message, ReasoningDelta, TextBlock, ToolCallBlock, Turn
 
 __all__ = ["PROFILES", "missing_signature_message"]
 
@@ -68,11 +70,35 @@ def _emitted_calls(emitted: Sequence[Message]) -> list[ToolCallBlock]:
     return [b for m in emitted for b in m.content if isinstance(b, ToolCallBlock)]
 
 
+MISSING_THOUGHT_SIGNATURE = "MISSING_THOUGHT_SIGNATURE"
+"""google-genai ``types.FinishReason.MISSING_THOUGHT_SIGNATURE``: "Request has at least one thought
+signature missing. This enum value is not supported in Vertex AI." """
+
+
+def _missing_text_signature(
+    contents: Sequence[Any], emitted: Sequence[Message]
+) -> tuple[int, str] | None:
+    """The first model content of the request that lost the signature of the text answer this upstream
+    gave it (model contents and emitted messages matched in order): its index and the signature. The
+    signature may come back on any part of that content (the empty text part it arrived on, or the
+    text part before it)."""
+    models = [(n, c) for n, c in enumerate(contents) if isinstance(c, Mapping) and c.get("role") == "model"]
+    for (n, c), m in zip(models, emitted, strict=False):
+        parts = [p for p in c.get("parts") or [] if isinstance(p, Mapping)]
+        back = {p.get("thoughtSignature") for p in parts}
+        for b in m.content:
+            if isinstance(b, TextBlock) and b.signature and b.signature not in back:
+                return n, b.signature
+    return None
+
+
 @dataclass(slots=True)
 class _Gemini:
     name: str
     description: str
     strict: bool
+    text_signatures: bool = False
+    """Also check the signature of a text answer (the last part of a non-function-call response)."""
     dialect: str = "gemini"
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
@@ -89,6 +115,13 @@ class _Gemini:
         if not isinstance(contents, Sequence):
             return None
         calls = _emitted_calls(emitted)
+        lost = _missing_text_signature(contents, emitted) if self.text_signatures else None
+        if lost is not None:
+            n, sig = lost
+            answer = (End(MISSING_THOUGHT_SIGNATURE),)
+            body = _pretty({"candidates": [{"finishReason": MISSING_THOUGHT_SIGNATURE, "index": 0}]})
+            diff: Difference = (f"contents[{n}].parts[-1].thoughtSignature", None, sig)
+            return Rejection(200, body, "gemini-3/missing-thought-signature", (diff,), answer=answer)
         for n in range(_current_turn_start(contents), len(contents)):
             c = contents[n]
             if not isinstance(c, Mapping) or c.get("role") != "model":
@@ -169,5 +202,12 @@ PROFILES: dict[str, ProviderProfile] = {
         "Gemini 3: the first functionCall part of each step of the current turn must carry its "
         "thoughtSignature, unmodified (400 INVALID_ARGUMENT otherwise)",
         True,
+    ),
+    "gemini-3-signatures": _Gemini(
+        "gemini-3-signatures",
+        "Gemini 3 (Developer API) checking every signature it gave: function calls as gemini-3; a text "
+        "answer's signature lost -> 200, no content, finishReason MISSING_THOUGHT_SIGNATURE",
+        True,
+        text_signatures=True,
     ),
 }

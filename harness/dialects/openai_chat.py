@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness._json import dumps_compact
@@ -310,6 +311,8 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
             think["closed"] = True
         content = [think] + ([{"type": "text", "text": text}] if text else [])
     out["content"] = content
+    if carrier is Carrier.DETAILS:
+        rblocks = _text_signed(rblocks, msg)
     if carrier is Carrier.REASONING_CONTENT and (reasoning or calls or not request):
         out["reasoning_content"] = reasoning
     elif carrier is Carrier.REASONING and reasoning:
@@ -330,6 +333,24 @@ def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, A
     if variant == "gemini-openai":
         sig = next((b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature), None)
         out |= google(thought_signature=sig) if sig else {}
+    return out
+
+
+def _text_signed(rblocks: list[ReasoningBlock], msg: Message) -> list[ReasoningBlock]:
+    """The reasoning blocks with the signature of a signed text block (Gemini's signature of a text
+    answer, which may arrive in a last part of its own) merged in, as a stream carries it: into the last
+    unsigned reasoning block (the detail whose index it shares), else as a signature-only block."""
+    sigs = [b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature]
+    if not sigs:
+        return rblocks
+    out = list(rblocks)
+    for sig in sigs:
+        free = [i for i, b in enumerate(out) if b.signature is None and b.redacted is None]
+        at = free[-1] if free else None
+        if at is None:
+            out.append(ReasoningBlock("", signature=sig))
+        else:
+            out[at] = replace(out[at], signature=sig)
     return out
 
 

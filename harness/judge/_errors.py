@@ -136,11 +136,16 @@ def rejected(name: str, view: CaseView, t: TurnView, e: Entry) -> Finding:
     default = "a request the provider accepts" if name == "request-contract" else "reasoning passed back"
     expected, actual = _sides(e, default)
     echo = _echo_note(view, t.turn) if name == "passback" else ""
+    status = e.info.get("status")
+    if isinstance(status, int) and status < 400:  # a refusal in a 200 (Gemini's finishReason)
+        how, surfaced = f"refused the {what} in a {status} answer without content", "got an empty answer back"
+    else:
+        how = f"rejected the {what} with {status}"
     return Finding(
         name,
         Verdict.FAIL,
-        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) rejected the {what} with "
-        f"{e.info.get('status')} ({e.info.get('rule', '?')}); the SUT {surfaced}{echo}",
+        message=f"turn {t.turn}: the strict upstream ({view.case.profile}) {how} "
+        f"({e.info.get('rule', '?')}); the SUT {surfaced}{echo}",
         expected=expected,
         actual=actual,
         evidence=(view.index_of(e),),

@@ -95,6 +95,10 @@ FAULTS: dict[str, str] = {
     "pi-thinking-at-end": "CLI: emit each thinking block as one record at its end instead of as deltas",
     "drop-call-signatures": "read tool calls but not the signature on them (Gemini's thoughtSignature / "
     "extra_content.google.thought_signature)",
+    "drop-text-signatures": "lose a signature that arrives after answer text (Gemini's signature-only last "
+    "chunk, {\"text\": \"\", \"thoughtSignature\": ...}, skipped as an empty part)",
+    "output-without-thoughts": "report output tokens without the reasoning tokens (Gemini's "
+    "candidatesTokenCount read as the output count, thoughtsTokenCount left out)",
     "raw-inline-tags": "never split inline reasoning tags (<think>, <mm:think>, <thought>, harmony "
     "channels) out of upstream content",
     **PASSBACK_FAULTS,
@@ -138,6 +142,8 @@ _STREAM = frozenset(
         "drop-call-signatures",
         "mint-tool-ids",
         "add-start-output",
+        "drop-text-signatures",
+        "output-without-thoughts",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
@@ -380,6 +386,26 @@ class _DropCallSignatures(_Stage):
         return [ev]
 
 
+class _DropTextSignatures(_Stage):
+    """``drop-text-signatures``: a signature that follows answer text (and names no tool call) is lost;
+    signatures of reasoning blocks and tool calls pass."""
+
+    def __init__(self) -> None:
+        self.after_text = False
+
+    def push(self, ev: Event) -> list[Event]:
+        if isinstance(ev, ReasoningSignature):
+            return [] if self.after_text else [ev]  # FAULT
+        if not isinstance(ev, Notice | Usage):
+            self.after_text = isinstance(ev, TextDelta)
+        return [ev]
+
+
+def _without_thoughts(ev: Usage) -> Usage:
+    """``output-without-thoughts``: the output count as Gemini's candidatesTokenCount (no thoughts)."""
+    return replace(ev, output_tokens=ev.output_tokens - (ev.reasoning_tokens or 0))  # type: ignore[operator]
+
+
 def _own_call_id(ev: ToolCallDelta) -> str:
     """``mint-tool-ids``: the id a SUT that confuses ids hands out: the Responses item id where the
     observer read one (``fc_...``, not the ``call_id``), else one of its own."""
@@ -397,6 +423,8 @@ def _mapper(fault: str, ev: Event) -> list[Event]:
         return [replace(ev, reasoning_tokens=None)]
     if fault == "mint-tool-ids" and isinstance(ev, ToolCallDelta) and ev.id:
         return [replace(ev, id=_own_call_id(ev))]  # FAULT: not the upstream's call id
+    if fault == "output-without-thoughts" and isinstance(ev, Usage) and ev.output_tokens is not None:
+        return [_without_thoughts(ev)]
     if fault == "double-done" and isinstance(ev, End):
         return [ev, ev]
     return [ev]
@@ -422,8 +450,10 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("pi-thinking-at-end", _ThinkingAtEnd),
     ("tools-before-reasoning", _ToolsBeforeReasoning),
     ("drop-call-signatures", _DropCallSignatures),
+    ("drop-text-signatures", _DropTextSignatures),
     ("replay-done", _ReplayDone),
     ("drop-reasoning-tokens", None),
+    ("output-without-thoughts", None),
     ("mint-tool-ids", None),
     ("double-done", None),
 )

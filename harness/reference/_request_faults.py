@@ -34,8 +34,20 @@ PASSBACK_FAULTS: dict[str, str] = {
     "output_item.done and again from response.completed)",
     "drop-thinking-key": "pass Anthropic thinking blocks back with their signature but without the "
     "thinking key (a store that keeps only what it thinks is opaque)",
+    "think-replay": "pass earlier reasoning back also as <think>...</think> text at the head of the "
+    "assistant message's content (a history store that renders reasoning into the transcript)",
+    "validate-signatures": "on passback, strip a reasoning signature whose envelope the SUT does not know "
+    "(it recognises only the Claude 4 one, base64 starting EqQB): a proxy that 'validates' opaque data",
+    "unmerged-details": "pass OpenRouter reasoning_details back as the stream's fragments: a signed "
+    "detail split into its text fragment and a signature-only fragment sharing its index",
+    "omit-empty-reasoning-content": "pass a chat tool-call turn back without reasoning_content when its "
+    "reasoning was empty (an 'if reasoning:' guard; DeepSeek V4 wants the key, even empty)",
 }
 """The request faults of the 2026 wires: how a SUT alters what it was given on the way back."""
+
+
+KNOWN_ENVELOPE = "EqQB"
+"""The one signature envelope the ``validate-signatures`` mutant accepts (Claude 4's, as base64)."""
 
 
 def strip_passback(messages: Sequence[Message]) -> list[Message]:
@@ -119,6 +131,8 @@ def _reasoning(b: Block, faults: frozenset[str]) -> Block:
         return b
     if "trim-passback" in faults and b.redacted is None:  # FAULT: a normalising store
         b = replace(b, text=b.text.strip())
+    if "validate-signatures" in faults and b.signature and not b.signature.startswith(KNOWN_ENVELOPE):
+        b = replace(b, signature=None)  # FAULT: an envelope it does not recognise is dropped as invalid
     if "alter-encrypted" in faults:  # FAULT: blobs re-encoded on the way back
         b = replace(
             b,
@@ -141,9 +155,25 @@ def _calls_signed_last(blocks: Sequence[Block]) -> list[Block]:
     return out
 
 
+def _think_replayed(blocks: Sequence[Block]) -> list[Block]:
+    """FAULT ``think-replay``: the message's reasoning text also rides in its content as a leading
+    ``<think>`` block, right after the reasoning blocks (which stay, signed, where they were)."""
+    text = "".join(b.text for b in blocks if isinstance(b, ReasoningBlock) and b.redacted is None)
+    if not text:
+        return list(blocks)
+    tagged = f"<think>{text}</think>"
+    at = next((i for i, b in enumerate(blocks) if not isinstance(b, ReasoningBlock)), len(blocks))
+    first = blocks[at] if at < len(blocks) else None
+    if isinstance(first, TextBlock):
+        return [*blocks[:at], replace(first, text=tagged + first.text), *blocks[at + 1 :]]
+    return [*blocks[:at], TextBlock(tagged), *blocks[at:]]
+
+
 def _rebuilt(m: Message, faults: frozenset[str]) -> Message:
     """An assistant message as a SUT with the 2026 passback faults sends it back."""
     blocks = [_reasoning(b, faults) for b in m.content]
+    if "think-replay" in faults:
+        blocks = _think_replayed(blocks)
     if "drop-server-tool-records" in faults:  # FAULT: OpenRouter's server-tool records lost
         blocks = [b for b in blocks if not _server_record(b)]
     if "signature-to-last-call" in faults:
@@ -170,12 +200,36 @@ def _without_thinking_key(message: Any) -> Any:
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
         return message
+
     def keyless(b: Any) -> Any:
         if isinstance(b, dict) and b.get("type") == "thinking":
             return {k: v for k, v in b.items() if k != "thinking"}
         return b
 
     return {**message, "content": [keyless(b) for b in content]}
+
+
+def _unmerged(message: Any) -> Any:
+    """A chat history entry whose signed ``reasoning_details`` are split back into the stream's
+    fragments: the text, then the signature alone, under one ``index``."""
+    details = message.get("reasoning_details") if isinstance(message, dict) else None
+    if not isinstance(details, list):
+        return message
+    out: list[Any] = []
+    for d in details:
+        if isinstance(d, dict) and d.get("type") == "reasoning.text" and d.get("signature") and d.get("text"):
+            out.append({k: v for k, v in d.items() if k != "signature"})
+            out.append({k: v for k, v in d.items() if k != "text"})
+        else:
+            out.append(d)
+    return {**message, "reasoning_details": out}
+
+
+def _without_empty_reasoning(message: Any) -> Any:
+    """A chat history entry without ``reasoning_content`` when it is the empty string."""
+    if isinstance(message, dict) and message.get("reasoning_content") == "":
+        return {k: v for k, v in message.items() if k != "reasoning_content"}
+    return message
 
 
 def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
@@ -186,6 +240,10 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
         body = {**body, "input": [{k: v for k, v in i.items() if k != "phase"} for i in body["input"]]}
     if "drop-thinking-key" in faults and isinstance(body.get("messages"), list):  # FAULT
         body = {**body, "messages": [_without_thinking_key(m) for m in body["messages"]]}
+    if "unmerged-details" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": [_unmerged(m) for m in body["messages"]]}
+    if "omit-empty-reasoning-content" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": [_without_empty_reasoning(m) for m in body["messages"]]}
     items = body.get("input")
     if faults & {"stream-events-as-items", "duplicate-reasoning-items"} and isinstance(items, list):
         body = {**body, "input": _reasoning_items(items, faults)}

@@ -35,7 +35,7 @@ from harness.upstream._plan import (
     wants_stream,
 )
 from harness.upstream._profile import check_fidelity, validate_request
-from harness.upstream._script import Conversation, Raw, Script
+from harness.upstream._script import Conversation, Emit, Raw, Script
 
 __all__ = ["ConversationState", "RecordedRequest", "RequestLog", "dispatch", "parse_json", "stray"]
 
@@ -162,11 +162,13 @@ def _plain(status: int, message: str) -> Plan:
 
 
 def _judge(
-    state: ConversationState, script: Script, request: Mapping[str, Any], turn: int, reject: Rejection | None
+    state: ConversationState, script: Script, req: RecordedRequest, reject: Rejection | None
 ) -> Plan | None:
     """The strict profile's say on a request: its passback comparison (a ``fidelity`` entry) and its
-    verdict, or ``reject`` (the transport's): a ``rejected`` entry and the provider's exact answer, or
-    None: serve the script."""
+    verdict, or ``reject`` (the transport's): a ``rejected`` entry and the provider's exact answer (an
+    error, or the turn a provider that refuses with a 200 streams instead), or None: serve the script."""
+    turn = req.turn
+    request = req.json if isinstance(req.json, Mapping) else {}
     tl = state.timeline
     emitted = state.emitted_before(turn)
     fidelity = check_fidelity(script, request, emitted)
@@ -192,6 +194,9 @@ def _judge(
         differences=rejection.differences,
         body=rejection.body.decode(errors="replace"),
     )
+    if rejection.answer is not None:  # a refusal in a 200: its turn instead of the script's
+        instead = dc_replace(script, steps=(Emit(tuple(rejection.answer)),))
+        return build_plan(instead, path=req.path, request=request, target=req.target)
     ids = request_id(get_dialect(script.dialect))  # the provider's request-id header, as on any answer
     headers = (("content-type", rejection.content_type), *ids, *rejection.headers)
     return _immediate(rejection.status, rejection.body, headers)
@@ -288,7 +293,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     turn, tl = req.turn, state.timeline
     request = req.json if isinstance(req.json, Mapping) else {}
     try:
-        rejected = _judge(state, script, request, turn, reject)
+        rejected = _judge(state, script, req, reject)
         if rejected is not None:
             return rejected
         plan = build_plan(script, path=req.path, request=request, target=req.target)
