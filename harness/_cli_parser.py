@@ -273,13 +273,14 @@ def _add_serve_parser(sub: Any) -> None:
 
 
 def _add_run_limits(run: argparse.ArgumentParser) -> None:
-    """``thinkwire run``'s bounds and how it spreads the cases: workers, cases in flight, timeouts,
-    bytes, repeats, the preflight."""
-    run.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="parallel workers (pytest-xdist)")
+    """``thinkwire run``'s bounds and how it spreads the cases: cases in flight, timeouts, bytes,
+    repeats, the preflight."""
     run.add_argument(
         "--concurrency", type=int, metavar="N",
         help="cases in flight at once through the one SUT (default: 8 for a gateway or URL; 1 in-process)",
     )
+    _deprecated(run, "-j", "--concurrency")  # was pytest-xdist workers: slower (benchmarks/workers.py)
+    _deprecated(run, "--jobs", "--concurrency")
     run.add_argument(
         "--timeout",
         type=float,
@@ -351,9 +352,10 @@ def _deprecated(
     """Keep ``old`` as a deprecated alias of the flag ``new`` of ``parser`` (same destination)."""
     target = next(a for a in parser._actions if new in a.option_strings)
     how = "switch" if switch else "append" if append else "value"
+    typed: dict[str, Any] = {"type": target.type} if target.type is not None else {}  # -j N: an int
     parser.add_argument(
         old, dest=target.dest, action=_Deprecated, new=new, how=how, help=argparse.SUPPRESS,
-        metavar=target.metavar, default=argparse.SUPPRESS,
+        metavar=target.metavar, default=argparse.SUPPRESS, **typed,
     )
 
 

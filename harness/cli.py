@@ -163,7 +163,6 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         max_bytes=args.max_bytes,
         preflight=not args.no_preflight,
         repeat=args.repeat,
-        jobs=args.jobs,
         concurrency=args.concurrency,
         keep_timelines="all" if args.keep_timelines else "failures",
         scenarios=tuple(args.scenarios),
@@ -366,7 +365,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             raise FlagError(f"--report {report}: {args.case} cannot be run again from its line: {line}")
         ran = build_parser().parse_args([*argv[1:], *[f for f in flags if f not in ("--report", report)]])
     ran.report = ran.junit = ran.write_expectations = None
-    ran.keep_timelines, ran.repeat, ran.jobs, ran.concurrency = True, 1, 1, None
+    ran.keep_timelines, ran.repeat, ran.concurrency = True, 1, None
     ran.cases = [args.case]
     options, cases = _check_run_args(ran)
     if len(cases) != 1:

@@ -81,9 +81,9 @@ FLAGS = [
     (["--timeout", "-1"], ["--timeout: expected a number of seconds > 0, got -1", "--timeout 30"]),
     (["--timeout", "0"], ["--timeout: expected a number of seconds > 0, got 0"]),
     (["--timeout", "nan"], ["--timeout: expected a number of seconds > 0"]),
-    (["-j", "0"], ["-j/--jobs: expected a number of workers >= 1, got 0"]),
+    (["--concurrency", "0"], ["--concurrency: expected a number of cases in flight >= 1, got 0"]),
     (["--cases", "nomatch"], ["--cases: no case matches nomatch"]),
-    (["--cases", "nomatch", "-j", "2"], ["--cases: no case matches nomatch"]),
+    (["--cases", "nomatch", "--concurrency", "2"], ["--cases: no case matches nomatch"]),
     (["--junit", "/proc/nope/x.xml"], ["--junit: cannot write to /proc/nope/x.xml"]),
     (["--repeat", "0"], ["--repeat: expected a number of runs >= 1, got 0"]),
     (["--max-bytes", "0"], ["--max-bytes: expected a number of bytes >= 1, got 0"]),
@@ -112,7 +112,8 @@ def test_bad_run_settings_are_flag_errors_from_python_too(tmp_path: Path) -> Non
     from harness import FlagError
     from harness.runner import RunOptions, run
 
-    for bad in ({"timeout": 0}, {"jobs": 0}, {"repeat": -1}, {"keep_timelines": "some"}, {"max_bytes": True}):
+    bads = ({"timeout": 0}, {"concurrency": 0}, {"repeat": -1}, {"keep_timelines": "some"})
+    for bad in (*bads, {"max_bytes": True}):
         with pytest.raises(FlagError):
             RunOptions(**bad)  # type: ignore[arg-type]
         with pytest.raises(FlagError):
@@ -125,10 +126,10 @@ def test_bad_run_settings_are_flag_errors_from_python_too(tmp_path: Path) -> Non
         run(["timing/*"], sut=str(profile), faults=["buffer"])
 
 
-def test_cases_nomatch_same_line_serial_and_parallel(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "-q", "--cases", "nomatch"]) == 2
+def test_cases_nomatch_same_line_serial_and_concurrent(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "-q", "--cases", "nomatch", "--concurrency", "1"]) == 2
     serial = one_line(capsys)
-    assert main(["run", "-q", "--cases", "nomatch", "-j", "2"]) == 2
+    assert main(["run", "-q", "--cases", "nomatch", "--concurrency", "8"]) == 2
     assert one_line(capsys) == serial
 
 

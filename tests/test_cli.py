@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -192,6 +193,37 @@ def test_old_flag_spellings_work_and_say_the_new_name(
     assert timing.sub("", again) == timing.sub("", out)
     assert "deprecated" not in err
     assert "--scenarios " not in _subparsers()[argv[0]].format_help()  # the old name is not advertised
+
+
+@pytest.mark.parametrize("old", ["-j", "--jobs"])
+def test_jobs_is_a_deprecated_alias_of_concurrency(
+    old: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-j N ran the cases on pytest-xdist workers, slower than --concurrency everywhere measured
+    (benchmarks/workers.py): kept one release, it says so in one line and runs with --concurrency N."""
+    from harness import cli
+    from harness.runner import RunOptions
+
+    seen: list[RunOptions] = []
+    real = cli._check_run_args
+
+    def check(args: Any) -> Any:
+        options, cases = real(args)
+        seen.append(options)
+        return options, cases
+
+    monkeypatch.setattr(cli, "_check_run_args", check)
+    one = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
+    assert main(["run", "--sut", "reference-sdk", "--cases", one, "-q", old, "3"]) == 0
+    _, err = capsys.readouterr()
+    assert err.splitlines() == [f"thinkwire: warning: {old} is deprecated; use --concurrency"]
+    assert seen[0].concurrency == 3
+    (alias,) = [a for a in _subparsers()["run"]._actions if old in a.option_strings]
+    assert alias.help == argparse.SUPPRESS  # not advertised
+    assert main(["run", "-q", old, "0"]) == 2  # refused as --concurrency 0 is
+    assert "--concurrency: expected a number of cases in flight >= 1, got 0" in capsys.readouterr()[1]
+    with pytest.warns(DeprecationWarning, match="'jobs' is deprecated; use concurrency"):
+        assert RunOptions.build(jobs=2).concurrency == 2
 
 
 def test_readme_says_where_the_report_goes_and_it_is_so(

@@ -135,7 +135,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
             "'drop-reasonin': did you mean 'drop-reasoning'",
         ),
         (
-            ("run", "-j", "2", "--fault", "drop-reasonin"),
+            ("run", "--concurrency", "2", "--fault", "drop-reasonin"),
             "thinkwire: error: --fault of the built-in SUT 'reference': unknown fault switch 'drop-reasonin'",
         ),
         (

@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 RUN_MARKER = "THINKWIRE_RUN_ID"
-"""Environment variable every SUT process (and every xdist worker) of one ``thinkwire run`` carries."""
+"""Environment variable every SUT process of one ``thinkwire run`` carries."""
 SUT_MARKER = "THINKWIRE_SUT_ID"
 """Environment variable naming the one :class:`Process` a SUT process descends from."""
 
@@ -74,8 +74,7 @@ def become_subreaper() -> bool:
 
 
 def run_token() -> str:
-    """The current run's marker value: set by :func:`run_scope` (xdist workers inherit the
-    controller's), else one per interpreter."""
+    """The current run's marker value: set by :func:`run_scope`, else one per interpreter."""
     global _default_token
     token = os.environ.get(RUN_MARKER)
     if not token:
@@ -86,7 +85,7 @@ def run_token() -> str:
 @contextlib.contextmanager
 def run_scope() -> Iterator[str]:
     """One ``thinkwire run``: a fresh marker in this process's environment (inherited by every SUT
-    and xdist worker started meanwhile); on exit, every process still carrying it is stopped and the
+    started meanwhile); on exit, every process still carrying it is stopped and the
     environment restored."""
     previous = os.environ.get(RUN_MARKER)
     token = os.environ[RUN_MARKER] = secrets.token_hex(8)

@@ -4,7 +4,9 @@ line, port file, graceful signals): shared by the mock upstream, the recorder an
 the blocking HTTP/1.1 client (``_http_client``, httptools) of the front door and the reference agent.
 
 The names load on first use (PEP 562): a process that only needs the client (the reference agent, one
-process per case) does not pay for the server's and WebSocket's imports (asyncio, h11, wsproto)."""
+process per case) does not pay for the server's and WebSocket's imports (asyncio, h11, wsproto). The
+client and the reference gateway's upstream client read an answer through one sans-IO reader
+(``_http_reader``, llhttp)."""
 
 from __future__ import annotations
 
@@ -14,14 +16,17 @@ from harness._lazy import lazy_names
 
 if TYPE_CHECKING:
     from harness.net._http_client import WireClient, WireError
+    from harness.net._http_reader import FramingError, ResponseReader
     from harness.net._server import Framing, Handler, Request, Responder, Server, put_each
     from harness.net._ws import WsClient, WsClientSide, WsClosed, WsServerSide, is_websocket_upgrade
 
 __all__ = [
     "Framing",
+    "FramingError",
     "Handler",
     "Request",
     "Responder",
+    "ResponseReader",
     "Server",
     "WireClient",
     "WireError",
@@ -35,6 +40,7 @@ __all__ = [
 
 _HOME = {
     **dict.fromkeys(("WireClient", "WireError"), "_http_client"),
+    **dict.fromkeys(("FramingError", "ResponseReader"), "_http_reader"),
     **dict.fromkeys(("Framing", "Handler", "Request", "Responder", "Server", "put_each"), "_server"),
     **dict.fromkeys(("WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"), "_ws"),
 }

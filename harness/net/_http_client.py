@@ -1,10 +1,10 @@
 """The front door's HTTP/1.1 client: one request on a plain (or TLS) socket, the answer's body handed
 over piece by piece as it arrives, the connection kept for the next request when that is safe.
 
-Rule: a request is written in one ``sendall`` and never sent twice; the answer is parsed by
-httptools (llhttp, in C) and its body comes out as llhttp hands it over: one piece per HTTP chunk
-(or part of one) of each socket read, what httpx gave before, so that a cancel gate stops at the
-same place. A connection goes back to its client's idle list only after a whole answer the server
+Rule: a request is written in one ``sendall`` and never sent twice; the answer is read by
+``_http_reader`` (llhttp, in C) and its body comes out as llhttp hands it over: one piece per HTTP
+chunk (or part of one) of each socket read, what httpx gave before, so that a cancel gate stops at
+the same place. A connection goes back to its client's idle list only after a whole answer the server
 did not mark ``Connection: close``; after an early leave, an error or a deadline it is closed. A kept
 connection the server closed (or wrote to) while idle is noticed before use and replaced: the only
 time a new connection stands in for another, before anything was written. Thread-safe: lanes share
@@ -22,7 +22,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from urllib.parse import urlsplit
 
-import httptools
+from harness.net._http_reader import FramingError, ResponseReader
 
 __all__ = ["Exchange", "WireClient", "WireError", "shutdown"]
 
@@ -132,44 +132,9 @@ class Exchange:
         self.status = 0
         self.headers: dict[str, str] = {}  # lower-case names, repeated ones joined by ", "
         self._client, self._origin, self._target, self._netloc = client, origin, target, netloc
-        self._parser = httptools.HttpResponseParser(self)
-        self._parser.set_dangerous_leniencies(lenient_optional_cr_before_lf=True)  # as h11 reads
-        self._raw_headers: list[tuple[bytes, bytes]] = []
-        self._pieces: list[bytes] = []
-        self._head = self._complete = self._informational = self._keep = False
+        self._reader = ResponseReader(bare_lf=True)  # as h11 reads
         self._drained = self._released = False
 
-    # --- httptools callbacks: what follows the answer's end is no answer, only a spoilt connection --
-    def on_message_begin(self) -> None:
-        if self._complete:
-            self._keep = False
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        if not self._complete:
-            self._raw_headers.append((name, value))
-
-    def on_headers_complete(self) -> None:
-        if self._complete:
-            return
-        status = self._parser.get_status_code()
-        if 100 <= status < 200:  # 103 Early Hints and the like: the answer follows
-            self._informational = True
-            self._raw_headers = []
-            return
-        self.status, self._head = status, True
-        self.headers = _joined(self._raw_headers)
-
-    def on_body(self, body: bytes) -> None:
-        if not self._complete:
-            self._pieces.append(body)
-
-    def on_message_complete(self) -> None:
-        if self._informational:
-            self._informational = False
-        elif not self._complete:
-            self._complete, self._keep = True, self._parser.should_keep_alive()
-
-    # --- the exchange --------------------------------------------------------------------------
     def send(self, method: str, body: bytes, headers: Mapping[str, str]) -> None:
         """Write the request in one ``sendall``, then read until the answer's head is in. The
         given headers win over the defaults, but for ``Host`` and ``Content-Length``."""
@@ -187,41 +152,38 @@ class Exchange:
         if any("\r" in line or "\n" in line for line in lines):
             raise WireError("a request line or header carries a line break")
         self.sock.sendall("\r\n".join(lines).encode() + b"\r\n\r\n" + body)
-        while not self._head:
+        reader = self._reader
+        while not reader.head:
             if not self._read():
                 raise WireError("the server closed the connection without answering")
+        self.status, self.headers = reader.status, _joined(reader.headers)
 
     def body(self) -> Iterator[bytes]:
         """The answer's body as it arrives; ends at its end (a length, the last chunk, or the server
         closing a body that runs until then); a body cut short raises WireError."""
+        reader = self._reader
         while True:
-            pieces, self._pieces = self._pieces, []
-            yield from pieces
-            if self._complete:
+            pieces = reader.pieces
+            if pieces:
+                reader.pieces = []
+                yield from pieces
+            if reader.done:
                 self._drained = True
                 return
-            if not self._read():
-                if self._runs_until_close():
-                    self._complete = True
-                    continue
+            if not self._read() and not reader.eof():
                 raise WireError("the server closed the connection inside the answer's body")
 
     def _read(self) -> bool:
-        """One socket read fed to the parser; False at the end of the stream."""
+        """One socket read fed to the reader; False at the end of the stream."""
         data = self.sock.recv(READ_SIZE)
         if not data:
             return False
         try:
-            self._parser.feed_data(data)
-        except (httptools.HttpParserError, httptools.HttpParserUpgrade) as exc:
-            if not self._complete:  # after the answer's end: only the connection is spoilt
+            self._reader.feed(data)
+        except FramingError as exc:
+            if not self._reader.done:  # after the answer's end: only the connection is spoilt
                 raise WireError(f"unreadable HTTP answer: {exc}") from None
-            self._keep = False
         return True
-
-    def _runs_until_close(self) -> bool:
-        te = self.headers.get("transfer-encoding", "").lower()
-        return self._head and not te.endswith("chunked") and "content-length" not in self.headers
 
     def release(self, *, reuse: bool = True) -> None:
         """Keep the connection for the next exchange if ``body()`` ran to the answer's end and the
@@ -229,7 +191,7 @@ class Exchange:
         if self._released:
             return
         self._released = True
-        keep = reuse and self._drained and self._keep
+        keep = reuse and self._drained and self._reader.keep_alive()
         self._client._done(self._origin, self.sock, keep)
 
 

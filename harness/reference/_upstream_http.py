@@ -1,5 +1,5 @@
 """The reference gateway's upstream client: HTTP/1.1 over asyncio streams, keep-alive; responses read
-by httptools (llhttp, the C parser uvicorn uses), requests written by hand.
+by harness.net's ResponseReader (llhttp, the C parser uvicorn uses), requests written by hand.
 
 Rule: a response body is handed on piece by piece as it arrives (``aiter_raw``: what each read got,
 or each HTTP chunk, transfer coding removed), never buffered; leaving ``stream()`` before the body
@@ -21,9 +21,8 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-import httptools
-
 from harness._json import dumps_compact
+from harness.net import FramingError, ResponseReader
 
 __all__ = ["UpstreamBroken", "UpstreamError", "UpstreamHTTP", "UpstreamResponse", "UpstreamUnreachable"]
 
@@ -42,66 +41,23 @@ class UpstreamBroken(UpstreamError):
     """The response body broke off (the connection closed or the framing was invalid)."""
 
 
-class _Reader:
-    """One response off the wire, sans-IO: ``feed`` bytes (``b""``: the upstream closed), then read
-    ``head`` / ``status`` / ``headers``, the body ``pieces`` (one per HTTP chunk, or per span of a
-    read) and ``done``. llhttp's callbacks fill it; a framing error raises :class:`_Invalid`."""
-
-    __slots__ = ("_parser", "done", "extra", "head", "headers", "keep", "pieces", "status", "until_close")
-
-    def __init__(self) -> None:
-        self._parser = httptools.HttpResponseParser(self)
-        self.status = 0
-        self.headers: list[tuple[bytes, bytes]] = []
-        self.head = False  # the final (not 1xx) response head arrived
-        self.until_close = False  # its body ends when the connection does (neither length nor chunked)
-        self.pieces: list[bytes] = []
-        self.done = False  # the whole response arrived
-        self.extra = False  # bytes came after it: the connection is not used again
-        self.keep = False  # the response let the connection be used again (llhttp forgets at its end)
-
-    def feed(self, data: bytes) -> None:
-        if not data:  # EOF: the end of a body read until close, else a break
-            if self.head and self.until_close and not self.done:
-                self.done = True
-                return
+def _feed(reader: ResponseReader, data: bytes) -> None:
+    """One read into ``reader`` (``b""``: the upstream closed); what breaks the response raises
+    :class:`_Invalid`, whenever it came."""
+    if not data:  # EOF: the end of a body read until close, else a break
+        if not reader.eof():
             raise _Invalid("the upstream closed the connection before the response ended")
-        try:
-            self._parser.feed_data(data)
-        except httptools.HttpParserUpgrade:
+        return
+    try:
+        reader.feed(data)
+    except FramingError as exc:
+        if exc.upgrade:
             raise _Invalid("the upstream switched protocols") from None
-        except httptools.HttpParserError as exc:
-            raise _Invalid(f"invalid HTTP from the upstream: {exc}") from None
-
-    def keep_alive(self) -> bool:
-        return self.done and self.keep and not self.extra and not self.until_close
-
-    # -- llhttp callbacks ------------------------------------------------------------------------------
-    def on_message_begin(self) -> None:
-        self.headers = []
-        self.extra = self.done
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self.headers.append((name, value))
-
-    def on_headers_complete(self) -> None:
-        status = self._parser.get_status_code()
-        if status >= 200 and not self.extra:
-            self.status, self.head = status, True
-            framed = any(k.lower() in (b"content-length", b"transfer-encoding") for k, _ in self.headers)
-            self.until_close = not framed and status not in (204, 304)
-
-    def on_body(self, data: bytes) -> None:
-        if not self.extra:
-            self.pieces.append(data)
-
-    def on_message_complete(self) -> None:
-        if self.head and not self.done:
-            self.done, self.keep = True, self._parser.should_keep_alive()
+        raise _Invalid(f"invalid HTTP from the upstream: {exc}") from None
 
 
 class _Invalid(Exception):
-    """What :class:`_Reader` raises: the caller makes it Unreachable (before the head) or Broken."""
+    """What :func:`_feed` raises: the caller makes it Unreachable (before the head) or Broken."""
 
 
 class _Conn:
@@ -120,7 +76,9 @@ class _Conn:
 class UpstreamResponse:
     """A response whose head arrived; its body is read with :meth:`aiter_raw` or :meth:`aread`."""
 
-    def __init__(self, conn: _Conn, reader: _Reader, timeout: float, broken: Exception | None = None) -> None:
+    def __init__(
+        self, conn: _Conn, reader: ResponseReader, timeout: float, broken: Exception | None = None
+    ) -> None:
         self.status_code = reader.status
         self.headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in reader.headers]
         self._conn = conn
@@ -153,7 +111,7 @@ class UpstreamResponse:
             try:
                 async with asyncio.timeout(self._timeout):
                     data = await read(READ_SIZE)
-                reader.feed(data)
+                _feed(reader, data)
             except (OSError, TimeoutError, _Invalid) as exc:
                 broken = exc
         self.complete = True
@@ -222,13 +180,13 @@ class UpstreamHTTP:
 
     async def _exchange(self, conn: _Conn, request: bytes) -> UpstreamResponse:
         """Send the request once, read to the end of the response head (1xx heads skipped)."""
-        reader = _Reader()
+        reader = ResponseReader()
         try:
             conn.writer.write(request)
             await conn.writer.drain()
             async with asyncio.timeout(self.read_timeout):
                 while not reader.head:
-                    reader.feed(await conn.reader.read(READ_SIZE))
+                    _feed(reader, await conn.reader.read(READ_SIZE))
         except _Invalid as exc:
             if reader.head:  # the read that ended the head broke the body: broken once that is read
                 return UpstreamResponse(conn, reader, self.read_timeout, broken=exc)

@@ -1,7 +1,7 @@
-"""The run: cases x one SUT -> results, serially, in flight together or over workers.
+"""The run: cases x one SUT -> results, one at a time or in flight together.
 
 ``run()`` is the one entry the CLI, the pytest plugin and users' code call. A new run setting is a field
-of :class:`RunOptions` (``_options``), which carries it from the CLI to ``run()`` and the workers; a new
+of :class:`RunOptions` (``_options``), which carries it from the CLI to ``run()``; a new
 SUT kind is a driver in ``harness/drivers``, never a branch here.
 """
 
@@ -33,37 +33,25 @@ __all__ = [
 if TYPE_CHECKING:
     from harness.runner._case_run import failed
     from harness.runner._options import ResolvedSUT
-    from harness.runner._parallel import PLAN_ENV, WorkerPlan, batch_file, read_plan
     from harness.runner._probe import draft_profile, probe
-    from harness.runner._run import run_serial
     from harness.runner._summary import summarise_serialized
     from harness.runner._sut import command_profile, url_profile
 
 _SHARED = {
-    "PLAN_ENV": "_parallel",
     "ResolvedSUT": "_options",
-    "WorkerPlan": "_parallel",
-    "batch_file": "_parallel",
     "command_profile": "_sut",
     "draft_profile": "_probe",
     "failed": "_case_run",
     "probe": "_probe",
-    "read_plan": "_parallel",
-    "run_serial": "_run",
     "summarise_serialized": "_summary",
     "url_profile": "_sut",
 }
 __all__ += [
-    "PLAN_ENV",
     "ResolvedSUT",
-    "WorkerPlan",
-    "batch_file",
     "command_profile",
     "draft_profile",
     "failed",
     "probe",
-    "read_plan",
-    "run_serial",
     "summarise_serialized",
     "url_profile",
 ]

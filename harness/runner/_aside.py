@@ -31,10 +31,10 @@ StartDriver = Callable[[SUTProfile, SUTCallable | None, str, Driver | None], Dri
 
 def worth_aside(profile: SUTProfile, cases: int, lanes: int, limits: Limits) -> bool:
     """Start a second instance for this round? Only of a SUT whose kind allows one (a gateway thinkwire
-    starts as a process; -j N starts one per worker; a URL names one running instance; a CLI or adapter
-    runs alone anyway), and only when its start takes well under the time the shared cases keep the
-    first instance busy (taken as the SUT's first-byte latency a case, ``lanes`` at a time: a lower
-    bound): otherwise the alone cases would wait for the start, not for the shared cases."""
+    starts as a process; a URL names one running instance; a CLI or adapter runs alone anyway), and
+    only when its start takes well under the time the shared cases keep the first instance busy
+    (taken as the SUT's first-byte latency a case, ``lanes`` at a time: a lower bound): otherwise the
+    alone cases would wait for the start, not for the shared cases."""
     if not profile.caps.second_instance or limits.latency is None or limits.start_s is None:
         return False
     return cases * limits.latency / lanes > 2 * limits.start_s

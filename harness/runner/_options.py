@@ -1,10 +1,9 @@
-"""``RunOptions``: every setting of one run as one frozen value, from the command line through ``run()``
-to the ``-j`` workers (pickled whole: never spelt out as environment strings and parsed back).
+"""``RunOptions``: every setting of one run as one frozen value, from the command line through ``run()``.
 
 Rule: each setting is one field here, declared with its default, its command-line flag, the check
 that refuses a bad value (a :class:`FlagError` naming the flag, raised when the value is made) and
 whether a reproduce line repeats it. To add a setting, add a field below; ``run(**settings)``, the
-pytest plugin's ``thinkwire`` marker and the workers take it from there, and the command line gives
+pytest plugin's ``thinkwire`` marker take it from there, and the command line gives
 it a flag in ``cli.build_parser``. How the settings bear on the SUT (the profile's timeouts, the byte
 cap, the expectations) is resolved here too, once: :meth:`RunOptions.resolve`.
 """
@@ -13,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,7 +158,7 @@ class RunOptions:
     ``ready_timeout``: how long a started SUT may take to become ready; ``gate_timeout``: what a gate
     waits for the client (None: from the warm-up's latency); ``max_bytes``: what one case may read from
     the SUT; ``preflight``: the canary case first; ``repeat``: runs of every case (a case whose runs
-    disagree is flaky); ``jobs``: pytest-xdist workers; ``concurrency``: cases in flight at once
+    disagree is flaky); ``concurrency``: cases in flight at once
     through the one SUT (None: ``_concurrent.default_concurrency``; 1: one at a time; the verdicts are the
     same, so a reproduce line leaves it out); ``keep_timelines``: see :data:`Keep`;
     ``scenarios``: directories of a team's own scenarios, added to the catalog's; ``front_variant``,
@@ -183,7 +183,6 @@ class RunOptions:
     max_bytes: int | None = field(default=None, metadata=_meta("--max-bytes", _bytes, reproduce=True))
     preflight: bool = field(default=True, metadata=_meta("--no-preflight", reproduce=True))
     repeat: int = field(default=1, metadata=_meta("--repeat", _count("runs")))
-    jobs: int = field(default=1, metadata=_meta("-j/--jobs", _count("workers")))
     concurrency: int | None = field(default=None, metadata=_meta("--concurrency", _lanes))
     keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
     scenarios: tuple[str | Path, ...] = field(
@@ -213,6 +212,12 @@ class RunOptions:
     def build(cls, base: RunOptions | None = None, **settings: Any) -> RunOptions:
         """``base`` (default: all defaults) with ``settings`` (``run()``'s keyword arguments) applied;
         an unknown name is a TypeError naming the closest setting."""
+        if "jobs" in settings:  # -j's pytest-xdist workers are gone: one release as concurrency's alias
+            warnings.warn(
+                "run setting 'jobs' is deprecated; use concurrency", DeprecationWarning, stacklevel=3
+            )
+            jobs = settings.pop("jobs")
+            settings.setdefault("concurrency", jobs)
         names = [f.name for f in dataclasses.fields(cls)]
         for name in settings:
             if name not in names:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import shlex
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace as dc_replace
 from typing import Any
 
 from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, left_out_reason, load_catalog
 from harness.dialects import LENIENT
-from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile, make_driver, substitute
+from harness.drivers import Driver, DriverError, SUTProfile, substitute
 from harness.runner._case_run import Limits, run_case
 from harness.verdict import Status
 
@@ -29,7 +29,6 @@ __all__ = [
     "check_sut",
     "explain",
     "first_line",
-    "preflight_profile",
     "stderr_hint",
 ]
 
@@ -175,31 +174,3 @@ def explain(case_id: str, error: str, view: Any) -> str:
     for item in serialize_timeline(entries):
         out.append(json.dumps(item, ensure_ascii=False, default=str)[:600])
     return "\n".join(out) + "\n"
-
-
-def preflight_profile(
-    profile: SUTProfile,
-    fn: SUTCallable | None = None,
-    timeout: float | None = None,
-    *,
-    start: Callable[[str], Driver] | None = None,
-) -> float | None:
-    """Only the preflight (and warm-up) of a run, on a SUT and upstream of its own, stopped afterwards:
-    what ``-j N`` does once before its workers start. ``start`` starts the driver (default: once).
-    Returns the gate timeout the warm-up derived; raises :class:`PreflightError` when the SUT cannot be
-    tested, and the start's DriverError when it cannot be started."""
-    from harness.drivers import DEFAULT_MAX_BYTES
-    from harness.upstream import MockUpstream
-
-    limits = Limits(timeout=timeout or profile.timeout, max_bytes=profile.max_bytes or DEFAULT_MAX_BYTES)
-    with MockUpstream() as upstream:
-        if start is None:
-            driver = make_driver(profile, fn)
-            driver.start(upstream.base_url)
-        else:
-            driver = start(upstream.base_url)
-        try:
-            check_sut(profile, driver, upstream, limits)
-        finally:
-            driver.stop()
-    return limits.derived_gate_timeout

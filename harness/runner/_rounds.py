@@ -1,8 +1,8 @@
 """A run's result and its rounds: :class:`RunResult`, and ``--repeat``'s rounds merged into one.
 
-Rule: repeats are handled here, once, for a serial run and a ``-j`` run alike: :func:`repeat` runs the
-rounds (progress counted over all of them) and :func:`merge_repeats` keeps, per case, the worst of its
-runs, marked flaky when they disagree. An interrupted round still counts with the cases it finished.
+Rule: repeats are handled here, once: :func:`repeat` runs the rounds (progress counted over all of
+them) and :func:`merge_repeats` keeps, per case, the worst of its runs, marked flaky when they
+disagree. An interrupted round still counts with the cases it finished.
 """
 
 from __future__ import annotations

@@ -1,21 +1,19 @@
 """``run()``: cases x one SUT -> results. The CLI, the pytest plugin and users' own code call this.
 
 Rule: one entry for every run: :func:`run` takes the settings as one :class:`RunOptions` (or as
-keywords), resolves the SUT once, and runs its rounds (``_rounds.repeat``) serially here or over
-``jobs`` pytest-xdist workers (``_parallel``; the preflight then runs once, here, and its gate timeout
-travels to the workers). A serial round has one mock upstream (reset per case) and one SUT process kept
-alive across cases; the preflight canary (``_preflight``) runs before the first case; each case is
-``_case_run``'s (bounded by its deadline and byte cap, judged by the checks and the evidence rules); a
-crash or hang of the SUT is a result (ERROR / TIMEOUT), never a hung run, and the SUT is restarted for
-the next case when it died. A SUT that cannot start is tried twice; then every remaining case is ERROR
-at once and ``sut_error`` says why. An interrupt (KeyboardInterrupt) stops every SUT process and raises
-:class:`RunInterrupted` carrying the partial result (cases not run are absent).
+keywords), resolves the SUT once, and runs its rounds (``_rounds.repeat``). A round has one mock
+upstream (reset per case) and one SUT process kept alive across cases; the preflight canary
+(``_preflight``) runs before the first case; each case is ``_case_run``'s (bounded by its deadline and
+byte cap, judged by the checks and the evidence rules); a crash or hang of the SUT is a result (ERROR /
+TIMEOUT), never a hung run, and the SUT is restarted for the next case when it died. A SUT that cannot
+start is tried twice; then every remaining case is ERROR at once and ``sut_error`` says why. An
+interrupt (KeyboardInterrupt) stops every SUT process and raises :class:`RunInterrupted` carrying the
+partial result (cases not run are absent).
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import gc
 import threading
 import time
@@ -57,7 +55,7 @@ from harness.runner._case_run import (
 )
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, gated
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
-from harness.runner._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
+from harness.runner._preflight import MEASURED, WARMED, canary_case, check_sut
 from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
 from harness.runner._run_info import run_info
 from harness.runner._shard import load_durations, parse_shard, split
@@ -71,7 +69,6 @@ __all__ = [
     "canary_case",
     "load_cases",
     "merge_repeats",
-    "preflight",
     "resolve_sut",
     "run",
     "run_serial",
@@ -90,14 +87,13 @@ def run(
     **settings: Any,
 ) -> RunResult:
     """Run ``cases`` (Case objects, or id globs; all when None) with ``options``, or with the same
-    settings as keywords (``run(cases, sut=..., strict=True, timeout=30, jobs=2)``: every field of
+    settings as keywords (``run(cases, sut=..., strict=True, timeout=30, concurrency=8)``: every field of
     :class:`RunOptions`; keywords override ``options``). ``sut`` is a profile, a profile path, a URL,
     a built-in name, ``module:callable`` or a Python callable (the reference gateway when None).
 
     Pass a started ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does,
-    and a ``drivers`` dict to keep started SUTs alive across runs (the caller stops them); both are
-    for serial runs (``jobs`` workers start their own). ``progress(n, total, result)`` is called after
-    each case.
+    and a ``drivers`` dict to keep started SUTs alive across runs (the caller stops them).
+    ``progress(n, total, result)`` is called after each case.
 
     Before the first case, a canary case goes through the front door (``preflight``): a SUT that is
     unreachable, never calls the upstream, cannot be imported or hangs raises :class:`PreflightError`
@@ -152,10 +148,8 @@ def _run_cases(
     upstream: Any,
     drivers: dict[str, Driver] | None,
 ) -> RunResult:
-    if not case_list:  # (no SUT started, no worker: nothing to judge)
+    if not case_list:  # (no SUT started: nothing to judge)
         return RunResult(sut=sut.profile.name, strict=opts.strict)
-    if opts.jobs > 1:
-        return _run_jobs(case_list, opts, sut, progress)
     from harness.upstream import MockUpstream
 
     with contextlib.ExitStack() as stack:
@@ -199,28 +193,6 @@ def _quiet_gc() -> Iterator[None]:
                 gc.unfreeze()
 
 
-def _run_jobs(cases: list[Case], opts: RunOptions, sut: ResolvedSUT, progress: Progress | None) -> RunResult:
-    """The rounds over ``opts.jobs`` workers: the preflight once, here (a SUT that cannot start is
-    every case ERROR at once: tried twice, no worker tries again); its gate timeout goes to them."""
-    from harness.runner._parallel import require_xdist, run_parallel
-
-    require_xdist()  # before the preflight starts the SUT
-    warmed = None
-    if opts.preflight:
-        try:
-            warmed = preflight(sut)
-        except DriverError as exc:
-            out = RunResult(sut=sut.profile.name, strict=opts.strict)
-            return start_failed(out, cases, sut.profile, exc, sut.expectations, opts, progress)
-    for_workers = dataclasses.replace(opts, sut=sut.fn or sut.profile, faults=())  # resolved: once
-    return repeat(
-        opts.repeat,
-        len(cases),
-        progress,
-        lambda p: run_parallel(cases, for_workers, warmed=warmed, progress=p),
-    )
-
-
 def _stop_all(pool: dict[str, Driver]) -> None:
     while pool:
         pool.popitem()[1].stop()
@@ -228,7 +200,7 @@ def _stop_all(pool: dict[str, Driver]) -> None:
 
 class _StartFailed:
     """Stands in a ``drivers`` pool for a SUT that could not start: later runs sharing the pool (the
-    batches of one xdist worker, the rounds of ``repeat``) fail at once instead of trying again."""
+    rounds of ``repeat``, the pytest plugin's runs) fail at once instead of trying again."""
 
     kind = "start-failed"
 
@@ -271,21 +243,18 @@ def run_serial(
     upstream: Any,
     drivers: dict[str, Driver],
     progress: Progress | None = None,
-    preflight: bool | None = None,
-    warmed: float | None = None,
 ) -> RunResult:
     """One round of ``cases`` on one SUT in this process, against a started ``upstream``; the SUT is
-    taken from (and left in) ``drivers``. ``preflight`` (default ``opts.preflight``) is skipped for a
-    SUT from the pool, which passed it before; ``warmed``: the gate timeout a preflight elsewhere
-    derived (an xdist worker's, from its controller). Cases go one at a time, or ``opts.concurrency``
-    at once (by default ``_concurrent.default_concurrency``)."""
+    taken from (and left in) ``drivers``. The preflight (if ``opts.preflight``) is skipped for a SUT
+    from the pool, which passed it before. Cases go one at a time, or ``opts.concurrency`` at once (by
+    default ``_concurrent.default_concurrency``)."""
     profile = sut.profile
     out = RunResult(sut=profile.name, strict=opts.strict)
-    limits = Limits(profile.timeout, profile.max_bytes or DEFAULT_MAX_BYTES, profile.gate_timeout, warmed)
+    limits = Limits(profile.timeout, profile.max_bytes or DEFAULT_MAX_BYTES, profile.gate_timeout, None)
     live = _Live(drivers.pop(profile.name, None))
-    live.checked = live.driver is not None or not (opts.preflight if preflight is None else preflight)
+    live.checked = live.driver is not None or not opts.preflight
     if live.driver is not None:
-        limits.derived_gate_timeout = WARMED.get(live.driver, warmed)
+        limits.derived_gate_timeout = WARMED.get(live.driver)
         limits.latency, limits.routable, limits.start_s = MEASURED.get(live.driver, (None, True, None))
     round_ = _Round(cases, opts, sut, live, upstream, limits, out, progress)
     interrupted = False
@@ -508,14 +477,6 @@ def start_failed(
     return out
 
 
-def preflight(sut: ResolvedSUT) -> float | None:
-    """Only the preflight (and warm-up) of a run on ``sut`` (see ``_preflight``): what ``-j N`` does
-    once before its workers start. Returns the derived gate timeout; raises PreflightError, or the
-    DriverError of a SUT that could not be started (tried twice)."""
-    profile, fn = sut.profile, sut.fn
-    return preflight_profile(profile, fn, start=lambda url: _start_driver(profile, fn, url, None))
-
-
 def load_cases(
     patterns: Sequence[str] | None = None, root: Path | None = None, scenarios: Sequence[str | Path] = ()
 ) -> list[Case]:
@@ -528,7 +489,7 @@ def _case_list(
     cases: Sequence[Case] | Sequence[str] | None, scenarios: Sequence[str | Path] = ()
 ) -> list[Case]:
     """Case objects as given, or the cases that id globs select (all when None), the ``scenarios``
-    directories' cases with them. (The -j workers get the Case objects: no directory to read again.)"""
+    directories' cases with them."""
     if cases is None:
         return load_cases(scenarios=scenarios)
     globs = [c for c in cases if isinstance(c, str)]

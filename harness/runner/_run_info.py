@@ -1,8 +1,8 @@
 """``run_info``: what a run was (thinkwire, catalog, SUT, the settings verdicts depend on, its shard),
 written into results.json so that shards of one run can be told from shards of two.
 
-Rule: only what decides verdicts or names the run goes in; what only changes speed (``jobs``,
-``concurrency``, ``--durations``) or the machine (paths, times) stays out, so two machines running
+Rule: only what decides verdicts or names the run goes in; what only changes speed (``concurrency``,
+``--durations``) or the machine (paths, times) stays out, so two machines running
 the same selection against the same SUT with the same settings write equal ``run_info`` apart from
 ``shard``. The catalog hash covers the selected cases' ids and their scenario files' bytes.
 """

@@ -88,7 +88,7 @@ class Sandbox:
         self.env.pop("PYTEST_XDIST_WORKER", None)
 
     def profile(self, name: str, **fields: Any) -> Path:
-        """A SUT profile TOML (``-j`` and CLI SUTs need one)."""
+        """A SUT profile TOML (CLI SUTs need one)."""
         lines = []
         for key, value in fields.items():
             if isinstance(value, dict):

@@ -54,7 +54,7 @@ def test_a_double_forked_grandchild_is_found_by_its_marker_without_a_subreaper(
 ) -> None:
     from harness.drivers import _process
 
-    assert not _process._subreaper  # (only the thinkwire program and its xdist workers become one)
+    assert not _process._subreaper  # (only the thinkwire program becomes one)
     monkeypatch.setenv("ADV_LOG", str(sandbox.log))
     monkeypatch.setenv("ADV_TAG", sandbox.tag)
     command = [str(SUTS / "detached.py"), "--how", "double-fork", "--", *REFERENCE_GATEWAY]
@@ -114,8 +114,8 @@ def test_ready_timeout_must_be_a_number(capsys: pytest.CaptureFixture[str]) -> N
     assert "--ready-timeout: invalid float value: 'soon'" in capsys.readouterr().err
 
 
-def test_with_two_workers_no_matching_case_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "-j", "2", "--cases", "no/such/case*", "-q"]) == 2
+def test_concurrent_no_matching_case_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--concurrency", "2", "--cases", "no/such/case*", "-q"]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
         "thinkwire: error: --cases: no case matches no/such/case* (see thinkwire list --by-scenario)"

@@ -15,10 +15,7 @@ from _adversarial import (
     sut,
 )
 
-from harness.runner import load_cases
-
 pytestmark = pytest.mark.slow
-
 
 
 def only_case(ran: object) -> dict:
@@ -84,33 +81,6 @@ def test_a_sut_that_cannot_start_is_tried_twice_then_every_case_is_error(
     assert ran.results["exit_code"] == 2
     assert "thinkwire: the SUT could not be started (tried twice)" in ran.stderr
     assert ran.elapsed < 60
-
-
-@pytest.mark.parametrize(
-    ("script", "says"), [("crash_at_start.py", "fatal: master key"), ("never_ready.py", "booting")]
-)
-def test_with_two_workers_a_sut_that_cannot_start_is_not_restarted_per_batch(
-    sandbox: Sandbox, script: str, says: str
-) -> None:
-    profile = sandbox.profile("broken", kind="gateway", command=sut(script))  # ready_timeout: 15 s
-    ran = sandbox.run(
-        "--sut",
-        str(profile),
-        "-j",
-        "2",
-        "--ready-timeout",
-        "1",
-        "--cases",
-        "wire-variants/reasoning-then-answer*",
-    )
-    assert ran.code == 2, ran.stderr
-    assert 2 <= len(sandbox.noted("start")) <= 4  # twice per worker at most, for its batches
-    results = ran.results["results"]
-    assert len(results) == len(load_cases(["wire-variants/reasoning-then-answer*"]))  # every case, once
-    assert {r["status"] for r in results} == {"ERROR"}
-    assert all(says in r["error"] for r in results)
-    assert "thinkwire: the SUT could not be started (tried twice)" in ran.stderr
-    assert ran.elapsed < 40  # (with the profile's 15 s instead of --ready-timeout 1: 60 s at least)
 
 
 def test_a_cli_sut_that_cannot_be_executed_leaves_no_temp_dir(sandbox: Sandbox) -> None:

@@ -13,12 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.net import ResponseReader
 from harness.reference._upstream_http import (
     UpstreamBroken,
     UpstreamHTTP,
     UpstreamUnreachable,
+    _feed,
     _Invalid,
-    _Reader,
 )
 
 HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
@@ -42,9 +43,9 @@ cut_lists = st.lists(st.integers(min_value=0, max_value=10_000), max_size=20)
 def test_any_chunking_and_any_read_split_give_the_same_bytes(
     chunks: list[bytes], cuts: list[int], upper: bool
 ) -> None:
-    reader, got = _Reader(), []
+    reader, got = ResponseReader(), []
     for read in _split(HEAD + _chunked(chunks, upper=upper), cuts):
-        reader.feed(read)
+        _feed(reader, read)
         got += reader.pieces
         reader.pieces.clear()
     assert (reader.status, reader.done, reader.keep_alive()) == (200, True, True)
@@ -53,45 +54,45 @@ def test_any_chunking_and_any_read_split_give_the_same_bytes(
 
 @given(chunks=chunk_lists)
 def test_one_read_gives_one_piece_per_http_chunk(chunks: list[bytes]) -> None:
-    reader = _Reader()
-    reader.feed(HEAD + _chunked(chunks))
+    reader = ResponseReader()
+    _feed(reader, HEAD + _chunked(chunks))
     assert reader.pieces == chunks
 
 
 @pytest.mark.parametrize("size_line", [b"zz\r\n", b"-1\r\n", b"3 4\r\n", b"\r\n", b"ffffffffffffffffff\r\n"])
 def test_a_bad_chunk_size_is_invalid_after_the_chunks_before_it(size_line: bytes) -> None:
-    reader = _Reader()
+    reader = ResponseReader()
     with pytest.raises(_Invalid):
-        reader.feed(HEAD + b"2\r\nok\r\n" + size_line + b"abc\r\n0\r\n\r\n")
+        _feed(reader, HEAD + b"2\r\nok\r\n" + size_line + b"abc\r\n0\r\n\r\n")
     assert reader.pieces == [b"ok"]
     assert not reader.done
 
 
 def test_eof_mid_chunk_is_invalid_but_ends_a_body_read_until_close() -> None:
-    reader = _Reader()
-    reader.feed(HEAD + b"5\r\nab")
+    reader = ResponseReader()
+    _feed(reader, HEAD + b"5\r\nab")
     with pytest.raises(_Invalid):
-        reader.feed(b"")
-    until_close = _Reader()
-    until_close.feed(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nhello")
-    until_close.feed(b"")
+        _feed(reader, b"")
+    until_close = ResponseReader()
+    _feed(until_close, b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nhello")
+    _feed(until_close, b"")
     assert until_close.done
     assert until_close.pieces == [b"hello"]
     assert not until_close.keep_alive()
 
 
 def test_informational_heads_are_skipped_and_connection_close_is_not_kept() -> None:
-    reader = _Reader()
-    reader.feed(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nx-a: b\r\n\r\nhi")
+    reader = ResponseReader()
+    _feed(reader, b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nx-a: b\r\n\r\nhi")
     assert (reader.status, reader.pieces) == (200, [b"hi"])
     assert reader.headers == [(b"content-length", b"2"), (b"x-a", b"b")]
     assert reader.keep_alive()
-    closing = _Reader()
-    closing.feed(b"HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 0\r\n\r\n")
+    closing = ResponseReader()
+    _feed(closing, b"HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 0\r\n\r\n")
     assert closing.done
     assert not closing.keep_alive()
-    trailing = _Reader()  # bytes after the response: the connection is not used again
-    trailing.feed(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\nHTTP/1.1 200 OK\r\n")
+    trailing = ResponseReader()  # bytes after the response: the connection is not used again
+    _feed(trailing, b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\nHTTP/1.1 200 OK\r\n")
     assert trailing.done
     assert not trailing.keep_alive()
 

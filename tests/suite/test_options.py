@@ -45,6 +45,6 @@ def test_resolve_puts_the_settings_into_the_profile_once() -> None:
 
 
 def test_reproduce_flags_are_the_verdict_bearing_settings_given() -> None:
-    assert RunOptions(jobs=4, repeat=3, keep_timelines="none").reproduce_flags() == []
+    assert RunOptions(concurrency=4, repeat=3, keep_timelines="none").reproduce_flags() == []
     flags = RunOptions(strict=True, timeout=2.5, max_bytes=100, preflight=False).reproduce_flags()
     assert flags == ["--strict", "--timeout", "2.5", "--max-bytes", "100", "--no-preflight"]

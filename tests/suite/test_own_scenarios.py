@@ -74,16 +74,16 @@ def test_plugin_option(own: Path, pytester: pytest.Pytester) -> None:
 
 
 @pytest.mark.slow
-def test_two_workers_run_own_scenarios_and_reproduce_lines_name_the_directory(
+def test_own_scenarios_run_concurrently_and_reproduce_lines_name_the_directory(
     own: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """-j N takes --scenarios (the workers get the cases themselves); a failing local case's
-    reproduce line repeats --scenarios DIR, so that it finds the case again."""
+    """--concurrency N takes --scenarios; a failing local case's reproduce line repeats
+    --scenarios DIR, so that it finds the case again."""
     import json
     import shlex
 
     args = ["run", "--sut", "reference-sdk", "--fault", "drop-reasoning", "--scenarios", str(own), "-q"]
-    assert main([*args, "--cases", "team/*", "-j", "2", "--report", str(tmp_path / "r")]) == 1
+    assert main([*args, "--cases", "team/*", "--concurrency", "2", "--report", str(tmp_path / "r")]) == 1
     results = json.loads((tmp_path / "r" / "results.json").read_text())["results"]
     assert {r["scenario_id"] for r in results} == {"team/my-case"}
     failing = next(r for r in results if r["case_id"] == MINE)
