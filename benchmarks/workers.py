@@ -36,7 +36,7 @@ REMOVED = """\
 | reference | `-j 2 --concurrency 8` | 17.2 s | 17.2, 21.9 | 1.28x, 0.90x | 7.0 |
 
 `-j 2` against `--concurrency 8` in the same round: reference-sdk 0.39x, 0.56x; reference 0.49x, 0.38x
-(above 1 would be -j faster). -j never won; `thinkwire run -j N` now says it is deprecated and runs as
+(above 1 would be -j faster). -j never won; `thinkwire run -j 2` now says it is deprecated and runs as
 `--concurrency N`.
 """
 

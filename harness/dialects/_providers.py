@@ -67,6 +67,7 @@ _BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
     ("anthropic-messages", "deepseek-anthropic"): ("deepseek", None),
     ("gemini", "gemini-2.5"): ("gemini", None),
     ("gemini", "gemini-3"): ("gemini", "gemini-3-flash-preview"),
+    ("gemini", "gemini-3-signatures"): ("gemini", "gemini-3-flash-preview"),
     ("ollama", "ollama"): ("ollama", None),
     ("bedrock-converse", "bedrock-claude"): ("bedrock", None),
     ("openai-chat", "gemini-3-openai"): ("gemini", "gemini-3-flash-preview"),

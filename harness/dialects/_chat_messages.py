@@ -1,0 +1,131 @@
+"""The Chat Completions request history read back: each assistant entry in every passback form a SUT may
+send (``reasoning_content``, ``reasoning``, ``reasoning_details``, ``thinking_blocks``, inline tags,
+Google's signatures) becomes a canonical message. It is the strict upstream's and the checks' reading of
+what came back, kept apart from the request and answer the mock writes (``openai_chat``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from harness._json import dumps_compact
+from harness.dialects._chat_carriers import parse_reasoning_items, parse_thinking_blocks
+from harness.dialects._chat_reader import google_signature
+from harness.dialects._chat_wire import GEMINI_FORMAT
+from harness.dialects._think import HARMONY, MM_THINK, TAGS, THOUGHT, split_think
+from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
+
+__all__ = ["parse_assistant", "parse_request"]
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") == "text"
+        )
+    return ""
+
+
+def parse_assistant(raw: Mapping[str, Any]) -> Message:
+    """One request-history assistant entry -> canonical message (every passback form accepted)."""
+    blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
+    call_ids = {c.get("id") for c in raw.get("tool_calls") or [] if isinstance(c, Mapping)}
+    call_sigs: dict[str, str] = {}
+    details = raw.get("reasoning_details")
+    content = raw.get("content")
+    if isinstance(details, list) and details:
+        for d in details:
+            if not isinstance(d, Mapping):
+                continue
+            if d.get("type") == "reasoning.server_tool_call":  # OpenRouter: kept whole, opaque
+                record = {k: v for k, v in d.items() if k != "index"}
+                blocks.append(ReasoningBlock("", redacted=dumps_compact(record)))
+            elif d.get("type") == "reasoning.encrypted":
+                if d.get("format") == GEMINI_FORMAT and d.get("id") in call_ids:
+                    call_sigs[str(d["id"])] = str(d.get("data", ""))
+                    continue
+                blocks.append(ReasoningBlock("", redacted=str(d.get("data", "")), id=str(d.get("id", ""))))
+            elif d.get("type") in ("reasoning.text", "reasoning.summary"):
+                sig = d.get("signature")
+                blocks.append(
+                    ReasoningBlock(
+                        str(d.get("text") or d.get("summary") or ""),
+                        signature=sig if isinstance(sig, str) else None,
+                        id=str(d.get("id", "")),
+                    )
+                )
+    elif isinstance(raw.get("thinking_blocks"), list) and raw["thinking_blocks"]:
+        blocks += parse_thinking_blocks(raw["thinking_blocks"])  # LiteLLM's Anthropic blocks
+    elif isinstance(raw.get("content_blocks"), list) and raw["content_blocks"]:
+        blocks += parse_thinking_blocks(raw["content_blocks"], "content_blocks")  # Portkey's blocks
+    elif isinstance(raw.get("reasoning_items"), list) and raw["reasoning_items"]:
+        blocks += parse_reasoning_items(raw["reasoning_items"])  # LiteLLM's Responses items
+    else:
+        for name in ("reasoning_content", "reasoning", "reasoning_text"):
+            val = raw.get(name)
+            if isinstance(val, str) and val:
+                blocks.append(ReasoningBlock(val))
+                break
+    text = ""
+    if isinstance(content, list):
+        for part in content:
+            if isinstance(part, Mapping) and part.get("type") == "thinking":
+                inner = part.get("thinking")
+                t = (
+                    "".join(p.get("text", "") for p in inner if isinstance(p, Mapping))
+                    if isinstance(inner, list)
+                    else str(inner or "")
+                )
+                if not blocks and t:
+                    blocks.append(ReasoningBlock(t))
+        text = _text_of(content)
+    elif isinstance(content, str):
+        if not blocks:
+            for tags in (TAGS, MM_THINK, THOUGHT, HARMONY):
+                r, c, found = split_think(content, tags=tags)
+                if found:
+                    if r:
+                        blocks.append(ReasoningBlock(r))
+                    content = c
+                    break
+        text = content
+    if text:
+        blocks.append(TextBlock(text, signature=google_signature(raw)))
+    for call in raw.get("tool_calls") or []:
+        if isinstance(call, Mapping):
+            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
+            assert isinstance(fn, Mapping)
+            cid = str(call.get("id", ""))
+            sig = google_signature(call)  # Gemini's OpenAI-compatible endpoint
+            if sig is not None:
+                call_sigs.setdefault(cid, sig)
+            blocks.append(ToolCallBlock(cid, str(fn.get("name", "")), str(fn.get("arguments", "")),
+                                        signature=call_sigs.get(cid)))
+    return Message("assistant", tuple(blocks))
+
+
+def parse_request(body: Mapping[str, Any]) -> list[Message]:
+    out: list[Message] = []
+    for raw in body.get("messages") or []:
+        if not isinstance(raw, Mapping):
+            continue
+        role = raw.get("role")
+        if role == "assistant":
+            out.append(parse_assistant(raw))
+        elif role == "tool":
+            out.append(
+                Message.tool(
+                    str(raw.get("tool_call_id", "")), _text_of(raw.get("content")), str(raw.get("name", ""))
+                )
+            )
+        elif role in ("system", "developer"):
+            out.append(Message("system", (TextBlock(_text_of(raw.get("content"))),)))
+        else:
+            out.append(Message.user(_text_of(raw.get("content"))))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The dialect object
