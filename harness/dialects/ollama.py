@@ -26,6 +26,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._request_forms import ollama_thinks
 from harness.events import (
     End,
     Event,
@@ -435,7 +436,7 @@ class _Profile:
         return None  # Ollama enforces no passback rule
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        if self.think_gated and not request.get("think"):
+        if self.think_gated and not ollama_thinks(request):  # the request-forms row ollama/think
             return _no_reasoning(turn)
         return turn
 
@@ -443,7 +444,8 @@ class _Profile:
 PROFILES: dict[str, ProviderProfile] = {
     LENIENT: LenientProfile(NAME),
     "ollama": _Profile(
-        "ollama", "Ollama: no passback rule; thinking only when the request sets think", think_gated=True
+        "ollama", "Ollama: no passback rule; a thinking model thinks unless the request sets think false",
+        think_gated=True,
     ),
 }
 
