@@ -78,6 +78,9 @@ class Variant:
     premise: frozenset[Caps] = frozenset()
     """What a case must carry to run on this variant: what the variant plays that its siblings do not
     (``anthropic-messages:redacted``: a redacted block; without one its case is another variant's)."""
+    paths: tuple[str, ...] = ()
+    """The path suffixes of the variant's own endpoint, where its siblings use others (Vertex's
+    ``:streamRawPredict``, Bedrock InvokeModel's, Ollama's ``/api/generate``); () for the dialect's."""
 
 
 Difference: TypeAlias = tuple[str, Any, Any]

@@ -58,6 +58,7 @@ VARIANTS: dict[str, Variant] = {
         NAME,
         "Ollama /api/chat NDJSON: message.thinking, object tool arguments, final done:true line",
         frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
+        paths=("/api/chat",),
     ),
     "generate": Variant(
         "generate",
@@ -65,6 +66,7 @@ VARIANTS: dict[str, Variant] = {
         NAME,
         "Ollama /api/generate NDJSON: top-level thinking and response, prompt in, no tools, no history",
         frozenset({Caps.REASONING, Caps.ERRORS}),
+        paths=("/api/generate",),
     ),
 }
 
