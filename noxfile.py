@@ -24,7 +24,7 @@ def lint(session: nox.Session) -> None:
     """ruff, mypy --strict on harness, import-linter's one-way layers contract, and actionlint on the
     sample workflow (its ``uses: ./`` checks action.yml's inputs too)."""
     session.install("-e", ".[test,lint,fast,actionlint]")
-    session.run("ruff", "check", "harness", "tests", "benchmarks", "noxfile.py")
+    session.run("ruff", "check", "harness", "tools", "tests", "benchmarks", "noxfile.py")
     session.run("mypy")
     session.run("lint-imports")
     session.run("actionlint", ".github/workflows/thinkwire-shards.yml")
@@ -35,7 +35,7 @@ def sdks(session: nox.Session) -> None:
     """The official SDKs as SUTs: writes profiles/*.expectations.toml and docs/sdk-results.md, then runs
     the SDK regression suites (tests/sdks) against those expectations."""
     session.install("-e", ".[test,sdks,fast]")
-    session.run("python", "-m", "harness.docs._sdk_results", "docs/sdk-results.md")
+    session.run("python", "-m", "tools.docs._sdk_results", "docs/sdk-results.md")
     session.run("pytest", "-q", "tests/sdks", *session.posargs)
 
 
@@ -43,12 +43,12 @@ def sdks(session: nox.Session) -> None:
 def ecosystem(session: nox.Session) -> None:
     """Real gateways and framework wrappers as SUTs (pinned; not part of .ci/run): writes
     profiles/<package>.expectations.toml, docs/ecosystem-results.md and its HTML page. Args: profile
-    names to run. The pins are those of harness/docs/_ecosystem_results.py PACKAGES.
+    names to run. The pins are those of tools/docs/_ecosystem_results.py PACKAGES.
     ``nox -s ecosystem -- --history PROFILE [N]``: that profile across the last N (3) released versions
     of its package, each in a venv of its own -> docs/ecosystem-history.md."""
     if session.posargs[:1] == ["--history"]:
         session.install("-e", ".[fast]")
-        session.run("python", "-m", "harness.docs._history", *session.posargs[1:])
+        session.run("python", "-m", "tools.docs._history", *session.posargs[1:])
         return
     session.install(
         "-e",
@@ -60,10 +60,10 @@ def ecosystem(session: nox.Session) -> None:
         "langgraph==1.2.24",
     )
     # The Node adapters' packages (adapters/node), from the npm registry into this session's env dir
-    # (never into the repository): their pins are NODE_PACKAGES of harness/docs/_ecosystem_results.py.
+    # (never into the repository): their pins are NODE_PACKAGES of tools/docs/_ecosystem_results.py.
     node = f"{session.virtualenv.location}/node"
     pins = session.run(
-        "python", "-c", "from harness.docs._ecosystem_results import NODE_PACKAGES as P; print(' '.join(P))",
+        "python", "-c", "from tools.docs._ecosystem_results import NODE_PACKAGES as P; print(' '.join(P))",
         silent=True,
     )
     npm = ("npm", "install", "--prefix", node, "--no-audit", "--no-fund", "--no-package-lock")
@@ -71,12 +71,12 @@ def ecosystem(session: nox.Session) -> None:
     session.run(
         "python",
         "-m",
-        "harness.docs._ecosystem_results",
+        "tools.docs._ecosystem_results",
         "docs/ecosystem-results.md",
         *session.posargs,
         env={"LITELLM_MASTER_KEY": "sk-thinkwire-local", "THINKWIRE_NODE_MODULES": f"{node}/node_modules"},
     )
-    session.run("python", "-m", "harness.docs._ecosystem_page", "docs/ecosystem-results.md")
+    session.run("python", "-m", "tools.docs._ecosystem_page", "docs/ecosystem-results.md")
 
 
 @nox.session(python=PY)
@@ -84,7 +84,7 @@ def matrix(session: nox.Session) -> None:
     """The detection matrix (every fault switch vs its designed check) and the perturbations' mutation
     score (per perturbation x dialect, the parser mutants it kills; printed) -> docs/detection-matrix.md."""
     session.install("-e", ".[test,fast]")
-    session.run("python", "-m", "harness.docs._matrix", "docs/detection-matrix.md")
+    session.run("python", "-m", "tools.docs._matrix", "docs/detection-matrix.md")
 
 
 @nox.session(python=PY)
@@ -94,7 +94,7 @@ def fidelity(session: nox.Session) -> None:
     on the same). The corpus is read from $THINKWIRE_CORPUS or ../shared/corpus beside the checkout
     (``thinkwire corpus fetch`` builds it); ``nox -s fidelity -- --corpus DIR`` names another folder."""
     session.install("-e", ".[fast]")
-    session.run("python", "-m", "harness.docs._fidelity", "docs/fidelity.md", *session.posargs)
+    session.run("python", "-m", "tools.docs._fidelity", "docs/fidelity.md", *session.posargs)
 
 
 @nox.session(python=PY)
@@ -112,4 +112,4 @@ def screenshots(session: nox.Session) -> None:
     """The README's pictures (docs/img/report.png, docs/img/swimlane.png), taken by headless Chromium of
     a real run with a fault switch (chromium on PATH: Debian's package)."""
     session.install("-e", ".[fast]")
-    session.run("python", "-m", "harness.docs._screenshots", "docs/img")
+    session.run("python", "-m", "tools.docs._screenshots", "docs/img")

@@ -93,7 +93,7 @@ def _judge(case: Any, body: bytes) -> tuple[float, float]:
     """Seconds to observe ``body`` at the front door (64 KiB reads), then to record the events and
     run every check over the case view."""
     from harness.dialects import get_dialect
-    from harness.suite.checks import build_view, case_checks
+    from harness.judge import build_view, case_checks
     from harness.timeline import Timeline
 
     gc.collect()
@@ -116,7 +116,7 @@ def _judge(case: Any, body: bytes) -> tuple[float, float]:
 
 
 def _assembly() -> tuple[list[str], dict[str, Any]]:
-    from harness.suite import expand, load_catalog
+    from harness.catalog import expand, load_catalog
 
     small, big = _deltas(N_DELTAS), _deltas(4 * N_DELTAS)
     t_small, t_big = _best(lambda: _fold(small)), _best(lambda: _fold(big))

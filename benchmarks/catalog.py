@@ -24,7 +24,7 @@ def _timed(args: list[str]) -> tuple[float, int]:
 
 
 def run() -> str:
-    from harness.suite import load_cases
+    from harness.runner import load_cases
 
     n = len(load_cases())
     serial: list[float] = []

@@ -21,7 +21,7 @@ LANES = 8
 
 def _profile() -> Any:
     from harness.drivers import parse_profile
-    from harness.suite._builtin import BUILTIN
+    from harness.runner._builtin import BUILTIN
 
     spec = dict(BUILTIN["reference"])
     spec["name"] = "latency-gateway"
@@ -48,7 +48,7 @@ def _timed(concurrency: int, cpu: dict[str, list[float]] | None = None) -> tuple
     """One whole run's wall time, its result, and its time outside the cases (before the first case
     started: SUT start, preflight, warm-up; after the last ended); into ``cpu``: thinkwire's CPU seconds
     and the gateway's."""
-    from harness.suite import run
+    from harness.runner import run
 
     ends: list[tuple[float, float]] = []  # (when a case's result came, how long the case took)
     c0, g0, t0 = time.process_time(), _children_cpu(), time.perf_counter()
@@ -63,7 +63,7 @@ def _timed(concurrency: int, cpu: dict[str, list[float]] | None = None) -> tuple
 
 
 def _aside_note() -> str:
-    from harness.suite._concurrent import ASIDE_NOTE
+    from harness.runner._concurrent import ASIDE_NOTE
 
     return ASIDE_NOTE
 

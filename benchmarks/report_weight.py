@@ -34,7 +34,7 @@ def _run(out: Path, *extra: str) -> int:
 
 def _open(binary: str, page: Path, tmp: Path) -> tuple[float, float]:
     """(in-page ready ms, wall seconds of the whole headless Chromium run) for one page."""
-    from harness.docs._browser import run_chromium
+    from tools.docs._browser import run_chromium
 
     t0 = time.perf_counter()
     done = run_chromium(binary, page.as_uri(), tmp, "--dump-dom", timeout=300)
@@ -46,7 +46,7 @@ def _open(binary: str, page: Path, tmp: Path) -> tuple[float, float]:
 
 
 def run() -> str:
-    from harness.docs._browser import chromium_binary
+    from tools.docs._browser import chromium_binary
 
     binary = chromium_binary()
     with tempfile.TemporaryDirectory(prefix="thinkwire-bench-report-") as tmp_name:

@@ -14,14 +14,14 @@ __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
     # run the suite
-    "run": "harness.suite",
-    "load_cases": "harness.suite",
-    "RunOptions": "harness.suite",
-    "RunResult": "harness.suite",
-    "CaseResult": "harness.suite",
-    "Finding": "harness.suite",
-    "Verdict": "harness.suite",
-    "Status": "harness.suite",
+    "run": "harness.runner",
+    "load_cases": "harness.runner",
+    "RunOptions": "harness.runner",
+    "RunResult": "harness.runner",
+    "CaseResult": "harness.verdict",
+    "Finding": "harness.verdict",
+    "Verdict": "harness.verdict",
+    "Status": "harness.verdict",
     # describe a SUT
     "SUTProfile": "harness.drivers",
     "SUTRequest": "harness.drivers",
@@ -85,9 +85,10 @@ if TYPE_CHECKING:  # pragma: no cover
         load_profile,
     )
     from harness.report import ResultsError
-    from harness.suite import CaseResult, Finding, RunOptions, RunResult, Status, Verdict, load_cases, run
+    from harness.runner import RunOptions, RunResult, load_cases, run
     from harness.timeline import Timeline
     from harness.upstream import Conversation, Emit, Gate, MockUpstream, RespxUpstream, Script
+    from harness.verdict import CaseResult, Finding, Status, Verdict
 
 
 def __getattr__(name: str) -> Any:

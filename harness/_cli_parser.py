@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_run_parser(sub: Any) -> None:
-    """``thinkwire run``'s flags: one for each RunOptions field (harness.suite._options), plus the
+    """``thinkwire run``'s flags: one for each RunOptions field (harness.runner._options), plus the
     outputs (reports, JUnit, expectations written) and the progress display."""
     run = sub.add_parser(
         "run", help="run the conformance suite against a SUT (default: the reference gateway)"
@@ -311,7 +311,7 @@ def _add_run_limits(run: argparse.ArgumentParser) -> None:
 
 
 def _add_shard_flags(run: argparse.ArgumentParser) -> None:
-    """``--shard`` and ``--durations``: one machine's share of the run (``harness.suite._shard``)."""
+    """``--shard`` and ``--durations``: one machine's share of the run (``harness.runner._shard``)."""
     run.add_argument(
         "--shard", metavar="I/N",
         help="run share I of N of the selected cases (the same split on every machine; join the shards' "

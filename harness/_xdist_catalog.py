@@ -26,9 +26,9 @@ import pytest
 from harness.drivers._process import become_subreaper
 
 if TYPE_CHECKING:
-    from harness.suite import Case
-    from harness.suite._options import ResolvedSUT
-    from harness.suite._parallel import WorkerPlan
+    from harness.catalog import Case
+    from harness.runner._options import ResolvedSUT
+    from harness.runner._parallel import WorkerPlan
 
 __all__: list[str] = []
 
@@ -38,7 +38,7 @@ BATCH = 8
 @functools.cache
 def _plan() -> WorkerPlan | None:
     """The run's plan, read once per worker (None outside ``thinkwire run -j``)."""
-    from harness.suite._parallel import PLAN_ENV, read_plan
+    from harness.runner._parallel import PLAN_ENV, read_plan
 
     path = os.environ.get(PLAN_ENV)
     return read_plan(path) if path else None
@@ -50,7 +50,7 @@ def _cases() -> dict[str, Case]:
     plan = _plan()
     if plan is not None:
         return {c.id: c for c in plan.cases}
-    from harness.suite import load_cases
+    from harness.runner import load_cases
 
     return {c.id: c for c in load_cases()}
 
@@ -98,9 +98,9 @@ def sut_pool() -> Any:
 
 @pytest.mark.parametrize(("name", "case_ids"), _batches(), ids=[name for name, _ in _batches()])
 def test_batch(name: str, case_ids: tuple[str, ...], thinkwire_upstream: Any, sut_pool: Any) -> None:
-    from harness.suite import RunInterrupted
-    from harness.suite._parallel import batch_file
-    from harness.suite._runner import run_serial
+    from harness.runner import RunInterrupted
+    from harness.runner._parallel import batch_file
+    from harness.runner._run import run_serial
 
     plan = _plan()
     if plan is None:

@@ -2,7 +2,7 @@
 
 Rule: argument parsing and printing only (with the refusals a flag earns before anything starts, and
 SIGINT/SIGTERM turned into a partial report); every command calls the same public functions users can
-call from Python (``harness.suite.run`` with the ``RunOptions`` its flags make ...). Exit code 0 only
+call from Python (``harness.run`` with the ``RunOptions`` its flags make ...). Exit code 0 only
 when no unexpected failure remains.
 """
 
@@ -23,7 +23,8 @@ from harness._errors import FlagError, ThinkwireError
 from harness._signals import Signals as _Signals
 
 if TYPE_CHECKING:
-    from harness.suite import Case, RunOptions, RunResult
+    from harness.catalog import Case
+    from harness.runner import RunOptions, RunResult
 
 __all__ = ["build_parser", "main"]
 
@@ -42,8 +43,8 @@ def _use_corpus(args: argparse.Namespace) -> None:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from harness.suite._probe import draft_profile
-    from harness.suite._sut import command_profile, resolve_sut, url_profile
+    from harness.runner._probe import draft_profile
+    from harness.runner._sut import command_profile, resolve_sut, url_profile
 
     if args.sut_cmd:
         sut = command_profile(args.sut_cmd, args.front_door, args.ready)
@@ -77,8 +78,8 @@ def _probe_until_signal(sut: Any, stop: _Signals) -> Any:
     """``init``'s discovery run under ``stop``: its probes, or None when SIGINT/SIGTERM ended it (every
     SUT it started is stopped first, as a run's are)."""
     from harness.drivers._process import run_scope, stop_all
-    from harness.suite import RunInterrupted
-    from harness.suite._probe import probe
+    from harness.runner import RunInterrupted
+    from harness.runner._probe import probe
 
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
@@ -99,7 +100,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"{v.dialect:20} {v.name:18} {v.catalog_id:16} {v.description}")
         return 0
     if args.checks:
-        from harness.suite.checks import Check, PairCheck, case_checks, pair_checks
+        from harness.judge import Check, PairCheck, case_checks, pair_checks
 
         listed: list[Check | PairCheck] = [*case_checks(), *pair_checks()]  # the order the runner calls them
         for c in listed:
@@ -111,7 +112,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         for name, text in FAULTS.items():
             print(f"{name:24} {text}")
         return 0
-    from harness.suite import expand, load_catalog, select
+    from harness.catalog import expand, load_catalog, select
 
     _use_corpus(args)
     scenarios = load_catalog(extra=args.scenario_dirs)
@@ -133,7 +134,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _no_match(patterns: Sequence[str] | None) -> str:
     import fnmatch
 
-    from harness.suite._catalog import left_out
+    from harness.catalog._catalog import left_out
 
     msg = f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --by-scenario)"
     gone = left_out()
@@ -144,8 +145,8 @@ def _no_match(patterns: Sequence[str] | None) -> str:
 
 def _run_options(args: argparse.Namespace) -> RunOptions:
     """The run's settings from its flags (a bad value is a FlagError naming the flag)."""
-    from harness.suite import RunOptions
-    from harness.suite._sut import command_profile, url_profile
+    from harness.runner import RunOptions
+    from harness.runner._sut import command_profile, url_profile
 
     if args.durations and not args.shard:
         raise FlagError("--durations: balances shards, so it needs --shard I/N (e.g. --shard 1/3)")
@@ -181,7 +182,7 @@ def _check_run_args(args: argparse.Namespace) -> tuple[RunOptions, list[Case]]:
     """Everything ``run`` can refuse, refused before the first case: the settings, the SUT profile,
     the cases, and the output paths writable (a run of minutes must not end in a traceback about its
     report). Returns the run's options and cases."""
-    from harness.suite import load_cases
+    from harness.runner import load_cases
 
     options = _run_options(args)
     profile = options.resolve().profile  # raises ProfileError naming the file and field, FlagError the flag
@@ -204,7 +205,7 @@ def _run_until_signal(
     None when a signal came before any case."""
     from harness.drivers._process import run_scope, stop_all
     from harness.report._console import Progress
-    from harness.suite import RunInterrupted, RunResult, run
+    from harness.runner import RunInterrupted, RunResult, run
 
     result: RunResult | None = None
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
@@ -265,9 +266,9 @@ def _write_reports(args: argparse.Namespace, result: RunResult) -> None:
 
 def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     """The run ran out: failures, summary, expectations and reports, as always."""
+    from harness.catalog import write_expectations
+    from harness.catalog._catalog import corpus_left_out
     from harness.report._console import print_failures, print_summary
-    from harness.suite import write_expectations
-    from harness.suite._catalog import corpus_left_out
 
     result.left_out.update(corpus_left_out(args.cases))  # (run() was handed Case objects: it cannot)
 
@@ -297,7 +298,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from harness.upstream import demo_conversation, serve_forever
 
     if args.catalog or args.scenario:
-        from harness.suite._serve_catalog import scenario_conversation, serve_catalog
+        from harness.catalog._serve_catalog import scenario_conversation, serve_catalog
 
         if args.catalog:
             root = Path(args.scenarios) if args.scenarios else None
@@ -329,7 +330,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_promote(args: argparse.Namespace) -> int:
-    from harness.suite._promote import promote
+    from harness.catalog._promote import promote
 
     target = promote(
         Path(args.cassette), args.id, out=Path(args.out) if args.out else None, force=args.force

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from harness.suite import CaseResult, RunResult
+    from harness.runner import RunResult
     from harness.timeline import Timeline
+    from harness.verdict import CaseResult
 
 __all__ = ["MockUpstreamHandle"]
 
@@ -66,7 +67,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "thinkwire(**kwargs): keyword arguments for harness.suite.run() (cases, sut, strict, ...)"
+        "markers", "thinkwire(**kwargs): keyword arguments for harness.run() (cases, sut, strict, ...)"
     )
     config.stash[_RESULTS_KEY] = []
 
@@ -74,7 +75,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "thinkwire_case" not in metafunc.fixturenames:
         return
-    from harness.suite import load_cases
+    from harness.runner import load_cases
 
     marker = metafunc.definition.get_closest_marker("thinkwire")
     patterns = metafunc.config.getoption("--thinkwire-cases") or (
@@ -152,7 +153,7 @@ def thinkwire_run(
 ) -> Callable[..., RunResult]:
     """``thinkwire_run(cases=..., sut=..., **kw)`` -> RunResult, with the command-line options and the
     ``thinkwire`` marker's kwargs applied (call arguments win)."""
-    from harness.suite import run
+    from harness.runner import run
 
     marker = request.node.get_closest_marker("thinkwire")
     config = request.config
@@ -191,8 +192,8 @@ def _for_report(result: RunResult) -> RunResult:
     case's timeline as its summary (a case that did not pass keeps all of it, its evidence)."""
     import dataclasses
 
-    from harness.suite._case_run import failed
-    from harness.suite._summary import summarise_serialized
+    from harness.runner._case_run import failed
+    from harness.runner._summary import summarise_serialized
 
     def slim(r: CaseResult) -> CaseResult:
         if failed(r) or not r.timeline:
@@ -283,7 +284,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not out or not results:
         return
     from harness.report import write_reports
-    from harness.suite import RunResult
+    from harness.runner import RunResult
 
     merged = RunResult(sut=", ".join(sorted({r.sut for r in results})))
     for r in results:

@@ -132,8 +132,8 @@ def reasoning_turns(
 
 
 def from_scenario(scenario_id: str) -> st.SearchStrategy[object]:
-    """The expanded cases of one catalog scenario (``harness.suite.Case``)."""
-    from harness.suite import expand, load_catalog
+    """The expanded cases of one catalog scenario (``harness.catalog.Case``)."""
+    from harness.catalog import expand, load_catalog
 
     matches = [s for s in load_catalog() if s.id == scenario_id]
     if not matches:

@@ -20,7 +20,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def chromium() -> str:
     """Headless Chromium (Debian's package, which .ci/run installs); installed here when missing and
     this is a root shell with apt-get, else the test is skipped."""
-    from harness.docs._browser import chromium_binary
+    from tools.docs._browser import chromium_binary
 
     found = chromium_binary()
     if found:

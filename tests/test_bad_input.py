@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from harness import ScenarioError
+from harness.catalog import load_expectations, load_scenario
 from harness.cli import main
 from harness.drivers import load_profile
-from harness.suite import load_expectations, load_scenario
 
 URL = 'kind = "url"\nurl = "http://127.0.0.1:9"\n'
 
@@ -110,7 +110,7 @@ def test_bad_run_settings_are_flag_errors_from_python_too(tmp_path: Path) -> Non
     """The same FlagError (a ThinkwireError: one line from the CLI) for run()'s keywords, as
     serve/record/replay raise for theirs; an unknown keyword is a TypeError naming the closest."""
     from harness import FlagError
-    from harness.suite import RunOptions, run
+    from harness.runner import RunOptions, run
 
     for bad in ({"timeout": 0}, {"jobs": 0}, {"repeat": -1}, {"keep_timelines": "some"}, {"max_bytes": True}):
         with pytest.raises(FlagError):
@@ -283,8 +283,8 @@ def test_scenario_not_utf8(tmp_path: Path) -> None:
 
 # -- scenario expect, enforced ----------------------------------------------------------------------
 def test_expect_findings_reports_a_verdict_that_differs(tmp_path: Path) -> None:
-    from harness.suite._scenario_expect import expect_findings
-    from harness.suite._verdict import Axis, Finding, Verdict
+    from harness.catalog._scenario_expect import expect_findings
+    from harness.verdict import Axis, Finding, Verdict
 
     p = tmp_path / "s.toml"
     expect = 'expect = { stream = "NON_STRICT", findings = { timing = "INFO", delivery = "PASS" } }'
@@ -312,7 +312,7 @@ def test_expect_findings_reports_a_verdict_that_differs(tmp_path: Path) -> None:
 
 
 def test_expect_is_enforced_in_a_run(tmp_path: Path) -> None:
-    from harness.suite import load_cases, run
+    from harness.runner import load_cases, run
 
     root = tmp_path / "scn"
     (root / "x").mkdir(parents=True)
@@ -423,7 +423,7 @@ def test_relative_sut_cmd_resolves_against_the_start_dir(
 ) -> None:
     """``--sut-cmd "./gw.py ..."`` runs the gw.py of the directory thinkwire was started in (the SUT
     runs in a temp dir: it failed with "No such file or directory"); a missing one names that dir."""
-    from harness.suite._sut import command_profile
+    from harness.runner._sut import command_profile
 
     monkeypatch.chdir(tmp_path)
     assert main(["run", "-q", "--sut-cmd", "./gw.py --port {port}"]) == 2

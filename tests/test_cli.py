@@ -232,7 +232,7 @@ def test_timing_fields_come_in_order_and_end_is_the_last_turns() -> None:
     """A tool round trip: turn 0 ends with the tool call, the text comes in turn 1. ``end_ms`` was the
     first End (turn 0's), so it read ``ttft_text_ms=20.31, end_ms=8.03``; it is the last turn's end now,
     and a figure with nothing to measure is left out (never ``None``)."""
-    from harness.suite import run
+    from harness.runner import run
 
     case = "tools-passback/deepseek-reasoning-content?openai-chat:reasoning_content/frames?"
     (result,) = run([case], sut="reference-sdk").results

@@ -26,10 +26,10 @@ from typing import Any
 import pytest
 import yaml
 
+from harness.catalog import load_expectations
+from harness.catalog._scenario import parse_scenario
 from harness.cli import build_parser, main
 from harness.drivers import parse_profile
-from harness.suite import load_expectations
-from harness.suite._scenario import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -136,7 +136,7 @@ def check_run(ns: Any) -> None:
     select (not a placeholder like ``your/id*``, nor the cases of a user's own profile or scenario
     directories) and a ``profiles/`` SUT profile, which must load."""
     from harness.drivers import load_profile
-    from harness.suite import load_cases
+    from harness.runner import load_cases
 
     users = bool(getattr(ns, "scenarios", None)) or (
         bool(ns.sut) and ns.sut.endswith(".toml") and not (ROOT / ns.sut).exists()

@@ -18,10 +18,10 @@ from harness._errors import ThinkwireError, UnknownName
 from harness.cli import main
 from harness.dialects import dialect_names, get_dialect
 from harness.drivers import DRIVERS, KINDS, SUTProfile, make_driver
+from harness.judge import CHECKS, PairCheck, case_checks, pair_checks
 from harness.reference._core import parse_model
 from harness.reference._faults import GATEWAY_FAULTS, check_faults
-from harness.suite import builtin_profile
-from harness.suite.checks import CHECKS, PairCheck, case_checks, pair_checks
+from harness.runner import builtin_profile
 from harness.upstream import Script
 from harness.upstream._profile import validate_request
 

@@ -225,7 +225,8 @@ def test_a_failing_unexpected_assert_reads_case_check_message_reproduce(
 
 
 def test_results_repr_is_short_and_names_the_reason() -> None:
-    from harness.suite import CaseResult, Finding, RunResult, Status, Verdict
+    from harness.runner import RunResult
+    from harness.verdict import CaseResult, Finding, Status, Verdict
 
     bad = CaseResult(
         "a/b[x]", "a/b", "r", "c", "s", findings=[Finding("delivery", Verdict.FAIL, message="lost\nmore")],

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import find, given, settings
 
 from harness import strategies
+from harness.catalog import Case
 from harness.codec import PERTURBATIONS
 from harness.dialects import Caps, Variant
-from harness.suite import Case
 
 DATA = "data: {\"r\": \"思考\"}\n\n".encode()
 

@@ -4,7 +4,7 @@ request field that turns it on (when one does), and where it is documented.
 Rule: one table, data only. ``providers`` are names of :data:`~harness.dialects._providers.PROVIDERS`
 (what a profile's ``providers = [...]`` claims: a SUT claiming none of a variant's providers is not
 judged on it); ``servers`` are other software known to send the same form, listed for the reader. The
-"who sends what" page (``harness/docs/_senders_page.py``) is generated from it, and a test keeps the
+"who sends what" page (``tools/docs/_senders_page.py``) is generated from it, and a test keeps the
 table complete (every variant has a row).
 """
 

@@ -65,7 +65,7 @@ class CaseContext:
     the case's wall-clock budget over all its turns; ``deadline`` the monotonic time it ends (set by
     the runner from ``timeout`` when not given); ``max_bytes`` what the case may read from the SUT."""
 
-    case: Any  # harness.suite.Case (typed loosely: drivers sit below the suite layer)
+    case: Any  # harness.catalog.Case (typed loosely: drivers sit below the suite layer)
     upstream_url: str
     timeline: Timeline
     client: Any  # harness.upstream ClientSide: .observe(event), .satisfied(gate)

@@ -13,7 +13,7 @@ from harness.report._json import SCHEMA_PATH, ResultsError, from_json, load_resu
 from harness.report._junit import junit_xml, write_junit
 from harness.report._markdown import render_markdown
 from harness.report._svg import SWIMLANES, timeline_svg, write_swimlanes
-from harness.suite import RunResult
+from harness.runner import RunResult
 
 __all__ = [
     "SCHEMA_PATH",

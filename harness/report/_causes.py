@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from harness.report._common import first_line
-from harness.suite import CaseResult, Status
+from harness.verdict import CaseResult, Status
 
 __all__ = ["Cause", "case_causes", "group_causes", "normalise_message"]
 

@@ -1,7 +1,7 @@
 """What every renderer shares: a case's outcome word, a timeline entry's channel and text, escaping.
 
 Rule: renderers decide layout only; how a case or a frame is classified is decided here, once (what
-counts as failing: ``harness.suite.is_failure`` / ``CaseResult.fails``, the one rule of the suite).
+counts as failing: ``harness.verdict.is_failure`` / ``CaseResult.fails``, the one rule of the suite).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from harness.suite import CaseResult, Finding, Status, Verdict, is_failure
+from harness.verdict import CaseResult, Finding, Status, Verdict, is_failure
 
 __all__ = [
     "CHANNELS",

@@ -15,7 +15,8 @@ from typing import TextIO
 
 from harness.report._causes import Cause, group_causes
 from harness.report._common import finding_lines, unclaimed
-from harness.suite import CaseResult, RunResult, Status, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Status, Verdict
 
 __all__ = ["Progress", "print_causes", "print_failures", "print_summary"]
 

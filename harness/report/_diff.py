@@ -18,8 +18,8 @@ from pathlib import Path
 from harness.report._causes import case_causes
 from harness.report._common import failing_case
 from harness.report._json import ResultsError, load_results
-from harness.suite import CaseResult, RunResult, Status, Verdict
-from harness.suite._verdict import rank
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Status, Verdict, rank
 
 __all__ = ["CaseChange", "RunDiff", "VerdictChange", "diff_runs", "load_run", "verdict_changes"]
 

@@ -12,7 +12,7 @@ from harness.report._causes import group_causes
 from harness.report._common import outcome, xml_safe
 from harness.report._diff import CaseChange, RunDiff, VerdictChange
 from harness.report._markdown import causes_table
-from harness.suite import CaseResult
+from harness.verdict import CaseResult
 
 __all__ = ["diff_junit", "diff_markdown", "diff_text"]
 

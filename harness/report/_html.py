@@ -16,8 +16,8 @@ from urllib.parse import quote
 from harness.report._causes import Cause, group_causes
 from harness.report._common import entry_text, esc, failing_case, outcome
 from harness.report._svg import timeline_svg
-from harness.suite import CaseResult, RunResult, Verdict
-from harness.suite._verdict import worst
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Verdict, worst
 
 __all__ = ["render_html"]
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import ThinkwireError
-from harness.suite import Axis, CaseResult, Finding, RunResult, Status, Verdict
+from harness.runner import RunResult
+from harness.verdict import Axis, CaseResult, Finding, Status, Verdict
 
 __all__ = [
     "FORMAT",
@@ -29,7 +30,7 @@ VERSION = 3
 READS = (1, 2, 3)
 """Versions ``from_json`` reads. 2 added ``timeline_summary`` (a passing case's timeline, summarised
 unless the run kept every timeline); a version-1 file is a version-2 file without it. 3 added
-``run_info`` (what the run was: ``harness.suite._run_info``); an older file reads with it empty."""
+``run_info`` (what the run was: ``harness.runner._run_info``); an older file reads with it empty."""
 SCHEMA_PATH = Path(__file__).parent / "schema" / "results.schema.json"
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from harness.report._causes import group_causes, normalise_message
 from harness.report._common import finding_lines, first_line, outcome, xml_safe
 from harness.report._svg import SWIMLANES, write_swimlanes
-from harness.suite import CaseResult, RunResult, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Verdict
 
 __all__ = ["junit_xml", "write_junit"]
 

@@ -10,7 +10,8 @@ from collections import defaultdict
 
 from harness.report._causes import Cause, group_causes
 from harness.report._common import first_line, outcome, unclaimed
-from harness.suite import RunResult, Status
+from harness.runner import RunResult
+from harness.verdict import Status
 
 __all__ = ["COLUMNS", "render_markdown"]
 

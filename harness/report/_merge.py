@@ -17,7 +17,8 @@ from typing import Any
 
 from harness.report._diff import load_run
 from harness.report._json import ResultsError
-from harness.suite import CaseResult, RunResult
+from harness.runner import RunResult
+from harness.verdict import CaseResult
 
 __all__ = ["add_parser", "merge_shards", "run"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from harness.events import assemble
 from harness.report._common import entry_channel, entry_text, outcome
-from harness.suite import CaseResult, Finding, Verdict
+from harness.verdict import CaseResult, Finding, Verdict
 
 __all__ = ["render_show"]
 
@@ -22,7 +22,7 @@ _TEXT = {"ReasoningDelta": "text", "TextDelta": "text", "ToolCallDelta": "argume
 
 
 def render_show(r: CaseResult, case: Any = None) -> str:
-    """The whole text for case ``r``; ``case`` (a :class:`~harness.suite.Case`): what its upstream's
+    """The whole text for case ``r``; ``case`` (a :class:`~harness.catalog.Case`): what its upstream's
     script sent in each turn is shown beside what the client got."""
     expected = [_sent(t.events()) for t in case.turns] if case is not None else []
     out = [f"{r.case_id}: {outcome(r)}", f"  -> {r.requirement}", f"  stream {r.stream.value}, "

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.report._common import entry_channel, entry_text, esc, failing_case
-from harness.suite import CaseResult, RunResult
+from harness.runner import RunResult
+from harness.verdict import CaseResult
 
 __all__ = ["COLOURS", "SWIMLANES", "svg_name", "timeline_svg", "write_swimlanes"]
 

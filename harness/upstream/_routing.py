@@ -60,7 +60,7 @@ def case_of(token: str) -> str:
 
 
 def unsalted(text: str, token: str) -> str:
-    """``text`` without the salt ``token`` put in it (``harness.suite._salt``: ``[token] `` before a
+    """``text`` without the salt ``token`` put in it (``harness.catalog._salt``: ``[token] `` before a
     turn's reasoning, `` [token]`` after its text): what two cases of one scenario compare."""
     if not token or token not in text:
         return text

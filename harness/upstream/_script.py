@@ -83,6 +83,17 @@ class HttpError:
 
 
 @dataclass(frozen=True, slots=True)
+class ProviderHttpError:
+    """An HTTP error whose body is rendered in the case's dialect (``Dialect.error_body``) when the
+    scenario expands into cases; a literal ``body`` in the file becomes a plain ``HttpError``."""
+
+    status: int
+    message: str
+    code: str | None = None
+    retry_after: float | None = None  # seconds: the Retry-After (and rate-limit) headers it carries
+
+
+@dataclass(frozen=True, slots=True)
 class MidStreamError:
     """The dialect's own mid-stream error frame (HTTP status already 200)."""
 

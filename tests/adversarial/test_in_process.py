@@ -14,7 +14,8 @@ from _adversarial import ONE_CASE, REFERENCE_GATEWAY, SOME_CASES, SUTS, Sandbox
 from harness.cli import main
 from harness.drivers import parse_profile
 from harness.drivers._process import SUT_MARKER
-from harness.suite import RunInterrupted, Status, Verdict, run
+from harness.runner import RunInterrupted, run
+from harness.verdict import Status, Verdict
 
 pytestmark = pytest.mark.slow
 

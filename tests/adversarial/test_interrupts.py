@@ -20,7 +20,7 @@ import pytest
 from _adversarial import BOUND_S, Sandbox, wait_for_output
 
 from harness.report import SCHEMA_PATH
-from harness.suite import load_cases
+from harness.runner import load_cases
 
 pytestmark = pytest.mark.slow
 

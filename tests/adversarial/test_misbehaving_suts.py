@@ -15,7 +15,7 @@ from _adversarial import (
     sut,
 )
 
-from harness.suite import load_cases
+from harness.runner import load_cases
 
 pytestmark = pytest.mark.slow
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.docs._ecosystem_results import _cpu, _speed
-from harness.suite import load_cases, run
+from harness.runner import load_cases, run
+from tools.docs._ecosystem_results import _cpu, _speed
 
 GATEWAY = """
 name = "gemini-reference"
@@ -43,7 +43,7 @@ def test_a_gateway_gets_its_serial_time_and_the_verdicts_compared(tmp_path: Path
     assert cpu.startswith("CPU seconds serial / concurrent: the SUT's processes ")
     assert f" / {spent[1]:.1f} (its start included)" in cpu
     assert "is a ceiling of" in cpu
-    from harness.suite import Verdict
+    from harness.verdict import Verdict
 
     first = concurrent.results[0]
     first.stream = Verdict.FAIL  # as if the concurrent run had judged this case otherwise

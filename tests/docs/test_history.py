@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.docs._history import history, release_versions, render, requirement_for
-from harness.suite import CaseResult, Finding, RunResult, Status, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Status, Verdict
+from tools.docs._history import history, release_versions, render, requirement_for
 
 LISTING = """langchain-deepseek (1.1.1)
 Available versions: 1.2.0rc1, 1.1.1, 1.1.0, 1.0.1, 1.0.0, 0.1.4

@@ -8,14 +8,14 @@ from pathlib import Path
 from harness.dialects import all_variants
 from harness.dialects._providers import provider_names
 from harness.dialects._senders import SENDERS
-from harness.docs._senders_page import render
+from tools.docs._senders_page import render
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "who-sends-what.md"
 
 
 def test_the_page_is_current() -> None:
     assert PAGE.read_text(encoding="utf-8") == render(), (
-        "run: python -m harness.docs._senders_page docs/who-sends-what.md"
+        "run: python -m tools.docs._senders_page docs/who-sends-what.md"
     )
 
 

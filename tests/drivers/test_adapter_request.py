@@ -11,7 +11,7 @@ def test_an_adapter_turn_carries_the_scenario_s_request_fields() -> None:
     a Python SUT's ``SUTRequest.body`` does, beside the shaping's."""
     from harness.drivers._adapter import AdapterDriver
     from harness.drivers._base import CaseContext
-    from harness.suite import load_cases
+    from harness.runner import load_cases
     from harness.timeline import Timeline
 
     (case,) = load_cases(["incrementality/forced-tool-choice[openai-chat:reasoning_content/frames]"])

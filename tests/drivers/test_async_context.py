@@ -13,7 +13,8 @@ import _ctx_suts
 import pytest
 
 from harness.drivers import parse_profile
-from harness.suite import Status, Verdict, run
+from harness.runner import run
+from harness.verdict import Status, Verdict
 
 HERE = str(Path(__file__).parent)
 PLAIN = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"

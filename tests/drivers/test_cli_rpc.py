@@ -14,8 +14,8 @@ from harness.dialects import get_dialect
 from harness.drivers import parse_profile
 from harness.drivers._cli_rpc import ABORT_LINE, RpcClient, cli_unsupported, prompt_line
 from harness.events import End, Event, ReasoningDelta, StreamError, TextDelta
-from harness.suite import load_cases
-from harness.suite._case_run import unsupported_reason
+from harness.runner import load_cases
+from harness.runner._case_run import unsupported_reason
 
 PI = get_dialect("pi-json")
 

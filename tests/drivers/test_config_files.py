@@ -12,7 +12,8 @@ import pytest
 
 from harness._errors import ProfileError
 from harness.drivers import load_profile
-from harness.suite import Status, Verdict, run
+from harness.runner import run
+from harness.verdict import Status, Verdict
 
 HERE = Path(__file__).parent
 PLAIN = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"

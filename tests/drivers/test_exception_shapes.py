@@ -17,7 +17,8 @@ import pytest
 from harness.drivers import parse_profile
 from harness.drivers._adapter_wire import Failed, parse_line
 from harness.drivers._raised import raised
-from harness.suite import Status, Verdict, run
+from harness.runner import run
+from harness.verdict import Status, Verdict
 
 HERE = Path(__file__).parent
 PLAIN = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"

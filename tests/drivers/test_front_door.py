@@ -15,7 +15,7 @@ from _raw_server import RawServer, read_request
 from harness.drivers._base import CaseContext, DriverTimeout
 from harness.drivers._http import FrontDoor
 from harness.events import Message, ReasoningDelta, StreamError
-from harness.suite import load_cases
+from harness.runner import load_cases
 from harness.timeline import Timeline
 from harness.upstream import ClientSide
 

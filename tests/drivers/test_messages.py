@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.drivers import parse_profile
-from harness.suite import Status, Verdict, run
+from harness.runner import run
+from harness.verdict import Status, Verdict
 
 HERE = str(Path(__file__).parent)
 PLAIN = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from harness.drivers import PythonDriver, load_profile, parse_profile
-from harness.suite import Verdict, run
+from harness.runner import run
+from harness.verdict import Verdict
 
 HERE = str(Path(__file__).parent)
 PASSBACK = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"

@@ -15,7 +15,8 @@ import pytest
 
 from harness.drivers import parse_profile
 from harness.drivers._adapter_wire import ProtocolViolation, parse_line
-from harness.suite import Status, Verdict, run
+from harness.runner import run
+from harness.verdict import Status, Verdict
 
 ADAPTER = str(Path(__file__).with_name("_json_adapter.py"))
 PASSBACK = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.docs._ecosystem_results import _installed, known
 from harness.drivers import load_profile
-from harness.suite import Verdict, run
+from harness.runner import run
+from harness.verdict import Verdict
+from tools.docs._ecosystem_results import _installed, known
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning"),

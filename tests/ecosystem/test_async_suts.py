@@ -13,7 +13,8 @@ from typing import Any
 import psutil
 
 from harness.drivers import parse_profile
-from harness.suite import Status, Verdict, run
+from harness.runner import run
+from harness.verdict import Status, Verdict
 
 HERE = str(Path(__file__).parent)
 PASSBACK = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"

@@ -10,6 +10,7 @@ import pytest
 from _tb_cases import PLAIN, REDACTED, SIGNED, SIGNED_NONSTREAM, tb_gateway
 
 from harness._errors import PreflightError, ProfileError
+from harness.catalog import expand_all, load_catalog, select
 from harness.dialects import get_dialect
 from harness.drivers import parse_profile
 from harness.drivers._shaping import shaping, tool_specs
@@ -25,7 +26,8 @@ from harness.events import (
     TextDelta,
     ToolCallBlock,
 )
-from harness.suite import Verdict, expand_all, load_catalog, run, select
+from harness.runner import run
+from harness.verdict import Verdict
 
 
 def gateway(mode: str, **extra: object) -> object:

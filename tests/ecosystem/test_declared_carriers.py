@@ -19,7 +19,8 @@ from harness.events import (
     TextBlock,
     TextDelta,
 )
-from harness.suite import Verdict, run
+from harness.runner import run
+from harness.verdict import Verdict
 
 ALL = (SIGNED, SIGNED_NONSTREAM, REDACTED, PLAIN)
 

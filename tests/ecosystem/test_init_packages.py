@@ -13,7 +13,8 @@ import pytest
 
 from harness.cli import main
 from harness.drivers import load_profile
-from harness.suite import Verdict, run
+from harness.runner import run
+from harness.verdict import Verdict
 
 pytestmark = [
     pytest.mark.slow,

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.docs._ecosystem_results import KNOWN, PACKAGES, _matrix, known
 from harness.drivers import load_profile
-from harness.suite import Verdict, run
+from harness.runner import run
+from harness.verdict import Verdict
+from tools.docs._ecosystem_results import KNOWN, PACKAGES, _matrix, known
 
 # third-party packages warn at import: not what is under test. (No filter for unclosed event loops,
 # sockets or transports: the adapters close what they open, and a leak fails here.)
@@ -133,7 +134,7 @@ def test_passback_rows_name_their_own_cause_before_the_broader_globs() -> None:
 def test_matrix_counts_by_category() -> None:
     class R:
         def __init__(self, cid: str, v: Verdict) -> None:
-            from harness.suite import Status
+            from harness.verdict import Status
 
             self.case_id, self.stream, self.status = cid, v, Status.OK
 
@@ -143,7 +144,7 @@ def test_matrix_counts_by_category() -> None:
 
 
 def test_a_partial_run_replaces_only_its_sections() -> None:
-    from harness.docs._ecosystem_results import _merge_sections
+    from tools.docs._ecosystem_results import _merge_sections
 
     old = "# T\n\nintro\n\n## litellm-proxy (x)\n\nold proxy\n\n## langchain-deepseek (y)\n\nold ds\n"
     new = "# T\n\nintro\n\n## langchain-deepseek (y)\n\nnew ds\n"

@@ -14,7 +14,8 @@ from harness._errors import ProfileError
 from harness.dialects import dialect_names, get_dialect
 from harness.dialects._providers import PROVIDERS, provider_of
 from harness.drivers import parse_profile
-from harness.suite import Verdict, load_cases, run
+from harness.runner import load_cases, run
+from harness.verdict import Verdict
 
 HERE = str(Path(__file__).parent)
 KIMI = "tools-passback/kimi-reasoning-content[openai-chat:reasoning_content/frames]"

@@ -13,7 +13,8 @@ import pytest
 from harness._errors import ProfileError
 from harness.drivers import load_profile, parse_profile
 from harness.drivers._templates import fill
-from harness.suite import Verdict, run
+from harness.runner import run
+from harness.verdict import Verdict
 
 GATEWAY = str(Path(__file__).with_name("_tb_gateway.py"))
 PLAIN = "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]"

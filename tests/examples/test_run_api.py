@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.suite import RunOptions, run
+from harness.runner import RunOptions, run
 
 CASES = ["tools-passback/deepseek-*[openai-chat:reasoning_content/frames]"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from harness.suite._serve_catalog import shared_cases
+from harness.catalog._serve_catalog import shared_cases
 from harness.upstream import MockUpstream
 from harness.upstream._shared import SharedCatalog
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.fidelity import KEPT, PERMISSIVE_LICENSES, UNCOVERED, compare_corpus, coverage, load_corpus
-from harness.fidelity._compare import Difference
-from harness.fidelity._kept import Kept
 from tests.fidelity._need import corpus_or_skip
+from tools.fidelity import KEPT, PERMISSIVE_LICENSES, UNCOVERED, compare_corpus, coverage, load_corpus
+from tools.fidelity._compare import Difference
+from tools.fidelity._kept import Kept
 
 corpus_or_skip()
 
@@ -82,7 +82,7 @@ def corpus_dialect(corpus, label):  # type: ignore[no-untyped-def]
 
 
 def test_readme_table_is_current(report) -> None:  # type: ignore[no-untyped-def]
-    from harness.docs._fidelity import BEGIN, END, render_corpus_table
+    from tools.docs._fidelity import BEGIN, END, render_corpus_table
 
     readme = (Path(__file__).resolve().parents[2] / "recordings" / "README.md").read_text()
     block = readme.split(BEGIN, 1)[1].split(END, 1)[0].strip()

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from harness.fidelity import RULES
-from harness.fidelity._rules import Seen
-from harness.fidelity._shapes import units
-from harness.fidelity._wire import read_wire
+from tools.fidelity import RULES
+from tools.fidelity._rules import Seen
+from tools.fidelity._shapes import units
+from tools.fidelity._wire import read_wire
 
 
 def _seen(

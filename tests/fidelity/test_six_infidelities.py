@@ -10,13 +10,13 @@ from typing import Any
 
 from harness._json import loads
 from harness.dialects._gemini_names import camel
-from harness.fidelity import CorpusExchange, load_corpus
-from harness.fidelity._compare import seen_of
-from harness.fidelity._mock import MockAnswer, mock_answers
-from harness.fidelity._rules import RULES, Seen
-from harness.fidelity._wire import read_wire
 from harness.recording import Exchange
 from tests.fidelity._need import corpus_or_skip
+from tools.fidelity import CorpusExchange, load_corpus
+from tools.fidelity._compare import seen_of
+from tools.fidelity._mock import MockAnswer, mock_answers
+from tools.fidelity._rules import RULES, Seen
+from tools.fidelity._wire import read_wire
 
 corpus_or_skip()
 CORPUS = {cx.label: cx for cx in load_corpus()}
@@ -212,9 +212,9 @@ def test_6_anthropic_padding_ping_and_empty_thinking_delta() -> None:
 
 def test_6_the_catalog_uses_the_real_anthropic_shapes() -> None:
     """Every catalog case that streams Anthropic thinking faces the recorded shapes (the emitter's own)."""
+    from harness.catalog import load_catalog
+    from harness.catalog._case import expand_all
     from harness.events import ReasoningSignature
-    from harness.suite import load_catalog
-    from harness.suite._case import expand_all
     from harness.upstream import build_plan
 
     cases = [

@@ -15,7 +15,8 @@ from harness._errors import PreflightError
 from harness.drivers import SUTRequest, parse_profile
 from harness.events import End, Event, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.reference.sdk import reference_sdk
-from harness.suite import Status, Verdict, load_cases, run
+from harness.runner import load_cases, run
+from harness.verdict import Status, Verdict
 
 GATEWAY = str(Path(__file__).with_name("_gateway.py"))
 PLAIN = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"

@@ -156,7 +156,7 @@ def test_every_entry_pins_both_checksums_and_the_wanted_list_is_read() -> None:
     assert all(len(e.sha256) == 64 and len(e.source_sha256) == 64 for e in m.entries)
     assert sum(e.case for e in m.entries) == 10
     assert m.wanted
-    from harness.fidelity import UNCOVERED
+    from tools.fidelity import UNCOVERED
 
     for w in m.wanted:  # each wanted recording is for a variant no corpus file plays
         assert (w.dialect, w.variant) in UNCOVERED, w
@@ -165,7 +165,7 @@ def test_every_entry_pins_both_checksums_and_the_wanted_list_is_read() -> None:
 
 def _catalog_ids(corpus: str) -> tuple[list[str], str]:
     code = (
-        "from harness.suite import load_catalog\nfrom harness.suite._catalog import left_out\n"
+        "from harness.catalog import load_catalog\nfrom harness.catalog._catalog import left_out\n"
         "ids = [s.id for s in load_catalog()]\ngone = left_out()\n"
         "print(sum(i.startswith('recorded/corpus-') for i in ids), len(ids))\n"
         "print(gone.reason if gone else '')\n"

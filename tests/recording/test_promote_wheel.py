@@ -1,5 +1,5 @@
 """``thinkwire promote`` from a pip-installed wheel, as a new user has it: the wheel carries every cassette a
-bundled scenario replays and no corpus data; promote needs ``--out`` outside a checkout, refuses the
+bundled scenario replays, no corpus data and no dev tooling (tools/); promote needs ``--out`` outside a checkout, refuses the
 installed package (one line, exit 2), copies the cassette beside the scenario it writes, and ``thinkwire
 run --scenarios-dir DIR`` picks the case up; the installed catalog still runs after it (exit 0)."""
 
@@ -54,6 +54,11 @@ def test_promote_from_an_installed_wheel(tmp_path: Path) -> None:
     assert "harness/_data/recordings/corpus/corpus.toml" in names
     shipped = [n for n in names if "/corpus/" in n and n.endswith((".jsonl", ".yaml"))]
     assert not shipped, "corpus data in the wheel"
+    # Dev tooling (the doc generators, the fidelity comparison, the detection matrix) lives in tools/,
+    # which the wheel does not carry; the package ships only what a user path reaches.
+    dev = [n for n in names if n.startswith("tools/") or "/docs/" in n or "fidelity/" in n or "_matrix" in n]
+    assert not dev, f"dev tooling in the wheel: {dev[:5]}"
+    assert {n.split("/")[0] for n in names if not n.startswith("thinkwire-")} == {"harness"}
     replayed = {p.name for p in (ROOT / "recordings").glob("*.jsonl")}
     assert {f"harness/_data/recordings/{n}" for n in replayed} <= set(names)
 
@@ -104,9 +109,9 @@ def test_promote_out_copies_the_cassette_and_the_case_replays_it(tmp_path: Path)
     """In-process, from a checkout: --out DIR gets the scenario and its cassette side by side, the case
     built from it replays the copy (found beside the scenario file), and nothing lands in the catalog."""
     from harness import FlagError
-    from harness.suite import load_cases
-    from harness.suite._case import _replayed
-    from harness.suite._promote import promote
+    from harness.catalog._case import _replayed
+    from harness.catalog._promote import promote
+    from harness.runner import load_cases
 
     cassette = tmp_path / "elsewhere" / "ds.jsonl"
     cassette.parent.mkdir()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.catalog._promote import promote
 from harness.cli import main
 from harness.recording import Cassette, Chunk, Exchange
-from harness.suite._promote import promote
 
 CHAT = [
     b'data: {"choices":[{"index":0,"delta":{"reasoning_content":"think"}}]}\n\n',

@@ -37,8 +37,9 @@ from harness.net import WireClient, WsClientSide, WsClosed
 from harness.reference._core import Route
 from harness.reference.agent import Agent
 from harness.reference.gateway import Gateway
-from harness.suite import Status, Verdict, run
+from harness.runner import run
 from harness.upstream import Conversation, Emit, MidStreamError, MockUpstream, Script, Stall
+from harness.verdict import Status, Verdict
 
 WS = "openai-responses-ws"
 CHAT = get_dialect("openai-chat")

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from harness.suite import Axis, CaseResult, Finding, RunResult, Status, Verdict
+from harness.runner import RunResult
+from harness.verdict import Axis, CaseResult, Finding, Status, Verdict
 
 
 def _w(t: float, data: str, *tags: str, turn: int = 0) -> dict[str, Any]:

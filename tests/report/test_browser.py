@@ -14,9 +14,9 @@ from urllib.parse import quote
 
 import pytest
 
-from harness.docs._browser import run_chromium
 from harness.report import render_html
-from harness.suite import RunResult
+from harness.runner import RunResult
+from tools.docs._browser import run_chromium
 
 
 def _chromium(binary: str, tmp: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -133,7 +133,7 @@ _CITED = re.compile(
 def faulty_run() -> RunResult:
     """Two fault switches of the in-process reference SUT over a few real cases: two causes, one of
     them shared by several cases."""
-    from harness.suite import run
+    from harness.runner import run
 
     dropped = run(
         ["wire-variants/reasoning-then-answer[openai-chat:reasoning*/frames]"],
@@ -196,8 +196,8 @@ def _drawn(entry: dict[str, object]) -> bool:
 def test_case_table_fits_1400_px_with_the_check_columns_collapsible(chromium: str, tmp_path: Path) -> None:
     """A whole catalog's report: every check, the longest case ids. At 1400 px the case table fits
     (it scrolled sideways); the check columns come back with their switch."""
-    from harness.suite import CaseResult, Finding, Verdict
-    from harness.suite.checks import case_checks, pair_checks
+    from harness.judge import case_checks, pair_checks
+    from harness.verdict import CaseResult, Finding, Verdict
 
     checks = [c.name for c in (*case_checks(), *pair_checks())]
     long_id = "incrementality/reasoning-delta-alias[openai-responses:alias-summary/crlf-split/multiline]"

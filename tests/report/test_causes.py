@@ -8,7 +8,8 @@ import pytest
 
 from harness.report._causes import group_causes, normalise_message
 from harness.report._console import print_failures
-from harness.suite import CaseResult, Finding, RunResult, Status, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Status, Verdict
 
 
 @pytest.mark.parametrize(

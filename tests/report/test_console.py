@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 
 from harness.report._console import print_summary
-from harness.suite import CaseResult, RunResult, Status
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Status
 
 
 def test_expected_failures_are_listed_under_the_summary(run_result: RunResult) -> None:

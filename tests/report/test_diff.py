@@ -12,7 +12,8 @@ import pytest
 
 from harness.cli import main
 from harness.report._diff import diff_runs, load_run
-from harness.suite import CaseResult, Finding, RunResult, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Verdict
 
 CASES = "wire-variants/reasoning-then-answer[openai-chat:reasoning*/frames]"
 

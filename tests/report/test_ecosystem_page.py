@@ -9,8 +9,8 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from harness.docs._browser import run_chromium
-from harness.docs._ecosystem_page import parse, render_page
+from tools.docs._browser import run_chromium
+from tools.docs._ecosystem_page import parse, render_page
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 MD = DOCS / "ecosystem-results.md"
@@ -33,7 +33,7 @@ class _Links(HTMLParser):
 
 def test_the_committed_page_is_the_markdown_rendered() -> None:
     assert PAGE.read_text(encoding="utf-8") == render_page(MD.read_text(encoding="utf-8")), (
-        "docs/ecosystem-results.html is stale: python -m harness.docs._ecosystem_page"
+        "docs/ecosystem-results.html is stale: python -m tools.docs._ecosystem_page"
     )
 
 

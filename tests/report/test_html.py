@@ -11,7 +11,8 @@ import pytest
 
 from harness.report import render_html, write_json
 from harness.report._cli import add_parser, run
-from harness.suite import CaseResult, Finding, RunResult, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Verdict
 
 
 class _Tags(HTMLParser):

@@ -24,7 +24,8 @@ from harness.report import (
     write_reports,
 )
 from harness.report._junit import junit_xml
-from harness.suite import CaseResult, Finding, RunResult, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from harness.report import write_junit
-from harness.suite import CaseResult, Finding, RunResult, Status, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Status, Verdict
 
 
 def _parse(run: RunResult, tmp_path: Path) -> ET.Element:

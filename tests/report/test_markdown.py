@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from harness.report import render_markdown
-from harness.suite import CaseResult, Finding, RunResult, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Verdict
 
 
 def test_summary_content(run_result: RunResult) -> None:

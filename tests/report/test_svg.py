@@ -9,7 +9,8 @@ import pytest
 
 from harness.report import timeline_svg
 from harness.report._svg import COLOURS
-from harness.suite import CaseResult, Finding, RunResult, Verdict
+from harness.runner import RunResult
+from harness.verdict import CaseResult, Finding, Verdict
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -12,7 +12,7 @@ import pytest
 
 from harness.report import write_reports
 from harness.report._json import to_json
-from harness.suite import RunResult, run
+from harness.runner import RunResult, run
 
 BUDGET = 5 * 1024 * 1024
 HEAVIEST = [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.drivers import load_profile
-from harness.suite import load_cases, run
+from harness.runner import load_cases, run
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = sorted(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.suite._scenario import TurnSpec
+from harness.catalog._scenario import TurnSpec
 
 
 @dataclass

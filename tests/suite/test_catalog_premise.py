@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
+from harness.catalog._case import Case, expand_all, needed_caps
+from harness.catalog._catalog import load_catalog
 from harness.dialects import answer_for, get_dialect
 from harness.dialects._request_forms import adaptive_only
 from harness.events import Message, RedactedReasoning
-from harness.suite._case import Case, expand_all, needed_caps
-from harness.suite._catalog import load_catalog
 from harness.upstream import Emit, build_plan
 
 CASES = expand_all(load_catalog())

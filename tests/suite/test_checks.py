@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from harness.catalog._scenario import TurnSpec
 from harness.events import End, Event, Notice, ReasoningDelta, StreamError, TextDelta, ToolCallDelta, Usage
-from harness.suite import Verdict
-from harness.suite._scenario import TurnSpec
-from harness.suite.checks import CHECKS, build_view
-from harness.suite.checks._parity import parity
+from harness.judge import CHECKS, build_view
+from harness.judge._parity import parity
 from harness.timeline import Timeline
 from harness.upstream import Emit, Gate, MidStreamError, Stall
+from harness.verdict import Verdict
 from tests.suite._fake_case import FakeCase, FakeScenario
 
 R, T = "Let me think.", "Hello!"

@@ -11,10 +11,10 @@ import pytest
 
 import harness
 from harness import FlagError, ProfileError, run
+from harness.catalog._claims import scope, setting_warnings
 from harness.drivers import parse_profile
-from harness.suite import RunOptions, load_cases
-from harness.suite._claims import scope, setting_warnings
-from harness.suite._sut import command_profile, url_profile
+from harness.runner import RunOptions, load_cases
+from harness.runner._sut import command_profile, url_profile
 
 CASES = load_cases(["tools-passback/*", "wire-variants/reasoning-then-answer"])
 
@@ -131,7 +131,7 @@ def test_the_summary_lists_what_was_left_out_and_the_warnings() -> None:
 
     from harness.report import SCHEMA_PATH, from_json, render_markdown, to_json
     from harness.report._console import print_summary
-    from harness.suite import RunResult
+    from harness.runner import RunResult
 
     result = RunResult(sut="gw", left_out={"gemini: dialect not claimed (claimed: openai-chat)": 4},
                        warnings=['models."*" = \'x\' shadows ...'])
@@ -151,7 +151,7 @@ def test_the_summary_lists_what_was_left_out_and_the_warnings() -> None:
 
 
 def test_the_preflight_canary_is_a_claimed_case() -> None:
-    from harness.suite._preflight import canary_case
+    from harness.runner._preflight import canary_case
 
     whole = parse_profile({"kind": "url", "url": "http://x", "modes": ["nonstream"], "providers": ["kimi"]})
     canary = canary_case(whole)

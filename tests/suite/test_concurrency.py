@@ -17,10 +17,10 @@ import psutil
 import pytest
 
 from harness.drivers import parse_profile
-from harness.suite import RunResult, Status, Verdict, load_cases, run
-from harness.suite._case_run import LoadLatency
-from harness.suite._concurrent import ASIDE_NOTE, Lanes, alone_reason, default_concurrency
-from harness.suite._verdict import CaseResult
+from harness.runner import RunResult, load_cases, run
+from harness.runner._case_run import LoadLatency
+from harness.runner._concurrent import ASIDE_NOTE, Lanes, alone_reason, default_concurrency
+from harness.verdict import CaseResult, Status, Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 INTEGRITY = str(ROOT / "integrity" / "_gateway.py")
@@ -369,8 +369,8 @@ def test_gated_cases_are_spread_among_the_others_not_started_in_one_block() -> N
     """A buffering SUT makes each gated case wait its gates out: spread over the first three quarters
     of the start order (each group keeping its own order), so that waiting overlaps the SUT's work on
     the others; every case is started exactly once."""
-    from harness.suite._concurrent import gated as waits
-    from harness.suite._concurrent import spread
+    from harness.runner._concurrent import gated as waits
+    from harness.runner._concurrent import spread
 
     cases = load_cases(["incrementality/gated-reasoning", "wire-variants/reasoning-then-answer"])
     jobs = list(enumerate(cases))
@@ -396,8 +396,8 @@ def test_relay_time_is_upstream_write_to_the_client_s_last_delta_longest_over_tu
     not what a gate waits for), the longest turn; a turn the client saw nothing of, or answered
     before the upstream wrote (a canned answer), gives no figure."""
     from harness.events import End, ReasoningDelta, TextDelta, Usage
-    from harness.suite._case_run import relay_time
-    from harness.suite.checks import build_view
+    from harness.judge import build_view
+    from harness.runner._case_run import relay_time
     from harness.timeline import Timeline
 
     ms = 1_000_000
@@ -427,9 +427,9 @@ def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
 ) -> None:
     """The gate timeout a case gets: the derived one raised by the load (capped by the case's
     timeout); an explicit --gate-timeout stays as given; a gated case's first byte is not a sample."""
-    from harness.suite import _case_run
-    from harness.suite._builtin import builtin_profile
-    from harness.suite._case_run import Limits, run_case
+    from harness.runner import _case_run
+    from harness.runner._builtin import builtin_profile
+    from harness.runner._case_run import Limits, run_case
 
     seen: list[float] = []
     real = _case_run.with_gate_timeout

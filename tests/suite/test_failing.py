@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from harness.catalog import Expectations, write_expectations
+from harness.catalog._expectations import Expectation
 from harness.report._common import outcome
 from harness.report._junit import junit_xml
-from harness.suite import CaseResult, Expectations, RunResult, Status, Verdict, is_failure, write_expectations
-from harness.suite._case_run import failed
-from harness.suite._expectations import Expectation
+from harness.runner import RunResult
+from harness.runner._case_run import failed
+from harness.verdict import CaseResult, Status, Verdict, is_failure
 
 STREAM = [Verdict.PASS, Verdict.NON_STRICT, Verdict.INFO, Verdict.UNSUPPORTED, Verdict.FAIL]
 CLEANUP = [Verdict.PASS, Verdict.UNCLEAN, Verdict.FAIL, Verdict.NOT_APPLICABLE]

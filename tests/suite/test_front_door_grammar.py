@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
+from harness.catalog._scenario import TurnSpec
 from harness.dialects import get_dialect
 from harness.events import End, Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
-from harness.suite import Verdict
-from harness.suite._scenario import TurnSpec
-from harness.suite.checks import CHECKS, build_view
-from harness.suite.checks._grammar import GRAMMAR_BREAKS
+from harness.judge import CHECKS, build_view
+from harness.judge._grammar import GRAMMAR_BREAKS
 from harness.timeline import Timeline
 from harness.upstream import Emit
+from harness.verdict import Verdict
 from tests.suite._fake_case import FakeCase
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import time
 
-from harness.suite import Status, Verdict, run
+from harness.runner import run
 from harness.upstream._gates import DECIDED
+from harness.verdict import Status, Verdict
 
 CASE = "incrementality/gated-reasoning[openai-chat:reasoning_content/frames]"  # two gates, one turn
 

@@ -5,7 +5,8 @@ still fails, on its evidence, saying why. A SUT that keeps reading after a timel
 
 from __future__ import annotations
 
-from harness.suite import CaseResult, Finding, Verdict, run
+from harness.runner import run
+from harness.verdict import CaseResult, Finding, Verdict
 
 CASE = "errors-cancellation/client-cancel[openai-chat:reasoning_content/frames]"
 

@@ -9,8 +9,8 @@ import pickle
 import pytest
 
 from harness.drivers import make_driver
-from harness.suite import RunOptions
-from harness.suite._sut import command_profile
+from harness.runner import RunOptions
+from harness.runner._sut import command_profile
 
 
 def test_frozen_and_pickled_whole() -> None:

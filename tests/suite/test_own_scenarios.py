@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from harness._errors import ScenarioError
+from harness.catalog import catalog_dir
 from harness.cli import main
-from harness.suite import Verdict, catalog_dir, load_cases, run
+from harness.runner import load_cases, run
+from harness.verdict import Verdict
 
 pytest_plugins = ["pytester"]
 

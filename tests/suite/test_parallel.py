@@ -10,7 +10,7 @@ import pytest
 
 import harness._xdist_catalog as catalog
 from harness.cli import main
-from harness.suite import RunOptions, load_cases, run
+from harness.runner import RunOptions, load_cases, run
 
 
 def test_batches_cover_every_case_once_and_keep_parity_scenarios_whole() -> None:
@@ -89,7 +89,7 @@ def test_a_batch_that_left_no_result_is_an_error_not_a_gap(monkeypatch: pytest.M
     import pickle
     from types import SimpleNamespace
 
-    from harness.suite import _parallel
+    from harness.runner import _parallel
 
     globs = ["sse-framing/split-utf8*"]  # 12 cases: two batches
     (first, ids), (second, _) = [b for b in catalog._batches() if b[0].startswith("sse-framing/split-utf8")]
@@ -164,7 +164,7 @@ def test_two_workers_take_every_sut_flag(
 @pytest.mark.slow
 def test_the_controllers_preflight_gate_timeout_reaches_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Computed once, before the workers start, and used by them (it was thrown away)."""
-    from harness.suite import _runner
+    from harness.runner import _run as _runner
 
     calls: list[object] = []
 

@@ -5,12 +5,12 @@ premise present the findings are untouched."""
 
 from __future__ import annotations
 
-from harness.suite._case import Case
-from harness.suite._premise import premise_findings
-from harness.suite._runner import load_cases
-from harness.suite._verdict import Finding, Verdict
-from harness.suite.checks import build_view
+from harness.catalog._case import Case
+from harness.judge import build_view
+from harness.judge._premise import premise_findings
+from harness.runner._run import load_cases
 from harness.timeline import Timeline
+from harness.verdict import Finding, Verdict
 
 LOST = Finding("delivery", Verdict.FAIL, message="reasoning never reached the client")
 

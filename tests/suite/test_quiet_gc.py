@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 
-from harness.suite._runner import _quiet_gc
+from harness.runner._run import _quiet_gc
 
 
 def test_overlapping_runs_restore_the_thresholds_when_the_last_one_ends() -> None:

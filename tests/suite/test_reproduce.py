@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from harness.drivers import SUTProfile, parse_profile
-from harness.suite import RunOptions, run
-from harness.suite._sut import reproduce_line
+from harness.runner import RunOptions, run
+from harness.runner._sut import reproduce_line
 
 pytestmark = pytest.mark.slow
 
@@ -120,7 +120,7 @@ def test_a_sut_no_command_line_can_name_says_so() -> None:
         return []
 
     built = parse_profile({"kind": "url", "url": "http://127.0.0.1:9"})
-    from harness.suite._sut import resolve_sut
+    from harness.runner._sut import resolve_sut
 
     for profile in (built, resolve_sut(local)):
         assert isinstance(profile, SUTProfile)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.suite import Verdict, run
+from harness.runner import run
+from harness.verdict import Verdict
 
 CASES = [
     "wire-variants/reasoning-then-answer[openai-chat:minimax-details/frames]",

@@ -13,7 +13,8 @@ import pytest
 from harness._errors import PreflightError
 from harness.drivers import parse_profile
 from harness.net import Request, Responder, Server
-from harness.suite import Status, run
+from harness.runner import run
+from harness.verdict import Status
 
 CASES = [
     "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from harness import ScenarioError
-from harness.suite import expand, load_catalog, load_scenario
+from harness.catalog import expand, load_catalog, load_scenario
 from harness.upstream import Emit, Gate
 
 GOOD = """

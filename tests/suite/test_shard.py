@@ -14,8 +14,8 @@ import pytest
 
 from harness._errors import FlagError
 from harness.cli import main
-from harness.suite import RunOptions, load_cases
-from harness.suite._shard import Shard, load_durations, parse_shard, split, stable_hash
+from harness.runner import RunOptions, load_cases
+from harness.runner._shard import Shard, load_durations, parse_shard, split, stable_hash
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +53,8 @@ def test_the_split_is_a_spread_not_a_slice(catalog: list) -> None:  # type: igno
 def test_the_split_is_the_same_in_another_process(catalog: list) -> None:  # type: ignore[type-arg]
     """Python's str hash is salted per process: a split that used it would differ between machines."""
     code = (
-        "from harness.suite import load_cases\n"
-        "from harness.suite._shard import Shard, split\n"
+        "from harness.runner import load_cases\n"
+        "from harness.runner._shard import Shard, split\n"
         "print('\\n'.join(c.id for c in split(load_cases(), Shard(2, 3))))\n"
     )
     other = subprocess.run(

@@ -4,8 +4,8 @@ run``) or from its serialized form (the pytest plugin's session report)."""
 from __future__ import annotations
 
 from harness.events import ReasoningDelta
-from harness.suite._case_run import serialize_timeline
-from harness.suite._summary import summarise_serialized, summarise_timeline
+from harness.runner._case_run import serialize_timeline
+from harness.runner._summary import summarise_serialized, summarise_timeline
 from harness.timeline import Timeline
 
 

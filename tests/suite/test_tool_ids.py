@@ -5,12 +5,12 @@ writes no call id (Ollama) leaves nothing to judge."""
 from __future__ import annotations
 
 from harness._json import dumps_compact
+from harness.catalog._scenario import TurnSpec
 from harness.events import End, Event, ReasoningDelta, TextDelta, ToolCallDelta
-from harness.suite import Verdict
-from harness.suite._scenario import TurnSpec
-from harness.suite.checks import CHECKS, build_view
+from harness.judge import CHECKS, build_view
 from harness.timeline import Timeline
 from harness.upstream import Emit
+from harness.verdict import Verdict
 from tests.suite._fake_case import FakeCase
 
 CALL = ToolCallDelta(0, "call_abc", "get_weather", '{"city":"Paris"}')

@@ -9,8 +9,9 @@ import pytest
 
 from harness.reference._faults import FAULTS
 from harness.reference._parser_mutants import PARSER_FAULTS
-from harness.suite import Status, Verdict, run
-from harness.suite._matrix import MATRIX, Mutant, detect, mutation_cases, mutation_score
+from harness.runner import run
+from harness.verdict import Status, Verdict
+from tools._matrix import MATRIX, Mutant, detect, mutation_cases, mutation_score
 
 pytestmark = pytest.mark.slow
 
@@ -56,7 +57,7 @@ def test_every_perturbation_kills_a_parser_mutant_on_every_dialect_it_is_placed_
 
 
 def _writes(case_id: str) -> list[bytes]:
-    from harness.suite import load_cases
+    from harness.runner import load_cases
     from harness.upstream._plan import Write, build_plan
 
     (case,) = load_cases([case_id])

@@ -14,9 +14,10 @@ import pytest
 
 from harness.cli import main
 from harness.drivers import load_profile
-from harness.suite import Verdict, run
-from harness.suite._probe import VariantProbe, _evidence, draft_profile, probe
-from harness.suite._sut import command_profile, resolve_sut
+from harness.runner import run
+from harness.runner._probe import VariantProbe, _evidence, draft_profile, probe
+from harness.runner._sut import command_profile, resolve_sut
+from harness.verdict import Verdict
 
 pytestmark = pytest.mark.slow
 

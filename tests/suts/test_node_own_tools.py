@@ -13,7 +13,8 @@ import pytest
 
 from harness.drivers import parse_profile
 from harness.drivers._adapter_wire import ProtocolViolation, ToolRun, parse_line, tool_result_line
-from harness.suite import Status, Verdict, run
+from harness.runner import run
+from harness.verdict import Status, Verdict
 
 HERE = Path(__file__).parent
 PASSBACK = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"

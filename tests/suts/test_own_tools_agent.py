@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from harness.drivers import parse_profile
-from harness.suite import Status, Verdict, load_cases, run
+from harness.runner import load_cases, run
+from harness.verdict import Status, Verdict
 
 HERE = str(Path(__file__).parent)
 PASSBACK = "tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"

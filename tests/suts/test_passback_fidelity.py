@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.suite import Finding, RunResult, Verdict, run
+from harness.runner import RunResult, run
+from harness.verdict import Finding, Verdict
 
 pytestmark = pytest.mark.slow
 

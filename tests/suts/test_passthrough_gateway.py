@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.suite import RunResult, Verdict, run
-from harness.suite._sut import command_profile
+from harness.runner import RunResult, run
+from harness.runner._sut import command_profile
+from harness.verdict import Verdict
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from harness.report import write_reports
-from harness.suite import Verdict, load_cases, run
+from harness.runner import load_cases, run
+from harness.verdict import Verdict
 
 pytestmark = pytest.mark.slow
 

@@ -14,9 +14,9 @@ import pytest
 from google import genai
 from google.genai import errors as genai_errors
 
+from harness.catalog._case import Case
 from harness.dialects import get_dialect
-from harness.suite import load_cases
-from harness.suite._case import Case
+from harness.runner import load_cases
 from harness.upstream import HttpError, MockUpstream, Script
 from harness.upstream._head import REQUEST_ID
 

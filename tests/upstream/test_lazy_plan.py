@@ -10,9 +10,9 @@ import tracemalloc
 
 import pytest
 
+from harness.catalog import expand, load_catalog
 from harness.dialects import _anthropic_wire, _chat_wire, _responses_wire
 from harness.events import End, ReasoningDelta, TextDelta
-from harness.suite import expand, load_catalog
 from harness.upstream import Emit, Gate, Script, _plan, _writes, build_plan
 from harness.upstream._plan import Head, Write
 

@@ -175,10 +175,10 @@ def test_the_ollama_profile_thinks_as_its_request_forms_row_says(
 def test_the_request_forms_page_is_current() -> None:
     from pathlib import Path
 
-    from harness.docs._request_forms import render
+    from tools.docs._request_forms import render
 
     page = Path(__file__).resolve().parents[2] / "docs" / "request-forms.md"
-    assert page.read_text(encoding="utf-8") == render(), "run python -m harness.docs._request_forms"
+    assert page.read_text(encoding="utf-8") == render(), "run python -m tools.docs._request_forms"
 
 
 def test_the_thinkwire_serve_command_answers_by_the_request(tmp_path: Any) -> None:

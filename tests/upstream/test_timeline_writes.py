@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from harness.suite._runner import serialize_timeline
+from harness.runner._run import serialize_timeline
 from harness.timeline import Entry, Timeline
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.net import WsClient
-from harness.suite import run
+from harness.runner import run
 from harness.upstream import Conversation, Emit, MockUpstream, Script
 
 WS = "openai-responses-ws"

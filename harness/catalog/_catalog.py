@@ -1,0 +1,104 @@
+"""The catalog: the bundled scenario files, the corpus cases, and a team's own scenario directories.
+A corpus case (``recorded/corpus-NAME``, a manifest entry marked ``case = true``) is built from its corpus
+file as ``thinkwire promote`` builds a scenario (steps decoded from the recorded bytes, each turn replaying
+them), so that no recorded byte from another repository is part of the project.
+
+Rule: without a corpus (see :mod:`harness.recording._corpus`) the corpus cases are left out of the catalog
+and :func:`left_out` says which and why; a corpus whose files differ from the manifest is an error.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from harness._errors import ScenarioError
+from harness.catalog._promote import scenario_toml
+from harness.catalog._scenario import Scenario, catalog_dir, load_scenario, parse_scenario
+from harness.recording import read_cassette
+from harness.recording._corpus import Location, absent_reason, locate, open_corpus, read_manifest
+
+__all__ = ["CORPUS_PREFIX", "LeftOut", "corpus_scenarios", "left_out", "load_catalog"]
+
+CORPUS_PREFIX = "recorded/corpus-"
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """The corpus cases a run goes without, and the one-line reason."""
+
+    ids: tuple[str, ...]
+    reason: str
+
+
+def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> list[Scenario]:
+    """The catalog (``root``, default the bundled one with the corpus cases when a corpus is found) and
+    a team's own scenario directories (``extra``: each file's id is its path relative to its directory).
+    An id found twice is a ScenarioError naming both files."""
+    bundled = root is None
+    root = root or catalog_dir()
+    out = [load_scenario(p, root) for p in sorted(root.rglob("*.toml"))]
+    if bundled:
+        out += corpus_scenarios()
+    seen = {s.id: s.path for s in out}
+    for d in extra:
+        folder = Path(d)
+        if not folder.is_dir():
+            raise ScenarioError(str(folder), "<dir>", "is not a directory of scenario files",
+                                "pass a directory holding *.toml scenarios (--scenarios-dir DIR)")
+        for path in sorted(folder.rglob("*.toml")):
+            scenario = load_scenario(path, folder)
+            if scenario.id in seen:
+                raise ScenarioError(
+                    str(path), "<id>", f"id {scenario.id!r} is taken by {seen[scenario.id]}",
+                    "rename the file or move it to another subdirectory",
+                )
+            seen[scenario.id] = scenario.path
+            out.append(scenario)
+    return out
+
+
+def corpus_scenarios() -> list[Scenario]:
+    """The corpus cases, or [] when there is no corpus (then :func:`left_out` names them)."""
+    return list(_build(locate())[0])
+
+
+def corpus_left_out(globs: Sequence[str] | None) -> dict[str, int]:
+    """The corpus cases a selection (``--cases`` globs; None: all) would have run, left out because no
+    corpus was found, as the run's left-out record has them: reason -> number (empty with a corpus)."""
+    from harness.catalog._case import matches
+
+    gone = left_out()
+    if gone is None:
+        return {}
+    wanted = list(globs) if globs else ["*"]
+    ids = [i for i in gone.ids if any(matches(g, i) or g.split("[")[0] == i for g in wanted)]
+    return {f"recorded/corpus-*: {gone.reason}": len(ids)} if ids else {}
+
+
+def left_out() -> LeftOut | None:
+    """Which corpus cases the catalog lacks and why (None when the corpus is present)."""
+    return _build(locate())[1]
+
+
+@lru_cache(maxsize=4)
+def _build(where: Location) -> tuple[tuple[Scenario, ...], LeftOut | None]:
+    manifest = read_manifest()
+    entries = [e for e in manifest.entries if e.case]
+    corpus = open_corpus(where, manifest)
+    if corpus is None:
+        return (), LeftOut(tuple(f"{CORPUS_PREFIX}{e.name}" for e in entries), absent_reason(where))
+    out = []
+    for e in entries:
+        path: Path = corpus.path(e.name)
+        text = scenario_toml(
+            read_cassette(path),
+            str(path),
+            description=f"Replays the recorded exchange(s) of the corpus file {e.name}.jsonl byte for byte.",
+            variant=e.case_variant,
+        )
+        out.append(parse_scenario(tomllib.loads(text), sid=f"{CORPUS_PREFIX}{e.name}", file=str(path)))
+    return tuple(out), None

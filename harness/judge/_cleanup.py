@@ -1,0 +1,51 @@
+"""The cleanup check: child processes reaped and session/temp dirs removed, in that order.
+
+Rule: a leftover process or dir is UNCLEAN; a dir removed while a child still ran is FAIL (the
+ENOTEMPTY race of the alias regression).
+"""
+
+from __future__ import annotations
+
+from harness.judge._base import check, na
+from harness.judge._view import CaseView
+from harness.verdict import Axis, Finding, Verdict
+
+__all__: list[str] = []
+
+
+@check(
+    "cleanup", "Child processes are reaped and the session dir is removed after they exit.", axis=Axis.CLEANUP
+)
+def cleanup(view: CaseView) -> Finding:
+    sut = view.sut_entries
+    if view.kind != "cli" or not sut:
+        return na("cleanup", "no process or session dir of the SUT to watch", Axis.CLEANUP)
+    for e in sut:
+        if e.kind == "dir-removed" and e.info.get("children_alive"):
+            return Finding(
+                "cleanup",
+                Verdict.FAIL,
+                Axis.CLEANUP,
+                message="session dir removed while a child process still ran",
+                expected="children exit, then the dir is removed",
+                actual=f"dir removed with pids {e.info['children_alive']} alive",
+                evidence=(view.index_of(e),),
+            )
+    left = [e for e in sut if e.kind in ("process-left", "dir-left")]
+    if left:
+        what = "; ".join(
+            f"child pid {e.info.get('pid')} ({e.info.get('cmdline', '')[:60]}) still running"
+            if e.kind == "process-left"
+            else f"dir {e.info.get('path')} left behind"
+            for e in left
+        )
+        return Finding(
+            "cleanup",
+            Verdict.UNCLEAN,
+            Axis.CLEANUP,
+            message=what,
+            expected="no process or dir left after exit",
+            actual=what,
+            evidence=tuple(view.index_of(e) for e in left),
+        )
+    return Finding("cleanup", Verdict.PASS, Axis.CLEANUP)

@@ -1,0 +1,60 @@
+"""The front-door-grammar check: what the SUT sends its client follows the grammar of its front door's
+dialect, with the official SDKs' stream types as ground truth (openai ``ResponseStreamEvent`` and output
+item types, anthropic ``RawMessageStreamEvent``).
+
+Rule: the observers read the front door leniently, so that the other checks can still judge content,
+and say each protocol break they read past with a :class:`~harness.events.Notice`; this check turns the
+breaks into a FAIL with the notices as evidence. Termination, UTF-8 and framing notices belong to
+their own checks and are not read here.
+"""
+
+from __future__ import annotations
+
+from harness.events import Notice
+from harness.judge._base import check, judged_turns, na
+from harness.judge._view import CaseView
+from harness.verdict import Finding, Verdict
+
+__all__ = ["GRAMMAR_BREAKS"]
+
+GRAMMAR_BREAKS: dict[str, str] = {
+    "delta-without-start": "a delta for a content block that was never started",
+    "unknown-item-id": "a delta for an output item that no output_item.added announced",
+    "delta-type-mismatch": "a delta whose type does not belong to its block's type",
+    "done-mismatch": "a .done event whose text differs from the joined deltas",
+    "completed-lacks-item": "a response.completed snapshot without an item that was streamed",
+    "missing-field": "an item without a field its SDK type requires",
+    "before-message-start": "a message event before message_start (the message id, the model and the "
+    "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
+}
+"""Notice kinds that are grammar breaks of the front door, and what each means."""
+
+
+@check(
+    "front-door-grammar",
+    "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "
+    "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
+    "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
+    "streamed item, every required field.",
+)
+def front_door_grammar(view: CaseView) -> Finding:
+    turns = [t for t in judged_turns(view) if t.event_entries]
+    if not turns:
+        return na("front-door-grammar", "no turn whose front-door events can be judged")
+    for t in turns:
+        breaks = [
+            e for e in t.events_of(Notice) if isinstance(e.event, Notice) and e.event.kind in GRAMMAR_BREAKS
+        ]
+        if breaks:
+            first = breaks[0].event
+            assert isinstance(first, Notice)
+            kinds = sorted({e.event.kind for e in breaks if isinstance(e.event, Notice)})
+            return Finding(
+                "front-door-grammar",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: {GRAMMAR_BREAKS[first.kind]} ({first.detail[:120]})",
+                expected="events the front door's SDK types accept",
+                actual=f"{len(breaks)} break(s): {', '.join(kinds)}",
+                evidence=view.cite(breaks),
+            )
+    return Finding("front-door-grammar", Verdict.PASS, message=f"{len(turns)} turn(s) read without a break")

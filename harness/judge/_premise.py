@@ -1,0 +1,111 @@
+"""A case's premise, as the request decided it: when the upstream request did not ask for the form the
+case is about (a ``withheld`` entry of the mock, from the request-forms table), the real API sends its
+default form, and the verdict says so instead of judging a form the real API would not have sent.
+
+Rule: a SUT that received thinkwire's own provider request through its front door (the client asked
+for reasoning) and did not ask the upstream for the form gets a FAIL of the request-contract kind; a
+SUT that makes its own upstream requests (a wrapper, a CLI, an adapter) and never asked is judged
+UNSUPPORTED with that reason, its other failing findings kept as INFO. Pure functions of the case view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from harness.judge import CaseView
+from harness.timeline import Entry
+from harness.verdict import Axis, Finding, Verdict
+
+__all__ = ["premise_findings", "premise_lost"]
+
+
+def _withheld(view: CaseView) -> list[Entry]:
+    return view.of("upstream", "withheld")
+
+
+def _client_asked(view: CaseView, turn: int) -> bool:
+    """thinkwire's client sent this turn's provider request to the SUT itself (an HTTP or WebSocket
+    front door): whatever the upstream needed to be asked for, the client's request asked for
+    reasoning, and forwarding that is the SUT's job."""
+    return any(e.turn == turn and e.info.get("url") for e in view.of("client", "request"))
+
+
+def _say(e: Entry) -> str:
+    fields = e.info.get("fields") or []
+    forms = e.info.get("forms") or []
+    defaults = e.info.get("defaults") or []
+    return "; ".join(
+        f"the SUT did not ask the upstream for {form} ({field}); the real API sends {default} then"
+        for field, form, default in zip(fields, forms, defaults, strict=False)
+    )
+
+
+def premise_lost(view: CaseView) -> Entry | None:
+    """The first upstream request that did not ask for the form its case is about."""
+    got = _withheld(view)
+    return got[0] if got else None
+
+
+def _unplayed(view: CaseView) -> Entry | None:
+    """The first streamed answer whose framing (picked by the request: Gemini without ``?alt=sse``
+    is a JSON array) could not carry the case's perturbation."""
+    for e in view.of("upstream", "mode"):
+        if e.info.get("stream") and e.info.get("perturbed") is False:
+            return e
+    return None
+
+
+def premise_findings(view: CaseView, findings: list[Finding]) -> list[Finding]:
+    """``findings`` as the premise leaves them (a wrapper's case without its premise, or a perturbation
+    the requested framing cannot carry: UNSUPPORTED)."""
+    framing = _unplayed(view)
+    if framing is not None:
+        why = (
+            f"turn {framing.turn}: the SUT asked for a {framing.info.get('transport')} stream, which the "
+            f"perturbation {view.case.perturbation} does not act on (the real API frames it so)"
+        )
+        return _not_applicable(
+            view, findings, framing, why, "a framing the perturbation acts on", "another framing, unperturbed"
+        )
+    e = premise_lost(view)
+    if e is None:
+        return findings
+    why = f"turn {e.turn}: {_say(e)}"
+    rows = ", ".join(str(r) for r in e.info.get("rows") or [])
+    if _client_asked(view, e.turn):
+        return [
+            *findings,
+            Finding(
+                "request-contract",
+                Verdict.FAIL,
+                message=why,
+                expected=f"an upstream request that asks for the form (request-forms rows: {rows})",
+                actual="the field absent from the upstream request",
+                evidence=(view.index_of(e),),
+            ),
+        ]
+    expected = f"an upstream request that asks for the form (request-forms rows: {rows})"
+    return _not_applicable(view, findings, e, why, expected, "the SUT never asked for it")
+
+
+def _not_applicable(
+    view: CaseView, findings: list[Finding], e: Entry, why: str, expected: str, actual: str
+) -> list[Finding]:
+    """UNSUPPORTED, saying why; the checks' failing findings stay, as INFO (the premise is absent)."""
+    kept = [
+        replace(f, verdict=Verdict.INFO, message=f"(premise absent) {f.message}")
+        if f.failed and f.axis == Axis.STREAM
+        else f
+        for f in findings
+    ]
+    return [
+        Finding(
+            "premise",
+            Verdict.UNSUPPORTED,
+            message=f"not applicable: {why}",
+            expected=expected,
+            actual=actual,
+            evidence=(view.index_of(e),),
+        ),
+        *kept,
+    ]

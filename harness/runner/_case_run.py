@@ -1,0 +1,384 @@
+"""One case against one started SUT: the conversation loaded into the upstream, the driver run within
+the case's bounds, the checks and the evidence rules applied -> a CaseResult and its view.
+
+Rule: whatever the SUT does, the case ends by its deadline with a result: the SUT's doing is evidence
+(a FAIL finding, TIMEOUT), a harness-side problem is ERROR with its whole traceback; nothing here
+raises for a SUT's sake.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from harness.catalog._case import Case
+from harness.catalog._scenario_expect import expect_findings
+from harness.drivers import CaseContext, Driver, DriverError, DriverTimeout, SUTProfile, cli_unsupported
+from harness.drivers._base import CaseTooBig
+from harness.drivers._python import short_traceback
+from harness.events import Event, ReasoningDelta, TextDelta
+from harness.judge import CaseView, build_view, case_checks
+from harness.judge._errors import CANCEL_BOUND_S
+from harness.judge._evidence import weigh
+from harness.judge._premise import premise_findings
+from harness.runner._summary import summarise_timeline
+from harness.timeline import Entry, Timeline
+from harness.verdict import Axis, CaseResult, Finding, Status, Verdict, worst
+
+if TYPE_CHECKING:
+    from harness.runner._options import Keep
+
+__all__ = [
+    "Limits",
+    "LoadLatency",
+    "failed",
+    "first_byte",
+    "new_result",
+    "run_case",
+    "serialize_timeline",
+    "set_verdicts",
+    "unsupported_reason",
+    "with_gate_timeout",
+]
+
+
+@dataclass(slots=True)
+class Limits:
+    """One run's bounds: each case's wall-clock budget, byte cap, and gate timeout (None: the
+    scenario's own, raised to the warm-up's figure when one was measured); what the preflight
+    measured of the SUT."""
+
+    timeout: float
+    max_bytes: int
+    gate_timeout: float | None = None
+    derived_gate_timeout: float | None = None
+    latency: float | None = None
+    """The SUT's first-byte latency at the preflight (warm-up, else canary); None: nothing measured
+    (the default concurrency is then 1)."""
+    routable: bool = True
+    """The canary's upstream request carried its routing token: cases can share the SUT."""
+    start_s: float | None = None
+    """How long the SUT took to start (None: thinkwire did not start it, or not in this process)."""
+    load: LoadLatency | None = None
+    """While cases share the SUT (``--concurrency``): how long it takes to hand on a stream, under
+    the run's load."""
+
+
+class LoadLatency:
+    """The relay times (:func:`relay_time`) of the ungated cases that finished while cases shared the
+    SUT: how long the SUT, under thinkwire's own load, takes to hand on what the upstream wrote, which
+    is what a gate waits for. A derived gate timeout is raised to ten times their median (the
+    warm-up's rule, applied to the SUT as loaded), so that a SUT slowed down by the cases in flight is
+    not judged to buffer; before ``MIN`` of them are in, to the warm-up's figure times the cases in
+    flight. Not the first-byte latency: that adds the SUT's work on the request before it calls the
+    upstream (a proxy's auth, routing, logging: LiteLLM's was twice its relay time under load), and a
+    gate opens mid-stream. Gated cases are left out: a buffering SUT's relay waits for the gate, and
+    would feed the timeout back into itself."""
+
+    MIN = 4
+    WINDOW = 32
+
+    def __init__(self, lanes: int) -> None:
+        self.lanes = lanes
+        self._recent: deque[float] = deque(maxlen=self.WINDOW)
+        self._lock = threading.Lock()
+
+    def add(self, seconds: float) -> None:
+        with self._lock:
+            self._recent.append(seconds)
+
+    def gate_timeout(self, derived: float) -> float:
+        with self._lock:
+            recent = sorted(self._recent)
+        if len(recent) < self.MIN:
+            return derived * self.lanes
+        return max(derived, math.ceil(100 * recent[len(recent) // 2]) / 10)  # 10x, to 0.1 s above
+
+
+def new_result(case: Case, profile: SUTProfile) -> CaseResult:
+    return CaseResult(
+        case_id=case.id,
+        scenario_id=case.scenario.id,
+        requirement=case.scenario.requirement,
+        category=case.scenario.category,
+        sut=profile.name,
+        axes=case.axes(),
+    )
+
+
+def run_case(
+    case: Case,
+    profile: SUTProfile,
+    driver: Driver,
+    upstream: Any,
+    client_cls: Any,
+    limits: Limits,
+    keep: Keep,
+) -> tuple[CaseResult, CaseView | None, bool]:
+    """The case through ``driver`` -> (its result, its view for the parity pass, whether the SUT is
+    still usable for the next case)."""
+    result = new_result(case, profile)
+    unsupported = unsupported_reason(case, profile)
+    if unsupported:
+        result.stream, result.cleanup = Verdict.UNSUPPORTED, Verdict.NOT_APPLICABLE
+        result.findings.append(Finding("support", Verdict.UNSUPPORTED, message=unsupported))
+        return result, None, True
+    timeline = Timeline()
+    client = client_cls()
+    provider = case.provider
+    model = profile.model_for(case.dialect, case.variant, provider)
+    conversation = case.conversation(model)
+    gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
+    if gates is not None and limits.gate_timeout is None and limits.load is not None:
+        gates = min(limits.load.gate_timeout(gates), limits.timeout)
+    if gates is not None:
+        conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
+    result.gate_wait_s = longest_gate(conversation)
+    ctx = CaseContext(
+        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes,
+        provider=provider.name,
+    )
+    t0 = time.monotonic()
+    alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
+    result.duration_s = time.monotonic() - t0
+    view = build_view(case, timeline, profile.kind)
+    result.first_byte_s = first_byte(view)
+    if limits.load is not None and not any(t.gates_scripted for t in view.turns):
+        relay = relay_time(view)
+        if relay is not None:
+            limits.load.add(relay)
+    if too_big is not None:
+        result.findings = [
+            Finding(
+                "size",
+                Verdict.FAIL,
+                message=f"the SUT sent more than {too_big.limit} bytes in one case (reading stopped)",
+                expected=f"at most {too_big.limit} bytes (--max-bytes)",
+                actual=f"first bytes: {too_big.head[:200]!r}",
+            )
+        ]
+        set_verdicts(result)
+    elif result.status == Status.OK:
+        findings = [c(view) for c in case_checks() if not usage_off(c.name, profile)]
+        judged = weigh(view, findings)
+        if judged.error:
+            result.status, result.error = Status.ERROR, judged.error
+        else:
+            result.findings = premise_findings(view, findings + judged.findings)
+            result.findings += expect_findings(case.scenario, result.findings)
+            set_verdicts(result)
+    if keep == "all" or (keep == "failures" and failed(result)):
+        result.timeline = serialize_timeline(view.entries)
+    elif keep == "failures":
+        result.timeline_summary = summarise_timeline(view.entries)
+    return result, view, alive
+
+
+def _served(
+    case: Case,
+    profile: SUTProfile,
+    driver: Driver,
+    upstream: Any,
+    conversation: Any,
+    ctx: CaseContext,
+    result: CaseResult,
+) -> tuple[bool, CaseTooBig | None]:
+    """The conversation served (routed by the case's token on a MockUpstream, else loaded) for as
+    long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
+    the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception."""
+    route = getattr(upstream, "route", None)
+    if route is not None:  # this case's requests are those carrying its token
+        route(case.token, conversation, ctx.timeline, ctx.client)
+    else:
+        upstream.load(conversation, timeline=ctx.timeline, client=ctx.client)
+    try:
+        too_big, alive = _drive(driver, ctx, profile, result)
+        cancels = ctx.timeline.select("client", "cancel") if _cancels(case) else []
+        if cancels:
+            ctx.timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
+    finally:
+        if route is not None:
+            upstream.unroute(case.token)
+    return alive, too_big
+
+
+def unsupported_reason(case: Case, profile: SUTProfile) -> str:
+    """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
+    scenario not for its kind, a conversation its CLI input cannot carry, or a strict provider whose
+    semantics it does not claim (``providers``)."""
+    if not profile.claims(case.dialect, case.variant):
+        return f"the SUT does not claim {case.dialect}:{case.variant}"
+    if profile.kind not in case.scenario.sut_kinds:
+        return f"scenario does not apply to {profile.kind} SUTs"
+    if profile.kind == "cli" and (why := cli_unsupported(case.turns, profile.input)):
+        return why
+    provider = case.provider.name
+    if case.profile != "lenient" and not profile.claims_provider(provider):
+        claimed = ", ".join(profile.providers or ())
+        return (
+            f"the SUT does not claim {provider}'s semantics (profile providers = [{claimed}]): "
+            f"the {case.profile} passback rules do not apply"
+        )
+    return ""
+
+
+def _cancels(case: Case) -> bool:
+    return any(t.cancel is not None for t in case.turns)
+
+
+def _drive(
+    driver: Driver, ctx: CaseContext, profile: SUTProfile, result: CaseResult
+) -> tuple[CaseTooBig | None, bool]:
+    """``driver.run(ctx)``, what it raised put into ``result`` (status, error, the SUT's stderr tail)
+    -> (the byte cap it hit, whether the SUT is still usable)."""
+    alive = True
+    too_big: CaseTooBig | None = None
+    try:
+        driver.run(ctx)
+    except CaseTooBig as exc:
+        too_big = exc
+        alive = profile.kind not in ("gateway",) or not profile.keep_alive
+    except DriverTimeout as exc:
+        result.status, result.error = Status.TIMEOUT, str(exc)
+        alive = profile.kind not in ("gateway",)
+    except DriverError as exc:
+        result.status, result.error = Status.ERROR, str(exc)
+        alive = False
+    except Exception as exc:
+        result.status = Status.ERROR
+        result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
+    if result.status != Status.OK:
+        tail = getattr(driver, "stderr_tail", lambda: "")()
+        if tail and tail not in result.error:
+            result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
+    return too_big, alive
+
+
+def usage_off(check: str, profile: SUTProfile) -> bool:
+    """``usage`` applies only where the SUT reports usage (profile ``usage``; CLIs default to off)."""
+    return check == "usage" and not profile.reports_usage
+
+
+def relay_time(view: CaseView) -> float | None:
+    """Seconds from the upstream's first write of a turn to the last reasoning or text the client got
+    in that turn, the longest over the turns (None: no turn has both). In an ungated case the upstream
+    writes its whole stream at once, so this is how long the SUT took to hand all of it on: at least
+    what it takes to hand on the one delta a gate waits for."""
+    writes: dict[int, int] = {}
+    for w in view.of("upstream", "write"):
+        writes.setdefault(w.turn, w.t)
+    got: dict[int, int] = {}
+    for e in view.of("client", "event"):
+        if isinstance(e.event, ReasoningDelta | TextDelta):
+            got[e.turn] = e.t
+    spans = [got[turn] - t for turn, t in writes.items() if turn in got and got[turn] >= t]
+    return max(spans) / 1e9 if spans else None
+
+
+def first_byte(view: CaseView) -> float | None:
+    """Seconds from the first client request to the first bytes (or event) the client got back."""
+    requests = view.of("client", "request")
+    sent = requests[0].t if requests else None
+    got = min((g[0].t for g in (view.of("client", "chunk"), view.of("client", "event")) if g), default=None)
+    return None if sent is None or got is None else (got - sent) / 1e9
+
+
+def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = False) -> Any:
+    """The conversation with every gate's timeout set to ``seconds`` (``at_least``: raised to it,
+    never lowered below what the scenario asked for)."""
+    from dataclasses import replace as dc_replace
+
+    from harness.upstream import Gate
+
+    def fix(step: Any) -> Any:
+        if not isinstance(step, Gate):
+            return step
+        value = max(step.timeout, seconds) if at_least else seconds
+        return dc_replace(step, timeout=value)
+
+    scripts = tuple(dc_replace(s, steps=tuple(fix(st) for st in s.steps)) for s in conversation.scripts)
+    return dc_replace(conversation, scripts=scripts)
+
+
+def longest_gate(conversation: Any) -> float | None:
+    """The longest timeout of the conversation's gates, as they will wait (None: no gate)."""
+    from harness.upstream import Gate
+
+    waits = [st.timeout for s in conversation.scripts for st in s.steps if isinstance(st, Gate)]
+    return max(waits, default=None)
+
+
+def failed(result: CaseResult) -> bool:
+    """Does ``keep_timelines="failures"`` keep this result's timeline? When it fails even under
+    ``--strict`` (so a NON_STRICT case has its evidence whichever way the run is read)."""
+    return result.fails(strict=True)
+
+
+def set_verdicts(result: CaseResult) -> None:
+    result.stream = worst([f.verdict for f in result.findings if f.axis == Axis.STREAM])
+    result.cleanup = worst(
+        [f.verdict for f in result.findings if f.axis == Axis.CLEANUP], default=Verdict.PASS
+    )
+
+
+def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    if not entries:
+        return []
+    t0 = entries[0].t
+    out: list[dict[str, Any]] = []
+    for e in entries:
+        item: dict[str, Any] = {
+            "t_ms": round((e.t - t0) / 1e6, 3),
+            "side": e.side,
+            "kind": e.kind,
+            "turn": e.turn,
+        }
+        if e.data:
+            raw = e.data[:4096]
+            try:
+                item["text"] = raw.decode()
+            except UnicodeDecodeError:
+                item["base64"] = base64.b64encode(raw).decode()
+            if len(e.data) > 4096:
+                item["truncated"] = len(e.data)
+        if e.event is not None:
+            item["event"] = _event_dict(e.event)
+        if e.info:
+            item["info"] = {k: _plain(v) for k, v in e.info.items() if k != "headers"}
+        out.append(item)
+    return out
+
+
+def _event_dict(ev: Event) -> dict[str, Any]:
+    from dataclasses import fields
+
+    d: dict[str, Any] = {"type": type(ev).__name__}
+    for f in fields(ev):
+        if f.name == "channel":
+            continue
+        v = getattr(ev, f.name)
+        if v not in (None, ""):
+            d[f.name] = v
+    return d
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(v: Any) -> Any:
+    """JSON-ready copy of a timeline ``info`` value (called ~300 times per case: exact types first)."""
+    if type(v) in _ATOMS or isinstance(v, str | int | float | bool) or v is None:
+        return v
+    if isinstance(v, bytes):
+        return v.decode(errors="replace")[:2000]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple | set | frozenset):
+        return [_plain(x) for x in v]
+    return repr(v)[:2000]

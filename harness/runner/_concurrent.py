@@ -1,0 +1,324 @@
+"""Several cases in flight at once through one running SUT (``--concurrency N``).
+
+Rule: a round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock
+upstream; each case is routed by its own token and keeps its own timeline, gates, deadline and byte
+cap, so a case's verdict is what a serial run gives; they start in an order that spreads the gated
+ones among the others (``spread``). A case that needs the SUT to itself (:func:`alone_reason`) runs
+alone, and its result says why: on a second instance of the SUT when there is one (``aside``:
+``_aside``), in a lane of its own alongside the shared cases, else after them, on the one instance
+(routed as in a serial run: a request naming no case goes to the one in flight); a case that ended
+ERROR or TIMEOUT while others were in flight runs again alone, after them (a neighbour's crash or the
+load is not its result), and says so. When a case leaves the SUT dead, no case starts until the lanes
+drain; then the SUT is restarted. On an interrupt the SUT (and the second instance) is stopped first,
+so that cases in flight end, and every lane is joined (bounded) before the interrupt goes on.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from harness.catalog._case import Case
+from harness.judge import CaseView
+from harness.upstream import Disconnect, Gate, Stall
+from harness.verdict import CaseResult, Status
+
+__all__ = [
+    "MAX_LANES",
+    "Aside",
+    "Lanes",
+    "alone_reason",
+    "default_concurrency",
+    "gated",
+    "spread",
+]
+
+MAX_LANES = 8
+"""The cases a default puts in flight through a SUT in a process of its own (``--concurrency`` may ask
+for more). Measured (docs/benchmarks.md, docs/ecosystem-results.md): the reference gateway, which
+answers as fast as thinkwire works, is as fast at 8 as at 4 (a case goes back and forth between
+thinkwire and the SUT several times, so with few in flight both sides often wait on the same one);
+a SUT that makes cases wait (a gateway adding 20 ms a request, the LiteLLM proxy, whose failed gates
+each wait out their timeout) is much faster at 8 than at 4."""
+
+PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
+"""Fault switches that act on the SUT's processes and dirs (its cleanup is watched per case)."""
+
+RunOne = Callable[[Case], tuple[CaseResult, CaseView | None, bool]]
+"""Runs one case to its result: (result, view, the SUT is still alive)."""
+
+
+def default_concurrency(latency_s: float | None, kind: str) -> int:
+    """Cases in flight by default: ``MAX_LANES`` through a SUT that works in a process of its own
+    (gateway, URL) and answered the warm-up (``latency_s``, its first-byte latency); 1 through an
+    in-process (``python``) SUT, which shares the interpreter with the harness (nothing to overlap),
+    and through a SUT the preflight measured nothing of."""
+    if kind == "python" or latency_s is None:
+        return 1
+    return MAX_LANES
+
+
+def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
+    """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight)."""
+    if kind == "cli" and case.scenario.category == "cleanup":
+        return "CLI cleanup: the SUT's process tree and session dir are watched"
+    if kind == "cli" and PROCESS_FAULTS.intersection(faults):
+        return f"process-level fault switch ({', '.join(sorted(PROCESS_FAULTS.intersection(faults)))})"
+    if any(t.cancel is not None for t in case.turns):
+        return "cancellation: the upstream connection must close after the client's cancel"
+    if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
+        return "process-level fault: the upstream cuts or holds its connection"
+    return ""
+
+
+def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> list[tuple[int, Case]]:
+    """``jobs`` in the order to start them: the cases that may wait (``waits``: :func:`gated`) spread
+    evenly over the first three quarters, among the others (each group in its own order). A SUT
+    that buffers makes a gated case wait its gates' timeouts out, with nothing to do on either side;
+    side by side, such cases fill every lane while the SUT sits idle, and then the other cases queue
+    up for it, each slowed by seven neighbours (measured on the LiteLLM proxy: 54 gated cases of 2 s
+    each, in one block, and the other 392 cases at 0.27 s each after them). Spread out, the waiting
+    overlaps the SUT's work.
+    The verdicts do not depend on the order (each case keeps its own conversation and timeline)."""
+    waiting: list[tuple[int, Case]] = []
+    rest: list[tuple[int, Case]] = []
+    for job in jobs:
+        (waiting if waits(job[1]) else rest).append(job)
+    if not waiting or not rest:
+        return list(jobs)
+    span = max(1, (3 * len(rest)) // 4)  # the others among which the waiting cases go
+    out: list[tuple[int, Case]] = []
+    g = 0
+    for k, job in enumerate(rest):
+        while g < len(waiting) and g * span <= k * len(waiting):
+            out.append(waiting[g])
+            g += 1
+        out.append(job)
+    return out + waiting[g:]
+
+
+def gated(case: Case) -> bool:
+    """The case's upstream script holds a frame until the client has seen an earlier one."""
+    return any(isinstance(s, Gate) for t in case.turns for s in t.steps)
+
+
+class Aside(Protocol):
+    """A second instance of the SUT for the cases that run alone (``_aside.AsideSUT``)."""
+
+    def ready(self) -> bool:
+        """Started (now, when it was not); False: it cannot be, and nothing of it is left."""
+        ...
+
+    def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]: ...
+
+    def restart(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
+
+ASIDE_NOTE = "on a second instance of the SUT, alongside the shared cases"
+"""What the result of a case that ran alone on the second instance adds to why it ran alone."""
+
+
+@dataclass(slots=True)
+class _Done:
+    index: int
+    case: Case
+    shared: bool  # another case was in flight at some point during this one
+    result: CaseResult | None = None
+    view: CaseView | None = None
+    alive: bool = True
+    error: BaseException | None = None
+    why: str | None = None
+    """A message from the aside lane: why the case runs alone (no result: it did not run there)."""
+
+
+class Lanes:
+    """One round's cases, ``lanes`` at a time. ``run_one`` runs a case; ``alone`` says why a case
+    needs the SUT to itself; ``finish(index, result, view)`` takes each result as it comes (in
+    completion order; ``index`` is the case's place in the round); ``restart()`` restarts a SUT that
+    died, with nothing in flight (False: it could not be started: the round stops there); ``stop()``
+    stops the SUT on an interrupt; ``solo()`` is called once the shared cases are done, before the
+    cases that run alone (one conversation in flight, as in a serial run); ``aside``, a second instance
+    of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
+    cannot run run after them). :meth:`round` returns the cases it did not run."""
+
+    JOIN_S = 10.0
+    """How long an interrupt waits for each lane to end once the SUT is stopped."""
+
+    def __init__(
+        self,
+        lanes: int,
+        run_one: RunOne,
+        *,
+        alone: Callable[[Case], str],
+        finish: Callable[[int, CaseResult, CaseView | None], None],
+        restart: Callable[[], bool],
+        stop: Callable[[], None],
+        solo: Callable[[], None] = lambda: None,
+        waits: Callable[[Case], bool] = lambda case: False,
+        aside: Aside | None = None,
+    ) -> None:
+        self.lanes = max(1, lanes)
+        self.run_one = run_one
+        self.alone = alone
+        self.finish = finish
+        self.restart = restart
+        self.stop = stop
+        self.solo = solo
+        self.waits = waits
+        self._done: queue.Queue[_Done] = queue.Queue()
+        self._jobs: queue.Queue[_Done | None] = queue.Queue()
+        self._workers: list[threading.Thread] = []
+        self._flight: dict[int, _Done] = {}
+        self.aside = aside
+        self._aside_lane: threading.Thread | None = None
+        self._aside_left = 0
+        """Cases handed to the aside lane whose message has not come yet."""
+
+    def round(self, cases: Sequence[Case]) -> list[tuple[int, Case]]:
+        solo: list[tuple[int, Case, str]] = []
+        shared: deque[tuple[int, Case]] = deque()
+        for i, case in enumerate(cases):
+            why = self.alone(case)
+            if why:
+                solo.append((i, case, why))
+            else:
+                shared.append((i, case))
+        shared = deque(spread(shared, self.waits))
+        try:
+            if self.aside is not None and solo:
+                self._send_aside(solo)
+                solo = []
+            left = self._shared(shared, solo)
+            self._close()
+            if left:
+                return left
+            self.solo()
+            return self._alone(sorted(solo, key=lambda s: s[0]))
+        except BaseException:
+            self._abandon()
+            raise
+
+    def _shared(
+        self, jobs: deque[tuple[int, Case]], solo: list[tuple[int, Case, str]]
+    ) -> list[tuple[int, Case]]:
+        """Run ``jobs`` in the lanes; a rerun-alone goes into ``solo``. The cases not run when the
+        SUT could not be restarted."""
+        dead = False
+        while jobs or self._flight or self._aside_left:
+            while jobs and not dead and len(self._flight) < self.lanes:
+                self._launch(*jobs.popleft())
+            done = self._done.get()
+            if done.why is not None:
+                self._from_aside(done, solo)
+            else:
+                self._flight.pop(done.index, None)
+                if done.error is not None:
+                    raise done.error
+                assert done.result is not None
+                dead = dead or not done.alive
+                if done.shared and done.result.status in (Status.ERROR, Status.TIMEOUT):
+                    why = f"run again alone: {done.result.status.value} while other cases were in flight"
+                    solo.append((done.index, done.case, why))
+                else:
+                    self.finish(done.index, done.result, done.view)
+            if dead and not self._flight:
+                if not self.restart():
+                    while self._aside_left:  # its own instance: its cases still end as they do
+                        self._from_aside(self._done.get(), solo)
+                    return [*jobs, *((i, c) for i, c, _ in solo)]
+                dead = False
+        return []
+
+    def _send_aside(self, cases: list[tuple[int, Case, str]]) -> None:
+        """The cases that run alone go to the aside lane, which runs them in order on the second
+        instance and posts a message for each; it stops the instance after the last."""
+        aside = self.aside
+        assert aside is not None
+
+        def work() -> None:
+            error: BaseException | None = None
+            try:
+                ok = aside.ready()
+            except BaseException as exc:  # a harness fault: with the first message, raised there
+                error, ok = exc, False
+            for index, case, why in cases:
+                done, error = _Done(index, case, shared=False, why=why, error=error), None
+                if ok:
+                    try:
+                        done.result, done.view, alive = aside.run_one(case)
+                        done.result.alone = f"{why}; {ASIDE_NOTE}"
+                        ok = alive or aside.restart()
+                    except BaseException as exc:  # handed to the main thread, which raises it
+                        done.error, ok = exc, False
+                self._done.put(done)
+            aside.stop()
+
+        self._aside_left = len(cases)
+        self._aside_lane = threading.Thread(target=work, name="thinkwire-aside", daemon=True)
+        self._aside_lane.start()
+
+    def _from_aside(self, done: _Done, solo: list[tuple[int, Case, str]]) -> None:
+        """A message from the aside lane: a result, or a case it could not run (it runs after the
+        shared ones, alone on the first instance)."""
+        self._aside_left -= 1
+        if done.error is not None:
+            raise done.error
+        if done.result is None:
+            assert done.why is not None
+            solo.append((done.index, done.case, done.why))
+        else:
+            self.finish(done.index, done.result, done.view)
+
+    def _launch(self, index: int, case: Case) -> None:
+        for other in self._flight.values():
+            other.shared = True
+        done = _Done(index, case, shared=bool(self._flight))
+        self._flight[index] = done
+        if len(self._workers) < self.lanes:  # a lane is a thread kept for the round (not one per case)
+            worker = threading.Thread(target=self._work, name="thinkwire-lane", daemon=True)
+            self._workers.append(worker)
+            worker.start()
+        self._jobs.put(done)
+
+    def _work(self) -> None:
+        while (done := self._jobs.get()) is not None:
+            try:
+                done.result, done.view, done.alive = self.run_one(done.case)
+            except BaseException as exc:  # handed to the main thread, which raises it
+                done.error = exc
+            self._done.put(done)
+
+    def _alone(self, solo: list[tuple[int, Case, str]]) -> list[tuple[int, Case]]:
+        for k, (index, case, why) in enumerate(solo):
+            result, view, alive = self.run_one(case)
+            result.alone = why
+            self.finish(index, result, view)
+            if not alive and not self.restart():
+                return [(i, c) for i, c, _ in solo[k + 1 :]]
+        return []
+
+    def _close(self) -> None:
+        """The lanes end (nothing is in flight when this is called; the aside lane, once its last
+        message came, only stops its instance)."""
+        for _ in self._workers:
+            self._jobs.put(None)
+        for worker in (*self._workers, *filter(None, [self._aside_lane])):
+            worker.join(self.JOIN_S)
+        self._workers.clear()
+        self._aside_lane = None
+
+    def _abandon(self) -> None:
+        """An interrupt (or a harness error): stop the SUT so that cases in flight end, then join
+        their lanes (bounded by ``JOIN_S`` each); their results are dropped (not run)."""
+        if self._flight:
+            self.stop()
+        if self.aside is not None:
+            self.aside.stop()
+        self._flight.clear()
+        self._close()

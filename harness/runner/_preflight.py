@@ -1,0 +1,207 @@
+"""Preflight and warm-up: one canary case through the SUT's front door before any case is judged.
+
+Rule: a SUT that cannot be tested at all (unreachable, never calls the mock upstream, cannot be
+imported, raises before calling it, hangs) stops the run with one line (PreflightError), instead of
+hundreds of empty verdicts; a gateway/url SUT is warmed up and its first-byte latency sets the gates'
+timeout (slow is not buffering).
+"""
+
+from __future__ import annotations
+
+import shlex
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import replace as dc_replace
+from typing import Any
+
+from harness._errors import PreflightError
+from harness.catalog._case import Case, expand_all
+from harness.catalog._catalog import load_catalog
+from harness.catalog._claims import left_out_reason
+from harness.dialects import LENIENT
+from harness.drivers import KIND_TABLE, Driver, DriverError, SUTCallable, SUTProfile, make_driver, substitute
+from harness.runner._case_run import Limits, run_case
+from harness.verdict import Status
+
+__all__ = [
+    "MEASURED",
+    "WARMED",
+    "address",
+    "canary_case",
+    "check_sut",
+    "explain",
+    "first_line",
+    "preflight_profile",
+    "stderr_hint",
+]
+
+WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
+"""A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
+MEASURED: weakref.WeakKeyDictionary[Any, tuple[float | None, bool, float | None]] = (
+    weakref.WeakKeyDictionary()
+)
+"""A started driver -> its preflight's latency, whether its requests carried the routing token, and
+how long it took to start."""
+
+
+def stderr_hint(exc: DriverError) -> str:
+    """The last line the SUT wrote to stderr, for a one-line error."""
+    lines = [ln for ln in (exc.stderr or "").splitlines() if ln.strip()]
+    return f" (its stderr ends: {lines[-1].strip()[:200]})" if lines else ""
+
+
+def first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> Case:
+    """The case preflight and warm-up send: a plain one-turn streamed answer the SUT claims."""
+    cases = list(catalog) if catalog is not None else expand_all(load_catalog())
+    streams = profile.modes is None or "stream" in profile.modes  # (a nonstream-only SUT: a whole answer)
+
+    def plain(c: Case) -> bool:
+        t = c.turns
+        return (
+            len(t) == 1
+            and not t[0].faulted
+            and t[0].cancel is None
+            and t[0].replay is None
+            and c.stream == streams
+            and c.chunking == "frames"
+            and c.perturbation == "none"
+            and c.profile == LENIENT
+        )
+
+    claimed = [
+        c
+        for c in cases
+        if profile.claims(c.dialect, c.variant)
+        and profile.kind in c.scenario.sut_kinds
+        and not left_out_reason(c, profile)
+    ]
+    for c in claimed:  # the plainest: reasoning then an answer, in the SUT's first claimed variant
+        if plain(c) and c.scenario.id == "wire-variants/reasoning-then-answer":
+            return c
+    for c in claimed:
+        if plain(c) and c.scenario.category == "wire-variants":
+            return c
+    for c in claimed:
+        if plain(c):
+            return c
+    if claimed:
+        return claimed[0]
+    raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
+
+
+def address(profile: SUTProfile, driver: Driver) -> str:
+    """Where the SUT is reached: the URL (a gateway's with the port picked when it started; a URL
+    SUT's as given), a Python SUT's callable, a CLI's command."""
+    url = getattr(driver, "base_url", "")
+    if profile.kind in ("gateway", "url") and url:
+        return str(url)
+    if profile.kind == "python":
+        return profile.callable or profile.name
+    values = {**profile.run_values(), **getattr(driver, "values", {})}  # as it was started
+    return shlex.join(substitute(word, values) for word in profile.command[:3])
+
+
+def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:
+    """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
+    the first-byte latency the gates' timeout derives from."""
+    from harness.upstream import ClientSide
+
+    canary = canary_case(profile)
+    # a SUT whose first call also starts it (a python SUT imports its SDK then: the anthropic SDK's
+    # import alone took >10 s on a loaded 2-core machine) has a case's budget plus its ready_timeout
+    cold = profile.ready_timeout if KIND_TABLE[profile.kind].cold_start else 0.0
+    starting = dc_replace(limits, timeout=limits.timeout + cold)
+    result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, starting, "all")
+    detail = explain(canary.id, result.error, view)
+    where = address(profile, driver)
+    name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
+    first = view.turns[0] if view is not None and view.turns else None
+    if result.status == Status.TIMEOUT:
+        raise PreflightError(
+            f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
+            f"{starting.timeout:g}s",
+            detail,
+        )
+    if first is None or not first.reached:
+        if first is not None and first.raised:
+            why = f"raised {first.raised[0].info.get('error')} before calling the upstream"
+        elif first is not None and not first.observed and first.client_errors:
+            errors = "; ".join(str(e.info.get("error", "")) for e in first.client_errors)
+            why = f"is unreachable: {errors}"
+        elif result.status == Status.ERROR:
+            why = f"failed: {first_line(Exception(result.error))}"
+        else:
+            why = "answered without calling the mock upstream (is its upstream URL configured?)"
+        raise PreflightError(f"preflight: {name} at {where} {why}", detail)
+    limits.latency = result.first_byte_s
+    limits.routable = _routable(canary, view)
+    if limits.gate_timeout is None and (
+        profile.warmup if profile.warmup is not None else KIND_TABLE[profile.kind].warmup
+    ):
+        warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
+        latency = warm.first_byte_s
+        if latency is not None:
+            limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
+            limits.latency = latency
+
+
+def _routable(canary: Case, view: Any) -> bool:
+    """Did every upstream request of the canary carry its routing token (in the body, or the
+    ``x-thinkwire-case`` header)? Only then can a request be told apart from other cases' in flight."""
+    requests = [e for e in view.entries if e.side == "upstream" and e.kind == "request"]
+    token = canary.token
+    return bool(requests) and all(
+        token.encode() in e.data or token in str(e.info.get("headers", {})) for e in requests
+    )
+
+
+def explain(case_id: str, error: str, view: Any) -> str:
+    """The whole story of a failed canary: the harness error (with its traceback), the SUT's own
+    tracebacks, and the timeline, one entry a line (what ``PreflightError.detail`` carries)."""
+    import json
+
+    from harness.runner._case_run import serialize_timeline
+
+    out = [f"canary case: {case_id}"]
+    if error:
+        out += ["", "error:", error]
+    entries = view.entries if view is not None else []
+    for e in entries:
+        if e.side == "client" and e.kind == "error" and e.info.get("traceback"):
+            out += ["", f"the SUT raised (turn {e.turn}):", str(e.info["traceback"])]
+    out += ["", "timeline (ms since the first entry):"]
+    for item in serialize_timeline(entries):
+        out.append(json.dumps(item, ensure_ascii=False, default=str)[:600])
+    return "\n".join(out) + "\n"
+
+
+def preflight_profile(
+    profile: SUTProfile,
+    fn: SUTCallable | None = None,
+    timeout: float | None = None,
+    *,
+    start: Callable[[str], Driver] | None = None,
+) -> float | None:
+    """Only the preflight (and warm-up) of a run, on a SUT and upstream of its own, stopped afterwards:
+    what ``-j N`` does once before its workers start. ``start`` starts the driver (default: once).
+    Returns the gate timeout the warm-up derived; raises :class:`PreflightError` when the SUT cannot be
+    tested, and the start's DriverError when it cannot be started."""
+    from harness.drivers._base import DEFAULT_MAX_BYTES
+    from harness.upstream import MockUpstream
+
+    limits = Limits(timeout=timeout or profile.timeout, max_bytes=profile.max_bytes or DEFAULT_MAX_BYTES)
+    with MockUpstream() as upstream:
+        if start is None:
+            driver = make_driver(profile, fn)
+            driver.start(upstream.base_url)
+        else:
+            driver = start(upstream.base_url)
+        try:
+            check_sut(profile, driver, upstream, limits)
+        finally:
+            driver.stop()
+    return limits.derived_gate_timeout

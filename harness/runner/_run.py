@@ -1,0 +1,563 @@
+"""``run()``: cases x one SUT -> results. The CLI, the pytest plugin and users' own code call this.
+
+Rule: one entry for every run: :func:`run` takes the settings as one :class:`RunOptions` (or as
+keywords), resolves the SUT once, and runs its rounds (``_rounds.repeat``) serially here or over
+``jobs`` pytest-xdist workers (``_parallel``; the preflight then runs once, here, and its gate timeout
+travels to the workers). A serial round has one mock upstream (reset per case) and one SUT process kept
+alive across cases; the preflight canary (``_preflight``) runs before the first case; each case is
+``_case_run``'s (bounded by its deadline and byte cap, judged by the checks and the evidence rules); a
+crash or hang of the SUT is a result (ERROR / TIMEOUT), never a hung run, and the SUT is restarted for
+the next case when it died. A SUT that cannot start is tried twice; then every remaining case is ERROR
+at once and ``sut_error`` says why. An interrupt (KeyboardInterrupt) stops every SUT process and raises
+:class:`RunInterrupted` carrying the partial result (cases not run are absent).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gc
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.catalog._case import Case, expand_all, select
+from harness.catalog._catalog import corpus_left_out, load_catalog
+from harness.catalog._claims import scope, setting_warnings
+from harness.catalog._expectations import Expectations
+from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTProfile, make_driver
+from harness.drivers._base import DEFAULT_MAX_BYTES
+from harness.judge import CaseView, pair_checks
+from harness.runner._aside import AsideSUT, worth_aside
+from harness.runner._case_run import (
+    Limits,
+    LoadLatency,
+    failed,
+    new_result,
+    run_case,
+    serialize_timeline,
+    set_verdicts,
+    unsupported_reason,
+)
+from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, gated
+from harness.runner._options import Keep, ResolvedSUT, RunOptions
+from harness.runner._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
+from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
+from harness.runner._run_info import run_info
+from harness.runner._shard import load_durations, parse_shard, split
+from harness.runner._sut import reproduce_line, resolve_sut
+from harness.verdict import CaseResult, Status
+
+__all__ = [
+    "RunInterrupted",
+    "RunOptions",
+    "RunResult",
+    "canary_case",
+    "load_cases",
+    "merge_repeats",
+    "preflight",
+    "resolve_sut",
+    "run",
+    "run_serial",
+    "serialize_timeline",
+    "start_failed",
+]
+
+
+def run(
+    cases: Sequence[Case] | Sequence[str] | None = None,
+    options: RunOptions | None = None,
+    *,
+    progress: Progress | None = None,
+    upstream: Any = None,
+    drivers: dict[str, Driver] | None = None,
+    **settings: Any,
+) -> RunResult:
+    """Run ``cases`` (Case objects, or id globs; all when None) with ``options``, or with the same
+    settings as keywords (``run(cases, sut=..., strict=True, timeout=30, jobs=2)``: every field of
+    :class:`RunOptions`; keywords override ``options``). ``sut`` is a profile, a profile path, a URL,
+    a built-in name, ``module:callable`` or a Python callable (the reference gateway when None).
+
+    Pass a started ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does,
+    and a ``drivers`` dict to keep started SUTs alive across runs (the caller stops them); both are
+    for serial runs (``jobs`` workers start their own). ``progress(n, total, result)`` is called after
+    each case.
+
+    Before the first case, a canary case goes through the front door (``preflight``): a SUT that is
+    unreachable, never calls the upstream, cannot be imported or hangs raises :class:`PreflightError`
+    instead of producing hundreds of results. Gateway and URL SUTs are then warmed up (profile
+    ``warmup``) and the gates' timeout adapts to the first-byte latency measured then (unless
+    ``gate_timeout`` or the profile's ``gate_timeout`` says). ``repeat``: every case runs that many
+    times (rounds over the whole list); a case whose runs disagree is ``flaky``. ``scenarios``:
+    directories of a team's own scenario files, added to the catalog (with the SUT profile's own
+    ``scenarios`` directories) when ``cases`` are id globs or None."""
+    opts = RunOptions.build(options, **settings)
+    sut = opts.resolve()
+    claimed, left_out = scope(_case_list(cases, (*opts.scenarios, *sut.profile.scenarios)), sut.profile)
+    globs = [c for c in cases or () if isinstance(c, str)]
+    if cases is None or len(globs) == len(cases):  # (the CLI passes Case objects: it adds these itself)
+        left_out.update(corpus_left_out(globs))
+    case_list, info = sharded(claimed, opts, sut)
+    try:
+        result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
+    except RunInterrupted as stopped:
+        _describe(stopped.result, left_out, info, sut)
+        raise
+    _describe(result, left_out, info, sut)
+    return result
+
+
+def _describe(result: RunResult, left_out: dict[str, int], info: dict[str, Any], sut: ResolvedSUT) -> None:
+    """What the run was beside its results: the cases left out (not claimed), warnings, its run_info."""
+    result.left_out, result.warnings, result.run_info = left_out, setting_warnings(sut.profile), info
+
+
+def sharded(case_list: list[Case], opts: RunOptions, sut: ResolvedSUT) -> tuple[list[Case], dict[str, Any]]:
+    """The run's cases (``opts.shard``'s share of ``case_list``, the cases the SUT claims) and its
+    ``run_info``."""
+    shard = parse_shard("--shard", opts.shard)
+    mine = case_list
+    if shard is not None:
+        durations = load_durations("--durations", opts.durations)
+        profile = sut.profile
+
+        def claimed(case: Case) -> bool:
+            return not unsupported_reason(case, profile)
+
+        mine = split(case_list, shard, durations=durations, claimed=claimed)
+    return mine, run_info(case_list, opts, sut, shard, mine)
+
+
+def _run_cases(
+    case_list: list[Case],
+    opts: RunOptions,
+    sut: ResolvedSUT,
+    progress: Progress | None,
+    upstream: Any,
+    drivers: dict[str, Driver] | None,
+) -> RunResult:
+    if not case_list:  # (no SUT started, no worker: nothing to judge)
+        return RunResult(sut=sut.profile.name, strict=opts.strict)
+    if opts.jobs > 1:
+        return _run_jobs(case_list, opts, sut, progress)
+    from harness.upstream import MockUpstream
+
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_quiet_gc())
+        if upstream is None:
+            upstream = stack.enter_context(MockUpstream())
+        pool: dict[str, Driver] = {} if drivers is None else drivers
+        if drivers is None:
+            stack.callback(_stop_all, pool)
+        return repeat(
+            opts.repeat,
+            len(case_list),
+            progress,
+            lambda p: run_serial(case_list, opts, sut, upstream=upstream, drivers=pool, progress=p),
+        )
+
+
+_GC_LOCK = threading.Lock()
+_GC_RUNS: list[tuple[int, int, int]] = []  # the thresholds before the first run in flight, per run
+
+
+@contextlib.contextmanager
+def _quiet_gc() -> Iterator[None]:
+    """Cyclic garbage collection rarely during a run: what lives at its start (the catalog, the
+    modules) is frozen out of the collector's walks, and a collection waits for 20,000 new objects
+    instead of 700. A case makes tens of thousands of short-lived tuples (one per socket write of a
+    byte-wise stream), almost none of them cyclic; the default thresholds spent 0.4 s of a 6 s
+    catalog run walking them (measured with ``gc.callbacks``). Restored when the last run in flight
+    ends (runs in several threads at once share the process's collector)."""
+    with _GC_LOCK:
+        _GC_RUNS.append(_GC_RUNS[0] if _GC_RUNS else gc.get_threshold())
+        gc.freeze()
+        gc.set_threshold(20_000, *_GC_RUNS[0][1:])
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            before = _GC_RUNS.pop()
+            if not _GC_RUNS:
+                gc.set_threshold(*before)
+                gc.unfreeze()
+
+
+def _run_jobs(cases: list[Case], opts: RunOptions, sut: ResolvedSUT, progress: Progress | None) -> RunResult:
+    """The rounds over ``opts.jobs`` workers: the preflight once, here (a SUT that cannot start is
+    every case ERROR at once: tried twice, no worker tries again); its gate timeout goes to them."""
+    from harness.runner._parallel import require_xdist, run_parallel
+
+    require_xdist()  # before the preflight starts the SUT
+    warmed = None
+    if opts.preflight:
+        try:
+            warmed = preflight(sut)
+        except DriverError as exc:
+            out = RunResult(sut=sut.profile.name, strict=opts.strict)
+            return start_failed(out, cases, sut.profile, exc, sut.expectations, opts, progress)
+    for_workers = dataclasses.replace(opts, sut=sut.fn or sut.profile, faults=())  # resolved: once
+    return repeat(
+        opts.repeat,
+        len(cases),
+        progress,
+        lambda p: run_parallel(cases, for_workers, warmed=warmed, progress=p),
+    )
+
+
+def _stop_all(pool: dict[str, Driver]) -> None:
+    while pool:
+        pool.popitem()[1].stop()
+
+
+class _StartFailed:
+    """Stands in a ``drivers`` pool for a SUT that could not start: later runs sharing the pool (the
+    batches of one xdist worker, the rounds of ``repeat``) fail at once instead of trying again."""
+
+    kind = "start-failed"
+
+    def __init__(self, error: DriverError) -> None:
+        self.error = error
+
+    def start(self, upstream_url: str) -> None:
+        raise self.error
+
+    def run(self, ctx: CaseContext) -> None:
+        raise self.error
+
+    def stop(self) -> None:
+        pass
+
+
+def _start_driver(
+    profile: SUTProfile, fn: SUTCallable | None, upstream_url: str, driver: Driver | None
+) -> Driver:
+    """A started driver, tried twice (a SUT that exits before readiness or misses it gets a second
+    chance); raises the last DriverError. A pooled ``_StartFailed`` fails at once."""
+    if isinstance(driver, _StartFailed):
+        raise driver.error
+    for attempt in (1, 2):
+        driver = make_driver(profile, fn)
+        try:
+            driver.start(upstream_url)
+            return driver
+        except DriverError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def run_serial(
+    cases: Sequence[Case],
+    opts: RunOptions,
+    sut: ResolvedSUT,
+    *,
+    upstream: Any,
+    drivers: dict[str, Driver],
+    progress: Progress | None = None,
+    preflight: bool | None = None,
+    warmed: float | None = None,
+) -> RunResult:
+    """One round of ``cases`` on one SUT in this process, against a started ``upstream``; the SUT is
+    taken from (and left in) ``drivers``. ``preflight`` (default ``opts.preflight``) is skipped for a
+    SUT from the pool, which passed it before; ``warmed``: the gate timeout a preflight elsewhere
+    derived (an xdist worker's, from its controller). Cases go one at a time, or ``opts.concurrency``
+    at once (by default ``_concurrent.default_concurrency``)."""
+    profile = sut.profile
+    out = RunResult(sut=profile.name, strict=opts.strict)
+    limits = Limits(profile.timeout, profile.max_bytes or DEFAULT_MAX_BYTES, profile.gate_timeout, warmed)
+    live = _Live(drivers.pop(profile.name, None))
+    live.checked = live.driver is not None or not (opts.preflight if preflight is None else preflight)
+    if live.driver is not None:
+        limits.derived_gate_timeout = WARMED.get(live.driver, warmed)
+        limits.latency, limits.routable, limits.start_s = MEASURED.get(live.driver, (None, True, None))
+    round_ = _Round(cases, opts, sut, live, upstream, limits, out, progress)
+    interrupted = False
+    try:
+        lanes = round_.lanes() if opts.concurrency != 1 and cases else 1
+        complete = round_.in_lanes(lanes) if lanes > 1 else round_.one_by_one()
+        if complete:
+            _parity_pass(out, cases, round_.views, sut.expectations, opts.strict, opts.keep_timelines)
+    except KeyboardInterrupt:  # the case in progress is dropped: not run, rather than a false ERROR
+        interrupted = True
+    except BaseException:  # e.g. PreflightError: the SUT is not kept for a next run
+        if live.driver is not None:
+            live.driver.stop()
+            live.driver = None
+        raise
+    finally:
+        _return_driver(live.driver, drivers, profile.name, interrupted)
+    out.gate_timeout = limits.gate_timeout or limits.derived_gate_timeout
+    if interrupted:
+        out.interrupted = "SIGINT"
+        raise RunInterrupted(out)
+    return out
+
+
+@dataclass(slots=True)
+class _Live:
+    """A round's SUT: its driver (None: start one when a case needs it), and whether it passed its
+    preflight."""
+
+    driver: Driver | None
+    checked: bool = False
+
+
+class _Round:
+    """One round's cases through the round's SUT: one by one, or in lanes (``_concurrent.Lanes``)."""
+
+    def __init__(
+        self,
+        cases: Sequence[Case],
+        opts: RunOptions,
+        sut: ResolvedSUT,
+        live: _Live,
+        upstream: Any,
+        limits: Limits,
+        out: RunResult,
+        progress: Progress | None,
+    ) -> None:
+        self.cases, self.opts, self.sut, self.live = cases, opts, sut, live
+        self.upstream, self.limits, self.out, self.progress = upstream, limits, out, progress
+        self.views: dict[str, CaseView] = {}
+        self.done = 0
+
+    def driver(self) -> Driver:
+        """The started SUT (started and preflighted now when needed); raises the start's DriverError,
+        after which the pool holds a ``_StartFailed``."""
+        live, profile = self.live, self.sut.profile
+        if live.driver is not None and not isinstance(live.driver, _StartFailed):
+            return live.driver
+        t0 = time.monotonic()
+        try:
+            driver = _start_driver(profile, self.sut.fn, self.upstream.base_url, live.driver)
+        except DriverError as exc:
+            live.driver = _StartFailed(exc)
+            raise
+        live.driver, self.limits.start_s = driver, time.monotonic() - t0
+        if not live.checked:
+            live.checked = True
+            check_sut(profile, driver, self.upstream, self.limits)
+        WARMED[driver] = self.limits.derived_gate_timeout
+        MEASURED[driver] = (self.limits.latency, self.limits.routable, self.limits.start_s)
+        return driver
+
+    def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:
+        from harness.upstream import ClientSide
+
+        driver = self.live.driver
+        assert driver is not None
+        keep = self.opts.keep_timelines
+        return run_case(case, self.sut.profile, driver, self.upstream, ClientSide, self.limits, keep)
+
+    def finish(self, case: Case, result: CaseResult, view: CaseView | None) -> None:
+        if view is not None and case.scenario.parity:  # the parity pass compares these later;
+            self.views[case.id] = view  # keeping every case's timeline alive slowed each GC pass
+        self.done += 1
+        _finish(self.out, result, self.sut.expectations, self.opts, self.progress, self.done,
+                len(self.cases), self.sut.profile)
+
+    def failed_start(self, cases: Sequence[Case], exc: DriverError) -> None:
+        start_failed(self.out, cases, self.sut.profile, exc, self.sut.expectations, self.opts,
+                     self.progress, self.done + 1)
+
+    def one_by_one(self) -> bool:
+        """Every case in turn; False when the SUT could not be (re)started (the rest ERROR)."""
+        for n, case in enumerate(self.cases):
+            try:
+                self.driver()
+            except DriverError as exc:
+                self.failed_start(self.cases[n:], exc)
+                return False
+            result, view, alive = self.run_one(case)
+            if not alive and self.live.driver is not None:
+                self.live.driver.stop()
+                self.live.driver = None
+            self.finish(case, result, view)
+        return True
+
+    def lanes(self) -> int:
+        """How many cases go in flight at once: ``--concurrency``, else from the preflight's latency;
+        1 (and why, in ``concurrency_note``) where cases cannot share this SUT."""
+        try:
+            self.driver()  # the preflight measures what the default derives from
+        except DriverError:
+            return 1  # (one_by_one reports it, as for any start failure)
+        profile, limits = self.sut.profile, self.limits
+        want = self.opts.concurrency or default_concurrency(limits.latency, profile.kind)
+        note = ""
+        if want > 1 and not hasattr(self.upstream, "route"):
+            note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
+        elif want > 1 and profile.kind == "adapter":
+            note = "an adapter process carries one conversation at a time"
+        elif want > 1 and not limits.routable:
+            note = (
+                "the canary's upstream request did not carry its routing token (the SUT drops or "
+                "rewrites the user message): cases ran one at a time"
+            )
+        lanes = 1 if note else want
+        self.out.concurrency, self.out.concurrency_note = lanes, note
+        return lanes
+
+    def solo(self) -> None:
+        """One case in flight from now on: routed and timed as in a serial run."""
+        self.upstream.strict_routing = False
+        self.limits.load = None
+
+    def in_lanes(self, lanes: int) -> bool:
+        """Every case, ``lanes`` at a time (``_concurrent.Lanes``), results in case order; False when
+        the SUT could not be restarted (the cases not run ERROR)."""
+        errors: list[DriverError] = []
+        cases, live = self.cases, self.live
+
+        def restart() -> bool:
+            if live.driver is not None:
+                live.driver.stop()
+                live.driver = None
+            try:
+                self.driver()
+            except DriverError as exc:
+                errors.append(exc)
+                return False
+            return True
+
+        def stop() -> None:
+            if live.driver is not None:
+                live.driver.stop()
+
+        order = {c.id: i for i, c in enumerate(cases)}
+        profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
+        kind, faults = profile.kind, profile.faults
+        aside = None
+        if worth_aside(profile, len(cases), lanes, self.limits):
+            aside = AsideSUT(profile, self.sut.fn, self.limits, self.opts.keep_timelines, _start_driver)
+        run = Lanes(
+            lanes,
+            self.run_one,
+            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, kind, faults),
+            finish=lambda i, result, view: self.finish(cases[i], result, view),
+            restart=restart,
+            stop=stop,
+            solo=self.solo,
+            waits=gated,
+            aside=aside,
+        )
+        self.upstream.strict_routing = True
+        self.limits.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)
+        try:
+            left = run.round(cases)
+        finally:
+            self.solo()
+            if aside is not None:
+                aside.stop()
+        if left:
+            self.failed_start([c for _, c in sorted(left, key=lambda x: x[0])], errors[-1])
+        self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))
+        return not left
+
+
+def _return_driver(driver: Driver | None, drivers: dict[str, Driver], name: str, interrupted: bool) -> None:
+    """Back into the pool for the next round or run; stopped instead when the run was interrupted
+    (then every SUT process goes: a CLI SUT interrupted mid-case is only known to its Process)."""
+    if driver is not None:
+        if interrupted:
+            driver.stop()
+        else:
+            drivers[name] = driver
+    if interrupted:
+        from harness.drivers._process import stop_all
+
+        stop_all()
+
+
+def start_failed(
+    out: RunResult,
+    cases: Sequence[Case],
+    profile: SUTProfile,
+    exc: DriverError,
+    expectations: Expectations,
+    opts: RunOptions,
+    progress: Progress | None = None,
+    n: int = 1,
+) -> RunResult:
+    """Every case in ``cases`` ERROR at once (the SUT could not be started, tried twice), with the
+    stderr tail; ``out.sut_error`` says why in one line. ``n``: the first one's place in the round."""
+    why = f"the SUT could not be started (tried twice): {exc}"
+    out.sut_error = why.split("\n", 1)[0]
+    total = n - 1 + len(cases)
+    for m, case in enumerate(cases, n):
+        result = new_result(case, profile)
+        result.status, result.error = Status.ERROR, why
+        _finish(out, result, expectations, opts, progress, m, total, profile)
+    return out
+
+
+def preflight(sut: ResolvedSUT) -> float | None:
+    """Only the preflight (and warm-up) of a run on ``sut`` (see ``_preflight``): what ``-j N`` does
+    once before its workers start. Returns the derived gate timeout; raises PreflightError, or the
+    DriverError of a SUT that could not be started (tried twice)."""
+    profile, fn = sut.profile, sut.fn
+    return preflight_profile(profile, fn, start=lambda url: _start_driver(profile, fn, url, None))
+
+
+def load_cases(
+    patterns: Sequence[str] | None = None, root: Path | None = None, scenarios: Sequence[str | Path] = ()
+) -> list[Case]:
+    """The catalog's cases matching ``patterns`` (all when None), with the scenarios of the
+    directories ``scenarios`` names (a team's own cases) added."""
+    return select(expand_all(load_catalog(root, scenarios)), patterns)
+
+
+def _case_list(
+    cases: Sequence[Case] | Sequence[str] | None, scenarios: Sequence[str | Path] = ()
+) -> list[Case]:
+    """Case objects as given, or the cases that id globs select (all when None), the ``scenarios``
+    directories' cases with them. (The -j workers get the Case objects: no directory to read again.)"""
+    if cases is None:
+        return load_cases(scenarios=scenarios)
+    globs = [c for c in cases if isinstance(c, str)]
+    return load_cases(globs, scenarios=scenarios) if globs else [c for c in cases if isinstance(c, Case)]
+
+
+def _finish(
+    out: RunResult,
+    result: CaseResult,
+    expectations: Expectations,
+    opts: RunOptions,
+    progress: Progress | None,
+    n: int,
+    total: int,
+    profile: SUTProfile,
+) -> None:
+    expectations.apply(result, strict=opts.strict)
+    result.reproduce = reproduce_line(result.case_id, profile, opts.reproduce_flags())
+    out.results.append(result)
+    if progress is not None:
+        progress(n, total, result)
+
+
+def _parity_pass(
+    out: RunResult,
+    cases: Iterable[Case],
+    views: dict[str, CaseView],
+    expectations: Expectations,
+    strict: bool,
+    keep: Keep,
+) -> None:
+    by_id = {r.case_id: r for r in out.results}
+    for case in cases:
+        if not case.scenario.parity or case.stream:
+            continue
+        twin = case.with_stream(True)
+        if case.id not in views or twin.id not in views or case.id not in by_id:
+            continue
+        result = by_id[case.id]
+        result.findings += [c(views[twin.id], views[case.id]) for c in pair_checks()]
+        set_verdicts(result)
+        expectations.apply(result, strict=strict)
+        if keep == "failures" and not result.timeline and failed(result):
+            result.timeline = serialize_timeline(views[case.id].entries)
+            result.timeline_summary = None
