@@ -7,9 +7,23 @@ silently and no real bug is lost without a word.
 
 from __future__ import annotations
 
-__all__ = ["CHANGES", "RERUN"]
+__all__ = ["CHANGES", "COUNTS", "NOT_RERUN", "RERUN"]
 
 RERUN = "the re-run after issue 35 (the mock answers by the request; BOM on Anthropic seen; init)"
+
+COUNTS = (
+    "Case counts moved beside: a variant a profile does not claim (Claude on Vertex, in each Anthropic "
+    "profile's unsupported_variants) is now left out of its run, not run and counted (3 to 7 cases each, "
+    "PASS before: they reached /v1/messages, not Vertex's endpoint), and the corpus cases "
+    "(recorded/corpus-*) run where the fidelity corpus is found"
+)
+
+NOT_RERUN = (
+    "litellm-sdk-completion and litellm-sdk-responses were not re-run: litellm-sdk-completion's run hung "
+    "(after one case every case ran to its 30 s deadline: a SUT thread deadlocked on httpcore's pool lock, "
+    "an abandoned response stream finalised by the garbage collector inside handle_request, "
+    "encode/httpcore#990), so their rows stand as recorded before"
+)
 
 CHANGES: tuple[tuple[str, str], ...] = (
     (
@@ -21,6 +35,32 @@ CHANGES: tuple[tuple[str, str], ...] = (
         "include[reasoning.encrypted_content]; LiteLLM's bridge never asks for it yet replays reasoning "
         "items without their id, relying on that content (request-contract, cause below). They passed "
         "before only because the mock sent encrypted_content unasked",
+    ),
+    (
+        "langchain-openai-responses",
+        "no verdict changed, after a fix in thinkwire's adapter: 9 tools-passback cases (PASS) read "
+        "UNSUPPORTED at first, the mock no longer sending encrypted_content unasked; the adapter now asks "
+        "include=['reasoning.encrypted_content'] as langchain-openai documents for tool loops, and they "
+        "PASS again. The same for langgraph-react-openai-responses (the same ChatOpenAI settings)",
+    ),
+    (
+        "pydantic-ai-openai-chat",
+        "no verdict changed, after a fix in thinkwire's adapter: its 22 gemini-openai and minimax-details "
+        "FAILs (the package's) read UNSUPPORTED at first, the adapter never asking for those forms; it "
+        "now passes thinkwire's request body as extra_body (reasoning_split, include_thoughts), as those "
+        "providers' users do, and they FAIL as before",
+    ),
+    (
+        "pydantic-ai-anthropic",
+        "the 4 sse-framing/bom cases, placed on Anthropic again, PASS -> FAIL: a real bug (pydantic-ai "
+        "asserts the first event is message_start, which the anthropic SDK skipped behind the BOM; "
+        "cause below). tools-passback/anthropic-omitted-thinking (streamed and not) FAILed on thinkwire's "
+        "400 (type enabled to claude-opus-4-7); the adapter asks adaptive with display omitted, both PASS",
+    ),
+    (
+        "pydantic-ai-agent-openai-chat",
+        "no verdict changed: the same 22 gemini-openai and minimax-details rows, the same adapter fix "
+        "(the Agent shares its chat settings)",
     ),
     (
         "node-ai-sdk",
@@ -45,7 +85,7 @@ CHANGES: tuple[tuple[str, str], ...] = (
         "strips the BOM)",
     ),
 )
-"""(profile, what changed and why), in the order of the page. Re-run: litellm-proxy and the three Node
-profiles; the Python framework profiles were not (litellm-sdk-completion's run hung: every case after
-one ran to its 30 s deadline, the SUT thread stuck in httpcore's pool lock), so their rows stand as
-recorded before."""
+"""(profile, what changed and why), in the order of the page. Re-run: every profile but litellm-sdk-completion
+and litellm-sdk-responses (litellm-sdk-completion's run hung: every case after one ran to its 30 s
+deadline, the SUT thread stuck in httpcore's pool lock, encode/httpcore#990), whose rows stand as recorded
+before; the profiles not named here changed no verdict."""

@@ -311,6 +311,17 @@ for _name in (
     "node-openai-chat",
 ):
     KNOWN[_name] = (*KNOWN.get(_name, ()), (_MARKUP, _MARKUP_WHAT, ""))
+KNOWN["pydantic-ai-anthropic"] = (
+    (
+        ("sse-framing/bom[anthropic-messages:*",),
+        "the anthropic SDK's SSE decoder keeps a leading UTF-8 BOM in the first field name "
+        "('\\ufeffevent', anthropic 2.17.0 _streaming.py:424-431), so the event has no name and its "
+        "Stream skips it (_streaming.py:98-99): message_start is lost, and pydantic-ai asserts that the "
+        "first chunk is one (pydantic-ai-slim 2.68.0 models/anthropic/__init__.py:2523): AssertionError, "
+        "the turn fails",
+        "",
+    ),
+)
 KNOWN["node-openai-chat"] = (
     *KNOWN["node-openai-chat"],
     (
@@ -538,11 +549,12 @@ def main(argv: list[str]) -> int:
 
 def _changes() -> list[str]:
     """What the last re-run changed (``_ecosystem_changes``), under the introduction."""
-    from tools.docs._ecosystem_changes import CHANGES, RERUN
+    from tools.docs._ecosystem_changes import CHANGES, COUNTS, NOT_RERUN, RERUN
 
     if not CHANGES:
         return []
-    return [f"What changed in {RERUN}:", "", *(f"- **{n}**: {why}." for n, why in CHANGES), ""]
+    rows = [f"- **{n}**: {why}." for n, why in CHANGES]
+    return [f"What changed in {RERUN}:", "", *rows, "", COUNTS + ".", "", NOT_RERUN + ".", ""]
 
 
 def _merge_sections(old: str, new: str, names: set[str]) -> list[str]:
