@@ -70,7 +70,11 @@ CHANGES: tuple[tuple[str, str], ...] = (
         "adapter never asked; it now asks as those providers' users do (reasoning_split, "
         "include_thoughts, through the provider options the SDK spreads into the body), and they FAIL "
         "as before. tools-passback/anthropic-omitted-thinking (streamed and not) FAILed on thinkwire's "
-        "400 (type enabled to claude-opus-4-7); asked adaptive with display omitted, both PASS",
+        "400 (type enabled to claude-opus-4-7); asked adaptive with display omitted, both PASS. "
+        "tools-passback/xai-encrypted-reasoning (streamed and not) PASS -> UNSUPPORTED, not yet "
+        "explained: the upstream request carries no reasoning.summary although the adapter sets "
+        "reasoningSummary 'auto' for it (the mock now plays summary [] then, as the real API does); "
+        "whether @ai-sdk/openai drops it for the grok model id is to be read in its source",
     ),
     (
         "node-openai-chat",
