@@ -56,7 +56,7 @@ def _cmd_init(args: argparse.Namespace) -> int:
     if probes is None:
         print(f"thinkwire init: interrupted by {stop.name}; no draft written", file=sys.stderr)
         return 128 + stop.signum
-    draft = draft_profile(sut, probes)
+    draft = draft_profile(sut, probes, Path(args.out).resolve().parent if args.out else None)
     probed = [p for p in probes if p.probed]
     unclaimed = [p for p in probed if not p.claimed]
     if args.out:

@@ -66,10 +66,11 @@ class MutationScore:
 
 
 FOR_ACCUMULATORS: dict[tuple[str, str], str] = {
-    (p, "anthropic-messages"): "the BOM hides message_start (the message id, the model): the reference "
-    "SUTs keep nothing of it that reaches their client (their observer reads each event's type from its "
-    "data), so no parser mutant of theirs dies here; clients that accumulate from message_start do (the "
-    "anthropic SDK's accumulator raises 'Unexpected event order ... before message_start')"
+    (p, "anthropic-messages"): "the BOM hides message_start (the message id, the model): behind their "
+    "default chat front door the reference SUTs keep nothing of it that reaches their client, so no "
+    "parser mutant dies here; a front door that relays it does (the detection matrix's "
+    "reference[anthropic-messages]+bom-unnamed-start row: front-door-grammar), and so do clients that "
+    "accumulate from message_start (the anthropic SDK's MessageStream accumulates nothing before it)"
     for p in ("bom", "bom-split")
 }
 """Placements kept for real clients' sake although they kill no mutant of the reference SUTs, each

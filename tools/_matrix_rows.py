@@ -169,6 +169,16 @@ MATRIX: tuple[Mutant, ...] = (
         ),
         door="anthropic-messages",
     ),
+    Mutant(  # the BOM hides Anthropic's message_start: a relaying front door opens without one
+        "bom-unnamed-start",
+        "reference",
+        "front-door-grammar",
+        _c(
+            "sse-framing/bom[anthropic-messages:thinking/frames/bom]",
+            "sse-framing/bom[anthropic-messages:thinking/bytes/bom-split]",
+        ),
+        door="anthropic-messages",
+    ),
     Mutant(
         "stream-events-as-items",
         "reference",

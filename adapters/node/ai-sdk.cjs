@@ -34,12 +34,25 @@ function providerOptions(req) {
   if (req.dialect === 'anthropic-messages' && req.variant === 'adaptive') {
     return { anthropic: { thinking: { type: 'adaptive', display: 'summarized' }, effort: 'medium' } };
   }
+  // display omitted for the omitted variant: it plays those adaptive-only models too (type enabled is a 400)
+  if (req.dialect === 'anthropic-messages' && req.variant === 'omitted') {
+    return { anthropic: { thinking: { type: 'adaptive', display: 'omitted' } } };
+  }
   if (req.dialect === 'anthropic-messages') return { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } };
   // store: false, as the upstream plays it (its responses say "store": false): the SDK then sends reasoning
   // items back with their encrypted_content (and asks for it with include), not as item_reference
   if (req.dialect === 'openai-responses') return { openai: { reasoningSummary: 'auto', reasoningEffort: 'medium', store: false } };
   if (req.dialect === 'gemini') return { google: { thinkingConfig: { includeThoughts: true } } };
+  // an OpenAI-compatible provider: the body fields its users add to ask for the case's form (thinkwire's
+  // request body: MiniMax's reasoning_split, Gemini's include_thoughts), as the provider's options, which
+  // @ai-sdk/openai-compatible spreads into the request body (dist/index.js: providerOptions[name])
+  if (compatible(req) && req.body && Object.keys(req.body).length) return { [req.provider]: req.body };
   return undefined;
+}
+
+function compatible(req) {
+  // the cases model() gives to createOpenAICompatible
+  return req.dialect === 'openai-chat' && req.provider !== 'deepseek' && req.provider !== 'openai';
 }
 
 function tools(req) {

@@ -14,11 +14,13 @@ serve('anthropic-node', async (req, state, emit, signal) => {
       .map((b) => ({ type: 'tool_result', tool_use_id: b.call_id, content: b.content }));
     if (results.length) state.messages.push({ role: 'user', content: results });
   }
-  // the case's thinking mode: adaptive (display summarized, an effort) for the adaptive variant, whose
-  // adaptive-only models (Opus 4.7+) answer 400 to type enabled; else a thinking budget
-  const thinking = req.variant === 'adaptive'
-    ? { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'medium' } }
-    : { thinking: { type: 'enabled', budget_tokens: 2048 } };
+  // the case's thinking mode, as the Python SDK adapter asks it: adaptive (display summarized, an effort)
+  // for the adaptive variant and adaptive with display omitted for the omitted one, whose adaptive-only
+  // models (Opus 4.7+) answer 400 to type enabled; else a thinking budget
+  const thinking = {
+    adaptive: { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'medium' } },
+    omitted: { thinking: { type: 'adaptive', display: 'omitted' } },
+  }[req.variant] || { thinking: { type: 'enabled', budget_tokens: 2048 } };
   const params = { model: req.model, max_tokens: 4096, messages: state.messages, ...thinking, ...req.body };
   if (req.tools.length) params.tools = req.tools;
   // thinking tokens: usage.output_tokens_details.thinking_tokens (typed; MessageStream keeps message_delta's)

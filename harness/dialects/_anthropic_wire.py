@@ -48,6 +48,10 @@ _KNOWN = frozenset(
         "message_delta", "message_stop", "ping", "error",
     }
 )  # fmt: skip
+_OPENED = frozenset(
+    {"content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"}
+)
+"""The events of an open message (ping and error may come before message_start)."""
 _ids = itertools.count(1)
 
 
@@ -309,7 +313,12 @@ class AnthropicObserver(TypedSSEObserver):
         self._done = False
         self._after_noted = False
         self._missing_noted = False
+        self._unstarted_noted = False
 
+    @property
+    def started(self) -> bool:
+        """A ``message_start`` was read."""
+        return self._started
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         if self._done:
@@ -325,6 +334,12 @@ class AnthropicObserver(TypedSSEObserver):
         self.interpret(kind, obj, out)
 
     def interpret(self, kind: str, obj: Mapping[str, Any], out: list[Event]) -> None:
+        if not self._started and kind in _OPENED and not self._unstarted_noted:
+            # the anthropic SDK's MessageStream accumulates nothing before message_start (its snapshot
+            # is built from it; accumulate_event raises 'Unexpected event order ... before
+            # "message_start"'): a stream that opens without one is empty to such a client
+            self._unstarted_noted = True
+            out.append(Notice("before-message-start", kind))
         if kind == "message_start":
             if self._started:
                 out.append(Notice("second-lifecycle", "a second message_start"))

@@ -84,6 +84,9 @@ class Variant:
     premise: frozenset[Caps] = frozenset()
     """What a case must carry to run on this variant: what the variant plays that its siblings do not
     (``anthropic-messages:redacted``: a redacted block; without one its case is another variant's)."""
+    paths: tuple[str, ...] = ()
+    """The path suffixes of the variant's own endpoint, where its siblings use others (Vertex's
+    ``:streamRawPredict``, Bedrock InvokeModel's, Ollama's ``/api/generate``); () for the dialect's."""
 
 
 Difference: TypeAlias = tuple[str, Any, Any]
@@ -280,9 +283,11 @@ class Dialect:
         request's settings (Responses)."""
         return self.emit_response(turn, variant, model=model)
 
-    def reasoning_carriers(self, data: bytes, *, form: str, carriers: Specs = ()) -> tuple[str, ...]:
+    def reasoning_carriers(
+        self, data: bytes, *, form: str, carriers: Specs = (), empty: bool = False
+    ) -> tuple[str, ...]:
         """The fields reasoning rides in ``data`` (``form``: stream, body or request), when
-        :attr:`multi_carrier`; else ()."""
+        :attr:`multi_carrier`; else (). ``empty``: the fields that were there but empty instead."""
         return ()
 
     # -- what every dialect writes ------------------------------------------------------------------

@@ -19,6 +19,8 @@ from harness.codec import SSEDecoder
 from harness.dialects._base import json_body
 from harness.dialects._chat_carriers import (
     CALL_SIGNATURES,
+    CARRIERS,
+    LIST_CARRIERS,
     Specs,
     carrier_events,
     carrier_lists,
@@ -183,10 +185,14 @@ class Reader:
         return out
 
 
-def reasoning_carriers(data: bytes, *, form: str, carriers: Specs = ()) -> tuple[str, ...]:
+def reasoning_carriers(
+    data: bytes, *, form: str, carriers: Specs = (), empty: bool = False
+) -> tuple[str, ...]:
     """The fields reasoning rode in, in order of first use: of an answer's deltas (``form`` "stream",
     SSE bytes) or message (``form`` "body"), or of a request's assistant history entries (``form``
-    "request"). What the front-door client echoes back, and what it did echo."""
+    "request"). What the front-door client echoes back, and what it did echo. With ``empty``: the
+    string fields that were there but empty instead (DeepSeek's ``"reasoning_content": ""`` on a turn
+    that did not reason), which a client that keeps the message it got sends back as they were."""
     objs: list[tuple[Any, bool]] = []
     if form == "stream":
         decoder = SSEDecoder()
@@ -204,6 +210,12 @@ def reasoning_carriers(data: bytes, *, form: str, carriers: Specs = ()) -> tuple
             for m in obj.get("messages") or []:
                 objs.append((m if isinstance(m, Mapping) and m.get("role") == "assistant" else None, True))
     out: dict[str, None] = {}
+    if empty:
+        strings = [n for n in CARRIERS if n not in LIST_CARRIERS]
+        for o, _ in objs:
+            if isinstance(o, Mapping):
+                out.update(dict.fromkeys(n for n in strings if o.get(n) == ""))
+        return tuple(out)
     for o, message in objs:
         if isinstance(o, Mapping):
             out.update(dict.fromkeys(carriers_on(o, carriers, message=message)))

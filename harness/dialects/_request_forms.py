@@ -18,7 +18,7 @@ from typing import Any
 from harness.dialects._gemini_names import camel_request
 from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Usage
 
-__all__ = ["ROWS", "Answer", "RequestForm", "adaptive_only", "answer_for", "rows_for"]
+__all__ = ["ROWS", "Answer", "RequestForm", "adaptive_only", "answer_for", "ollama_thinks", "rows_for"]
 
 Turn = tuple[Event, ...]
 
@@ -146,7 +146,11 @@ def _deepseek_thinking(request: Mapping[str, Any], model: str) -> bool:
     return bool(_get(request, "thinking", "type") != "disabled")
 
 
-def _ollama_think(request: Mapping[str, Any], model: str) -> bool:
+def ollama_thinks(request: Mapping[str, Any], model: str = "") -> bool:
+    """A thinking model thinks unless ``think`` is false: Ollama's server sets an absent (or null)
+    ``think`` to true for a model with the thinking capability ("Thinking is enabled by default in the
+    CLI and API for supported models", docs.ollama.com/capabilities/thinking); a level string
+    (gpt-oss's low / medium / high) is on too."""
     return request.get("think") is not False
 
 
@@ -258,7 +262,7 @@ ROWS: tuple[RequestForm, ...] = (
         "message.thinking (think true or a level; a thinking model's default when think is absent)",
         "no thinking when think is false",
         "https://docs.ollama.com/capabilities/thinking; https://ollama.com/blog/thinking",
-        _ollama_think, withhold=_no_reasoning_text,
+        ollama_thinks, withhold=_no_reasoning_text,
     ),
 )  # fmt: skip
 """Every request-dependent behaviour the mock plays, one row each (docs/request-forms.md lists them)."""

@@ -58,8 +58,9 @@ def _v(
     description: str,
     caps: frozenset[Caps],
     premise: frozenset[Caps] = frozenset(),
+    paths: tuple[str, ...] = (),
 ) -> Variant:
-    return Variant(name, catalog_id, NAME, description, caps, premise)
+    return Variant(name, catalog_id, NAME, description, caps, premise, paths)
 
 
 VARIANTS: dict[str, Variant] = {
@@ -103,6 +104,7 @@ VARIANTS: dict[str, Variant] = {
             "Claude on Vertex AI: :streamRawPredict / :rawPredict paths, anthropic_version in the body, no "
             "model field; the stream is Anthropic's",
             _BASE | {_C.REASONING, _C.MULTI_REASONING},
+            paths=(":streamRawPredict", ":rawPredict"),
         ),
     )
 }

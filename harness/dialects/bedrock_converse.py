@@ -64,6 +64,7 @@ VARIANTS: dict[str, Variant] = {
         "bedrock-converse",
         "ConverseStream contentBlockDelta.delta.reasoningContent {text | signature | redactedContent}",
         _CAPS,
+        paths=("/converse-stream", "/converse"),
     ),
     "invoke": Variant(
         "invoke",
@@ -71,6 +72,7 @@ VARIANTS: dict[str, Variant] = {
         "bedrock-converse",
         'InvokeModelWithResponseStream chunk{"bytes": base64(Anthropic event JSON), "p": ...}',
         _CAPS,
+        paths=("/invoke-with-response-stream", "/invoke"),
     ),
 }
 """No ``usage`` cap: Bedrock's TokenUsage carries no reasoning-token figure (botocore service-2.json)."""

@@ -30,6 +30,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._request_forms import ollama_thinks
 from harness.events import (
     End,
     Event,
@@ -61,6 +62,7 @@ VARIANTS: dict[str, Variant] = {
         NAME,
         "Ollama /api/chat NDJSON: message.thinking, object tool arguments, final done:true line",
         frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
+        paths=("/api/chat",),
     ),
     "generate": Variant(
         "generate",
@@ -68,6 +70,7 @@ VARIANTS: dict[str, Variant] = {
         NAME,
         "Ollama /api/generate NDJSON: top-level thinking and response, prompt in, no tools, no history",
         frozenset({Caps.REASONING, Caps.ERRORS}),
+        paths=("/api/generate",),
     ),
 }
 
@@ -439,7 +442,7 @@ class _OllamaRules(ProviderRules):
         return None  # Ollama enforces no passback rule
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        if self.think_gated and not request.get("think"):
+        if self.think_gated and not ollama_thinks(request):  # the request-forms row ollama/think
             return _no_reasoning(turn)
         return turn
 
@@ -447,7 +450,8 @@ class _OllamaRules(ProviderRules):
 RULES: dict[str, ProviderRules] = {
     LENIENT: LenientRules(NAME),
     "ollama": _OllamaRules(
-        "ollama", "Ollama: no passback rule; thinking only when the request sets think", think_gated=True
+        "ollama", "Ollama: no passback rule; a thinking model thinks unless the request sets think false",
+        think_gated=True,
     ),
 }
 

@@ -82,7 +82,8 @@ class FrontDoor:
         out = TurnOutcome()
         body = _json_bytes(payload)
         if echo:
-            echo["echo"] = list(self._carriers(body, "request"))
+            sent = self._carriers(body, "request") or self._carriers(body, "request", empty=True)
+            echo["echo"] = list(sent)
         tl.add("client", "request", turn=turn, data=body, url=url, **echo)
         left = ctx.left()
         if left <= 0:
@@ -114,13 +115,13 @@ class FrontDoor:
                 exchange.release(reuse=not watchdog.fired)
         return out
 
-    def _carriers(self, data: bytes, form: str) -> tuple[str, ...]:
+    def _carriers(self, data: bytes, form: str, *, empty: bool = False) -> tuple[str, ...]:
         """The fields reasoning rides in ``data`` (``form``: stream, body or request), when the front
-        door's dialect has several (``multi_carrier``); else ()."""
+        door's dialect has several (``multi_carrier``); else (). ``empty``: those there but empty."""
         if not self.dialect.multi_carrier:
             return ()
         declared = self.build_options.get("carriers", ())
-        return self.dialect.reasoning_carriers(data, form=form, carriers=declared)
+        return self.dialect.reasoning_carriers(data, form=form, carriers=declared, empty=empty)
 
     def _echo(self, ctx: CaseContext, turn: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """The request builder's options for turn ``turn`` and what the timeline notes about its echo:
@@ -132,9 +133,11 @@ class FrontDoor:
             return self.build_options, {}
         form = "stream" if ctx.case.stream else "body"
         seen: dict[str, None] = {}
+        blank: dict[str, None] = {}
         for k in range(turn):
             answer = b"".join(e.data for e in ctx.timeline.select("client", "chunk", k))
             seen.update(dict.fromkeys(self._carriers(answer, form)))
+            blank.update(dict.fromkeys(self._carriers(answer, form, empty=True)))
         streamed = list(seen)
         options = self.build_options
         if self.echo_pin:
@@ -142,6 +145,10 @@ class FrontDoor:
         elif streamed:
             why = "the carrier(s) the SUT streamed the reasoning in"
             options = {**options, "echo_fields": tuple(streamed)}
+        elif blank:
+            why = "the field(s) the SUT sent empty (a client that keeps the message it got sends them)"
+            options = {**options, "echo_fields": tuple(blank)}
+            streamed = list(blank)
         else:
             why = f"the SUT streamed reasoning in no field: front_variant {self.variant!r}'s form"
         return options, {"streamed": streamed, "echo_why": why}

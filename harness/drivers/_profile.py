@@ -297,9 +297,9 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         ready_timeout=float(data.get("ready_timeout", 15.0)),
         timeout=float(data.get("timeout", 20.0)),
         front_door=front,
-        front_variant=str(data.get("front_variant", "v2" if front == "pi-json" else "reasoning")),
+        front_variant=str(data.get("front_variant", _default_front_variant(front))),
         front_variant_pinned="front_variant" in data,
-        path=str(data.get("path", "/v1/chat/completions")),
+        path=str(data.get("path", _default_path(front))),
         models={str(k): str(v) for k, v in dict(data.get("models", {})).items()},
         dialects=tuple(data["dialects"]) if "dialects" in data else None,
         modes=tuple(data["modes"]) if "modes" in data else None,
@@ -351,6 +351,21 @@ def _cli_input(data: Mapping[str, Any], kind: Kind, front: str, err: Err) -> str
             "input", f"an rpc CLI writes pi-json records (agent_end ends each run); front_door is {front}"
         )
     return value
+
+
+def _default_front_variant(front: str) -> str:
+    """The variant thinkwire's client asks in when the profile names none: ``reasoning`` where the front
+    door has it (OpenAI chat), else the front door's own default (Anthropic's ``thinking``, pi's ``v2``)."""
+    from harness.dialects import get_dialect
+
+    d = get_dialect(front)
+    return "reasoning" if "reasoning" in d.variants else d.default_variant
+
+
+def _default_path(front: str) -> str:
+    """The path thinkwire's client posts to when the profile names none: OpenAI chat's
+    ``/v1/chat/completions``; for any other front door "", the dialect's own (``/v1/messages``...)."""
+    return "/v1/chat/completions" if front == "openai-chat" else ""
 
 
 def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:

@@ -47,6 +47,9 @@ DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     # OpenAI-format effort asks them for adaptive thinking (LiteLLM maps it onto thinking adaptive with
     # display summarized and output_config.effort for the models its cost map marks adaptive)
     ("openai-chat", "anthropic-messages:adaptive"): {"reasoning_effort": "medium"},
+    # the omitted variant plays display omitted, the default of those adaptive-only models (its case runs
+    # under claude-opus-4-7): a client asks for adaptive thinking, display omitted (type enabled is a 400)
+    ("openai-chat", "anthropic-messages:omitted"): {"thinking": {"type": "adaptive", "display": "omitted"}},
     # a chat gateway in front of a chat upstream: the client asks for the variant's form, as a client of
     # that provider would (harness/dialects/_request_forms.py: MiniMax keeps <think> in the content
     # without reasoning_split; Gemini's OpenAI endpoint sends no thoughts without include_thoughts)

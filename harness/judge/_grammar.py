@@ -24,6 +24,8 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "done-mismatch": "a .done event whose text differs from the joined deltas",
     "completed-lacks-item": "a response.completed snapshot without an item that was streamed",
     "missing-field": "an item without a field its SDK type requires",
+    "before-message-start": "a message event before message_start (the message id, the model and the "
+    "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
 }
 """Notice kinds that are grammar breaks of the front door, and what each means."""
 
@@ -31,8 +33,9 @@ GRAMMAR_BREAKS: dict[str, str] = {
 @check(
     "front-door-grammar",
     "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "
-    "delta for an unannounced item or block, no delta of another block's type, .done text equal to the "
-    "deltas, a final snapshot with every streamed item, every required field.",
+    "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
+    "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
+    "streamed item, every required field.",
 )
 def front_door_grammar(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.event_entries]

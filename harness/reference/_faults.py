@@ -80,6 +80,10 @@ FAULTS: dict[str, str] = {
     "drop-reasoning-tokens": "drop reasoning_tokens from usage",
     "add-start-output": "add message_start's output_tokens to message_delta's (cumulative) count: the "
     "client sees 41 output tokens where the provider said 40",
+    "bom-unnamed-start": "Anthropic front door relaying an Anthropic upstream's events as the anthropic "
+    "SDK reads them: a leading UTF-8 BOM stays in the first field name ('\\ufeffevent'), so the first "
+    "event has no name and is skipped (message_start: its id, model and input tokens), and the client's "
+    "stream opens without one",
     "thinking-as-text-block": "Anthropic front door: open each thinking block as a text block, then stream "
     "its thinking_delta and signature_delta into it",
     "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
@@ -147,7 +151,7 @@ _STREAM = frozenset(
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
-_DOOR = {"thinking-as-text-block"}  # the gateway's Anthropic front door
+_DOOR = {"thinking-as-text-block", "bom-unnamed-start"}  # the gateway's Anthropic front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})

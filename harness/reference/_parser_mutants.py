@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from harness._json import loads
 
 __all__ = [
+    "BOM_UNNAMED_START",
     "CHUNK_BOUND_FAULTS",
     "FIRST_CHOICE_ONLY",
     "PARSER_FAULTS",
@@ -56,6 +57,12 @@ its upstream one HTTP chunk at a time (as httpx does), not one socket read at a 
 FIRST_CHOICE_ONLY = "first-choice-only"
 """Not a framing mutant (the perturbations' mutation score leaves it out): a chat chunk reader that
 takes ``choices[0].delta`` for granted and fails on Azure's ``choices: []`` and annotation chunks."""
+
+
+BOM_UNNAMED_START = "bom-unnamed-start"
+"""A gateway fault, not a framing mutant: its reader loses the first event behind a BOM as
+``sse-bom-drop-first`` does (the anthropic SDK skips the event whose name the BOM hid), and its
+Anthropic front door relays the upstream's message_start, so its client gets none either."""
 
 
 class Utf8Breaker:
@@ -208,6 +215,8 @@ def parser_mutant(faults: Iterable[str], transport: str) -> ParserMutant | Jsonl
     """The parser mutant among ``faults`` for this upstream transport (None: the correct reader)."""
     if FIRST_CHOICE_ONLY in faults and transport == "sse":
         return ParserMutant(FIRST_CHOICE_ONLY)
+    if BOM_UNNAMED_START in faults and transport == "sse":
+        return ParserMutant("sse-bom-drop-first")
     for fault in sorted(PARSER_FAULTS.intersection(faults)):
         if fault.startswith("sse-") and transport == "sse":
             return ParserMutant(fault)

@@ -194,7 +194,10 @@ class Gateway:
 
         async def deliver(events: list[Event]) -> None:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
-            await self.write(resp, front, emitter.feed(events))
+            frames = emitter.feed(events)
+            if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
+                frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
+            await self.write(resp, front, frames)
 
         ended = await self.pump(resp, chunks, pipe, deliver)
         if ended:

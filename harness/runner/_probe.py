@@ -11,8 +11,10 @@ stays a FAIL of the full run; nothing is judged here.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from harness._errors import PreflightError
@@ -80,7 +82,7 @@ def probe(sut: SUTProfile, *, progress: Progress | None = None) -> list[VariantP
         if support:
             out.append(VariantProbe(case.dialect, case.variant, case.id, False, support, probed=False))
             continue
-        reached, evidence = _evidence(r.timeline or [], case.dialect)
+        reached, evidence = _evidence(r.timeline or [], case.dialect, _own_paths(case))
         out.append(VariantProbe(case.dialect, case.variant, case.id, reached, evidence))
     from harness.dialects import all_variants
 
@@ -93,9 +95,19 @@ def probe(sut: SUTProfile, *, progress: Progress | None = None) -> list[VariantP
     return out
 
 
-def _evidence(timeline: list[dict[str, Any]], dialect: str) -> tuple[bool, str]:
-    """(a request reached the upstream, the evidence line) of one case's serialised timeline."""
+def _own_paths(case: Case) -> tuple[str, ...]:
+    from harness.dialects import get_dialect
+
+    return get_dialect(case.dialect).variants[case.variant].paths
+
+
+def _evidence(
+    timeline: list[dict[str, Any]], dialect: str, own: tuple[str, ...] = ()
+) -> tuple[bool, str]:
+    """(a request reached the upstream, the evidence line) of one case's serialised timeline; ``own``:
+    the path suffixes of the variant's own endpoint, which a request must address to reach it."""
     requests = [e for e in timeline if e["side"] == "upstream" and e["kind"] == "request"]
+
     errors = [
         str(e["info"].get("error", ""))
         for e in timeline
@@ -119,24 +131,51 @@ def _evidence(timeline: list[dict[str, Any]], dialect: str) -> tuple[bool, str]:
         if elsewhere:
             why = "its requests addressed another dialect: " + elsewhere[0].split(" addresses ", 1)[1]
         return False, f"no request reached the {dialect} upstream ({why})"
+    paths = [str(e["info"].get("path", "")).split("?", 1)[0] for e in requests]
+    if own and not any(p.endswith(own) for p in paths):
+        return False, (
+            f"no request reached the variant's own endpoint (*{' / *'.join(own)}): its requests addressed "
+            f"{paths[0]}"
+        )
     got = f"reasoning {reasoning[:40]!r}" if reasoning else "no reasoning"
     return True, f"upstream reached; the client got {got}, text {text[:30]!r} (status {status})"
 
 
-def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe]) -> str:
-    """The draft profile (TOML): how to start the SUT, what it claims, and each variant's evidence."""
+def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe], out_dir: Path | None = None) -> str:
+    """The draft profile (TOML): how to start the SUT, what it claims, and each variant's evidence. A
+    SUT named by a profile file keeps that file, comments and all, with its claims replaced (and its
+    relative paths made to name the same files from ``out_dir``, where the draft is written); a
+    built-in keeps its whole definition; a command line or URL gets the fields it was given."""
     claimed = [p for p in probes if p.claimed]
     dialects = sorted({p.dialect for p in claimed})
     unsupported = sorted(
         f"{p.dialect}:{p.variant}" for p in probes if p.probed and not p.claimed and p.dialect in dialects
     )
-    origin = sut.origin
-    lines = [
+    claims = [
+        f"dialects = [{', '.join(_q(d) for d in dialects)}]",
+        f"unsupported_variants = [{', '.join(_q(u) for u in unsupported)}]",
+    ]
+    head = [
         "# Draft SUT profile written by `thinkwire init` from a discovery run (one case per variant).",
         "# Review it: a claimed variant is one whose request reached the upstream, whatever its verdict.",
-        f"name = {_q(sut.name)}",
-        f"kind = {_q(sut.kind)}",
     ]
+    mark = {(True, True): "claimed  ", (True, False): "unclaimed", (False, False): "not run  "}
+    shown = ["", "# What each variant showed:"] + [
+        f"#   {mark[p.probed, p.claimed]} {p.dialect}:{p.variant}: {p.evidence}"
+        for p in sorted(probes, key=lambda p: (p.dialect, p.variant))
+    ]
+    origin = sut.origin
+    if origin is not None and origin.form == "file":
+        source = Path(origin.value)
+        body = _file_with_claims(source.read_text(encoding="utf-8"), claims)
+        body = _relocated(body, source.resolve().parent, (out_dir or Path.cwd()).resolve())
+        return "\n".join([*head, body.rstrip("\n"), *shown]) + "\n"
+    if origin is not None and origin.form == "builtin":
+        from harness.runner._builtin import BUILTIN
+
+        data = {k: v for k, v in BUILTIN[origin.value].items() if k not in _CLAIMS}
+        return "\n".join(head + [f"{k} = {_value(v)}" for k, v in data.items()] + claims + shown) + "\n"
+    lines = [*head, f"name = {_q(sut.name)}", f"kind = {_q(sut.kind)}"]
     if sut.command:
         lines.append(f"command = [{', '.join(_q(w) for w in sut.command)}]")
     if origin is not None and origin.given_url:  # (--sut-url)
@@ -150,15 +189,75 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe]) -> str:
         lines.append(f"input = {_q(sut.input)}")
     if sut.models:
         lines.append("models = { " + ", ".join(f"{_q(k)} = {_q(v)}" for k, v in sut.models.items()) + " }")
-    lines.append(f"dialects = [{', '.join(_q(d) for d in dialects)}]")
-    lines.append(f"unsupported_variants = [{', '.join(_q(u) for u in unsupported)}]")
-    lines += ["", "# What each variant showed:"]
-    mark = {(True, True): "claimed  ", (True, False): "unclaimed", (False, False): "not run  "}
-    lines += [
-        f"#   {mark[p.probed, p.claimed]} {p.dialect}:{p.variant}: {p.evidence}"
-        for p in sorted(probes, key=lambda p: (p.dialect, p.variant))
-    ]
+    return "\n".join(lines + claims + shown) + "\n"
+
+
+_CLAIMS = ("dialects", "unsupported_variants")
+"""The claims a discovery run finds (a profile's ``modes`` and ``providers`` stay as they were)."""
+
+
+def _file_with_claims(text: str, claims: Sequence[str]) -> str:
+    """A profile file's text with its top-level claims (one line or a multi-line array each) turned into
+    comments (``# before init: ...``, beside the comments that explained them) and the discovered
+    ``claims`` put where its top-level keys end (before its first table)."""
+    out: list[str] = []
+    depth = 0  # open brackets of a claim being commented out
+    top = True
+    placed = False
+    for line in text.splitlines():
+        if depth:
+            depth += line.count("[") - line.count("]")
+            out.append("#   " + line)
+            continue
+        key = line.split("=", 1)[0].strip()
+        if top and "=" in line and key in _CLAIMS:
+            value = line.split("=", 1)[1]
+            depth = max(value.count("[") - value.count("]"), 0)
+            out.append("# before init: " + line)
+            continue
+        if top and line.lstrip().startswith("["):  # the first table: the top-level keys end here
+            top, placed = False, True
+            out += [*claims, ""]
+        out.append(line)
+    if not placed:
+        out += claims
+    return "\n".join(out) + "\n"
+
+
+_PATH_KEYS = re.compile(r"^(expectations|sys_path|scenarios)\s*=(.*)$")
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+def _relocated(text: str, source: Path, out: Path) -> str:
+    """``text`` (a profile of the ``source`` directory) written to ``out``: ``{profile_dir}`` and the
+    relative paths of the keys read relative to the profile become ``source``'s absolute ones, so that
+    they name the same files from there."""
+    if source == out:
+        return text
+    where = source.as_posix()
+
+    def path(m: re.Match[str]) -> str:
+        word = m.group(1)
+        return m.group(0) if word.startswith(("/", "{")) else _q(f"{where}/{word}")
+
+    lines = []
+    for line in text.replace("{profile_dir}", where).splitlines():
+        m = _PATH_KEYS.match(line)
+        lines.append(f"{m.group(1)} ={_QUOTED.sub(path, m.group(2))}" if m else line)
     return "\n".join(lines) + "\n"
+
+
+def _value(v: Any) -> str:
+    """A built-in profile's value as TOML (strings, numbers, booleans, lists and tables of them)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return _q(v)
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_q(str(k))} = {_value(x)}" for k, x in v.items()) + " }"
+    return "[" + ", ".join(_value(x) for x in v) + "]"
 
 
 def _q(text: str) -> str:

@@ -83,6 +83,7 @@ def langgraph_react_openai_responses(request: Any) -> Iterator[Event]:
         model=request.model,
         use_responses_api=True,
         reasoning={"effort": "medium", "summary": "auto"},
+        include=["reasoning.encrypted_content"],  # what a tool loop passes back (langchain-openai docs)
         **_openai_kwargs(request),
     )
     yield from _run(request, llm)

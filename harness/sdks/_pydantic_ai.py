@@ -31,7 +31,12 @@ from harness.events import (
 )
 from harness.sdks._framework import new_messages, optional
 
-__all__ = ["pydantic_ai_anthropic", "pydantic_ai_openai_chat", "pydantic_ai_openai_responses"]
+__all__ = [
+    "chat_settings",
+    "pydantic_ai_anthropic",
+    "pydantic_ai_openai_chat",
+    "pydantic_ai_openai_responses",
+]
 
 
 
@@ -181,7 +186,7 @@ def pydantic_ai_openai_chat(request: Any) -> Iterator[Event]:
     client = _openai_client(request)
     provider = optional("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
     model = optional("pydantic_ai.models.openai").OpenAIChatModel(request.model, provider=provider)
-    yield from _converse(request, model, {"openai_reasoning_effort": "medium", "timeout": 30}, client)
+    yield from _converse(request, model, chat_settings(request), client)
 
 
 def pydantic_ai_openai_responses(request: Any) -> Iterator[Event]:
@@ -213,7 +218,19 @@ def _anthropic_thinking(variant: str | None) -> dict[str, Any]:
     if variant == "adaptive":
         adaptive = {"type": "adaptive", "display": "summarized"}
         return {"anthropic_thinking": adaptive, "anthropic_effort": "medium"}
+    if variant == "omitted":  # display omitted plays those adaptive-only models too (enabled: a 400)
+        return {"anthropic_thinking": {"type": "adaptive", "display": "omitted"}}
     return {"anthropic_thinking": {"type": "enabled", "budget_tokens": 2048}}
+
+
+def chat_settings(request: Any) -> dict[str, Any]:
+    """A pydantic-ai user's Chat Completions settings for the case: a reasoning effort, and the body
+    fields that provider's users add to ask for its reasoning form (thinkwire's request body: MiniMax's
+    reasoning_split, Gemini's include_thoughts), as ``extra_body``."""
+    settings: dict[str, Any] = {"openai_reasoning_effort": "medium", "timeout": 30}
+    if request.body:
+        settings["extra_body"] = dict(request.body)
+    return settings
 
 
 pydantic_ai_anthropic.thinkwire_front_door = "anthropic-messages"  # type: ignore[attr-defined]

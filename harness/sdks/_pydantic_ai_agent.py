@@ -16,7 +16,7 @@ from typing import Any
 
 from harness.events import End, Event
 from harness.sdks._framework import new_messages, optional
-from harness.sdks._pydantic_ai import _anthropic_thinking, _delta_events, _part_events
+from harness.sdks._pydantic_ai import _anthropic_thinking, _delta_events, _part_events, chat_settings
 
 __all__ = ["pydantic_ai_agent_anthropic", "pydantic_ai_agent_openai_chat"]
 
@@ -70,7 +70,7 @@ async def pydantic_ai_agent_openai_chat(request: Any) -> AsyncIterator[Event]:
     )
     provider = optional("pydantic_ai.providers.openai").OpenAIProvider(openai_client=client)
     model = optional("pydantic_ai.models.openai").OpenAIChatModel(request.model, provider=provider)
-    async for ev in _run(request, model, {"openai_reasoning_effort": "medium", "timeout": 30}, client):
+    async for ev in _run(request, model, chat_settings(request), client):
         yield ev
 
 

@@ -253,6 +253,14 @@ def test_second_message_start_is_noticed() -> None:
     assert _notices(_observe([_START, _START, _STOP])) == [("second-lifecycle", "a second message_start")]
 
 
+def test_a_message_event_before_message_start_is_noticed_once() -> None:
+    assert _notices(_observe([_TEXT, _DELTA, _STOP])) == [("before-message-start", "content_block_start")]
+    assert _notices(_observe([_STOP])) == [("before-message-start", "message_stop")]
+    ping, error = _frame({"type": "ping"}), _frame({"type": "error", "error": {"type": "overloaded_error"}})
+    assert _notices(_observe([ping, _START, _TEXT, _DELTA, _STOP])) == []  # ping may come first
+    assert _notices(_observe([error])) == []  # so may an error
+
+
 def test_close_without_end_stops_the_open_block_once() -> None:
     em = ANT.emitter("thinking")
     em.feed([ReasoningDelta("a")])
@@ -632,6 +640,29 @@ def test_anthropic_sdk_skips_frames_without_event_lines() -> None:
     ours = _observe([bare])
     assert _norm(ours) == _norm(CASES[1][2])
     assert _notices(ours) == [("missing-event-line", "message_start")]
+
+
+def test_anthropic_sdk_accumulates_nothing_without_message_start() -> None:
+    """Ground truth of the ``before-message-start`` grammar break: the SDK skips the event a leading BOM
+    left unnamed (message_start), and its MessageStream then accumulates nothing from the rest: the
+    raw events pass, the accumulated ones (``text``, ``thinking``) and the final message never come."""
+    _, body = _body_of("redacted")
+    events = list(
+        _client(b"\xef\xbb\xbf" + body, []).messages.create(
+            model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "hi"}], stream=True
+        )
+    )
+    assert events[0].type == "content_block_start"  # message_start was skipped
+    without = body[body.index(b"event: content_block_start") :]
+    with _client(without, []).messages.stream(
+        model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "hi"}]
+    ) as stream:
+        kinds = {ev.type for ev in stream}
+        assert "content_block_delta" in kinds
+        assert "text" not in kinds
+        with pytest.raises(AssertionError):
+            stream.get_final_message()
+    assert ("before-message-start", "content_block_start") in _notices(_observe([without]))
 
 
 def test_anthropic_sdk_raises_on_the_error_event() -> None:

@@ -178,7 +178,7 @@ def test_profiles() -> None:
     assert profiles["lenient"].shape({}, turn) == turn
     assert profiles["ollama"].shape({"think": True}, turn) == turn
     assert profiles["ollama"].shape({"think": False}, turn) == (TextDelta("t"), End())
-    assert profiles["ollama"].shape({}, turn) == (TextDelta("t"), End())
+    assert profiles["ollama"].shape({}, turn) == turn  # a thinking model thinks unless think is false
     assert profiles["ollama"].validate({"messages": []}, []) is None
     assert OLLAMA.error_body(404, "model not found") == b'{"error":"model not found"}'
 

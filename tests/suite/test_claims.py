@@ -72,6 +72,23 @@ def test_front_variant_flag_pins_the_echo_carrier() -> None:
         RunOptions(sut=url_profile("http://x"), front_variant="reasoning_contnet").resolve()
 
 
+@pytest.mark.parametrize(
+    ("door", "variant", "path"),
+    [
+        ("openai-chat", "reasoning", "/v1/chat/completions"),
+        ("anthropic-messages", "thinking", ""),  # "": the dialect's own path, /v1/messages
+        ("openai-responses", "summary", ""),
+    ],
+)
+def test_a_quick_front_door_asks_in_its_own_variant_at_its_own_path(
+    door: str, variant: str, path: str
+) -> None:
+    """``--front-door anthropic-messages`` without a profile asked in chat's ``reasoning`` variant (a
+    harness error on every case) and posted to /v1/chat/completions."""
+    for profile in (command_profile("gw --port {port}", door), url_profile("http://x", door)):
+        assert (profile.front_variant, profile.path, profile.front_variant_pinned) == (variant, path, False)
+
+
 def test_a_callable_declares_its_claims_where_it_is_defined() -> None:
     @harness.claims(dialects=["anthropic-messages"], providers=["anthropic"], modes=["stream"])
     def sut(request: object) -> list[object]:

@@ -72,6 +72,7 @@ def _writes(case_id: str) -> list[bytes]:
     [
         ("sse-framing/bom[openai-chat:reasoning_content/frames/bom]", b'"reasoning_content":"The user'),
         ("sse-framing/bom[gemini:thought/frames/bom-split]", b'"text": "The user greets me.","thought"'),
+        ("sse-framing/bom[anthropic-messages:thinking/frames/bom]", b'{"type":"message_start"'),
     ],
 )
 def test_the_bom_sits_in_front_of_what_a_check_compares(case_id: str, behind_the_bom: bytes) -> None:

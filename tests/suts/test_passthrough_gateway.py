@@ -19,7 +19,8 @@ from harness.verdict import Verdict
 pytestmark = pytest.mark.slow
 
 GATEWAY = Path(__file__).with_name("passthrough_gateway.py")
-DEEPSEEK = "tools-passback/deepseek-*"
+DEEPSEEK = "tools-passback/deepseek-*"  # reasoning-content, three-turns, empty-reasoning (x stream/nonstream)
+WITH_TEXT = ["tools-passback/deepseek-reasoning-content*", "tools-passback/deepseek-three-turns*"]
 
 
 def gateway(*switches: str, front_variant: str | None = None) -> object:
@@ -51,7 +52,7 @@ def test_the_quick_example_passes_a_correct_gateway() -> None:
 
 def test_a_gateway_that_strips_reasoning_fails_the_deepseek_cases() -> None:
     result = run([DEEPSEEK], sut=gateway("--strip-reasoning"), expectations=None)
-    assert len(result.results) == 4
+    assert len(result.results) == 6
     assert all(r.stream == Verdict.FAIL for r in result.results)
     for message in passback_messages(result):
         assert "rejected the continuation with 400 (deepseek-reasoning-content-missing)" in message
@@ -63,7 +64,7 @@ def test_a_pinned_carrier_is_said_to_be_thinkwires_choice() -> None:
     """A profile pinning front_variant = "reasoning" against a reasoning_content gateway: the strict
     upstream still rejects (the SUT never carries ``reasoning`` over), and the finding says which
     carrier thinkwire sent, why, and what the SUT streamed."""
-    result = run([DEEPSEEK], sut=gateway(front_variant="reasoning"), expectations=None)
+    result = run(WITH_TEXT, sut=gateway(front_variant="reasoning"), expectations=None)
     messages = passback_messages(result)
     assert messages
     failed = [m for m in messages if "rejected" in m]

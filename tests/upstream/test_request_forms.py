@@ -151,6 +151,27 @@ def test_serve_answers_the_default_form_without_the_trigger_and_the_form_with_it
         assert b"signature_delta" in with_  # summarised or omitted, a thinking block keeps its signature
 
 
+@pytest.mark.parametrize("profile", ["lenient", "ollama"])
+@pytest.mark.parametrize(
+    ("extra", "thinks"),
+    [({}, True), ({"think": None}, True), ({"think": True}, True), ({"think": "low"}, True),
+     ({"think": False}, False)],
+)  # fmt: skip
+def test_the_ollama_profile_thinks_as_its_request_forms_row_says(
+    serve: Any, profile: str, extra: Mapping[str, Any], thinks: bool
+) -> None:
+    """The strict ``ollama`` profile and the ``ollama/think`` row agree in both directions: a thinking
+    model thinks when ``think`` is absent (the profile withheld it then), and not when it is false."""
+    from harness.dialects._request_forms import ollama_thinks
+
+    body = {"model": "qwen3", "messages": HELLO, "stream": True, **extra}
+    assert ollama_thinks(body) is thinks
+    serve.load(demo_conversation("ollama", "native", profile))
+    answer = httpx.post(serve.base_url + "/api/chat", json=body, timeout=10).content
+    assert b"Hello! " in answer
+    assert (b'"thinking":"The user' in answer) is thinks, answer[:300]
+
+
 def test_the_request_forms_page_is_current() -> None:
     from pathlib import Path
 

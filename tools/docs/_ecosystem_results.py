@@ -111,10 +111,28 @@ _LITELLM_PHASE = (
     "(completion_extras/litellm_responses_transformation/transformation.py:994-1001), so the "
     "commentary phase of gpt-5.3-codex is lost on the next turn"
 )
+_LITELLM_INCLUDE = (
+    "LiteLLM 1.108.7's chat-to-Responses bridge replays a reasoning item without its id and relies on "
+    "its encrypted_content (completion_extras/litellm_responses_transformation/transformation.py:"
+    "733-745: 'the Responses API ... verifies the encrypted content on its own'), but the request it "
+    "builds never asks for that content (transformation.py:1048-1085 maps the chat fields; no "
+    "include[reasoning.encrypted_content] unless the client sends Responses' own include): the real API "
+    "then sends reasoning items without encrypted_content and the tool turn's reasoning comes back as "
+    "an id-less summary the API cannot use (seen since the mock answers by the request: the request-forms "
+    "row openai-responses/encrypted-content)"
+)
+_RESPONSES_LOOP = tuple(
+    f"tools-passback/{s}[openai-responses:*"
+    for s in (
+        "responses-reasoning-item", "responses-encrypted-content", "xai-encrypted-reasoning",
+        "invalid-tool-input",
+    )
+)  # fmt: skip
 _LITELLM_PASSBACK = (
     ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _LITELLM_SPLIT, ""),
     (_DETAILS_ROWS, _LITELLM_FIELDS, ""),
-    (("tools-passback/responses-phase*",), _LITELLM_PHASE, ""),
+    (("tools-passback/responses-phase*",), _LITELLM_PHASE + "; and " + _LITELLM_INCLUDE, ""),
+    (_RESPONSES_LOOP, _LITELLM_INCLUDE, ""),
     (_MD, _LITELLM_MINIMAX, "https://github.com/BerriAI/litellm/issues/31890"),
 )
 _OPENAI_COMPATIBLE = (
@@ -293,6 +311,17 @@ for _name in (
     "node-openai-chat",
 ):
     KNOWN[_name] = (*KNOWN.get(_name, ()), (_MARKUP, _MARKUP_WHAT, ""))
+KNOWN["pydantic-ai-anthropic"] = (
+    (
+        ("sse-framing/bom[anthropic-messages:*",),
+        "the anthropic SDK's SSE decoder keeps a leading UTF-8 BOM in the first field name "
+        "('\\ufeffevent', anthropic 2.17.0 _streaming.py:424-431), so the event has no name and its "
+        "Stream skips it (_streaming.py:98-99): message_start is lost, and pydantic-ai asserts that the "
+        "first chunk is one (pydantic-ai-slim 2.68.0 models/anthropic/__init__.py:2523): AssertionError, "
+        "the turn fails",
+        "",
+    ),
+)
 KNOWN["node-openai-chat"] = (
     *KNOWN["node-openai-chat"],
     (
@@ -487,6 +516,7 @@ def main(argv: list[str]) -> int:
         "those caused by thinkwire were fixed in thinkwire; what remains is the package's behaviour,",
         "recorded in `profiles/<name>.expectations.toml`.",
         "",
+        *_changes(),
     ]
     for name, requirement in PACKAGES:
         if only and name not in only:
@@ -517,15 +547,26 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def _changes() -> list[str]:
+    """What the last re-run changed (``_ecosystem_changes``), under the introduction."""
+    from tools.docs._ecosystem_changes import CHANGES, COUNTS, NOT_RERUN, RERUN
+
+    if not CHANGES:
+        return []
+    rows = [f"- **{n}**: {why}." for n, why in CHANGES]
+    return [f"What changed in {RERUN}:", "", *rows, "", COUNTS + ".", "", NOT_RERUN + ".", ""]
+
+
 def _merge_sections(old: str, new: str, names: set[str]) -> list[str]:
-    """The old document with the sections of ``names`` replaced by the new run's."""
+    """The old document with the sections of ``names`` replaced by the new run's (and the new run's
+    introduction, which says what the last re-run changed)."""
 
     def split(text: str) -> tuple[str, dict[str, str]]:
         head, *parts = text.split("\n## ")
         return head, {p.split(" ", 1)[0]: "## " + p for p in parts}
 
-    head, old_parts = split(old)
-    _, new_parts = split(new)
+    _, old_parts = split(old)
+    head, new_parts = split(new)
     order = [name for name, _ in PACKAGES]
     merged = {**old_parts, **{k: v for k, v in new_parts.items() if k in names}}
     body = [merged[n].rstrip("\n") for n in order if n in merged]
