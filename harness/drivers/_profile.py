@@ -49,7 +49,11 @@ class Kind:
     """What a SUT kind needs and defaults to: the key its profile must give (``needs``, said as
     ``what``), its default front door, whether it reports token usage and gets a warm-up request, and
     whether its first call also starts it (``cold_start``: a python SUT imports its SDK then; the
-    preflight canary's budget adds the profile's ``ready_timeout``)."""
+    preflight canary's budget adds the profile's ``ready_timeout``), and whether each conversation it
+    carries reaches the upstream on connections of its own, from a server process apart from
+    thinkwire (``own_connections``: a case that cancels is judged on its own upstream connection
+    closing, which the other cases in flight do not touch: it need not run alone), and whether it
+    runs inside thinkwire's interpreter (``in_process``)."""
 
     needs: str
     what: str
@@ -58,6 +62,8 @@ class Kind:
     usage: bool = True
     warmup: bool = False
     cold_start: bool = False
+    own_connections: bool = False
+    in_process: bool = False
 
     @property
     def starts_a_process(self) -> bool:
@@ -66,9 +72,15 @@ class Kind:
 
 
 KIND_TABLE: dict[str, Kind] = {
-    "gateway": Kind("command", "a command", 'e.g. command = ["my-gateway", "--port", "{port}"]', warmup=True),
-    "url": Kind("url", "the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"', warmup=True),
-    "python": Kind("callable", 'callable = "module:function"', cold_start=True),
+    "gateway": Kind(
+        "command", "a command", 'e.g. command = ["my-gateway", "--port", "{port}"]', warmup=True,
+        own_connections=True,
+    ),
+    "url": Kind(
+        "url", "the URL of the running SUT", 'e.g. url = "http://127.0.0.1:8080"', warmup=True,
+        own_connections=True,
+    ),
+    "python": Kind("callable", 'callable = "module:function"', cold_start=True, in_process=True),
     "cli": Kind("command", "a command", 'e.g. command = ["my-agent", "{prompt}"]', "pi-json", usage=False),
     "adapter": Kind("command", "a command", 'e.g. command = ["node", "adapter.mjs"]'),
 }

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from harness.catalog._case import Case
+from harness.drivers import KIND_TABLE
 from harness.judge import CaseView
 from harness.upstream import Disconnect, Gate, Stall
 from harness.verdict import CaseResult, Status
@@ -35,6 +36,7 @@ __all__ = [
     "default_concurrency",
     "gated",
     "spread",
+    "waits",
 ]
 
 MAX_LANES = 8
@@ -52,12 +54,15 @@ RunOne = Callable[[Case], tuple[CaseResult, CaseView | None, bool]]
 """Runs one case to its result: (result, view, the SUT is still alive)."""
 
 
-def default_concurrency(latency_s: float | None, kind: str) -> int:
+def default_concurrency(latency_s: float | None, kind: str, declared: bool = False) -> int:
     """Cases in flight by default: ``MAX_LANES`` through a SUT that works in a process of its own
     (gateway, URL) and answered the warm-up (``latency_s``, its first-byte latency); 1 through an
-    in-process (``python``) SUT, which shares the interpreter with the harness (nothing to overlap),
-    and through a SUT the preflight measured nothing of."""
-    if kind == "python" or latency_s is None:
+    in-process (``python``) SUT, which shares the interpreter with the harness, unless its callable
+    ``declared`` that it carries several conversations at once (``thinkwire_concurrent = True``:
+    thinkwire cannot know that a callable is thread-safe); then ``MAX_LANES`` too, which overlaps
+    the gates a buffering SUT makes wait (a correct one runs as fast at 8 as at 1); 1 through a SUT
+    the preflight measured nothing of."""
+    if latency_s is None or (KIND_TABLE[kind].in_process and not declared):
         return 1
     return MAX_LANES
 
@@ -68,16 +73,22 @@ def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
         return "CLI cleanup: the SUT's process tree and session dir are watched"
     if kind == "cli" and PROCESS_FAULTS.intersection(faults):
         return f"process-level fault switch ({', '.join(sorted(PROCESS_FAULTS.intersection(faults)))})"
-    if any(t.cancel is not None for t in case.turns):
+    own = KIND_TABLE[kind].own_connections  # a held or closed connection is then this case's alone
+    if any(t.cancel is not None for t in case.turns) and not own:
         return "cancellation: the upstream connection must close after the client's cancel"
-    if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
+    steps = [s for t in case.turns for s in t.steps]
+    if any(isinstance(s, Disconnect) or (isinstance(s, Stall) and not own) for s in steps):
         return "process-level fault: the upstream cuts or holds its connection"
     return ""
 
 
-def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> list[tuple[int, Case]]:
-    """``jobs`` in the order to start them: the cases that may wait (``waits``: :func:`gated`) spread
-    evenly over the first three quarters, among the others (each group in its own order). A SUT
+def spread(
+    jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool], head: int = 0
+) -> list[tuple[int, Case]]:
+    """``jobs`` in the order to start them: the first ``head`` of the others, then the cases that may
+    wait (``waits``: :func:`gated`) spread evenly over the first three quarters of the rest, among the
+    others (each group in its own order). ``head``: the cases that finish before a gated one starts,
+    so that the gates' timeout under load is measured, not guessed (``LoadLatency``). A SUT
     that buffers makes a gated case wait its gates' timeouts out, with nothing to do on either side;
     side by side, such cases fill every lane while the SUT sits idle, and then the other cases queue
     up for it, each slowed by seven neighbours (measured on the LiteLLM proxy: 54 gated cases of 2 s
@@ -90,6 +101,8 @@ def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> l
         (waiting if waits(job[1]) else rest).append(job)
     if not waiting or not rest:
         return list(jobs)
+    if head:
+        return rest[:head] + spread([*rest[head:], *waiting], waits) if len(rest) > head else list(jobs)
     span = max(1, (3 * len(rest)) // 4)  # the others among which the waiting cases go
     out: list[tuple[int, Case]] = []
     g = 0
@@ -104,6 +117,12 @@ def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> l
 def gated(case: Case) -> bool:
     """The case's upstream script holds a frame until the client has seen an earlier one."""
     return any(isinstance(s, Gate) for t in case.turns for s in t.steps)
+
+
+def waits(case: Case) -> bool:
+    """The case may keep its lane waiting on the SUT: a gate (waited out when the SUT buffers) or a
+    stall (held until the client leaves: a cancel that a buffering SUT makes late waits it out)."""
+    return gated(case) or any(isinstance(s, Stall) for t in case.turns for s in t.steps)
 
 
 class Aside(Protocol):
@@ -145,7 +164,8 @@ class Lanes:
     stops the SUT on an interrupt; ``solo()`` is called once the shared cases are done, before the
     cases that run alone (one conversation in flight, as in a serial run); ``aside``, a second instance
     of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
-    cannot run run after them). :meth:`round` returns the cases it did not run."""
+    cannot run run after them); ``head``, the cases started before the first that ``waits``
+    (:func:`spread`). :meth:`round` returns the cases it did not run."""
 
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
@@ -162,8 +182,10 @@ class Lanes:
         solo: Callable[[], None] = lambda: None,
         waits: Callable[[Case], bool] = lambda case: False,
         aside: Aside | None = None,
+        head: int = 0,
     ) -> None:
         self.lanes = max(1, lanes)
+        self.head = head
         self.run_one = run_one
         self.alone = alone
         self.finish = finish
@@ -189,7 +211,7 @@ class Lanes:
                 solo.append((i, case, why))
             else:
                 shared.append((i, case))
-        shared = deque(spread(shared, self.waits))
+        shared = deque(spread(shared, self.waits, self.head))
         try:
             if self.aside is not None and solo:
                 self._send_aside(solo)

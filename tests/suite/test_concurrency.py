@@ -89,7 +89,7 @@ def test_alone_cases_run_on_a_second_gateway_instance_that_is_gone_when_the_run_
                      progress=lambda _n, _total, r: came.append((time.monotonic(), r)))  # fmt: skip
     assert_same(serial, concurrent)
     aside = [t - r.duration_s for t, r in came if r.alone.endswith(ASIDE_NOTE)]  # when each started
-    assert len(aside) == 2
+    assert len(aside) == 1  # the upstream cutting its connection (a cancel shares the gateway)
     # the second instance's first case started while the shared ones ran: before the last one ended
     assert min(aside) < max(t for t, r in came if not r.alone)
     assert {p.pid for p in me.children(recursive=True)} - before == set()  # both instances stopped
