@@ -97,6 +97,9 @@ class Timeline:
         self._changed = threading.Condition(self._lock)
         self._waiting = 0
         """Threads inside :meth:`wait_for`: with none, appending skips the notification."""
+        self.writing = 0
+        """Write runs between their socket send and their record, counted by the one thread that
+        writes them (the mock's): the SUT may already hold bytes the timeline has not got yet."""
         self._tag_keys: dict[frozenset[str], tuple[str, ...]] = {}
         """Each write's tag set, sorted once per distinct set (a stream has a handful)."""
         self._infos: dict[tuple[tuple[str, ...], int | None], Mapping[str, Any]] = {}
@@ -162,6 +165,20 @@ class Timeline:
             )
         if self._waiting:
             self._notify()
+
+    def quiesce(self, timeout: float = 2.0) -> bool:
+        """Wait (at most ``timeout`` seconds) until no write run is between its send and its record,
+        so that a reader sees every byte the SUT could have read: the client can get an answer and
+        the case be judged while the mock's thread, preempted right after its send, has not recorded
+        the write yet. False when the wait ran out (the record is then what it is)."""
+        if not self.writing:
+            return True
+        deadline = time.monotonic() + timeout
+        while self.writing:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.0005)  # hands the GIL to the writing thread, which needs a few microseconds
+        return True
 
     def _key(self, tags: frozenset[str]) -> tuple[str, ...]:
         """A tag set, sorted once per distinct set (a stream has a handful)."""

@@ -248,6 +248,7 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
 
 
 def build_view(case: Any, timeline: Timeline, kind: str) -> CaseView:
+    timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
     for e in entries:  # one pass: every turn's selections below are lookups

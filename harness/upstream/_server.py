@@ -321,13 +321,16 @@ class _Run:
                     continue
                 while datas:
                     times: list[int] = []
+                    tl.writing += 1  # sent but not yet recorded: a reader waits (Timeline.quiesce)
                     try:
                         sent, push = resp.put_all(datas, times)
                     except ConnectionError:
                         tl.add_writes("upstream", turn, times, datas, tags, frames)
+                        tl.writing -= 1
                         self.lost()
                         return
                     tl.add_writes("upstream", turn, times, datas, tags, frames)
+                    tl.writing -= 1
                     if not push:
                         if sent < len(datas):  # the peer left before the next write
                             self.gone()
