@@ -67,13 +67,15 @@ def default_concurrency(latency_s: float | None, kind: str, declared: bool = Fal
     return MAX_LANES
 
 
-def alone_reason(case: Case, kind: str, faults: Sequence[str] = ()) -> str:
-    """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight)."""
+def alone_reason(case: Case, kind: str, faults: Sequence[str] = (), declared: bool = False) -> str:
+    """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight).
+    ``declared``: an in-process callable said it carries several conversations at once (each call
+    then has upstream connections of its own, as a process SUT's conversations do)."""
     if kind == "cli" and case.scenario.category == "cleanup":
         return "CLI cleanup: the SUT's process tree and session dir are watched"
     if kind == "cli" and PROCESS_FAULTS.intersection(faults):
         return f"process-level fault switch ({', '.join(sorted(PROCESS_FAULTS.intersection(faults)))})"
-    own = KIND_TABLE[kind].own_connections  # a held or closed connection is then this case's alone
+    own = KIND_TABLE[kind].own_connections or declared  # a held or closed connection: this case's
     if any(t.cancel is not None for t in case.turns) and not own:
         return "cancellation: the upstream connection must close after the client's cancel"
     steps = [s for t in case.turns for s in t.steps]
@@ -165,7 +167,10 @@ class Lanes:
     cases that run alone (one conversation in flight, as in a serial run); ``aside``, a second instance
     of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
     cannot run run after them); ``head``, the cases started before the first that ``waits``
-    (:func:`spread`). :meth:`round` returns the cases it did not run."""
+    (:func:`spread`). The cases that may wait (``waits``: a gate, a stall) have ``lanes`` of their
+    own beside the others' ``lanes``: a SUT that buffers makes them sit out their waits with nothing
+    to do on either side, which then holds up no other case (and on a correct SUT they wait on
+    nothing). :meth:`round` returns the cases it did not run."""
 
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
@@ -201,6 +206,7 @@ class Lanes:
         self._aside_lane: threading.Thread | None = None
         self._aside_left = 0
         """Cases handed to the aside lane whose message has not come yet."""
+        self._started = 0
 
     def round(self, cases: Sequence[Case]) -> list[tuple[int, Case]]:
         solo: list[tuple[int, Case, str]] = []
@@ -233,8 +239,8 @@ class Lanes:
         SUT could not be restarted."""
         dead = False
         while jobs or self._flight or self._aside_left:
-            while jobs and not dead and len(self._flight) < self.lanes:
-                self._launch(*jobs.popleft())
+            while jobs and not dead and (job := self._next(jobs)) is not None:
+                self._launch(*job)
             done = self._done.get()
             if done.why is not None:
                 self._from_aside(done, solo)
@@ -297,12 +303,28 @@ class Lanes:
         else:
             self.finish(done.index, done.result, done.view)
 
+    def _next(self, jobs: deque[tuple[int, Case]]) -> tuple[int, Case] | None:
+        """The first of ``jobs`` (taken out) that a lane is free for: ``lanes`` for the cases that may
+        wait (``waits``), once ``head`` cases have started (or only such cases are left), and ``lanes``
+        for the others; None: none."""
+        waiting = sum(self.waits(d.case) for d in self._flight.values())
+        begun = self._started >= self.head or all(self.waits(c) for _, c in jobs)  # (none else to start)
+        room = {True: begun and waiting < self.lanes, False: len(self._flight) - waiting < self.lanes}
+        if not room[True] and not room[False]:
+            return None
+        for k, job in enumerate(jobs):
+            if room[self.waits(job[1])]:
+                del jobs[k]
+                return job
+        return None
+
     def _launch(self, index: int, case: Case) -> None:
         for other in self._flight.values():
             other.shared = True
         done = _Done(index, case, shared=bool(self._flight))
         self._flight[index] = done
-        if len(self._workers) < self.lanes:  # a lane is a thread kept for the round (not one per case)
+        self._started += 1
+        if len(self._workers) < len(self._flight):  # a lane is a thread kept for the round
             worker = threading.Thread(target=self._work, name="thinkwire-lane", daemon=True)
             self._workers.append(worker)
             worker.start()

@@ -436,13 +436,16 @@ class _Round:
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
         kind, faults = profile.kind, profile.faults
+        declared = bool(getattr(live.driver, "concurrent", False))  # (a python callable's say)
         aside = None
         if worth_aside(profile, len(cases), lanes, self.limits):
             aside = AsideSUT(profile, self.sut.fn, self.limits, self.opts.keep_timelines, _start_driver)
         run = Lanes(
             lanes,
             self.run_one,
-            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, kind, faults),
+            alone=lambda case: (
+                "" if unsupported_reason(case, profile) else alone_reason(case, kind, faults, declared)
+            ),
             finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,

@@ -106,9 +106,8 @@ def test_reference_sdk_same_verdicts_at_concurrency_4() -> None:
     assert_same(serial, concurrent)
     sockets = [r for r in concurrent.results if "openai-responses-ws:" in r.case_id]
     assert len(sockets) == 4  # a chained response.create is routed by the response it continues:
-    alone = {r.case_id: r.alone for r in sockets if r.alone}  # in flight, but the cancel
-    assert list(alone) == ["errors-cancellation/websocket-cancel[openai-responses-ws:summary/frames]"]
-    assert next(iter(alone.values())).startswith("cancellation")
+    # in flight, the cancel too: the reference SDK declares it carries conversations at once
+    assert [r.case_id for r in sockets if r.alone] == []
 
 
 @pytest.mark.slow

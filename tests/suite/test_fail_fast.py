@@ -6,14 +6,15 @@ in-process callable that declares it is thread-safe gets several cases in flight
 
 from __future__ import annotations
 
+import threading
 from types import SimpleNamespace
 from typing import Any
 
 from harness.catalog._case import Case
 from harness.runner import load_cases, run
-from harness.runner._concurrent import alone_reason, default_concurrency, spread, waits
+from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, spread, waits
 from harness.runner._gate_wait import GateLearning
-from harness.verdict import Status, Verdict
+from harness.verdict import CaseResult, Status, Verdict
 
 GATED = "incrementality/gated-reasoning[openai-chat:*/frames]"
 
@@ -111,8 +112,8 @@ def _cases(*ids: str) -> list[Case]:
 def test_cancellation_and_stall_cases_share_a_process_sut_but_not_an_in_process_one() -> None:
     """A gateway or URL SUT reaches the upstream on connections of its own per conversation: a case
     that cancels, or whose upstream holds its connection, is judged on its own connection, with
-    other cases in flight. In process (and for a CLI), they still run alone; an upstream that cuts
-    its connection runs alone everywhere."""
+    other cases in flight. In process (unless the callable declared it is thread-safe) and for a
+    CLI, they still run alone; an upstream that cuts its connection runs alone everywhere."""
     cancels = _cases("errors-cancellation/client-cancel[openai-chat:*]")
     cuts = _cases("errors-cancellation/upstream-disconnect[openai-chat:*]")
     assert cancels
@@ -122,6 +123,9 @@ def test_cancellation_and_stall_cases_share_a_process_sut_but_not_an_in_process_
         assert all(alone_reason(c, kind) for c in cuts)
     for kind in ("python", "cli"):
         assert all(alone_reason(c, kind) for c in cancels)
+    # an in-process callable that declared it carries several conversations at once: as a process
+    assert [alone_reason(c, "python", declared=True) for c in cancels] == [""] * len(cancels)
+    assert all(alone_reason(c, "python", declared=True) for c in cuts)
 
 
 def test_the_first_cases_started_wait_on_nothing() -> None:
@@ -148,3 +152,76 @@ def test_an_in_process_callable_that_declares_it_is_thread_safe_gets_cases_in_fl
     out = run([GATED], sut="reference-sdk")
     assert out.concurrency == 8
     assert all(r.stream == Verdict.PASS for r in out.results)
+
+
+class _Job:
+    def __init__(self, n: int, waits: bool) -> None:
+        self.n, self.waits = n, waits
+
+
+def test_cases_that_wait_have_lanes_of_their_own() -> None:
+    """With one lane, a case that waits (a gate a buffering SUT makes it sit out) holds up no other
+    case: the waiting case stays in flight until every other case has run beside it. On main the one
+    lane is the waiting case's until it ends (it then gives up after 10 s, unreleased)."""
+    others = threading.Event()
+    released: list[bool] = []
+    flight: list[int] = []
+    lock = threading.Lock()
+    in_flight = 0
+
+    def run_one(job: Any) -> tuple[CaseResult, None, bool]:
+        nonlocal in_flight
+        with lock:
+            in_flight += 1
+            flight.append(in_flight)
+        if job.waits:
+            released.append(others.wait(10))
+        elif job.n == 3:  # the last of the others
+            others.set()
+        with lock:
+            in_flight -= 1
+        return (
+            CaseResult(case_id=str(job.n), scenario_id="s", requirement="", category="c", sut="f"),
+            None,
+            True,
+        )
+
+    finished: list[int] = []
+    lanes = Lanes(
+        1,
+        run_one,  # type: ignore[arg-type]
+        alone=lambda job: "",
+        finish=lambda i, r, v: finished.append(i),
+        restart=lambda: True,
+        stop=lambda: None,
+        waits=lambda job: job.waits,  # type: ignore[attr-defined]
+        head=1,
+    )
+    jobs = [_Job(0, False), _Job(1, True), _Job(2, False), _Job(3, False)]
+    assert lanes.round(jobs) == []  # type: ignore[arg-type]
+    assert sorted(finished) == [0, 1, 2, 3]
+    assert released == [True]
+    assert max(flight) == 2  # one lane for the waiting case, one for the others: never more
+
+
+def test_a_round_of_only_waiting_cases_starts_them_without_a_head() -> None:
+    """``head`` holds the waiting cases back only while other cases are left to start first."""
+    ran: list[int] = []
+
+    def run_one(job: Any) -> tuple[CaseResult, None, bool]:
+        ran.append(job.n)
+        result = CaseResult(case_id=str(job.n), scenario_id="s", requirement="", category="c", sut="f")
+        return result, None, True
+
+    lanes = Lanes(
+        8,
+        run_one,  # type: ignore[arg-type]
+        alone=lambda job: "",
+        finish=lambda i, r, v: None,
+        restart=lambda: True,
+        stop=lambda: None,
+        waits=lambda job: job.waits,  # type: ignore[attr-defined]
+        head=12,
+    )
+    assert lanes.round([_Job(0, True), _Job(1, True)]) == []  # type: ignore[arg-type]
+    assert sorted(ran) == [0, 1]
