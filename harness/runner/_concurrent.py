@@ -36,6 +36,7 @@ __all__ = [
     "default_concurrency",
     "gated",
     "spread",
+    "stalls",
     "waits",
 ]
 
@@ -85,12 +86,16 @@ def alone_reason(case: Case, kind: str, faults: Sequence[str] = (), declared: bo
 
 
 def spread(
-    jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool], head: int = 0
+    jobs: Sequence[tuple[int, Case]],
+    waits: Callable[[Case], bool],
+    head: int = 0,
+    first: Callable[[Case], bool] | None = None,
 ) -> list[tuple[int, Case]]:
     """``jobs`` in the order to start them: the first ``head`` of the others, then the cases that may
     wait (``waits``: :func:`gated`) spread evenly over the first three quarters of the rest, among the
-    others (each group in its own order). ``head``: the cases that finish before a gated one starts,
-    so that the gates' timeout under load is measured, not guessed (``LoadLatency``). A SUT
+    others (each group in its own order; those ``first`` says first among those that wait). ``head``: the
+    cases that finish before a gated one starts, so that the gates' timeout under load is measured,
+    not guessed (``LoadLatency``). A SUT
     that buffers makes a gated case wait its gates' timeouts out, with nothing to do on either side;
     side by side, such cases fill every lane while the SUT sits idle, and then the other cases queue
     up for it, each slowed by seven neighbours (measured on the LiteLLM proxy: 54 gated cases of 2 s
@@ -101,10 +106,12 @@ def spread(
     rest: list[tuple[int, Case]] = []
     for job in jobs:
         (waiting if waits(job[1]) else rest).append(job)
-    if not waiting or not rest:
-        return list(jobs)
+    if first is not None:  # (the longest waits, a stall's, begin first)
+        waiting.sort(key=lambda job: not first(job[1]))
+    if not waiting or not rest or len(rest) <= head:
+        return rest + waiting  # (one group: as given, those ``first`` says first)
     if head:
-        return rest[:head] + spread([*rest[head:], *waiting], waits) if len(rest) > head else list(jobs)
+        return rest[:head] + spread([*rest[head:], *waiting], waits)
     span = max(1, (3 * len(rest)) // 4)  # the others among which the waiting cases go
     out: list[tuple[int, Case]] = []
     g = 0
@@ -121,10 +128,15 @@ def gated(case: Case) -> bool:
     return any(isinstance(s, Gate) for t in case.turns for s in t.steps)
 
 
+def stalls(case: Case) -> bool:
+    """The case's upstream holds its connection until the client leaves (or a stall's timeout)."""
+    return any(isinstance(s, Stall) for t in case.turns for s in t.steps)
+
+
 def waits(case: Case) -> bool:
     """The case may keep its lane waiting on the SUT: a gate (waited out when the SUT buffers) or a
     stall (held until the client leaves: a cancel that a buffering SUT makes late waits it out)."""
-    return gated(case) or any(isinstance(s, Stall) for t in case.turns for s in t.steps)
+    return gated(case) or stalls(case)
 
 
 class Aside(Protocol):
@@ -167,10 +179,12 @@ class Lanes:
     cases that run alone (one conversation in flight, as in a serial run); ``aside``, a second instance
     of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
     cannot run run after them); ``head``, the cases started before the first that ``waits``
-    (:func:`spread`). The cases that may wait (``waits``: a gate, a stall) have ``lanes`` of their
-    own beside the others' ``lanes``: a SUT that buffers makes them sit out their waits with nothing
-    to do on either side, which then holds up no other case (and on a correct SUT they wait on
-    nothing). :meth:`round` returns the cases it did not run."""
+    (:func:`spread`; ``first``: those that begin first among the cases that may wait). The cases
+    that may wait (``waits``: a gate, a stall) have ``lanes`` of their own beside the others'
+    ``lanes``: a SUT that buffers makes them sit out their waits with nothing to do on either side,
+    which then holds up no other case (and on a correct SUT they wait on nothing); once the others
+    have all started, they may take the lanes the others leave idle. :meth:`round` returns the
+    cases it did not run."""
 
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
@@ -188,9 +202,10 @@ class Lanes:
         waits: Callable[[Case], bool] = lambda case: False,
         aside: Aside | None = None,
         head: int = 0,
+        first: Callable[[Case], bool] | None = None,
     ) -> None:
         self.lanes = max(1, lanes)
-        self.head = head
+        self.head, self.first = head, first
         self.run_one = run_one
         self.alone = alone
         self.finish = finish
@@ -217,7 +232,7 @@ class Lanes:
                 solo.append((i, case, why))
             else:
                 shared.append((i, case))
-        shared = deque(spread(shared, self.waits, self.head))
+        shared = deque(spread(shared, self.waits, self.head, self.first))
         try:
             if self.aside is not None and solo:
                 self._send_aside(solo)
@@ -305,11 +320,13 @@ class Lanes:
 
     def _next(self, jobs: deque[tuple[int, Case]]) -> tuple[int, Case] | None:
         """The first of ``jobs`` (taken out) that a lane is free for: ``lanes`` for the cases that may
-        wait (``waits``), once ``head`` cases have started (or only such cases are left), and ``lanes``
-        for the others; None: none."""
+        wait (``waits``), once ``head`` cases have started (or only such cases are left: then the
+        others' idle lanes too), and ``lanes`` for the others; None: none."""
         waiting = sum(self.waits(d.case) for d in self._flight.values())
-        begun = self._started >= self.head or all(self.waits(c) for _, c in jobs)  # (none else to start)
-        room = {True: begun and waiting < self.lanes, False: len(self._flight) - waiting < self.lanes}
+        only = all(self.waits(c) for _, c in jobs)  # no other case is left to start
+        cap = 2 * self.lanes - (len(self._flight) - waiting) if only else self.lanes  # + the idle lanes
+        room = {True: (self._started >= self.head or only) and waiting < cap,
+                False: len(self._flight) - waiting < self.lanes}  # fmt: skip
         if not room[True] and not room[False]:
             return None
         for k, job in enumerate(jobs):

@@ -42,7 +42,7 @@ from harness.runner._case_run import (
     set_verdicts,
     unsupported_reason,
 )
-from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, waits
+from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
 from harness.runner._gate_wait import GateLearning
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
 from harness.runner._preflight import MEASURED, WARMED, canary_case, check_sut, preflight_profile
@@ -453,6 +453,7 @@ class _Round:
             waits=waits,
             aside=aside,
             head=lanes + LoadLatency.MIN,  # the gates' timeout under load is measured before one waits
+            first=stalls,
         )
         self.upstream.strict_routing = True
         self.limits.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)

@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.catalog._case import Case
 from harness.runner import load_cases, run
-from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, spread, waits
+from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, spread, stalls, waits
 from harness.runner._gate_wait import GateLearning
 from harness.verdict import CaseResult, Status, Verdict
 
@@ -135,14 +135,16 @@ def test_the_first_cases_started_wait_on_nothing() -> None:
                    "errors-cancellation/client-cancel")  # fmt: skip
     jobs = list(enumerate(cases))
     head = 12
-    out = spread(jobs, waits, head)
+    out = spread(jobs, waits, head, first=stalls)
     assert sorted(out, key=lambda j: j[0]) == jobs
     assert not any(waits(c) for _, c in out[:head])
     assert any(waits(c) for _, c in out[head : 2 * head])  # then spread, not left for the end
-    stalls = [k for k, (_, c) in enumerate(out) if c.scenario.id == "errors-cancellation/client-cancel"]
-    assert stalls
-    assert all(waits(out[k][1]) for k in stalls)
-    assert max(stalls) < len(out) - 5  # spread among the others, not left for the end
+    held = [k for k, (_, c) in enumerate(out) if c.scenario.id == "errors-cancellation/client-cancel"]
+    assert held
+    assert all(waits(out[k][1]) for k in held)
+    assert max(held) < len(out) - 5  # spread among the others, not left for the end
+    waiting = [c for _, c in out if waits(c)]
+    assert waiting[: len(held)] == [out[k][1] for k in held]  # the longest waits begin first
 
 
 def test_an_in_process_callable_that_declares_it_is_thread_safe_gets_cases_in_flight() -> None:
@@ -204,17 +206,24 @@ def test_cases_that_wait_have_lanes_of_their_own() -> None:
     assert max(flight) == 2  # one lane for the waiting case, one for the others: never more
 
 
-def test_a_round_of_only_waiting_cases_starts_them_without_a_head() -> None:
-    """``head`` holds the waiting cases back only while other cases are left to start first."""
-    ran: list[int] = []
+def test_a_round_of_only_waiting_cases_starts_them_without_a_head_in_the_idle_lanes_too() -> None:
+    """``head`` holds the waiting cases back only while other cases are left to start first; once
+    none is, the waiting cases take the others' idle lanes too: with one lane a side, two waiting
+    cases are in flight together (each waits, bounded, for the other to be)."""
+    both = threading.Barrier(2, timeout=10)
+    met: list[bool] = []
 
     def run_one(job: Any) -> tuple[CaseResult, None, bool]:
-        ran.append(job.n)
+        try:
+            both.wait()
+            met.append(True)
+        except threading.BrokenBarrierError:
+            met.append(False)
         result = CaseResult(case_id=str(job.n), scenario_id="s", requirement="", category="c", sut="f")
         return result, None, True
 
     lanes = Lanes(
-        8,
+        1,
         run_one,  # type: ignore[arg-type]
         alone=lambda job: "",
         finish=lambda i, r, v: None,
@@ -224,4 +233,4 @@ def test_a_round_of_only_waiting_cases_starts_them_without_a_head() -> None:
         head=12,
     )
     assert lanes.round([_Job(0, True), _Job(1, True)]) == []  # type: ignore[arg-type]
-    assert sorted(ran) == [0, 1]
+    assert met == [True, True]
