@@ -180,7 +180,7 @@ class Lanes:
     of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
     cannot run run after them); ``head``, the cases started before the first that ``waits``
     (:func:`spread`; ``first``: those that begin first among the cases that may wait). The cases
-    that may wait (``waits``: a gate, a stall) have ``lanes`` of their own beside the others'
+    that may wait (``waits``: a gate, a stall) have twice ``lanes`` of their own beside the others'
     ``lanes``: a SUT that buffers makes them sit out their waits with nothing to do on either side,
     which then holds up no other case (and on a correct SUT they wait on nothing); once the others
     have all started, they may take the lanes the others leave idle. :meth:`round` returns the
@@ -319,12 +319,12 @@ class Lanes:
             self.finish(done.index, done.result, done.view)
 
     def _next(self, jobs: deque[tuple[int, Case]]) -> tuple[int, Case] | None:
-        """The first of ``jobs`` (taken out) that a lane is free for: ``lanes`` for the cases that may
-        wait (``waits``), once ``head`` cases have started (or only such cases are left: then the
-        others' idle lanes too), and ``lanes`` for the others; None: none."""
+        """The first of ``jobs`` (taken out) that a lane is free for: twice ``lanes`` for the cases
+        that may wait (``waits``), once ``head`` cases have started (or only such cases are left: then
+        the others' idle lanes too), and ``lanes`` for the others; None: none."""
         waiting = sum(self.waits(d.case) for d in self._flight.values())
         only = all(self.waits(c) for _, c in jobs)  # no other case is left to start
-        cap = 2 * self.lanes - (len(self._flight) - waiting) if only else self.lanes  # + the idle lanes
+        cap = 2 * self.lanes + (self.lanes - (len(self._flight) - waiting) if only else 0)  # + idle lanes
         room = {True: (self._started >= self.head or only) and waiting < cap,
                 False: len(self._flight) - waiting < self.lanes}  # fmt: skip
         if not room[True] and not room[False]:

@@ -203,7 +203,7 @@ def test_cases_that_wait_have_lanes_of_their_own() -> None:
     assert lanes.round(jobs) == []  # type: ignore[arg-type]
     assert sorted(finished) == [0, 1, 2, 3]
     assert released == [True]
-    assert max(flight) == 2  # one lane for the waiting case, one for the others: never more
+    assert max(flight) == 2  # a lane of its own for the waiting case beside the others' one
 
 
 def test_a_round_of_only_waiting_cases_starts_them_without_a_head_in_the_idle_lanes_too() -> None:
