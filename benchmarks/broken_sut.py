@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROUNDS = 2
+ROUNDS = 3
 RUNS = [
     ("reference gateway, whole catalog", ["--sut", "reference"]),
     ("in process (reference-sdk), whole catalog", ["--sut", "reference-sdk"]),
