@@ -51,6 +51,10 @@ class Kind:
     survives_a_stuck_case: bool = True
     """After a case that timed out or overran the byte cap it is used as it is (False: thinkwire
     restarts it, as such a case may have left the process wedged)."""
+    own_connections: bool = False
+    """Each conversation it carries reaches the upstream on connections of its own, from a server
+    process apart from thinkwire: a case that cancels or stalls is judged on its own upstream
+    connection, which the other cases in flight do not touch, so it need not run alone."""
     second_instance: bool = False
     """thinkwire can start a second instance, with an upstream of its own, for the cases that need the
     SUT to themselves (``--concurrency``)."""
@@ -70,6 +74,7 @@ KIND_TABLE: dict[str, Kind] = {
         example='e.g. command = ["my-gateway", "--port", "{port}"]',
         warmup=True,
         at_url=True,
+        own_connections=True,
         survives_a_stuck_case=False,
         second_instance=True,
     ),
@@ -79,6 +84,7 @@ KIND_TABLE: dict[str, Kind] = {
         example='e.g. url = "http://127.0.0.1:8080"',
         warmup=True,
         at_url=True,
+        own_connections=True,
     ),
     "python": Kind(
         needs="callable",

@@ -17,7 +17,8 @@ thinkwire's, is what the upstream sees; values with a ``close()`` are closed whe
 ends). ``front_door`` is the event style the adapter speaks: the
 profile's ``front_door``, or the callable's ``thinkwire_front_door`` attribute (``openai-chat`` for
 chat-like events, ``openai-responses`` for Responses-like ones). The profile's ``sys_path`` is put
-on ``sys.path`` before the import.
+on ``sys.path`` before the import. A callable that may be called from several threads at once says
+so with ``thinkwire_concurrent = True``: a run then puts several cases in flight by default.
 """
 
 from __future__ import annotations
@@ -203,6 +204,8 @@ class PythonDriver:
         self.front_door = profile.front_door
         self.loop: LoopThread | None = None  # async SUTs: the event loop the driver owns
         self.async_http: httpx.AsyncClient | None = None
+        self.concurrent = False
+        """The callable says it carries several conversations at once (``thinkwire_concurrent``)."""
 
     def _client(self) -> httpx.Client:
         import httpx  # here: a run whose SUT is no Python callable never pays for its import
@@ -224,6 +227,7 @@ class PythonDriver:
                     f"dialect (use 'openai-chat' for chat-like events, 'openai-responses' for Responses-like)"
                 )
             self.front_door = str(declared)
+        self.concurrent = getattr(self.fn, "thinkwire_concurrent", False) is True
         if is_async(self.fn):
             self.loop = LoopThread()
             import httpx

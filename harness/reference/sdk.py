@@ -79,6 +79,11 @@ def reference_sdk(request: SDKRequest) -> Iterator[Event]:
         time.sleep(retry)  # the provider's Retry-After: the SDK's own pacing, not a test's
 
 
+reference_sdk.thinkwire_concurrent = True  # type: ignore[attr-defined]
+"""Each call keeps its state to itself (the shared ``httpx.Client`` is thread-safe): thinkwire may
+put several cases in flight through it."""
+
+
 def _attempt(
     request: SDKRequest,
     dialect: Any,

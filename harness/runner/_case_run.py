@@ -9,6 +9,7 @@ raises for a SUT's sake.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import math
 import threading
 import time
@@ -30,6 +31,7 @@ from harness.drivers import (
 )
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.judge import CANCEL_BOUND_S, CaseView, build_view, case_checks, premise_findings, weigh
+from harness.runner._gate_wait import GateLearning, shortened_note
 from harness.runner._summary import summarise_timeline
 from harness.timeline import Entry, Timeline
 from harness.verdict import Axis, CaseResult, Finding, Status, Verdict, worst
@@ -71,6 +73,10 @@ class Limits:
     load: LoadLatency | None = None
     """While cases share the SUT (``--concurrency``): how long it takes to hand on a stream, under
     the run's load."""
+    relay: float | None = None
+    """The SUT's relay time at the preflight (:func:`relay_time` of the warm-up, else the canary)."""
+    learning: GateLearning | None = None
+    """What the run learned of the SUT's gates (``_gate_wait``): None, every gate waits in full."""
 
 
 class LoadLatency:
@@ -96,12 +102,17 @@ class LoadLatency:
         with self._lock:
             self._recent.append(seconds)
 
-    def gate_timeout(self, derived: float) -> float:
+    def median(self) -> float | None:
+        """The median relay time (None: fewer than ``MIN`` are in)."""
         with self._lock:
             recent = sorted(self._recent)
-        if len(recent) < self.MIN:
+        return recent[len(recent) // 2] if len(recent) >= self.MIN else None
+
+    def gate_timeout(self, derived: float) -> float:
+        median = self.median()
+        if median is None:
             return derived * self.lanes
-        return max(derived, math.ceil(100 * recent[len(recent) // 2]) / 10)  # 10x, to 0.1 s above
+        return max(derived, math.ceil(100 * median) / 10)  # 10x, to 0.1 s above
 
 
 def new_result(case: Case, profile: SUTProfile) -> CaseResult:
@@ -142,6 +153,10 @@ def run_case(
         gates = min(limits.load.gate_timeout(gates), limits.timeout)
     if gates is not None:
         conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
+    full = longest_gate(conversation)
+    short = _shortened(limits, full)
+    if short is not None:
+        conversation = with_gate_timeout(conversation, short)
     result.gate_wait_s = longest_gate(conversation)
     ctx = CaseContext(
         case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes,
@@ -156,6 +171,8 @@ def run_case(
         relay = relay_time(view)
         if relay is not None:
             limits.load.add(relay)
+    if limits.learning is not None:
+        limits.learning.learn(view, shortened=short is not None)
     if too_big is not None:
         result.findings = [
             Finding(
@@ -175,12 +192,30 @@ def run_case(
         else:
             result.findings = premise_findings(view, findings + judged.findings)
             result.findings += expect_findings(case.scenario, result.findings)
+            if short is not None and full is not None and limits.learning is not None:
+                _say_shortened(result.findings, short, full, limits.learning.buffered)
             set_verdicts(result)
     if keep == "all" or (keep == "failures" and failed(result)):
         result.timeline = serialize_timeline(view.entries)
     elif keep == "failures":
         result.timeline_summary = summarise_timeline(view.entries)
     return result, view, alive
+
+
+def _shortened(limits: Limits, full: float | None) -> float | None:
+    """The shortened wait for the case's gates (None: they wait in full): only when the run has
+    learned that the SUT buffers, and never where the user set the gates' timeout."""
+    if full is None or limits.learning is None or limits.gate_timeout is not None:
+        return None
+    load = limits.load.median() if limits.load is not None else None
+    return limits.learning.short(full, limits.relay, load)
+
+
+def _say_shortened(findings: list[Finding], short: float, full: float, seen: int) -> None:
+    """The ``incremental`` FAIL a gate decided after a shortened wait says so (same verdict)."""
+    for k, f in enumerate(findings):
+        if f.check == "incremental" and f.verdict == Verdict.FAIL and "gate timed out" in (f.actual or ""):
+            findings[k] = dataclasses.replace(f, message=f.message + shortened_note(short, full, seen))
 
 
 def _served(

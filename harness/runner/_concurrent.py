@@ -37,6 +37,8 @@ __all__ = [
     "default_concurrency",
     "gated",
     "spread",
+    "stalls",
+    "waits",
 ]
 
 MAX_LANES = 8
@@ -51,32 +53,47 @@ RunOne = Callable[[Case], tuple[CaseResult, CaseView | None, bool]]
 """Runs one case to its result: (result, view, the SUT is still alive)."""
 
 
-def default_concurrency(latency_s: float | None, caps: Kind) -> int:
+def default_concurrency(latency_s: float | None, caps: Kind, declared: bool = False) -> int:
     """Cases in flight by default: ``MAX_LANES`` through a SUT that works in a process of its own
     (gateway, URL) and answered the warm-up (``latency_s``, its first-byte latency); 1 through an
-    in-process SUT, which shares the interpreter with the harness (nothing to overlap), and through a
-    SUT the preflight measured nothing of."""
-    if caps.in_process or latency_s is None:
+    in-process SUT, which shares the interpreter with the harness, unless its callable
+    ``declared`` that it carries several conversations at once (``thinkwire_concurrent = True``:
+    thinkwire cannot know that a callable is thread-safe); then ``MAX_LANES`` too, which overlaps
+    the gates a buffering SUT makes wait (a correct one runs as fast at 8 as at 1); 1 through a SUT
+    the preflight measured nothing of."""
+    if latency_s is None or (caps.in_process and not declared):
         return 1
     return MAX_LANES
 
 
-def alone_reason(case: Case, caps: Kind, faults: Sequence[str] = ()) -> str:
-    """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight)."""
+def alone_reason(case: Case, caps: Kind, faults: Sequence[str] = (), declared: bool = False) -> str:
+    """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight).
+    ``declared``: an in-process callable said it carries several conversations at once (each call
+    then has upstream connections of its own, as a process SUT's conversations do)."""
     if caps.cleanup_watched and case.scenario.category == "cleanup":
         return "cleanup: the SUT's process tree and session dir are watched"
-    if caps.cleanup_watched and (own := own_process_faults(faults)):
-        return f"process-level fault switch ({', '.join(own)})"
-    if any(t.cancel is not None for t in case.turns):
+    if caps.cleanup_watched and (own_faults := own_process_faults(faults)):
+        return f"process-level fault switch ({', '.join(own_faults)})"
+    own = caps.own_connections or declared  # a held or closed connection: this case's
+    if any(t.cancel is not None for t in case.turns) and not own:
         return "cancellation: the upstream connection must close after the client's cancel"
-    if any(isinstance(s, Disconnect | Stall) for t in case.turns for s in t.steps):
+    steps = [s for t in case.turns for s in t.steps]
+    if any(isinstance(s, Disconnect) or (isinstance(s, Stall) and not own) for s in steps):
         return "process-level fault: the upstream cuts or holds its connection"
     return ""
 
 
-def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> list[tuple[int, Case]]:
-    """``jobs`` in the order to start them: the cases that may wait (``waits``: :func:`gated`) spread
-    evenly over the first three quarters, among the others (each group in its own order). A SUT
+def spread(
+    jobs: Sequence[tuple[int, Case]],
+    waits: Callable[[Case], bool],
+    head: int = 0,
+    first: Callable[[Case], bool] | None = None,
+) -> list[tuple[int, Case]]:
+    """``jobs`` in the order to start them: the first ``head`` of the others, then the cases that may
+    wait (``waits``: :func:`gated`) spread evenly over the first three quarters of the rest, among the
+    others (each group in its own order; those ``first`` says first among those that wait). ``head``: the
+    cases that finish before a gated one starts, so that the gates' timeout under load is measured,
+    not guessed (``LoadLatency``). A SUT
     that buffers makes a gated case wait its gates' timeouts out, with nothing to do on either side;
     side by side, such cases fill every lane while the SUT sits idle, and then the other cases queue
     up for it, each slowed by seven neighbours (measured on the LiteLLM proxy: 54 gated cases of 2 s
@@ -87,8 +104,12 @@ def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> l
     rest: list[tuple[int, Case]] = []
     for job in jobs:
         (waiting if waits(job[1]) else rest).append(job)
-    if not waiting or not rest:
-        return list(jobs)
+    if first is not None:  # (the longest waits, a stall's, begin first)
+        waiting.sort(key=lambda job: not first(job[1]))
+    if not waiting or not rest or len(rest) <= head:
+        return rest + waiting  # (one group: as given, those ``first`` says first)
+    if head:
+        return rest[:head] + spread([*rest[head:], *waiting], waits)
     span = max(1, (3 * len(rest)) // 4)  # the others among which the waiting cases go
     out: list[tuple[int, Case]] = []
     g = 0
@@ -103,6 +124,17 @@ def spread(jobs: Sequence[tuple[int, Case]], waits: Callable[[Case], bool]) -> l
 def gated(case: Case) -> bool:
     """The case's upstream script holds a frame until the client has seen an earlier one."""
     return any(isinstance(s, Gate) for t in case.turns for s in t.steps)
+
+
+def stalls(case: Case) -> bool:
+    """The case's upstream holds its connection until the client leaves (or a stall's timeout)."""
+    return any(isinstance(s, Stall) for t in case.turns for s in t.steps)
+
+
+def waits(case: Case) -> bool:
+    """The case may keep its lane waiting on the SUT: a gate (waited out when the SUT buffers) or a
+    stall (held until the client leaves: a cancel that a buffering SUT makes late waits it out)."""
+    return gated(case) or stalls(case)
 
 
 class Aside(Protocol):
@@ -144,7 +176,13 @@ class Lanes:
     stops the SUT on an interrupt; ``solo()`` is called once the shared cases are done, before the
     cases that run alone (one conversation in flight, as in a serial run); ``aside``, a second instance
     of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
-    cannot run run after them). :meth:`round` returns the cases it did not run."""
+    cannot run run after them); ``head``, the cases started before the first that ``waits``
+    (:func:`spread`; ``first``: those that begin first among the cases that may wait). The cases
+    that may wait (``waits``: a gate, a stall) have twice ``lanes`` of their own beside the others'
+    ``lanes``: a SUT that buffers makes them sit out their waits with nothing to do on either side,
+    which then holds up no other case (and on a correct SUT they wait on nothing); once the others
+    have all started, they may take the lanes the others leave idle. :meth:`round` returns the
+    cases it did not run."""
 
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
@@ -161,8 +199,11 @@ class Lanes:
         solo: Callable[[], None] = lambda: None,
         waits: Callable[[Case], bool] = lambda case: False,
         aside: Aside | None = None,
+        head: int = 0,
+        first: Callable[[Case], bool] | None = None,
     ) -> None:
         self.lanes = max(1, lanes)
+        self.head, self.first = head, first
         self.run_one = run_one
         self.alone = alone
         self.finish = finish
@@ -178,6 +219,7 @@ class Lanes:
         self._aside_lane: threading.Thread | None = None
         self._aside_left = 0
         """Cases handed to the aside lane whose message has not come yet."""
+        self._started = 0
 
     def round(self, cases: Sequence[Case]) -> list[tuple[int, Case]]:
         solo: list[tuple[int, Case, str]] = []
@@ -188,7 +230,7 @@ class Lanes:
                 solo.append((i, case, why))
             else:
                 shared.append((i, case))
-        shared = deque(spread(shared, self.waits))
+        shared = deque(spread(shared, self.waits, self.head, self.first))
         try:
             if self.aside is not None and solo:
                 self._send_aside(solo)
@@ -210,8 +252,8 @@ class Lanes:
         SUT could not be restarted."""
         dead = False
         while jobs or self._flight or self._aside_left:
-            while jobs and not dead and len(self._flight) < self.lanes:
-                self._launch(*jobs.popleft())
+            while jobs and not dead and (job := self._next(jobs)) is not None:
+                self._launch(*job)
             done = self._done.get()
             if done.why is not None:
                 self._from_aside(done, solo)
@@ -274,12 +316,30 @@ class Lanes:
         else:
             self.finish(done.index, done.result, done.view)
 
+    def _next(self, jobs: deque[tuple[int, Case]]) -> tuple[int, Case] | None:
+        """The first of ``jobs`` (taken out) that a lane is free for: twice ``lanes`` for the cases
+        that may wait (``waits``), once ``head`` cases have started (or only such cases are left: then
+        the others' idle lanes too), and ``lanes`` for the others; None: none."""
+        waiting = sum(self.waits(d.case) for d in self._flight.values())
+        only = all(self.waits(c) for _, c in jobs)  # no other case is left to start
+        cap = 2 * self.lanes + (self.lanes - (len(self._flight) - waiting) if only else 0)  # + idle lanes
+        room = {True: (self._started >= self.head or only) and waiting < cap,
+                False: len(self._flight) - waiting < self.lanes}  # fmt: skip
+        if not room[True] and not room[False]:
+            return None
+        for k, job in enumerate(jobs):
+            if room[self.waits(job[1])]:
+                del jobs[k]
+                return job
+        return None
+
     def _launch(self, index: int, case: Case) -> None:
         for other in self._flight.values():
             other.shared = True
         done = _Done(index, case, shared=bool(self._flight))
         self._flight[index] = done
-        if len(self._workers) < self.lanes:  # a lane is a thread kept for the round (not one per case)
+        self._started += 1
+        if len(self._workers) < len(self._flight):  # a lane is a thread kept for the round
             worker = threading.Thread(target=self._work, name="thinkwire-lane", daemon=True)
             self._workers.append(worker)
             worker.start()

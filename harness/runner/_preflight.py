@@ -18,7 +18,7 @@ from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, left_out_reason, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import Driver, DriverError, SUTProfile, substitute
-from harness.runner._case_run import Limits, run_case
+from harness.runner._case_run import Limits, relay_time, run_case
 from harness.verdict import Status
 
 __all__ = [
@@ -34,11 +34,11 @@ __all__ = [
 
 WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
 """A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
-MEASURED: weakref.WeakKeyDictionary[Any, tuple[float | None, bool, float | None]] = (
+MEASURED: weakref.WeakKeyDictionary[Any, tuple[float | None, bool, float | None, float | None]] = (
     weakref.WeakKeyDictionary()
 )
-"""A started driver -> its preflight's latency, whether its requests carried the routing token, and
-how long it took to start."""
+"""A started driver -> its preflight's latency, whether its requests carried the routing token, how
+long it took to start, and its relay time."""
 
 
 def stderr_hint(exc: DriverError) -> str:
@@ -135,11 +135,14 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
             why = "answered without calling the mock upstream (is its upstream URL configured?)"
         raise PreflightError(f"preflight: {name} at {where} {why}", detail)
     limits.latency = result.first_byte_s
+    limits.relay = relay_time(view) if view is not None else None
     limits.routable = _routable(canary, view)
     if limits.gate_timeout is None and (
         profile.warmup if profile.warmup is not None else profile.caps.warmup
     ):
-        warm, _, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
+        warm, warm_view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
+        if warm_view is not None and (relay := relay_time(warm_view)) is not None:
+            limits.relay = relay
         latency = warm.first_byte_s
         if latency is not None:
             limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)

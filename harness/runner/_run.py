@@ -53,7 +53,8 @@ from harness.runner._case_run import (
     set_verdicts,
     unsupported_reason,
 )
-from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, gated
+from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
+from harness.runner._gate_wait import GateLearning
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
 from harness.runner._preflight import MEASURED, WARMED, canary_case, check_sut
 from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
@@ -251,11 +252,13 @@ def run_serial(
     profile = sut.profile
     out = RunResult(sut=profile.name, strict=opts.strict)
     limits = Limits(profile.timeout, profile.max_bytes or DEFAULT_MAX_BYTES, profile.gate_timeout, None)
+    limits.learning = GateLearning()
     live = _Live(drivers.pop(profile.name, None))
     live.checked = live.driver is not None or not opts.preflight
     if live.driver is not None:
         limits.derived_gate_timeout = WARMED.get(live.driver)
-        limits.latency, limits.routable, limits.start_s = MEASURED.get(live.driver, (None, True, None))
+        measured = MEASURED.get(live.driver, (None, True, None, None))
+        limits.latency, limits.routable, limits.start_s, limits.relay = measured
     round_ = _Round(cases, opts, sut, live, upstream, limits, out, progress)
     interrupted = False
     try:
@@ -324,7 +327,8 @@ class _Round:
             live.checked = True
             check_sut(profile, driver, self.upstream, self.limits)
         WARMED[driver] = self.limits.derived_gate_timeout
-        MEASURED[driver] = (self.limits.latency, self.limits.routable, self.limits.start_s)
+        limits = self.limits
+        MEASURED[driver] = (limits.latency, limits.routable, limits.start_s, limits.relay)
         return driver
 
     def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:
@@ -369,7 +373,8 @@ class _Round:
         except DriverError:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
-        want = self.opts.concurrency or default_concurrency(limits.latency, profile.caps)
+        declared = bool(getattr(self.live.driver, "concurrent", False))  # (a python callable's say)
+        want = self.opts.concurrency or default_concurrency(limits.latency, profile.caps, declared)
         note = ""
         if want > 1 and not hasattr(self.upstream, "route"):
             note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
@@ -413,19 +418,24 @@ class _Round:
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
         caps, faults = profile.caps, profile.faults
+        declared = bool(getattr(live.driver, "concurrent", False))  # (a python callable's say)
         aside = None
         if worth_aside(profile, len(cases), lanes, self.limits):
             aside = AsideSUT(profile, self.sut.fn, self.limits, self.opts.keep_timelines, _start_driver)
         run = Lanes(
             lanes,
             self.run_one,
-            alone=lambda case: "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults),
+            alone=lambda case: (
+                "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults, declared)
+            ),
             finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,
             solo=self.solo,
-            waits=gated,
+            waits=waits,
             aside=aside,
+            head=lanes + LoadLatency.MIN,  # the gates' timeout under load is measured before one waits
+            first=stalls,
         )
         self.upstream.strict_routing = True
         self.limits.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)

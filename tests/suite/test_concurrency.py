@@ -117,7 +117,7 @@ def test_slow_gateway_same_verdicts_and_alone_cases_on_a_second_instance_gone_wh
     assert [r.case_id for r in concurrent.results] == [c.id for c in load_cases(cases)]
     assert_same(serial, concurrent, subset=True)
     aside = [t - r.duration_s for t, r in came if r.alone.endswith(ASIDE_NOTE)]  # when each started
-    assert len(aside) == 2
+    assert len(aside) == 1  # the upstream cutting its connection (a cancel shares the gateway)
     # the second instance's first case started while the shared ones ran: before the last one ended
     assert min(aside) < max(t for t, r in came if not r.alone)
     assert {p.pid for p in me.children(recursive=True)} - before == set()  # both instances stopped
@@ -141,9 +141,8 @@ def test_reference_sdk_passes_the_whole_catalog_and_the_same_verdicts_at_concurr
     assert_same(serial, concurrent, subset=True)
     sockets = [r for r in concurrent.results if "openai-responses-ws:" in r.case_id]
     assert len(sockets) == 4  # a chained response.create is routed by the response it continues:
-    alone = {r.case_id: r.alone for r in sockets if r.alone}  # in flight, but the cancel
-    assert list(alone) == ["errors-cancellation/websocket-cancel[openai-responses-ws:summary/frames]"]
-    assert next(iter(alone.values())).startswith("cancellation")
+    # in flight, the cancel too: the reference SDK declares it carries conversations at once
+    assert [r.case_id for r in sockets if r.alone] == []
 
 
 @pytest.mark.slow
