@@ -470,12 +470,19 @@ def content_json(
     return content
 
 
-def message_object(events: Sequence[Event], *, model: str, message_id: str = "msg_mock") -> dict[str, Any]:
+def message_object(
+    events: Sequence[Event],
+    *,
+    model: str,
+    message_id: str = "msg_mock",
+    content_of: Callable[[Sequence[Block]], list[dict[str, Any]]] = content_json,
+) -> dict[str, Any]:
     """The ``/v1/messages`` (non-streaming) body for a turn (a response's ``tool_use`` also says who
-    called it, ``caller``, as recorded; a request's does not)."""
+    called it, ``caller``, as recorded; a request's does not). ``content_of`` writes the blocks
+    (Bedrock's InvokeModel keeps tool arguments that are not JSON)."""
     content = [
         {**c, "caller": {"type": "direct"}} if c["type"] == "tool_use" else c
-        for c in content_json(assemble(events).content)
+        for c in content_of(assemble(events).content)
     ]
     end = next((ev for ev in events if isinstance(ev, End)), End())
     usage = next((ev for ev in reversed(events) if isinstance(ev, Usage)), None)
