@@ -199,9 +199,10 @@ def _exception(err: StreamError) -> Frame:
 
 class InvokeEmitter(AnthropicEmitter):
     """InvokeModelWithResponseStream for Anthropic models: the Anthropic emitter's events, each as
-    ``chunk{"bytes": base64(event JSON), "p": …}``. Bedrock's differences are these overrides: no
-    ``ping`` and no space padding (neither is recorded inside a chunk), ``message_stop`` carries
-    ``amazon-bedrock-invocationMetrics``, and an error is an eventstream exception frame."""
+    ``chunk{"bytes": base64(event JSON), "p": …}``. Bedrock's differences are these overrides:
+    ``message_stop`` carries ``amazon-bedrock-invocationMetrics``, an error is an eventstream exception
+    frame, and the ids say ``msg_bdrk_``; no InvokeModel stream is recorded yet, so the chunks keep the
+    earlier emitter's compact JSON with no ``ping`` and no space padding."""
 
     ping = False
 
