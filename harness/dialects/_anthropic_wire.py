@@ -146,7 +146,11 @@ class AnthropicEmitter(EmitterLoop):
     follows the first ``content_block_start``; an empty ``thinking_delta`` precedes each
     ``signature_delta``; a tool_use block's first ``input_json_delta`` is empty; every data JSON but the
     ping's is padded with spaces before its closing brace. ``omitted``: thinking text is never sent,
-    only the signature."""
+    only the signature. Bedrock's InvokeModel stream carries these same events through two hooks:
+    :attr:`ping` and :meth:`_frame`."""
+
+    ping = True
+    """Whether a ``ping`` follows the first ``content_block_start``."""
 
     def __init__(self, variant: str, *, model: str = "mock-model") -> None:
         self.variant = variant
@@ -164,6 +168,8 @@ class AnthropicEmitter(EmitterLoop):
         self._frames = 0
 
     def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
+        """One event object as its frame: the hook a wire that carries these events otherwise
+        overrides."""
         self._frames += 1
         pad = " " * _PADS[self._frames % len(_PADS)]
         data = dumps_compact(obj)
@@ -200,7 +206,7 @@ class AnthropicEmitter(EmitterLoop):
         out.append(
             self._frame({"type": "content_block_start", "index": self._index, "content_block": block}, *tags)
         )
-        if not self._pinged:
+        if not self._pinged and self.ping:
             self._pinged = True
             out.append(Frame(PING, event="ping"))
         return out
@@ -320,17 +326,28 @@ class AnthropicObserver(TypedSSEObserver):
         """A ``message_start`` was read."""
         return self._started
 
+    @property
+    def done(self) -> bool:
+        """The stream has ended (``message_stop`` or ``error``)."""
+        return self._done
+
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
+        if not self._done:
+            if event == "message" and not self._missing_noted:
+                self._missing_noted = True
+                out.append(Notice("missing-event-line", kind))
+            elif event not in ("message", kind):
+                out.append(Notice("event-mismatch", f"{event} != {kind}"))
+        self.read_event(obj, kind, out)
+
+    def read_event(self, obj: Mapping[str, Any], kind: str, out: list[Event]) -> None:
+        """One decoded event object of type ``kind``: an SSE frame's data, or the JSON inside a Bedrock
+        InvokeModel ``chunk``. Anything after the end is noted once and not read."""
         if self._done:
             if not self._after_noted:
                 self._after_noted = True
                 out.append(Notice("data-after-end", kind))
             return
-        if event == "message" and not self._missing_noted:
-            self._missing_noted = True
-            out.append(Notice("missing-event-line", kind))
-        elif event not in ("message", kind):
-            out.append(Notice("event-mismatch", f"{event} != {kind}"))
         self.interpret(kind, obj, out)
 
     def interpret(self, kind: str, obj: Mapping[str, Any], out: list[Event]) -> None:
@@ -469,12 +486,19 @@ def content_json(
     return content
 
 
-def message_object(events: Sequence[Event], *, model: str, message_id: str = "msg_mock") -> dict[str, Any]:
+def message_object(
+    events: Sequence[Event],
+    *,
+    model: str,
+    message_id: str = "msg_mock",
+    content_of: Callable[[Sequence[Block]], list[dict[str, Any]]] = content_json,
+) -> dict[str, Any]:
     """The ``/v1/messages`` (non-streaming) body for a turn (a response's ``tool_use`` also says who
-    called it, ``caller``, as recorded; a request's does not)."""
+    called it, ``caller``, as recorded; a request's does not). ``content_of`` writes the blocks
+    (Bedrock's InvokeModel keeps tool arguments that are not JSON)."""
     content = [
         {**c, "caller": {"type": "direct"}} if c["type"] == "tool_use" else c
-        for c in content_json(assemble(events).content)
+        for c in content_of(assemble(events).content)
     ]
     end = next((ev for ev in events if isinstance(ev, End)), End())
     usage = next((ev for ev in reversed(events) if isinstance(ev, Usage)), None)

@@ -1,5 +1,6 @@
-"""Bedrock streaming wires: ConverseStream events and InvokeModelWithResponseStream ``chunk`` events
-(base64 Anthropic JSON). Rule: one emitter per variant, one observer that reads both."""
+"""Bedrock streaming wires: ConverseStream events, and InvokeModelWithResponseStream ``chunk`` events
+whose base64 JSON is an Anthropic Messages event. The invoke side wraps the Anthropic emitter and
+observer, so only the eventstream framing and Bedrock's own additions live here."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
+from harness.dialects._anthropic_wire import AnthropicEmitter, AnthropicObserver
 from harness.dialects._base import Emitter
 from harness.events import (
     End,
@@ -195,135 +197,44 @@ def _exception(err: StreamError) -> Frame:
     return Frame(dumps_compact(payload), event=kind, message_type="exception", tags=frozenset({"error"}))
 
 
-class InvokeEmitter(Emitter):
-    """InvokeModelWithResponseStream for Anthropic models: every Anthropic Messages stream event as
-    ``chunk{"bytes": base64(event JSON), "p": …}`` (Anthropic event shapes built here, from the
-    anthropic SDK types)."""
+class InvokeEmitter(AnthropicEmitter):
+    """InvokeModelWithResponseStream for Anthropic models: the Anthropic emitter's events, each as
+    ``chunk{"bytes": base64(event JSON), "p": …}``. Bedrock's differences are these overrides:
+    ``message_stop`` carries ``amazon-bedrock-invocationMetrics``, an error is an eventstream exception
+    frame, and the ids say ``msg_bdrk_``; no InvokeModel stream is recorded yet, so the chunks keep the
+    earlier emitter's compact JSON with no ``ping`` and no space padding."""
+
+    ping = False
 
     def __init__(self, *, model: str = "mock-model") -> None:
-        self._model = model
-        self._blocks = _Blocks()
-        self._n = 0
-        self._started = False
-        self._done = False
-        self._usage: Usage | None = None
+        super().__init__("thinking", model=model)
+        self.message_id = self.message_id.replace("msg_", "msg_bdrk_", 1)
+        self._chunks = 0
 
-    def _chunk(self, event: dict[str, Any], *tags: str) -> Frame:
-        self._n += 1
-        raw = base64.b64encode(dumps_compact(event).encode()).decode()
-        return Frame(dumps_compact({"bytes": raw, "p": _pad(self._n)}), event="chunk", tags=frozenset(tags))
-
-    def _stop_block(self, out: list[Frame]) -> None:
-        if self._blocks.kind is not None:
-            tag = "reasoning-done" if self._blocks.kind in ("reasoning", "redacted") else self._blocks.kind
-            out.append(self._chunk({"type": "content_block_stop", "index": self._blocks.index}, tag))
-            self._blocks.kind = None
-
-    def _open(
-        self, out: list[Frame], kind: str, block: dict[str, Any], tag: str, tool: int | None = None
-    ) -> None:
-        self._stop_block(out)
-        i = self._blocks.open(kind, tool)
-        out.append(self._chunk({"type": "content_block_start", "index": i, "content_block": block}, tag))
-
-    def _delta(self, out: list[Frame], delta: dict[str, Any], tag: str) -> None:
-        out.append(
-            self._chunk({"type": "content_block_delta", "index": self._blocks.index, "delta": delta}, tag)
+    def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
+        if obj["type"] == "message_stop":
+            obj = {**obj, "amazon-bedrock-invocationMetrics": self._metrics()}
+        self._chunks += 1
+        raw = base64.b64encode(dumps_compact(obj).encode()).decode()
+        return Frame(
+            dumps_compact({"bytes": raw, "p": _pad(self._chunks)}), event="chunk", tags=frozenset(tags)
         )
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out: list[Frame] = []
-        for ev in events:
-            if self._done:
-                break
-            if not self._started:
-                out.append(self._start())
-            if isinstance(ev, ReasoningDelta | ReasoningSignature):
-                if self._blocks.kind != "reasoning" or (isinstance(ev, ReasoningDelta) and self._signed):
-                    self._open(
-                        out, "reasoning", {"type": "thinking", "thinking": "", "signature": ""}, "reasoning"
-                    )
-                    self._signed = False
-                if isinstance(ev, ReasoningDelta):
-                    if ev.text:
-                        self._delta(out, {"type": "thinking_delta", "thinking": ev.text}, "reasoning")
-                else:
-                    self._delta(out, {"type": "signature_delta", "signature": ev.value}, "reasoning")
-                    self._signed = True
-            elif isinstance(ev, RedactedReasoning):
-                self._open(out, "redacted", {"type": "redacted_thinking", "data": ev.data}, "reasoning")
-            elif isinstance(ev, TextDelta):
-                if ev.text:
-                    if self._blocks.kind != "text":
-                        self._open(out, "text", {"type": "text", "text": ""}, "text")
-                    self._delta(out, {"type": "text_delta", "text": ev.text}, "text")
-            elif isinstance(ev, ToolCallDelta):
-                if self._blocks.kind != "tool" or self._blocks.tool != ev.index:
-                    block = {"type": "tool_use", "id": ev.id or "", "name": ev.name or "", "input": {}}
-                    self._open(out, "tool", block, "tool", ev.index)
-                if ev.arguments:
-                    self._delta(out, {"type": "input_json_delta", "partial_json": ev.arguments}, "tool")
-            elif isinstance(ev, Usage):
-                self._usage = ev
-            elif isinstance(ev, StreamError):
-                self._stop_block(out)
-                out.append(_exception(ev))
-                self._done = True
-            elif isinstance(ev, End):
-                out += self._finish(ev.reason)
-        return out
+    def _event(self, ev: Event) -> list[Frame]:
+        if isinstance(ev, StreamError):
+            self.ended = True
+            return [_exception(ev)]
+        return super()._event(ev)
 
-    _signed = False
-
-    def _start(self) -> Frame:
-        self._started = True
-        message: dict[str, Any] = {
-            "id": "msg_bdrk_mock1",
-            "type": "message",
-            "role": "assistant",
-            "model": self._model,
-            "content": [],
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": 0, "output_tokens": 1},
-        }
-        return self._chunk({"type": "message_start", "message": message}, "start")
-
-    def close(self) -> list[Frame]:
-        if self._done:
-            return []
-        out = [] if self._started else [self._start()]
-        return out + self._finish("stop")
-
-    def _finish(self, reason: str) -> list[Frame]:
-        out: list[Frame] = []
-        self._stop_block(out)
-        delta: dict[str, Any] = {
-            "type": "message_delta",
-            "delta": {"stop_reason": stop_reason(reason), "stop_sequence": None},
-        }
-        if self._usage is not None:
-            usage: dict[str, int] = {}
-            if self._usage.input_tokens is not None:
-                usage["input_tokens"] = self._usage.input_tokens
-            if self._usage.output_tokens is not None:
-                usage["output_tokens"] = self._usage.output_tokens
-            delta["usage"] = usage
-        out.append(self._chunk(delta, *(("usage",) if self._usage else ())))
-        metrics = {
-            "inputTokenCount": 0,
-            "outputTokenCount": 0,
+    def _metrics(self) -> dict[str, int]:
+        u, start = self._usage, self._start_usage
+        inp = (u.input_tokens if u is not None else None) or (start.input_tokens if start else None)
+        return {
+            "inputTokenCount": inp or 0,
+            "outputTokenCount": (u.output_tokens if u is not None else None) or 0,
             "invocationLatency": 900,
             "firstByteLatency": 300,
         }
-        if self._usage is not None:
-            metrics["inputTokenCount"] = self._usage.input_tokens or 0
-            metrics["outputTokenCount"] = self._usage.output_tokens or 0
-        out.append(
-            self._chunk({"type": "message_stop", "amazon-bedrock-invocationMetrics": metrics}, "terminal")
-        )
-        self._done = True
-        return out
 
 
 class BedrockObserver:
@@ -334,11 +245,11 @@ class BedrockObserver:
         self._decoder = EventStreamDecoder()
         self._broken = False
         self._tools: dict[int, int] = {}  # block index -> canonical tool index
-        self._kinds: dict[int, str] = {}  # invoke: block index -> content block type
+        self._anthropic = AnthropicObserver()  # reads the Anthropic events inside invoke chunks
+        self._invoke = False  # a chunk was seen
         self._stop: str | None = None
         self._ended = False
         self._errored = False
-        self._input_tokens: int | None = None
 
     def feed(self, data: bytes) -> list[Event]:
         if self._broken:
@@ -361,10 +272,12 @@ class BedrockObserver:
                 self._decoder.end()
             except DecodeError as exc:
                 out += self._break(exc)
-        if not (self._ended or self._errored):
-            detail = "messageStop without metadata" if self._stop is not None else "the stream closed early"
-            out.append(Notice("no-terminator", detail))
-        return out
+        if self._ended or self._errored:
+            return out
+        if self._invoke:
+            return out + self._anthropic.end()  # its no-terminator: EOF before message_stop
+        detail = "messageStop without metadata" if self._stop is not None else "the stream closed early"
+        return [*out, Notice("no-terminator", detail)]
 
     def _break(self, exc: DecodeError) -> list[Event]:
         self._broken = True
@@ -391,14 +304,16 @@ class BedrockObserver:
         payload = self._json(m.payload, out)
         if not isinstance(payload, dict):
             return
-        if self._ended:
-            out.append(Notice("data-after-end", m.event_type))
         kind = m.event_type
         if kind == "chunk":
-            self._chunk(payload, out)
+            self._chunk(payload, out)  # the Anthropic observer notes what comes after its end
         elif kind in _CONVERSE_EVENTS:
+            if self._ended:
+                out.append(Notice("data-after-end", kind))
             self._converse(kind, payload, out)
         else:
+            if self._ended:
+                out.append(Notice("data-after-end", kind))
             out.append(Notice("unknown-event", kind))
 
     def _json(self, raw: bytes, out: list[Event]) -> Any:
@@ -469,6 +384,8 @@ class BedrockObserver:
 
     # -- InvokeModelWithResponseStream (Anthropic JSON inside) --------------------------------------
     def _chunk(self, p: dict[str, Any], out: list[Event]) -> None:
+        """A chunk's base64 JSON is one Anthropic event, read by the Anthropic observer."""
+        self._invoke = True
         self._unknown(p, {"bytes", "p"}, "chunk", out)
         try:
             raw = base64.b64decode(str(p.get("bytes", "")), validate=True)
@@ -476,54 +393,9 @@ class BedrockObserver:
             out.append(Notice("malformed-base64", str(p.get("bytes", ""))[:200]))
             return
         ev = self._json(raw, out)
-        if isinstance(ev, dict):
-            self._anthropic(ev, out)
-
-    def _anthropic(self, ev: dict[str, Any], out: list[Event]) -> None:
+        if not isinstance(ev, dict):
+            if ev is not None:
+                out.append(Notice("unknown-frame", raw[:80].decode(errors="replace")))
+            return
         kind = ev.get("type")
-        idx = ev.get("index")
-        item = str(idx) if isinstance(idx, int) else ""
-        if kind == "content_block_start" and isinstance(idx, int):
-            block = ev.get("content_block") or {}
-            self._kinds[idx] = str(block.get("type"))
-            if block.get("type") == "tool_use":
-                out.append(ToolCallDelta(self._tool_index(idx), block.get("id"), block.get("name"), "", item))
-            elif block.get("type") == "redacted_thinking":
-                out.append(RedactedReasoning(str(block.get("data", "")), item))
-            elif block.get("type") == "thinking" and block.get("thinking"):
-                out.append(ReasoningDelta(str(block["thinking"]), item))
-            elif block.get("type") == "text" and block.get("text"):
-                out.append(TextDelta(str(block["text"]), item))
-        elif kind == "content_block_delta" and isinstance(idx, int):
-            d = ev.get("delta") or {}
-            dt = d.get("type")
-            if dt == "thinking_delta":
-                out.append(ReasoningDelta(str(d.get("thinking", "")), item))
-            elif dt == "signature_delta":
-                out.append(ReasoningSignature(str(d.get("signature", "")), item))
-            elif dt == "text_delta":
-                out.append(TextDelta(str(d.get("text", "")), item))
-            elif dt == "input_json_delta":
-                out.append(
-                    ToolCallDelta(self._tool_index(idx), arguments=str(d.get("partial_json", "")), item=item)
-                )
-            else:
-                out.append(Notice("unknown-event", f"content_block_delta.{dt}"))
-        elif kind == "message_start":
-            usage = (ev.get("message") or {}).get("usage") or {}
-            self._input_tokens = usage.get("input_tokens")
-        elif kind == "message_delta":
-            self._stop = str((ev.get("delta") or {}).get("stop_reason") or "end_turn")
-            u = ev.get("usage")
-            if isinstance(u, dict):
-                out.append(Usage(u.get("input_tokens", self._input_tokens), u.get("output_tokens")))
-        elif kind == "message_stop":
-            if not self._ended:
-                out.append(End(_REASON.get(self._stop or "end_turn", self._stop or "stop")))
-                self._ended = True
-        elif kind == "error":
-            err = ev.get("error") or {}
-            out.append(StreamError(str(err.get("message", "")), err.get("type")))
-            self._errored = True
-        elif kind not in ("content_block_stop", "ping"):
-            out.append(Notice("unknown-event", str(kind)))
+        self._anthropic.read_event(ev, kind if isinstance(kind, str) else "", out)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.dialects._anthropic_wire import message_object, observe_message_object
 from harness.dialects._base import (
     READ_ALL,
     Caps,
@@ -27,7 +28,6 @@ from harness.dialects._bedrock_request import (
     anthropic_content,
     build_request,
     converse_content,
-    from_anthropic,
     from_converse,
     parse_request,
 )
@@ -106,24 +106,14 @@ class BedrockDialect(Dialect):
         err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
+        if variant == "invoke":
+            body = message_object(
+                turn, model=model, message_id="msg_bdrk_mock1", content_of=anthropic_content
+            )
+            return dumps_compact(body).encode()
         end = next((ev for ev in turn if isinstance(ev, End)), End())
         usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None)
         msg = assemble(turn)
-        if variant == "invoke":
-            body: dict[str, Any] = {
-                "id": "msg_bdrk_mock1",
-                "type": "message",
-                "role": "assistant",
-                "model": model,
-                "content": anthropic_content(msg.content),
-                "stop_reason": stop_reason(end.reason),
-                "stop_sequence": None,
-                "usage": {
-                    "input_tokens": (usage.input_tokens or 0) if usage else 0,
-                    "output_tokens": (usage.output_tokens or 0) if usage else 0,
-                },
-            }
-            return dumps_compact(body).encode()
         out: dict[str, Any] = {
             "output": {"message": {"role": "assistant", "content": converse_content(msg.content)}},
             "stopReason": stop_reason(end.reason),
@@ -160,23 +150,17 @@ class BedrockDialect(Dialect):
             return [Notice("malformed-json", body[:200].decode(errors="replace"))]
         if not isinstance(obj, dict):
             return []
-        if "output" in obj:
-            content = (obj.get("output") or {}).get("message", {}).get("content") or []
-            msg = Message("assistant", tuple(from_converse(c) for c in content if isinstance(c, Mapping)))
-            reason = str(obj.get("stopReason", "end_turn"))
-        elif "content" in obj:
-            msg = Message(
-                "assistant", tuple(from_anthropic(c) for c in obj["content"] if isinstance(c, Mapping))
-            )
-            reason = str(obj.get("stop_reason") or "end_turn")
-        else:
+        if "content" in obj:  # InvokeModel: the Anthropic message
+            return observe_message_object(obj)
+        if "output" not in obj:
             return [StreamError(str(obj.get("message", obj.get("Message", ""))), None, None)]
+        content = (obj.get("output") or {}).get("message", {}).get("content") or []
+        msg = Message("assistant", tuple(from_converse(c) for c in content if isinstance(c, Mapping)))
+        reason = str(obj.get("stopReason", "end_turn"))
         events: list[Event] = list(turn_events(msg))
         u = obj.get("usage")
-        if isinstance(u, dict) and "output" in obj:
+        if isinstance(u, dict):
             events.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
-        elif isinstance(u, dict):
-            events.append(Usage(u.get("input_tokens"), u.get("output_tokens")))
         from harness.dialects._bedrock_wire import _REASON
 
         events.append(End(_REASON.get(reason, reason)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from typing import Any
 
 import botocore.session
@@ -31,6 +32,7 @@ from harness.events import (
     TextDelta,
     ToolCallBlock,
     Turn,
+    Usage,
     assemble,
     coalesce,
     strip_items,
@@ -65,6 +67,20 @@ def _emit(variant: str, turn: Turn) -> list[Frame]:
     return em.feed(turn) + em.close()
 
 
+_IDS = re.compile(r"msg_bdrk_mock\d+")
+
+
+def _literal(f: Frame) -> str:
+    """A frame's data with an invoke chunk's message id (numbered per emitter) read as ``msg_bdrk_mockN``."""
+    if f.event != "chunk":
+        return f.data
+    obj = json.loads(f.data)
+    raw = _IDS.sub("msg_bdrk_mockN", base64.b64decode(obj["bytes"]).decode())
+    return json.dumps(
+        {"bytes": base64.b64encode(raw.encode()).decode(), "p": obj["p"]}, separators=(",", ":")
+    )
+
+
 # -- the literal table, both directions ---------------------------------------------------------------
 
 
@@ -74,7 +90,7 @@ def _emit(variant: str, turn: Turn) -> list[Frame]:
 def test_emitter_reproduces_the_literal_frames(
     variant: str, desc: str, turn: Turn, table: list[tuple[str, str, str]]
 ) -> None:
-    assert [(f.event, f.message_type, f.data) for f in _emit(variant, turn)] == table
+    assert [(f.event, f.message_type, _literal(f)) for f in _emit(variant, turn)] == table
 
 
 @pytest.mark.parametrize(
@@ -90,37 +106,38 @@ def test_observer_reads_the_literal_frames(
     assert _observe([data[i : i + 1] for i in range(len(data))]) == whole
 
 
-def test_invoke_chunks_carry_anthropic_event_json() -> None:
-    table = CASES[2][3]
+def test_invoke_chunks_carry_the_anthropic_emitters_events() -> None:
+    """Each chunk's JSON is the Anthropic emitter's event (recorded shapes: the empty thinking_delta
+    before the signature, the empty first input_json_delta), less the ping and the space padding, with
+    Bedrock's invocation metrics added to message_stop."""
+    _, _, turn, table = CASES[2]
     decoded = [json.loads(base64.b64decode(json.loads(data)["bytes"])) for _, _, data in table]
-    assert [d["type"] for d in decoded] == [
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_delta",
-        "content_block_stop",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-    ]
-    assert decoded[1] == {
-        "type": "content_block_start",
-        "index": 0,
-        "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+    anthropic = get_dialect("anthropic-messages").emitter("thinking", model=MODEL)
+    direct = [json.loads(f.data) for f in anthropic.feed(turn) + anthropic.close() if f.event != "ping"]
+    for event in direct:
+        if event["type"] == "message_start":
+            event["message"]["id"] = "msg_bdrk_mockN"
+    assert decoded[:-1] == direct[:-1]
+    assert decoded[-1] == {
+        "type": "message_stop",
+        "amazon-bedrock-invocationMetrics": {
+            "inputTokenCount": 40,
+            "outputTokenCount": 25,
+            "invocationLatency": 900,
+            "firstByteLatency": 300,
+        },
     }
     assert decoded[3] == {
         "type": "content_block_delta",
         "index": 0,
+        "delta": {"type": "thinking_delta", "thinking": ""},
+    }
+    assert decoded[4] == {
+        "type": "content_block_delta",
+        "index": 0,
         "delta": {"type": "signature_delta", "signature": "sig_mock_bedrock"},
     }
-    assert decoded[6] == {
-        "type": "content_block_delta",
-        "index": 1,
-        "delta": {"type": "input_json_delta", "partial_json": '{"path":"README.md"}'},
-    }
-    assert decoded[8]["delta"] == {"stop_reason": "tool_use", "stop_sequence": None}
+    assert all(b" }" not in base64.b64decode(json.loads(data)["bytes"]) for _, _, data in table)
 
 
 # -- botocore as the oracle --------------------------------------------------------------------------
@@ -138,7 +155,14 @@ def test_botocore_event_stream_buffer_decodes_the_emitter_bytes(
     got = list(buf)
     buf.add_data(data[7:])
     got += list(buf)
-    assert [(m.headers[":event-type"], m.headers[":message-type"], m.payload.decode()) for m in got] == table
+    assert [
+        (
+            m.headers[":event-type"],
+            m.headers[":message-type"],
+            _literal(Frame(m.payload.decode(), event=m.headers[":event-type"])),
+        )
+        for m in got
+    ] == table
     assert all(m.headers[":content-type"] == "application/json" for m in got)
 
 
@@ -257,7 +281,7 @@ def test_round_trip_under_arbitrary_splits(variant: str, data: st.DataObject, ch
 def test_non_streaming_round_trip(variant: str, data: st.DataObject) -> None:
     turn = data.draw(reasoning_turns(variant=f"bedrock-converse:{variant}"))
     events = BEDROCK.observe_response(BEDROCK.emit_response(turn, variant))
-    assert assemble(events) == assemble(turn)
+    assert assemble(strip_items(events)) == assemble(strip_items(turn))
     assert events[-1] == next(e for e in turn if isinstance(e, End))
 
 
@@ -304,6 +328,51 @@ def test_data_after_the_end_is_noticed() -> None:
     frames = _emit("converse", (TextDelta("Hi"), End()))
     events = _observe([_bytes([*frames, frames[-1]])])
     assert Notice("data-after-end", "metadata") in events
+
+
+def _chunk(event: dict[str, Any]) -> Frame:
+    raw = base64.b64encode(json.dumps(event).encode()).decode()
+    return Frame(json.dumps({"bytes": raw, "p": "abc"}), event="chunk")
+
+
+def test_invoke_chunks_get_the_anthropic_observers_notices() -> None:
+    """The Anthropic observer reads each chunk's event, so an invoke stream gets its notices: an empty
+    signature, a delta of the wrong block type or with no block, and data after message_stop."""
+    thinking = {"type": "thinking", "thinking": "", "signature": ""}
+    frames = [
+        _chunk({"type": "message_start", "message": {"usage": {"input_tokens": 3, "output_tokens": 1}}}),
+        _chunk({"type": "content_block_start", "index": 0, "content_block": thinking}),
+        _chunk(
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Hm"}}
+        ),
+        _chunk(
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": ""}}
+        ),
+        _chunk({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}}),
+        _chunk({"type": "content_block_delta", "index": 4, "delta": {"type": "text_delta", "text": "y"}}),
+        _chunk(
+            {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}}
+        ),
+        _chunk({"type": "message_stop"}),
+        _chunk({"type": "message_stop"}),
+    ]
+    events = _observe([_bytes(frames)])
+    notices = [e for e in events if isinstance(e, Notice)]
+    assert notices == [
+        Notice("empty-signature", "0"),
+        Notice("delta-type-mismatch", "text_delta in a thinking block 0"),
+        Notice("delta-without-start", "4"),
+        Notice("data-after-end", "message_stop"),
+    ]
+    assert Usage(3, 5, None, 8) in events
+    assert events[-2:] == [End("stop"), notices[-1]]
+
+
+def test_invoke_stream_without_message_stop_has_no_terminator() -> None:
+    frames = _emit("invoke", (TextDelta("Hi"), End()))
+    events = _observe([_bytes(frames[:-1])])
+    assert events[-1] == Notice("no-terminator", "EOF before message_stop")
+    assert _observe([_bytes(frames)])[-1] == End("stop")
 
 
 # -- request codec ---------------------------------------------------------------------------------------
@@ -403,7 +472,9 @@ def _body(rejection: Any) -> str:
 
 @pytest.mark.parametrize("variant", ["converse", "invoke"])
 def test_bedrock_claude_accepts_unmodified_reasoning(variant: str) -> None:
-    assert BEDROCK.provider_rules()["bedrock-claude"].validate(_request(ASSISTANT, variant), [ASSISTANT]) is None
+    assert (
+        BEDROCK.provider_rules()["bedrock-claude"].validate(_request(ASSISTANT, variant), [ASSISTANT]) is None
+    )
 
 
 def test_bedrock_claude_rejects_reasoning_dropped_before_tool_use() -> None:
