@@ -239,13 +239,17 @@ def test_the_websocket_cases_pass_through_gateway_and_cli(sut: str) -> None:
     ]
 
 
-def test_websocket_cases_run_in_flight_with_others_and_the_cancel_alone() -> None:
-    """Chained turns are routed by the response they continue: only the cancel case runs alone."""
+def test_websocket_cases_run_in_flight_with_others_the_cancel_too() -> None:
+    """Chained turns are routed by the response they continue, and the cancel case runs in flight too:
+    each conversation of the gateway has its own upstream socket, which is what the cancel is judged on
+    (issue 39: a broken SUT fails fast)."""
     cases = ["*websocket*", "tools-passback/deepseek-three-turns*"]
     result = run(cases, sut="reference", expectations=None, concurrency=4)
     assert {r.stream for r in result.results} == {Verdict.PASS}
-    alone = {r.case_id for r in result.results if r.alone}
-    assert alone == {"errors-cancellation/websocket-cancel[openai-responses-ws:summary/frames]"}
+    assert "errors-cancellation/websocket-cancel[openai-responses-ws:summary/frames]" in {
+        r.case_id for r in result.results
+    }
+    assert {r.case_id for r in result.results if r.alone} == set()
 
 
 # -- the agent CLI in process --------------------------------------------------------------------------
