@@ -180,6 +180,6 @@ def test_a_gateway_that_allows_one_instance_runs_its_alone_cases_after_the_other
 
     assert verdicts(concurrent) == verdicts(serial)
     alone = [r["alone"] for r in concurrent if r["alone"]]
-    assert len(alone) == 2
+    assert len(alone) == 1  # the upstream cutting its connection (a cancel shares the gateway: issue 39)
     assert all("second instance" not in why for why in alone)  # it could not start: after the others
     assert not Path(lock).exists()  # the one instance was stopped

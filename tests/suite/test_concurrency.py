@@ -129,9 +129,10 @@ def test_slow_gateway_same_verdicts_and_alone_cases_on_a_second_instance_gone_wh
 def test_reference_sdk_passes_the_whole_catalog_and_the_same_verdicts_at_concurrency_4(
     tmp_path: Path,
 ) -> None:
-    """Its serial run (an in-process SUT's default) of the whole catalog passes, and is the baseline of
-    four of its scenarios run at concurrency 4."""
-    serial = run(sut="reference-sdk", keep_timelines="failures")  # as `thinkwire run` keeps them
+    """Its serial run of the whole catalog passes, and is the baseline of four of its scenarios run at
+    concurrency 4 (serial asked for: the reference SDK declares itself thread-safe, so its default is
+    cases in flight)."""
+    serial = run(sut="reference-sdk", keep_timelines="failures", concurrency=1)  # kept as thinkwire run does
     assert serial.concurrency == 1
     passes_the_whole_catalog(serial, tmp_path)
     cases = ["wire-variants/*", "tools-passback/*", "incrementality/*", "errors-cancellation/*"]

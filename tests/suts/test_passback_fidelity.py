@@ -76,6 +76,6 @@ def test_request_contract_is_not_applicable_where_the_profile_enforces_no_reques
     )
     f = finding(result, "request-contract")
     assert f.verdict == Verdict.NOT_APPLICABLE
-    assert "enforces no request contract rule" in f.message
+    assert "enforce no request contract rule" in f.message
     correct = run([VERTEX], sut="reference", expectations=None)
     assert "under vertex/anthropic-version" in finding(correct, "request-contract").message
