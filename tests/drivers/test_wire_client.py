@@ -6,7 +6,6 @@ written; a trickling server ended by the deadline's shutdown; https against a se
 
 from __future__ import annotations
 
-import itertools
 import select
 import shutil
 import socket
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 
 from harness.drivers._http import _Watchdog
 from harness.net._http_client import Exchange, WireClient, WireError, _where
+from tests.net._http_frames import framed, split
 
 # --- the bytes of an answer, split into socket reads (no socket: a scripted recv) --------------------
 
@@ -52,19 +52,6 @@ def _exchange(reads: list[bytes]) -> tuple[WireClient, Exchange, ScriptedSocket]
     return client, ex, sock
 
 
-def _framed(body: list[bytes], framing: str) -> bytes:
-    whole = b"".join(body)
-    if framing == "length":
-        return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(whole) + whole
-    if framing == "close":
-        return b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + whole
-    chunks = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in body if p)
-    return b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n"
-
-
-def _split(data: bytes, cuts: list[int]) -> list[bytes]:
-    points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
-    return [data[a:b] for a, b in itertools.pairwise(points) if b > a]
 
 
 @settings(max_examples=300, deadline=None)
@@ -76,7 +63,7 @@ def _split(data: bytes, cuts: list[int]) -> list[bytes]:
 def test_any_split_gives_the_body_and_keeps_the_connection_only_when_it_may(
     body: list[bytes], framing: str, cuts: list[int]
 ) -> None:
-    client, ex, sock = _exchange(_split(_framed(body, framing), cuts))
+    client, ex, sock = _exchange(split(framed(body, framing), cuts))
     ex.send("POST", b"{}", {})
     assert ex.status == 200
     pieces = list(ex.body())

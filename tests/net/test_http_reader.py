@@ -5,28 +5,12 @@ skipped; bare-LF lines only when asked for."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.net import FramingError, ResponseReader
-
-
-def _framed(body: list[bytes], framing: str) -> bytes:
-    whole = b"".join(body)
-    if framing == "length":
-        return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(whole) + whole
-    if framing == "close":
-        return b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + whole
-    chunks = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in body if p)
-    return b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n"
-
-
-def _split(data: bytes, cuts: list[int]) -> list[bytes]:
-    points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
-    return [data[a:b] for a, b in itertools.pairwise(points) if b > a]
+from tests.net._http_frames import framed, split
 
 
 @given(
@@ -36,7 +20,7 @@ def _split(data: bytes, cuts: list[int]) -> list[bytes]:
 )
 def test_any_split_gives_the_body_and_the_end(body: list[bytes], framing: str, cuts: list[int]) -> None:
     reader, got = ResponseReader(), []
-    for read in _split(_framed(body, framing), cuts):
+    for read in split(framed(body, framing), cuts):
         reader.feed(read)
         got += reader.pieces
         reader.pieces = []
