@@ -71,10 +71,12 @@ CHANGES: tuple[tuple[str, str], ...] = (
         "include_thoughts, through the provider options the SDK spreads into the body), and they FAIL "
         "as before. tools-passback/anthropic-omitted-thinking (streamed and not) FAILed on thinkwire's "
         "400 (type enabled to claude-opus-4-7); asked adaptive with display omitted, both PASS. "
-        "tools-passback/xai-encrypted-reasoning (streamed and not) PASS -> UNSUPPORTED, not yet "
-        "explained: the upstream request carries no reasoning.summary although the adapter sets "
-        "reasoningSummary 'auto' for it (the mock now plays summary [] then, as the real API does); "
-        "whether @ai-sdk/openai drops it for the grok model id is to be read in its source",
+        "tools-passback/xai-encrypted-reasoning (streamed and not) PASS -> UNSUPPORTED, no bug lost: "
+        "@ai-sdk/openai sends reasoning.summary only for a model it knows to reason (o-series, gpt-5 "
+        "and later, or forceReasoning: dist/index.js:6287 and 6465 of @ai-sdk/openai), and drops "
+        "reasoningSummary for the grok model id with a warning (index.js:6529); the mock now answers "
+        "that request as the real API does, with no summary text, so the case's premise (reasoning "
+        "reaching the client) is absent. Before, the mock sent the summary unasked",
     ),
     (
         "node-openai-chat",
