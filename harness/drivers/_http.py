@@ -132,23 +132,24 @@ class FrontDoor:
         if turn == 0 or not self.dialect.multi_carrier:
             return self.build_options, {}
         form = "stream" if ctx.case.stream else "body"
-        seen: dict[str, None] = {}
-        blank: dict[str, None] = {}
-        for k in range(turn):
-            answer = b"".join(e.data for e in ctx.timeline.select("client", "chunk", k))
-            seen.update(dict.fromkeys(self._carriers(answer, form)))
-            blank.update(dict.fromkeys(self._carriers(answer, form, empty=True)))
-        streamed = list(seen)
+        answers = [b"".join(e.data for e in ctx.timeline.select("client", "chunk", k)) for k in range(turn)]
+
+        def carriers(*, empty: bool = False) -> list[str]:
+            seen: dict[str, None] = {}
+            for answer in answers:
+                seen.update(dict.fromkeys(self._carriers(answer, form, empty=empty)))
+            return list(seen)
+
+        streamed = carriers()
         options = self.build_options
         if self.echo_pin:
             why = self.echo_pin
         elif streamed:
             why = "the carrier(s) the SUT streamed the reasoning in"
             options = {**options, "echo_fields": tuple(streamed)}
-        elif blank:
+        elif streamed := carriers(empty=True):  # read again only when no field held text
             why = "the field(s) the SUT sent empty (a client that keeps the message it got sends them)"
-            options = {**options, "echo_fields": tuple(blank)}
-            streamed = list(blank)
+            options = {**options, "echo_fields": tuple(streamed)}
         else:
             why = f"the SUT streamed reasoning in no field: front_variant {self.variant!r}'s form"
         return options, {"streamed": streamed, "echo_why": why}
