@@ -59,7 +59,7 @@ __all__ += ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
-    from harness.dialects._chat_carriers import (
+    from harness.dialects._carriers import (
         CALL_SIGNATURES,
         CARRIERS,
         CarrierSpec,
@@ -67,25 +67,25 @@ if TYPE_CHECKING:
         parse_carriers,
         server_tool_call,
     )
-    from harness.dialects._chat_wire import Reader
     from harness.dialects._providers import PROVIDERS, Provider, provider_names, provider_of
     from harness.dialects._senders import senders_of
     from harness.dialects._think import HARMONY
+    from harness.dialects.openai_chat._wire import Reader
 
 _SHARED = {
-    "CALL_SIGNATURES": "_chat_carriers",
-    "CARRIERS": "_chat_carriers",
-    "CarrierSpec": "_chat_carriers",
+    "CALL_SIGNATURES": "_carriers",
+    "CARRIERS": "_carriers",
+    "CarrierSpec": "_carriers",
     "HARMONY": "_think",
     "PROVIDERS": "_providers",
     "Provider": "_providers",
-    "Reader": "_chat_wire",
-    "list_text": "_chat_carriers",
-    "parse_carriers": "_chat_carriers",
+    "Reader": "openai_chat._wire",
+    "list_text": "_carriers",
+    "parse_carriers": "_carriers",
     "provider_names": "_providers",
     "provider_of": "_providers",
     "senders_of": "_senders",
-    "server_tool_call": "_chat_carriers",
+    "server_tool_call": "_carriers",
 }
 __all__ += [
     "CALL_SIGNATURES",

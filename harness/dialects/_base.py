@@ -23,7 +23,7 @@ from harness.codec import Frame
 from harness.events import End, Event, Message, Notice, StreamError, Turn
 
 if TYPE_CHECKING:
-    from harness.dialects._chat_carriers import Specs
+    from harness.dialects._carriers import Specs
 
 __all__ = [
     "LENIENT",

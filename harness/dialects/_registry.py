@@ -13,7 +13,7 @@ __all__ = ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
 DIALECT_MODULES: dict[str, str] = {
     "openai-chat": "harness.dialects.openai_chat",
     "openai-responses": "harness.dialects.openai_responses",
-    "openai-responses-ws": "harness.dialects.openai_responses_ws",
+    "openai-responses-ws": "harness.dialects.openai_responses.websocket",
     "anthropic-messages": "harness.dialects.anthropic_messages",
     "gemini": "harness.dialects.gemini",
     "ollama": "harness.dialects.ollama",

@@ -270,9 +270,7 @@ ROWS: tuple[RequestForm, ...] = (
 
 def rows_for(dialect: str, variant: str, rules: str = "lenient") -> tuple[RequestForm, ...]:
     """The rows that govern a variant of a dialect (under a provider's rules)."""
-    return tuple(
-        r for r in ROWS if r.dialect == dialect and variant in r.variants and rules not in r.exempt
-    )
+    return tuple(r for r in ROWS if r.dialect == dialect and variant in r.variants and rules not in r.exempt)
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,9 +138,7 @@ class ThinkSplitter:
         return out
 
 
-def split_think(
-    text: str, *, implicit: bool = False, tags: tuple[str, str] = TAGS
-) -> tuple[str, str, bool]:
+def split_think(text: str, *, implicit: bool = False, tags: tuple[str, str] = TAGS) -> tuple[str, str, bool]:
     """Whole-string form for non-streaming bodies: ``(reasoning, content, found)``."""
     s = ThinkSplitter(implicit=implicit, tags=tags)
     events = s.feed(text) + s.end()

@@ -450,7 +450,8 @@ class _OllamaRules(ProviderRules):
 RULES: dict[str, ProviderRules] = {
     LENIENT: LenientRules(NAME),
     "ollama": _OllamaRules(
-        "ollama", "Ollama: no passback rule; a thinking model thinks unless the request sets think false",
+        "ollama",
+        "Ollama: no passback rule; a thinking model thinks unless the request sets think false",
         think_gated=True,
     ),
 }

@@ -42,7 +42,7 @@ class WsFrontDoor(FrontDoor):
         super().close()
 
     def send(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
-        from harness.dialects.openai_responses_ws import TERMINAL, WsMessageObserver, event_kind
+        from harness.dialects.openai_responses.websocket import TERMINAL, WsMessageObserver, event_kind
 
         spec = self.dialect.build_request(
             messages, model=ctx.model, stream=True, variant=self.variant,

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects.openai_responses_ws import TERMINAL, sse_event
+from harness.dialects.openai_responses.websocket import TERMINAL, sse_event
 from harness.events import Message, ToolResultBlock
 from harness.net import WsClientSide
 from harness.reference._upstream_http import READ_SIZE, UpstreamBroken, UpstreamUnreachable

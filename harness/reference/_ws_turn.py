@@ -14,7 +14,7 @@ from collections.abc import Iterator, MutableMapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects.openai_responses_ws import TERMINAL, sse_event
+from harness.dialects.openai_responses.websocket import TERMINAL, sse_event
 from harness.events import Event, Message
 from harness.net import WsClient
 from harness.reference._core import Route, UpstreamPipe, upstream_request

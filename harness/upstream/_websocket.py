@@ -187,7 +187,7 @@ async def _one(
     message: str,
     execute: Any,
 ) -> None:
-    from harness.dialects.openai_responses_ws import not_found_rejection, ws_error
+    from harness.dialects.openai_responses.websocket import not_found_rejection, ws_error
 
     try:
         body = loads(message)

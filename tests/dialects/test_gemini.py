@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from harness.codec import encode_frames
 from harness.dialects import get_dialect
-from harness.dialects._gemini_wire import encode_sse_crlf
+from harness.dialects.gemini._wire import encode_sse_crlf
 from harness.events import (
     End,
     Event,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from harness.codec import encode_frames
 from harness.dialects import Frame, Reading, get_dialect
-from harness.dialects._chat_rules import deepseek_body
+from harness.dialects.openai_chat._rules import deepseek_body
 from harness.events import (
     End,
     Event,

@@ -13,7 +13,7 @@ import typing_extensions
 from openai.types.responses import response_input_item_param
 
 from harness.dialects import get_dialect
-from harness.dialects._responses_items import INPUT_ITEM_TYPES
+from harness.dialects.openai_responses._items import INPUT_ITEM_TYPES
 from harness.events import Message, ReasoningBlock, ToolCallBlock
 
 RESP = get_dialect("openai-responses")

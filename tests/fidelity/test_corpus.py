@@ -91,7 +91,7 @@ def test_readme_table_is_current(report) -> None:  # type: ignore[no-untyped-def
 
 def test_a_drifted_emitter_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fidelity test can fail: an Anthropic emitter that spells ping compactly and pads nothing."""
-    from harness.dialects import _anthropic_wire
+    from harness.dialects.anthropic_messages import _wire as _anthropic_wire
 
     monkeypatch.setattr(_anthropic_wire, "PING", '{"type":"ping"}')
     monkeypatch.setattr(_anthropic_wire, "_PADS", (0,))

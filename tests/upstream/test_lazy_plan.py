@@ -11,7 +11,9 @@ import tracemalloc
 import pytest
 
 from harness.catalog import expand, load_catalog
-from harness.dialects import _anthropic_wire, _chat_wire, _responses_wire
+from harness.dialects.anthropic_messages import _wire as _anthropic_wire
+from harness.dialects.openai_chat import _wire as _chat_wire
+from harness.dialects.openai_responses import _wire as _responses_wire
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.upstream import Emit, Gate, Script, _plan, _writes, build_plan
 from harness.upstream._plan import Head, Write

@@ -10,7 +10,7 @@ import openai
 import pytest
 import respx
 
-from harness.dialects._chat_rules import DS2_MESSAGE
+from harness.dialects.openai_chat._rules import DS2_MESSAGE
 from harness.events import End, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.timeline import Timeline
 from harness.upstream import (

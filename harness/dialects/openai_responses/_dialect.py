@@ -25,9 +25,14 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._provider_errors import openai_error
-from harness.dialects._responses_observer import ResponsesObserver, observe_response_object
-from harness.dialects._responses_rules import RULES
-from harness.dialects._responses_wire import CONTENT_VARIANTS, SUMMARY_VARIANTS, ResponsesEmitter, phase_of
+from harness.dialects.openai_responses._observer import ResponsesObserver, observe_response_object
+from harness.dialects.openai_responses._rules import RULES
+from harness.dialects.openai_responses._wire import (
+    CONTENT_VARIANTS,
+    SUMMARY_VARIANTS,
+    ResponsesEmitter,
+    phase_of,
+)
 from harness.events import (
     Block,
     Event,
@@ -239,7 +244,7 @@ class OpenAIResponsesDialect(Dialect):
         return out
 
     def provider_rules(self) -> Mapping[str, ProviderRules]:
-        from harness.dialects._responses_rules_2026 import RULES as RULES_2026
+        from harness.dialects.openai_responses._rules_2026 import RULES as RULES_2026
 
         return RULES | RULES_2026
 

@@ -30,10 +30,10 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
-from harness.dialects._responses_observer import ResponsesObserver
-from harness.dialects._responses_rules import RULES as HTTP_RULES
 from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
 from harness.dialects.openai_responses import OpenAIResponsesDialect
+from harness.dialects.openai_responses._observer import ResponsesObserver
+from harness.dialects.openai_responses._rules import RULES as HTTP_RULES
 from harness.events import Event, Message, Turn
 
 __all__ = [

@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._chat_carriers import parse_reasoning_items, parse_thinking_blocks
-from harness.dialects._chat_reader import google_signature
-from harness.dialects._chat_wire import GEMINI_FORMAT
+from harness.dialects._carriers import parse_reasoning_items, parse_thinking_blocks
 from harness.dialects._think import HARMONY, MM_THINK, TAGS, THOUGHT, split_think
+from harness.dialects.openai_chat._reader import google_signature
+from harness.dialects.openai_chat._wire import GEMINI_FORMAT
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
 __all__ = ["parse_assistant", "parse_request"]
@@ -101,8 +101,11 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
             sig = google_signature(call)  # Gemini's OpenAI-compatible endpoint
             if sig is not None:
                 call_sigs.setdefault(cid, sig)
-            blocks.append(ToolCallBlock(cid, str(fn.get("name", "")), str(fn.get("arguments", "")),
-                                        signature=call_sigs.get(cid)))
+            blocks.append(
+                ToolCallBlock(
+                    cid, str(fn.get("name", "")), str(fn.get("arguments", "")), signature=call_sigs.get(cid)
+                )
+            )
     return Message("assistant", tuple(blocks))
 
 

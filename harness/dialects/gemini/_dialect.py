@@ -24,8 +24,8 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._gemini_names import camel_request
-from harness.dialects._gemini_rules import RULES
-from harness.dialects._gemini_wire import (
+from harness.dialects.gemini._rules import RULES
+from harness.dialects.gemini._wire import (
     GeminiEmitter,
     GeminiObserver,
     error_object,
@@ -82,7 +82,6 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, "gemini", VARIANTS)
 
 
-
 def _counted(turn: Turn) -> Usage:
     """A whole body always carries ``usageMetadata`` (every recorded Gemini response has it; a client
     may answer 500 without it): a turn scripted without usage gets counts of its own (four characters
@@ -92,6 +91,7 @@ def _counted(turn: Turn) -> Usage:
     thoughts = -(-reasoning // 4)
     return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
 
+
 class GeminiDialect(Dialect):
     name = "gemini"
     transport = Transport.SSE
@@ -99,7 +99,7 @@ class GeminiDialect(Dialect):
     json_content_type = "application/json; charset=UTF-8"
     """Of ``:generateContent`` bodies and of streams without ``?alt=sse`` (recorded)."""
     sse_eol = "\r\n"
-    """Gemini separates frames with CRLF CRLF; ``_gemini_wire.encode_sse_crlf`` is the reference."""
+    """Gemini separates frames with CRLF CRLF; ``_wire.encode_sse_crlf`` is the reference."""
 
     def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
         """``?alt=sse``: SSE; without it the real API streams a JSON array (``[{...}\\n,\\r\\n{...}\\n]``,
@@ -108,6 +108,7 @@ class GeminiDialect(Dialect):
         if any(p == "alt=sse" for p in query.split("&")) or not path.endswith(":streamGenerateContent"):
             return str(Transport.SSE), self.content_type  # (no path known: a plan built outside a request)
         return str(Transport.JSON_ARRAY), self.json_content_type
+
     path_suffixes = (":streamGenerateContent", ":generateContent")
     variants: Mapping[str, Variant] = VARIANTS
     default_variant = "thought"
@@ -223,7 +224,6 @@ class GeminiDialect(Dialect):
 
     def provider_rules(self) -> Mapping[str, ProviderRules]:
         return RULES
-
 
 
 def parts_of_message(blocks: Sequence[Block]) -> list[dict[str, Any]]:

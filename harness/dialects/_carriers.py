@@ -338,6 +338,7 @@ def carrier_events(
             out.append(RedactedReasoning(value))
     return out
 
+
 RD_FORMAT = "unknown"
 GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
 _DETAIL_TEXT = ("reasoning.text", "reasoning.summary")

@@ -1,7 +1,7 @@
 """OpenAI Chat Completions wire: the emitter (events -> ``chat.completion.chunk`` SSE frames) and the
 streaming observer (bytes -> events).
 
-Rule 1: what differs between variants is data, a :class:`Shape` (``_chat_shape``; one row per variant
+Rule 1: what differs between variants is data, a :class:`Shape` (``_shape``; one row per variant
 in ``openai_chat.SHAPES``), picked once per stream as h11 picks a reader from
 ``READERS[(role, state)]``; code branches on the :class:`Carrier` only where the delta's structure
 differs. Rule 2: the observer reads ONE reasoning
@@ -23,7 +23,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame, SSEDecoder
 from harness.dialects._base import EmitterLoop
-from harness.dialects._chat_carriers import (
+from harness.dialects._carriers import (
     CARRIERS,
     GEMINI_FORMAT,
     RD_FORMAT,
@@ -32,9 +32,9 @@ from harness.dialects._chat_carriers import (
     server_tool_call,
     text_detail,
 )
-from harness.dialects._chat_reader import INLINE_THINK, Reader
-from harness.dialects._chat_shape import Shape, usage_event, usage_json
 from harness.dialects._think import TAGS
+from harness.dialects.openai_chat._reader import INLINE_THINK, Reader
+from harness.dialects.openai_chat._shape import Shape, usage_event, usage_json
 from harness.events import (
     End,
     Event,
@@ -367,7 +367,7 @@ class ChatEmitter(EmitterLoop):
 
 
 # --------------------------------------------------------------------------------------------------
-# Observer (one delta's reading: ``_chat_reader.Reader``)
+# Observer (one delta's reading: ``_reader.Reader``)
 
 
 class ChatObserver:
@@ -458,4 +458,3 @@ class ChatObserver:
             self._errored = True
             out.append(error_event(obj["error"]))
         return out
-

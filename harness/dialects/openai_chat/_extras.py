@@ -1,8 +1,8 @@
 """Provider envelopes over the chat wire: Azure OpenAI's content-filter envelope and Gemini's
-OpenAI-compatible ``extra_content``, as :class:`~harness.dialects._chat_wire.ChatEmitter` subclasses.
+OpenAI-compatible ``extra_content``, as :class:`~harness.dialects.openai_chat._wire.ChatEmitter` subclasses.
 
 Rule: a subclass changes only what its provider's envelope adds around the same deltas; where the
-reasoning rides stays the variant's :class:`~harness.dialects._chat_wire.Shape`. Sources:
+reasoning rides stays the variant's :class:`~harness.dialects.openai_chat._wire.Shape`. Sources:
 Azure https://learn.microsoft.com/en-us/azure/ai-foundry/openai/concepts/content-filter (streaming and
 the asynchronous filter's annotation chunks; key order as in recorded Azure streams quoted in public
 test fixtures), Gemini https://ai.google.dev/gemini-api/docs/openai and
@@ -16,7 +16,7 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.codec import Frame
-from harness.dialects._chat_wire import ChatEmitter, Shape
+from harness.dialects.openai_chat._wire import ChatEmitter, Shape
 from harness.events import End, Event, ReasoningSignature, TextDelta, ToolCallDelta
 
 __all__ = ["PROMPT_FILTER", "SAFE", "AzureEmitter", "GeminiChatEmitter", "azure_response", "google"]

@@ -12,8 +12,8 @@ from typing import Any
 from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
-from harness.dialects._anthropic_wire import AnthropicEmitter, AnthropicObserver
 from harness.dialects._base import Emitter
+from harness.dialects.anthropic_messages._wire import AnthropicEmitter, AnthropicObserver
 from harness.events import (
     End,
     Event,

@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 
 from harness._json import dumps_compact, loads
 from harness.dialects._base import Difference, Fidelity, ProviderRules, Rejection
-from harness.dialects._responses_rules import _OpenAI, altered_encrypted, input_items, opaque_blobs
-from harness.dialects._responses_wire import phase_of
+from harness.dialects.openai_responses._rules import _OpenAI, altered_encrypted, input_items, opaque_blobs
+from harness.dialects.openai_responses._wire import phase_of
 from harness.events import Message, TextBlock, Turn
 
 __all__ = ["RULES", "XAI_NOT_DECRYPTED"]

@@ -9,13 +9,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._anthropic_rules import RULES
-from harness.dialects._anthropic_wire import (
-    AnthropicEmitter,
-    AnthropicObserver,
-    message_object,
-    observe_message_object,
-)
 from harness.dialects._base import (
     READ_ALL,
     Caps,
@@ -33,6 +26,13 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._provider_errors import anthropic_error
+from harness.dialects.anthropic_messages._rules import RULES
+from harness.dialects.anthropic_messages._wire import (
+    AnthropicEmitter,
+    AnthropicObserver,
+    message_object,
+    observe_message_object,
+)
 from harness.events import (
     Block,
     Event,
@@ -122,8 +122,6 @@ def _wants_stream(path: str, body: Mapping[str, Any]) -> bool:
     if path.endswith(":rawPredict"):
         return False
     return stream_flag(path, body)
-
-
 
 
 _check = functools.partial(check_variant, NAME, VARIANTS)

@@ -9,7 +9,7 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, LenientRules, ProviderRules, Rejection
-from harness.dialects._bedrock_request import parse_request
+from harness.dialects.bedrock_converse._request import parse_request
 from harness.events import Block, Message, ReasoningBlock, ToolCallBlock, Turn
 
 __all__ = ["RULES"]

@@ -1,5 +1,5 @@
 """OpenAI Chat Completions variants as data: where reasoning rides (a :class:`Carrier`, defined with
-the other carriers in ``_chat_carriers``) and the rest of a variant's stream, as one :class:`Shape`
+the other carriers in ``_carriers``) and the rest of a variant's stream, as one :class:`Shape`
 row (role, finish and text deltas, the provider's envelope and usage fields, where usage rides), and
 usage in and out of the wire.
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.dialects._chat_carriers import Carrier
+from harness.dialects._carriers import Carrier
 from harness.dialects._think import CLOSE, TAGS
 from harness.events import Usage
 

@@ -1,6 +1,6 @@
 """The AWS Bedrock dialect: ConverseStream (``/converse-stream``) and InvokeModelWithResponseStream for
 Anthropic models (``/invoke-with-response-stream``), over the binary eventstream. The message codec is
-``_bedrock_request`` (the strict rules read requests with it too), the wire ``_bedrock_wire``."""
+``_request`` (the strict rules read requests with it too), the wire ``_wire``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._anthropic_wire import message_object, observe_message_object
 from harness.dialects._base import (
     READ_ALL,
     Caps,
@@ -24,15 +23,21 @@ from harness.dialects._base import (
     check_variant,
     turn_error,
 )
-from harness.dialects._bedrock_request import (
+from harness.dialects.anthropic_messages._wire import message_object, observe_message_object
+from harness.dialects.bedrock_converse._request import (
     anthropic_content,
     build_request,
     converse_content,
     from_converse,
     parse_request,
 )
-from harness.dialects._bedrock_rules import RULES
-from harness.dialects._bedrock_wire import BedrockObserver, ConverseEmitter, InvokeEmitter, stop_reason
+from harness.dialects.bedrock_converse._rules import RULES
+from harness.dialects.bedrock_converse._wire import (
+    BedrockObserver,
+    ConverseEmitter,
+    InvokeEmitter,
+    stop_reason,
+)
 from harness.events import (
     End,
     Event,
@@ -78,7 +83,6 @@ VARIANTS: dict[str, Variant] = {
 """No ``usage`` cap: Bedrock's TokenUsage carries no reasoning-token figure (botocore service-2.json)."""
 
 _check = functools.partial(check_variant, "bedrock-converse", VARIANTS)
-
 
 
 class BedrockDialect(Dialect):
@@ -161,7 +165,7 @@ class BedrockDialect(Dialect):
         u = obj.get("usage")
         if isinstance(u, dict):
             events.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
-        from harness.dialects._bedrock_wire import _REASON
+        from harness.dialects.bedrock_converse._wire import _REASON
 
         events.append(End(_REASON.get(reason, reason)))
         return events
@@ -180,7 +184,6 @@ class BedrockDialect(Dialect):
 
     def provider_rules(self) -> Mapping[str, ProviderRules]:
         return RULES
-
 
 
 DIALECT = BedrockDialect()

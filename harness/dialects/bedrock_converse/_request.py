@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._anthropic_wire import content_json
 from harness.dialects._base import RequestSpec
+from harness.dialects.anthropic_messages._wire import content_json
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = [
@@ -33,9 +33,7 @@ def build_request(
 ) -> RequestSpec:
     """A Converse (or, variant ``invoke``, InvokeModel Anthropic) request for ``messages``; the
     ``thinking`` option replaces the default thinking configuration."""
-    system = [
-        b.text for m in messages if m.role == "system" for b in m.content if isinstance(b, TextBlock)
-    ]
+    system = [b.text for m in messages if m.role == "system" for b in m.content if isinstance(b, TextBlock)]
     convo = [m for m in messages if m.role != "system"]
     thinking = options.get("thinking", _THINKING)
     if variant == "invoke":
@@ -54,6 +52,7 @@ def build_request(
         suffix = "/converse-stream" if stream else "/converse"
     return RequestSpec(f"/model/{model}{suffix}", body, {"content-type": "application/json"})
 
+
 def parse_request(body: Mapping[str, Any]) -> list[Message]:
     """Either request shape (Converse or InvokeModel Anthropic) back to canonical messages."""
     out: list[Message] = []
@@ -62,9 +61,7 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
         out.append(Message("system", (TextBlock(system),)))
     elif isinstance(system, list):
         out += [
-            Message("system", (TextBlock(str(s.get("text", ""))),))
-            for s in system
-            if isinstance(s, Mapping)
+            Message("system", (TextBlock(str(s.get("text", ""))),)) for s in system if isinstance(s, Mapping)
         ]
     for m in body.get("messages") or []:
         if not isinstance(m, Mapping):

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._responses_wire import ALIASES
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects.openai_responses._wire import ALIASES
 from harness.events import (
     End,
     Event,
@@ -86,7 +86,6 @@ class ResponsesObserver(TypedSSEObserver):
         self._done = False
         self._after_noted = False
         self._aliases: set[str] = set()
-
 
     # -- frames
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:

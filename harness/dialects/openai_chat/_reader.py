@@ -3,7 +3,7 @@ parts of one list carrier, content (Mistral thinking chunks, a leading inline ta
 (with the thought signature Gemini's OpenAI-compatible endpoint puts on them); and which fields a
 whole answer or request carried reasoning in (``reasoning_carriers``: what the front-door client echoes).
 
-Rule: shared by the streaming observer (``_chat_wire.ChatObserver``) and the non-streaming one
+Rule: shared by the streaming observer (``_wire.ChatObserver``) and the non-streaming one
 (``openai_chat.observe_response``); it keeps per-stream state only (the inline splitter, the field the
 reasoning was first read from, tool-call ids) and never repairs what it reads.
 """
@@ -17,7 +17,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.codec import SSEDecoder
 from harness.dialects._base import json_body
-from harness.dialects._chat_carriers import (
+from harness.dialects._carriers import (
     CALL_SIGNATURES,
     CARRIERS,
     LIST_CARRIERS,
@@ -80,7 +80,7 @@ class Reader:
 
     def reasoning(self, obj: Mapping[str, Any], *, message: bool = False) -> list[Event]:
         """The reasoning of one delta (or non-streaming ``message``): one text field, plus one list
-        carrier's opaque parts (``_chat_carriers`` Rule 1: read whatever ``fields`` names)."""
+        carrier's opaque parts (``_carriers`` Rule 1: read whatever ``fields`` names)."""
         out: list[Event] = []
         lists = carrier_lists(obj, self.specs, message=message)
         texts: list[tuple[str, str]] = []
@@ -103,8 +103,10 @@ class Reader:
         # a list carrier outside ``fields`` still gives its opaque parts.
         source = next((n for n in self.fields if n in lists), lists[0] if lists else None)
         source_text = carrier_text(source, obj, self.specs, message=message) if source else ""
-        from_list = source is not None and source in self.fields and (
-            chosen is None or chosen[0] == source or chosen[1] == source_text
+        from_list = (
+            source is not None
+            and source in self.fields
+            and (chosen is None or chosen[0] == source or chosen[1] == source_text)
         )
         if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:
             # a list carrier recapping what another field already streamed (LiteLLM sends the whole

@@ -1,11 +1,11 @@
 """The OpenAI Chat Completions dialect (``/chat/completions``): the variant table (each variant with its
-stream's :class:`~harness.dialects._chat_wire.Shape`), non-streaming bodies, the request the client
-builds and the DIALECT object. The request history read back is ``_chat_messages``'s, the emitter and
-the streaming observer are ``_chat_wire``'s, provider rules ``_chat_rules``'s.
+stream's :class:`~harness.dialects.openai_chat._wire.Shape`), non-streaming bodies, the request the client
+builds and the DIALECT object. The request history read back is ``_messages``'s, the emitter and
+the streaming observer are ``_wire``'s, provider rules ``_rules``'s.
 
 Rule: a request carries each assistant message's reasoning back in its variant's form (the variant's
-:class:`~harness.dialects._chat_wire.Carrier`), or in the carriers a SUT's profile names
-(``echo_fields``, ``_chat_carriers``); the parser accepts every passback form, ``thinking_blocks``
+:class:`~harness.dialects.openai_chat._wire.Carrier`), or in the carriers a SUT's profile names
+(``echo_fields``, ``_carriers``); the parser accepts every passback form, ``thinking_blocks``
 included.
 """
 
@@ -31,16 +31,18 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
-from harness.dialects._chat_carriers import (
+from harness.dialects._carriers import (
     CALL_SIGNATURES,
     Specs,
     details,
     with_echo,
 )
-from harness.dialects._chat_extras import AzureEmitter, GeminiChatEmitter, azure_response, google
-from harness.dialects._chat_messages import parse_request
-from harness.dialects._chat_reader import reasoning_carriers
-from harness.dialects._chat_wire import (
+from harness.dialects._provider_errors import openai_error
+from harness.dialects._think import HARMONY, MM_THINK, OPEN, TAGS, THOUGHT
+from harness.dialects.openai_chat._extras import AzureEmitter, GeminiChatEmitter, azure_response, google
+from harness.dialects.openai_chat._messages import parse_request
+from harness.dialects.openai_chat._reader import reasoning_carriers
+from harness.dialects.openai_chat._wire import (
     CREATED,
     DEFAULT_REASONING_FIELDS,
     Carrier,
@@ -54,8 +56,6 @@ from harness.dialects._chat_wire import (
     usage_event,
     usage_json,
 )
-from harness.dialects._provider_errors import openai_error
-from harness.dialects._think import HARMONY, MM_THINK, OPEN, TAGS, THOUGHT
 from harness.events import (
     End,
     Event,
@@ -122,8 +122,12 @@ _MINIMAX_DETAIL = {
 }  # fmt: skip
 _TABLE: tuple[tuple[Variant, Shape], ...] = (
     (
-        _v("reasoning_content", "CC-RC", "DeepSeek/Kimi delta.reasoning_content, usage on the finish chunk",
-           _BASE),
+        _v(
+            "reasoning_content",
+            "CC-RC",
+            "DeepSeek/Kimi delta.reasoning_content, usage on the finish chunk",
+            _BASE,
+        ),
         Shape(
             Carrier.REASONING_CONTENT,
             role={"role": "assistant", "content": None, "reasoning_content": ""},
@@ -149,8 +153,15 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             _BASE | {_C.SIGNATURE, _C.CALL_SIGNATURE, _C.REDACTED},
         ),
         Shape(
-            Carrier.DETAILS, _ROLE, {}, base_delta=_OPENROUTER_DELTA, envelope={"provider": "Mock"},
-            native_finish=True, usage_choice=_ROLE, usage_extra=_OPENROUTER_USAGE, role_with_tools=True,
+            Carrier.DETAILS,
+            _ROLE,
+            {},
+            base_delta=_OPENROUTER_DELTA,
+            envelope={"provider": "Mock"},
+            native_finish=True,
+            usage_choice=_ROLE,
+            usage_extra=_OPENROUTER_USAGE,
+            role_with_tools=True,
             message={"refusal": None},
         ),
     ),
@@ -176,8 +187,12 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
         Shape(Carrier.INLINE, _ROLE, {}),
     ),
     (
-        _v("mistral", "CC-MISTRAL", "Magistral delta.content list of thinking chunks, then string content",
-           _BASE),
+        _v(
+            "mistral",
+            "CC-MISTRAL",
+            "Magistral delta.content list of thinking chunks, then string content",
+            _BASE,
+        ),
         Shape(Carrier.MISTRAL, _ROLE, _EMPTY, usage_on_finish=True),
     ),
     (
@@ -218,8 +233,14 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             "annotation chunks without delta; reasoning_content (Foundry DeepSeek-R1)",
             _BASE,
         ),
-        Shape(Carrier.REASONING_CONTENT, {"content": "", "refusal": None, "role": "assistant"}, _EMPTY,
-              text={}, logprobs=True, envelope={"system_fingerprint": "fp_mock"}),
+        Shape(
+            Carrier.REASONING_CONTENT,
+            {"content": "", "refusal": None, "role": "assistant"},
+            _EMPTY,
+            text={},
+            logprobs=True,
+            envelope={"system_fingerprint": "fp_mock"},
+        ),
     ),
     (
         _v(
@@ -229,9 +250,15 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             frozenset({_C.TOOLS, _C.USAGE, _C.ERRORS}),
         ),
         Shape(
-            Carrier.NONE, {"role": "assistant", "content": "", "refusal": None}, {},
-            envelope={"service_tier": "default", "system_fingerprint": "fp_mock"}, logprobs=True,
-            null_usage=True, obfuscation=True, usage_extra=_OPENAI_USAGE, role_with_tools=True,
+            Carrier.NONE,
+            {"role": "assistant", "content": "", "refusal": None},
+            {},
+            envelope={"service_tier": "default", "system_fingerprint": "fp_mock"},
+            logprobs=True,
+            null_usage=True,
+            obfuscation=True,
+            usage_extra=_OPENAI_USAGE,
+            role_with_tools=True,
         ),
     ),
 )
@@ -240,7 +267,7 @@ rides, the role chunk, the text and finish deltas, where usage rides, the inline
 VARIANTS: dict[str, Variant] = {v.name: v for v, _ in _TABLE}
 SHAPES: dict[str, Shape] = {v.name: shape for v, shape in _TABLE}
 _EMITTERS: dict[str, type[ChatEmitter]] = {"azure": AzureEmitter, "gemini-openai": GeminiChatEmitter}
-"""Variants whose provider wraps the deltas in its own envelope (``_chat_extras``)."""
+"""Variants whose provider wraps the deltas in its own envelope (``_extras``)."""
 
 _check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
@@ -351,8 +378,10 @@ def _google_signatures(entry: dict[str, Any], msg: Message) -> dict[str, Any]:
     """``entry`` with each signature back in ``extra_content.google`` where Gemini's OpenAI-compatible
     endpoint sent it: on its tool call, or on the message for a text answer's."""
     sigs = {c.id: c.signature for c in msg.tool_calls if c.signature}
-    calls = [c | google(thought_signature=sigs[c["id"]]) if c.get("id") in sigs else c
-             for c in entry.get("tool_calls") or []]
+    calls = [
+        c | google(thought_signature=sigs[c["id"]]) if c.get("id") in sigs else c
+        for c in entry.get("tool_calls") or []
+    ]
     if calls:
         entry = {**entry, "tool_calls": calls}
     text = next((b.signature for b in msg.content if isinstance(b, TextBlock) and b.signature), None)
@@ -482,15 +511,16 @@ class OpenAIChatDialect(Dialect):
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
     ) -> list[Event]:
         return observe_response(body, variant=variant, reading=reading)
-    multi_carrier = True  # reasoning_content, reasoning, reasoning_details ... (_chat_carriers.CARRIERS)
+
+    multi_carrier = True  # reasoning_content, reasoning, reasoning_details ... (_carriers.CARRIERS)
     reasoning_carriers = staticmethod(reasoning_carriers)
     error_body = staticmethod(error_body)
     build_request = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
 
     def provider_rules(self) -> Mapping[str, ProviderRules]:
-        from harness.dialects._chat_rules import RULES
-        from harness.dialects._chat_rules_2026 import RULES as RULES_2026
+        from harness.dialects.openai_chat._rules import RULES
+        from harness.dialects.openai_chat._rules_2026 import RULES as RULES_2026
 
         return RULES | RULES_2026
 

@@ -75,9 +75,7 @@ MISSING_THOUGHT_SIGNATURE = "MISSING_THOUGHT_SIGNATURE"
 signature missing. This enum value is not supported in Vertex AI." """
 
 
-def _missing_text_signature(
-    contents: Sequence[Any], emitted: Sequence[Message]
-) -> tuple[int, str] | None:
+def _missing_text_signature(contents: Sequence[Any], emitted: Sequence[Message]) -> tuple[int, str] | None:
     """The first model content of the request that lost the signature of the text answer this upstream
     gave it (model contents and emitted messages matched in order): its index and the signature. The
     signature may come back on any part of that content (the empty text part it arrived on, or the

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, Fidelity, LenientRules, ProviderRules, Rejection
-from harness.dialects._responses_items import ItemProblem, call_problem, schema_problem
+from harness.dialects.openai_responses._items import ItemProblem, call_problem, schema_problem
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -119,7 +119,7 @@ def _refers_to_reasoning(item: Mapping[str, Any], rs: str) -> bool:
 def input_items(
     request: Mapping[str, Any], emitted: Sequence[Message], *, calls: bool = False
 ) -> Rejection | None:
-    """OpenAI's answer to input items its SDK types reject (``_responses_items``): the schema's problems,
+    """OpenAI's answer to input items its SDK types reject (``_items``): the schema's problems,
     or with ``calls`` an output that answers no call. An unknown item type and an output for no call
     are the request's own fault (``kind="request"``); a reasoning item given twice is a broken passback."""
     problem: ItemProblem | None

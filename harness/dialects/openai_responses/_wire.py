@@ -1,6 +1,6 @@
 """OpenAI Responses wire, emitting side: canonical events -> ``event:`` + ``data:`` frames, each item's
 lifecycle (added, parts, deltas, done-repeats) in the variant's event names; the observer (bytes ->
-events) is in ``_responses_observer``."""
+events) is in ``_observer``."""
 
 from __future__ import annotations
 

@@ -18,10 +18,10 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
-from harness.dialects._chat_carriers import server_tool_call
-from harness.dialects._chat_reader import google_signature
-from harness.dialects._gemini_rules import SENTINELS, missing_signature_message
+from harness.dialects._carriers import server_tool_call
 from harness.dialects._think import TAGS
+from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
+from harness.dialects.openai_chat._reader import google_signature
 from harness.events import Message, ReasoningBlock
 
 __all__ = ["OPENROUTER_INVALID_SIGNATURE", "RULES", "history", "openrouter_body"]

@@ -185,9 +185,7 @@ RULES: dict[str, ProviderRules] = {
         DeepSeekRules(
             "deepseek-v4", "DeepSeek V4 thinking mode: tool-call turns keep reasoning_content (DS-2)", "ds2"
         ),
-        DeepSeekRules(
-            "deepseek-r1", "deepseek-reasoner (R1 era): reasoning_content in input is a 400", "r1"
-        ),
+        DeepSeekRules("deepseek-r1", "deepseek-reasoner (R1 era): reasoning_content in input is a 400", "r1"),
         KimiRules(),
     )
 }

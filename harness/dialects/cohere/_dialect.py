@@ -1,5 +1,5 @@
 """The Cohere v2 chat dialect (``/v2/chat``): the variant, non-streaming bodies, the request codec and
-the DIALECT object; the wire (emitter, observer) is in ``_cohere_wire``.
+the DIALECT object; the wire (emitter, observer) is in ``_wire``.
 
 Rule: a request carries each assistant message's reasoning back as a ``thinking`` item of its
 ``content`` list beside the ``text`` item (cohere SDK 7.3.1 ``AssistantMessageV2ContentOneItem``:
@@ -32,7 +32,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
-from harness.dialects._cohere_wire import CohereEmitter, CohereObserver, observe_object, response_object
+from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
     Block,
     Event,

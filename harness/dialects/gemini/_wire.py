@@ -231,8 +231,10 @@ class GeminiEmitter(Emitter):
                 self._done = True
             elif isinstance(ev, End):
                 tail = parts[-1][0] if parts else {}
-                if self._variant == "signature-empty" and set(tail) == {"text", "thoughtSignature"} and (
-                    tail["text"] == ""
+                if (
+                    self._variant == "signature-empty"
+                    and set(tail) == {"text", "thoughtSignature"}
+                    and (tail["text"] == "")
                 ):
                     # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
                     # rides on the frame that carries the finishReason

@@ -1,0 +1,6 @@
+"""Amazon Bedrock: the Converse API and InvokeModel over the AWS event stream. ``_dialect`` holds
+the variant table and the DIALECT; the request parser, the wire and the provider rules have a module each."""
+
+from harness.dialects.bedrock_converse._dialect import DIALECT, BedrockDialect
+
+__all__ = ["DIALECT", "BedrockDialect"]

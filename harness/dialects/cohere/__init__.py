@@ -1,0 +1,5 @@
+"""Cohere's v2 chat API. ``_dialect`` holds the variant table and the DIALECT; the wire is ``_wire``'s."""
+
+from harness.dialects.cohere._dialect import DIALECT, CohereDialect
+
+__all__ = ["DIALECT", "CohereDialect"]
