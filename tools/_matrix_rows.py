@@ -472,6 +472,30 @@ MATRIX: tuple[Mutant, ...] = (
         _c(f"tools-passback/deepseek-empty-reasoning[{CHAT}]"),
     ),
     Mutant(
+        "mint-detail-ids",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/openrouter-openai-encrypted[openai-chat:openrouter-openai/frames]",
+            "tools-passback/openrouter-gemini-signature[openai-chat:openrouter-gemini/frames]",
+        ),
+    ),
+    Mutant(
+        "drop-encrypted-details",
+        "reference",
+        "passback",
+        _c("tools-passback/openrouter-gemini-signature[openai-chat:openrouter-gemini/frames]"),
+        label="gemini",
+    ),
+    Mutant(
+        "drop-encrypted-details",
+        "reference",
+        "passback-fidelity",
+        _c("tools-passback/openrouter-openai-encrypted[openai-chat:openrouter-openai/frames]"),
+        strict=True,
+        label="openai-degrades",
+    ),
+    Mutant(
         "drop-phase",
         "reference",
         "passback-fidelity",

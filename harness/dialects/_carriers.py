@@ -56,6 +56,7 @@ __all__ = [
     "CARRIERS",
     "GEMINI_FORMAT",
     "LIST_CARRIERS",
+    "OPENAI_FORMAT",
     "RD_FORMAT",
     "Carrier",
     "CarrierSpec",
@@ -67,6 +68,7 @@ __all__ = [
     "carriers_on",
     "details",
     "echo_fields",
+    "item_detail",
     "list_events",
     "list_text",
     "parse_carriers",
@@ -341,6 +343,18 @@ def carrier_events(
 
 RD_FORMAT = "unknown"
 GEMINI_FORMAT = "google-gemini-v1"  # OpenRouter: a tool call's thoughtSignature
+OPENAI_FORMAT = "openai-responses-v1"
+"""OpenRouter in front of OpenAI: a reasoning item as a ``reasoning.summary`` detail and a
+``reasoning.encrypted`` detail that share the item's ``rs_`` id (the openrouter SDK's ReasoningFormat;
+docs/wire-formats.md 2.3)."""
+_ITEM_FORMATS = frozenset({OPENAI_FORMAT, "azure-openai-responses-v1", "xai-responses-v1"})
+
+
+def item_detail(d: Mapping[str, Any]) -> str:
+    """The Responses item id a detail belongs to when its format is a Responses one (its summary and its
+    encrypted content share it), else ""."""
+    item = d.get("id")
+    return str(item) if d.get("format") in _ITEM_FORMATS and isinstance(item, str) and item else ""
 _DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
 
 
@@ -404,7 +418,7 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
         if kind in _DETAIL_TEXT:
             piece = d.get("text") or d.get("summary")
             if with_text and isinstance(piece, str) and piece:
-                out.append(ReasoningDelta(piece))
+                out.append(ReasoningDelta(piece, item=item_detail(d)))
             sig, index = d.get("signature"), d.get("index")
             if kind == "reasoning.text" and isinstance(sig, str) and sig:
                 # fragments sharing an index are one detail: the signature belongs to that block
@@ -415,6 +429,8 @@ def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Eve
         elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
             if d.get("format") == GEMINI_FORMAT and d.get("id"):
                 out.append(ReasoningSignature(d["data"], item=str(d["id"])))
+            elif item_detail(d):  # a Responses item's encrypted content: the signature of its summary
+                out.append(ReasoningSignature(d["data"], item=item_detail(d)))
             else:
                 out.append(RedactedReasoning(d["data"]))
     return out
@@ -442,16 +458,41 @@ def text_detail(text: str, index: int, form: Mapping[str, Any] | None = None) ->
     return {**form, "index": index, "text": text}  # (a key already in ``form`` keeps its place)
 
 
+def _item_entries(b: ReasoningBlock, n: int, at: int) -> list[dict[str, Any]]:
+    """A reasoning item as OpenRouter in front of OpenAI sends it: its summary detail and its encrypted
+    detail, both under the item's id (``rs_mockN`` when the block has none), each with an ``index`` of
+    its own, from ``at`` (docs/wire-formats.md 2.3, the openrouter SDK's detail types)."""
+    item = b.id or f"rs_mock{n}"
+    out: list[dict[str, Any]] = []
+    if b.text:
+        out.append({"type": "reasoning.summary", "summary": b.text, "id": item, "format": OPENAI_FORMAT})
+    if b.signature is not None:
+        out.append({"type": "reasoning.encrypted", "data": b.signature, "id": item, "format": OPENAI_FORMAT})
+    return [d | {"index": at + i} for i, d in enumerate(out)]
+
+
+def _is_item(b: ReasoningBlock, form: Mapping[str, Any] | None) -> bool:
+    """A block that goes back as a Responses item: the variant's form says so, or the block is one (an
+    ``rs_`` id with its encrypted content, read from such details)."""
+    if b.redacted is not None:
+        return False
+    return (form or {}).get("format") == OPENAI_FORMAT or (b.id.startswith("rs_") and b.signature is not None)
+
+
 def details(
     blocks: Sequence[ReasoningBlock],
     calls: Sequence[ToolCallBlock] = (),
     form: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """``reasoning_details`` entries; a tool call's own signature (Gemini's thoughtSignature) travels as
-    a ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it. ``form``:
-    a provider's own text entry (:func:`text_detail`)."""
+    a ``reasoning.encrypted`` detail whose ``id`` is the tool call id, as OpenRouter sends it; a
+    Responses item (OpenRouter in front of OpenAI) as its summary and encrypted details. ``form``: a
+    provider's own text entry (:func:`text_detail`)."""
     out: list[dict[str, Any]] = []
     for n, b in enumerate(blocks):
+        if _is_item(b, form):
+            out += _item_entries(b, n, len(out))
+            continue
         record = server_tool_call(b.redacted)
         if record is not None:
             out.append(record | {"index": n})

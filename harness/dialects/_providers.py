@@ -72,6 +72,8 @@ _BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
     ("bedrock-converse", "bedrock-claude"): ("bedrock", None),
     ("openai-chat", "gemini-3-openai"): ("gemini", "gemini-3-flash-preview"),
     ("openai-chat", "openrouter"): ("openrouter", None),
+    ("openai-chat", "openrouter-openai"): ("openrouter", "openai/gpt-5"),
+    ("openai-chat", "openrouter-gemini"): ("openrouter", "google/gemini-3-pro-preview"),
     ("openai-chat", "minimax"): ("minimax", None),
     ("openai-chat", "zai-coding"): ("zai", None),
     ("openai-chat", "vllm"): ("vllm", None),
@@ -84,6 +86,8 @@ _BY_VARIANT: dict[tuple[str, str], str] = {
     ("openai-chat", "reasoning_content"): "deepseek",
     ("openai-chat", "reasoning"): "vllm",
     ("openai-chat", "reasoning_details"): "openrouter",
+    ("openai-chat", "openrouter-openai"): "openrouter",
+    ("openai-chat", "openrouter-gemini"): "openrouter",
     ("openai-chat", "minimax-details"): "minimax",  # MiniMax's own API with reasoning_split
     ("openai-chat", "think-tags"): "vllm",
     ("openai-chat", "think-split"): "vllm",
@@ -114,6 +118,8 @@ _MODEL_BY_VARIANT: dict[tuple[str, str], str] = {
     # lenient cases whose form only some of the provider's models send
     ("anthropic-messages", "adaptive"): "claude-opus-4-7",  # adaptive thinking: Opus 4.6 and later
     ("anthropic-messages", "omitted"): "claude-opus-4-7",  # display omitted: the default from Opus 4.7
+    ("openai-chat", "openrouter-openai"): "openai/gpt-5",  # OpenRouter's model slugs
+    ("openai-chat", "openrouter-gemini"): "google/gemini-3-pro-preview",
 }
 
 

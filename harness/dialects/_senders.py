@@ -49,6 +49,12 @@ SENDERS: dict[tuple[str, str], Senders] = {
     ("openai-chat", "reasoning_details"): Senders(
         ("openrouter",), (), "reasoning: {...} in the request", _OR
     ),
+    ("openai-chat", "openrouter-openai"): Senders(
+        ("openrouter",), (), "an OpenAI reasoning model (openai/...): on by default", _OR
+    ),
+    ("openai-chat", "openrouter-gemini"): Senders(
+        ("openrouter",), (), "a Gemini thinking model (google/...): on by default", _OR
+    ),
     ("openai-chat", "minimax-details"): Senders(
         ("minimax",),
         (),

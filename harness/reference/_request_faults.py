@@ -42,6 +42,10 @@ PASSBACK_FAULTS: dict[str, str] = {
     "detail split into its text fragment and a signature-only fragment sharing its index",
     "omit-empty-reasoning-content": "pass a chat tool-call turn back without reasoning_content when its "
     "reasoning was empty (an 'if reasoning:' guard; DeepSeek V4 wants the key, even empty)",
+    "mint-detail-ids": "pass OpenRouter reasoning_details back under ids of the SUT's own (rs_gw_N): an "
+    "encrypted detail no longer names its Responses item or its tool call",
+    "drop-encrypted-details": "pass OpenRouter reasoning_details back without their reasoning.encrypted "
+    "entries (a store that keeps only the readable ones)",
 }
 """The request faults of the 2026 wires: how a SUT alters what it was given on the way back."""
 
@@ -232,6 +236,30 @@ def _without_empty_reasoning(message: Any) -> Any:
     return message
 
 
+def _minted_ids(message: Any) -> Any:
+    """A chat history entry whose ``reasoning_details`` ids are the SUT's own: each distinct id becomes
+    ``rs_gw_N`` (a store that mints ids, as maximhq/bifrost#5186 did for Responses items)."""
+    details = message.get("reasoning_details") if isinstance(message, dict) else None
+    if not isinstance(details, list):
+        return message
+    minted: dict[str, str] = {}
+
+    def mint(d: Any) -> Any:
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str):
+            return d
+        return {**d, "id": minted.setdefault(d["id"], f"rs_gw_{len(minted)}")}
+
+    return {**message, "reasoning_details": [mint(d) for d in details]}
+
+
+def _without_encrypted(message: Any) -> Any:
+    details = message.get("reasoning_details") if isinstance(message, dict) else None
+    if not isinstance(details, list):
+        return message
+    kept = [d for d in details if not (isinstance(d, dict) and d.get("type") == "reasoning.encrypted")]
+    return {**message, "reasoning_details": kept}
+
+
 def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     """Request-option faults on an upstream request body (the correct path: unchanged)."""
     if "drop-vertex-version" in faults and "anthropic_version" in body:  # FAULT
@@ -244,6 +272,10 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
         body = {**body, "messages": [_unmerged(m) for m in body["messages"]]}
     if "omit-empty-reasoning-content" in faults and isinstance(body.get("messages"), list):  # FAULT
         body = {**body, "messages": [_without_empty_reasoning(m) for m in body["messages"]]}
+    if "mint-detail-ids" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": [_minted_ids(m) for m in body["messages"]]}
+    if "drop-encrypted-details" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": [_without_encrypted(m) for m in body["messages"]]}
     items = body.get("input")
     if faults & {"stream-events-as-items", "duplicate-reasoning-items"} and isinstance(items, list):
         body = {**body, "input": _reasoning_items(items, faults)}

@@ -676,6 +676,93 @@ CASES: list[Case] = [
             ),
         ),
     ),
+    Case(
+        "openrouter-openai-item",
+        "openrouter-openai",
+        "§2.3 OpenRouter in front of OpenAI: summary and encrypted details sharing the item's rs_ id",
+        (
+            ReasoningDelta("**Planning**", item="rs_mock1"),
+            ReasoningDelta(" Look up the weather.", item="rs_mock1"),
+            ReasoningSignature("gAAAAB-mock-opaque", item="rs_mock1"),
+            ToolCallDelta(0, id="call_mock_1", name="get_weather", arguments='{"city":"Paris"}'),
+            End("tool_calls"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"**Planning**","reasoning_details":[{"type":"reasoning.summary","summary":"**Planning**","id":"rs_mock1","format":"openai-responses-v1","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" Look up the weather.","reasoning_details":[{"type":"reasoning.summary","summary":" Look up the weather.","id":"rs_mock1","format":"openai-responses-v1","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAAB-mock-opaque","id":"rs_mock1","format":"openai-responses-v1","index":1}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[],"tool_calls":[{"index":0,"id":"call_mock_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning-done", "tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[],"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"tool_calls","native_finish_reason":"tool_calls","logprobs":null}]}',
+                frozenset(),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
+    Case(
+        "openrouter-gemini-call-signature",
+        "openrouter-gemini",
+        "§2.3 OpenRouter in front of Gemini: text details, the call's signature as an encrypted detail named by the call id",
+        (
+            ReasoningDelta("I need the weather tool."),
+            ToolCallDelta(0, id="call_mock_1", name="get_weather", arguments='{"city":"Paris"}'),
+            ReasoningSignature("CiIB-mock-gemini-sig"),
+            End("tool_calls"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"I need the weather tool.","reasoning_details":[{"type":"reasoning.text","text":"I need the weather tool.","format":"google-gemini-v1","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[],"tool_calls":[{"index":0,"id":"call_mock_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning-done", "tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[],"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"tool"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[{"type":"reasoning.encrypted","data":"CiIB-mock-gemini-sig","id":"call_mock_1","format":"google-gemini-v1","index":1}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"tool_calls","native_finish_reason":"tool_calls","logprobs":null}]}',
+                frozenset({"reasoning-done"}),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
 ]
 
 

@@ -33,6 +33,8 @@ from harness.dialects._base import (
 )
 from harness.dialects._carriers import (
     CALL_SIGNATURES,
+    GEMINI_FORMAT,
+    OPENAI_FORMAT,
     Specs,
     details,
     with_echo,
@@ -120,6 +122,21 @@ _MINIMAX_DETAIL = {
     "index": 0, "type": "reasoning.text", "id": "reasoning-text-1", "format": "MiniMax-response-v1",
     "text": "",
 }  # fmt: skip
+_OPENROUTER_SHAPE = Shape(
+    Carrier.DETAILS,
+    _ROLE,
+    {},
+    base_delta=_OPENROUTER_DELTA,
+    envelope={"provider": "Mock"},
+    native_finish=True,
+    usage_choice=_ROLE,
+    usage_extra=_OPENROUTER_USAGE,
+    role_with_tools=True,
+    message={"refusal": None},
+)
+# OpenRouter's text entry for a Gemini model (the openrouter SDK's ReasoningDetailText, format
+# google-gemini-v1), in OpenRouter's key order; "index" and "text" are filled in.
+_GEMINI_DETAIL = {"type": "reasoning.text", "text": "", "format": GEMINI_FORMAT, "index": 0}
 _TABLE: tuple[tuple[Variant, Shape], ...] = (
     (
         _v(
@@ -152,18 +169,27 @@ _TABLE: tuple[tuple[Variant, Shape], ...] = (
             "OpenRouter delta.reasoning mirrored in delta.reasoning_details[] (signature, encrypted)",
             _BASE | {_C.SIGNATURE, _C.CALL_SIGNATURE, _C.REDACTED},
         ),
-        Shape(
-            Carrier.DETAILS,
-            _ROLE,
-            {},
-            base_delta=_OPENROUTER_DELTA,
-            envelope={"provider": "Mock"},
-            native_finish=True,
-            usage_choice=_ROLE,
-            usage_extra=_OPENROUTER_USAGE,
-            role_with_tools=True,
-            message={"refusal": None},
+        _OPENROUTER_SHAPE,
+    ),
+    (
+        _v(
+            "openrouter-openai",
+            "CC-RD",
+            "OpenRouter in front of OpenAI: reasoning.summary and reasoning.encrypted details sharing the "
+            "item's rs_ id (format openai-responses-v1)",
+            _BASE | {_C.SIGNATURE},
         ),
+        replace(_OPENROUTER_SHAPE, detail={"format": OPENAI_FORMAT}),
+    ),
+    (
+        _v(
+            "openrouter-gemini",
+            "CC-RD",
+            "OpenRouter in front of Gemini: reasoning.text details, each tool call's thought signature a "
+            "reasoning.encrypted detail named by the call id (format google-gemini-v1)",
+            _BASE | {_C.CALL_SIGNATURE},
+        ),
+        replace(_OPENROUTER_SHAPE, detail=_GEMINI_DETAIL),
     ),
     (
         _v(

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._carriers import parse_reasoning_items, parse_thinking_blocks
+from harness.dialects._carriers import item_detail, parse_reasoning_items, parse_thinking_blocks
 from harness.dialects._think import HARMONY, MM_THINK, TAGS, THOUGHT, split_think
 from harness.dialects.openai_chat._reader import google_signature
 from harness.dialects.openai_chat._wire import GEMINI_FORMAT
@@ -26,6 +26,19 @@ def _text_of(content: Any) -> str:
             p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") == "text"
         )
     return ""
+
+
+def _encrypted(d: Mapping[str, Any], blocks: list[ReasoningBlock | TextBlock | ToolCallBlock]) -> None:
+    """An encrypted detail into ``blocks``: a Responses item's encrypted content signs the summary just
+    read under the same id (OpenRouter in front of OpenAI), any other is opaque redacted data."""
+    item, data = item_detail(d), str(d.get("data", ""))
+    last = blocks[-1] if blocks else None
+    if item and isinstance(last, ReasoningBlock) and last.id == item and last.signature is None:
+        blocks[-1] = ReasoningBlock(last.text, signature=data, id=item)
+    elif item:
+        blocks.append(ReasoningBlock("", signature=data, id=item))
+    else:
+        blocks.append(ReasoningBlock("", redacted=data, id=str(d.get("id", ""))))
 
 
 def parse_assistant(raw: Mapping[str, Any]) -> Message:
@@ -46,7 +59,7 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
                 if d.get("format") == GEMINI_FORMAT and d.get("id") in call_ids:
                     call_sigs[str(d["id"])] = str(d.get("data", ""))
                     continue
-                blocks.append(ReasoningBlock("", redacted=str(d.get("data", "")), id=str(d.get("id", ""))))
+                _encrypted(d, blocks)
             elif d.get("type") in ("reasoning.text", "reasoning.summary"):
                 sig = d.get("signature")
                 blocks.append(

@@ -198,6 +198,112 @@ class OpenRouterRules(_Passthrough):
         return Fidelity("openrouter/server-tool-call", tuple(diffs))
 
 
+def _openai_body(message: str) -> bytes:
+    """OpenAI's 400 for encrypted reasoning it cannot verify, as OpenRouter relays it (raw: OpenAI's
+    pretty-printed error; recorded: pydantic/pydantic-ai#7185, maximhq/bifrost#5186)."""
+    err = {"message": message, "type": "invalid_request_error", "param": None, "code": INVALID_ENCRYPTED}
+    return openrouter_body(json.dumps({"error": err}, indent=2), "OpenAI")
+
+
+INVALID_ENCRYPTED = "invalid_encrypted_content"
+_ITEM_MISMATCH = (
+    "The encrypted content for item {item} could not be verified. "
+    "Reason: Encrypted content item_id did not match the target item id."
+)
+_UNDECRYPTABLE = (
+    "The encrypted content for item {item} could not be verified. "
+    "Reason: Encrypted content could not be decrypted or parsed."
+)
+
+
+@dataclass
+class OpenRouterOpenAIRules(_Passthrough):
+    """OpenRouter in front of an OpenAI reasoning model: a reasoning item streams as a
+    ``reasoning.summary`` detail and a ``reasoning.encrypted`` detail sharing the item's ``rs_`` id
+    (format ``openai-responses-v1``: docs/wire-formats.md 2.3, the openrouter SDK's detail types), and
+    goes back unchanged (https://openrouter.ai/docs/use-cases/reasoning-tokens, preserving reasoning
+    blocks). OpenRouter rebuilds the Responses item from that id: encrypted content under another id is
+    OpenAI's 400 ``invalid_encrypted_content`` "item_id did not match the target item id"
+    (pydantic/pydantic-ai#7185 through OpenRouter; maximhq/bifrost#5186 with a minted id); altered
+    content is the same code, "could not be decrypted or parsed" (Wei-Shaw/sub2api#2863); relayed in
+    OpenRouter's envelope. A dropped encrypted detail answers 200 without the item (the model loses its
+    reasoning): a passback-fidelity finding."""
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        for i, raw, origin in history(request, emitted):
+            encrypted = [d for d in _details(raw) if d.get("type") == "reasoning.encrypted"]
+            for b in origin.content:
+                if not isinstance(b, ReasoningBlock) or b.signature is None or not b.id:
+                    continue
+                same = next((d for d in encrypted if d.get("data") == b.signature), None)
+                if same is not None and same.get("id") != b.id:
+                    diff: Difference = (f"messages[{i}].reasoning_details[].id", same.get("id"), b.id)
+                    body = _openai_body(_ITEM_MISMATCH.format(item=same.get("id")))
+                    return Rejection(400, body, "openrouter-openai/item-id-mismatch", (diff,))
+                other = next((d for d in encrypted if d.get("id") == b.id), None)
+                if same is None and other is not None:
+                    field = f"messages[{i}].reasoning_details[id={b.id}].data"
+                    diff = (field, other.get("data"), b.signature)
+                    body = _openai_body(_UNDECRYPTABLE.format(item=b.id))
+                    return Rejection(400, body, "openrouter-openai/encrypted-altered", (diff,))
+        return None
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        diffs: list[Difference] = []
+        for i, raw, origin in history(request, emitted):
+            came = {d.get("data") for d in _details(raw) if d.get("type") == "reasoning.encrypted"}
+            for b in origin.content:
+                if isinstance(b, ReasoningBlock) and b.signature is not None and b.signature not in came:
+                    diffs.append((f"messages[{i}].reasoning_details[reasoning.encrypted]", None, b.signature))
+        return Fidelity("openrouter-openai/encrypted-dropped", tuple(diffs))
+
+
+def _google_raw(message: str) -> str:
+    """Google's error as OpenRouter relays it in ``metadata.raw``: pretty-printed, a newline at the end
+    (recorded: massgen/MassGen#665, provider "Google AI Studio")."""
+    err = {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
+    return json.dumps(err, indent=2, ensure_ascii=False) + "\n"
+
+
+@dataclass
+class OpenRouterGeminiRules(_Passthrough):
+    """OpenRouter in front of Gemini 3: each tool call's thought signature streams as a
+    ``reasoning.encrypted`` detail whose ``id`` is the call id (format ``google-gemini-v1``:
+    docs/wire-formats.md 2.3; pi matches the detail to the call by that id) and must come back
+    unchanged; OpenRouter puts it back on the call's part. Gemini validates the current turn's calls
+    (https://ai.google.dev/gemini-api/docs/thought-signatures): a detail missing, or named by another
+    id, leaves the call without its signature (Gemini's 400 "missing a thought_signature"); altered
+    data is Google's "Corrupted thought signature." (OpenRouterTeam/ai-sdk-provider#273,
+    massgen/MassGen#665), both relayed in OpenRouter's envelope."""
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        msgs = request.get("messages")
+        if not isinstance(msgs, list):
+            return None
+        start = _turn_start(msgs)
+        contents = [m for m in msgs if isinstance(m, Mapping) and m.get("role") not in _SYSTEM]
+        for i, raw, origin in history(request, emitted):
+            if i < start:
+                continue
+            encrypted = [d for d in _details(raw) if d.get("type") == "reasoning.encrypted"]
+            by_id = {str(d.get("id")): d for d in encrypted if d.get("id")}
+            for call in origin.tool_calls:
+                if call.signature is None:
+                    continue
+                field = f"messages[{i}].reasoning_details[id={call.id}].data"
+                came = by_id.get(call.id)
+                if came is None:
+                    message = missing_signature_message(call.name, contents.index(raw))
+                    body = openrouter_body(_google_raw(message), "Google AI Studio")
+                    diff: Difference = (field, None, call.signature)
+                    return Rejection(400, body, "openrouter-gemini/missing-signature", (diff,))
+                if came.get("data") != call.signature and came.get("data") not in SENTINELS:
+                    body = openrouter_body(_google_raw("Corrupted thought signature."), "Google AI Studio")
+                    diff = (field, came.get("data"), call.signature)
+                    return Rejection(400, body, "openrouter-gemini/signature-altered", (diff,))
+        return None
+
+
 # --------------------------------------------------------------------------------------------------
 # Providers that degrade silently
 
@@ -275,6 +381,10 @@ _DESCRIPTIONS = {
     "call of each step, Google's 400 in a JSON array",
     "openrouter": "OpenRouter over Anthropic: signed reasoning_details back unchanged (the upstream 400 "
     "relayed), server-tool records back (else degraded)",
+    "openrouter-openai": "OpenRouter over OpenAI: encrypted details back under their item's rs_ id "
+    "(invalid_encrypted_content relayed), dropped ones degrade",
+    "openrouter-gemini": "OpenRouter over Gemini 3: each call's google-gemini-v1 encrypted detail back "
+    "under the call id (Google's 400 relayed)",
     "minimax": "MiniMax-M2: <think> kept in history content (or reasoning_details with reasoning_split), "
     "else silently degraded",
     "zai-coding": "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded",
@@ -285,6 +395,8 @@ RULES: dict[str, ProviderRules] = {
     for name, cls in (
         ("gemini-3-openai", GeminiOpenAIRules),
         ("openrouter", OpenRouterRules),
+        ("openrouter-openai", OpenRouterOpenAIRules),
+        ("openrouter-gemini", OpenRouterGeminiRules),
         ("minimax", MiniMaxRules),
         ("zai-coding", ZaiRules),
         ("vllm", VllmRules),

@@ -26,6 +26,7 @@ from harness.dialects._base import EmitterLoop
 from harness.dialects._carriers import (
     CARRIERS,
     GEMINI_FORMAT,
+    OPENAI_FORMAT,
     RD_FORMAT,
     Carrier,
     Specs,
@@ -144,6 +145,9 @@ class ChatEmitter(EmitterLoop):
         self._tools_seen: set[int] = set()
         self._rd_index = -1
         self._rd_block_open = False
+        self._rd_item = ""  # OPENAI_FORMAT: the open block's Responses item id
+        self._rd_items = 0
+        self._items = shape.detail.get("format") == OPENAI_FORMAT  # OpenRouter in front of OpenAI
         self._role_pending = False
         self._call_ids: dict[str, None] = {}  # the tool call ids streamed, in order
         self._after_call: str | None = None  # the call a signature right after it belongs to
@@ -303,13 +307,30 @@ class ChatEmitter(EmitterLoop):
         elif carrier is Carrier.MISTRAL:
             delta = {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]}
         else:  # DETAILS: mirrored in delta.reasoning as OpenRouter sends it, or alone as MiniMax does
+            items = self._items
+            if items and ev.item and ev.item != self._rd_item:
+                self._rd_block_open = False  # another Responses item begins
             if not self._rd_block_open:
                 self._rd_index += 1
                 self._rd_block_open = True
-            detail = text_detail(text, self._rd_index, self.shape.detail)
+                self._rd_item = ev.item or f"rs_mock{self._rd_items}"
+                self._rd_items += 1
+            detail: dict[str, Any]
+            if items:
+                detail = {"type": "reasoning.summary", "summary": text, "id": self._rd_item}
+                detail |= {"format": OPENAI_FORMAT, "index": self._rd_index}
+            else:
+                detail = text_detail(text, self._rd_index, self.shape.detail)
             mirror = {"reasoning": text} if self.shape.mirror else {}
             delta = {"role": "assistant", "content": "", **mirror, "reasoning_details": [detail]}
         return [self._frame(self._chunk(delta), "reasoning")]
+
+    def _is_item(self, item: str) -> bool:
+        """Encrypted content that streams as a Responses item's (an encrypted detail under its ``rs_``
+        id): the variant's form (OpenRouter in front of OpenAI), or an item read from such details (the
+        readable text before it streams in the variant's own form; a reader gives that id-less block
+        the item's id when the signature names it)."""
+        return self._items or item.startswith("rs_")
 
     def _think_reasoning(self, text: str) -> list[Frame]:
         if self._think is _Think.CLOSED:
@@ -337,7 +358,14 @@ class ChatEmitter(EmitterLoop):
             detail["index"] = self._rd_index
             delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
             return [self._frame(self._chunk(delta), "reasoning")]
-        if isinstance(ev, ReasoningSignature):
+        if isinstance(ev, ReasoningSignature) and self._is_item(ev.item):
+            # a Responses item's encrypted content: a detail of its own under the summary's item id
+            self._rd_index += 1
+            item = ev.item or (self._rd_item if self._rd_block_open else "") or f"rs_mock{self._rd_items}"
+            if not self._rd_block_open:
+                self._rd_items += 1
+            detail = {"type": "reasoning.encrypted", "data": ev.value, "id": item, "format": OPENAI_FORMAT}
+        elif isinstance(ev, ReasoningSignature):
             if not self._rd_block_open:
                 self._rd_index += 1
             detail = {"type": "reasoning.text", "signature": ev.value}
