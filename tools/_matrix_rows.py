@@ -496,6 +496,16 @@ MATRIX: tuple[Mutant, ...] = (
         label="openai-degrades",
     ),
     Mutant(
+        "think-off-by-default",
+        "reference",
+        "request-contract",
+        _c(
+            f"wire-variants/thinking-by-default[{CHAT}]",
+            "wire-variants/thinking-by-default[openai-chat:reasoning/frames]",
+        ),
+        frozenset({"delivery"}),  # no reasoning reached the client: the real API sent none
+    ),
+    Mutant(
         "drop-phase",
         "reference",
         "passback-fidelity",

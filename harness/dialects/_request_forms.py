@@ -18,7 +18,17 @@ from typing import Any
 from harness.dialects._gemini_names import camel_request
 from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Usage
 
-__all__ = ["ROWS", "Answer", "RequestForm", "adaptive_only", "answer_for", "ollama_thinks", "rows_for"]
+__all__ = [
+    "ROWS",
+    "Answer",
+    "RequestForm",
+    "adaptive_only",
+    "answer_for",
+    "asked_model",
+    "ollama_thinks",
+    "qwen_thinks",
+    "rows_for",
+]
 
 Turn = tuple[Event, ...]
 
@@ -93,6 +103,20 @@ def adaptive_only(model: str) -> bool:
     return major >= 5 or (family == "opus" and (major, minor) >= (4, 7))
 
 
+_GEMINI_FLASH_25 = re.compile(r"gemini-2\.5-flash(?!-image)")
+_PATH_MODEL = re.compile(r"/models/([^/:?]+)")
+
+
+def asked_model(request: Mapping[str, Any], target: str = "") -> str:
+    """The model a request names: its ``model`` field, else the ``/models/<name>:`` segment of its path
+    (Gemini names the model in the URL), else ""."""
+    model = request.get("model")
+    if isinstance(model, str) and model:
+        return model
+    m = _PATH_MODEL.search(target)
+    return m.group(1) if m else ""
+
+
 def _thinking_on(request: Mapping[str, Any], model: str) -> bool:
     return _get(request, "thinking", "type") in ("enabled", "adaptive")
 
@@ -144,6 +168,27 @@ def _include_usage(request: Mapping[str, Any], model: str) -> bool:
 
 def _deepseek_thinking(request: Mapping[str, Any], model: str) -> bool:
     return bool(_get(request, "thinking", "type") != "disabled")
+
+
+def qwen_thinks(request: Mapping[str, Any], model: str = "") -> bool:
+    """A Qwen3 hybrid model thinks unless the request turns ``enable_thinking`` off: vLLM and SGLang pass
+    ``chat_template_kwargs.enable_thinking`` to the chat template, whose default is true
+    (https://qwen.readthedocs.io/en/latest/deployment/vllm.html#thinking-non-thinking-modes); DashScope
+    reads ``enable_thinking`` at the top (the openai SDK's ``extra_body``), true by default for the
+    open-weight Qwen3 models (https://www.alibabacloud.com/help/en/model-studio/deep-thinking)."""
+    for root in (request, request.get("extra_body"), request.get("chat_template_kwargs"),
+                 _get(request, "extra_body", "chat_template_kwargs")):  # fmt: skip
+        if isinstance(root, Mapping) and root.get("enable_thinking") is False:
+            return False
+    return True
+
+
+def _gemini_thinks(request: Mapping[str, Any], model: str) -> bool:
+    """Gemini 2.5 and 3 think by default; ``thinkingBudget: 0`` turns thinking off on Gemini 2.5 Flash
+    (and Flash-Lite) only: 2.5 Pro cannot turn it off, Gemini 3 has thinkingLevel instead
+    (https://ai.google.dev/gemini-api/docs/thinking#set-budget)."""
+    budget = _get(camel_request(request), "generationConfig", "thinkingConfig", "thinkingBudget")
+    return not (budget == 0 and _GEMINI_FLASH_25.search(model))
 
 
 def ollama_thinks(request: Mapping[str, Any], model: str = "") -> bool:
@@ -258,6 +303,28 @@ ROWS: tuple[RequestForm, ...] = (
         _deepseek_thinking, withhold=_no_reasoning,
     ),
     RequestForm(
+        "qwen3/enable-thinking", "openai-chat", frozenset({"reasoning"}),
+        "chat_template_kwargs.enable_thinking",
+        "delta.reasoning (Qwen3 thinking mode: on by default; enable_thinking false turns it off)",
+        "reasoning: a Qwen3 model thinks unless the request turns enable_thinking off (DashScope's "
+        "commercial Qwen models default to off; the mock plays an open-weight Qwen3)",
+        "https://qwen.readthedocs.io/en/latest/deployment/vllm.html#thinking-non-thinking-modes; "
+        "https://docs.vllm.ai/en/stable/features/reasoning_outputs/; "
+        "https://www.alibabacloud.com/help/en/model-studio/deep-thinking",
+        qwen_thinks, withhold=_no_reasoning,
+    ),
+    RequestForm(
+        "gemini/thinking-budget", "gemini",
+        frozenset({"thought", "signature", "signature-text", "signature-empty"}),
+        "generationConfig.thinkingConfig.thinkingBudget",
+        "thinking (thought signatures, thought parts when asked): on by default on Gemini 2.5 and 3; "
+        "thinkingBudget 0 turns it off on 2.5 Flash only",
+        "thinking: on unless a 2.5 Flash request sets thinkingBudget 0 (then no thoughts and no signatures)",
+        "https://ai.google.dev/gemini-api/docs/thinking#set-budget; "
+        "https://ai.google.dev/gemini-api/docs/thought-signatures",
+        _gemini_thinks, withhold=_no_reasoning,
+    ),
+    RequestForm(
         "ollama/think", "ollama", frozenset({"native", "generate"}), "think",
         "message.thinking (think true or a level; a thinking model's default when think is absent)",
         "no thinking when think is false",
@@ -305,12 +372,15 @@ def answer_for(
     rules: str = "lenient",
     stream: bool = True,
     model: str = "",
+    target: str = "",
 ) -> Answer:
     """The form the provider answers ``request`` in. ``model``: the model the mock plays (the case's
     provider's); a request that names a model the table knows (a Claude model: the display default
-    depends on it) is answered as that model, any other name (gateways rename models) as ``model``."""
-    asked = request.get("model")
-    if isinstance(asked, str) and _CLAUDE.search(asked):
+    depends on it; Gemini 2.5 Flash: thinkingBudget 0 turns its thinking off) is answered as that
+    model, any other name (gateways rename models) as ``model``. ``target``: the request's path (where
+    Gemini names the model)."""
+    asked = asked_model(request, target)
+    if _CLAUDE.search(asked) or _GEMINI_FLASH_25.search(asked):
         model = asked
     rows = rows_for(dialect, variant, rules)
     off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))

@@ -46,6 +46,9 @@ PASSBACK_FAULTS: dict[str, str] = {
     "encrypted detail no longer names its Responses item or its tool call",
     "drop-encrypted-details": "pass OpenRouter reasoning_details back without their reasoning.encrypted "
     "entries (a store that keeps only the readable ones)",
+    "think-off-by-default": "ask the upstream with thinking off when the client did not ask for thinking "
+    "(DeepSeek thinking.type disabled, Qwen3 enable_thinking false, Gemini thinkingBudget 0): a gateway "
+    "that treats thinking as opt-in on models that think by default",
 }
 """The request faults of the 2026 wires: how a SUT alters what it was given on the way back."""
 
@@ -260,6 +263,23 @@ def _without_encrypted(message: Any) -> Any:
     return {**message, "reasoning_details": kept}
 
 
+def _thinking_off(body: dict[str, Any]) -> dict[str, Any]:
+    """FAULT ``think-off-by-default``: the provider's off switch where the request names none (a chat
+    body: DeepSeek's ``thinking`` and Qwen3's ``chat_template_kwargs.enable_thinking``; a Gemini body:
+    ``thinkingBudget: 0``)."""
+    if isinstance(body.get("messages"), list) and "thinking" not in body:
+        kwargs = body.get("chat_template_kwargs")
+        kwargs = dict(kwargs) if isinstance(kwargs, dict) else {}
+        kwargs.setdefault("enable_thinking", False)
+        return {**body, "thinking": {"type": "disabled"}, "chat_template_kwargs": kwargs}
+    if isinstance(body.get("contents"), list):
+        gen = dict(body.get("generationConfig") or {})
+        config = dict(gen.get("thinkingConfig") or {})
+        config.setdefault("thinkingBudget", 0)
+        return {**body, "generationConfig": {**gen, "thinkingConfig": config}}
+    return body
+
+
 def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     """Request-option faults on an upstream request body (the correct path: unchanged)."""
     if "drop-vertex-version" in faults and "anthropic_version" in body:  # FAULT
@@ -276,6 +296,8 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
         body = {**body, "messages": [_minted_ids(m) for m in body["messages"]]}
     if "drop-encrypted-details" in faults and isinstance(body.get("messages"), list):  # FAULT
         body = {**body, "messages": [_without_encrypted(m) for m in body["messages"]]}
+    if "think-off-by-default" in faults:  # FAULT: thinking treated as opt-in
+        body = _thinking_off(body)
     items = body.get("input")
     if faults & {"stream-events-as-items", "duplicate-reasoning-items"} and isinstance(items, list):
         body = {**body, "input": _reasoning_items(items, faults)}

@@ -310,7 +310,7 @@ def _answer(state: ConversationState, req: RecordedRequest, script: Script, reje
     # needs (a SUT that asks for a whole body and replays it in chunks fake-streams), and whether the
     # answer carried reasoning and usage at all (so a finding never guesses).
     asked = wants_stream(dc_replace(script, stream=None), req.path, request)
-    withheld_entry(tl, turn, script, request, plan.stream)
+    withheld_entry(tl, turn, script, request, plan.stream, req.target)
     reasoning, usage = _carried(script, plan, request)
     transport, _, played = framing(get_dialect(script.dialect), req.target, request, script.perturbation)
     tl.add(

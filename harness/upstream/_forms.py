@@ -21,21 +21,26 @@ from harness.upstream._script import Emit, Script
 __all__ = ["answer_of", "answered_chunks", "withheld_entry"]
 
 
-def answer_of(script: Script, request: Mapping[str, Any] | None, *, stream: bool) -> Answer:
+def answer_of(script: Script, request: Mapping[str, Any] | None, *, stream: bool, target: str = "") -> Answer:
     """How the provider the script plays answers ``request`` (None, no request bound, as in a plan
-    built without one: the scripted form). The display default follows the model the case plays."""
+    built without one: the scripted form). The display default follows the model the case plays, or
+    the one the request names (in its body, or in ``target``, its path)."""
     variant = script.variant or get_dialect(script.dialect).default_variant
     if request is None:
         return Answer(variant)
     model = provider_of(script.dialect, variant, script.provider_rules).model
     rules = script.provider_rules
-    return answer_for(script.dialect, variant, request, rules=rules, stream=stream, model=model)
+    return answer_for(
+        script.dialect, variant, request, rules=rules, stream=stream, model=model, target=target
+    )
 
 
-def withheld_entry(tl: Timeline, turn: int, script: Script, request: Mapping[str, Any], stream: bool) -> None:
+def withheld_entry(
+    tl: Timeline, turn: int, script: Script, request: Mapping[str, Any], stream: bool, target: str = ""
+) -> None:
     """A ``withheld`` entry when the request did not ask for a form the case is about (the table's
     premise rows): the real API sends its default form then, and the verdict says so."""
-    answer = answer_of(script, request, stream=stream)
+    answer = answer_of(script, request, stream=stream, target=target)
     scripted = tuple(ev for st in script.steps if isinstance(st, Emit) for ev in st.events)
     rows = answer.withheld(scripted) if answer.off else ()
     if rows:

@@ -211,7 +211,8 @@ class _Planner:
         )
         self.streaming = streaming = kw.get("streaming", True)
         self.bound = asked is not None
-        self.answer = answer_of(script, asked, stream=streaming)  # the form the provider answers it in
+        # the form the provider answers it in
+        self.answer = answer_of(script, asked, stream=streaming, target=target)
         self.variant = self.answer.variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []

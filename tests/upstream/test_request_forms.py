@@ -93,6 +93,15 @@ ROWS: dict[str, Row] = {
         "openai-chat", "reasoning_content", "/v1/chat/completions", _chat("deepseek-v4-flash"),
         {"thinking": {"type": "disabled"}}, b"--", b'"reasoning_content":"The user',
     ),
+    "qwen3/enable-thinking": Row(  # on by default: the trigger turns it off
+        "openai-chat", "reasoning", "/v1/chat/completions", _chat("Qwen/Qwen3-8B"),
+        {"chat_template_kwargs": {"enable_thinking": False}}, b"--", b'"reasoning":"The user',
+    ),
+    "gemini/thinking-budget": Row(  # on by default; budget 0 turns it off on 2.5 Flash (named in the path)
+        "gemini", "signature-text", "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+        {"contents": [{"role": "user", "parts": [{"text": "hello"}]}]},
+        {"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}, b"--", b'"thoughtSignature"',
+    ),
     "ollama/think": Row(  # a thinking model thinks unless think is false
         "ollama", "native", "/api/chat", {"model": "qwen3", "messages": HELLO, "stream": True},
         {"think": False}, b"--", b'"thinking":"The user',
