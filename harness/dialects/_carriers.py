@@ -347,7 +347,12 @@ OPENAI_FORMAT = "openai-responses-v1"
 """OpenRouter in front of OpenAI: a reasoning item as a ``reasoning.summary`` detail and a
 ``reasoning.encrypted`` detail that share the item's ``rs_`` id (the openrouter SDK's ReasoningFormat;
 docs/wire-formats.md 2.3)."""
-_ITEM_FORMATS = frozenset({OPENAI_FORMAT, "azure-openai-responses-v1", "xai-responses-v1"})
+_ITEM_FORMATS = frozenset(
+    {OPENAI_FORMAT, "azure-openai-responses-v1", "bedrock-openai-responses-v1", "bedrock-xai-responses-v1",
+     "xai-responses-v1", "meta-responses-v1"}
+)  # fmt: skip
+"""The openrouter SDK's ReasoningFormat values of Responses-API upstreams (components/reasoningformat.py,
+openrouter 1.3.84): their details name a Responses item."""
 
 
 def item_detail(d: Mapping[str, Any]) -> str:

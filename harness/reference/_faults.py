@@ -67,6 +67,9 @@ FAULTS: dict[str, str] = {
     "omitted, then hides the thinking text from users)",
     "no-form-triggers": "ask the upstream without the fields that turn a variant's reasoning form on "
     "(MiniMax reasoning_split, Gemini include_thoughts / includeThoughts, Responses reasoning.summary)",
+    "think-off-by-default": "ask the upstream with thinking off wherever the request names no thinking "
+    "setting (DeepSeek thinking.type disabled, Qwen3 enable_thinking false, Gemini thinkingBudget 0): a "
+    "gateway that treats thinking as opt-in on models that think by default",
     "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
     "retry-too-soon": "retry a 429 / 5xx at once, ignoring Retry-After",
     "ws-new-socket-per-turn": "Responses WebSocket mode: open a new socket for every turn, yet chain it to "
@@ -120,6 +123,7 @@ REQUEST_FAULTS = frozenset(
         "thinking-enabled",
         "no-display-summarized",
         "no-form-triggers",
+        "think-off-by-default",
         *PASSBACK_FAULTS,
     }
 )

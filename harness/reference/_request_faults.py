@@ -46,9 +46,6 @@ PASSBACK_FAULTS: dict[str, str] = {
     "encrypted detail no longer names its Responses item or its tool call",
     "drop-encrypted-details": "pass OpenRouter reasoning_details back without their reasoning.encrypted "
     "entries (a store that keeps only the readable ones)",
-    "think-off-by-default": "ask the upstream with thinking off when the client did not ask for thinking "
-    "(DeepSeek thinking.type disabled, Qwen3 enable_thinking false, Gemini thinkingBudget 0): a gateway "
-    "that treats thinking as opt-in on models that think by default",
 }
 """The request faults of the 2026 wires: how a SUT alters what it was given on the way back."""
 
