@@ -380,7 +380,7 @@ def answer_for(
     model, any other name (gateways rename models) as ``model``. ``target``: the request's path (where
     Gemini names the model)."""
     asked = asked_model(request, target)
-    if _CLAUDE.search(asked) or _GEMINI_FLASH_25.search(asked):
+    if _CLAUDE.search(asked) or (dialect == "gemini" and _GEMINI_FLASH_25.search(asked)):
         model = asked
     rows = rows_for(dialect, variant, rules)
     off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))
