@@ -496,6 +496,15 @@ MATRIX: tuple[Mutant, ...] = (
         label="openai-degrades",
     ),
     Mutant(
+        "hide-unasked-reasoning",
+        "reference",
+        "delivery",
+        _c(
+            f"wire-variants/thinking-by-default[{CHAT}]",
+            "wire-variants/thinking-by-default[openai-chat:reasoning/frames/nonstream]",
+        ),
+    ),
+    Mutant(
         "think-off-by-default",
         "reference",
         "request-contract",

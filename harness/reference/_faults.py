@@ -9,8 +9,9 @@ mutant differs from the reference only where its bug class lives.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from harness._errors import UnknownName
 from harness._json import dumps_compact, loads
@@ -43,6 +44,7 @@ __all__ = [
     "inline_think",
     "is_reasoning",
     "own_process_faults",
+    "unasked_faults",
 ]
 
 FAULTS: dict[str, str] = {
@@ -67,6 +69,9 @@ FAULTS: dict[str, str] = {
     "omitted, then hides the thinking text from users)",
     "no-form-triggers": "ask the upstream without the fields that turn a variant's reasoning form on "
     "(MiniMax reasoning_split, Gemini include_thoughts / includeThoughts, Responses reasoning.summary)",
+    "hide-unasked-reasoning": "gateway: drop the upstream's reasoning when the client's request named no "
+    "thinking setting (thinking, reasoning_effort, reasoning, enable_thinking, think ...), although the "
+    "model thinks by default and sent it",
     "think-off-by-default": "ask the upstream with thinking off wherever the request names no thinking "
     "setting (DeepSeek thinking.type disabled, Qwen3 enable_thinking false, Gemini thinkingBudget 0): a "
     "gateway that treats thinking as opt-in on models that think by default",
@@ -157,12 +162,25 @@ _STREAM = frozenset(
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
 _DOOR = {"thinking-as-text-block", "bom-unnamed-start"}  # the gateway's Anthropic front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
+GATEWAY_FAULTS |= {"hide-unasked-reasoning"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
 """Faults that act on the SUT's process tree and session dir, which the cleanup check watches per case:
 a case run with one needs the SUT to itself (:func:`own_process_faults`)."""
 _CLI = {*PROCESS_FAULTS, "pi-thinking-at-end", "keep-upstream-open"}
 CLI_FAULTS = _IO | _STREAM | _WS | _CLI
+
+
+_THINKING_FIELDS = ("thinking", "reasoning_effort", "reasoning", "include_reasoning", "enable_thinking",
+                    "chat_template_kwargs", "think", "generationConfig", "extra_body")  # fmt: skip
+
+
+def unasked_faults(faults: frozenset[str], client_request: Mapping[str, Any]) -> frozenset[str]:
+    """The gateway's faults for one client request: ``hide-unasked-reasoning`` drops reasoning when the
+    request names no thinking setting (the correct path forwards what the upstream sent)."""
+    if "hide-unasked-reasoning" in faults and not any(k in client_request for k in _THINKING_FIELDS):
+        return faults | {"drop-reasoning"}  # FAULT: reasoning treated as opt-in
+    return faults
 
 
 def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS, *, where: str = "") -> frozenset[str]:

@@ -38,7 +38,7 @@ from harness.reference._core import (
     upstream_request,
     whole_response,
 )
-from harness.reference._faults import GATEWAY_FAULTS, announce_thinking_as_text, check_faults
+from harness.reference._faults import GATEWAY_FAULTS, announce_thinking_as_text, check_faults, unasked_faults
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
 from harness.reference._upstream_ws import KeptSockets, UpstreamSocket
@@ -140,6 +140,7 @@ class Gateway:
         client_model = str(body.get("model", ""))
         upstream = get_dialect(route.dialect)
         structured = structured_fields(body)
+        faults = unasked_faults(self.faults, body)
         if upstream.websocket:
             await self.forward_ws(resp, door, front, route, messages, stream, want_usage, client_model)
             return
@@ -158,10 +159,10 @@ class Gateway:
                     elif not stream:
                         data = await up.aread()
                         await self.whole(resp, front, door, (upstream, route.variant), data, want_usage,
-                                         client_model)  # fmt: skip
+                                         client_model, faults)  # fmt: skip
                     else:
-                        faults = pipe_faults(self.faults, structured) - {"double-done"}
-                        pipe = UpstreamPipe(upstream, route.variant, faults)
+                        piped = pipe_faults(faults, structured) - {"double-done"}
+                        pipe = UpstreamPipe(upstream, route.variant, piped)
                         chunks = up.aiter_raw(per_chunk=bool(self.faults & CHUNK_BOUND_FAULTS))
                         await self.relay(resp, front, door, chunks, pipe, want_usage, client_model)
                 return
@@ -171,11 +172,11 @@ class Gateway:
 
     async def whole(
         self, resp: Responder, front: Dialect, door: FrontDoor, upstream: tuple[Dialect, str], body: bytes,
-        want_usage: bool, client_model: str,
+        want_usage: bool, client_model: str, faults: frozenset[str] | None = None,
     ) -> None:  # fmt: skip
         """A non-streaming answer: the upstream's whole body (``upstream``: its dialect and the route's
         variant, whose inline tag pair the reader knows), translated (its error as an error status)."""
-        _, events = whole_response(upstream[0], body, self.faults, upstream[1])
+        _, events = whole_response(upstream[0], body, self.faults if faults is None else faults, upstream[1])
         events = [e for e in events if want_usage or not isinstance(e, Usage)]
         err = next((e for e in events if isinstance(e, StreamError)), None)
         if err is not None:
