@@ -1,6 +1,6 @@
 """Per-case content: a case's routing token in its user messages and in what its upstream emits.
 
-Rule: every case carries its token (``harness.upstream._routing.token_for(case id)``) in every user
+Rule: every case carries its token (``harness._routing.token_for(case id)``) in every user
 message (so the mock can route the case's requests, through any gateway that forwards the
 conversation) and in the first reasoning of every turn (else at the end of its last answer text), so
 that each case's content is its own: another case's reasoning in this case's stream, or its passback

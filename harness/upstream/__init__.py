@@ -68,27 +68,16 @@ if TYPE_CHECKING:
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
-    from harness.upstream._routing import TOKENS, case_of, token_for, tokens_in, unsalted
     from harness.upstream._shared import SharedCase, SharedCatalog, without_gates
 
 _SHARED = {
     "SharedCase": "_shared",
     "SharedCatalog": "_shared",
-    "TOKENS": "_routing",
-    "case_of": "_routing",
-    "token_for": "_routing",
-    "tokens_in": "_routing",
-    "unsalted": "_routing",
     "without_gates": "_shared",
 }
 __all__ += [
-    "TOKENS",
     "SharedCase",
     "SharedCatalog",
-    "case_of",
-    "token_for",
-    "tokens_in",
-    "unsalted",
     "without_gates",
 ]
 __getattr__ = lazy_names(__name__, {"RespxUpstream": "_respx", "mount_respx": "_respx", **_SHARED})
