@@ -2,7 +2,7 @@
 ``prompt`` lines, with optional ``request`` fields, and ``abort``), a streamed pi-style JSONL
 transcript on stdout, tools run as child processes in a session dir, reasoning passed back on every
 tool continuation and every next prompt (over the Responses WebSocket mode: one socket for the
-conversation, each turn chained to the last response, ``_ws_turn``).
+conversation, each turn chained to the last response, ``_upstream_ws``).
 
 Rule: cleanup in the right order: every child has exited before the session dir is removed; SIGTERM
 kills the children first, then removes the dir. An abort closes the upstream request in flight at
@@ -102,7 +102,7 @@ class Agent:
         self.lock = threading.Lock()
         self.emitter: Emitter = self.pi.emitter("v2", model=route.model)
         self.closing: list[Frame] = []  # agent_end / agent_settled of the latest message
-        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_ws_turn), closed at cleanup
+        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_upstream_ws), closed at cleanup
 
     # -- output: every record written and flushed as soon as it exists
     def new_message(self, prompt: str) -> None:
@@ -274,7 +274,7 @@ class Agent:
         modules (wsproto, harness.net) are imported here: an agent process runs one case, and
         importing them for every HTTP case cost ~0.2 s a case (-X importtime)."""
         from harness.net import WsClosed
-        from harness.reference._ws_turn import ws_turn
+        from harness.reference._upstream_ws import ws_turn
 
         pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
         try:
