@@ -1,8 +1,8 @@
-"""The reference gateway: an OpenAI-chat front door (and an Anthropic one) over any upstream dialect,
-forwarding reasoning frame by frame, passing it back on tool turns, surfacing every upstream error (a
-429 / 5xx that came before any byte reached the client is retried once, after its Retry-After). The
-Responses WebSocket upstream keeps a socket per conversation between its turns (``_upstream_ws``) and
-chains each turn to the socket's last response.
+"""The reference gateway: an OpenAI-chat front door (and Anthropic and Gemini Interactions ones) over
+any upstream dialect, forwarding reasoning frame by frame, passing it back on tool turns, surfacing every
+upstream error (a 429 / 5xx that came before any byte reached the client is retried once, after its
+Retry-After). The Responses WebSocket upstream keeps a socket per conversation between its turns
+(``_upstream_ws``) and chains each turn to the socket's last response.
 
 Rule: one upstream read -> observer -> fault filters -> front-door emitter -> one client write per
 frame, never buffered; when the client leaves, the upstream response (or socket) is closed at once.
@@ -60,6 +60,7 @@ FRONT_DOORS: dict[str, FrontDoor] = {
     "/v1/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/v1/messages": FrontDoor("anthropic-messages", "thinking", False),
+    "/v1beta/interactions": FrontDoor("gemini-interactions", "summaries", False),
 }
 
 
