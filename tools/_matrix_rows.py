@@ -53,7 +53,7 @@ class Mutant:
 
 DOORS: dict[str, tuple[str, str]] = {
     "anthropic-messages": ("thinking", "/v1/messages"),
-    "gemini-interactions": ("summaries", "/v1beta/interactions"),
+    "gemini-interactions": ("summaries", "/v1/interactions"),
 }
 """The reference gateway's other front doors: dialect -> (the variant it answers in, its path)."""
 

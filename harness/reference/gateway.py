@@ -60,6 +60,7 @@ FRONT_DOORS: dict[str, FrontDoor] = {
     "/v1/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/v1/messages": FrontDoor("anthropic-messages", "thinking", False),
+    "/v1/interactions": FrontDoor("gemini-interactions", "summaries", False),
     "/v1beta/interactions": FrontDoor("gemini-interactions", "summaries", False),
 }
 

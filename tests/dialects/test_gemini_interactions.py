@@ -205,7 +205,7 @@ STEPS = [
 
 def test_request_codec_replays_the_models_steps() -> None:
     spec = GI.build_request(HISTORY, model="gemini-3-flash-preview", stream=True, variant="summaries")
-    assert spec.path == "/v1beta/interactions"
+    assert spec.path == "/v1/interactions"
     assert spec.body == {
         "model": "gemini-3-flash-preview", "input": STEPS, "stream": True, "store": False,
         "system_instruction": "Be brief.", "generation_config": {"thinking_summaries": "auto"},
@@ -267,7 +267,8 @@ def test_the_sdk_maps_the_400_body_to_its_client_error() -> None:
     data = errors.CreateInteractionClientErrorData.model_validate_json(rejection.body)
     assert data.error.code == "invalid_argument"
     assert "missing its signature" in (data.error.message or "")
-    # Google's generateContent body (numeric code) is not what this SDK reads for Interactions:
+    # Google's generateContent body (numeric code) fails the SDK's typed error model (its public client
+    # still raises BadRequestError for it: tests/reference/test_interactions_door.py):
     with pytest.raises(ValueError, match="valid string"):
         errors.CreateInteractionClientErrorData.model_validate_json(
             b'{"error": {"code": 400, "message": "m", "status": "INVALID_ARGUMENT"}}'

@@ -1,4 +1,4 @@
-"""The reference gateway's Gemini Interactions front door: a client speaking ``/v1beta/interactions``
+"""The reference gateway's Gemini Interactions front door: a client speaking ``/v1/interactions``
 (stream and whole body) over an upstream of another dialect and over an Interactions upstream; thought
 steps keep their signature both ways, and an upstream error comes back in the Interactions error body."""
 
@@ -80,7 +80,7 @@ def test_the_door_keeps_thought_signatures(
         TextDelta("Hi"),
         End(),
     )
-    assert up.paths == ["/v1/messages" if dialect == "anthropic-messages" else "/v1beta/interactions"]
+    assert up.paths == ["/v1/messages" if dialect == "anthropic-messages" else "/v1/interactions"]
 
 
 def test_a_tool_turn_replays_the_thought_step_with_its_signature(gateway_for: Any) -> None:
@@ -117,3 +117,34 @@ def test_an_upstream_error_comes_back_in_the_interactions_error_body(gateway_for
     assert httpx.Response(400, content=raw).json() == {
         "error": {"code": "invalid_argument", "message": "thought step missing"}
     }
+
+
+def test_the_google_genai_client_reads_the_mocks_stream_body_and_400() -> None:
+    """The installed google-genai client against this dialect's answers: every stream event typed,
+    the whole Interaction, and the strict rules' 400 body raised as its documented BadRequestError."""
+    genai = pytest.importorskip("google.genai")
+    errors = pytest.importorskip("google.genai._interactions_errors")
+    turn: list[Event] = [ReasoningDelta("Hmm."), ReasoningSignature(SIG), TextDelta("Hi"), End()]
+    rules = GI.provider_rules()["gemini-interactions"]
+    bad = {"model": "m", "input": [{"type": "user_input"}, {"type": "thought"}], "store": False}
+    rejection = rules.validate(bad, [])
+    assert rejection is not None
+    message = str(httpx.Response(400, content=rejection.body).json()["error"]["message"])
+    answers = [Answer(turn, dialect="gemini-interactions", variant="summaries")] * 2
+    answers.append(Answer(status=400, error=message, dialect="gemini-interactions"))
+    with FakeProvider(answers) as up:
+        client = genai.Client(api_key="test-key", http_options={"base_url": up.base_url})
+        stream = client.interactions.create(model="gemini-3-flash-preview", input="hi", stream=True)
+        kinds = [getattr(getattr(ev, "delta", None), "type", None) or ev.event_type for ev in stream]
+        assert kinds == [
+            "interaction.created", "interaction.status_update", "step.start", "thought_summary",
+            "thought_signature", "step.stop", "step.start", "text", "step.stop", "interaction.completed",
+        ]  # fmt: skip
+        whole = client.interactions.create(model="gemini-3-flash-preview", input="hi")
+        assert [s.type for s in whole.steps] == ["thought", "model_output"]
+        assert whole.steps[0].signature == SIG
+        with pytest.raises(errors.BadRequestError) as raised:
+            client.interactions.create(model="gemini-3-flash-preview", input="hi")
+        assert raised.value.status_code == 400
+        assert message in str(raised.value)
+        assert up.paths[0].endswith("/interactions")

@@ -78,7 +78,7 @@ ROWS: dict[str, Row] = {
         {"generationConfig": {"thinkingConfig": {"includeThoughts": True}}}, b'"thought": true',
     ),
     "gemini-interactions/thinking-summaries": Row(
-        "gemini-interactions", "summaries", "/v1beta/interactions",
+        "gemini-interactions", "summaries", "/v1/interactions",
         {"model": "gemini-3-flash-preview", "input": "hello", "stream": True},
         {"generation_config": {"thinking_summaries": "auto"}}, b'"type":"thought_summary"',
     ),

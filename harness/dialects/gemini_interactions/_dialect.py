@@ -1,5 +1,6 @@
-"""The Gemini Interactions dialect (``POST /v1beta/interactions``, beta): variants, non-streaming bodies,
-the request codec and the DIALECT object; the wire (emitter, observer) is in ``_wire``.
+"""The Gemini Interactions dialect (``POST /v1/interactions``; the docs' REST examples still say
+``/v1beta``, and both end in the routed ``/interactions``): variants, non-streaming bodies, the request
+codec and the DIALECT object; the wire (emitter, observer) is in ``_wire``.
 
 Rule: a stateless request (``store: false``) replays the conversation as ``input`` steps
 (google-genai 3.6.1 ``InteractionsInput``: a list of ``Step``): ``user_input``, then the model's own steps
@@ -201,7 +202,8 @@ class InteractionsDialect(Dialect):
             body["system_instruction"] = "\n".join(system)
         summaries = options.pop("thinking_summaries", "auto")
         body["generation_config"] = {"thinking_summaries": summaries}
-        return RequestSpec("/v1beta/interactions", body | options, {"content-type": "application/json"})
+        # google-genai 3.6.1 posts to /v1/interactions (its api_version default): the SDK's path wins
+        return RequestSpec("/v1/interactions", body | options, {"content-type": "application/json"})
 
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
         out: list[Message] = []

@@ -1,4 +1,4 @@
-"""Gemini Interactions wire (``POST /v1beta/interactions``, ``stream: true``): the emitter (canonical
+"""Gemini Interactions wire (``POST /v1/interactions``, ``stream: true``): the emitter (canonical
 events -> ``interaction.created``, ``interaction.status_update``, ``step.start`` / ``step.delta`` /
 ``step.stop`` per step, ``interaction.completed``, or an ``error`` event) and the streaming observer.
 
