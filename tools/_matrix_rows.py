@@ -627,4 +627,15 @@ MATRIX: tuple[Mutant, ...] = (
         ),
         door="gemini-interactions",
     ),
+    Mutant(
+        "signature-after-step-stop",
+        "reference",
+        "front-door-grammar",
+        _c(
+            "wire-variants/gemini-interactions-summaries[gemini-interactions:summaries/frames]",
+            "wire-variants/gemini-interactions-signature-only[gemini-interactions:signature-only/frames]",
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+        ),
+        door="gemini-interactions",
+    ),
 )

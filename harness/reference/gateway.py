@@ -38,7 +38,12 @@ from harness.reference._core import (
     upstream_request,
     whole_response,
 )
-from harness.reference._faults import GATEWAY_FAULTS, announce_thinking_as_text, check_faults
+from harness.reference._faults import (
+    GATEWAY_FAULTS,
+    announce_thinking_as_text,
+    check_faults,
+    signature_after_stop,
+)
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
 from harness.reference._upstream_ws import KeptSockets, UpstreamSocket
@@ -306,6 +311,8 @@ class Gateway:
             return
         if "thinking-as-text-block" in self.faults:  # FAULT: thinking announced as a text block
             frames = announce_thinking_as_text(frames)
+        if "signature-after-step-stop" in self.faults:  # FAULT: the signature comes after its step ended
+            frames = signature_after_stop(frames)
         double = "double-done" in self.faults
         for index, data in encode_pieces(frames, front.transport):
             copies = 2 if double and index is not None and "terminal" in frames[index].tags else 1  # FAULT
