@@ -51,7 +51,10 @@ class Mutant:
         return self.check in failing and not self.unrelated(failing)
 
 
-DOORS: dict[str, tuple[str, str]] = {"anthropic-messages": ("thinking", "/v1/messages")}
+DOORS: dict[str, tuple[str, str]] = {
+    "anthropic-messages": ("thinking", "/v1/messages"),
+    "gemini-interactions": ("summaries", "/v1/interactions"),
+}
 """The reference gateway's other front doors: dialect -> (the variant it answers in, its path)."""
 
 
@@ -598,5 +601,41 @@ MATRIX: tuple[Mutant, ...] = (
         "reference-cli",
         "error-propagation",
         _c("sse-framing/unterminated[anthropic-messages:thinking/frames/unterminated]"),
+    ),
+    Mutant(
+        "thought-signature-on-call",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+            "tools-passback/gemini-interactions-signature-only[gemini-interactions:signature-only/frames]",
+        ),
+    ),
+    Mutant(
+        "thought-signature-on-call",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames/nonstream]"),
+    ),
+    Mutant(
+        "drop-reasoning",
+        "reference",
+        "delivery",
+        _c(
+            "wire-variants/gemini-interactions-summaries[gemini-interactions:summaries/frames]",
+            "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]",
+        ),
+        door="gemini-interactions",
+    ),
+    Mutant(
+        "signature-after-step-stop",
+        "reference",
+        "front-door-grammar",
+        _c(
+            "wire-variants/gemini-interactions-summaries[gemini-interactions:summaries/frames]",
+            "wire-variants/gemini-interactions-signature-only[gemini-interactions:signature-only/frames]",
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+        ),
+        door="gemini-interactions",
     ),
 )

@@ -61,6 +61,11 @@ UNCOVERED: dict[tuple[str, str], str] = {
     ("anthropic-messages", "vertex"): "Claude on Vertex AI (:streamRawPredict, anthropic_version in the "
     "body): the Messages API's events behind Google's URL; the recordings are Anthropic's own API; "
     + _SEARCHED,
+    ("gemini-interactions", "summaries"): "the Gemini Interactions API (beta, 2026): no public cassette "
+    "yet; tests/dialects/test_gemini_interactions.py reads the emitter's frames with google-genai's own "
+    "InteractionSSEEvent types; " + _SEARCHED,
+    ("gemini-interactions", "signature-only"): "thought steps without summaries on the Interactions "
+    "API (beta); the same SDK-type test; " + _SEARCHED,
     ("cohere", "thinking"): "Cohere v2 chat with thinking content; tests/dialects/test_cohere.py compares "
     "the emitter frame by frame with frames composed from Cohere's documented event shapes (no importable "
     "cassette); " + _SEARCHED,
