@@ -1,13 +1,6 @@
-"""The reference gateway's WebSocket upstream (the Responses API's socket mode): an asyncio client on
-the sans-IO core the blocking client uses (``harness.net.WsClientSide``), and the sockets the gateway
-keeps between a conversation's turns.
-
-Rule: one response at a time per socket; its messages are handed on one by one as they arrive
-(:meth:`UpstreamSocket.response`: each as the SSE event the Responses pipe reads), never buffered; a
-socket that closes before its response ended is :class:`UpstreamBroken`. A kept socket belongs to one
-conversation, found again by the conversation's content (its messages up to the reply that socket
-produced: chat front doors are stateless); taking it removes it, so no two requests share a socket.
-"""
+"""The reference gateway's WebSocket upstream for the Responses API's socket mode: an asyncio client on the
+sans-IO core the blocking client uses, ``harness.net.WsClientSide``, and the sockets the gateway keeps
+between a conversation's turns."""
 
 from __future__ import annotations
 
@@ -28,7 +21,12 @@ __all__ = ["KeptSockets", "UpstreamSocket", "conversation_keys"]
 
 
 class UpstreamSocket:
-    """``await UpstreamSocket.open(url)``; ``await send(text)``; ``response()``; ``close()``."""
+    """``await UpstreamSocket.open(url)``; ``await send(text)``; ``response()``; ``close()``.
+
+    One response runs at a time per socket. Its messages are handed on one by one as they arrive, by
+    :meth:`response`, each as the SSE event the Responses pipe reads, never buffered. A socket that closes
+    before its response ended is :class:`UpstreamBroken`.
+    """
 
     def __init__(self, side: WsClientSide, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  read: float) -> None:  # fmt: skip
@@ -123,7 +121,12 @@ def conversation_keys(messages: Sequence[Message]) -> list[str]:
 
 class KeptSockets:
     """Conversation states between turns (``{"ws": UpstreamSocket, "last_id", "since"}``, as
-    ``_ws_turn`` keeps them), by conversation key; at most ``limit`` (the oldest one's socket is closed)."""
+    ``_ws_turn`` keeps them), by conversation key; at most ``limit`` (the oldest one's socket is closed).
+
+    A kept socket belongs to one conversation, found again by the conversation's content: its messages up
+    to the reply that socket produced, since chat front doors are stateless. Taking it removes it, so no
+    two requests share a socket.
+    """
 
     def __init__(self, limit: int = 64) -> None:
         self.limit = limit

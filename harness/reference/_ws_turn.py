@@ -1,12 +1,6 @@
-"""The Responses WebSocket mode of the blocking reference SUTs (the SDK wrapper and the agent CLI): one
-socket per conversation, each turn a ``response.create`` carrying only the new input items chained to
-the connection's last response (``previous_response_id``), as the real API wants.
-
-Rule: a conversation's state (its socket, the last response's id, how many messages that response
-covers) lives in a dict its caller keeps; closing the generator mid-response closes the socket (the
-mode's only cancel); only a completed response is chained to, and only on the socket that produced it
-(a new socket starts with the whole input).
-"""
+"""The Responses WebSocket mode of the blocking reference SUTs, the SDK wrapper and the agent CLI: one socket
+per conversation, each turn a ``response.create`` with only the new input items, chained to the
+connection's last response as the real API wants."""
 
 from __future__ import annotations
 
@@ -55,7 +49,13 @@ def ws_turn(
     pipe: UpstreamPipe,
 ) -> Iterator[Event]:
     """One turn over the conversation's socket (``state["ws"]``, opened at ``base_url`` when missing or
-    closed); the events ``pipe`` delivers. The caller closes ``state["ws"]`` when the conversation ends."""
+    closed); the events ``pipe`` delivers. The caller closes ``state["ws"]`` when the conversation ends.
+
+    A conversation's state, its socket, the last response's id and how many messages that response covers,
+    lives in a dict its caller keeps. Closing the generator mid-response closes the socket, the mode's only
+    cancel. Only a completed response is chained to, and only on the socket that produced it; a new socket
+    starts with the whole input.
+    """
     sock, chain = socket_and_chain(state, faults)
     spec = upstream_request(route, messages, stream=True, faults=faults, chain=chain)
     if sock is None:
