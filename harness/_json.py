@@ -1,5 +1,5 @@
-"""JSON in one place: orjson when installed, measured 1.5-1.8x faster end to end, and the stdlib otherwise.
-Callers never choose a JSON library or a separator style themselves."""
+"""JSON in one place: orjson when installed, measured 1.5-1.8x faster end to end, and the stdlib
+otherwise. The hot paths use it, and the two wire styles of separators are spelled here once."""
 
 from __future__ import annotations
 

@@ -81,8 +81,9 @@ class Timeline:
       (``event``), ``end``, ``error`` (info: error, exception, traceback, where), ``cancel``, ``tool``
       (info: name, arguments, result: a tool the SUT ran through ``SUTRequest.tool_functions``).
     * ``sut``: ``start`` (info: pid), ``ready``, ``exit`` (info: code), ``stderr`` (``data``),
-      ``child-exit`` (info: pid), ``dir-removed`` (info: path), ``dir-left`` (info: path),
-      ``process-left`` (info: pid, cmdline).
+      ``child-start`` (info: pid, cmdline), ``child-exit`` (info: pid), ``dir-created`` (info: path),
+      ``dir-removed`` (info: path, children_alive), ``dir-left`` (info: path), ``process-left`` (info:
+      pid, cmdline).
     * ``harness``: ``note`` (info: text), ``timeout``.
     """
 

@@ -32,7 +32,7 @@ def shared_cases(patterns: Sequence[str] | None = None, root: Path | None = None
     Every case is served as its conversation would be in a run, with its salted content, its provider
     rules' strict validation, its chunking and faults, but without gates. What ``GET /_thinkwire/cases``
     lists for a case is what a client needs to call it: the upstream path, the dialect and variant,
-    streaming or not, the first user message.
+    streaming or not, the first user message. The catalog is ``--scenarios-dir DIR``, or the bundled one.
     """
     cases = select(expand_all(load_catalog(root)), patterns)
     return [SharedCase(c.id, without_gates(c.conversation()), _info(c)) for c in cases]

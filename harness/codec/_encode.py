@@ -1,5 +1,5 @@
-"""Frames to bytes for each transport, with a named perturbation applied. It is the one door from frames to
-bytes, so emitters never pick a framing themselves."""
+"""Frames to bytes for each transport, with a named perturbation applied. Emitters produce frames and
+never pick a framing; this module applies the transport's framing and the perturbation."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The Server-Sent Events decoder, sans-IO, following the WHATWG event-stream interpretation. It is the one
-place that reads SSE bytes, so every observer parses streams the same way."""
+"""The Server-Sent Events decoder, sans-IO, following the WHATWG event-stream interpretation. Every
+dialect observer reads SSE through it, so streams are parsed one way."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Loopback networking shared by the mock upstream, the recorder, the replayer and the front door: an HTTP/1.1
 server whose handler owns every byte, WebSocket sessions, a standalone server's lifecycle and a blocking
-HTTP/1.1 client. It sits below every package that serves or sends, so each of them reuses one server and
-one client instead of its own."""
+HTTP/1.1 client. The packages that serve or send sit above it and share its server, its response reader
+and its client."""
 
 from __future__ import annotations
 

@@ -38,7 +38,8 @@ class Package:
 def parse(text: str) -> tuple[list[str], list[Package]]:
     """The intro paragraphs and the packages of docs/ecosystem-results.md.
 
-    The page is read section by section: ``## package``, its category table, its ``### Findings`` list.
+    ``nox -s ecosystem`` writes that page. It is read section by section: ``## package``, its category
+    table, its ``### Findings`` list.
     """
     intro: list[str] = []
     packages: list[Package] = []
