@@ -1,6 +1,6 @@
-"""The front door's blocking HTTP/1.1 client: one request per exchange, the answer's body handed over piece by
-piece, the connection kept for the next request when that is safe. It is separate from the server because
-thinkwire talks to a SUT as a client and must see the SUT's stream unchanged."""
+"""The front door's blocking HTTP/1.1 client: one request per exchange, the answer's body handed over
+piece by piece, the connection kept for the next request when that is safe. It talks to the SUT
+directly and hands bytes over as they came, so what thinkwire observes is the SUT's own stream."""
 
 from __future__ import annotations
 

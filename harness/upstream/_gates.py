@@ -1,5 +1,6 @@
-"""ClientSide: what the client side, the driver, has observed, and how the upstream waits for it. It joins two
-threads, so it is kept small and separate."""
+"""ClientSide: what the client side, the driver, has observed, and how the upstream waits for it.
+Drivers write to it from their threads and the server waits on it from its event loop, so it is the
+one object both sides share."""
 
 from __future__ import annotations
 
