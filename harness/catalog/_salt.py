@@ -18,7 +18,7 @@ __all__ = ["salted"]
 def salted(turns: tuple[TurnSpec, ...], token: str) -> tuple[TurnSpec, ...]:
     """``turns`` with ``token`` in each user message and in each turn's emitted content.
 
-    The token is ``harness.upstream._routing.token_for(case id)``. It goes in every user message, so the
+    The token is ``harness._routing.token_for(case id)``. It goes in every user message, so the
     mock can route the case's requests through any gateway that forwards the conversation, and in the first
     reasoning of every turn, else at the end of its last answer text. The salt is the same in every run,
     serial or concurrent: the bytes, and so the verdicts, do not depend on what else is in flight.

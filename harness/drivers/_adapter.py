@@ -43,7 +43,7 @@ from harness.drivers._tools import ToolRunner, recorder
 from harness.events import Message, StreamError
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = ["AdapterDriver"]
 

@@ -13,7 +13,7 @@ from harness.events import Event, Message, StreamError, ToolCallBlock, assemble
 from harness.timeline import Timeline
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

@@ -7,6 +7,7 @@ import shutil
 import time
 from pathlib import Path
 
+from harness.dialects import get_dialect
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._files import write_files
 from harness.drivers._http import FrontDoor
@@ -35,7 +36,7 @@ class UrlDriver:
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        kind = WsFrontDoor if self.profile.front_door == "openai-responses-ws" else FrontDoor
+        kind = WsFrontDoor if get_dialect(self.profile.front_door).websocket else FrontDoor
         return kind(
             self.base_url,
             dialect=self.profile.front_door,

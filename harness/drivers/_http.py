@@ -24,7 +24,7 @@ from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
 from harness.net import Exchange, WireClient, WireError, shutdown
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = ["FrontDoor"]
 

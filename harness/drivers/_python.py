@@ -38,7 +38,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 if TYPE_CHECKING:
     import httpx
 
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = [
     "AdapterError",

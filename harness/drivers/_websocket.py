@@ -13,7 +13,7 @@ from harness.events import Event, Message, StreamError
 from harness.net import WsClient, WsClosed
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = ["WsFrontDoor"]
 

@@ -75,7 +75,7 @@ class Agent:
 
     With ``--rpc``, stdin carries ``prompt`` lines, with optional ``request`` fields, and ``abort``. Over
     the Responses WebSocket mode one socket serves the conversation and each turn is chained to the last
-    response, through ``_ws_turn``.
+    response, through ``_upstream_ws``.
     """
 
     def __init__(
@@ -105,7 +105,7 @@ class Agent:
         self.lock = threading.Lock()
         self.emitter: Emitter = self.pi.emitter("v2", model=route.model)
         self.closing: list[Frame] = []  # agent_end / agent_settled of the latest message
-        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_ws_turn), closed at cleanup
+        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_upstream_ws), closed at cleanup
 
     # -- output: every record written and flushed as soon as it exists
     def new_message(self, prompt: str) -> None:
@@ -277,7 +277,7 @@ class Agent:
         modules (wsproto, harness.net) are imported here: an agent process runs one case, and
         importing them for every HTTP case cost ~0.2 s a case (-X importtime)."""
         from harness.net import WsClosed
-        from harness.reference._ws_turn import ws_turn
+        from harness.reference._upstream_ws import ws_turn
 
         pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
         try:

@@ -35,8 +35,7 @@ from harness.reference._core import (
 from harness.reference._faults import GATEWAY_FAULTS, announce_thinking_as_text, check_faults
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
-from harness.reference._upstream_ws import KeptSockets, UpstreamSocket
-from harness.reference._ws_turn import chain_after, socket_and_chain
+from harness.reference._upstream_ws import KeptSockets, UpstreamSocket, chain_after, socket_and_chain
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
 

@@ -22,7 +22,7 @@ from harness.reference._core import (
     whole_response,
 )
 from harness.reference._faults import SDK_FAULTS, check_faults
-from harness.reference._ws_turn import ws_turn
+from harness.reference._upstream_ws import ws_turn
 
 __all__ = ["ReferenceSDKError", "SDKRequest", "reference_sdk"]
 
@@ -124,7 +124,7 @@ def _attempt(
 
 
 def _websocket(request: SDKRequest, dialect: Any, route: Route, faults: frozenset[str]) -> Iterator[Event]:
-    """The Responses WebSocket mode (``_ws_turn``): the conversation's socket kept in ``request.state``,
+    """The Responses WebSocket mode (``_upstream_ws``): the conversation's socket kept in ``request.state``,
     closed by the driver at its end; closing the iterator mid-response closes it (the mode's cancel)."""
     state: dict[str, Any] | None = getattr(request, "state", None)
     timeout = request.http.timeout.read or 10.0

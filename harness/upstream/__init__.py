@@ -66,27 +66,16 @@ if TYPE_CHECKING:
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
-    from harness.upstream._routing import TOKENS, case_of, token_for, tokens_in, unsalted
     from harness.upstream._shared import SharedCase, SharedCatalog, without_gates
 
 _SHARED = {
     "SharedCase": "_shared",
     "SharedCatalog": "_shared",
-    "TOKENS": "_routing",
-    "case_of": "_routing",
-    "token_for": "_routing",
-    "tokens_in": "_routing",
-    "unsalted": "_routing",
     "without_gates": "_shared",
 }
 __all__ += [
-    "TOKENS",
     "SharedCase",
     "SharedCatalog",
-    "case_of",
-    "token_for",
-    "tokens_in",
-    "unsalted",
     "without_gates",
 ]
 # respx mode's names load on first use, by PEP 562: importing respx and httpx took about 0.3 s of every

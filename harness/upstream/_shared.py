@@ -12,11 +12,11 @@ from urllib.parse import parse_qs
 
 from harness._errors import closest
 from harness._json import dumps_compact
+from harness._routing import token_for
 from harness.net import Request
 from harness.timeline import Entry, Timeline
 from harness.upstream._dispatch import ConversationState, parse_json
 from harness.upstream._gates import ClientSide
-from harness.upstream._routing import token_for
 from harness.upstream._script import Conversation, Gate
 
 __all__ = ["CONTROL", "JOURNAL_BODY", "SharedCase", "SharedCatalog", "without_gates"]
