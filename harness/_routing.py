@@ -1,11 +1,6 @@
-"""Routing tokens: what a case's token is, how it is derived from the case id, and how one is found in
-bytes or taken out of text. Pure functions, no table: the ground floor every layer names tokens with.
-
-A token is ``tw-`` and 8 hex digits of a hash of the case id (:func:`token_for`): the same case carries
-the same token in every run, so serial and concurrent runs send the same bytes. It travels in the
-content gateways forward (the user message text, and the salt of the reasoning and answer the mock
-emits); ``x-thinkwire-case`` may name a conversation too, where headers pass through.
-"""
+"""Routing tokens: what a case's token is, how it is derived from the case id, and how one is found in bytes
+or taken out of text. These are pure functions with no table, the ground floor every layer names tokens
+with."""
 
 from __future__ import annotations
 
@@ -23,7 +18,13 @@ TOKEN_RE = re.compile(rb"tw-[0-9a-f]{8}(?![0-9A-Za-z])")
 
 
 def token_for(name: str) -> str:
-    """The routing token of the case (or conversation) called ``name``: the same in every run."""
+    """The routing token of the case (or conversation) called ``name``: the same in every run.
+
+    A token is ``tw-`` and 8 hex digits of a hash of the case id, so serial and concurrent runs send the
+    same bytes. It travels in the content gateways forward: the user message text, and the salt of the
+    reasoning and answer the mock emits. ``x-thinkwire-case`` may name a conversation too, where headers
+    pass through.
+    """
     return "tw-" + hashlib.blake2s(name.encode(), digest_size=4).hexdigest()
 
 

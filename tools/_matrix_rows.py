@@ -1,8 +1,5 @@
-"""The detection matrix's rows: every fault switch of the reference SUTs, the SUT that takes it, the
-check designed to catch it and the cases that show it (``tools._matrix`` runs them).
-
-Rule: data only. A row is caught when its designed check fails and no check outside ``also`` does.
-"""
+"""The detection matrix's rows: every fault switch of the reference SUTs, the SUT that takes it, the check
+designed to catch it and the cases that show it. They are data only; ``tools._matrix`` runs them."""
 
 from __future__ import annotations
 
@@ -63,6 +60,7 @@ def _c(*ids: str) -> tuple[str, ...]:
 
 
 CHAT = "openai-chat:reasoning_content/frames"
+# A row is caught when its designed check fails and no check outside ``also`` does.
 MATRIX: tuple[Mutant, ...] = (
     Mutant(
         "drop-reasoning",

@@ -1,9 +1,5 @@
-"""Drivers for HTTP SUTs: a gateway thinkwire starts as a process, or one already running at a URL.
-
-Rule: a gateway process is started once per run (``keep_alive``) with its readiness probed within
-``ready_timeout``; an early exit or a missed deadline is a DriverError carrying the stderr tail, raised
-only after the process tree is stopped and the temp dir removed (a failed start leaves nothing).
-"""
+"""Drivers for HTTP SUTs: a gateway thinkwire starts as a process, or one already running at a URL. Both speak
+through the HTTP front door in ``_http``; this module only starts, probes and stops."""
 
 from __future__ import annotations
 
@@ -73,7 +69,12 @@ class UrlDriver:
 class GatewayDriver(UrlDriver):
     """A gateway process: command with ``{upstream}``/``{port}``/``{tmp}``/``{profile_dir}``
     placeholders, optional templated config files, a readiness URL. It runs in ``{tmp}``, a fresh
-    temp dir (relative ``files`` are written there), removed when it stops."""
+    temp dir (relative ``files`` are written there), removed when it stops.
+
+    It is started once per run, ``keep_alive``, and its readiness probed within ``ready_timeout``. An early
+    exit or a missed deadline is a DriverError carrying the stderr tail, raised only after the process tree
+    is stopped and the temp dir removed: a failed start leaves nothing.
+    """
 
     kind = "gateway"
 

@@ -1,11 +1,6 @@
-"""Request-side fault switches of the reference SUTs: what they pass back upstream and the request
-options they send, the correct path first (a thinking block that never got its signature is not
-replayed to a provider that requires one), each fault one marked branch; among them how a buggy SUT
-rebuilds a 2026 continuation (reasoning trimmed, blobs re-encoded, a signature on the wrong call, a
-phase or a Vertex version dropped, server-tool records lost).
-
-Rule: sans-IO, on canonical messages and parsed JSON bodies; the names live in ``_faults.FAULTS``.
-"""
+"""Request-side fault switches of the reference SUTs: what they pass back upstream and the request options
+they send, the correct path first and each fault one marked branch. It is sans-IO, on canonical messages
+and parsed JSON bodies; the switches' names live in ``_faults.FAULTS``."""
 
 from __future__ import annotations
 
@@ -174,7 +169,11 @@ def _think_replayed(blocks: Sequence[Block]) -> list[Block]:
 
 
 def _rebuilt(m: Message, faults: frozenset[str]) -> Message:
-    """An assistant message as a SUT with the 2026 passback faults sends it back."""
+    """An assistant message as a SUT with the 2026 passback faults sends it back.
+
+    These faults are how a buggy SUT rebuilds a 2026 continuation: reasoning trimmed, blobs re-encoded, a
+    signature on the wrong call, a phase or a Vertex version dropped, server-tool records lost.
+    """
     blocks = [_reasoning(b, faults) for b in m.content]
     if "think-replay" in faults:
         blocks = _think_replayed(blocks)

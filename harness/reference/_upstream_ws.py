@@ -1,17 +1,7 @@
-"""The reference SUTs' WebSocket upstream (the Responses API's socket mode): one socket per
-conversation, each turn a ``response.create`` carrying only the new input items chained to the
-connection's last response (``previous_response_id``), as the real API wants. The blocking turn the SDK
-wrapper and the agent CLI run (:func:`ws_turn`), and the gateway's asyncio socket on the same sans-IO
-core (``harness.net.WsClientSide``) with the sockets it keeps between a conversation's turns.
-
-Rule: a conversation's state (its socket, the last response's id, how many messages that response
-covers) lives in a dict its caller keeps; only a completed response is chained to, and only on the
-socket that produced it (a new socket starts with the whole input); closing the socket mid-response is
-the mode's only cancel. One response at a time per socket, its messages handed on one by one as they
-arrive (each as the SSE event the Responses pipe reads), never buffered; a socket that closes before
-its response ended is :class:`UpstreamBroken`. A kept socket belongs to one conversation, found again by
-the conversation's content (chat front doors are stateless); taking it removes it, so no two requests
-share a socket.
+"""The reference SUTs' WebSocket upstream for the Responses API's socket mode: the blocking turn the SDK
+wrapper and the agent CLI run, and the gateway's asyncio socket with the sockets it keeps between a
+conversation's turns. Both sit on the sans-IO core ``harness.net.WsClientSide``, and each turn is a
+``response.create`` with only the new input items, chained to the connection's last response.
 """
 
 from __future__ import annotations
@@ -66,7 +56,13 @@ def ws_turn(
     pipe: UpstreamPipe,
 ) -> Iterator[Event]:
     """One turn over the conversation's socket (``state["ws"]``, opened at ``base_url`` when missing or
-    closed); the events ``pipe`` delivers. The caller closes ``state["ws"]`` when the conversation ends."""
+    closed); the events ``pipe`` delivers. The caller closes ``state["ws"]`` when the conversation ends.
+
+    A conversation's state, its socket, the last response's id and how many messages that response covers,
+    lives in a dict its caller keeps. Closing the generator mid-response closes the socket, the mode's only
+    cancel. Only a completed response is chained to, by ``previous_response_id``, and only on the socket
+    that produced it; a new socket starts with the whole input.
+    """
     sock, chain = socket_and_chain(state, faults)
     spec = upstream_request(route, messages, stream=True, faults=faults, chain=chain)
     if sock is None:
@@ -95,7 +91,12 @@ def ws_turn(
 
 
 class UpstreamSocket:
-    """``await UpstreamSocket.open(url)``; ``await send(text)``; ``response()``; ``close()``."""
+    """``await UpstreamSocket.open(url)``; ``await send(text)``; ``response()``; ``close()``.
+
+    One response runs at a time per socket. Its messages are handed on one by one as they arrive, by
+    :meth:`response`, each as the SSE event the Responses pipe reads, never buffered. A socket that closes
+    before its response ended is :class:`UpstreamBroken`.
+    """
 
     def __init__(self, side: WsClientSide, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  read: float) -> None:  # fmt: skip
@@ -190,7 +191,12 @@ def conversation_keys(messages: Sequence[Message]) -> list[str]:
 
 class KeptSockets:
     """Conversation states between turns (``{"ws": UpstreamSocket, "last_id", "since"}``, as
-    ``ws_turn`` keeps them), by conversation key; at most ``limit`` (the oldest one's socket is closed)."""
+    ``ws_turn`` keeps them), by conversation key; at most ``limit`` (the oldest one's socket is closed).
+
+    A kept socket belongs to one conversation, found again by the conversation's content: its messages up
+    to the reply that socket produced, since chat front doors are stateless. Taking it removes it, so no
+    two requests share a socket.
+    """
 
     def __init__(self, limit: int = 64) -> None:
         self.limit = limit

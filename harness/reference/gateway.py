@@ -1,11 +1,6 @@
-"""The reference gateway: an OpenAI-chat front door (and Anthropic and Gemini Interactions ones) over
-any upstream dialect, forwarding reasoning frame by frame, passing it back on tool turns, surfacing every
-upstream error (a 429 / 5xx that came before any byte reached the client is retried once, after its
-Retry-After). The Responses WebSocket upstream keeps a socket per conversation between its turns
-(``_upstream_ws``) and chains each turn to the socket's last response.
-
-Rule: one upstream read -> observer -> fault filters -> front-door emitter -> one client write per
-frame, never buffered; when the client leaves, the upstream response (or socket) is closed at once.
+"""The reference gateway: an OpenAI-chat front door, and Anthropic and Gemini Interactions ones, over any
+upstream dialect. It forwards reasoning frame by frame, passes it back on tool turns and surfaces every
+upstream error.
 
 Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...``.
 """
@@ -70,7 +65,14 @@ FRONT_DOORS: dict[str, FrontDoor] = {
 
 
 class Gateway:
-    """``Gateway(upstream, faults=())``; ``start()`` -> base URL; ``stop()``; a context manager."""
+    """``Gateway(upstream, faults=())``; ``start()`` -> base URL; ``stop()``; a context manager.
+
+    Each upstream read goes through the observer, the fault filters and the front-door emitter, and each
+    frame is one client write, never buffered. When the client leaves, the upstream response or socket is
+    closed at once. A 429 or 5xx that came before any byte reached the client is retried once, after its
+    Retry-After. The Responses WebSocket upstream keeps a socket per conversation between its turns, in
+    ``_upstream_ws``, and chains each turn to the socket's last response.
+    """
 
     def __init__(self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0):
         self.upstream = upstream.rstrip("/")

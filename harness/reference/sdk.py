@@ -1,11 +1,5 @@
-"""The reference SDK wrapper: an in-process "python" SUT that calls the provider directly and yields
-canonical events, streaming or not, with the same fault switches as the gateway.
-
-Rule: closing the iterator closes the upstream response (a client cancel must reach the provider). A
-request the upstream fails (429 / 5xx) before anything reached the user is retried once, after its
-Retry-After; a stream that fails after output is surfaced, never replayed. The Responses WebSocket mode
-keeps one socket per conversation and chains each turn to the last response.
-"""
+"""The reference SDK wrapper: an in-process "python" SUT that calls the provider directly and yields canonical
+events, streaming or not. It has the same fault switches as the gateway."""
 
 from __future__ import annotations
 
@@ -56,7 +50,13 @@ class ReferenceSDKError(Exception):
 
 
 def reference_sdk(request: SDKRequest) -> Iterator[Event]:
-    """Call the upstream in ``request.dialect`` and yield the events its users would see."""
+    """Call the upstream in ``request.dialect`` and yield the events its users would see.
+
+    Closing the iterator closes the upstream response, since a client cancel must reach the provider. A
+    request the upstream fails with 429 or 5xx before anything reached the user is retried once, after its
+    Retry-After; a stream that fails after output is surfaced, never replayed. The Responses WebSocket mode
+    keeps one socket per conversation and chains each turn to the last response.
+    """
     faults = check_faults(getattr(request, "faults", ()), SDK_FAULTS)
     dialect = get_dialect(request.dialect)
     route = Route(request.dialect, request.variant or dialect.default_variant, request.model)

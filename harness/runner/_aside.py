@@ -1,13 +1,5 @@
-"""A second instance of the SUT for the cases that need it to themselves, so that they run alongside
-the shared ones instead of after them (``--concurrency`` through a gateway thinkwire starts).
-
-Rule: the instance has a mock upstream of its own and carries one case at a time, so each of its cases
-meets the SUT as in a serial run (routed as then: the one conversation in flight gets every request;
-the upstream connections it counts are this case's alone). It is started as the round begins (only
-when that is worth it: :func:`worth_aside`), warmed up with the preflight's canary, restarted when a
-case leaves it dead, and stopped, with its upstream, after its last case or when the round is
-interrupted. A URL SUT has one instance: its alone cases run after the shared ones.
-"""
+"""A second instance of the SUT for the cases that need it to themselves, so that they run alongside the
+shared ones instead of after them. It serves ``--concurrency`` through a gateway thinkwire starts."""
 
 from __future__ import annotations
 
@@ -45,7 +37,15 @@ class AsideSUT:
     """The second instance: :meth:`ready` starts it (and its upstream); :meth:`run_one` runs a case on
     it; :meth:`restart` replaces one a case left dead; :meth:`stop` stops it and its upstream.
     ``start`` is the run's driver start (tried twice); ``limits`` the run's, without the load of the
-    shared cases (its cases run one at a time, as in a serial run); ``names`` the run's routing tokens."""
+    shared cases (its cases run one at a time, as in a serial run); ``names`` the run's routing tokens.
+
+    The instance has a mock upstream of its own and carries one case at a time, so each of its cases meets
+    the SUT as in a serial run: the one conversation in flight gets every request, and the upstream
+    connections it counts are this case's alone. It is started as the round begins, only when
+    :func:`worth_aside` says so, warmed up with the preflight's canary, restarted when a case leaves it
+    dead, and stopped with its upstream after its last case or when the round is interrupted. A URL SUT has
+    one instance, and its alone cases run after the shared ones.
+    """
 
     def __init__(
         self,

@@ -1,10 +1,6 @@
-"""One case against one started SUT: the conversation loaded into the upstream, the driver run within
-the case's bounds, the checks and the evidence rules applied -> a CaseResult and its view.
-
-Rule: whatever the SUT does, the case ends by its deadline with a result: the SUT's doing is evidence
-(a FAIL finding, TIMEOUT), a harness-side problem is ERROR with its whole traceback; nothing here
-raises for a SUT's sake.
-"""
+"""One case against one started SUT: the conversation loaded into the upstream, the driver run within the
+case's bounds, the checks and the evidence rules applied, giving a CaseResult and its view. Whatever the
+SUT does, the case ends by its deadline with a result."""
 
 from __future__ import annotations
 
@@ -70,7 +66,11 @@ def run_case(
     names: Mapping[str, str] | None = None,
 ) -> tuple[CaseResult, CaseView | None, bool]:
     """The case through ``driver`` -> (its result, its view for the parity pass, whether the SUT is
-    still usable for the next case). ``names``: the run's routing tokens -> case ids."""
+    still usable for the next case). ``names``: the run's routing tokens -> case ids.
+
+    The SUT's doing is evidence, a FAIL finding or TIMEOUT; a harness-side problem is ERROR with its whole
+    traceback. Nothing here raises for a SUT's sake.
+    """
     result = new_result(case, profile)
     unsupported = unsupported_reason(case, profile)
     if unsupported:

@@ -1,15 +1,5 @@
-"""``run()``: cases x one SUT -> results. The CLI, the pytest plugin and users' own code call this.
-
-Rule: one entry for every run: :func:`run` takes the settings as one :class:`RunOptions` (or as
-keywords), resolves the SUT once, and runs its rounds (``_rounds.repeat``). A round has one mock
-upstream (reset per case) and one SUT process kept alive across cases; the preflight canary
-(``_preflight``) runs before the first case; each case is ``_case_run``'s (bounded by its deadline and
-byte cap, judged by the checks and the evidence rules); a crash or hang of the SUT is a result (ERROR /
-TIMEOUT), never a hung run, and the SUT is restarted for the next case when it died. A SUT that cannot
-start is tried twice; then every remaining case is ERROR at once and ``sut_error`` says why. An
-interrupt (KeyboardInterrupt) stops every SUT process and raises :class:`RunInterrupted` carrying the
-partial result (cases not run are absent).
-"""
+"""``run()``: cases x one SUT to results, the one entry for every run. The CLI, the pytest plugin and users'
+own code call it; a crash or hang of the SUT is a result, never a hung run."""
 
 from __future__ import annotations
 
@@ -101,7 +91,17 @@ def run(
     ``gate_timeout`` or the profile's ``gate_timeout`` says). ``repeat``: every case runs that many
     times (rounds over the whole list); a case whose runs disagree is ``flaky``. ``scenarios``:
     directories of a team's own scenario files, added to the catalog (with the SUT profile's own
-    ``scenarios`` directories) when ``cases`` are id globs or None."""
+    ``scenarios`` directories) when ``cases`` are id globs or None.
+
+    It resolves the SUT once and runs its rounds through ``_rounds.repeat``. A round has one mock upstream,
+    reset per case, and one SUT process kept alive across cases. The preflight canary runs before the first
+    case. Each case is ``_case_run``'s, bounded by its deadline and byte cap and judged by the checks and
+    the evidence rules; a SUT that died is restarted for the next case.
+
+    A SUT that cannot start is tried twice; then every remaining case is ERROR at once and ``sut_error``
+    says why. An interrupt stops every SUT process and raises :class:`RunInterrupted` carrying the partial
+    result, where cases not run are absent.
+    """
     opts = RunOptions.build(options, **settings)
     sut = opts.resolve()
     claimed, left_out = scope(_case_list(cases, (*opts.scenarios, *sut.profile.scenarios)), sut.profile)

@@ -1,8 +1,6 @@
-"""What a run knows beside its cases, created by each run and passed down to whoever reads it: never a
-module global, so that two runs in one process (the pytest plugin's, ``run()`` called twice) each see
-only their own. Three things are kept apart: what the user asked (:class:`Settings`), what was measured
-of the SUT (:class:`Measured`) and what a round learns while its cases run (:class:`Live`).
-"""
+"""What a run knows beside its cases, created by each run and passed down to whoever reads it. It is never a
+module global, so two runs in one process, such as the pytest plugin's or ``run()`` called twice, each see
+only their own."""
 
 from __future__ import annotations
 
@@ -115,7 +113,11 @@ class Limits:
 class RunState:
     """One run's state: its settings, its cases' routing tokens (token -> case id: how a check names
     another case whose content shows up in one), and what the run measured of each SUT it started
-    (read again when a later round takes that SUT from the pool, instead of measuring it anew)."""
+    (read again when a later round takes that SUT from the pool, instead of measuring it anew).
+
+    Three things are kept apart: what the user asked, :class:`Settings`; what was measured of the SUT,
+    :class:`Measured`; and what a round learns while its cases run, :class:`Live`.
+    """
 
     settings: Settings
     names: Mapping[str, str] = field(default_factory=dict)

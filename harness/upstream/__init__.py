@@ -1,7 +1,5 @@
-"""The mock upstream: scripts, gates, faults, the loopback server, respx mode and the request log.
-
-respx mode's names (``RespxUpstream``, ``mount_respx``) load on first use (PEP 562): importing respx
-and httpx took ~0.3 s of every ``thinkwire run``, which needs neither unless a Python SUT asks."""
+"""The mock upstream: scripts, gates, faults, the loopback server, respx mode and the request log. It answers
+a SUT's requests exactly as the real provider would, from plain script data."""
 
 from __future__ import annotations
 
@@ -80,4 +78,6 @@ __all__ += [
     "SharedCatalog",
     "without_gates",
 ]
+# respx mode's names load on first use, by PEP 562: importing respx and httpx took about 0.3 s of every
+# ``thinkwire run``, which needs neither unless a Python SUT asks.
 __getattr__ = lazy_names(__name__, {"RespxUpstream": "_respx", "mount_respx": "_respx", **_SHARED})

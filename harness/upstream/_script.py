@@ -1,8 +1,6 @@
-"""What the mock upstream does for one request (a :class:`Script`) and for a conversation.
-
-Rule: scripts are plain frozen data, built by tests, by the scenario loader or from a cassette; the
-server (``_server.py``) and the respx transport (``_respx.py``) are the only things that execute them.
-"""
+"""What the mock upstream does for one request, a :class:`Script`, and for a conversation. Scripts are plain
+frozen data, built by tests, by the scenario loader or from a cassette; only the server and the respx
+transport execute them."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The wire variants no corpus file plays, each with why: one table, so that docs/fidelity.md says for
-every emitter variant either which recordings it was compared with or why none.
-
-Rule: a variant is covered when a corpus file names it (``corpus.toml``: ``variant``) in its dialect;
-every other variant of every dialect has a row here. A row for a variant that a corpus file now plays,
-or that no dialect has, is stale and fails ``tests/fidelity`` (as a missing row does): a new emitter
-variant (a new catalog entry) cannot slip past the fidelity page unnoticed.
-"""
+"""The wire variants no corpus file plays, each with why, in one table. docs/fidelity.md then says for every
+emitter variant either which recordings it was compared with or why none."""
 
 from __future__ import annotations
 
@@ -35,6 +29,10 @@ _WS = (
     "the events), and vcrpy / HAR cassettes cannot hold a WebSocket exchange"
 )
 
+# A variant is covered when a corpus file names it as ``variant`` in ``corpus.toml``, in its dialect; every
+# other variant of every dialect has a row here. A row for a variant that a corpus file now plays, or that
+# no dialect has, is stale and fails ``tests/fidelity``, as a missing row does, so a new emitter variant
+# cannot slip past the fidelity page.
 UNCOVERED: dict[tuple[str, str], str] = {
     ("openai-chat", "think-tags"): _SELF_HOSTED,
     ("openai-chat", "think-split"): _SELF_HOSTED,
