@@ -51,7 +51,10 @@ class Mutant:
         return self.check in failing and not self.unrelated(failing)
 
 
-DOORS: dict[str, tuple[str, str]] = {"anthropic-messages": ("thinking", "/v1/messages")}
+DOORS: dict[str, tuple[str, str]] = {
+    "anthropic-messages": ("thinking", "/v1/messages"),
+    "openai-responses": ("summary", "/v1/responses"),
+}
 """The reference gateway's other front doors: dialect -> (the variant it answers in, its path)."""
 
 
@@ -60,6 +63,43 @@ def _c(*ids: str) -> tuple[str, ...]:
 
 
 CHAT = "openai-chat:reasoning_content/frames"
+
+# -- Responses bridges (issue 40): the gateway behind its Responses front door over chat and Anthropic
+# upstreams, and a Responses upstream's raw reasoning_text read by every reference SUT.
+_BRIDGE = _c(
+    f"ordering-duplication/responses-bridge[{CHAT}]",
+    "ordering-duplication/responses-bridge[anthropic-messages:thinking/frames]",
+)
+_BRIDGE_SIGNED = _c(
+    "tools-passback/responses-bridge-tool-turn[anthropic-messages:thinking/frames]",
+    "tools-passback/responses-bridge-tool-turn[openai-chat:reasoning_details/frames]",
+)
+_RAW_TEXT = _c(
+    "wire-variants/responses-reasoning-text[openai-responses:reasoning_text/frames]",
+    "wire-variants/responses-reasoning-text[openai-responses:vllm-parts/frames/nonstream]",
+)
+_BRIDGE_ROWS: tuple[Mutant, ...] = (
+    *(
+        Mutant(fault, "reference", "front-door-grammar", _BRIDGE, door="openai-responses")
+        for fault in (
+            "bridge-no-summary",
+            "bridge-done-last-delta",
+            "bridge-unannounced-reasoning",
+            "bridge-completed-drops-reasoning",
+        )
+    ),
+    Mutant(
+        "bridge-completed-drops-signature",
+        "reference",
+        "front-door-grammar",
+        _BRIDGE_SIGNED,
+        door="openai-responses",
+    ),
+    Mutant("drop-reasoning-text", "reference", "delivery", _RAW_TEXT),
+    Mutant("drop-reasoning-text", "reference-sdk", "delivery", _RAW_TEXT),
+    Mutant("drop-reasoning-text", "reference-cli", "delivery", _RAW_TEXT),
+)
+
 MATRIX: tuple[Mutant, ...] = (
     Mutant(
         "drop-reasoning",
@@ -599,4 +639,5 @@ MATRIX: tuple[Mutant, ...] = (
         "error-propagation",
         _c("sse-framing/unterminated[anthropic-messages:thinking/frames/unterminated]"),
     ),
+    *_BRIDGE_ROWS,
 )

@@ -2,7 +2,8 @@
 variant none of its claimed providers sends) is left out before the run, counted by reason for the
 summary; it is never a verdict.
 
-Rule: what a SUT claims is its profile's ``dialects``, ``modes`` and ``providers`` (flags and a Python
+Rule: what a SUT claims is its profile's ``front_door`` (a scenario about one front door's grammar, its
+``front_doors``, is for SUTs that speak it), ``dialects``, ``modes`` and ``providers`` (flags and a Python
 callable's own declaration filled in by ``RunOptions.resolve``); a variant's providers are
 ``dialects._senders``'s. What is claimed but known not to work (``unsupported_variants``, a scenario
 not for the SUT's kind, a strict provider's rules outside ``providers``) stays a case, judged
@@ -22,6 +23,11 @@ __all__ = ["left_out_reason", "scope", "setting_warnings"]
 
 def left_out_reason(case: Case, profile: SUTProfile) -> str:
     """Why ``case`` is outside what the SUT claims ("" when it is inside): said once per group."""
+    doors = case.scenario.front_doors
+    if doors and profile.front_door not in doors:
+        return f"front door {profile.front_door}: the case is for {', '.join(doors)} front doors only"
+    if doors and not profile.caps.at_url:
+        return f"no front door on the wire (its events are read as events): the case is for {doors[0]}"
     if profile.dialects is not None and case.dialect not in profile.dialects:
         return f"{case.dialect}: dialect not claimed (claimed: {', '.join(profile.dialects)})"
     mode = "stream" if case.stream else "nonstream"

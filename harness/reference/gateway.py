@@ -1,6 +1,7 @@
-"""The reference gateway: an OpenAI-chat front door (and an Anthropic one) over any upstream dialect,
-forwarding reasoning frame by frame, passing it back on tool turns, surfacing every upstream error (a
-429 / 5xx that came before any byte reached the client is retried once, after its Retry-After). The
+"""The reference gateway: an OpenAI-chat front door (and an Anthropic and a Responses one) over any
+upstream dialect, forwarding reasoning frame by frame, passing it back on tool turns, surfacing every
+upstream error (a 429 / 5xx that came before any byte reached the client is retried once, after its
+Retry-After). The
 Responses WebSocket upstream keeps a socket per conversation between its turns (``_upstream_ws``) and
 chains each turn to the socket's last response.
 
@@ -27,6 +28,7 @@ from harness.codec import Frame, encode_pieces
 from harness.dialects import Dialect, get_dialect
 from harness.events import End, Event, Message, StreamError, Usage, assemble
 from harness.net import Request, Responder, Server
+from harness.reference._bridge_faults import BridgeFrames, bridge_body
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -60,6 +62,7 @@ FRONT_DOORS: dict[str, FrontDoor] = {
     "/v1/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/v1/messages": FrontDoor("anthropic-messages", "thinking", False),
+    "/v1/responses": FrontDoor("openai-responses", "summary", False),
 }
 
 
@@ -182,6 +185,8 @@ class Gateway:
             await _send(resp, err.status or 502, front.error_body(err.status or 502, err.message))
         else:
             out = front.emit_response(tuple(events), door.variant, model=client_model)
+            if door.dialect == "openai-responses":
+                out = bridge_body(out, self.faults)
             await _send(resp, 200, out)
 
     async def relay(
@@ -191,17 +196,18 @@ class Gateway:
         """A streamed answer, frame by frame, to its end (True) or until the client leaves (False)."""
         await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
         emitter = front.emitter(door.variant, model=client_model)
+        bridge = BridgeFrames(self.faults if door.dialect == "openai-responses" else ())
 
         async def deliver(events: list[Event]) -> None:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
             frames = emitter.feed(events)
             if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
                 frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
-            await self.write(resp, front, frames)
+            await self.write(resp, front, bridge.rewrite(frames))
 
         ended = await self.pump(resp, chunks, pipe, deliver)
         if ended:
-            await self.write(resp, front, emitter.close())
+            await self.write(resp, front, bridge.rewrite(emitter.close()))
             await resp.end()
         return ended
 
