@@ -299,3 +299,43 @@ def test_openais_recorded_streams_break_no_grammar_rule() -> None:
             assert _breaks(_observe(b"".join(c.data for c in ex.chunks))) == [], (name, ex.path)
             read += 1
     assert read >= 3
+
+
+def _sdk_final_reasoning(faults: tuple[str, ...]) -> list[tuple[str | None, int]] | str:
+    """The reasoning items (encrypted_content, summary parts) of the openai SDK's ``get_final_response()``
+    after it read the gateway's stream with ``faults``; or the exception the SDK raised."""
+    from openai import omit
+    from openai._models import validate_type
+    from openai.lib.streaming.responses._responses import ResponseStreamState
+    from openai.types.responses import ResponseStreamEvent
+
+    em = get_dialect("openai-responses").emitter("summary")
+    state: Any = ResponseStreamState(input_tools=omit, text_format=omit)
+    try:
+        for f in BridgeFrames(faults).rewrite(em.feed(TURN) + em.close()):
+            state.handle_event(validate_type(type_=ResponseStreamEvent, value=json.loads(f.data)))
+    except Exception as exc:  # what the SDK raises is the outcome
+        return type(exc).__name__
+    final = state._completed_response
+    return [(o.encrypted_content, len(o.summary)) for o in final.output if o.type == "reasoning"]
+
+
+@pytest.mark.parametrize(
+    ("faults", "sdk_user_gets"),
+    [
+        ((), [("gAAA-sig", 1)]),
+        (("bridge-no-summary",), "ValidationError"),  # the typed event union rejects the item
+        (("bridge-completed-drops-reasoning",), []),  # the final response has no reasoning to pass back
+        (("bridge-completed-drops-signature",), [(None, 1)]),  # ... passes it back unsigned
+        # the SDK does not accumulate reasoning deltas, so these two reach its users unharmed (clients
+        # that do, such as @ai-sdk/openai, are the ones the public reports are from):
+        (("bridge-unannounced-reasoning",), [("gAAA-sig", 1)]),
+        (("bridge-done-last-delta",), [("gAAA-sig", 1)]),
+    ],
+)
+def test_what_the_openai_sdks_stream_reader_makes_of_each_switch(
+    faults: tuple[str, ...], sdk_user_gets: object
+) -> None:
+    """Ground truth from the installed openai SDK (its typed ResponseStreamEvent and the state behind
+    ``responses.stream(...).get_final_response()``): the breaks the grammar check fails are real."""
+    assert _sdk_final_reasoning(faults) == sdk_user_gets
