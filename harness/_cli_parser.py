@@ -114,9 +114,9 @@ def _add_run_parser(sub: Any) -> None:
     )
     run.add_argument(
         "--front-door",
-        default="openai-chat",
         metavar="DIALECT",
-        help="dialect the SUT speaks (with --sut-cmd/--sut-url)",
+        help="dialect the SUT speaks (with --sut-cmd/--sut-url; default openai-chat), or the front door of "
+        "the built-in reference gateway to test (openai-chat, anthropic-messages, openai-responses)",
     )
     run.add_argument("--ready", metavar="URL", help="readiness URL (with --sut-cmd); default {url}/health")
     _add_claim_flags(run)

@@ -137,6 +137,15 @@ def _no_match(patterns: Sequence[str] | None) -> str:
     return msg
 
 
+def _builtin_door(sut: str | None, door: str, faults: tuple[str, ...]) -> Any:
+    """``--front-door`` with a built-in SUT: its profile behind that door, the fault switches on."""
+    from harness.runner import BUILTIN, builtin_behind_door
+
+    if sut is not None and sut not in BUILTIN:
+        raise FlagError(f"--front-door {door}: with --sut, only for a built-in SUT ({', '.join(BUILTIN)})")
+    return builtin_behind_door(sut or "reference", door, faults)
+
+
 def _run_options(args: argparse.Namespace) -> RunOptions:
     """The run's settings from its flags (a bad value is a FlagError naming the flag)."""
     from harness.runner import RunOptions, command_profile, url_profile
@@ -144,13 +153,16 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
     if args.durations and not args.shard:
         raise FlagError("--durations: balances shards, so it needs --shard I/N (e.g. --shard 1/3)")
     sut: Any = args.sut
+    faults = tuple(args.fault)
     if args.sut_cmd:
-        sut = command_profile(args.sut_cmd, args.front_door, args.ready)
+        sut = command_profile(args.sut_cmd, args.front_door or "openai-chat", args.ready)
     elif args.sut_url:
-        sut = url_profile(args.sut_url, args.front_door)
+        sut = url_profile(args.sut_url, args.front_door or "openai-chat")
+    elif args.front_door:
+        sut, faults = _builtin_door(args.sut, args.front_door, faults), ()
     return RunOptions(
         sut=sut,
-        faults=tuple(args.fault),
+        faults=faults,
         strict=args.strict,
         expectations=args.expectations,
         timeout=args.timeout,

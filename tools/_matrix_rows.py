@@ -51,6 +51,7 @@ class Mutant:
 DOORS: dict[str, tuple[str, str]] = {
     "anthropic-messages": ("thinking", "/v1/messages"),
     "gemini-interactions": ("summaries", "/v1/interactions"),
+    "openai-responses": ("summary", "/v1/responses"),
 }
 """The reference gateway's other front doors: dialect -> (the variant it answers in, its path)."""
 
@@ -60,6 +61,43 @@ def _c(*ids: str) -> tuple[str, ...]:
 
 
 CHAT = "openai-chat:reasoning_content/frames"
+
+# -- Responses bridges (issue 40): the gateway behind its Responses front door over chat and Anthropic
+# upstreams, and a Responses upstream's raw reasoning_text read by every reference SUT.
+_BRIDGE = _c(
+    f"ordering-duplication/responses-bridge[{CHAT}]",
+    "ordering-duplication/responses-bridge[anthropic-messages:thinking/frames]",
+)
+_BRIDGE_SIGNED = _c(
+    "tools-passback/responses-bridge-tool-turn[anthropic-messages:thinking/frames]",
+    "tools-passback/responses-bridge-tool-turn[openai-chat:reasoning_details/frames]",
+)
+_RAW_TEXT = _c(
+    "wire-variants/responses-reasoning-text[openai-responses:reasoning_text/frames]",
+    "wire-variants/responses-reasoning-text[openai-responses:vllm-parts/frames/nonstream]",
+)
+_BRIDGE_ROWS: tuple[Mutant, ...] = (
+    *(
+        Mutant(fault, "reference", "front-door-grammar", _BRIDGE, door="openai-responses")
+        for fault in (
+            "bridge-no-summary",
+            "bridge-done-last-delta",
+            "bridge-unannounced-reasoning",
+            "bridge-completed-drops-reasoning",
+        )
+    ),
+    Mutant(
+        "bridge-completed-drops-signature",
+        "reference",
+        "front-door-grammar",
+        _BRIDGE_SIGNED,
+        door="openai-responses",
+    ),
+    Mutant("drop-reasoning-text", "reference", "delivery", _RAW_TEXT),
+    Mutant("drop-reasoning-text", "reference-sdk", "delivery", _RAW_TEXT),
+    Mutant("drop-reasoning-text", "reference-cli", "delivery", _RAW_TEXT),
+)
+
 # A row is caught when its designed check fails and no check outside ``also`` does.
 MATRIX: tuple[Mutant, ...] = (
     Mutant(
@@ -636,4 +674,5 @@ MATRIX: tuple[Mutant, ...] = (
         ),
         door="gemini-interactions",
     ),
+    *_BRIDGE_ROWS,
 )

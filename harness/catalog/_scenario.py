@@ -63,6 +63,7 @@ class Scenario:
     gate_timeout: float = 1.0
     parity: bool = False
     sut_kinds: tuple[str, ...] = SUT_KINDS
+    front_doors: tuple[str, ...] = ()  # the SUT's front door must be one of them (empty: any)
     outcome: str = "answer"  # what the client must end with: "answer", "error" or "either"
     expect: Mapping[str, str] = field(default_factory=dict)  # axis/check -> verdict
 
@@ -171,6 +172,11 @@ _FIELDS: dict[str, Field] = {
     "gate_timeout": Field((float, int), want="a number of seconds > 0", rule=_seconds_over_zero),
     "parity": Field(bool),
     "sut_kinds": Field(list, items=str, rule=one_of("SUT kind", lambda: SUT_KINDS)),
+    "front_doors": Field(
+        list,
+        items=str,
+        rule=_both(_not_empty("name at least one front door"), one_of("dialect", _dialect_names)),
+    ),
     "turns": Field(list, required=True, rule=_not_empty("give at least one [[turns]] table")),
     "expect": Field(dict),
 }
@@ -207,6 +213,7 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         gate_timeout=gate_timeout,
         parity=bool(data.get("parity", False)),
         sut_kinds=tuple(data.get("sut_kinds", SUT_KINDS)),
+        front_doors=tuple(data.get("front_doors", ())),
         outcome=_outcome(expect, err),
         expect=expected,
     )

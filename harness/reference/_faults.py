@@ -27,6 +27,7 @@ from harness.events import (
     ToolCallDelta,
     Usage,
 )
+from harness.reference._bridge_faults import BRIDGE_FAULTS
 from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
 from harness.reference._request_faults import PASSBACK_FAULTS
 
@@ -111,6 +112,10 @@ FAULTS: dict[str, str] = {
     "channels) out of upstream content",
     **PASSBACK_FAULTS,
     **PARSER_MUTANTS,
+    # -- Responses bridges (issue 40): the front door's switches, and the other way round
+    **BRIDGE_FAULTS,
+    "drop-reasoning-text": "Responses upstream: read only the reasoning summary; raw reasoning "
+    "(reasoning_text content parts, response.reasoning_text.delta) is dropped",
     FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
     "annotation chunks)",
 }
@@ -152,10 +157,12 @@ _STREAM = frozenset(
         "add-start-output",
         "drop-text-signatures",
         "output-without-thoughts",
+        "drop-reasoning-text",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
 _DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
+_DOOR |= set(BRIDGE_FAULTS)  # its Responses front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
@@ -420,9 +427,17 @@ def _own_call_id(ev: ToolCallDelta) -> str:
     return ev.item if ev.item.startswith("fc_") else f"call_gw_{ev.index}"
 
 
+def _raw_reasoning(ev: Event) -> bool:
+    """``drop-reasoning-text``'s blind spot: reasoning text the Responses observer read from a reasoning
+    item's content parts (item ``rs_...:cN``), not from its summary (``rs_...:sN``)."""
+    return isinstance(ev, ReasoningDelta) and ev.item.startswith("rs_") and ":c" in ev.item
+
+
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
+    if fault == "drop-reasoning-text" and _raw_reasoning(ev):
+        return []  # FAULT: only summaries are read
     if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
         return [ReasoningDelta(ev.data, item=ev.item)]
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
@@ -453,6 +468,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("ignore-alias", _IgnoreAlias),
     ("redacted-as-reasoning", None),
     ("drop-reasoning", None),
+    ("drop-reasoning-text", None),
     ("reasoning-into-content", None),
     ("buffer-reasoning", _BufferReasoning),
     ("pi-thinking-at-end", _ThinkingAtEnd),

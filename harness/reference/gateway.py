@@ -1,6 +1,6 @@
-"""The reference gateway: an OpenAI-chat front door, and Anthropic and Gemini Interactions ones, over any
-upstream dialect. It forwards reasoning frame by frame, passes it back on tool turns and surfaces every
-upstream error.
+"""The reference gateway: an OpenAI-chat front door, and Anthropic, Responses and Gemini Interactions
+ones, over any upstream dialect. It forwards reasoning frame by frame, passes it back on tool turns and
+surfaces every upstream error.
 
 Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...``.
 """
@@ -22,6 +22,7 @@ from harness.codec import Frame, encode_pieces
 from harness.dialects import Dialect, get_dialect
 from harness.events import End, Event, Message, StreamError, Usage, assemble
 from harness.net import Request, Responder, Server
+from harness.reference._bridge_faults import BridgeFrames, bridge_body
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -61,6 +62,7 @@ FRONT_DOORS: dict[str, FrontDoor] = {
     "/v1/messages": FrontDoor("anthropic-messages", "thinking", False),
     "/v1/interactions": FrontDoor("gemini-interactions", "summaries", False),
     "/v1beta/interactions": FrontDoor("gemini-interactions", "summaries", False),
+    "/v1/responses": FrontDoor("openai-responses", "summary", False),
 }
 
 
@@ -190,6 +192,8 @@ class Gateway:
             await _send(resp, err.status or 502, front.error_body(err.status or 502, err.message))
         else:
             out = front.emit_response(tuple(events), door.variant, model=client_model)
+            if door.dialect == "openai-responses":
+                out = bridge_body(out, self.faults)
             await _send(resp, 200, out)
 
     async def relay(
@@ -199,17 +203,18 @@ class Gateway:
         """A streamed answer, frame by frame, to its end (True) or until the client leaves (False)."""
         await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
         emitter = front.emitter(door.variant, model=client_model)
+        bridge = BridgeFrames(self.faults if door.dialect == "openai-responses" else ())
 
         async def deliver(events: list[Event]) -> None:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
             frames = emitter.feed(events)
             if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
                 frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
-            await self.write(resp, front, frames)
+            await self.write(resp, front, bridge.rewrite(frames))
 
         ended = await self.pump(resp, chunks, pipe, deliver)
         if ended:
-            await self.write(resp, front, emitter.close())
+            await self.write(resp, front, bridge.rewrite(emitter.close()))
             await resp.end()
         return ended
 

@@ -5,7 +5,7 @@ SUT kind is a driver in ``harness/drivers``, never a branch here."""
 from typing import TYPE_CHECKING
 
 from harness._lazy import lazy_names
-from harness.runner._builtin import BUILTIN, builtin_profile
+from harness.runner._builtin import BUILTIN, builtin_behind_door, builtin_profile
 from harness.runner._options import Keep, RunOptions
 from harness.runner._rounds import RunInterrupted, RunResult, merge_repeats
 from harness.runner._run import canary_case, load_cases, run, serialize_timeline
@@ -17,6 +17,7 @@ __all__ = [
     "RunInterrupted",
     "RunOptions",
     "RunResult",
+    "builtin_behind_door",
     "builtin_profile",
     "canary_case",
     "load_cases",

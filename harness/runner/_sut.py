@@ -184,7 +184,8 @@ def sut_argv(profile: SUTProfile) -> list[str] | None:
     if o is None:
         return None
     if o.form == "builtin":
-        return ["--sut", o.value, *[x for f in o.faults for x in ("--fault", f)]]
+        door = ["--front-door", o.front_door] if o.front_door else []
+        return ["--sut", o.value, *door, *[x for f in o.faults for x in ("--fault", f)]]
     if o.form == "command":
         ready = ["--ready", o.ready] if o.ready else []
         return ["--sut-cmd", o.value, "--front-door", o.front_door, *ready]
