@@ -600,3 +600,25 @@ MATRIX: tuple[Mutant, ...] = (
         _c("sse-framing/unterminated[anthropic-messages:thinking/frames/unterminated]"),
     ),
 )
+
+# -- keeping a silent client stream alive (issue 40): an SSE comment on the chat door, ping on Anthropic's
+_SILENT = "timing/silent-reasoning"
+MATRIX += (
+    Mutant(
+        "no-keepalive",
+        "reference",
+        "keepalive",
+        _c(
+            f"{_SILENT}[openai-responses:summary/frames]",
+            f"{_SILENT}[anthropic-messages:thinking/frames]",
+            f"{_SILENT}[{CHAT}]",
+        ),
+    ),
+    Mutant(
+        "no-keepalive",
+        "reference",
+        "keepalive",
+        _c(f"{_SILENT}[anthropic-messages:thinking/frames]"),
+        door="anthropic-messages",
+    ),
+)

@@ -3,8 +3,9 @@
 
 To add a check: write a function decorated with ``@check(name, description)`` (``@pair_check`` for a
 pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_fidelity``,
-``_cleanup``, ``_parity``, ``_isolation``, ``_tools``, ``_replay``) or a new one imported here, and add a
-broken SUT (a fault switch in ``harness/reference/_faults.py``, or a small in-repo SUT) that it catches.
+``_cleanup``, ``_parity``, ``_isolation``, ``_tools``, ``_replay``, ``_keepalive``) or a new one
+imported here, and add a broken SUT (a fault switch in ``harness/reference/_faults.py``, or a small
+in-repo SUT) that it catches.
 """
 
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ from harness.judge import (  # noqa: F401  (registration)
     _fidelity,
     _grammar,
     _isolation,
+    _keepalive,
     _parity,
     _replay,
     _stream,

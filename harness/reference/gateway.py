@@ -39,6 +39,7 @@ from harness.reference._core import (
     whole_response,
 )
 from harness.reference._faults import GATEWAY_FAULTS, announce_thinking_as_text, check_faults
+from harness.reference._keepalive import DEFAULT_INTERVAL, Heartbeat
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
 from harness.reference._upstream_ws import KeptSockets, UpstreamSocket
@@ -66,8 +67,12 @@ FRONT_DOORS: dict[str, FrontDoor] = {
 class Gateway:
     """``Gateway(upstream, faults=())``; ``start()`` -> base URL; ``stop()``; a context manager."""
 
-    def __init__(self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0):
+    def __init__(
+        self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0,
+        keepalive: float = DEFAULT_INTERVAL,
+    ):  # fmt: skip
         self.upstream = upstream.rstrip("/")
+        self.keepalive = keepalive  # seconds of a silent client stream before a keepalive (0: never)
         self.faults = check_faults(faults, GATEWAY_FAULTS)
         self.server = Server(self.handle, host, port)
         self._http: dict[str, UpstreamHTTP] = {}  # per upstream URL (one, unless it is changed)
@@ -191,15 +196,21 @@ class Gateway:
         """A streamed answer, frame by frame, to its end (True) or until the client leaves (False)."""
         await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
         emitter = front.emitter(door.variant, model=client_model)
+        alive = None if "no-keepalive" in self.faults else front.keepalive()  # FAULT: none while silent
+        beat = Heartbeat(resp, alive, self.keepalive)
 
         async def deliver(events: list[Event]) -> None:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
             frames = emitter.feed(events)
             if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
                 frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
-            await self.write(resp, front, frames)
+            await beat.write(lambda: self.write(resp, front, frames))
 
-        ended = await self.pump(resp, chunks, pipe, deliver)
+        beat.start()
+        try:
+            ended = await self.pump(resp, chunks, pipe, deliver)
+        finally:
+            await beat.stop()
         if ended:
             await self.write(resp, front, emitter.close())
             await resp.end()
@@ -351,11 +362,15 @@ def main(argv: Sequence[str] | None = None, *, make: type[Gateway] = Gateway) ->
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--upstream", required=True, help="the provider's base URL")
     ap.add_argument("--fault", action="append", default=[], choices=sorted(GATEWAY_FAULTS))
+    ap.add_argument(
+        "--keepalive", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
+        help=f"seconds of a silent client stream before a keepalive (default {DEFAULT_INTERVAL}; 0: never)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    gateway = make(args.upstream, args.fault, port=args.port)
+    gateway = make(args.upstream, args.fault, port=args.port, keepalive=args.keepalive)
     url = gateway.start()
     sys.stderr.write(f"thinkwire reference gateway on {url} -> {args.upstream}\n")
     sys.stderr.flush()
