@@ -602,7 +602,7 @@ MATRIX: tuple[Mutant, ...] = (
 )
 
 # -- keeping a silent client stream alive (issue 40): an SSE comment on the chat door, ping on Anthropic's
-_SILENT = "timing/silent-reasoning"
+_SILENT = "keepalive/silent-reasoning"
 MATRIX += (
     Mutant(
         "no-keepalive",

@@ -189,7 +189,7 @@ class SUTProfile:
     faults: tuple[str, ...] = ()
     keep_alive: bool = True  # gateway: one process for the whole run (else one per case)
     # It keeps its client's stream alive while the upstream is silent (keepalives); false: a claim that
-    # it does not, and the cases with a client read timeout (timing/silent-reasoning) are UNSUPPORTED.
+    # it does not, and the cases with a client read timeout (keepalive/silent-reasoning) are UNSUPPORTED.
     stream_keepalive: bool = True
     # The SUT's documented contract is to forward reasoning as inline <think> tags in content: the
     # front-door observer then splits a leading tag, and such cases are NON_STRICT, never PASS.

@@ -37,8 +37,9 @@ def _sse_head(view: CaseView, turn: int) -> Entry | None:
 
 def _silences(writes: list[Entry], timeout_ns: int) -> list[tuple[Entry, Entry]]:
     """Consecutive upstream writes further apart than the read timeout: (the last before, the first
-    after)."""
-    ws = sorted(writes, key=lambda e: e.t)
+    after). The upstream's own keepalives (writes tagged ``keepalive``) do not end a silence: a SUT
+    that relays them keeps its client alive, one that drops them does not."""
+    ws = sorted((e for e in writes if "keepalive" not in e.info.get("tags", ())), key=lambda e: e.t)
     return [(a, b) for a, b in pairwise(ws) if b.t - a.t > timeout_ns]
 
 
