@@ -612,13 +612,14 @@ MATRIX += (
             f"{_SILENT}[openai-responses:summary/frames]",
             f"{_SILENT}[anthropic-messages:thinking/frames]",
             f"{_SILENT}[{CHAT}]",
+            "keepalive/silent-start[openai-responses:summary/frames]",
         ),
     ),
     Mutant(
         "no-keepalive",
         "reference",
         "keepalive",
-        _c(f"{_SILENT}[anthropic-messages:thinking/frames]"),
+        _c(f"{_SILENT}[anthropic-messages:thinking/frames]", f"keepalive/silent-start[{CHAT}]"),
         door="anthropic-messages",
     ),
 )

@@ -134,6 +134,19 @@ def _scenario(**extra: Any) -> dict[str, Any]:
     }
 
 
+def test_an_open_step_sends_the_streams_opening_frames_alone() -> None:
+    steps = [{"open": True}, {"pause": 2.0}, {"text": "B"}]
+    scenario = parse_scenario(
+        _scenario(client_read_timeout=1.5, turns=[{"user": "u", "steps": steps}]), sid="s", file="s.toml"
+    )
+    first, pause, rest = scenario.turns[0].steps
+    assert first == Emit(())
+    assert pause.seconds == 2.0
+    assert isinstance(rest, Emit)
+    with pytest.raises(ScenarioError, match=r"turns\[0\]\.steps\[0\]\.open.*expected true"):
+        parse_scenario(_scenario(turns=[{"user": "u", "steps": [{"open": 1}]}]), sid="s", file="s.toml")
+
+
 def test_a_read_timeout_needs_a_longer_silence_to_test() -> None:
     ok = parse_scenario(_scenario(client_read_timeout=1.5), sid="s", file="s.toml")
     assert ok.client_read_timeout == 1.5
@@ -146,7 +159,8 @@ def test_a_read_timeout_needs_a_longer_silence_to_test() -> None:
 
 
 def test_a_sut_that_declares_no_keepalive_is_unsupported_never_judged() -> None:
-    cases = load_cases(["keepalive/silent-reasoning*"])
+    cases = load_cases(["keepalive/*"])
+    assert len(cases) == 6
     assert {c.dialect for c in cases} == {"openai-chat", "openai-responses", "anthropic-messages"}
     profile = builtin_profile("reference")
     assert all(unsupported_reason(c, profile) == "" for c in cases)
@@ -221,8 +235,8 @@ def test_gemini_notes_a_comment_line_and_reads_the_same_content() -> None:
 def test_the_reference_suts_pass_the_silent_reasoning_cases(sut: str, judged: Verdict | None) -> None:
     from harness.runner import run
 
-    result = run(["keepalive/silent-reasoning*"], sut=sut, expectations=None)
-    assert len(result.results) == 3
+    result = run(["keepalive/*"], sut=sut, expectations=None)
+    assert len(result.results) == 6
     for r in result.results:
         assert r.stream is Verdict.PASS, (r.case_id, [(f.check, f.message) for f in r.failing()], r.error)
         (f,) = [f for f in r.findings if f.check == "keepalive"]
