@@ -245,3 +245,23 @@ def test_the_reference_suts_pass_the_silent_reasoning_cases(sut: str, judged: Ve
         else:
             assert f.verdict is judged, f.message
             assert f.data["gap_ms"] < 1500
+
+
+@pytest.mark.slow
+def test_keepalives_between_every_two_frames_disturb_no_check() -> None:
+    """The reference gateway with a keepalive after 2 ms of silence: comment lines between nearly
+    every two frames of the front door; every case still passes as it does without them."""
+    from harness.runner import run
+
+    p = builtin_profile("reference")
+    dense = replace(p, command=(*p.command, "--keepalive", "0.002"), name="reference-dense-keepalive")
+    result = run(["incrementality/*", "sse-framing/*"], sut=dense)
+    bad = [(r.case_id, [(f.check, f.message) for f in r.failing()]) for r in result.results if r.failing()]
+    assert not bad
+    assert all(r.stream in (Verdict.PASS, Verdict.UNSUPPORTED) for r in result.results)
+    kept = [
+        r
+        for r in result.results
+        if any(e["kind"] == "chunk" and ": keepalive" in str(e.get("text", "")) for e in r.timeline)
+    ]
+    assert len(kept) > len(result.results) // 2  # the comments were there to be read
