@@ -35,11 +35,13 @@ def _sse_head(view: CaseView, turn: int) -> Entry | None:
     return None
 
 
-def _silences(writes: list[Entry], timeout_ns: int) -> list[tuple[Entry, Entry]]:
-    """Consecutive upstream writes further apart than the read timeout: (the last before, the first
-    after). The upstream's own keepalives (writes tagged ``keepalive``) do not end a silence: a SUT
-    that relays them keeps its client alive, one that drops them does not."""
-    ws = sorted((e for e in writes if "keepalive" not in e.info.get("tags", ())), key=lambda e: e.t)
+def _silences(t: TurnView, timeout_ns: int) -> list[tuple[Entry, Entry]]:
+    """Consecutive upstream entries further apart than the read timeout: (the last before, the first
+    after), from the SUT's request on (a whole answer after a long think is a silence too). The
+    upstream's own keepalives (writes tagged ``keepalive``) do not end a silence: a SUT that relays
+    them keeps its client alive, one that drops them does not."""
+    writes = (e for e in t.writes if "keepalive" not in e.info.get("tags", ()))
+    ws = sorted([*t.requests, *writes], key=lambda e: e.t)
     return [(a, b) for a, b in pairwise(ws) if b.t - a.t > timeout_ns]
 
 
@@ -85,9 +87,7 @@ def keepalive(view: CaseView) -> Finding:
         if head is None:
             continue
         streams += 1
-        if t.mode is not None and not t.mode.info.get("stream"):
-            continue  # the upstream answered whole: nothing silent to bridge
-        silences = _silences(t.writes, timeout_ns)
+        silences = _silences(t, timeout_ns)
         if not silences:
             continue
         reads = _client_reads(view, t, head)

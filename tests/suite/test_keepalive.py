@@ -105,6 +105,12 @@ def test_the_upstreams_own_pings_relayed_count_and_dropped_do_not() -> None:
     assert dropped.verdict is Verdict.FAIL  # the upstream was never silent to its content; the client was
 
 
+def test_a_whole_upstream_answer_after_a_long_think_is_a_silence_too() -> None:
+    late = (4.01,)  # the SUT asked its upstream without streaming; the body came after 4 s
+    assert _judge([0.011, 4.012], upstream_at=late).verdict is Verdict.FAIL
+    assert _judge(_every(0.5), upstream_at=late).verdict is Verdict.PASS
+
+
 @pytest.mark.parametrize(
     ("kwargs", "why"),
     [
