@@ -81,7 +81,7 @@ def keepalive(view: CaseView) -> Finding:
         return f"+{(e.t - t0) / 1e6:.1f} ms"
 
     judged = streams = 0
-    worst: tuple[float, str] = (0.0, "")
+    worst: tuple[float, str, list[Entry]] = (0.0, "", [])
     for t in judged_turns(view):
         head = _sse_head(view, t.turn)
         if head is None:
@@ -92,10 +92,10 @@ def keepalive(view: CaseView) -> Finding:
             continue
         reads = _client_reads(view, t, head)
         for before, after in silences:
-            judged += 1
             gap = _longest_gap(reads, before.t, after.t)
-            if gap is None:
+            if gap is None:  # the client had stopped reading before the silence: not this check's
                 continue
+            judged += 1
             seconds = (gap[1].t - gap[0].t) / 1e9
             quiet = (after.t - before.t) / 1e9
             if seconds >= timeout:
@@ -112,7 +112,8 @@ def keepalive(view: CaseView) -> Finding:
                 )
             if seconds >= worst[0]:
                 kept = sum(1 for e in t.chunks if before.t < e.t < after.t)
-                worst = (seconds, f"{quiet:.2f} s of upstream silence in turn {t.turn}, {kept} read(s) in it")
+                said = f"{quiet:.2f} s of upstream silence in turn {t.turn}, {kept} read(s) in it"
+                worst = (seconds, said, [before, after, *gap])
     if not streams:
         return na(_NAME, "the SUT's client got no SSE stream over HTTP (an in-process SDK, a CLI's output)")
     if not judged:
@@ -122,5 +123,6 @@ def keepalive(view: CaseView) -> Finding:
         Verdict.PASS,
         message=f"longest gap between the client's bytes while the upstream was silent: {worst[0]:.2f} s "
         f"(read timeout {timeout:g} s; {worst[1]})",
+        evidence=view.cite(worst[2]),
         data={"gap_ms": round(worst[0] * 1000, 1)},
     )

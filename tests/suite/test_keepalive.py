@@ -74,6 +74,7 @@ def test_a_stream_kept_alive_below_the_read_timeout_passes_with_its_longest_gap(
     assert "0.50 s" in f.message
     assert "read timeout 1.5 s" in f.message
     assert f.data["gap_ms"] == pytest.approx(500, abs=2)
+    assert len(f.evidence) == 4  # the silence's two upstream writes, the longest gap's two client reads
 
 
 def test_a_client_left_without_a_byte_fails_naming_the_gap_and_the_silence() -> None:
