@@ -7,7 +7,11 @@ chains each turn to the socket's last response.
 Rule: one upstream read -> observer -> fault filters -> front-door emitter -> one client write per
 frame, never buffered; when the client leaves, the upstream response (or socket) is closed at once.
 
-Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...``.
+While its upstream is silent, it keeps a client's stream alive with its front door's keepalive
+(``_keepalive``).
+
+Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...
+[--keepalive SECONDS]``.
 """
 
 from __future__ import annotations
