@@ -1,8 +1,6 @@
-"""The ``thinkwire`` command line's grammar: every sub-command, its flags, their help and placeholders.
-
-Kept apart from ``harness.cli`` (which acts on the parsed flags) so that what a user can type is read in
-one place; sub-commands owned by another package add their own parser (``add_parser``) from here.
-"""
+"""The ``thinkwire`` command line's grammar: every sub-command, its flags, their help and placeholders. It is
+kept apart from ``harness.cli``, which acts on the parsed flags, so that what a user can type is read in
+one place. A sub-command owned by another package adds its own parser from here."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff, merge.
-
-Rule: argument parsing and printing only (with the refusals a flag earns before anything starts, and
-SIGINT/SIGTERM turned into a partial report); every command calls the same public functions users can
-call from Python (``harness.run`` with the ``RunOptions`` its flags make ...). Exit code 0 only
-when no unexpected failure remains.
-"""
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff, merge. It parses
+flags and prints, and every command calls the same public functions users can call from Python, such as
+``harness.run`` with the ``RunOptions`` its flags make."""
 
 from __future__ import annotations
 
@@ -392,6 +388,8 @@ def _stored_reproduce(report: Path, case_id: str) -> str:
     raise FlagError(f"--report {report}: no case {case_id!r} in its results.json")
 
 
+# Exit code 0 only when no unexpected failure remains. A flag that earns a refusal is refused before
+# anything starts, and SIGINT or SIGTERM turns into a partial report.
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # the program itself (not embedded): detached SUT descendants are re-parented
         from harness.drivers import become_subreaper  # here, where they can be found

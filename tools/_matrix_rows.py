@@ -1,8 +1,5 @@
-"""The detection matrix's rows: every fault switch of the reference SUTs, the SUT that takes it, the
-check designed to catch it and the cases that show it (``tools._matrix`` runs them).
-
-Rule: data only. A row is caught when its designed check fails and no check outside ``also`` does.
-"""
+"""The detection matrix's rows: every fault switch of the reference SUTs, the SUT that takes it, the check
+designed to catch it and the cases that show it. They are data only; ``tools._matrix`` runs them."""
 
 from __future__ import annotations
 
@@ -51,7 +48,10 @@ class Mutant:
         return self.check in failing and not self.unrelated(failing)
 
 
-DOORS: dict[str, tuple[str, str]] = {"anthropic-messages": ("thinking", "/v1/messages")}
+DOORS: dict[str, tuple[str, str]] = {
+    "anthropic-messages": ("thinking", "/v1/messages"),
+    "gemini-interactions": ("summaries", "/v1/interactions"),
+}
 """The reference gateway's other front doors: dialect -> (the variant it answers in, its path)."""
 
 
@@ -60,6 +60,7 @@ def _c(*ids: str) -> tuple[str, ...]:
 
 
 CHAT = "openai-chat:reasoning_content/frames"
+# A row is caught when its designed check fails and no check outside ``also`` does.
 MATRIX: tuple[Mutant, ...] = (
     Mutant(
         "drop-reasoning",
@@ -598,6 +599,42 @@ MATRIX: tuple[Mutant, ...] = (
         "reference-cli",
         "error-propagation",
         _c("sse-framing/unterminated[anthropic-messages:thinking/frames/unterminated]"),
+    ),
+    Mutant(
+        "thought-signature-on-call",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+            "tools-passback/gemini-interactions-signature-only[gemini-interactions:signature-only/frames]",
+        ),
+    ),
+    Mutant(
+        "thought-signature-on-call",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames/nonstream]"),
+    ),
+    Mutant(
+        "drop-reasoning",
+        "reference",
+        "delivery",
+        _c(
+            "wire-variants/gemini-interactions-summaries[gemini-interactions:summaries/frames]",
+            "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]",
+        ),
+        door="gemini-interactions",
+    ),
+    Mutant(
+        "signature-after-step-stop",
+        "reference",
+        "front-door-grammar",
+        _c(
+            "wire-variants/gemini-interactions-summaries[gemini-interactions:summaries/frames]",
+            "wire-variants/gemini-interactions-signature-only[gemini-interactions:signature-only/frames]",
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+        ),
+        door="gemini-interactions",
     ),
 )
 

@@ -1,9 +1,5 @@
-"""Scenario files (TOML under ``scenarios/``; the path is the stable id) -> validated :class:`Scenario`.
-
-Rule: every mistake is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
-value and the closest valid keys (``harness._fields`` checks the top-level table, ``_scenario_turns``
-the turns, ``_scenario_expect`` the expected verdicts); nothing half-loaded escapes this module.
-"""
+"""Scenario files, TOML under ``scenarios/`` whose path is the stable id, read into a validated
+:class:`Scenario`. Nothing half-loaded escapes this module."""
 
 from __future__ import annotations
 
@@ -83,6 +79,9 @@ class Scenario:
         return kind in self.sut_kinds
 
 
+# Every mistake in a file is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
+# value and the closest valid keys. ``harness._fields`` checks the top-level table, ``_scenario_turns`` the
+# turns and ``_scenario_expect`` the expected verdicts.
 def catalog_dir() -> Path:
     """The bundled catalog: ``scenarios/`` of a source checkout, else the copy inside the wheel."""
     here = Path(__file__).resolve().parents[2] / "scenarios"

@@ -43,6 +43,7 @@ __all__ = [
     "inline_think",
     "is_reasoning",
     "own_process_faults",
+    "signature_after_stop",
 ]
 
 FAULTS: dict[str, str] = {
@@ -86,6 +87,9 @@ FAULTS: dict[str, str] = {
     "stream opens without one",
     "thinking-as-text-block": "Anthropic front door: open each thinking block as a text block, then stream "
     "its thinking_delta and signature_delta into it",
+    "signature-after-step-stop": "Gemini Interactions front door: write a thought step's thought_signature "
+    "delta after the step.stop that closed it (a bridge that learns the signature late, as from Gemini's "
+    "signature-only last chunk)",
     "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
     "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
     "existed)",
@@ -151,7 +155,7 @@ _STREAM = frozenset(
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
-_DOOR = {"thinking-as-text-block", "bom-unnamed-start"}  # the gateway's Anthropic front door
+_DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
@@ -510,6 +514,18 @@ def announce_thinking_as_text(frames: Sequence[Frame]) -> list[Frame]:
             obj["content_block"] = {"type": "text", "text": ""}  # FAULT
             f = replace(f, data=dumps_compact(obj))
         out.append(f)
+    return out
+
+
+def signature_after_stop(frames: Sequence[Frame]) -> list[Frame]:
+    """Fault ``signature-after-step-stop`` (a Gemini Interactions front door's frames): a thought step's
+    ``thought_signature`` delta is written after the ``step.stop`` that closed the step."""
+    out = list(frames)
+    for n in range(len(out) - 1):
+        if out[n].event == "step.delta" and out[n + 1].event == "step.stop" and b'"thought_signature"' in (
+            out[n].data.encode()
+        ):
+            out[n], out[n + 1] = out[n + 1], out[n]  # FAULT
     return out
 
 

@@ -1,9 +1,6 @@
-"""The run: cases x one SUT -> results, one at a time or in flight together.
-
-``run()`` is the one entry the CLI, the pytest plugin and users' code call. A new run setting is a field
-of :class:`RunOptions` (``_options``), which carries it from the CLI to ``run()``; a new
-SUT kind is a driver in ``harness/drivers``, never a branch here.
-"""
+"""The run: cases x one SUT to results, one at a time or in flight together. ``run()`` is the one entry the
+CLI, the pytest plugin and users' code call; a new run setting is a field of :class:`RunOptions`, and a new
+SUT kind is a driver in ``harness/drivers``, never a branch here."""
 
 from typing import TYPE_CHECKING
 

@@ -1,7 +1,5 @@
-"""The SUT profiles thinkwire ships: the reference gateway (the default), SDK wrapper and agent CLI.
-
-Rule: a reference profile plus fault switches is a *mutant*; the detection matrix runs those.
-"""
+"""The SUT profiles thinkwire ships: the reference gateway, the default, an SDK wrapper and an agent CLI. A
+reference profile plus fault switches is a mutant, which the detection matrix runs."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ import pytest
 from harness.drivers import KIND_TABLE, parse_profile
 from harness.report import write_reports
 from harness.runner import RunResult, load_cases, run
-from harness.runner._case_run import LoadLatency
 from harness.runner._concurrent import ASIDE_NOTE, Lanes, alone_reason, default_concurrency
+from harness.runner._state import LoadLatency
 from harness.verdict import CaseResult, Status, Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -477,7 +477,8 @@ def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
     timeout); an explicit --gate-timeout stays as given; a gated case's first byte is not a sample."""
     from harness.runner import _case_run
     from harness.runner._builtin import builtin_profile
-    from harness.runner._case_run import Limits, run_case
+    from harness.runner._case_run import run_case
+    from harness.runner._state import Limits, Live, Measured, Settings
 
     seen: list[float] = []
     real = _case_run.with_gate_timeout
@@ -503,11 +504,11 @@ def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
         load = LoadLatency(lanes=4)
         for s in (0.5, 0.5, 0.5, 0.5):
             load.add(s)
-        derived = Limits(30.0, 1 << 20, None, 1.0, load=load)
+        derived = Limits(Settings(30.0, 1 << 20, None), Measured(gate_timeout=1.0), Live(load=load))
         run_case(gated, profile, Stub(), up, ClientSide, derived, "none")  # type: ignore[arg-type]
-        explicit = Limits(30.0, 1 << 20, 2.0, 1.0, load=load)
+        explicit = Limits(Settings(30.0, 1 << 20, 2.0), Measured(gate_timeout=1.0), Live(load=load))
         run_case(gated, profile, Stub(), up, ClientSide, explicit, "none")  # type: ignore[arg-type]
-        capped = Limits(3.0, 1 << 20, None, 1.0, load=load)
+        capped = Limits(Settings(3.0, 1 << 20, None), Measured(gate_timeout=1.0), Live(load=load))
         run_case(gated, profile, Stub(), up, ClientSide, capped, "none")  # type: ignore[arg-type]
     assert seen == [5.0, 2.0, 3.0]
     assert load.gate_timeout(0.1) == 5.0  # the gated cases added no sample
