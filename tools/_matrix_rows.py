@@ -676,3 +676,26 @@ MATRIX: tuple[Mutant, ...] = (
     ),
     *_BRIDGE_ROWS,
 )
+
+# -- keeping a silent client stream alive (issue 40): an SSE comment on the chat door, ping on Anthropic's
+_SILENT = "keepalive/silent-reasoning"
+MATRIX += (
+    Mutant(
+        "no-keepalive",
+        "reference",
+        "keepalive",
+        _c(
+            f"{_SILENT}[openai-responses:summary/frames]",
+            f"{_SILENT}[anthropic-messages:thinking/frames]",
+            f"{_SILENT}[{CHAT}]",
+            "keepalive/silent-start[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "no-keepalive",
+        "reference",
+        "keepalive",
+        _c(f"{_SILENT}[anthropic-messages:thinking/frames]", f"keepalive/silent-start[{CHAT}]"),
+        door="anthropic-messages",
+    ),
+)

@@ -16,6 +16,7 @@ from harness.catalog._scenario_expect import expected_verdicts
 from harness.catalog._scenario_turns import ProviderHttpError, TurnSpec, parse_turns
 from harness.dialects import LENIENT
 from harness.drivers import KINDS as SUT_KINDS
+from harness.upstream import Pause
 
 __all__ = [
     "CATEGORIES",
@@ -66,6 +67,9 @@ class Scenario:
     front_doors: tuple[str, ...] = ()  # the SUT's front door must be one of them (empty: any)
     outcome: str = "answer"  # what the client must end with: "answer", "error" or "either"
     expect: Mapping[str, str] = field(default_factory=dict)  # axis/check -> verdict
+    client_read_timeout: float | None = None
+    """The read timeout of the SUT's client (a proxy's or an SDK's, in seconds): while the upstream is
+    silent for longer, the SUT must keep its client's stream alive (the keepalive check)."""
 
     def rules_for(self, dialect: str) -> str:
         return self.provider_rules.get(dialect, self.provider_rules.get("*", LENIENT))
@@ -179,6 +183,7 @@ _FIELDS: dict[str, Field] = {
     ),
     "turns": Field(list, required=True, rule=_not_empty("give at least one [[turns]] table")),
     "expect": Field(dict),
+    "client_read_timeout": Field((float, int), want="a number of seconds > 0", rule=_seconds_over_zero),
 }
 """The top-level fields of a scenario file (``harness._fields`` checks types, then the rules)."""
 
@@ -216,7 +221,25 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         front_doors=tuple(data.get("front_doors", ())),
         outcome=_outcome(expect, err),
         expect=expected,
+        client_read_timeout=_read_timeout(data, turns, err),
     )
+
+
+def _read_timeout(data: Mapping[str, Any], turns: tuple[TurnSpec, ...], err: Err) -> float | None:
+    """``client_read_timeout``, which only a scenario whose upstream stays silent for longer (a
+    ``pause`` step) can put to the test."""
+    if "client_read_timeout" not in data:
+        return None
+    timeout = float(data["client_read_timeout"])
+    longest = max((s.seconds for t in turns for s in t.steps if isinstance(s, Pause)), default=0.0)
+    if longest <= timeout:
+        raise err(
+            "client_read_timeout",
+            f"no pause step is longer than the client's read timeout ({timeout:g}s; longest pause: "
+            f"{longest:g}s)",
+            "script a silence the timeout would cut, e.g. { pause = 4.0 } with client_read_timeout = 1.5",
+        )
+    return timeout
 
 
 def _variants(

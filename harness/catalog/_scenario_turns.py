@@ -255,6 +255,14 @@ class _Steps:
     def gate(self, st: Mapping[str, Any], sw: str) -> None:
         self.alone(_gate(st["gate"], f"{sw}.gate", self.gate_timeout, self.err))
 
+    def open(self, st: Mapping[str, Any], sw: str) -> None:
+        """``{ open = true }``: the frames that open the stream (response.created and
+        response.in_progress, message_start, a first chunk), before any event: what a provider sends
+        at once when the model then reasons silently."""
+        if st["open"] is not True:
+            raise self.err(f"{sw}.open", f"expected true, got {shown(st['open'])}")
+        self.alone(Emit(()))
+
     def pause(self, st: Mapping[str, Any], sw: str) -> None:
         self.alone(Pause(seconds(st["pause"], f"{sw}.pause", self.err)))
 
@@ -314,6 +322,7 @@ _READERS: dict[str, Callable[[_Steps, Mapping[str, Any], str], None]] = {
     "usage": _Steps.usage,
     "end": _Steps.end,
     "gate": _Steps.gate,
+    "open": _Steps.open,
     "pause": _Steps.pause,
     "error": _Steps.error,
     "http_error": _Steps.http_error,

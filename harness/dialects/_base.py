@@ -290,6 +290,12 @@ class Dialect:
         :attr:`multi_carrier`; else (). ``empty``: the fields that were there but empty instead."""
         return ()
 
+    def keepalive(self) -> bytes | None:
+        """What a server writes into a silent stream of this dialect to keep its client reading (a
+        gateway whose upstream is silent): an SSE comment line, which every SSE client ignores; None
+        where the framing has no such thing (NDJSON, a JSON array, AWS event streams)."""
+        return b": keepalive\n\n" if self.transport == Transport.SSE else None
+
     # -- what every dialect writes ------------------------------------------------------------------
     def wants_stream(self, path: str, body: Mapping[str, Any]) -> bool:
         """Whether the request (its path and parsed JSON body) asks for a streaming response."""

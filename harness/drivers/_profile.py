@@ -118,6 +118,7 @@ _FIELDS: dict[str, Field] = {
     "expectations": Field(str),
     "faults": Field(list, items=str),
     "keep_alive": Field(bool),
+    "stream_keepalive": Field(bool),
     "inline_think": Field(bool),
     "warmup": Field(bool),
     "gate_timeout": Field((int, float)),
@@ -178,6 +179,9 @@ class SUTProfile:
     expectations: str | None = None
     faults: tuple[str, ...] = ()
     keep_alive: bool = True  # gateway: one process for the whole run (else one per case)
+    # It keeps its client's stream alive while the upstream is silent (keepalives); false: a claim that
+    # it does not, and the cases with a client read timeout (keepalive/silent-reasoning) are UNSUPPORTED.
+    stream_keepalive: bool = True
     # The SUT's documented contract is to forward reasoning as inline <think> tags in content: the
     # front-door observer then splits a leading tag, and such cases are NON_STRICT, never PASS.
     # Default: structured reasoning (a tag in content is content: the observer never repairs).
@@ -311,6 +315,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
+        stream_keepalive=bool(data.get("stream_keepalive", True)),
         inline_think=bool(data.get("inline_think", False)),
         warmup=data.get("warmup"),
         gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,

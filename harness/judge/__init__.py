@@ -12,6 +12,7 @@ from harness.judge import (  # noqa: F401  (registration)
     _fidelity,
     _grammar,
     _isolation,
+    _keepalive,
     _parity,
     _replay,
     _stream,

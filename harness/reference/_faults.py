@@ -554,3 +554,11 @@ def inline_think(events: Sequence[Event]) -> list[Event]:
     out: list[Event] = [TextDelta(f"<think>{reasoning}</think>")]
     out += [e for e in events if not isinstance(e, ReasoningDelta)]
     return out
+
+
+# -- keeping a silent client stream alive (issue 40) -------------------------------------------------
+FAULTS["no-keepalive"] = (
+    "write nothing to a client's stream while the upstream is silent (no SSE comment, no ping): a client "
+    "whose read timeout is shorter than the model's silent reasoning gives up"
+)
+GATEWAY_FAULTS = GATEWAY_FAULTS | {"no-keepalive"}

@@ -1,8 +1,10 @@
 """The reference gateway: an OpenAI-chat front door, and Anthropic, Responses and Gemini Interactions
-ones, over any upstream dialect. It forwards reasoning frame by frame, passes it back on tool turns and
-surfaces every upstream error.
+ones, over any upstream dialect. It forwards reasoning frame by frame, passes it back on tool turns,
+surfaces every upstream error, and while its upstream is silent it keeps the client's stream alive
+(``_keepalive``).
 
-Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...``.
+Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...
+[--keepalive SECONDS]``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from harness.reference._faults import (
     check_faults,
     signature_after_stop,
 )
+from harness.reference._keepalive import DEFAULT_INTERVAL, Heartbeat
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
 from harness.reference._upstream_ws import KeptSockets, UpstreamSocket, chain_after, socket_and_chain
@@ -76,8 +79,12 @@ class Gateway:
     ``_upstream_ws``, and chains each turn to the socket's last response.
     """
 
-    def __init__(self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0):
+    def __init__(
+        self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0,
+        keepalive: float = DEFAULT_INTERVAL,
+    ):  # fmt: skip
         self.upstream = upstream.rstrip("/")
+        self.keepalive = keepalive  # seconds of a silent client stream before a keepalive (0: never)
         self.faults = check_faults(faults, GATEWAY_FAULTS)
         self.server = Server(self.handle, host, port)
         self._http: dict[str, UpstreamHTTP] = {}  # per upstream URL (one, unless it is changed)
@@ -204,15 +211,21 @@ class Gateway:
         await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
         emitter = front.emitter(door.variant, model=client_model)
         bridge = BridgeFrames(self.faults if door.dialect == "openai-responses" else ())
+        alive = None if "no-keepalive" in self.faults else front.keepalive()  # FAULT: none while silent
+        beat = Heartbeat(resp, alive, self.keepalive)
 
         async def deliver(events: list[Event]) -> None:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
             frames = emitter.feed(events)
             if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
                 frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
-            await self.write(resp, front, bridge.rewrite(frames))
+            await beat.write(lambda: self.write(resp, front, bridge.rewrite(frames)))
 
-        ended = await self.pump(resp, chunks, pipe, deliver)
+        beat.start()
+        try:
+            ended = await self.pump(resp, chunks, pipe, deliver)
+        finally:
+            await beat.stop()
         if ended:
             await self.write(resp, front, bridge.rewrite(emitter.close()))
             await resp.end()
@@ -366,11 +379,15 @@ def main(argv: Sequence[str] | None = None, *, make: type[Gateway] = Gateway) ->
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--upstream", required=True, help="the provider's base URL")
     ap.add_argument("--fault", action="append", default=[], choices=sorted(GATEWAY_FAULTS))
+    ap.add_argument(
+        "--keepalive", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
+        help=f"seconds of a silent client stream before a keepalive (default {DEFAULT_INTERVAL}; 0: never)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    gateway = make(args.upstream, args.fault, port=args.port)
+    gateway = make(args.upstream, args.fault, port=args.port, keepalive=args.keepalive)
     url = gateway.start()
     sys.stderr.write(f"thinkwire reference gateway on {url} -> {args.upstream}\n")
     sys.stderr.flush()

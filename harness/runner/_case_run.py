@@ -184,14 +184,20 @@ def _served(
 
 def unsupported_reason(case: Case, profile: SUTProfile) -> str:
     """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
-    scenario not for its kind, a conversation its prompt input cannot carry, or a strict provider whose
-    semantics it does not claim (``providers``)."""
+    scenario not for its kind, a conversation its prompt input cannot carry, a client read timeout it
+    declares it does not keep alive (``stream_keepalive``), or a strict provider whose semantics it
+    does not claim (``providers``)."""
     if not profile.claims(case.dialect, case.variant):
         return f"the SUT does not claim {case.dialect}:{case.variant}"
     if not case.scenario.for_kind(profile.kind):
         return f"scenario does not apply to {profile.kind} SUTs"
     if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input)):
         return why
+    if case.scenario.client_read_timeout is not None and not profile.stream_keepalive:
+        return (
+            "the SUT declares that it does not keep its client's stream alive while the upstream is "
+            "silent (profile stream_keepalive = false)"
+        )
     provider = case.provider.name
     if case.provider_rules != "lenient" and not profile.claims_provider(provider):
         claimed = ", ".join(profile.providers or ())

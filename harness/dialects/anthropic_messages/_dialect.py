@@ -28,6 +28,7 @@ from harness.dialects._base import (
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects.anthropic_messages._rules import RULES
 from harness.dialects.anthropic_messages._wire import (
+    PING,
     AnthropicEmitter,
     AnthropicObserver,
     message_object,
@@ -191,6 +192,11 @@ class AnthropicMessagesDialect(Dialect):
         if bad is not None:
             return [bad]
         return observe_message_object(obj)
+
+    def keepalive(self) -> bytes:
+        """Anthropic's own keepalive, the ``ping`` event ("any number of ping events", its streaming
+        docs), which the SDKs read and skip."""
+        return f"event: ping\ndata: {PING}\n\n".encode()
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         return dumps_compact(anthropic_error(status, message, code, "req_mock_error")).encode()

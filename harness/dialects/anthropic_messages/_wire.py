@@ -32,6 +32,7 @@ from harness.events import (
 )
 
 __all__ = [
+    "PING",
     "AnthropicEmitter",
     "AnthropicObserver",
     "content_json",

@@ -153,6 +153,11 @@ class GeminiDialect(Dialect):
         obs._object(obj, out)
         return out + obs.finish()
 
+    def keepalive(self) -> None:
+        """None: Google sends no keepalive, and google-genai (3.6.1, ``_RawJsonLineBuffer`` in
+        ``_api_client.py``) hands a comment line to its JSON parser, which fails the stream."""
+        return None
+
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         return (json.dumps(error_object(status, message, code), indent=2, ensure_ascii=False) + "\n").encode()
 

@@ -1,0 +1,128 @@
+"""The keepalive check: while the upstream is silent for longer than the client's read timeout (the
+scenario's ``client_read_timeout``), the SUT keeps its client's SSE stream alive.
+
+Rule: here a time figure decides a verdict, because the requirement is itself a deadline: the client
+of a proxy or an SDK gives up after its read timeout without a byte. Silence is read off the timeline
+(gaps between the upstream's writes of a turn), bytes are the client's reads (a comment line, a ping
+the SUT relayed and the response head all count), so a scripted silence well past the timeout and a
+keepalive well below it leave a wide margin. A front door that is not an SSE stream over HTTP (an
+in-process SDK, a CLI's stdout) has no read timeout to keep: N/A.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from harness.judge._base import check, judged_turns, na
+from harness.judge._view import CaseView, TurnView
+from harness.timeline import Entry
+from harness.verdict import Finding, Verdict
+
+__all__: list[str] = []
+
+_NAME = "keepalive"
+_CLOSING = ("end", "error")
+"""Client entries that close its read of a turn (the last gap runs to them when no byte came after)."""
+
+
+def _sse_head(view: CaseView, turn: int) -> Entry | None:
+    """The turn's response head when it opened an SSE stream (the client's ``status`` entry)."""
+    for e in view.by_key.get(("client", "status", turn), []):
+        headers = e.info.get("headers") or {}
+        ctype = next((str(v) for k, v in dict(headers).items() if str(k).lower() == "content-type"), "")
+        if ctype.split(";")[0].strip().lower() == "text/event-stream":
+            return e
+    return None
+
+
+def _silences(t: TurnView, timeout_ns: int) -> list[tuple[Entry, Entry]]:
+    """Consecutive upstream entries further apart than the read timeout: (the last before, the first
+    after), from the SUT's request on (a whole answer after a long think is a silence too). The
+    upstream's own keepalives (writes tagged ``keepalive``) do not end a silence: a SUT that relays
+    them keeps its client alive, one that drops them does not."""
+    writes = (e for e in t.writes if "keepalive" not in e.info.get("tags", ()))
+    ws = sorted([*t.requests, *writes], key=lambda e: e.t)
+    return [(a, b) for a, b in pairwise(ws) if b.t - a.t > timeout_ns]
+
+
+def _longest_gap(reads: list[Entry], start: int, stop: int) -> tuple[Entry, Entry] | None:
+    """The longest gap between consecutive client reads that overlaps [start, stop]."""
+    best: tuple[Entry, Entry] | None = None
+    for a, b in pairwise(reads):
+        if b.t > start and a.t < stop and (best is None or b.t - a.t > best[1].t - best[0].t):
+            best = (a, b)
+    return best
+
+
+def _client_reads(view: CaseView, t: TurnView, head: Entry) -> list[Entry]:
+    """The client's bytes of the turn in time order (its head, every chunk), then what closed it."""
+    reads = sorted([head, *t.chunks], key=lambda e: e.t)
+    closing = [e for k in _CLOSING for e in view.by_key.get(("client", k, t.turn), [])]
+    later = [e for e in closing if e.t >= reads[-1].t]
+    return reads + sorted(later, key=lambda e: e.t)[:1]
+
+
+@check(
+    _NAME,
+    "While the upstream is silent for longer than the client's read timeout the scenario declares, the "
+    "SUT keeps its client's SSE stream alive: no gap between the bytes it sends reaches that timeout (a "
+    "comment line, its dialect's keepalive such as Anthropic's ping, or the upstream's relayed).",
+)
+def keepalive(view: CaseView) -> Finding:
+    timeout = view.case.scenario.client_read_timeout
+    if timeout is None:
+        return na(_NAME, "the scenario declares no client read timeout")
+    if not view.case.stream:
+        return na(_NAME, "non-streaming request")
+    timeout_ns = int(timeout * 1e9)
+    t0 = min((e.t for e in view.of("client", "request")), default=0)
+
+    def ms(e: Entry) -> str:
+        return f"+{(e.t - t0) / 1e6:.1f} ms"
+
+    judged = streams = 0
+    worst: tuple[float, str, list[Entry]] = (0.0, "", [])
+    for t in judged_turns(view):
+        head = _sse_head(view, t.turn)
+        if head is None:
+            continue
+        streams += 1
+        silences = _silences(t, timeout_ns)
+        if not silences:
+            continue
+        reads = _client_reads(view, t, head)
+        for before, after in silences:
+            gap = _longest_gap(reads, before.t, after.t)
+            if gap is None:  # the client had stopped reading before the silence: not this check's
+                continue
+            judged += 1
+            seconds = (gap[1].t - gap[0].t) / 1e9
+            quiet = (after.t - before.t) / 1e9
+            if seconds >= timeout:
+                return Finding(
+                    _NAME,
+                    Verdict.FAIL,
+                    message=f"turn {t.turn}: the client got no byte for {seconds:.2f} s (from {ms(gap[0])} "
+                    f"to {ms(gap[1])}) while the upstream was silent for {quiet:.2f} s (from {ms(before)} "
+                    f"to {ms(after)}): a client with a {timeout:g} s read timeout gives up",
+                    expected=f"a byte (a keepalive) at least every {timeout:g} s of upstream silence",
+                    actual=f"a {seconds:.2f} s gap ({ms(gap[0])} .. {ms(gap[1])})",
+                    evidence=view.cite([before, after], list(gap)),
+                    data={"gap_ms": round(seconds * 1000, 1), "silence_ms": round(quiet * 1000, 1)},
+                )
+            if seconds >= worst[0]:
+                kept = sum(1 for e in t.chunks if before.t < e.t < after.t)
+                said = f"{quiet:.2f} s of upstream silence in turn {t.turn}, {kept} read(s) in it"
+                worst = (seconds, said, [before, after, *gap])
+    if not streams:
+        return na(_NAME, "the SUT's client got no SSE stream over HTTP (an in-process SDK, a CLI's output)")
+    if not judged:
+        return na(_NAME, f"the upstream was never silent for longer than the {timeout:g} s read timeout")
+    return Finding(
+        _NAME,
+        Verdict.PASS,
+        message=f"longest gap between the client's bytes while the upstream was silent: {worst[0]:.2f} s "
+        f"(read timeout {timeout:g} s; {worst[1]})",
+        evidence=view.cite(worst[2]),
+        data={"gap_ms": round(worst[0] * 1000, 1)},
+    )
