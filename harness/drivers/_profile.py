@@ -46,6 +46,19 @@ def _positive(key: str, value: Any) -> None:
         raise Invalid(f"expected a number of seconds > 0, got {value!r}", f"e.g. {key} = 30")
 
 
+def _keepalive_seconds(key: str, value: Any) -> None:
+    if not isinstance(value, bool) and not value > 0:
+        raise Invalid(
+            f"expected true, false or a number of seconds > 0, got {value!r}",
+            f"e.g. {key} = 15 (the longest the SUT stays silent toward its client)",
+        )
+
+
+def _interval(value: Any) -> float | None:
+    """``stream_keepalive``'s interval: a number of seconds, or None for true, false or absent."""
+    return None if value is None or isinstance(value, bool) else float(value)
+
+
 def _module_function(key: str, value: Any) -> None:
     if ":" not in value:
         raise Invalid(f"{value!r} is not module:function")
@@ -118,7 +131,9 @@ _FIELDS: dict[str, Field] = {
     "expectations": Field(str),
     "faults": Field(list, items=str),
     "keep_alive": Field(bool),
-    "stream_keepalive": Field(bool),
+    "stream_keepalive": Field(
+        (bool, int, float), want="true, false or a number of seconds", rule=_keepalive_seconds
+    ),
     "inline_think": Field(bool),
     "warmup": Field(bool),
     "gate_timeout": Field((int, float)),
@@ -182,6 +197,9 @@ class SUTProfile:
     # It keeps its client's stream alive while the upstream is silent (keepalives); false: a claim that
     # it does not, and the cases with a client read timeout (keepalive/silent-reasoning) are UNSUPPORTED.
     stream_keepalive: bool = True
+    # The longest it claims to stay silent toward its client (profile ``stream_keepalive = SECONDS``);
+    # None: it names no interval, so a silence only shows it sent nothing in that case (NON_STRICT).
+    keepalive_every: float | None = None
     # The SUT's documented contract is to forward reasoning as inline <think> tags in content: the
     # front-door observer then splits a leading tag, and such cases are NON_STRICT, never PASS.
     # Default: structured reasoning (a tag in content is content: the observer never repairs).
@@ -315,7 +333,8 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
-        stream_keepalive=bool(data.get("stream_keepalive", True)),
+        stream_keepalive=data.get("stream_keepalive", True) is not False,
+        keepalive_every=_interval(data.get("stream_keepalive")),
         inline_think=bool(data.get("inline_think", False)),
         warmup=data.get("warmup"),
         gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,

@@ -12,6 +12,7 @@ in-process SDK, a CLI's stdout) has no read timeout to keep: N/A.
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Any
 
 from harness.judge._base import check, judged_turns, na
 from harness.judge._view import CaseView, TurnView
@@ -65,8 +66,9 @@ def _client_reads(view: CaseView, t: TurnView, head: Entry) -> list[Entry]:
 @check(
     _NAME,
     "While the upstream is silent for longer than the client's read timeout the scenario declares, the "
-    "SUT keeps its client's SSE stream alive: no gap between the bytes it sends reaches that timeout (a "
-    "comment line, its dialect's keepalive such as Anthropic's ping, or the upstream's relayed).",
+    "SUT keeps its client's SSE stream alive (a comment line, its dialect's keepalive such as Anthropic's "
+    "ping, or the upstream's relayed): a gap past the interval its profile claims (stream_keepalive = "
+    "SECONDS) FAILs; without a claim, a gap past the case's scaled read timeout is NON_STRICT.",
 )
 def keepalive(view: CaseView) -> Finding:
     timeout = view.case.scenario.client_read_timeout
@@ -74,6 +76,8 @@ def keepalive(view: CaseView) -> Finding:
         return na(_NAME, "the scenario declares no client read timeout")
     if not view.case.stream:
         return na(_NAME, "non-streaming request")
+    claimed = view.keepalive_every
+    bound = timeout if claimed is None else claimed + max(0.2, claimed / 5)  # jitter of a timer's tick
     timeout_ns = int(timeout * 1e9)
     t0 = min((e.t for e in view.of("client", "request")), default=0)
 
@@ -81,6 +85,7 @@ def keepalive(view: CaseView) -> Finding:
         return f"+{(e.t - t0) / 1e6:.1f} ms"
 
     judged = streams = 0
+    longest_silence = 0.0
     worst: tuple[float, str, list[Entry]] = (0.0, "", [])
     for t in judged_turns(view):
         head = _sse_head(view, t.turn)
@@ -98,14 +103,14 @@ def keepalive(view: CaseView) -> Finding:
             judged += 1
             seconds = (gap[1].t - gap[0].t) / 1e9
             quiet = (after.t - before.t) / 1e9
-            if seconds >= timeout:
-                return Finding(
-                    _NAME,
-                    Verdict.FAIL,
+            longest_silence = max(longest_silence, quiet)
+            if seconds >= bound and (claimed is None or quiet > bound):
+                return _silent_client(
+                    claimed,
+                    timeout,
                     message=f"turn {t.turn}: the client got no byte for {seconds:.2f} s (from {ms(gap[0])} "
                     f"to {ms(gap[1])}) while the upstream was silent for {quiet:.2f} s (from {ms(before)} "
-                    f"to {ms(after)}): a client with a {timeout:g} s read timeout gives up",
-                    expected=f"a byte (a keepalive) at least every {timeout:g} s of upstream silence",
+                    f"to {ms(after)})",
                     actual=f"a {seconds:.2f} s gap ({ms(gap[0])} .. {ms(gap[1])})",
                     evidence=view.cite([before, after], list(gap)),
                     data={"gap_ms": round(seconds * 1000, 1), "silence_ms": round(quiet * 1000, 1)},
@@ -118,11 +123,42 @@ def keepalive(view: CaseView) -> Finding:
         return na(_NAME, "the SUT's client got no SSE stream over HTTP (an in-process SDK, a CLI's output)")
     if not judged:
         return na(_NAME, f"the upstream was never silent for longer than the {timeout:g} s read timeout")
+    if claimed is not None and longest_silence <= bound:
+        return na(
+            _NAME,
+            f"the upstream's longest silence ({longest_silence:.2f} s) is within the {claimed:g} s the SUT "
+            "claims between keepalives (profile stream_keepalive): this case cannot judge that claim",
+        )
     return Finding(
         _NAME,
         Verdict.PASS,
         message=f"longest gap between the client's bytes while the upstream was silent: {worst[0]:.2f} s "
-        f"(read timeout {timeout:g} s; {worst[1]})",
+        f"(read timeout {timeout:g} s{'' if claimed is None else f', claimed interval {claimed:g} s'}; "
+        f"{worst[1]})",
         evidence=view.cite(worst[2]),
         data={"gap_ms": round(worst[0] * 1000, 1)},
+    )
+
+
+def _silent_client(claimed: float | None, timeout: float, **said: Any) -> Finding:
+    """A silence the client sat through. Against the interval the SUT claims it is a FAIL. Without a
+    claim it is NON_STRICT: the case's read timeout is scaled for CI, so a SUT that keeps alive at a
+    longer, real-world interval would show the same gap."""
+    if claimed is not None:
+        return Finding(
+            _NAME,
+            Verdict.FAIL,
+            message=f"{said.pop('message')}: the SUT claims a byte at least every {claimed:g} s "
+            "(profile stream_keepalive)",
+            expected=f"a byte (a keepalive) at least every {claimed:g} s of upstream silence",
+            **said,
+        )
+    return Finding(
+        _NAME,
+        Verdict.NON_STRICT,
+        message=f"{said.pop('message')}: a client with this case's {timeout:g} s read timeout (scaled for "
+        "CI) gives up. The profile names no keepalive interval; set stream_keepalive = SECONDS to have "
+        "the gap judged against it, or false if the SUT sends none",
+        expected=f"a byte (a keepalive) at least every {timeout:g} s of upstream silence",
+        **said,
     )

@@ -212,6 +212,8 @@ class CaseView:
     entries: list[Entry]
     by_key: dict[tuple[str, str, int], list[Entry]]
     """``entries`` grouped by (side, kind, turn), each group in time order (``of`` reads it)."""
+    keepalive_every: float | None = None
+    """The longest the SUT claims to stay silent toward its client (its profile's ``stream_keepalive``)."""
 
     _index: dict[int, int] | None = None
 
@@ -249,10 +251,17 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
     return isinstance(ev, StreamError) and ev.message.startswith("transport error:") and bool(errors)
 
 
-def build_view(case: Any, timeline: Timeline, caps: Kind, names: Mapping[str, str] | None = None) -> CaseView:
+def build_view(
+    case: Any,
+    timeline: Timeline,
+    caps: Kind,
+    names: Mapping[str, str] | None = None,
+    *,
+    keepalive_every: float | None = None,
+) -> CaseView:
     """The view of ``case``'s ``timeline`` for a SUT of capabilities ``caps``. ``names``: routing token
     -> case id of the run's cases (the run's table, passed down), which names another case whose
-    content shows up in this one's stream."""
+    content shows up in this one's stream. ``keepalive_every``: the SUT's claimed keepalive interval."""
     timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
@@ -302,7 +311,7 @@ def build_view(case: Any, timeline: Timeline, caps: Kind, names: Mapping[str, st
             )
         )
         views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events, names or {})
-    return CaseView(case, caps, timeline, views, entries, by_key)
+    return CaseView(case, caps, timeline, views, entries, by_key, keepalive_every)
 
 
 def _foreign(

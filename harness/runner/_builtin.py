@@ -32,6 +32,7 @@ BUILTIN = {
         "front_door": "openai-chat",
         "front_variant": "reasoning_details",
         "inline_think": False,
+        "stream_keepalive": 0.5,  # the gateway's --keepalive default (reference/_keepalive.py)
         "models": {"*": "{dialect}:{variant}/mock-model"},
         "timeout": 10.0,
     },

@@ -100,7 +100,7 @@ def run_case(
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.caps, names)
+    view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every)
     result.first_byte_s = first_byte(view)
     if live.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)
