@@ -216,7 +216,10 @@ MATRIX: tuple[Mutant, ...] = (
         "note-between-tool-results",
         "reference",
         "request-contract",
-        _c(f"tools-passback/deepseek-reasoning-content[{CHAT}]", f"tools-passback/deepseek-three-turns[{CHAT}]"),
+        _c(
+            f"tools-passback/deepseek-reasoning-content[{CHAT}]",
+            f"tools-passback/deepseek-three-turns[{CHAT}]",
+        ),
     ),
     Mutant(
         "mint-tool-ids",
