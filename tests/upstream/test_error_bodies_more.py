@@ -173,3 +173,63 @@ def test_a_gemini_history_google_rejects_reaches_the_sdk_as_client_error(up: Moc
         gc.models.generate_content(model="gemini-3-flash-preview", contents=contents)
     assert (info.value.code, info.value.status) == (400, "INVALID_ARGUMENT")
     assert info.value.message == "Please use a valid role: user, model."
+
+
+@pytest.mark.parametrize("status", [400, 404, 500])
+def test_every_ollama_error_reaches_the_sdk_as_response_error(up: MockUpstream, status: int) -> None:
+    """ollama SDK ``_client.py``: ``ResponseError(r.text, status_code)``, reading ``error`` from the JSON."""
+    import ollama
+
+    up.load(
+        Script("ollama", (HttpError(status, get_dialect("ollama").error_body(status, "model not found")),))
+    )
+    client = ollama.Client(host=up.base_url)
+    with pytest.raises(ollama.ResponseError) as info:
+        client.chat(model="qwen3", messages=[{"role": "user", "content": "hi"}])
+    assert (info.value.status_code, info.value.error) == (status, "model not found")
+    client._client.close()
+
+
+def test_anthropics_strict_rejection_reaches_the_sdk_as_bad_request(up: MockUpstream) -> None:
+    import anthropic
+
+    up.load(Script("anthropic-messages", (TURN,), variant="thinking", provider_rules="anthropic"))
+    messages: Any = [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": [{"type": "thinking", "signature": "EqQBsig"}, {"type": "text", "text": "Hi"}],
+        },
+        {"role": "user", "content": "and?"},
+    ]
+    client = anthropic.Anthropic(base_url=up.base_url + "/anthropic", api_key="sk-ant-test", max_retries=0)
+    with client as ac, pytest.raises(anthropic.BadRequestError) as info:
+        ac.messages.create(model="claude-sonnet-4-5", max_tokens=16, messages=messages)
+    assert info.value.status_code == 400
+    assert isinstance(info.value.body, dict)
+    assert info.value.body["error"] == {
+        "type": "invalid_request_error",
+        "message": "messages.1.content.0.thinking.thinking: Field required",
+    }
+    assert info.value.request_id == REQUEST_ID
+
+
+def test_the_responses_schema_rejection_reaches_the_sdk_as_bad_request(up: MockUpstream) -> None:
+    up.load(Script("openai-responses", (TURN,), variant="summary", provider_rules="openai"))
+    items: Any = [
+        {"role": "user", "content": "hi"},
+        {"type": "response.reasoning_summary_part.added", "item_id": "rs_1", "summary_index": 0},
+    ]
+    client = openai.OpenAI(base_url=up.base_url + "/v1", api_key="sk-test", max_retries=0)
+    with client as oc, pytest.raises(openai.BadRequestError) as info:
+        oc.responses.create(model="gpt-5", input=items, store=False)
+    assert (info.value.status_code, info.value.code, info.value.type) == (
+        400,
+        "invalid_value",
+        "invalid_request_error",
+    )
+    assert (
+        "- Invalid value: 'response.reasoning_summary_part.added'. Supported values are: "
+        in info.value.message
+    )
+    assert info.value.request_id == REQUEST_ID
