@@ -123,6 +123,8 @@ REJECTED: list[tuple[str, list[Any], str, str]] = [
 
 ACCEPTED: list[tuple[str, list[Any]]] = [
     ("plain", [USER]),
+    ("null-text-beside-a-call", [USER, model({"text": None, **CALL})]),
+    ("null-text-alone-undocumented", [USER, model({"text": None}, {"text": "Sunny."})]),
     ("role-unset-means-user", [{"parts": [{"text": "hi"}]}]),
     ("role-function-of-older-docs", [USER, model(CALL), {"role": "function", "parts": [ANSWER]}]),
     ("snake-case-names", [USER, model({"function_call": CALL["functionCall"], "thought_signature": "U0lH"})]),

@@ -145,7 +145,8 @@ def _unknown_names(contents: Sequence[Any]) -> PartProblem | None:
 
 
 def _data_keys(part: Mapping[str, Any]) -> list[str]:
-    return [k for k in part if isinstance(k, str) and camel(k) in DATA_FIELDS]
+    """The data fields a part sets; a JSON null sets nothing (protobuf JSON reads it as the default)."""
+    return [k for k, v in part.items() if isinstance(k, str) and camel(k) in DATA_FIELDS and v is not None]
 
 
 def _oneof(contents: Sequence[Any]) -> PartProblem | None:
@@ -164,7 +165,8 @@ def _no_data(contents: Sequence[Any]) -> PartProblem | None:
     empty = [
         (n, m)
         for n, m, part in _parts(contents)
-        if not _data_keys(part) and not any(camel(str(k)) == "thoughtSignature" for k in part)
+        # a data field given as null is left to the API (its answer is not documented)
+        if not any(camel(str(k)) in (*DATA_FIELDS, "thoughtSignature") for k in part)
     ]
     if not empty:
         return None
