@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from harness._routing import token_for
 from harness.catalog._salt import salted
 from harness.catalog._scenario import ProviderHttpError, Scenario, TurnSpec
 from harness.dialects import LENIENT, Caps, Provider, get_dialect, provider_of
@@ -26,7 +27,7 @@ from harness.events import (
     Usage,
     assemble,
 )
-from harness.upstream import TOKENS, Conversation, Emit, HttpError, MidStreamError, Script, Step, token_for
+from harness.upstream import Conversation, Emit, HttpError, MidStreamError, Script, Step
 
 __all__ = ["Case", "expand", "expand_all", "matches", "rate_limit_headers", "select"]
 
@@ -47,7 +48,6 @@ class Case:
         token = token_for(self.id)
         object.__setattr__(self, "token", token)
         object.__setattr__(self, "_turns", salted(self.scenario.turns, token))
-        TOKENS[token] = self.id
 
     @property
     def id(self) -> str:

@@ -1,9 +1,5 @@
-"""Scenario files (TOML under ``scenarios/``; the path is the stable id) -> validated :class:`Scenario`.
-
-Rule: every mistake is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
-value and the closest valid keys (``harness._fields`` checks the top-level table, ``_scenario_turns``
-the turns, ``_scenario_expect`` the expected verdicts); nothing half-loaded escapes this module.
-"""
+"""Scenario files, TOML under ``scenarios/`` whose path is the stable id, read into a validated
+:class:`Scenario`. Nothing half-loaded escapes this module."""
 
 from __future__ import annotations
 
@@ -67,6 +63,7 @@ class Scenario:
     gate_timeout: float = 1.0
     parity: bool = False
     sut_kinds: tuple[str, ...] = SUT_KINDS
+    front_doors: tuple[str, ...] = ()  # the SUT's front door must be one of them (empty: any)
     outcome: str = "answer"  # what the client must end with: "answer", "error" or "either"
     expect: Mapping[str, str] = field(default_factory=dict)  # axis/check -> verdict
 
@@ -79,6 +76,9 @@ class Scenario:
         return kind in self.sut_kinds
 
 
+# Every mistake in a file is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
+# value and the closest valid keys. ``harness._fields`` checks the top-level table, ``_scenario_turns`` the
+# turns and ``_scenario_expect`` the expected verdicts.
 def catalog_dir() -> Path:
     """The bundled catalog: ``scenarios/`` of a source checkout, else the copy inside the wheel."""
     here = Path(__file__).resolve().parents[2] / "scenarios"
@@ -172,6 +172,11 @@ _FIELDS: dict[str, Field] = {
     "gate_timeout": Field((float, int), want="a number of seconds > 0", rule=_seconds_over_zero),
     "parity": Field(bool),
     "sut_kinds": Field(list, items=str, rule=one_of("SUT kind", lambda: SUT_KINDS)),
+    "front_doors": Field(
+        list,
+        items=str,
+        rule=_both(_not_empty("name at least one front door"), one_of("dialect", _dialect_names)),
+    ),
     "turns": Field(list, required=True, rule=_not_empty("give at least one [[turns]] table")),
     "expect": Field(dict),
 }
@@ -208,6 +213,7 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         gate_timeout=gate_timeout,
         parity=bool(data.get("parity", False)),
         sut_kinds=tuple(data.get("sut_kinds", SUT_KINDS)),
+        front_doors=tuple(data.get("front_doors", ())),
         outcome=_outcome(expect, err),
         expect=expected,
     )

@@ -1,11 +1,6 @@
-"""A scenario's ``[[turns]]``: each turn's fields and its ``steps`` (canonical events, gates, faults)
--> :class:`TurnSpec` with the upstream ``Step`` objects the mock serves.
-
-Rule: a step is a table with exactly one step key; each key has one reader (:data:`_READERS`, looked
-up by key: no if-chain). Every mistake is the caller's error naming ``turns[i].steps[j].<key>``, the
-value and the closest valid keys. An ``end`` is added unless the turn ends itself (a fault that ends
-the stream, a mid-stream error, an explicit ``end``).
-"""
+"""A scenario's ``[[turns]]``: each turn's fields and its ``steps`` of canonical events, gates and faults,
+read into :class:`TurnSpec` with the upstream ``Step`` objects the mock serves. Steps have many kinds, so
+their readers sit in a table of their own here."""
 
 from __future__ import annotations
 
@@ -166,7 +161,13 @@ def _gate(raw: Any, fld: str, default_timeout: float, err: Err) -> Gate:
 @dataclass(slots=True)
 class _Steps:
     """Reads one upstream answer's steps (``where``: their path, a turn's ``steps`` or one of its
-    failed ``attempts``): consecutive events gather into one ``Emit``, every other step stands alone."""
+    failed ``attempts``): consecutive events gather into one ``Emit``, every other step stands alone.
+
+    A step is a table with exactly one step key, and each key has one reader in :data:`_READERS`, looked up
+    by key. Every mistake is the caller's error naming ``turns[i].steps[j].<key>``, the value and the
+    closest valid keys. An ``end`` is added unless the turn ends itself with a fault that ends the stream,
+    a mid-stream error or an explicit ``end``.
+    """
 
     where: str
     gate_timeout: float

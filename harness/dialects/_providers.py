@@ -69,6 +69,7 @@ _BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
     ("gemini", "gemini-2.5"): ("gemini", None),
     ("gemini", "gemini-3"): ("gemini", "gemini-3-flash-preview"),
     ("gemini", "gemini-3-signatures"): ("gemini", "gemini-3-flash-preview"),
+    ("gemini-interactions", "gemini-interactions"): ("gemini", "gemini-3-flash-preview"),
     ("ollama", "ollama"): ("ollama", None),
     ("bedrock-converse", "bedrock-claude"): ("bedrock", None),
     ("openai-chat", "gemini-3-openai"): ("gemini", "gemini-3-flash-preview"),
@@ -108,6 +109,7 @@ _BY_DIALECT = {
     "bedrock-converse": "bedrock",
     "pi-json": "pi",
     "cohere": "cohere",
+    "gemini-interactions": "gemini",
 }
 
 
@@ -115,6 +117,8 @@ _MODEL_BY_VARIANT: dict[tuple[str, str], str] = {
     # lenient cases whose form only some of the provider's models send
     ("anthropic-messages", "adaptive"): "claude-opus-4-7",  # adaptive thinking: Opus 4.6 and later
     ("anthropic-messages", "omitted"): "claude-opus-4-7",  # display omitted: the default from Opus 4.7
+    ("gemini-interactions", "summaries"): "gemini-3-flash-preview",  # the Interactions docs' model
+    ("gemini-interactions", "signature-only"): "gemini-3-flash-preview",
 }
 
 

@@ -16,6 +16,7 @@ DIALECT_MODULES: dict[str, str] = {
     "openai-responses-ws": "harness.dialects.openai_responses.websocket",
     "anthropic-messages": "harness.dialects.anthropic_messages",
     "gemini": "harness.dialects.gemini",
+    "gemini-interactions": "harness.dialects.gemini_interactions",
     "ollama": "harness.dialects.ollama",
     "bedrock-converse": "harness.dialects.bedrock_converse",
     "pi-json": "harness.dialects.pi_json",

@@ -1,15 +1,6 @@
-"""SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT.
-
-Rule: placeholders (``_templates``: ``{upstream}``, ``{port}``, ``{tmp}``, ``{python}``,
-``{profile_dir}``, ``{env:NAME}`` everywhere; the per-case ``{model}``, ``{dialect}``, ``{variant}``,
-``{provider}``... where a case is known) are checked when the profile loads (an unknown one is a
-ProfileError naming it) and filled in commands, env, URLs, config files and request shaping; model
-names are templates of their own (``{dialect}``, ``{variant}``, ``{provider}``, ``{default_model}``).
-The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
-templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
-before a python SUT's callable is imported. What each kind needs and can do is its row of
-``_kinds.KIND_TABLE``; every field is checked by ``harness._fields`` from :data:`_FIELDS`.
-"""
+"""SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT. Every
+field is checked by ``harness._fields`` from :data:`_FIELDS` when the file loads, so a bad profile fails
+before any SUT starts."""
 
 from __future__ import annotations
 
@@ -274,6 +265,15 @@ def load_profile(path: Path) -> SUTProfile:
 
 
 def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTProfile:
+    """Placeholders from ``_templates`` are checked here, and an unknown one is a ProfileError naming it.
+    ``{upstream}``, ``{port}``, ``{tmp}``, ``{python}``, ``{profile_dir}`` and ``{env:NAME}`` work
+    everywhere; the per-case ``{model}``, ``{dialect}``, ``{variant}``, ``{provider}`` only where a case is
+    known. They are filled in commands, env, URLs, config files and request shaping. Model names are
+    templates of their own, with ``{dialect}``, ``{variant}``, ``{provider}`` and ``{default_model}``.
+
+    The ``[request]`` table is parsed and templated by ``_shaping``. ``sys_path``, paths relative to the
+    profile, is prepended to ``sys.path`` before a python SUT's callable is imported. What each kind needs
+    and can do is its row of ``_kinds.KIND_TABLE``."""
     def err(fld: str, problem: str, hint: str = "") -> ProfileError:
         return ProfileError(source, fld, problem, hint)
 

@@ -23,6 +23,8 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "delta-type-mismatch": "a delta whose type does not belong to its block's type",
     "done-mismatch": "a .done event whose text differs from the joined deltas",
     "completed-lacks-item": "a response.completed snapshot without an item that was streamed",
+    "completed-lacks-field": "a response.completed snapshot whose reasoning item lost the encrypted_content "
+    "its response.output_item.done carried",
     "missing-field": "an item without a field its SDK type requires",
     "before-message-start": "a message event before message_start (the message id, the model and the "
     "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
@@ -35,7 +37,7 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "
     "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
     "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
-    "streamed item, every required field.",
+    "streamed item and its encrypted_content, every required field.",
 )
 def front_door_grammar(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.event_entries]

@@ -4,9 +4,9 @@ so the runner calls it after both; each case's own salt (its routing token) is t
 
 from __future__ import annotations
 
+from harness._routing import unsalted
 from harness.judge._base import judged_turns, pair_check
 from harness.judge._view import CaseView
-from harness.upstream import unsalted
 from harness.verdict import Finding, Verdict
 
 __all__ = ["parity"]

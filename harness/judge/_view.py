@@ -17,10 +17,12 @@ alone: the turn is judged by no content check.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness._gate import Gate
+from harness._routing import tokens_in
 from harness.dialects import HARMONY
 from harness.drivers import Kind
 from harness.events import (
@@ -37,7 +39,6 @@ from harness.events import (
     assemble,
 )
 from harness.timeline import Entry, Timeline
-from harness.upstream import Gate, case_of, tokens_in
 
 __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 
@@ -248,7 +249,10 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
     return isinstance(ev, StreamError) and ev.message.startswith("transport error:") and bool(errors)
 
 
-def build_view(case: Any, timeline: Timeline, caps: Kind) -> CaseView:
+def build_view(case: Any, timeline: Timeline, caps: Kind, names: Mapping[str, str] | None = None) -> CaseView:
+    """The view of ``case``'s ``timeline`` for a SUT of capabilities ``caps``. ``names``: routing token
+    -> case id of the run's cases (the run's table, passed down), which names another case whose
+    content shows up in this one's stream."""
     timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
@@ -297,13 +301,15 @@ def build_view(case: Any, timeline: Timeline, caps: Kind) -> CaseView:
                 fidelity=sel("upstream", "fidelity"),
             )
         )
-        views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events)
+        views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events, names or {})
     return CaseView(case, caps, timeline, views, entries, by_key)
 
 
-def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]) -> list[Foreign]:
+def _foreign(
+    case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry], names: Mapping[str, str]
+) -> list[Foreign]:
     """Other cases' tokens in turn ``t``: those the mock found in its requests (``crosstalk``), then
-    those in the reasoning and text the client got (named from the catalog built in this process)."""
+    those in the reasoning and text the client got (named by ``names``, the run's token table)."""
     out = [
         Foreign("request", tok, str(name), e)
         for e in crosstalk
@@ -315,7 +321,7 @@ def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]
         for tok in tokens_in(got.encode()):
             if tok != own:
                 first = next((e for e in events if e.event is not None and tok in _text(e.event)), None)
-                out.append(Foreign("stream", tok, case_of(tok), first))
+                out.append(Foreign("stream", tok, names.get(tok, ""), first))
     return out
 
 

@@ -27,6 +27,7 @@ from harness.events import (
     ToolCallDelta,
     Usage,
 )
+from harness.reference._bridge_faults import BRIDGE_FAULTS
 from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
 from harness.reference._request_faults import PASSBACK_FAULTS
 
@@ -43,6 +44,7 @@ __all__ = [
     "inline_think",
     "is_reasoning",
     "own_process_faults",
+    "signature_after_stop",
 ]
 
 FAULTS: dict[str, str] = {
@@ -86,6 +88,9 @@ FAULTS: dict[str, str] = {
     "stream opens without one",
     "thinking-as-text-block": "Anthropic front door: open each thinking block as a text block, then stream "
     "its thinking_delta and signature_delta into it",
+    "signature-after-step-stop": "Gemini Interactions front door: write a thought step's thought_signature "
+    "delta after the step.stop that closed it (a bridge that learns the signature late, as from Gemini's "
+    "signature-only last chunk)",
     "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
     "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
     "existed)",
@@ -107,6 +112,10 @@ FAULTS: dict[str, str] = {
     "channels) out of upstream content",
     **PASSBACK_FAULTS,
     **PARSER_MUTANTS,
+    # -- Responses bridges (issue 40): the front door's switches, and the other way round
+    **BRIDGE_FAULTS,
+    "drop-reasoning-text": "Responses upstream: read only the reasoning summary; raw reasoning "
+    "(reasoning_text content parts, response.reasoning_text.delta) is dropped",
     FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
     "annotation chunks)",
 }
@@ -148,10 +157,12 @@ _STREAM = frozenset(
         "add-start-output",
         "drop-text-signatures",
         "output-without-thoughts",
+        "drop-reasoning-text",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
-_DOOR = {"thinking-as-text-block", "bom-unnamed-start"}  # the gateway's Anthropic front door
+_DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
+_DOOR |= set(BRIDGE_FAULTS)  # its Responses front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
@@ -416,9 +427,17 @@ def _own_call_id(ev: ToolCallDelta) -> str:
     return ev.item if ev.item.startswith("fc_") else f"call_gw_{ev.index}"
 
 
+def _raw_reasoning(ev: Event) -> bool:
+    """``drop-reasoning-text``'s blind spot: reasoning text the Responses observer read from a reasoning
+    item's content parts (item ``rs_...:cN``), not from its summary (``rs_...:sN``)."""
+    return isinstance(ev, ReasoningDelta) and ev.item.startswith("rs_") and ":c" in ev.item
+
+
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
+    if fault == "drop-reasoning-text" and _raw_reasoning(ev):
+        return []  # FAULT: only summaries are read
     if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
         return [ReasoningDelta(ev.data, item=ev.item)]
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
@@ -449,6 +468,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("ignore-alias", _IgnoreAlias),
     ("redacted-as-reasoning", None),
     ("drop-reasoning", None),
+    ("drop-reasoning-text", None),
     ("reasoning-into-content", None),
     ("buffer-reasoning", _BufferReasoning),
     ("pi-thinking-at-end", _ThinkingAtEnd),
@@ -510,6 +530,18 @@ def announce_thinking_as_text(frames: Sequence[Frame]) -> list[Frame]:
             obj["content_block"] = {"type": "text", "text": ""}  # FAULT
             f = replace(f, data=dumps_compact(obj))
         out.append(f)
+    return out
+
+
+def signature_after_stop(frames: Sequence[Frame]) -> list[Frame]:
+    """Fault ``signature-after-step-stop`` (a Gemini Interactions front door's frames): a thought step's
+    ``thought_signature`` delta is written after the ``step.stop`` that closed the step."""
+    out = list(frames)
+    for n in range(len(out) - 1):
+        if out[n].event == "step.delta" and out[n + 1].event == "step.stop" and b'"thought_signature"' in (
+            out[n].data.encode()
+        ):
+            out[n], out[n + 1] = out[n + 1], out[n]  # FAULT
     return out
 
 

@@ -1,14 +1,6 @@
-"""LiteLLM SDK adapters (pinned: litellm==1.108.7): ``litellm.completion`` and ``litellm.responses``.
-
-Rule: LiteLLM does the provider translation, the HTTP and the stream parsing (that is what is under
-test); the adapter keeps the conversation as a LiteLLM user does (``request.state``: the messages or
-input items, the assistant turn appended as LiteLLM returned it, ``stream_chunk_builder`` for a
-stream), so LiteLLM's own passback is what the upstream sees, and it only maps LiteLLM's objects onto
-canonical events. The LiteLLM model string is the one a LiteLLM user would pick for the case's
-upstream (:data:`MODELS`): by the provider it plays (Kimi: LiteLLM's moonshot provider, MiniMax: its
-minimax provider), else by its dialect and variant; Anthropic by the case's own model name (LiteLLM's
-cost map decides from it which models take adaptive thinking only).
-"""
+"""LiteLLM SDK adapters, pinned at litellm==1.108.7: ``litellm.completion`` and ``litellm.responses``. LiteLLM
+does the provider translation, the HTTP and the stream parsing, which is what is under test; the adapter
+only maps LiteLLM's objects onto canonical events."""
 
 from __future__ import annotations
 
@@ -31,6 +23,10 @@ from harness.sdks._framework import new_messages
 
 __all__ = ["MODELS", "litellm_completion", "litellm_responses"]
 
+# The LiteLLM model string a LiteLLM user would pick for the case's upstream. It goes by the provider the
+# upstream plays, Kimi by LiteLLM's moonshot provider and MiniMax by its minimax provider, else by dialect
+# and variant. Anthropic goes by the case's own model name, from which LiteLLM's cost map decides which
+# models take adaptive thinking only.
 MODELS: Mapping[str, str] = {
     "kimi": "moonshot/{model}",
     "minimax": "minimax/{model}",
@@ -107,7 +103,12 @@ def _usage(u: Any) -> Usage | None:
 
 
 def _entry(message: Any) -> dict[str, Any]:
-    """An assistant message as LiteLLM returned it, as its users append it to their history."""
+    """An assistant message as LiteLLM returned it, as its users append it to their history.
+
+    The adapter keeps the conversation in ``request.state`` as a LiteLLM user does: the messages or input
+    items, the assistant turn appended as LiteLLM returned it, built with ``stream_chunk_builder`` for a
+    stream. LiteLLM's own passback is then what the upstream sees.
+    """
     entry = {k: v for k, v in _dump(message).items() if v is not None and k not in ("function_call", "audio")}
     entry["role"] = "assistant"
     return entry

@@ -1,9 +1,6 @@
-"""What the last re-run of the ecosystem profiles changed, and why: every verdict row that moved against
-the expectations recorded before it, with its cause (a fix in thinkwire, a new premise, a new check).
-
-Rule: data only; ``_ecosystem_results`` prints it under the page's introduction, so that no row changes
-silently and no real bug is lost without a word.
-"""
+"""What the last re-run of the ecosystem profiles changed, and why: every verdict row that moved against the
+expectations recorded before it, with its cause. It is data only; ``_ecosystem_results`` prints it under
+the page's introduction, so that no row changes silently."""
 
 from __future__ import annotations
 
@@ -25,6 +22,7 @@ NOT_RERUN = (
     "encode/httpcore#990), so their rows stand as recorded before"
 )
 
+# A cause is a fix in thinkwire, a new premise or a new check; no real bug is lost without a word.
 CHANGES: tuple[tuple[str, str], ...] = (
     (
         "litellm-proxy",

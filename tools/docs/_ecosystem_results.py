@@ -1,15 +1,6 @@
-"""``nox -s ecosystem``: run the catalog against each real gateway and framework wrapper (LiteLLM proxy
-and SDK, langchain-openai, langchain-deepseek, pydantic-ai, the agent loops of pydantic-ai's ``Agent``
-and LangGraph's ReAct agent; the Vercel AI SDK and the official openai and Anthropic Node SDKs through
-the adapter protocol; pinned in :data:`PACKAGES` and :data:`NODE_PACKAGES`), write each profile's
-expectations file and docs/ecosystem-results.md.
-
-Rule: whatever the package does is the result; a FAIL is recorded only after review. A FAIL caused by
-thinkwire (a carrier it cannot speak, a request field it cannot send, a cold start, an adapter bug) is
-fixed in thinkwire, never recorded; a package's documented scope is a profile's ``unsupported_variants``
-(with the reason beside it), never an expectation. Known upstream bugs (:data:`KNOWN`) name the bug
-and, where one exists, its report.
-"""
+"""``nox -s ecosystem``: run the catalog against each real gateway and framework wrapper, write each profile's
+expectations file and docs/ecosystem-results.md. Whatever the package does is the result, and a FAIL is
+recorded only after review."""
 
 from __future__ import annotations
 
@@ -27,6 +18,9 @@ from tools.docs import _agent_causes as _agents
 
 __all__ = ["KNOWN", "NODE_PACKAGES", "PACKAGES", "main"]
 
+# The packages: LiteLLM proxy and SDK, langchain-openai, langchain-deepseek, pydantic-ai, the agent loops
+# of pydantic-ai's ``Agent`` and LangGraph's ReAct agent, and through the adapter protocol the Vercel AI
+# SDK and the official openai and Anthropic Node SDKs, pinned here and in :data:`NODE_PACKAGES`.
 PACKAGES: tuple[tuple[str, str], ...] = (
     ("litellm-proxy", "litellm[proxy]==1.108.7"),
     ("litellm-sdk-completion", "litellm==1.108.7"),
@@ -176,6 +170,10 @@ _OPENAI_NODE_ASSIGN = (
     "the corpus file openrouter-reasoning-stream.jsonl), so finalChatCompletion() gives back "
     "reasoning_details: [] (non-streaming passes: the message goes back as it came)"
 )
+# A FAIL caused by thinkwire, such as a carrier it cannot speak, a request field it cannot send, a cold
+# start or an adapter bug, is fixed in thinkwire, never recorded. A package's documented scope is a
+# profile's ``unsupported_variants`` with the reason beside it, never an expectation. Known upstream bugs
+# here name the bug and, where one exists, its report.
 KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     "litellm-proxy": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "litellm-sdk-completion": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
