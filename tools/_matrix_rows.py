@@ -242,6 +242,24 @@ MATRIX: tuple[Mutant, ...] = (
         "passback",
         _c("tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]"),
     ),
+    Mutant(  # Google: "Please use a valid role: user, model."
+        "gemini-tool-role",
+        "reference",
+        "request-contract",
+        _c(
+            "tools-passback/gemini-thought-signature[gemini:signature/frames]",
+            "tools-passback/gemini-parallel-calls[gemini:signature/frames]",
+        ),
+    ),
+    Mutant(  # DeepSeek: "insufficient tool messages following tool_calls message"
+        "note-between-tool-results",
+        "reference",
+        "request-contract",
+        _c(
+            f"tools-passback/deepseek-reasoning-content[{CHAT}]",
+            f"tools-passback/deepseek-three-turns[{CHAT}]",
+        ),
+    ),
     Mutant(
         "mint-tool-ids",
         "reference",

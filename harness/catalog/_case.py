@@ -100,7 +100,10 @@ class Case:
                 for st in answer:
                     if isinstance(st, ProviderHttpError):
                         body = dialect.error_body(st.status, st.message, st.code)
-                        steps.append(HttpError(st.status, body, headers=rate_limit_headers(self.dialect, st)))
+                        heads = rate_limit_headers(self.dialect, st) + dialect.error_headers(
+                            st.status, st.code
+                        )
+                        steps.append(HttpError(st.status, body, headers=heads))
                     else:
                         steps.append(st)
                 scripts.append(

@@ -322,6 +322,11 @@ class Dialect:
         """The provider's HTTP error body shape."""
         raise NotImplementedError
 
+    def error_headers(self, status: int, code: str | None = None) -> tuple[tuple[str, str], ...]:
+        """Headers the provider sends with an HTTP error of ``status`` besides its body (Bedrock names
+        the exception in ``x-amzn-ErrorType``); most send none."""
+        return ()
+
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:

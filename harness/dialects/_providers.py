@@ -60,6 +60,7 @@ _BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
     ("openai-chat", "deepseek-v4"): ("deepseek", None),
     ("openai-chat", "deepseek-r1"): ("deepseek", "deepseek-reasoner"),
     ("openai-chat", "kimi"): ("kimi", None),
+    ("openai-chat", "openai"): ("openai", None),
     ("openai-responses", "openai"): ("openai", None),
     ("openai-responses-ws", "openai-ws"): ("openai", None),
     ("anthropic-messages", "anthropic"): ("anthropic", None),

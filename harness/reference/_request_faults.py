@@ -37,6 +37,10 @@ PASSBACK_FAULTS: dict[str, str] = {
     "detail split into its text fragment and a signature-only fragment sharing its index",
     "omit-empty-reasoning-content": "pass a chat tool-call turn back without reasoning_content when its "
     "reasoning was empty (an 'if reasoning:' guard; DeepSeek V4 wants the key, even empty)",
+    "gemini-tool-role": "send Gemini function responses under the role 'tool' (a converter that keeps the "
+    "chat role; Google accepts only user and model)",
+    "note-between-tool-results": "put a system note between a chat assistant's tool_calls and its tool "
+    "messages (an agent that logs tool warnings into the history; DeepSeek answers 400)",
     "thought-signature-on-call": "Gemini Interactions: pass a thought step's signature back on the "
     "function_call step after it (where generateContent keeps it, on the functionCall part), the thought "
     "step without it (dropped when nothing else is left in it)",
@@ -235,8 +239,30 @@ def _without_empty_reasoning(message: Any) -> Any:
     return message
 
 
+def _tool_role(content: Any) -> Any:
+    """A Gemini content holding function responses, under the chat role ``tool``."""
+    parts = content.get("parts") if isinstance(content, dict) else None
+    if isinstance(parts, list) and any(isinstance(p, dict) and "functionResponse" in p for p in parts):
+        return {**content, "role": "tool"}
+    return content
+
+
+def _note_between(messages: list[Any]) -> list[Any]:
+    """A system note right after every assistant message with tool calls."""
+    out: list[Any] = []
+    for m in messages:
+        out.append(m)
+        if isinstance(m, dict) and m.get("role") == "assistant" and m.get("tool_calls"):
+            out.append({"role": "system", "content": "note: tool output follows"})
+    return out
+
+
 def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     """Request-option faults on an upstream request body (the correct path: unchanged)."""
+    if "gemini-tool-role" in faults and isinstance(body.get("contents"), list):  # FAULT
+        body = {**body, "contents": [_tool_role(c) for c in body["contents"]]}
+    if "note-between-tool-results" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": _note_between(body["messages"])}
     if "drop-vertex-version" in faults and "anthropic_version" in body:  # FAULT
         body = {k: v for k, v in body.items() if k != "anthropic_version"}
     if "drop-phase" in faults and isinstance(body.get("input"), list):  # FAULT
