@@ -1,14 +1,6 @@
-"""The contract every provider dialect fulfils, as base classes whose optional hooks have defaults
-(httpx's ``BaseTransport`` is the model): :class:`Dialect` (routing data, emitter, observer, request
-codec, provider rules), :class:`Emitter` and :class:`ProviderRules`; and the pieces the dialect modules
-share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...). Nothing reads a hook by
-probing for it (tests/dialects/test_no_probing.py).
-
-Rule: everything here is sans-IO. Emitters turn canonical events into frames
-(:class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn frames into bytes);
-observers take raw bytes and return canonical events; request codecs and provider rules work on
-parsed JSON bodies.
-"""
+"""The contract every provider dialect fulfils, :class:`Dialect`, :class:`Emitter` and :class:`ProviderRules`,
+and the small pieces the dialect modules share. The optional hooks are attributes with defaults, after
+httpx's ``BaseTransport``, so nothing reads a hook by probing for it (tests/dialects/test_no_probing.py)."""
 
 from __future__ import annotations
 
@@ -144,7 +136,11 @@ class Emitter:
     """Stateful, sans-IO: canonical events in, frames out. Feed the turn in pieces (a script interleaves
     gates between pieces); an :class:`~harness.events.End` event or :meth:`close` emits the closing
     frames (done-repeats, terminal). Before the first piece the mock upstream calls
-    :meth:`bind_request` and :meth:`prime`; both do nothing unless a wire needs them."""
+    :meth:`bind_request` and :meth:`prime`; both do nothing unless a wire needs them.
+
+    The frames are :class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn them
+    into bytes.
+    """
 
     def feed(self, events: Sequence[Event]) -> list[Frame]:
         raise NotImplementedError
@@ -198,7 +194,11 @@ class ProviderRules:
 
     The optional hooks have defaults: ``request_rules`` (the names of its :class:`Rejection` rules of
     ``kind="request"``; the request-contract check is N/A under rules without one) and
-    :meth:`fidelity` (see :class:`Fidelity`)."""
+    :meth:`fidelity` (see :class:`Fidelity`).
+
+    Like every piece of a dialect it is sans-IO: the rules and the request codecs work on parsed JSON
+    bodies.
+    """
 
     name: str
     dialect: str

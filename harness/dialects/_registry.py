@@ -1,4 +1,5 @@
-"""Where dialects are found: name -> module, imported on first use (each module exposes ``DIALECT``)."""
+"""Where dialects are found: a dialect's name to its module, imported on first use. Each module exposes
+``DIALECT``, so adding a dialect is one line here."""
 
 from __future__ import annotations
 
