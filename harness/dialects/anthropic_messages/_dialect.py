@@ -1,6 +1,6 @@
-"""The Anthropic Messages dialect (``/v1/messages``): variants, request codec (content blocks in their
-original order, tool results as user blocks) and the DIALECT object; wire and provider
-rules in ``_anthropic_*``."""
+"""The Anthropic Messages dialect object for ``/v1/messages``: its variants, its request codec and
+``DIALECT``. It is apart from the wire and the rules because it only says what the dialect is and how a
+request reads."""
 
 from __future__ import annotations
 
@@ -202,6 +202,7 @@ class AnthropicMessagesDialect(Dialect):
         return dumps_compact(anthropic_error(status, message, code, "req_mock_error")).encode()
 
     # -- request codec
+    # The request codec keeps content blocks in their original order; tool results are user blocks.
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
