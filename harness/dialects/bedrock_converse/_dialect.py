@@ -1,6 +1,6 @@
-"""The AWS Bedrock dialect: ConverseStream (``/converse-stream``) and InvokeModelWithResponseStream for
-Anthropic models (``/invoke-with-response-stream``), over the binary eventstream. The message codec is
-``_request`` (the strict rules read requests with it too), the wire ``_wire``."""
+"""The AWS Bedrock dialect object: ConverseStream on ``/converse-stream`` and, for Anthropic models,
+InvokeModelWithResponseStream on ``/invoke-with-response-stream``, over the binary eventstream. The message
+codec is ``_request``, which the strict rules read requests with too, and the wire is ``_wire``."""
 
 from __future__ import annotations
 
