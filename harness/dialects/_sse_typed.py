@@ -14,7 +14,7 @@ __all__ = ["TypedSSEObserver"]
 
 
 class TypedSSEObserver:
-    """A subclass reads one parsed object at a time in ``_object`` and sets ``_done`` at its terminal event."""
+    """A subclass reads one parsed object at a time in ``_object`` and sets ``_done`` at its terminal."""
 
     terminal = "the terminal event"  # named in the no-terminator notice
 
