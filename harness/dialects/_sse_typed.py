@@ -14,7 +14,7 @@ __all__ = ["TypedSSEObserver"]
 
 
 class TypedSSEObserver:
-    """A subclass reads one parsed object at a time in ``_object`` and sets ``_done`` at its terminal."""
+    """A subclass reads one parsed object at a time in ``_object``; its terminal event sets ``_done``."""
 
     terminal = "the terminal event"  # named in the no-terminator notice
 
