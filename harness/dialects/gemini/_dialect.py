@@ -1,5 +1,6 @@
-"""The Google Gemini dialect (``:streamGenerateContent?alt=sse`` and ``:generateContent``): variants,
-request codec (``contents`` with thoughtSignature on the exact part) and the DIALECT object."""
+"""The Google Gemini dialect object for ``:streamGenerateContent?alt=sse`` and ``:generateContent``: its
+variants, its request codec and ``DIALECT``. The codec writes ``contents`` with each thoughtSignature on
+the exact part it came on, so a replay is what a careful client sends."""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
-"""The replayed ``contents[]`` of a Gemini request, read as the API parses it: every content and part
-against google-genai's ``types.Content`` / ``types.Part`` (their fields in either name casing), each
-problem the real API answers 400 ``INVALID_ARGUMENT`` with Google's own message, the first found.
-
-Rule: a rule rejects only what Google is documented (or reported verbatim) to reject; each names its
-source. Undocumented cases stay lenient, so the mock never refuses what the real API accepts: a
-``thoughtSignature`` on any part (Google returns it on function-call, text, empty and bare parts),
-a ``functionResponse`` whose name or id matches no call, the role ``function`` of older docs, a
-function-call turn after another model turn, and two data fields when one is ``toolCall``/``toolResponse``.
-"""
+"""The replayed ``contents[]`` of a Gemini request, read as the API parses it: every content and part against
+google-genai's ``types.Content`` and ``types.Part``, in either name casing, and the first problem the real
+API answers 400 ``INVALID_ARGUMENT`` with Google's own message. It is apart from the signature rules
+because every Gemini rule set runs it first."""
 
 from __future__ import annotations
 
@@ -241,7 +235,15 @@ def _function_turns(contents: Sequence[Any]) -> PartProblem | None:
 
 def contents_problem(contents: Sequence[Any]) -> PartProblem | None:
     """The first problem Google reports for ``contents`` (as sent: either name casing), in the order
-    its parser and validator meet them: JSON field names, the data oneof, roles, function turns."""
+    its parser and validator meet them: JSON field names, the data oneof, roles, function turns.
+
+    A rule rejects only what Google is documented, or reported verbatim, to reject, and each names its
+    source. Undocumented cases stay lenient, so the mock never refuses what the real API accepts: a
+    ``thoughtSignature`` on any part, since Google returns it on function-call, text, empty and bare parts;
+    a ``functionResponse`` whose name or id matches no call; the role ``function`` of older docs; a
+    function-call turn after another model turn; and two data fields when one is ``toolCall`` or
+    ``toolResponse``.
+    """
     for audit in (_unknown_names, _oneof, _no_data, _role, _function_turns):
         problem = audit(contents)
         if problem is not None:

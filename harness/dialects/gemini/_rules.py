@@ -1,7 +1,7 @@
-"""Gemini provider rules: lenient, gemini-2.5 (signatures optional), gemini-3 (thought signatures
-enforced on the first functionCall part of each step of the current turn, with Google's exact 400s) and
-gemini-3-signatures (also the signature of a text answer: lost, the next answer is a 200 that finishes
-with MISSING_THOUGHT_SIGNATURE)."""
+"""Gemini provider rules: lenient, ``gemini-2.5`` with optional signatures, ``gemini-3`` with thought
+signatures enforced on the first functionCall part of each step of the current turn, and
+``gemini-3-signatures``, which also checks the signature of a text answer. They judge what a client sends
+back, with Google's exact 400s, so they sit apart from the wire."""
 
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ def _emitted_calls(emitted: Sequence[Message]) -> list[ToolCallBlock]:
     return [b for m in emitted for b in m.content if isinstance(b, ToolCallBlock)]
 
 
+# A lost text signature is no 400: the next answer is a 200 that finishes with this reason.
 MISSING_THOUGHT_SIGNATURE = "MISSING_THOUGHT_SIGNATURE"
 """google-genai ``types.FinishReason.MISSING_THOUGHT_SIGNATURE``: "Request has at least one thought
 signature missing. This enum value is not supported in Vertex AI." """
