@@ -1,12 +1,6 @@
-"""The Gemini Interactions dialect (``POST /v1/interactions``; the docs' REST examples still say
-``/v1beta``, and both end in the routed ``/interactions``): variants, non-streaming bodies, the request
-codec and the DIALECT object; the wire (emitter, observer) is in ``_wire``.
-
-Rule: a stateless request (``store: false``) replays the conversation as ``input`` steps
-(google-genai 3.6.1 ``InteractionsInput``: a list of ``Step``): ``user_input``, then the model's own steps
-as it returned them (``thought`` with its ``signature`` and any ``summary``, ``model_output``,
-``function_call``), ``function_result`` for each tool answer; ``system_instruction`` is a string.
-"""
+"""The Gemini Interactions dialect for ``POST /v1/interactions``: its variants, non-streaming bodies, the
+request codec and ``DIALECT``. The docs' REST examples still say ``/v1beta``; both end in the routed
+``/interactions``."""
 
 from __future__ import annotations
 
@@ -176,6 +170,11 @@ class InteractionsDialect(Dialect):
             return error_body(status, message)
         return dumps_compact({"error": {"code": code, "message": message}}).encode()
 
+    # A stateless request, ``store: false``, replays the conversation as ``input`` steps, google-genai
+    # 3.6.1 ``InteractionsInput``, a list of ``Step``: ``user_input``, then the model's own steps as it
+    # returned them (``thought`` with its ``signature`` and any ``summary``, ``model_output``,
+    # ``function_call``), then ``function_result`` for each tool answer. ``system_instruction`` is a
+    # string.
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:

@@ -1,15 +1,7 @@
-"""Gemini Interactions provider rules: lenient, and ``gemini-interactions`` (a stateless conversation,
-``store: false`` without ``previous_interaction_id``, replays the model's steps in ``input``; every thought
-step must come back with the ``signature`` it was given, 400 INVALID_ARGUMENT otherwise).
-
-Rule: each rejection cites its source. A thought step's ``signature`` is required ("Always present",
-https://ai.google.dev/gemini-api/docs/interactions/thinking, the thought step's field table);
-google-genai 3.6.1 ``ThoughtStep.signature`` ("A signature hash for backend validation"). The error body
-is the SDK's ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message": ...}}`` (its
-``code`` is a string: Google's numeric ``code`` of generateContent fails the SDK's validation). The
-wording of the messages and which breaks Google answers with which one are **(guess)**, modelled on
-generateContent's thought-signature errors (gemini/_rules.py).
-"""
+"""Gemini Interactions provider rules: lenient, and ``gemini-interactions``, where a stateless conversation,
+``store: false`` without ``previous_interaction_id``, replays the model's steps in ``input`` and every
+thought step must come back with the ``signature`` it was given. They judge what a client sends back, so
+they sit apart from the wire."""
 
 from __future__ import annotations
 
@@ -36,6 +28,9 @@ def summaries_on(request: Mapping[str, Any], model: str = "") -> bool:
     return isinstance(cfg, Mapping) and cfg.get("thinking_summaries") == "auto"
 
 
+# The error body is the SDK's ``CreateInteractionClientErrorData``, ``{"error": {"code": <str>, "message":
+# ...}}``. Its ``code`` is a string: Google's numeric ``code`` of generateContent fails the SDK's
+# validation. A missing signature is 400 INVALID_ARGUMENT.
 def error_body(status: int, message: str) -> bytes:
     return dumps_compact({"error": {"code": error_code(status), "message": message}}).encode()
 
@@ -65,6 +60,12 @@ def _current_turn_start(steps: Sequence[Any]) -> int:
 
 @dataclass(slots=True)
 class _Interactions(ProviderRules):
+    """Each rejection cites its source. A thought step's ``signature`` is required: "Always present" in the
+    thought step's field table of https://ai.google.dev/gemini-api/docs/interactions/thinking, and
+    google-genai 3.6.1 ``ThoughtStep.signature``, "A signature hash for backend validation". The wording of
+    the messages, and which break Google answers with which one, are a guess modelled on generateContent's
+    thought-signature errors in gemini/_rules.py."""
+
     name: str = NAME
     description: str = (
         "Gemini Interactions, stateless: every replayed thought step carries its signature, unmodified, "

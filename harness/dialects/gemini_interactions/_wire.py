@@ -1,17 +1,7 @@
-"""Gemini Interactions wire (``POST /v1/interactions``, ``stream: true``): the emitter (canonical
-events -> ``interaction.created``, ``interaction.status_update``, ``step.start`` / ``step.delta`` /
-``step.stop`` per step, ``interaction.completed``, or an ``error`` event) and the streaming observer.
-
-Rule: sans-IO. Shapes from google-genai 3.6.1's Interactions types (``_gaos/types/interactions``:
-``InteractionSSEEvent`` discriminated by ``event_type``; ``StepStart.step`` a ``thought`` /
-``model_output`` / ``function_call`` step; ``StepDeltaData`` discriminated by ``type``: ``thought_summary``
-with a text ``content``, ``thought_signature``, ``text``, ``arguments_delta``), framed as the streaming
-docs show (https://ai.google.dev/gemini-api/docs/interactions/streaming: an ``event:`` line naming the
-event type, the JSON on one ``data:`` line with ``event_type`` last). A thought step's signature is a
-delta of its own; the observer reads it as the signature of that step's reasoning block and notices every
-break of the step protocol (a delta for a step never started or already stopped, a delta whose type does
-not belong to its step) without repairing it.
-"""
+"""The Gemini Interactions stream both ways, sans-IO, for ``POST /v1/interactions`` with ``stream: true``: the
+emitter, events to ``interaction.created``, ``interaction.status_update``, ``step.start`` / ``step.delta``
+/ ``step.stop`` per step, ``interaction.completed`` or an ``error`` event, and the streaming observer.
+Writing and reading sit together so the two agree on one reading of the SDK types."""
 
 from __future__ import annotations
 
@@ -105,7 +95,15 @@ class InteractionsEmitter(EmitterLoop):
     """One step per run of reasoning (``thought``), text (``model_output``) or one tool call
     (``function_call``); a signature closes the thought step it belongs to (a signature with no thought
     step open opens a signature-only one). ``status`` on completion: ``requires_action`` after a tool
-    call, else ``completed``."""
+    call, else ``completed``.
+
+    Shapes from google-genai 3.6.1's Interactions types, ``_gaos/types/interactions``:
+    ``InteractionSSEEvent`` discriminated by ``event_type``; ``StepStart.step`` a ``thought``,
+    ``model_output`` or ``function_call`` step; ``StepDeltaData`` discriminated by ``type``:
+    ``thought_summary`` with a text ``content``, ``thought_signature``, ``text``, ``arguments_delta``. They
+    are framed as the streaming docs show, https://ai.google.dev/gemini-api/docs/interactions/streaming: an
+    ``event:`` line naming the event type, the JSON on one ``data:`` line with ``event_type`` last.
+    """
 
     def __init__(self, *, model: str = "mock-model", id: str = "v1_mock-interaction") -> None:
         self.model = model
@@ -224,7 +222,12 @@ def _end_event(interaction: Any, out: list[Event]) -> None:
 
 class InteractionsObserver(TypedSSEObserver):
     """Interactions SSE -> canonical events. Steps are kept by their ``index``: a delta reads as the
-    channel its own ``type`` says, and a break of the step protocol is a notice beside it."""
+    channel its own ``type`` says, and a break of the step protocol is a notice beside it.
+
+    A thought step's signature is a delta of its own, read as the signature of that step's reasoning block.
+    Every break of the step protocol is noticed without being repaired: a delta for a step never started or
+    already stopped, a delta whose type does not belong to its step.
+    """
 
     terminal = "interaction.completed"
 
