@@ -1,13 +1,8 @@
-"""The Chat Completions ``messages[]`` a strict upstream reads as openai-python types them
-(``ChatCompletionMessageParam``): an assistant message with neither content nor tool calls, tool-call
+"""The problems of a Chat Completions ``messages[]`` as openai-python types it,
+``ChatCompletionMessageParam``: an assistant message with neither content nor tool calls, tool-call
 arguments that are not a string, a tool message that answers no preceding ``tool_calls``, and tool calls
-left unanswered. Each problem is provider-neutral; each provider's wording table says which it rejects.
-
-Rule: a provider rejects a problem only where its 400 is documented or reported verbatim (its wording
-table has the entry, with the source); a problem without an entry is accepted, so the mock never refuses
-what the real API takes. Unknown roles and a ``tool_call_id`` that names no call while every call is
-answered are such problems: OpenAI's messages for them are not documented.
-"""
+left unanswered. The problems are provider-neutral and live apart from the rules; each provider's wording
+table says which it rejects."""
 
 from __future__ import annotations
 
@@ -171,5 +166,11 @@ def _role(m: Any) -> Any:
 
 
 def messages_problem(messages: Sequence[Any]) -> ChatProblem | None:
-    """The first problem of ``messages``: the schema's, then the tool-call sequence's."""
+    """The first problem of ``messages``: the schema's, then the tool-call sequence's.
+
+    A provider rejects a problem only where its 400 is documented or reported verbatim: its wording table
+    has the entry, with the source. A problem without an entry is accepted, so the mock never refuses what
+    the real API takes. Unknown roles, and a ``tool_call_id`` that names no call while every call is
+    answered, are such problems: OpenAI's messages for them are not documented.
+    """
     return _schema(messages) or _sequence(messages)

@@ -1,10 +1,7 @@
-"""Strict Chat Completions providers: DeepSeek (three generations) and Kimi passback rules, exact 400s;
-OpenAI's and DeepSeek's answers to a malformed ``messages[]`` (``_audit``), each in its own words.
-
-Rule: a provider's rules validate the raw request body against what this upstream emitted earlier
-and answer the provider's exact status and body bytes (wire-formats.md §7); ``lenient`` accepts
-everything.
-"""
+"""Strict Chat Completions providers: the DeepSeek passback rules of three generations and Kimi's, with exact
+400s, and OpenAI's and DeepSeek's answers to a malformed ``messages[]``, each in its own words. A
+provider's rules validate the raw request body against what this upstream emitted earlier and answer the
+provider's exact status and body bytes, wire-formats.md §7; ``lenient`` accepts everything."""
 
 from __future__ import annotations
 
