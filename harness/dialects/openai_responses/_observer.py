@@ -1,6 +1,6 @@
-"""OpenAI Responses wire, observing side: raw SSE bytes (any split) -> canonical events, and the
-non-streaming ``response`` object -> the same events. Rule: deltas are the truth; every ``*.done``
-repeat is compared, never counted twice."""
+"""The OpenAI Responses observer: raw SSE bytes, split anywhere, to canonical events, and the non-streaming
+``response`` object to the same events. Deltas are the truth: every ``*.done`` repeat is compared, never
+counted twice."""
 
 from __future__ import annotations
 
