@@ -1,10 +1,7 @@
-"""Fault switches of the reference gateway's Responses front door (a bridge: a Chat or Anthropic upstream
-behind an OpenAI Responses front door), each the bug of a public report against such bridges: the
-frames the front door's emitter wrote, rewritten as the broken bridge writes them.
-
-Rule: sans-IO, frames in and frames out (a streamed answer), or a body in and out (a whole one); with
-none of the switches on, both are the identity. One small marked rewrite per switch.
-"""
+"""Fault switches of the reference gateway's Responses front door, a bridge with a Chat or Anthropic upstream
+behind an OpenAI Responses front door, each the bug of a public report against such bridges. They rewrite
+the frames the front door's emitter wrote as the broken bridge writes them, apart from the other faults
+because they act on that door's frames only."""
 
 from __future__ import annotations
 
@@ -60,7 +57,11 @@ def _snapshot(response: Any, faults: frozenset[str]) -> Any:
 
 
 class BridgeFrames:
-    """Stateful over one streamed answer: ``rewrite`` each batch of the front door's frames."""
+    """Stateful over one streamed answer: ``rewrite`` each batch of the front door's frames.
+
+    Sans-IO, frames in and frames out, one small marked rewrite per switch; with none of the switches on it
+    is the identity.
+    """
 
     def __init__(self, faults: Iterable[str]) -> None:
         self.faults = frozenset(faults) & frozenset(BRIDGE_FAULTS)
@@ -104,7 +105,10 @@ class BridgeFrames:
 
 def bridge_body(body: bytes, faults: Iterable[str]) -> bytes:
     """A whole (non-streaming) Responses body as the broken bridge writes it (only its items' fields:
-    a whole answer has no deltas to disagree with, nor a second copy of its items)."""
+    a whole answer has no deltas to disagree with, nor a second copy of its items).
+
+    With none of the switches on it is the identity.
+    """
     if "bridge-no-summary" not in frozenset(faults):
         return body
     obj = loads(body)

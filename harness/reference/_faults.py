@@ -1,11 +1,7 @@
-"""Fault switches of the reference SUTs (mutants): the table of switches (what each does, which SUT
-takes which), and the canonical-event and message filters that implement the switches acting on events
-(the request-side switches are ``_request_faults``'; the byte-side ones, parser mutants and
-``break-utf8``, are ``_parser_mutants``').
-
-Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked stage, so a
-mutant differs from the reference only where its bug class lives.
-"""
+"""Fault switches of the reference SUTs, the mutants: the table of switches, which SUT takes which, and the
+event and message filters that implement the switches acting on events. The request-side switches are
+``_request_faults``' and the byte-side ones, parser mutants and ``break-utf8``, are ``_parser_mutants``',
+so each file holds one side of the wire."""
 
 from __future__ import annotations
 
@@ -202,6 +198,8 @@ def _is_content(ev: Event) -> bool:
 # Event side: one stage per fault; the correct path has no stage at all.
 
 
+# Sans-IO. The correct path is the identity; every fault is one small, clearly marked stage, so a mutant
+# differs from the reference only where its bug class lives.
 class _Stage:
     def push(self, ev: Event) -> list[Event]:
         return [ev]

@@ -1,11 +1,7 @@
-"""The reference gateway's keepalive: while nothing has been written to a client's stream for
-``interval`` seconds (its upstream is silent: a model reasoning without summaries), write the front
-door's keepalive (an SSE comment, Anthropic's ``ping``), so that the client's read timeout and the
-proxies' idle timeouts between them do not cut a live answer.
-
-Rule: one heartbeat per streamed answer, started after the response head and stopped before its end;
-a keepalive is written only between whole frames (the frames' writes and the heartbeat's share a lock).
-"""
+"""The reference gateway's keepalive: while nothing has been written to a client's stream for ``interval``
+seconds, because its upstream is silent as a model reasoning without summaries is, it writes the front
+door's keepalive, an SSE comment or Anthropic's ``ping``. The client's read timeout and the idle timeouts
+of proxies between them then do not cut a live answer."""
 
 from __future__ import annotations
 
@@ -29,7 +25,11 @@ commonly 15 s)."""
 class Heartbeat:
     """``Heartbeat(resp, data, interval)``; ``start()``; frames go out through ``write``; ``stop()``.
     ``data`` None (a framing with no keepalive, or the fault switch) or ``interval`` <= 0: it never
-    beats."""
+    beats.
+
+    One heartbeat per streamed answer, started after the response head and stopped before its end. A
+    keepalive is written only between whole frames: the frames' writes and the heartbeat's share ``lock``.
+    """
 
     def __init__(self, resp: Responder, data: bytes | None, interval: float) -> None:
         self.resp, self.data, self.interval = resp, data, interval
