@@ -1,10 +1,6 @@
-"""Preflight and warm-up: one canary case through the SUT's front door before any case is judged.
-
-Rule: a SUT that cannot be tested at all (unreachable, never calls the mock upstream, cannot be
-imported, raises before calling it, hangs) stops the run with one line (PreflightError), instead of
-hundreds of empty verdicts; a gateway/url SUT is warmed up and its first-byte latency sets the gates'
-timeout (slow is not buffering).
-"""
+"""Preflight and warm-up: one canary case through the SUT's front door before any case is judged. A SUT that
+cannot be tested at all stops the run with one line, :class:`PreflightError`, instead of hundreds of empty
+verdicts."""
 
 from __future__ import annotations
 
@@ -93,7 +89,12 @@ def address(profile: SUTProfile, driver: Driver) -> str:
 
 def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:
     """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
-    the first-byte latency the gates' timeout derives from (into ``limits.measured``)."""
+    the first-byte latency the gates' timeout derives from (into ``limits.measured``).
+
+    A SUT that is unreachable, never calls the mock upstream, cannot be imported, raises before calling it
+    or hangs is such a SUT. A gateway or url SUT is warmed up, and its first-byte latency sets the gates'
+    timeout, since slow is not buffering.
+    """
     from harness.upstream import ClientSide
 
     canary = canary_case(profile)
