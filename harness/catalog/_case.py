@@ -1,9 +1,5 @@
-"""Expansion of a scenario's axes into concrete cases, and a case into upstream scripts.
-
-Rule: a case id is ``<scenario-id>[<dialect>:<variant>/<chunking>(/<perturbation>)(/nonstream)]`` and
-never changes for the same scenario file: expectation files and recordings key on it. A case's turns
-are its scenario's, salted with its routing token (``_salt``): its content is its own.
-"""
+"""The expansion of a scenario's axes into concrete cases, and of a case into upstream scripts. A case is the
+unit every run, expectation file and recording keys on, so its id and content are fixed here."""
 
 from __future__ import annotations
 
@@ -44,6 +40,8 @@ class Case:
     """The case's routing token (the same in every run: a hash of its id)."""
     _turns: tuple[TurnSpec, ...] = field(init=False, default=(), repr=False, compare=False)
 
+    # A case's turns are its scenario's, salted with its routing token by ``_salt``, so its content is its
+    # own.
     def __post_init__(self) -> None:
         token = token_for(self.id)
         object.__setattr__(self, "token", token)
@@ -51,6 +49,8 @@ class Case:
 
     @property
     def id(self) -> str:
+        """``<scenario-id>[<dialect>:<variant>/<chunking>(/<perturbation>)(/nonstream)]``, which never changes
+        for the same scenario file: expectation files and recordings key on it."""
         parts = [f"{self.dialect}:{self.variant}", self.chunking]
         if self.perturbation != "none":
             parts.append(self.perturbation)
