@@ -1,17 +1,6 @@
-"""Routing: which conversation an upstream request belongs to, read from the request itself.
-
-Rule: a request names its conversation by a routing token (``harness._routing``: what a token is and
-how a case's is derived) in the content gateways forward (the user message text, and the salt of the
-reasoning or answer the mock emits, which comes back in passback): gateways rewrite model names and
-drop unknown headers, but they forward the conversation. ``x-thinkwire-case`` may name a conversation
-too (a token or, for a server that knows them, a case id), where headers pass through.
-
-:class:`Routes` picks the conversation of a request: the named one; the only one when the request names
-none (unless routing is ``strict``: then several cases are in flight and a guess could be wrong); a
-chained Responses WebSocket turn by the conversation that produced the response it names. Any
-other token in the same request is *foreign*: another conversation's content in this one (cross-talk,
-recorded by ``dispatch``). A request that names no conversation in flight is the SUT's (a stray).
-"""
+"""Routing: which conversation an upstream request belongs to, read from the request itself. A request names
+its conversation by a routing token in the content gateways forward, because gateways rewrite model names
+and drop unknown headers but forward the conversation."""
 
 from __future__ import annotations
 
@@ -41,7 +30,13 @@ class Routes:
     ``resolve`` (optional) is asked for a conversation a request names that is not in the table (a
     server holding a whole catalog creates each case's state on first use). ``names`` remembers the
     conversation of every token ever added (bounded by the cases of a run), so a foreign token of a
-    case that already finished is still named."""
+    case that already finished is still named.
+
+    The token rides in the user message text and in the salt of the reasoning or answer the mock emits,
+    which comes back in passback; ``harness._routing`` says what a token is and how a case's is derived.
+    ``x-thinkwire-case`` may name a conversation too, where headers pass through: a token or, for a server
+    that knows them, a case id.
+    """
 
     def __init__(self, resolve: Callable[[str], ConversationState | None] | None = None) -> None:
         self._lock = threading.Lock()
@@ -79,6 +74,11 @@ class Routes:
         return None
 
     def pick(self, headers: tuple[tuple[str, str], ...], body: bytes) -> Routed:
+        """The conversation of a request: the named one; the only one when the request names none, unless
+        routing is ``strict``, when several cases are in flight and a guess could be wrong; for a chained
+        Responses WebSocket turn, the conversation that produced the response it names. Any other token in
+        the same request is foreign: another conversation's content in this one, cross-talk, which
+        ``dispatch`` records. A request that names no conversation in flight is the SUT's, a stray."""
         named = [v.strip() for k, v in headers if k.lower() == ROUTE_HEADER and v.strip()]
         found = list(dict.fromkeys([*named, *tokens_in(body)]))
         with self._lock:
