@@ -1,12 +1,7 @@
 """The front-door-grammar check: what the SUT sends its client follows the grammar of its front door's
-dialect, with the official SDKs' stream types as ground truth (openai ``ResponseStreamEvent`` and output
-item types, anthropic ``RawMessageStreamEvent``).
-
-Rule: the observers read the front door leniently, so that the other checks can still judge content,
-and say each protocol break they read past with a :class:`~harness.events.Notice`; this check turns the
-breaks into a FAIL with the notices as evidence. Termination, UTF-8 and framing notices belong to
-their own checks and are not read here.
-"""
+dialect, with the official SDKs' stream types as ground truth: openai ``ResponseStreamEvent`` and output
+item types, anthropic ``RawMessageStreamEvent``. The observers read the front door leniently so that the
+other checks can still judge content; this check turns the breaks they noticed into a FAIL."""
 
 from __future__ import annotations
 
@@ -32,6 +27,8 @@ GRAMMAR_BREAKS: dict[str, str] = {
 """Notice kinds that are grammar breaks of the front door, and what each means."""
 
 
+# Each protocol break an observer read past is a :class:`~harness.events.Notice`, the evidence here.
+# Termination, UTF-8 and framing notices belong to their own checks and are not read here.
 @check(
     "front-door-grammar",
     "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "

@@ -1,13 +1,7 @@
-"""The keepalive check: while the upstream is silent for longer than the client's read timeout (the
-scenario's ``client_read_timeout``), the SUT keeps its client's SSE stream alive.
-
-Rule: here a time figure decides a verdict, because the requirement is itself a deadline: the client
-of a proxy or an SDK gives up after its read timeout without a byte. Silence is read off the timeline
-(gaps between the upstream's writes of a turn), bytes are the client's reads (a comment line, a ping
-the SUT relayed and the response head all count), so a scripted silence well past the timeout and a
-keepalive well below it leave a wide margin. A front door that is not an SSE stream over HTTP (an
-in-process SDK, a CLI's stdout) has no read timeout to keep: N/A.
-"""
+"""The keepalive check: while the upstream is silent for longer than the client's read timeout, the scenario's
+``client_read_timeout``, the SUT keeps its client's SSE stream alive. Here a time figure decides a verdict,
+because the requirement is itself a deadline: the client of a proxy or an SDK gives up after its read
+timeout without a byte."""
 
 from __future__ import annotations
 
@@ -21,6 +15,9 @@ from harness.verdict import Finding, Verdict
 
 __all__: list[str] = []
 
+# Silence is read off the timeline, as gaps between the upstream's writes of a turn; bytes are the client's
+# reads, where a comment line, a ping the SUT relayed and the response head all count. A front door that is
+# not an SSE stream over HTTP, an in-process SDK or a CLI's stdout, has no read timeout to keep: N/A.
 _NAME = "keepalive"
 _CLOSING = ("end", "error")
 """Client entries that close its read of a turn (the last gap runs to them when no byte came after)."""

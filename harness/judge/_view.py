@@ -1,18 +1,5 @@
-"""The per-turn view every check reads: what the upstream sent, what the client got, and the *fate*
-of reasoning and text, computed once so that one cause is reported by one check.
-
-Rule: pure functions of (case, timeline). The fate decides attribution: reasoning that never reached
-the client is ``dropped`` (the delivery check says so once; dependent checks become N/A); reasoning
-found in the answer is ``moved`` (channel-separation); the opaque data of a redacted block shown as
-reasoning or answer text is ``exposed`` (channel-separation, in its own words); repeated is
-``duplicated`` (no-duplication); with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
-A turn the SUT itself failed (an exception, an error status or a broken stream the upstream never
-sent) is sut-error's alone. The view also holds the evidence the runner weighs
-(``harness.judge._evidence``): which turns reached the upstream and in which mode, the gates it
-reached, and whether the client observed anything at all. Another case's content in a turn (its
-routing token in the turn's upstream request or in what the client got: ``foreign``) is isolation's
-alone: the turn is judged by no content check.
-"""
+"""The per-turn view every check reads: what the upstream sent, what the client got, and the fate of reasoning
+and text. It is computed once, apart from the checks, so that one cause is reported by one check."""
 
 from __future__ import annotations
 
@@ -50,6 +37,12 @@ _EMPTY_TAGS = re.compile(
 """An emptied inline reasoning wrapper (the reasoning was moved out of it, the markup left behind)."""
 
 
+# The fate decides attribution. Reasoning that never reached the client is ``dropped``: the delivery check
+# says so once and dependent checks become N/A. Reasoning found in the answer is ``moved``,
+# channel-separation's; the opaque data of a redacted block shown as reasoning or answer text is
+# ``exposed``, channel-separation's in its own words; repeated is ``duplicated``, no-duplication's; with
+# U+FFFD where none was sent it is ``corrupted``, utf8-integrity's. A turn the SUT itself failed, with an
+# exception, an error status or a broken stream the upstream never sent, is sut-error's alone.
 def fate(expected: str, got: str, other_channel: str, other_expected: str = "") -> str:
     """``ok``, ``none`` (nothing expected, nothing got), ``dropped``, ``moved`` (went to the other
     channel), ``intruded`` (correct, plus the other channel's content), ``duplicated``, ``corrupted``,
@@ -204,6 +197,11 @@ class TurnView:
 
 @dataclass(slots=True)
 class CaseView:
+    """Pure functions of the case and its timeline build it. It also holds the evidence the runner weighs in
+    ``harness.judge._evidence``: which turns reached the upstream and in which mode, the gates it reached,
+    and whether the client observed anything at all. Another case's content in a turn, its routing token in
+    the turn's upstream request or in what the client got, is ``foreign`` and isolation's alone: the turn
+    is judged by no content check."""
     case: Any
     caps: Kind
     """What the SUT can do (its kind's capability record): checks ask it, never the kind's name."""
