@@ -28,9 +28,9 @@ def summaries_on(request: Mapping[str, Any], model: str = "") -> bool:
     return isinstance(cfg, Mapping) and cfg.get("thinking_summaries") == "auto"
 
 
-# The error body is the SDK's ``CreateInteractionClientErrorData``, ``{"error": {"code": <str>, "message":
-# ...}}``. Its ``code`` is a string: Google's numeric ``code`` of generateContent fails the SDK's
-# validation. A missing signature is 400 INVALID_ARGUMENT.
+# The error body is the SDK's ``CreateInteractionClientErrorData``:
+# ``{"error": {"code": <str>, "message": ...}}``. Its ``code`` is a string: Google's numeric ``code`` of
+# generateContent fails the SDK's validation. A missing signature is 400 INVALID_ARGUMENT.
 def error_body(status: int, message: str) -> bytes:
     return dumps_compact({"error": {"code": error_code(status), "message": message}}).encode()
 
