@@ -21,6 +21,7 @@ class Shape:
 
     Where reasoning rides is a :class:`Carrier`, defined with the other carriers in ``_carriers``; the rest
     is the role, finish and text deltas, the provider's envelope and usage fields, and where usage rides.
+    ``openai_chat.SHAPES`` holds one row per variant.
     """
 
     carrier: Carrier
