@@ -7,12 +7,16 @@ stream), so LiteLLM's own passback is what the upstream sees, and it only maps L
 canonical events. The LiteLLM model string is the one a LiteLLM user would pick for the case's
 upstream (:data:`MODELS`): by the provider it plays (Kimi: LiteLLM's moonshot provider, MiniMax: its
 minimax provider), else by its dialect and variant; Anthropic by the case's own model name (LiteLLM's
-cost map decides from it which models take adaptive thinking only).
+cost map decides from it which models take adaptive thinking only). Every conversation gets HTTP
+clients of its own (:class:`_Clients`, passed as LiteLLM's ``client=``), never LiteLLM's module-level
+cached one, and each turn closes the responses it opened (see :class:`_Clients`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -57,6 +61,108 @@ def _api_base(request: Any) -> str:
     return base if request.dialect == "anthropic-messages" else base + "/v1"
 
 
+_OPENAI_SDK = ("openai/", "moonshot/")
+"""LiteLLM providers whose chat completion goes through the openai SDK (litellm 1.108.7
+main.py:6113-6139 dispatches them to ``_complete_custom_openai``, which calls ``openai_chat_completions``
+at main.py:2656): their ``client=`` is an
+``openai.OpenAI``; every other route here (deepseek, hosted_vllm, openrouter, mistral, minimax,
+anthropic, the Responses API and its chat bridge) takes LiteLLM's own ``HTTPHandler``."""
+
+
+class _Clients:
+    """One conversation's HTTP clients, built as LiteLLM builds its own, and the responses they opened.
+
+    Why (measured on litellm 1.108.7, httpcore 1.0.9): a streamed response LiteLLM leaves open is
+    closed by the garbage collector, whenever a collection happens to run. On its chat-to-Responses
+    bridge that is every mid-stream error: the exception's traceback keeps the stream's iterators alive
+    in a reference cycle, and ``CustomStreamWrapper.close()`` would not close the response anyway (it
+    closes the iterator's ``http_response``, litellm_core_utils/streaming_handler.py:418-430 and
+    llms/base_llm/base_model_iterator.py:84-86, which completion_extras/litellm_responses_transformation/
+    handler.py:261-272 never sets; only llms/custom_httpx/llm_http_handler.py:1038 and 1180 do).
+    httpcore closes such a stream under its pool's lock (``PoolByteStream.close``,
+    _sync/connection_pool.py:409-420), a plain ``threading.Lock``; when the collection runs on a thread
+    that holds that lock in the same pool's ``handle_request`` (connection_pool.py:218-228), the thread
+    waits on itself forever (encode/httpcore#990). On LiteLLM's one cached module-level client that
+    hung the SUT thread and, the lock never released, every later case of the run (each to its
+    deadline). A thread thinkwire abandons at a deadline holds no pool lock by itself (httpcore
+    releases it before the network I/O, connection_pool.py:224-237), only its open connection; the
+    self-deadlocked thread is the one that holds it for good. So: a client per conversation (no pool
+    state shared across cases), every response a turn opened closed when the turn ends (after LiteLLM's
+    own close, so what LiteLLM delivered is unchanged), and the clients closed off the caller's thread,
+    bounded (a held pool lock cannot hang the run)."""
+
+    def __init__(self, api_base: str) -> None:
+        import importlib
+
+        handler: Any = importlib.import_module("litellm.llms.custom_httpx.http_handler")
+        self._api_base = api_base
+        self._opened: list[Any] = []
+        self._lock = threading.Lock()
+        self.http = handler.HTTPHandler(timeout=30)  # LiteLLM's own client (its transport, headers, cookies)
+        self._watch(self.http.client)
+        self._openai: Any = None
+
+    def _watch(self, client: Any) -> None:
+        hooks = dict(client.event_hooks)
+        client.event_hooks = {**hooks, "response": [*hooks.get("response", []), self._opened_one]}
+
+    def _opened_one(self, response: Any) -> None:
+        with self._lock:
+            self._opened.append(response)
+
+    def for_model(self, model: str) -> Any:
+        """The ``client=`` LiteLLM takes for this model's route."""
+        if not model.startswith(_OPENAI_SDK) or model.startswith("openai/responses/"):
+            return self.http
+        if self._openai is None:
+            import importlib
+
+            import openai
+
+            constants: Any = importlib.import_module("litellm.constants")
+            common: Any = importlib.import_module("litellm.llms.openai.common_utils")
+            http = common.BaseOpenAILLM._get_sync_http_client()  # what LiteLLM gives the openai SDK itself
+            self._watch(http)
+            self._openai = openai.OpenAI(
+                api_key="sk-thinkwire",
+                base_url=self._api_base,
+                http_client=http,
+                timeout=30,
+                max_retries=constants.DEFAULT_MAX_RETRIES,
+            )
+        return self._openai
+
+    def end_turn(self) -> None:
+        """Close what this turn's responses left open (on the SUT's thread, outside any request)."""
+        with self._lock:
+            opened, self._opened = self._opened, []
+        for response in opened:
+            with contextlib.suppress(Exception):
+                response.close()
+
+    def close(self) -> None:
+        """The conversation's end: its clients closed on a thread of their own, waited for 2 s at most."""
+
+        def shut() -> None:
+            self.end_turn()
+            for client in (self.http, self._openai):
+                with contextlib.suppress(Exception):
+                    if client is not None:
+                        client.close()
+
+        t = threading.Thread(target=shut, name="thinkwire-litellm-close", daemon=True)
+        t.start()
+        t.join(2.0)
+
+
+def _clients(request: Any) -> _Clients:
+    """The conversation's clients (``request.state``: the driver closes them when it ends)."""
+    clients: _Clients | None = request.state.get("litellm_clients")
+    if clients is None:
+        clients = request.state["litellm_clients"] = _Clients(_api_base(request))
+    return clients
+
+
 def _litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network fetch at import
     import importlib
@@ -64,7 +170,6 @@ def _litellm() -> Any:
     litellm: Any = importlib.import_module("litellm")  # an optional dependency (nox -s ecosystem)
     litellm.telemetry = False
     return litellm
-
 
 
 def _chat_history(request: Any) -> list[dict[str, Any]]:
@@ -115,9 +220,17 @@ def _entry(message: Any) -> dict[str, Any]:
 
 def litellm_completion(request: Any) -> Iterator[Event]:
     """``litellm.completion(stream=...)`` on the LiteLLM user's own message list."""
+    litellm = _litellm()
+    clients = _clients(request)
+    try:
+        yield from _completion_turn(request, litellm, clients.for_model(_model(request)))
+    finally:
+        clients.end_turn()
+
+
+def _completion_turn(request: Any, litellm: Any, client: Any) -> Iterator[Event]:
     from harness.dialects import CARRIERS, Reader
 
-    litellm = _litellm()
     history = _chat_history(request)
     kwargs: dict[str, Any] = {
         "model": _model(request),
@@ -125,6 +238,7 @@ def litellm_completion(request: Any) -> Iterator[Event]:
         "api_base": _api_base(request),
         "api_key": "sk-thinkwire",
         "timeout": 30,
+        "client": client,
         **dict(request.body),
     }
     tools = request.tools_json("openai-chat")
@@ -224,6 +338,14 @@ def litellm_responses(request: Any) -> Iterator[Event]:
     """``litellm.responses(stream=...)`` with reasoning summaries and encrypted content requested; the
     user's input list grows by each response's output items (LiteLLM's own passback)."""
     litellm = _litellm()
+    clients = _clients(request)
+    try:
+        yield from _responses_turn(request, litellm, clients.for_model(_model(request)))
+    finally:
+        clients.end_turn()
+
+
+def _responses_turn(request: Any, litellm: Any, client: Any) -> Iterator[Event]:
     items = _input_items(request)
     kwargs: dict[str, Any] = {
         "model": _model(request),
@@ -231,6 +353,7 @@ def litellm_responses(request: Any) -> Iterator[Event]:
         "api_base": _api_base(request),
         "api_key": "sk-thinkwire",
         "timeout": 30,
+        "client": client,
         "reasoning": {"effort": "medium", "summary": "auto"},
         "include": ["reasoning.encrypted_content"],
         "store": False,
