@@ -7,13 +7,13 @@ stream), so LiteLLM's own passback is what the upstream sees, and it only maps L
 canonical events. The LiteLLM model string is the one a LiteLLM user would pick for the case's
 upstream (:data:`MODELS`): by the provider it plays (Kimi: LiteLLM's moonshot provider, MiniMax: its
 minimax provider), else by its dialect and variant; Anthropic by the case's own model name (LiteLLM's
-cost map decides from it which models take adaptive thinking only). Every conversation gets HTTP
-clients of its own (:class:`_Clients`, passed as LiteLLM's ``client=``), never LiteLLM's module-level
-cached one, and each turn closes the responses it opened (see :class:`_Clients`).
+cost map decides from it which models take adaptive thinking only). Every call gets an HTTP client of
+its own (:class:`_Clients`, passed as LiteLLM's ``client=``), never LiteLLM's module-level cached one.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import threading
@@ -70,7 +70,7 @@ anthropic, the Responses API and its chat bridge) takes LiteLLM's own ``HTTPHand
 
 
 class _Clients:
-    """One conversation's HTTP clients, built as LiteLLM builds its own, and the responses they opened.
+    """One turn's HTTP client, built as LiteLLM builds its own (``client=``), and the responses it opened.
 
     Why (measured on litellm 1.108.7, httpcore 1.0.9): a streamed response LiteLLM leaves open is
     closed by the garbage collector, whenever a collection happens to run. On its chat-to-Responses
@@ -86,81 +86,92 @@ class _Clients:
     hung the SUT thread and, the lock never released, every later case of the run (each to its
     deadline). A thread thinkwire abandons at a deadline holds no pool lock by itself (httpcore
     releases it before the network I/O, connection_pool.py:224-237), only its open connection; the
-    self-deadlocked thread is the one that holds it for good. So: a client per conversation (no pool
-    state shared across cases), every response a turn opened closed when the turn ends (after LiteLLM's
-    own close, so what LiteLLM delivered is unchanged), and the clients closed off the caller's thread,
-    bounded (a held pool lock cannot hang the run)."""
+    self-deadlocked thread is the one that holds it for good.
 
-    def __init__(self, api_base: str) -> None:
+    So every LiteLLM call gets a client of its own, and no pool is used again after its turn: the
+    collector closing a stream LiteLLM left open can never wait on a lock its own thread holds. What
+    LiteLLM left open stays open while its case is observed (closing it then would hide LiteLLM's own
+    leak from the cancellation check: the Responses bridge to Anthropic keeps its upstream open after a
+    cancel); the conversation's clients are retired when it ends and closed, responses first, when the
+    next conversation starts (:func:`_close_retired`, off the caller's thread and bounded)."""
+
+    def __init__(self, api_base: str, model: str) -> None:
         import importlib
 
-        handler: Any = importlib.import_module("litellm.llms.custom_httpx.http_handler")
-        self._api_base = api_base
-        self._opened: list[Any] = []
-        self._lock = threading.Lock()
-        self.http = handler.HTTPHandler(timeout=30)  # LiteLLM's own client (its transport, headers, cookies)
-        self._watch(self.http.client)
-        self._openai: Any = None
-
-    def _watch(self, client: Any) -> None:
-        hooks = dict(client.event_hooks)
-        client.event_hooks = {**hooks, "response": [*hooks.get("response", []), self._opened_one]}
-
-    def _opened_one(self, response: Any) -> None:
-        with self._lock:
-            self._opened.append(response)
-
-    def for_model(self, model: str) -> Any:
-        """The ``client=`` LiteLLM takes for this model's route."""
+        self.opened: list[Any] = []
         if not model.startswith(_OPENAI_SDK) or model.startswith("openai/responses/"):
-            return self.http
-        if self._openai is None:
-            import importlib
-
+            handler: Any = importlib.import_module("litellm.llms.custom_httpx.http_handler")
+            self.client: Any = handler.HTTPHandler(timeout=30)  # LiteLLM's own (transport, headers)
+            self._http: Any = self.client.client
+        else:
             import openai
 
             constants: Any = importlib.import_module("litellm.constants")
             common: Any = importlib.import_module("litellm.llms.openai.common_utils")
-            http = common.BaseOpenAILLM._get_sync_http_client()  # what LiteLLM gives the openai SDK itself
-            self._watch(http)
-            self._openai = openai.OpenAI(
+            self._http = common.BaseOpenAILLM._get_sync_http_client()  # what LiteLLM gives the openai SDK
+            self.client = openai.OpenAI(
                 api_key="sk-thinkwire",
-                base_url=self._api_base,
-                http_client=http,
+                base_url=api_base,
+                http_client=self._http,
                 timeout=30,
                 max_retries=constants.DEFAULT_MAX_RETRIES,
             )
-        return self._openai
-
-    def end_turn(self) -> None:
-        """Close what this turn's responses left open (on the SUT's thread, outside any request)."""
-        with self._lock:
-            opened, self._opened = self._opened, []
-        for response in opened:
-            with contextlib.suppress(Exception):
-                response.close()
+        hooks = dict(self._http.event_hooks)
+        self._http.event_hooks = {**hooks, "response": [*hooks.get("response", []), self.opened.append]}
 
     def close(self) -> None:
-        """The conversation's end: its clients closed on a thread of their own, waited for 2 s at most."""
-
-        def shut() -> None:
-            self.end_turn()
-            for client in (self.http, self._openai):
-                with contextlib.suppress(Exception):
-                    if client is not None:
-                        client.close()
-
-        t = threading.Thread(target=shut, name="thinkwire-litellm-close", daemon=True)
-        t.start()
-        t.join(2.0)
+        """Every response it opened, then the client (each close takes the pool's lock in turn)."""
+        for response in self.opened:
+            with contextlib.suppress(Exception):
+                response.close()
+        with contextlib.suppress(Exception):
+            self.client.close()
 
 
-def _clients(request: Any) -> _Clients:
-    """The conversation's clients (``request.state``: the driver closes them when it ends)."""
-    clients: _Clients | None = request.state.get("litellm_clients")
-    if clients is None:
-        clients = request.state["litellm_clients"] = _Clients(_api_base(request))
-    return clients
+class _Conversation(list[_Clients]):
+    """A conversation's clients, one per turn (``request.state``: the driver closes it when the
+    conversation ends, which retires them; :func:`_close_retired` closes them after that case)."""
+
+    def close(self) -> None:
+        with _RETIRED_LOCK:
+            _RETIRED.extend(self)
+        self.clear()
+
+
+_RETIRED: list[_Clients] = []
+_RETIRED_LOCK = threading.Lock()
+
+
+def _close_retired() -> None:
+    """Close the clients of the conversations that have ended, on a thread of their own, waited for 2 s
+    at most (a pool lock held for good cannot hang the caller)."""
+    with _RETIRED_LOCK:
+        retired = _RETIRED[:]
+        _RETIRED.clear()
+    if not retired:
+        return
+
+    def shut() -> None:
+        for clients in retired:
+            clients.close()
+
+    t = threading.Thread(target=shut, name="thinkwire-litellm-close", daemon=True)
+    t.start()
+    t.join(2.0)
+
+
+atexit.register(_close_retired)
+
+
+def _client(request: Any, model: str) -> Any:
+    """This turn's ``client=`` for LiteLLM; a new conversation first closes those of the ended ones."""
+    conversation: _Conversation | None = request.state.get("litellm_clients")
+    if conversation is None:
+        _close_retired()
+        conversation = request.state["litellm_clients"] = _Conversation()
+    clients = _Clients(_api_base(request), model)
+    conversation.append(clients)
+    return clients.client
 
 
 def _litellm() -> Any:
@@ -221,11 +232,7 @@ def _entry(message: Any) -> dict[str, Any]:
 def litellm_completion(request: Any) -> Iterator[Event]:
     """``litellm.completion(stream=...)`` on the LiteLLM user's own message list."""
     litellm = _litellm()
-    clients = _clients(request)
-    try:
-        yield from _completion_turn(request, litellm, clients.for_model(_model(request)))
-    finally:
-        clients.end_turn()
+    yield from _completion_turn(request, litellm, _client(request, _model(request)))
 
 
 def _completion_turn(request: Any, litellm: Any, client: Any) -> Iterator[Event]:
@@ -338,11 +345,7 @@ def litellm_responses(request: Any) -> Iterator[Event]:
     """``litellm.responses(stream=...)`` with reasoning summaries and encrypted content requested; the
     user's input list grows by each response's output items (LiteLLM's own passback)."""
     litellm = _litellm()
-    clients = _clients(request)
-    try:
-        yield from _responses_turn(request, litellm, clients.for_model(_model(request)))
-    finally:
-        clients.end_turn()
+    yield from _responses_turn(request, litellm, _client(request, _model(request)))
 
 
 def _responses_turn(request: Any, litellm: Any, client: Any) -> Iterator[Event]:
