@@ -158,7 +158,8 @@ CHANGES: tuple[tuple[str, str], ...] = (
         "errors-cancellation/cancel-then-continue (new) on Anthropic: stream PASS, cleanup UNCLEAN, the "
         "leak its client-cancel row records (now with its cause: the iterator responses() returns there "
         "has no close()); on the interleaved variant UNCLEAN in one of two runs and clean in the other "
-        "(the open response is closed whenever Python's collector happens to run: recorded as seen). "
+        "(the open response is closed whenever Python's collector happens to run): recorded UNCLEAN by "
+        "hand, as 2 of 3 runs saw it (a regeneration keeps the row only when its run sees it). "
         + _INVALID
         + ". "
         + _ISSUE40,
