@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.docs import _agent_causes as _agents
+from tools.docs import _ecosystem_causes as _causes
 
 __all__ = ["KNOWN", "NODE_PACKAGES", "PACKAGES", "main"]
 
@@ -159,16 +160,6 @@ _PYDANTIC_FIELDS = (
     "ThinkingPart back in the field it came from: reasoning_details (OpenRouter's signatures: its 400; "
     "server-tool records) never comes back (its OpenRouterModel reads them: not this profile's class)"
 )
-_EMPTY_DS = ("tools-passback/deepseek-empty-reasoning*",)
-_PYDANTIC_EMPTY = (
-    "pydantic-ai 2.68.0's OpenAIChatModel (with the generic OpenAIProvider, this profile's, as for every "
-    "chat case here) makes no ThinkingPart of an empty reasoning_content (pydantic_ai/models/openai/"
-    "_chat_model.py:748 'if not reasoning: continue', streaming _chat_streaming.py:257), and its 'auto' "
-    "send-back backfills only a field some mapped assistant message already carries (_chat_model.py:"
-    "1178-1193; the 'field' backfill of :1151-1174 needs a profile's openai_chat_thinking_field): the "
-    "tool-call turn goes back without reasoning_content and DeepSeek V4 answers 400 (its DeepSeekProvider "
-    "sets that field, providers/deepseek.py:62-70, for the model names it knows)"
-)
 _PYDANTIC_MINIMAX = (
     "pydantic-ai 2.68.0's OpenAIChatModel reads reasoning from 'reasoning' or 'reasoning_content' only "
     "(pydantic_ai/models/openai/_chat_model.py:744, streaming _chat_streaming.py:253; neither file "
@@ -192,12 +183,8 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     "litellm-sdk-completion": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "langchain-deepseek": (
         (
-            _EMPTY_DS,
-            "langchain-deepseek 1.1.1 never writes reasoning_content back: its _get_request_payload "
-            "(langchain_deepseek/chat_models.py:350-383) keeps the messages langchain-openai makes, whose "
-            "assistant branch copies content, tool_calls and function_call only (langchain_openai/"
-            "chat_models/base.py:492); DeepSeek V4 needs the key on the tool-call turn even when the "
-            "reasoning is empty (400)",
+            _causes.EMPTY_DS,
+            _causes.DEEPSEEK_EMPTY,
             "",
         ),
         (
@@ -214,7 +201,7 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
     "pydantic-ai-openai-chat": (
-        (_EMPTY_DS, _PYDANTIC_EMPTY, ""),
+        (_causes.EMPTY_DS, _causes.PYDANTIC_EMPTY, ""),
         ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
         (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
         (_MD, _PYDANTIC_MINIMAX, ""),
@@ -345,19 +332,7 @@ KNOWN["pydantic-ai-anthropic"] = (
 )
 KNOWN["litellm-sdk-responses"] = (
     *KNOWN["litellm-sdk-responses"],
-    (
-        (
-            "errors-cancellation/client-cancel[[]anthropic-messages:*",
-            "errors-cancellation/cancel-then-continue[[]anthropic-messages:*",
-        ),
-        "litellm.responses() bridges a provider without a Responses API (here Anthropic) to chat and "
-        "returns a LiteLLMCompletionStreamingIterator (litellm 1.108.7 responses/"
-        "litellm_completion_transformation/handler.py:111 and 157), which defines no close() (streaming_"
-        "iterator.py:107; nor does its base, responses/streaming_iterator.py): a caller that stops reading "
-        "cannot close the chat stream it wraps (litellm_custom_stream_wrapper, :122), and the upstream "
-        "response stays open after the cancel",
-        "",
-    ),
+    (_causes.RESPONSES_CANCEL, _causes.LITELLM_RESPONSES_CLOSE, ""),
 )
 KNOWN["node-openai-chat"] = (
     *KNOWN["node-openai-chat"],
@@ -378,7 +353,7 @@ _PY_FRAMING = (
     (("sse-framing/unterminated*",), _agents.PY_CUT, ""),
 )
 KNOWN["pydantic-ai-agent-openai-chat"] = (
-    (_EMPTY_DS, _PYDANTIC_EMPTY, ""),
+    (_causes.EMPTY_DS, _causes.PYDANTIC_EMPTY, ""),
     ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
     (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
     (_MD, _PYDANTIC_MINIMAX, ""),
