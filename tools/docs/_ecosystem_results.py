@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.docs import _agent_causes as _agents
+from tools.docs import _ecosystem_causes as _causes
 
 __all__ = ["KNOWN", "NODE_PACKAGES", "PACKAGES", "main"]
 
@@ -67,6 +68,7 @@ _LEAK = (
 )
 _MM = "tools-passback/minimax-interleaved-thinking[[]"  # (fnmatch: "[[]" is a literal "[")
 _DETAILS_ROWS = (
+    "tools-passback/openrouter-detail-fragments*",
     "tools-passback/openrouter-server-tool-call*",
     "tools-passback/openrouter-signature-only*",
     "tools-passback/vllm-reasoning-field*",
@@ -179,6 +181,11 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     "litellm-sdk-completion": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "langchain-deepseek": (
         (
+            _causes.EMPTY_DS,
+            _causes.DEEPSEEK_EMPTY,
+            "",
+        ),
+        (
             ("tools-passback/*[openai-chat:reasoning_content*",),
             "langchain-deepseek never sends reasoning_content back on the tool-call "
             "turn (DeepSeek answers 400)",
@@ -192,6 +199,7 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
     "pydantic-ai-openai-chat": (
+        (_causes.EMPTY_DS, _causes.PYDANTIC_EMPTY, ""),
         ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
         (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
         (_MD, _PYDANTIC_MINIMAX, ""),
@@ -320,6 +328,10 @@ KNOWN["pydantic-ai-anthropic"] = (
         "",
     ),
 )
+KNOWN["litellm-sdk-responses"] = (
+    *KNOWN["litellm-sdk-responses"],
+    (_causes.RESPONSES_CANCEL, _causes.LITELLM_RESPONSES_CLOSE, ""),
+)
 KNOWN["node-openai-chat"] = (
     *KNOWN["node-openai-chat"],
     (
@@ -339,6 +351,7 @@ _PY_FRAMING = (
     (("sse-framing/unterminated*",), _agents.PY_CUT, ""),
 )
 KNOWN["pydantic-ai-agent-openai-chat"] = (
+    (_causes.EMPTY_DS, _causes.PYDANTIC_EMPTY, ""),
     ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
     (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
     (_MD, _PYDANTIC_MINIMAX, ""),
@@ -551,7 +564,8 @@ def _changes() -> list[str]:
 
     if not CHANGES:
         return []
-    rows = [f"- **{n}**: {why}." for n, why in CHANGES]
+    order = [name for name, _ in PACKAGES]
+    rows = [f"- **{n}**: {why}." for n, why in sorted(CHANGES, key=lambda c: order.index(c[0]))]
     return [f"What changed in {RERUN}:", "", *rows, "", COUNTS + ".", "", NOT_RERUN + ".", ""]
 
 
