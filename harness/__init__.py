@@ -1,9 +1,8 @@
 """thinkwire: a conformance test harness for LLM reasoning ("thinking") streams.
 
-``harness.__all__`` holds what users import: ``run`` and its results, SUT profiles, the mock upstream
-and its scripts, the dialects, and the whole error family. They are imported lazily, so that
-``import harness`` (and the pytest plugin) costs nothing until something is used.
-"""
+``harness.__all__`` holds what users import: ``run`` and its results, SUT profiles, the mock upstream and
+its scripts, the dialects, and the whole error family. The names load lazily, so ``import harness`` and the
+pytest plugin cost nothing until something is used."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""``thinkwire corpus fetch [--from BASE_URL] [--dir DIR]``: the command line of the corpus rebuild
-(flags and printed lines); the work is ``_corpus_fetch``.
-
-Rule: one line per file written, then ``wrote N file(s) to DIR``; every problem is a
-:class:`~harness._errors.ThinkwireError` the CLI prints as one line (exit 2).
-"""
+"""``thinkwire corpus fetch``: the command line of the corpus rebuild, its flags and printed lines. The work
+itself is ``_corpus_fetch``, so this module only parses and prints."""
 
 from __future__ import annotations
 
@@ -33,6 +29,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """It prints one line per file written, then ``wrote N file(s) to DIR``. Every problem is a
+    :class:`~harness._errors.ThinkwireError` the CLI prints as one line, with exit 2."""
     if not args.base.startswith(("http://", "https://")):
         raise FlagError(f"--from {args.base!r}: expected an http:// or https:// base URL")
     if args.dir:

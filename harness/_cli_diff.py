@@ -1,9 +1,5 @@
-"""``thinkwire diff OLD NEW``: the sub-command's arguments and what it prints and writes.
-
-Rule: reads two saved runs (never re-runs anything); prints the diff as text (or the Markdown with
-``--markdown -``), writes Markdown / JUnit XML on request; exit 1 when anything regressed, 2 when a run
-cannot be read (one line naming the file and the field).
-"""
+"""``thinkwire diff OLD NEW``: the sub-command's arguments and what it prints and writes. It reads two saved
+runs and never re-runs anything, so it lives apart from the run's command line."""
 
 from __future__ import annotations
 
@@ -37,6 +33,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The diff is printed as text, or as Markdown with ``--markdown -``; Markdown and JUnit XML are written
+    on request. The exit code is 1 when anything regressed and 2 when a run cannot be read, with one line
+    naming the file and the field."""
     try:
         d = diff_runs(load_run(args.old), load_run(args.new), str(args.old), str(args.new))
     except ResultsError as exc:

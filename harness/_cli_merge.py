@@ -1,4 +1,5 @@
-"""``thinkwire merge``: its flags and its run (the joining itself is ``harness.report.merge_shards``)."""
+"""``thinkwire merge``: its flags and its run. The joining itself is ``harness.report.merge_shards``, so this
+module only parses and prints."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Where ``thinkwire run`` writes: output paths checked before the first case, and the detail of a
-failure that stopped the run.
-
-Rule: a path that cannot be written is refused with one line before any case runs; the whole
-traceback and timeline of a preflight or start failure go where the one line says (printed with
-``-v``, or a file in ``--report DIR``), never lost.
-"""
+"""Where ``thinkwire run`` writes: output paths checked before the first case, and the detail of a failure
+that stopped the run. It is separate so that no run of minutes ends in a traceback about its report."""
 
 from __future__ import annotations
 
@@ -19,7 +14,10 @@ __all__ = ["check_output", "explained"]
 
 def check_output(flag: str, path: Path, *, directory: bool) -> None:
     """Can ``path`` (a directory, or a file) be written? Probed by creating what is missing, writing a
-    probe file in the directory, and removing both again."""
+    probe file in the directory, and removing both again.
+
+    A path that cannot be written is refused with one line before any case runs.
+    """
     import contextlib
     import os
     import tempfile
@@ -56,7 +54,11 @@ def check_output(flag: str, path: Path, *, directory: bool) -> None:
 
 def explained(args: argparse.Namespace, line: str, detail: str, name: str) -> str:
     """The one line of a failure that stopped the run, and where its whole traceback and timeline are:
-    printed above (``-v``), written to the report dir (``--report``), or how to get them."""
+    printed above (``-v``), written to the report dir (``--report``), or how to get them.
+
+    The whole traceback and timeline of a preflight or start failure go where the one line says: printed
+    with ``-v``, or a file in ``--report DIR``. They are never lost.
+    """
     if not detail:
         return line
     if args.verbose:

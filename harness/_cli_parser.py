@@ -1,8 +1,6 @@
-"""The ``thinkwire`` command line's grammar: every sub-command, its flags, their help and placeholders.
-
-Kept apart from ``harness.cli`` (which acts on the parsed flags) so that what a user can type is read in
-one place; sub-commands owned by another package add their own parser (``add_parser``) from here.
-"""
+"""The ``thinkwire`` command line's grammar: every sub-command, its flags, their help and placeholders. It is
+kept apart from ``harness.cli``, which acts on the parsed flags, so that what a user can type is read in
+one place. A sub-command owned by another package adds its own parser from here."""
 
 from __future__ import annotations
 
@@ -116,9 +114,9 @@ def _add_run_parser(sub: Any) -> None:
     )
     run.add_argument(
         "--front-door",
-        default="openai-chat",
         metavar="DIALECT",
-        help="dialect the SUT speaks (with --sut-cmd/--sut-url)",
+        help="dialect the SUT speaks (with --sut-cmd/--sut-url; default openai-chat), or the front door of "
+        "the built-in reference gateway to test (openai-chat, anthropic-messages, openai-responses)",
     )
     run.add_argument("--ready", metavar="URL", help="readiness URL (with --sut-cmd); default {url}/health")
     _add_claim_flags(run)

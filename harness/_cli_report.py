@@ -1,7 +1,5 @@
-"""``thinkwire report results.json``: re-render saved results as HTML, Markdown and/or JUnit XML.
-
-Rule: reads only results.json (never re-runs anything); with no output flag it prints the Markdown.
-"""
+"""``thinkwire report results.json``: saved results rendered again as HTML, Markdown or JUnit XML. It reads
+only results.json and never re-runs anything; with no output flag it prints the Markdown."""
 
 from __future__ import annotations
 

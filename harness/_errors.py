@@ -1,5 +1,5 @@
-"""The exception tree, so users can catch precisely. The classes marked * are defined where they are
-raised (they carry that layer's data) and re-exported from ``harness``.
+"""The exception tree, so users can catch precisely. The classes marked * are defined where they are raised,
+because they carry that layer's data, and ``harness`` re-exports them.
 
 ThinkwireError
  ├── DecodeError          bytes that a codec cannot decode (bad eventstream CRC, ...)

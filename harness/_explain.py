@@ -1,6 +1,6 @@
-"""Readable ``assert`` output for thinkwire objects: diffs (the pytest plugin's assertrepr hook), the
-short form of a list of case results (``assert not result.unexpected``: case, check, message, reproduce
-line), and the normalised form of a timeline (ids and times masked, channels kept) that snapshots store."""
+"""Readable ``assert`` output for thinkwire objects: diffs, the short form of case results, and the normalised
+timeline that snapshots store. It is separate so the pytest plugin and the snapshot extension share one way
+of showing a result."""
 
 from __future__ import annotations
 
@@ -43,7 +43,10 @@ def normalise_events(events: Iterable[Any]) -> list[str]:
 
 
 def normalise(obj: Any) -> list[str]:
-    """A timeline, a CaseResult, a RunResult or a sequence of events -> stable lines for snapshots."""
+    """A timeline, a CaseResult, a RunResult or a sequence of events -> stable lines for snapshots.
+
+    Ids and times are masked and channels kept, so two runs of the same case compare equal.
+    """
     from harness.timeline import Timeline
 
     if isinstance(obj, Timeline):
@@ -94,7 +97,10 @@ def case_lines(r: Any) -> list[str]:
 
 def results_repr(results: Sequence[Any]) -> str:
     """A list of case results on one line, as pytest shows it in a failed ``assert not ...``: how many,
-    then each case, its first reason and its reproduce line."""
+    then each case, its first reason and its reproduce line.
+
+    This is what ``assert not result.unexpected`` shows: case, check, message and the reproduce line.
+    """
     if not results:
         return "[]"
     parts = [
@@ -116,7 +122,10 @@ def _is_events(x: Any) -> bool:
 
 
 def explain_difference(left: Any, right: Any) -> list[str] | None:
-    """Lines for pytest when comparing event sequences, timelines or findings; None otherwise."""
+    """Lines for pytest when comparing event sequences, timelines or findings; None otherwise.
+
+    The pytest plugin's assertrepr hook calls this.
+    """
     from harness.timeline import Timeline
 
     if not (_is_events(left) and _is_events(right)) and not (

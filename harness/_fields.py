@@ -1,12 +1,5 @@
-"""The TOML files users write (scenarios, SUT profiles, expectations): one loader and one table-driven
-field checker, so that every file reports a mistake in the same words.
-
-Rule: a mistake is the caller's error class (:class:`~harness._errors.ScenarioError` or its
-:class:`~harness._errors.ProfileError`) naming the file, the field, the value (its type and repr) and a
-fix or the closest valid names. A table of :class:`Field` says what each key takes; types are checked
-for every key before any rule runs, so a file with a wrongly typed value never reaches a rule that
-would misread it. ``bool`` is never a number (TOML ``true`` is not 1 second).
-"""
+"""The TOML files users write, scenarios, SUT profiles and expectations, read by one loader and one
+table-driven field checker. Every file therefore reports a mistake in the same words."""
 
 from __future__ import annotations
 
@@ -134,7 +127,14 @@ def check_fields(
     data: Mapping[str, Any], fields: Mapping[str, Field], err: Err, *, unknown: str = "unknown field"
 ) -> None:
     """Every key known (``unknown``: what a key that is not is called) and of its type (in the file's
-    order), every required key present, then each field's rule (in the table's order)."""
+    order), every required key present, then each field's rule (in the table's order).
+
+    A mistake is the caller's error class, :class:`~harness._errors.ScenarioError` or its
+    :class:`~harness._errors.ProfileError`, naming the file, the field, the value with its type, and a fix
+    or the closest valid names. Types are checked for every key before any rule runs, so a file with a
+    wrongly typed value never reaches a rule that would misread it. ``bool`` is never a number: TOML
+    ``true`` is not 1 second.
+    """
     for key, value in data.items():
         spec = fields.get(key)
         if spec is None:

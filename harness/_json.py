@@ -1,8 +1,5 @@
-"""JSON in one place: orjson when installed (1.5-1.8x end to end), the stdlib otherwise.
-
-``dumps_compact`` keeps key order and uses no spaces (the OpenAI/Anthropic wire style);
-``dumps_spaced`` uses ``": "``/``","`` separators (Gemini's wire style).
-"""
+"""JSON in one place: orjson when installed, measured 1.5-1.8x faster end to end, and the stdlib
+otherwise. The hot paths use it, and the two wire styles of separators are spelled here once."""
 
 from __future__ import annotations
 
@@ -13,6 +10,7 @@ __all__ = ["JSONDecodeError", "dumps_compact", "dumps_spaced", "loads"]
 
 JSONDecodeError = json.JSONDecodeError
 
+# ``dumps_compact`` keeps key order and uses no spaces, the OpenAI and Anthropic wire style.
 try:  # pragma: no cover - depends on the environment
     import orjson as _orjson
 
@@ -35,4 +33,5 @@ except ImportError:  # pragma: no cover
 
 
 def dumps_spaced(obj: Any) -> str:
+    """JSON with ``": "`` and ``","`` separators, Gemini's wire style."""
     return json.dumps(obj, separators=(",", ": "), ensure_ascii=False)

@@ -1,6 +1,5 @@
-"""A package's names that load on first use (PEP 562): a process pays for a heavy import (httpx,
-respx, asyncio and h11, wsproto) only when it uses the name that needs it. The names stay in the
-package's ``__all__`` and, for type checkers, in an ``if TYPE_CHECKING:`` import."""
+"""A package's names that load on first use, by PEP 562. A process pays for a heavy import such as httpx,
+respx, asyncio with h11, or wsproto only when it uses a name that needs it."""
 
 from __future__ import annotations
 
@@ -13,7 +12,10 @@ __all__ = ["lazy_names"]
 
 
 def lazy_names(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
-    """The package's module ``__getattr__``: ``homes`` maps each lazy name to its submodule."""
+    """The package's module ``__getattr__``: ``homes`` maps each lazy name to its submodule.
+
+    The names stay in the package's ``__all__`` and, for type checkers, in an ``if TYPE_CHECKING:`` import.
+    """
 
     def __getattr__(name: str) -> Any:
         home = homes.get(name)

@@ -1,9 +1,5 @@
-"""A name -> definition registry for the kinds that data refers to: the checks and the driver kinds.
-
-An unknown name raises :class:`~harness._errors.UnknownName` with the closest known names (the dialect
-and variant lookups raise the same); a duplicate name is a programming error and raises ``TypeError``
-naming both definitions (respx's rule).
-"""
+"""A name-to-definition registry for the kinds that data refers to: the checks and the driver kinds. Every
+lookup fails the same way, so the CLI can print one line for all of them."""
 
 from __future__ import annotations
 
@@ -18,6 +14,9 @@ T = TypeVar("T")
 
 
 class Registry(Generic[T]):
+    """An unknown name raises :class:`~harness._errors.UnknownName` with the closest known names, as the
+    dialect and variant lookups do. A duplicate name is a programming error and raises ``TypeError`` naming
+    both definitions, respx's rule."""
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self._items: dict[str, T] = {}

@@ -1,9 +1,5 @@
-"""Signals during ``thinkwire run``: the first SIGINT or SIGTERM stops the run, later ones wait.
-
-Rule: the first one raises KeyboardInterrupt in the main thread (the runner turns it into a partial,
-``interrupted`` result after stopping every SUT); later ones, and any after ``disarm()``, are only
-remembered, so cleanup and the partial report are never cut short.
-"""
+"""Signals during ``thinkwire run``: the first SIGINT or SIGTERM stops the run, later ones wait. It is
+separate so that cleanup and the partial report are never cut short by a second signal."""
 
 from __future__ import annotations
 

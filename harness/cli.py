@@ -1,10 +1,6 @@
-"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff, merge.
-
-Rule: argument parsing and printing only (with the refusals a flag earns before anything starts, and
-SIGINT/SIGTERM turned into a partial report); every command calls the same public functions users can
-call from Python (``harness.run`` with the ``RunOptions`` its flags make ...). Exit code 0 only
-when no unexpected failure remains.
-"""
+"""The ``thinkwire`` command line: run, list, serve, record, replay, promote, report, diff, merge. It parses
+flags and prints, and every command calls the same public functions users can call from Python, such as
+``harness.run`` with the ``RunOptions`` its flags make."""
 
 from __future__ import annotations
 
@@ -141,6 +137,15 @@ def _no_match(patterns: Sequence[str] | None) -> str:
     return msg
 
 
+def _builtin_door(sut: str | None, door: str, faults: tuple[str, ...]) -> Any:
+    """``--front-door`` with a built-in SUT: its profile behind that door, the fault switches on."""
+    from harness.runner import BUILTIN, builtin_behind_door
+
+    if sut is not None and sut not in BUILTIN:
+        raise FlagError(f"--front-door {door}: with --sut, only for a built-in SUT ({', '.join(BUILTIN)})")
+    return builtin_behind_door(sut or "reference", door, faults)
+
+
 def _run_options(args: argparse.Namespace) -> RunOptions:
     """The run's settings from its flags (a bad value is a FlagError naming the flag)."""
     from harness.runner import RunOptions, command_profile, url_profile
@@ -148,13 +153,16 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
     if args.durations and not args.shard:
         raise FlagError("--durations: balances shards, so it needs --shard I/N (e.g. --shard 1/3)")
     sut: Any = args.sut
+    faults = tuple(args.fault)
     if args.sut_cmd:
-        sut = command_profile(args.sut_cmd, args.front_door, args.ready)
+        sut = command_profile(args.sut_cmd, args.front_door or "openai-chat", args.ready)
     elif args.sut_url:
-        sut = url_profile(args.sut_url, args.front_door)
+        sut = url_profile(args.sut_url, args.front_door or "openai-chat")
+    elif args.front_door:
+        sut, faults = _builtin_door(args.sut, args.front_door, faults), ()
     return RunOptions(
         sut=sut,
-        faults=tuple(args.fault),
+        faults=faults,
         strict=args.strict,
         expectations=args.expectations,
         timeout=args.timeout,
@@ -392,6 +400,8 @@ def _stored_reproduce(report: Path, case_id: str) -> str:
     raise FlagError(f"--report {report}: no case {case_id!r} in its results.json")
 
 
+# Exit code 0 only when no unexpected failure remains. A flag that earns a refusal is refused before
+# anything starts, and SIGINT or SIGTERM turns into a partial report.
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # the program itself (not embedded): detached SUT descendants are re-parented
         from harness.drivers import become_subreaper  # here, where they can be found

@@ -1,9 +1,6 @@
 """Canonical reasoning events: the one vocabulary every dialect, the mock upstream and the checks share.
-
-Rule: nothing here knows about a wire. Emitters turn these into frames, observers turn frames back into
-these, and checks judge sequences of these. Deltas carry an ``item`` key (the provider's item/block id or
-index, ``""`` when the wire has none) so that the same stream can be folded into ordered blocks.
-"""
+Nothing here knows about a wire; emitters turn these events into frames, observers turn frames back into
+them, and checks judge their sequences."""
 
 from __future__ import annotations
 
@@ -49,6 +46,8 @@ class Channel(StrEnum):
     META = "meta"
 
 
+# Deltas carry an ``item`` key, the provider's item or block id or index, or ``""`` when the wire has none,
+# so that the same stream can be folded into ordered blocks.
 @dataclass(frozen=True, slots=True)
 class ReasoningDelta:
     """A piece of visible reasoning (raw thinking text or a summary)."""

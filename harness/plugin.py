@@ -1,15 +1,6 @@
-"""The thinkwire pytest plugin (registered by entry point; imports thinkwire lazily).
-
-Fixtures: ``thinkwire_upstream`` (session: one mock upstream), ``mock_upstream`` (function: the same
-server, reset, with a fresh timeline), ``thinkwire_run`` (run cases against a callable, URL, command
-or profile: the same ``run()`` users call by hand), ``thinkwire_case`` (parametrised over
-``--thinkwire-cases``). Marker: ``@pytest.mark.thinkwire(**kwargs)`` -> kwargs of ``run()``.
-Options: ``--thinkwire-cases``, ``--thinkwire-strict``, ``--thinkwire-expectations``,
-``--thinkwire-report``. A failing test that ran cases through ``thinkwire_run`` gets two sections in
-its failure message: its unexpected cases (case, each reason, the reproduce line) and one swimlane SVG
-per case that did not pass (written under ``--thinkwire-report`` DIR/swimlanes, else under pytest's base
-temp dir). ``thinkwire_snapshot`` needs syrupy, and says so (``pip install 'thinkwire[pytest]'``).
-"""
+"""The thinkwire pytest plugin, registered by entry point and importing thinkwire lazily. Its fixtures and
+marker call the same ``run()`` users call by hand, so a test suite and the command line judge a SUT the
+same way."""
 
 from __future__ import annotations
 
@@ -33,6 +24,8 @@ _SVG_DIR = pytest.StashKey[Path]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """Options: ``--thinkwire-cases``, ``--thinkwire-strict``, ``--thinkwire-expectations``,
+    ``--thinkwire-report``. The marker ``@pytest.mark.thinkwire(**kwargs)`` passes its kwargs to ``run()``."""
     group = parser.getgroup("thinkwire", "thinkwire reasoning-stream conformance")
     group.addoption(
         "--thinkwire-cases",
@@ -152,7 +145,10 @@ def thinkwire_run(
     request: pytest.FixtureRequest, thinkwire_upstream: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Callable[..., RunResult]:
     """``thinkwire_run(cases=..., sut=..., **kw)`` -> RunResult, with the command-line options and the
-    ``thinkwire`` marker's kwargs applied (call arguments win)."""
+    ``thinkwire`` marker's kwargs applied (call arguments win).
+
+    ``thinkwire_case`` is parametrised over ``--thinkwire-cases`` for the same purpose.
+    """
     from harness.runner import run
 
     marker = request.node.get_closest_marker("thinkwire")
@@ -211,7 +207,10 @@ _NEEDS_SYRUPY = (
 @pytest.fixture
 def thinkwire_snapshot(request: pytest.FixtureRequest) -> Any:
     """syrupy's ``snapshot`` with thinkwire's normalised-timeline serializer (without syrupy: one line
-    saying what to install, not "fixture 'snapshot' not found")."""
+    saying what to install, not "fixture 'snapshot' not found").
+
+    It needs syrupy: ``pip install 'thinkwire[pytest]'``.
+    """
     import importlib.util
 
     if importlib.util.find_spec("syrupy") is None:
@@ -237,7 +236,12 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: Any, right: 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """A failing test that ran thinkwire cases: write the swimlane of each case that did not pass and
-    name the files in the failure message."""
+    name the files in the failure message.
+
+    The message gets two sections: the test's unexpected cases, with case, each reason and the reproduce
+    line, and one swimlane SVG per case that did not pass. The SVGs go under ``--thinkwire-report``
+    DIR/swimlanes, else under pytest's base temp dir.
+    """
     outcome = yield
     report = outcome.get_result()
     runs = item.stash.get(_ITEM_RUNS, None)

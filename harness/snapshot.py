@@ -1,9 +1,8 @@
-"""syrupy integration: snapshot what a SUT produced, as a normalised timeline (ids and times masked,
-channels kept), so a wrapper's regression suite catches any change in what its users would see.
+"""syrupy integration: snapshot what a SUT produced as a normalised timeline, so a wrapper's regression suite
+catches any change in what its users would see.
 
-Use the ``thinkwire_snapshot`` fixture: ``assert thinkwire_snapshot == result`` (a RunResult,
-CaseResult, Timeline or event list).
-"""
+Use the ``thinkwire_snapshot`` fixture: ``assert thinkwire_snapshot == result``, where the result is a
+RunResult, CaseResult, Timeline or event list."""
 
 from __future__ import annotations
 

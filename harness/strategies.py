@@ -1,8 +1,6 @@
-"""Hypothesis strategies for fuzzing your own SUT (public): chunkings, perturbations, wire variants,
-whole reasoning turns, and the cases of a scenario. Shrinking finds the minimal split that breaks it.
-
-Plural nouns, keyword-only arguments, bad arguments raise when the test runs (hypothesis' API style).
-"""
+"""Hypothesis strategies for fuzzing your own SUT: chunkings, perturbations, wire variants, whole reasoning
+turns, and the cases of a scenario. They are public so that shrinking finds the minimal split that breaks a
+user's SUT."""
 
 from __future__ import annotations
 
@@ -47,6 +45,8 @@ class Chunking:
         return self.split(b"".join(pieces))
 
 
+# Following hypothesis' API style: plural nouns, keyword-only arguments, and bad arguments raise when the
+# test runs.
 def sse_chunkings(*, max_cuts: int = 64) -> st.SearchStrategy[Chunking]:
     """How a byte stream is split into reads/writes."""
     if max_cuts < 0:

@@ -1,26 +1,6 @@
-"""The timeline: one monotonic clock, entries from both sides of the SUT.
-
-Rule: the mock upstream, the drivers and the cleanup watchers only *append* (a driver may move its
-client entries to the turn the upstream's requests say they belong to: :meth:`Timeline.retag`);
-checks only *read*.
-Times are ``time.monotonic_ns()`` of the harness process, so upstream writes and client reads compare
-directly. Entry kinds by side:
-
-* ``upstream``: ``request`` (info: method, path, headers, body bytes in ``data``, conn, turn),
-  ``rejected`` (info: status, rule, differences), ``write`` (``data``; info: tags, frame), ``gate-wait``,
-  ``gate-open``, ``gate-timeout`` (info: condition, withheld, seen), ``fault`` (info: fault),
-  ``disconnect`` (the SUT closed the upstream connection before the response ended),
-  ``response-end``, ``server-error`` (info: error, cause: ``sut`` for a request the conversation has
-  no script for or addressed to another dialect, ``harness`` for a mock-internal exception), ``mode``
-  (info: stream — what the upstream answered, asked_stream — what the request asked for, reasoning).
-* ``client``: ``request``, ``status`` (info: status, headers), ``chunk`` (``data``), ``event``
-  (``event``), ``end``, ``error`` (info: error, exception, traceback, where), ``cancel``, ``tool``
-  (info: name, arguments, result: a tool the SUT ran through ``SUTRequest.tool_functions``).
-* ``sut``: ``start`` (info: pid), ``ready``, ``exit`` (info: code), ``stderr`` (``data``),
-  ``child-exit`` (info: pid), ``dir-removed`` (info: path), ``dir-left`` (info: path),
-  ``process-left`` (info: pid, cmdline).
-* ``harness``: ``note`` (info: text), ``timeout``.
-"""
+"""The timeline: one monotonic clock, with entries from both sides of the SUT. The mock upstream, the drivers
+and the cleanup watchers only append and checks only read, so the evidence a verdict cites is what
+happened."""
 
 from __future__ import annotations
 
@@ -41,6 +21,8 @@ Side: TypeAlias = Literal["upstream", "client", "sut", "harness"]
 
 
 def now() -> int:
+    """``time.monotonic_ns()`` of the harness process, so upstream writes and client reads compare directly.
+    """
     return time.monotonic_ns()
 
 
@@ -83,7 +65,27 @@ class Timeline:
 
     ``Timeline(limit=N)`` is a ring: it keeps the N most recent entries and releases older ones (a
     long-lived server's record, read by nobody or only for its tail). A case's timeline has no limit:
-    its checks read all of it."""
+    its checks read all of it.
+
+    Writers only append; the one move is :meth:`retag`, a driver moving its client entries to the turn
+    the upstream's requests say they belong to. Entry kinds by side:
+
+    * ``upstream``: ``request`` (info: method, path, headers, body bytes in ``data``, conn, turn),
+      ``rejected`` (info: status, rule, differences), ``write`` (``data``; info: tags, frame), ``gate-wait``,
+      ``gate-open``, ``gate-timeout`` (info: condition, withheld, seen), ``fault`` (info: fault),
+      ``disconnect`` (the SUT closed the upstream connection before the response ended),
+      ``response-end``, ``server-error`` (info: error, cause: ``sut`` for a request the conversation has
+      no script for or addressed to another dialect, ``harness`` for a mock-internal exception), ``mode``
+      (info: stream, what the upstream answered; asked_stream, what the request asked for; reasoning).
+    * ``client``: ``request``, ``status`` (info: status, headers), ``chunk`` (``data``), ``event``
+      (``event``), ``end``, ``error`` (info: error, exception, traceback, where), ``cancel``, ``tool``
+      (info: name, arguments, result: a tool the SUT ran through ``SUTRequest.tool_functions``).
+    * ``sut``: ``start`` (info: pid), ``ready``, ``exit`` (info: code), ``stderr`` (``data``),
+      ``child-start`` (info: pid, cmdline), ``child-exit`` (info: pid), ``dir-created`` (info: path),
+      ``dir-removed`` (info: path, children_alive), ``dir-left`` (info: path), ``process-left`` (info:
+      pid, cmdline).
+    * ``harness``: ``note`` (info: text), ``timeout``.
+    """
 
     def __init__(self, limit: int | None = None) -> None:
         if limit is not None and limit < 1:

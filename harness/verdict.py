@@ -1,12 +1,5 @@
-"""Verdicts, findings and case results: the one results model every report renders.
-
-Two verdict axes per case (Autobahn's idea): ``stream`` (PASS / NON_STRICT / INFO / UNSUPPORTED / FAIL)
-and ``cleanup`` (PASS / UNCLEAN / FAIL); the harness status (OK / ERROR / TIMEOUT) is separate.
-
-Rule: what counts as failing is decided here, once: :func:`is_failure` for a verdict (FAIL and
-UNCLEAN always, NON_STRICT under ``strict``), :meth:`CaseResult.fails` for a case (also any status
-but OK); every other module asks these.
-"""
+"""Verdicts, findings and case results: the one results model every report renders. What counts as failing is
+decided here, once, and every other module asks :func:`is_failure` or :meth:`CaseResult.fails`."""
 
 from __future__ import annotations
 
@@ -37,6 +30,8 @@ class Verdict(StrEnum):
 
 
 class Axis(StrEnum):
+    """Each case has two verdict axes, Autobahn's idea: ``stream`` with PASS, NON_STRICT, INFO, UNSUPPORTED or
+    FAIL, and ``cleanup`` with PASS, UNCLEAN or FAIL. The harness status OK, ERROR or TIMEOUT is separate."""
     STREAM = "stream"
     CLEANUP = "cleanup"
 
@@ -96,7 +91,10 @@ class Finding:
 
 @dataclass(slots=True)
 class CaseResult:
-    """Everything known about one expanded case after it ran."""
+    """Everything known about one expanded case after it ran.
+
+    A case fails when a finding fails by :func:`is_failure`, or when its status is anything but OK.
+    """
 
     case_id: str
     scenario_id: str

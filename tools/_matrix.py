@@ -1,14 +1,6 @@
-"""The detection matrix: every fault switch of the reference SUTs, the check designed to catch it, and
-the cases that show it (the rows are data in ``_matrix_rows``; here they run); and the mutation score
-of the framing perturbations: per perturbation x dialect, which parser mutants (``sse-*`` /
-``jsonl-*`` switches) it kills. The test suite asserts each
-mutant is caught by its check and by no unrelated one, and that no perturbation kills nothing;
-``nox -s matrix`` writes both tables to docs/detection-matrix.md (``tools.docs._matrix``).
-
-A perturbed case *kills* a mutant when it fails against the mutant while the same case without the
-perturbation fails against the mutant no more than against the reference: the kill is the
-perturbation's, not the mutant's general brokenness.
-"""
+"""The detection matrix: every fault switch of the reference SUTs run against the check designed to catch it,
+and the mutation score of the framing perturbations. The rows are data in ``_matrix_rows``; here they run,
+and the test suite asserts on the results."""
 
 from __future__ import annotations
 
@@ -89,7 +81,13 @@ def _baseline(case: Case) -> Case:
 def mutation_score(
     cases: Sequence[Case] | None = None, mutants: Sequence[str] | None = None, sut: str = "reference"
 ) -> MutationScore:
-    """Run the perturbed cases and their unperturbed twins against each parser mutant."""
+    """Run the perturbed cases and their unperturbed twins against each parser mutant.
+
+    The score is per perturbation x dialect: which parser mutants, the ``sse-*`` and ``jsonl-*`` switches,
+    it kills, and no perturbation may kill nothing. A perturbed case kills a mutant when it fails against
+    the mutant while the same case without the perturbation fails against the mutant no more than against
+    the reference. The kill is then the perturbation's, not the mutant's general brokenness.
+    """
     cases = list(cases if cases is not None else mutation_cases())
     mutants = tuple(sorted(mutants if mutants is not None else PARSER_FAULTS))
     base = {c.id: _baseline(c) for c in cases}
@@ -114,6 +112,8 @@ def mutation_score(
 
 
 def detect(m: Mutant) -> tuple[RunResult, set[str]]:
+    """Each mutant must be caught by its check and by no unrelated one. ``nox -s matrix`` writes this table
+    and the mutation score to docs/detection-matrix.md through ``tools.docs._matrix``."""
     result = run(
         list(m.cases), sut=m.run_sut(), faults=m.run_faults(), expectations=None, keep_timelines="failures",
         strict=m.strict,

@@ -1,8 +1,5 @@
-"""The detection matrix's rows: every fault switch of the reference SUTs, the SUT that takes it, the
-check designed to catch it and the cases that show it (``tools._matrix`` runs them).
-
-Rule: data only. A row is caught when its designed check fails and no check outside ``also`` does.
-"""
+"""The detection matrix's rows: every fault switch of the reference SUTs, the SUT that takes it, the check
+designed to catch it and the cases that show it. They are data only; ``tools._matrix`` runs them."""
 
 from __future__ import annotations
 
@@ -51,7 +48,11 @@ class Mutant:
         return self.check in failing and not self.unrelated(failing)
 
 
-DOORS: dict[str, tuple[str, str]] = {"anthropic-messages": ("thinking", "/v1/messages")}
+DOORS: dict[str, tuple[str, str]] = {
+    "anthropic-messages": ("thinking", "/v1/messages"),
+    "gemini-interactions": ("summaries", "/v1/interactions"),
+    "openai-responses": ("summary", "/v1/responses"),
+}
 """The reference gateway's other front doors: dialect -> (the variant it answers in, its path)."""
 
 
@@ -60,6 +61,44 @@ def _c(*ids: str) -> tuple[str, ...]:
 
 
 CHAT = "openai-chat:reasoning_content/frames"
+
+# -- Responses bridges (issue 40): the gateway behind its Responses front door over chat and Anthropic
+# upstreams, and a Responses upstream's raw reasoning_text read by every reference SUT.
+_BRIDGE = _c(
+    f"ordering-duplication/responses-bridge[{CHAT}]",
+    "ordering-duplication/responses-bridge[anthropic-messages:thinking/frames]",
+)
+_BRIDGE_SIGNED = _c(
+    "tools-passback/responses-bridge-tool-turn[anthropic-messages:thinking/frames]",
+    "tools-passback/responses-bridge-tool-turn[openai-chat:reasoning_details/frames]",
+)
+_RAW_TEXT = _c(
+    "wire-variants/responses-reasoning-text[openai-responses:reasoning_text/frames]",
+    "wire-variants/responses-reasoning-text[openai-responses:vllm-parts/frames/nonstream]",
+)
+_BRIDGE_ROWS: tuple[Mutant, ...] = (
+    *(
+        Mutant(fault, "reference", "front-door-grammar", _BRIDGE, door="openai-responses")
+        for fault in (
+            "bridge-no-summary",
+            "bridge-done-last-delta",
+            "bridge-unannounced-reasoning",
+            "bridge-completed-drops-reasoning",
+        )
+    ),
+    Mutant(
+        "bridge-completed-drops-signature",
+        "reference",
+        "front-door-grammar",
+        _BRIDGE_SIGNED,
+        door="openai-responses",
+    ),
+    Mutant("drop-reasoning-text", "reference", "delivery", _RAW_TEXT),
+    Mutant("drop-reasoning-text", "reference-sdk", "delivery", _RAW_TEXT),
+    Mutant("drop-reasoning-text", "reference-cli", "delivery", _RAW_TEXT),
+)
+
+# A row is caught when its designed check fails and no check outside ``also`` does.
 MATRIX: tuple[Mutant, ...] = (
     Mutant(
         "drop-reasoning",
@@ -202,6 +241,24 @@ MATRIX: tuple[Mutant, ...] = (
         "reference",
         "passback",
         _c("tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]"),
+    ),
+    Mutant(  # Google: "Please use a valid role: user, model."
+        "gemini-tool-role",
+        "reference",
+        "request-contract",
+        _c(
+            "tools-passback/gemini-thought-signature[gemini:signature/frames]",
+            "tools-passback/gemini-parallel-calls[gemini:signature/frames]",
+        ),
+    ),
+    Mutant(  # DeepSeek: "insufficient tool messages following tool_calls message"
+        "note-between-tool-results",
+        "reference",
+        "request-contract",
+        _c(
+            f"tools-passback/deepseek-reasoning-content[{CHAT}]",
+            f"tools-passback/deepseek-three-turns[{CHAT}]",
+        ),
     ),
     Mutant(
         "mint-tool-ids",
@@ -641,5 +698,65 @@ MATRIX: tuple[Mutant, ...] = (
         "reference-cli",
         "error-propagation",
         _c("sse-framing/unterminated[anthropic-messages:thinking/frames/unterminated]"),
+    ),
+    Mutant(
+        "thought-signature-on-call",
+        "reference",
+        "passback",
+        _c(
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+            "tools-passback/gemini-interactions-signature-only[gemini-interactions:signature-only/frames]",
+        ),
+    ),
+    Mutant(
+        "thought-signature-on-call",
+        "reference-sdk",
+        "passback",
+        _c("tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames/nonstream]"),
+    ),
+    Mutant(
+        "drop-reasoning",
+        "reference",
+        "delivery",
+        _c(
+            "wire-variants/gemini-interactions-summaries[gemini-interactions:summaries/frames]",
+            "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]",
+        ),
+        door="gemini-interactions",
+    ),
+    Mutant(
+        "signature-after-step-stop",
+        "reference",
+        "front-door-grammar",
+        _c(
+            "wire-variants/gemini-interactions-summaries[gemini-interactions:summaries/frames]",
+            "wire-variants/gemini-interactions-signature-only[gemini-interactions:signature-only/frames]",
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+        ),
+        door="gemini-interactions",
+    ),
+    *_BRIDGE_ROWS,
+)
+
+# -- keeping a silent client stream alive (issue 40): an SSE comment on the chat door, ping on Anthropic's
+_SILENT = "keepalive/silent-reasoning"
+MATRIX += (
+    Mutant(
+        "no-keepalive",
+        "reference",
+        "keepalive",
+        _c(
+            f"{_SILENT}[openai-responses:summary/frames]",
+            f"{_SILENT}[anthropic-messages:thinking/frames]",
+            f"{_SILENT}[{CHAT}]",
+            "keepalive/silent-start[openai-responses:summary/frames]",
+        ),
+    ),
+    Mutant(
+        "no-keepalive",
+        "reference",
+        "keepalive",
+        _c(f"{_SILENT}[anthropic-messages:thinking/frames]", f"keepalive/silent-start[{CHAT}]"),
+        door="anthropic-messages",
     ),
 )

@@ -1,9 +1,5 @@
-"""Diff the verdicts of two sets of thinkwire results, case by case.
-
-Each argument is a results.json or a report directory holding one. For every case present in either set
-it compares the status, both axes and every check's verdict; it prints one line per difference and exits
-1 when there is any (0 when the verdicts are identical), so a refactor can prove it changed no verdict.
-"""
+"""Diff the verdicts of two sets of thinkwire results, case by case, so a refactor can prove it changed no
+verdict. Each argument is a results.json or a report directory holding one."""
 
 from __future__ import annotations
 
@@ -47,6 +43,8 @@ def diff(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]) ->
 
 
 def main(argv: list[str] | None = None) -> int:
+    """For every case present in either set it compares the status, both axes and every check's verdict. It
+    prints one line per difference and exits 1 when there is any, 0 when the verdicts are identical."""
     parser = argparse.ArgumentParser(prog="python -m tools.verdict_diff", description=__doc__)
     parser.add_argument("before", nargs="+", type=Path, help="results.json files or report dirs")
     parser.add_argument("--after", nargs="+", type=Path, required=True, help="the same, after the change")

@@ -1,8 +1,6 @@
-"""The catalog: scenario files, the cases they expand into, and the expectations a user holds them to.
-
-A new scenario is a TOML file under ``scenarios/``; this package reads it (``_scenario*``), expands its
-axes into cases (``_case``), and loads, selects and promotes them (``_catalog``, ``_promote``).
-"""
+"""The catalog: scenario files, the cases they expand into, and the expectations a user holds them to. It
+decides what could be run, before anything runs; the run and the judging live in other packages. A new
+scenario is a TOML file under ``scenarios/``."""
 
 from typing import TYPE_CHECKING
 

@@ -1,9 +1,5 @@
-"""Expansion of a scenario's axes into concrete cases, and a case into upstream scripts.
-
-Rule: a case id is ``<scenario-id>[<dialect>:<variant>/<chunking>(/<perturbation>)(/nonstream)]`` and
-never changes for the same scenario file: expectation files and recordings key on it. A case's turns
-are its scenario's, salted with its routing token (``_salt``): its content is its own.
-"""
+"""The expansion of a scenario's axes into concrete cases, and of a case into upstream scripts. A case is the
+unit every run, expectation file and recording keys on, so its id and content are fixed here."""
 
 from __future__ import annotations
 
@@ -11,6 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from harness._routing import token_for
 from harness.catalog._salt import salted
 from harness.catalog._scenario import ProviderHttpError, Scenario, TurnSpec
 from harness.dialects import LENIENT, Caps, Provider, get_dialect, provider_of
@@ -26,7 +23,7 @@ from harness.events import (
     Usage,
     assemble,
 )
-from harness.upstream import TOKENS, Conversation, Emit, HttpError, MidStreamError, Script, Step, token_for
+from harness.upstream import Conversation, Emit, HttpError, MidStreamError, Script, Step
 
 __all__ = ["Case", "expand", "expand_all", "matches", "rate_limit_headers", "select"]
 
@@ -43,14 +40,17 @@ class Case:
     """The case's routing token (the same in every run: a hash of its id)."""
     _turns: tuple[TurnSpec, ...] = field(init=False, default=(), repr=False, compare=False)
 
+    # A case's turns are its scenario's, salted with its routing token by ``_salt``, so its content is its
+    # own.
     def __post_init__(self) -> None:
         token = token_for(self.id)
         object.__setattr__(self, "token", token)
         object.__setattr__(self, "_turns", salted(self.scenario.turns, token))
-        TOKENS[token] = self.id
 
     @property
     def id(self) -> str:
+        """``<scenario-id>[<dialect>:<variant>/<chunking>(/<perturbation>)(/nonstream)]``, which never changes
+        for the same scenario file: expectation files and recordings key on it."""
         parts = [f"{self.dialect}:{self.variant}", self.chunking]
         if self.perturbation != "none":
             parts.append(self.perturbation)
@@ -100,7 +100,10 @@ class Case:
                 for st in answer:
                     if isinstance(st, ProviderHttpError):
                         body = dialect.error_body(st.status, st.message, st.code)
-                        steps.append(HttpError(st.status, body, headers=rate_limit_headers(self.dialect, st)))
+                        heads = rate_limit_headers(self.dialect, st) + dialect.error_headers(
+                            st.status, st.code
+                        )
+                        steps.append(HttpError(st.status, body, headers=heads))
                     else:
                         steps.append(st)
                 scripts.append(

@@ -1,11 +1,5 @@
-"""The catalog: the bundled scenario files, the corpus cases, and a team's own scenario directories.
-A corpus case (``recorded/corpus-NAME``, a manifest entry marked ``case = true``) is built from its corpus
-file as ``thinkwire promote`` builds a scenario (steps decoded from the recorded bytes, each turn replaying
-them), so that no recorded byte from another repository is part of the project.
-
-Rule: without a corpus (see :mod:`harness.recording._corpus`) the corpus cases are left out of the catalog
-and :func:`left_out` says which and why; a corpus whose files differ from the manifest is an error.
-"""
+"""The catalog: the bundled scenario files, the corpus cases, and a team's own scenario directories. Corpus
+cases are built from files outside the project, so this module also says which are left out and why."""
 
 from __future__ import annotations
 
@@ -61,7 +55,13 @@ def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> 
 
 
 def corpus_scenarios() -> list[Scenario]:
-    """The corpus cases, or [] when there is no corpus (then :func:`left_out` names them)."""
+    """The corpus cases, or [] when there is no corpus (then :func:`left_out` names them).
+
+    A corpus case, ``recorded/corpus-NAME``, comes from a manifest entry marked ``case = true``. It is
+    built from its corpus file as ``thinkwire promote`` builds a scenario, with steps decoded from the
+    recorded bytes and each turn replaying them, so that no recorded byte from another repository is part
+    of the project. A corpus whose files differ from the manifest is an error.
+    """
     return list(_build(locate())[0])
 
 

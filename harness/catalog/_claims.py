@@ -1,13 +1,5 @@
-"""Claims scope the catalog: a case the SUT does not claim (its upstream dialect, its stream mode, a
-variant none of its claimed providers sends) is left out before the run, counted by reason for the
-summary; it is never a verdict.
-
-Rule: what a SUT claims is its profile's ``dialects``, ``modes`` and ``providers`` (flags and a Python
-callable's own declaration filled in by ``RunOptions.resolve``); a variant's providers are
-``dialects._senders``'s. What is claimed but known not to work (``unsupported_variants``, a scenario
-not for the SUT's kind, a strict provider's rules outside ``providers``) stays a case, judged
-UNSUPPORTED by ``_case_run``.
-"""
+"""Claims scope the catalog: a case the SUT does not claim is left out before the run and counted by reason
+for the summary. Leaving out is never a verdict, so it happens here, before any case runs."""
 
 from __future__ import annotations
 
@@ -21,7 +13,20 @@ __all__ = ["left_out_reason", "scope", "setting_warnings"]
 
 
 def left_out_reason(case: Case, profile: SUTProfile) -> str:
-    """Why ``case`` is outside what the SUT claims ("" when it is inside): said once per group."""
+    """Why ``case`` is outside what the SUT claims ("" when it is inside): said once per group.
+
+    What a SUT claims is its profile's ``front_door`` (a scenario's ``front_doors`` is for SUTs that
+    speak one of them), ``dialects``, ``modes`` and ``providers``, with flags and a Python
+    callable's own declaration filled in by ``RunOptions.resolve``; a variant's providers are
+    ``dialects._senders``'s. What is claimed but known not to work stays a case, judged UNSUPPORTED by
+    ``_case_run``: ``unsupported_variants``, a scenario not for the SUT's kind, a strict provider's rules
+    outside ``providers``.
+    """
+    doors = case.scenario.front_doors
+    if doors and profile.front_door not in doors:
+        return f"front door {profile.front_door}: the case is for {', '.join(doors)} front doors only"
+    if doors and not profile.caps.at_url:
+        return f"no front door on the wire (its events are read as events): the case is for {doors[0]}"
     if profile.dialects is not None and case.dialect not in profile.dialects:
         return f"{case.dialect}: dialect not claimed (claimed: {', '.join(profile.dialects)})"
     mode = "stream" if case.stream else "nonstream"

@@ -1,5 +1,5 @@
-"""Per-SUT expectations (WPT-style): case id or glob -> expected verdicts, with a reason or link, so a
-CI gate can adopt the suite step by step. ``write_expectations`` regenerates one from a run.
+"""Per-SUT expectations, WPT-style: case id or glob to expected verdicts, with a reason or link, so a CI gate
+can adopt the suite step by step. ``write_expectations`` regenerates one from a run.
 
 File format (TOML)::
 

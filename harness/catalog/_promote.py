@@ -1,11 +1,5 @@
-"""``thinkwire promote CASSETTE --id ID``: a frame seen in the wild becomes a permanent case.
-
-Rule: the scenario's steps are the events the dialect observer decodes from the recorded bytes (the
-expectation); each turn replays the recorded exchange byte for byte (the original framing and chunk
-boundaries are the case's perturbation). The id is a relative slug path: the file lands inside the
-catalog or not at all; a cassette with no exchange, or with an exchange the recorder truncated, is
-refused.
-"""
+"""``thinkwire promote CASSETTE --id ID``: a frame seen in the wild becomes a permanent case. The recorded
+bytes become both the case's expectation and its replayed answer."""
 
 from __future__ import annotations
 
@@ -203,7 +197,14 @@ def promote(
     """Write the scenario for ``cassette_path`` as ``scenario_id`` under ``out`` (default: the catalog
     of a checkout). The cassette is copied beside the scenario file (``ID.jsonl``) and referenced
     relatively, unless it already lies in the checkout whose catalog is written (then the reference is
-    relative to the checkout, as the bundled ``recordings/`` are)."""
+    relative to the checkout, as the bundled ``recordings/`` are).
+
+    The scenario's steps are the events the dialect observer decodes from the recorded bytes, the
+    expectation. Each turn replays the recorded exchange byte for byte, so the original framing and chunk
+    boundaries are the case's perturbation. The id is a relative slug path: the file lands inside the
+    catalog or not at all. A cassette with no exchange, or with an exchange the recorder truncated, is
+    refused.
+    """
     import shutil
 
     from harness.catalog._scenario import load_scenario

@@ -1,14 +1,6 @@
-"""Per-case content: a case's routing token in its user messages and in what its upstream emits.
-
-Rule: every case carries its token (``harness.upstream._routing.token_for(case id)``) in every user
-message (so the mock can route the case's requests, through any gateway that forwards the
-conversation) and in the first reasoning of every turn (else at the end of its last answer text), so
-that each case's content is its own: another case's reasoning in this case's stream, or its passback
-in this case's request, names that case. The salt is the same in every run, serial or concurrent:
-the bytes, and so the verdicts, do not depend on what else is in flight. A leading ``<think>`` stays
-leading (text is salted at its end), a gate's or cancel's needle stays contiguous (reasoning is
-salted at its start), and recorded (replayed) bytes are never touched.
-"""
+"""Per-case content: a case's routing token in its user messages and in what its upstream emits. Each case's
+content is then its own, so another case's reasoning in this stream, or its passback in this request, names
+that case."""
 
 from __future__ import annotations
 
@@ -24,7 +16,16 @@ __all__ = ["salted"]
 
 
 def salted(turns: tuple[TurnSpec, ...], token: str) -> tuple[TurnSpec, ...]:
-    """``turns`` with ``token`` in each user message and in each turn's emitted content."""
+    """``turns`` with ``token`` in each user message and in each turn's emitted content.
+
+    The token is ``harness._routing.token_for(case id)``. It goes in every user message, so the
+    mock can route the case's requests through any gateway that forwards the conversation, and in the first
+    reasoning of every turn, else at the end of its last answer text. The salt is the same in every run,
+    serial or concurrent: the bytes, and so the verdicts, do not depend on what else is in flight.
+
+    A leading ``<think>`` stays leading because text is salted at its end, and a gate's or cancel's needle
+    stays contiguous because reasoning is salted at its start. Recorded, replayed bytes are never touched.
+    """
     return tuple(_turn(t, token) for t in turns)
 
 

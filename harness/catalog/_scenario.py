@@ -1,9 +1,5 @@
-"""Scenario files (TOML under ``scenarios/``; the path is the stable id) -> validated :class:`Scenario`.
-
-Rule: every mistake is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
-value and the closest valid keys (``harness._fields`` checks the top-level table, ``_scenario_turns``
-the turns, ``_scenario_expect`` the expected verdicts); nothing half-loaded escapes this module.
-"""
+"""Scenario files, TOML under ``scenarios/`` whose path is the stable id, read into a validated
+:class:`Scenario`. Nothing half-loaded escapes this module."""
 
 from __future__ import annotations
 
@@ -20,6 +16,7 @@ from harness.catalog._scenario_expect import expected_verdicts
 from harness.catalog._scenario_turns import ProviderHttpError, TurnSpec, parse_turns
 from harness.dialects import LENIENT
 from harness.drivers import KINDS as SUT_KINDS
+from harness.upstream import Pause
 
 __all__ = [
     "CATEGORIES",
@@ -67,8 +64,12 @@ class Scenario:
     gate_timeout: float = 1.0
     parity: bool = False
     sut_kinds: tuple[str, ...] = SUT_KINDS
+    front_doors: tuple[str, ...] = ()  # the SUT's front door must be one of them (empty: any)
     outcome: str = "answer"  # what the client must end with: "answer", "error" or "either"
     expect: Mapping[str, str] = field(default_factory=dict)  # axis/check -> verdict
+    client_read_timeout: float | None = None
+    """The read timeout of the SUT's client (a proxy's or an SDK's, in seconds): while the upstream is
+    silent for longer, the SUT must keep its client's stream alive (the keepalive check)."""
 
     def rules_for(self, dialect: str) -> str:
         return self.provider_rules.get(dialect, self.provider_rules.get("*", LENIENT))
@@ -79,6 +80,9 @@ class Scenario:
         return kind in self.sut_kinds
 
 
+# Every mistake in a file is a :class:`~harness._errors.ScenarioError` naming the file, the field, the bad
+# value and the closest valid keys. ``harness._fields`` checks the top-level table, ``_scenario_turns`` the
+# turns and ``_scenario_expect`` the expected verdicts.
 def catalog_dir() -> Path:
     """The bundled catalog: ``scenarios/`` of a source checkout, else the copy inside the wheel."""
     here = Path(__file__).resolve().parents[2] / "scenarios"
@@ -172,8 +176,14 @@ _FIELDS: dict[str, Field] = {
     "gate_timeout": Field((float, int), want="a number of seconds > 0", rule=_seconds_over_zero),
     "parity": Field(bool),
     "sut_kinds": Field(list, items=str, rule=one_of("SUT kind", lambda: SUT_KINDS)),
+    "front_doors": Field(
+        list,
+        items=str,
+        rule=_both(_not_empty("name at least one front door"), one_of("dialect", _dialect_names)),
+    ),
     "turns": Field(list, required=True, rule=_not_empty("give at least one [[turns]] table")),
     "expect": Field(dict),
+    "client_read_timeout": Field((float, int), want="a number of seconds > 0", rule=_seconds_over_zero),
 }
 """The top-level fields of a scenario file (``harness._fields`` checks types, then the rules)."""
 
@@ -208,9 +218,28 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
         gate_timeout=gate_timeout,
         parity=bool(data.get("parity", False)),
         sut_kinds=tuple(data.get("sut_kinds", SUT_KINDS)),
+        front_doors=tuple(data.get("front_doors", ())),
         outcome=_outcome(expect, err),
         expect=expected,
+        client_read_timeout=_read_timeout(data, turns, err),
     )
+
+
+def _read_timeout(data: Mapping[str, Any], turns: tuple[TurnSpec, ...], err: Err) -> float | None:
+    """``client_read_timeout``, which only a scenario whose upstream stays silent for longer (a
+    ``pause`` step) can put to the test."""
+    if "client_read_timeout" not in data:
+        return None
+    timeout = float(data["client_read_timeout"])
+    longest = max((s.seconds for t in turns for s in t.steps if isinstance(s, Pause)), default=0.0)
+    if longest <= timeout:
+        raise err(
+            "client_read_timeout",
+            f"no pause step is longer than the client's read timeout ({timeout:g}s; longest pause: "
+            f"{longest:g}s)",
+            "script a silence the timeout would cut, e.g. { pause = 4.0 } with client_read_timeout = 1.5",
+        )
+    return timeout
 
 
 def _variants(

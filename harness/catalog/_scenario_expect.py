@@ -1,11 +1,6 @@
-"""A scenario's ``expect`` verdicts (Autobahn's expected outcomes): validated when the file loads, held
-against each case's findings after it is judged.
-
-Rule: a verdict named here is one of its axis's verdicts, a check named here is a registered check;
-a verdict that differs is one FAIL finding, never a second report of a failure its own check made.
-This module knows a scenario only as its ``path`` and ``expect`` (it imports nothing of
-``_scenario``, which imports it to validate the file).
-"""
+"""A scenario's ``expect`` verdicts, Autobahn's expected outcomes: validated when the file loads, held against
+each case's findings after it is judged. It knows a scenario only as its ``path`` and ``expect``, because
+``_scenario`` imports it to validate the file."""
 
 from __future__ import annotations
 
@@ -33,7 +28,10 @@ class Expecting(Protocol):
 def expected_verdicts(expect: Mapping[str, Any], err: Err) -> dict[str, str]:
     """``expect.stream`` / ``expect.cleanup`` / ``expect.findings.<check>``: verdicts a correct SUT
     earns, validated against the verdicts of that axis and the registered check names (``outcome``,
-    the table's other key, is the scenario's to read)."""
+    the table's other key, is the scenario's to read).
+
+    A verdict named here is one of its axis's verdicts, and a check named here is a registered check.
+    """
     from harness.judge import CHECKS
     from harness.verdict import Verdict
 
@@ -70,7 +68,10 @@ def expect_findings(scenario: Expecting, findings: Sequence[Any]) -> list[Any]:
     """The scenario's ``expect`` verdicts held against a case's findings (Autobahn's expected outcomes):
     one FAIL finding ``scenario-expect`` naming each verdict that differs, unless the verdict found is
     itself a failure (its own check reports that). A check not among ``findings`` (parity, judged
-    after the pair) is not compared here."""
+    after the pair) is not compared here.
+
+    A verdict that differs is one FAIL finding, never a second report of a failure its own check made.
+    """
     from harness.verdict import Axis, Finding, Verdict, is_failure, worst
 
     if not scenario.expect:

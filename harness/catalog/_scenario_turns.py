@@ -1,11 +1,6 @@
-"""A scenario's ``[[turns]]``: each turn's fields and its ``steps`` (canonical events, gates, faults)
--> :class:`TurnSpec` with the upstream ``Step`` objects the mock serves.
-
-Rule: a step is a table with exactly one step key; each key has one reader (:data:`_READERS`, looked
-up by key: no if-chain). Every mistake is the caller's error naming ``turns[i].steps[j].<key>``, the
-value and the closest valid keys. An ``end`` is added unless the turn ends itself (a fault that ends
-the stream, a mid-stream error, an explicit ``end``).
-"""
+"""A scenario's ``[[turns]]``: each turn's fields and its ``steps`` of canonical events, gates and faults,
+read into :class:`TurnSpec` with the upstream ``Step`` objects the mock serves. Steps have many kinds, so
+their readers sit in a table of their own here."""
 
 from __future__ import annotations
 
@@ -166,7 +161,13 @@ def _gate(raw: Any, fld: str, default_timeout: float, err: Err) -> Gate:
 @dataclass(slots=True)
 class _Steps:
     """Reads one upstream answer's steps (``where``: their path, a turn's ``steps`` or one of its
-    failed ``attempts``): consecutive events gather into one ``Emit``, every other step stands alone."""
+    failed ``attempts``): consecutive events gather into one ``Emit``, every other step stands alone.
+
+    A step is a table with exactly one step key, and each key has one reader in :data:`_READERS`, looked up
+    by key. Every mistake is the caller's error naming ``turns[i].steps[j].<key>``, the value and the
+    closest valid keys. An ``end`` is added unless the turn ends itself with a fault that ends the stream,
+    a mid-stream error or an explicit ``end``.
+    """
 
     where: str
     gate_timeout: float
@@ -254,6 +255,14 @@ class _Steps:
     def gate(self, st: Mapping[str, Any], sw: str) -> None:
         self.alone(_gate(st["gate"], f"{sw}.gate", self.gate_timeout, self.err))
 
+    def open(self, st: Mapping[str, Any], sw: str) -> None:
+        """``{ open = true }``: the frames that open the stream (response.created and
+        response.in_progress, message_start, a first chunk), before any event: what a provider sends
+        at once when the model then reasons silently."""
+        if st["open"] is not True:
+            raise self.err(f"{sw}.open", f"expected true, got {shown(st['open'])}")
+        self.alone(Emit(()))
+
     def pause(self, st: Mapping[str, Any], sw: str) -> None:
         self.alone(Pause(seconds(st["pause"], f"{sw}.pause", self.err)))
 
@@ -313,6 +322,7 @@ _READERS: dict[str, Callable[[_Steps, Mapping[str, Any], str], None]] = {
     "usage": _Steps.usage,
     "end": _Steps.end,
     "gate": _Steps.gate,
+    "open": _Steps.open,
     "pause": _Steps.pause,
     "error": _Steps.error,
     "http_error": _Steps.http_error,

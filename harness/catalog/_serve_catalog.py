@@ -1,11 +1,5 @@
-"""``thinkwire serve --catalog``: the whole catalog (or the cases ``--cases`` selects, from
-``--scenarios-dir DIR`` or the bundled one) as one shared mock upstream for other test suites.
-
-Rule: every case is served as its conversation would be in a run (its salted content, its provider
-rules' strict validation, its chunking and faults), without gates; what ``GET /_thinkwire/cases``
-lists for a case is what a client needs to call it: the upstream path, the dialect and variant,
-streaming or not, the first user message. The serving itself is ``harness.upstream``'s.
-"""
+"""``thinkwire serve --catalog``: the whole catalog, or the cases ``--cases`` selects, as one shared mock
+upstream for other test suites. It builds the cases; the serving itself is ``harness.upstream``'s."""
 
 from __future__ import annotations
 
@@ -33,7 +27,13 @@ __all__ = ["scenario_conversation", "serve_catalog", "shared_cases"]
 
 def shared_cases(patterns: Sequence[str] | None = None, root: Path | None = None) -> list[SharedCase]:
     """The cases ``patterns`` select (all when None) from the catalog at ``root`` (the bundled one
-    when None), as the shared mock serves them."""
+    when None), as the shared mock serves them.
+
+    Every case is served as its conversation would be in a run, with its salted content, its provider
+    rules' strict validation, its chunking and faults, but without gates. What ``GET /_thinkwire/cases``
+    lists for a case is what a client needs to call it: the upstream path, the dialect and variant,
+    streaming or not, the first user message. The catalog is ``--scenarios-dir DIR``, or the bundled one.
+    """
     cases = select(expand_all(load_catalog(root)), patterns)
     return [SharedCase(c.id, without_gates(c.conversation()), _info(c)) for c in cases]
 

@@ -1,5 +1,6 @@
-"""Sans-IO byte codecs: the :class:`Frame` a dialect emits; SSE, JSONL/NDJSON, AWS eventstream; encoders
-with perturbations; chunkers."""
+"""The byte codecs, sans-IO: frames, the SSE, JSONL, JSON-array and AWS eventstream encoders and decoders,
+framing perturbations and chunkers. Nothing here opens a socket or reads a clock, so every other layer can
+feed these codecs bytes split any way it likes."""
 
 from typing import TYPE_CHECKING
 

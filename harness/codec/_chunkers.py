@@ -1,7 +1,5 @@
-"""Named chunkers: per-frame byte pieces -> the exact list of socket writes.
-
-Rule: the concatenation of the writes always equals the concatenation of the pieces; no write is empty.
-"""
+"""Named chunkers, which turn a stream's byte pieces into the exact list of socket writes. They live apart
+from the encoders because how bytes are cut is a choice of the test, not of the wire."""
 
 from __future__ import annotations
 
@@ -10,6 +8,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 __all__ = ["CHUNKERS", "PARAMETRISED", "Chunker", "cut", "get_chunker"]
 
+# A chunker never adds, drops or reorders a byte: its writes join to the pieces joined, and no write is
+# empty.
 Chunker = Callable[[Sequence[bytes]], list[bytes]]
 """Takes the per-frame pieces; a single ``bytes`` is accepted as one piece."""
 

@@ -1,8 +1,5 @@
-"""Frames -> bytes for each transport (``sse``, ``jsonl``, ``eventstream``), with a named perturbation.
-
-Rule: one byte string per frame, in frame order; a perturbation may add pieces of its own (a split
-BOM's first byte); :func:`encode_pieces` says which frame each piece carries.
-"""
+"""Frames to bytes for each transport, with a named perturbation applied. Emitters produce frames and
+never pick a framing; this module applies the transport's framing and the perturbation."""
 
 from __future__ import annotations
 
@@ -31,5 +28,8 @@ def encode_frames(
 
     Raises ``ValueError`` for an unknown transport or perturbation, or one that makes no sense for the
     transport (``eventstream`` takes only ``none``).
+
+    The result is one byte string per frame, in frame order. A perturbation may add pieces of its own, such
+    as the first byte of a split BOM; :func:`encode_pieces` says which frame each piece carries.
     """
     return [data for _, data in perturb(frames, transport, perturbation, start=start, end=end)]

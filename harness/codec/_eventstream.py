@@ -1,8 +1,5 @@
-"""Sans-IO AWS event-stream codec (``application/vnd.amazon.eventstream``): encoder and decoder.
-
-Rule 1: bytes in, messages out, no sockets and no clocks. Rule 2: unlike SSE this framing cannot be
-recovered once broken, so a bad prelude, CRC or header raises :class:`harness._errors.DecodeError`.
-"""
+"""The AWS event-stream codec, ``application/vnd.amazon.eventstream``, in both directions and sans-IO. It is
+separate from SSE because its framing is binary and cannot be recovered once broken."""
 
 from __future__ import annotations
 
@@ -122,6 +119,9 @@ class EventStreamDecoder:
 
     Raises :class:`~harness._errors.DecodeError` on a corrupt prelude, a CRC mismatch, bad headers or
     (at :meth:`end`) a truncated message. After an error every later call raises the same error.
+
+    Unlike SSE, a broken event-stream has no next line to resync on, so the decoder raises instead of
+    recording an anomaly.
     """
 
     __slots__ = ("_buf", "_error", "_offset")

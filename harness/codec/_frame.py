@@ -1,9 +1,5 @@
-"""The frame: one protocol message before transport encoding, what a dialect's emitter produces and
-the transport encoders (SSE, JSONL, eventstream) turn into bytes.
-
-Rule: a frame is data (what the wire says and what it means); codecs never look inside ``data``
-beyond their transport, dialects never encode bytes.
-"""
+"""The frame: one protocol message before transport encoding. Dialect emitters produce frames and the
+transport encoders turn them into bytes, so neither side needs to know the other."""
 
 from __future__ import annotations
 
@@ -21,6 +17,9 @@ class Frame:
     ``tags`` say what the frame means, for gates, faults and checks: ``reasoning``, ``reasoning-done``
     (finishes a reasoning item/block), ``text``, ``tool``, ``usage``, ``repeat`` (repeats text already
     streamed, e.g. ``*.done``), ``terminal`` (the stream's proper end), ``error``, ``start``.
+
+    A frame is data: what the wire says and what it means. Codecs never look inside ``data`` beyond their
+    transport, and dialects never encode bytes.
     """
 
     data: str

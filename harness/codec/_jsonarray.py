@@ -1,11 +1,5 @@
-"""Sans-IO streamed JSON array codec: what Gemini's ``streamGenerateContent`` answers without
-``?alt=sse`` (``[{...}\\n,\\r\\n{...}\\n]``, each element pretty-printed with a 2-space indent).
-
-Rule 1: bytes in (any split), element texts out as soon as each element's closing brace arrives; the
-structural characters are ASCII, so a split UTF-8 sequence never matters. Rule 2: never raise: a
-stream that is not an array, bytes after its ``]`` or an array cut before its ``]`` are recorded in
-:attr:`JSONArrayDecoder.anomalies` (``not-an-array``, ``data-after-end``, ``unterminated``).
-"""
+"""The streamed JSON array codec, sans-IO: what Gemini's ``streamGenerateContent`` answers without
+``?alt=sse``. It has its own module because array framing is neither SSE nor JSON lines."""
 
 from __future__ import annotations
 
@@ -27,7 +21,16 @@ def encode_json_array_element(data: str, *, first: bool) -> bytes:
 
 
 class JSONArrayDecoder:
-    """Feed bytes; get the texts of the array's elements completed so far."""
+    """Feed bytes; get the texts of the array's elements completed so far.
+
+    The real API sends ``[{...}\\n,\\r\\n{...}\\n]``, each element pretty-printed with a 2-space indent.
+    Bytes may arrive in any split, and an element's text comes out as soon as its closing brace arrives;
+    the structural characters are ASCII, so a split UTF-8 sequence never matters.
+
+    The decoder never raises. A stream that is not an array, bytes after its ``]`` and an array cut before
+    its ``]`` are recorded in :attr:`anomalies` as ``not-an-array``, ``data-after-end`` and
+    ``unterminated``.
+    """
 
     __slots__ = ("_buf", "_depth", "_escape", "_in_string", "_start", "_state", "anomalies")
 

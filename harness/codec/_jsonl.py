@@ -1,8 +1,5 @@
-"""Sans-IO JSONL / NDJSON codec: records split on LF only.
-
-Rule: U+2028, U+2029, VT, FF and lone CR inside a record never split it (pi's docs: Node's readline
-and Python's ``str.splitlines`` get this wrong); one CR before the LF is stripped.
-"""
+"""The JSONL and NDJSON codec, sans-IO: records split on LF only. It is separate from SSE because
+line-delimited JSON has its own splitting rules, which common readers get wrong."""
 
 from __future__ import annotations
 
@@ -12,7 +9,11 @@ __all__ = ["JSONLDecoder", "encode_jsonl"]
 
 
 class JSONLDecoder:
-    """Feed bytes in any split; get complete lines (as ``str``, without the line end)."""
+    """Feed bytes in any split; get complete lines (as ``str``, without the line end).
+
+    U+2028, U+2029, VT, FF and a lone CR inside a record never split it; pi's docs warn that Node's
+    readline and Python's ``str.splitlines`` get this wrong. One CR before the LF is stripped.
+    """
 
     __slots__ = ("_buf", "anomalies", "unterminated")
 

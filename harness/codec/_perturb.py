@@ -1,12 +1,5 @@
-"""Named framing perturbations: the same frames spelled the odd ways real upstreams spell them.
-
-Rule: a perturbation is ``lossless`` when the WHATWG (or LF-only JSONL) decoding of the perturbed
-stream yields exactly the events of the plain one (``bom`` may fold a bare chat role chunk into the
-next chunk: one SSE event fewer, the same canonical events); it lists the transports it makes sense
-for. Each is placed where a deviating parser loses something a check compares (its blast radius): a
-BOM in front of a first frame that carries content, no-space on the first and the last frame,
-keep-alive comments before the first frame and between reasoning frames, the last frame unterminated.
-"""
+"""Named framing perturbations: the same frames spelled the odd ways real upstreams spell them. They sit apart
+from the plain encoders so that every oddity is one named, listed choice."""
 
 from __future__ import annotations
 
@@ -28,6 +21,14 @@ _COMMENTS = ("keep-alive", "OPENROUTER PROCESSING")
 
 @dataclass(frozen=True, slots=True)
 class Perturbation:
+    """A perturbation is ``lossless`` when the WHATWG decoding, or LF-only JSONL decoding, of the perturbed
+    stream yields exactly the events of the plain one. ``bom`` counts as lossless although it may fold a
+    bare chat role chunk into the next chunk: one SSE event fewer, the same canonical events. Each
+    perturbation lists the transports it makes sense for.
+
+    Each is placed where a deviating parser loses something a check compares, its blast radius: a BOM in
+    front of a first frame that carries content, no space on the first and the last frame, keep-alive
+    comments before the first frame and between reasoning frames, the last frame unterminated."""
     name: str
     description: str
     lossless: bool

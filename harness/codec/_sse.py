@@ -1,9 +1,5 @@
-"""Sans-IO Server-Sent Events decoder following the WHATWG event-stream interpretation.
-
-Rule 1: bytes in, events out; no sockets, no clocks. Rule 2: never raise on input: whatever the spec
-says to ignore is ignored, and whatever a check may care about (BOM, invalid UTF-8, an unterminated
-final event, a partial last line) is recorded in :attr:`SSEDecoder.anomalies`.
-"""
+"""The Server-Sent Events decoder, sans-IO, following the WHATWG event-stream interpretation. Every
+dialect observer reads SSE through it, so streams are parsed one way."""
 
 from __future__ import annotations
 
@@ -46,6 +42,10 @@ class SSEDecoder:
 
     Cost is linear in the input however it is split: a partial line is kept as a list of pieces and
     only new bytes are scanned; ``data`` values are kept as bytes and decoded once per event.
+
+    The decoder never raises on input. Whatever the spec says to ignore is ignored, and whatever a check
+    may care about is recorded in :attr:`anomalies`: a BOM, invalid UTF-8, an unterminated final event, a
+    partial last line.
     """
 
     __slots__ = (

@@ -1,8 +1,5 @@
-"""Sans-IO Server-Sent Events encoder: one event -> the bytes of one block, in a chosen framing.
-
-Rule: every framing it can produce decodes (WHATWG) to the same event, except ``multiline`` JSON, which
-rejoins to *equivalent* JSON (LFs inserted between tokens, never inside a string).
-"""
+"""The Server-Sent Events encoder, sans-IO: one event to the bytes of one block, in a chosen framing. It lives
+beside the decoder's module, not in it, because the mock writes SSE and the observer reads it."""
 
 from __future__ import annotations
 
@@ -79,6 +76,10 @@ class SSEEncoder:
     b'data: {"a":1}\\n\\n'
     >>> SSEEncoder(SSEFraming(eol="mixed", space=False)).encode("x", event="ping")
     b'event:ping\\r\\ndata:x\\r\\n\\n'
+
+    Every framing it produces decodes, by WHATWG rules, to the same event. The one exception is
+    ``multiline`` JSON, which rejoins to equivalent JSON: LFs are inserted between tokens, never inside a
+    string.
     """
 
     __slots__ = ("_blank", "_eol", "_plain", "framing")

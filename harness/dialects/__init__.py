@@ -1,10 +1,6 @@
-"""Provider dialects: emit, observe and strictly validate every reasoning wire variant.
-
-To add a dialect: write ``harness/dialects/<name>.py`` with a subclass of
-:class:`~harness.dialects._base.Dialect` (its instance ``DIALECT``; override the optional hooks your
-provider does differently) and add its module to ``DIALECT_MODULES`` in ``_registry.py``. An unknown
-dialect or variant name raises :class:`~harness._errors.UnknownName`.
-"""
+"""Provider dialects, a subpackage or module per provider wire: each emits, observes and strictly validates
+every reasoning wire variant of its provider. The package is separate so that the mock, the drivers and the
+checks meet a provider through one interface and never through its bytes."""
 
 from typing import TYPE_CHECKING
 
@@ -53,6 +49,10 @@ __all__ = [
     "check_variant",
 ]
 
+# To add a dialect, write a package ``harness/dialects/<name>/``, or one module for a small wire, with a
+# subclass of :class:`~harness.dialects._base.Dialect` whose instance is ``DIALECT``; override the optional
+# hooks the provider does differently, and add the module to ``DIALECT_MODULES`` in ``_registry.py``. An
+# unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
 from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect
 
 __all__ += ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]

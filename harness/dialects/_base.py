@@ -1,14 +1,6 @@
-"""The contract every provider dialect fulfils, as base classes whose optional hooks have defaults
-(httpx's ``BaseTransport`` is the model): :class:`Dialect` (routing data, emitter, observer, request
-codec, provider rules), :class:`Emitter` and :class:`ProviderRules`; and the pieces the dialect modules
-share (:class:`EmitterLoop`, :func:`check_variant`, :func:`json_body` ...). Nothing reads a hook by
-probing for it (tests/dialects/test_no_probing.py).
-
-Rule: everything here is sans-IO. Emitters turn canonical events into frames
-(:class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn frames into bytes);
-observers take raw bytes and return canonical events; request codecs and provider rules work on
-parsed JSON bodies.
-"""
+"""The contract every provider dialect fulfils, :class:`Dialect`, :class:`Emitter` and :class:`ProviderRules`,
+and the small pieces the dialect modules share. The optional hooks are attributes with defaults, after
+httpx's ``BaseTransport``, so nothing reads a hook by probing for it (tests/dialects/test_no_probing.py)."""
 
 from __future__ import annotations
 
@@ -144,7 +136,11 @@ class Emitter:
     """Stateful, sans-IO: canonical events in, frames out. Feed the turn in pieces (a script interleaves
     gates between pieces); an :class:`~harness.events.End` event or :meth:`close` emits the closing
     frames (done-repeats, terminal). Before the first piece the mock upstream calls
-    :meth:`bind_request` and :meth:`prime`; both do nothing unless a wire needs them."""
+    :meth:`bind_request` and :meth:`prime`; both do nothing unless a wire needs them.
+
+    The frames are :class:`~harness.codec.Frame`; the transport encoders in ``harness.codec`` turn them
+    into bytes.
+    """
 
     def feed(self, events: Sequence[Event]) -> list[Frame]:
         raise NotImplementedError
@@ -198,7 +194,11 @@ class ProviderRules:
 
     The optional hooks have defaults: ``request_rules`` (the names of its :class:`Rejection` rules of
     ``kind="request"``; the request-contract check is N/A under rules without one) and
-    :meth:`fidelity` (see :class:`Fidelity`)."""
+    :meth:`fidelity` (see :class:`Fidelity`).
+
+    Like every piece of a dialect it is sans-IO: the rules and the request codecs work on parsed JSON
+    bodies.
+    """
 
     name: str
     dialect: str
@@ -290,6 +290,12 @@ class Dialect:
         :attr:`multi_carrier`; else (). ``empty``: the fields that were there but empty instead."""
         return ()
 
+    def keepalive(self) -> bytes | None:
+        """What a server writes into a silent stream of this dialect to keep its client reading (a
+        gateway whose upstream is silent): an SSE comment line, which every SSE client ignores; None
+        where the framing has no such thing (NDJSON, a JSON array, AWS event streams)."""
+        return b": keepalive\n\n" if self.transport == Transport.SSE else None
+
     # -- what every dialect writes ------------------------------------------------------------------
     def wants_stream(self, path: str, body: Mapping[str, Any]) -> bool:
         """Whether the request (its path and parsed JSON body) asks for a streaming response."""
@@ -315,6 +321,11 @@ class Dialect:
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         """The provider's HTTP error body shape."""
         raise NotImplementedError
+
+    def error_headers(self, status: int, code: str | None = None) -> tuple[tuple[str, str], ...]:
+        """Headers the provider sends with an HTTP error of ``status`` besides its body (Bedrock names
+        the exception in ``x-amzn-ErrorType``); most send none."""
+        return ()
 
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any

@@ -476,12 +476,20 @@ def _item_entries(b: ReasoningBlock, n: int, at: int) -> list[dict[str, Any]]:
     return [d | {"index": at + i} for i, d in enumerate(out)]
 
 
+_FERNET = "gAAAA"
+"""How OpenAI's encrypted reasoning content begins (a Fernet token: version byte 0x80, as base64; every
+recorded blob, e.g. openai/codex#8145 "gAAA...DQ=="); an Anthropic signature begins otherwise."""
+
+
 def _is_item(b: ReasoningBlock, form: Mapping[str, Any] | None) -> bool:
     """A block that goes back as a Responses item: the variant's form says so, or the block is one (an
-    ``rs_`` id with its encrypted content, read from such details)."""
+    ``rs_`` id with OpenAI's encrypted content, read from such details; a bridge's rs_ id over another
+    provider's signature stays that provider's detail)."""
     if b.redacted is not None:
         return False
-    return (form or {}).get("format") == OPENAI_FORMAT or (b.id.startswith("rs_") and b.signature is not None)
+    if (form or {}).get("format") == OPENAI_FORMAT:
+        return True
+    return b.id.startswith("rs_") and b.signature is not None and b.signature.startswith(_FERNET)
 
 
 def details(

@@ -1,12 +1,5 @@
-"""Gemini request field names: the API reads protobuf JSON, whose parsers accept each field's
-lowerCamelCase name and its original snake_case name alike (``generation_config.thinking_config
-.include_thoughts`` is ``generationConfig.thinkingConfig.includeThoughts``; recorded: a request with
-``function_call`` / ``function_response`` parts and ``parameters_json_schema`` answered 200, see
-recordings/corpus/gemini-tools-array.jsonl and gemini-signature-stream.jsonl).
-
-Rule: everything that reads a Gemini request reads :func:`camel_request` of it, once; the values of
-fields that hold user data (function arguments and responses, JSON schemas, labels) keep their keys.
-"""
+"""Gemini request field names in one spelling, lowerCamelCase. Everything that reads a Gemini request reads
+:func:`camel_request` of it once, so no reader has to accept two names for a field."""
 
 from __future__ import annotations
 
@@ -15,6 +8,8 @@ from typing import Any
 
 __all__ = ["camel", "camel_request"]
 
+# Fields that hold user data keep their keys as written: function arguments and responses, JSON schemas,
+# labels.
 _USER_DATA = frozenset(
     {"args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema"}
     | {"labels"}
@@ -30,7 +25,14 @@ def camel(name: str) -> str:
 
 
 def camel_request(obj: Any) -> Any:
-    """``obj`` with every field name in lowerCamelCase; the same object when nothing needed renaming."""
+    """``obj`` with every field name in lowerCamelCase; the same object when nothing needed renaming.
+
+    The API reads protobuf JSON, whose parsers accept each field's lowerCamelCase name and its original
+    snake_case name alike: ``generation_config.thinking_config.include_thoughts`` is
+    ``generationConfig.thinkingConfig.includeThoughts``. Recorded: a request with ``function_call`` /
+    ``function_response`` parts and ``parameters_json_schema`` answered 200, see
+    recordings/corpus/gemini-tools-array.jsonl and gemini-signature-stream.jsonl.
+    """
     if isinstance(obj, Mapping):
         out: dict[str, Any] = {}
         changed = False

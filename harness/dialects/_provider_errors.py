@@ -1,10 +1,7 @@
-"""Each provider's own words for an error: OpenAI's error object, Anthropic's ``error.type`` and
-Google's ``status`` (a ``google.rpc.Code`` name), by HTTP status, from the official SDK types and docs.
-
-Rule: a scenario names an error once (a status, a message, maybe a code); every dialect spells it as its
-provider does. A code from another provider's vocabulary (``rate_limit_exceeded`` on Gemini) is never
-copied into a body: SDKs branch on these fields, and a foreign word is a mock no client ever meets.
-"""
+"""Each provider's own words for an error, by HTTP status: OpenAI's error object, Anthropic's ``error.type``
+and Google's ``status``, a ``google.rpc.Code`` name, taken from the official SDK types and docs. A scenario
+names an error once, as a status, a message and maybe a code, and every dialect spells it here as its
+provider does."""
 
 from __future__ import annotations
 
@@ -79,7 +76,11 @@ def status_of(status: int | None, code: str | None) -> int:
 
 
 def _fits(code: str, status: int | None) -> bool:
-    """A code may stand in a body of ``status`` when it means that status (or nothing known)."""
+    """A code may stand in a body of ``status`` when it means that status (or nothing known).
+
+    A code from another provider's vocabulary, such as ``rate_limit_exceeded`` on Gemini, is never copied
+    into a body: SDKs branch on these fields, and a foreign word is a mock no client ever meets.
+    """
     meant = _MEANINGS.get(code)
     return not status or meant is None or meant == status or {meant, status} <= {503, 529}
 

@@ -60,6 +60,7 @@ _BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
     ("openai-chat", "deepseek-v4"): ("deepseek", None),
     ("openai-chat", "deepseek-r1"): ("deepseek", "deepseek-reasoner"),
     ("openai-chat", "kimi"): ("kimi", None),
+    ("openai-chat", "openai"): ("openai", None),
     ("openai-responses", "openai"): ("openai", None),
     ("openai-responses-ws", "openai-ws"): ("openai", None),
     ("anthropic-messages", "anthropic"): ("anthropic", None),
@@ -68,6 +69,7 @@ _BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
     ("gemini", "gemini-2.5"): ("gemini", None),
     ("gemini", "gemini-3"): ("gemini", "gemini-3-flash-preview"),
     ("gemini", "gemini-3-signatures"): ("gemini", "gemini-3-flash-preview"),
+    ("gemini-interactions", "gemini-interactions"): ("gemini", "gemini-3-flash-preview"),
     ("ollama", "ollama"): ("ollama", None),
     ("bedrock-converse", "bedrock-claude"): ("bedrock", None),
     ("openai-chat", "gemini-3-openai"): ("gemini", "gemini-3-flash-preview"),
@@ -111,6 +113,7 @@ _BY_DIALECT = {
     "bedrock-converse": "bedrock",
     "pi-json": "pi",
     "cohere": "cohere",
+    "gemini-interactions": "gemini",
 }
 
 
@@ -120,6 +123,8 @@ _MODEL_BY_VARIANT: dict[tuple[str, str], str] = {
     ("anthropic-messages", "omitted"): "claude-opus-4-7",  # display omitted: the default from Opus 4.7
     ("openai-chat", "openrouter-openai"): "openai/gpt-5",  # OpenRouter's model slugs
     ("openai-chat", "openrouter-gemini"): "google/gemini-3-pro-preview",
+    ("gemini-interactions", "summaries"): "gemini-3-flash-preview",  # the Interactions docs' model
+    ("gemini-interactions", "signature-only"): "gemini-3-flash-preview",
 }
 
 

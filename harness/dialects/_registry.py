@@ -1,4 +1,5 @@
-"""Where dialects are found: name -> module, imported on first use (each module exposes ``DIALECT``)."""
+"""Where dialects are found: a dialect's name to its module, imported on first use. Each module exposes
+``DIALECT``, so adding a dialect is one line here."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ DIALECT_MODULES: dict[str, str] = {
     "openai-responses-ws": "harness.dialects.openai_responses.websocket",
     "anthropic-messages": "harness.dialects.anthropic_messages",
     "gemini": "harness.dialects.gemini",
+    "gemini-interactions": "harness.dialects.gemini_interactions",
     "ollama": "harness.dialects.ollama",
     "bedrock-converse": "harness.dialects.bedrock_converse",
     "pi-json": "harness.dialects.pi_json",

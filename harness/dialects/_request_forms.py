@@ -158,6 +158,11 @@ def _gemini_openai_thoughts(request: Mapping[str, Any], model: str) -> bool:
     return False
 
 
+def _thinking_summaries(request: Mapping[str, Any], model: str) -> bool:
+    """Interactions: ``thinking_summaries: "auto"``; absent or ``"none"``: signature-only thought steps."""
+    return bool(_get(request, "generation_config", "thinking_summaries") == "auto")
+
+
 def _reasoning_split(request: Mapping[str, Any], model: str) -> bool:
     return True in (request.get("reasoning_split"), _get(request, "extra_body", "reasoning_split"))
 
@@ -281,6 +286,14 @@ ROWS: tuple[RequestForm, ...] = (
         "https://ai.google.dev/gemini-api/docs/openai#thinking; "
         "https://discuss.ai.google.dev/t/how-to-include-thoughts-on-openai-compatibility/87141",
         _gemini_openai_thoughts, withhold=_no_reasoning_text,
+    ),
+    RequestForm(
+        "gemini-interactions/thinking-summaries", "gemini-interactions", frozenset({"summaries"}),
+        "generation_config.thinking_summaries", "thought_summary deltas in thought steps (auto)",
+        "thought steps with their signature only (by default only the final output is returned)",
+        "https://ai.google.dev/gemini-api/docs/interactions/thinking#thought-summaries; google-genai "
+        "3.6.1 GenerationConfig.thinking_summaries: auto | none",
+        _thinking_summaries, withhold=_no_reasoning_text,
     ),
     RequestForm(
         "minimax/reasoning-split", "openai-chat", frozenset({"minimax-details"}), "reasoning_split",

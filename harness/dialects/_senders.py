@@ -32,6 +32,7 @@ _OR = "https://openrouter.ai/docs/use-cases/reasoning-tokens"
 _ANT = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
 _GEM = "https://ai.google.dev/gemini-api/docs/thought-signatures"
 _OAI = "https://platform.openai.com/docs/guides/reasoning"
+_GEMI = "https://ai.google.dev/gemini-api/docs/interactions/thinking"
 _BR = "https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference.html"
 _OLL = "https://github.com/ollama/ollama/blob/main/docs/api.md"
 _PI = "https://github.com/badlogic/pi-mono"
@@ -131,6 +132,10 @@ SENDERS: dict[tuple[str, str], Senders] = {
     ("cohere", "thinking"): Senders(
         ("cohere",), (), 'thinking.type "enabled"', "https://docs.cohere.com/docs/reasoning"
     ),
+    ("gemini-interactions", "summaries"): Senders(
+        ("gemini",), (), 'generation_config.thinking_summaries "auto"', _GEMI
+    ),
+    ("gemini-interactions", "signature-only"): Senders(("gemini",), (), "", _GEMI),
 }
 """(dialect, variant) -> who sends it. A variant without providers (a Responses alias older servers
 sent) is claimed by any SUT whose ``providers`` are not narrowed."""

@@ -1,9 +1,6 @@
-"""The shared front half of observers whose SSE frames are JSON objects with a ``type`` (Anthropic
-Messages, OpenAI Responses): SSE decoding, decoder anomalies as notices, JSON parsing, EOF check.
-
-Rule: subclasses only read one parsed object at a time (``_object``) and set ``_done`` at their
-terminal event; everything byte-level lives here once.
-"""
+"""The shared front half of the observers whose SSE frames are JSON objects with a ``type``, Anthropic
+Messages and OpenAI Responses: SSE decoding, decoder anomalies as notices, JSON parsing, the EOF check.
+Everything byte-level lives here once, so those observers read parsed objects only."""
 
 from __future__ import annotations
 
@@ -17,6 +14,8 @@ __all__ = ["TypedSSEObserver"]
 
 
 class TypedSSEObserver:
+    """A subclass reads one parsed object at a time in ``_object``; its terminal event sets ``_done``."""
+
     terminal = "the terminal event"  # named in the no-terminator notice
 
     def __init__(self) -> None:

@@ -1,12 +1,5 @@
-"""Inline ``<think>…</think>`` splitter: content text in (any split), reasoning and text events out.
-
-Rule: only a *leading* tag opens reasoning (leading whitespace before it is dropped); a tag anywhere
-else, or a second block after the first ``</think>``, stays content. ``implicit=True`` (template-primed
-models) reads everything before the first ``</think>`` as reasoning even without an opener. The tag
-pair is data (:data:`TAGS`): MiniMax-M3's ``<mm:think>``, Gemini's OpenAI-compatible ``<thought>`` and
-gpt-oss's raw harmony channels (``<|channel|>analysis<|message|>`` … ``<|end|><|start|>assistant``
-``<|channel|>final<|message|>``) split exactly like ``<think>``.
-"""
+"""The inline ``<think>…</think>`` splitter: content text in, split anywhere, reasoning and text events out.
+Every reader of reasoning inside content splits it here, so a tag pair is read one way."""
 
 from __future__ import annotations
 
@@ -45,6 +38,13 @@ class ThinkSplitter:
     >>> s = ThinkSplitter()
     >>> s.feed("<th") + s.feed("ink>hm</think>Hi")
     [ReasoningDelta(text='hm', item=''), TextDelta(text='Hi', item='')]
+
+    Only a leading tag opens reasoning, and whitespace before it is dropped; a tag anywhere else, or a
+    second block after the first closing tag, stays content. ``implicit=True``, for template-primed models,
+    reads everything before the first closing tag as reasoning even without an opener. The tag pair is
+    data, :data:`TAGS` by default: MiniMax-M3's ``<mm:think>``, Gemini's OpenAI-compatible ``<thought>``
+    and gpt-oss's raw harmony channels (``<|channel|>analysis<|message|>`` …
+    ``<|end|><|start|>assistant<|channel|>final<|message|>``) split exactly like ``<think>``.
     """
 
     __slots__ = ("_buf", "close", "implicit", "item", "open", "state", "unclosed")

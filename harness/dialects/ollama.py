@@ -1,11 +1,6 @@
-"""Ollama native dialect: ``/api/chat`` NDJSON lines with ``message.thinking`` and ``/api/generate`` lines
-with top-level ``thinking`` and ``response`` (variant ``generate``), each ending in a ``done:true`` line.
-
-Rule: sans-IO. Tool calls arrive whole (``arguments`` is a JSON object, no call id in the SDK types), so
-the emitter buffers a call until it is complete; ``{"error": …}`` lines are stream errors. A generate
-line is a chat line's message lifted to the top (``content`` -> ``response``; ollama ``GenerateResponse``,
-https://docs.ollama.com/api/generate): one emitter and one reader serve both.
-"""
+"""The Ollama native dialect: ``/api/chat`` NDJSON lines with ``message.thinking``, and ``/api/generate``
+lines with top-level ``thinking`` and ``response`` as variant ``generate``, each stream ending in a
+``done:true`` line. It is a single module because one emitter and one reader serve both endpoints."""
 
 from __future__ import annotations
 
@@ -94,7 +89,11 @@ def _args_str(arguments: Any) -> str:
 
 class OllamaEmitter(Emitter):
     """Canonical events -> NDJSON lines. Usage goes on the ``done`` line (``prompt_eval_count`` /
-    ``eval_count``); Ollama reports ``done_reason:"stop"`` for a tool-call turn."""
+    ``eval_count``); Ollama reports ``done_reason:"stop"`` for a tool-call turn.
+
+    Tool calls arrive whole, with ``arguments`` a JSON object and no call id in the SDK types, so the
+    emitter buffers a call until it is complete.
+    """
 
     def __init__(self, variant: str = "native", *, model: str = "mock-model") -> None:
         _check_variant(variant)
@@ -178,7 +177,11 @@ class OllamaEmitter(Emitter):
 
 
 def _generated(message: Mapping[str, Any]) -> dict[str, Any]:
-    """A chat message as /api/generate's top-level fields."""
+    """A chat message as /api/generate's top-level fields.
+
+    A generate line is a chat line's message lifted to the top, ``content`` becoming ``response``: ollama
+    ``GenerateResponse``, https://docs.ollama.com/api/generate.
+    """
     out: dict[str, Any] = {"response": message.get("content", "")}
     if message.get("thinking"):
         out["thinking"] = message["thinking"]
@@ -240,7 +243,10 @@ class _Reader:
 
 
 class OllamaObserver:
-    """NDJSON bytes (any split) -> canonical events; ``done:true`` -> :class:`End`."""
+    """NDJSON bytes (any split) -> canonical events; ``done:true`` -> :class:`End`.
+
+    ``{"error": …}`` lines are stream errors.
+    """
 
     def __init__(self) -> None:
         self._jsonl = JSONLDecoder()

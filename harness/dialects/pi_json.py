@@ -1,9 +1,5 @@
-"""pi ``--print --mode json`` dialect: the JSONL agent-event stream pi-style CLIs write to stdout.
-
-Rule 1: the observer reads ``assistantMessageEvent`` deltas only, never the cumulative ``message`` /
-``partial`` snapshots (so v1 is not double counted); ``thinking_start``/``thinking_end`` are boundaries.
-Rule 2: not served over HTTP (``path_suffixes`` is empty); the request codec models pi's message list.
-"""
+"""The pi ``--print --mode json`` dialect: the JSONL agent-event stream pi-style CLIs write to stdout. It is
+not served over HTTP, so ``path_suffixes`` is empty and the request codec models pi's message list."""
 
 from __future__ import annotations
 
@@ -253,7 +249,12 @@ _LIFECYCLE = {"session", "agent_start", "turn_start", "turn_end", "message_start
 
 
 class PiObserver:
-    """pi JSONL bytes (any split) -> canonical events; ``agent_end``/``agent_settled`` -> :class:`End`."""
+    """pi JSONL bytes (any split) -> canonical events; ``agent_end``/``agent_settled`` -> :class:`End`.
+
+    It reads the ``assistantMessageEvent`` deltas only, never the cumulative ``message`` and ``partial``
+    snapshots, so that reasoning is not counted twice; ``thinking_start`` and ``thinking_end`` are
+    boundaries.
+    """
 
     def __init__(self) -> None:
         self._jsonl = JSONLDecoder()

@@ -1,10 +1,6 @@
-"""Drivers: start or point at a SUT, carry a case through its front door, record what comes back.
-
-To add a SUT kind: write ``harness/drivers/_<kind>.py`` with a class satisfying
-:class:`~harness.drivers._base.Driver`, give the kind its row of ``_kinds.KIND_TABLE`` (the one list
-of kinds: what its profile needs and what the SUT can do) and register its driver under the same name
-in ``DRIVERS``. Nothing outside this package compares a kind's name (``tests/test_kind_names.py``).
-"""
+"""Drivers: start or point at a SUT, carry a case through its front door, record what comes back. Everything
+that depends on the kind of SUT lives in this package, so nothing outside it compares a kind's name;
+``tests/test_kind_names.py`` keeps it so."""
 
 from __future__ import annotations
 
@@ -77,6 +73,9 @@ __all__ = [
 ]
 
 
+# To add a SUT kind, write ``harness/drivers/_<kind>.py`` with a class satisfying
+# :class:`~harness.drivers._base.Driver`, give the kind its row of ``_kinds.KIND_TABLE``, and register its
+# driver here under the same name.
 DRIVERS: Registry[Callable[[SUTProfile, SUTCallable | None], Driver]] = Registry("SUT kind")
 """SUT kind (a profile's ``kind``) -> how to make its driver."""
 DRIVERS.add("gateway", lambda profile, fn: GatewayDriver(profile))

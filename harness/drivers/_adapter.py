@@ -1,14 +1,6 @@
-"""Driver for SUTs in any language: one long-running adapter process speaking the JSON-lines adapter
-protocol (``_adapter_wire``, docs/adapter-protocol.md) on its stdin and stdout.
-
-Rule: the process is started once per run (its first line must be ``hello`` within ``ready_timeout``)
-and stopped with its whole tree (``_process``); per turn thinkwire writes one request line and reads
-event lines as they come, each recorded and observed at once (gates see what the adapter's users
-would). A cancel gate or the deadline writes ``cancel`` and waits (bounded) for ``done``; an adapter
-that does not answer is killed and restarted for the next case. A line that breaks the protocol is an
-:class:`~harness.drivers.AdapterError` naming the line (ERROR, never a SUT verdict); the SUT's own
-error (``error`` line) is evidence, as a Python SUT's exception is.
-"""
+"""The driver for SUTs in any language: one long-running adapter process speaking the JSON-lines adapter
+protocol on its stdin and stdout. The protocol itself is parsed in ``_adapter_wire``; this module owns the
+process and the timing."""
 
 from __future__ import annotations
 
@@ -51,7 +43,7 @@ from harness.drivers._tools import ToolRunner, recorder
 from harness.events import Message, StreamError
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = ["AdapterDriver"]
 
@@ -61,6 +53,16 @@ _MAX_LINE = 16 * 1024 * 1024
 
 
 class AdapterDriver:
+    """The process is started once per run, and its first line must be ``hello`` within ``ready_timeout``; it
+    is stopped with its whole tree by ``_process``. Per turn thinkwire writes one request line and reads
+    event lines as they come, each recorded and observed at once, so gates see what the adapter's users
+    would.
+
+    A cancel gate or the deadline writes ``cancel`` and waits, bounded, for ``done``; an adapter that does
+    not answer is killed and restarted for the next case. A line that breaks the protocol is an
+    :class:`~harness.drivers.AdapterError` naming the line, an ERROR and never a SUT verdict. The SUT's own
+    ``error`` line is evidence, as a Python SUT's exception is. The protocol is described in
+    docs/adapter-protocol.md."""
     kind = "adapter"
 
     def __init__(self, profile: SUTProfile) -> None:

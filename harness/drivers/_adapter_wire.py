@@ -1,11 +1,6 @@
-"""The language-neutral adapter protocol, version 1 (docs/adapter-protocol.md), as data: the lines
-thinkwire writes and the lines it accepts. Sans-IO.
-
-Rule: every line an adapter writes is parsed here and nowhere else; a line that is not one JSON object
-of a known shape, or an event that is not canonical (``_contract``), is a :class:`ProtocolViolation`
-naming the line number, the line and what is wrong. What thinkwire writes (a ``turn`` request per turn,
-``cancel``, ``end`` of a conversation) is built here too.
-"""
+"""The language-neutral adapter protocol, version 1, as data: the lines thinkwire writes and the lines it
+accepts, sans-IO. Every line an adapter writes is parsed here and nowhere else; the protocol is described
+in docs/adapter-protocol.md."""
 
 from __future__ import annotations
 
@@ -121,7 +116,11 @@ def _violation(n: int, raw: str, problem: str) -> ProtocolViolation:
 
 
 def parse_line(n: int, raw: str) -> Line:
-    """One line the adapter wrote (``n``: its number on stdout, from 1)."""
+    """One line the adapter wrote (``n``: its number on stdout, from 1).
+
+    A line that is not one JSON object of a known shape, or an event that is not canonical by
+    ``_contract``, is a :class:`ProtocolViolation` naming the line number, the line and what is wrong.
+    """
     try:
         obj = loads(raw)
     except (JSONDecodeError, ValueError) as exc:

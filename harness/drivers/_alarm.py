@@ -1,9 +1,5 @@
-"""One alarm thread for every deadline the drivers set: a callback at a monotonic time, cancellable.
-
-Rule: a request's deadline costs a heap entry, not a thread (a ``threading.Timer`` per request
-started a thread per turn: measured, a few per cent of a whole-catalog run). Callbacks run on the
-alarm thread and must be quick (shut a socket down, set a flag); one that raises is ignored.
-"""
+"""One alarm thread for every deadline the drivers set: a callback at a monotonic time, cancellable. A
+request's deadline costs a heap entry, not a thread."""
 
 from __future__ import annotations
 
@@ -19,7 +15,12 @@ __all__ = ["Alarm", "alarm"]
 
 class Alarm:
     """``handle = alarm.at(seconds, fn)``; ``alarm.cancel(handle)``. The thread starts on first use
-    (a daemon: it holds nothing a process must wait for)."""
+    (a daemon: it holds nothing a process must wait for).
+
+    A ``threading.Timer`` per request started a thread per turn, which measured a few per cent of a
+    whole-catalog run. Callbacks run on the alarm thread and must be quick, such as shutting a socket down
+    or setting a flag; one that raises is ignored.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Condition()

@@ -1,9 +1,5 @@
-"""What every driver does: start a SUT, carry a case's conversation through its front door, stop it.
-
-Rule: drivers only *record* (into the case's Timeline, and into the upstream's ClientSide so gates can
-open); they never judge. A hang raises :class:`DriverTimeout`, a SUT that cannot start raises
-:class:`DriverError` with its stderr tail; the runner turns those into TIMEOUT / ERROR.
-"""
+"""What every driver does: start a SUT, carry a case's conversation through its front door, stop it. Drivers
+only record, into the case's Timeline and the upstream's ClientSide; they never judge."""
 
 from __future__ import annotations
 
@@ -17,7 +13,7 @@ from harness.events import Event, Message, StreamError, ToolCallBlock, assemble
 from harness.timeline import Timeline
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -97,6 +93,8 @@ class TurnOutcome:
 
 
 class Driver(Protocol):
+    """A hang raises :class:`DriverTimeout`, and a SUT that cannot start raises :class:`DriverError` with its
+    stderr tail; the runner turns those into TIMEOUT and ERROR."""
     kind: str
 
     def start(self, upstream_url: str) -> None: ...

@@ -1,11 +1,6 @@
-"""Driver for CLI / agent SUTs: a process that reads a prompt (on its command line, or as pi RPC-mode
-commands on stdin: ``_cli_rpc``) and writes JSONL (pi-style) or SSE to stdout, with the session/temp
-dir it uses and the child processes it spawns watched throughout.
-
-Rule: the watcher only records (``sut``: start, child-start, child-exit, dir-created, dir-removed,
-exit, process-left, dir-left); the cleanup check judges. Whatever the SUT leaves behind is recorded,
-then killed / removed, so a broken SUT never leaks into the next case.
-"""
+"""The driver for CLI and agent SUTs: a process that reads a prompt and writes JSONL, pi-style, or SSE to
+stdout. It also watches the session dir and the child processes the CLI spawns, so a broken SUT never leaks
+into the next case."""
 
 from __future__ import annotations
 
@@ -36,6 +31,8 @@ _CHILD_GRACE = 1.0  # how long children may take to go away after the SUT exits
 
 
 class CliDriver:
+    """The prompt is given on the command line, or as pi RPC-mode commands on stdin through ``_cli_rpc``.
+    Whatever the SUT leaves behind is recorded, then killed or removed."""
     kind = "cli"
 
     def __init__(self, profile: SUTProfile) -> None:
@@ -234,7 +231,11 @@ class _Stdout:
 
 
 class _Watcher(threading.Thread):
-    """Samples the SUT's process tree and its session dir; records changes with their times."""
+    """Samples the SUT's process tree and its session dir; records changes with their times.
+
+    It only records ``sut`` entries: start, child-start, child-exit, dir-created, dir-removed, exit,
+    process-left, dir-left. The cleanup check judges them.
+    """
 
     def __init__(self, pid: int, session: Path, timeline: Timeline) -> None:
         super().__init__(name="thinkwire-cli-watcher", daemon=True)

@@ -1,13 +1,6 @@
-"""The client side of a CLI that reads pi RPC-mode commands on stdin (profile ``input = "rpc"``): a
-``prompt`` line per user message of the case (with the turn's request fields, if any), an ``abort``
-line once the run's cancel gate is met, stdin closed after the last run; the CLI's stdout cut into
-runs at each ``agent_end`` line (``agent_settled`` lines right after it belong to the run before),
-each run read by a fresh front-door observer. Also: which cases a CLI of either input can express.
-
-Rule: sans-IO: stdout bytes in, (events, command lines to write) out; the CLI driver owns the process
-and the timeline. What an aborted run writes after the abort is not shown to the client (it went
-away, as a cancelled HTTP client stops reading); the run is still read to find its end.
-"""
+"""The client side of a CLI that reads pi RPC-mode commands on stdin, profile ``input = "rpc"``, and which
+cases a CLI of either input can express. It is sans-IO: stdout bytes in, events and command lines out; the
+CLI driver owns the process and the timeline."""
 
 from __future__ import annotations
 
@@ -61,7 +54,16 @@ class Fed:
 
 
 class RpcClient:
-    """One case's conversation with an RPC-mode CLI. ``observer`` makes a front-door observer per run."""
+    """One case's conversation with an RPC-mode CLI. ``observer`` makes a front-door observer per run.
+
+    A ``prompt`` line goes out per user message of the case, with the turn's request fields if any; an
+    ``abort`` line once the run's cancel gate is met; stdin is closed after the last run. The CLI's stdout
+    is cut into runs at each ``agent_end`` line, and ``agent_settled`` lines right after it belong to the
+    run before. Each run is read by a fresh front-door observer.
+
+    What an aborted run writes after the abort is not shown to the client, which went away as a cancelled
+    HTTP client stops reading. The run is still read to find its end.
+    """
 
     def __init__(self, turns: Sequence[Any], observer: Callable[[], Any]) -> None:
         self.turns = turns

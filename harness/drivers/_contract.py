@@ -1,10 +1,5 @@
-"""The adapter contract at the driver boundary: what a Python SUT may yield.
-
-Rule: every event an in-process adapter yields is checked here (its type is a canonical event, each
-field has its declared type) before anything records or judges it; a violation names the offending
-event and field, and is a harness-side ERROR (the adapter broke thinkwire's contract), never a SUT
-verdict.
-"""
+"""The adapter contract at the driver boundary: what a Python SUT may yield. Every event an in-process adapter
+yields is checked here before anything records or judges it."""
 
 from __future__ import annotations
 
@@ -43,7 +38,12 @@ def _field_types(cls: type) -> tuple[tuple[str, tuple[type, ...]], ...]:
 
 
 def contract_violation(obj: Any) -> str | None:
-    """Why ``obj`` is not a valid canonical event (None when it is)."""
+    """Why ``obj`` is not a valid canonical event (None when it is).
+
+    The event's type must be a canonical event and each field must have its declared type. A violation
+    names the offending event and field; it is a harness-side ERROR, because the adapter broke thinkwire's
+    contract, never a SUT verdict.
+    """
     if type(obj) not in EVENT_TYPES:
         names = ", ".join(t.__name__ for t in EVENT_TYPES)
         return f"{type(obj).__name__} {_short(obj)} is not a canonical event (one of {names})"

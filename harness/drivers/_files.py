@@ -1,12 +1,6 @@
-"""A profile's ``files``: the config files a SUT reads, written into its working directory (``{tmp}``)
-before it starts.
-
-Rule: a file's content is given inline (``"gw.yaml" = "port: {port}"``) or read from a template file
-beside the profile (``"gw.toml" = { template = "gw.toml.in" }``) when the profile loads: an unreadable
-template is a ProfileError naming it, and its placeholders are checked there like any other. They are
-filled where the SUT starts: once per run for a gateway and an adapter, per case for a CLI and a
-Python SUT, which know the case's ``{model}``, ``{dialect}``, ``{variant}``, ``{provider}`` too.
-"""
+"""A profile's ``files``: the config files a SUT reads, written into its working directory ``{tmp}`` before it
+starts. Reading happens when the profile loads and writing where the SUT starts, so a bad template fails
+before any case."""
 
 from __future__ import annotations
 
@@ -25,7 +19,12 @@ def load_files(
 ) -> dict[str, str]:
     """File name -> content template: inline strings as they are, ``{ template = PATH }`` read from
     ``PATH`` (relative to ``base``, the profile's directory); every placeholder in a name or a
-    content must be one of ``allowed``."""
+    content must be one of ``allowed``.
+
+    A file's content is given inline, ``"gw.yaml" = "port: {port}"``, or read from a template file beside
+    the profile, ``"gw.toml" = { template = "gw.toml.in" }``. An unreadable template is a ProfileError
+    naming it, and its placeholders are checked like any other.
+    """
     out: dict[str, str] = {}
     for name, value in raw.items():
         check(str(name), allowed, err, f"files.{name} (its name)")
@@ -54,7 +53,11 @@ def load_files(
 
 
 def write_files(files: Mapping[str, str], values: Mapping[str, str], tmp: Path) -> list[Path]:
-    """Write each file, its name and content filled from ``values``; relative names land in ``tmp``."""
+    """Write each file, its name and content filled from ``values``; relative names land in ``tmp``.
+
+    Files are filled once per run for a gateway and an adapter, and per case for a CLI and a Python SUT,
+    which know the case's ``{model}``, ``{dialect}``, ``{variant}`` and ``{provider}`` too.
+    """
     written: list[Path] = []
     for name, content in files.items():
         target = Path(fill(name, values))

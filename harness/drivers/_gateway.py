@@ -1,9 +1,5 @@
-"""Drivers for HTTP SUTs: a gateway thinkwire starts as a process, or one already running at a URL.
-
-Rule: a gateway process is started once per run (``keep_alive``) with its readiness probed within
-``ready_timeout``; an early exit or a missed deadline is a DriverError carrying the stderr tail, raised
-only after the process tree is stopped and the temp dir removed (a failed start leaves nothing).
-"""
+"""Drivers for HTTP SUTs: a gateway thinkwire starts as a process, or one already running at a URL. Both speak
+through the HTTP front door in ``_http``; this module only starts, probes and stops."""
 
 from __future__ import annotations
 
@@ -11,6 +7,7 @@ import shutil
 import time
 from pathlib import Path
 
+from harness.dialects import get_dialect
 from harness.drivers._base import CaseContext, DriverError, converse
 from harness.drivers._files import write_files
 from harness.drivers._http import FrontDoor
@@ -39,7 +36,7 @@ class UrlDriver:
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        kind = WsFrontDoor if self.profile.front_door == "openai-responses-ws" else FrontDoor
+        kind = WsFrontDoor if get_dialect(self.profile.front_door).websocket else FrontDoor
         return kind(
             self.base_url,
             dialect=self.profile.front_door,
@@ -72,7 +69,12 @@ class UrlDriver:
 class GatewayDriver(UrlDriver):
     """A gateway process: command with ``{upstream}``/``{port}``/``{tmp}``/``{profile_dir}``
     placeholders, optional templated config files, a readiness URL. It runs in ``{tmp}``, a fresh
-    temp dir (relative ``files`` are written there), removed when it stops."""
+    temp dir (relative ``files`` are written there), removed when it stops.
+
+    It is started once per run, ``keep_alive``, and its readiness probed within ``ready_timeout``. An early
+    exit or a missed deadline is a DriverError carrying the stderr tail, raised only after the process tree
+    is stopped and the temp dir removed: a failed start leaves nothing.
+    """
 
     kind = "gateway"
 

@@ -1,14 +1,5 @@
-"""The front-door HTTP client shared by the gateway and URL drivers: one request, streamed, observed.
-
-Rule: bytes are read raw (never split on lines: that breaks on U+2028), each piece the client hands
-over (``_http_client``) is recorded as a ``client``/``chunk`` entry, decoded by the front door's
-observer, and every canonical event is both recorded and reported to the upstream's ClientSide so that
-gates can open. Reading is bounded: by the case's wall-clock deadline (a watchdog shuts the socket
-down, from connecting to the last byte) and by its byte cap. Every request carries the profile's
-request shaping (headers, body fields, tool definitions: ``_shaping``); from the second turn on it
-echoes reasoning in the carriers the SUT streamed it in (unless the profile pins them), and its
-timeline entry says which carriers were sent and why.
-"""
+"""The front-door HTTP client shared by the gateway and URL drivers: one request, streamed, observed. Bytes
+are read raw and never split on lines, which would break on U+2028."""
 
 from __future__ import annotations
 
@@ -33,13 +24,23 @@ from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
 from harness.net import Exchange, WireClient, WireError, shutdown
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = ["FrontDoor"]
 
 
 class FrontDoor:
-    """Speaks a SUT's front-door dialect over HTTP."""
+    """Speaks a SUT's front-door dialect over HTTP.
+
+    Each piece the client hands over is recorded as a ``client``/``chunk`` entry and decoded by the front
+    door's observer; every canonical event is both recorded and reported to the upstream's ClientSide so
+    that gates can open. Reading is bounded by the case's byte cap and its wall-clock deadline: a watchdog
+    shuts the socket down, from connecting to the last byte.
+
+    Every request carries the profile's request shaping from ``_shaping``: headers, body fields, tool
+    definitions. From the second turn on it echoes reasoning in the carriers the SUT streamed it in, unless
+    the profile pins them, and its timeline entry says which carriers were sent and why.
+    """
 
     def __init__(
         self,

@@ -1,8 +1,6 @@
-"""The SUT kinds, each a capability record: what its profile must give and what the SUT can do.
-
-The rest of thinkwire asks a profile's record (``SUTProfile.caps``) and never compares a kind's name,
-so a new kind is a driver, a row of :data:`KIND_TABLE` and its registration in ``DRIVERS``.
-"""
+"""The SUT kinds, each a capability record: what its profile must give and what the SUT can do. The rest of
+thinkwire asks a profile's record, ``SUTProfile.caps``, and never compares a kind's name. A new kind is a
+driver, a row of :data:`KIND_TABLE` and its registration in ``DRIVERS``."""
 
 from __future__ import annotations
 

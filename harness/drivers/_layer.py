@@ -1,14 +1,6 @@
-"""Which layer of a SUT raised: the innermost third-party package in an exception's frames, with its
-version and file:line, and the package it was called under ("raised in openai 3.63.0 _streaming.py:110,
-under langchain-openai 1.0.0").
-
-Rule: a Python frame belongs to the installed distribution whose file list holds its file (found
-through ``importlib.metadata``, read once per import path); a JS frame to the package of its last
-``node_modules/<pkg>/`` segment, whose package.json gives the version. Frames are taken innermost
-first, the exception an error was raised from before the error itself. thinkwire's own frames, the
-standard library's and the SUT's own code belong to no package; when no frame belongs to one, there is
-nothing to name.
-"""
+"""Which layer of a SUT raised: the innermost third-party package in an exception's frames, with its version
+and file:line, and the package it was called under. A message then reads "raised in openai 3.63.0
+_streaming.py:110, under langchain-openai 1.0.0"."""
 
 from __future__ import annotations
 
@@ -77,7 +69,15 @@ def js_frames(stack: str, frames: Any = None) -> list[Frame]:
 
 def named_layer(frames: Sequence[Frame]) -> str:
     """``raised in PKG VERSION PATH:LINE[, under PKG VERSION]`` for the innermost frame that belongs
-    to a third-party package and the next other package outwards; ``""`` when none does."""
+    to a third-party package and the next other package outwards; ``""`` when none does.
+
+    A Python frame belongs to the installed distribution whose file list holds its file, found through
+    ``importlib.metadata`` and read once per import path. A JS frame belongs to the package of its last
+    ``node_modules/<pkg>/`` segment, whose package.json gives the version. Frames are taken innermost
+    first, the exception an error was raised from before the error itself. thinkwire's own frames, the
+    standard library's and the SUT's own code belong to no package; when no frame belongs to one, there is
+    nothing to name.
+    """
     inner: tuple[_Package, Frame] | None = None
     for f in frames:
         pkg = _package(f.file)

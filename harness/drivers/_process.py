@@ -1,15 +1,6 @@
-"""Subprocess lifecycle shared by the gateway and CLI drivers: start in its own process group with an
-environment marker, capture output to files, read a bounded stderr tail, and tear the whole tree down.
-
-Rule: every process a SUT starts is stopped with it, also one that left the group (``setsid``) or its
-parent (double fork): the tree is snapshotted before the group is signalled, and every process whose
-environment carries this SUT's marker (``THINKWIRE_SUT_ID``) is killed after it. As a child subreaper
-(:func:`become_subreaper`, Linux) thinkwire inherits such orphans, so the marker search walks only its
-own descendants; elsewhere it walks every process it may read. A Process removes the dirs it owns
-when it stops, and when it cannot start. :func:`stop_all` (an interrupt, which may land anywhere, even
-inside ``Popen``) stops every process of the run, tracked or not, then removes every dir made by
-:func:`temp_dir` that is still there.
-"""
+"""Subprocess lifecycle shared by the gateway, CLI and adapter drivers: start in its own process group,
+capture output to files, read a bounded stderr tail, and tear the whole tree down. Every process a SUT
+starts is stopped with it, also one that left the group or its parent."""
 
 from __future__ import annotations
 
@@ -64,7 +55,11 @@ def free_port() -> int:
 def become_subreaper() -> bool:
     """Make this process the child subreaper of its descendants (Linux ``prctl``): a process that
     detaches from its parent is re-parented here instead of to init, so it stays findable. Returns
-    whether this process is one (idempotent; False where the call is unavailable)."""
+    whether this process is one (idempotent; False where the call is unavailable).
+
+    As a child subreaper thinkwire inherits orphans, so the marker search walks only its own descendants.
+    Elsewhere it walks every process it may read.
+    """
     global _subreaper
     if not _subreaper and sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
@@ -156,7 +151,11 @@ def temp_dir(prefix: str) -> Path:
 def stop_all() -> None:
     """An interrupted run: stop every process carrying this run's marker first (one whose ``Popen``
     was cut short is known to no Process, and must not write into a dir after it is removed), then
-    every live Process, then remove every temp dir still there."""
+    every live Process, then remove every temp dir still there.
+
+    An interrupt may land anywhere, even inside ``Popen``. Afterwards every dir made by :func:`temp_dir`
+    that is still there is removed.
+    """
     kill_marked(run_token())
     for proc in list(_live):
         proc.stop(grace=1.0)
@@ -169,7 +168,12 @@ class Process:
     """One SUT process: its own session and process group, stdout/stderr to files (or stdout to a
     pipe; stdin a pipe or nothing), ``THINKWIRE_RUN_ID``/``THINKWIRE_SUT_ID`` in its environment, and
     ``owned`` dirs removed when it stops (or when it cannot be started: then OSError is raised as
-    usual)."""
+    usual).
+
+    The tree is snapshotted before the group is signalled, and every process whose environment carries this
+    SUT's marker ``THINKWIRE_SUT_ID`` is killed after it; that catches a ``setsid`` and a double fork. A
+    Process removes the dirs it owns when it stops, and when it cannot start.
+    """
 
     def __init__(
         self,

@@ -1,15 +1,6 @@
-"""SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT.
-
-Rule: placeholders (``_templates``: ``{upstream}``, ``{port}``, ``{tmp}``, ``{python}``,
-``{profile_dir}``, ``{env:NAME}`` everywhere; the per-case ``{model}``, ``{dialect}``, ``{variant}``,
-``{provider}``... where a case is known) are checked when the profile loads (an unknown one is a
-ProfileError naming it) and filled in commands, env, URLs, config files and request shaping; model
-names are templates of their own (``{dialect}``, ``{variant}``, ``{provider}``, ``{default_model}``).
-The ``[request]`` table (headers and body fields added to every request to the SUT) is parsed and
-templated by ``_shaping``; ``sys_path`` (paths relative to the profile) is prepended to ``sys.path``
-before a python SUT's callable is imported. What each kind needs and can do is its row of
-``_kinds.KIND_TABLE``; every field is checked by ``harness._fields`` from :data:`_FIELDS`.
-"""
+"""SUT profiles: the TOML file a user writes once to tell thinkwire how to start and address a SUT. Every
+field is checked by ``harness._fields`` from :data:`_FIELDS` when the file loads, so a bad profile fails
+before any SUT starts."""
 
 from __future__ import annotations
 
@@ -53,6 +44,19 @@ RPC-mode JSON lines on stdin (``prompt`` per user message, ``abort`` to cancel t
 def _positive(key: str, value: Any) -> None:
     if not value > 0:
         raise Invalid(f"expected a number of seconds > 0, got {value!r}", f"e.g. {key} = 30")
+
+
+def _keepalive_seconds(key: str, value: Any) -> None:
+    if not isinstance(value, bool) and not value > 0:
+        raise Invalid(
+            f"expected true, false or a number of seconds > 0, got {value!r}",
+            f"e.g. {key} = 15 (the longest the SUT stays silent toward its client)",
+        )
+
+
+def _interval(value: Any) -> float | None:
+    """``stream_keepalive``'s interval: a number of seconds, or None for true, false or absent."""
+    return None if value is None or isinstance(value, bool) else float(value)
 
 
 def _module_function(key: str, value: Any) -> None:
@@ -127,6 +131,9 @@ _FIELDS: dict[str, Field] = {
     "expectations": Field(str),
     "faults": Field(list, items=str),
     "keep_alive": Field(bool),
+    "stream_keepalive": Field(
+        (bool, int, float), want="true, false or a number of seconds", rule=_keepalive_seconds
+    ),
     "inline_think": Field(bool),
     "warmup": Field(bool),
     "gate_timeout": Field((int, float)),
@@ -187,6 +194,12 @@ class SUTProfile:
     expectations: str | None = None
     faults: tuple[str, ...] = ()
     keep_alive: bool = True  # gateway: one process for the whole run (else one per case)
+    # It keeps its client's stream alive while the upstream is silent (keepalives); false: a claim that
+    # it does not, and the cases with a client read timeout (keepalive/silent-reasoning) are UNSUPPORTED.
+    stream_keepalive: bool = True
+    # The longest it claims to stay silent toward its client (profile ``stream_keepalive = SECONDS``);
+    # None: it names no interval, so a silence only shows it sent nothing in that case (NON_STRICT).
+    keepalive_every: float | None = None
     # The SUT's documented contract is to forward reasoning as inline <think> tags in content: the
     # front-door observer then splits a leading tag, and such cases are NON_STRICT, never PASS.
     # Default: structured reasoning (a tag in content is content: the observer never repairs).
@@ -274,6 +287,15 @@ def load_profile(path: Path) -> SUTProfile:
 
 
 def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTProfile:
+    """Placeholders from ``_templates`` are checked here, and an unknown one is a ProfileError naming it.
+    ``{upstream}``, ``{port}``, ``{tmp}``, ``{python}``, ``{profile_dir}`` and ``{env:NAME}`` work
+    everywhere; the per-case ``{model}``, ``{dialect}``, ``{variant}``, ``{provider}`` only where a case is
+    known. They are filled in commands, env, URLs, config files and request shaping. Model names are
+    templates of their own, with ``{dialect}``, ``{variant}``, ``{provider}`` and ``{default_model}``.
+
+    The ``[request]`` table is parsed and templated by ``_shaping``. ``sys_path``, paths relative to the
+    profile, is prepended to ``sys.path`` before a python SUT's callable is imported. What each kind needs
+    and can do is its row of ``_kinds.KIND_TABLE``."""
     def err(fld: str, problem: str, hint: str = "") -> ProfileError:
         return ProfileError(source, fld, problem, hint)
 
@@ -311,6 +333,8 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
+        stream_keepalive=data.get("stream_keepalive", True) is not False,
+        keepalive_every=_interval(data.get("stream_keepalive")),
         inline_think=bool(data.get("inline_think", False)),
         warmup=data.get("warmup"),
         gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,

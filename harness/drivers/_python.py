@@ -1,25 +1,6 @@
-"""Driver for in-process SUTs: a Python callable (an SDK wrapper) that yields canonical events.
-
-Rule: the callable gets a :class:`SUTRequest` and returns an iterable of canonical events (what its
-users would see); an exception it raises is what its users would see on error, recorded with its
-traceback. It is imported when the driver starts (outside any case's budget) and iterated on a worker
-thread in lock step with the observer, so a hang becomes a TIMEOUT at the case's deadline, never a hung
-run; every event it yields is checked against the adapter contract first (``_contract``). An ``async
-def`` callable (or async generator function) runs on the driver's own event loop instead
-(``_python_async``: the deadline cancels it, a client cancel ``aclose()``s it) and gets
-``SUTRequest.async_http``, an ``httpx.AsyncClient`` bound to that loop; one task runs each turn's
-iterator whole, and all of a case's turns share one ``contextvars.Context``.
-
-The framework adapter contract: each turn's request carries the scenario's tool definitions, the
-profile's request shaping (``headers``, ``body``), and ``state``, one dict per conversation that the
-adapter owns across its turns (a framework keeps its own history objects there, so its passback, not
-thinkwire's, is what the upstream sees; values with a ``close()`` are closed when the conversation
-ends). ``front_door`` is the event style the adapter speaks: the
-profile's ``front_door``, or the callable's ``thinkwire_front_door`` attribute (``openai-chat`` for
-chat-like events, ``openai-responses`` for Responses-like ones). The profile's ``sys_path`` is put
-on ``sys.path`` before the import. A callable that may be called from several threads at once says
-so with ``thinkwire_concurrent = True``: a run then puts several cases in flight by default.
-"""
+"""The driver for in-process SUTs: a Python callable, such as an SDK wrapper, that yields canonical events. It
+runs the callable on a worker thread in lock step with the observer, so a hang becomes a TIMEOUT at the
+case's deadline, never a hung run."""
 
 from __future__ import annotations
 
@@ -57,7 +38,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 if TYPE_CHECKING:
     import httpx
 
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = [
     "AdapterError",
@@ -125,7 +106,18 @@ def declared_claims(fn: object) -> dict[str, tuple[str, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class SUTRequest:
-    """One turn for an in-process SUT: call the provider at ``base_url`` in ``dialect``."""
+    """One turn for an in-process SUT: call the provider at ``base_url`` in ``dialect``.
+
+    This is the framework adapter contract. Each turn's request carries the scenario's tool definitions,
+    the profile's request shaping in ``headers`` and ``body``, and ``state``: one dict per conversation
+    that the adapter owns across its turns. A framework keeps its own history objects there, so its
+    passback, not thinkwire's, is what the upstream sees; values with a ``close()`` are closed when the
+    conversation ends.
+
+    ``front_door`` is the event style the adapter speaks: the profile's ``front_door``, or the callable's
+    ``thinkwire_front_door`` attribute, ``openai-chat`` for chat-like events and ``openai-responses`` for
+    Responses-like ones.
+    """
 
     base_url: str
     dialect: str
@@ -194,6 +186,15 @@ def short_traceback(exc: BaseException, limit: int = 4000) -> str:
 
 
 class PythonDriver:
+    """The callable gets a :class:`SUTRequest` and returns an iterable of canonical events, what its users
+    would see. An exception it raises is what its users would see on error, recorded with its traceback.
+    Every event it yields is checked against the adapter contract in ``_contract`` first.
+
+    It is imported when the driver starts, outside any case's budget, after the profile's ``sys_path`` is
+    put on ``sys.path``. An ``async def`` callable or async generator function runs on the driver's own
+    event loop instead, in ``_python_async``, and gets ``SUTRequest.async_http``, an ``httpx.AsyncClient``
+    bound to that loop. A callable that may be called from several threads at once says so with
+    ``thinkwire_concurrent = True``; a run then puts several cases in flight by default."""
     kind = "python"
 
     def __init__(self, profile: SUTProfile, fn: SUTCallable | None = None) -> None:

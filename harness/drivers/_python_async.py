@@ -1,15 +1,6 @@
-"""Async Python SUTs: an ``async def`` callable returning an async iterator (or an async generator
-function) runs on an event loop the driver owns, in lock step with the observer.
-
-Rule: the loop lives on one thread of the driver for the whole run (frameworks keep clients bound to
-it). Each turn's iterator is driven by one task, in one :class:`contextvars.Context` per case, from its
-call to its close, as a user's ``async for`` would: a contextvar set before a ``yield`` (a tracing
-span, a token to reset) is there after it. The task awaits the observer between events; the deadline
-cancels it (CancelledError at the SUT's await point), a client cancel makes it ``aclose()`` the
-iterator (GeneratorExit inside it): either way the SUT must close its upstream response, which the
-cleanup checks observe. Nothing waits unbounded: a SUT that ignores cancellation is abandoned on the
-loop after :data:`GRACE` seconds and the run goes on.
-"""
+"""Async Python SUTs: an ``async def`` callable returning an async iterator, or an async generator function,
+run on an event loop the driver owns, in lock step with the observer. The loop lives on one thread of the
+driver for the whole run, because frameworks keep clients bound to it."""
 
 from __future__ import annotations
 
@@ -82,7 +73,15 @@ class AsyncWorker:
     """One turn of an async SUT: the same interface as the sync worker (``next``, ``go``, ``stop``).
 
     One task runs the SUT's iterator from its call to its close, in ``context`` (the case's): it hands
-    each event over through a queue and awaits ``go`` before asking for the next one."""
+    each event over through a queue and awaits ``go`` before asking for the next one.
+
+    Each turn's iterator is driven by one task, in one :class:`contextvars.Context` per case, from its call
+    to its close, as a user's ``async for`` would: a contextvar set before a ``yield``, such as a tracing
+    span, is there after it. The deadline cancels the task with CancelledError at the SUT's await point; a
+    client cancel makes it ``aclose()`` the iterator, raising GeneratorExit inside it. Either way the SUT
+    must close its upstream response, which the cleanup checks observe. A SUT that ignores cancellation is
+    abandoned on the loop after :data:`GRACE` seconds and the run goes on.
+    """
 
     def __init__(
         self,

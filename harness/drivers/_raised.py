@@ -1,13 +1,6 @@
-"""What a SUT's exception says, read from any SDK's shape: its HTTP status, the provider's error code,
-its message, and the package that raised it (``_layer``).
-
-Rule: an exception is the SUT's answer, never a harness fault, so reading it never raises. The HTTP
-status is an integer from 100 to 599 found in the usual places (``status_code``, an integer or
-numeric ``status``, an integer ``code``, a ``response``'s status, an AWS-style response dict), on the
-exception or on the exceptions it was raised from; a word status ("RESOURCE_EXHAUSTED") or a string
-code ("rate_limit_exceeded") is the code. The adapter protocol's ``error`` fields go through the same
-reading, so a JS error is read as a Python one.
-"""
+"""What a SUT's exception says, read from any SDK's shape: its HTTP status, the provider's error code, its
+message, and the package that raised it. An exception is the SUT's answer, never a harness fault, so
+reading it never raises."""
 
 from __future__ import annotations
 
@@ -67,7 +60,13 @@ def _get(obj: Any, name: str) -> Any:
 
 
 def read_fields(obj: Any) -> tuple[int | None, str | None]:
-    """(HTTP status, code) of one exception or error object, without following its chain."""
+    """(HTTP status, code) of one exception or error object, without following its chain.
+
+    The HTTP status is an integer from 100 to 599 found in the usual places: ``status_code``, an integer or
+    numeric ``status``, an integer ``code``, a ``response``'s status, an AWS-style response dict. A word
+    status such as "RESOURCE_EXHAUSTED" or a string code such as "rate_limit_exceeded" is the code. The
+    adapter protocol's ``error`` fields go through the same reading, so a JS error is read as a Python one.
+    """
     status = code = None
     response = _get(obj, "response")
     meta = _get(response, "ResponseMetadata")  # botocore: response is a dict

@@ -1,17 +1,6 @@
-"""Request shaping: the headers and body fields a profile adds to every request thinkwire sends a SUT.
-
-Rule: a profile's ``[request]`` table holds ``headers``/``body``/``tools`` for every case, and
-``[request.<dialect>]`` sub-tables for the cases whose upstream speaks ``<dialect>`` (an Anthropic-backed
-model, a Responses-backed one...). What is sent, lowest first: thinkwire's defaults (:data:`DEFAULTS`,
-per front door and the case's ``dialect:variant``, else its dialect: an adaptive-only model is asked
-differently), ``[request]``, ``[request.<dialect>]``; body tables merge key by key (a user overrides a
-default by naming it; ``defaults = false`` drops the defaults). Strings are templated:
-``{model}``, ``{dialect}``, ``{variant}``, ``{provider}``, ``{front_door}``, the run-wide ones
-(``{upstream}``, ``{port}``, ``{profile_dir}``...) and ``{env:NAME}`` (``_templates``: checked when the
-profile loads; an unknown placeholder or a missing variable is a ProfileError naming it). Tool
-definitions come from the scenario's scripted tool calls (:func:`tool_specs`) and are sent in the front
-door's own form.
-"""
+"""Request shaping: the headers and body fields a profile adds to every request thinkwire sends a SUT. It is
+separate from the profile loader because the shaping is resolved per case, from the case's dialect and
+variant."""
 
 from __future__ import annotations
 
@@ -140,7 +129,14 @@ def _shape(raw: Any, where: str, source: str, *, nested: bool) -> RequestShape:
 
 
 def parse_request_table(raw: Any, source: str) -> dict[str, RequestShape]:
-    """The profile's ``request`` table -> ``{"*": shape, "<dialect>": shape, ...}`` (validated)."""
+    """The profile's ``request`` table -> ``{"*": shape, "<dialect>": shape, ...}`` (validated).
+
+    A profile's ``[request]`` table holds ``headers``, ``body`` and ``tools`` for every case, and
+    ``[request.<dialect>]`` sub-tables for the cases whose upstream speaks ``<dialect>``. Strings are
+    templated with ``{model}``, ``{dialect}``, ``{variant}``, ``{provider}``, ``{front_door}``, the
+    run-wide placeholders and ``{env:NAME}``; ``_templates`` checks them when the profile loads, and an
+    unknown placeholder or a missing variable is a ProfileError naming it.
+    """
     from harness.dialects import dialect_names
 
     top = _shape(raw, "request", source, nested=True)
@@ -165,7 +161,14 @@ def shaping(
     values: Mapping[str, str] | None = None,
 ) -> Shaping:
     """The headers/body/tools for one case's requests (``values``: the run-wide placeholders and the
-    case's ``provider``)."""
+    case's ``provider``).
+
+    What is sent, lowest first: thinkwire's :data:`DEFAULTS` for the front door and the case's
+    ``dialect:variant``, else its dialect, since an adaptive-only model is asked differently; then
+    ``[request]``; then ``[request.<dialect>]``. Body tables merge key by key, so a user overrides a
+    default by naming it; ``defaults = false`` drops the defaults. Tool definitions come from the
+    scenario's scripted tool calls, :func:`tool_specs`, and are sent in the front door's own form.
+    """
     layers = [table.get("*", RequestShape()), table.get(dialect, RequestShape())]
     use_defaults = next((s.defaults for s in reversed(layers) if s.defaults is not None), True)
     tools = next((s.tools for s in reversed(layers) if s.tools is not None), False)

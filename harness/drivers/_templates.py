@@ -1,13 +1,6 @@
-"""Profile placeholders: which exist, where each is known, and how a string is filled in.
-
-Rule: one set of placeholders for every templated place of a profile (command, env, files, url,
-ready, session dir, request headers and body). ``{env:NAME}`` reads the environment; the run-wide ones
-(:data:`RUN`) are known when the SUT starts, the per-case ones (:data:`CASE`) only where a case is
-known (request shaping, a CLI's command and env: a gateway is started once per run). A placeholder
-that is unknown, or per-case where only run-wide ones exist, is a ProfileError naming it when the
-profile loads (exit 2), never sent literally. Filling is one pass: a value is never filled again.
-``{{`` and ``}}`` stand for literal braces.
-"""
+"""Profile placeholders: which exist, where each is known, and how a string is filled in. One set of
+placeholders serves every templated place of a profile: command, env, files, url, ready, session dir,
+request headers and body."""
 
 from __future__ import annotations
 
@@ -37,7 +30,10 @@ def placeholders(text: str) -> list[str]:
 
 def fill(text: str, values: Mapping[str, str]) -> str:
     """``text`` with every placeholder filled (unknown ones left as they are: :func:`check` refused
-    them when the profile loaded)."""
+    them when the profile loaded).
+
+    Filling is one pass: a value is never filled again. ``{{`` and ``}}`` stand for literal braces.
+    """
 
     def one(m: re.Match[str]) -> str:
         whole = m.group(0)
@@ -67,7 +63,14 @@ def strings(value: Any, path: str = "") -> Iterable[tuple[str, str]]:
 
 def check(value: Any, allowed: Iterable[str], err: Any, fld: str) -> None:
     """Raise ``err(fld, problem, hint)`` for the first placeholder in ``value`` that is not allowed
-    there (``env:NAME`` always is, when NAME is set)."""
+    there (``env:NAME`` always is, when NAME is set).
+
+    ``{env:NAME}`` reads the environment. The run-wide placeholders, :data:`RUN`, are known when the SUT
+    starts; the per-case ones, :data:`CASE`, only where a case is known, in request shaping and a CLI's
+    command and env, since a gateway is started once per run. A placeholder that is unknown, or per-case
+    where only run-wide ones exist, is a ProfileError naming it when the profile loads, with exit 2, and is
+    never sent literally.
+    """
     allowed = tuple(allowed)
     for where, text in strings(value):
         fld_at = fld + where

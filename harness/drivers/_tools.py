@@ -1,12 +1,5 @@
-"""The scenario's tools as Python callables, for a SUT whose framework runs its tools itself: each is
-named, described and typed as the scenario's tool definition says and returns the scripted result.
-
-Rule: a tool's result is the ``tool_result`` of the turns whose scripted calls name it, in order (the
-last one again for any further call), the same text thinkwire's own continuation would send; every
-call is recorded as a client ``tool`` entry (name, arguments, result). Frameworks that read a
-function's signature and docstring (pydantic-ai, LangGraph, the OpenAI Agents SDK) see the tool's
-JSON schema as keyword parameters.
-"""
+"""The scenario's tools as Python callables, for a SUT whose framework runs its tools itself. Each is named,
+described and typed as the scenario's tool definition says and returns the scripted result."""
 
 from __future__ import annotations
 
@@ -27,7 +20,14 @@ _TYPES: Mapping[str, type] = {
 
 class ToolRunner:
     """The scripted results of a case's tools, and the record of each call (``record(name, arguments,
-    result)``: what the driver puts in the timeline)."""
+    result)``: what the driver puts in the timeline).
+
+    A tool's result is the ``tool_result`` of the turns whose scripted calls name it, in order, and the
+    last one again for any further call: the same text thinkwire's own continuation would send. Every call
+    is recorded as a client ``tool`` entry with name, arguments and result. Frameworks that read a
+    function's signature and docstring, such as pydantic-ai, LangGraph and the OpenAI Agents SDK, see the
+    tool's JSON schema as keyword parameters.
+    """
 
     def __init__(
         self, turns: Sequence[Any], specs: Sequence[ToolSpec], record: Callable[[str, str, str], None]

@@ -1,11 +1,6 @@
-"""The front-door client for a SUT whose front door is a WebSocket (the Responses API's socket mode,
-``front_door = "openai-responses-ws"``): one socket per conversation, a ``response.create`` message per
-turn carrying only the new input items and the last response's id, every text message observed.
-
-Rule: as the HTTP front door (``_http``): each message is recorded as a ``client``/``chunk``, decoded by
-the observer and reported to the upstream's ClientSide so gates can open; reading is bounded by the
-case's deadline and byte cap; a cancel closes the socket (the mode has no cancel message).
-"""
+"""The front-door client for a SUT whose front door is a WebSocket: the Responses API's socket mode,
+``front_door = "openai-responses-ws"``. It keeps one socket per conversation and sends a
+``response.create`` message per turn with only the new input items and the last response's id."""
 
 from __future__ import annotations
 
@@ -18,13 +13,18 @@ from harness.events import Event, Message, StreamError
 from harness.net import WsClient, WsClosed
 
 if TYPE_CHECKING:
-    from harness.upstream import Gate
+    from harness._gate import Gate
 
 __all__ = ["WsFrontDoor"]
 
 
 class WsFrontDoor(FrontDoor):
-    """Speaks the Responses WebSocket mode to a SUT; ``end_conversation`` closes the socket."""
+    """Speaks the Responses WebSocket mode to a SUT; ``end_conversation`` closes the socket.
+
+    As in the HTTP front door, each message is recorded as a ``client``/``chunk``, decoded by the observer
+    and reported to the upstream's ClientSide so gates can open. Reading is bounded by the case's deadline
+    and byte cap. A cancel closes the socket, since the mode has no cancel message.
+    """
 
     def __init__(self, base_url: str, **kw: Any) -> None:
         super().__init__(base_url, **kw)

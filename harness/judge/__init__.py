@@ -1,11 +1,6 @@
-"""The checks: pure functions of (case, timeline) -> findings, every one registered by name in
-``CHECKS`` (per case: :class:`Check`; per streamed/non-streamed pair: :class:`PairCheck`, e.g. parity).
-
-To add a check: write a function decorated with ``@check(name, description)`` (``@pair_check`` for a
-pair) in the module of its concern (``_content``, ``_stream``, ``_errors``, ``_fidelity``,
-``_cleanup``, ``_parity``, ``_isolation``, ``_tools``, ``_replay``) or a new one imported here, and add a
-broken SUT (a fault switch in ``harness/reference/_faults.py``, or a small in-repo SUT) that it catches.
-"""
+"""The checks: pure functions of a case and its timeline to findings, each registered by name in ``CHECKS``,
+per case as a :class:`Check` or per streamed and non-streamed pair as a :class:`PairCheck`. Judging lives
+here and nowhere else; drivers and the mock only record."""
 
 from typing import TYPE_CHECKING
 
@@ -17,6 +12,7 @@ from harness.judge import (  # noqa: F401  (registration)
     _fidelity,
     _grammar,
     _isolation,
+    _keepalive,
     _parity,
     _replay,
     _stream,
@@ -58,6 +54,9 @@ if TYPE_CHECKING:
     from harness.judge._evidence import weigh
     from harness.judge._premise import premise_findings
 
+# To add a check, write a function decorated with ``@check(name, description)``, or ``@pair_check`` for a
+# pair, in the module of its concern or a new one imported here. Add a broken SUT that it catches: a fault
+# switch in ``harness/reference/_faults.py``, or a small in-repo SUT.
 _SHARED = {
     "CANCEL_BOUND_S": "_errors",
     "premise_findings": "_premise",

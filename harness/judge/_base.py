@@ -1,8 +1,5 @@
-"""A check: a named, pure function of the case view -> one Finding. Registered under its name.
-
-Rule: a check that has nothing to judge says N/A (with why), never PASS; a check never re-reports a
-cause another check owns (see the fates in ``_view``).
-"""
+"""A check: a named, pure function of the case view to one Finding, registered under its name. A check that
+has nothing to judge says N/A with why, never PASS."""
 
 from __future__ import annotations
 
@@ -29,6 +26,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """A check never re-reports a cause another check owns; the fates in ``_view`` say which check owns which
+    cause."""
     name: str
     axis: Axis
     description: str

@@ -1,8 +1,5 @@
-"""The cleanup check: child processes reaped and session/temp dirs removed, in that order.
-
-Rule: a leftover process or dir is UNCLEAN; a dir removed while a child still ran is FAIL (the
-ENOTEMPTY race of the alias regression).
-"""
+"""The cleanup check: child processes reaped and session or temp dirs removed, in that order. Whatever a SUT
+leaves behind is judged here, on the cleanup axis."""
 
 from __future__ import annotations
 
@@ -13,6 +10,8 @@ from harness.verdict import Axis, Finding, Verdict
 __all__: list[str] = []
 
 
+# A leftover process or dir is UNCLEAN. A dir removed while a child still ran is FAIL: the ENOTEMPTY race
+# of the alias regression.
 @check(
     "cleanup", "Child processes are reaped and the session dir is removed after they exit.", axis=Axis.CLEANUP
 )

@@ -1,7 +1,5 @@
-"""Content checks: delivery, no-duplication, channel-separation, utf8-integrity, ordering.
-
-Rule: each reads the fates computed in ``_view`` and judges only its own fate.
-"""
+"""Content checks: delivery, no-duplication, channel-separation, utf8-integrity and ordering. Each reads the
+fates computed in ``_view`` and judges only its own fate."""
 
 from __future__ import annotations
 

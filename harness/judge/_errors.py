@@ -1,12 +1,5 @@
-"""Error checks: error-propagation, sut-error, passback and request-contract (the strict upstream's 400,
-for reasoning lost on the way back and for a request the provider refuses outright: each owns the
-rejections of one ``Rejection.kind``, ``passback-fidelity`` in ``_fidelity`` those of ``fidelity``),
-retry, cancellation.
-
-Rule: an upstream failure must reach the client as a failure; a failure the upstream never sent is the
-SUT's own (reported once, with its exception and traceback as evidence); a lost passback is reported
-once, with whether the SUT surfaced the provider's 400 or hid it (worse).
-"""
+"""Error checks: error-propagation, sut-error, passback, request-contract, retry and cancellation. An upstream
+failure must reach the client as a failure, and a failure the upstream never sent is the SUT's own."""
 
 from __future__ import annotations
 
@@ -45,6 +38,7 @@ def error_propagation(view: CaseView) -> Finding:
     return Finding("error-propagation", Verdict.PASS)
 
 
+# A failure the upstream never sent is reported once, with the SUT's exception and traceback as evidence.
 @check(
     "sut-error",
     "The SUT never fails a turn the upstream served correctly (raises, answers an error status, or "
@@ -81,6 +75,10 @@ def sut_error(view: CaseView) -> Finding:
     return Finding("sut-error", Verdict.PASS)
 
 
+# passback and request-contract judge the strict upstream's 400: passback for reasoning lost on the way
+# back, request-contract for a request the provider refuses outright. Each owns the rejections of one
+# ``Rejection.kind``; ``passback-fidelity`` in ``_fidelity`` owns those of ``fidelity``. A lost passback is
+# reported once, with whether the SUT surfaced the provider's 400 or hid it, which is worse.
 @check(
     "passback",
     "Reasoning that the provider requires back (reasoning_content, thinking blocks with "

@@ -1,12 +1,5 @@
-"""Evidence before verdicts: what a case must have observed before any check may call it PASS.
-
-Rule: a case's required evidence comes from its scenario — the upstream received each scripted turn's
-request that the conversation should reach, in the mode the case asked for (a streaming case whose SUT
-asked the upstream for a whole body fake-streams), the client observed an answer, and every check the
-scenario makes applicable could judge. Missing evidence is never PASS: the SUT's doing is a FAIL
-finding (``evidence``), an unreachable SUT is ERROR; a mock-internal failure is ERROR, never a SUT
-verdict. Pure functions of the case view, like the checks.
-"""
+"""Evidence before verdicts: what a case must have observed before any check may call it PASS. These are pure
+functions of the case view, like the checks, and missing evidence is never PASS."""
 
 from __future__ import annotations
 
@@ -61,7 +54,16 @@ def _completed(t: TurnView, goes_on: bool = False) -> bool:
 
 
 def weigh(view: CaseView, findings: list[Finding]) -> Judgement:
-    """The evidence rules, given the checks' findings (``findings``) for the same view."""
+    """The evidence rules, given the checks' findings (``findings``) for the same view.
+
+    A case's required evidence comes from its scenario. The upstream received each scripted turn's request
+    that the conversation should reach, in the mode the case asked for; a streaming case whose SUT asked
+    the upstream for a whole body fake-streams. The client observed an answer, and every check the scenario
+    makes applicable could judge.
+
+    Missing evidence caused by the SUT is a FAIL finding, ``evidence``; an unreachable SUT is ERROR; a
+    mock-internal failure is ERROR, never a SUT verdict.
+    """
     out = Judgement()
     harness_errors = _server_errors(view, sut=False)
     if harness_errors:

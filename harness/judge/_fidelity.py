@@ -1,11 +1,6 @@
-"""The passback-fidelity check: what the provider gave back came back as it needs it.
-
-Rule: providers that only degrade when reasoning is lost answer 200, so no status can reveal the loss;
-the strict upstream compares what it emitted with what came back (``fidelity`` timeline entries) and
-this check reads that comparison: NON_STRICT where the provider only degrades, FAIL where it rejects
-(its rejection has ``kind="fidelity"``). A rejection of the request's own shape (a missing
-``anthropic_version`` on Vertex) is request-contract's (``_errors``), never a passback verdict.
-"""
+"""The passback-fidelity check: what the provider gave back came back as it needs it. Providers that only
+degrade when reasoning is lost answer 200, so no status can reveal the loss; this check reads the strict
+upstream's comparison instead."""
 
 from __future__ import annotations
 
@@ -24,6 +19,10 @@ def _diffs(differences: object) -> tuple[str, str]:
     return expected, actual
 
 
+# The strict upstream compares what it emitted with what came back and records ``fidelity`` timeline
+# entries. The verdict is NON_STRICT where the provider only degrades and FAIL where it rejects, with a
+# rejection of ``kind="fidelity"``. A rejection of the request's own shape, such as a missing
+# ``anthropic_version`` on Vertex, is request-contract's in ``_errors``, never a passback verdict.
 @check(
     "passback-fidelity",
     "Reasoning the provider gave comes back as the provider needs it (byte-exact where it requires "

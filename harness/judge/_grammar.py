@@ -1,12 +1,7 @@
 """The front-door-grammar check: what the SUT sends its client follows the grammar of its front door's
-dialect, with the official SDKs' stream types as ground truth (openai ``ResponseStreamEvent`` and output
-item types, anthropic ``RawMessageStreamEvent``).
-
-Rule: the observers read the front door leniently, so that the other checks can still judge content,
-and say each protocol break they read past with a :class:`~harness.events.Notice`; this check turns the
-breaks into a FAIL with the notices as evidence. Termination, UTF-8 and framing notices belong to
-their own checks and are not read here.
-"""
+dialect, with the official SDKs' stream types as ground truth: openai ``ResponseStreamEvent`` and output
+item types, anthropic ``RawMessageStreamEvent``. The observers read the front door leniently so that the
+other checks can still judge content; this check turns the breaks they noticed into a FAIL."""
 
 from __future__ import annotations
 
@@ -23,6 +18,8 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "delta-type-mismatch": "a delta whose type does not belong to its block's type",
     "done-mismatch": "a .done event whose text differs from the joined deltas",
     "completed-lacks-item": "a response.completed snapshot without an item that was streamed",
+    "completed-lacks-field": "a response.completed snapshot whose reasoning item lost the encrypted_content "
+    "its response.output_item.done carried",
     "missing-field": "an item without a field its SDK type requires",
     "before-message-start": "a message event before message_start (the message id, the model and the "
     "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
@@ -30,12 +27,14 @@ GRAMMAR_BREAKS: dict[str, str] = {
 """Notice kinds that are grammar breaks of the front door, and what each means."""
 
 
+# Each protocol break an observer read past is a :class:`~harness.events.Notice`, the evidence here.
+# Termination, UTF-8 and framing notices belong to their own checks and are not read here.
 @check(
     "front-door-grammar",
     "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "
     "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
     "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
-    "streamed item, every required field.",
+    "streamed item and its encrypted_content, every required field.",
 )
 def front_door_grammar(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.event_entries]

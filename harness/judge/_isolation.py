@@ -1,11 +1,5 @@
-"""The isolation check: a case's conversation stays its own while other cases are in flight.
-
-Rule: every case's content carries its routing token (``harness.catalog._salt``), so another case's
-token in this case's upstream request (its passback or its user message: the mock records
-``crosstalk``) or in the reasoning and text this case's client got is the SUT's cross-talk between
-conversations (shared state in a gateway): FAIL naming both cases. PASS needs evidence that the
-case's own token went through (in its upstream requests or its client's content); else N/A.
-"""
+"""The isolation check: a case's conversation stays its own while other cases are in flight. Every case's
+content carries its routing token, so another case's token in this case's traffic is cross-talk."""
 
 from __future__ import annotations
 
@@ -16,6 +10,11 @@ from harness.verdict import Finding, Verdict
 __all__: list[str] = []
 
 
+# The token comes from ``harness.catalog._salt``. Another case's token in this case's upstream request, its
+# passback or its user message, which the mock records as ``crosstalk``, or in the reasoning and text this
+# case's client got, is the SUT's cross-talk between conversations, shared state in a gateway: FAIL naming
+# both cases. PASS needs evidence that the case's own token went through, in its upstream requests or its
+# client's content; else N/A.
 @check(
     "isolation",
     "Each conversation stays its own: no other case's content in this case's upstream requests or in "

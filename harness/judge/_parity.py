@@ -1,12 +1,12 @@
-"""The parity check: the same upstream turn through the SUT streaming and non-streaming delivers the
-same reasoning, answer and tool calls. It judges a *pair* of cases (a registered :class:`PairCheck`),
-so the runner calls it after both; each case's own salt (its routing token) is taken out first."""
+"""The parity check: the same upstream turn through the SUT streaming and non-streaming delivers the same
+reasoning, answer and tool calls. It judges a pair of cases, a registered :class:`PairCheck`, so the runner
+calls it after both."""
 
 from __future__ import annotations
 
+from harness._routing import unsalted
 from harness.judge._base import judged_turns, pair_check
 from harness.judge._view import CaseView
-from harness.upstream import unsalted
 from harness.verdict import Finding, Verdict
 
 __all__ = ["parity"]
@@ -16,6 +16,7 @@ __all__ = ["parity"]
     "parity", "Streaming and non-streaming requests deliver the same reasoning, answer and tool calls."
 )
 def parity(streamed: CaseView, whole: CaseView) -> Finding:
+    """Each case's own salt, its routing token, is taken out first."""
     a, b = judged_turns(streamed), judged_turns(whole)
     if not a or not b:
         return Finding("parity", Verdict.NOT_APPLICABLE, message="one of the two modes has no turn to judge")

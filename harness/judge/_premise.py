@@ -1,12 +1,6 @@
-"""A case's premise, as the request decided it: when the upstream request did not ask for the form the
-case is about (a ``withheld`` entry of the mock, from the request-forms table), the real API sends its
-default form, and the verdict says so instead of judging a form the real API would not have sent.
-
-Rule: a SUT that received thinkwire's own provider request through its front door (the client asked
-for reasoning) and did not ask the upstream for the form gets a FAIL of the request-contract kind; a
-SUT that makes its own upstream requests (a wrapper, a CLI, an adapter) and never asked is judged
-UNSUPPORTED with that reason, its other failing findings kept as INFO. Pure functions of the case view.
-"""
+"""A case's premise, as the request decided it. When the upstream request did not ask for the form the case is
+about, the real API sends its default form, and the verdict says so instead of judging a form the real API
+would not have sent."""
 
 from __future__ import annotations
 
@@ -57,7 +51,14 @@ def _unplayed(view: CaseView) -> Entry | None:
 
 def premise_findings(view: CaseView, findings: list[Finding]) -> list[Finding]:
     """``findings`` as the premise leaves them (a wrapper's case without its premise, or a perturbation
-    the requested framing cannot carry: UNSUPPORTED)."""
+    the requested framing cannot carry: UNSUPPORTED).
+
+    The mock records a ``withheld`` entry from the request-forms table. A SUT that received thinkwire's own
+    provider request through its front door, where the client asked for reasoning, and did not ask the
+    upstream for the form gets a FAIL of the request-contract kind. A SUT that makes its own upstream
+    requests, a wrapper, a CLI or an adapter, and never asked is judged UNSUPPORTED with that reason, its
+    other failing findings kept as INFO.
+    """
     framing = _unplayed(view)
     if framing is not None:
         why = (

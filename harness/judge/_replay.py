@@ -1,12 +1,6 @@
-"""The no-think-replay check: reasoning of an earlier turn never goes back to the provider as
-``<think>`` text inside an assistant message's content.
-
-Rule: it reads the SUT's own upstream requests. A JSON string of a continuation request that holds an
-earlier turn's reasoning inside think tags is the replay (the model then reads its old reasoning as
-something it said, and echoes it into its answer). Reasoning the provider itself sent inside tags (its
-wire carried ``<think>``) or that the SUT already gave its client inside tags (channel-separation
-owns that cause; the client echoes what it got) is not judged here.
-"""
+"""The no-think-replay check: reasoning of an earlier turn never goes back to the provider as ``<think>`` text
+inside an assistant message's content. The model would then read its old reasoning as something it said and
+echo it into its answer."""
 
 from __future__ import annotations
 
@@ -54,6 +48,10 @@ def _judged(u: TurnView) -> str:
     return reasoning
 
 
+# It reads the SUT's own upstream requests: a JSON string of a continuation request that holds an earlier
+# turn's reasoning inside think tags is the replay. Reasoning the provider itself sent inside tags, or that
+# the SUT already gave its client inside tags, is not judged here; channel-separation owns that cause, and
+# the client echoes what it got.
 @check(
     "no-think-replay",
     "Reasoning of earlier turns never goes back to the provider as <think> text inside an assistant "

@@ -1,8 +1,5 @@
-"""Stream checks: incremental (causal gates), termination, usage, timing (informational).
-
-Rule: incrementality is proven only by gates (the upstream withholds the next frame until the client
-has observed the previous one); a timing figure never decides a verdict.
-"""
+"""Stream checks: incremental delivery by causal gates, termination, usage, and timing as information. They
+judge how the stream arrived rather than what it said, so they sit apart from the content checks."""
 
 from __future__ import annotations
 
@@ -14,6 +11,8 @@ from harness.verdict import Finding, Verdict
 __all__: list[str] = []
 
 
+# Incrementality is proven only by gates: the upstream withholds the next frame until the client has
+# observed the previous one.
 @check(
     "incremental",
     "Reasoning reaches the client while the upstream is still streaming it: every "
@@ -163,6 +162,7 @@ def usage(view: CaseView) -> Finding:
     return Finding("usage", Verdict.PASS)
 
 
+# A timing figure never decides a verdict.
 @check("timing", "Informational: time to first reasoning and text token, client reads vs upstream writes.")
 def timing(view: CaseView) -> Finding:
     """Milliseconds since the case's first request: the first reasoning and the first text the client

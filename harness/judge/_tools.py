@@ -1,11 +1,6 @@
-"""The tool-ids check: every tool call the client sees carries the upstream's call id, and the ids the
-SUT sends back upstream on the next request are those ids.
-
-Rule: the upstream's call id (Chat ``id``, Responses ``call_id``, Anthropic ``tool_use.id``, Gemini
-``functionCall.id`` where present) is the only id both ends know; a SUT that mints its own or hands out
-the Responses item id (``fc_...``) makes its client answer a call that never existed. Lost or altered
-calls themselves are delivery's; a call whose front door carries no id is not judged here.
-"""
+"""The tool-ids check: every tool call the client sees carries the upstream's call id, and the ids the SUT
+sends back upstream on the next request are those ids. The upstream's call id is the only id both ends
+know."""
 
 from __future__ import annotations
 
@@ -86,6 +81,10 @@ def _request_side(view: CaseView, t: TurnView, emitted: set[str]) -> Finding | N
     return None
 
 
+# The call id is Chat ``id``, Responses ``call_id``, Anthropic ``tool_use.id``, or Gemini
+# ``functionCall.id`` where present. A SUT that mints its own or hands out the Responses item id,
+# ``fc_...``, makes its client answer a call that never existed. Lost or altered calls themselves are
+# delivery's, and a call whose front door carries no id is not judged here.
 @check(
     "tool-ids",
     "Every tool call reaches the client under the upstream's call id (Chat id, Responses call_id, "

@@ -1,26 +1,15 @@
-"""The per-turn view every check reads: what the upstream sent, what the client got, and the *fate*
-of reasoning and text, computed once so that one cause is reported by one check.
-
-Rule: pure functions of (case, timeline). The fate decides attribution: reasoning that never reached
-the client is ``dropped`` (the delivery check says so once; dependent checks become N/A); reasoning
-found in the answer is ``moved`` (channel-separation); the opaque data of a redacted block shown as
-reasoning or answer text is ``exposed`` (channel-separation, in its own words); repeated is
-``duplicated`` (no-duplication); with U+FFFD where none was sent it is ``corrupted`` (utf8-integrity).
-A turn the SUT itself failed (an exception, an error status or a broken stream the upstream never
-sent) is sut-error's alone. The view also holds the evidence the runner weighs
-(``harness.judge._evidence``): which turns reached the upstream and in which mode, the gates it
-reached, and whether the client observed anything at all. Another case's content in a turn (its
-routing token in the turn's upstream request or in what the client got: ``foreign``) is isolation's
-alone: the turn is judged by no content check.
-"""
+"""The per-turn view every check reads: what the upstream sent, what the client got, and the fate of reasoning
+and text. It is computed once, apart from the checks, so that one cause is reported by one check."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness._gate import Gate
+from harness._routing import tokens_in
 from harness.dialects import HARMONY
 from harness.drivers import Kind
 from harness.events import (
@@ -37,7 +26,6 @@ from harness.events import (
     assemble,
 )
 from harness.timeline import Entry, Timeline
-from harness.upstream import Gate, case_of, tokens_in
 
 __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
 
@@ -49,6 +37,12 @@ _EMPTY_TAGS = re.compile(
 """An emptied inline reasoning wrapper (the reasoning was moved out of it, the markup left behind)."""
 
 
+# The fate decides attribution. Reasoning that never reached the client is ``dropped``: the delivery check
+# says so once and dependent checks become N/A. Reasoning found in the answer is ``moved``,
+# channel-separation's; the opaque data of a redacted block shown as reasoning or answer text is
+# ``exposed``, channel-separation's in its own words; repeated is ``duplicated``, no-duplication's; with
+# U+FFFD where none was sent it is ``corrupted``, utf8-integrity's. A turn the SUT itself failed, with an
+# exception, an error status or a broken stream the upstream never sent, is sut-error's alone.
 def fate(expected: str, got: str, other_channel: str, other_expected: str = "") -> str:
     """``ok``, ``none`` (nothing expected, nothing got), ``dropped``, ``moved`` (went to the other
     channel), ``intruded`` (correct, plus the other channel's content), ``duplicated``, ``corrupted``,
@@ -203,6 +197,11 @@ class TurnView:
 
 @dataclass(slots=True)
 class CaseView:
+    """Pure functions of the case and its timeline build it. It also holds the evidence the runner weighs in
+    ``harness.judge._evidence``: which turns reached the upstream and in which mode, the gates it reached,
+    and whether the client observed anything at all. Another case's content in a turn, its routing token in
+    the turn's upstream request or in what the client got, is ``foreign`` and isolation's alone: the turn
+    is judged by no content check."""
     case: Any
     caps: Kind
     """What the SUT can do (its kind's capability record): checks ask it, never the kind's name."""
@@ -211,6 +210,8 @@ class CaseView:
     entries: list[Entry]
     by_key: dict[tuple[str, str, int], list[Entry]]
     """``entries`` grouped by (side, kind, turn), each group in time order (``of`` reads it)."""
+    keepalive_every: float | None = None
+    """The longest the SUT claims to stay silent toward its client (its profile's ``stream_keepalive``)."""
 
     _index: dict[int, int] | None = None
 
@@ -248,7 +249,17 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
     return isinstance(ev, StreamError) and ev.message.startswith("transport error:") and bool(errors)
 
 
-def build_view(case: Any, timeline: Timeline, caps: Kind) -> CaseView:
+def build_view(
+    case: Any,
+    timeline: Timeline,
+    caps: Kind,
+    names: Mapping[str, str] | None = None,
+    *,
+    keepalive_every: float | None = None,
+) -> CaseView:
+    """The view of ``case``'s ``timeline`` for a SUT of capabilities ``caps``. ``names``: routing token
+    -> case id of the run's cases (the run's table, passed down), which names another case whose
+    content shows up in this one's stream. ``keepalive_every``: the SUT's claimed keepalive interval."""
     timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
@@ -297,13 +308,15 @@ def build_view(case: Any, timeline: Timeline, caps: Kind) -> CaseView:
                 fidelity=sel("upstream", "fidelity"),
             )
         )
-        views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events)
-    return CaseView(case, caps, timeline, views, entries, by_key)
+        views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events, names or {})
+    return CaseView(case, caps, timeline, views, entries, by_key, keepalive_every)
 
 
-def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]) -> list[Foreign]:
+def _foreign(
+    case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry], names: Mapping[str, str]
+) -> list[Foreign]:
     """Other cases' tokens in turn ``t``: those the mock found in its requests (``crosstalk``), then
-    those in the reasoning and text the client got (named from the catalog built in this process)."""
+    those in the reasoning and text the client got (named by ``names``, the run's token table)."""
     out = [
         Foreign("request", tok, str(name), e)
         for e in crosstalk
@@ -315,7 +328,7 @@ def _foreign(case: Any, t: TurnView, crosstalk: list[Entry], events: list[Entry]
         for tok in tokens_in(got.encode()):
             if tok != own:
                 first = next((e for e in events if e.event is not None and tok in _text(e.event)), None)
-                out.append(Foreign("stream", tok, case_of(tok), first))
+                out.append(Foreign("stream", tok, names.get(tok, ""), first))
     return out
 
 

@@ -1,12 +1,7 @@
-"""Generic loopback HTTP/1.1 serving (asyncio + h11) where the handler owns every byte and write, with
-WebSocket sessions (wsproto) on top, and the lifecycle of a standalone server (``_lifecycle``: URL
-line, port file, graceful signals): shared by the mock upstream, the recorder and the replayer. And
-the blocking HTTP/1.1 client (``_http_client``, httptools) of the front door and the reference agent.
-
-The names load on first use (PEP 562): a process that only needs the client (the reference agent, one
-process per case) does not pay for the server's and WebSocket's imports (asyncio, h11, wsproto). The
-client and the reference gateway's upstream client read an answer through one sans-IO reader
-(``_http_reader``, llhttp)."""
+"""Loopback networking shared by the mock upstream, the recorder, the replayer and the front door: an HTTP/1.1
+server whose handler owns every byte, WebSocket sessions, a standalone server's lifecycle and a blocking
+HTTP/1.1 client. The packages that serve or send sit above it and share its server, its response reader
+and its client."""
 
 from __future__ import annotations
 
@@ -83,4 +78,7 @@ __all__ += [
     "shutdown",
     "write_port_file",
 ]
+# The names load on first use, by PEP 562: a process that only needs the client, such as the reference
+# agent with one process per case, does not pay for asyncio, h11 and wsproto. The client and the reference
+# gateway's upstream client read answers through one sans-IO reader, ``_http_reader``.
 __getattr__ = lazy_names(__name__, {**_HOME, **_SHARED})

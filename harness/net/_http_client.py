@@ -1,16 +1,6 @@
-"""The front door's HTTP/1.1 client: one request on a plain (or TLS) socket, the answer's body handed
-over piece by piece as it arrives, the connection kept for the next request when that is safe.
-
-Rule: a request is written in one ``sendall`` and never sent twice; the answer is read by
-``_http_reader`` (llhttp, in C) and its body comes out as llhttp hands it over: one piece per HTTP
-chunk (or part of one) of each socket read, what httpx gave before, so that a cancel gate stops at
-the same place. A connection goes back to its client's idle list only after a whole answer the server
-did not mark ``Connection: close``; after an early leave, an error or a deadline it is closed. A kept
-connection the server closed (or wrote to) while idle is noticed before use and replaced: the only
-time a new connection stands in for another, before anything was written. Thread-safe: lanes share
-one client, each exchange holds its own connection. Proxy variables (``HTTP_PROXY`` ...) are not
-read: thinkwire talks to the SUT directly, so that what it observes is the SUT's stream.
-"""
+"""The front door's blocking HTTP/1.1 client: one request per exchange, the answer's body handed over
+piece by piece, the connection kept for the next request when that is safe. It talks to the SUT
+directly and hands bytes over as they came, so what thinkwire observes is the SUT's own stream."""
 
 from __future__ import annotations
 
@@ -39,7 +29,12 @@ Origin = tuple[str, str, int]  # scheme, host, port
 
 
 class WireClient:
-    """Connections to HTTP/1.1 servers, kept per origin between requests; ``close`` ends them all."""
+    """Connections to HTTP/1.1 servers, kept per origin between requests; ``close`` ends them all.
+
+    Lanes share one client and each exchange holds its own connection, so it is thread-safe. Proxy
+    variables such as ``HTTP_PROXY`` are not read: thinkwire talks to the SUT directly, so that what it
+    observes is the SUT's stream.
+    """
 
     def __init__(self, *, tls: ssl.SSLContext | None = None) -> None:
         self._tls = tls  # https: made on first use (loading the CA store takes milliseconds)
@@ -123,7 +118,15 @@ class WireClient:
 
 class Exchange:
     """One request and its answer on one connection: ``send``, then ``status``/``headers``, then
-    ``body()``; ``release`` (always) keeps the connection or closes it."""
+    ``body()``; ``release`` (always) keeps the connection or closes it.
+
+    A request is written in one ``sendall`` and never sent twice. The answer is read by ``_http_reader``,
+    llhttp in C, and its body comes out as llhttp hands it over: one piece per HTTP chunk, or part of one,
+    of each socket read. That is what httpx gave before, so a cancel gate stops at the same place.
+
+    The connection goes back to its client's idle list only after a whole answer the server did not mark
+    ``Connection: close``. After an early leave, an error or a deadline it is closed.
+    """
 
     def __init__(
         self, client: WireClient, origin: Origin, sock: socket.socket, target: str, netloc: str
@@ -218,7 +221,11 @@ def _joined(raw: list[tuple[bytes, bytes]]) -> dict[str, str]:
 
 def _still_idle(sock: socket.socket) -> bool:
     """A kept connection is usable while nothing is readable on it: a server that closed it (or
-    wrote to it) while it sat idle makes it readable."""
+    wrote to it) while it sat idle makes it readable.
+
+    This check is the only time a new connection stands in for another, and it happens before anything was
+    written.
+    """
     if isinstance(sock, ssl.SSLSocket) and sock.pending():
         return False
     try:

@@ -1,10 +1,6 @@
-"""One HTTP/1.1 response read off the wire, sans-IO: bytes in; the status, headers, body pieces, its end
-and whether the connection may serve another request out. Both of thinkwire's clients read through it:
-the front door's (sockets, ``_http_client``) and the reference gateway's upstream client (asyncio).
-
-llhttp (httptools, in C) parses; a body piece is what llhttp hands over, one per HTTP chunk (or part of
-one) of each read. Bytes after the response's end are no response, only a connection not to use again.
-"""
+"""One HTTP/1.1 response read off the wire, sans-IO: bytes in; status, headers, body pieces and the end out.
+Both of thinkwire's clients read through it, the front door's on sockets and the reference gateway's
+upstream client on asyncio, so a response is framed one way."""
 
 from __future__ import annotations
 
@@ -24,7 +20,12 @@ class FramingError(Exception):
 class ResponseReader:
     """``feed`` each read, ``eof`` when the peer closed; read ``head``, ``status``, ``headers`` (the
     final head's, 1xx heads skipped: raw names and values in order), take the body from ``pieces``
-    (the caller empties it), and ``done``. ``bare_lf``: a line may end in a bare LF, as h11 reads."""
+    (the caller empties it), and ``done``. ``bare_lf``: a line may end in a bare LF, as h11 reads.
+
+    llhttp, from httptools in C, parses; a body piece is what llhttp hands over, one per HTTP chunk or part
+    of one, of each read. Bytes after the response's end are no response, only a connection not to use
+    again.
+    """
 
     __slots__ = ("_parser", "done", "extra", "head", "headers", "keep", "pieces", "status")
 

@@ -1,12 +1,5 @@
-"""The lifecycle of a standalone loopback server (``thinkwire serve``, ``replay`` and ``record``): the
-URL line flushed at start, ``--port-file``, graceful SIGTERM / SIGINT.
-
-Rule: printing and waiting only; the serving is the server's. The main thread sleeps on one socket
-that signals (``signal.set_wakeup_fd``), :meth:`Waker.stop` and "the last in-flight request ended" all
-write to: no polling, no exception raised inside a signal handler. On the first SIGTERM / SIGINT a
-server answers new requests 503, gives in-flight ones ``grace`` seconds (:func:`drain`; a second
-signal cuts that short), stops, prints its summary line and returns 0 (SIGTERM) or 130 (SIGINT).
-"""
+"""The lifecycle of a standalone loopback server for ``thinkwire serve``, ``replay`` and ``record``: the URL
+line, ``--port-file`` and graceful signals. It only prints and waits; the serving belongs to the server."""
 
 from __future__ import annotations
 
@@ -86,7 +79,12 @@ _STOP = 255
 class Waker:
     """What the main thread sleeps on. ``install()`` (main thread only) routes SIGTERM and SIGINT to
     it; ``stop(signum)`` does the same from any thread; ``poke()`` wakes it without a stop. ``wait``
-    returns the signals (or ``_STOP``) that arrived."""
+    returns the signals (or ``_STOP``) that arrived.
+
+    The main thread sleeps on one socket that signals, :meth:`stop` and the end of the last in-flight
+    request all write to, through ``signal.set_wakeup_fd``. Nothing polls, and no exception is raised
+    inside a signal handler.
+    """
 
     def __init__(self) -> None:
         self._r, self._w = socket.socketpair()
@@ -153,7 +151,12 @@ def _ignore(signum: int, frame: object) -> None:
 
 def drain(waker: Waker, busy: Callable[[], int], grace: float) -> int:
     """After a stop: wait until ``busy()`` is 0 (the server pokes when it gets there), ``grace``
-    seconds pass, or another signal arrives. Returns what is still in flight."""
+    seconds pass, or another signal arrives. Returns what is still in flight.
+
+    On the first SIGTERM or SIGINT a server answers new requests 503, gives in-flight ones ``grace``
+    seconds, stops, prints its summary line and returns 0 for SIGTERM or 130 for SIGINT. A second signal
+    cuts the grace short.
+    """
     deadline = time.monotonic() + grace
     while busy():
         left = deadline - time.monotonic()

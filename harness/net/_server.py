@@ -1,5 +1,5 @@
-"""A small generic HTTP/1.1 server (stdlib asyncio in a background thread + h11) where the handler
-controls every byte and every socket write: the mock upstream, the recorder and the replayer use it.
+"""A small generic HTTP/1.1 server, asyncio in a background thread with h11, where the handler controls every
+byte and every socket write. The mock upstream, the recorder and the replayer all serve through it.
 
 Usage::
 
@@ -10,17 +10,6 @@ Usage::
 
     with Server(handler) as server:
         httpx.get(server.base_url + "/x")
-
-Rules: ``write`` is one ``transport.write`` (TCP_NODELAY is on for every accepted socket); h11 parses
-requests, writes heads and ends and picks the body framing, but chunks are framed here (:func:`chunk`,
-the same bytes) so a streamed frame costs no trip through its state machine; a WebSocket upgrade
-request hands the handler the socket (``responder.upgrade``) and ends the connection when it returns;
-``abort()`` closes the socket abruptly wherever the response is (inside a frame, inside a code point);
-``responder.closed`` is set when the peer disconnects while the handler runs (a reader task watches
-for EOF). Keep-alive and pipelined requests are served in order on one connection; connections are
-independent tasks. ``stop()`` closes the listener, cancels connection tasks, stops the loop and joins
-the thread: no polling, no thread, socket or fd left behind. Everything is bounded (head size, body
-size, idle keep-alive time).
 """
 
 from __future__ import annotations
@@ -96,7 +85,12 @@ class Request:
 
 class Responder:
     """Writes one response. ``start`` sends the head; ``write`` sends a body piece in the chosen framing
-    (one socket write each); ``end`` finishes; ``abort`` cuts the connection at once."""
+    (one socket write each); ``end`` finishes; ``abort`` cuts the connection at once.
+
+    Each ``write`` is one ``transport.write``; TCP_NODELAY is on. h11 picks the framing, but chunks are
+    framed by :func:`chunk`. ``upgrade`` hands the handler the socket of a WebSocket upgrade. ``abort`` may
+    cut inside a frame or a code point. ``closed`` is set when a reader task sees the peer's EOF.
+    """
 
     def __init__(
         self,
@@ -330,7 +324,11 @@ class _Conn:
 
 class Server:
     """``Server(handler, host="127.0.0.1", port=0)``: ``start()`` -> base URL; ``stop()``; a context
-    manager. The handler runs on the server's own event loop thread."""
+    manager. The handler runs on the server's own event loop thread.
+
+    Pipelined requests are served in order; connections are independent tasks. ``stop()`` leaves no thread,
+    socket or fd behind. Head size, body size and idle keep-alive time are bounded.
+    """
 
     def __init__(self, handler: Handler, host: str = "127.0.0.1", port: int = 0) -> None:
         self.handler = handler

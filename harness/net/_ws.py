@@ -1,12 +1,6 @@
-"""WebSocket (RFC 6455) on top of wsproto, sans-IO at its core: :class:`WsServerSide` turns an upgrade
-request the HTTP server already parsed into a session, :class:`WsClientSide` is the client's half (the
-handshake, then the same session); both take bytes in and give complete text messages and the bytes to
-write back. :class:`WsClient` is a small blocking client over one socket on that core (the reference
-SUTs' and drivers'); the reference gateway's asyncio client uses the same core.
-
-Rule: wsproto owns the protocol (handshake, framing, masking, ping/pong, close); these classes only move
-bytes and join fragmented text messages. A closed peer is ``None`` from ``recv``; every wait is bounded.
-"""
+"""WebSocket, RFC 6455, on top of wsproto: a sans-IO session with a server half and a client half, and a small
+blocking client over one socket. It is separate from the HTTP server because a WebSocket outlives the
+request that opened it, and the reference SUTs and drivers need the client side too."""
 
 from __future__ import annotations
 
@@ -50,7 +44,11 @@ def _split_url(url: str) -> tuple[str, int, str]:
 
 class _Session:
     """What both halves do once the socket is open: wsproto events -> complete text messages, and the
-    bytes to write back (pongs, the answer to the peer's close)."""
+    bytes to write back (pongs, the answer to the peer's close).
+
+    wsproto owns the protocol: handshake, framing, masking, ping and pong, close. These classes only move
+    bytes and join fragmented text messages.
+    """
 
     def __init__(self, ws: WSConnection) -> None:
         self._ws = ws
@@ -139,7 +137,11 @@ class WsClientSide(_Session):
 class WsClient:
     """A blocking WebSocket client: ``WsClient(url, headers)`` connects and completes the handshake
     (a refused one raises WsClosed with the status); ``send``; ``recv(timeout)`` -> a text message or
-    None once closed; ``close``. ``http://`` URLs are taken as ``ws://``."""
+    None once closed; ``close``. ``http://`` URLs are taken as ``ws://``.
+
+    It runs on the same sans-IO core as the reference gateway's asyncio client. A closed peer is ``None``
+    from ``recv``, and every wait is bounded.
+    """
 
     def __init__(self, url: str, headers: Sequence[tuple[str, str]] = (), timeout: float = 10.0) -> None:
         self._side = WsClientSide(url, headers)

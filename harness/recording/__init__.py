@@ -1,7 +1,6 @@
-"""Recording real gateway frames: cassettes, redaction, the recording proxy, replay, promotion.
-
-The recording proxy's names (``Recorder``, ``record_forever``) load on first use (PEP 562): it
-imports httpx, which every ``thinkwire run`` (reading the catalog's cassettes) would pay for."""
+"""Recording real gateway frames: cassettes, redaction, the recording proxy, replay and import. The package
+turns real traffic into data the mock upstream can serve, so recorded ground truth and scripted cases meet
+in one format."""
 
 from __future__ import annotations
 
@@ -62,4 +61,6 @@ __all__ += [
     "read_manifest",
     "run_import",
 ]
+# The recording proxy's names load on first use, by PEP 562: it imports httpx, which every ``thinkwire
+# run`` reading the catalog's cassettes would otherwise pay for.
 __getattr__ = lazy_names(__name__, {"Recorder": "_proxy", "record_forever": "_proxy", **_SHARED})

@@ -1,15 +1,5 @@
-"""Cassettes: byte-faithful recordings of upstream exchanges, one JSON object per line.
-
-Rule: the first line is a versioned header (an imported cassette also names its ``source``); then
-per exchange a ``request``, a ``response`` (status, headers), one ``chunk`` per read as it arrived
-(UTF-8 ``text`` where valid, else ``base64``; its ``offset`` and monotonic ``t_ms``), and an ``end``
-(``complete``, ``truncated`` when the recorder was stopped while the response was still arriving,
-or why it broke off). Exchanges interleave (lines carry their ``id``). A cassette is valid at every
-instant of a recording: :class:`CassetteWriter` appends and flushes each line as it happens, and the
-reader takes an exchange without its end line as truncated and a torn last line as absent, each with
-a warning (``Cassette.warnings``). Anything else malformed
-raises :class:`~harness._errors.CassetteError` naming the file and line.
-"""
+"""Cassettes: byte-faithful recordings of upstream exchanges, one JSON object per line. The format, its reader
+and its writer live together so that what is written is exactly what can be read."""
 
 from __future__ import annotations
 
@@ -102,6 +92,12 @@ class Exchange:
 
 @dataclass(slots=True)
 class Cassette:
+    """The first line is a versioned header; an imported cassette also names its ``source``. Then each
+    exchange has a ``request``, a ``response`` with status and headers, one ``chunk`` per read as it
+    arrived, and an ``end``. A chunk holds UTF-8 ``text`` where valid, else ``base64``, with its ``offset``
+    and monotonic ``t_ms``. The end says ``complete``, ``truncated`` when the recorder was stopped while
+    the response was still arriving, or why it broke off. Exchanges interleave, and every line carries its
+    exchange's ``id``."""
     exchanges: list[Exchange]
     recorded_at: str = ""
     dialect: str | None = None
@@ -168,6 +164,9 @@ def _prefixed(prefix: str, data: bytes) -> dict[str, str]:
 
 
 def read_cassette(path: Path) -> Cassette:
+    """A cassette is valid at every instant of a recording, so the reader takes an exchange without its end
+    line as truncated and a torn last line as absent, each with a warning in ``Cassette.warnings``.
+    Anything else malformed raises :class:`~harness._errors.CassetteError` naming the file and line."""
     try:
         data = path.read_bytes()
     except OSError as exc:

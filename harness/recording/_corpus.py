@@ -1,13 +1,5 @@
-"""The fidelity corpus: where it is kept and what it must hold. The project ships only its manifest
-(``recordings/corpus/corpus.toml``: per file the source repository, path, commit, license, import flags,
-and the sha256 of the original and of the converted file); the recorded data, taken from other
-repositories, is read from a folder outside the project.
-
-Rule: this module is the one place the corpus is found and read. Its folder is ``--corpus DIR`` (which
-sets ``THINKWIRE_CORPUS``), else ``THINKWIRE_CORPUS``, else ``../shared/corpus`` beside a checkout; a
-folder holding none of the manifest's files is *absent* (callers skip, saying :func:`absent_reason`),
-and a file whose bytes differ from the manifest's sha256 is a one-line :class:`CassetteError`.
-"""
+"""The fidelity corpus: where it is kept and what it must hold. This module is the one place the corpus is
+found and read, so every caller skips or fails on it the same way."""
 
 from __future__ import annotations
 
@@ -135,7 +127,12 @@ def _sha(entry: dict[str, Any], key: str, where: str) -> str:
 
 
 def read_manifest(path: Path | None = None) -> Manifest:
-    """The manifest, checked: every field typed, every source repository permissively licensed."""
+    """The manifest, checked: every field typed, every source repository permissively licensed.
+
+    The project ships only the manifest, ``recordings/corpus/corpus.toml``: per file the source repository,
+    path, commit, license, import flags, and the sha256 of the original and of the converted file. The
+    recorded data, taken from other repositories, is read from a folder outside the project.
+    """
     path = path or manifest_path()
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -184,7 +181,10 @@ def locate() -> Location:
 
 
 def absent_reason(where: Location | None = None) -> str:
-    """One line: no corpus, where it was looked for, and how to get one."""
+    """One line: no corpus, where it was looked for, and how to get one.
+
+    A folder holding none of the manifest's files is absent, and callers skip with this reason.
+    """
     where = where or locate()
     at = f"looked for it at {where.dir} ({where.how})" if where.dir is not None else where.how
     return f"no fidelity corpus: {at}; set {ENV} or --corpus DIR, or build it with `thinkwire corpus fetch`"

@@ -1,12 +1,5 @@
-"""``thinkwire corpus fetch``: rebuild the fidelity corpus from the manifest. Each original is downloaded
-from its repository at the pinned commit (``BASE/<owner>/<repo>/<commit>/<path>``, GitHub's raw file
-layout by default), checked against the manifest's ``source_sha256``, kept under
-``DIR/src/<owner>/<repo>/<commit[:12]>/<path>``, and converted with ``thinkwire import`` and the entry's
-``imported_with`` flags into ``DIR/NAME.jsonl``, which must match the manifest's ``sha256``.
-
-Rule: nothing is written into DIR under a final name before its checksum matched; a failed download or a
-checksum mismatch is one :class:`CassetteError` line naming the file and the URL.
-"""
+"""``thinkwire corpus fetch``: rebuild the fidelity corpus from the manifest. It downloads each original at
+its pinned commit, checks it, and converts it with ``thinkwire import`` as the manifest says."""
 
 from __future__ import annotations
 
@@ -88,7 +81,16 @@ def fetch_corpus(
     manifest: Manifest | None = None,
     progress: Callable[[str], None] = lambda line: None,
 ) -> int:
-    """Download, check and convert every manifest file into ``dest``; the number of files written."""
+    """Download, check and convert every manifest file into ``dest``; the number of files written.
+
+    An original comes from ``BASE/<owner>/<repo>/<commit>/<path>``, GitHub's raw file layout by default, is
+    checked against the manifest's ``source_sha256`` and kept under
+    ``DIR/src/<owner>/<repo>/<commit[:12]>/<path>``. It is converted with the entry's ``imported_with``
+    flags into ``DIR/NAME.jsonl``, which must match the manifest's ``sha256``.
+
+    Nothing is written into DIR under a final name before its checksum matched. A failed download or a
+    checksum mismatch is one :class:`CassetteError` line naming the file and the URL.
+    """
     manifest = manifest or read_manifest()
     for e in manifest.entries:
         url = source_url(base, e)

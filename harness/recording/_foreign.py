@@ -1,9 +1,6 @@
-"""One interaction as another tool stored it, the common currency of the ``thinkwire import`` readers
-(``_import_vcr``, ``_import_har``) and the converter (``_import``), and the one check of a stored
-request's URL and method both readers make.
-
-Rule: data only; nothing here decodes or converts (``_import`` does, after a reader is done).
-"""
+"""One interaction as another tool stored it, the common currency of the ``thinkwire import`` readers and the
+converter, and the one check of a stored request's URL and method. It is data only; nothing here decodes or
+converts."""
 
 from __future__ import annotations
 

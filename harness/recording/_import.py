@@ -1,14 +1,6 @@
-"""``thinkwire import``: HTTP recordings of other tools (vcrpy / pytest-recording YAML, HAR) become
-thinkwire cassettes, one report line per interaction.
-
-Rule 1: a reader (``_import_vcr``, ``_import_har``) turns its file into ``_foreign.Foreign`` interactions
-and says what its format had already lost (a body stored parsed, a body without its encoding); this
-module turns each into an :class:`Exchange`: the content-encoding decoded (a thinkwire cassette holds
-the identity body, as the recorder asks for it), the response body otherwise byte for byte, thinkwire's
-redaction applied to the request and to the response headers. Rule 2: a file the reader cannot read is
-one :class:`CassetteError` naming the file, the interaction and why; an interaction that can be read
-but not replayed (no response, an encoding thinkwire cannot decode) is skipped with its reason.
-"""
+"""``thinkwire import``: HTTP recordings of other tools, vcrpy or pytest-recording YAML and HAR, become
+thinkwire cassettes with one report line per interaction. The readers only parse their format; this module
+turns what they read into exchanges."""
 
 from __future__ import annotations
 
@@ -203,7 +195,13 @@ def convert(
     trim: int = 0,
     redactor: Redactor | None = None,
 ) -> ImportResult:
-    """``kept``: what the source format never records, said once per converted interaction."""
+    """``kept``: what the source format never records, said once per converted interaction.
+
+    Each interaction becomes an :class:`Exchange`. The content-encoding is decoded, because a thinkwire
+    cassette holds the identity body as the recorder asks for it; the response body is otherwise kept byte
+    for byte. thinkwire's redaction is applied to the request and to the response headers. A reader says
+    what its format had already lost, such as a body stored parsed or a body without its encoding.
+    """
     redactor = redactor or Redactor()
     cassette = Cassette([], source=source)
     result = ImportResult(cassette)
@@ -255,7 +253,12 @@ def import_file(
 ) -> ImportResult:
     """Read a vcrpy / pytest-recording cassette (``.yaml``, ``.yml``, ``.json``, any of them ``.gz``)
     or a HAR file and convert it. ``only``: interaction numbers to keep; ``trim``: keep the first and
-    last N events of each streamed body."""
+    last N events of each streamed body.
+
+    A file the reader cannot read is one :class:`CassetteError` naming the file, the interaction and why.
+    An interaction that can be read but not replayed, with no response or an encoding thinkwire cannot
+    decode, is skipped with its reason.
+    """
     try:
         data = path.read_bytes()
     except OSError as exc:

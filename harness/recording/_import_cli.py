@@ -1,9 +1,5 @@
-"""``thinkwire import SOURCE --out CASSETTE``: the command line of the importer (flags, the printed
-lines); the conversion itself is ``_import``.
-
-Rule: the command prints one line per interaction, then ``wrote FILE: N exchange(s)``; every problem
-is a :class:`~harness._errors.ThinkwireError` the CLI prints as one line (exit 2).
-"""
+"""``thinkwire import SOURCE --out CASSETTE``: the command line of the importer, its flags and printed lines.
+The conversion itself is ``_import``, so this module only parses and prints."""
 
 from __future__ import annotations
 
@@ -54,7 +50,11 @@ def add_import_parser(sub: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    """Convert, print one line per interaction and a summary; errors propagate as ThinkwireError."""
+    """Convert, print one line per interaction and a summary; errors propagate as ThinkwireError.
+
+    The summary line is ``wrote FILE: N exchange(s)``, and the CLI prints any ThinkwireError as one line
+    with exit 2.
+    """
     if args.dialect is not None:
         from harness.dialects import get_dialect
 

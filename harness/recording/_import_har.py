@@ -1,11 +1,5 @@
-"""HAR 1.2 files (browser devtools, mitmproxy, Playwright, Charles) -> :class:`Foreign` interactions.
-
-Rule: ``log.entries[]`` in order; a body is ``content.text`` (base64 when ``content.encoding`` says
-so). HAR writers store the body already content-decoded, so a ``Content-Encoding`` header left beside
-it is dropped with a note, never applied twice. An entry without a response (status 0) or without its
-body text cannot be replayed: it is skipped with that reason. A file that is not HAR is one
-:class:`CassetteError` naming the file, the entry and the field.
-"""
+"""HAR 1.2 files from browser devtools, mitmproxy, Playwright or Charles, read into :class:`Foreign`
+interactions. HAR has its own body rules, so its reader is separate from the vcrpy one."""
 
 from __future__ import annotations
 
@@ -89,6 +83,11 @@ def _entry(path: Path, i: int, entry: Any) -> Foreign:
 
 
 def read_har(path: Path, data: bytes) -> list[Foreign]:
+    """``log.entries[]`` are read in order; a body is ``content.text``, base64 when ``content.encoding`` says
+    so. HAR writers store the body already content-decoded, so a ``Content-Encoding`` header left beside it
+    is dropped with a note, never applied twice. An entry without a response, status 0, or without its body
+    text cannot be replayed and is skipped with that reason. A file that is not HAR is one
+    :class:`CassetteError` naming the file, the entry and the field."""
     try:
         doc = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -1,12 +1,5 @@
-"""vcrpy / pytest-recording cassettes (YAML or JSON, version 1) -> :class:`Foreign` interactions.
-
-Rule: read with a real YAML parser (PyYAML's safe loader: ``!!binary`` bodies become bytes, and no
-other tag is constructed); every body form vcrpy and its serializers write is accepted: a plain or
-block-scalar ``string``, ``!!binary`` (base64, often gzip inside), a request body that is a string or
-bytes, and ``parsed_body`` (pydantic-ai's serializer stores JSON bodies parsed: they are re-serialised
-as its own deserializer does, ``json.dumps`` with default separators, and the interaction says so).
-Anything else is a :class:`CassetteError` naming the file, the interaction and the field.
-"""
+"""vcrpy and pytest-recording cassettes, YAML or JSON version 1, read into :class:`Foreign` interactions.
+vcrpy and its serializers store bodies in several forms, and this module is where they are all accepted."""
 
 from __future__ import annotations
 
@@ -27,6 +20,8 @@ _MISSING = (
 
 
 def _load(path: Path, data: bytes) -> Any:
+    """A real YAML parser reads the file: PyYAML's safe loader turns ``!!binary`` bodies into bytes and
+    constructs no other tag."""
     try:
         import yaml
     except ImportError:
@@ -62,7 +57,13 @@ def _dumped(parsed: Any) -> bytes:
 
 
 def _body(raw: Any, where: str, *, response: bool) -> tuple[bytes, str]:
-    """The body bytes and a note when the stored form is not the wire form."""
+    """The body bytes and a note when the stored form is not the wire form.
+
+    Every body form vcrpy and its serializers write is accepted: a plain or block-scalar ``string``,
+    ``!!binary`` base64 that is often gzip inside, a request body that is a string or bytes, and
+    ``parsed_body``. pydantic-ai's serializer stores JSON bodies parsed; they are re-serialised as its own
+    deserializer does, with ``json.dumps`` default separators, and the interaction says so.
+    """
     if raw is None:
         return b"", ""
     if response and isinstance(raw, Mapping):
@@ -123,6 +124,7 @@ def _interaction(path: Path, i: int, item: Any) -> Foreign:
 
 
 def read_vcr(path: Path, data: bytes) -> list[Foreign]:
+    """Anything it cannot read is a :class:`CassetteError` naming the file, the interaction and the field."""
     doc = _load(path, data)
     if not isinstance(doc, Mapping) or not isinstance(doc.get("interactions"), list):
         raise CassetteError(

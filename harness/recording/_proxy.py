@@ -1,13 +1,5 @@
-"""``thinkwire record``: a transparent reverse proxy that forwards every upstream chunk to the client
-the moment it arrives (one write per read: never buffering a stream) and writes a redacted cassette.
-
-Rules: redaction happens in memory before a line is written. Every line is appended and flushed as
-it happens (:class:`~harness.recording._cassette.CassetteWriter`), a chunk's line before the chunk is
-forwarded and an exchange's end line before the response ends at the client: whatever a client has
-seen complete is complete in the file. On shutdown new requests get 503, in-flight exchanges get
-``grace`` seconds, then each is closed with an end line ``truncated`` and cut. Per-exchange state
-lives only while the exchange is in flight: memory stays flat however many requests pass.
-"""
+"""``thinkwire record``: a transparent reverse proxy that forwards every upstream chunk the moment it arrives
+and writes a redacted cassette. It never buffers a stream: one write per read."""
 
 from __future__ import annotations
 
@@ -77,7 +69,16 @@ class _Live:
 
 class Recorder:
     """``Recorder(upstream, out)``: ``start()`` -> base URL; point the client here; ``stop()``.
-    ``mode``: ``x`` refuses an existing ``out``, ``a`` appends to it, ``w`` replaces it."""
+    ``mode``: ``x`` refuses an existing ``out``, ``a`` appends to it, ``w`` replaces it.
+
+    Redaction happens in memory before a line is written. Each line is appended and flushed as it happens;
+    a chunk's line is written before the chunk is forwarded, and an exchange's end line before the response
+    ends at the client. Whatever a client has seen complete is complete in the file.
+
+    On shutdown new requests get 503 and in-flight exchanges get ``grace`` seconds; then each is closed
+    with an end line ``truncated`` and cut. Per-exchange state lives only while the exchange is in flight,
+    so memory stays flat however many requests pass.
+    """
 
     def __init__(
         self,

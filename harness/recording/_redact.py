@@ -1,18 +1,6 @@
-"""Redaction before anything touches disk or stdout: credentials in URLs, headers, query strings and
-request bodies, found by rule rather than by a list of known names.
-
-Rule: a secret is replaced by ``<redacted>`` in the recorder's memory before the cassette line (or a
-printed line) is built. A header, query or JSON name is secret when one of its words (split at ``-``,
-``_``, ``.`` and camelCase) is an auth / key / token / secret / password / credential / cookie /
-session word; URL userinfo is always secret; any string value is scanned for credential-shaped values
-(``sk-...``, ``AKIA...``, ``Bearer ...``, JWTs); a form body is read like a query. Reasoning fields
-that a client must pass back byte for byte (thinking ``signature``, ``encrypted_content``,
-``thoughtSignature``, the ``data`` of a redacted or encrypted reasoning block) are provider output,
-not credentials: they are never touched.
-Response bodies are recorded as sent (they are what replay serves). Users add name regexes
-(``--redact-header``, ``--redact-query``), dotted JSON paths (``--redact-json``, ``a.*.token``) and
-value regexes (``--redact-value``).
-"""
+"""Redaction before anything touches disk or stdout: credentials in URLs, headers, query strings and request
+bodies, found by rule rather than by a list of known names. A secret is replaced by ``<redacted>`` in
+memory before the cassette line or a printed line is built."""
 
 from __future__ import annotations
 
@@ -94,7 +82,11 @@ _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 def secret_name(name: str) -> bool:
-    """Is ``name`` (a header, query or JSON name) the name of a credential?"""
+    """Is ``name`` (a header, query or JSON name) the name of a credential?
+
+    A header, query or JSON name is secret when one of its words, split at ``-``, ``_``, ``.`` and
+    camelCase, is an auth, key, token, secret, password, credential, cookie or session word.
+    """
     low = name.lower()
     if any(f in low.replace("-", "").replace("_", "") for f in _SECRET_FRAGMENTS):
         return True
@@ -116,6 +108,15 @@ def _compile(patterns: Sequence[str], flag: str) -> list[re.Pattern[str]]:
 
 @dataclass
 class Redactor:
+    """URL userinfo is always secret. Any string value is scanned for credential-shaped values such as
+    ``sk-...``, ``AKIA...``, ``Bearer ...`` and JWTs, and a form body is read like a query. Users add name
+    regexes with ``--redact-header`` and ``--redact-query``, dotted JSON paths such as ``a.*.token`` with
+    ``--redact-json``, and value regexes with ``--redact-value``.
+
+    Reasoning fields that a client must pass back byte for byte are provider output, not credentials, and
+    are never touched: a thinking ``signature``, ``encrypted_content``, ``thoughtSignature``, the ``data``
+    of a redacted or encrypted reasoning block. Response bodies are recorded as sent, because they are what
+    replay serves."""
     headers: Sequence[str] = ()  # extra header-name regexes (full match, case-insensitive)
     json_paths: Sequence[str] = ()  # extra dotted paths into JSON bodies ("*" matches any key)
     queries: Sequence[str] = ()  # extra query-name regexes

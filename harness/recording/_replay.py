@@ -1,10 +1,5 @@
-"""A cassette as a mock-upstream conversation: byte-identical chunks by default, optionally re-timed
-(``recorded`` | ``none`` | ``xN``) or re-chunked with any chunker; non-2xx exchanges become HTTP errors;
-an exchange that did not end ``complete`` (truncated by the recorder's shutdown, cut by a disconnect)
-is served as what it was: its recorded bytes, then a cut connection.
-
-Rule: replay adds nothing of its own: it builds plain ``Script`` data the mock upstream serves.
-"""
+"""A cassette as a mock-upstream conversation. Replay adds nothing of its own: it builds plain ``Script`` data
+the mock upstream serves."""
 
 from __future__ import annotations
 
@@ -93,6 +88,10 @@ def chunker(name: str) -> Callable[[Sequence[bytes]], list[bytes]]:
 def conversation_from_cassette(
     cassette: Cassette, *, timing: str = "none", rechunk: str | None = None
 ) -> Conversation:
+    """Chunks are byte-identical by default, optionally re-timed, ``recorded``, ``none`` or ``xN``, or
+    re-chunked with any chunker. Non-2xx exchanges become HTTP errors. An exchange that did not end
+    ``complete``, truncated by the recorder's shutdown or cut by a disconnect, is served as what it was:
+    its recorded bytes, then a cut connection."""
     factor = parse_timing(timing)
     if rechunk:
         chunker(rechunk)

@@ -1,10 +1,10 @@
-"""The bundled reference SUTs: a correct gateway, SDK wrapper and agent CLI, each with fault switches
-(mutants) that reproduce real bug classes so the suite can prove every check catches its bug.
+"""The bundled reference SUTs: a correct gateway, SDK wrapper and agent CLI, each with fault switches, the
+mutants, that reproduce real bug classes. They let the suite prove that every check catches its bug.
 
-``gateway`` (``python -m harness.reference.gateway``), ``sdk`` (``harness.reference.sdk:reference_sdk``),
-``agent`` (``python -m harness.reference.agent``); the fault switches and their event filters in
-``_faults``, the byte-side ones (parser mutants, ``break-utf8``) in ``_parser_mutants``.
-"""
+``gateway`` runs as ``python -m harness.reference.gateway``, ``sdk`` as
+``harness.reference.sdk:reference_sdk`` and ``agent`` as ``python -m harness.reference.agent``. The fault
+switches and their event filters live in ``_faults``, the byte-side ones, parser mutants and
+``break-utf8``, in ``_parser_mutants``."""
 
 from harness.reference._faults import (
     CLI_FAULTS,

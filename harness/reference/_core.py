@@ -1,8 +1,6 @@
-"""The translation core the three reference SUTs share: model routing, upstream bytes -> delivered
-events (parser mutant if any, observer, fault filters), non-streaming bodies, upstream error messages.
-
-Rule: sans-IO, like the dialects it composes. The SUTs own the sockets, processes and threads.
-"""
+"""The translation core the three reference SUTs share: model routing, upstream bytes to delivered events,
+non-streaming bodies and upstream error messages. It is sans-IO, like the dialects it composes; the SUTs
+own the sockets, processes and threads."""
 
 from __future__ import annotations
 
@@ -137,6 +135,8 @@ class UpstreamPipe:
 
     ``upstream`` keeps every event the observer produced, unfiltered: the SUT's own memory of the
     turn (what a CLI passes back), which output faults do not touch.
+
+    The bytes go through the parser mutant if any, the observer and the fault filters, in that order.
     """
 
     def __init__(self, dialect: Dialect, variant: str, faults: Iterable[str] = ()) -> None:

@@ -1,11 +1,7 @@
-"""Fault switches of the reference SUTs (mutants): the table of switches (what each does, which SUT
-takes which), and the canonical-event and message filters that implement the switches acting on events
-(the request-side switches are ``_request_faults``'; the byte-side ones, parser mutants and
-``break-utf8``, are ``_parser_mutants``').
-
-Rule: sans-IO. The correct path is the identity; every fault is one small, clearly marked stage, so a
-mutant differs from the reference only where its bug class lives.
-"""
+"""Fault switches of the reference SUTs, the mutants: the table of switches, which SUT takes which, and the
+event and message filters that implement the switches acting on events. The request-side switches are
+``_request_faults``' and the byte-side ones, parser mutants and ``break-utf8``, are ``_parser_mutants``',
+so each file holds one side of the wire."""
 
 from __future__ import annotations
 
@@ -28,6 +24,7 @@ from harness.events import (
     ToolCallDelta,
     Usage,
 )
+from harness.reference._bridge_faults import BRIDGE_FAULTS
 from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
 from harness.reference._request_faults import PASSBACK_FAULTS
 
@@ -44,6 +41,7 @@ __all__ = [
     "inline_think",
     "is_reasoning",
     "own_process_faults",
+    "signature_after_stop",
     "unasked_faults",
 ]
 
@@ -94,6 +92,9 @@ FAULTS: dict[str, str] = {
     "stream opens without one",
     "thinking-as-text-block": "Anthropic front door: open each thinking block as a text block, then stream "
     "its thinking_delta and signature_delta into it",
+    "signature-after-step-stop": "Gemini Interactions front door: write a thought step's thought_signature "
+    "delta after the step.stop that closed it (a bridge that learns the signature late, as from Gemini's "
+    "signature-only last chunk)",
     "mint-tool-ids": "hand tool calls to the client under an id of the SUT's own: the Responses item id "
     "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
     "existed)",
@@ -115,6 +116,10 @@ FAULTS: dict[str, str] = {
     "channels) out of upstream content",
     **PASSBACK_FAULTS,
     **PARSER_MUTANTS,
+    # -- Responses bridges (issue 40): the front door's switches, and the other way round
+    **BRIDGE_FAULTS,
+    "drop-reasoning-text": "Responses upstream: read only the reasoning summary; raw reasoning "
+    "(reasoning_text content parts, response.reasoning_text.delta) is dropped",
     FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
     "annotation chunks)",
 }
@@ -157,10 +162,12 @@ _STREAM = frozenset(
         "add-start-output",
         "drop-text-signatures",
         "output-without-thoughts",
+        "drop-reasoning-text",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
-_DOOR = {"thinking-as-text-block", "bom-unnamed-start"}  # the gateway's Anthropic front door
+_DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
+_DOOR |= set(BRIDGE_FAULTS)  # its Responses front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 GATEWAY_FAULTS |= {"hide-unasked-reasoning"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
@@ -213,6 +220,8 @@ def _is_content(ev: Event) -> bool:
 # Event side: one stage per fault; the correct path has no stage at all.
 
 
+# Sans-IO. The correct path is the identity; every fault is one small, clearly marked stage, so a mutant
+# differs from the reference only where its bug class lives.
 class _Stage:
     def push(self, ev: Event) -> list[Event]:
         return [ev]
@@ -438,9 +447,17 @@ def _own_call_id(ev: ToolCallDelta) -> str:
     return ev.item if ev.item.startswith("fc_") else f"call_gw_{ev.index}"
 
 
+def _raw_reasoning(ev: Event) -> bool:
+    """``drop-reasoning-text``'s blind spot: reasoning text the Responses observer read from a reasoning
+    item's content parts (item ``rs_...:cN``), not from its summary (``rs_...:sN``)."""
+    return isinstance(ev, ReasoningDelta) and ev.item.startswith("rs_") and ":c" in ev.item
+
+
 def _mapper(fault: str, ev: Event) -> list[Event]:
     if fault == "drop-reasoning" and is_reasoning(ev):
         return []
+    if fault == "drop-reasoning-text" and _raw_reasoning(ev):
+        return []  # FAULT: only summaries are read
     if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
         return [ReasoningDelta(ev.data, item=ev.item)]
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
@@ -471,6 +488,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("ignore-alias", _IgnoreAlias),
     ("redacted-as-reasoning", None),
     ("drop-reasoning", None),
+    ("drop-reasoning-text", None),
     ("reasoning-into-content", None),
     ("buffer-reasoning", _BufferReasoning),
     ("pi-thinking-at-end", _ThinkingAtEnd),
@@ -535,6 +553,18 @@ def announce_thinking_as_text(frames: Sequence[Frame]) -> list[Frame]:
     return out
 
 
+def signature_after_stop(frames: Sequence[Frame]) -> list[Frame]:
+    """Fault ``signature-after-step-stop`` (a Gemini Interactions front door's frames): a thought step's
+    ``thought_signature`` delta is written after the ``step.stop`` that closed the step."""
+    out = list(frames)
+    for n in range(len(out) - 1):
+        if out[n].event == "step.delta" and out[n + 1].event == "step.stop" and b'"thought_signature"' in (
+            out[n].data.encode()
+        ):
+            out[n], out[n + 1] = out[n + 1], out[n]  # FAULT
+    return out
+
+
 def inline_think(events: Sequence[Event]) -> list[Event]:
     """Fault ``nonstream-inline-think``: a non-streaming answer carries its reasoning inline as a
     leading ``<think>…</think>`` in the content instead of a separate field."""
@@ -544,3 +574,11 @@ def inline_think(events: Sequence[Event]) -> list[Event]:
     out: list[Event] = [TextDelta(f"<think>{reasoning}</think>")]
     out += [e for e in events if not isinstance(e, ReasoningDelta)]
     return out
+
+
+# -- keeping a silent client stream alive (issue 40) -------------------------------------------------
+FAULTS["no-keepalive"] = (
+    "write nothing to a client's stream while the upstream is silent (no SSE comment, no ping): a client "
+    "whose read timeout is shorter than the model's silent reasoning gives up"
+)
+GATEWAY_FAULTS = GATEWAY_FAULTS | {"no-keepalive"}

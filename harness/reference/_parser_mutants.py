@@ -1,12 +1,6 @@
-"""Byte-side fault switches of the reference SUTs: the parser mutants (real SSE / NDJSON decoder
-deviations, ``sse-*`` / ``jsonl-*``, and ``first-choice-only``, a chat chunk reader that assumes
-``choices[0].delta``) and ``break-utf8`` (a naive chunk-by-chunk UTF-8 decoder). Each
-rewrites the upstream bytes the way its deviating reader reads them, in front of the correct observer,
-so the observer downstream sees exactly what the deviating reader would have dispatched.
-
-Rule: sans-IO. Every deviation is one branch marked ``DEVIATION``; everywhere else a mutant reads
-like the WHATWG decoder, under any chunking.
-"""
+"""Byte-side fault switches of the reference SUTs: the parser mutants and ``break-utf8``. Each rewrites the
+upstream bytes the way its deviating reader reads them, in front of the correct observer, so the observer
+downstream sees exactly what the deviating reader would have dispatched."""
 
 from __future__ import annotations
 
@@ -87,6 +81,11 @@ class ParserMutant:
     Everything it does not deviate on follows WHATWG: one leading BOM stripped, CRLF / CR / LF line
     ends (a CR at the end of a chunk waits for a possible LF), ``name:value`` with one optional space,
     data lines joined by LF, dispatch at a blank line, nothing dispatched at EOF.
+
+    The mutants are real SSE and NDJSON decoder deviations, ``sse-*`` and ``jsonl-*``, and
+    ``first-choice-only``, a chat chunk reader that assumes ``choices[0].delta``. They are sans-IO. Every
+    deviation is one branch marked ``DEVIATION``; everywhere else a mutant reads like the WHATWG decoder,
+    under any chunking.
     """
 
     def __init__(self, fault: str) -> None:

@@ -1,11 +1,6 @@
-"""Request-side fault switches of the reference SUTs: what they pass back upstream and the request
-options they send, the correct path first (a thinking block that never got its signature is not
-replayed to a provider that requires one), each fault one marked branch; among them how a buggy SUT
-rebuilds a 2026 continuation (reasoning trimmed, blobs re-encoded, a signature on the wrong call, a
-phase or a Vertex version dropped, server-tool records lost).
-
-Rule: sans-IO, on canonical messages and parsed JSON bodies; the names live in ``_faults.FAULTS``.
-"""
+"""Request-side fault switches of the reference SUTs: what they pass back upstream and the request options
+they send, the correct path first and each fault one marked branch. It is sans-IO, on canonical messages
+and parsed JSON bodies; the switches' names live in ``_faults.FAULTS``."""
 
 from __future__ import annotations
 
@@ -46,6 +41,13 @@ PASSBACK_FAULTS: dict[str, str] = {
     "encrypted detail no longer names its Responses item or its tool call",
     "drop-encrypted-details": "pass OpenRouter reasoning_details back without their reasoning.encrypted "
     "entries (a store that keeps only the readable ones)",
+    "gemini-tool-role": "send Gemini function responses under the role 'tool' (a converter that keeps the "
+    "chat role; Google accepts only user and model)",
+    "note-between-tool-results": "put a system note between a chat assistant's tool_calls and its tool "
+    "messages (an agent that logs tool warnings into the history; DeepSeek answers 400)",
+    "thought-signature-on-call": "Gemini Interactions: pass a thought step's signature back on the "
+    "function_call step after it (where generateContent keeps it, on the functionCall part), the thought "
+    "step without it (dropped when nothing else is left in it)",
 }
 """The request faults of the 2026 wires: how a SUT alters what it was given on the way back."""
 
@@ -97,9 +99,10 @@ def _bad_args(m: Message) -> bool:
     return False
 
 
-SIGNED_PASSBACK = frozenset({"anthropic-messages", "bedrock-converse"})
+SIGNED_PASSBACK = frozenset({"anthropic-messages", "bedrock-converse", "gemini-interactions"})
 """Upstream dialects whose thinking blocks are valid only with their signature (Anthropic: a block
-without one is a 400, ``thinking.signature: Field required``)."""
+without one is a 400, ``thinking.signature: Field required``; a Gemini Interactions thought step's
+``signature`` is required too)."""
 
 
 def passback_messages(messages: Sequence[Message], dialect: str, faults: frozenset[str]) -> list[Message]:
@@ -174,7 +177,11 @@ def _think_replayed(blocks: Sequence[Block]) -> list[Block]:
 
 
 def _rebuilt(m: Message, faults: frozenset[str]) -> Message:
-    """An assistant message as a SUT with the 2026 passback faults sends it back."""
+    """An assistant message as a SUT with the 2026 passback faults sends it back.
+
+    These faults are how a buggy SUT rebuilds a 2026 continuation: reasoning trimmed, blobs re-encoded, a
+    signature on the wrong call, a phase or a Vertex version dropped, server-tool records lost.
+    """
     blocks = [_reasoning(b, faults) for b in m.content]
     if "think-replay" in faults:
         blocks = _think_replayed(blocks)
@@ -277,8 +284,30 @@ def _thinking_off(body: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
+def _tool_role(content: Any) -> Any:
+    """A Gemini content holding function responses, under the chat role ``tool``."""
+    parts = content.get("parts") if isinstance(content, dict) else None
+    if isinstance(parts, list) and any(isinstance(p, dict) and "functionResponse" in p for p in parts):
+        return {**content, "role": "tool"}
+    return content
+
+
+def _note_between(messages: list[Any]) -> list[Any]:
+    """A system note right after every assistant message with tool calls."""
+    out: list[Any] = []
+    for m in messages:
+        out.append(m)
+        if isinstance(m, dict) and m.get("role") == "assistant" and m.get("tool_calls"):
+            out.append({"role": "system", "content": "note: tool output follows"})
+    return out
+
+
 def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     """Request-option faults on an upstream request body (the correct path: unchanged)."""
+    if "gemini-tool-role" in faults and isinstance(body.get("contents"), list):  # FAULT
+        body = {**body, "contents": [_tool_role(c) for c in body["contents"]]}
+    if "note-between-tool-results" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": _note_between(body["messages"])}
     if "drop-vertex-version" in faults and "anthropic_version" in body:  # FAULT
         body = {k: v for k, v in body.items() if k != "anthropic_version"}
     if "drop-phase" in faults and isinstance(body.get("input"), list):  # FAULT
@@ -298,6 +327,8 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     items = body.get("input")
     if faults & {"stream-events-as-items", "duplicate-reasoning-items"} and isinstance(items, list):
         body = {**body, "input": _reasoning_items(items, faults)}
+    if "thought-signature-on-call" in faults and isinstance(body.get("input"), list):  # FAULT
+        body = {**body, "input": _signature_on_call(body["input"])}
     if "no-form-triggers" in faults:  # FAULT: the provider's default form comes back, not the variant's
         body = _without_form_triggers(body)
     thinking = body.get("thinking")
@@ -313,9 +344,37 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
 
 def _without_form_triggers(body: dict[str, Any]) -> dict[str, Any]:
     """``body`` without MiniMax's ``reasoning_split``, Gemini's ``include_thoughts`` (OpenAI endpoint:
-    ``extra_body``; native: ``generationConfig``) and the Responses ``reasoning`` settings."""
+    ``extra_body``; native: ``generationConfig``; Interactions: ``generation_config.thinking_summaries``)
+    and the Responses ``reasoning`` settings."""
     out = {k: v for k, v in body.items() if k not in ("reasoning_split", "extra_body", "reasoning")}
     gen = out.get("generationConfig")
     if isinstance(gen, dict):
         out["generationConfig"] = {k: v for k, v in gen.items() if k != "thinkingConfig"}
+    config = out.get("generation_config")
+    if isinstance(config, dict):
+        out["generation_config"] = {k: v for k, v in config.items() if k != "thinking_summaries"}
+    return out
+
+
+def _signature_on_call(steps: list[Any]) -> list[Any]:
+    """Fault ``thought-signature-on-call``: each thought step's signature moves to the next function_call
+    step of the same model turn; a thought step left with nothing in it goes."""
+    out: list[Any] = []
+    pending: str | None = None
+    for step in steps:
+        if not isinstance(step, dict):
+            out.append(step)
+            continue
+        kind = step.get("type")
+        if kind == "thought" and isinstance(step.get("signature"), str):
+            pending = step["signature"]
+            step = {k: v for k, v in step.items() if k != "signature"}
+            if not step.get("summary"):
+                continue
+        elif kind == "function_call" and pending is not None:
+            step = {**step, "signature": pending}
+            pending = None
+        elif kind not in ("thought", "model_output"):
+            pending = None
+        out.append(step)
     return out

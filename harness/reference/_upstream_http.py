@@ -1,16 +1,6 @@
-"""The reference gateway's upstream client: HTTP/1.1 over asyncio streams, keep-alive; responses read
-by harness.net's ResponseReader (llhttp, the C parser uvicorn uses), requests written by hand.
-
-Rule: a response body is handed on piece by piece as it arrives (``aiter_raw``: what each read got,
-or each HTTP chunk, transfer coding removed), never buffered; leaving ``stream()`` before the body
-ended closes the connection (the upstream sees the client go), a body read to its end returns the
-connection to the pool; a pooled connection the upstream closed meanwhile is not used again. Failures are
-:class:`UpstreamUnreachable` (no response at all) or :class:`UpstreamBroken` (the body broke off, or
-its framing was invalid); like httpx, a request is never sent twice (the mock upstream counts every
-request). Measured (py-spy): first the gateway spent more than half its time in httpx's layers
-(httpcore, anyio) around h11; then, with h11 alone, most of it in h11's chunk reader (20-30 µs per HTTP
-chunk, and a stream chunked byte-wise sends one per byte). llhttp reads a chunk in well under 1 µs.
-"""
+"""The reference gateway's upstream client: HTTP/1.1 over asyncio streams with keep-alive, responses read by
+harness.net's ResponseReader and requests written by hand. A response body is handed on piece by piece as
+it arrives, never buffered."""
 
 from __future__ import annotations
 
@@ -74,7 +64,10 @@ class _Conn:
 
 
 class UpstreamResponse:
-    """A response whose head arrived; its body is read with :meth:`aiter_raw` or :meth:`aread`."""
+    """A response whose head arrived; its body is read with :meth:`aiter_raw` or :meth:`aread`.
+
+    ``aiter_raw`` yields what each read got, or each HTTP chunk, with the transfer coding removed.
+    """
 
     def __init__(
         self, conn: _Conn, reader: ResponseReader, timeout: float, broken: Exception | None = None
@@ -122,7 +115,19 @@ class UpstreamResponse:
 
 class UpstreamHTTP:
     """``UpstreamHTTP(base_url)``; ``async with client.stream(method, path, json=, headers=) as r``;
-    ``await client.aclose()``. Used on one event loop."""
+    ``await client.aclose()``. Used on one event loop.
+
+    Leaving ``stream()`` before the body ended closes the connection, so the upstream sees the client go; a
+    body read to its end returns the connection to the pool, and a pooled connection the upstream closed
+    meanwhile is not used again. Failures are :class:`UpstreamUnreachable`, no response at all, or
+    :class:`UpstreamBroken`, a body that broke off or had invalid framing. Like httpx, it never sends a
+    request twice, because the mock upstream counts every request.
+
+    Why llhttp, the C parser uvicorn uses, measured with py-spy: with httpx the gateway spent more than
+    half its time in httpx's layers, httpcore and anyio, around h11. With h11 alone most of it went to
+    h11's chunk reader, 20-30 µs per HTTP chunk, and a stream chunked byte-wise sends one chunk per byte.
+    llhttp reads a chunk in well under 1 µs.
+    """
 
     def __init__(self, base_url: str, *, connect: float = 5.0, read: float = 300.0) -> None:
         self.base_url = base_url

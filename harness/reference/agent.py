@@ -1,12 +1,6 @@
-"""The reference agent CLI: one prompt (``--prompt``), or pi RPC-mode commands on stdin (``--rpc``:
-``prompt`` lines, with optional ``request`` fields, and ``abort``), a streamed pi-style JSONL
-transcript on stdout, tools run as child processes in a session dir, reasoning passed back on every
-tool continuation and every next prompt (over the Responses WebSocket mode: one socket for the
-conversation, each turn chained to the last response, ``_ws_turn``).
-
-Rule: cleanup in the right order: every child has exited before the session dir is removed; SIGTERM
-kills the children first, then removes the dir. An abort closes the upstream request in flight at
-once (its socket shut down); the partial reply stays in the history as it was read.
+"""The reference agent CLI: one prompt, or pi RPC-mode commands on stdin, and a streamed pi-style JSONL
+transcript on stdout. It runs tools as child processes in a session dir and passes reasoning back on every
+tool continuation and every next prompt.
 
 Run: ``python -m harness.reference.agent --upstream URL --dialect D [--variant V] [--model M]
 --session-dir DIR (--prompt TEXT | --rpc) [--fault NAME]...``.
@@ -73,7 +67,16 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 
 class Agent:
-    """One agent run: the conversation, its children and its session dir."""
+    """One agent run: the conversation, its children and its session dir.
+
+    Cleanup goes in the right order: every child has exited before the session dir is removed, and SIGTERM
+    kills the children first, then removes the dir. An abort closes the upstream request in flight at once
+    by shutting its socket down; the partial reply stays in the history as it was read.
+
+    With ``--rpc``, stdin carries ``prompt`` lines, with optional ``request`` fields, and ``abort``. Over
+    the Responses WebSocket mode one socket serves the conversation and each turn is chained to the last
+    response, through ``_upstream_ws``.
+    """
 
     def __init__(
         self,
@@ -102,7 +105,7 @@ class Agent:
         self.lock = threading.Lock()
         self.emitter: Emitter = self.pi.emitter("v2", model=route.model)
         self.closing: list[Frame] = []  # agent_end / agent_settled of the latest message
-        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_ws_turn), closed at cleanup
+        self.ws: dict[str, Any] = {}  # the Responses WebSocket conversation (_upstream_ws), closed at cleanup
 
     # -- output: every record written and flushed as soon as it exists
     def new_message(self, prompt: str) -> None:
@@ -274,7 +277,7 @@ class Agent:
         modules (wsproto, harness.net) are imported here: an agent process runs one case, and
         importing them for every HTTP case cost ~0.2 s a case (-X importtime)."""
         from harness.net import WsClosed
-        from harness.reference._ws_turn import ws_turn
+        from harness.reference._upstream_ws import ws_turn
 
         pipe = UpstreamPipe(self.dialect, self.route.variant, pipe_faults(self.faults, structured))
         try:

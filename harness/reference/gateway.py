@@ -1,13 +1,10 @@
-"""The reference gateway: an OpenAI-chat front door (and an Anthropic one) over any upstream dialect,
-forwarding reasoning frame by frame, passing it back on tool turns, surfacing every upstream error (a
-429 / 5xx that came before any byte reached the client is retried once, after its Retry-After). The
-Responses WebSocket upstream keeps a socket per conversation between its turns (``_upstream_ws``) and
-chains each turn to the socket's last response.
+"""The reference gateway: an OpenAI-chat front door, and Anthropic, Responses and Gemini Interactions
+ones, over any upstream dialect. It forwards reasoning frame by frame, passes it back on tool turns,
+surfaces every upstream error, and while its upstream is silent it keeps the client's stream alive
+(``_keepalive``).
 
-Rule: one upstream read -> observer -> fault filters -> front-door emitter -> one client write per
-frame, never buffered; when the client leaves, the upstream response (or socket) is closed at once.
-
-Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...``.
+Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...
+[--keepalive SECONDS]``.
 """
 
 from __future__ import annotations
@@ -27,6 +24,7 @@ from harness.codec import Frame, encode_pieces
 from harness.dialects import Dialect, get_dialect
 from harness.events import End, Event, Message, StreamError, Usage, assemble
 from harness.net import Request, Responder, Server
+from harness.reference._bridge_faults import BridgeFrames, bridge_body
 from harness.reference._core import (
     Route,
     UpstreamPipe,
@@ -38,11 +36,17 @@ from harness.reference._core import (
     upstream_request,
     whole_response,
 )
-from harness.reference._faults import GATEWAY_FAULTS, announce_thinking_as_text, check_faults, unasked_faults
+from harness.reference._faults import (
+    GATEWAY_FAULTS,
+    announce_thinking_as_text,
+    check_faults,
+    signature_after_stop,
+    unasked_faults,
+)
+from harness.reference._keepalive import DEFAULT_INTERVAL, Heartbeat
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
-from harness.reference._upstream_ws import KeptSockets, UpstreamSocket
-from harness.reference._ws_turn import chain_after, socket_and_chain
+from harness.reference._upstream_ws import KeptSockets, UpstreamSocket, chain_after, socket_and_chain
 
 __all__ = ["FRONT_DOORS", "FrontDoor", "Gateway", "main"]
 
@@ -60,14 +64,28 @@ FRONT_DOORS: dict[str, FrontDoor] = {
     "/v1/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/chat/completions": FrontDoor("openai-chat", "reasoning_details", True),
     "/v1/messages": FrontDoor("anthropic-messages", "thinking", False),
+    "/v1/interactions": FrontDoor("gemini-interactions", "summaries", False),
+    "/v1beta/interactions": FrontDoor("gemini-interactions", "summaries", False),
+    "/v1/responses": FrontDoor("openai-responses", "summary", False),
 }
 
 
 class Gateway:
-    """``Gateway(upstream, faults=())``; ``start()`` -> base URL; ``stop()``; a context manager."""
+    """``Gateway(upstream, faults=())``; ``start()`` -> base URL; ``stop()``; a context manager.
 
-    def __init__(self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0):
+    Each upstream read goes through the observer, the fault filters and the front-door emitter, and each
+    frame is one client write, never buffered. When the client leaves, the upstream response or socket is
+    closed at once. A 429 or 5xx that came before any byte reached the client is retried once, after its
+    Retry-After. The Responses WebSocket upstream keeps a socket per conversation between its turns, in
+    ``_upstream_ws``, and chains each turn to the socket's last response.
+    """
+
+    def __init__(
+        self, upstream: str, faults: Sequence[str] = (), host: str = "127.0.0.1", port: int = 0,
+        keepalive: float = DEFAULT_INTERVAL,
+    ):  # fmt: skip
         self.upstream = upstream.rstrip("/")
+        self.keepalive = keepalive  # seconds of a silent client stream before a keepalive (0: never)
         self.faults = check_faults(faults, GATEWAY_FAULTS)
         self.server = Server(self.handle, host, port)
         self._http: dict[str, UpstreamHTTP] = {}  # per upstream URL (one, unless it is changed)
@@ -183,6 +201,8 @@ class Gateway:
             await _send(resp, err.status or 502, front.error_body(err.status or 502, err.message))
         else:
             out = front.emit_response(tuple(events), door.variant, model=client_model)
+            if door.dialect == "openai-responses":
+                out = bridge_body(out, self.faults)
             await _send(resp, 200, out)
 
     async def relay(
@@ -192,17 +212,24 @@ class Gateway:
         """A streamed answer, frame by frame, to its end (True) or until the client leaves (False)."""
         await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
         emitter = front.emitter(door.variant, model=client_model)
+        bridge = BridgeFrames(self.faults if door.dialect == "openai-responses" else ())
+        alive = None if "no-keepalive" in self.faults else front.keepalive()  # FAULT: none while silent
+        beat = Heartbeat(resp, alive, self.keepalive)
 
         async def deliver(events: list[Event]) -> None:
             events = [e for e in events if want_usage or not isinstance(e, Usage)]
             frames = emitter.feed(events)
             if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
                 frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
-            await self.write(resp, front, frames)
+            await beat.write(lambda: self.write(resp, front, bridge.rewrite(frames)))
 
-        ended = await self.pump(resp, chunks, pipe, deliver)
+        beat.start()
+        try:
+            ended = await self.pump(resp, chunks, pipe, deliver)
+        finally:
+            await beat.stop()
         if ended:
-            await self.write(resp, front, emitter.close())
+            await self.write(resp, front, bridge.rewrite(emitter.close()))
             await resp.end()
         return ended
 
@@ -305,6 +332,8 @@ class Gateway:
             return
         if "thinking-as-text-block" in self.faults:  # FAULT: thinking announced as a text block
             frames = announce_thinking_as_text(frames)
+        if "signature-after-step-stop" in self.faults:  # FAULT: the signature comes after its step ended
+            frames = signature_after_stop(frames)
         double = "double-done" in self.faults
         for index, data in encode_pieces(frames, front.transport):
             copies = 2 if double and index is not None and "terminal" in frames[index].tags else 1  # FAULT
@@ -352,11 +381,15 @@ def main(argv: Sequence[str] | None = None, *, make: type[Gateway] = Gateway) ->
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--upstream", required=True, help="the provider's base URL")
     ap.add_argument("--fault", action="append", default=[], choices=sorted(GATEWAY_FAULTS))
+    ap.add_argument(
+        "--keepalive", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
+        help=f"seconds of a silent client stream before a keepalive (default {DEFAULT_INTERVAL}; 0: never)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    gateway = make(args.upstream, args.fault, port=args.port)
+    gateway = make(args.upstream, args.fault, port=args.port, keepalive=args.keepalive)
     url = gateway.start()
     sys.stderr.write(f"thinkwire reference gateway on {url} -> {args.upstream}\n")
     sys.stderr.flush()

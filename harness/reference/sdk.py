@@ -1,11 +1,5 @@
-"""The reference SDK wrapper: an in-process "python" SUT that calls the provider directly and yields
-canonical events, streaming or not, with the same fault switches as the gateway.
-
-Rule: closing the iterator closes the upstream response (a client cancel must reach the provider). A
-request the upstream fails (429 / 5xx) before anything reached the user is retried once, after its
-Retry-After; a stream that fails after output is surfaced, never replayed. The Responses WebSocket mode
-keeps one socket per conversation and chains each turn to the last response.
-"""
+"""The reference SDK wrapper: an in-process "python" SUT that calls the provider directly and yields canonical
+events, streaming or not. It has the same fault switches as the gateway."""
 
 from __future__ import annotations
 
@@ -28,7 +22,7 @@ from harness.reference._core import (
     whole_response,
 )
 from harness.reference._faults import SDK_FAULTS, check_faults
-from harness.reference._ws_turn import ws_turn
+from harness.reference._upstream_ws import ws_turn
 
 __all__ = ["ReferenceSDKError", "SDKRequest", "reference_sdk"]
 
@@ -56,7 +50,13 @@ class ReferenceSDKError(Exception):
 
 
 def reference_sdk(request: SDKRequest) -> Iterator[Event]:
-    """Call the upstream in ``request.dialect`` and yield the events its users would see."""
+    """Call the upstream in ``request.dialect`` and yield the events its users would see.
+
+    Closing the iterator closes the upstream response, since a client cancel must reach the provider. A
+    request the upstream fails with 429 or 5xx before anything reached the user is retried once, after its
+    Retry-After; a stream that fails after output is surfaced, never replayed. The Responses WebSocket mode
+    keeps one socket per conversation and chains each turn to the last response.
+    """
     faults = check_faults(getattr(request, "faults", ()), SDK_FAULTS)
     dialect = get_dialect(request.dialect)
     route = Route(request.dialect, request.variant or dialect.default_variant, request.model)
@@ -124,7 +124,7 @@ def _attempt(
 
 
 def _websocket(request: SDKRequest, dialect: Any, route: Route, faults: frozenset[str]) -> Iterator[Event]:
-    """The Responses WebSocket mode (``_ws_turn``): the conversation's socket kept in ``request.state``,
+    """The Responses WebSocket mode (``_upstream_ws``): the conversation's socket kept in ``request.state``,
     closed by the driver at its end; closing the iterator mid-response closes it (the mode's cancel)."""
     state: dict[str, Any] | None = getattr(request, "state", None)
     timeout = request.http.timeout.read or 10.0

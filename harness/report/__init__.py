@@ -1,8 +1,6 @@
-"""Reports from one results model: console, JUnit XML, JSON (with a schema), Markdown, HTML.
-
-Rule: every report renders a ``RunResult`` (or one loaded back from results.json) and nothing else;
-``write_reports`` writes the three files ``thinkwire run --report DIR`` promises.
-"""
+"""Reports from one results model: console, JUnit XML, JSON with a schema, Markdown and HTML. Every report
+renders a ``RunResult``, or one loaded back from results.json, and nothing else, so two reports of one run
+never disagree."""
 
 from __future__ import annotations
 
@@ -38,7 +36,10 @@ __all__ = [
 def write_reports(run: RunResult, out_dir: str | Path) -> dict[str, Path]:
     """Write ``results.json``, ``summary.md`` and ``report.html`` into ``out_dir`` (created), and the
     swimlane SVG of each case that did not pass into ``out_dir/swimlanes`` (``"swimlanes"``: that dir,
-    returned only when there is one)."""
+    returned only when there is one).
+
+    These are the three files ``thinkwire run --report DIR`` promises.
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md = out / "summary.md"

@@ -1,11 +1,5 @@
-"""Findings grouped by cause: one check plus its message with the case-specific parts normalised.
-
-Rule: a cause is ``(check, normalised message)``; numbers, ids and quoted texts are what differs between
-cases of one root cause (a wrapper that never splits inline ``<think>`` fails 26 cases with 26 messages
-that differ only in the turn, the text and the byte counts), so they are masked here, once, for the
-console, summary.md, JUnit, the HTML report and ``thinkwire diff``. A case with no failing finding
-(ERROR, TIMEOUT) has its status and the first line of its error as its cause.
-"""
+"""Findings grouped by cause: one check plus its message with the case-specific parts masked. The masking is
+done here, once, for the console, summary.md, JUnit, the HTML report and ``thinkwire diff``."""
 
 from __future__ import annotations
 
@@ -38,7 +32,12 @@ _SPACES = re.compile(r"\s+")
 
 def normalise_message(message: str) -> str:
     """``message`` with quoted texts as ``'…'``, ids as ``<id>`` and numbers as ``N`` (one line, 300
-    characters at most)."""
+    characters at most).
+
+    Numbers, ids and quoted texts are what differs between cases of one root cause. A wrapper that never
+    splits inline ``<think>`` fails 26 cases with 26 messages that differ only in the turn, the text and
+    the byte counts.
+    """
     text = _QUOTED.sub("'…'", message)
     text = _IDS.sub("<id>", text)
     text = _NUMBERS.sub("N", text)
@@ -68,7 +67,11 @@ class Cause:
 
 
 def case_causes(r: CaseResult) -> list[tuple[str, str, str]]:
-    """``(check, normalised message, message)`` for each reason ``r`` did not pass (each once)."""
+    """``(check, normalised message, message)`` for each reason ``r`` did not pass (each once).
+
+    A case with no failing finding, ERROR or TIMEOUT, has its status and the first line of its error as its
+    cause.
+    """
     out: list[tuple[str, str, str]] = []
     if r.status != Status.OK:
         said = first_line(r.error) or "no error text"

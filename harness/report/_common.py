@@ -1,8 +1,5 @@
-"""What every renderer shares: a case's outcome word, a timeline entry's channel and text, escaping.
-
-Rule: renderers decide layout only; how a case or a frame is classified is decided here, once (what
-counts as failing: ``harness.verdict.is_failure`` / ``CaseResult.fails``, the one rule of the suite).
-"""
+"""What every renderer shares: a case's outcome word, a timeline entry's channel and text, escaping. Renderers
+decide layout only; how a case or a frame is classified is decided here, once."""
 
 from __future__ import annotations
 
@@ -84,7 +81,11 @@ def finding_lines(f: Finding) -> list[str]:
 
 def failing_case(r: CaseResult) -> bool:
     """A case that did not pass: a failure (expected or not), an error or timeout, or anything the run
-    counted as unexpected (NON_STRICT under --strict)."""
+    counted as unexpected (NON_STRICT under --strict).
+
+    What counts as failing is ``harness.verdict.is_failure`` and ``CaseResult.fails``, the one rule of the
+    suite.
+    """
     return r.unexpected or outcome(r) in ("FAIL", "UNCLEAN", "ERROR", "TIMEOUT", "XFAIL")
 
 

@@ -1,9 +1,5 @@
-"""Console output of a run: a live progress line, unexpected failures grouped by cause (one line per
-cause with its count and the cases folded under it, then one h2spec-style block per cause, for its
-first case), the summary matrix.
-
-Rule: formatting only; every figure comes from the RunResult; causes come from ``_causes``.
-"""
+"""Console output of a run: a live progress line, unexpected failures grouped by cause, and the summary
+matrix. It only formats: every figure comes from the RunResult and causes come from ``_causes``."""
 
 from __future__ import annotations
 
@@ -95,7 +91,11 @@ def _mark(result: CaseResult) -> str:
 
 
 def print_causes(causes: list[Cause], out: TextIO, title: str, fold: int = 3) -> None:
-    """One line per cause (``26 × [check] message``), its first ``fold`` case ids under it."""
+    """One line per cause (``26 × [check] message``), its first ``fold`` case ids under it.
+
+    One line per cause with its count and the cases folded under it, then one h2spec-style block per cause
+    for its first case.
+    """
     total = len({r.case_id for c in causes for r in c.cases})
     out.write(f"\n{title}: {total} case(s), {len(causes)} cause(s)\n")
     for c in causes:

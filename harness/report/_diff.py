@@ -1,14 +1,5 @@
-"""``thinkwire diff OLD NEW``: what changed between two runs (two results.json, or two report dirs).
-
-Rule: cases are matched by id; a case *fails* as the reports say (``failing_case``: FAIL, UNCLEAN,
-ERROR, TIMEOUT, an expected failure, or anything unexpected), whatever the expectations file said, so
-a version bump of a wrapper is compared by what it did. Findings are compared by cause (``_causes``:
-check + normalised message), so a changed byte count is no change. A run *regressed* when a case fails
-that did not (or was not there), or a failing case shows a cause it did not show before. Every verdict
-that changed is listed besides, in both directions and on both axes (stream, with ERROR and TIMEOUT
-in its place; cleanup), also where it does not fail a run: PASS -> NON_STRICT is a change a reviewer
-wants to see even when only ``--strict`` fails on it.
-"""
+"""``thinkwire diff OLD NEW``: what changed between two runs, read from two results.json files or two report
+dirs. It decides what changed and what regressed; rendering is ``_diff_render``'s."""
 
 from __future__ import annotations
 
@@ -61,7 +52,12 @@ def _severity(word: str) -> int:
 
 def verdict_changes(was: CaseResult, now: CaseResult) -> list[VerdictChange]:
     """The axes whose verdict differs; cleanup only when the case ran in both (an ERROR case's cleanup
-    verdict is no judgement)."""
+    verdict is no judgement).
+
+    Every verdict that changed is listed, in both directions and on both axes, also where it does not fail
+    a run: PASS to NON_STRICT is a change a reviewer wants to see even when only ``--strict`` fails on it.
+    On the stream axis ERROR and TIMEOUT stand in for a verdict.
+    """
     def stream(r: CaseResult) -> str:
         return r.status.value if r.status != Status.OK else r.stream.value
 
@@ -121,7 +117,15 @@ def _causes(r: CaseResult | None) -> list[tuple[str, str]]:
 
 
 def diff_runs(old: RunResult, new: RunResult, old_label: str = "OLD", new_label: str = "NEW") -> RunDiff:
-    """Compare two runs case by case (in NEW's order, removed cases last)."""
+    """Compare two runs case by case (in NEW's order, removed cases last).
+
+    Cases are matched by id. A case fails as the reports say, by ``failing_case``, whatever the
+    expectations file said, so a version bump of a wrapper is compared by what it did. Findings are
+    compared by cause, check plus normalised message, so a changed byte count is no change.
+
+    A run regressed when a case fails that did not or was not there, or when a failing case shows a cause
+    it did not show before.
+    """
     before = {r.case_id: r for r in old.results}
     after = {r.case_id: r for r in new.results}
     out = RunDiff(old_label, new_label, old, new)

@@ -1,8 +1,5 @@
-"""A RunDiff as console text, as Markdown (a PR comment) and as JUnit XML (a CI gate on regressions).
-
-Rule: formatting only; what changed, and whether it regressed, is ``_diff``'s. New failures are listed
-by cause first (one line per cause, its cases folded), as the run reports do.
-"""
+"""A RunDiff as console text, as Markdown for a PR comment and as JUnit XML for a CI gate on regressions. It
+only formats; what changed, and whether it regressed, is ``_diff``'s."""
 
 from __future__ import annotations
 
@@ -54,7 +51,11 @@ def _move(v: VerdictChange) -> str:
 
 
 def diff_text(d: RunDiff) -> str:
-    """The diff for a terminal."""
+    """The diff for a terminal.
+
+    New failures are listed by cause first, one line per cause with its cases folded, as the run reports
+    do.
+    """
     out = [_head(d)]
     if d.new_failures:
         causes = group_causes(c.new for c in d.new_failures if c.new is not None)

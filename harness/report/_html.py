@@ -1,11 +1,5 @@
-"""The HTML report: ONE self-contained file (inline CSS, a little vanilla JS, no external assets).
-
-Rule: the failures grouped by cause (one line per cause, its cases folded under it, each a link that
-opens the case) and the SUT x case matrix are always in the page; each case's detail (findings,
-reproduce line, raw frames, SVG swimlane with the evidence marked, or a passing case's summarised
-timeline) sits in a ``<script type="text/x-thinkwire-case">`` (text: never parsed into DOM until the
-case is opened; inert <template>s of 500 cases made opening the page about twice as slow).
-"""
+"""The HTML report: one self-contained file with inline CSS, a little vanilla JS and no external assets. It is
+the report that holds everything, so it can be mailed or archived alone."""
 
 from __future__ import annotations
 
@@ -32,6 +26,9 @@ def _cls(word: str) -> str:
     return "v v-" + word.replace("/", "")
 
 
+# The failures grouped by cause and the SUT x case matrix are always in the page. Each case's detail sits
+# in a text ``<script>`` until the case is opened: findings, reproduce line, raw frames, the swimlane with
+# the evidence marked, or a passing case's summarised timeline.
 def render_html(run: RunResult, title: str = "") -> str:
     """The report page as one string."""
     checks = _check_names(run.results)
@@ -51,6 +48,8 @@ def render_html(run: RunResult, title: str = "") -> str:
         for i, r in rows:
             body.append(_row(i, r, checks))
             body.append(f'<tr class="detail" id="detail-{i}" hidden><td colspan="{ncols}"></td></tr>')
+            # Script text is never parsed into DOM until the case is opened; inert <template>s of 500 cases
+            # made opening the page about twice as slow.
             templates.append(f'<script type="text/x-thinkwire-case" id="tpl-{i}">{_detail(r)}</script>')
     words: dict[str, int] = defaultdict(int)
     for r in run.results:

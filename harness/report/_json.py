@@ -1,8 +1,5 @@
-"""results.json: a versioned, lossless dump of a RunResult, and the loader that reads it back.
-
-Rule: ``from_json(to_json(run))`` renders every report identically; the shape is the published schema
-``harness/report/schema/results.schema.json`` (also ``docs/results.schema.json``).
-"""
+"""results.json: a versioned, lossless dump of a RunResult, and the loader that reads it back. Every other
+report and ``thinkwire diff`` can start from this file, so it must lose nothing."""
 
 from __future__ import annotations
 
@@ -39,7 +36,11 @@ class ResultsError(ThinkwireError):
 
 
 def to_json(run: RunResult) -> dict[str, Any]:
-    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 3, ...}``."""
+    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 3, ...}``.
+
+    ``from_json(to_json(run))`` renders every report identically. The shape is the published schema
+    ``harness/report/schema/results.schema.json``, copied to ``docs/results.schema.json``.
+    """
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -1,11 +1,6 @@
-"""JUnit XML for CI: one <testcase> per case, h2spec-style failure text, expected failures skipped.
-
-Rule: a CI system's red/green must match ``thinkwire run``'s exit code: only unexpected results (and
-harness errors/timeouts nobody expected) are failures or errors. The suite's ``<properties>`` list the
-unexpected failures by cause (``thinkwire.cause``: count, cause, cases); each failure names its cause,
-and a case that did not pass links its swimlane SVG (``[[ATTACHMENT|path]]`` in its system-out, the
-convention of Jenkins' and GitLab's JUnit readers).
-"""
+"""JUnit XML for CI: one <testcase> per case, h2spec-style failure text, expected failures skipped. A CI
+system's red or green must match ``thinkwire run``'s exit code, so only unexpected results are failures or
+errors."""
 
 from __future__ import annotations
 
@@ -33,7 +28,11 @@ def write_junit(run: RunResult, path: str | Path, swimlanes: str | Path | None =
 
 
 def junit_xml(run: RunResult, swimlanes: Mapping[str, Path] | None = None) -> str:
-    """The JUnit XML document as text (``swimlanes``: case id -> its SVG file, linked)."""
+    """The JUnit XML document as text (``swimlanes``: case id -> its SVG file, linked).
+
+    Harness errors and timeouts nobody expected count as errors. The suite's ``<properties>`` list the
+    unexpected failures by cause as ``thinkwire.cause``: count, cause, cases. Each failure names its cause.
+    """
     suites = ET.Element("testsuites", name="thinkwire")
     suite = ET.SubElement(suites, "testsuite", name=f"thinkwire[{xml_safe(run.sut)}]")
     causes = group_causes(run.unexpected)
@@ -124,6 +123,8 @@ def _failure_text(r: CaseResult, causes: Mapping[tuple[str, str], int] | None = 
 
 
 def _system_out(r: CaseResult, svg: Path | None) -> str:
+    """A case that did not pass links its swimlane SVG as ``[[ATTACHMENT|path]]``, the convention of Jenkins'
+    and GitLab's JUnit readers."""
     lines = [f"{r.case_id}: {r.duration_s * 1000:.1f} ms"]
     lines += [f"[{f.check}] INFO: {f.message}" for f in r.findings if f.verdict == Verdict.INFO]
     if svg is not None:

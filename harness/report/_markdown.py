@@ -1,8 +1,6 @@
-"""A Markdown summary for a pull-request comment: totals, category x verdict matrix, the unexpected
-failures grouped by cause (one row per cause, its cases folded under it), then case by case (folded).
-
-Rule: short enough to read in a PR (the tables are capped); the HTML report has the rest.
-"""
+"""A Markdown summary for a pull-request comment: totals, a category x verdict matrix, the unexpected failures
+grouped by cause, then case by case, folded. It is kept short enough to read in a PR by capping the tables;
+the HTML report has the rest."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""``thinkwire merge DIR... --report OUT``: the shards of one run (``run --shard I/N``) joined into the
-report an unsharded run would have written.
-
-Rule: a merge never guesses. Shards whose ``run_info`` differs (other than ``shard``), a shard missing
-or given twice, a case missing from its shard or present in two are refused, one line each (exit 2);
-otherwise the merged results are the shards' own, in the selection's order, rendered by
-``write_reports`` and ``write_junit`` as ``run --report`` renders them.
-"""
+"""``thinkwire merge DIR... --report OUT``: the shards of one ``run --shard I/N`` joined into the report an
+unsharded run would have written. A merge never guesses, so it refuses any set of shards that is not
+exactly one run."""
 
 from __future__ import annotations
 
@@ -24,7 +19,13 @@ JUNIT = "junit.xml"
 
 def merge_shards(shards: Sequence[tuple[str, RunResult]]) -> RunResult:
     """(label, result) of every shard of one run -> one RunResult; raises ResultsError (one line: which
-    shard or case, and why) when they are not all the shards of one run, each complete."""
+    shard or case, and why) when they are not all the shards of one run, each complete.
+
+    Refused, one line each with exit 2: shards whose ``run_info`` differs other than in ``shard``, a shard
+    missing or given twice, a case missing from its shard or present in two. Otherwise the merged results
+    are the shards' own, in the selection's order, rendered by ``write_reports`` and ``write_junit`` as
+    ``run --report`` renders them.
+    """
     if not shards:
         raise ResultsError("no shard given")
     infos = [(label, _shard_info(label, r)) for label, r in shards]

@@ -1,10 +1,6 @@
-"""``thinkwire show``'s text: one case's verdicts, each check's finding with the timeline entries it
-cites, what the upstream sent beside what the client got in each turn, and the whole timeline as a
-two-lane swimlane (client | upstream), for a passing case as for a failing one.
-
-Rule: layout only, from a result that kept its whole timeline; the entries a finding cites are
-numbered as in results.json (``evidence`` indexes) and marked in the swimlane.
-"""
+"""``thinkwire show``'s text: one case's verdicts, each finding with the entries it cites, each turn's sent
+and received text, and the whole timeline as a two-lane swimlane. It is layout only, from a result that
+kept its whole timeline, for a passing case as for a failing one."""
 
 from __future__ import annotations
 
@@ -23,7 +19,11 @@ _TEXT = {"ReasoningDelta": "text", "TextDelta": "text", "ToolCallDelta": "argume
 
 def render_show(r: CaseResult, case: Any = None) -> str:
     """The whole text for case ``r``; ``case`` (a :class:`~harness.catalog.Case`): what its upstream's
-    script sent in each turn is shown beside what the client got."""
+    script sent in each turn is shown beside what the client got.
+
+    The entries a finding cites are numbered as in results.json, by ``evidence`` index, and marked in the
+    swimlane.
+    """
     expected = [_sent(t.events()) for t in case.turns] if case is not None else []
     out = [f"{r.case_id}: {outcome(r)}", f"  -> {r.requirement}", f"  stream {r.stream.value}, "
            f"cleanup {r.cleanup.value}, status {r.status.value}, {r.duration_s * 1000:.0f} ms"]

@@ -1,12 +1,6 @@
-"""The timeline picture of one case (a swimlane): upstream writes on top, client observations below,
-one ms axis, reasoning and answer in distinct colours, a legend, and each failing finding's evidence
-(the timeline entries it cites) outlined in red and named by its check.
-
-Rule: pure string building (no JS); every text goes through ``esc``; the marks carry classes
-(``tick up reasoning``, ``gate``, ``marker cancel``, ``evidence``) and evidence marks the attribute
-``data-checks`` so tests and CSS can find them. ``write_swimlanes`` writes one standalone ``.svg`` file
-per case that did not pass (the pytest plugin names them in its failure message, JUnit links them).
-"""
+"""The swimlane picture of one case's timeline: upstream writes on top, client observations below, one ms
+axis, and each failing finding's evidence outlined in red. It is pure string building with no JS, so the
+same picture serves the HTML report, JUnit and the pytest plugin."""
 
 from __future__ import annotations
 
@@ -44,7 +38,12 @@ _MARKERS = {("client", "cancel"): "cancel", ("upstream", "disconnect"): "disconn
 
 
 def timeline_svg(case: CaseResult, width: int = _W) -> str:
-    """An ``<svg>`` element (no XML declaration) picturing ``case.timeline``."""
+    """An ``<svg>`` element (no XML declaration) picturing ``case.timeline``.
+
+    Reasoning and answer get distinct colours and a legend. Every text goes through ``esc``. The marks
+    carry classes such as ``tick up reasoning``, ``gate``, ``marker cancel`` and ``evidence``, and evidence
+    marks carry ``data-checks``, so tests and CSS can find them.
+    """
     tl = case.timeline
     cited: dict[int, list[str]] = {}
     for f in case.failing():
@@ -145,7 +144,10 @@ def svg_name(case_id: str) -> str:
 
 def write_swimlanes(run: RunResult, out_dir: str | Path) -> dict[str, Path]:
     """One standalone SVG file per case that did not pass and has a timeline, in ``out_dir`` (created
-    when there is one); returns case id -> path."""
+    when there is one); returns case id -> path.
+
+    The pytest plugin names these files in its failure message, and JUnit links them.
+    """
     out: dict[str, Path] = {}
     for r in run.results:
         if not r.timeline or not failing_case(r):

@@ -1,14 +1,11 @@
-"""The run: cases x one SUT -> results, one at a time or in flight together.
-
-``run()`` is the one entry the CLI, the pytest plugin and users' code call. A new run setting is a field
-of :class:`RunOptions` (``_options``), which carries it from the CLI to ``run()``; a new
-SUT kind is a driver in ``harness/drivers``, never a branch here.
-"""
+"""The run: cases x one SUT to results, one at a time or in flight together. ``run()`` is the one entry the
+CLI, the pytest plugin and users' code call; a new run setting is a field of :class:`RunOptions`, and a new
+SUT kind is a driver in ``harness/drivers``, never a branch here."""
 
 from typing import TYPE_CHECKING
 
 from harness._lazy import lazy_names
-from harness.runner._builtin import BUILTIN, builtin_profile
+from harness.runner._builtin import BUILTIN, builtin_behind_door, builtin_profile
 from harness.runner._options import Keep, RunOptions
 from harness.runner._rounds import RunInterrupted, RunResult, merge_repeats
 from harness.runner._run import canary_case, load_cases, run, serialize_timeline
@@ -20,6 +17,7 @@ __all__ = [
     "RunInterrupted",
     "RunOptions",
     "RunResult",
+    "builtin_behind_door",
     "builtin_profile",
     "canary_case",
     "load_cases",

@@ -1,26 +1,18 @@
-"""A second instance of the SUT for the cases that need it to themselves, so that they run alongside
-the shared ones instead of after them (``--concurrency`` through a gateway thinkwire starts).
-
-Rule: the instance has a mock upstream of its own and carries one case at a time, so each of its cases
-meets the SUT as in a serial run (routed as then: the one conversation in flight gets every request;
-the upstream connections it counts are this case's alone). It is started as the round begins (only
-when that is worth it: :func:`worth_aside`), warmed up with the preflight's canary, restarted when a
-case leaves it dead, and stopped, with its upstream, after its last case or when the round is
-interrupted. A URL SUT has one instance: its alone cases run after the shared ones.
-"""
+"""A second instance of the SUT for the cases that need it to themselves, so that they run alongside the
+shared ones instead of after them. It serves ``--concurrency`` through a gateway thinkwire starts."""
 
 from __future__ import annotations
 
-import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness.catalog import Case
 from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile
 from harness.judge import CaseView
-from harness.runner._case_run import Limits, run_case
+from harness.runner._case_run import run_case
 from harness.runner._preflight import canary_case
+from harness.runner._state import Limits
 from harness.verdict import CaseResult, Status
 
 __all__ = ["AsideSUT", "worth_aside"]
@@ -35,16 +27,25 @@ def worth_aside(profile: SUTProfile, cases: int, lanes: int, limits: Limits) -> 
     only when its start takes well under the time the shared cases keep the first instance busy
     (taken as the SUT's first-byte latency a case, ``lanes`` at a time: a lower bound): otherwise the
     alone cases would wait for the start, not for the shared cases."""
-    if not profile.caps.second_instance or limits.latency is None or limits.start_s is None:
+    measured = limits.measured
+    if not profile.caps.second_instance or measured.latency is None or measured.start_s is None:
         return False
-    return cases * limits.latency / lanes > 2 * limits.start_s
+    return cases * measured.latency / lanes > 2 * measured.start_s
 
 
 class AsideSUT:
     """The second instance: :meth:`ready` starts it (and its upstream); :meth:`run_one` runs a case on
     it; :meth:`restart` replaces one a case left dead; :meth:`stop` stops it and its upstream.
     ``start`` is the run's driver start (tried twice); ``limits`` the run's, without the load of the
-    shared cases (its cases run one at a time, as in a serial run)."""
+    shared cases (its cases run one at a time, as in a serial run); ``names`` the run's routing tokens.
+
+    The instance has a mock upstream of its own and carries one case at a time, so each of its cases meets
+    the SUT as in a serial run: the one conversation in flight gets every request, and the upstream
+    connections it counts are this case's alone. It is started as the round begins, only when
+    :func:`worth_aside` says so, warmed up with the preflight's canary, restarted when a case leaves it
+    dead, and stopped with its upstream after its last case or when the round is interrupted. A URL SUT has
+    one instance, and its alone cases run after the shared ones.
+    """
 
     def __init__(
         self,
@@ -53,9 +54,10 @@ class AsideSUT:
         limits: Limits,
         keep: Any,
         start: StartDriver,
+        names: Mapping[str, str] | None = None,
     ) -> None:
         self.profile, self.fn, self.keep, self._start = profile, fn, keep, start
-        self.limits = dataclasses.replace(limits, load=None)
+        self.limits, self.names = limits.aside(), names
         self.driver: Driver | None = None
         self.upstream: Any = None
         self.stopped = False
@@ -103,7 +105,9 @@ class AsideSUT:
         from harness.upstream import ClientSide
 
         assert self.driver is not None
-        return run_case(case, self.profile, self.driver, self.upstream, ClientSide, self.limits, self.keep)
+        return run_case(
+            case, self.profile, self.driver, self.upstream, ClientSide, self.limits, self.keep, self.names
+        )
 
     def restart(self) -> bool:
         """After a case left the instance dead: a new one (False when it could not be started)."""

@@ -1,7 +1,5 @@
-"""The SUT profiles thinkwire ships: the reference gateway (the default), SDK wrapper and agent CLI.
-
-Rule: a reference profile plus fault switches is a *mutant*; the detection matrix runs those.
-"""
+"""The SUT profiles thinkwire ships: the reference gateway, the default, an SDK wrapper and an agent CLI. A
+reference profile plus fault switches is a mutant, which the detection matrix runs."""
 
 from __future__ import annotations
 
@@ -12,7 +10,7 @@ from harness._errors import ProfileError, closest
 from harness.drivers import SUTOrigin, SUTProfile, parse_profile
 from harness.reference import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
 
-__all__ = ["BUILTIN", "builtin_profile", "expectations_path"]
+__all__ = ["BUILTIN", "builtin_behind_door", "builtin_profile", "expectations_path"]
 
 _DIR = Path(__file__).resolve().parent.parent / "reference"
 _FAULTS = {"reference": GATEWAY_FAULTS, "reference-sdk": SDK_FAULTS, "reference-cli": CLI_FAULTS}
@@ -34,6 +32,7 @@ BUILTIN = {
         "front_door": "openai-chat",
         "front_variant": "reasoning_details",
         "inline_think": False,
+        "stream_keepalive": 0.5,  # the gateway's --keepalive default (reference/_keepalive.py)
         "models": {"*": "{dialect}:{variant}/mock-model"},
         "timeout": 10.0,
     },
@@ -96,3 +95,25 @@ def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
     if exp is not None and not faults:
         profile = replace(profile, expectations=str(exp))
     return profile
+
+
+def builtin_behind_door(name: str, door: str, faults: tuple[str, ...] = ()) -> SUTProfile:
+    """The built-in SUT ``name`` with ``faults``, spoken to through its front door ``door`` (a dialect):
+    the reference gateway has one per entry of its ``FRONT_DOORS``; a built-in without a door on the
+    wire, or a door it does not have, is a :class:`~harness._errors.FlagError` naming the doors."""
+    from harness._errors import FlagError
+    from harness.reference.gateway import FRONT_DOORS
+
+    profile = builtin_profile(name, faults)
+    if door == profile.front_door:
+        return profile
+    doors = {d.dialect: (path, d.variant) for path, d in FRONT_DOORS.items()}
+    if not profile.caps.at_url or door not in doors:
+        have = ", ".join(sorted(doors)) if profile.caps.at_url else profile.front_door
+        raise FlagError(
+            f"--front-door {door}: the built-in SUT {name!r} has no such front door (it has: {have})"
+        )
+    path, variant = doors[door]
+    origin = replace(profile.origin, front_door=door) if profile.origin is not None else None
+    name = f"{profile.name}[{door}]"
+    return replace(profile, front_door=door, front_variant=variant, path=path, name=name, origin=origin)

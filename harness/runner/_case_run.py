@@ -1,21 +1,13 @@
-"""One case against one started SUT: the conversation loaded into the upstream, the driver run within
-the case's bounds, the checks and the evidence rules applied -> a CaseResult and its view.
-
-Rule: whatever the SUT does, the case ends by its deadline with a result: the SUT's doing is evidence
-(a FAIL finding, TIMEOUT), a harness-side problem is ERROR with its whole traceback; nothing here
-raises for a SUT's sake.
-"""
+"""One case against one started SUT: the conversation loaded into the upstream, the driver run within the
+case's bounds, the checks and the evidence rules applied, giving a CaseResult and its view. Whatever the
+SUT does, the case ends by its deadline with a result."""
 
 from __future__ import annotations
 
 import base64
 import dataclasses
-import math
-import threading
 import time
-from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from harness.catalog import Case, expect_findings
@@ -31,7 +23,8 @@ from harness.drivers import (
 )
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.judge import CANCEL_BOUND_S, CaseView, build_view, case_checks, premise_findings, weigh
-from harness.runner._gate_wait import GateLearning, shortened_note
+from harness.runner._gate_wait import shortened_note
+from harness.runner._state import Limits
 from harness.runner._summary import summarise_timeline
 from harness.timeline import Entry, Timeline
 from harness.verdict import Axis, CaseResult, Finding, Status, Verdict, worst
@@ -40,8 +33,6 @@ if TYPE_CHECKING:
     from harness.runner._options import Keep
 
 __all__ = [
-    "Limits",
-    "LoadLatency",
     "failed",
     "first_byte",
     "new_result",
@@ -51,68 +42,6 @@ __all__ = [
     "unsupported_reason",
     "with_gate_timeout",
 ]
-
-
-@dataclass(slots=True)
-class Limits:
-    """One run's bounds: each case's wall-clock budget, byte cap, and gate timeout (None: the
-    scenario's own, raised to the warm-up's figure when one was measured); what the preflight
-    measured of the SUT."""
-
-    timeout: float
-    max_bytes: int
-    gate_timeout: float | None = None
-    derived_gate_timeout: float | None = None
-    latency: float | None = None
-    """The SUT's first-byte latency at the preflight (warm-up, else canary); None: nothing measured
-    (the default concurrency is then 1)."""
-    routable: bool = True
-    """The canary's upstream request carried its routing token: cases can share the SUT."""
-    start_s: float | None = None
-    """How long the SUT took to start (None: thinkwire did not start it, or not in this process)."""
-    load: LoadLatency | None = None
-    """While cases share the SUT (``--concurrency``): how long it takes to hand on a stream, under
-    the run's load."""
-    relay: float | None = None
-    """The SUT's relay time at the preflight (:func:`relay_time` of the warm-up, else the canary)."""
-    learning: GateLearning | None = None
-    """What the run learned of the SUT's gates (``_gate_wait``): None, every gate waits in full."""
-
-
-class LoadLatency:
-    """The relay times (:func:`relay_time`) of the ungated cases that finished while cases shared the
-    SUT: how long the SUT, under thinkwire's own load, takes to hand on what the upstream wrote, which
-    is what a gate waits for. A derived gate timeout is raised to ten times their median (the
-    warm-up's rule, applied to the SUT as loaded), so that a SUT slowed down by the cases in flight is
-    not judged to buffer; before ``MIN`` of them are in, to the warm-up's figure times the cases in
-    flight. Not the first-byte latency: that adds the SUT's work on the request before it calls the
-    upstream (a proxy's auth, routing, logging: LiteLLM's was twice its relay time under load), and a
-    gate opens mid-stream. Gated cases are left out: a buffering SUT's relay waits for the gate, and
-    would feed the timeout back into itself."""
-
-    MIN = 4
-    WINDOW = 32
-
-    def __init__(self, lanes: int) -> None:
-        self.lanes = lanes
-        self._recent: deque[float] = deque(maxlen=self.WINDOW)
-        self._lock = threading.Lock()
-
-    def add(self, seconds: float) -> None:
-        with self._lock:
-            self._recent.append(seconds)
-
-    def median(self) -> float | None:
-        """The median relay time (None: fewer than ``MIN`` are in)."""
-        with self._lock:
-            recent = sorted(self._recent)
-        return recent[len(recent) // 2] if len(recent) >= self.MIN else None
-
-    def gate_timeout(self, derived: float) -> float:
-        median = self.median()
-        if median is None:
-            return derived * self.lanes
-        return max(derived, math.ceil(100 * median) / 10)  # 10x, to 0.1 s above
 
 
 def new_result(case: Case, profile: SUTProfile) -> CaseResult:
@@ -134,9 +63,14 @@ def run_case(
     client_cls: Any,
     limits: Limits,
     keep: Keep,
+    names: Mapping[str, str] | None = None,
 ) -> tuple[CaseResult, CaseView | None, bool]:
     """The case through ``driver`` -> (its result, its view for the parity pass, whether the SUT is
-    still usable for the next case)."""
+    still usable for the next case). ``names``: the run's routing tokens -> case ids.
+
+    The SUT's doing is evidence, a FAIL finding or TIMEOUT; a harness-side problem is ERROR with its whole
+    traceback. Nothing here raises for a SUT's sake.
+    """
     result = new_result(case, profile)
     unsupported = unsupported_reason(case, profile)
     if unsupported:
@@ -148,31 +82,32 @@ def run_case(
     provider = case.provider
     model = profile.model_for(case.dialect, case.variant, provider)
     conversation = case.conversation(model)
-    gates = limits.gate_timeout if limits.gate_timeout is not None else limits.derived_gate_timeout
-    if gates is not None and limits.gate_timeout is None and limits.load is not None:
-        gates = min(limits.load.gate_timeout(gates), limits.timeout)
+    asked, live = limits.settings, limits.live
+    gates = asked.gate_timeout if asked.gate_timeout is not None else limits.measured.gate_timeout
+    if gates is not None and asked.gate_timeout is None and live.load is not None:
+        gates = min(live.load.gate_timeout(gates), asked.timeout)
     if gates is not None:
-        conversation = with_gate_timeout(conversation, gates, at_least=limits.gate_timeout is None)
+        conversation = with_gate_timeout(conversation, gates, at_least=asked.gate_timeout is None)
     full = longest_gate(conversation)
     short = _shortened(limits, full)
     if short is not None:
         conversation = with_gate_timeout(conversation, short)
     result.gate_wait_s = longest_gate(conversation)
     ctx = CaseContext(
-        case, upstream.base_url, timeline, client, model, limits.timeout, max_bytes=limits.max_bytes,
+        case, upstream.base_url, timeline, client, model, asked.timeout, max_bytes=asked.max_bytes,
         provider=provider.name,
     )
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.caps)
+    view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every)
     result.first_byte_s = first_byte(view)
-    if limits.load is not None and not any(t.gates_scripted for t in view.turns):
+    if live.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)
         if relay is not None:
-            limits.load.add(relay)
-    if limits.learning is not None:
-        limits.learning.learn(view, shortened=short is not None)
+            live.load.add(relay)
+    if live.learning is not None:
+        live.learning.learn(view, shortened=short is not None)
     if too_big is not None:
         result.findings = [
             Finding(
@@ -192,8 +127,8 @@ def run_case(
         else:
             result.findings = premise_findings(view, findings + judged.findings)
             result.findings += expect_findings(case.scenario, result.findings)
-            if short is not None and full is not None and limits.learning is not None:
-                _say_shortened(result.findings, short, full, limits.learning.buffered)
+            if short is not None and full is not None and live.learning is not None:
+                _say_shortened(result.findings, short, full, live.learning.buffered)
             set_verdicts(result)
     if keep == "all" or (keep == "failures" and failed(result)):
         result.timeline = serialize_timeline(view.entries)
@@ -205,10 +140,11 @@ def run_case(
 def _shortened(limits: Limits, full: float | None) -> float | None:
     """The shortened wait for the case's gates (None: they wait in full): only when the run has
     learned that the SUT buffers, and never where the user set the gates' timeout."""
-    if full is None or limits.learning is None or limits.gate_timeout is not None:
+    live = limits.live
+    if full is None or live.learning is None or limits.settings.gate_timeout is not None:
         return None
-    load = limits.load.median() if limits.load is not None else None
-    return limits.learning.short(full, limits.relay, load)
+    load = live.load.median() if live.load is not None else None
+    return live.learning.short(full, limits.measured.relay, load)
 
 
 def _say_shortened(findings: list[Finding], short: float, full: float, seen: int) -> None:
@@ -248,14 +184,20 @@ def _served(
 
 def unsupported_reason(case: Case, profile: SUTProfile) -> str:
     """Why the SUT is not judged on ``case`` ("" when it is): a dialect or variant it does not claim, a
-    scenario not for its kind, a conversation its prompt input cannot carry, or a strict provider whose
-    semantics it does not claim (``providers``)."""
+    scenario not for its kind, a conversation its prompt input cannot carry, a client read timeout it
+    declares it does not keep alive (``stream_keepalive``), or a strict provider whose semantics it
+    does not claim (``providers``)."""
     if not profile.claims(case.dialect, case.variant):
         return f"the SUT does not claim {case.dialect}:{case.variant}"
     if not case.scenario.for_kind(profile.kind):
         return f"scenario does not apply to {profile.kind} SUTs"
     if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input)):
         return why
+    if case.scenario.client_read_timeout is not None and not profile.stream_keepalive:
+        return (
+            "the SUT declares that it does not keep its client's stream alive while the upstream is "
+            "silent (profile stream_keepalive = false)"
+        )
     provider = case.provider.name
     if case.provider_rules != "lenient" and not profile.claims_provider(provider):
         claimed = ", ".join(profile.providers or ())

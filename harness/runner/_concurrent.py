@@ -1,17 +1,5 @@
-"""Several cases in flight at once through one running SUT (``--concurrency N``).
-
-Rule: a round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock
-upstream; each case is routed by its own token and keeps its own timeline, gates, deadline and byte
-cap, so a case's verdict is what a serial run gives; they start in an order that spreads the gated
-ones among the others (``spread``). A case that needs the SUT to itself (:func:`alone_reason`) runs
-alone, and its result says why: on a second instance of the SUT when there is one (``aside``:
-``_aside``), in a lane of its own alongside the shared cases, else after them, on the one instance
-(routed as in a serial run: a request naming no case goes to the one in flight); a case that ended
-ERROR or TIMEOUT while others were in flight runs again alone, after them (a neighbour's crash or the
-load is not its result), and says so. When a case leaves the SUT dead, no case starts until the lanes
-drain; then the SUT is restarted. On an interrupt the SUT (and the second instance) is stopped first,
-so that cases in flight end, and every lane is joined (bounded) before the interrupt goes on.
-"""
+"""Several cases in flight at once through one running SUT, for ``--concurrency N``. Each case keeps its own
+token, timeline, gates, deadline and byte cap, so a case's verdict is what a serial run gives."""
 
 from __future__ import annotations
 
@@ -182,7 +170,21 @@ class Lanes:
     ``lanes``: a SUT that buffers makes them sit out their waits with nothing to do on either side,
     which then holds up no other case (and on a correct SUT they wait on nothing); once the others
     have all started, they may take the lanes the others leave idle. :meth:`round` returns the
-    cases it did not run."""
+    cases it did not run.
+
+    A round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock upstream,
+    started in an order that spreads the gated ones among the others by :func:`spread`.
+
+    A case that needs the SUT to itself, by :func:`alone_reason`, runs alone and its result says why: on a
+    second instance of the SUT when there is one, in a lane of its own alongside the shared cases; else
+    after them, on the one instance, routed as in a serial run. A case that ended ERROR or TIMEOUT while
+    others were in flight runs again alone, after them, because a neighbour's crash or the load is not its
+    result, and says so.
+
+    When a case leaves the SUT dead, no case starts until the lanes drain; then the SUT is restarted. On an
+    interrupt the SUT and the second instance are stopped first, so that cases in flight end, and every
+    lane is joined, bounded, before the interrupt goes on.
+    """
 
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""

@@ -1,15 +1,5 @@
-"""How long a gate waits, from what the run has learned of the SUT: once it was seen to buffer, a
-shorter wait, derived from how fast it was seen to relay.
-
-Rule: every gate waits its full timeout until ``BUFFERED_MIN`` cases of the run each had a gate time
-out after its full wait (the withheld frame held back the whole time and the client still short of
-the gate's condition): one honest slow relay never shortens anything. From then on a gate waits
-:meth:`GateLearning.short`: ten times the relay time the preflight measured (and the ungated cases
-measured under the run's load), at least three times the longest any gate of the run took to open,
-at least ``FLOOR_S``, never more than the full wait. A gate that times out after a shortened wait
-still FAILs the case with the same finding, whose message says that the wait was shortened; its
-reproduce line runs the case alone, where nothing was learned yet: with the full wait.
-"""
+"""How long a gate waits, from what the run has learned of the SUT. Once the SUT was seen to buffer, gates
+wait less, derived from how fast it was seen to relay; one honest slow relay never shortens anything."""
 
 from __future__ import annotations
 
@@ -33,7 +23,18 @@ def shortened_note(short: float, full: float, seen: int) -> str:
 
 
 class GateLearning:
-    """One run's (one round's) record of its gates, shared by the cases in flight (thread-safe)."""
+    """One run's (one round's) record of its gates, shared by the cases in flight (thread-safe).
+
+    Every gate waits its full timeout until ``BUFFERED_MIN`` cases of the run each had a gate time out
+    after its full wait, with the withheld frame held back the whole time and the client still short of the
+    gate's condition. From then on a gate waits :meth:`short`: ten times the relay time the preflight
+    measured, and the ungated cases measured under the run's load; at least three times the longest any
+    gate of the run took to open; at least ``FLOOR_S``; never more than the full wait.
+
+    A gate that times out after a shortened wait still FAILs the case with the same finding, whose message
+    says that the wait was shortened. Its reproduce line runs the case alone, where nothing was learned
+    yet, so with the full wait.
+    """
 
     BUFFERED_MIN = 2
     """Cases with a gate that timed out after its full wait, before waits are shortened."""

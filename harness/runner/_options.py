@@ -1,12 +1,5 @@
-"""``RunOptions``: every setting of one run as one frozen value, from the command line through ``run()``.
-
-Rule: each setting is one field here, declared with its default, its command-line flag, the check
-that refuses a bad value (a :class:`FlagError` naming the flag, raised when the value is made) and
-whether a reproduce line repeats it. To add a setting, add a field below; ``run(**settings)``, the
-pytest plugin's ``thinkwire`` marker take it from there, and the command line gives
-it a flag in ``cli.build_parser``. How the settings bear on the SUT (the profile's timeouts, the byte
-cap, the expectations) is resolved here too, once: :meth:`RunOptions.resolve`.
-"""
+"""``RunOptions``: every setting of one run as one frozen value, from the command line through ``run()``. One
+value passes down instead of ambient strings, so each setting is declared once, here."""
 
 from __future__ import annotations
 
@@ -165,7 +158,15 @@ class RunOptions:
     ``dialects``, ``providers``: the SUT's claims, replacing its profile's (``_claims``: what it does
     not claim is left out of the run); ``shard``: only share I of N of the claimed cases (``"I/N"``,
     ``_shard.split``); ``durations``: a results.json (or ``{case id: seconds}``) whose durations balance
-    the shards."""
+    the shards.
+
+    Each setting is one field, declared with its default, its command-line flag, the check that refuses a
+    bad value, and whether a reproduce line repeats it. A bad value is a :class:`FlagError` naming the
+    flag, raised when the value is made. To add a setting, add a field: ``run(**settings)`` and the pytest
+    plugin's ``thinkwire`` marker take it from there, and the command line gives it a flag in
+    ``cli.build_parser``. How the settings bear on the SUT, its profile's timeouts, the byte cap and the
+    expectations, is resolved once, in :meth:`resolve`.
+    """
 
     sut: SUTSpec = field(default=None, metadata=_meta("--sut"))
     faults: tuple[str, ...] = field(default=(), metadata=_meta("--fault", _faults))

@@ -1,15 +1,10 @@
-"""Preflight and warm-up: one canary case through the SUT's front door before any case is judged.
-
-Rule: a SUT that cannot be tested at all (unreachable, never calls the mock upstream, cannot be
-imported, raises before calling it, hangs) stops the run with one line (PreflightError), instead of
-hundreds of empty verdicts; a gateway/url SUT is warmed up and its first-byte latency sets the gates'
-timeout (slow is not buffering).
-"""
+"""Preflight and warm-up: one canary case through the SUT's front door before any case is judged. A SUT that
+cannot be tested at all stops the run with one line, :class:`PreflightError`, instead of hundreds of empty
+verdicts."""
 
 from __future__ import annotations
 
 import shlex
-import weakref
 from collections.abc import Sequence
 from dataclasses import replace as dc_replace
 from typing import Any
@@ -18,12 +13,11 @@ from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, left_out_reason, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import Driver, DriverError, SUTProfile, substitute
-from harness.runner._case_run import Limits, relay_time, run_case
+from harness.runner._case_run import relay_time, run_case
+from harness.runner._state import Limits
 from harness.verdict import Status
 
 __all__ = [
-    "MEASURED",
-    "WARMED",
     "address",
     "canary_case",
     "check_sut",
@@ -31,15 +25,6 @@ __all__ = [
     "first_line",
     "stderr_hint",
 ]
-
-WARMED: weakref.WeakKeyDictionary[Any, float | None] = weakref.WeakKeyDictionary()
-"""A started driver -> the gate timeout its warm-up gave (kept drivers skip preflight next run)."""
-MEASURED: weakref.WeakKeyDictionary[Any, tuple[float | None, bool, float | None, float | None]] = (
-    weakref.WeakKeyDictionary()
-)
-"""A started driver -> its preflight's latency, whether its requests carried the routing token, how
-long it took to start, and its relay time."""
-
 
 def stderr_hint(exc: DriverError) -> str:
     """The last line the SUT wrote to stderr, for a one-line error."""
@@ -104,14 +89,20 @@ def address(profile: SUTProfile, driver: Driver) -> str:
 
 def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:
     """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
-    the first-byte latency the gates' timeout derives from."""
+    the first-byte latency the gates' timeout derives from (into ``limits.measured``).
+
+    A SUT that is unreachable, never calls the mock upstream, cannot be imported, raises before calling it
+    or hangs is such a SUT. A gateway or url SUT is warmed up, and its first-byte latency sets the gates'
+    timeout, since slow is not buffering.
+    """
     from harness.upstream import ClientSide
 
     canary = canary_case(profile)
     # a SUT whose first call also starts it (a python SUT imports its SDK then: the anthropic SDK's
     # import alone took >10 s on a loaded 2-core machine) has a case's budget plus its ready_timeout
     cold = profile.ready_timeout if profile.caps.cold_start else 0.0
-    starting = dc_replace(limits, timeout=limits.timeout + cold)
+    asked = limits.settings
+    starting = Limits(dc_replace(asked, timeout=asked.timeout + cold), limits.measured, limits.live)
     result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, starting, "all")
     detail = explain(canary.id, result.error, view)
     where = address(profile, driver)
@@ -120,7 +111,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
     if result.status == Status.TIMEOUT:
         raise PreflightError(
             f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
-            f"{starting.timeout:g}s",
+            f"{starting.settings.timeout:g}s",
             detail,
         )
     if first is None or not first.reached:
@@ -134,19 +125,18 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
         else:
             why = "answered without calling the mock upstream (is its upstream URL configured?)"
         raise PreflightError(f"preflight: {name} at {where} {why}", detail)
-    limits.latency = result.first_byte_s
-    limits.relay = relay_time(view) if view is not None else None
-    limits.routable = _routable(canary, view)
-    if limits.gate_timeout is None and (
-        profile.warmup if profile.warmup is not None else profile.caps.warmup
-    ):
+    measured = limits.measured
+    measured.latency = result.first_byte_s
+    measured.relay = relay_time(view) if view is not None else None
+    measured.routable = _routable(canary, view)
+    if asked.gate_timeout is None and (profile.warmup if profile.warmup is not None else profile.caps.warmup):
         warm, warm_view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
         if warm_view is not None and (relay := relay_time(warm_view)) is not None:
-            limits.relay = relay
+            measured.relay = relay
         latency = warm.first_byte_s
         if latency is not None:
-            limits.derived_gate_timeout = min(max(1.0, 10 * latency), limits.timeout)
-            limits.latency = latency
+            measured.gate_timeout = min(max(1.0, 10 * latency), asked.timeout)
+            measured.latency = latency
 
 
 def _routable(canary: Case, view: Any) -> bool:

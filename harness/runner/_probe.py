@@ -1,12 +1,6 @@
-"""``thinkwire init``: a short discovery run (one plain case per dialect and variant) and the draft
-profile it gives: what the SUT claims, with the evidence line of each variant.
-
-Rule: a variant is left unclaimed only where the SUT visibly never speaks it: no request of its case
-reached the mock upstream in the case's dialect (the SUT does not route there: nothing came, or every
-request addressed another dialect's path; or its front door refused the request). A
-variant whose request reached the upstream is claimed whatever its verdict, so a bug found here
-stays a FAIL of the full run; nothing is judged here.
-"""
+"""``thinkwire init``: a short discovery run, one plain case per dialect and variant, and the draft profile it
+gives: what the SUT claims, with the evidence line of each variant. Nothing is judged here, so a bug found
+during discovery stays a FAIL of the full run."""
 
 from __future__ import annotations
 
@@ -64,7 +58,13 @@ def probe_cases(cases: Sequence[Case] | None = None) -> list[Case]:
 
 def probe(sut: SUTProfile, *, progress: Progress | None = None) -> list[VariantProbe]:
     """Run :func:`probe_cases` through ``sut`` (claiming every dialect, mode and provider for the
-    while) and say, per variant, whether the SUT speaks it and what reached its client."""
+    while) and say, per variant, whether the SUT speaks it and what reached its client.
+
+    A variant is left unclaimed only where the SUT visibly never speaks it: no request of its case reached
+    the mock upstream in the case's dialect. Either nothing came, every request addressed another dialect's
+    path, or the front door refused the request. A variant whose request reached the upstream is claimed
+    whatever its verdict.
+    """
     from harness.runner._run import run
 
     everything = dataclasses.replace(sut, dialects=None, modes=None, providers=None, unsupported_variants=())

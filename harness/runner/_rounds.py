@@ -1,9 +1,5 @@
-"""A run's result and its rounds: :class:`RunResult`, and ``--repeat``'s rounds merged into one.
-
-Rule: repeats are handled here, once: :func:`repeat` runs the rounds (progress counted over all of
-them) and :func:`merge_repeats` keeps, per case, the worst of its runs, marked flaky when they
-disagree. An interrupted round still counts with the cases it finished.
-"""
+"""A run's result and its rounds: :class:`RunResult`, and ``--repeat``'s rounds merged into one. Repeats are
+handled here, once."""
 
 from __future__ import annotations
 
@@ -91,7 +87,10 @@ def repeat(
 ) -> RunResult:
     """``one_round`` called ``rounds`` times (each given a progress callback that counts over the
     whole run), merged by :func:`merge_repeats`; raises :class:`RunInterrupted` with every finished
-    case when a round was interrupted."""
+    case when a round was interrupted.
+
+    Progress is counted over all the rounds.
+    """
     started = time.monotonic()
     done: list[RunResult] = []
     total = rounds * n_cases
@@ -121,7 +120,10 @@ def _offset(progress: Progress | None, before: int, total: int) -> Progress | No
 
 def merge_repeats(runs: Sequence[RunResult]) -> RunResult:
     """N runs of the same cases -> one result per case: the worst of its runs, marked flaky when the
-    runs disagreed (status, stream or cleanup verdict), with every run's verdict kept in ``repeats``."""
+    runs disagreed (status, stream or cleanup verdict), with every run's verdict kept in ``repeats``.
+
+    An interrupted round still counts with the cases it finished.
+    """
     if len(runs) == 1:
         return runs[0]
     first = runs[0]

@@ -1,15 +1,5 @@
-"""``run()``: cases x one SUT -> results. The CLI, the pytest plugin and users' own code call this.
-
-Rule: one entry for every run: :func:`run` takes the settings as one :class:`RunOptions` (or as
-keywords), resolves the SUT once, and runs its rounds (``_rounds.repeat``). A round has one mock
-upstream (reset per case) and one SUT process kept alive across cases; the preflight canary
-(``_preflight``) runs before the first case; each case is ``_case_run``'s (bounded by its deadline and
-byte cap, judged by the checks and the evidence rules); a crash or hang of the SUT is a result (ERROR /
-TIMEOUT), never a hung run, and the SUT is restarted for the next case when it died. A SUT that cannot
-start is tried twice; then every remaining case is ERROR at once and ``sut_error`` says why. An
-interrupt (KeyboardInterrupt) stops every SUT process and raises :class:`RunInterrupted` carrying the
-partial result (cases not run are absent).
-"""
+"""``run()``: cases x one SUT to results, the one entry for every run. The CLI, the pytest plugin and users'
+own code call it; a crash or hang of the SUT is a result, never a hung run."""
 
 from __future__ import annotations
 
@@ -44,8 +34,6 @@ from harness.drivers import (
 from harness.judge import CaseView, pair_checks
 from harness.runner._aside import AsideSUT, worth_aside
 from harness.runner._case_run import (
-    Limits,
-    LoadLatency,
     failed,
     new_result,
     run_case,
@@ -54,12 +42,12 @@ from harness.runner._case_run import (
     unsupported_reason,
 )
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
-from harness.runner._gate_wait import GateLearning
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
-from harness.runner._preflight import MEASURED, WARMED, canary_case, check_sut
+from harness.runner._preflight import canary_case, check_sut
 from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
 from harness.runner._run_info import run_info
 from harness.runner._shard import load_durations, parse_shard, split
+from harness.runner._state import Limits, LoadLatency, RunState
 from harness.runner._sut import reproduce_line, resolve_sut
 from harness.verdict import CaseResult, Status
 
@@ -103,7 +91,17 @@ def run(
     ``gate_timeout`` or the profile's ``gate_timeout`` says). ``repeat``: every case runs that many
     times (rounds over the whole list); a case whose runs disagree is ``flaky``. ``scenarios``:
     directories of a team's own scenario files, added to the catalog (with the SUT profile's own
-    ``scenarios`` directories) when ``cases`` are id globs or None."""
+    ``scenarios`` directories) when ``cases`` are id globs or None.
+
+    It resolves the SUT once and runs its rounds through ``_rounds.repeat``. A round has one mock upstream,
+    reset per case, and one SUT process kept alive across cases. The preflight canary runs before the first
+    case. Each case is ``_case_run``'s, bounded by its deadline and byte cap and judged by the checks and
+    the evidence rules; a SUT that died is restarted for the next case.
+
+    A SUT that cannot start is tried twice; then every remaining case is ERROR at once and ``sut_error``
+    says why. An interrupt stops every SUT process and raises :class:`RunInterrupted` carrying the partial
+    result, where cases not run are absent.
+    """
     opts = RunOptions.build(options, **settings)
     sut = opts.resolve()
     claimed, left_out = scope(_case_list(cases, (*opts.scenarios, *sut.profile.scenarios)), sut.profile)
@@ -160,12 +158,12 @@ def _run_cases(
         pool: dict[str, Driver] = {} if drivers is None else drivers
         if drivers is None:
             stack.callback(_stop_all, pool)
-        return repeat(
-            opts.repeat,
-            len(case_list),
-            progress,
-            lambda p: run_serial(case_list, opts, sut, upstream=upstream, drivers=pool, progress=p),
-        )
+        state = RunState.for_run(case_list, sut.profile, DEFAULT_MAX_BYTES)  # this run's alone
+
+        def one_round(p: Progress | None) -> RunResult:
+            return run_serial(case_list, opts, sut, upstream=upstream, drivers=pool, progress=p, state=state)
+
+        return repeat(opts.repeat, len(case_list), progress, one_round)
 
 
 _GC_LOCK = threading.Lock()
@@ -244,22 +242,21 @@ def run_serial(
     upstream: Any,
     drivers: dict[str, Driver],
     progress: Progress | None = None,
+    state: RunState | None = None,
 ) -> RunResult:
     """One round of ``cases`` on one SUT in this process, against a started ``upstream``; the SUT is
-    taken from (and left in) ``drivers``. The preflight (if ``opts.preflight``) is skipped for a SUT
-    from the pool, which passed it before. Cases go one at a time, or ``opts.concurrency`` at once (by
-    default ``_concurrent.default_concurrency``)."""
+    taken from (and left in) ``drivers``. ``state``: the run's (a new one when None), which its rounds
+    share. The preflight (if ``opts.preflight``) is skipped for a SUT from the pool that this run
+    measured before (a SUT kept from another run is measured again). Cases go one at a time, or
+    ``opts.concurrency`` at once (by default ``_concurrent.default_concurrency``)."""
     profile = sut.profile
     out = RunResult(sut=profile.name, strict=opts.strict)
-    limits = Limits(profile.timeout, profile.max_bytes or DEFAULT_MAX_BYTES, profile.gate_timeout, None)
-    limits.learning = GateLearning()
+    if state is None:
+        state = RunState.for_run(cases, profile, DEFAULT_MAX_BYTES)
     live = _Live(drivers.pop(profile.name, None))
-    live.checked = live.driver is not None or not opts.preflight
-    if live.driver is not None:
-        limits.derived_gate_timeout = WARMED.get(live.driver)
-        measured = MEASURED.get(live.driver, (None, True, None, None))
-        limits.latency, limits.routable, limits.start_s, limits.relay = measured
-    round_ = _Round(cases, opts, sut, live, upstream, limits, out, progress)
+    live.checked = live.driver in state.measured or not opts.preflight
+    limits = state.round_limits(live.driver)
+    round_ = _Round(cases, opts, sut, live, upstream, limits, out, progress, state)
     interrupted = False
     try:
         lanes = round_.lanes() if opts.concurrency != 1 and cases else 1
@@ -275,7 +272,7 @@ def run_serial(
         raise
     finally:
         _return_driver(live.driver, drivers, profile.name, interrupted)
-    out.gate_timeout = limits.gate_timeout or limits.derived_gate_timeout
+    out.gate_timeout = limits.settings.gate_timeout or limits.measured.gate_timeout
     if interrupted:
         out.interrupted = "SIGINT"
         raise RunInterrupted(out)
@@ -304,31 +301,34 @@ class _Round:
         limits: Limits,
         out: RunResult,
         progress: Progress | None,
+        state: RunState,
     ) -> None:
         self.cases, self.opts, self.sut, self.live = cases, opts, sut, live
         self.upstream, self.limits, self.out, self.progress = upstream, limits, out, progress
+        self.state = state
         self.views: dict[str, CaseView] = {}
         self.done = 0
 
     def driver(self) -> Driver:
         """The started SUT (started and preflighted now when needed); raises the start's DriverError,
-        after which the pool holds a ``_StartFailed``."""
+        after which the pool holds a ``_StartFailed``. What the preflight measured goes into the run's
+        state, for the next round that takes this SUT from the pool."""
         live, profile = self.live, self.sut.profile
-        if live.driver is not None and not isinstance(live.driver, _StartFailed):
-            return live.driver
-        t0 = time.monotonic()
-        try:
-            driver = _start_driver(profile, self.sut.fn, self.upstream.base_url, live.driver)
-        except DriverError as exc:
-            live.driver = _StartFailed(exc)
-            raise
-        live.driver, self.limits.start_s = driver, time.monotonic() - t0
+        driver = live.driver
+        if driver is None or isinstance(driver, _StartFailed):
+            t0 = time.monotonic()
+            try:
+                driver = _start_driver(profile, self.sut.fn, self.upstream.base_url, driver)
+            except DriverError as exc:
+                live.driver = _StartFailed(exc)
+                raise
+            live.driver, self.limits.measured.start_s = driver, time.monotonic() - t0
+        elif live.checked:
+            return driver
         if not live.checked:
             live.checked = True
             check_sut(profile, driver, self.upstream, self.limits)
-        WARMED[driver] = self.limits.derived_gate_timeout
-        limits = self.limits
-        MEASURED[driver] = (limits.latency, limits.routable, limits.start_s, limits.relay)
+        self.state.remember(driver, self.limits.measured)
         return driver
 
     def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:
@@ -336,8 +336,8 @@ class _Round:
 
         driver = self.live.driver
         assert driver is not None
-        keep = self.opts.keep_timelines
-        return run_case(case, self.sut.profile, driver, self.upstream, ClientSide, self.limits, keep)
+        keep, names = self.opts.keep_timelines, self.state.names
+        return run_case(case, self.sut.profile, driver, self.upstream, ClientSide, self.limits, keep, names)
 
     def finish(self, case: Case, result: CaseResult, view: CaseView | None) -> None:
         if view is not None and case.scenario.parity:  # the parity pass compares these later;
@@ -374,13 +374,13 @@ class _Round:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
         declared = bool(getattr(self.live.driver, "concurrent", False))  # (a python callable's say)
-        want = self.opts.concurrency or default_concurrency(limits.latency, profile.caps, declared)
+        want = self.opts.concurrency or default_concurrency(limits.measured.latency, profile.caps, declared)
         note = ""
         if want > 1 and not hasattr(self.upstream, "route"):
             note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
         elif want > 1 and profile.caps.one_conversation:
             note = f"a SUT of kind {profile.kind} carries one conversation at a time"
-        elif want > 1 and not limits.routable:
+        elif want > 1 and not limits.measured.routable:
             note = (
                 "the canary's upstream request did not carry its routing token (the SUT drops or "
                 "rewrites the user message): cases ran one at a time"
@@ -392,7 +392,7 @@ class _Round:
     def solo(self) -> None:
         """One case in flight from now on: routed and timed as in a serial run."""
         self.upstream.strict_routing = False
-        self.limits.load = None
+        self.limits.live.load = None
 
     def in_lanes(self, lanes: int) -> bool:
         """Every case, ``lanes`` at a time (``_concurrent.Lanes``), results in case order; False when
@@ -421,7 +421,8 @@ class _Round:
         declared = bool(getattr(live.driver, "concurrent", False))  # (a python callable's say)
         aside = None
         if worth_aside(profile, len(cases), lanes, self.limits):
-            aside = AsideSUT(profile, self.sut.fn, self.limits, self.opts.keep_timelines, _start_driver)
+            keep = self.opts.keep_timelines
+            aside = AsideSUT(profile, self.sut.fn, self.limits, keep, _start_driver, self.state.names)
         run = Lanes(
             lanes,
             self.run_one,
@@ -438,7 +439,7 @@ class _Round:
             first=stalls,
         )
         self.upstream.strict_routing = True
-        self.limits.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)
+        self.limits.live.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)
         try:
             left = run.round(cases)
         finally:

@@ -1,11 +1,5 @@
-"""``run_info``: what a run was (thinkwire, catalog, SUT, the settings verdicts depend on, its shard),
-written into results.json so that shards of one run can be told from shards of two.
-
-Rule: only what decides verdicts or names the run goes in; what only changes speed (``concurrency``,
-``--durations``) or the machine (paths, times) stays out, so two machines running
-the same selection against the same SUT with the same settings write equal ``run_info`` apart from
-``shard``. The catalog hash covers the selected cases' ids and their scenario files' bytes.
-"""
+"""``run_info``: what a run was, written into results.json so that shards of one run can be told from shards
+of two. Only what decides verdicts or names the run goes in."""
 
 from __future__ import annotations
 
@@ -27,7 +21,12 @@ def run_info(
     selected: Sequence[Case], opts: RunOptions, sut: ResolvedSUT, shard: Shard | None, mine: Sequence[Case]
 ) -> dict[str, Any]:
     """The run's ``run_info``: ``selected`` are the cases before the shard was taken, ``mine`` the
-    shard's own (in run order; their ids and places in ``selected`` let a merge restore the order)."""
+    shard's own (in run order; their ids and places in ``selected`` let a merge restore the order).
+
+    What only changes speed, such as ``concurrency`` and ``--durations``, or the machine, such as paths and
+    times, stays out. Two machines running the same selection against the same SUT with the same settings
+    then write equal ``run_info`` apart from ``shard``.
+    """
     profile = sut.profile
     place = {c.id: i for i, c in enumerate(selected)}
     return {

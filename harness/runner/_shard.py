@@ -1,10 +1,6 @@
-"""``--shard i/N``: one machine's share of a run's cases, the same split computed on every machine.
-
-Rule: the split is a pure function of the selected cases (after ``--cases`` and the SUT's claims), N
-and, when given, a previous run's durations (``--durations results.json``): never of Python's salted
-``hash()``, the machine or the clock. Cases a stream/non-stream parity check compares go together (it
-compares two cases of one round); units are placed greedily, heaviest first, into the lightest bin.
-"""
+"""``--shard i/N``: one machine's share of a run's cases, the same split computed on every machine. The split
+is a pure function of the selected cases, N and optional durations, never of Python's salted ``hash()``,
+the machine or the clock."""
 
 from __future__ import annotations
 
@@ -96,7 +92,12 @@ def split(
     slice of it); with them, a unit weighs its cases' earlier seconds (a case not in the file: the
     median of those that are) and ties go by key. Cases ``claimed`` says the SUT does not claim
     (judged at once, without the SUT) are placed after the rest, by count, onto the bins holding the
-    fewest cases: they take no SUT time, so they must not skew the balance of the others."""
+    fewest cases: they take no SUT time, so they must not skew the balance of the others.
+
+    The cases are those left after ``--cases`` and the SUT's claims, and durations come from a previous run
+    with ``--durations results.json``. Cases a stream/non-stream parity check compares go together, since
+    it compares two cases of one round. Units are placed greedily, heaviest first, into the lightest bin.
+    """
     if shard.total == 1:
         return list(cases)
     is_claimed = claimed or (lambda _c: True)

@@ -1,10 +1,6 @@
-"""A passing case's timeline, summarised: per side, kind, what and turn, a count, bytes and time span.
-
-Rule: a case that did not pass keeps its whole timeline (its evidence points into it); a passing one
-keeps this summary instead, unless the run keeps every timeline (``--keep-timelines``). Measured on the
-reference gateway's 486 passing cases: 142,316 entries, 134,396 of them upstream writes (the per-byte
-chunkings write one byte at a time), 32 MB of results.json; their summaries take about 0.7 MB.
-"""
+"""A passing case's timeline, summarised: per side, kind, what and turn, a count, bytes and time span. A case
+that did not pass keeps its whole timeline as evidence; a passing one keeps this summary, unless the run
+keeps every timeline with ``--keep-timelines``."""
 
 from __future__ import annotations
 
@@ -27,7 +23,12 @@ def _what(e: Entry) -> str:
 
 def summarise_timeline(entries: Sequence[Entry]) -> dict[str, Any]:
     """``{"entries": N, "duration_ms": ms, "rows": [{side, kind, what, turn, n, bytes, first_ms,
-    last_ms}, ...]}``: rows in the order of their first entry; times since the first entry."""
+    last_ms}, ...]}``: rows in the order of their first entry; times since the first entry.
+
+    Measured on the reference gateway's 486 passing cases: 142,316 entries, 134,396 of them upstream writes
+    because the per-byte chunkings write one byte at a time, gave 32 MB of results.json. Their summaries
+    take about 0.7 MB.
+    """
     if not entries:
         return _summary({}, 0, 0.0)
     t0 = entries[0].t

@@ -1,11 +1,6 @@
-"""Naming a SUT: what ``sut=`` / ``--sut`` / ``--sut-cmd`` / ``--sut-url`` resolve to, and the command
-line that names the same SUT again (a result's reproduce line).
-
-Rule: a SUT is named in one of five forms (a built-in with fault switches, a profile file, a command
-line, a URL, a Python ``module:callable``), each kept on the profile as a :class:`SUTOrigin`; the
-reproduce line is built from that origin, never parsed back out of a display string. A string that
-is none of the forms is one error line saying what was tried.
-"""
+"""Naming a SUT: what ``sut=``, ``--sut``, ``--sut-cmd`` and ``--sut-url`` resolve to, and the command line
+that names the same SUT again, a result's reproduce line. The reproduce line is built from the SUT's
+recorded origin, never parsed back out of a display string."""
 
 from __future__ import annotations
 
@@ -42,7 +37,12 @@ _CALLABLE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 def resolve_sut(sut: SUTSpec, faults: Sequence[str] = ()) -> SUTProfile:
     """The profile ``sut`` names, with ``faults`` switched on (only the built-in SUTs have switches:
-    ``faults`` with any other SUT is a :class:`FlagError`)."""
+    ``faults`` with any other SUT is a :class:`FlagError`).
+
+    A SUT is named in one of five forms, each kept on the profile as a :class:`SUTOrigin`: a built-in with
+    fault switches, a profile file, a command line, a URL, a Python ``module:callable``. A string that is
+    none of the forms is one error line saying what was tried.
+    """
     if sut is None or (isinstance(sut, str) and sut in BUILTIN):
         return builtin_profile(sut or "reference", tuple(faults))
     if isinstance(sut, str) and sut.startswith("reference") and not Path(sut).exists():
@@ -184,7 +184,8 @@ def sut_argv(profile: SUTProfile) -> list[str] | None:
     if o is None:
         return None
     if o.form == "builtin":
-        return ["--sut", o.value, *[x for f in o.faults for x in ("--fault", f)]]
+        door = ["--front-door", o.front_door] if o.front_door else []
+        return ["--sut", o.value, *door, *[x for f in o.faults for x in ("--fault", f)]]
     if o.form == "command":
         ready = ["--ready", o.ready] if o.ready else []
         return ["--sut-cmd", o.value, "--front-door", o.front_door, *ready]

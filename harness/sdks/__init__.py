@@ -1,8 +1,6 @@
-"""SUT adapters for the official Python SDKs that wrappers are built on (kind ``python`` profiles in
-``profiles/``): ``openai`` Chat Completions and Responses streaming, ``anthropic`` Messages with
-thinking. Each adapter lets the SDK do the HTTP and the SSE parsing (that is what is under test) and
-only maps the SDK's typed events onto canonical events. SDKs are imported lazily.
-"""
+"""SUT adapters for the official Python SDKs and the frameworks that wrappers are built on, used by the kind
+``python`` profiles in ``profiles/``. Each adapter lets the SDK do the HTTP and the SSE parsing, which is
+what is under test, and only maps the SDK's typed events onto canonical events. SDKs are imported lazily."""
 
 from __future__ import annotations
 

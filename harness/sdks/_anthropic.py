@@ -1,4 +1,5 @@
-"""``anthropic`` SDK adapter: Messages streaming with extended thinking (raw stream events)."""
+"""The ``anthropic`` SDK adapter: Messages streaming with extended thinking, read from the raw stream events.
+Each SDK has its own adapter module because each maps its own typed events."""
 
 from __future__ import annotations
 

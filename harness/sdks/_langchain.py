@@ -1,12 +1,6 @@
-"""LangChain adapters (pinned: langchain-openai==1.8.1, langchain-deepseek==1.1.1): ``ChatOpenAI`` on
-Chat Completions and on the Responses API, ``ChatDeepSeek``.
-
-Rule: the chat model does the HTTP, the stream parsing and the history serialisation (that is what is
-under test). The adapter keeps the conversation as a LangChain user does: a list of LangChain messages
-in ``request.state`` (the streamed ``AIMessageChunk`` sum, or the ``AIMessage``, appended as returned;
-a ``ToolMessage`` per tool result), tools bound with ``bind_tools``, and maps each chunk's standard
-``content_blocks`` (text, reasoning, tool-call chunks) and ``usage_metadata`` onto canonical events.
-"""
+"""LangChain adapters, pinned at langchain-openai==1.8.1 and langchain-deepseek==1.1.1: ``ChatOpenAI`` on Chat
+Completions and on the Responses API, and ``ChatDeepSeek``. The chat model does the HTTP, the stream
+parsing and the history serialisation, which is what is under test."""
 
 from __future__ import annotations
 
@@ -112,6 +106,11 @@ def _openai_kwargs(request: Any) -> dict[str, Any]:
     return kwargs
 
 
+# The adapter keeps the conversation as a LangChain user does: a list of LangChain messages in
+# ``request.state``, with the streamed ``AIMessageChunk`` sum or the ``AIMessage`` appended as returned and
+# a ``ToolMessage`` per tool result. Tools are bound with ``bind_tools``. Each chunk's standard
+# ``content_blocks``, text, reasoning and tool-call chunks, and its ``usage_metadata`` map onto canonical
+# events.
 def langchain_openai_chat(request: Any) -> Iterator[Event]:
     """``ChatOpenAI`` (Chat Completions) with the user's own message list."""
     llm = optional("langchain_openai").ChatOpenAI(model=request.model, **_openai_kwargs(request))

@@ -1,13 +1,6 @@
-"""LangGraph's prebuilt ReAct agent as a SUT (langgraph 1.2.24 over ``ChatDeepSeek``, langchain-deepseek
-1.1.1, or ``ChatOpenAI`` on the Responses API, langchain-openai 1.8.1): the graph runs its own loop,
-calling the model, running the scenario's tools in its tool node and calling the model again.
-
-Rule: the tools are ``request.tool_functions()`` given to ``create_react_agent`` as plain functions (no
-interrupt or human-in-the-loop machinery); the graph's message list is kept in ``request.state`` across
-turns; the model node's message chunks map onto canonical events with ``_langchain``'s mapping, and
-each model response ends with an ``End`` (``tool_calls`` when the tool node runs next). A
-non-streamed case streams the graph's updates instead, so its model requests are not streamed.
-"""
+"""LangGraph's prebuilt ReAct agent as a SUT, langgraph 1.2.24 over ``ChatDeepSeek`` with langchain-deepseek
+1.1.1, or over ``ChatOpenAI`` on the Responses API with langchain-openai 1.8.1. The graph runs its own
+loop: it calls the model, runs the scenario's tools in its tool node and calls the model again."""
 
 from __future__ import annotations
 
@@ -68,6 +61,11 @@ def _run_whole(request: Any, graph: Any, ai_message: Any) -> Iterator[Event]:
     request.state["history"] = final
 
 
+# The tools are ``request.tool_functions()`` given to ``create_react_agent`` as plain functions, with no
+# interrupt or human-in-the-loop machinery. The graph's message list is kept in ``request.state`` across
+# turns. The model node's message chunks map onto canonical events with ``_langchain``'s mapping, and each
+# model response ends with an ``End``, ``tool_calls`` when the tool node runs next. A non-streamed case
+# streams the graph's updates instead, so its model requests are not streamed.
 def langgraph_react_deepseek(request: Any) -> Iterator[Event]:
     """``create_react_agent`` over ``ChatDeepSeek`` (reasoning_content)."""
     kwargs = _openai_kwargs(request)

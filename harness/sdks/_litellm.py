@@ -1,18 +1,13 @@
-"""LiteLLM SDK adapters (pinned: litellm==1.108.7): ``litellm.completion`` and ``litellm.responses``.
-
-Rule: LiteLLM does the provider translation, the HTTP and the stream parsing (that is what is under
-test); the adapter keeps the conversation as a LiteLLM user does (``request.state``: the messages or
-input items, the assistant turn appended as LiteLLM returned it, ``stream_chunk_builder`` for a
-stream), so LiteLLM's own passback is what the upstream sees, and it only maps LiteLLM's objects onto
-canonical events. The LiteLLM model string is the one a LiteLLM user would pick for the case's
-upstream (:data:`MODELS`): by the provider it plays (Kimi: LiteLLM's moonshot provider, MiniMax: its
-minimax provider), else by its dialect and variant; Anthropic by the case's own model name (LiteLLM's
-cost map decides from it which models take adaptive thinking only).
-"""
+"""LiteLLM SDK adapters, pinned at litellm==1.108.7: ``litellm.completion`` and ``litellm.responses``. LiteLLM
+does the provider translation, the HTTP and the stream parsing, which is what is under test; the adapter
+only maps LiteLLM's objects onto canonical events, and gives every call an HTTP client of its own."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -31,6 +26,10 @@ from harness.sdks._framework import new_messages
 
 __all__ = ["MODELS", "litellm_completion", "litellm_responses"]
 
+# The LiteLLM model string a LiteLLM user would pick for the case's upstream. It goes by the provider the
+# upstream plays, Kimi by LiteLLM's moonshot provider and MiniMax by its minimax provider, else by dialect
+# and variant. Anthropic goes by the case's own model name, from which LiteLLM's cost map decides which
+# models take adaptive thinking only.
 MODELS: Mapping[str, str] = {
     "kimi": "moonshot/{model}",
     "minimax": "minimax/{model}",
@@ -57,6 +56,119 @@ def _api_base(request: Any) -> str:
     return base if request.dialect == "anthropic-messages" else base + "/v1"
 
 
+_OPENAI_SDK = ("openai/", "moonshot/")
+"""LiteLLM providers whose chat completion goes through the openai SDK (litellm 1.108.7
+main.py:6113-6139 dispatches them to ``_complete_custom_openai``, which calls ``openai_chat_completions``
+at main.py:2656): their ``client=`` is an
+``openai.OpenAI``; every other route here (deepseek, hosted_vllm, openrouter, mistral, minimax,
+anthropic, the Responses API and its chat bridge) takes LiteLLM's own ``HTTPHandler``."""
+
+
+class _Clients:
+    """One turn's HTTP client, built as LiteLLM builds its own (``client=``), and the responses it opened.
+
+    Why (measured on litellm 1.108.7, httpcore 1.0.9): a streamed response LiteLLM leaves open is
+    closed by the garbage collector, whenever a collection happens to run. On its chat-to-Responses
+    bridge that is every mid-stream error: the exception's traceback keeps the stream's iterators alive
+    in a reference cycle, and ``CustomStreamWrapper.close()`` would not close the response anyway (it
+    closes the iterator's ``http_response``, litellm_core_utils/streaming_handler.py:418-430 and
+    llms/base_llm/base_model_iterator.py:84-86, which completion_extras/litellm_responses_transformation/
+    handler.py:261-272 never sets; only llms/custom_httpx/llm_http_handler.py:1038 and 1180 do).
+    httpcore closes such a stream under its pool's lock (``PoolByteStream.close``,
+    _sync/connection_pool.py:409-420), a plain ``threading.Lock``; when the collection runs on a thread
+    that holds that lock in the same pool's ``handle_request`` (connection_pool.py:218-228), the thread
+    waits on itself forever (encode/httpcore#990). On LiteLLM's one cached module-level client that
+    hung the SUT thread and, the lock never released, every later case of the run (each to its
+    deadline). A thread thinkwire abandons at a deadline holds no pool lock by itself (httpcore
+    releases it before the network I/O, connection_pool.py:224-237), only its open connection; the
+    self-deadlocked thread is the one that holds it for good.
+
+    So every LiteLLM call gets a client of its own, and no pool is used again after its turn: the
+    collector closing a stream LiteLLM left open can never wait on a lock its own thread holds. What
+    LiteLLM left open stays open while its case is observed (closing it then would hide LiteLLM's own
+    leak from the cancellation check: the Responses bridge to Anthropic keeps its upstream open after a
+    cancel); the conversation's clients are retired when it ends and closed, responses first, when the
+    next conversation starts (:func:`_close_retired`, off the caller's thread and bounded)."""
+
+    def __init__(self, api_base: str, model: str) -> None:
+        import importlib
+
+        self.opened: list[Any] = []
+        if not model.startswith(_OPENAI_SDK) or model.startswith("openai/responses/"):
+            handler: Any = importlib.import_module("litellm.llms.custom_httpx.http_handler")
+            self.client: Any = handler.HTTPHandler(timeout=30)  # LiteLLM's own (transport, headers)
+            self._http: Any = self.client.client
+        else:
+            import openai
+
+            constants: Any = importlib.import_module("litellm.constants")
+            common: Any = importlib.import_module("litellm.llms.openai.common_utils")
+            self._http = common.BaseOpenAILLM._get_sync_http_client()  # what LiteLLM gives the openai SDK
+            self.client = openai.OpenAI(
+                api_key="sk-thinkwire",
+                base_url=api_base,
+                http_client=self._http,
+                timeout=30,
+                max_retries=constants.DEFAULT_MAX_RETRIES,
+            )
+        hooks = dict(self._http.event_hooks)
+        self._http.event_hooks = {**hooks, "response": [*hooks.get("response", []), self.opened.append]}
+
+    def close(self) -> None:
+        """Every response it opened, then the client (each close takes the pool's lock in turn)."""
+        for response in self.opened:
+            with contextlib.suppress(Exception):
+                response.close()
+        with contextlib.suppress(Exception):
+            self.client.close()
+
+
+class _Conversation(list[_Clients]):
+    """A conversation's clients, one per turn (``request.state``: the driver closes it when the
+    conversation ends, which retires them; :func:`_close_retired` closes them after that case)."""
+
+    def close(self) -> None:
+        with _RETIRED_LOCK:
+            _RETIRED.extend(self)
+        self.clear()
+
+
+_RETIRED: list[_Clients] = []
+_RETIRED_LOCK = threading.Lock()
+
+
+def _close_retired() -> None:
+    """Close the clients of the conversations that have ended, on a thread of their own, waited for 2 s
+    at most (a pool lock held for good cannot hang the caller)."""
+    with _RETIRED_LOCK:
+        retired = _RETIRED[:]
+        _RETIRED.clear()
+    if not retired:
+        return
+
+    def shut() -> None:
+        for clients in retired:
+            clients.close()
+
+    t = threading.Thread(target=shut, name="thinkwire-litellm-close", daemon=True)
+    t.start()
+    t.join(2.0)
+
+
+atexit.register(_close_retired)
+
+
+def _client(request: Any, model: str) -> Any:
+    """This turn's ``client=`` for LiteLLM; a new conversation first closes those of the ended ones."""
+    conversation: _Conversation | None = request.state.get("litellm_clients")
+    if conversation is None:
+        _close_retired()
+        conversation = request.state["litellm_clients"] = _Conversation()
+    clients = _Clients(_api_base(request), model)
+    conversation.append(clients)
+    return clients.client
+
+
 def _litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network fetch at import
     import importlib
@@ -64,7 +176,6 @@ def _litellm() -> Any:
     litellm: Any = importlib.import_module("litellm")  # an optional dependency (nox -s ecosystem)
     litellm.telemetry = False
     return litellm
-
 
 
 def _chat_history(request: Any) -> list[dict[str, Any]]:
@@ -107,7 +218,12 @@ def _usage(u: Any) -> Usage | None:
 
 
 def _entry(message: Any) -> dict[str, Any]:
-    """An assistant message as LiteLLM returned it, as its users append it to their history."""
+    """An assistant message as LiteLLM returned it, as its users append it to their history.
+
+    The adapter keeps the conversation in ``request.state`` as a LiteLLM user does: the messages or input
+    items, the assistant turn appended as LiteLLM returned it, built with ``stream_chunk_builder`` for a
+    stream. LiteLLM's own passback is then what the upstream sees.
+    """
     entry = {k: v for k, v in _dump(message).items() if v is not None and k not in ("function_call", "audio")}
     entry["role"] = "assistant"
     return entry
@@ -115,9 +231,13 @@ def _entry(message: Any) -> dict[str, Any]:
 
 def litellm_completion(request: Any) -> Iterator[Event]:
     """``litellm.completion(stream=...)`` on the LiteLLM user's own message list."""
+    litellm = _litellm()
+    yield from _completion_turn(request, litellm, _client(request, _model(request)))
+
+
+def _completion_turn(request: Any, litellm: Any, client: Any) -> Iterator[Event]:
     from harness.dialects import CARRIERS, Reader
 
-    litellm = _litellm()
     history = _chat_history(request)
     kwargs: dict[str, Any] = {
         "model": _model(request),
@@ -125,6 +245,7 @@ def litellm_completion(request: Any) -> Iterator[Event]:
         "api_base": _api_base(request),
         "api_key": "sk-thinkwire",
         "timeout": 30,
+        "client": client,
         **dict(request.body),
     }
     tools = request.tools_json("openai-chat")
@@ -224,6 +345,10 @@ def litellm_responses(request: Any) -> Iterator[Event]:
     """``litellm.responses(stream=...)`` with reasoning summaries and encrypted content requested; the
     user's input list grows by each response's output items (LiteLLM's own passback)."""
     litellm = _litellm()
+    yield from _responses_turn(request, litellm, _client(request, _model(request)))
+
+
+def _responses_turn(request: Any, litellm: Any, client: Any) -> Iterator[Event]:
     items = _input_items(request)
     kwargs: dict[str, Any] = {
         "model": _model(request),
@@ -231,6 +356,7 @@ def litellm_responses(request: Any) -> Iterator[Event]:
         "api_base": _api_base(request),
         "api_key": "sk-thinkwire",
         "timeout": 30,
+        "client": client,
         "reasoning": {"effort": "medium", "summary": "auto"},
         "include": ["reasoning.encrypted_content"],
         "store": False,

@@ -1,4 +1,5 @@
-"""``openai`` SDK adapters: Chat Completions (reasoning as extra delta fields) and Responses."""
+"""The ``openai`` SDK adapters: Chat Completions, with reasoning as extra delta fields, and Responses. Each
+SDK has its own adapter module because each maps its own typed events."""
 
 from __future__ import annotations
 

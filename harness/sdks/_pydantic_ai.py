@@ -1,15 +1,6 @@
-"""pydantic-ai adapters (pinned: pydantic-ai-slim[openai,anthropic]==2.68.0): ``OpenAIChatModel``,
-``OpenAIResponsesModel`` and ``AnthropicModel`` through ``pydantic_ai.direct``.
-
-Rule: the model class does the HTTP, the stream parsing and the history serialisation (that is what is
-under test). The adapter keeps the conversation as pydantic-ai's agent loop does: a list of
-``ModelRequest``/``ModelResponse`` in ``request.state`` (each turn's ``ModelResponse`` appended as the
-model returned it, the tool results as ``ToolReturnPart``), the scenario's tools as
-``ToolDefinition``s, thinking asked for in the model settings (adaptive for the adaptive variant); it
-maps the part start/delta events (``ThinkingPart`` with its signature, ``TextPart``, ``ToolCallPart``)
-onto canonical events. Each turn runs on an event loop of its own, which closes the turn's async SDK
-client and then itself (:func:`_turn_loop`).
-"""
+"""pydantic-ai adapters, pinned at pydantic-ai-slim[openai,anthropic]==2.68.0: ``OpenAIChatModel``,
+``OpenAIResponsesModel`` and ``AnthropicModel`` through ``pydantic_ai.direct``. The model class does the
+HTTP, the stream parsing and the history serialisation, which is what is under test."""
 
 from __future__ import annotations
 
@@ -128,7 +119,10 @@ def _turn_loop(client: Any) -> Iterator[None]:
     SDK client keeps its connections on it. Both were left to the garbage collector, after the turn's
     thread had ended: pytest then reported an unclosed event loop, transports and sockets at session
     end (or "Event loop is closed" when a client was collected after its loop), and exited 1. Here
-    the client is closed on the loop that made its connections, then the loop."""
+    the client is closed on the loop that made its connections, then the loop.
+
+    The loop closes the turn's async SDK client and then itself.
+    """
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
@@ -181,6 +175,11 @@ def _openai_client(request: Any) -> Any:
     return openai.AsyncOpenAI(base_url=request.base_url + "/v1", api_key="sk-thinkwire", max_retries=0)
 
 
+# The adapter keeps the conversation as pydantic-ai's agent loop does: a list of ``ModelRequest`` and
+# ``ModelResponse`` in ``request.state``, each turn's ``ModelResponse`` appended as the model returned it
+# and the tool results as ``ToolReturnPart``. The scenario's tools are ``ToolDefinition``s, and thinking is
+# asked for in the model settings, adaptive for the adaptive variant. The part start and delta events,
+# ``ThinkingPart`` with its signature, ``TextPart`` and ``ToolCallPart``, map onto canonical events.
 def pydantic_ai_openai_chat(request: Any) -> Iterator[Event]:
     """``OpenAIChatModel`` (Chat Completions)."""
     client = _openai_client(request)

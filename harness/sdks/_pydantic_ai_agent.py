@@ -1,13 +1,6 @@
-"""pydantic-ai's ``Agent`` as a SUT (pinned: pydantic-ai-slim[openai,anthropic]==2.68.0): the agent
-runs its own loop, calling the model, running the scenario's tools and calling the model again.
-
-Rule: the tools are ``request.tool_functions()`` registered as the agent's own (no approval or
-deferred-tool machinery); the agent's message history is kept in ``request.state`` across turns; its
-stream events (parts and their deltas) map onto canonical events with ``_pydantic_ai``'s mapping, and
-each model response ends with an ``End``. A non-streamed case runs the agent with ``iter()``, whose
-model requests are not streamed, and maps each response as it arrives. thinkwire reads the turns from
-what reached the upstream.
-"""
+"""pydantic-ai's ``Agent`` as a SUT, pinned at pydantic-ai-slim[openai,anthropic]==2.68.0. The agent runs its
+own loop: it calls the model, runs the scenario's tools and calls the model again, and thinkwire reads the
+turns from what reached the upstream."""
 
 from __future__ import annotations
 
@@ -63,6 +56,11 @@ async def _run(request: Any, model: Any, settings: dict[str, Any], client: Any) 
         await client.close()
 
 
+# The tools are ``request.tool_functions()`` registered as the agent's own, with no approval or
+# deferred-tool machinery. The agent's message history is kept in ``request.state`` across turns. Its
+# stream events, parts and their deltas, map onto canonical events with ``_pydantic_ai``'s mapping, and
+# each model response ends with an ``End``. A non-streamed case runs the agent with ``iter()``, whose model
+# requests are not streamed, and maps each response as it arrives.
 async def pydantic_ai_agent_openai_chat(request: Any) -> AsyncIterator[Event]:
     """``Agent`` over ``OpenAIChatModel`` (Chat Completions)."""
     client = optional("openai").AsyncOpenAI(

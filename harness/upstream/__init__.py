@@ -1,7 +1,5 @@
-"""The mock upstream: scripts, gates, faults, the loopback server, respx mode and the request log.
-
-respx mode's names (``RespxUpstream``, ``mount_respx``) load on first use (PEP 562): importing respx
-and httpx took ~0.3 s of every ``thinkwire run``, which needs neither unless a Python SUT asks."""
+"""The mock upstream: scripts, gates, faults, the loopback server, respx mode and the request log. It answers
+a SUT's requests exactly as the real provider would, from plain script data."""
 
 from __future__ import annotations
 
@@ -68,27 +66,18 @@ if TYPE_CHECKING:
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
-    from harness.upstream._routing import TOKENS, case_of, token_for, tokens_in, unsalted
     from harness.upstream._shared import SharedCase, SharedCatalog, without_gates
 
 _SHARED = {
     "SharedCase": "_shared",
     "SharedCatalog": "_shared",
-    "TOKENS": "_routing",
-    "case_of": "_routing",
-    "token_for": "_routing",
-    "tokens_in": "_routing",
-    "unsalted": "_routing",
     "without_gates": "_shared",
 }
 __all__ += [
-    "TOKENS",
     "SharedCase",
     "SharedCatalog",
-    "case_of",
-    "token_for",
-    "tokens_in",
-    "unsalted",
     "without_gates",
 ]
+# respx mode's names load on first use, by PEP 562: importing respx and httpx took about 0.3 s of every
+# ``thinkwire run``, which needs neither unless a Python SUT asks.
 __getattr__ = lazy_names(__name__, {"RespxUpstream": "_respx", "mount_respx": "_respx", **_SHARED})

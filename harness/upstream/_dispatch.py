@@ -1,10 +1,6 @@
-"""One incoming request -> (turn, Plan): record it, pick the script, route, validate, plan.
-
-Rule: shared by every server (the loopback server, respx and the pytest-httpserver handler), so that
-they agree on turn order, routing, validation and records; immediate answers (404, 500, a strict
-rules' 400) are plans too. The request log is one :class:`RequestLog`: appended and read under its
-one lock, read only through :meth:`RequestLog.snapshot`.
-"""
+"""One incoming request turned into its turn and Plan: record it, pick the script, route, validate, plan.
+Every server shares it, the loopback server, respx and the pytest-httpserver handler, so that they agree on
+turn order, routing, validation and records."""
 
 from __future__ import annotations
 
@@ -62,7 +58,10 @@ class RecordedRequest:
 class RequestLog:
     """The requests one conversation received, numbered by arrival (the turn each answers). Appended
     by the thread that serves, read from any thread, both under the log's one lock. ``keep``: only
-    the last ``keep`` are remembered (the numbering goes on)."""
+    the last ``keep`` are remembered (the numbering goes on).
+
+    It is appended and read under its one lock, and read only through :meth:`snapshot`.
+    """
 
     def __init__(self, keep: int | None = None) -> None:
         self._lock = threading.Lock()
@@ -244,7 +243,10 @@ def dispatch(
     """Record the request (``requests`` and a timeline ``request``) and decide the whole answer.
     ``foreign``: routing tokens of other conversations the request carried (token, conversation
     name): recorded as ``crosstalk``, then the request is answered as scripted. ``reject``: a
-    rejection the transport already decided (a WebSocket's unknown previous response)."""
+    rejection the transport already decided (a WebSocket's unknown previous response).
+
+    Immediate answers such as 404, 500 or a strict rules' 400 are plans too.
+    """
     conv = state.conversation
     n, req = state.requests.record(method, target, headers, body, t, conn, turn_of=conv.turn_of)
     script = conv.script_for(n)

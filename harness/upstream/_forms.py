@@ -1,11 +1,5 @@
-"""The form an answer takes, from the request it answers: the request-forms table's answer for a
-script (:func:`answer_of`), the ``withheld`` entry when the request did not ask for the form its case
-is about (:func:`withheld_entry`), and recorded replays answered the same way (:func:`answered_chunks`:
-a recording made for a request that asked for a form loses it when the replayed-to request does not
-ask, e.g. a Chat Completions usage chunk without ``stream_options.include_usage``).
-
-Rule: sans-IO; a replay keeps every other byte and its chunk boundaries, dropping whole SSE events only.
-"""
+"""The form an answer takes, from the request it answers. A real provider leaves out what the request did not
+ask for, so the mock, its ``withheld`` record and recorded replays all decide it here."""
 
 from __future__ import annotations
 
@@ -82,7 +76,12 @@ def answered_chunks(
     """``chunks`` as the provider would have answered ``request``: without the usage-only chunk of a
     Chat Completions stream the request did not ask usage for (recorded: corpus/openai-chat-tools-
     stream.jsonl asked for it and has one; corpus/groq-reasoning-stream.jsonl did not and has none).
-    ``request`` None: no request bound, the recording as it is."""
+    ``request`` None: no request bound, the recording as it is.
+
+    A recording made for a request that asked for a form loses it when the replayed-to request does not
+    ask, for example a Chat Completions usage chunk without ``stream_options.include_usage``. A replay
+    keeps every other byte and its chunk boundaries, dropping whole SSE events only.
+    """
     if request is None or dialect != "openai-chat" or not stream or _asked_usage(request):
         return tuple(chunks)
     whole = b"".join(chunks)

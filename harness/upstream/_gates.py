@@ -1,8 +1,6 @@
-"""ClientSide: what the client side (the driver) has observed, and how the upstream waits for it.
-
-Rule: drivers call :meth:`ClientSide.observe` for every canonical event the client saw (any thread);
-the server awaits :meth:`ClientSide.wait` on its own loop, woken by ``call_soon_threadsafe``: no polling.
-"""
+"""ClientSide: what the client side, the driver, has observed, and how the upstream waits for it.
+Drivers write to it from their threads and the server waits on it from its event loop, so it is the
+one object both sides share."""
 
 from __future__ import annotations
 
@@ -52,7 +50,11 @@ def seen_summary(events: tuple[Event, ...]) -> dict[str, Any]:
 class ClientSide:
     """Thread-safe record of client-side observations. A gate is satisfied when *every* condition it
     names holds: the reasoning (resp. text) seen so far contains the string; at least ``events``
-    events were seen. A gate naming nothing is always open."""
+    events were seen. A gate naming nothing is always open.
+
+    Drivers call :meth:`observe` for every canonical event the client saw, from any thread. The server
+    awaits :meth:`wait` on its own loop, woken by ``call_soon_threadsafe``; nothing polls.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

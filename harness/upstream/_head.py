@@ -1,9 +1,6 @@
-"""What a mock response's head says: the framing and content type the request picks, the request-id
-header an official SDK reads, and the script's own headers merged over them.
-
-Rule: sans-IO functions of the dialect, the request and the script; the planner (``_plan``) calls them
-once per response.
-"""
+"""What a mock response's head says: the framing and content type the request picks, the request-id header an
+official SDK reads, and the script's own headers merged over them. These are sans-IO functions of the
+dialect, the request and the script, which the planner calls once per response."""
 
 from __future__ import annotations
 

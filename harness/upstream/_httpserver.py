@@ -1,22 +1,5 @@
-"""pytest-httpserver integration: mount a thinkwire script on a user's ``httpserver`` fixture.
-
-``httpserver.expect_request("/v1/chat/completions").respond_with_handler(respond_with_script(script))``
-streams the script's bytes (same plan, validation and timeline records as the mock upstream). What it
-cannot do, because werkzeug owns the socket (measured in design.md section 10):
-
-* exact write boundaries: werkzeug writes each chunk in several socket writes and leaves Nagle on, so
-  chunkings (split UTF-8, split CRLF) are not guaranteed to reach the client split;
-* abrupt closes: a disconnect fault ends the generator with an exception; werkzeug then drops the
-  connection, but without control over which bytes went out (the partial frame may not be flushed);
-* gates block werkzeug's request thread (``ClientSide.wait_blocking``), and pytest-httpserver serves
-  one request at a time by default: a second request waits behind a held stream;
-* it cannot see the client leave (no ``disconnect`` record) nor stall until the client leaves (a stall
-  ends the body after its timeout);
-* starting any threaded werkzeug server switches every werkzeug server in the process from HTTP/1.0
-  to HTTP/1.1 chunked, so the wire framing depends on test order.
-
-Use :class:`~harness.upstream.MockUpstream` whenever any of those matters.
-"""
+"""pytest-httpserver integration: mount a thinkwire script on a user's ``httpserver`` fixture. It serves the
+same plan, validation and timeline records as the mock upstream, within what werkzeug allows."""
 
 from __future__ import annotations
 
@@ -123,6 +106,24 @@ def respond_with_script(
     timeline: Timeline | None = None,
     client: ClientSide | None = None,
 ) -> Callable[[Any], Any]:
-    """A handler for ``httpserver.expect_request(...).respond_with_handler(handler)``."""
+    """A handler for ``httpserver.expect_request(...).respond_with_handler(handler)``.
+
+    ``httpserver.expect_request("/v1/chat/completions").respond_with_handler(respond_with_script(script))``
+    streams the script's bytes. What it cannot do, because werkzeug owns the socket (measured in
+    design.md section 10):
+
+    * exact write boundaries: werkzeug writes each chunk in several socket writes and leaves Nagle on, so
+      chunkings (split UTF-8, split CRLF) are not guaranteed to reach the client split;
+    * abrupt closes: a disconnect fault ends the generator with an exception; werkzeug then drops the
+      connection, but without control over which bytes went out (the partial frame may not be flushed);
+    * gates block werkzeug's request thread (``ClientSide.wait_blocking``), and pytest-httpserver serves
+      one request at a time by default: a second request waits behind a held stream;
+    * it cannot see the client leave (no ``disconnect`` record) nor stall until the client leaves (a stall
+      ends the body after its timeout);
+    * starting any threaded werkzeug server switches every werkzeug server in the process from HTTP/1.0
+      to HTTP/1.1 chunked, so the wire framing depends on test order.
+
+    Use :class:`~harness.upstream.MockUpstream` whenever any of those matters.
+    """
     conv = Conversation((script,)) if isinstance(script, Script) else script
     return ScriptHandler(conv, timeline if timeline is not None else Timeline(), client or ClientSide())

@@ -1,11 +1,5 @@
-"""Sans-IO: turn a :class:`Script` (plus the request it answers) into the exact sequence of actions
-a response performs: head, writes (bytes + frame tags), gates, pauses, faults, abort, stall, end.
-A streaming plan is produced lazily, a batch of frames at a time, wherever that gives the same bytes.
-
-Rule: one planner, two executors (the loopback server in ``_server.py`` and respx in ``_respx.py``);
-no sockets, clocks or threads here. The streaming decision lives here too (the provider rules'
-say on a request, in ``_rules``).
-"""
+"""Sans-IO: a :class:`Script` and the request it answers turned into the exact actions of a response. There is
+one planner and two executors, the loopback server and respx, so no sockets, clocks or threads live here."""
 
 from __future__ import annotations
 
@@ -120,7 +114,11 @@ class Plan:
     plans them as they are taken, a batch of frames at a time, so a long stream's first byte does not
     wait for its last frame to be encoded and the whole response is never held at once. ``actions`` is
     the whole tuple (built once); each iteration of a lazy plan plans anew (with the emitter's next
-    mock message id). :meth:`runs`: the same, with runs of frames as they were planned."""
+    mock message id). :meth:`runs`: the same, with runs of frames as they were planned.
+
+    Actions are head, writes with their frame tags, gates, pauses, faults, abort, stall and end. A
+    streaming plan is produced lazily, a batch of frames at a time, wherever that gives the same bytes.
+    """
 
     __slots__ = ("_actions", "_make", "events", "stream")
 

@@ -1,13 +1,5 @@
-"""In-process mode: the same scripts served to httpx-based SDKs through respx, no socket at all.
-
-Rule: ``side_effect`` builds a fresh ``httpx.Response`` per request (a shared generator-backed response
-works once, then raises ``httpx.StreamConsumed``); the body streams the plan's writes to sync and async
-clients alike. Gates cannot block (the SDK pulls the stream on the caller's thread): an unsatisfied gate
-is recorded as ``gate-timeout`` at once and the stream goes on. An abort raises
-``httpx.RemoteProtocolError`` after the partial bytes; a stall raises ``httpx.ReadTimeout``.
-SDKs built on the ``httpx2`` fork (openai>=3, anthropic>=2) are out of respx's reach: give them
-``RespxUpstream.transport()`` instead (same plans, same records).
-"""
+"""In-process mode: the same scripts served to httpx-based SDKs through respx, with no socket at all. It
+executes the same plans as the loopback server and records the same entries."""
 
 from __future__ import annotations
 
@@ -127,7 +119,17 @@ def _stream_class(mod: ModuleType) -> type[_PlanBody]:
 
 class RespxUpstream:
     """A conversation mounted on a respx router: ``load()`` resets, ``requests``/``timeline``/``client``
-    as on :class:`~harness.upstream.MockUpstream`."""
+    as on :class:`~harness.upstream.MockUpstream`.
+
+    Each request gets a fresh ``httpx.Response`` from ``side_effect``; a shared generator-backed response
+    works once, then raises ``httpx.StreamConsumed``. The body streams the plan's writes to sync and async
+    clients alike. Gates cannot block, since the SDK pulls the stream on the caller's thread: an
+    unsatisfied gate is recorded as ``gate-timeout`` at once and the stream goes on. An abort raises
+    ``httpx.RemoteProtocolError`` after the partial bytes, and a stall raises ``httpx.ReadTimeout``.
+
+    SDKs built on the ``httpx2`` fork, openai>=3 and anthropic>=2, are out of respx's reach: give them
+    :meth:`transport` instead, with the same plans and records.
+    """
 
     def __init__(self, router: respx.MockRouter, base_url: str = "https://thinkwire.mock") -> None:
         self.router = router

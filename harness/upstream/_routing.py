@@ -1,77 +1,17 @@
-"""Routing tokens: which conversation an upstream request belongs to, read from the request itself.
-
-Rule: a token is ``tw-`` and 8 hex digits of a hash of the case id (:func:`token_for`): the same case
-carries the same token in every run, so serial and concurrent runs send the same bytes. It lives in the
-content gateways forward (the user message text, and the salt of the reasoning or answer the mock
-emits, which comes back in passback): gateways rewrite model names and drop unknown headers, but they
-forward the conversation. ``x-thinkwire-case`` may name a conversation too (a token or, for a server
-that knows them, a case id), where headers pass through.
-
-:class:`Routes` picks the conversation of a request: the named one; the only one when the request names
-none (unless routing is ``strict``: then several cases are in flight and a guess could be wrong); a
-chained Responses WebSocket turn by the conversation that produced the response it names. Any
-other token in the same request is *foreign*: another conversation's content in this one (cross-talk,
-recorded by ``dispatch``). A request that names no conversation in flight is the SUT's (a stray).
-"""
+"""Routing: which conversation an upstream request belongs to, read from the request itself. A request names
+its conversation by a routing token in the content gateways forward, because gateways rewrite model names
+and drop unknown headers but forward the conversation."""
 
 from __future__ import annotations
 
-import hashlib
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from harness._routing import ROUTE_HEADER, token_for, tokens_in
 from harness.upstream._dispatch import ConversationState
 
-__all__ = [
-    "ROUTE_HEADER",
-    "TOKENS",
-    "TOKEN_RE",
-    "Routed",
-    "Routes",
-    "case_of",
-    "token_for",
-    "tokens_in",
-    "unsalted",
-]
-
-ROUTE_HEADER = "x-thinkwire-case"
-"""The request header that may name a conversation (a token, or a case id where the server knows
-the catalog), read before the body."""
-
-TOKEN_RE = re.compile(rb"tw-[0-9a-f]{8}(?![0-9A-Za-z])")
-"""A routing token in raw bytes: plain ASCII, so it reads the same inside any JSON string."""
-
-
-def token_for(name: str) -> str:
-    """The routing token of the case (or conversation) called ``name``: the same in every run."""
-    return "tw-" + hashlib.blake2s(name.encode(), digest_size=4).hexdigest()
-
-
-TOKENS: dict[str, str] = {}
-"""Routing token -> case id, for every case built in this process (bounded by the catalog): how a
-check names the case whose content showed up in another."""
-
-
-def case_of(token: str) -> str:
-    """The id of the case whose token this is (``""`` when no such case was built here)."""
-    return TOKENS.get(token, "")
-
-
-def unsalted(text: str, token: str) -> str:
-    """``text`` without the salt ``token`` put in it (``harness.catalog._salt``: ``[token] `` before a
-    turn's reasoning, `` [token]`` after its text): what two cases of one scenario compare."""
-    if not token or token not in text:
-        return text
-    return text.replace(f"[{token}] ", "").replace(f" [{token}]", "")
-
-
-def tokens_in(data: bytes) -> list[str]:
-    """Every distinct routing token in ``data``, in order of first appearance."""
-    if b"tw-" not in data:  # most bodies: one substring scan, no regex
-        return []
-    return list(dict.fromkeys(m.group().decode() for m in TOKEN_RE.finditer(data)))
+__all__ = ["Routed", "Routes"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +30,13 @@ class Routes:
     ``resolve`` (optional) is asked for a conversation a request names that is not in the table (a
     server holding a whole catalog creates each case's state on first use). ``names`` remembers the
     conversation of every token ever added (bounded by the cases of a run), so a foreign token of a
-    case that already finished is still named."""
+    case that already finished is still named.
+
+    The token rides in the user message text and in the salt of the reasoning or answer the mock emits,
+    which comes back in passback; ``harness._routing`` says what a token is and how a case's is derived.
+    ``x-thinkwire-case`` may name a conversation too, where headers pass through: a token or, for a server
+    that knows them, a case id.
+    """
 
     def __init__(self, resolve: Callable[[str], ConversationState | None] | None = None) -> None:
         self._lock = threading.Lock()
@@ -128,6 +74,11 @@ class Routes:
         return None
 
     def pick(self, headers: tuple[tuple[str, str], ...], body: bytes) -> Routed:
+        """The conversation of a request: the named one; the only one when the request names none, unless
+        routing is ``strict``, when several cases are in flight and a guess could be wrong; for a chained
+        Responses WebSocket turn, the conversation that produced the response it names. Any other token in
+        the same request is foreign: another conversation's content in this one, cross-talk, which
+        ``dispatch`` records. A request that names no conversation in flight is the SUT's, a stray."""
         named = [v.strip() for k, v in headers if k.lower() == ROUTE_HEADER and v.strip()]
         found = list(dict.fromkeys([*named, *tokens_in(body)]))
         with self._lock:

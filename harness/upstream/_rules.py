@@ -1,9 +1,6 @@
-"""The script's provider rules' say on a request, sans-IO: its validation (a :class:`Rejection`,
-the provider's exact error) and its passback comparison (a :class:`Fidelity`) against what the
-upstream emitted earlier in the conversation.
-
-Rule: an unknown rules name is an :class:`UnknownName` (bad input, one line), never a silent lenient one.
-"""
+"""The say of the script's provider rules on a request, sans-IO: its validation, the provider's exact error,
+and its passback comparison against what the upstream emitted earlier. An unknown rules name is an
+:class:`UnknownName`, never a silent lenient one."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""What the mock upstream does for one request (a :class:`Script`) and for a conversation.
-
-Rule: scripts are plain frozen data, built by tests, by the scenario loader or from a cassette; the
-server (``_server.py``) and the respx transport (``_respx.py``) are the only things that execute them.
-"""
+"""What the mock upstream does for one request, a :class:`Script`, and for a conversation. Scripts are plain
+frozen data, built by tests, by the scenario loader or from a cassette; only the server and the respx
+transport execute them."""
 
 from __future__ import annotations
 
@@ -10,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from harness._gate import Gate
 from harness.codec import Frame
 from harness.dialects import LENIENT
 from harness.events import Event, StreamError
@@ -51,18 +50,6 @@ class Raw:
     """Exact bytes, written as given (one write per element): cassettes and framing probes."""
 
     chunks: tuple[bytes, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Gate:
-    """Hold every later step until the client side has observed ``reasoning`` (resp. ``text``) text
-    containing the given string, or ``events`` canonical events in all. Bounded by ``timeout``; a
-    timeout is recorded (what was withheld, what the client had seen) and the script goes on."""
-
-    reasoning: str | None = None
-    text: str | None = None
-    events: int | None = None
-    timeout: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,5 @@
-"""MockUpstream: the scriptable provider on 127.0.0.1, every dialect on one base URL.
-
-Rule: start once per session, ``load(conversation, timeline=, client=)`` per case (the reset). Request
-N of the conversation gets ``scripts[N]``, whatever the model name; each is validated by the script's
-provider rules, planned by ``_plan`` and executed here write by write, with everything recorded.
-Many conversations at once: ``route(token, conversation, ...)`` per case in flight, ``unroute`` after;
-each request goes to the conversation its routing token names (``_routing``), with that conversation's
-timeline, gates and records; a request naming none is a stray (the SUT's), answered 500. ``share``
-serves a whole catalog instead, any case per request, with its control plane (``_shared``).
-"""
+"""MockUpstream: the scriptable provider on 127.0.0.1, every dialect on one base URL. It executes plans write
+by write and records everything; deciding the answer is ``_dispatch``'s and ``_plan``'s."""
 
 from __future__ import annotations
 
@@ -46,7 +38,17 @@ __all__ = ["MockUpstream", "RecordedRequest", "execute"]
 
 class MockUpstream:
     """``MockUpstream(host="127.0.0.1", port=0)``; ``start()``/``stop()`` or ``with``; ``load(...)``
-    per case; ``base_url``; ``requests``; ``timeline``; ``client``."""
+    per case; ``base_url``; ``requests``; ``timeline``; ``client``.
+
+    Start it once per session and ``load`` it per case, which is the reset. Request N of the conversation
+    gets ``scripts[N]``, whatever the model name; each is validated by the script's provider rules, planned
+    by ``_plan`` and executed here.
+
+    For many conversations at once, call ``route(token, conversation, ...)`` per case in flight and
+    ``unroute`` after. Each request goes to the conversation its routing token names, with that
+    conversation's timeline, gates and records; a request naming none is a stray, the SUT's, answered 500.
+    ``share`` serves a whole catalog instead, any case per request, with its control plane in ``_shared``.
+    """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self._server = Server(self._handle, host, port)

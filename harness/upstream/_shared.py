@@ -1,15 +1,5 @@
-"""The shared mock: one MockUpstream answering any case of a catalog, per request, for other test
-suites (``thinkwire serve --catalog``), with a small HTTP control plane.
-
-Rule: a request goes to the case its routing token (in the body, as thinkwire's own runs send it) or
-its ``x-thinkwire-case`` header (a token or a case id) names; each case keeps its own conversation
-state (request N of the case gets its script N, until a reset) and its own bounded journal. A request
-naming no case is a stray: 500, as for any SUT. Gates need thinkwire's own client to open them, so
-cases are served without gates. The control plane lives under ``/_thinkwire/`` and only reads or
-resets the state: ``GET cases`` (id, token, upstream path, dialect ...), ``GET journal?case=`` (what
-the mock received and what it answered, a strict validator's 400 with its ``differences`` included),
-``POST reset`` (every case, or ``?case=`` one).
-"""
+"""The shared mock: one MockUpstream answering any case of a catalog, per request, for other test suites, with
+a small HTTP control plane. It backs ``thinkwire serve --catalog``."""
 
 from __future__ import annotations
 
@@ -22,11 +12,11 @@ from urllib.parse import parse_qs
 
 from harness._errors import closest
 from harness._json import dumps_compact
+from harness._routing import token_for
 from harness.net import Request
 from harness.timeline import Entry, Timeline
 from harness.upstream._dispatch import ConversationState, parse_json
 from harness.upstream._gates import ClientSide
-from harness.upstream._routing import token_for
 from harness.upstream._script import Conversation, Gate
 
 __all__ = ["CONTROL", "JOURNAL_BODY", "SharedCase", "SharedCatalog", "without_gates"]
@@ -64,7 +54,19 @@ def without_gates(conversation: Conversation) -> Conversation:
 
 
 class SharedCatalog:
-    """The cases, their states (made on first use) and the control plane over them."""
+    """The cases, their states (made on first use) and the control plane over them.
+
+    A request goes to the case its routing token names, in the body as thinkwire's own runs send it, or its
+    ``x-thinkwire-case`` header with a token or a case id. Each case keeps its own conversation state,
+    request N getting its script N until a reset, and its own bounded journal. A request naming no case is
+    a stray: 500, as for any SUT. Gates need thinkwire's own client to open them, so cases are served
+    without gates.
+
+    The control plane lives under ``/_thinkwire/`` and only reads or resets the state: ``GET cases`` lists
+    id, token, upstream path and dialect; ``GET journal?case=`` shows what the mock received and what it
+    answered, including a strict validator's 400 with its ``differences``; ``POST reset`` resets every
+    case, or one with ``?case=``.
+    """
 
     def __init__(self, cases: Sequence[SharedCase]) -> None:
         self.cases = {c.id: c for c in cases}

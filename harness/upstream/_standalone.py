@@ -1,10 +1,6 @@
-"""``thinkwire serve`` / ``replay``: the mock upstream as a standalone server, serving a canned
-conversation (or a scenario's, or a cassette's) until SIGTERM / SIGINT.
-
-Rule: a standalone :class:`~harness.upstream.MockUpstream` counts its requests and answers 503 while
-closing; the lifecycle (URL line, port file, signals, grace) is :mod:`harness.net._lifecycle`'s,
-shared with the recorder.
-"""
+"""``thinkwire serve`` and ``replay``: the mock upstream as a standalone server, serving a canned, scenario or
+cassette conversation until SIGTERM or SIGINT. The lifecycle of URL line, port file, signals and grace is
+:mod:`harness.net._lifecycle`'s, shared with the recorder."""
 
 from __future__ import annotations
 
@@ -76,7 +72,10 @@ def demo_conversation(dialect: str, variant: str | None = None, rules: str = LEN
 
 # --------------------------------------------------------------------------------
 class _Standalone(MockUpstream):
-    """The mock upstream with a request count, an in-flight count and a closing state (503)."""
+    """The mock upstream with a request count, an in-flight count and a closing state (503).
+
+    It answers 503 while closing.
+    """
 
     def __init__(self, port: int, waker: Waker) -> None:
         super().__init__(port=port)

@@ -1,12 +1,6 @@
-"""The mock upstream's WebSocket mode (the Responses API's ``/v1/responses`` socket): every
-``response.create`` message is one request of the conversation, dispatched and planned like an HTTP
-POST and executed by the same executor, its SSE frames sent as one text message each.
-
-Rule: the connection keeps what the real API keeps, the ids of the responses it produced: with
-``store: false`` only the most recent one can be chained (``previous_response_id``), with ``store: true``
-any the mock produced; anything else is ``previous_response_not_found``. One response at a time per
-socket; messages that arrive meanwhile wait their turn; the peer's close ends the response in flight.
-"""
+"""The mock upstream's WebSocket mode, the Responses API's ``/v1/responses`` socket. Every ``response.create``
+message is one request of the conversation, dispatched and planned like an HTTP POST and executed by the
+same executor, its SSE frames sent as one text message each."""
 
 from __future__ import annotations
 
@@ -159,7 +153,14 @@ async def serve_websocket(
 ) -> None:
     """Serve one upgraded connection until the peer closes it; ``get_state(message)``: the message's
     conversation and the other conversations' tokens it carried (the server's routing); ``execute``
-    runs a plan (the server's)."""
+    runs a plan (the server's).
+
+    The connection keeps what the real API keeps, the ids of the responses it produced. With ``store:
+    false`` only the most recent one can be chained by ``previous_response_id``; with ``store: true`` any
+    the mock produced; anything else is ``previous_response_not_found``. One response runs at a time per
+    socket, messages that arrive meanwhile wait their turn, and the peer's close ends the response in
+    flight.
+    """
     assert resp.upgrade is not None
     reader, writer, leftover = resp.upgrade
     conn = _Conn(WsServerSide(req.headers, req.target), writer)

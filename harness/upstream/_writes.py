@@ -1,9 +1,6 @@
-"""Sans-IO: the writes of a planned response, which frames each one carries, the batches a lazy plan
-encodes a stream in, and the writes of the most common stream (``plain_encoder``) straight from frames,
-as runs (``FrameRun``) that the server sends and records without an object per write.
-
-Rule: pure functions of the encoded pieces and the chunker's writes; ``_plan`` builds the pieces.
-"""
+"""Sans-IO: the writes of a planned response, which frames each one carries, and the batches a lazy plan
+encodes a stream in. These are pure functions of the encoded pieces and the chunker's writes; ``_plan``
+builds the pieces."""
 
 from __future__ import annotations
 
@@ -199,7 +196,10 @@ def plain_encoder(transport: str) -> PlainEncoder | None:
     """Frames -> one write each (the first frame's index is ``base``), with no perturbation, for the
     transports whose frames encode one by one: one :class:`FrameRun` (none for no frames); None for a
     batch whose SSE data or event name holds a line break (``encode_pieces`` splits such data into
-    lines)."""
+    lines).
+
+    The writes come as runs, ``FrameRun``, that the server sends and records without an object per write.
+    """
     if transport == "sse":
 
         def sse(frames: Sequence[Frame], base: int) -> list[FrameRun] | None:

@@ -583,6 +583,7 @@ def test_profiles_listed() -> None:
         "deepseek-v4",
         "deepseek-r1",
         "kimi",
+        "openai",
         "gemini-3-openai",
         "openrouter",
         "openrouter-openai",

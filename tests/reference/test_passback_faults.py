@@ -65,6 +65,13 @@ def test_body_level_switches() -> None:
     body = {"anthropic_version": "v", "input": items}
     assert mutate_body(body, frozenset({"drop-vertex-version"})) == {"input": items}
     assert mutate_body(body, frozenset({"drop-phase"}))["input"] == [{"type": "message"}]
+    answer = {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}
+    gemini = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}, answer]}
+    roles = [c["role"] for c in mutate_body(gemini, frozenset({"gemini-tool-role"}))["contents"]]
+    assert roles == ["user", "tool"]
+    chat = {"messages": [{"role": "assistant", "tool_calls": [{"id": "c1"}]}, {"role": "tool"}]}
+    noted = mutate_body(chat, frozenset({"note-between-tool-results"}))["messages"]
+    assert [m["role"] for m in noted] == ["assistant", "system", "tool"]
 
 
 def test_drop_call_signatures_keeps_reasoning_signatures() -> None:

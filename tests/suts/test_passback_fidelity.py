@@ -70,7 +70,7 @@ def test_request_contract_passes_a_correct_request_and_fails_the_first_turn_reje
 def test_request_contract_is_not_applicable_where_the_profile_enforces_no_request_rule() -> None:
     """An accepted request proves nothing about a contract the profile does not have (never a PASS)."""
     result = run(
-        ["tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"],
+        ["tools-passback/kimi-reasoning-content[openai-chat:reasoning_content/frames]"],
         sut="reference",
         expectations=None,
     )

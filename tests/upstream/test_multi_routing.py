@@ -11,10 +11,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from harness._routing import ROUTE_HEADER, token_for, tokens_in
 from harness.events import End, ReasoningDelta, TextDelta
 from harness.timeline import Timeline
 from harness.upstream import ClientSide, Conversation, Emit, Gate, MockUpstream, Script
-from harness.upstream._routing import ROUTE_HEADER, token_for, tokens_in
 
 A, B = token_for("case-a"), token_for("case-b")
 

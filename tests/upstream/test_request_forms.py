@@ -77,6 +77,11 @@ ROWS: dict[str, Row] = {
         {"contents": [{"role": "user", "parts": [{"text": "hello"}]}]},
         {"generationConfig": {"thinkingConfig": {"includeThoughts": True}}}, b'"thought": true',
     ),
+    "gemini-interactions/thinking-summaries": Row(
+        "gemini-interactions", "summaries", "/v1/interactions",
+        {"model": "gemini-3-flash-preview", "input": "hello", "stream": True},
+        {"generation_config": {"thinking_summaries": "auto"}}, b'"type":"thought_summary"',
+    ),
     "gemini-openai/include-thoughts": Row(
         "openai-chat", "gemini-openai", "/v1/chat/completions", _chat("gemini-2.5-pro"),
         {"extra_body": {"google": {"thinking_config": {"include_thoughts": True}}}}, b"The user says hello",

@@ -116,9 +116,9 @@ def test_a_chained_create_without_token_reaches_the_conversation_of_the_response
 ) -> None:
     """Several conversations in flight (strict routing): the first turn carries its case's token, the
     chained one only the id of the response it continues, and still reaches its conversation."""
+    from harness._routing import token_for
     from harness.timeline import Timeline
     from harness.upstream import ClientSide
-    from harness.upstream._routing import token_for
 
     a, b = token_for("ws-a"), token_for("ws-b")
     tl_a = Timeline()

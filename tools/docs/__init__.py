@@ -1,6 +1,6 @@
-"""Documentation generators: tools that run the suite and write the pages in ``docs/`` (the pictures in
-``docs/img/``, and the expectations files beside the profiles they measure). Not part of the suite:
-nothing in ``harness`` imports them; each runs as ``python -m tools.docs.<module>`` from a nox session.
+"""Documentation generators: tools that run the suite and write the pages in ``docs/``, the pictures in
+``docs/img/``, and the expectations files beside the profiles they measure. Nothing in ``harness`` imports
+them; each runs as ``python -m tools.docs.<module>`` from a nox session.
 
 - ``_sdk_results``: ``nox -s sdks`` -> docs/sdk-results.md and profiles/sdk-*.expectations.toml
 - ``_ecosystem_results``: ``nox -s ecosystem`` -> docs/ecosystem-results.md and the packages' expectations

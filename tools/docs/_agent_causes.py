@@ -1,10 +1,5 @@
-"""The reviewed causes of the agent loops' findings (docs/agent-frameworks.md: pydantic-ai's ``Agent``,
-LangGraph's ReAct agent over ``ChatDeepSeek`` and over ``ChatOpenAI`` on the Responses API), each naming
-the source line of the installed package: data only, read by :mod:`tools.docs._ecosystem_results`.
-
-Rule: a text says what the package does and where (package, version, file:line); which cases it
-explains is the globs beside it in ``KNOWN``. openai 3.63.0 is the Python SDK all three run over.
-"""
+"""The reviewed causes of the agent loops' findings in docs/agent-frameworks.md, each naming the source line
+of the installed package. It is data only, read by :mod:`tools.docs._ecosystem_results`."""
 
 from __future__ import annotations
 
@@ -24,6 +19,10 @@ __all__ = [
     "PY_EVENT_ONLY",
 ]
 
+# The loops are pydantic-ai's ``Agent`` and LangGraph's ReAct agent over ``ChatDeepSeek`` and over
+# ``ChatOpenAI`` on the Responses API; openai 3.63.0 is the Python SDK all three run over. A text says what
+# the package does and where, by package, version and file:line. Which cases it explains is the globs
+# beside it in ``_ecosystem_results.KNOWN``.
 PY_BOM = (
     "the openai SDK's SSEDecoder keeps a leading UTF-8 BOM (openai 3.63.0 _streaming.py:391-435): the "
     "first line's field name is '\\ufeffdata', a field it ignores (:435), so the first event is lost"

@@ -1,8 +1,5 @@
-"""Headless Chromium for the documentation tools and the browser tests: find it, run it on a page.
-
-Rule: one command line, used everywhere (flags that keep a headless run off the network and quiet);
-every run is bounded by a timeout and has its own profile dir, removed with the caller's temp dir.
-"""
+"""Headless Chromium for the documentation tools and the browser tests: find it, run it on a page. One command
+line serves everywhere, with flags that keep a headless run off the network and quiet."""
 
 from __future__ import annotations
 
@@ -39,7 +36,10 @@ def run_chromium(
     timeout: float = 180,
 ) -> subprocess.CompletedProcess[str]:
     """Open ``url`` headless (``--dump-dom``, ``--screenshot=PATH`` ... in ``extra``); the profile dir
-    goes under ``tmp``."""
+    goes under ``tmp``.
+
+    Every run is bounded by a timeout and has its own profile dir, removed with the caller's temp dir.
+    """
     cmd = [
         binary,
         *FLAGS,

@@ -1,11 +1,6 @@
 """docs/ecosystem-results.md as one static HTML page: a packages x categories grid, then each package's
-findings with their evidence and reproduce lines.
-
-Rule: the Markdown page is the source (``nox -s ecosystem`` writes it, then this renders it): the page
-is read back section by section (``## package``, its category table, its ``### Findings`` list), never
-re-run. One self-contained file (inline CSS, a few lines of script that stamp the grid's width for the
-browser test), every link either an anchor in the page or a file of the repository relative to docs/.
-"""
+findings with their evidence and reproduce lines. The Markdown page is the source, so this module reads it
+back and never re-runs anything."""
 
 from __future__ import annotations
 
@@ -41,7 +36,11 @@ class Package:
 
 
 def parse(text: str) -> tuple[list[str], list[Package]]:
-    """The intro paragraphs and the packages of docs/ecosystem-results.md."""
+    """The intro paragraphs and the packages of docs/ecosystem-results.md.
+
+    ``nox -s ecosystem`` writes that page. It is read section by section: ``## package``, its category
+    table, its ``### Findings`` list.
+    """
     intro: list[str] = []
     packages: list[Package] = []
     current: Package | None = None
@@ -124,7 +123,11 @@ def _package(p: Package) -> str:
 
 
 def render_page(markdown: str) -> str:
-    """The HTML page for the text of docs/ecosystem-results.md."""
+    """The HTML page for the text of docs/ecosystem-results.md.
+
+    One self-contained file with inline CSS and a few lines of script that stamp the grid's width for the
+    browser test. Every link is either an anchor in the page or a file of the repository relative to docs/.
+    """
     intro, packages = parse(markdown)
     paragraph = " ".join(intro)
     return f"""<!DOCTYPE html>

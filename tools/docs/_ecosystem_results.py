@@ -1,15 +1,6 @@
-"""``nox -s ecosystem``: run the catalog against each real gateway and framework wrapper (LiteLLM proxy
-and SDK, langchain-openai, langchain-deepseek, pydantic-ai, the agent loops of pydantic-ai's ``Agent``
-and LangGraph's ReAct agent; the Vercel AI SDK and the official openai and Anthropic Node SDKs through
-the adapter protocol; pinned in :data:`PACKAGES` and :data:`NODE_PACKAGES`), write each profile's
-expectations file and docs/ecosystem-results.md.
-
-Rule: whatever the package does is the result; a FAIL is recorded only after review. A FAIL caused by
-thinkwire (a carrier it cannot speak, a request field it cannot send, a cold start, an adapter bug) is
-fixed in thinkwire, never recorded; a package's documented scope is a profile's ``unsupported_variants``
-(with the reason beside it), never an expectation. Known upstream bugs (:data:`KNOWN`) name the bug
-and, where one exists, its report.
-"""
+"""``nox -s ecosystem``: run the catalog against each real gateway and framework wrapper, write each profile's
+expectations file and docs/ecosystem-results.md. Whatever the package does is the result, and a FAIL is
+recorded only after review."""
 
 from __future__ import annotations
 
@@ -24,9 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from tools.docs import _agent_causes as _agents
+from tools.docs import _ecosystem_causes as _causes
 
 __all__ = ["KNOWN", "NODE_PACKAGES", "PACKAGES", "main"]
 
+# The packages: LiteLLM proxy and SDK, langchain-openai, langchain-deepseek, pydantic-ai, the agent loops
+# of pydantic-ai's ``Agent`` and LangGraph's ReAct agent, and through the adapter protocol the Vercel AI
+# SDK and the official openai and Anthropic Node SDKs, pinned here and in :data:`NODE_PACKAGES`.
 PACKAGES: tuple[tuple[str, str], ...] = (
     ("litellm-proxy", "litellm[proxy]==1.108.7"),
     ("litellm-sdk-completion", "litellm==1.108.7"),
@@ -73,6 +68,7 @@ _LEAK = (
 )
 _MM = "tools-passback/minimax-interleaved-thinking[[]"  # (fnmatch: "[[]" is a literal "[")
 _DETAILS_ROWS = (
+    "tools-passback/openrouter-detail-fragments*",
     "tools-passback/openrouter-server-tool-call*",
     "tools-passback/openrouter-signature-only*",
     "tools-passback/vllm-reasoning-field*",
@@ -176,10 +172,19 @@ _OPENAI_NODE_ASSIGN = (
     "the corpus file openrouter-reasoning-stream.jsonl), so finalChatCompletion() gives back "
     "reasoning_details: [] (non-streaming passes: the message goes back as it came)"
 )
+# A FAIL caused by thinkwire, such as a carrier it cannot speak, a request field it cannot send, a cold
+# start or an adapter bug, is fixed in thinkwire, never recorded. A package's documented scope is a
+# profile's ``unsupported_variants`` with the reason beside it, never an expectation. Known upstream bugs
+# here name the bug and, where one exists, its report.
 KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
     "litellm-proxy": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "litellm-sdk-completion": (*_LITELLM_PASSBACK, (_RT, _BRIDGE, ""), (_THINK, "LiteLLM: " + _LEAK, "")),
     "langchain-deepseek": (
+        (
+            _causes.EMPTY_DS,
+            _causes.DEEPSEEK_EMPTY,
+            "",
+        ),
         (
             ("tools-passback/*[openai-chat:reasoning_content*",),
             "langchain-deepseek never sends reasoning_content back on the tool-call "
@@ -194,6 +199,7 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
         (_RT, "pydantic-ai's ThinkingPart is empty for Responses reasoning_text", ""),
     ),
     "pydantic-ai-openai-chat": (
+        (_causes.EMPTY_DS, _causes.PYDANTIC_EMPTY, ""),
         ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
         (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
         (_MD, _PYDANTIC_MINIMAX, ""),
@@ -322,6 +328,10 @@ KNOWN["pydantic-ai-anthropic"] = (
         "",
     ),
 )
+KNOWN["litellm-sdk-responses"] = (
+    *KNOWN["litellm-sdk-responses"],
+    (_causes.RESPONSES_CANCEL, _causes.LITELLM_RESPONSES_CLOSE, ""),
+)
 KNOWN["node-openai-chat"] = (
     *KNOWN["node-openai-chat"],
     (
@@ -341,6 +351,7 @@ _PY_FRAMING = (
     (("sse-framing/unterminated*",), _agents.PY_CUT, ""),
 )
 KNOWN["pydantic-ai-agent-openai-chat"] = (
+    (_causes.EMPTY_DS, _causes.PYDANTIC_EMPTY, ""),
     ((f"{_MM}openai-chat:think-tags/frames/nonstream]",), _PYDANTIC_TAGS, ""),
     (_DETAILS_ROWS, _PYDANTIC_FIELDS, ""),
     (_MD, _PYDANTIC_MINIMAX, ""),
@@ -553,7 +564,8 @@ def _changes() -> list[str]:
 
     if not CHANGES:
         return []
-    rows = [f"- **{n}**: {why}." for n, why in CHANGES]
+    order = [name for name, _ in PACKAGES]
+    rows = [f"- **{n}**: {why}." for n, why in sorted(CHANGES, key=lambda c: order.index(c[0]))]
     return [f"What changed in {RERUN}:", "", *rows, "", COUNTS + ".", "", NOT_RERUN + ".", ""]
 
 

@@ -1,14 +1,6 @@
-"""``nox -s fidelity``: the mock against the real recorded corpus -> docs/fidelity.md, and the corpus
-table of recordings/README.md (between its ``corpus`` markers), both from ``tools.fidelity``.
-
-Rule: the page says, per dialect, which corpus files were compared, which event kinds and how many
-fields, the request-dependent rules with their result on the recordings and on the mock, every
-difference the mock keeps with its reason, and the unexplained ones (there should be none: the test
-suite fails on them); and every wire variant with the recordings it was compared with, or why none.
-Corrections to the project's wire-format notes live in :data:`CORRECTIONS`. The corpus is read where
-``harness.recording._corpus`` finds it (``--corpus DIR`` sets it); without one this exits 1 saying where
-it was looked for. The recordings the corpus lacks (``[wanted.NAME]`` in the manifest) are listed as wanted.
-"""
+"""``nox -s fidelity``: the mock against the real recorded corpus, written to docs/fidelity.md and the corpus
+table of recordings/README.md, both from ``tools.fidelity``. It only renders; the comparison is
+``tools.fidelity``'s."""
 
 from __future__ import annotations
 
@@ -25,6 +17,7 @@ from tools.fidelity._uncovered import coverage
 __all__ = ["CORRECTIONS", "main", "render", "render_corpus_table", "render_variants", "update_readme"]
 
 BEGIN, END = "<!-- corpus:begin (nox -s fidelity) -->", "<!-- corpus:end -->"
+# Corrections to the project's wire-format notes.
 CORRECTIONS: tuple[tuple[str, str], ...] = (
     (
         "§4.1: `usage.output_tokens_details.thinking_tokens` is in the SDK's types",
@@ -172,6 +165,10 @@ def _dialect_section(dialect: str, ers: list[ExchangeReport], report: FidelityRe
 
 
 def render(report: FidelityReport) -> str:
+    """The page says, per dialect, which corpus files were compared, which event kinds and how many fields,
+    the request-dependent rules with their result on the recordings and on the mock, every difference the
+    mock keeps with its reason, and the unexplained ones. There should be none, since the test suite fails
+    on them. The recordings the corpus lacks, ``[wanted.NAME]`` in the manifest, are listed as wanted."""
     by_dialect: dict[str, list[ExchangeReport]] = defaultdict(list)
     for er in report.exchanges:
         by_dialect[er.cx.dialect].append(er)
@@ -248,7 +245,10 @@ def render_variants(report: FidelityReport) -> list[str]:
 
 
 def update_readme(readme: Path, table: str) -> bool:
-    """Replace the corpus table between the markers; True when the file changed."""
+    """Replace the corpus table between the markers; True when the file changed.
+
+    The table sits between the README's ``corpus`` markers.
+    """
     text = readme.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise SystemExit(f"{readme}: the corpus markers {BEGIN!r} / {END!r} are missing")
@@ -261,7 +261,11 @@ def update_readme(readme: Path, table: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tools.docs._fidelity [PAGE] [--corpus DIR]``."""
+    """``python -m tools.docs._fidelity [PAGE] [--corpus DIR]``.
+
+    The corpus is read where ``harness.recording._corpus`` finds it, and ``--corpus DIR`` sets it. Without
+    one this exits 1 saying where it was looked for.
+    """
     import os
 
     args = list(sys.argv[1:] if argv is None else argv)

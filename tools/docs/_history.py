@@ -1,13 +1,6 @@
-"""``nox -s ecosystem -- --history PROFILE [N]``: one ecosystem profile across the last N released
-versions of its package -> docs/ecosystem-history.md (for each finding, the first and the last version
-that shows it, and what changed between consecutive versions).
-
-Rule: each version is installed in a venv of its own (``pip install -e THINKWIRE[fast] PACKAGE==V``)
-and runs the profile there (``python -m tools.docs._history run-one``), writing a results.json; the
-version list comes from the package index (``pip index versions``; pre-releases skipped). A finding is
-a cause (``harness.report._causes``: check + normalised message), compared across versions as
-``thinkwire diff`` compares two runs. Every install, run and temp dir is bounded and removed.
-"""
+"""``nox -s ecosystem -- --history PROFILE [N]``: one ecosystem profile across the last N released versions of
+its package, written to docs/ecosystem-history.md. For each finding it shows the first and the last version
+that has it, and what changed between consecutive versions."""
 
 from __future__ import annotations
 
@@ -41,7 +34,10 @@ def requirement_for(profile: str) -> tuple[str, str]:
 
 
 def release_versions(listing: str, n: int) -> list[str]:
-    """The last ``n`` release versions, oldest first, from ``pip index versions`` output."""
+    """The last ``n`` release versions, oldest first, from ``pip index versions`` output.
+
+    Pre-releases are skipped.
+    """
     line = next((ln for ln in listing.splitlines() if ln.startswith("Available versions:")), "")
     found = [v.strip() for v in line.split(":", 1)[-1].split(",") if v.strip()]
     releases = [v for v in found if not _PRE.search(v)]
@@ -66,7 +62,11 @@ class Finding:
 
 
 def history(profile: str, runs: list[tuple[str, RunResult]]) -> list[Finding]:
-    """The findings over ``runs`` ((version, RunResult), oldest first), the longest-lived first."""
+    """The findings over ``runs`` ((version, RunResult), oldest first), the longest-lived first.
+
+    A finding is a cause from ``harness.report._causes``, check plus normalised message, compared across
+    versions as ``thinkwire diff`` compares two runs.
+    """
     from harness.report._causes import group_causes
     from harness.report._common import failing_case
     from tools.docs._ecosystem_results import known
@@ -179,7 +179,12 @@ def _in_venv(profile: str, package: str, extras: str, version: str, tmp: Path) -
 
 
 def main(argv: list[str]) -> int:
-    """``run-one PROFILE OUT`` (inside a venv), or ``PROFILE [N] [OUT.md]`` (N: 3, OUT: docs/...)."""
+    """``run-one PROFILE OUT`` (inside a venv), or ``PROFILE [N] [OUT.md]`` (N: 3, OUT: docs/...).
+
+    Each version is installed in a venv of its own with ``pip install -e THINKWIRE[fast] PACKAGE==V`` and
+    runs the profile there as ``python -m tools.docs._history run-one``, writing a results.json. Every
+    install, run and temp dir is bounded and removed.
+    """
     if argv[:1] == ["run-one"]:
         return _run_one(argv[1], Path(argv[2]))
     if not argv:

@@ -1,11 +1,6 @@
-"""``nox -s matrix``: the detection matrix and the perturbations' mutation score as a page,
-docs/detection-matrix.md (``python -m tools.docs._matrix docs/detection-matrix.md``).
-
-Rule: formatting only. What the rows are, how a mutant is judged caught and what a kill is belong to
-:mod:`tools._matrix`, which the test suite (tests/suts) asserts on directly; this page shows
-the same numbers. The exit code is 1 when a mutant is not caught by its designed check alone, a
-perturbation kills nothing, or the reference fails a perturbed case.
-"""
+"""``nox -s matrix``: the detection matrix and the perturbations' mutation score as the page
+docs/detection-matrix.md. It only formats; what the rows are, how a mutant is judged caught and what a kill
+is belong to :mod:`tools._matrix`."""
 
 from __future__ import annotations
 
@@ -84,6 +79,9 @@ def render(rows: list[tuple[Mutant, set[str]]]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    """``python -m tools.docs._matrix docs/detection-matrix.md``. The exit code is 1 when a mutant is not
+    caught by its designed check alone, a perturbation kills nothing, or the reference fails a perturbed
+    case."""
     rows = []
     for m in MATRIX:
         _, failing = detect(m)

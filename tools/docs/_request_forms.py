@@ -1,10 +1,6 @@
-"""docs/request-forms.md: the request-forms table as a page (``python -m tools.docs._request_forms
-docs/request-forms.md``): which request field turns which wire form on, what each provider sends
-without it, and where that is documented or recorded.
-
-Rule: formatting only; the rows live in :mod:`harness.dialects._request_forms`, which the mock answers
-every request through (a test keeps this page current).
-"""
+"""docs/request-forms.md: the request-forms table as a page, showing which request field turns which wire form
+on, what each provider sends without it, and where that is documented or recorded. It only formats; the
+rows live in :mod:`harness.dialects._request_forms`."""
 
 from __future__ import annotations
 
@@ -46,6 +42,8 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m tools.docs._request_forms docs/request-forms.md``. The mock answers every request through
+    the same table, and a test keeps this page current."""
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0]) if args else Path("docs/request-forms.md")
     out.write_text(render(), encoding="utf-8")

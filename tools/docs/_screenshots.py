@@ -1,9 +1,5 @@
-"""``nox -s screenshots``: the README's pictures, taken anew: the HTML report of a run with failures
-(docs/img/report.png) and one failing case's swimlane with its evidence marked (docs/img/swimlane.png).
-
-Rule: a real run (the reference gateway with one fault switch, so there are failures grouped by cause,
-and passing cases beside them), its real reports, pictured by headless Chromium; nothing drawn by hand.
-"""
+"""``nox -s screenshots``: the README's pictures taken anew, the HTML report of a run with failures and one
+failing case's swimlane with its evidence marked. Nothing is drawn by hand."""
 
 from __future__ import annotations
 
@@ -24,7 +20,12 @@ FAULT = "buffer-reasoning"
 
 
 def take(out_dir: Path) -> dict[str, Path]:
-    """Run, report, and write ``report.png`` and ``swimlane.png`` into ``out_dir``."""
+    """Run, report, and write ``report.png`` and ``swimlane.png`` into ``out_dir``.
+
+    It is a real run, the reference gateway with one fault switch so there are failures grouped by cause
+    and passing cases beside them, with its real reports, pictured by headless Chromium. The files are
+    docs/img/report.png and docs/img/swimlane.png.
+    """
     from harness.report import write_reports
     from harness.report._svg import write_swimlanes
     from harness.runner import run

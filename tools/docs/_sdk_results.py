@@ -1,10 +1,5 @@
-"""``nox -s sdks``: run the catalog against each official SDK profile, write each profile's
-expectations file (what the SDK really does, with the evidence as the reason) and docs/sdk-results.md.
-
-Rule: whatever the SDK does is the result. A framing case an SDK's own SSE parser mishandles is a
-failure, recorded with its explanation (the measured decoder deviation, :data:`CAUSES`); no case is
-weakened to make an SDK pass.
-"""
+"""``nox -s sdks``: run the catalog against each official SDK profile, write each profile's expectations file
+and docs/sdk-results.md. Whatever the SDK does is the result, and no case is weakened to make an SDK pass."""
 
 from __future__ import annotations
 
@@ -41,6 +36,8 @@ _DETAILS = (
     "reasoning text and sends it back as reasoning_content, so the details (signatures, server-tool "
     "records, MiniMax's reasoning_split text) do not come back"
 )
+# A framing case an SDK's own SSE parser mishandles is a failure, recorded with its explanation: the
+# measured decoder deviation.
 CAUSES: dict[str, tuple[tuple[str, str], ...]] = {
     "sdk-openai-chat": (
         ("sse-framing/bom*", _OPENAI_BOM),

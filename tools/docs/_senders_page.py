@@ -1,10 +1,6 @@
-"""``python -m tools.docs._senders_page docs/who-sends-what.md``: the "who sends what" page, one row per
-wire variant: the providers (claimable with ``providers = [...]``) and servers that send it, the request
-field that turns it on, and where it is documented.
-
-Rule: the page is generated from ``harness.dialects._senders`` and the variant registry only; a test
-regenerates it and compares, so the page cannot drift from the table.
-"""
+"""``python -m tools.docs._senders_page docs/who-sends-what.md``: the "who sends what" page, one row per wire
+variant. It is generated from ``harness.dialects._senders`` and the variant registry only, and a test
+regenerates it and compares."""
 
 from __future__ import annotations
 
@@ -22,6 +18,8 @@ def _cell(text: str) -> str:
 
 
 def render() -> str:
+    """Each row has the providers, claimable with ``providers = [...]``, and the servers that send the
+    variant, the request field that turns it on, and where it is documented."""
     out = [
         "# Who sends what",
         "",

@@ -1,10 +1,10 @@
-"""Mock fidelity: the mock upstream compared with real recorded traffic (the corpus, kept outside the
-project and found by ``harness.recording._corpus``), per dialect: event grammar, fields and their types,
-headers clients read, request-dependent behaviour; and which wire variants no recording plays, with why.
-``nox -s fidelity`` writes docs/fidelity.md from :func:`compare_corpus` and :func:`coverage`;
-``tests/fidelity`` fails when an emitter drifts from the corpus or a variant has neither a recording nor a
-reason."""
+"""Mock fidelity: the mock upstream compared with real recorded traffic, per dialect, and which wire variants
+no recording plays, with why. ``nox -s fidelity`` writes docs/fidelity.md from it, and ``tests/fidelity``
+fails when an emitter drifts from the corpus."""
 
+# The comparison covers event grammar, fields and their types, headers clients read, and request-dependent
+# behaviour. The corpus is kept outside the project and found by ``harness.recording._corpus``; a variant
+# needs either a recording or a reason.
 from tools.fidelity._compare import SDK_HEADERS, Difference, FidelityReport, compare_corpus
 from tools.fidelity._corpus import (
     PERMISSIVE_LICENSES,

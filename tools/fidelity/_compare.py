@@ -1,13 +1,6 @@
-"""The mock against the corpus, exchange by exchange: status, framing, the headers clients read, the
-event grammar, the fields of each event kind with their JSON types, and the rules of ``_rules``.
-
-Rule 1: a difference is a fact about one recorded exchange and the mock's answer to the same request:
-an event kind or a field the mock sends that the recording never has (invented), one the recording
-has in every frame of its kind that the mock lacks (missing), a type the recording never uses, a
-different order of kinds (not judged on trimmed recordings), a framing fact or header that differs.
-Rule 2: a difference is explained only by a row of ``_kept.KEPT`` (with its reason); a row that
-explains nothing is stale, and :func:`compare_corpus` reports it so the table stays true.
-"""
+"""The mock against the corpus, exchange by exchange: status, framing, the headers clients read, the event
+grammar, the fields of each event kind with their JSON types, and the rules of ``_rules``. A difference is
+explained only by a row of ``_kept.KEPT``."""
 
 from __future__ import annotations
 
@@ -47,6 +40,10 @@ _FRAMING_FACTS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Difference:
+    """A difference is a fact about one recorded exchange and the mock's answer to the same request: an event
+    kind or a field the mock sends that the recording never has, which is invented; one the recording has
+    in every frame of its kind that the mock lacks, which is missing; a type the recording never uses; a
+    different order of kinds, not judged on trimmed recordings; a framing fact or header that differs."""
     dialect: str
     aspect: str  # status | framing | header | kind | order | field | type | rule
     subject: str  # the kind, header, fact or rule
@@ -206,6 +203,7 @@ def _is_stream(cx: CorpusExchange) -> bool:
 def compare_corpus(
     corpus: Sequence[CorpusExchange] | None = None, kept: Sequence[Kept] = KEPT
 ) -> FidelityReport:
+    """A row of ``_kept.KEPT`` that explains nothing is stale, and is reported so the table stays true."""
     corpus = list(corpus) if corpus is not None else load_corpus()
     by_file: dict[str, list[CorpusExchange]] = defaultdict(list)
     for cx in corpus:

@@ -1,10 +1,6 @@
 """The fidelity corpus as exchanges: each recorded exchange of each corpus file, with its dialect and its
-manifest entry (source, license, the mock variant and provider rules that play that provider).
-
-Rule: the corpus is found, read and verified by :mod:`harness.recording._corpus` and nowhere else;
-without a corpus :func:`load_corpus` raises :class:`CorpusAbsent`, whose message says where it was
-looked for.
-"""
+manifest entry. The corpus is found, read and verified by :mod:`harness.recording._corpus` and nowhere
+else."""
 
 from __future__ import annotations
 
@@ -41,6 +37,8 @@ CorpusFile = Entry  # a corpus file as its manifest entry names it (where it lie
 
 @dataclass(frozen=True, slots=True)
 class CorpusExchange:
+    """The manifest entry gives source, license, and the mock variant and provider rules that play that
+    provider."""
     file: CorpusFile
     index: int
     dialect: str
@@ -71,6 +69,7 @@ def find_corpus(root: Path | None = None, manifest: Path | None = None) -> Corpu
 
 
 def load_corpus(root: Path | None = None, manifest: Path | None = None) -> list[CorpusExchange]:
+    """Without a corpus it raises :class:`CorpusAbsent`, whose message says where it was looked for."""
     corpus = find_corpus(root, manifest)
     out: list[CorpusExchange] = []
     for e in corpus.manifest.entries:

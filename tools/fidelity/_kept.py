@@ -1,10 +1,5 @@
-"""The differences from the corpus that the mock keeps on purpose, each with its reason: one table.
-
-Rule: a row names the dialect, the aspect (``status``, ``framing``, ``header``, ``kind``, ``order``,
-``field``, ``type``, ``rule``), glob patterns for the subject (event kind, header, fact, rule), the
-detail and the corpus exchange (``file#n``), and why the mock differs. A row that explains no
-difference is stale and fails the fidelity test: the table only ever holds live exceptions.
-"""
+"""The differences from the corpus that the mock keeps on purpose, each with its reason, in one table. The
+table only ever holds live exceptions: a row that explains no difference fails the fidelity test."""
 
 from __future__ import annotations
 
@@ -15,6 +10,9 @@ __all__ = ["KEPT", "Kept"]
 
 @dataclass(frozen=True, slots=True)
 class Kept:
+    """A row names the dialect; the aspect, one of ``status``, ``framing``, ``header``, ``kind``, ``order``,
+    ``field``, ``type``, ``rule``; glob patterns for the subject, an event kind, header, fact or rule; the
+    detail; the corpus exchange as ``file#n``; and why the mock differs."""
     dialect: str
     aspect: str
     subject: str

@@ -1,11 +1,5 @@
-"""The mock's answer to each recorded request: the same content, through thinkwire's own emitter.
-
-Rule: the recorded response is decoded by its dialect's observer into canonical events; a script that
-emits exactly those events (in the variant and provider rules the manifest names for that provider)
-answers the recorded request (its target with the query, its JSON body) through the mock upstream's own
-:func:`~harness.upstream._dispatch.dispatch`, one conversation per corpus file, so that strict
-provider rules judge a continuation against what the mock itself emitted before. Nothing here is compared.
-"""
+"""The mock's answer to each recorded request: the same content, through thinkwire's own emitter. Nothing here
+is compared; ``_compare`` does that."""
 
 from __future__ import annotations
 
@@ -56,7 +50,14 @@ def _model(cx: CorpusExchange, request: dict[str, Any]) -> str:
 
 
 def mock_answers(exchanges: list[CorpusExchange]) -> list[MockAnswer]:
-    """The mock's answers to the exchanges of one corpus file, in order (one conversation)."""
+    """The mock's answers to the exchanges of one corpus file, in order (one conversation).
+
+    The recorded response is decoded by its dialect's observer into canonical events. A script that emits
+    exactly those events, in the variant and provider rules the manifest names for that provider, answers
+    the recorded request through the mock upstream's own :func:`~harness.upstream._dispatch.dispatch`, with
+    its target, query and JSON body. Strict provider rules then judge a continuation against what the mock
+    itself emitted before.
+    """
     scripts = []
     for cx in exchanges:
         request = cx.request

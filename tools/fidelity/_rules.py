@@ -1,11 +1,6 @@
-"""Rules a response obeys that a field-by-field comparison cannot see: behaviour that depends on the
-request (``alt=sse``, ``include_usage``, ``store``, what the request asked for) and wire habits
-(Anthropic's padding, ping, the empty ``thinking_delta`` before a ``signature_delta``).
-
-Rule: each rule is checked twice, on every recorded exchange it applies to (a rule a recording breaks
-is wrong, and says so) and on the mock's answer to the same request. ``check`` returns None when the
-rule holds or does not apply, else what broke it.
-"""
+"""Rules a response obeys that a field-by-field comparison cannot see: behaviour that depends on the request
+and wire habits. Each rule is checked twice, on every recorded exchange it applies to and on the mock's
+answer to the same request."""
 
 from __future__ import annotations
 
@@ -32,6 +27,10 @@ class Seen:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """Request-dependent behaviour includes ``alt=sse``, ``include_usage``, ``store`` and what the request
+    asked for; wire habits include Anthropic's padding, ping, and the empty ``thinking_delta`` before a
+    ``signature_delta``. A rule a recording breaks is wrong, and says so. ``check`` returns None when the
+    rule holds or does not apply, else what broke it."""
     name: str
     dialect: str
     says: str

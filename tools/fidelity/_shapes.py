@@ -1,12 +1,5 @@
-"""Per dialect: what kind each wire frame is, and the typed field paths it carries.
-
-Rule 1: a kind names what a client branches on (Anthropic ``content_block_delta:thinking_delta``, a
-chat chunk's non-empty carriers ``reasoning_content`` / ``content`` / ``finish+usage``, a Gemini
-frame's parts ``thought`` / ``functionCall+sig``...); a whole JSON body is split into its envelope and
-one unit per content block / output item / part, so that a block's fields are compared with blocks of
-the same type. Rule 2: a field path is ``a.b[].c`` with the set of JSON types seen there; subtrees that
-hold user data or request echoes (tool arguments, schemas) are one opaque ``object``.
-"""
+"""Per dialect: what kind each wire frame is, and the typed field paths it carries. Kinds and paths are what
+``_compare`` compares, so they are defined here, once per dialect."""
 
 from __future__ import annotations
 
@@ -60,7 +53,11 @@ def json_type(v: Any) -> str:
 
 
 def paths(obj: Any, opaque: frozenset[str] = frozenset()) -> dict[str, set[str]]:
-    """Every field path of ``obj`` with the JSON types seen there (array elements merged as ``[]``)."""
+    """Every field path of ``obj`` with the JSON types seen there (array elements merged as ``[]``).
+
+    A field path is ``a.b[].c`` with the set of JSON types seen there. Subtrees that hold user data or
+    request echoes, such as tool arguments and schemas, are one opaque ``object``.
+    """
     out: dict[str, set[str]] = {}
 
     def walk(v: Any, path: str) -> None:
@@ -259,7 +256,14 @@ _KINDS: dict[str, Callable[[WireFrame, bool], Iterator[Unit]]] = {
 
 
 def units(dialect: str, wire: Wire) -> list[Unit]:
-    """The comparable units of a response, in wire order."""
+    """The comparable units of a response, in wire order.
+
+    A kind names what a client branches on: Anthropic ``content_block_delta:thinking_delta``, a chat
+    chunk's non-empty carriers ``reasoning_content``, ``content`` or ``finish+usage``, a Gemini frame's
+    parts ``thought`` or ``functionCall+sig``. A whole JSON body is split into its envelope and one unit
+    per content block, output item or part, so that a block's fields are compared with blocks of the same
+    type.
+    """
     kinds = _KINDS.get(dialect)
     if kinds is None:
         return []

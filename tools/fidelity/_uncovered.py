@@ -1,11 +1,5 @@
-"""The wire variants no corpus file plays, each with why: one table, so that docs/fidelity.md says for
-every emitter variant either which recordings it was compared with or why none.
-
-Rule: a variant is covered when a corpus file names it (``corpus.toml``: ``variant``) in its dialect;
-every other variant of every dialect has a row here. A row for a variant that a corpus file now plays,
-or that no dialect has, is stale and fails ``tests/fidelity`` (as a missing row does): a new emitter
-variant (a new catalog entry) cannot slip past the fidelity page unnoticed.
-"""
+"""The wire variants no corpus file plays, each with why, in one table. docs/fidelity.md then says for every
+emitter variant either which recordings it was compared with or why none."""
 
 from __future__ import annotations
 
@@ -35,6 +29,10 @@ _WS = (
     "the events), and vcrpy / HAR cassettes cannot hold a WebSocket exchange"
 )
 
+# A variant is covered when a corpus file names it as ``variant`` in ``corpus.toml``, in its dialect; every
+# other variant of every dialect has a row here. A row for a variant that a corpus file now plays, or that
+# no dialect has, is stale and fails ``tests/fidelity``, as a missing row does, so a new emitter variant
+# cannot slip past the fidelity page.
 UNCOVERED: dict[tuple[str, str], str] = {
     ("openai-chat", "think-tags"): _SELF_HOSTED,
     ("openai-chat", "think-split"): _SELF_HOSTED,
@@ -61,6 +59,11 @@ UNCOVERED: dict[tuple[str, str], str] = {
     ("anthropic-messages", "vertex"): "Claude on Vertex AI (:streamRawPredict, anthropic_version in the "
     "body): the Messages API's events behind Google's URL; the recordings are Anthropic's own API; "
     + _SEARCHED,
+    ("gemini-interactions", "summaries"): "the Gemini Interactions API (beta, 2026): no public cassette "
+    "yet; tests/dialects/test_gemini_interactions.py reads the emitter's frames with google-genai's own "
+    "InteractionSSEEvent types; " + _SEARCHED,
+    ("gemini-interactions", "signature-only"): "thought steps without summaries on the Interactions "
+    "API (beta); the same SDK-type test; " + _SEARCHED,
     ("cohere", "thinking"): "Cohere v2 chat with thinking content; tests/dialects/test_cohere.py compares "
     "the emitter frame by frame with frames composed from Cohere's documented event shapes (no importable "
     "cassette); " + _SEARCHED,

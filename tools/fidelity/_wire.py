@@ -1,10 +1,5 @@
-"""A response body as wire frames, whatever its framing, and the framing facts a client can tell.
-
-Rule: sans-IO and dialect-blind: SSE (``text/event-stream``), NDJSON, a streamed JSON array, AWS
-eventstream or one JSON document, chosen by the content type and the body's first byte; each frame's
-data parsed as JSON where it is JSON. Facts are what a parser can trip on: the line end, ``event:``
-lines, comments, ``data:`` without its space, padding inside the JSON text, the array separator.
-"""
+"""A response body as wire frames, whatever its framing, and the framing facts a client can tell. It is
+sans-IO and dialect-blind."""
 
 from __future__ import annotations
 
@@ -101,6 +96,10 @@ def _eventstream(body: bytes) -> Wire:
 
 
 def read_wire(body: bytes, content_type: str) -> Wire:
+    """The framing, SSE, NDJSON, a streamed JSON array, AWS eventstream or one JSON document, is chosen by the
+    content type and the body's first byte. Each frame's data is parsed as JSON where it is JSON. Facts are
+    what a parser can trip on: the line end, ``event:`` lines, comments, ``data:`` without its space,
+    padding inside the JSON text, the array separator."""
     media = media_type(content_type)
     head = body.lstrip()[:1]
     if not body:

@@ -1,6 +1,6 @@
-"""The Anthropic Messages dialect (first party and Vertex). ``_dialect`` holds the variant table
-and the DIALECT; the stream both ways is ``_wire``'s, the provider rules ``_rules``'s. Bedrock's
-InvokeModel path reuses the wire."""
+"""The Anthropic Messages dialect, first party and on Vertex: the variant table and ``DIALECT`` in
+``_dialect``, the stream both ways in ``_wire``, the provider rules in ``_rules``. Bedrock's InvokeModel
+path reuses this wire instead of keeping a copy of it."""
 
 from harness.dialects.anthropic_messages._dialect import DIALECT, AnthropicMessagesDialect, signed_only
 

@@ -1,6 +1,6 @@
-"""The Anthropic Messages dialect (``/v1/messages``): variants, request codec (content blocks in their
-original order, tool results as user blocks) and the DIALECT object; wire and provider
-rules in ``_anthropic_*``."""
+"""The Anthropic Messages dialect object for ``/v1/messages``: its variants, its request codec and
+``DIALECT``. It is apart from the wire and the rules because it only says what the dialect is and how a
+request reads."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from harness.dialects._base import (
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects.anthropic_messages._rules import RULES
 from harness.dialects.anthropic_messages._wire import (
+    PING,
     AnthropicEmitter,
     AnthropicObserver,
     message_object,
@@ -192,10 +193,16 @@ class AnthropicMessagesDialect(Dialect):
             return [bad]
         return observe_message_object(obj)
 
+    def keepalive(self) -> bytes:
+        """Anthropic's own keepalive, the ``ping`` event ("any number of ping events", its streaming
+        docs), which the SDKs read and skip."""
+        return f"event: ping\ndata: {PING}\n\n".encode()
+
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         return dumps_compact(anthropic_error(status, message, code, "req_mock_error")).encode()
 
     # -- request codec
+    # The request codec keeps content blocks in their original order; tool results are user blocks.
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:

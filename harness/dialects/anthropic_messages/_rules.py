@@ -1,5 +1,6 @@
-"""Anthropic Messages provider rules: lenient, ``anthropic`` (thinking blocks passed back unmodified,
-signed, first, not last; Anthropic's six 400 messages) and ``deepseek-anthropic`` (DeepSeek's rule)."""
+"""Anthropic Messages provider rules: lenient, ``anthropic`` with its Vertex versions, and
+``deepseek-anthropic``. They sit apart from the wire because they judge what a client sends back, with each
+provider's own 400 messages."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Anthropic Messages wire: the emitter (events -> ``event:`` + ``data:`` frames) and the observer (bytes
--> events). Rule: one content block per canonical block; a signature closes its thinking block."""
+"""The Anthropic Messages stream both ways: the emitter, events to ``event:`` and ``data:`` frames, and the
+observer, bytes to events. Bedrock's InvokeModel path wraps both, so the stream is written once."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from harness.events import (
 )
 
 __all__ = [
+    "PING",
     "AnthropicEmitter",
     "AnthropicObserver",
     "content_json",
@@ -147,7 +148,10 @@ class AnthropicEmitter(EmitterLoop):
     ``signature_delta``; a tool_use block's first ``input_json_delta`` is empty; every data JSON but the
     ping's is padded with spaces before its closing brace. ``omitted``: thinking text is never sent,
     only the signature. Bedrock's InvokeModel stream carries these same events through two hooks:
-    :attr:`ping` and :meth:`_frame`."""
+    :attr:`ping` and :meth:`_frame`.
+
+    One content block per canonical block; a signature closes its thinking block.
+    """
 
     ping = True
     """Whether a ``ping`` follows the first ``content_block_start``."""

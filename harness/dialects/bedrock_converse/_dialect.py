@@ -1,6 +1,6 @@
-"""The AWS Bedrock dialect: ConverseStream (``/converse-stream``) and InvokeModelWithResponseStream for
-Anthropic models (``/invoke-with-response-stream``), over the binary eventstream. The message codec is
-``_request`` (the strict rules read requests with it too), the wire ``_wire``."""
+"""The AWS Bedrock dialect object: ConverseStream on ``/converse-stream`` and, for Anthropic models,
+InvokeModelWithResponseStream on ``/invoke-with-response-stream``, over the binary eventstream. The message
+codec is ``_request``, which the strict rules read requests with too, and the wire is ``_wire``."""
 
 from __future__ import annotations
 
@@ -83,6 +83,20 @@ VARIANTS: dict[str, Variant] = {
 """No ``usage`` cap: Bedrock's TokenUsage carries no reasoning-token figure (botocore service-2.json)."""
 
 _check = functools.partial(check_variant, "bedrock-converse", VARIANTS)
+
+
+EXCEPTIONS: dict[int, str] = {
+    400: "ValidationException",
+    403: "AccessDeniedException",
+    404: "ResourceNotFoundException",
+    408: "ModelTimeoutException",
+    424: "ModelErrorException",
+    429: "ThrottlingException",
+    500: "InternalServerException",
+    503: "ServiceUnavailableException",
+}
+"""Status -> exception of the Converse operation (botocore ``data/bedrock-runtime/*/service-2.json``:
+each error shape's ``httpStatusCode``; 429 is also ``ModelNotReadyException``). A test compares."""
 
 
 class BedrockDialect(Dialect):
@@ -173,6 +187,15 @@ class BedrockDialect(Dialect):
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         """Bedrock error JSON: ``{"message": ...}`` (the type travels in ``x-amzn-ErrorType``)."""
         return dumps_compact({"message": message}).encode()
+
+    def error_headers(self, status: int, code: str | None = None) -> tuple[tuple[str, str], ...]:
+        """``x-amzn-ErrorType``: the exception botocore's service model (``bedrock-runtime``, the Converse
+        operation's errors) gives ``status``, or the scenario's code when it is one of them."""
+        name = code if code in EXCEPTIONS.values() or code == "ModelNotReadyException" else None
+        name = name or EXCEPTIONS.get(
+            status, "InternalServerException" if status >= 500 else "ValidationException"
+        )
+        return (("x-amzn-ErrorType", name),)
 
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any

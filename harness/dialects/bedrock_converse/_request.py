@@ -1,10 +1,6 @@
-"""The Bedrock message codec: canonical messages and blocks <-> Converse and InvokeModel (Anthropic)
-content, for requests (built and read by the dialect, read by its strict rules to validate a
-continuation) and for non-streaming response bodies.
-
-Rule: sans-IO, parsed JSON in and out; consecutive tool results join one user message, as Bedrock
-requires; a request this codec cannot read becomes fewer messages, never an exception.
-"""
+"""The Bedrock message codec, sans-IO: canonical messages and blocks to and from Converse and InvokeModel
+Anthropic content, for requests and for non-streaming response bodies. The dialect builds and reads
+requests with it and the strict rules read a continuation with it, so it has a module of its own."""
 
 from __future__ import annotations
 
@@ -54,7 +50,10 @@ def build_request(
 
 
 def parse_request(body: Mapping[str, Any]) -> list[Message]:
-    """Either request shape (Converse or InvokeModel Anthropic) back to canonical messages."""
+    """Either request shape (Converse or InvokeModel Anthropic) back to canonical messages.
+
+    A request this codec cannot read becomes fewer messages, never an exception.
+    """
     out: list[Message] = []
     system = body.get("system")
     if isinstance(system, str):
@@ -84,7 +83,10 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
 
 
 def _grouped(messages: Sequence[Message], content: Any, result: Any) -> list[dict[str, Any]]:
-    """Messages in the wire's shape; consecutive tool results join one user message."""
+    """Messages in the wire's shape; consecutive tool results join one user message.
+
+    Bedrock requires that join.
+    """
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "assistant":

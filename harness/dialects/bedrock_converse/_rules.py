@@ -1,5 +1,6 @@
-"""Bedrock provider rules: lenient and bedrock-claude (reasoning blocks with their signature must come
-back unmodified before the toolUse they belong to; HTTP 400 ``ValidationException`` otherwise)."""
+"""Bedrock provider rules: lenient and ``bedrock-claude``, where reasoning blocks with their signature must
+come back unmodified before the toolUse they belong to, else HTTP 400 ``ValidationException``. They judge
+what a client sends back, so they sit apart from the wire."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The Cohere v2 chat dialect (``/v2/chat``): the variant, non-streaming bodies, the request codec and
-the DIALECT object; the wire (emitter, observer) is in ``_wire``.
-
-Rule: a request carries each assistant message's reasoning back as a ``thinking`` item of its
-``content`` list beside the ``text`` item (cohere SDK 7.3.1 ``AssistantMessageV2ContentOneItem``:
-``text`` | ``thinking``), its calls in ``tool_calls``; tool results are ``role: tool`` messages. Cohere
-documents no passback rule that it enforces, so its only provider rules are lenient.
-"""
+"""The Cohere v2 chat dialect for ``/v2/chat``: the variant, non-streaming bodies, the request codec and
+``DIALECT``. The wire, emitter and observer, is in ``_wire``."""
 
 from __future__ import annotations
 
@@ -61,9 +55,13 @@ VARIANTS: dict[str, Variant] = {
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
+# Cohere documents no passback rule that it enforces, so its only provider rules are lenient.
 RULES: dict[str, ProviderRules] = {LENIENT: LenientRules(NAME)}
 
 
+# A request carries each assistant message's reasoning back as a ``thinking`` item of its ``content`` list
+# beside the ``text`` item, and its calls in ``tool_calls``; tool results are ``role: tool`` messages.
+# Source: cohere SDK 7.3.1 ``AssistantMessageV2ContentOneItem``, ``text`` | ``thinking``.
 def _assistant(msg: Message) -> dict[str, Any]:
     content: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []

@@ -1,14 +1,7 @@
-"""Cohere v2 chat wire: the emitter (events -> ``event:`` + ``data:`` frames of ``message-start``,
-``content-start/delta/end`` for thinking and text, ``tool-call-start/delta/end``, ``message-end``) and
-the streaming observer.
-
-Rule: sans-IO. Shapes from the cohere SDK 7.3.1 (``v2/types/v2chat_stream_response.py`` and the
-``chat_*_event_delta*`` types: thinking rides ``delta.message.content.thinking`` of a content block
-whose ``content-start`` says ``type: thinking``), cross-checked against recorded command-a-reasoning
-streams quoted in public test fixtures; docs https://docs.cohere.com/v2/docs/streaming and
-https://docs.cohere.com/docs/reasoning. The stream ends at ``message-end`` (errors: its ``delta.error``
-with ``finish_reason: ERROR``); a ``data: [DONE]`` the SDK also accepts is read, never sent.
-"""
+"""The Cohere v2 chat stream both ways, sans-IO: the emitter, events to ``event:`` and ``data:`` frames of
+``message-start``, ``content-start/delta/end`` for thinking and text, ``tool-call-start/delta/end`` and
+``message-end``, and the streaming observer. Writing and reading sit together so the two agree on one
+reading of the cohere SDK."""
 
 from __future__ import annotations
 
@@ -43,7 +36,14 @@ def usage_json(u: Usage) -> dict[str, Any]:
 
 class CohereEmitter(EmitterLoop):
     """One content block per run of thinking or text (``index`` counts content blocks), tool calls
-    with their own index; usage and the finish reason on ``message-end``."""
+    with their own index; usage and the finish reason on ``message-end``.
+
+    Shapes from the cohere SDK 7.3.1, ``v2/types/v2chat_stream_response.py`` and the
+    ``chat_*_event_delta*`` types: thinking rides ``delta.message.content.thinking`` of a content block
+    whose ``content-start`` says ``type: thinking``. They were cross-checked against recorded
+    command-a-reasoning streams quoted in public test fixtures; docs
+    https://docs.cohere.com/v2/docs/streaming and https://docs.cohere.com/docs/reasoning.
+    """
 
     def __init__(self, *, model: str = "mock-model", id: str = "cohere-mock") -> None:
         self.model = model
@@ -146,7 +146,11 @@ def usage_event(raw: Any) -> Usage | None:
 
 class CohereObserver(TypedSSEObserver):
     """Cohere v2 SSE (with or without ``event:`` lines) -> canonical events; a content block's type comes
-    from its ``content-start``, and a ``content-delta`` says which by the key it carries."""
+    from its ``content-start``, and a ``content-delta`` says which by the key it carries.
+
+    The stream ends at ``message-end``; an error is its ``delta.error`` with ``finish_reason: ERROR``. A
+    ``data: [DONE]``, which the SDK also accepts, is read, never sent.
+    """
 
     terminal = "message-end"
 

@@ -1,5 +1,5 @@
-"""Google's Gemini API (generateContent and streamGenerateContent). ``_dialect`` holds the variant
-table and the DIALECT; the wire and the provider rules have a module each."""
+"""Google's Gemini API, generateContent and streamGenerateContent. ``_dialect`` holds the variant table and
+``DIALECT``; the wire, the replayed contents and the provider rules have a module each."""
 
 from harness.dialects.gemini._dialect import DIALECT, GeminiDialect
 

@@ -1,5 +1,6 @@
-"""The Google Gemini dialect (``:streamGenerateContent?alt=sse`` and ``:generateContent``): variants,
-request codec (``contents`` with thoughtSignature on the exact part) and the DIALECT object."""
+"""The Google Gemini dialect object for ``:streamGenerateContent?alt=sse`` and ``:generateContent``: its
+variants, its request codec and ``DIALECT``. The codec writes ``contents`` with each thoughtSignature on
+the exact part it came on, so a replay is what a careful client sends."""
 
 from __future__ import annotations
 
@@ -152,6 +153,11 @@ class GeminiDialect(Dialect):
             return out
         obs._object(obj, out)
         return out + obs.finish()
+
+    def keepalive(self) -> None:
+        """None: Google sends no keepalive, and google-genai (3.6.1, ``_RawJsonLineBuffer`` in
+        ``_api_client.py``) hands a comment line to its JSON parser, which fails the stream."""
+        return None
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
         return (json.dumps(error_object(status, message, code), indent=2, ensure_ascii=False) + "\n").encode()

@@ -1,7 +1,7 @@
-"""Gemini provider rules: lenient, gemini-2.5 (signatures optional), gemini-3 (thought signatures
-enforced on the first functionCall part of each step of the current turn, with Google's exact 400s) and
-gemini-3-signatures (also the signature of a text answer: lost, the next answer is a 200 that finishes
-with MISSING_THOUGHT_SIGNATURE)."""
+"""Gemini provider rules: lenient, ``gemini-2.5`` with optional signatures, ``gemini-3`` with thought
+signatures enforced on the first functionCall part of each step of the current turn, and
+``gemini-3-signatures``, which also checks the signature of a text answer. They judge what a client sends
+back, with Google's exact 400s, so they sit apart from the wire."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
 from harness.dialects._gemini_names import camel_request
+from harness.dialects.gemini._parts import PartProblem, contents_problem
 from harness.events import End, Message, ReasoningDelta, TextBlock, ToolCallBlock, Turn
 
 __all__ = ["RULES", "missing_signature_message"]
@@ -70,6 +71,7 @@ def _emitted_calls(emitted: Sequence[Message]) -> list[ToolCallBlock]:
     return [b for m in emitted for b in m.content if isinstance(b, ToolCallBlock)]
 
 
+# A lost text signature is no 400: the next answer is a 200 that finishes with this reason.
 MISSING_THOUGHT_SIGNATURE = "MISSING_THOUGHT_SIGNATURE"
 """google-genai ``types.FinishReason.MISSING_THOUGHT_SIGNATURE``: "Request has at least one thought
 signature missing. This enum value is not supported in Vertex AI." """
@@ -90,6 +92,24 @@ def _missing_text_signature(contents: Sequence[Any], emitted: Sequence[Message])
     return None
 
 
+def _part_rejection(problem: PartProblem) -> Rejection:
+    """Google's 400 for a ``contents`` problem (``_parts``): the request's own fault."""
+    extra: dict[str, Any] | None = None
+    if problem.violations:
+        violations = [{"field": f, "description": d} for f, d in problem.violations]
+        detail = {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": violations}
+        extra = {"details": [detail]}
+    body = _error(400, problem.message, extra)
+    return Rejection(400, body, problem.rule, (problem.difference,), kind="request")
+
+
+PART_RULES = (
+    "gemini/unknown-field", "gemini/two-data-fields", "gemini/part-without-data", "gemini/invalid-role",
+    "gemini/call-turn-first", "gemini/response-without-call", "gemini/response-count",
+)  # fmt: skip
+"""The ``contents`` rules (``_parts``) every strict Gemini model enforces: the request-contract check's."""
+
+
 @dataclass(slots=True)
 class _Gemini(ProviderRules):
     name: str
@@ -98,6 +118,7 @@ class _Gemini(ProviderRules):
     text_signatures: bool = False
     """Also check the signature of a text answer (the last part of a non-function-call response)."""
     dialect: str = "gemini"
+    request_rules: ClassVar[tuple[str, ...]] = PART_RULES
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """No thought parts unless ``generationConfig.thinkingConfig.includeThoughts`` is true (in
@@ -107,6 +128,11 @@ class _Gemini(ProviderRules):
         return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        raw = request.get("contents")
+        if isinstance(raw, list):
+            problem = contents_problem(raw)
+            if problem is not None:
+                return _part_rejection(problem)
         if not self.strict:
             return None
         contents = camel_request(request).get("contents")

@@ -1,6 +1,6 @@
-"""Gemini ``streamGenerateContent`` wire (``?alt=sse`` frames, or a streamed JSON array without it): the
-emitter (events -> frames; the transport encodes them either way) and the observer (bytes -> events).
-Rule: parts map one to one onto events; Gemini ends by closing the connection."""
+"""The Gemini ``streamGenerateContent`` stream both ways: the emitter, events to frames that the transport
+encodes as ``?alt=sse`` frames or a streamed JSON array, and the observer, bytes to events. Parts map one
+to one onto events, and Gemini ends a stream by closing the connection."""
 
 from __future__ import annotations
 

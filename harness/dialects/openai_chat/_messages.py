@@ -1,7 +1,7 @@
-"""The Chat Completions request history read back: each assistant entry in every passback form a SUT may
-send (``reasoning_content``, ``reasoning``, ``reasoning_details``, ``thinking_blocks``, inline tags,
-Google's signatures) becomes a canonical message. It is the strict upstream's and the checks' reading of
-what came back, kept apart from the request and answer the mock writes (``openai_chat``)."""
+"""The Chat Completions request history read back: each assistant entry, in every passback form a SUT may send
+(``reasoning_content``, ``reasoning``, ``reasoning_details``, ``thinking_blocks``, inline tags, Google's
+signatures), becomes a canonical message. It is the strict upstream's and the checks' reading of what came
+back, kept apart from the request and answer the mock writes."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Reading one chat delta or message: reasoning from ONE text field (the others are mirrors), the opaque
-parts of one list carrier, content (Mistral thinking chunks, a leading inline tag pair) and tool calls
-(with the thought signature Gemini's OpenAI-compatible endpoint puts on them); and which fields a
-whole answer or request carried reasoning in (``reasoning_carriers``: what the front-door client echoes).
-
-Rule: shared by the streaming observer (``_wire.ChatObserver``) and the non-streaming one
-(``openai_chat.observe_response``); it keeps per-stream state only (the inline splitter, the field the
-reasoning was first read from, tool-call ids) and never repairs what it reads.
-"""
+"""Reading one chat delta or message: reasoning from one text field, the opaque parts of one list carrier,
+content and tool calls, and which fields a whole answer or request carried reasoning in. The streaming
+observer ``_wire.ChatObserver`` and the non-streaming ``observe_response`` share it, so both read a chunk
+the same way."""
 
 from __future__ import annotations
 
@@ -60,7 +55,13 @@ def _thinking_text(part: Mapping[str, Any]) -> str:
 
 @dataclass
 class Reader:
-    """Per-stream state shared by the streaming and the non-streaming readers."""
+    """Per-stream state shared by the streaming and the non-streaming readers.
+
+    That state is the inline splitter, the field the reasoning was first read from and the tool-call ids;
+    nothing it reads is repaired. Reasoning comes from one text field, the others
+    being mirrors. Content may hold Mistral thinking chunks or a leading inline tag pair; tool calls may
+    carry the thought signature Gemini's OpenAI-compatible endpoint puts on them.
+    """
 
     fields: tuple[str, ...]
     implicit: bool

@@ -1,18 +1,17 @@
-"""Strict Chat Completions providers: DeepSeek (three generations) and Kimi passback rules, exact 400s.
-
-Rule: a provider's rules validate the raw request body against what this upstream emitted earlier
-and answer the provider's exact status and body bytes (wire-formats.md §7); ``lenient`` accepts
-everything.
-"""
+"""Strict Chat Completions providers: the DeepSeek passback rules of three generations and Kimi's, with exact
+400s, and OpenAI's and DeepSeek's answers to a malformed ``messages[]``, each in its own words. A
+provider's rules validate the raw request body against what this upstream emitted earlier and answer the
+provider's exact status and body bytes, wire-formats.md §7; ``lenient`` accepts everything."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from harness._json import dumps_compact
 from harness.dialects._base import Difference, LenientRules, ProviderRules, Rejection
+from harness.dialects.openai_chat._audit import DEEPSEEK_WORDS, OPENAI_WORDS, Wording, messages_problem
 from harness.events import (
     Message,
     ReasoningDelta,
@@ -29,6 +28,7 @@ __all__ = [
     "RULES",
     "DeepSeekRules",
     "KimiRules",
+    "OpenAIChatRules",
     "deepseek_body",
     "kimi_body",
 ]
@@ -61,6 +61,20 @@ def deepseek_body(message: str) -> bytes:
 
 def kimi_body(message: str) -> bytes:
     return dumps_compact({"error": {"message": message, "type": "invalid_request_error"}}).encode()
+
+
+def _audit(request: Mapping[str, Any], words: Mapping[str, Wording]) -> Rejection | None:
+    """The provider's 400 for the first problem of ``messages`` it is documented to reject (``_audit``),
+    as a request-contract rule; None when there is none or its wording is unknown (accepted)."""
+    msgs = request.get("messages")
+    problem = messages_problem(msgs) if isinstance(msgs, list) else None
+    wording = words.get(problem.rule) if problem is not None else None
+    if problem is None or wording is None:
+        return None
+    message, param = wording.render(problem)
+    error = {"message": message, "type": "invalid_request_error", "param": param, "code": wording.code}
+    body = dumps_compact({"error": error}).encode()
+    return Rejection(400, body, problem.rule, (problem.difference,), kind="request")
 
 
 def _thinking_disabled(request: Mapping[str, Any]) -> bool:
@@ -106,12 +120,16 @@ class DeepSeekRules(ProviderRules):
     wording: str  # "ds1" | "ds2" | "r1"
     exact: bool = True
     dialect: str = "openai-chat"
+    request_rules: ClassVar[tuple[str, ...]] = tuple(DEEPSEEK_WORDS)
 
     def _reject(self, index: int, diffs: tuple[Difference, ...], rule: str) -> Rejection:
         msg = DS1_MESSAGE.format(index=index) if self.wording == "ds1" else DS2_MESSAGE
         return Rejection(400, deepseek_body(msg), rule, diffs)
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        malformed = _audit(request, DEEPSEEK_WORDS)
+        if malformed is not None:
+            return malformed
         if self.wording == "r1":
             for i, raw in _assistants(request):
                 if raw.get("reasoning_content") is not None:
@@ -173,6 +191,26 @@ class KimiRules(ProviderRules):
         return _strip_reasoning(turn) if _thinking_disabled(request) else turn
 
 
+@dataclass
+class OpenAIChatRules(ProviderRules):
+    """OpenAI's Chat Completions: a malformed ``messages[]`` is a 400 in OpenAI's words (``_audit``);
+    the turn streams as scripted (Chat Completions passes no reasoning back)."""
+
+    name: str = "openai"
+    dialect: str = "openai-chat"
+    description: str = (
+        "OpenAI Chat Completions: tool messages answer the tool_calls right before them, every call is "
+        "answered, assistant content or tool_calls, string arguments (400 otherwise)"
+    )
+    request_rules: ClassVar[tuple[str, ...]] = tuple(OPENAI_WORDS)
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        return _audit(request, OPENAI_WORDS)
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
+
+
 RULES: dict[str, ProviderRules] = {
     p.name: p
     for p in (
@@ -187,5 +225,6 @@ RULES: dict[str, ProviderRules] = {
         ),
         DeepSeekRules("deepseek-r1", "deepseek-reasoner (R1 era): reasoning_content in input is a 400", "r1"),
         KimiRules(),
+        OpenAIChatRules(),
     )
 }

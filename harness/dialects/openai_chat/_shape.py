@@ -1,11 +1,6 @@
-"""OpenAI Chat Completions variants as data: where reasoning rides (a :class:`Carrier`, defined with
-the other carriers in ``_carriers``) and the rest of a variant's stream, as one :class:`Shape`
-row (role, finish and text deltas, the provider's envelope and usage fields, where usage rides), and
-usage in and out of the wire.
-
-Rule: a provider difference recorded in recordings/corpus/ becomes a field of :class:`Shape`, never a
-branch on a provider name in the emitter.
-"""
+"""OpenAI Chat Completions variants as data: a :class:`Shape` row says where reasoning rides and how the rest
+of a variant's stream looks, and usage goes in and out of the wire here. A provider difference recorded in
+recordings/corpus/ becomes a field of :class:`Shape`, never a branch on a provider name in the emitter."""
 
 from __future__ import annotations
 
@@ -22,7 +17,12 @@ __all__ = ["Shape", "usage_event", "usage_json"]
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """One variant's stream, as data: a row of the variant table."""
+    """One variant's stream, as data: a row of the variant table.
+
+    Where reasoning rides is a :class:`Carrier`, defined with the other carriers in ``_carriers``; the rest
+    is the role, finish and text deltas, the provider's envelope and usage fields, and where usage rides.
+    ``openai_chat.SHAPES`` holds one row per variant.
+    """
 
     carrier: Carrier
     role: Mapping[str, Any]  # the first chunk's delta

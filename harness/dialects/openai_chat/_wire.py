@@ -1,17 +1,7 @@
-"""OpenAI Chat Completions wire: the emitter (events -> ``chat.completion.chunk`` SSE frames) and the
-streaming observer (bytes -> events).
-
-Rule 1: what differs between variants is data, a :class:`Shape` (``_shape``; one row per variant
-in ``openai_chat.SHAPES``), picked once per stream as h11 picks a reader from
-``READERS[(role, state)]``; code branches on the :class:`Carrier` only where the delta's structure
-differs. Rule 2: the observer reads ONE reasoning
-field per delta (``reasoning_fields`` priority), never concatenates mirrors, and splits inline
-``<think>`` only when it leads the content and no structured reasoning was seen.
-
-Frame tags: ``start`` (role chunk), ``reasoning``, ``reasoning-done`` (on the *first frame after* the
-last reasoning delta, which a streaming emitter cannot know is the last; for the think variants the
-frame carrying ``</think>``), ``text``, ``tool``, ``usage``, ``error``, ``terminal`` (``[DONE]``).
-"""
+"""The OpenAI Chat Completions stream both ways: the emitter, events to ``chat.completion.chunk`` SSE frames,
+and the streaming observer, bytes to events. What differs between variants is data, a :class:`Shape` picked
+once per stream as h11 picks a reader from ``READERS[(role, state)]``, so code branches on the
+:class:`Carrier` only where the delta's structure differs."""
 
 from __future__ import annotations
 
@@ -128,6 +118,11 @@ class ChatEmitter(EmitterLoop):
     usage chunk after it, ``choices:[]`` or OpenRouter's one role choice, only when the request asked
     with ``stream_options.include_usage``). A :class:`StreamError` writes an OpenRouter-style error
     chunk and ends the stream without ``[DONE]``.
+
+    Frame tags: ``start`` for the role chunk, ``reasoning``, ``reasoning-done``, ``text``, ``tool``,
+    ``usage``, ``error``, and ``terminal`` for ``[DONE]``. ``reasoning-done`` is on the first frame after
+    the last reasoning delta, which a streaming emitter cannot know is the last; for the think variants it
+    is the frame carrying ``</think>``.
     """
 
     def __init__(self, shape: Shape, *, model: str = "mock-model", id: str | None = None) -> None:
@@ -405,7 +400,11 @@ class ChatObserver:
     ``think-implicit`` variant), ``inline_think`` (default :data:`INLINE_THINK`; False never splits
     inline tags: for reading a SUT whose front door claims structured reasoning, so tags it leaks into
     content are seen as such), ``think_tags`` (the inline tag pair; ``<think>`` unless the upstream
-    variant names another)."""
+    variant names another).
+
+    It reads one reasoning field per delta, in ``reasoning_fields`` priority, never concatenates mirrors,
+    and splits inline ``<think>`` only when it leads the content and no structured reasoning was seen.
+    """
 
     def __init__(
         self,

@@ -1,5 +1,5 @@
-"""The OpenAI Responses dialect (``/v1/responses``): variants, request codec (reasoning items passed
-back before their function_call) and the DIALECT object; wire and provider rules live in ``_responses_*``."""
+"""The OpenAI Responses dialect object for ``/v1/responses``: its variants, its request codec and ``DIALECT``.
+The codec passes reasoning items back before their function_call, as the ``openai`` rules require."""
 
 from __future__ import annotations
 

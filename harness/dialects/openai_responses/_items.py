@@ -1,12 +1,7 @@
-"""The Responses ``input`` items a strict upstream accepts, as the official openai SDK types them
-(``openai/types/responses/response_input_item_param.py``: ``ResponseInputItemParam``): an item of a
-type the union does not know, a reasoning item given twice, and a ``function_call_output`` whose
-``call_id`` names no function call are each a 400 with OpenAI's error body.
-
-Rule: a function call counts as given when the input carries it, when an ``item_reference`` can
-resolve it (the request stores responses: ``store`` is not false), or when the request continues a
-stored response (``previous_response_id``, ``conversation``): the real API then finds it server-side.
-"""
+"""The Responses ``input`` items a strict upstream accepts, as the official openai SDK types them,
+``openai/types/responses/response_input_item_param.py``: ``ResponseInputItemParam``. An item of a type the
+union does not know, a reasoning item given twice, and a ``function_call_output`` whose ``call_id`` names
+no function call are each a 400 with OpenAI's error body."""
 
 from __future__ import annotations
 
@@ -73,7 +68,12 @@ def _calls_given(
     items: Sequence[Any], request: Mapping[str, Any], emitted_calls: set[str]
 ) -> set[str] | None:
     """The call ids a function_call_output may answer; None when any id may (the request continues
-    stored state this upstream cannot see whole)."""
+    stored state this upstream cannot see whole).
+
+    A function call counts as given when the input carries it, when an ``item_reference`` can resolve it
+    because the request stores responses, ``store`` not being false, or when the request continues a stored
+    response through ``previous_response_id`` or ``conversation``: the real API then finds it server-side.
+    """
     stored = request.get("store", True) is not False  # the API's default is true
     if request.get("previous_response_id") or request.get("conversation"):
         return None

@@ -1,6 +1,6 @@
-"""OpenAI Responses wire, observing side: raw SSE bytes (any split) -> canonical events, and the
-non-streaming ``response`` object -> the same events. Rule: deltas are the truth; every ``*.done``
-repeat is compared, never counted twice."""
+"""The OpenAI Responses observer: raw SSE bytes, split anywhere, to canonical events, and the non-streaming
+``response`` object to the same events. Deltas are the truth: every ``*.done`` repeat is compared, never
+counted twice."""
 
 from __future__ import annotations
 
@@ -68,6 +68,7 @@ class _Seen:
     built: dict[str, str] = field(default_factory=dict)  # part key -> text built from deltas
     tool_index: int = -1
     last_key: str = ""
+    encrypted: str | None = None  # the encrypted_content its output_item.done carried
 
 
 class ResponsesObserver(TypedSSEObserver):
@@ -256,6 +257,7 @@ class ResponsesObserver(TypedSSEObserver):
                     self._compare(item_id, seen, f"c{i}", part.get("text"), kind, out)
             enc = item.get("encrypted_content")
             if isinstance(enc, str):
+                seen.encrypted = enc
                 target = f"{item_id}:{seen.last_key}" if seen.last_key else item_id
                 out.append(ReasoningSignature(enc, item=target))
         elif t == "message":
@@ -277,6 +279,7 @@ class ResponsesObserver(TypedSSEObserver):
             for item_id, seen in self._items.items():  # the snapshot must hold every item streamed
                 if listed and seen.kind != "unknown" and item_id not in listed:
                     out.append(Notice("completed-lacks-item", f"{kind} lacks {seen.kind} {item_id}"))
+            _lost_fields(kind, output, self._items, out)
             for item in resp.get("output") or []:
                 if (
                     isinstance(item, Mapping)
@@ -299,6 +302,18 @@ class ResponsesObserver(TypedSSEObserver):
                 return "length"
             return str(reason)
         return "tool_calls" if self._called else "stop"
+
+
+def _lost_fields(kind: str, output: Any, items: Mapping[str, _Seen], out: list[Event]) -> None:
+    """The snapshot's copy of a streamed reasoning item has an ``encrypted_content`` when its
+    ``output_item.done`` had one (a client that passes back the final response's items, as the openai
+    SDK's ``get_final_response()`` gives them, sends the reasoning back unsigned otherwise). Its value
+    is not compared: OpenAI's own snapshot carries another ciphertext than the item's done event
+    (recorded: the corpus's openai-responses-summary-stream)."""
+    for item in output if isinstance(output, list) else []:
+        seen = items.get(str(item.get("id"))) if isinstance(item, Mapping) else None
+        if seen is not None and seen.encrypted is not None and not item.get("encrypted_content"):
+            out.append(Notice("completed-lacks-field", f"{kind} lacks encrypted_content of {item.get('id')}"))
 
 
 def _part_text(obj: Mapping[str, Any]) -> Any:

@@ -1,6 +1,6 @@
-"""OpenAI Responses provider rules: lenient, and ``openai`` (reasoning item before its function_call,
-no orphan reasoning, no id-only reasoning under ``store:false``, encrypted content back unaltered,
-summaries only when requested)."""
+"""OpenAI Responses provider rules: lenient, and ``openai``: a reasoning item before its function_call, no
+orphan reasoning, no id-only reasoning under ``store:false``, encrypted content back unaltered, summaries
+only when requested. They judge what a client sends back, so they sit apart from the wire."""
 
 from __future__ import annotations
 

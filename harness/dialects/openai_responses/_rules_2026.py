@@ -1,9 +1,7 @@
-"""Responses providers that degrade silently: OpenAI's codex models (an assistant message's ``phase``)
-and xAI (encrypted reasoning: dropped degrades, altered is a 400).
-
-Rule: ``fidelity`` compares what this upstream emitted with what came back; ``validate`` answers the
-provider's exact error only where the provider rejects. Sources are named per provider.
-"""
+"""Responses providers that degrade silently: OpenAI's codex models, where a client drops an assistant
+message's ``phase``, and xAI, where dropped encrypted reasoning degrades and altered encrypted reasoning is
+a 400. ``fidelity`` compares what this upstream emitted with what came back; ``validate`` answers the
+provider's exact error only where the provider rejects, and sources are named per provider."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""OpenAI Responses wire, emitting side: canonical events -> ``event:`` + ``data:`` frames, each item's
-lifecycle (added, parts, deltas, done-repeats) in the variant's event names; the observer (bytes ->
-events) is in ``_observer``."""
+"""The OpenAI Responses emitter: canonical events to ``event:`` and ``data:`` frames, each item's lifecycle of
+added, parts, deltas and done-repeats in the variant's event names. The observer is in ``_observer``,
+because reading has to survive what writing never produces."""
 
 from __future__ import annotations
 

@@ -1,15 +1,7 @@
-"""The OpenAI Responses API over a WebSocket (``/v1/responses`` WebSocket mode): the same events as the
-SSE stream, one JSON text message each, started by ``response.create`` client messages; later turns
-send only new input items plus ``previous_response_id`` (the connection keeps the last response).
-
-Facts (https://developers.openai.com/api/docs/guides/websocket-mode, openai-python
-``types/responses/responses_client_event.py`` / ``responses_server_event.py``): the client event is
-``{"type": "response.create", ...the create body, without stream/background...}``; errors are
-``{"type": "error", "status": 400, "error": {"type", "code", "message", "param"}}`` messages; with
-``store: false`` only the most recent response of the same connection can be chained, else
-``previous_response_not_found`` ("Previous response with id '...' not found."). Over plain HTTP the
-same endpoint answers SSE, so the emitter, observer and provider rules are the Responses dialect's.
-"""
+"""The OpenAI Responses API over a WebSocket, ``/v1/responses`` WebSocket mode: the same events as the SSE
+stream, one JSON text message each, started by ``response.create`` client messages. Over plain HTTP the
+same endpoint answers SSE, so the emitter, observer and provider rules are the Responses dialect's and only
+the messages and the connection's chaining live here."""
 
 from __future__ import annotations
 
@@ -50,6 +42,11 @@ __all__ = [
     "ws_error",
 ]
 
+# Sources: https://developers.openai.com/api/docs/guides/websocket-mode, openai-python
+# ``types/responses/responses_client_event.py`` and ``responses_server_event.py``. The client event is
+# ``{"type": "response.create", ...the create body, without stream/background...}``; later turns send only
+# new input items plus ``previous_response_id``, the connection keeping the last response. Errors are
+# ``{"type": "error", "status": 400, "error": {"type", "code", "message", "param"}}`` messages.
 NAME = "openai-responses-ws"
 NOT_FOUND = "Previous response with id '{id}' not found."
 NO_TOOL_CALL = "No tool call found for function call output with call_id {id}."
@@ -127,7 +124,11 @@ class WsMessageObserver:
 @dataclass(slots=True)
 class _OpenAIWs(ProviderRules):
     """The ``openai`` Responses rules, plus: without ``previous_response_id`` a function_call_output
-    needs its function_call in the input (the connection's cache is only reached through the id)."""
+    needs its function_call in the input (the connection's cache is only reached through the id).
+
+    With ``store: false`` only the most recent response of the same connection can be chained, else
+    ``previous_response_not_found``: "Previous response with id '...' not found."
+    """
 
     name: str = "openai-ws"
     dialect: str = NAME

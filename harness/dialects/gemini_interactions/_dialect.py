@@ -1,0 +1,239 @@
+"""The Gemini Interactions dialect for ``POST /v1/interactions``: its variants, non-streaming bodies, the
+request codec and ``DIALECT``. The docs' REST examples still say ``/v1beta``; both end in the routed
+``/interactions``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.dialects._base import (
+    READ_ALL,
+    Caps,
+    Dialect,
+    Emitter,
+    Observer,
+    ProviderRules,
+    Reading,
+    RequestSpec,
+    Transport,
+    Variant,
+    check_variant,
+    json_body,
+    stream_flag,
+    turn_error,
+)
+from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES, error_body
+from harness.dialects.gemini_interactions._wire import (
+    InteractionsEmitter,
+    InteractionsObserver,
+    interaction_object,
+    observe_interaction,
+)
+from harness.events import (
+    Block,
+    Event,
+    Message,
+    ReasoningBlock,
+    StreamError,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    Turn,
+)
+
+__all__ = ["DIALECT", "VARIANTS", "InteractionsDialect"]
+
+NAME = "gemini-interactions"
+_CAPS = frozenset({Caps.SIGNATURE, Caps.TOOLS, Caps.USAGE, Caps.ERRORS})
+VARIANTS: dict[str, Variant] = {
+    "summaries": Variant(
+        "summaries",
+        "GI-THOUGHT-SUMMARY",
+        NAME,
+        "thought steps streaming thought_summary deltas, then their thought_signature delta "
+        "(generation_config.thinking_summaries: auto)",
+        _CAPS | {Caps.REASONING, Caps.MULTI_REASONING, Caps.INTERLEAVED},
+        premise=frozenset({Caps.REASONING}),
+    ),
+    "signature-only": Variant(
+        "signature-only",
+        "GI-THOUGHT-SIG",
+        NAME,
+        "thought steps with only a thought_signature delta (the default: no thinking_summaries)",
+        _CAPS,
+        premise=frozenset({Caps.SIGNATURE}),
+    ),
+}
+_check = functools.partial(check_variant, NAME, VARIANTS)
+_CONTENT = frozenset({"text", "image", "audio", "document", "video"})
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Mapping):
+        content = [content]
+    if isinstance(content, list):
+        return "".join(
+            str(c.get("text", "")) for c in content if isinstance(c, Mapping) and c.get("type") == "text"
+        )
+    return ""
+
+
+def _model_steps(msg: Message) -> list[dict[str, Any]]:
+    """An assistant message as the steps the model returned: every signature on its own thought step."""
+    steps: list[dict[str, Any]] = []
+    for b in msg.content:
+        if isinstance(b, ReasoningBlock):
+            if b.redacted is not None or not (b.text or b.signature):
+                continue
+            step: dict[str, Any] = {"type": "thought"}
+            if b.signature:
+                step["signature"] = b.signature
+            if b.text:
+                step["summary"] = [{"type": "text", "text": b.text}]
+            steps.append(step)
+        elif isinstance(b, TextBlock) and b.text:
+            steps.append({"type": "model_output", "content": [{"type": "text", "text": b.text}]})
+        elif isinstance(b, ToolCallBlock):
+            try:
+                args = loads(b.arguments) if b.arguments.strip() else {}
+            except JSONDecodeError:
+                args = {"arguments": b.arguments}
+            steps.append({"type": "function_call", "id": b.id, "name": b.name, "arguments": args})
+    return steps
+
+
+def _block(step: Mapping[str, Any]) -> Block:
+    kind = step.get("type")
+    if kind == "thought":
+        sig = step.get("signature")
+        return ReasoningBlock(_text_of(step.get("summary")), signature=sig if isinstance(sig, str) else None)
+    if kind == "function_call":
+        args = step.get("arguments")
+        return ToolCallBlock(str(step.get("id", "")), str(step.get("name", "")), dumps_compact(args or {}))
+    return TextBlock(_text_of(step.get("content")))
+
+
+def _result(step: Mapping[str, Any]) -> Message:
+    result = step.get("result")
+    content = result if isinstance(result, str) else dumps_compact(result)
+    return Message(
+        "tool", (ToolResultBlock(str(step.get("call_id", "")), content, str(step.get("name") or "")),)
+    )
+
+
+class InteractionsDialect(Dialect):
+    name = NAME
+    transport = Transport.SSE
+    content_type = "text/event-stream"
+    path_suffixes: tuple[str, ...] = ("/interactions",)
+    variants: Mapping[str, Variant] = VARIANTS
+    default_variant = "summaries"
+    wants_stream = staticmethod(stream_flag)
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        _check(variant)
+        return InteractionsEmitter(model=model)
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        _check(variant)
+        err = turn_error(turn)
+        if err is not None:
+            return self.error_body(err.status or 500, err.message, err.code)
+        return dumps_compact(interaction_object(turn, model=model)).encode()
+
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+        if variant is not None:
+            _check(variant)
+        return InteractionsObserver()
+
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
+        obj, bad = json_body(body)
+        if bad is not None:
+            return [bad]
+        err = obj.get("error") if isinstance(obj, Mapping) else None
+        if isinstance(err, Mapping):
+            code = err.get("code")
+            return [StreamError(str(err.get("message", "")), str(code) if code is not None else None)]
+        return observe_interaction(obj)
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``."""
+        if code is None:
+            return error_body(status, message)
+        return dumps_compact({"error": {"code": code, "message": message}}).encode()
+
+    # A stateless request, ``store: false``, replays the conversation as ``input`` steps, google-genai
+    # 3.6.1 ``InteractionsInput``, a list of ``Step``: ``user_input``, then the model's own steps as it
+    # returned them (``thought`` with its ``signature`` and any ``summary``, ``model_output``,
+    # ``function_call``), then ``function_result`` for each tool answer. ``system_instruction`` is a
+    # string.
+    def build_request(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        _check(variant)
+        steps: list[dict[str, Any]] = []
+        system: list[str] = []
+        names: dict[str, str] = {}
+        for m in messages:
+            if m.role == "system":
+                system.append(m.text)
+            elif m.role == "assistant":
+                names.update({b.id: b.name for b in m.content if isinstance(b, ToolCallBlock)})
+                steps += _model_steps(m)
+            elif m.role == "tool":
+                for b in m.content:
+                    if isinstance(b, ToolResultBlock):
+                        name = b.name or names.get(b.call_id, "")
+                        result = {"call_id": b.call_id, "name": name, "result": b.content}
+                        steps.append({"type": "function_result", **result})
+            else:
+                steps.append({"type": "user_input", "content": [{"type": "text", "text": m.text}]})
+        body: dict[str, Any] = {"model": model, "input": steps, "stream": stream, "store": False}
+        if system:
+            body["system_instruction"] = "\n".join(system)
+        summaries = options.pop("thinking_summaries", "auto")
+        body["generation_config"] = {"thinking_summaries": summaries}
+        # google-genai 3.6.1 posts to /v1/interactions (its api_version default): the SDK's path wins
+        return RequestSpec("/v1/interactions", body | options, {"content-type": "application/json"})
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        out: list[Message] = []
+        system = body.get("system_instruction")
+        if isinstance(system, str) and system:
+            out.append(Message("system", (TextBlock(system),)))
+        given = body.get("input")
+        if isinstance(given, str | Mapping):
+            return [*out, Message.user(_text_of(given))]
+        items = [s for s in given if isinstance(s, Mapping)] if isinstance(given, list) else []
+        if items and all(s.get("type") in _CONTENT for s in items):  # a list of contents: one user turn
+            return [*out, Message.user(_text_of(items))]
+        model: list[Block] = []
+        for step in items:
+            kind = step.get("type")
+            if kind in MODEL_STEPS:
+                model.append(_block(step))
+                continue
+            if model:
+                out.append(Message("assistant", tuple(model)))
+                model = []
+            if kind == "function_result":
+                out.append(_result(step))
+            elif kind == "user_input":
+                out.append(Message.user(_text_of(step.get("content"))))
+        if model:
+            out.append(Message("assistant", tuple(model)))
+        return out
+
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return RULES
+
+
+DIALECT = InteractionsDialect()

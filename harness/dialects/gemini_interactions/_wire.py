@@ -1,0 +1,426 @@
+"""The Gemini Interactions stream both ways, sans-IO, for ``POST /v1/interactions`` with ``stream: true``: the
+emitter, events to ``interaction.created``, ``interaction.status_update``, ``step.start`` / ``step.delta``
+/ ``step.stop`` per step, ``interaction.completed`` or an ``error`` event, and the streaming observer.
+Writing and reading sit together so the two agree on one reading of the SDK types."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness._json import JSONDecodeError, dumps_compact, loads
+from harness.codec import Frame
+from harness.dialects._base import EmitterLoop
+from harness.dialects._sse_typed import TypedSSEObserver
+from harness.events import (
+    End,
+    Event,
+    Notice,
+    ReasoningDelta,
+    ReasoningSignature,
+    StreamError,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
+
+__all__ = [
+    "DELTA_TYPES",
+    "InteractionsEmitter",
+    "InteractionsObserver",
+    "error_code",
+    "interaction_object",
+    "observe_interaction",
+    "usage_json",
+]
+
+DELTA_TYPES: dict[str, frozenset[str]] = {
+    "thought": frozenset({"thought_summary", "thought_signature"}),
+    "model_output": frozenset({"text", "text_annotation_delta", "image", "audio", "document", "video"}),
+    "function_call": frozenset({"arguments_delta"}),
+}
+"""The delta types each step type streams (google-genai ``StepDeltaData``; a step type not listed is a
+server-side tool's, which this wire reads without judging)."""
+
+_CODES = {400: "invalid_argument", 401: "unauthenticated", 403: "permission_denied", 404: "not_found",
+          429: "resource_exhausted", 499: "cancelled", 500: "internal", 503: "unavailable",
+          504: "deadline_exceeded"}  # fmt: skip
+
+
+def error_code(status: int | None) -> str:
+    """The Interactions error ``code``: a string (google-genai ``interactions.Error.code: str``; its
+    own tests use the canonical status in lower case, ``resource_exhausted``: **(guess)** beyond those)."""
+    return _CODES.get(status or 500, "internal" if (status or 500) >= 500 else "invalid_argument")
+
+
+def usage_json(u: Usage) -> dict[str, Any]:
+    """Canonical output tokens include reasoning; ``total_output_tokens`` does not (``total_tokens`` =
+    input + output + thought, as google-genai's own test fixtures add them)."""
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["total_input_tokens"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["total_output_tokens"] = max(0, u.output_tokens - (u.reasoning_tokens or 0))
+    if u.reasoning_tokens is not None:
+        out["total_thought_tokens"] = u.reasoning_tokens
+    total = u.total_tokens
+    if total is None and u.input_tokens is not None and u.output_tokens is not None:
+        total = u.input_tokens + u.output_tokens
+    if total is not None:
+        out["total_tokens"] = total
+    return out
+
+
+def usage_event(raw: Any) -> Usage | None:
+    if not isinstance(raw, Mapping):
+        return None
+
+    def num(key: str) -> int | None:
+        v = raw.get(key)
+        return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+    out, thought = num("total_output_tokens"), num("total_thought_tokens")
+    output = None if out is None else out + (thought or 0)
+    return Usage(num("total_input_tokens"), output, thought, num("total_tokens"))
+
+
+def _arguments(text: str) -> Any:
+    try:
+        return loads(text) if text.strip() else {}
+    except JSONDecodeError:
+        return {"arguments": text}
+
+
+class InteractionsEmitter(EmitterLoop):
+    """One step per run of reasoning (``thought``), text (``model_output``) or one tool call
+    (``function_call``); a signature closes the thought step it belongs to (a signature with no thought
+    step open opens a signature-only one). ``status`` on completion: ``requires_action`` after a tool
+    call, else ``completed``.
+
+    Shapes from google-genai 3.6.1's Interactions types, ``_gaos/types/interactions``:
+    ``InteractionSSEEvent`` discriminated by ``event_type``; ``StepStart.step`` a ``thought``,
+    ``model_output`` or ``function_call`` step; ``StepDeltaData`` discriminated by ``type``:
+    ``thought_summary`` with a text ``content``, ``thought_signature``, ``text``, ``arguments_delta``. They
+    are framed as the streaming docs show, https://ai.google.dev/gemini-api/docs/interactions/streaming: an
+    ``event:`` line naming the event type, the JSON on one ``data:`` line with ``event_type`` last.
+    """
+
+    def __init__(self, *, model: str = "mock-model", id: str = "v1_mock-interaction") -> None:
+        self.model = model
+        self.id = id
+        self._started = False
+        self._step: str | None = None  # the open step's type
+        self._index = -1
+        self._call: int | None = None  # the canonical index of the open function_call step
+        self._usage: Usage | None = None
+        self._calls = False
+
+    def _frame(self, obj: dict[str, Any], kind: str, *tags: str) -> Frame:
+        obj["event_type"] = kind
+        return Frame(dumps_compact(obj), event=kind, tags=frozenset(tags))
+
+    def _start(self) -> list[Frame]:
+        if self._started:
+            return []
+        self._started = True
+        head = {"id": self.id, "status": "in_progress", "object": "interaction", "model": self.model}
+        status = {"interaction_id": self.id, "status": "in_progress"}
+        return [
+            self._frame({"interaction": head}, "interaction.created", "start"),
+            self._frame(status, "interaction.status_update", "start"),
+        ]
+
+    def _stop(self) -> list[Frame]:
+        if self._step is None:
+            return []
+        tags = {"thought": ("reasoning-done",), "function_call": ("tool",)}.get(self._step, ())
+        self._step, self._call = None, None
+        return [self._frame({"index": self._index}, "step.stop", *tags)]
+
+    def _open(self, step: dict[str, Any], *tags: str) -> list[Frame]:
+        out = self._stop()
+        self._index += 1
+        self._step = str(step["type"])
+        return [*out, self._frame({"index": self._index, "step": step}, "step.start", *tags)]
+
+    def _delta(self, delta: dict[str, Any], *tags: str) -> Frame:
+        return self._frame({"index": self._index, "delta": delta}, "step.delta", *tags)
+
+    def _event(self, ev: Event) -> list[Frame]:
+        out: list[Frame] = []
+        if isinstance(ev, ReasoningDelta):
+            if not ev.text:
+                return []
+            if self._step != "thought":
+                out += self._open({"type": "thought"}, "reasoning")
+            content = {"type": "text", "text": ev.text}
+            return [*out, self._delta({"type": "thought_summary", "content": content}, "reasoning")]
+        if isinstance(ev, ReasoningSignature):
+            if self._step != "thought":
+                out += self._open({"type": "thought"}, "reasoning")
+            out.append(self._delta({"type": "thought_signature", "signature": ev.value}, "reasoning"))
+            return out + self._stop()  # the signature is a thought step's last delta
+        if isinstance(ev, TextDelta):
+            if not ev.text:
+                return []
+            if self._step != "model_output":
+                out += self._open({"type": "model_output"}, "text")
+            return [*out, self._delta({"type": "text", "text": ev.text}, "text")]
+        if isinstance(ev, ToolCallDelta):
+            return self._tool(ev)
+        if isinstance(ev, Usage):
+            self._usage = ev
+            return []
+        if isinstance(ev, StreamError):
+            self.ended = True
+            err = {"code": ev.code or error_code(ev.status), "message": ev.message}
+            return [*self._stop(), self._frame({"error": err}, "error", "error")]
+        if isinstance(ev, End):
+            return self._end(ev)
+        return []  # redacted reasoning: not on this wire (not in its caps)
+
+    def _tool(self, ev: ToolCallDelta) -> list[Frame]:
+        self._calls = True
+        if self._step == "function_call" and self._call == ev.index:
+            delta = {"type": "arguments_delta", "arguments": ev.arguments}
+            return [self._delta(delta, "tool")] if ev.arguments else []
+        step = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}", "name": ev.name or "",
+                "arguments": {}}  # fmt: skip
+        out = self._open(step, "tool")
+        self._call = ev.index
+        if ev.arguments:
+            out.append(self._delta({"type": "arguments_delta", "arguments": ev.arguments}, "tool"))
+        return out
+
+    def _end(self, ev: End) -> list[Frame]:
+        self.ended = True
+        status = "requires_action" if self._calls or ev.reason == "tool_calls" else "completed"
+        if ev.reason == "length":
+            status = "incomplete"
+        head: dict[str, Any] = {"id": self.id, "status": status, "object": "interaction", "model": self.model}
+        if self._usage is not None:
+            head["usage"] = usage_json(self._usage)
+        return [*self._stop(), self._frame({"interaction": head}, "interaction.completed", "terminal")]
+
+
+_STATUS_END = {"completed": "stop", "requires_action": "tool_calls", "incomplete": "length"}
+
+
+def _end_event(interaction: Any, out: list[Event]) -> None:
+    if not isinstance(interaction, Mapping):
+        out.append(End())
+        return
+    usage = usage_event(interaction.get("usage"))
+    if usage is not None:
+        out.append(usage)
+    status = str(interaction.get("status") or "completed")
+    if status in ("failed", "cancelled"):
+        out.append(StreamError(f"interaction {status}", code=status))
+        return
+    out.append(End(_STATUS_END.get(status, status)))
+
+
+class InteractionsObserver(TypedSSEObserver):
+    """Interactions SSE -> canonical events. Steps are kept by their ``index``: a delta reads as the
+    channel its own ``type`` says, and a break of the step protocol is a notice beside it.
+
+    A thought step's signature is a delta of its own, read as the signature of that step's reasoning block.
+    Every break of the step protocol is noticed without being repaired: a delta for a step never started or
+    already stopped, a delta whose type does not belong to its step.
+    """
+
+    terminal = "interaction.completed"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._steps: dict[int, str] = {}  # open steps: index -> step type
+        self._stopped: set[int] = set()
+        self._calls: dict[int, int] = {}  # step index -> canonical tool-call index
+        self._after_noted = False
+
+    def _frame(self, data: str, event: str, out: list[Event]) -> None:
+        if data.strip() == "[DONE]":  # the SDK's stream sentinel: read, never sent
+            return
+        if self._done:
+            if not self._after_noted:
+                self._after_noted = True
+                out.append(Notice("data-after-end", data[:80]))
+            return
+        try:
+            obj = loads(data)
+        except (JSONDecodeError, ValueError):
+            out.append(Notice("malformed-json", data[:80]))
+            return
+        if not isinstance(obj, dict):
+            out.append(Notice("unknown-frame", data[:80]))
+            return
+        kind = obj.get("event_type")
+        kind = kind if isinstance(kind, str) else event
+        if event and event != "message" and event != kind:
+            out.append(Notice("event-mismatch", f"event: {event}, event_type {kind}"))
+        self._object(obj, kind, data, event, out)
+
+    def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
+        index = obj.get("index")
+        if kind == "step.start":
+            step = obj.get("step")
+            if not isinstance(index, int) or not isinstance(step, Mapping):
+                out.append(Notice("malformed-block", data[:80]))
+                return
+            if index in self._steps or index in self._stopped:
+                out.append(Notice("second-lifecycle", f"step {index}"))
+            stype = str(step.get("type", ""))
+            self._steps[index] = stype
+            self._start(index, step, out)
+        elif kind == "step.delta":
+            delta = obj.get("delta")
+            if not isinstance(index, int) or not isinstance(delta, Mapping):
+                out.append(Notice("malformed-delta", data[:80]))
+                return
+            self._delta(index, delta, out)
+        elif kind == "step.stop":
+            if isinstance(index, int):
+                if index not in self._steps:
+                    out.append(Notice("unknown-block", f"step.stop for step {index}"))
+                self._steps.pop(index, None)
+                self._stopped.add(index)
+        elif kind == "interaction.completed":
+            self._done = True
+            for n in sorted(self._steps):
+                out.append(Notice("unclosed-block", f"step {n} never stopped"))
+            _end_event(obj.get("interaction"), out)
+        elif kind == "error":
+            self._done = True
+            err = obj.get("error") if isinstance(obj.get("error"), Mapping) else {}
+            assert isinstance(err, Mapping)
+            code = err.get("code")
+            out.append(
+                StreamError(str(err.get("message") or "error"), str(code) if code is not None else None)
+            )
+        elif kind not in ("interaction.created", "interaction.status_update"):
+            out.append(Notice("unknown-event", kind))
+
+    def _start(self, index: int, step: Mapping[str, Any], out: list[Event]) -> None:
+        """What a ``step.start`` already carries (a whole step may arrive in it)."""
+        stype = step.get("type")
+        if stype == "function_call":
+            n = self._calls.setdefault(index, len(self._calls))
+            cid, name = step.get("id"), step.get("name")
+            args = step.get("arguments")
+            text = dumps_compact(args) if isinstance(args, Mapping) and args else ""
+            out.append(ToolCallDelta(n, cid if isinstance(cid, str) else None,
+                                     name if isinstance(name, str) else None, text))  # fmt: skip
+        elif stype == "thought":
+            for part in step.get("summary") or []:
+                if isinstance(part, Mapping) and isinstance(part.get("text"), str) and part["text"]:
+                    out.append(ReasoningDelta(part["text"], item=str(index)))
+            sig = step.get("signature")
+            if isinstance(sig, str) and sig:
+                out.append(ReasoningSignature(sig, item=str(index)))
+        elif stype == "model_output":
+            for part in step.get("content") or []:
+                if isinstance(part, Mapping) and isinstance(part.get("text"), str) and part["text"]:
+                    out.append(TextDelta(part["text"], item=str(index)))
+
+    def _delta(self, index: int, delta: Mapping[str, Any], out: list[Event]) -> None:
+        dtype = str(delta.get("type", ""))
+        stype = self._steps.get(index)
+        if stype is None:
+            where = "stopped" if index in self._stopped else "never started"
+            out.append(Notice("delta-without-start", f"step {index} ({where}): {dtype}"))
+        elif stype in DELTA_TYPES and dtype not in DELTA_TYPES[stype]:
+            out.append(Notice("delta-type-mismatch", f"{dtype} delta in a {stype} step {index}"))
+        item = str(index)
+        if dtype == "thought_summary":
+            content = delta.get("content")
+            if isinstance(content, Mapping) and isinstance(content.get("text"), str) and content["text"]:
+                out.append(ReasoningDelta(content["text"], item=item))
+        elif dtype == "thought_signature":
+            sig = delta.get("signature")
+            if isinstance(sig, str) and sig:
+                out.append(ReasoningSignature(sig, item=item))
+            else:
+                out.append(Notice("empty-signature", f"step {index}"))
+        elif dtype == "text":
+            text = delta.get("text")
+            if isinstance(text, str) and text:
+                out.append(TextDelta(text, item=item))
+        elif dtype == "arguments_delta":
+            n = self._calls.setdefault(index, len(self._calls))
+            args = delta.get("arguments")
+            if isinstance(args, str) and args:
+                out.append(ToolCallDelta(n, None, None, args))
+        elif dtype not in ("text_annotation_delta",):
+            out.append(Notice("unknown-delta", dtype))
+
+
+def observe_interaction(obj: Any) -> list[Event]:
+    """Canonical events from a non-streaming Interaction (its ``steps``, ``usage`` and ``status``)."""
+    if not isinstance(obj, Mapping):
+        return [Notice("unknown-frame", dumps_compact(obj)[:80])]
+    out: list[Event] = []
+    reader = InteractionsObserver()
+    for n, step in enumerate(obj.get("steps") or []):
+        if isinstance(step, Mapping):
+            reader._start(n, step, out)
+    _end_event(obj, out)
+    return out
+
+
+def interaction_object(
+    events: Sequence[Event], *, model: str, id: str = "v1_mock-interaction"
+) -> dict[str, Any]:
+    """The non-streaming Interaction for a turn: the model's steps (a create response holds only the
+    steps the model produced), ``usage`` and ``status``."""
+    steps: list[dict[str, Any]] = []
+    calls: dict[int, dict[str, Any]] = {}
+    args: dict[int, str] = {}
+    usage: Usage | None = None
+    reason = "stop"
+    for ev in events:
+        last = steps[-1] if steps else None
+        if isinstance(ev, ReasoningDelta) and ev.text:
+            if last is None or last["type"] != "thought" or "signature" in last:
+                steps.append({"type": "thought", "summary": []})
+            summary = steps[-1]["summary"]
+            if summary:
+                summary[-1]["text"] += ev.text
+            else:
+                summary.append({"type": "text", "text": ev.text})
+        elif isinstance(ev, ReasoningSignature):
+            if last is None or last["type"] != "thought" or "signature" in last:
+                steps.append({"type": "thought"})
+            steps[-1]["signature"] = ev.value
+        elif isinstance(ev, TextDelta) and ev.text:
+            if last is None or last["type"] != "model_output":
+                steps.append({"type": "model_output", "content": [{"type": "text", "text": ""}]})
+            steps[-1]["content"][0]["text"] += ev.text
+        elif isinstance(ev, ToolCallDelta):
+            if ev.index not in calls:
+                calls[ev.index] = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}",
+                                   "name": ev.name or "", "arguments": {}}  # fmt: skip
+                steps.append(calls[ev.index])
+                args[ev.index] = ""
+            args[ev.index] += ev.arguments
+        elif isinstance(ev, Usage):
+            usage = ev
+        elif isinstance(ev, End):
+            reason = ev.reason
+    for n, text in args.items():
+        calls[n]["arguments"] = _arguments(text)
+    for step in steps:
+        if step["type"] == "thought" and not step.get("summary"):
+            step.pop("summary", None)
+    status = "requires_action" if calls or reason == "tool_calls" else "completed"
+    if reason == "length":
+        status = "incomplete"
+    obj: dict[str, Any] = {
+        "id": id,
+        "status": status,
+        "object": "interaction",
+        "model": model,
+        "steps": steps,
+    }
+    if usage is not None:
+        obj["usage"] = usage_json(usage)
+    return obj
