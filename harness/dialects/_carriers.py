@@ -1,35 +1,6 @@
-"""The reasoning carriers of an OpenAI-compatible chat front door, in one place: where a variant's
-reasoning rides (:class:`Carrier`), every field a gateway may carry it in (:data:`CARRIERS`), the
-declarative carriers (:class:`CarrierSpec`), and how each is read and echoed field by field.
-
-A gateway puts reasoning on a delta or message in one or more fields: ``reasoning_content`` (DeepSeek,
-LiteLLM), ``reasoning`` (vLLM, OpenRouter), ``reasoning_text``, ``reasoning_details[]`` (OpenRouter:
-``reasoning.text``/``reasoning.summary``/``reasoning.encrypted`` entries), ``thinking_blocks[]``
-(LiteLLM's Anthropic blocks: ``thinking`` with its ``signature``, ``redacted_thinking`` with its
-``data``), ``content_blocks[]`` (Portkey: the same typed blocks plus ``text``, streamed as
-``{"index", "delta": {...}}``), ``reasoning_items[]`` (LiteLLM's Responses reasoning items: ``id``,
-``summary``, ``encrypted_content``), and any carrier a SUT profile declares (a :class:`CarrierSpec`).
-OpenRouter's ``reasoning.server_tool_call`` records (a server tool's call and result, kept so a later
-turn can rehydrate it) are opaque data that must come back: they travel as redacted reasoning whose data
-is the record's JSON (:func:`server_tool_call`). Rule 1
-(reading): the text of a delta is taken from ONE field (the priority order of ``reasoning_fields``),
-the others are mirrors, noted once and never counted twice; the opaque parts (signatures, redacted
-data, encrypted items) come from one list carrier, the first present in priority order, and are read
-whatever ``reasoning_fields`` names (a narrowed text priority never hides them). Rule 2 (echo): an
-assistant message goes back to the SUT in the carriers the SUT streamed it in (:func:`carriers_on`), or
-in those its SUT profile pins (``echo_fields``), each complete: a client of a LiteLLM-style gateway sends
-``thinking_blocks`` (with signatures and redacted blocks) and ``reasoning_items`` back, as LiteLLM
-expects.
-
-A :class:`CarrierSpec` is all thinkwire knows about a carrier it has no code for; reading
-(:meth:`CarrierSpec.parts`) and echoing (:meth:`CarrierSpec.echo`) follow the spec and nothing else.
-A ``text`` carrier is a string field (with optional sibling fields holding a signature and redacted
-data); a ``blocks`` carrier is a list of typed entries (``thinking`` with its signature,
-``redacted_thinking`` with its data, optionally answer ``text``), whose streamed entries may be untyped
-and wrapped (Portkey's ``content_blocks``: ``{"index": 0, "delta": {"thinking": "..."}}``). The
-built-in ``thinking_blocks`` (LiteLLM) and ``content_blocks`` (Portkey) are specs too; a SUT profile's
-``[carriers.<name>]`` table declares more (:func:`parse_carriers`).
-"""
+"""The reasoning carriers of an OpenAI-compatible chat front door: the fields a gateway may carry reasoning
+in, the carriers a SUT profile declares, and how each is read and echoed. They live apart from the chat
+dialect because SUT profiles, the observers and the client's echo all name them."""
 
 from __future__ import annotations
 
@@ -98,7 +69,14 @@ Part = tuple[Literal["text", "signature", "redacted", "answer"], str]
 
 @dataclass(frozen=True, slots=True)
 class CarrierSpec:
-    """Where one carrier's reasoning sits (see the module docstring). ``delta``/``message``: the field
+    """Where one carrier's reasoning sits: all thinkwire knows about a carrier it has no code for, so
+    reading (:meth:`parts`) and echoing (:meth:`echo`) follow the spec and nothing else. A ``text``
+    carrier is a string field, with optional sibling fields holding a signature and redacted data; a
+    ``blocks`` carrier is a list of typed entries (``thinking`` with its signature, ``redacted_thinking``
+    with its data, optionally answer ``text``), whose streamed entries may be untyped and wrapped
+    (Portkey's ``content_blocks``: ``{"index": 0, "delta": {"thinking": "..."}}``). The built-in
+    ``thinking_blocks`` (LiteLLM) and ``content_blocks`` (Portkey) are specs too; a profile's
+    ``[carriers.<name>]`` table declares more (:func:`parse_carriers`). ``delta``/``message``: the field
     on a streamed delta and on a message (response and echoed history); empty means ``name``."""
 
     name: str
@@ -275,7 +253,21 @@ CARRIERS = (
     "content_blocks",
     "reasoning_items",
 )
-"""Every field an openai-chat front door may carry reasoning in (observer and echo)."""
+"""Every field an openai-chat front door may carry reasoning in (observer and echo):
+``reasoning_content`` (DeepSeek, LiteLLM), ``reasoning`` (vLLM, OpenRouter), ``reasoning_text``,
+``reasoning_details[]`` (OpenRouter's ``reasoning.text``, ``reasoning.summary`` and ``reasoning.encrypted``
+entries), ``thinking_blocks[]`` (LiteLLM's Anthropic blocks: ``thinking`` with its ``signature``,
+``redacted_thinking`` with its ``data``), ``content_blocks[]`` (Portkey: the same typed blocks plus
+``text``, streamed as ``{"index", "delta": {...}}``) and ``reasoning_items[]`` (LiteLLM's Responses items:
+``id``, ``summary``, ``encrypted_content``); a SUT profile may declare more (:class:`CarrierSpec`).
+
+Reading: the text of a delta is taken from one field, the first in ``reasoning_fields``' priority order;
+the others are mirrors, noted once and never counted twice. The opaque parts (signatures, redacted data,
+encrypted items) come from one list carrier, the first present in priority order, whatever
+``reasoning_fields`` names, so a narrowed text priority never hides them. Echo: an assistant message
+goes back in the carriers the SUT streamed it in (:func:`carriers_on`) or in those its profile pins
+(``echo_fields``), each complete: a client of a LiteLLM-style gateway sends ``thinking_blocks`` (with
+signatures and redacted blocks) and ``reasoning_items`` back, as LiteLLM expects."""
 CALL_SIGNATURES = "extra_content"
 """Not a reasoning field but echoed like one: Gemini's OpenAI-compatible endpoint puts a thought
 signature in ``extra_content.google`` on tool calls (and on a text answer), and wants it back there."""
@@ -368,7 +360,9 @@ SERVER_TOOL_CALL = "reasoning.server_tool_call"
 
 def server_tool_call(data: str | None) -> dict[str, Any] | None:
     """The OpenRouter server-tool record a redacted block's data holds (its JSON, without the
-    positional ``index``), or None (openrouter SDK ``ReasoningDetailServerToolCall``)."""
+    positional ``index``), or None (openrouter SDK ``ReasoningDetailServerToolCall``). OpenRouter's
+    ``reasoning.server_tool_call`` records (a server tool's call and result, kept so that a later turn
+    can rehydrate it) are opaque data that must come back: they travel as redacted reasoning."""
     if not data or not data.startswith("{"):
         return None
     try:

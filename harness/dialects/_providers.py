@@ -1,17 +1,15 @@
-"""Providers: which real provider a case's mock upstream plays, and the model name it is called by.
-
-Rule: one table says it. A case under strict provider rules (``deepseek-v4``, ``kimi``,
-``anthropic``...) plays their provider; a lenient case plays the provider its wire variant comes from
-(``reasoning_content``: DeepSeek; ``reasoning``: vLLM; ``mistral``: Mistral...). Each provider has a
-realistic default model name, taken from the provider's documentation (the date below), because
-wrappers key behaviour on model names ("replay reasoning when the name contains deepseek"): a case is
-called by the name its provider uses in production unless a SUT profile's ``models`` says otherwise.
-"""
+"""Providers: which real provider a case's mock upstream plays, and the model name it is called by. One
+table says it, because wrappers key behaviour on model names ("replay reasoning when the name contains
+deepseek"): a case is called by the name its provider uses in production."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+# A case under strict provider rules (``deepseek-v4``, ``kimi``, ``anthropic``...) plays their provider; a
+# lenient case plays the provider its wire variant comes from (``reasoning_content``: DeepSeek;
+# ``reasoning``: vLLM; ``mistral``: Mistral...). Each default model name is taken from the provider's
+# documentation (the date below); a SUT profile's ``models`` overrides it.
 __all__ = ["PROVIDERS", "Provider", "provider_names", "provider_of"]
 
 

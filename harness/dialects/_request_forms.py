@@ -1,12 +1,6 @@
 """Request forms: every behaviour of a provider that depends on the request, as one table of data. A row
-says which request field turns which wire form on, what the provider sends without it (its default
-form), and where that is documented or recorded; the mock answers a request through this table.
-
-Rule: a new request-dependent behaviour is a row here, under all provider rules (the strict
-rules' older ``shape`` methods still narrow what they stream, and agree with these rows); a row whose
-form is off either withholds what the form carries (``withhold``) or plays another variant of the
-dialect (``fallback``), exactly as the real API answers such a request. Sans-IO: JSON bodies in.
-"""
+says which request field turns which wire form on, what the provider sends without it, and where that
+is documented or recorded; the mock answers every request through this table."""
 
 from __future__ import annotations
 
@@ -18,6 +12,10 @@ from typing import Any
 from harness.dialects._gemini_names import camel_request
 from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Usage
 
+# A new request-dependent behaviour is a row here, under all provider rules; the strict rules' older
+# ``shape`` methods still narrow what they stream and agree with these rows. A row whose form is off
+# either withholds what the form carries (``withhold``) or plays another variant of the dialect
+# (``fallback``), as the real API answers such a request. Sans-IO: JSON bodies in.
 __all__ = [
     "ROWS",
     "Answer",

@@ -1,17 +1,15 @@
 """Who sends what: for every wire variant, the providers and servers whose answers take that form, the
-request field that turns it on (when one does), and where it is documented.
-
-Rule: one table, data only. ``providers`` are names of :data:`~harness.dialects._providers.PROVIDERS`
-(what a profile's ``providers = [...]`` claims: a SUT claiming none of a variant's providers is not
-judged on it); ``servers`` are other software known to send the same form, listed for the reader. The
-"who sends what" page (``tools/docs/_senders_page.py``) is generated from it, and a test keeps the
-table complete (every variant has a row).
-"""
+request field that turns it on, and where it is documented. It is data only, kept apart so that claims,
+the catalog and the generated "who sends what" page read one table."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+# ``providers`` are names of ``_providers.PROVIDERS``: what a profile's ``providers = [...]`` claims, so a
+# SUT claiming none of a variant's providers is not judged on it. ``servers`` are other software known to
+# send the same form, listed for the reader. tools/docs/_senders_page.py renders the page, and a test
+# keeps the table complete (every variant has a row).
 __all__ = ["SENDERS", "Senders", "senders_of"]
 
 

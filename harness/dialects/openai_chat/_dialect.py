@@ -1,13 +1,6 @@
-"""The OpenAI Chat Completions dialect (``/chat/completions``): the variant table (each variant with its
-stream's :class:`~harness.dialects.openai_chat._wire.Shape`), non-streaming bodies, the request the client
-builds and the DIALECT object. The request history read back is ``_messages``'s, the emitter and
-the streaming observer are ``_wire``'s, provider rules ``_rules``'s.
-
-Rule: a request carries each assistant message's reasoning back in its variant's form (the variant's
-:class:`~harness.dialects.openai_chat._wire.Carrier`), or in the carriers a SUT's profile names
-(``echo_fields``, ``_carriers``); the parser accepts every passback form, ``thinking_blocks``
-included.
-"""
+"""The OpenAI Chat Completions dialect (``/chat/completions``): the variant table, non-streaming bodies,
+the request the client builds and the DIALECT object. The wire, the request history read back and the
+provider rules have modules of their own beside it."""
 
 from __future__ import annotations
 
@@ -72,6 +65,9 @@ from harness.events import (
     assemble,
 )
 
+# A request carries each assistant message's reasoning back in its variant's form (the variant's
+# ``Carrier``), or in the carriers a SUT's profile names (``echo_fields``, ``dialects/_carriers.py``); the
+# request parser accepts every passback form, ``thinking_blocks`` included.
 __all__ = [
     "DEFAULT_REASONING_FIELDS",
     "DIALECT",

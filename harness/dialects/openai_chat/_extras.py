@@ -1,13 +1,6 @@
 """Provider envelopes over the chat wire: Azure OpenAI's content-filter envelope and Gemini's
-OpenAI-compatible ``extra_content``, as :class:`~harness.dialects.openai_chat._wire.ChatEmitter` subclasses.
-
-Rule: a subclass changes only what its provider's envelope adds around the same deltas; where the
-reasoning rides stays the variant's :class:`~harness.dialects.openai_chat._wire.Shape`. Sources:
-Azure https://learn.microsoft.com/en-us/azure/ai-foundry/openai/concepts/content-filter (streaming and
-the asynchronous filter's annotation chunks; key order as in recorded Azure streams quoted in public
-test fixtures), Gemini https://ai.google.dev/gemini-api/docs/openai and
-https://ai.google.dev/gemini-api/docs/thought-signatures (``extra_content.google.thought_signature``).
-"""
+OpenAI-compatible ``extra_content``, as chat emitter subclasses. A subclass changes only what its
+provider's envelope adds around the same deltas."""
 
 from __future__ import annotations
 
@@ -19,6 +12,11 @@ from harness.codec import Frame
 from harness.dialects.openai_chat._wire import ChatEmitter, Shape
 from harness.events import End, Event, ReasoningSignature, TextDelta, ToolCallDelta
 
+# Where the reasoning rides stays the variant's ``Shape``. Sources: Azure
+# https://learn.microsoft.com/en-us/azure/ai-foundry/openai/concepts/content-filter (streaming and the
+# asynchronous filter's annotation chunks; key order as in recorded Azure streams quoted in public test
+# fixtures), Gemini https://ai.google.dev/gemini-api/docs/openai and
+# https://ai.google.dev/gemini-api/docs/thought-signatures (``extra_content.google.thought_signature``).
 __all__ = ["PROMPT_FILTER", "SAFE", "AzureEmitter", "GeminiChatEmitter", "azure_response", "google"]
 
 SAFE: dict[str, Any] = {

@@ -1,13 +1,7 @@
-"""Chat Completions providers of 2026: Gemini's OpenAI-compatible endpoint (thought signatures on tool
-calls, the real 400), OpenRouter (a signature-only detail must come back, the upstream's 400 proxied;
-server-tool records), and the providers that only degrade when reasoning is lost: MiniMax, Z.ai GLM
-preserved thinking, vLLM.
-
-Rule: ``validate`` answers the provider's exact error where it rejects; ``fidelity`` compares what this
-upstream emitted with what came back, byte-exact where the provider says so, and reports the
-differences the provider would silently degrade on (these providers answer 200). Sources are named in
-each rules class's docstring; docs/wire-notes-2026-b.md keeps the wire facts.
-"""
+"""Provider rules of the Chat Completions providers of 2026: Gemini's OpenAI-compatible endpoint,
+OpenRouter (in front of Anthropic, OpenAI and Gemini), and the providers that only degrade when reasoning
+is lost (MiniMax, Z.ai GLM, vLLM). They sit apart from the older chat rules because each answers by its
+2026 documentation, cited in its class."""
 
 from __future__ import annotations
 
@@ -24,6 +18,10 @@ from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
 from harness.dialects.openai_chat._reader import google_signature
 from harness.events import Message, ReasoningBlock
 
+# ``validate`` answers the provider's exact error where it rejects; ``fidelity`` compares what this
+# upstream emitted with what came back, byte-exact where the provider says so, and reports what the
+# provider would silently degrade on (these providers answer 200). docs/wire-notes-2026-b.md keeps the
+# wire facts.
 __all__ = ["OPENROUTER_INVALID_SIGNATURE", "RULES", "history", "openrouter_body"]
 
 OPENROUTER_INVALID_SIGNATURE = "messages.{n}.content.0: Invalid `signature` in `thinking` block"
