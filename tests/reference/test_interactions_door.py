@@ -4,7 +4,6 @@ steps keep their signature both ways, and an upstream error comes back in the In
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -25,25 +24,9 @@ from harness.events import (
     coalesce,
     strip_items,
 )
-from harness.reference.gateway import Gateway
 
 GI = get_dialect("gemini-interactions")
 SIG = "EpQBCnoBjz1rX0aZ3hV5uKq2c4m8yT1o"
-
-
-@pytest.fixture
-def gateway_for() -> Iterator[Any]:
-    stack: list[Any] = []
-
-    def make(answers: list[Answer], faults: tuple[str, ...] = ()) -> tuple[FakeProvider, Gateway]:
-        up = FakeProvider(answers).__enter__()
-        gw = Gateway(up.base_url, faults).__enter__()
-        stack.extend([up, gw])
-        return up, gw
-
-    yield make
-    for obj in reversed(stack):
-        obj.__exit__(None, None, None)
 
 
 def interactions(

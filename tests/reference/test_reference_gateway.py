@@ -9,12 +9,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-from _reference_fakes import SAFETY, Answer, FakeProvider
+from _reference_fakes import SAFETY, Answer
 
 from harness._errors import UnknownName
 from harness.dialects import get_dialect
@@ -59,21 +59,6 @@ def chat(
         return r.status_code, r.content, CHAT.observe_response(r.content) if r.status_code < 400 else []
     obs = CHAT.observer("reasoning_details")
     return r.status_code, r.content, obs.feed(r.content) + obs.end()
-
-
-@pytest.fixture
-def gateway_for() -> Iterator[Any]:
-    stack: list[Any] = []
-
-    def make(answers: list[Answer], faults: tuple[str, ...] = ()) -> tuple[FakeProvider, Gateway]:
-        up = FakeProvider(answers).__enter__()
-        gw = Gateway(up.base_url, faults).__enter__()
-        stack.extend([up, gw])
-        return up, gw
-
-    yield make
-    for obj in reversed(stack):
-        obj.__exit__(None, None, None)
 
 
 def content(events: list[Event]) -> list[Event]:
