@@ -17,6 +17,7 @@ class TypedSSEObserver:
     """A subclass reads one parsed object at a time in ``_object``; its terminal event sets ``_done``."""
 
     terminal = "the terminal event"  # named in the no-terminator notice
+    type_key = "type"  # the field of a frame's JSON that names its event (Interactions: event_type)
 
     def __init__(self) -> None:
         self._sse = SSEDecoder()
@@ -51,7 +52,7 @@ class TypedSSEObserver:
         if not isinstance(obj, dict):
             out.append(Notice("unknown-frame", data[:80]))
             return
-        raw_type = obj.get("type")
+        raw_type = obj.get(self.type_key)
         kind: str = raw_type if isinstance(raw_type, str) else event
         self._object(obj, kind, data, event, out)
 

@@ -230,6 +230,7 @@ class InteractionsObserver(TypedSSEObserver):
     """
 
     terminal = "interaction.completed"
+    type_key = "event_type"
 
     def __init__(self) -> None:
         super().__init__()
@@ -246,21 +247,11 @@ class InteractionsObserver(TypedSSEObserver):
                 self._after_noted = True
                 out.append(Notice("data-after-end", data[:80]))
             return
-        try:
-            obj = loads(data)
-        except (JSONDecodeError, ValueError):
-            out.append(Notice("malformed-json", data[:80]))
-            return
-        if not isinstance(obj, dict):
-            out.append(Notice("unknown-frame", data[:80]))
-            return
-        kind = obj.get("event_type")
-        kind = kind if isinstance(kind, str) else event
-        if event and event != "message" and event != kind:
-            out.append(Notice("event-mismatch", f"event: {event}, event_type {kind}"))
-        self._object(obj, kind, data, event, out)
+        super()._frame(data, event, out)
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
+        if event and event != "message" and event != kind:
+            out.append(Notice("event-mismatch", f"event: {event}, event_type {kind}"))
         index = obj.get("index")
         if kind == "step.start":
             step = obj.get("step")
