@@ -73,6 +73,12 @@ UNCOVERED: dict[tuple[str, str], str] = {
     "the recordings are OpenAI's own API; " + _SEARCHED,
     ("openai-chat", "gemini-openai"): "Gemini's OpenAI-compatible endpoint (extra_content.google."
     "thought_signature); the Gemini recordings use the native generateContent API; " + _SEARCHED,
+    ("openai-chat", "openrouter-openai"): "OpenRouter in front of an OpenAI reasoning model "
+    "(reasoning.summary and reasoning.encrypted details sharing the item's rs_ id, format "
+    "openai-responses-v1): the corpus's OpenRouter recordings play other models; " + _SEARCHED,
+    ("openai-chat", "openrouter-gemini"): "OpenRouter in front of Gemini (reasoning.text details and each "
+    "call's thought signature as a reasoning.encrypted detail, format google-gemini-v1): the corpus's "
+    "OpenRouter recordings play other models; " + _SEARCHED,
     ("openai-chat", "harmony"): "raw harmony channels in content (gpt-oss behind a backend without a "
     "reasoning parser); " + _SELF_HOSTED,
     ("openai-chat", "mm-think"): "MiniMax's <mm:think> markers leading content; " + _SEARCHED,
