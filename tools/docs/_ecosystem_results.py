@@ -71,6 +71,8 @@ _DETAILS_ROWS = (
     "tools-passback/openrouter-detail-fragments*",
     "tools-passback/openrouter-server-tool-call*",
     "tools-passback/openrouter-signature-only*",
+    "tools-passback/openrouter-openai-encrypted*",
+    "tools-passback/openrouter-gemini-signature*",
     "tools-passback/vllm-reasoning-field*",
 )
 _LITELLM_FIELDS = (
