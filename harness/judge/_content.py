@@ -115,7 +115,7 @@ def no_duplication(view: CaseView) -> Finding:
                 return Finding(
                     "no-duplication",
                     Verdict.FAIL,
-                    message=f"turn {t.turn}: {what} delivered {got.count(exp)}x",
+                    message=f"turn {t.turn}: {what} {_repeated(exp, got)}",
                     expected=_short(exp),
                     actual=_short(got, 160),
                     evidence=view.cite(t.events_of(kind), limit=16),
@@ -128,6 +128,15 @@ def no_duplication(view: CaseView) -> Finding:
             message=f"reasoning mirrored in several fields of one delta (read once): {mirrored[0].detail}",
         )
     return Finding("no-duplication", Verdict.PASS)
+
+
+def _repeated(expected: str, got: str) -> str:
+    """What a duplicated delivery shows: the upstream's text n times, or once with something more."""
+    times = got.count(expected)
+    if times > 1:
+        return f"delivered {times}x"
+    extra = got.replace(expected, "", 1)
+    return f"delivered once plus {len(extra)} character(s) the upstream never sent: {_short(extra, 40)}"
 
 
 _DELTA = {"reasoning": ReasoningDelta, "answer": TextDelta}

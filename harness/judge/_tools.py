@@ -29,14 +29,20 @@ def _on_the_wire(t: TurnView) -> set[str]:
 def _client_side(view: CaseView, t: TurnView, sent: set[str]) -> Finding | None:
     """The first tool call the client got under an id that is not the upstream's (calls paired by
     position and name: a lost or renamed call is delivery's)."""
+    wrote = b"".join(w.data for w in t.writes)
     for want, got in zip(t.expected.tool_calls, t.tool_calls, strict=False):
         if want.id not in sent or not got.id or want.name != got.name or want.id == got.id:
             continue
+        # the upstream may have written the id in another field (a Responses item id, fc_...)
+        which = (
+            "an id the upstream sent in another field, not as the call id"
+            if got.id.encode() in wrote
+            else "an id the upstream never sent"
+        )
         return Finding(
             "tool-ids",
             Verdict.FAIL,
-            message=f"turn {t.turn}: the client got tool call {got.name!r} under an id the upstream "
-            "never sent",
+            message=f"turn {t.turn}: the client got tool call {got.name!r} under {which}",
             expected=f"id {want.id!r} (the upstream's call id)",
             actual=f"id {got.id!r}",
             evidence=view.cite(t.writes_of("tool"), t.events_of(ToolCallDelta)),

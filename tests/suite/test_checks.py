@@ -220,3 +220,21 @@ def test_termination_of_a_cli_counts_ends_per_run() -> None:
     assert verdict([tool, [ReasoningDelta(R), TextDelta(T), End()], [TextDelta(T), End()]]) == Verdict.PASS
     assert verdict([[*tool, End()], [TextDelta(T), End()], [TextDelta(T), End()]]) == Verdict.FAIL
     assert verdict([tool, [TextDelta(T), End()], [TextDelta(T)]]) == Verdict.FAIL
+
+
+@pytest.mark.parametrize(
+    ("client", "says"),
+    [
+        ([ReasoningDelta(R), ReasoningDelta(R), TextDelta(T), End()], "turn 0: reasoning delivered 2x"),
+        # one copy plus a trailing newline is not "1x": the message names what was added
+        (
+            [ReasoningDelta(R + "\n"), TextDelta(T), End()],
+            "turn 0: reasoning delivered once plus 1 character(s) the upstream never sent: '\\n'",
+        ),
+    ],
+)
+def test_no_duplication_says_what_its_evidence_shows(client: list[Event], says: str) -> None:
+    case = FakeCase((TurnSpec((Emit(SCRIPT),), "hi"),))
+    found = CHECKS.get("no-duplication")(build_view(case, timeline(client), KIND_TABLE["gateway"]))
+    assert found.verdict == Verdict.FAIL
+    assert found.message == says

@@ -11,7 +11,7 @@ from harness.events import End, Event, ReasoningDelta, TextDelta, ToolCallDelta
 from harness.judge import CHECKS, build_view
 from harness.timeline import Timeline
 from harness.upstream import Emit
-from harness.verdict import Verdict
+from harness.verdict import Finding, Verdict
 from tests.suite._fake_case import FakeCase
 
 CALL = ToolCallDelta(0, "call_abc", "get_weather", '{"city":"Paris"}')
@@ -35,6 +35,10 @@ def _continuation(call_id: str) -> bytes:
 
 
 def _judge(seen: str | None, sent_back: str, *, wire_id: bool = True) -> Verdict:
+    return _finding(seen, sent_back, wire_id=wire_id).verdict
+
+
+def _finding(seen: str | None, sent_back: str, *, wire_id: bool = True) -> Finding:
     tl = Timeline()
     tl.add("upstream", "request", turn=0, data=b'{"model":"m","input":"Weather?"}')
     written = b'{"type":"function_call","id":"fc_1","call_id":"call_abc"}' if wire_id else b'{"name":"x"}'
@@ -47,7 +51,7 @@ def _judge(seen: str | None, sent_back: str, *, wire_id: bool = True) -> Verdict
     for ev2 in (TextDelta("18°C."), End()):
         tl.add("client", "event", event=ev2, turn=1)
     view = build_view(FakeCase(TURNS, "openai-responses"), tl, KIND_TABLE["gateway"])
-    return CHECKS.get("tool-ids")(view).verdict
+    return CHECKS.get("tool-ids")(view)
 
 
 def test_the_upstreams_id_both_ways_passes() -> None:
@@ -55,7 +59,16 @@ def test_the_upstreams_id_both_ways_passes() -> None:
 
 
 def test_the_item_id_in_place_of_the_call_id_fails() -> None:
-    assert _judge("fc_1", "fc_1") == Verdict.FAIL
+    found = _finding("fc_1", "fc_1")
+    assert found.verdict == Verdict.FAIL
+    # the upstream did send fc_1, as the item id: the message says so instead of "never sent"
+    assert "an id the upstream sent in another field, not as the call id" in found.message
+
+
+def test_a_minted_id_is_one_the_upstream_never_sent() -> None:
+    found = _finding("call_gw_0", "call_abc")
+    assert found.verdict == Verdict.FAIL
+    assert "under an id the upstream never sent" in found.message
 
 
 def test_an_id_sent_back_that_the_upstream_never_gave_fails() -> None:
