@@ -11,6 +11,7 @@ from harness.dialects.anthropic_messages import signed_only
 from harness.events import (
     End,
     Event,
+    Notice,
     ReasoningDelta,
     ReasoningSignature,
     RedactedReasoning,
@@ -94,8 +95,13 @@ def _messages(client: Any, request: Any) -> Iterator[Event]:
     tools: dict[int, int] = {}
     stop = "stop"
     input_tokens: int | None = None  # message_start's usage: the SDK's own typed field, as is
+    started = False  # the SDK gave its message_start (the message id, the model, the input tokens)
     try:
         for ev in stream:
+            if not started and ev.type != "message_start":  # the SDK skipped it (anthropic 2.17 behind
+                # a BOM): its user never had the message id, the model or message_start's usage
+                yield Notice("before-message-start", f"{ev.type} came first: no message_start was given")
+            started = True
             if ev.type == "message_start":
                 input_tokens = ev.message.usage.input_tokens
             elif ev.type == "content_block_start":

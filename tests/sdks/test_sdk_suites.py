@@ -29,3 +29,23 @@ def test_sdk_has_no_unexpected_result(path: Path) -> None:
         for r in result.unexpected
     ]
     assert not bad, f"{len(bad)} unexpected results (re-run `nox -s sdks` if the SDK changed): {bad[:5]}"
+
+
+def test_the_anthropic_sdk_losing_message_start_behind_a_bom_fails_naming_it() -> None:
+    # anthropic 2.17 keeps a BOM in the first field name, so message_start has no event name and its raw
+    # stream skips it: the message id, the model and its usage never reach the SDK's user (issue 46)
+    streaming = pytest.importorskip("anthropic._streaming")
+    decoder = streaming.SSEDecoder()
+    for line in ("\ufeffevent: message_start", "data: {}"):
+        decoder.decode(line)
+    loses = getattr(decoder.decode(""), "event", None) != "message_start"
+    profile = load_profile(ROOT / "profiles" / "sdk-anthropic-messages.toml")
+    result = run(["sse-framing/bom[anthropic-messages*"], sut=profile, keep_timelines=False)
+    assert len(result.results) == 4
+    for r in result.results:
+        found = [f for f in r.failing() if f.check == "front-door-grammar"]
+        if not loses:  # an SDK that strips the BOM gives message_start: nothing to report
+            assert not found, (r.case_id, found)
+            continue
+        assert found, (r.case_id, r.findings)
+        assert "message_start" in found[0].message

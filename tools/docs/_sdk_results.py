@@ -64,10 +64,13 @@ CAUSES: dict[str, tuple[tuple[str, str], ...]] = {
         ),
     ),
     "sdk-anthropic-messages": (
-        # (its BOM bug, the unnamed message_start skipped, costs this wrapper nothing a check sees: it
-        # reads the raw events, and message_delta repeats the input tokens; its 4 sse-framing/bom cases
-        # on Anthropic PASS. A client of its MessageStream accumulates nothing then: tests/dialects)
         ("sse-framing/unterminated*", "message_stop never dispatched; " + _NO_TERMINATOR),
+        (
+            "sse-framing/bom*",
+            "the SDK's SSE decoder keeps a leading BOM in the first field name ('\\ufeffevent' is not "
+            "'event', anthropic 2.17 _streaming.py:429), so message_start has no event name and is skipped "
+            "(_streaming.py:98): its user never gets the message id, the model or message_start's usage",
+        ),
     ),
 }
 """Measured root causes of SDK failures, by profile and case-id glob: the expectation's reason."""
