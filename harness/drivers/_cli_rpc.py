@@ -27,13 +27,17 @@ def prompt_line(message: str, request: Mapping[str, Any] | None = None) -> bytes
     return dumps_compact(obj).encode() + b"\n"
 
 
-def cli_unsupported(turns: Sequence[Any], cli_input: str) -> str:
+def cli_unsupported(turns: Sequence[Any], cli_input: str, continues: bool = False) -> str:
     """Why a CLI taking its conversation by ``cli_input`` cannot run a case of ``turns`` ("" when it
-    can): a prompt on the command line carries one user message and no request fields."""
+    can): a prompt on the command line carries one user message and no request fields; a CLI that
+    ``continues`` (profile ``continue``) takes each later user message in a run of its own."""
     if cli_input == "rpc":
         return ""
-    if any(t.user is not None for t in turns[1:]):
-        return 'the case continues with another user message: the CLI takes one prompt (input = "argv")'
+    if any(t.user is not None for t in turns[1:]) and not continues:
+        return (
+            'the case continues with another user message: the CLI takes one prompt (input = "argv"; '
+            'a profile\'s continue = ["-c"] says how it goes on with its session)'
+        )
     if any(t.request for t in turns):
         return (
             "the case adds request fields (response_format, tool_choice): "

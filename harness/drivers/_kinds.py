@@ -56,6 +56,9 @@ class Kind:
     second_instance: bool = False
     """thinkwire can start a second instance, with an upstream of its own, for the cases that need the
     SUT to themselves (``--concurrency``)."""
+    shows_tool_calls: bool = True
+    """Its client sees the tool calls (False: a plain-text CLI prints reasoning and answer only, so the
+    calls it makes are judged upstream and never compared on the client's side)."""
     file_placeholders: tuple[str, ...] = RUN
     """The placeholders its profile's ``files`` may use (those written per case know the case)."""
 

@@ -165,10 +165,10 @@ def stop_all() -> None:
 
 
 class Process:
-    """One SUT process: its own session and process group, stdout/stderr to files (or stdout to a
-    pipe; stdin a pipe or nothing), ``THINKWIRE_RUN_ID``/``THINKWIRE_SUT_ID`` in its environment, and
-    ``owned`` dirs removed when it stops (or when it cannot be started: then OSError is raised as
-    usual).
+    """One SUT process: its own session and process group, stdout/stderr to files (or either to a
+    pipe, whose reader keeps stderr in the log with ``log_stderr``; stdin a pipe or nothing),
+    ``THINKWIRE_RUN_ID``/``THINKWIRE_SUT_ID`` in its environment, and ``owned`` dirs removed when it
+    stops (or when it cannot be started: then OSError is raised as usual).
 
     The tree is snapshotted before the group is signalled, and every process whose environment carries this
     SUT's marker ``THINKWIRE_SUT_ID`` is killed after it; that catches a ``setsid`` and a double fork. A
@@ -184,6 +184,7 @@ class Process:
         log_dir: Path,
         stdout_pipe: bool = False,
         stdin_pipe: bool = False,
+        stderr_pipe: bool = False,
         owned: Sequence[Path] = (),
     ) -> None:
         self.owned = tuple(owned)
@@ -199,7 +200,7 @@ class Process:
                 cwd=cwd,
                 stdin=subprocess.PIPE if stdin_pipe else subprocess.DEVNULL,
                 stdout=subprocess.PIPE if stdout_pipe else self._stdout,
-                stderr=self._stderr,
+                stderr=subprocess.PIPE if stderr_pipe else self._stderr,
                 start_new_session=True,
             )
         except Exception:  # it could not start: nothing of it is left
@@ -219,6 +220,11 @@ class Process:
 
     def alive(self) -> bool:
         return self.popen.poll() is None
+
+    def log_stderr(self, data: bytes) -> None:
+        """Keep what the caller read from a stderr pipe in the stderr log (``stderr_tail`` reads it)."""
+        if not self._stderr.closed:
+            self._stderr.write(data)
 
     def stderr_tail(self, limit: int = 2000) -> str:
         if not self._stderr.closed:
@@ -264,7 +270,7 @@ class Process:
 
     def _close(self) -> None:
         popen = getattr(self, "popen", None)
-        pipes = (getattr(popen, "stdout", None), getattr(popen, "stdin", None))
+        pipes = [getattr(popen, name, None) for name in ("stdout", "stdin", "stderr")]
         for f in (getattr(self, "_stderr", None), self._stdout, *pipes):
             if f is not None:
                 with contextlib.suppress(OSError):  # (a broken stdin pipe to a dead process)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
 from harness.dialects import CarrierSpec, Provider, Reading, get_dialect, provider_names, provider_of
+from harness.drivers._cli_text import PLAIN_TEXT, REASONING_FROM
 from harness.drivers._files import load_files
 from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
 from harness.drivers._shaping import RequestShape, parse_request_table
@@ -117,7 +118,7 @@ _FIELDS: dict[str, Field] = {
     "ready": Field(str),
     "ready_timeout": Field((int, float), want=_SECONDS, rule=_positive),
     "timeout": Field((int, float), want=_SECONDS, rule=_positive),
-    "front_door": Field(str, rule=one_of("dialect", _dialect_names)),
+    "front_door": Field(str, rule=one_of("front door", lambda: [*_dialect_names(), PLAIN_TEXT])),
     "front_variant": Field(str),
     "path": Field(str),
     "models": Field(dict, items=_SCALARS, items_want="a string", rule=_model_templates),
@@ -148,6 +149,12 @@ _FIELDS: dict[str, Field] = {
     "providers": Field(list, items=str, rule=one_of("provider", provider_names)),
     "scenarios": Field(list, items=str),
     "input": Field(str, hint='e.g. input = "rpc"', rule=one_of("CLI input", lambda: CLI_INPUTS)),
+    "continue": Field(list, items=str, hint='e.g. continue = ["-c"]'),
+    "reasoning_from": Field(
+        str, hint='e.g. reasoning_from = "stderr"', rule=one_of("reasoning source", lambda: REASONING_FROM)
+    ),
+    "reasoning_start": Field(str),
+    "reasoning_end": Field(str),
 }
 
 
@@ -218,11 +225,16 @@ class SUTProfile:
     origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
     input: str = "argv"  # cli: "argv" (one prompt in the command) or "rpc" (pi RPC-mode JSONL on stdin)
+    continue_words: tuple[str, ...] = ()  # cli ``continue``: words that make the CLI go on with its session
+    reasoning_from: str = ""  # a plain-text cli: where it prints reasoning ("stderr" or "stdout")
+    reasoning_markers: tuple[str, str] = ("", "")  # around the reasoning it prints on stdout
 
     @property
     def caps(self) -> Kind:
-        """What the SUT can do: its kind's capability record (ask it; never compare ``kind``)."""
-        return KIND_TABLE[self.kind]
+        """What the SUT can do: its kind's capability record (ask it; never compare ``kind``), less
+        what its front door cannot show (a plain-text CLI prints no tool calls)."""
+        kind = KIND_TABLE[self.kind]
+        return replace(kind, shows_tool_calls=False) if self.front_door == PLAIN_TEXT else kind
 
     def run_values(self, **values: str) -> dict[str, str]:
         """The run-wide placeholder values (``_templates.RUN``), with ``values`` added."""
@@ -348,6 +360,9 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
         input=_cli_input(data, kind, front, err),
+        continue_words=_continue(data, kind, err),
+        reasoning_from=_reasoning_from(data, front, err),
+        reasoning_markers=(str(data.get("reasoning_start", "")), str(data.get("reasoning_end", ""))),
     )
 
 
@@ -377,11 +392,47 @@ def _cli_input(data: Mapping[str, Any], kind: Kind, front: str, err: Err) -> str
     return value
 
 
+def _continue(data: Mapping[str, Any], kind: Kind, err: Err) -> tuple[str, ...]:
+    """A CLI's ``continue`` words: a later user message runs the command again with them (argv input)."""
+    words = tuple(str(w) for w in data.get("continue", ()))
+    if words and not kind.prompted:
+        raise err("continue", f"only a cli profile continues with words of its own (this is {data['kind']})")
+    if words and data.get("input", "argv") != "argv":
+        raise err("continue", "an rpc CLI takes its next prompt on stdin: continue is for input = \"argv\"")
+    if "continue" in data and not words:
+        raise err("continue", "no words given", 'e.g. continue = ["-c"], or leave the key out')
+    return words
+
+
+def _reasoning_from(data: Mapping[str, Any], front: str, err: Err) -> str:
+    """Where a plain-text CLI prints its reasoning; stdout needs both markers around it."""
+    where = str(data.get("reasoning_from", ""))
+    if front != PLAIN_TEXT:
+        for key in ("reasoning_from", "reasoning_start", "reasoning_end"):
+            if key in data:
+                raise err(key, f'only a plain-text front door reads reasoning this way (this is {front})',
+                          f'front_door = "{PLAIN_TEXT}"')  # fmt: skip
+        return ""
+    if not where:
+        hint = 'reasoning_from = "stderr", or "stdout" with reasoning_start and reasoning_end'
+        raise err("reasoning_from", "a plain-text CLI must say where it prints its reasoning", hint)
+    if where == "stdout":
+        for key in ("reasoning_start", "reasoning_end"):
+            if not data.get(key):
+                hint = 'e.g. reasoning_start = "Thinking...\\n", reasoning_end = "...done thinking.\\n"'
+                raise err(key, "reasoning on stdout needs the markers the CLI prints around it", hint)
+    elif "reasoning_start" in data or "reasoning_end" in data:
+        raise err("reasoning_start", "markers are for reasoning on stdout", 'reasoning_from = "stdout"')
+    return where
+
+
 def _default_front_variant(front: str) -> str:
     """The variant thinkwire's client asks in when the profile names none: ``reasoning`` where the front
     door has it (OpenAI chat), else the front door's own default (Anthropic's ``thinking``, pi's ``v2``)."""
     from harness.dialects import get_dialect
 
+    if front == PLAIN_TEXT:
+        return ""
     d = get_dialect(front)
     return "reasoning" if "reasoning" in d.variants else d.default_variant
 
@@ -396,8 +447,10 @@ def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
     """The front door's variant is one of its variants."""
     from harness.dialects import get_dialect
 
+    if front == PLAIN_TEXT and not KIND_TABLE[data["kind"]].prompted:
+        raise err("front_door", f"only a cli prints plain text (this is {data['kind']})", "kind = \"cli\"")
     if "front_variant" in data:
-        variants = list(get_dialect(front).variants)
+        variants = list(get_dialect(front).variants) if front != PLAIN_TEXT else []
         if data["front_variant"] not in variants:
             raise err(
                 "front_variant",
@@ -457,7 +510,7 @@ def echo_pin(profile: SUTProfile) -> str:
 def reading(profile: SUTProfile) -> Reading:
     """How the front door's observer reads the SUT's reasoning, from the profile: its text carriers,
     its declared ones, and whether inline tags count (only where the door's dialect offers a choice)."""
-    choice = get_dialect(profile.front_door).multi_carrier
+    choice = profile.front_door != PLAIN_TEXT and get_dialect(profile.front_door).multi_carrier
     return Reading(
         reasoning_fields=profile.reasoning_fields,
         inline_think=profile.inline_think and choice,

@@ -81,7 +81,7 @@ def _differences(view: CaseView, t: TurnView) -> list[_Difference]:
         out.append(_Difference(f"turn {t.turn} text", text, _short(t.expected_text), _short(t.text), cited))
     want = [(c.name, c.arguments) for c in t.expected.tool_calls]
     got = [(c.name, c.arguments) for c in t.tool_calls]
-    if want != got and _norm(want) != _norm(got):
+    if view.caps.shows_tool_calls and want != got and _norm(want) != _norm(got):
         calls = f"turn {t.turn}: tool calls differ"
         cited = view.cite(t.writes_of("tool"), t.events_of(ToolCallDelta))
         out.append(_Difference(f"turn {t.turn} tool calls", calls, str(want), str(got), cited))
@@ -246,7 +246,8 @@ def utf8_integrity(view: CaseView) -> Finding:
     return Finding("utf8-integrity", Verdict.PASS)
 
 
-def _kinds(blocks: tuple[object, ...]) -> list[str]:
+def _kinds(blocks: tuple[object, ...], calls: bool = True) -> list[str]:
+    """The order of a message's block kinds; ``calls``: tool calls count (the client can see them)."""
     out: list[str] = []
     for b in blocks:
         if isinstance(b, ReasoningBlock):
@@ -257,7 +258,7 @@ def _kinds(blocks: tuple[object, ...]) -> list[str]:
             if not b.text:
                 continue
             k = "text"
-        elif isinstance(b, ToolCallBlock):
+        elif isinstance(b, ToolCallBlock) and calls:
             k = "tool_call"
         else:
             continue
@@ -279,8 +280,8 @@ def ordering(view: CaseView) -> Finding:
     if not turns:
         return na("ordering", "no turn with reasoning delivered to judge")
     for t in turns:
-        want = _kinds(t.expected.content)
-        got = _kinds(t.delivered.content)
+        want = _kinds(t.expected.content, view.caps.shows_tool_calls)
+        got = _kinds(t.delivered.content, view.caps.shows_tool_calls)
         if len(want) < 2:
             continue
         if got != want:

@@ -96,7 +96,8 @@ def passback(view: CaseView) -> Finding:
     # A continuation answers the tool calls of the turn before it. When none of them reached the
     # client, the SUT had nothing to pass back: the request was thinkwire's own continuation (the
     # tool results of calls the client never saw), and its acceptance proves nothing.
-    carried = [t for t in reached if _calls_reached_the_client(view.turns[t.turn - 1])]
+    # A prompted SUT (a CLI agent) makes its tool continuations itself: each is its own, seen or not.
+    carried = [t for t in reached if view.caps.prompted or _calls_reached_the_client(view.turns[t.turn - 1])]
     if not carried:
         hidden = [t.turn - 1 for t in reached if view.turns[t.turn - 1].expected.tool_calls]
         return na("passback", _nothing_carried(hidden))

@@ -133,7 +133,7 @@ def _turn_evidence(view: CaseView) -> list[Finding]:
                     evidence=(view.index_of(mode),),
                 )
             ]
-        if t.reached and not t.observed and not t.cancelled:
+        if t.reached and not t.observed and not t.cancelled and _shows(view, t):
             return [_unobserved(view, t)]
     return []
 
@@ -154,6 +154,14 @@ def _not_judged(view: CaseView, findings: list[Finding]) -> list[Finding]:
                 )
             ]
     return []
+
+
+def _shows(view: CaseView, t: TurnView) -> bool:
+    """The turn's answer has something its client can see: reasoning or text, or tool calls where the
+    front door shows them (a plain-text CLI's tool-call turn with no text shows nothing, rightly)."""
+    if view.caps.shows_tool_calls or t.expected_reasoning or t.expected_text:
+        return True
+    return not t.expected.tool_calls
 
 
 def _unobserved(view: CaseView, t: TurnView) -> Finding:

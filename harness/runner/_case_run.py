@@ -191,7 +191,8 @@ def unsupported_reason(case: Case, profile: SUTProfile) -> str:
         return f"the SUT does not claim {case.dialect}:{case.variant}"
     if not case.scenario.for_kind(profile.kind):
         return f"scenario does not apply to {profile.kind} SUTs"
-    if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input)):
+    continues = bool(profile.continue_words)
+    if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input, continues)):
         return why
     if case.scenario.client_read_timeout is not None and not profile.stream_keepalive:
         return (
