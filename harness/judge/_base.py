@@ -32,6 +32,9 @@ class Check:
     axis: Axis
     description: str
     fn: Callable[[CaseView], Finding]
+    premise: bool = False
+    """It judges the form the case is about (reasoning as the premise makes the upstream send it):
+    without the premise it has nothing true to say, and its failures are shown, not counted."""
 
     def __call__(self, view: CaseView) -> Finding:
         return self.fn(view)
@@ -63,10 +66,10 @@ def pair_checks() -> list[PairCheck]:
 
 
 def check(
-    name: str, description: str, axis: Axis = Axis.STREAM
+    name: str, description: str, axis: Axis = Axis.STREAM, *, premise: bool = False
 ) -> Callable[[Callable[[CaseView], Finding]], Check]:
     def deco(fn: Callable[[CaseView], Finding]) -> Check:
-        c = Check(name, axis, description, fn)
+        c = Check(name, axis, description, fn, premise)
         CHECKS.add(name, c)
         return c
 

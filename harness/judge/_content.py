@@ -64,10 +64,12 @@ def _differences(view: CaseView, t: TurnView) -> list[_Difference]:
     (unless the reasoning moved into it: channel-separation's), tool calls."""
     out: list[_Difference] = []
     rf, tf = t.reasoning_fate, t.text_fate
-    if rf == "dropped":
+    # Reasoning the upstream withheld because the request did not ask for it is not delivery's: the
+    # premise says who did not ask (request-contract for a gateway whose client asked).
+    unsent = t.mode is not None and t.mode.info.get("reasoning") is False
+    unsent = unsent and any(e.turn == t.turn for e in view.of("upstream", "withheld"))
+    if rf == "dropped" and not unsent:
         why = "reasoning never reached the client"
-        if t.mode is not None and t.mode.info.get("reasoning") is False:
-            why += " (the upstream sent none: did the SUT ask for it?)"
         cited = view.cite(t.writes_of("reasoning"), t.events_of(End, StreamError))
         what, msg = f"turn {t.turn} reasoning", f"turn {t.turn}: {why}"
         out.append(_Difference(what, msg, _short(t.expected_reasoning), "(no reasoning)", cited))
@@ -100,7 +102,11 @@ def _norm(calls: list[tuple[str, str]]) -> list[tuple[str, object]]:
     return out
 
 
-@check("no-duplication", "Reasoning and text each arrive exactly once (no replay of *.done repeats).")
+@check(
+    "no-duplication",
+    "Reasoning and text each arrive exactly once (no replay of *.done repeats).",
+    premise=True,
+)
 def no_duplication(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
@@ -146,6 +152,7 @@ _DELTA = {"reasoning": ReasoningDelta, "answer": TextDelta}
     "channel-separation",
     "Reasoning never appears in the public answer, the answer never in reasoning (only a leading <think> "
     "tag is reasoning), and redacted thinking data in neither.",
+    premise=True,
 )
 def channel_separation(view: CaseView) -> Finding:
     turns = judged_turns(view)
@@ -226,7 +233,7 @@ def _answer_in(answer: str, reasoning: str) -> bool:
     return bool(probe) and probe in reasoning
 
 
-@check("utf8-integrity", "Multi-byte UTF-8 split across chunks arrives intact (no U+FFFD).")
+@check("utf8-integrity", "Multi-byte UTF-8 split across chunks arrives intact (no U+FFFD).", premise=True)
 def utf8_integrity(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
@@ -273,7 +280,9 @@ def _firsts(entries: list[Entry]) -> list[Entry]:
 
 
 @check(
-    "ordering", "Reasoning precedes the answer and tool calls of the same message; interleaving is preserved."
+    "ordering",
+    "Reasoning precedes the answer and tool calls of the same message; interleaving is preserved.",
+    premise=True,
 )
 def ordering(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.reasoning_fate in ("ok", "none")]

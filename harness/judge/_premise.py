@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from harness.judge import CaseView
+from harness.judge import CHECKS, CaseView, Check
 from harness.timeline import Entry
 from harness.verdict import Axis, Finding, Verdict
 
@@ -56,8 +56,9 @@ def premise_findings(view: CaseView, findings: list[Finding]) -> list[Finding]:
     The mock records a ``withheld`` entry from the request-forms table. A SUT that received thinkwire's own
     provider request through its front door, where the client asked for reasoning, and did not ask the
     upstream for the form gets a FAIL of the request-contract kind. A SUT that makes its own upstream
-    requests, a wrapper, a CLI or an adapter, and never asked is judged UNSUPPORTED with that reason, its
-    other failing findings kept as INFO.
+    requests, a wrapper, a CLI or an adapter, and never asked is judged UNSUPPORTED with that reason for
+    the checks that judge the form (``Check.premise``): their failures stay as INFO. Every other check
+    still judges (an error, a cancellation, a passback the provider rejected for another reason).
     """
     framing = _unplayed(view)
     if framing is not None:
@@ -89,21 +90,34 @@ def premise_findings(view: CaseView, findings: list[Finding]) -> list[Finding]:
     return _not_applicable(view, findings, e, why, expected, "the SUT never asked for it")
 
 
+def needs_premise(name: str) -> bool:
+    """The finding ``name`` judges the form the case is about: a check that says so, or the evidence
+    weighed of what such checks could see. A provider's rejection (passback, request-contract), an
+    error, a cancellation, the cleanup never do."""
+    if name == "evidence":
+        return True
+    found = CHECKS.get(name) if name in CHECKS else None
+    return isinstance(found, Check) and found.premise
+
+
 def _not_applicable(
     view: CaseView, findings: list[Finding], e: Entry, why: str, expected: str, actual: str
 ) -> list[Finding]:
-    """UNSUPPORTED, saying why; the checks' failing findings stay, as INFO (the premise is absent)."""
+    """UNSUPPORTED for the checks that need the premise, saying why: their failing findings stay, as
+    INFO; the other checks' findings stand as they are (a failure among them fails the case)."""
     kept = [
         replace(f, verdict=Verdict.INFO, message=f"(premise absent) {f.message}")
-        if f.failed and f.axis == Axis.STREAM
+        if f.failed and f.axis == Axis.STREAM and needs_premise(f.check)
         else f
         for f in findings
     ]
+    judged = sorted({f.check for f in findings if f.axis == Axis.STREAM and not needs_premise(f.check)})
+    still = f"; judged without it: {', '.join(judged)}" if judged else ""
     return [
         Finding(
             "premise",
             Verdict.UNSUPPORTED,
-            message=f"not applicable: {why}",
+            message=f"not applicable: {why}{still}",
             expected=expected,
             actual=actual,
             evidence=(view.index_of(e),),

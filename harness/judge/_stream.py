@@ -17,6 +17,7 @@ __all__: list[str] = []
     "incremental",
     "Reasoning reaches the client while the upstream is still streaming it: every "
     "gate (the upstream withholding the next frame until the client saw the previous delta) opens.",
+    premise=True,
 )
 def incremental(view: CaseView) -> Finding:
     if not view.case.stream:
@@ -163,7 +164,11 @@ def usage(view: CaseView) -> Finding:
 
 
 # A timing figure never decides a verdict.
-@check("timing", "Informational: time to first reasoning and text token, client reads vs upstream writes.")
+@check(
+    "timing",
+    "Informational: time to first reasoning and text token, client reads vs upstream writes.",
+    premise=True,
+)
 def timing(view: CaseView) -> Finding:
     """Milliseconds since the case's first request: the first reasoning and the first text the client
     saw, and the end of its last turn (the first End is only turn 0's: a tool-call turn ends before

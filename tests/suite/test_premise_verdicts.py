@@ -48,21 +48,38 @@ def test_a_gateway_that_did_not_forward_the_request_fails_request_contract() -> 
     assert "(reasoning_split)" in got[1].message
 
 
-def test_a_wrapper_that_never_asked_is_unsupported_and_nothing_fails() -> None:
+UNGATED = Finding("incremental", Verdict.FAIL, message="turn 0: a scripted gate was never reached")
+REJECTED = Finding("passback", Verdict.FAIL, message="turn 1: the strict upstream (openai) rejected it")
+HIDDEN = Finding("error-propagation", Verdict.FAIL, message="turn 0: the client saw a clean end")
+
+
+def test_a_wrapper_that_never_asked_is_unsupported_for_the_checks_that_need_the_form() -> None:
     case = _case("wire-variants/reasoning-then-answer[openai-chat:minimax-details/frames]")
-    got = premise_findings(build_view(case, _timeline(url=None, withheld=True), KIND_TABLE["python"]), [LOST])
+    view = build_view(case, _timeline(url=None, withheld=True), KIND_TABLE["python"])
+    got = premise_findings(view, [UNGATED])
     assert [f.verdict for f in got] == [Verdict.UNSUPPORTED, Verdict.INFO]
     assert got[0].message.startswith("not applicable: turn 0: the SUT did not ask the upstream for")
-    assert got[1].message == "(premise absent) reasoning never reached the client"
+    assert got[1].message == "(premise absent) turn 0: a scripted gate was never reached"
+
+
+def test_an_absent_premise_never_hides_a_rejection_or_an_error() -> None:
+    # a provider's 400 on passback and a swallowed error need no summary: they stand as FAILs (issue 46)
+    case = _case("wire-variants/reasoning-then-answer[openai-chat:minimax-details/frames]")
+    view = build_view(case, _timeline(url=None, withheld=True), KIND_TABLE["python"])
+    got = premise_findings(view, [UNGATED, REJECTED, HIDDEN])
+    assert got[0].verdict == Verdict.UNSUPPORTED
+    assert "judged without it: error-propagation, passback" in got[0].message
+    assert got[2:] == [REJECTED, HIDDEN]
 
 
 def test_a_perturbation_the_framing_cannot_carry_is_unsupported() -> None:
     case = _case("sse-framing/bom[gemini:thought/frames/bom]")
     view = build_view(case, _timeline(url="http://x", withheld=False, perturbed=False), KIND_TABLE["gateway"])
-    got = premise_findings(view, [LOST])
+    got = premise_findings(view, [UNGATED, LOST])
     assert got[0].verdict == Verdict.UNSUPPORTED
     assert "json-array stream, which the perturbation bom does not act on" in got[0].message
     assert got[1].verdict == Verdict.INFO
+    assert got[2] is LOST  # reasoning lost on an unperturbed stream is lost all the same
 
 
 def test_with_its_premise_a_case_keeps_its_findings() -> None:
