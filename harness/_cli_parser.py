@@ -119,6 +119,7 @@ def _add_run_parser(sub: Any) -> None:
         "the built-in reference gateway to test (openai-chat, anthropic-messages, openai-responses)",
     )
     run.add_argument("--ready", metavar="URL", help="readiness URL (with --sut-cmd); default {url}/health")
+    _add_upstream_flags(run)
     _add_claim_flags(run)
     run.add_argument(
         "--fault",
@@ -184,6 +185,19 @@ def _add_promote_parser(sub: Any) -> None:
         help="your scenarios directory (run it with --scenarios-dir DIR); required outside a checkout",
     )  # fmt: skip
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
+
+
+def _add_upstream_flags(p: argparse.ArgumentParser) -> None:
+    """Where the mock upstream listens and the URL the SUT is told (a gateway already running)."""
+    p.add_argument(
+        "--upstream-listen", metavar="HOST:PORT",
+        help="bind the mock upstream here (e.g. 127.0.0.1:18080; 0.0.0.0:18080 for a container) for a SUT "
+        "configured with that address; every case is served there, told apart by its routing token",
+    )
+    p.add_argument(
+        "--upstream-url", metavar="URL",
+        help="with --upstream-listen: the URL the SUT is told ({upstream}; default http://HOST:PORT)",
+    )  # fmt: skip
 
 
 def _add_claim_flags(run: argparse.ArgumentParser) -> None:

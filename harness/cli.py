@@ -179,6 +179,8 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         providers=args.providers,
         shard=args.shard,
         durations=args.durations,
+        upstream_listen=args.upstream_listen,
+        upstream_url=args.upstream_url,
     )
 
 
@@ -212,9 +214,10 @@ def _run_until_signal(
     from harness.runner import RunInterrupted, RunResult, run
 
     result: RunResult | None = None
-    with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
+    with run_scope(), contextlib.ExitStack() as mock:  # run_scope: a marker in every SUT's environment,
+        upstream, options = _fixed_upstream(options, mock)  # what still carries it is stopped at the end
         try:
-            result = run(cases, options, progress=Progress(quiet=quiet))
+            result = run(cases, options, progress=Progress(quiet=quiet), upstream=upstream)
         except RunInterrupted as exc:
             result = exc.result
             stop.signum = stop.signum or signal.SIGINT  # (a KeyboardInterrupt from outside our handler)
@@ -228,6 +231,23 @@ def _run_until_signal(
     if stop.signum and result is not None:
         result.interrupted = stop.name
     return result
+
+
+def _fixed_upstream(options: RunOptions, stack: contextlib.ExitStack) -> tuple[Any, RunOptions]:
+    """The mock upstream at ``--upstream-listen`` (or the profile's ``upstream_listen``), started now,
+    before any SUT, and said in one line: where it listens and the URL the SUT is told; (None,
+    ``options``) when the run picks a free port itself. A port that cannot be bound is a FlagError."""
+    from harness.runner._run import fixed_upstream
+
+    upstream, options = fixed_upstream(options, options.resolve().profile, stack)
+    if upstream is not None:
+        address = options.address(options.resolve().profile)
+        assert address is not None
+        print(
+            f"thinkwire: mock upstream listening on {address.listen}; the SUT is told {address.url}",
+            file=sys.stderr,
+        )
+    return upstream, options
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

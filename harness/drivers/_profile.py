@@ -97,6 +97,17 @@ def _model_templates(key: str, value: Any) -> None:
             ) from None
 
 
+def _listen(key: str, value: Any) -> None:
+    host, colon, port = value.rpartition(":")
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise Invalid(f"expected HOST:PORT with a port 0-65535, got {value!r}")
+
+
+def _http_url(key: str, value: Any) -> None:
+    if not value.startswith(("http://", "https://")):
+        raise Invalid(f"expected an http:// or https:// URL, got {value!r}")
+
+
 def _dialect_names() -> list[str]:
     from harness.dialects import dialect_names
 
@@ -148,6 +159,8 @@ _FIELDS: dict[str, Field] = {
     "providers": Field(list, items=str, rule=one_of("provider", provider_names)),
     "scenarios": Field(list, items=str),
     "input": Field(str, hint='e.g. input = "rpc"', rule=one_of("CLI input", lambda: CLI_INPUTS)),
+    "upstream_listen": Field(str, hint='e.g. upstream_listen = "127.0.0.1:18080"', rule=_listen),
+    "upstream_url": Field(str, hint='e.g. upstream_url = "http://127.0.0.1:18080"', rule=_http_url),
 }
 
 
@@ -218,6 +231,10 @@ class SUTProfile:
     origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
     input: str = "argv"  # cli: "argv" (one prompt in the command) or "rpc" (pi RPC-mode JSONL on stdin)
+    # The mock upstream's fixed address (HOST:PORT) for a SUT configured with it, and the URL the SUT is
+    # told ({upstream}; default http://HOST:PORT); None: a free port on 127.0.0.1 (--upstream-listen).
+    upstream_listen: str | None = None
+    upstream_url: str | None = None
 
     @property
     def caps(self) -> Kind:
@@ -348,6 +365,8 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
         input=_cli_input(data, kind, front, err),
+        upstream_listen=data.get("upstream_listen"),
+        upstream_url=data.get("upstream_url"),
     )
 
 

@@ -42,6 +42,7 @@ from harness.runner._case_run import (
     unsupported_reason,
 )
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
+from harness.runner._listen import listen_upstream
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
 from harness.runner._preflight import canary_case, check_sut
 from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
@@ -108,14 +109,31 @@ def run(
     globs = [c for c in cases or () if isinstance(c, str)]
     if cases is None or len(globs) == len(cases):  # (the CLI passes Case objects: it adds these itself)
         left_out.update(corpus_left_out(globs))
-    case_list, info = sharded(claimed, opts, sut)
-    try:
-        result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
-    except RunInterrupted as stopped:
-        _describe(stopped.result, left_out, info, sut)
-        raise
+    with contextlib.ExitStack() as stack:
+        if upstream is None and claimed:
+            upstream, opts = fixed_upstream(opts, sut.profile, stack)
+        case_list, info = sharded(claimed, opts, sut)
+        try:
+            result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
+        except RunInterrupted as stopped:
+            _describe(stopped.result, left_out, info, sut)
+            raise
     _describe(result, left_out, info, sut)
     return result
+
+
+def fixed_upstream(
+    opts: RunOptions, profile: SUTProfile, stack: contextlib.ExitStack
+) -> tuple[Any, RunOptions]:
+    """The mock upstream at the address the options (or the profile) fix, started and stopped with
+    ``stack``, and the options naming the address it got (port 0: the one picked); (None, ``opts``)
+    when no address is fixed (``_run_cases`` then starts one on a free port)."""
+    address = opts.address(profile)
+    if address is None:
+        return None, opts
+    up, address = listen_upstream(address)
+    stack.callback(up.stop)
+    return up, opts.bound(address)
 
 
 def _describe(result: RunResult, left_out: dict[str, int], info: dict[str, Any], sut: ResolvedSUT) -> None:
