@@ -235,6 +235,7 @@ def _add_init_parser(sub: Any) -> None:
         help="dialect the SUT speaks (with --sut-cmd/--sut-url)",
     )  # fmt: skip
     init.add_argument("--ready", metavar="URL", help="readiness URL (with --sut-cmd); default {url}/health")
+    _add_upstream_flags(init)
     init.add_argument("--out", metavar="FILE", help="write the draft profile here (default: print it)")
 
 

@@ -39,20 +39,28 @@ def _use_corpus(args: argparse.Namespace) -> None:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from harness.runner import command_profile, draft_profile, resolve_sut, url_profile
+    """A discovery run after ``run``'s preflight (a SUT that cannot be tested: one line, exit 2), the
+    draft profile, and the command that runs it."""
+    from harness.runner import RunOptions, command_profile, draft_profile, resolve_sut, url_profile
 
+    options = RunOptions(upstream_listen=args.upstream_listen, upstream_url=args.upstream_url)
     if args.sut_cmd:
         sut = command_profile(args.sut_cmd, args.front_door, args.ready)
     elif args.sut_url:
         sut = url_profile(args.sut_url, args.front_door)
     else:
         sut = resolve_sut(args.sut)
+    options.address(sut)  # (refused before anything starts: --upstream-url without --upstream-listen)
+    given = {"upstream_listen": args.upstream_listen, "upstream_url": args.upstream_url}
+    upstream = {k: v for k, v in given.items() if v}
     with _Signals() as stop:
-        probes = _probe_until_signal(sut, stop)
+        probes = _probe_until_signal(sut, stop, options)
     if probes is None:
         print(f"thinkwire init: interrupted by {stop.name}; no draft written", file=sys.stderr)
         return 128 + stop.signum
-    draft = draft_profile(sut, probes, Path(args.out).resolve().parent if args.out else None)
+    out = Path(args.out).resolve().parent if args.out else None
+    in_draft = sut.origin is None or sut.origin.form not in ("file", "builtin")
+    draft = draft_profile(sut, probes, out, upstream if in_draft else None)
     probed = [p for p in probes if p.probed]
     unclaimed = [p for p in probed if not p.claimed]
     if args.out:
@@ -66,10 +74,23 @@ def _cmd_init(args: argparse.Namespace) -> int:
         f"{len(probes) - len(probed)} not run (not for this kind of SUT, or no case plays them)",
         file=sys.stderr,
     )
+    print(_next_command(args.out, {} if in_draft else upstream), file=sys.stderr)
     return 0
 
 
-def _probe_until_signal(sut: Any, stop: _Signals) -> Any:
+def _next_command(out: str | None, flags: dict[str, str]) -> str:
+    """What to run once the draft is reviewed (``flags``: the upstream settings the draft cannot hold)."""
+    import shlex
+
+    extra = [x for key, value in flags.items() for x in ("--" + key.replace("_", "-"), value)]
+    if out:
+        return "next: " + shlex.join(["thinkwire", "run", "--sut", out, *extra])
+    return "next: write the draft to a file (thinkwire init ... --out my-sut.toml), review it, then " + (
+        shlex.join(["thinkwire", "run", "--sut", "my-sut.toml", *extra])
+    )
+
+
+def _probe_until_signal(sut: Any, stop: _Signals, options: RunOptions) -> Any:
     """``init``'s discovery run under ``stop``: its probes, or None when SIGINT/SIGTERM ended it (every
     SUT it started is stopped first, as a run's are)."""
     from harness.drivers import run_scope, stop_all
@@ -77,7 +98,7 @@ def _probe_until_signal(sut: Any, stop: _Signals) -> Any:
 
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
-            return probe(sut)
+            return probe(sut, options=options)
         except (RunInterrupted, KeyboardInterrupt):
             stop_all()
             stop.signum = stop.signum or signal.SIGINT
