@@ -11,8 +11,52 @@ from typing import Any
 __all__ = ["build_parser"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose refusal of a flag it does not know names the sub-command's closest flags
+    (``--concurency``: did you mean --concurrency?). Python 3.14's ``suggest_on_error`` does this for
+    sub-command names only, and not on 3.11."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            parser = self._command(parsed)  # (its usage line is the one to show)
+            flags = [
+                flag
+                for action in parser._actions
+                if action.help != argparse.SUPPRESS
+                for flag in action.option_strings
+                if flag.startswith("--")
+            ]
+            parser.error(f"unrecognized arguments: {' '.join(extra)}{_suggest(extra, flags)}")
+        return parsed
+
+    def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the sub-command ``parsed`` names (this one without one)."""
+        command = getattr(parsed, "command", None)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+                chosen: argparse.ArgumentParser = action.choices[command]
+                return chosen
+        return self
+
+
+def _suggest(extra: list[str], flags: list[str]) -> str:
+    """``; did you mean --x?`` for each unknown ``--flag`` (its ``=value`` aside) close to a known one."""
+    import difflib
+
+    said = []
+    for word in extra:
+        name = word.split("=", 1)[0]
+        if not name.startswith("--") or name in flags:
+            continue
+        near = difflib.get_close_matches(name, flags, n=2, cutoff=0.75)
+        if near:
+            said.append(f"{name}: did you mean {' or '.join(near)}?")
+    return "; " + "; ".join(said) if said else ""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="thinkwire",
         description="Conformance test harness for LLM reasoning (thinking) streams.",
     )

@@ -317,8 +317,12 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     result.left_out.update(corpus_left_out(args.cases))  # (run() was handed Case objects: it cannot)
 
     if result.sut_error:
+        from harness.runner._preflight import stderr_tail
+
         detail = next((r.error for r in result.results if r.error), "")
-        print(f"thinkwire: {_explained(args, result.sut_error, detail, 'sut-start.txt')}", file=sys.stderr)
+        tail = "" if args.verbose else stderr_tail(result.sut_stderr)  # (-v prints all of it above)
+        said = _explained(args, result.sut_error, detail, "sut-start.txt")
+        print(f"thinkwire: {said}{tail}", file=sys.stderr)
     if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
         print_failures(result)
         print_summary(result)

@@ -4,8 +4,9 @@ before any SUT starts."""
 
 from __future__ import annotations
 
+import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -26,6 +27,7 @@ __all__ = [
     "build_options",
     "echo_pin",
     "load_profile",
+    "local_paths",
     "parse_profile",
     "reading",
     "substitute",
@@ -290,11 +292,37 @@ def _base(source: str) -> Path:
     return path.parent if path.is_file() else Path.cwd()
 
 
+def local_paths(
+    words: Sequence[str], base: Path, *, existing: bool = False, written: Collection[str] = ()
+) -> tuple[str, ...]:
+    """``words`` of a command with their relative paths made absolute against ``base``: the first word
+    when it has a ``/`` (a program path, as a shell reads it), a word starting with ``./`` or ``../``,
+    and a later word naming a file in ``base`` (``python gw.py``). A word with a placeholder, a flag,
+    an absolute path and a bare program name (``python``) stay as they are.
+
+    ``existing``: only paths that exist in ``base`` (a profile's: a path it does not name there may be
+    a file it writes into ``{tmp}``, ``written``, where the SUT runs, as before)."""
+
+    def local(word: str, first: bool) -> bool:
+        if "{" in word or word.startswith(("/", "-")) or word in written:
+            return False
+        if word.startswith(("./", "../")) or (first and "/" in word):
+            return not existing or (base / word).exists()
+        return not first and (base / word).is_file()
+
+    return tuple(
+        os.path.normpath(base / w) if local(w, n == 0) else w for n, w in enumerate(words)
+    )
+
+
 def load_profile(path: Path) -> SUTProfile:
     data = load_toml(path, ProfileError)
     profile = parse_profile(data, source=str(path))
     object.__setattr__(profile, "origin", SUTOrigin("file", str(path)))
     object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
+    if profile.command:  # relative to the profile, not to {tmp} where the SUT runs
+        words = local_paths(profile.command, path.resolve().parent, existing=True, written=profile.files)
+        object.__setattr__(profile, "command", words)
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
     for key in ("sys_path", "scenarios"):  # relative to the profile

@@ -17,7 +17,7 @@ from harness.catalog import Case, expand_all, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import Driver, SUTProfile
 from harness.runner._options import RunOptions
-from harness.runner._preflight import canary_case
+from harness.runner._preflight import canary_case, stderr_tail
 from harness.runner._rounds import Progress
 from harness.runner._run import fixed_upstream, run
 
@@ -86,7 +86,7 @@ def probe(
             progress=progress, upstream=upstream, drivers=pool,
         )  # fmt: skip
     if result.sut_error and not any(r.timeline for r in result.results):
-        raise PreflightError(f"init: {result.sut_error}")
+        raise PreflightError(f"init: {result.sut_error}{stderr_tail(result.sut_stderr)}")
     by_id = {c.id: c for c in cases}
     out = []
     for r in result.results:
@@ -136,7 +136,7 @@ def preflight(sut: SUTProfile, opts: RunOptions, upstream: Any, pool: dict[str, 
         upstream=upstream, drivers=pool,
     )  # fmt: skip
     if result.sut_error:
-        raise PreflightError(f"init: {result.sut_error}")
+        raise PreflightError(f"init: {result.sut_error}{stderr_tail(result.sut_stderr)}")
 
 
 def _own_paths(case: Case) -> tuple[str, ...]:

@@ -497,7 +497,7 @@ def start_failed(
     """Every case in ``cases`` ERROR at once (the SUT could not be started, tried twice), with the
     stderr tail; ``out.sut_error`` says why in one line. ``n``: the first one's place in the round."""
     why = f"the SUT could not be started (tried twice): {exc}"
-    out.sut_error = why.split("\n", 1)[0]
+    out.sut_error, out.sut_stderr = why.split("\n", 1)[0], exc.stderr
     total = n - 1 + len(cases)
     for m, case in enumerate(cases, n):
         result = new_result(case, profile)
