@@ -258,7 +258,7 @@ def _fixed_upstream(options: RunOptions, stack: contextlib.ExitStack) -> tuple[A
     """The mock upstream at ``--upstream-listen`` (or the profile's ``upstream_listen``), started now,
     before any SUT, and said in one line: where it listens and the URL the SUT is told; (None,
     ``options``) when the run picks a free port itself. A port that cannot be bound is a FlagError."""
-    from harness.runner._run import fixed_upstream
+    from harness.runner import fixed_upstream
 
     upstream, options = fixed_upstream(options, options.resolve().profile, stack)
     if upstream is not None:
@@ -317,7 +317,7 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     result.left_out.update(corpus_left_out(args.cases))  # (run() was handed Case objects: it cannot)
 
     if result.sut_error:
-        from harness.runner._preflight import stderr_tail
+        from harness.runner import stderr_tail
 
         detail = next((r.error for r in result.results if r.error), "")
         tail = "" if args.verbose else stderr_tail(result.sut_stderr)  # (-v prints all of it above)

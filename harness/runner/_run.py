@@ -437,8 +437,8 @@ class _Round:
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
         caps, faults = profile.caps, profile.faults
         declared = bool(getattr(live.driver, "concurrent", False))  # (a python callable's say)
-        aside = None
-        if worth_aside(profile, len(cases), lanes, self.limits):
+        aside = None  # (a SUT configured with the fixed upstream address would call it, not the aside's)
+        if self.opts.upstream_listen is None and worth_aside(profile, len(cases), lanes, self.limits):
             keep = self.opts.keep_timelines
             aside = AsideSUT(profile, self.sut.fn, self.limits, keep, _start_driver, self.state.names)
         run = Lanes(
