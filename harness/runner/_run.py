@@ -81,7 +81,8 @@ def run(
     :class:`RunOptions`; keywords override ``options``). ``sut`` is a profile, a profile path, a URL,
     a built-in name, ``module:callable`` or a Python callable (the reference gateway when None).
 
-    Pass a started ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does,
+    Pass a started ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does
+    (unless ``upstream_listen`` fixes another address: the mock then listens there for this run),
     and a ``drivers`` dict to keep started SUTs alive across runs (the caller stops them).
     ``progress(n, total, result)`` is called after each case.
 
@@ -110,8 +111,9 @@ def run(
     if cases is None or len(globs) == len(cases):  # (the CLI passes Case objects: it adds these itself)
         left_out.update(corpus_left_out(globs))
     with contextlib.ExitStack() as stack:
-        if upstream is None and claimed:
-            upstream, opts = fixed_upstream(opts, sut.profile, stack)
+        address = opts.address(sut.profile)
+        if claimed and address is not None and getattr(upstream, "port", None) != address.port:
+            upstream, opts = fixed_upstream(opts, sut.profile, stack)  # (a given one listens elsewhere)
         case_list, info = sharded(claimed, opts, sut)
         try:
             result = _run_cases(case_list, opts, sut, progress, upstream, drivers)

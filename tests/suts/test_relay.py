@@ -117,3 +117,26 @@ def test_a_relay_that_keeps_its_upstream_open_is_unclean(tmp_path: Path) -> None
         assert judged["cancellation"]["verdict"] == "UNCLEAN", judged["cancellation"]
         assert "kept its upstream connection open" in judged["cancellation"]["message"]
         assert r["cleanup"] == "UNCLEAN"
+
+
+def test_run_given_an_upstream_elsewhere_binds_the_fixed_address(tmp_path: Path) -> None:
+    """The pytest plugin hands ``run()`` its session's mock; with ``upstream_listen`` the run's mock
+    listens at that address instead (never the session's port, which the running relay cannot know)."""
+    from harness.runner import run
+    from harness.runner._sut import url_profile
+    from harness.upstream import MockUpstream
+
+    upstream = free_port()
+    proc, port = start_relay(f"http://127.0.0.1:{upstream}", tmp_path)
+    try:
+        with MockUpstream() as session:
+            result = run(
+                ["timing/*"], sut=url_profile(f"http://127.0.0.1:{port}"), upstream=session,
+                upstream_listen=f"127.0.0.1:{upstream}", expectations=None,
+            )  # fmt: skip
+            assert session.requests == []
+    finally:
+        stop(proc)
+    assert result.results
+    assert all(r.status.value == "OK" and not r.unexpected for r in result.results)
+    assert result.run_info["upstream"]["listen"] == f"127.0.0.1:{upstream}"
