@@ -146,12 +146,19 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _no_match(patterns: Sequence[str] | None) -> str:
+def _no_match(patterns: Sequence[str] | None, known: Sequence[Case] = ()) -> str:
+    """Why ``--cases`` selected nothing; with the ``known`` cases, the ids closest to a mistyped one."""
+    import difflib
     import fnmatch
 
     from harness.catalog import left_out
 
     msg = f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --by-scenario)"
+    ids = sorted({c.id for c in known} | {c.scenario.id for c in known})
+    for pattern in patterns or ():
+        near = difflib.get_close_matches(pattern, ids, n=2, cutoff=0.8)
+        if near:
+            msg += f"; {pattern}: did you mean {' or '.join(near)}?"
     gone = left_out()
     if gone and any(fnmatch.fnmatch(i, p.split("[")[0]) for p in patterns or ["*"] for i in gone.ids):
         msg += f"; the corpus cases are left out: {gone.reason}"
@@ -213,9 +220,10 @@ def _check_run_args(args: argparse.Namespace) -> tuple[RunOptions, list[Case]]:
 
     options = _run_options(args)
     profile = options.resolve().profile  # raises ProfileError naming the file and field, FlagError the flag
-    cases = load_cases(args.cases, scenarios=[*options.scenarios, *profile.scenarios])
+    scenarios = [*options.scenarios, *profile.scenarios]
+    cases = load_cases(args.cases, scenarios=scenarios)
     if not cases:
-        raise FlagError(_no_match(args.cases))
+        raise FlagError(_no_match(args.cases, load_cases(scenarios=scenarios)))
     if args.report:
         _check_output("--report", Path(args.report), directory=True)
     if args.junit:
@@ -422,7 +430,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     ran.cases = [args.case]
     options, cases = _check_run_args(ran)
     if len(cases) != 1:
-        raise FlagError(f"show: {args.case!r} matches {len(cases)} cases; name one (thinkwire list)")
+        shown = ", ".join(c.id for c in cases[:4]) + (", ..." if len(cases) > 4 else "")
+        raise FlagError(f"show: {args.case!r} matches {len(cases)} cases; name one: {shown}")
     with _Signals() as stop:
         result = _run_until_signal(cases, options, True, stop)
     if result is None or not result.results:
