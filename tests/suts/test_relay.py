@@ -96,16 +96,28 @@ def test_a_running_relay_gets_the_verdicts_thinkwire_gives_it_started(
     assert f"--upstream-listen 127.0.0.1:{upstream}" in cancel["reproduce"]
 
 
-def test_a_relay_that_keeps_its_upstream_open_is_unclean(tmp_path: Path) -> None:
-    """The planted bug the cancellation check exists for, with the relay running on its own: after the
-    client cancels, the relay reads the upstream to its end (UNCLEAN on the cleanup axis)."""
+PLANTED = [
+    ("--keep-upstream", "errors-cancellation/client-cancel*", "cancellation", "UNCLEAN"),
+    ("--drop-reasoning", "tools-passback/deepseek-reasoning-content*", "passback", "FAIL"),
+    ("--buffer", "incrementality/gated-reasoning[openai-chat:reasoning_content/frames]", "incremental",
+     "FAIL"),
+]
+"""Each planted bug of the relay, a case it shows in, the check designed to catch it, and its verdict:
+the upstream read to its end after the client cancelled; reasoning dropped from the passback; the
+answer held until the upstream ended it."""
+
+
+@pytest.mark.parametrize(("bug", "cases", "check", "verdict"), PLANTED)
+def test_each_planted_bug_of_a_running_relay_is_caught_by_its_check(
+    tmp_path: Path, bug: str, cases: str, check: str, verdict: str
+) -> None:
     upstream = free_port()
-    proc, port = start_relay(f"http://127.0.0.1:{upstream}", tmp_path, "--keep-upstream")
+    proc, port = start_relay(f"http://127.0.0.1:{upstream}", tmp_path, bug)
     report = tmp_path / "report"
     try:
         code = main([
             "run", "--sut-url", f"http://127.0.0.1:{port}", "--upstream-listen", f"127.0.0.1:{upstream}",
-            "--cases", "errors-cancellation/client-cancel*", "-q", "--report", str(report),
+            "--cases", cases, "-q", "--report", str(report),
         ])  # fmt: skip
     finally:
         stop(proc)
@@ -114,9 +126,7 @@ def test_a_relay_that_keeps_its_upstream_open_is_unclean(tmp_path: Path) -> None
     assert results
     for r in results:
         judged = {f["check"]: f for f in r["findings"]}
-        assert judged["cancellation"]["verdict"] == "UNCLEAN", judged["cancellation"]
-        assert "kept its upstream connection open" in judged["cancellation"]["message"]
-        assert r["cleanup"] == "UNCLEAN"
+        assert judged[check]["verdict"] == verdict, judged[check]
 
 
 def test_run_given_an_upstream_elsewhere_binds_the_fixed_address(tmp_path: Path) -> None:
