@@ -343,3 +343,12 @@ def test_a_profile_fixes_the_upstream_address_and_the_url_its_sut_is_told(
     assert data["run_info"]["upstream"] == {"listen": f"127.0.0.1:{port}", "url": f"http://localhost:{port}"}
     assert data["results"]
     assert all(r["status"] == "OK" for r in data["results"])
+
+
+def test_an_upstream_address_names_its_url() -> None:
+    from harness.runner._listen import Address
+
+    assert Address.of("0.0.0.0:18080", None).url == "http://0.0.0.0:18080"  # (a container's reach)
+    assert Address.of("[::1]:18080", None).info() == {"listen": "[::1]:18080", "url": "http://[::1]:18080"}
+    told = Address.of("0.0.0.0:18080", "http://172.17.0.1:18080")
+    assert (told.host, told.port, told.url) == ("0.0.0.0", 18080, "http://172.17.0.1:18080")

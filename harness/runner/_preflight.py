@@ -133,7 +133,10 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
         elif result.status == Status.ERROR:
             why = f"failed: {first_line(Exception(result.error))}"
         else:
-            why = "answered without calling the mock upstream (is its upstream URL configured?)"
+            why = (
+                "answered without calling the mock upstream (is its upstream URL configured? the mock "
+                f"listens at {upstream.base_url})"
+            )
         raise PreflightError(f"preflight: {name} at {where} {why}", detail)
     measured = limits.measured
     measured.latency = result.first_byte_s
