@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 from harness._errors import UnknownName
 from harness._json import loads
 from harness.codec import Frame
+from harness.dialects._variant import Caps, Senders, Variant
 from harness.events import End, Event, Message, Notice, StreamError, Turn
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ __all__ = [
     "Reading",
     "Rejection",
     "RequestSpec",
+    "Senders",
     "Transport",
     "Variant",
     "check_variant",
@@ -47,38 +49,6 @@ class Transport(StrEnum):
     EVENTSTREAM = "eventstream"
     JSON_ARRAY = "json-array"
     """A streamed JSON array (Gemini ``streamGenerateContent`` without ``?alt=sse``)."""
-
-
-class Caps(StrEnum):
-    """What a variant can carry; hypothesis only generates turns within a variant's caps."""
-
-    REASONING = "reasoning"  # visible reasoning text
-    SIGNATURE = "signature"  # opaque signature / encrypted content
-    CALL_SIGNATURE = "call-signature"  # a signature on a tool call (Gemini's thoughtSignature)
-    REDACTED = "redacted"  # redacted reasoning blocks
-    MULTI_REASONING = "multi-reasoning"  # several reasoning blocks in one message
-    INTERLEAVED = "interleaved"  # reasoning after text or a tool call in one message
-    TOOLS = "tools"
-    USAGE = "usage"  # reasoning token counts
-    ERRORS = "errors"  # mid-stream error frames
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """One way a dialect carries reasoning. ``name`` is the slug used in case ids; ``catalog_id`` is the
-    row of wire-formats.md section 12 (``CC-RC``...)."""
-
-    name: str
-    catalog_id: str
-    dialect: str
-    description: str
-    caps: frozenset[Caps]
-    premise: frozenset[Caps] = frozenset()
-    """What a case must carry to run on this variant: what the variant plays that its siblings do not
-    (``anthropic-messages:redacted``: a redacted block; without one its case is another variant's)."""
-    paths: tuple[str, ...] = ()
-    """The path suffixes of the variant's own endpoint, where its siblings use others (Vertex's
-    ``:streamRawPredict``, Bedrock InvokeModel's, Ollama's ``/api/generate``); () for the dialect's."""
 
 
 Difference: TypeAlias = tuple[str, Any, Any]
@@ -252,7 +222,8 @@ class Dialect:
     transport: Transport
     content_type: str  # of a streaming response
     path_suffixes: tuple[str, ...]  # routing in the mock upstream, e.g. ("/chat/completions",)
-    variants: Mapping[str, Variant]
+    variants: dict[str, Variant]
+    """Its variants by name: the built-in rows, and any a ``--variants-dir`` file declared."""
     default_variant: str
 
     # -- optional hooks, with their defaults --------------------------------------------------------

@@ -1,15 +1,18 @@
 """Providers: which real provider a case's mock upstream plays, and the model name it is called by. One
-table says it, because wrappers key behaviour on model names ("replay reasoning when the name contains
-deepseek"): a case is called by the name its provider uses in production."""
+table says it for each provider and its strict rules, and each variant's row for the variant, because
+wrappers key behaviour on model names ("replay reasoning when the name contains deepseek"): a case is
+called by the name its provider uses in production."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.dialects._registry import find_variant
+
 # A case under strict provider rules (``deepseek-v4``, ``kimi``, ``anthropic``...) plays their provider; a
-# lenient case plays the provider its wire variant comes from (``reasoning_content``: DeepSeek;
-# ``reasoning``: vLLM; ``mistral``: Mistral...). Each default model name is taken from the provider's
-# documentation (the date below); a SUT profile's ``models`` overrides it.
+# lenient case plays the provider its wire variant comes from (its row's ``provider``:
+# ``reasoning_content``: DeepSeek; ``reasoning``: vLLM; ``mistral``: Mistral...). Each default model name
+# is taken from the provider's documentation (the date below); a SUT profile's ``models`` overrides it.
 __all__ = ["PROVIDERS", "Provider", "provider_names", "provider_of"]
 
 
@@ -81,26 +84,6 @@ _BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
     ("openai-responses", "xai"): ("xai", None),
     ("anthropic-messages", "vertex"): ("vertex", None),
 }
-_BY_VARIANT: dict[tuple[str, str], str] = {
-    # lenient cases: (dialect, variant) -> the provider whose wire the variant is
-    ("openai-chat", "reasoning_content"): "deepseek",
-    ("openai-chat", "reasoning"): "vllm",
-    ("openai-chat", "reasoning_details"): "openrouter",
-    ("openai-chat", "openrouter-openai"): "openrouter",
-    ("openai-chat", "openrouter-gemini"): "openrouter",
-    ("openai-chat", "minimax-details"): "minimax",  # MiniMax's own API with reasoning_split
-    ("openai-chat", "think-tags"): "vllm",
-    ("openai-chat", "think-split"): "vllm",
-    ("openai-chat", "think-implicit"): "vllm",
-    ("openai-chat", "mistral"): "mistral",
-    ("openai-chat", "usage-only"): "openai",
-    ("openai-responses", "vllm-parts"): "vllm",
-    ("openai-chat", "mm-think"): "vllm",  # MiniMax-M3 served raw
-    ("openai-chat", "harmony"): "vllm",  # gpt-oss served raw
-    ("openai-chat", "gemini-openai"): "gemini",
-    ("openai-chat", "azure"): "azure",
-    ("anthropic-messages", "vertex"): "vertex",
-}
 _BY_DIALECT = {
     "openai-chat": "openai",
     "openai-responses": "openai",
@@ -115,27 +98,17 @@ _BY_DIALECT = {
 }
 
 
-_MODEL_BY_VARIANT: dict[tuple[str, str], str] = {
-    # lenient cases whose form only some of the provider's models send
-    ("anthropic-messages", "adaptive"): "claude-opus-4-7",  # adaptive thinking: Opus 4.6 and later
-    ("anthropic-messages", "omitted"): "claude-opus-4-7",  # display omitted: the default from Opus 4.7
-    ("openai-chat", "openrouter-openai"): "openai/gpt-5",  # OpenRouter's model slugs
-    ("openai-chat", "openrouter-gemini"): "google/gemini-3-pro-preview",
-    ("gemini-interactions", "summaries"): "gemini-3-flash-preview",  # the Interactions docs' model
-    ("gemini-interactions", "signature-only"): "gemini-3-flash-preview",
-}
-
-
 def provider_of(dialect: str, variant: str, rules: str = "lenient") -> Provider:
-    """The provider (and model name) a case's upstream plays: its strict rules', else its variant's,
-    else its dialect's."""
+    """The provider (and model name) a case's upstream plays: its strict rules', else its variant's row's
+    (``Variant.provider``, ``Variant.model``), else its dialect's."""
+    row = find_variant(dialect, variant)
+    model = row.model if row is not None else ""
     hit = _BY_RULES.get((dialect, rules))
     if hit is not None:
-        name, model = hit
-        return Provider(name, model or _MODEL_BY_VARIANT.get((dialect, variant)) or PROVIDERS[name].model)
-    name = _BY_VARIANT.get((dialect, variant)) or _BY_DIALECT.get(dialect, "openai")
-    model = _MODEL_BY_VARIANT.get((dialect, variant))
-    return PROVIDERS[name] if model is None else Provider(name, model)
+        name, rules_model = hit
+        return Provider(name, rules_model or model or PROVIDERS[name].model)
+    name = (row.provider if row is not None else "") or _BY_DIALECT.get(dialect, "openai")
+    return Provider(name, model) if model else PROVIDERS[name]
 
 
 def provider_names() -> tuple[str, ...]:

@@ -1,5 +1,6 @@
-"""Where dialects are found: a dialect's name to its module, imported on first use. Each module exposes
-``DIALECT``, so adding a dialect is one line here."""
+"""Where dialects and their variants are found: a dialect's name to its module, imported on first use, and
+every variant's row through its dialect. Each module exposes ``DIALECT``, so adding a dialect is one line
+here; every lookup of a variant's facts by name goes through :func:`find_variant` or a dialect's rows."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from functools import cache
 from harness._errors import UnknownName
 from harness.dialects._base import Dialect, Variant
 
-__all__ = ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
+__all__ = ["DIALECT_MODULES", "all_variants", "dialect_names", "find_variant", "get_dialect"]
 
 DIALECT_MODULES: dict[str, str] = {
     "openai-chat": "harness.dialects.openai_chat",
@@ -41,3 +42,10 @@ def get_dialect(name: str) -> Dialect:
 
 def all_variants() -> list[Variant]:
     return [v for name in DIALECT_MODULES for v in get_dialect(name).variants.values()]
+
+
+def find_variant(dialect: str, variant: str) -> Variant | None:
+    """The row of ``dialect:variant``, or None when either name is unknown (lookups with a default)."""
+    if dialect not in DIALECT_MODULES:
+        return None
+    return get_dialect(dialect).variants.get(variant)

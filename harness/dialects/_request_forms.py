@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.dialects._gemini_names import camel_request
+from harness.dialects._registry import find_variant
 from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Usage
 
 # A new request-dependent behaviour is a row here, under all provider rules; the strict rules' older
@@ -37,12 +38,12 @@ class RequestForm:
 
     ``on(request, model)``: the request (with the model it names) has the form on. When it is off,
     ``withhold`` removes what the form carries from the turn, or ``fallback`` names the variant the
-    provider plays instead. ``premise``: a case on one of ``variants`` is about this form, so a turn
-    that lost it to the request has lost its premise (the verdict says the SUT did not ask)."""
+    provider plays instead. ``premise``: a case on one of :attr:`variants` is about this form, so a turn
+    that lost it to the request has lost its premise (the verdict says the SUT did not ask). Which
+    variants a row governs is said by each variant's row (``Variant.forms``)."""
 
     name: str
     dialect: str
-    variants: frozenset[str]
     field: str
     """The request field (dotted path) that turns the form on, as the provider documents it."""
     form: str
@@ -57,6 +58,13 @@ class RequestForm:
     exempt: frozenset[str] = frozenset()
     """Provider rules with a rule of their own for this field (DeepSeek's Anthropic endpoint thinks
     unless told not to): the row does not apply to them."""
+
+    @property
+    def variants(self) -> frozenset[str]:
+        """The variants of :attr:`dialect` whose row names this form (a view of ``Variant.forms``)."""
+        from harness.dialects._registry import get_dialect
+
+        return frozenset(v.name for v in get_dialect(self.dialect).variants.values() if self.name in v.forms)
 
 
 def _get(obj: Any, *path: str) -> Any:
@@ -202,20 +210,9 @@ def ollama_thinks(request: Mapping[str, Any], model: str = "") -> bool:
     return request.get("think") is not False
 
 
-_RESPONSES_SUMMARY = frozenset({"summary", "failed", "phase"})
-_CHAT_USAGE_OPTIONAL = frozenset(
-    {
-        "reasoning", "reasoning_details", "minimax-details", "think-tags", "think-split", "think-implicit",
-        "mm-think", "harmony", "gemini-openai", "azure", "usage-only",
-    }
-)  # fmt: skip
-"""The chat variants whose provider sends a usage chunk only when asked (DeepSeek and Mistral put
-usage on their finish chunk anyway: recordings/corpus deepseek-*, mistral-*)."""
-_ANTHROPIC = frozenset({"thinking", "interleaved", "adaptive", "omitted", "redacted", "vertex"})
-
 ROWS: tuple[RequestForm, ...] = (
     RequestForm(
-        "openai-responses/reasoning-summary", "openai-responses", _RESPONSES_SUMMARY, "reasoning.summary",
+        "openai-responses/reasoning-summary", "openai-responses", "reasoning.summary",
         "reasoning summary text (response.reasoning_summary_part/_text events, item summary[])",
         "a reasoning item with summary [] and no summary events",
         "https://platform.openai.com/docs/guides/reasoning#reasoning-summaries; "
@@ -223,14 +220,14 @@ ROWS: tuple[RequestForm, ...] = (
         _summary_on, withhold=_no_reasoning_text,
     ),
     RequestForm(
-        "openai-responses-ws/reasoning-summary", "openai-responses-ws", frozenset({"summary"}),
-        "reasoning.summary", "reasoning summary text",
+        "openai-responses-ws/reasoning-summary", "openai-responses-ws", "reasoning.summary",
+        "reasoning summary text",
         "a reasoning item with summary [] and no summary events",
         "https://platform.openai.com/docs/guides/websocket-mode (same events as HTTP streaming)",
         _summary_on, withhold=_no_reasoning_text,
     ),
     RequestForm(
-        "openai-responses/encrypted-content", "openai-responses", _RESPONSES_SUMMARY | {"empty"},
+        "openai-responses/encrypted-content", "openai-responses",
         "include[reasoning.encrypted_content]",
         "encrypted_content on reasoning items (what a store:false loop passes back)",
         "reasoning items without encrypted_content",
@@ -239,14 +236,14 @@ ROWS: tuple[RequestForm, ...] = (
         _encrypted_on, withhold=_no_encrypted,
     ),
     RequestForm(
-        "anthropic/thinking", "anthropic-messages", _ANTHROPIC, "thinking.type",
+        "anthropic/thinking", "anthropic-messages", "thinking.type",
         "thinking blocks (type enabled or adaptive)", "no thinking blocks: text only",
         "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
         _thinking_on, withhold=_no_reasoning, exempt=frozenset({"deepseek-anthropic"}),
     ),
     RequestForm(
-        "anthropic/display-summarized", "anthropic-messages", _ANTHROPIC - {"omitted", "redacted"},
-        "thinking.display", "summarized thinking text (display summarized; the default before Opus 4.7)",
+        "anthropic/display-summarized", "anthropic-messages", "thinking.display",
+        "summarized thinking text (display summarized; the default before Opus 4.7)",
         "thinking blocks with empty text and their signature (display omitted; the default on "
         "claude-opus-4-7 and later)",
         "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking; "
@@ -255,14 +252,14 @@ ROWS: tuple[RequestForm, ...] = (
         exempt=frozenset({"deepseek-anthropic"}),
     ),
     RequestForm(
-        "anthropic/display-omitted", "anthropic-messages", frozenset({"omitted"}), "thinking.display",
+        "anthropic/display-omitted", "anthropic-messages", "thinking.display",
         "thinking blocks with empty text and their signature (display omitted)",
         "summarized thinking text (models before Opus 4.7 without display)",
         "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
         lambda request, model: _display(request, model) == "omitted", fallback="thinking",
     ),
     RequestForm(
-        "bedrock/thinking", "bedrock-converse", frozenset({"converse", "invoke"}),
+        "bedrock/thinking", "bedrock-converse",
         "additionalModelRequestFields.thinking.type",
         "reasoningContent blocks (Converse) / thinking blocks (InvokeModel: thinking.type)",
         "no reasoning: text only",
@@ -271,14 +268,14 @@ ROWS: tuple[RequestForm, ...] = (
         _bedrock_thinking, withhold=_no_reasoning,
     ),
     RequestForm(
-        "gemini/include-thoughts", "gemini", frozenset({"thought", "signature-text"}),
+        "gemini/include-thoughts", "gemini",
         "generationConfig.thinkingConfig.includeThoughts", "thought summary parts (thought: true)",
         "no thought parts (signatures only)",
         "https://ai.google.dev/gemini-api/docs/thinking#summaries; recorded: corpus/gemini-thoughts*.jsonl",
         _include_thoughts, withhold=_no_reasoning_text,
     ),
     RequestForm(
-        "gemini-openai/include-thoughts", "openai-chat", frozenset({"gemini-openai"}),
+        "gemini-openai/include-thoughts", "openai-chat",
         "extra_body.google.thinking_config.include_thoughts", "<thought> summaries in content",
         "no thought text",
         "https://ai.google.dev/gemini-api/docs/openai#thinking; "
@@ -286,7 +283,7 @@ ROWS: tuple[RequestForm, ...] = (
         _gemini_openai_thoughts, withhold=_no_reasoning_text,
     ),
     RequestForm(
-        "gemini-interactions/thinking-summaries", "gemini-interactions", frozenset({"summaries"}),
+        "gemini-interactions/thinking-summaries", "gemini-interactions",
         "generation_config.thinking_summaries", "thought_summary deltas in thought steps (auto)",
         "thought steps with their signature only (by default only the final output is returned)",
         "https://ai.google.dev/gemini-api/docs/interactions/thinking#thought-summaries; google-genai "
@@ -294,27 +291,27 @@ ROWS: tuple[RequestForm, ...] = (
         _thinking_summaries, withhold=_no_reasoning_text,
     ),
     RequestForm(
-        "minimax/reasoning-split", "openai-chat", frozenset({"minimax-details"}), "reasoning_split",
+        "minimax/reasoning-split", "openai-chat", "reasoning_split",
         "delta.reasoning_details[] text entries", "<think>...</think> inline at the start of the content",
         "https://platform.minimax.io/docs/api-reference/text-openai-api (reasoning_split)",
         _reasoning_split, fallback="think-tags",
     ),
     RequestForm(
-        "openai-chat/include-usage", "openai-chat", _CHAT_USAGE_OPTIONAL, "stream_options.include_usage",
+        "openai-chat/include-usage", "openai-chat", "stream_options.include_usage",
         "a usage chunk before [DONE]", "no usage chunk",
         "https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options; "
         "recorded: corpus/groq-reasoning-stream.jsonl",
         _include_usage, withhold=_no_usage, premise=False, stream_only=True,
     ),
     RequestForm(
-        "deepseek/thinking", "openai-chat", frozenset({"reasoning_content"}), "thinking.type",
+        "deepseek/thinking", "openai-chat", "thinking.type",
         "reasoning_content (thinking mode: on by default on DeepSeek V4; type disabled turns it off)",
         "reasoning_content: thinking is on unless the request disables it",
         "https://api-docs.deepseek.com/guides/thinking_mode",
         _deepseek_thinking, withhold=_no_reasoning,
     ),
     RequestForm(
-        "qwen3/enable-thinking", "openai-chat", frozenset({"reasoning"}),
+        "qwen3/enable-thinking", "openai-chat",
         "chat_template_kwargs.enable_thinking",
         "delta.reasoning (Qwen3 thinking mode: on by default; enable_thinking false turns it off)",
         "reasoning: a Qwen3 model thinks unless the request turns enable_thinking off (DashScope's "
@@ -326,7 +323,6 @@ ROWS: tuple[RequestForm, ...] = (
     ),
     RequestForm(
         "gemini/thinking-budget", "gemini",
-        frozenset({"thought", "signature", "signature-text", "signature-empty"}),
         "generationConfig.thinkingConfig.thinkingBudget",
         "thinking (thought signatures, thought parts when asked): on by default on Gemini 2.5 and 3; "
         "thinkingBudget 0 turns it off on 2.5 Flash only",
@@ -336,7 +332,7 @@ ROWS: tuple[RequestForm, ...] = (
         _gemini_thinks, withhold=_no_reasoning,
     ),
     RequestForm(
-        "ollama/think", "ollama", frozenset({"native", "generate"}), "think",
+        "ollama/think", "ollama", "think",
         "message.thinking (think true or a level; a thinking model's default when think is absent)",
         "no thinking when think is false",
         "https://docs.ollama.com/capabilities/thinking; https://ollama.com/blog/thinking",
@@ -347,8 +343,10 @@ ROWS: tuple[RequestForm, ...] = (
 
 
 def rows_for(dialect: str, variant: str, rules: str = "lenient") -> tuple[RequestForm, ...]:
-    """The rows that govern a variant of a dialect (under a provider's rules)."""
-    return tuple(r for r in ROWS if r.dialect == dialect and variant in r.variants and rules not in r.exempt)
+    """The rows that govern a variant of a dialect (under a provider's rules): those its row names."""
+    row = find_variant(dialect, variant)
+    forms = row.forms if row is not None else ()
+    return tuple(r for r in ROWS if r.dialect == dialect and r.name in forms and rules not in r.exempt)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from harness.dialects._base import (
     check_variant,
 )
 from harness.dialects._request_forms import ollama_thinks
+from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
     Event,
@@ -50,24 +51,30 @@ __all__ = ["DIALECT", "VARIANTS", "OllamaDialect", "OllamaEmitter", "OllamaObser
 
 NAME = "ollama"
 _CREATED_AT = "2026-03-09T20:20:30.224Z"
-VARIANTS: dict[str, Variant] = {
-    "native": Variant(
-        "native",
-        "OLL-NATIVE",
-        NAME,
-        "Ollama /api/chat NDJSON: message.thinking, object tool arguments, final done:true line",
-        frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
-        paths=("/api/chat",),
-    ),
-    "generate": Variant(
-        "generate",
-        "OLL-GENERATE",
-        NAME,
-        "Ollama /api/generate NDJSON: top-level thinking and response, prompt in, no tools, no history",
-        frozenset({Caps.REASONING, Caps.ERRORS}),
-        paths=("/api/generate",),
-    ),
-}
+VARIANTS: dict[str, Variant] = by_name(
+    (
+        Variant(
+            "native",
+            "OLL-NATIVE",
+            NAME,
+            "Ollama /api/chat NDJSON: message.thinking, object tool arguments, final done:true line",
+            frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
+            paths=("/api/chat",),
+            senders=Senders(("ollama",), (), "think: true", DOCS["ollama"]),
+            forms=("ollama/think",),
+        ),
+        Variant(
+            "generate",
+            "OLL-GENERATE",
+            NAME,
+            "Ollama /api/generate NDJSON: top-level thinking and response, prompt in, no tools, no history",
+            frozenset({Caps.REASONING, Caps.ERRORS}),
+            paths=("/api/generate",),
+            senders=Senders(("ollama",), (), "think: true", DOCS["ollama"]),
+            forms=("ollama/think",),
+        ),
+    )
+)
 
 
 _check_variant = functools.partial(check_variant, NAME, VARIANTS)
@@ -468,7 +475,7 @@ class OllamaDialect(Dialect):
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
     path_suffixes: tuple[str, ...] = ("/api/chat", "/api/generate")
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "native"
 
     @staticmethod

@@ -24,6 +24,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
     Event,
@@ -45,14 +46,26 @@ __all__ = ["DIALECT", "VARIANTS", "PiDialect", "PiEmitter", "PiObserver"]
 
 NAME = "pi-json"
 _CAPS = frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS})
-VARIANTS: dict[str, Variant] = {
-    "v1": Variant(
-        "v1", "PI-JSONL-V1", NAME, "pi-mono: message_update with cumulative message/partial snapshots", _CAPS
-    ),
-    "v2": Variant(
-        "v2", "PI-JSONL-V2", NAME, "earendil pi: delta-only message_update with usage; agent_settled", _CAPS
-    ),
-}
+VARIANTS: dict[str, Variant] = by_name(
+    (
+        Variant(
+            "v1",
+            "PI-JSONL-V1",
+            NAME,
+            "pi-mono: message_update with cumulative message/partial snapshots",
+            _CAPS,
+            senders=Senders(("pi",), ("pi-mono",), "", DOCS["pi"]),
+        ),
+        Variant(
+            "v2",
+            "PI-JSONL-V2",
+            NAME,
+            "earendil pi: delta-only message_update with usage; agent_settled",
+            _CAPS,
+            senders=Senders(("pi",), ("earendil pi",), "", DOCS["pi"]),
+        ),
+    )
+)
 _TS = 1788220800000
 _STOP = {"stop": "stop", "tool_calls": "toolUse", "length": "length"}
 _STOP_BACK = {"stop": "stop", "toolUse": "tool_calls", "length": "length"}
@@ -469,7 +482,7 @@ class PiDialect(Dialect):
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
     path_suffixes: tuple[str, ...] = ()
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "v2"
 
     @staticmethod

@@ -18,6 +18,7 @@ from harness.dialects._base import (
     ProviderRules,
     Reading,
     RequestSpec,
+    Senders,
     Transport,
     Variant,
     check_variant,
@@ -26,6 +27,7 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._provider_errors import anthropic_error
+from harness.dialects._variant import DOCS, by_name
 from harness.dialects.anthropic_messages._rules import RULES
 from harness.dialects.anthropic_messages._wire import (
     PING,
@@ -59,19 +61,22 @@ def _v(
     description: str,
     caps: frozenset[Caps],
     premise: frozenset[Caps] = frozenset(),
-    paths: tuple[str, ...] = (),
+    **row: Any,
 ) -> Variant:
-    return Variant(name, catalog_id, NAME, description, caps, premise, paths)
+    return Variant(name, catalog_id, NAME, description, caps, premise, **row)
 
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
+VARIANTS: dict[str, Variant] = by_name(
+    (
         _v(
             "thinking",
             "ANT-THINK",
             "thinking block (thinking_delta, signature_delta before content_block_stop), ping, tool_use",
             _BASE | {_C.REASONING, _C.MULTI_REASONING},
+            senders=Senders(
+                ("anthropic", "deepseek"), ("litellm",), "thinking.type enabled", DOCS["anthropic"]
+            ),
+            forms=("anthropic/thinking", "anthropic/display-summarized"),
         ),
         _v(
             "redacted",
@@ -79,12 +84,19 @@ VARIANTS: dict[str, Variant] = {
             "redacted_thinking block complete at content_block_start, no deltas (beside thinking blocks)",
             _BASE | {_C.REASONING, _C.REDACTED, _C.MULTI_REASONING},
             frozenset({_C.REDACTED}),
+            senders=Senders(
+                ("anthropic",), (), "thinking enabled (safety-redacted blocks)", DOCS["anthropic"]
+            ),
+            forms=("anthropic/thinking",),
         ),
         _v(
             "omitted",
             "ANT-OMITTED",
             'display:"omitted": thinking block with empty text, signature only',
             _BASE,
+            model="claude-opus-4-7",
+            senders=Senders(("anthropic",), (), 'thinking.display "omitted"', DOCS["anthropic"]),
+            forms=("anthropic/thinking", "anthropic/display-omitted"),
         ),
         _v(
             "adaptive",
@@ -92,12 +104,17 @@ VARIANTS: dict[str, Variant] = {
             'thinking:{type:"adaptive",display:"summarized"} + output_config.effort (Opus 4.7+); '
             "interleaved thinking without a beta header",
             _BASE | {_C.REASONING, _C.MULTI_REASONING, _C.INTERLEAVED},
+            model="claude-opus-4-7",
+            senders=Senders(("anthropic",), (), 'thinking.type "adaptive"', DOCS["anthropic"]),
+            forms=("anthropic/thinking", "anthropic/display-summarized"),
         ),
         _v(
             "interleaved",
             "ANT-INTERLEAVED",
             "thinking blocks after tool_use / between text blocks in one message (beta header)",
             _BASE | {_C.REASONING, _C.MULTI_REASONING, _C.INTERLEAVED},
+            senders=Senders(("anthropic",), (), "interleaved-thinking beta header", DOCS["anthropic"]),
+            forms=("anthropic/thinking", "anthropic/display-summarized"),
         ),
         _v(
             "vertex",
@@ -106,9 +123,17 @@ VARIANTS: dict[str, Variant] = {
             "model field; the stream is Anthropic's",
             _BASE | {_C.REASONING, _C.MULTI_REASONING},
             paths=(":streamRawPredict", ":rawPredict"),
+            provider="vertex",
+            senders=Senders(
+                ("vertex",),
+                (),
+                "",
+                "https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude",
+            ),
+            forms=("anthropic/thinking", "anthropic/display-summarized"),
         ),
     )
-}
+)
 VERTEX_PATH = "/v1/projects/thinkwire-mock/locations/us-east5/publishers/anthropic/models"
 VERTEX_VERSION = "vertex-2023-10-16"
 """Google's and Anthropic's docs (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/
@@ -166,7 +191,7 @@ class AnthropicMessagesDialect(Dialect):
     id_header = "request-id"
     """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
     path_suffixes = ("/messages", ":streamRawPredict", ":rawPredict")
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "thinking"
     wants_stream = staticmethod(_wants_stream)
 

@@ -23,6 +23,7 @@ from harness.dialects._base import (
     check_variant,
     turn_error,
 )
+from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.anthropic_messages._wire import message_object, observe_message_object
 from harness.dialects.bedrock_converse._request import (
     anthropic_content,
@@ -62,24 +63,35 @@ _CAPS = frozenset(
         Caps.ERRORS,
     }
 )
-VARIANTS: dict[str, Variant] = {
-    "converse": Variant(
-        "converse",
-        "BR-CONVERSE",
-        "bedrock-converse",
-        "ConverseStream contentBlockDelta.delta.reasoningContent {text | signature | redactedContent}",
-        _CAPS,
-        paths=("/converse-stream", "/converse"),
-    ),
-    "invoke": Variant(
-        "invoke",
-        "BR-INVOKE",
-        "bedrock-converse",
-        'InvokeModelWithResponseStream chunk{"bytes": base64(Anthropic event JSON), "p": ...}',
-        _CAPS,
-        paths=("/invoke-with-response-stream", "/invoke"),
-    ),
-}
+VARIANTS: dict[str, Variant] = by_name(
+    (
+        Variant(
+            "converse",
+            "BR-CONVERSE",
+            "bedrock-converse",
+            "ConverseStream contentBlockDelta.delta.reasoningContent {text | signature | redactedContent}",
+            _CAPS,
+            paths=("/converse-stream", "/converse"),
+            senders=Senders(("bedrock",), (), "additionalModelRequestFields.thinking", DOCS["bedrock"]),
+            forms=("bedrock/thinking",),
+        ),
+        Variant(
+            "invoke",
+            "BR-INVOKE",
+            "bedrock-converse",
+            'InvokeModelWithResponseStream chunk{"bytes": base64(Anthropic event JSON), "p": ...}',
+            _CAPS,
+            paths=("/invoke-with-response-stream", "/invoke"),
+            senders=Senders(
+                ("bedrock",),
+                (),
+                "",
+                "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModelWithResponseStream.html",
+            ),
+            forms=("bedrock/thinking",),
+        ),
+    )
+)
 """No ``usage`` cap: Bedrock's TokenUsage carries no reasoning-token figure (botocore service-2.json)."""
 
 _check = functools.partial(check_variant, "bedrock-converse", VARIANTS)
@@ -106,7 +118,7 @@ class BedrockDialect(Dialect):
     id_header = "x-amzn-RequestId"
     """Read by botocore (``parsers.py``: ``ResponseMetadata.RequestId``)."""
     path_suffixes = ("/converse-stream", "/invoke-with-response-stream", "/converse", "/invoke")
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "converse"
 
     @staticmethod

@@ -26,6 +26,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
+from harness.dialects._variant import Senders, by_name
 from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
     Block,
@@ -42,16 +43,21 @@ from harness.events import (
 __all__ = ["DIALECT", "VARIANTS", "CohereDialect"]
 
 NAME = "cohere"
-VARIANTS: dict[str, Variant] = {
-    "thinking": Variant(
-        "thinking",
-        "COH-V2",
-        NAME,
-        "Cohere v2 chat: content-start type thinking, content-delta delta.message.content.thinking, "
-        "tool-call-start/delta/end, message-end",
-        frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
+VARIANTS: dict[str, Variant] = by_name(
+    (
+        Variant(
+            "thinking",
+            "COH-V2",
+            NAME,
+            "Cohere v2 chat: content-start type thinking, content-delta delta.message.content.thinking, "
+            "tool-call-start/delta/end, message-end",
+            frozenset({Caps.REASONING, Caps.TOOLS, Caps.ERRORS}),
+            senders=Senders(
+                ("cohere",), (), 'thinking.type "enabled"', "https://docs.cohere.com/docs/reasoning"
+            ),
+        ),
     )
-}
+)
 _check = functools.partial(check_variant, NAME, VARIANTS)
 
 
@@ -112,7 +118,7 @@ class CohereDialect(Dialect):
     transport = Transport.SSE
     content_type = "text/event-stream"
     path_suffixes: tuple[str, ...] = ("/v2/chat",)
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "thinking"
     wants_stream = staticmethod(stream_flag)
 

@@ -19,12 +19,14 @@ from harness.dialects._base import (
     ProviderRules,
     Reading,
     RequestSpec,
+    Senders,
     Transport,
     Variant,
     check_variant,
     turn_error,
 )
 from harness.dialects._gemini_names import camel_request
+from harness.dialects._variant import DOCS, by_name
 from harness.dialects.gemini._rules import RULES
 from harness.dialects.gemini._wire import (
     GeminiEmitter,
@@ -57,28 +59,47 @@ _BASE = frozenset(
 )
 
 
-def _variant(name: str, catalog_id: str, description: str, signature: bool) -> Variant:
+def _variant(name: str, catalog_id: str, description: str, signature: bool, **row: Any) -> Variant:
     caps = _BASE | {Caps.SIGNATURE, Caps.CALL_SIGNATURE} if signature else _BASE
-    return Variant(name, catalog_id, "gemini", description, frozenset(caps))
+    return Variant(name, catalog_id, "gemini", description, frozenset(caps), **row)
 
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
+VARIANTS: dict[str, Variant] = by_name(
+    (
         _variant(
-            "thought", "GEM-THOUGHT", "parts with thought: true; usageMetadata.thoughtsTokenCount", False
+            "thought",
+            "GEM-THOUGHT",
+            "parts with thought: true; usageMetadata.thoughtsTokenCount",
+            False,
+            senders=Senders(("gemini",), (), "thinkingConfig.includeThoughts", DOCS["gemini"]),
+            forms=("gemini/include-thoughts", "gemini/thinking-budget"),
         ),
         _variant(
-            "signature", "GEM-SIG-FC", "thoughtSignature on the first functionCall part of each step", True
+            "signature",
+            "GEM-SIG-FC",
+            "thoughtSignature on the first functionCall part of each step",
+            True,
+            senders=Senders(("gemini",), (), "", DOCS["gemini"]),
+            forms=("gemini/thinking-budget",),
         ),
         _variant(
-            "signature-text", "GEM-SIG-TEXT", "thoughtSignature on the last (non-thought) text part", True
+            "signature-text",
+            "GEM-SIG-TEXT",
+            "thoughtSignature on the last (non-thought) text part",
+            True,
+            senders=Senders(("gemini",), (), "", DOCS["gemini"]),
+            forms=("gemini/include-thoughts", "gemini/thinking-budget"),
         ),
         _variant(
-            "signature-empty", "GEM-SIG-EMPTY", 'a final part {"text": ""} carrying only the signature', True
+            "signature-empty",
+            "GEM-SIG-EMPTY",
+            'a final part {"text": ""} carrying only the signature',
+            True,
+            senders=Senders(("gemini",), (), "", DOCS["gemini"]),
+            forms=("gemini/thinking-budget",),
         ),
     )
-}
+)
 
 _check = functools.partial(check_variant, "gemini", VARIANTS)
 
@@ -111,7 +132,7 @@ class GeminiDialect(Dialect):
         return str(Transport.JSON_ARRAY), self.json_content_type
 
     path_suffixes = (":streamGenerateContent", ":generateContent")
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "thought"
 
     @staticmethod

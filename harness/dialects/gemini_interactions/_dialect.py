@@ -25,6 +25,7 @@ from harness.dialects._base import (
     stream_flag,
     turn_error,
 )
+from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES, error_body
 from harness.dialects.gemini_interactions._wire import (
     InteractionsEmitter,
@@ -48,25 +49,34 @@ __all__ = ["DIALECT", "VARIANTS", "InteractionsDialect"]
 
 NAME = "gemini-interactions"
 _CAPS = frozenset({Caps.SIGNATURE, Caps.TOOLS, Caps.USAGE, Caps.ERRORS})
-VARIANTS: dict[str, Variant] = {
-    "summaries": Variant(
-        "summaries",
-        "GI-THOUGHT-SUMMARY",
-        NAME,
-        "thought steps streaming thought_summary deltas, then their thought_signature delta "
-        "(generation_config.thinking_summaries: auto)",
-        _CAPS | {Caps.REASONING, Caps.MULTI_REASONING, Caps.INTERLEAVED},
-        premise=frozenset({Caps.REASONING}),
-    ),
-    "signature-only": Variant(
-        "signature-only",
-        "GI-THOUGHT-SIG",
-        NAME,
-        "thought steps with only a thought_signature delta (the default: no thinking_summaries)",
-        _CAPS,
-        premise=frozenset({Caps.SIGNATURE}),
-    ),
-}
+VARIANTS: dict[str, Variant] = by_name(
+    (
+        Variant(
+            "summaries",
+            "GI-THOUGHT-SUMMARY",
+            NAME,
+            "thought steps streaming thought_summary deltas, then their thought_signature delta "
+            "(generation_config.thinking_summaries: auto)",
+            _CAPS | {Caps.REASONING, Caps.MULTI_REASONING, Caps.INTERLEAVED},
+            premise=frozenset({Caps.REASONING}),
+            model="gemini-3-flash-preview",
+            senders=Senders(
+                ("gemini",), (), 'generation_config.thinking_summaries "auto"', DOCS["gemini-interactions"]
+            ),
+            forms=("gemini-interactions/thinking-summaries",),
+        ),
+        Variant(
+            "signature-only",
+            "GI-THOUGHT-SIG",
+            NAME,
+            "thought steps with only a thought_signature delta (the default: no thinking_summaries)",
+            _CAPS,
+            premise=frozenset({Caps.SIGNATURE}),
+            model="gemini-3-flash-preview",
+            senders=Senders(("gemini",), (), "", DOCS["gemini-interactions"]),
+        ),
+    )
+)
 _check = functools.partial(check_variant, NAME, VARIANTS)
 _CONTENT = frozenset({"text", "image", "audio", "document", "video"})
 
@@ -131,7 +141,7 @@ class InteractionsDialect(Dialect):
     transport = Transport.SSE
     content_type = "text/event-stream"
     path_suffixes: tuple[str, ...] = ("/interactions",)
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "summaries"
     wants_stream = staticmethod(stream_flag)
 

@@ -318,6 +318,7 @@ class ChatEmitter(EmitterLoop):
                 detail = text_detail(text, self._rd_index, self.shape.detail)
             mirror = {"reasoning": text} if self.shape.mirror else {}
             delta = {"role": "assistant", "content": "", **mirror, "reasoning_details": [detail]}
+        delta |= dict.fromkeys(self.shape.also, text)  # a flat mirror: the same text in another field
         return [self._frame(self._chunk(delta), "reasoning")]
 
     def _is_item(self, item: str) -> bool:

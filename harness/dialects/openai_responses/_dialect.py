@@ -17,6 +17,7 @@ from harness.dialects._base import (
     ProviderRules,
     Reading,
     RequestSpec,
+    Senders,
     Transport,
     Variant,
     check_variant,
@@ -25,6 +26,7 @@ from harness.dialects._base import (
     turn_error,
 )
 from harness.dialects._provider_errors import openai_error
+from harness.dialects._variant import DOCS, by_name
 from harness.dialects.openai_responses._observer import ResponsesObserver, observe_response_object
 from harness.dialects.openai_responses._rules import RULES
 from harness.dialects.openai_responses._wire import (
@@ -51,49 +53,65 @@ _C = Caps
 _BASE = frozenset({_C.REASONING, _C.SIGNATURE, _C.INTERLEAVED, _C.TOOLS, _C.USAGE, _C.ERRORS})
 
 
-def _v(name: str, catalog_id: str, description: str, caps: frozenset[Caps]) -> Variant:
-    return Variant(name, catalog_id, NAME, description, caps)
+def _v(name: str, catalog_id: str, description: str, caps: frozenset[Caps], **row: Any) -> Variant:
+    return Variant(name, catalog_id, NAME, description, caps, **row)
 
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
+VARIANTS: dict[str, Variant] = by_name(
+    (
         _v(
             "summary",
             "RESP-SUM",
             "o3 capture: reasoning_summary_part/_text events, encrypted_content on output_item.done",
             _BASE | {_C.MULTI_REASONING},
+            senders=Senders(("openai", "xai"), ("litellm",), "reasoning.summary", DOCS["openai"]),
+            forms=("openai-responses/reasoning-summary", "openai-responses/encrypted-content"),
         ),
         _v(
             "empty",
             "RESP-EMPTY",
             "reasoning item with no deltas (summary off), carrying only encrypted_content",
             frozenset({_C.SIGNATURE, _C.TOOLS, _C.USAGE, _C.ERRORS}),
+            senders=Senders(
+                ("openai",), (), "no reasoning.summary; include encrypted_content", DOCS["openai"]
+            ),
+            forms=("openai-responses/encrypted-content",),
         ),
         _v(
             "reasoning_text",
             "RESP-TEXT",
             "raw reasoning: content_part.added reasoning_text, response.reasoning_text.delta/.done",
             _BASE | {_C.MULTI_REASONING},
+            senders=Senders(("openai", "vllm"), (), "", DOCS["openai"]),
         ),
-        _v("alias-string", "RESP-ALIAS", "Open Responses response.reasoning.delta (string delta)", _BASE),
+        _v(
+            "alias-string",
+            "RESP-ALIAS",
+            "Open Responses response.reasoning.delta (string delta)",
+            _BASE,
+            senders=Senders((), ("open-responses servers",), "", "https://www.openresponses.org"),
+        ),
         _v(
             "alias-object",
             "RESP-ALIAS",
             'older spec response.reasoning.delta with {"text": ...} delta',
             _BASE,
+            senders=Senders((), ("older Responses servers",), "", ""),
         ),
         _v(
             "alias-summary",
             "RESP-ALIAS",
             "older spec response.reasoning_summary.delta/.done",
             _BASE | {_C.MULTI_REASONING},
+            senders=Senders((), ("older Responses servers",), "", ""),
         ),
         _v(
             "vllm-parts",
             "RESP-ALIAS",
             "vLLM response.reasoning_part.added/.done + reasoning_text deltas",
             _BASE,
+            provider="vllm",
+            senders=Senders(("vllm",), (), "", DOCS["vllm"]),
         ),
         _v(
             "phase",
@@ -101,15 +119,19 @@ VARIANTS: dict[str, Variant] = {
             "gpt-5.3-codex and later: as summary, assistant message items labelled phase "
             "commentary/final_answer (resend it: dropping it degrades)",
             _BASE | {_C.MULTI_REASONING},
+            senders=Senders(("openai",), (), "gpt-5.3-codex and later", DOCS["openai"]),
+            forms=("openai-responses/reasoning-summary", "openai-responses/encrypted-content"),
         ),
         _v(
             "failed",
             "RESP-ERR",
             "as summary, but errors end the stream as response.failed",
             _BASE | {_C.MULTI_REASONING},
+            senders=Senders(("openai",), (), "", DOCS["openai"]),
+            forms=("openai-responses/reasoning-summary", "openai-responses/encrypted-content"),
         ),
     )
-}
+)
 
 
 _check = functools.partial(check_variant, NAME, VARIANTS)
@@ -122,7 +144,7 @@ class OpenAIResponsesDialect(Dialect):
     id_header = "x-request-id"
     """Read by the official SDK (``openai/_response.py``: ``_request_id``)."""
     path_suffixes = ("/responses",)
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "summary"
     wants_stream = staticmethod(stream_flag)
 

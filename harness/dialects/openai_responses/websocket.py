@@ -22,6 +22,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
 from harness.dialects.openai_responses import OpenAIResponsesDialect
 from harness.dialects.openai_responses._observer import ResponsesObserver
@@ -51,11 +52,26 @@ NAME = "openai-responses-ws"
 NOT_FOUND = "Previous response with id '{id}' not found."
 NO_TOOL_CALL = "No tool call found for function call output with call_id {id}."
 
-VARIANTS: dict[str, Variant] = {
-    name: replace(v, dialect=NAME, description=v.description + " (over the WebSocket)")
-    for name, v in HTTP_VARIANTS.items()
-    if name in ("summary", "reasoning_text", "empty")
-}
+_OVER_WS = (
+    (
+        "summary",
+        Senders(("openai",), (), "reasoning.summary", DOCS["openai"]),
+        ("openai-responses-ws/reasoning-summary",),
+    ),
+    ("empty", Senders(("openai",), (), "no reasoning.summary", DOCS["openai"]), ()),
+    ("reasoning_text", Senders(("openai",), (), "", DOCS["openai"]), ()),
+)
+"""The HTTP variants the WebSocket mode plays, with who sends them over it and their request forms."""
+VARIANTS: dict[str, Variant] = by_name(
+    replace(
+        HTTP_VARIANTS[name],
+        dialect=NAME,
+        description=HTTP_VARIANTS[name].description + " (over the WebSocket)",
+        senders=senders,
+        forms=forms,
+    )
+    for name, senders, forms in _OVER_WS
+)
 
 
 def ws_error(status: int, error: Mapping[str, Any]) -> str:
@@ -164,7 +180,7 @@ _check = functools.partial(check_variant, NAME, VARIANTS)
 
 class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
     name = NAME
-    variants: Mapping[str, Variant] = VARIANTS
+    variants = VARIANTS
     default_variant = "summary"
     websocket = True
     routed = False  # its paths are the Responses dialect's: a request reaches it through its script
