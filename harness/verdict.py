@@ -37,9 +37,14 @@ class Axis(StrEnum):
 
 
 class Status(StrEnum):
+    """OK: the case ran and is judged. ERROR, TIMEOUT: it ran into a harness or SUT problem, not a
+    verdict. NOT_RUN: the run ended before it could run (a SUT thinkwire did not start stopped
+    answering): no verdict."""
+
     OK = "OK"
     ERROR = "ERROR"
     TIMEOUT = "TIMEOUT"
+    NOT_RUN = "NOT_RUN"
 
 
 _RANK = {

@@ -14,6 +14,7 @@ from harness.catalog import Case
 from harness.drivers import Kind
 from harness.judge import CaseView
 from harness.reference import own_process_faults
+from harness.runner._case_run import dead_before, exit_seen
 from harness.upstream import Disconnect, Gate, Stall
 from harness.verdict import CaseResult, Status
 
@@ -156,6 +157,23 @@ class _Done:
     """A message from the aside lane: why the case runs alone (no result: it did not run there)."""
 
 
+def _again(done: _Done) -> str:
+    """Why a case that ran in a lane runs again alone ("": its result stands): it ended ERROR or
+    TIMEOUT while other cases were in flight (a neighbour's crash or the load is not its result),
+    the SUT's process exited while others were in flight with it (which of them killed it is found by
+    running each alone), or it found the SUT dead when it began."""
+    result = done.result
+    assert result is not None
+    code = exit_seen(result)
+    if dead_before(result):
+        return "run again alone: the SUT had exited before this case began"
+    if done.shared and code is not None:
+        return f"run again alone: the SUT exited with code {code} while this case was in flight with others"
+    if done.shared and result.status in (Status.ERROR, Status.TIMEOUT):
+        return f"run again alone: {result.status.value} while other cases were in flight"
+    return ""
+
+
 class Lanes:
     """One round's cases, ``lanes`` at a time. ``run_one`` runs a case; ``alone`` says why a case
     needs the SUT to itself; ``finish(index, result, view)`` takes each result as it comes (in
@@ -265,8 +283,8 @@ class Lanes:
                     raise done.error
                 assert done.result is not None
                 dead = dead or not done.alive
-                if done.shared and done.result.status in (Status.ERROR, Status.TIMEOUT):
-                    why = f"run again alone: {done.result.status.value} while other cases were in flight"
+                why = _again(done)
+                if why:
                     solo.append((done.index, done.case, why))
                 else:
                     self.finish(done.index, done.result, done.view)

@@ -34,11 +34,14 @@ from harness.drivers import (
 from harness.judge import CaseView, pair_checks
 from harness.runner._aside import AsideSUT, worth_aside
 from harness.runner._case_run import (
+    dead_before,
+    exit_verdict,
     failed,
     new_result,
     run_case,
     serialize_timeline,
     set_verdicts,
+    sut_exit,
     unsupported_reason,
 )
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
@@ -49,7 +52,7 @@ from harness.runner._run_info import run_info
 from harness.runner._shard import load_durations, parse_shard, split
 from harness.runner._state import Limits, LoadLatency, RunState
 from harness.runner._sut import reproduce_line, resolve_sut
-from harness.verdict import CaseResult, Status
+from harness.verdict import CaseResult, Status, Verdict
 
 __all__ = [
     "RunInterrupted",
@@ -351,19 +354,64 @@ class _Round:
                      self.progress, self.done + 1)
 
     def one_by_one(self) -> bool:
-        """Every case in turn; False when the SUT could not be (re)started (the rest ERROR)."""
+        """Every case in turn; False when the SUT could not be (re)started (the rest ERROR) or a SUT
+        thinkwire did not start stopped answering (the rest NOT_RUN)."""
+        served: CaseResult | None = None  # the last case that reached the SUT
         for n, case in enumerate(self.cases):
+            self._exited_after(served)
             try:
                 self.driver()
             except DriverError as exc:
                 self.failed_start(self.cases[n:], exc)
                 return False
             result, view, alive = self.run_one(case)
+            if dead_before(result):  # it found the SUT dead: not its doing (the last case's exit)
+                self._exited_after(served)
+                try:
+                    self.driver()
+                except DriverError as exc:
+                    self.failed_start(self.cases[n:], exc)
+                    return False
+                result, view, alive = self.run_one(case)
             if not alive and self.live.driver is not None:
                 self.live.driver.stop()
                 self.live.driver = None
             self.finish(case, result, view)
+            served = result if view is not None else None
+            if result.status == Status.NOT_RUN:
+                self.ended(self.cases[n + 1 :], [case.id])
+                return False
+        self._exited_after(served)
         return True
+
+    def _exited_after(self, served: CaseResult | None) -> None:
+        """A SUT process that exited after the last case's exchanges ended, before the next case: that
+        case, the one it served last, gets the exit (none when no case reached it since it started);
+        the SUT starts again for the next case."""
+        driver = self.live.driver
+        code = sut_exit(driver) if driver is not None else None
+        if code is None or driver is None:
+            return
+        if served is not None:
+            exit_verdict(served, code, getattr(driver, "stderr_tail", lambda: "")(), after=True)
+            self.sut.expectations.apply(served, strict=self.opts.strict)
+        driver.stop()
+        self.live.driver = None
+
+    def ended(self, cases: Sequence[Case], flight: Sequence[str]) -> None:
+        """The SUT thinkwire did not start stopped answering while ``flight`` were in flight: the run
+        ends, in one line naming them; ``cases``, the rest, are NOT_RUN."""
+        names = ", ".join(flight[:3]) + (f" and {len(flight) - 3} more" if len(flight) > 3 else "")
+        line = (
+            f"the SUT stopped answering (its address refuses connections) while serving {names}: "
+            f"the run ended there, {len(cases)} case(s) not run"
+        )
+        self.out.sut_error = line
+        for case in cases:
+            result = new_result(case, self.sut.profile)
+            result.status, result.error = Status.NOT_RUN, "not run: " + line
+            result.stream = result.cleanup = Verdict.NOT_APPLICABLE
+            self.finish(case, result, None)
 
     def lanes(self) -> int:
         """How many cases go in flight at once: ``--concurrency``, else from the preflight's latency;
@@ -404,6 +452,8 @@ class _Round:
             if live.driver is not None:
                 live.driver.stop()
                 live.driver = None
+            if gone:  # a SUT thinkwire did not start that stopped answering: the run ends
+                return False
             try:
                 self.driver()
             except DriverError as exc:
@@ -414,6 +464,13 @@ class _Round:
         def stop() -> None:
             if live.driver is not None:
                 live.driver.stop()
+
+        gone: list[str] = []  # the cases in flight when a SUT thinkwire did not start went away
+
+        def finish(i: int, result: CaseResult, view: CaseView | None) -> None:
+            if result.status == Status.NOT_RUN:
+                gone.append(cases[i].id)
+            self.finish(cases[i], result, view)
 
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
@@ -429,7 +486,7 @@ class _Round:
             alone=lambda case: (
                 "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults, declared)
             ),
-            finish=lambda i, result, view: self.finish(cases[i], result, view),
+            finish=finish,
             restart=restart,
             stop=stop,
             solo=self.solo,
@@ -446,10 +503,13 @@ class _Round:
             self.solo()
             if aside is not None:
                 aside.stop()
-        if left:
-            self.failed_start([c for _, c in sorted(left, key=lambda x: x[0])], errors[-1])
+        rest = [c for _, c in sorted(left, key=lambda x: x[0])]
+        if gone:
+            self.ended(rest, gone)
+        elif left:
+            self.failed_start(rest, errors[-1])
         self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))
-        return not left
+        return not left and not gone
 
 
 def _return_driver(driver: Driver | None, drivers: dict[str, Driver], name: str, interrupted: bool) -> None:
