@@ -31,7 +31,8 @@ class Verdict(StrEnum):
 
 class Axis(StrEnum):
     """Each case has two verdict axes, Autobahn's idea: ``stream`` with PASS, NON_STRICT, INFO, UNSUPPORTED or
-    FAIL, and ``cleanup`` with PASS, UNCLEAN or FAIL. The harness status OK, ERROR or TIMEOUT is separate."""
+    FAIL, and ``cleanup`` with PASS, UNCLEAN or FAIL. The harness status (OK, ERROR, TIMEOUT, NOT_RUN) is
+    separate."""
     STREAM = "stream"
     CLEANUP = "cleanup"
 
@@ -129,6 +130,6 @@ class CaseResult:
         return [f for f in self.findings if f.failed]
 
     def fails(self, strict: bool) -> bool:
-        """Does the case fail: a status other than OK (ERROR, TIMEOUT), or a failing verdict on
+        """Does the case fail: a status other than OK (ERROR, TIMEOUT, NOT_RUN), or a failing verdict on
         either axis (:func:`is_failure`)?"""
         return self.status != Status.OK or is_failure(self.stream, strict) or is_failure(self.cleanup, strict)

@@ -23,6 +23,7 @@ from harness.drivers import (
 )
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.judge import CANCEL_BOUND_S, CaseView, build_view, case_checks, premise_findings, weigh
+from harness.runner._exit import dead_before, ended_by_sut, sut_exit
 from harness.runner._gate_wait import shortened_note
 from harness.runner._state import Limits
 from harness.runner._summary import summarise_timeline
@@ -33,19 +34,12 @@ if TYPE_CHECKING:
     from harness.runner._options import Keep
 
 __all__ = [
-    "DEAD_BEFORE",
-    "EXIT_WAIT_S",
-    "SUT_EXIT",
-    "dead_before",
-    "exit_seen",
-    "exit_verdict",
     "failed",
     "first_byte",
     "new_result",
     "run_case",
     "serialize_timeline",
     "set_verdicts",
-    "sut_exit",
     "unsupported_reason",
     "with_gate_timeout",
 ]
@@ -76,7 +70,7 @@ def run_case(
     still usable for the next case). ``names``: the run's routing tokens -> case ids.
 
     The SUT's doing is evidence, a FAIL finding or TIMEOUT; a harness-side problem is ERROR with its whole
-    traceback. Nothing here raises for a SUT's sake.
+    traceback. Nothing here raises for a SUT's sake. A SUT that goes away is ``_exit``'s to judge.
     """
     result = new_result(case, profile)
     unsupported = unsupported_reason(case, profile)
@@ -105,16 +99,12 @@ def run_case(
         provider=provider.name,
     )
     t0 = time.monotonic()
-    dead = sut_exit(driver)
-    if dead is not None:  # (a lane's neighbour killed it before this case began: not this case's doing)
-        result.status, result.error = Status.ERROR, f"{DEAD_BEFORE} {dead} before this case began"
-        return result, None, False
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every)
-    if _ended_by_sut(driver, timeline, result):
+    if ended_by_sut(driver, timeline, result):  # (its view is the preflight's evidence, not a parity twin)
         _keep_timeline(result, view, keep)
-        return result, None, False
+        return result, view, False
     result.first_byte_s = first_byte(view)
     if live.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)
@@ -183,7 +173,11 @@ def _served(
 ) -> tuple[bool, CaseTooBig | None]:
     """The conversation served (routed by the case's token on a MockUpstream, else loaded) for as
     long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
-    the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception."""
+    the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception; a SUT
+    found dead is not served (``_exit.dead_before``)."""
+    if (dead := sut_exit(driver)) is not None:  # (a neighbour in flight killed it: not this case's doing)
+        dead_before(result, dead, getattr(driver, "stderr_tail", lambda: "")())
+        return False, None
     route = getattr(upstream, "route", None)
     if route is not None:  # this case's requests are those carrying its token
         route(case.token, conversation, ctx.timeline, ctx.client)
@@ -198,105 +192,6 @@ def _served(
         if route is not None:
             upstream.unroute(case.token)
     return alive, too_big
-
-
-EXIT_WAIT_S = 2.0
-"""How long a case whose connection to the SUT broke waits for the SUT's process to be seen exiting: a
-process that dies closes its sockets a moment before it can be reaped (a live SUT that broke the
-connection itself costs this wait; the reference gateway breaks none in the catalog)."""
-
-DEAD_BEFORE = "the SUT had exited with code"
-"""How the ERROR of a case that found the SUT already dead begins (it was not run: :func:`dead_before`)."""
-
-SUT_EXIT = "sut-exit"
-"""The check name of the finding a case gets when the SUT's process exited while serving it."""
-
-
-def sut_exit(driver: Driver, wait: float = 0.0) -> int | None:
-    """The exit code of the SUT's process when one that thinkwire started has exited (waiting up to
-    ``wait`` seconds for that); None while it runs, and for a SUT without a process of its own."""
-    exited = getattr(driver, "exited", None)
-    code: int | None = exited(wait) if exited is not None else None
-    return code
-
-
-def _broke(timeline: Timeline) -> bool:
-    """Did the client's connection to the SUT break (a transport error: not thinkwire's deadline,
-    timeout or byte cap)?"""
-    own = ("deadline:", "timeout:", "more than ")
-    return any(not str(e.info.get("error", "")).startswith(own) for e in timeline.select("client", "error"))
-
-
-def _refused_first(timeline: Timeline) -> bool:
-    """The SUT refused the case's first connection: nothing reached the upstream or the client."""
-    errors = timeline.select("client", "error")
-    return (
-        bool(errors)
-        and "ConnectionRefused" in str(errors[0].info.get("error", ""))
-        and not timeline.select("client", "chunk")
-        and not timeline.select("upstream", "request")
-    )
-
-
-def _ended_by_sut(driver: Driver, timeline: Timeline, result: CaseResult) -> bool:
-    """Did the SUT go away while serving this case? Its process exited (the case gets that one
-    finding, :func:`exit_verdict`; ERROR, not judged, when it had refused the case's first
-    connection: it died before), or a SUT thinkwire did not start stopped taking connections after
-    the client's broke (the case is NOT_RUN: the run ends there)."""
-    broke = _broke(timeline)
-    code = sut_exit(driver, EXIT_WAIT_S if broke else 0.0)
-    if code is not None and _refused_first(timeline):  # it was gone (or going) before this case began
-        result.status, result.findings = Status.ERROR, []
-        result.error = f"{DEAD_BEFORE} {code} before this case began (its address refused it)"
-        return True
-    if code is not None:
-        exit_verdict(result, code, getattr(driver, "stderr_tail", lambda: "")())
-        return True
-    answering = getattr(driver, "answering", None)
-    if broke and answering is not None and not getattr(driver, "exited", None) and not answering():
-        result.status, result.findings = Status.NOT_RUN, []
-        result.stream = result.cleanup = Verdict.NOT_APPLICABLE
-        result.error = (
-            f"the SUT at {getattr(driver, 'base_url', '?')} stopped answering (its address refuses "
-            "connections after it worked) while serving this case"
-        )
-        return True
-    return False
-
-
-def exit_verdict(result: CaseResult, code: int, stderr: str, after: bool = False) -> None:
-    """``result`` judged by the SUT's exit alone: one FAIL finding naming the exit code, with the last
-    lines of its stderr (the case's other findings are that exit's consequences). ``after``: it
-    exited after the case's last exchange, before the next case began."""
-    tail = "\n".join(stderr.strip().splitlines()[-12:])
-    when = "after serving this case (before the next began)" if after else "while serving this case"
-    result.status, result.error = Status.OK, ""
-    result.findings = [
-        Finding(
-            SUT_EXIT,
-            Verdict.FAIL,
-            message=f"the SUT exited with code {code} {when}",
-            expected="the SUT keeps running: no request ends its process",
-            actual=f"exit code {code}; " + (f"its stderr ends:\n{tail}" if tail else "no stderr"),
-            data={"exit_code": code},
-        )
-    ]
-    set_verdicts(result)
-    result.cleanup = Verdict.NOT_APPLICABLE  # (its process is gone: nothing of this case to judge)
-
-
-def dead_before(result: CaseResult) -> bool:
-    """Did the case find the SUT's process already dead (so it was not run, and runs again)?"""
-    return result.status == Status.ERROR and result.error.startswith(DEAD_BEFORE)
-
-
-def exit_seen(result: CaseResult) -> int | None:
-    """The exit code the SUT's process ended with while serving ``result``'s case (None: it did not)."""
-    for f in result.findings:
-        if f.check == SUT_EXIT:
-            code: int | None = f.data.get("exit_code")
-            return code
-    return None
 
 
 def unsupported_reason(case: Case, profile: SUTProfile) -> str:

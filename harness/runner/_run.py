@@ -32,16 +32,14 @@ from harness.drivers import (
     make_driver,
 )
 from harness.judge import CaseView, pair_checks
+from harness.runner import _exit
 from harness.runner._aside import AsideSUT, worth_aside
 from harness.runner._case_run import (
-    dead_before,
-    exit_verdict,
     failed,
     new_result,
     run_case,
     serialize_timeline,
     set_verdicts,
-    sut_exit,
     unsupported_reason,
 )
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
@@ -52,7 +50,7 @@ from harness.runner._run_info import run_info
 from harness.runner._shard import load_durations, parse_shard, split
 from harness.runner._state import Limits, LoadLatency, RunState
 from harness.runner._sut import reproduce_line, resolve_sut
-from harness.verdict import CaseResult, Status, Verdict
+from harness.verdict import CaseResult, Status
 
 __all__ = [
     "RunInterrupted",
@@ -311,6 +309,7 @@ class _Round:
         self.state = state
         self.views: dict[str, CaseView] = {}
         self.done = 0
+        self.gone: list[str] = []
 
     def driver(self) -> Driver:
         """The started SUT (started and preflighted now when needed); raises the start's DriverError,
@@ -343,8 +342,11 @@ class _Round:
         return run_case(case, self.sut.profile, driver, self.upstream, ClientSide, self.limits, keep, names)
 
     def finish(self, case: Case, result: CaseResult, view: CaseView | None) -> None:
-        if view is not None and case.scenario.parity:  # the parity pass compares these later;
+        judged = result.status == Status.OK and _exit.exit_seen(result) is None  # (not what an exit left)
+        if view is not None and case.scenario.parity and judged:  # the parity pass compares these later;
             self.views[case.id] = view  # keeping every case's timeline alive slowed each GC pass
+        if result.status == Status.NOT_RUN and not self.out.sut_error:
+            self.gone.append(case.id)  # (in flight when a SUT thinkwire did not start went away)
         self.done += 1
         _finish(self.out, result, self.sut.expectations, self.opts, self.progress, self.done,
                 len(self.cases), self.sut.profile)
@@ -360,58 +362,57 @@ class _Round:
         for n, case in enumerate(self.cases):
             self._exited_after(served)
             try:
-                self.driver()
+                result, view, alive = self._serve(case, served)
             except DriverError as exc:
                 self.failed_start(self.cases[n:], exc)
                 return False
-            result, view, alive = self.run_one(case)
-            if dead_before(result):  # it found the SUT dead: not its doing (the last case's exit)
-                self._exited_after(served)
-                try:
-                    self.driver()
-                except DriverError as exc:
-                    self.failed_start(self.cases[n:], exc)
-                    return False
-                result, view, alive = self.run_one(case)
-            if not alive and self.live.driver is not None:
-                self.live.driver.stop()
-                self.live.driver = None
+            if not alive:
+                self._stop()
             self.finish(case, result, view)
-            served = result if view is not None else None
-            if result.status == Status.NOT_RUN:
-                self.ended(self.cases[n + 1 :], [case.id])
+            served = result if view is not None and not _exit.found_dead(result) else None
+            if self.gone:
+                self.ended(self.cases[n + 1 :])
                 return False
         self._exited_after(served)
         return True
 
-    def _exited_after(self, served: CaseResult | None) -> None:
-        """A SUT process that exited after the last case's exchanges ended, before the next case: that
-        case, the one it served last, gets the exit (none when no case reached it since it started);
-        the SUT starts again for the next case."""
-        driver = self.live.driver
-        code = sut_exit(driver) if driver is not None else None
-        if code is None or driver is None:
-            return
-        if served is not None:
-            exit_verdict(served, code, getattr(driver, "stderr_tail", lambda: "")(), after=True)
-            self.sut.expectations.apply(served, strict=self.opts.strict)
-        driver.stop()
-        self.live.driver = None
+    def _serve(self, case: Case, served: CaseResult | None) -> tuple[CaseResult, CaseView | None, bool]:
+        """``case`` on the SUT (started now when needed); run again on a restarted SUT when it found
+        the SUT's process exited before anything of it got through (``_exit.settle``)."""
+        self.driver()
+        first = self.run_one(case)
+        if not _exit.found_dead(first[0]):
+            return first
+        self._stop()
+        self.driver()
+        again = self.run_one(case)
+        if _exit.settle(first[0], again[0], served) and served is not None:
+            self._rejudged(served)
+        return again
 
-    def ended(self, cases: Sequence[Case], flight: Sequence[str]) -> None:
-        """The SUT thinkwire did not start stopped answering while ``flight`` were in flight: the run
-        ends, in one line naming them; ``cases``, the rest, are NOT_RUN."""
-        names = ", ".join(flight[:3]) + (f" and {len(flight) - 3} more" if len(flight) > 3 else "")
-        line = (
-            f"the SUT stopped answering (its address refuses connections) while serving {names}: "
-            f"the run ended there, {len(cases)} case(s) not run"
-        )
-        self.out.sut_error = line
+    def _stop(self) -> None:
+        if self.live.driver is not None:
+            self.live.driver.stop()
+            self.live.driver = None
+
+    def _rejudged(self, served: CaseResult) -> None:
+        """``served`` judged again, by an exit that came after it (no parity twin now)."""
+        self.sut.expectations.apply(served, strict=self.opts.strict)
+        self.views.pop(served.case_id, None)
+
+    def _exited_after(self, served: CaseResult | None) -> None:
+        """A SUT process that exited between cases goes to ``served``, the case it served last
+        (``_exit.exited_between``), and is started again for the next case."""
+        if self.live.driver is not None and _exit.exited_between(self.live.driver, served):
+            if served is not None:
+                self._rejudged(served)
+            self._stop()
+
+    def ended(self, cases: Sequence[Case]) -> None:
+        """A SUT thinkwire did not start went away: one line names ``gone``; ``cases`` are NOT_RUN."""
+        self.out.sut_error = line = _exit.not_run_line(list(self.gone), len(cases))
         for case in cases:
-            result = new_result(case, self.sut.profile)
-            result.status, result.error = Status.NOT_RUN, "not run: " + line
-            result.stream = result.cleanup = Verdict.NOT_APPLICABLE
-            self.finish(case, result, None)
+            self.finish(case, _exit.not_run(new_result(case, self.sut.profile), line), None)
 
     def lanes(self) -> int:
         """How many cases go in flight at once: ``--concurrency``, else from the preflight's latency;
@@ -449,10 +450,8 @@ class _Round:
         cases, live = self.cases, self.live
 
         def restart() -> bool:
-            if live.driver is not None:
-                live.driver.stop()
-                live.driver = None
-            if gone:  # a SUT thinkwire did not start that stopped answering: the run ends
+            self._stop()
+            if self.gone:  # a SUT thinkwire did not start that stopped answering: the run ends
                 return False
             try:
                 self.driver()
@@ -464,13 +463,6 @@ class _Round:
         def stop() -> None:
             if live.driver is not None:
                 live.driver.stop()
-
-        gone: list[str] = []  # the cases in flight when a SUT thinkwire did not start went away
-
-        def finish(i: int, result: CaseResult, view: CaseView | None) -> None:
-            if result.status == Status.NOT_RUN:
-                gone.append(cases[i].id)
-            self.finish(cases[i], result, view)
 
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
@@ -486,7 +478,7 @@ class _Round:
             alone=lambda case: (
                 "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults, declared)
             ),
-            finish=finish,
+            finish=lambda i, result, view: self.finish(cases[i], result, view),
             restart=restart,
             stop=stop,
             solo=self.solo,
@@ -504,12 +496,12 @@ class _Round:
             if aside is not None:
                 aside.stop()
         rest = [c for _, c in sorted(left, key=lambda x: x[0])]
-        if gone:
-            self.ended(rest, gone)
+        if self.gone:
+            self.ended(rest)
         elif left:
             self.failed_start(rest, errors[-1])
         self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))
-        return not left and not gone
+        return not left and not self.gone
 
 
 def _return_driver(driver: Driver | None, drivers: dict[str, Driver], name: str, interrupted: bool) -> None:

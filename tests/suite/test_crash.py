@@ -18,7 +18,7 @@ import pytest
 from harness.catalog import Case
 from harness.drivers import parse_profile
 from harness.runner import RunResult, load_cases, run
-from harness.runner._case_run import SUT_EXIT, exit_seen
+from harness.runner._exit import SUT_EXIT, exit_seen
 from harness.runner._sut import url_profile
 from harness.verdict import CaseResult, Status, Verdict
 
@@ -149,27 +149,30 @@ def outside_relay() -> Iterator[tuple[subprocess.Popen[str], object]]:
             proc.stdout.close()
 
 
+@pytest.mark.parametrize("concurrency", [1, 8])
 def test_a_url_sut_that_stops_answering_ends_the_run_and_the_rest_are_not_run(
-    outside_relay: tuple[subprocess.Popen[str], object],
+    outside_relay: tuple[subprocess.Popen[str], object], concurrency: int
 ) -> None:
     proc, upstream = outside_relay
-    every = {
-        c.id: c
-        for c in load_cases(
-            ["wire-variants/reasoning-then-answer[openai-chat:*", "tools-passback/deepseek-*"]
-        )
-    }
-    plain = [c for i, c in every.items() if i.startswith("wire-variants/")][:2]
-    tool = every["tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"]
-    rest = [c for i, c in every.items() if i.startswith("wire-variants/")][2:4]
+    plain = load_cases(["wire-variants/reasoning-then-answer[openai-chat:*"])
+    (tool,) = load_cases(["tools-passback/deepseek-reasoning-content[openai-chat:reasoning_content/frames]"])
+    assert len(plain) >= 12
+    cases = [*plain[:2], tool, *plain[2:12]]
     sut = url_profile(f"http://127.0.0.1:{proc.port}")  # type: ignore[attr-defined]
-    result = run([*plain, tool, *rest], sut=sut, upstream=upstream, concurrency=1)
+    result = run(cases, sut=sut, upstream=upstream, concurrency=concurrency)
     assert proc.wait(10) == 3  # the tool result killed it
-    statuses = [r.status for r in result.results]
-    assert statuses == [Status.OK, Status.OK, Status.NOT_RUN, Status.NOT_RUN, Status.NOT_RUN]
-    assert not any(r.stream == Verdict.FAIL for r in result.results[2:])  # never FAIL
+    by_id = {r.case_id: r for r in result.results}
+    assert list(by_id) == [c.id for c in cases]  # each case once, in order
+    assert by_id[tool.id].status == Status.NOT_RUN
+    not_run = [r for r in result.results if r.status == Status.NOT_RUN]
+    assert all(r.status in (Status.OK, Status.NOT_RUN) for r in result.results)
+    assert all(r.stream == Verdict.NOT_APPLICABLE and not r.findings for r in not_run)  # never FAIL
+    assert all(r.stream != Verdict.FAIL for r in result.results)
     assert tool.id in result.sut_error
     assert "stopped answering" in result.sut_error
     assert "\n" not in result.sut_error
-    assert "2 case(s) not run" in result.sut_error
+    if concurrency == 1:
+        assert [r.status for r in result.results[:2]] == [Status.OK, Status.OK]
+        assert len(not_run) == 11
+        assert "10 case(s) not run" in result.sut_error
     assert result.exit_code == 1
