@@ -31,15 +31,21 @@ class Verdict(StrEnum):
 
 class Axis(StrEnum):
     """Each case has two verdict axes, Autobahn's idea: ``stream`` with PASS, NON_STRICT, INFO, UNSUPPORTED or
-    FAIL, and ``cleanup`` with PASS, UNCLEAN or FAIL. The harness status OK, ERROR or TIMEOUT is separate."""
+    FAIL, and ``cleanup`` with PASS, UNCLEAN or FAIL. The harness status (OK, ERROR, TIMEOUT, NOT_RUN) is
+    separate."""
     STREAM = "stream"
     CLEANUP = "cleanup"
 
 
 class Status(StrEnum):
+    """OK: the case ran and is judged. ERROR, TIMEOUT: it ran into a harness or SUT problem, not a
+    verdict. NOT_RUN: the run ended before it could run (a SUT thinkwire did not start stopped
+    answering): no verdict."""
+
     OK = "OK"
     ERROR = "ERROR"
     TIMEOUT = "TIMEOUT"
+    NOT_RUN = "NOT_RUN"
 
 
 _RANK = {
@@ -124,6 +130,6 @@ class CaseResult:
         return [f for f in self.findings if f.failed]
 
     def fails(self, strict: bool) -> bool:
-        """Does the case fail: a status other than OK (ERROR, TIMEOUT), or a failing verdict on
+        """Does the case fail: a status other than OK (ERROR, TIMEOUT, NOT_RUN), or a failing verdict on
         either axis (:func:`is_failure`)?"""
         return self.status != Status.OK or is_failure(self.stream, strict) or is_failure(self.cleanup, strict)

@@ -3,9 +3,12 @@ through the HTTP front door in ``_http``; this module only starts, probes and st
 
 from __future__ import annotations
 
+import select
 import shutil
+import socket
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from harness.dialects import get_dialect
 from harness.drivers._base import CaseContext, DriverError, converse
@@ -64,6 +67,21 @@ class UrlDriver:
 
     def stderr_tail(self) -> str:
         return ""
+
+    def answering(self) -> bool:
+        """Does the SUT's address still take a connection? (False: refused, or none within a second:
+        a SUT that worked and stops answering is gone.)"""
+        url = urlsplit(self.base_url)
+        port = url.port or (443 if url.scheme == "https" else 80)
+        try:
+            with socket.create_connection((url.hostname or "127.0.0.1", port), timeout=1.0) as probe:
+                # a process that is exiting may still have its listening socket for a moment: the
+                # connection it queued there is then reset at once, where a live server holds it open
+                if select.select([probe], [], [], 0.3)[0] and not probe.recv(1, socket.MSG_PEEK):
+                    return False
+        except OSError:
+            return False
+        return True
 
 
 class GatewayDriver(UrlDriver):
@@ -139,6 +157,12 @@ class GatewayDriver(UrlDriver):
 
     def stderr_tail(self) -> str:
         return self.proc.stderr_tail() if self.proc else ""
+
+    def exited(self, wait: float = 0.0) -> int | None:
+        """The gateway's exit code once its process has exited, waiting up to ``wait`` seconds for
+        that (None: it runs)."""
+        proc = self.proc
+        return proc.exit_code(wait) if proc is not None else None
 
     def stop(self) -> None:
         super().stop()

@@ -226,6 +226,13 @@ class Process:
         if not self._stderr.closed:
             self._stderr.write(data)
 
+    def exit_code(self, wait: float = 0.0) -> int | None:
+        """Its exit code once it has exited, waiting up to ``wait`` seconds for that (None: running)."""
+        if wait > 0:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(wait)
+        return self.popen.poll()
+
     def stderr_tail(self, limit: int = 2000) -> str:
         if not self._stderr.closed:
             self._stderr.flush()

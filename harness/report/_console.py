@@ -82,11 +82,14 @@ class Progress:
 
 def _mark(result: CaseResult) -> str:
     """A case's mark on the dotted progress line: ``E`` ERROR and ``T`` TIMEOUT (a harness or SUT
-    problem, not a verdict), ``F`` another unexpected result, ``.`` as expected."""
+    problem, not a verdict), ``-`` NOT_RUN (the run ended before it), ``F`` another unexpected result,
+    ``.`` as expected."""
     if result.status == Status.ERROR:
         return "E"
     if result.status == Status.TIMEOUT:
         return "T"
+    if result.status == Status.NOT_RUN:
+        return "-"
     return "F" if result.unexpected else "."
 
 
@@ -153,6 +156,7 @@ def print_summary(run: RunResult, out: TextIO | None = None) -> None:
     matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     cols = ["PASS", "NON_STRICT", "INFO", "UNSUPPORTED", "FAIL", "UNCLEAN", "CLEANUP_FAIL"]
     cols += ["ERROR", "TIMEOUT"]
+    cols += ["NOT_RUN"] if any(r.status == Status.NOT_RUN for r in run.results) else []
     cols += ["FLAKY"] if run.repeat > 1 else []
     cols += ["expected"]
     for r in run.results:

@@ -23,6 +23,7 @@ from harness.drivers import (
 )
 from harness.events import Event, ReasoningDelta, TextDelta
 from harness.judge import CANCEL_BOUND_S, CaseView, build_view, case_checks, premise_findings, weigh
+from harness.runner._exit import dead_before, ended_by_sut, sut_exit
 from harness.runner._gate_wait import shortened_note
 from harness.runner._state import Limits
 from harness.runner._summary import summarise_timeline
@@ -69,7 +70,7 @@ def run_case(
     still usable for the next case). ``names``: the run's routing tokens -> case ids.
 
     The SUT's doing is evidence, a FAIL finding or TIMEOUT; a harness-side problem is ERROR with its whole
-    traceback. Nothing here raises for a SUT's sake.
+    traceback. Nothing here raises for a SUT's sake. A SUT that goes away is ``_exit``'s to judge.
     """
     result = new_result(case, profile)
     unsupported = unsupported_reason(case, profile)
@@ -101,6 +102,9 @@ def run_case(
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
     view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every)
+    if ended_by_sut(driver, timeline, result):  # (its view is the preflight's evidence, not a parity twin)
+        _keep_timeline(result, view, keep)
+        return result, view, False
     result.first_byte_s = first_byte(view)
     if live.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)
@@ -130,11 +134,15 @@ def run_case(
             if short is not None and full is not None and live.learning is not None:
                 _say_shortened(result.findings, short, full, live.learning.buffered)
             set_verdicts(result)
+    _keep_timeline(result, view, keep)
+    return result, view, alive
+
+
+def _keep_timeline(result: CaseResult, view: CaseView, keep: Keep) -> None:
     if keep == "all" or (keep == "failures" and failed(result)):
         result.timeline = serialize_timeline(view.entries)
     elif keep == "failures":
         result.timeline_summary = summarise_timeline(view.entries)
-    return result, view, alive
 
 
 def _shortened(limits: Limits, full: float | None) -> float | None:
@@ -165,7 +173,11 @@ def _served(
 ) -> tuple[bool, CaseTooBig | None]:
     """The conversation served (routed by the case's token on a MockUpstream, else loaded) for as
     long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
-    the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception."""
+    the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception; a SUT
+    found dead is not served (``_exit.dead_before``)."""
+    if (dead := sut_exit(driver)) is not None:  # (a neighbour in flight killed it: not this case's doing)
+        dead_before(result, dead, getattr(driver, "stderr_tail", lambda: "")())
+        return False, None
     route = getattr(upstream, "route", None)
     if route is not None:  # this case's requests are those carrying its token
         route(case.token, conversation, ctx.timeline, ctx.client)

@@ -14,6 +14,7 @@ from harness.catalog import Case
 from harness.drivers import Kind
 from harness.judge import CaseView
 from harness.reference import own_process_faults
+from harness.runner._exit import exit_seen, found_dead, own_exit
 from harness.upstream import Disconnect, Gate, Stall
 from harness.verdict import CaseResult, Status
 
@@ -156,6 +157,23 @@ class _Done:
     """A message from the aside lane: why the case runs alone (no result: it did not run there)."""
 
 
+def _again(done: _Done) -> str:
+    """Why a case that ran in a lane runs again alone ("": its result stands): it ended ERROR or
+    TIMEOUT while other cases were in flight (a neighbour's crash or the load is not its result),
+    the SUT's process exited while others were in flight with it (which of them killed it is found by
+    running each alone), or it found the SUT dead when it began."""
+    result = done.result
+    assert result is not None
+    code = exit_seen(result)
+    if found_dead(result):
+        return "run again alone: the SUT had exited when its request reached it"
+    if done.shared and code is not None:
+        return f"run again alone: the SUT exited with code {code} while this case was in flight with others"
+    if done.shared and result.status in (Status.ERROR, Status.TIMEOUT):
+        return f"run again alone: {result.status.value} while other cases were in flight"
+    return ""
+
+
 class Lanes:
     """One round's cases, ``lanes`` at a time. ``run_one`` runs a case; ``alone`` says why a case
     needs the SUT to itself; ``finish(index, result, view)`` takes each result as it comes (in
@@ -179,7 +197,8 @@ class Lanes:
     second instance of the SUT when there is one, in a lane of its own alongside the shared cases; else
     after them, on the one instance, routed as in a serial run. A case that ended ERROR or TIMEOUT while
     others were in flight runs again alone, after them, because a neighbour's crash or the load is not its
-    result, and says so.
+    result, and says so; so does every case in flight when the SUT's process exited (each alone, so the
+    one that kills it gets the exit and the others their own verdicts), and one that found it dead.
 
     When a case leaves the SUT dead, no case starts until the lanes drain; then the SUT is restarted. On an
     interrupt the SUT and the second instance are stopped first, so that cases in flight end, and every
@@ -265,8 +284,8 @@ class Lanes:
                     raise done.error
                 assert done.result is not None
                 dead = dead or not done.alive
-                if done.shared and done.result.status in (Status.ERROR, Status.TIMEOUT):
-                    why = f"run again alone: {done.result.status.value} while other cases were in flight"
+                why = _again(done)
+                if why:
                     solo.append((done.index, done.case, why))
                 else:
                     self.finish(done.index, done.result, done.view)
@@ -295,6 +314,9 @@ class Lanes:
                 if ok:
                     try:
                         done.result, done.view, alive = aside.run_one(case)
+                        if found_dead(done.result) and aside.restart():  # (as in ``_alone``)
+                            done.result, done.view, alive = aside.run_one(case)
+                            own_exit(done.result)
                         done.result.alone = f"{why}; {ASIDE_NOTE}"
                         ok = alive or aside.restart()
                     except BaseException as exc:  # handed to the main thread, which raises it
@@ -358,6 +380,11 @@ class Lanes:
     def _alone(self, solo: list[tuple[int, Case, str]]) -> list[tuple[int, Case]]:
         for k, (index, case, why) in enumerate(solo):
             result, view, alive = self.run_one(case)
+            if found_dead(result):  # (dead before it, or of it: once more on a restarted SUT settles it)
+                if not self.restart():
+                    return [(i, c) for i, c, _ in solo[k:]]
+                result, view, alive = self.run_one(case)
+                own_exit(result)
             result.alone = why
             self.finish(index, result, view)
             if not alive and not self.restart():

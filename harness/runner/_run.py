@@ -24,14 +24,12 @@ from harness.catalog import (
 )
 from harness.drivers import (
     DEFAULT_MAX_BYTES,
-    CaseContext,
     Driver,
     DriverError,
-    SUTCallable,
     SUTProfile,
-    make_driver,
 )
 from harness.judge import CaseView, pair_checks
+from harness.runner import _exit
 from harness.runner._aside import AsideSUT, worth_aside
 from harness.runner._case_run import (
     failed,
@@ -44,6 +42,7 @@ from harness.runner._case_run import (
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
 from harness.runner._listen import listen_upstream
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
+from harness.runner._pool import StartFailed, return_driver, start_driver, stop_all_in
 from harness.runner._preflight import canary_case, check_sut
 from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
 from harness.runner._run_info import run_info
@@ -177,7 +176,7 @@ def _run_cases(
             upstream = stack.enter_context(MockUpstream())
         pool: dict[str, Driver] = {} if drivers is None else drivers
         if drivers is None:
-            stack.callback(_stop_all, pool)
+            stack.callback(stop_all_in, pool)
         state = RunState.for_run(case_list, sut.profile, DEFAULT_MAX_BYTES)  # this run's alone
 
         def one_round(p: Progress | None) -> RunResult:
@@ -210,48 +209,6 @@ def _quiet_gc() -> Iterator[None]:
             if not _GC_RUNS:
                 gc.set_threshold(*before)
                 gc.unfreeze()
-
-
-def _stop_all(pool: dict[str, Driver]) -> None:
-    while pool:
-        pool.popitem()[1].stop()
-
-
-class _StartFailed:
-    """Stands in a ``drivers`` pool for a SUT that could not start: later runs sharing the pool (the
-    rounds of ``repeat``, the pytest plugin's runs) fail at once instead of trying again."""
-
-    kind = "start-failed"
-
-    def __init__(self, error: DriverError) -> None:
-        self.error = error
-
-    def start(self, upstream_url: str) -> None:
-        raise self.error
-
-    def run(self, ctx: CaseContext) -> None:
-        raise self.error
-
-    def stop(self) -> None:
-        pass
-
-
-def _start_driver(
-    profile: SUTProfile, fn: SUTCallable | None, upstream_url: str, driver: Driver | None
-) -> Driver:
-    """A started driver, tried twice (a SUT that exits before readiness or misses it gets a second
-    chance); raises the last DriverError. A pooled ``_StartFailed`` fails at once."""
-    if isinstance(driver, _StartFailed):
-        raise driver.error
-    for attempt in (1, 2):
-        driver = make_driver(profile, fn)
-        try:
-            driver.start(upstream_url)
-            return driver
-        except DriverError:
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
 
 
 def run_serial(
@@ -291,7 +248,7 @@ def run_serial(
             live.driver = None
         raise
     finally:
-        _return_driver(live.driver, drivers, profile.name, interrupted)
+        return_driver(live.driver, drivers, profile.name, interrupted)
     out.gate_timeout = limits.settings.gate_timeout or limits.measured.gate_timeout
     if interrupted:
         out.interrupted = "SIGINT"
@@ -328,19 +285,20 @@ class _Round:
         self.state = state
         self.views: dict[str, CaseView] = {}
         self.done = 0
+        self.gone: list[str] = []
 
     def driver(self) -> Driver:
         """The started SUT (started and preflighted now when needed); raises the start's DriverError,
-        after which the pool holds a ``_StartFailed``. What the preflight measured goes into the run's
+        after which the pool holds a ``StartFailed``. What the preflight measured goes into the run's
         state, for the next round that takes this SUT from the pool."""
         live, profile = self.live, self.sut.profile
         driver = live.driver
-        if driver is None or isinstance(driver, _StartFailed):
+        if driver is None or isinstance(driver, StartFailed):
             t0 = time.monotonic()
             try:
-                driver = _start_driver(profile, self.sut.fn, self.upstream.base_url, driver)
+                driver = start_driver(profile, self.sut.fn, self.upstream.base_url, driver)
             except DriverError as exc:
-                live.driver = _StartFailed(exc)
+                live.driver = StartFailed(exc)
                 raise
             live.driver, self.limits.measured.start_s = driver, time.monotonic() - t0
         elif live.checked:
@@ -360,8 +318,11 @@ class _Round:
         return run_case(case, self.sut.profile, driver, self.upstream, ClientSide, self.limits, keep, names)
 
     def finish(self, case: Case, result: CaseResult, view: CaseView | None) -> None:
-        if view is not None and case.scenario.parity:  # the parity pass compares these later;
+        judged = result.status == Status.OK and _exit.exit_seen(result) is None  # (not what an exit left)
+        if view is not None and case.scenario.parity and judged:  # the parity pass compares these later;
             self.views[case.id] = view  # keeping every case's timeline alive slowed each GC pass
+        if result.status == Status.NOT_RUN and not self.out.sut_error:
+            self.gone.append(case.id)  # (in flight when a SUT thinkwire did not start went away)
         self.done += 1
         _finish(self.out, result, self.sut.expectations, self.opts, self.progress, self.done,
                 len(self.cases), self.sut.profile)
@@ -371,19 +332,63 @@ class _Round:
                      self.progress, self.done + 1)
 
     def one_by_one(self) -> bool:
-        """Every case in turn; False when the SUT could not be (re)started (the rest ERROR)."""
+        """Every case in turn; False when the SUT could not be (re)started (the rest ERROR) or a SUT
+        thinkwire did not start stopped answering (the rest NOT_RUN)."""
+        served: CaseResult | None = None  # the last case that reached the SUT
         for n, case in enumerate(self.cases):
+            self._exited_after(served)
             try:
-                self.driver()
+                result, view, alive = self._serve(case, served)
             except DriverError as exc:
                 self.failed_start(self.cases[n:], exc)
                 return False
-            result, view, alive = self.run_one(case)
-            if not alive and self.live.driver is not None:
-                self.live.driver.stop()
-                self.live.driver = None
+            if not alive:
+                self._stop()
             self.finish(case, result, view)
+            served = result if view is not None and not _exit.found_dead(result) else None
+            if self.gone:
+                self.ended(self.cases[n + 1 :])
+                return False
+        self._exited_after(served)
         return True
+
+    def _serve(self, case: Case, served: CaseResult | None) -> tuple[CaseResult, CaseView | None, bool]:
+        """``case`` on the SUT (started now when needed); run again on a restarted SUT when it found
+        the SUT's process exited before anything of it got through (``_exit.settle``)."""
+        self.driver()
+        first = self.run_one(case)
+        if not _exit.found_dead(first[0]):
+            return first
+        self._stop()
+        self.driver()
+        again = self.run_one(case)
+        if _exit.settle(first[0], again[0], served) and served is not None:
+            self._rejudged(served)
+        return again
+
+    def _stop(self) -> None:
+        if self.live.driver is not None:
+            self.live.driver.stop()
+            self.live.driver = None
+
+    def _rejudged(self, served: CaseResult) -> None:
+        """``served`` judged again, by an exit that came after it (no parity twin now)."""
+        self.sut.expectations.apply(served, strict=self.opts.strict)
+        self.views.pop(served.case_id, None)
+
+    def _exited_after(self, served: CaseResult | None) -> None:
+        """A SUT process that exited between cases goes to ``served``, the case it served last
+        (``_exit.exited_between``), and is started again for the next case."""
+        if self.live.driver is not None and _exit.exited_between(self.live.driver, served):
+            if served is not None:
+                self._rejudged(served)
+            self._stop()
+
+    def ended(self, cases: Sequence[Case]) -> None:
+        """A SUT thinkwire did not start went away: one line names ``gone``; ``cases`` are NOT_RUN."""
+        self.out.sut_error = line = _exit.not_run_line(list(self.gone), len(cases))
+        for case in cases:
+            self.finish(case, _exit.not_run(new_result(case, self.sut.profile), line), None)
 
     def lanes(self) -> int:
         """How many cases go in flight at once: ``--concurrency``, else from the preflight's latency;
@@ -421,9 +426,9 @@ class _Round:
         cases, live = self.cases, self.live
 
         def restart() -> bool:
-            if live.driver is not None:
-                live.driver.stop()
-                live.driver = None
+            self._stop()
+            if self.gone:  # a SUT thinkwire did not start that stopped answering: the run ends
+                return False
             try:
                 self.driver()
             except DriverError as exc:
@@ -442,7 +447,7 @@ class _Round:
         aside = None  # (a SUT configured with the fixed upstream address would call it, not the aside's)
         if self.opts.upstream_listen is None and worth_aside(profile, len(cases), lanes, self.limits):
             keep = self.opts.keep_timelines
-            aside = AsideSUT(profile, self.sut.fn, self.limits, keep, _start_driver, self.state.names)
+            aside = AsideSUT(profile, self.sut.fn, self.limits, keep, start_driver, self.state.names)
         run = Lanes(
             lanes,
             self.run_one,
@@ -466,24 +471,13 @@ class _Round:
             self.solo()
             if aside is not None:
                 aside.stop()
-        if left:
-            self.failed_start([c for _, c in sorted(left, key=lambda x: x[0])], errors[-1])
+        rest = [c for _, c in sorted(left, key=lambda x: x[0])]
+        if self.gone:
+            self.ended(rest)
+        elif left:
+            self.failed_start(rest, errors[-1])
         self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))
-        return not left
-
-
-def _return_driver(driver: Driver | None, drivers: dict[str, Driver], name: str, interrupted: bool) -> None:
-    """Back into the pool for the next round or run; stopped instead when the run was interrupted
-    (then every SUT process goes: a CLI SUT interrupted mid-case is only known to its Process)."""
-    if driver is not None:
-        if interrupted:
-            driver.stop()
-        else:
-            drivers[name] = driver
-    if interrupted:
-        from harness.drivers import stop_all
-
-        stop_all()
+        return not left and not self.gone
 
 
 def start_failed(
