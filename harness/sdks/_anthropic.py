@@ -52,6 +52,31 @@ def _thinking_tokens(usage: Any) -> int | None:
     return value if isinstance(value, int) else None
 
 
+def _whole(msg: Any) -> Iterator[Event]:
+    """A non-streamed message's blocks, usage and end, as the SDK typed them."""
+    tool = 0
+    for block in msg.content:
+        if block.type == "thinking":
+            yield ReasoningDelta(block.thinking)
+            if block.signature:
+                yield ReasoningSignature(block.signature)
+        elif block.type == "redacted_thinking":
+            yield RedactedReasoning(block.data)
+        elif block.type == "text":
+            yield TextDelta(block.text)
+        elif block.type == "tool_use":
+            import json
+
+            yield ToolCallDelta(tool, block.id, block.name, json.dumps(block.input))
+            tool += 1
+    yield Usage(
+        input_tokens=msg.usage.input_tokens,
+        output_tokens=msg.usage.output_tokens,
+        reasoning_tokens=_thinking_tokens(msg.usage),
+    )
+    yield End("tool_calls" if msg.stop_reason == "tool_use" else "stop")
+
+
 def _messages(client: Any, request: Any) -> Iterator[Event]:
     import anthropic
 
@@ -65,28 +90,7 @@ def _messages(client: Any, request: Any) -> Iterator[Event]:
     body.pop("stream", None)
     body.setdefault("max_tokens", 4096)
     if not request.stream:
-        msg = client.messages.create(**body)
-        tool = 0
-        for block in msg.content:
-            if block.type == "thinking":
-                yield ReasoningDelta(block.thinking)
-                if block.signature:
-                    yield ReasoningSignature(block.signature)
-            elif block.type == "redacted_thinking":
-                yield RedactedReasoning(block.data)
-            elif block.type == "text":
-                yield TextDelta(block.text)
-            elif block.type == "tool_use":
-                import json
-
-                yield ToolCallDelta(tool, block.id, block.name, json.dumps(block.input))
-                tool += 1
-        yield Usage(
-            input_tokens=msg.usage.input_tokens,
-            output_tokens=msg.usage.output_tokens,
-            reasoning_tokens=_thinking_tokens(msg.usage),
-        )
-        yield End("tool_calls" if msg.stop_reason == "tool_use" else "stop")
+        yield from _whole(client.messages.create(**body))
         return
     try:
         stream = client.messages.create(**body, stream=True)
