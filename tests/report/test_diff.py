@@ -195,3 +195,28 @@ def test_every_verdict_change_both_ways_on_both_axes(
     junit = ET.fromstring(diff_junit(d))
     assert sorted(str(c.get("name")) for c in junit.iter("testcase")) == ["a", "b", "c", "d"]
     assert "stream PASS -> NON_STRICT" in "".join(junit.itertext())
+
+
+def test_a_version_3_run_diffs_against_a_version_4_one(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``diff`` reads results.json before version 4 (a real version-3 shard) and after: the same run
+    written again as version 4 is no change (exit 0); against a version-4 run of other cases, each case
+    is added or removed, and the version-3 FAIL is gone, not a fix or a regression."""
+    old = Path(__file__).parent / "data" / "results-v3-shard1.json"
+    new = tmp_path / "v4.json"
+    from harness.report import load_results, write_json
+
+    write_json(load_results(old), new)
+    assert json.loads(new.read_text(encoding="utf-8"))["version"] == 4
+    capsys.readouterr()
+    assert main(["diff", str(old), str(new)]) == 0
+    d = diff_runs(load_run(old), load_run(new))
+    assert (d.new_failures, d.fixed, d.changed, d.added, d.removed, d.verdicts) == ([], [], [], [], [], [])
+    assert d.still_failing == 1
+    assert main(["diff", str(old), str(runs["clean"])]) == 0
+    out = capsys.readouterr().out
+    d = diff_runs(load_run(old), load_run(runs["clean"]))
+    assert len(d.removed) == 6
+    assert len(d.added) == len(load_run(runs["clean"]).results)
+    assert "removed" in out
