@@ -39,30 +39,8 @@ def render_html(run: RunResult, title: str = "") -> str:
     groups: dict[str, list[tuple[int, CaseResult]]] = defaultdict(list)
     for i, r in enumerate(run.results):
         groups[r.category or "(none)"].append((i, r))
-    ncols = 4 + len(checks)
     cats = sorted(groups)
-    body: list[str] = []
-    templates: list[str] = []
-    passing: list[tuple[int, CaseResult]] = []
-    for g, cat in enumerate(cats):
-        rows = groups[cat]
-        nbad = sum(r.unexpected for _, r in rows)
-        body.append(
-            f'<tr class="cat" data-cat="{esc(cat)}"><th colspan="{ncols}">{esc(cat)} '
-            f'<span class="n">{len(rows)} case(s){f", {nbad} unexpected" if nbad else ""}</span></th></tr>'
-        )
-        folded = [(i, r) for i, r in rows if compactable(r)]
-        for i, r in rows:
-            if compactable(r):
-                continue
-            body.append(_row(i, r, checks))
-            body.append(f'<tr class="detail" id="detail-{i}" hidden><td colspan="{ncols}"></td></tr>')
-            # Script text is never parsed into DOM until the case is opened; inert <template>s of 500 cases
-            # made opening the page about twice as slow.
-            templates.append(f'<script type="text/x-thinkwire-case" id="tpl-{i}">{_detail(r)}</script>')
-        if folded:
-            body.append(folded_row(g, cat, len(folded), ncols))
-            passing += folded
+    body, templates, passing = _matrix(groups, cats, checks)
     words: dict[str, int] = defaultdict(int)
     for r in run.results:
         words[outcome(r)] += 1
@@ -119,6 +97,37 @@ def render_html(run: RunResult, title: str = "") -> str:
 <script>{_JS}</script>
 </body></html>
 """
+
+
+def _matrix(
+    groups: dict[str, list[tuple[int, CaseResult]]], cats: list[str], checks: list[str]
+) -> tuple[list[str], list[str], list[tuple[int, CaseResult]]]:
+    """The case table's rows by category, the detail templates of the cases that have a row, and the
+    passing cases (with their place in the run) folded under their category instead."""
+    ncols = 4 + len(checks)
+    body: list[str] = []
+    templates: list[str] = []
+    passing: list[tuple[int, CaseResult]] = []
+    for g, cat in enumerate(cats):
+        rows = groups[cat]
+        nbad = sum(r.unexpected for _, r in rows)
+        body.append(
+            f'<tr class="cat" data-cat="{esc(cat)}"><th colspan="{ncols}">{esc(cat)} '
+            f'<span class="n">{len(rows)} case(s){f", {nbad} unexpected" if nbad else ""}</span></th></tr>'
+        )
+        folded = [(i, r) for i, r in rows if compactable(r)]
+        for i, r in rows:
+            if compactable(r):
+                continue
+            body.append(_row(i, r, checks))
+            body.append(f'<tr class="detail" id="detail-{i}" hidden><td colspan="{ncols}"></td></tr>')
+            # Script text is never parsed into DOM until the case is opened; inert <template>s of 500 cases
+            # made opening the page about twice as slow.
+            templates.append(f'<script type="text/x-thinkwire-case" id="tpl-{i}">{_detail(r)}</script>')
+        if folded:
+            body.append(folded_row(g, cat, len(folded), ncols))
+            passing += folded
+    return body, templates, passing
 
 
 def _check_switch(checks: list[str]) -> tuple[bool, str]:
