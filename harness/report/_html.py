@@ -158,7 +158,7 @@ def _causes(causes: list[Cause]) -> str:
         )
         items.append(
             f'<details class="cause" data-check="{esc(c.check)}"><summary><span class="cnt">{c.count}</span> '
-            f'<b>[{esc(c.check)}]</b> {esc(c.message, False)}</summary>'
+            f'<b>[{esc(c.check)}]</b> {esc(c.headline, False)}</summary>'
             f'<p class="example">e.g. {esc(c.example, False)}</p><ul>{links}</ul></details>'
         )
     return (

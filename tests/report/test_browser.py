@@ -230,8 +230,8 @@ def test_each_failing_case_opens_with_its_evidence_marked_and_causes_listed(
         assert f'href="#case={quote(r.case_id, safe="")}"' in causes
     delivery = [r for r in failing if r.failing()[0].check == "delivery"]
     head = f'<span class="cnt">{len(delivery)}</span> <b>[delivery]</b>'
-    assert f"{head} turn N: reasoning never reached" in dom
-    assert '<span class="cnt">1</span> <b>[no-duplication]</b> turn N: reasoning delivered Nx' in dom
+    assert f"{head} turn 0: reasoning never reached" in dom
+    assert '<span class="cnt">1</span> <b>[no-duplication]</b> turn 0: reasoning delivered 2x' in dom
 
 
 def _drawn(entry: dict[str, object]) -> bool:

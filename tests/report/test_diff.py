@@ -56,14 +56,14 @@ def test_a_fault_switch_shows_as_new_failures_and_exits_1(
     ]
     assert len(failing) == 3
     assert f"new failures ({len(failing)}), by cause:" in text
-    assert "     3 × [delivery] turn N: reasoning never reached the client" in text
+    assert "     3 × [delivery] turn 0: reasoning never reached the client" in text
     assert all(f"         {case_id}" in text for case_id in failing)
     assert text.rstrip().endswith(
         "REGRESSED: 3 new failure(s), 0 failing case(s) with new findings (0 fixed; 3 verdict change(s): "
         "3 worse, 0 better)"
     )
     assert md.read_text().startswith("## thinkwire diff: ❌ regressed")
-    assert "| 3 | delivery | turn N: reasoning never reached the client |" in md.read_text()
+    assert "| 3 | delivery | turn 0: reasoning never reached the client |" in md.read_text()
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     assert (suite.get("tests"), suite.get("failures")) == ("3", "3")
