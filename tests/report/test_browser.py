@@ -263,7 +263,9 @@ def test_case_table_fits_1400_px_with_the_check_columns_collapsible(chromium: st
     ]
     html = render_html(RunResult("sut", results))
     measure = """<script>
+      [].forEach.call(document.querySelectorAll('a[data-more]'),function(a){a.click();});
       var t=document.getElementById('matrix'),d=document.documentElement;
+      d.setAttribute('data-rows',document.querySelectorAll('#matrix tr.case').length);
       d.setAttribute('data-closed',Math.ceil(t.getBoundingClientRect().right)+' '+d.scrollWidth);
       document.getElementById('f-checks').click();
       d.setAttribute('data-opened',Math.ceil(t.getBoundingClientRect().right)+' '+
@@ -274,6 +276,7 @@ def test_case_table_fits_1400_px_with_the_check_columns_collapsible(chromium: st
     page.write_text(html.replace("</body>", measure), encoding="utf-8")
     done = _chromium(chromium, tmp_path, page.as_uri(), "--dump-dom")
     assert done.returncode == 0, done.stderr[-2000:]
+    assert 'data-rows="12"' in done.stdout  # the passing rows, built by the page's script, are measured
     closed = re.search(r'data-closed="(\d+) (\d+)"', done.stdout)
     opened = re.search(r'data-opened="(\d+) (\d+) ([\w-]+)"', done.stdout)
     assert closed is not None
