@@ -12,6 +12,7 @@ import pytest
 
 from harness.cli import main
 from harness.report._diff import diff_runs, load_run
+from harness.report._diff_render import diff_text
 from harness.runner import RunResult
 from harness.verdict import CaseResult, Finding, Verdict
 
@@ -112,20 +113,22 @@ def _case(case_id: str, *messages: str) -> CaseResult:
 
 def test_changed_findings_added_and_removed_cases() -> None:
     old = RunResult(
-        "v1", [_case("a", "delivery: turn 0 lost 12 bytes"), _case("b", "usage: lost"), _case("gone")]
+        "v1", [_case("a", "delivery: turn 0 lost 12 bytes"), _case("b", "usage: lost 3"), _case("gone")]
     )
     new = RunResult(
         "v2",
         [
             _case("a", "delivery: turn 1 lost 40 bytes"),
-            _case("b", "ordering: out of order"),
+            _case("b", "ordering: turn 2 out of order"),
             _case("fresh", "termination: no end"),
         ],
     )
     d = diff_runs(old, new)
     assert [c.case_id for c in d.changed] == ["b"]  # 'a': the same cause, other numbers: no change
-    assert d.changed[0].gained == [("ordering", "ordering: out of order")]
-    assert d.changed[0].lost == [("usage", "usage: lost")]
+    assert d.changed[0].gained == [("ordering", "ordering: turn N out of order")]
+    assert d.changed[0].lost == [("usage", "usage: lost N")]
+    text = diff_text(d)  # printed with the figures each case said (issue 45: not N)
+    assert "      + [ordering] ordering: turn 2 out of order\n      - [usage] usage: lost 3\n" in text
     assert [c.case_id for c in d.added] == ["fresh"]
     assert [c.case_id for c in d.new_failures] == ["fresh"]  # a new case that fails is a new failure
     assert [c.case_id for c in d.removed] == ["gone"]
