@@ -414,7 +414,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     """``thinkwire show``: the case run again as ``run`` would, every timeline kept, then printed."""
     import shlex
 
-    from harness.report import render_show
+    from harness.report import case_choices, render_show
 
     flags = list(args.flags)
     ran = build_parser().parse_args(["run", *flags])  # the run's flags: errors name the flag (exit 2)
@@ -428,10 +428,14 @@ def _cmd_show(args: argparse.Namespace) -> int:
     ran.report = ran.junit = ran.write_expectations = None
     ran.keep_timelines, ran.repeat, ran.concurrency = True, 1, None
     ran.cases = [args.case]
-    options, cases = _check_run_args(ran)
+    try:
+        options, cases = _check_run_args(ran)
+    except FlagError:
+        ran.cases = None  # the catalog the run would see: a flag's own error is raised again here
+        every = [c.id for c in _check_run_args(ran)[1]]
+        raise FlagError(case_choices(args.case, [], every)) from None
     if len(cases) != 1:
-        shown = ", ".join(c.id for c in cases[:4]) + (", ..." if len(cases) > 4 else "")
-        raise FlagError(f"show: {args.case!r} matches {len(cases)} cases; name one: {shown}")
+        raise FlagError(case_choices(args.case, [c.id for c in cases]))
     with _Signals() as stop:
         result = _run_until_signal(cases, options, True, stop)
     if result is None or not result.results:

@@ -119,7 +119,8 @@ def test_the_corpus_is_looked_for_beside_the_checkout_thinkwire_was_installed_fr
 def test_show_given_a_scenario_id_names_its_cases(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "tools-passback/deepseek-reasoning-content"]) == 2
     err = capsys.readouterr().err
-    assert "matches 2 cases; name one: tools-passback/deepseek-reasoning-content[openai-chat:" in err
+    assert "is a scenario of 2 cases; name one:" in err
+    assert "\n  tools-passback/deepseek-reasoning-content[openai-chat:" in err
 
 
 def test_a_mistyped_case_id_gets_a_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:

@@ -75,10 +75,11 @@ def test_report_option_writes_merged_results(pytester: pytest.Pytester) -> None:
     data = json.loads((out / "results.json").read_text())
     assert [r["case_id"] for r in data["results"]] == [CASE]
     assert (out / "report.html").exists()
-    # as `thinkwire run` keeps it: a passing case's timeline as its summary, not every entry
+    # as `thinkwire run` keeps it: a passing case compact (its checks by name), no timeline
     (kept,) = data["results"]
-    assert not kept["timeline"]
-    assert kept["timeline_summary"]["entries"] > 0
+    assert "timeline" not in kept
+    assert "timeline_summary" not in kept
+    assert kept["checks"]["PASS"]
 
 
 def test_assert_diff_of_event_streams(pytester: pytest.Pytester) -> None:

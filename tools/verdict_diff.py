@@ -22,6 +22,9 @@ def load(path: Path) -> dict[str, dict[str, str]]:
         row = {"status": result["status"], "stream": result["stream"], "cleanup": result["cleanup"]}
         for finding in result.get("findings", []):
             row[f"check:{finding['check']}"] = finding["verdict"]
+        for key in ("checks", "cleanup_checks"):  # a passing case in version 4: names by verdict
+            for verdict, names in result.get(key, {}).items():
+                row.update((f"check:{name}", verdict) for name in names)
         cases[result["case_id"]] = row
     return cases
 

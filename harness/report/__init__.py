@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from harness.report._diff import diff_runs, load_run
     from harness.report._diff_render import diff_junit, diff_markdown, diff_text
     from harness.report._merge import JUNIT, merge_shards
-    from harness.report._show import render_show
+    from harness.report._show import case_choices, render_show
 
 _SHARED = {
     "JUNIT": "_merge",
@@ -71,10 +71,12 @@ _SHARED = {
     "print_failures": "_console",
     "print_summary": "_console",
     "render_show": "_show",
+    "case_choices": "_show",
 }
 __all__ += [
     "JUNIT",
     "Progress",
+    "case_choices",
     "diff_junit",
     "diff_markdown",
     "diff_runs",

@@ -20,8 +20,10 @@ def _word(r: CaseResult | None) -> str:
     return outcome(r) if r is not None else "absent"
 
 
-def _cause(c: tuple[str, str]) -> str:
-    return f"[{c[0]}] {c[1]}"
+def _cause(c: tuple[str, str], r: CaseResult | None) -> str:
+    """Cause ``c`` (its key: check, normalised message) as case ``r`` said it, its figures shown."""
+    found = [cause for cause in group_causes([r] if r is not None else []) if cause.key == c]
+    return found[0].line() if found else f"[{c[0]}] {c[1]}"
 
 
 def _head(d: RunDiff) -> str:
@@ -69,12 +71,12 @@ def diff_text(d: RunDiff) -> str:
         out += ["", f"changed findings ({len(d.changed)}):"]
         for c in d.changed:
             out.append(f"  ~ {c.case_id}")
-            out += [f"      + {_cause(x)}" for x in c.gained]
-            out += [f"      - {_cause(x)}" for x in c.lost]
+            out += [f"      + {_cause(x, c.new)}" for x in c.gained]
+            out += [f"      - {_cause(x, c.old)}" for x in c.lost]
     if d.fixed:
         out += ["", f"fixed ({len(d.fixed)}):"]
         for c in d.fixed:
-            was = "; ".join(_cause(x) for x in c.lost[:2])
+            was = "; ".join(_cause(x, c.old) for x in c.lost[:2])
             out.append(f"  ✓ {c.case_id} (was {_word(c.old)}: {was})")
     for title, changes in (("cases added", d.added), ("cases removed", d.removed)):
         if changes:
@@ -110,7 +112,8 @@ def diff_markdown(d: RunDiff, limit: int = 50) -> str:
         out += [f"### {title}", "", "| case | was | now | findings |", "|---|---|---|---|"]
         for c in changes[:limit]:
             said = "<br>".join(
-                [f"+ {_cell(_cause(x))}" for x in c.gained] + [f"− {_cell(_cause(x))}" for x in c.lost]
+                [f"+ {_cell(_cause(x, c.new))}" for x in c.gained]
+                + [f"− {_cell(_cause(x, c.old))}" for x in c.lost]
             )
             out.append(f"| `{_cell(c.case_id)}` | {_word(c.old)} | {_word(c.new)} | {said or '-'} |")
         if len(changes) > limit:
@@ -146,7 +149,7 @@ def diff_junit(d: RunDiff) -> str:
         scenario = either.scenario_id.replace("/", ".") if either is not None else ""
         el = ET.SubElement(suite, "testcase", classname=xml_safe(scenario), name=xml_safe(c.case_id))
         lines = [f"{_word(c.old)} -> {_word(c.new)}"]
-        lines += [f"+ {_cause(x)}" for x in c.gained] + [f"- {_cause(x)}" for x in c.lost]
+        lines += [f"+ {_cause(x, c.new)}" for x in c.gained] + [f"- {_cause(x, c.old)}" for x in c.lost]
         if kind in ("failure", "skipped"):
             tally["failures" if kind == "failure" else "skipped"] += 1
             child = ET.SubElement(el, kind, message=xml_safe(message))
@@ -156,7 +159,7 @@ def diff_junit(d: RunDiff) -> str:
 
     for c in d.new_failures:
         first = c.gained[0] if c.gained else ("", _word(c.new))
-        case(c, "failure", f"new failure: {_cause(first)}")
+        case(c, "failure", f"new failure: {_cause(first, c.new)}")
     for c in d.changed:
         said = "new findings" if c.gained else "findings changed (none new)"
         case(c, "failure" if c.gained else "pass", said)

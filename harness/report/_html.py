@@ -1,5 +1,5 @@
 """The HTML report: one self-contained file with inline CSS, a little vanilla JS and no external assets. It is
-the report that holds everything, so it can be mailed or archived alone."""
+the report that holds everything results.json keeps, so it can be mailed or archived alone."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from urllib.parse import quote
 
 from harness.report._causes import Cause, group_causes
 from harness.report._common import entry_text, esc, failing_case, outcome
+from harness.report._compact import compact_case, compactable
+from harness.report._html_passing import PASSING_JS, folded_row, passing_data
 from harness.report._svg import timeline_svg
 from harness.runner import RunResult
 from harness.verdict import CaseResult, Verdict, worst
@@ -26,31 +28,19 @@ def _cls(word: str) -> str:
     return "v v-" + word.replace("/", "")
 
 
-# The failures grouped by cause and the SUT x case matrix are always in the page. Each case's detail sits
-# in a text ``<script>`` until the case is opened: findings, reproduce line, raw frames, the swimlane with
-# the evidence marked, or a passing case's summarised timeline.
+# The failures grouped by cause and the SUT x case matrix are always in the page. Each case that did not
+# pass (or kept its whole timeline) has its row, and its detail in a text ``<script>`` until the case is
+# opened: findings, reproduce line, raw frames, the swimlane with the evidence marked. A passing case is
+# compact data (``_html_passing``): the page's script makes its row when its category is unfolded, a
+# filter or a link asks for it.
 def render_html(run: RunResult, title: str = "") -> str:
     """The report page as one string."""
-    checks = _check_names(run.results)
+    checks = _check_names([compact_case(r) if compactable(r) else r for r in run.results])
     groups: dict[str, list[tuple[int, CaseResult]]] = defaultdict(list)
     for i, r in enumerate(run.results):
         groups[r.category or "(none)"].append((i, r))
-    ncols = 4 + len(checks)
-    body: list[str] = []
-    templates: list[str] = []
-    for cat in sorted(groups):
-        rows = groups[cat]
-        nbad = sum(r.unexpected for _, r in rows)
-        body.append(
-            f'<tr class="cat" data-cat="{esc(cat)}"><th colspan="{ncols}">{esc(cat)} '
-            f'<span class="n">{len(rows)} case(s){f", {nbad} unexpected" if nbad else ""}</span></th></tr>'
-        )
-        for i, r in rows:
-            body.append(_row(i, r, checks))
-            body.append(f'<tr class="detail" id="detail-{i}" hidden><td colspan="{ncols}"></td></tr>')
-            # Script text is never parsed into DOM until the case is opened; inert <template>s of 500 cases
-            # made opening the page about twice as slow.
-            templates.append(f'<script type="text/x-thinkwire-case" id="tpl-{i}">{_detail(r)}</script>')
+    cats = sorted(groups)
+    body, templates, passing = _matrix(groups, cats, checks)
     words: dict[str, int] = defaultdict(int)
     for r in run.results:
         words[outcome(r)] += 1
@@ -103,9 +93,41 @@ def render_html(run: RunResult, title: str = "") -> str:
 <div id="templates">
 {chr(10).join(templates)}
 </div>
+{passing_data(passing, checks, cats)}
 <script>{_JS}</script>
 </body></html>
 """
+
+
+def _matrix(
+    groups: dict[str, list[tuple[int, CaseResult]]], cats: list[str], checks: list[str]
+) -> tuple[list[str], list[str], list[tuple[int, CaseResult]]]:
+    """The case table's rows by category, the detail templates of the cases that have a row, and the
+    passing cases (with their place in the run) folded under their category instead."""
+    ncols = 4 + len(checks)
+    body: list[str] = []
+    templates: list[str] = []
+    passing: list[tuple[int, CaseResult]] = []
+    for g, cat in enumerate(cats):
+        rows = groups[cat]
+        nbad = sum(r.unexpected for _, r in rows)
+        body.append(
+            f'<tr class="cat" data-cat="{esc(cat)}"><th colspan="{ncols}">{esc(cat)} '
+            f'<span class="n">{len(rows)} case(s){f", {nbad} unexpected" if nbad else ""}</span></th></tr>'
+        )
+        folded = [(i, r) for i, r in rows if compactable(r)]
+        for i, r in rows:
+            if compactable(r):
+                continue
+            body.append(_row(i, r, checks))
+            body.append(f'<tr class="detail" id="detail-{i}" hidden><td colspan="{ncols}"></td></tr>')
+            # Script text is never parsed into DOM until the case is opened; inert <template>s of 500 cases
+            # made opening the page about twice as slow.
+            templates.append(f'<script type="text/x-thinkwire-case" id="tpl-{i}">{_detail(r)}</script>')
+        if folded:
+            body.append(folded_row(g, cat, len(folded), ncols))
+            passing += folded
+    return body, templates, passing
 
 
 def _check_switch(checks: list[str]) -> tuple[bool, str]:
@@ -136,7 +158,7 @@ def _causes(causes: list[Cause]) -> str:
         )
         items.append(
             f'<details class="cause" data-check="{esc(c.check)}"><summary><span class="cnt">{c.count}</span> '
-            f'<b>[{esc(c.check)}]</b> {esc(c.message, False)}</summary>'
+            f'<b>[{esc(c.check)}]</b> {esc(c.headline, False)}</summary>'
             f'<p class="example">e.g. {esc(c.example, False)}</p><ul>{links}</ul></details>'
         )
     return (
@@ -342,28 +364,37 @@ details.cause{border-left:4px solid #d63031;background:#fff5f5;margin:3px 0;padd
 details.cause summary{cursor:pointer}details.cause .cnt{display:inline-block;min-width:2.5em;font-weight:700}
 details.cause ul{margin:2px 0 4px;columns:2;font:12px ui-monospace,Menlo,Consolas,monospace}
 details.cause .example{margin:2px 0;color:#555;font-size:12px}
+#matrix>tbody>tr.more>td{text-align:left;background:#f7fdfb;font-size:12px}
+table.findings tr.quiet td{color:#555}
 """
 
-_JS = r"""
+_JS = (
+    r"""
 (function(){
   var rows=[].slice.call(document.querySelectorAll('#matrix tr.case'));
+"""
+    + PASSING_JS
+    + r"""
   function open(tr,show){
     var i=tr.getAttribute('data-i'),d=document.getElementById('detail-'+i);
     if(show===undefined)show=d.hidden;
-    if(show&&!d.firstChild.firstChild){
-      d.firstChild.innerHTML=document.getElementById('tpl-'+i).textContent;
-    }
+    if(show&&!d.firstChild.firstChild)d.firstChild.innerHTML=template(i);
     d.hidden=!show;tr.classList.toggle('open',show);
     return d;
   }
-  rows.forEach(function(tr){
+  function wire(tr){
     tr.addEventListener('click',function(e){
       e.preventDefault();
       var d=open(tr);
       if(!d.hidden)history.replaceState(null,'','#case='+encodeURIComponent(tr.getAttribute('data-case')));
     });
-  });
+  }
+  rows.forEach(wire);
+  var fv=document.getElementById('f-verdict'),fc=document.getElementById('f-cat'),
+      ft=document.getElementById('f-text'),shown=document.getElementById('f-shown');
   document.addEventListener('click',function(e){
+    var more=e.target.closest&&e.target.closest('a[data-more]');
+    if(more){e.preventDefault();unfold(+more.getAttribute('data-more'));filter();return;}
     var a=e.target.closest&&e.target.closest('a[data-ev]');
     if(!a)return;
     e.preventDefault();
@@ -372,10 +403,9 @@ _JS = r"""
     if(tr){tr.scrollIntoView({block:'center'});tr.classList.add('flash');
       setTimeout(function(){tr.classList.remove('flash');},1500);}
   });
-  var fv=document.getElementById('f-verdict'),fc=document.getElementById('f-cat'),
-      ft=document.getElementById('f-text'),shown=document.getElementById('f-shown');
   function filter(){
-    var v=fv.value,c=fc.value,t=ft.value.trim().toLowerCase(),n=0,cats={};
+    var v=fv.value,c=fc.value,t=ft.value.trim().toLowerCase(),n=0,cats={},folded=0;
+    if(v||t)P.cases.forEach(function(p,k){if(matches(p,v,c,t))make(k);});
     rows.forEach(function(tr){
       var ok=(!c||tr.getAttribute('data-cat')===c)
         &&(!t||tr.getAttribute('data-case').toLowerCase().indexOf(t)>=0)
@@ -385,10 +415,17 @@ _JS = r"""
       if(!ok)open(tr,false);
       if(ok){n++;cats[tr.getAttribute('data-cat')]=1;}
     });
+    [].forEach.call(document.querySelectorAll('#matrix tr.more'),function(m){
+      var g=+m.id.slice(5),left=P.cases.filter(function(p,k){return p.g===g&&!made[k];}).length;
+      m.hidden=!left||!!(v||t)||!!(c&&m.getAttribute('data-cat')!==c);
+      if(!m.hidden){cats[m.getAttribute('data-cat')]=1;folded+=left;}
+      m.querySelector('a').textContent=left+' passing case(s) folded: show';
+    });
     [].forEach.call(document.querySelectorAll('#matrix tr.cat'),function(h){
       h.hidden=!cats[h.getAttribute('data-cat')];
     });
-    shown.textContent=n+' of '+rows.length+' shown';
+    var total=rows.length+P.cases.length-Object.keys(made).length;
+    shown.textContent=n+' of '+total+' shown'+(folded?', '+folded+' passing folded':'');
   }
   [fv,fc].forEach(function(el){el.addEventListener('change',filter);});
   var fk=document.getElementById('f-checks');
@@ -399,6 +436,7 @@ _JS = r"""
   function byHash(){
     var m=/^#case=(.+)$/.exec(location.hash),id=m&&decodeURIComponent(m[1]),hit=null;
     if(id)rows.forEach(function(tr){if(tr.getAttribute('data-case')===id)hit=tr;});
+    if(id&&!hit)P.cases.forEach(function(p,k){if(p.i===id)hit=make(k);});
     return hit;
   }
   window.addEventListener('hashchange',function(){
@@ -419,3 +457,4 @@ _JS = r"""
   document.documentElement.setAttribute('data-ready-ms',Math.round(performance.now()));
 })();
 """
+)

@@ -1,13 +1,21 @@
-"""results.json: a versioned, lossless dump of a RunResult, and the loader that reads it back. Every other
-report and ``thinkwire diff`` can start from this file, so it must lose nothing."""
+"""results.json: a versioned dump of a RunResult, and the loader that reads it back. Every other report and
+``thinkwire diff`` can start from this file: it loses nothing of a case that did not pass, and keeps a passing
+case compact (``_compact``), so a green run's file stays small."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from harness._errors import ThinkwireError
+from harness.report._compact import (
+    QUIET,
+    compactable,
+    quiet_checks,
+    reproduce_line,
+    reproduce_template,
+)
 from harness.runner import RunResult
 from harness.verdict import Axis, CaseResult, Finding, Status, Verdict
 
@@ -23,11 +31,14 @@ __all__ = [
 ]
 
 FORMAT = "thinkwire-results"
-VERSION = 3
-READS = (1, 2, 3)
+VERSION = 4
+READS = (1, 2, 3, 4)
 """Versions ``from_json`` reads. 2 added ``timeline_summary`` (a passing case's timeline, summarised
 unless the run kept every timeline); a version-1 file is a version-2 file without it. 3 added
-``run_info`` (what the run was: ``harness.runner._run_info``); an older file reads with it empty."""
+``run_info`` (what the run was: ``harness.runner._run_info``); an older file reads with it empty. 4 keeps
+a passing case compact (``checks`` instead of its PASS and N/A findings, no timeline; its requirement,
+category and reproduce line from the run's ``scenarios`` and ``reproduce``); an older file's cases all read
+whole."""
 SCHEMA_PATH = Path(__file__).parent / "schema" / "results.schema.json"
 
 
@@ -36,12 +47,17 @@ class ResultsError(ThinkwireError):
 
 
 def to_json(run: RunResult) -> dict[str, Any]:
-    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 3, ...}``.
+    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 4, ...}``.
 
-    ``from_json(to_json(run))`` renders every report identically. The shape is the published schema
-    ``harness/report/schema/results.schema.json``, copied to ``docs/results.schema.json``.
+    ``from_json(to_json(run)) == compact_run(run)``, and renders every report as ``run`` does. The shape is
+    the published schema ``harness/report/schema/results.schema.json``, copied to
+    ``docs/results.schema.json``.
     """
-    return {
+    quiet = [r for r in run.results if compactable(r)]
+    shared = _Shared(run.sut, reproduce_template(quiet), {})
+    for r in quiet:
+        shared.scenarios.setdefault(r.scenario_id, {"requirement": r.requirement, "category": r.category})
+    doc = {
         "format": FORMAT,
         "version": VERSION,
         "sut": run.sut,
@@ -58,8 +74,52 @@ def to_json(run: RunResult) -> dict[str, Any]:
         "run_info": _plain(run.run_info),
         "exit_code": run.exit_code,
         "counts": run.counts(),
-        "results": [_case(r) for r in run.results],
     }
+    if quiet:
+        doc["scenarios"] = shared.scenarios
+        doc["reproduce"] = shared.reproduce
+    doc["results"] = [_passed(r, shared) if compactable(r) else _case(r) for r in run.results]
+    return doc
+
+
+class _Shared(NamedTuple):
+    """What a compact case takes from its run unless it says otherwise."""
+
+    sut: str
+    reproduce: str  # the reproduce template ("" for none)
+    scenarios: dict[str, dict[str, str]]  # scenario id -> its requirement and category
+
+
+def _passed(r: CaseResult, shared: _Shared) -> dict[str, Any]:
+    """A compactable case: id, verdicts, duration, axes and the names of its PASS and N/A checks by axis;
+    its other findings whole; what differs from the run's (``_Shared``) or from the default, and nothing
+    else."""
+    checks = {axis.value: {v.value: names for v, names in by.items()} for axis, by in quiet_checks(r).items()}
+    out: dict[str, Any] = {
+        "case_id": r.case_id, "scenario_id": r.scenario_id, "status": r.status.value,
+        "stream": r.stream.value, "cleanup": r.cleanup.value, "unexpected": r.unexpected,
+        "duration_s": r.duration_s, "axes": dict(r.axes), "checks": checks.get("stream", {}),
+    }  # fmt: skip
+    if "cleanup" in checks:
+        out["cleanup_checks"] = checks["cleanup"]
+    scenario = shared.scenarios[r.scenario_id]
+    said: dict[str, Any] = {  # the run's value of each: written only where the case's differs
+        "sut": shared.sut, "requirement": scenario["requirement"], "category": scenario["category"],
+        "reproduce": reproduce_line(shared.reproduce, r.case_id),
+        "findings": [], "error": "", "expected": {}, "expected_reason": "", "repeats": [], "alone": "",
+        "gate_wait_s": None,
+    }  # fmt: skip
+    mine = {
+        "sut": r.sut, "requirement": r.requirement, "category": r.category, "reproduce": r.reproduce,
+        "findings": [_finding(f) for f in r.findings if f.verdict not in QUIET], "error": r.error,
+        "expected": dict(r.expected), "expected_reason": r.expected_reason, "repeats": list(r.repeats),
+        "alone": r.alone, "gate_wait_s": r.gate_wait_s,
+    }  # fmt: skip
+    out.update((k, v) for k, v in mine.items() if v != said[k])
+    return out
+
+
+"""A compact case's fields written even when empty: they differ from the run's (None: they do not)."""
 
 
 def _case(r: CaseResult) -> dict[str, Any]:
@@ -118,8 +178,21 @@ def write_json(run: RunResult, path: str | Path) -> Path:
     """Write results.json (indented, UTF-8); returns the path."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(json.dumps(to_json(run), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    p.write_text(dumps(to_json(run)), encoding="utf-8")
     return p
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """``doc`` as results.json's text: indented, a compact case on one line of its own."""
+    head = json.dumps({**doc, "results": []}, indent=1, ensure_ascii=False)
+    cases = [
+        "  " + json.dumps(c, ensure_ascii=False)
+        if "checks" in c
+        else "\n".join("  " + line for line in json.dumps(c, indent=1, ensure_ascii=False).splitlines())
+        for c in doc["results"]
+    ]
+    body = "[\n" + ",\n".join(cases) + "\n ]" if cases else "[]"
+    return head[: head.rindex("[]")] + body + "\n}\n"
 
 
 def load_results(path: str | Path) -> RunResult:
@@ -153,6 +226,9 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         )
     g = _Getter(source)
     results = g.typed(data, "results", list, "")
+    shared = _Shared(
+        g.typed(data, "sut", str, ""), g.typed(data, "reproduce", str, "", default=""), g.scenarios(data)
+    )
     return RunResult(
         sut=g.typed(data, "sut", str, ""),
         strict=g.typed(data, "strict", bool, "", default=False),
@@ -166,7 +242,7 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         left_out=g.typed(data, "left_out", dict, "", default={}),
         warnings=g.typed(data, "warnings", list, "", default=[]),
         run_info=g.typed(data, "run_info", dict, "", default={}),
-        results=[g.case(item, f"results[{i}]") for i, item in enumerate(results)],
+        results=[g.case(item, f"results[{i}]", shared) for i, item in enumerate(results)],
     )
 
 
@@ -210,9 +286,11 @@ class _Getter:
             valid = ", ".join(m.value for m in cls)
             raise self.fail(f"{prefix}.{key}", f"unknown value {raw!r} (valid: {valid})") from None
 
-    def case(self, item: Any, where: str) -> CaseResult:
+    def case(self, item: Any, where: str, shared: _Shared) -> CaseResult:
         if not isinstance(item, dict):
             raise self.fail(where, f"expected an object, got {type(item).__name__}")
+        if "checks" in item:
+            return self.passed(item, where, shared)
         t = self.typed
         findings = t(item, "findings", list, where, default=[])
         timeline = t(item, "timeline", list, where, default=[])
@@ -242,6 +320,66 @@ class _Getter:
             alone=t(item, "alone", str, where, default=""),
             gate_wait_s=t(item, "gate_wait_s", (int, float, type(None)), where, default=None),
         )
+
+    def scenarios(self, data: dict[str, Any]) -> dict[str, dict[str, str]]:
+        """The run's ``scenarios`` (version 4): scenario id -> its requirement and category."""
+        out: dict[str, dict[str, str]] = {}
+        for sid, said in self.typed(data, "scenarios", dict, "", default={}).items():
+            at = f"scenarios.{sid}"
+            if not isinstance(said, dict):
+                raise self.fail(at, f"expected an object, got {type(said).__name__}")
+            out[sid] = {k: self.typed(said, k, str, at, default="") for k in ("requirement", "category")}
+        return out
+
+    def passed(self, item: dict[str, Any], where: str, shared: _Shared) -> CaseResult:
+        """A compact case (version 4): what it leaves out is its run's, or the default."""
+        t = self.typed
+        case_id = t(item, "case_id", str, where)
+        scenario_id = t(item, "scenario_id", str, where)
+        known = shared.scenarios.get(scenario_id)
+        if known is None and not {"requirement", "category"} <= item.keys():
+            raise self.fail(f"{where}.scenario_id", f"{scenario_id!r} is not in the run's scenarios")
+        known = known or {}
+        findings = []
+        for axis, key in ((Axis.STREAM, "checks"), (Axis.CLEANUP, "cleanup_checks")):
+            findings += self.names(t(item, key, dict, where, default={}), axis, f"{where}.{key}")
+        kept = t(item, "findings", list, where, default=[])
+        findings += [self.finding(f, f"{where}.findings[{i}]") for i, f in enumerate(kept)]
+        return CaseResult(
+            case_id=case_id,
+            scenario_id=scenario_id,
+            requirement=t(item, "requirement", str, where, default=known.get("requirement", "")),
+            category=t(item, "category", str, where, default=known.get("category", "")),
+            sut=t(item, "sut", str, where, default=shared.sut),
+            status=self.enum(item, "status", Status, where, default=Status.OK),
+            stream=self.enum(item, "stream", Verdict, where, default=Verdict.PASS),
+            cleanup=self.enum(item, "cleanup", Verdict, where, default=Verdict.PASS),
+            unexpected=t(item, "unexpected", bool, where, default=False),
+            expected={str(k): str(v) for k, v in t(item, "expected", dict, where, default={}).items()},
+            expected_reason=t(item, "expected_reason", str, where, default=""),
+            duration_s=float(t(item, "duration_s", (int, float), where, default=0.0)),
+            error=t(item, "error", str, where, default=""),
+            reproduce=t(item, "reproduce", str, where, default=reproduce_line(shared.reproduce, case_id)),
+            axes={str(k): str(v) for k, v in t(item, "axes", dict, where, default={}).items()},
+            findings=findings,
+            repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
+            alone=t(item, "alone", str, where, default=""),
+            gate_wait_s=t(item, "gate_wait_s", (int, float, type(None)), where, default=None),
+        )
+
+    def names(self, by_verdict: dict[str, Any], axis: Axis, where: str) -> list[Finding]:
+        """``{"PASS": [check, ...], "N/A": [...]}``: a finding per name, with its verdict and axis."""
+        out = []
+        for word in (v.value for v in QUIET):
+            names = self.typed(by_verdict, word, list, where, default=[])
+            for i, name in enumerate(names):
+                if not isinstance(name, str) or not name:
+                    raise self.fail(f"{where}.{word}[{i}]", f"expected a check name, got {name!r}")
+                out.append(Finding(name, Verdict(word), axis))
+        unknown = sorted(set(by_verdict) - {v.value for v in QUIET})
+        if unknown:
+            raise self.fail(f"{where}.{unknown[0]}", "only PASS and N/A checks are kept as names")
+        return out
 
     def entry(self, e: Any, where: str) -> None:
         """A timeline entry as ``serialize_timeline`` writes it: the fields every renderer reads are

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
 
-from harness.report._causes import group_causes, normalise_message
+from harness.report._causes import Cause, group_causes, normalise_message
 from harness.report._common import finding_lines, first_line, outcome, xml_safe
 from harness.report._svg import SWIMLANES, write_swimlanes
 from harness.runner import RunResult
@@ -42,7 +42,7 @@ def junit_xml(run: RunResult, swimlanes: Mapping[str, Path] | None = None) -> st
             ids = ", ".join(r.case_id for r in c.cases[:20]) + (" ..." if c.count > 20 else "")
             value = f"{c.count} x {c.line()}: {ids}"
             ET.SubElement(props, "property", name="thinkwire.cause", value=xml_safe(value))
-    counts = {c.key: c.count for c in causes}
+    counts = {c.key: c for c in causes}
     tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for r in run.results:
         tally["tests"] += 1
@@ -63,7 +63,7 @@ def junit_xml(run: RunResult, swimlanes: Mapping[str, Path] | None = None) -> st
 
 
 def _testcase(
-    suite: ET.Element, r: CaseResult, causes: Mapping[tuple[str, str], int], svg: Path | None
+    suite: ET.Element, r: CaseResult, causes: Mapping[tuple[str, str], Cause], svg: Path | None
 ) -> str:
     case = ET.SubElement(
         suite,
@@ -105,15 +105,15 @@ def _testcase(
     return kind
 
 
-def _failure_text(r: CaseResult, causes: Mapping[tuple[str, str], int] | None = None) -> str:
+def _failure_text(r: CaseResult, causes: Mapping[tuple[str, str], Cause] | None = None) -> str:
     lines = [f"× {r.case_id}", f"  -> {r.requirement}"]
     if r.error:
         lines.append(f"  {r.status.value}: {r.error.strip()}")
     for f in r.failing():
         head, *rest = finding_lines(f)
-        said = normalise_message(f.message or f.verdict.value)
-        n = (causes or {}).get((f.check, said), 0)
-        shared = [f"    cause shared by {n} unexpected case(s): [{f.check}] {said}"] if n > 1 else []
+        cause = (causes or {}).get((f.check, normalise_message(f.message or f.verdict.value)))
+        n = cause.count if cause is not None else 0
+        shared = [f"    cause shared by {n} unexpected case(s): {cause.line()}"] if cause and n > 1 else []
         lines += [head, *shared, *rest]
     if r.expected_reason:
         exp = ", ".join(f"{k}={v}" for k, v in r.expected.items())

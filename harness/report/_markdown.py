@@ -99,7 +99,7 @@ def causes_table(causes: list[Cause], limit: int = 50, fold: int = 20) -> list[s
             affected = ids[0]
         else:
             affected = f"<details><summary>{c.count} cases</summary>{'<br>'.join(ids)}{more}</details>"
-        out.append(f"| {c.count} | {_cell(c.check)} | {_cell(c.message)} | {affected} |")
+        out.append(f"| {c.count} | {_cell(c.check)} | {_cell(c.headline)} | {affected} |")
     if len(causes) > limit:
         out += ["", f"… and {len(causes) - limit} more causes"]
     return [*out, ""]

@@ -4,14 +4,16 @@ kept its whole timeline, for a passing case as for a failing one."""
 
 from __future__ import annotations
 
+import difflib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from harness.events import assemble
 from harness.report._common import entry_channel, entry_text, outcome
 from harness.verdict import CaseResult, Finding, Verdict
 
-__all__ = ["render_show"]
+__all__ = ["case_choices", "render_show"]
 
 _LANE = 56  # characters of the client lane
 _TEXT = {"ReasoningDelta": "text", "TextDelta": "text", "ToolCallDelta": "arguments"}
@@ -121,3 +123,20 @@ def _one_line(text: str) -> str:
 
 def _quote(s: str, n: int = 48) -> str:
     return repr(s if len(s) <= n else s[: n - 3] + "...") if s else "-"
+
+
+def case_choices(pattern: str, matched: Sequence[str], every: Sequence[str] = (), shown: int = 12) -> str:
+    """Why ``show PATTERN`` names no one case, and what to give instead: the case ids ``pattern`` matched
+    (a scenario id matches each of its cases), or, when it matched none, the nearest ids of ``every``."""
+    if matched:
+        scenarios = {i.split("[", 1)[0] for i in matched}
+        n = len(matched)
+        what = f"is a scenario of {n} cases" if scenarios == {pattern} else f"matches {n} cases"
+        more = len(matched) - shown
+        tail = [f"  ... and {more} more (thinkwire list --cases '{pattern}')"] if more > 0 else []
+        listed = [f"  {i}" for i in matched[:shown]]
+        return "\n".join([f"show: {pattern!r} {what}; name one:", *listed, *tail])
+    names = sorted({*every, *(i.split("[", 1)[0] for i in every)})
+    near = difflib.get_close_matches(pattern, names, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(near)}?" if near else "see thinkwire list --by-scenario"
+    return f"show: no case {pattern!r}; {hint}"

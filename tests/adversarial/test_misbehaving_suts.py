@@ -179,7 +179,7 @@ def test_a_gateway_that_allows_one_instance_runs_its_alone_cases_after_the_other
         return [(r["case_id"], r["status"], r["axes"]) for r in results]
 
     assert verdicts(concurrent) == verdicts(serial)
-    alone = [r["alone"] for r in concurrent if r["alone"]]
+    alone = [r["alone"] for r in concurrent if r.get("alone")]  # (a passing case leaves out an empty one)
     assert len(alone) == 1  # the upstream cutting its connection (a cancel shares the gateway: issue 39)
     assert all("second instance" not in why for why in alone)  # it could not start: after the others
     assert not Path(lock).exists()  # the one instance was stopped

@@ -64,6 +64,11 @@ def _png_rows(data: bytes, max_rows: int) -> tuple[int, int, list[bytes], int]:
     return width, height, rows, bpp
 
 
+def _table(dom: str) -> str:
+    """The page up to its case details (the page's script, which builds rows, comes after)."""
+    return dom.split('<div id="templates">', 1)[0]
+
+
 def _report(run: RunResult, tmp_path: Path) -> Path:
     page = tmp_path / "report.html"
     page.write_text(render_html(run), encoding="utf-8")
@@ -77,9 +82,11 @@ def test_dom_has_matrix_and_the_first_failing_case_open(
     done = _chromium(chromium, tmp_path, page.as_uri(), "--dump-dom")
     assert done.returncode == 0, done.stderr[-2000:]
     dom = done.stdout
-    for r in run_result.results:
+    for r in run_result.results[:3] + run_result.results[4:]:
         assert f'data-case="{r.case_id}"' in dom
-    assert dom.count('<tr class="case') == 6
+    assert 'data-case="wire/variants@gemini:thought"' not in dom  # passing: folded, not built
+    assert '<a href="#" data-more="4">1 passing case(s) folded: show</a>' in dom
+    assert _table(dom).count('<tr class="case') == 5
     # the script opened the first unexpected FAIL (row 1): its template was cloned in
     assert dom.count('<tr class="case open"') == 1
     assert '<tr class="case open" id="row-1"' in dom
@@ -89,7 +96,52 @@ def test_dom_has_matrix_and_the_first_failing_case_open(
     assert 'class="gate timeout evidence"' in opened
     assert "reasoning was buffered until the upstream gate timed out" in opened
     assert '<tr class="detail" id="detail-5" hidden="">' in dom
-    assert "6 of 6 shown" in dom
+    assert "5 of 6 shown, 1 passing folded" in dom
+
+
+def test_a_passing_case_is_built_from_its_data_on_demand(chromium: str, tmp_path: Path) -> None:
+    """A link to a passing case makes its row and detail from the page's compact data: its verdicts,
+    check names, kept INFO message and its reproduce line exactly as results.json gives it (the case id
+    shell-quoted by the page's script as by shlex); a PASS filter unfolds every passing case."""
+    import shlex
+
+    from harness.verdict import Axis, CaseResult, Finding, Verdict
+
+    def case(cid: str) -> CaseResult:
+        findings = [
+            Finding("delivery", Verdict.PASS, message="gone"),
+            Finding("retry", Verdict.NOT_APPLICABLE),
+            Finding("timing", Verdict.INFO, message="ttft <3> ms"),
+            Finding("cleanup", Verdict.NOT_APPLICABLE, Axis.CLEANUP),
+        ]
+        line = shlex.join(["thinkwire", "run", "--sut", "x y", "--cases", cid, "--keep-timelines"])
+        return CaseResult(cid, "a/b", "The SUT MUST b.", "cat", "s", findings=findings, reproduce=line)
+
+    ids = ["a/b[openai-chat:reasoning_content/frames]", "a/b[it's $' \\ odd]", "plain-id"]
+    run = RunResult("s", [case(i) for i in ids])
+    page = _report(run, tmp_path)
+    done = _chromium(chromium, tmp_path, page.as_uri() + "#case=" + quote(ids[1], safe=""), "--dump-dom")
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    assert _table(dom).count('<tr class="case open"') == 1
+    assert '<tr class="case open" id="row-1"' in dom
+    assert 'data-words="INFO N/A OK PASS"' in dom
+    opened = dom.split('id="detail-1"', 1)[1].split("</div></td></tr>", 1)[0]
+    assert "ttft &lt;3&gt; ms" in opened
+    assert "gone" not in opened  # a PASS message is not kept
+    assert ">PASS</td><td>delivery</td>" in opened
+    assert ">N/A</td><td>retry, cleanup</td>" in opened
+    line = shlex.join(["thinkwire", "run", "--sut", "x y", "--cases", ids[1], "--keep-timelines"])
+    html_line = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert f"reproduce: <code>{html_line}</code>" in opened
+    assert "1 of 3 shown, 2 passing folded" in dom
+    pass_filter = "<script>var f=document.getElementById('f-verdict');f.value='PASS';"
+    pass_filter += "f.dispatchEvent(new Event('change'));</script></body>"
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", pass_filter), encoding="utf-8")
+    done = _chromium(chromium, tmp_path, page.as_uri(), "--dump-dom")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert _table(done.stdout).count('<tr class="case"') == 3
+    assert "3 of 3 shown" in done.stdout
 
 
 def test_case_anchor_opens_that_case(chromium: str, run_result: RunResult, tmp_path: Path) -> None:
@@ -178,8 +230,8 @@ def test_each_failing_case_opens_with_its_evidence_marked_and_causes_listed(
         assert f'href="#case={quote(r.case_id, safe="")}"' in causes
     delivery = [r for r in failing if r.failing()[0].check == "delivery"]
     head = f'<span class="cnt">{len(delivery)}</span> <b>[delivery]</b>'
-    assert f"{head} turn N: reasoning never reached" in dom
-    assert '<span class="cnt">1</span> <b>[no-duplication]</b> turn N: reasoning delivered Nx' in dom
+    assert f"{head} turn 0: reasoning never reached" in dom
+    assert '<span class="cnt">1</span> <b>[no-duplication]</b> turn 0: reasoning delivered 2x' in dom
 
 
 def _drawn(entry: dict[str, object]) -> bool:
@@ -211,7 +263,9 @@ def test_case_table_fits_1400_px_with_the_check_columns_collapsible(chromium: st
     ]
     html = render_html(RunResult("sut", results))
     measure = """<script>
+      [].forEach.call(document.querySelectorAll('a[data-more]'),function(a){a.click();});
       var t=document.getElementById('matrix'),d=document.documentElement;
+      d.setAttribute('data-rows',document.querySelectorAll('#matrix tr.case').length);
       d.setAttribute('data-closed',Math.ceil(t.getBoundingClientRect().right)+' '+d.scrollWidth);
       document.getElementById('f-checks').click();
       d.setAttribute('data-opened',Math.ceil(t.getBoundingClientRect().right)+' '+
@@ -222,6 +276,7 @@ def test_case_table_fits_1400_px_with_the_check_columns_collapsible(chromium: st
     page.write_text(html.replace("</body>", measure), encoding="utf-8")
     done = _chromium(chromium, tmp_path, page.as_uri(), "--dump-dom")
     assert done.returncode == 0, done.stderr[-2000:]
+    assert 'data-rows="12"' in done.stdout  # the passing rows, built by the page's script, are measured
     closed = re.search(r'data-closed="(\d+) (\d+)"', done.stdout)
     opened = re.search(r'data-opened="(\d+) (\d+) ([\w-]+)"', done.stdout)
     assert closed is not None

@@ -57,9 +57,12 @@ def test_one_cause_for_many_cases_most_frequent_first() -> None:
     cases.append(_case(98, _think(0, "x"), Finding("usage", Verdict.FAIL, message="turn 0: count lost")))
     causes = group_causes(cases)
     assert [(c.count, c.line()) for c in causes] == [
-        (27, "[channel-separation] turn N: <think> tags in answer '…'"),
-        (1, "[TIMEOUT] SUT did not finish within N s"),
-        (1, "[usage] turn N: count lost"),
+        (27, "[channel-separation] turn 0/1: <think> tags in answer '…'"),
+        (1, "[TIMEOUT] SUT did not finish within 5.0 s"),
+        (1, "[usage] turn 0: count lost"),
+    ]
+    assert [c.message for c in causes] == [  # the key: numbers masked
+        "turn N: <think> tags in answer '…'", "SUT did not finish within N s", "turn N: count lost"
     ]
     assert causes[0].example == "turn 0: <think> tags in answer 'text 0'"
     assert causes[0].cases[-1].case_id == "s/think[openai-chat:v98/frames]"  # under both of its causes
@@ -75,8 +78,8 @@ def test_an_apostrophe_never_splits_a_cause() -> None:
     ]
     causes = group_causes(cases)
     assert [(c.count, c.line()) for c in causes] == [
-        (5, "[incremental] turn N: the gate's condition (client saw reasoning '…') never held while the "
-         "upstream held the next frame for Ns"),
+        (5, "[incremental] turn 1: the gate's condition (client saw reasoning '…') never held while the "
+         "upstream held the next frame for 8.0s"),
     ]
 
 
@@ -87,7 +90,7 @@ def test_console_prints_one_line_per_cause_with_its_cases_folded() -> None:
     lines = out.getvalue().splitlines()
     assert lines[1:7] == [
         "unexpected failures by cause: 5 case(s), 1 cause(s)",
-        "     5 × [channel-separation] turn N: <think> tags in answer '…'",
+        "     5 × [channel-separation] turn 1: <think> tags in answer '…'",
         "         s/think[openai-chat:v0/frames]",
         "         s/think[openai-chat:v1/frames]",
         "         s/think[openai-chat:v2/frames]",
@@ -95,3 +98,23 @@ def test_console_prints_one_line_per_cause_with_its_cases_folded() -> None:
     ]
     assert sum(ln.startswith("× ") for ln in lines) == 1  # one full block per cause, not one per case
     assert "  (4 more case(s) with this cause: listed above; report.html has each)" in lines
+
+
+def test_a_headline_shows_the_figures_its_cases_said() -> None:
+    """Issue 45: a cause's headline printed N for every number ("SUT exited with code N"). The key still
+    masks them (one cause for every exit code); the headline shows the code its cases said, up to three
+    values, else their range."""
+    def exited(n: int, code: int) -> CaseResult:
+        return _case(n, status=Status.ERROR, error=f"SUT exited with code {code}\n--- stderr ---")
+
+    (one,) = group_causes([exited(n, 3) for n in range(4)])
+    assert one.line() == "[ERROR] SUT exited with code 3"
+    (two,) = group_causes([exited(0, 3), exited(1, 137), exited(2, 3)])
+    assert two.line() == "[ERROR] SUT exited with code 3/137"
+    said = "the SUT rejected the continuation with {}"
+    rejected = [_case(n, Finding("passback", Verdict.FAIL, message=said.format(400 + n))) for n in range(6)]
+    (many,) = group_causes(rejected)
+    assert many.line() == "[passback] the SUT rejected the continuation with 400–405"
+    assert many.message == "the SUT rejected the continuation with N"
+    bare = group_causes([_case(0, Finding("delivery", Verdict.FAIL))])
+    assert [c.line() for c in bare] == ["[delivery] FAIL"]

@@ -12,6 +12,7 @@ import pytest
 
 from harness.cli import main
 from harness.report._diff import diff_runs, load_run
+from harness.report._diff_render import diff_text
 from harness.runner import RunResult
 from harness.verdict import CaseResult, Finding, Verdict
 
@@ -56,14 +57,14 @@ def test_a_fault_switch_shows_as_new_failures_and_exits_1(
     ]
     assert len(failing) == 3
     assert f"new failures ({len(failing)}), by cause:" in text
-    assert "     3 × [delivery] turn N: reasoning never reached the client" in text
+    assert "     3 × [delivery] turn 0: reasoning never reached the client" in text
     assert all(f"         {case_id}" in text for case_id in failing)
     assert text.rstrip().endswith(
         "REGRESSED: 3 new failure(s), 0 failing case(s) with new findings (0 fixed; 3 verdict change(s): "
         "3 worse, 0 better)"
     )
     assert md.read_text().startswith("## thinkwire diff: ❌ regressed")
-    assert "| 3 | delivery | turn N: reasoning never reached the client |" in md.read_text()
+    assert "| 3 | delivery | turn 0: reasoning never reached the client |" in md.read_text()
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     assert (suite.get("tests"), suite.get("failures")) == ("3", "3")
@@ -112,20 +113,22 @@ def _case(case_id: str, *messages: str) -> CaseResult:
 
 def test_changed_findings_added_and_removed_cases() -> None:
     old = RunResult(
-        "v1", [_case("a", "delivery: turn 0 lost 12 bytes"), _case("b", "usage: lost"), _case("gone")]
+        "v1", [_case("a", "delivery: turn 0 lost 12 bytes"), _case("b", "usage: lost 3"), _case("gone")]
     )
     new = RunResult(
         "v2",
         [
             _case("a", "delivery: turn 1 lost 40 bytes"),
-            _case("b", "ordering: out of order"),
+            _case("b", "ordering: turn 2 out of order"),
             _case("fresh", "termination: no end"),
         ],
     )
     d = diff_runs(old, new)
     assert [c.case_id for c in d.changed] == ["b"]  # 'a': the same cause, other numbers: no change
-    assert d.changed[0].gained == [("ordering", "ordering: out of order")]
-    assert d.changed[0].lost == [("usage", "usage: lost")]
+    assert d.changed[0].gained == [("ordering", "ordering: turn N out of order")]
+    assert d.changed[0].lost == [("usage", "usage: lost N")]
+    text = diff_text(d)  # printed with the figures each case said (issue 45: not N)
+    assert "      + [ordering] ordering: turn 2 out of order\n      - [usage] usage: lost 3\n" in text
     assert [c.case_id for c in d.added] == ["fresh"]
     assert [c.case_id for c in d.new_failures] == ["fresh"]  # a new case that fails is a new failure
     assert [c.case_id for c in d.removed] == ["gone"]
@@ -195,3 +198,28 @@ def test_every_verdict_change_both_ways_on_both_axes(
     junit = ET.fromstring(diff_junit(d))
     assert sorted(str(c.get("name")) for c in junit.iter("testcase")) == ["a", "b", "c", "d"]
     assert "stream PASS -> NON_STRICT" in "".join(junit.itertext())
+
+
+def test_a_version_3_run_diffs_against_a_version_4_one(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``diff`` reads results.json before version 4 (a real version-3 shard) and after: the same run
+    written again as version 4 is no change (exit 0); against a version-4 run of other cases, each case
+    is added or removed, and the version-3 FAIL is gone, not a fix or a regression."""
+    old = Path(__file__).parent / "data" / "results-v3-shard1.json"
+    new = tmp_path / "v4.json"
+    from harness.report import load_results, write_json
+
+    write_json(load_results(old), new)
+    assert json.loads(new.read_text(encoding="utf-8"))["version"] == 4
+    capsys.readouterr()
+    assert main(["diff", str(old), str(new)]) == 0
+    d = diff_runs(load_run(old), load_run(new))
+    assert (d.new_failures, d.fixed, d.changed, d.added, d.removed, d.verdicts) == ([], [], [], [], [], [])
+    assert d.still_failing == 1
+    assert main(["diff", str(old), str(runs["clean"])]) == 0
+    out = capsys.readouterr().out
+    d = diff_runs(load_run(old), load_run(runs["clean"]))
+    assert len(d.removed) == 6
+    assert len(d.added) == len(load_run(runs["clean"]).results)
+    assert "removed" in out

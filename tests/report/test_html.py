@@ -1,8 +1,11 @@
-"""The HTML report as text: self-contained, the matrix, lazy details, escaping, 500 cases; the CLI."""
+"""The HTML report as text: self-contained, the matrix, lazy details, passing cases as compact data,
+escaping, 500 cases; the CLI."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -30,6 +33,11 @@ def _tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
     return p.tags
 
 
+def _table(html: str) -> str:
+    """The page up to its case details (the page's script builds rows of its own)."""
+    return html.split('<div id="templates">', 1)[0]
+
+
 def test_self_contained(run_result: RunResult) -> None:
     html = render_html(run_result)
     tags = _tags(html)
@@ -43,22 +51,33 @@ def test_matrix_rows_columns_and_lazy_details(run_result: RunResult) -> None:
     html = render_html(run_result)
     tags = _tags(html)
     rows = [a for t, a in tags if t == "tr" and a.get("class") == "case"]
-    # grouped by category (sorted), each case once
+    # grouped by category (sorted), each case once; the passing one (UNSUPPORTED, timeline summarised) is
+    # compact data folded under its category, the one that kept its whole timeline has its row
     assert [a["data-case"] for a in rows] == [
         "cleanup/cancel@anthropic:thinking",
         "errors/mid-stream-error@anthropic:thinking",
         "incremental/reasoning-flush@openai-chat:reasoning_content/sse-per-event",
         "incremental/reasoning-flush@openai-chat:reasoning_content/one-chunk",
         "passback/signature@anthropic:thinking",
-        "wire/variants@gemini:thought",
     ]
-    assert [a["data-outcome"] for a in rows] == ["UNCLEAN", "TIMEOUT", "PASS", "FAIL", "XFAIL", "UNSUPPORTED"]
-    assert [a["data-unexpected"] for a in rows] == ["1", "1", "0", "1", "0", "0"]
+    assert [a["data-outcome"] for a in rows] == ["UNCLEAN", "TIMEOUT", "PASS", "FAIL", "XFAIL"]
+    assert [a["data-unexpected"] for a in rows] == ["1", "1", "0", "1", "0"]
     cats = [a["data-cat"] for t, a in tags if t == "tr" and a.get("class") == "cat"]
     assert cats == ["cleanup", "errors", "incremental", "passback", "wire"]
+    assert [(a["id"], a["data-cat"]) for t, a in tags if t == "tr" and a.get("class") == "more"] == [
+        ("more-4", "wire")
+    ]
+    data = json.loads(html.split('<script type="application/json" id="passing">', 1)[1].split("</script>")[0])
+    assert data["cases"] == [
+        {"n": 3, "i": "wire/variants@gemini:thought", "s": "wire/variants", "g": 4, "o": "UNSUPPORTED",
+         "v": ["UNSUPPORTED", "N/A"], "ms": 0.0, "a": "", "c": "    U  ",
+         "f": [["support", "UNSUPPORTED", "stream", "the SUT does not claim gemini:thought", "", ""]]}
+    ]  # fmt: skip
+    assert data["rep"] == "thinkwire run --sut reference --cases '{case}'"
+    assert data["req"] == {"wire/variants": "Every claimed variant MUST round-trip."}
     heads = [a["title"] for t, a in tags if t == "th" and a.get("class") == "check"]
     assert heads == ["incremental", "duplication", "timing", "cleanup", "support", "passback", "cancellation"]
-    assert len([a for t, a in tags if t == "script" and a.get("type") == "text/x-thinkwire-case"]) == 6
+    assert len([a for t, a in tags if t == "script" and a.get("type") == "text/x-thinkwire-case"]) == 5
     assert all("hidden" in a for t, a in tags if t == "tr" and a.get("class") == "detail")
     # details live in templates (inert until opened): the SVG and findings are there
     tpl = html.split('<script type="text/x-thinkwire-case" id="tpl-1">', 1)[1].split("</script>", 1)[0]
@@ -99,6 +118,14 @@ def test_hostile_text_is_escaped() -> None:
     assert html.count('<script type="text/x-thinkwire-case"') == 1
     assert "<!--" not in html  # (inside a script's text it would change where the script ends)
     assert "\x00" not in html
+    passed = CaseResult(evil, evil, evil, evil, evil, reproduce=evil, error=evil,
+                        findings=[Finding(evil, Verdict.INFO, message=evil, expected=evil)])  # fmt: skip
+    html = render_html(RunResult(evil, [passed]))
+    assert html.count("</script>") == 2  # the page's script and the passing cases' data
+    assert html.count('<script type="application/json" id="passing">') == 1
+    assert "<!--" not in html
+    data = html.split('id="passing">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(data)["cases"][0]["f"][0][3] == evil  # the text intact once parsed
 
 
 def test_five_hundred_cases_stay_small_and_collapsed(run_result: RunResult) -> None:
@@ -118,9 +145,27 @@ def test_five_hundred_cases_stay_small_and_collapsed(run_result: RunResult) -> N
         for n in range(500)
     ]
     html = render_html(RunResult("s", many))
-    assert html.count('<tr class="case"') == 500
+    assert _table(html).count('<tr class="case"') == 500
     assert html.count('<script type="text/x-thinkwire-case"') == 500
     assert len(html) < 8_000_000
+
+
+def test_passing_cases_are_data_not_rows(run_result: RunResult) -> None:
+    """500 passing cases: no row and no detail in the page, one compact entry each (a few hundred
+    bytes), folded under their categories; their rows come from the page's script."""
+    base = run_result.results[0]
+    many = [
+        dataclasses.replace(base, case_id=f"{base.case_id}#{n}", category=f"cat{n % 7}", timeline=[])
+        for n in range(500)
+    ]
+    html = render_html(RunResult("s", many))
+    assert _table(html).count('<tr class="case"') == 0
+    assert html.count('<script type="text/x-thinkwire-case"') == 0
+    assert _table(html).count('<tr class="more"') == 7
+    data = json.loads(html.split('id="passing">', 1)[1].split("</script>", 1)[0])
+    assert len(data["cases"]) == 500
+    assert data["cases"][0]["c"] == "PPPI"  # incremental, duplication, cleanup, then timing (INFO)
+    assert len(html) < 500 * 500
 
 
 def _args(argv: list[str]) -> argparse.Namespace:
@@ -238,7 +283,11 @@ def test_many_check_columns_start_collapsed_behind_a_switch(run_result: RunResul
             )
         ],
     )
+    many.results[0].stream = Verdict.NON_STRICT  # under --strict (a passing case's row is the script's)
+    many.results[0].unexpected = True
+    many.results[0].findings[0] = Finding("check-0", Verdict.NON_STRICT)
     html = render_html(many)
     assert '<table id="matrix" class="checks-off">' in html
     assert f'<input type="checkbox" id="f-checks"> {SHOWN_CHECKS + 1} check columns' in html
-    assert html.count('class="v v-PASS c"') == SHOWN_CHECKS + 1  # each check cell is collapsible
+    assert html.count('class="v v-PASS c"') == SHOWN_CHECKS  # each check cell is collapsible
+    assert html.count('class="v v-NON_STRICT c"') == 1

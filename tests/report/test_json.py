@@ -1,8 +1,10 @@
-"""results.json: schema validation of real output, lossless round trip, loader errors naming the field."""
+"""results.json: schema validation of real output, a round trip that loses nothing but a passing case's PASS
+and N/A messages, older versions read (a real version-3 file), loader errors naming the field."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -23,11 +25,16 @@ from harness.report import (
     write_json,
     write_reports,
 )
+from harness.report._compact import compact_run
 from harness.report._junit import junit_xml
 from harness.runner import RunResult
-from harness.verdict import CaseResult, Finding, Verdict
+from harness.verdict import Axis, CaseResult, Finding, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
+V3_SHARDS = [Path(__file__).parent / "data" / f"results-v3-shard{i}.json" for i in (1, 2)]
+"""Two shards of one run written by thinkwire's version-3 writer (``thinkwire run --sut reference --cases
+'timing/*' --cases 'ordering-duplication/stream-nonstream-parity[openai-chat*' --fault
+nonstream-inline-think --shard I/2``): passing cases with timeline summaries, FAILs with timelines."""
 
 
 def _schema() -> dict[str, Any]:
@@ -51,7 +58,8 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     errors = list(_validator().iter_errors(doc))
     assert errors == []
     assert doc["format"] == "thinkwire-results"
-    assert doc["version"] == 3
+    assert doc["version"] == 4
+    assert [("checks" in c) for c in doc["results"]] == [False, False, False, True, False, False]
     assert doc["exit_code"] == 1
     assert doc["counts"] == {"PASS": 2, "FAIL": 2, "TIMEOUT": 1, "UNSUPPORTED": 1}
 
@@ -60,11 +68,11 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     ("mutate", "path"),
     [
         (lambda d: d.pop("results"), []),
-        (lambda d: d.update(version=4), ["version"]),
-        (
-            lambda d: d["results"][3]["timeline_summary"]["rows"][0].update(n=0),
-            ["results", 3, "timeline_summary", "rows", 0, "n"],
-        ),
+        (lambda d: d.update(version=5), ["version"]),
+        (lambda d: d["results"][3]["checks"].update(FAIL=["x"]), ["results", 3, "checks"]),
+        (lambda d: d["results"][3].update(unexpected=True), ["results", 3, "unexpected"]),
+        (lambda d: d["results"][3].update(timeline=[]), ["results", 3]),
+        (lambda d: d["scenarios"]["wire/variants"].pop("category"), ["scenarios", "wire/variants"]),
         (lambda d: d["results"][1].update(stream="BROKEN"), ["results", 1, "stream"]),
         (
             lambda d: d["results"][1]["findings"][0].update(evidence=["2"]),
@@ -85,10 +93,11 @@ def test_schema_rejects_broken_documents(run_result: RunResult, mutate: Any, pat
     assert [list(e.absolute_path) for e in errors] == [path]
 
 
-def test_round_trip_is_lossless(run_result: RunResult, tmp_path: Path) -> None:
+def test_round_trip_loses_only_a_passing_case_s_quiet_messages(run_result: RunResult, tmp_path: Path) -> None:
     path = write_json(run_result, tmp_path / "r.json")
     back = load_results(path)
-    assert back == run_result
+    assert back == compact_run(run_result)
+    assert [r for r in back.results if r not in run_result.results] == [back.results[3]]  # the compact one
     assert to_json(back) == to_json(run_result)
     assert render_html(back) == render_html(run_result)
     assert render_markdown(back) == render_markdown(run_result)
@@ -97,14 +106,96 @@ def test_round_trip_is_lossless(run_result: RunResult, tmp_path: Path) -> None:
     assert [r.case_id for r in back.unexpected] == [r.case_id for r in run_result.unexpected]
 
 
-def test_version_1_files_are_read(run_result: RunResult) -> None:
-    doc = to_json(run_result)
+def test_version_1_files_are_read() -> None:
+    doc = json.loads(V3_SHARDS[0].read_text(encoding="utf-8"))
     doc["version"] = 1
     for case in doc["results"]:
         case.pop("timeline_summary", None)
+    doc.pop("run_info")
     back = from_json(doc)
-    assert [r.case_id for r in back.results] == [r.case_id for r in run_result.results]
+    assert [r.case_id for r in back.results] == [c["case_id"] for c in doc["results"]]
     assert all(r.timeline_summary is None for r in back.results)
+    assert back.run_info == {}
+
+
+def test_a_version_3_file_is_read_and_written_again_as_version_4(tmp_path: Path) -> None:
+    old = json.loads(V3_SHARDS[0].read_text(encoding="utf-8"))
+    assert old["version"] == 3
+    run = load_results(V3_SHARDS[0])
+    assert [(r.case_id, r.status.value, r.stream.value, r.cleanup.value) for r in run.results] == [
+        (c["case_id"], c["status"], c["stream"], c["cleanup"]) for c in old["results"]
+    ]
+    assert sum(r.timeline_summary is not None for r in run.results) == 4  # read as it was written
+    new = write_json(run, tmp_path / "results.json")
+    doc = json.loads(new.read_text(encoding="utf-8"))
+    assert doc["version"] == 4
+    assert list(_validator().iter_errors(doc)) == []
+    assert [("checks" in c) for c in doc["results"]] == [True, False, True, True, True, True]
+    assert new.stat().st_size < V3_SHARDS[0].stat().st_size / 2
+    back = load_results(new)
+    assert back == compact_run(run)
+    assert render_markdown(back) == render_markdown(run)
+    assert junit_xml(back) == junit_xml(run)
+    assert render_html(back) == render_html(run)
+
+
+def test_a_passing_case_keeps_its_verdicts_and_check_names_not_their_messages() -> None:
+    """By exception: a passing case's PASS and N/A findings become names; INFO, UNSUPPORTED and
+    NON_STRICT findings are kept whole; a case that did not pass, and a passing case whose whole
+    timeline was kept (--keep-timelines), keep everything."""
+    findings = [
+        Finding("delivery", Verdict.PASS, message="every byte", evidence=(1,)),
+        Finding("retry", Verdict.NOT_APPLICABLE, message="no failed attempt scripted"),
+        Finding("timing", Verdict.INFO, message="ttft 3 ms", data={"ttft_ms": 3}),
+        Finding("cancellation", Verdict.PASS, Axis.CLEANUP, message="closed 1.0 ms after cancel"),
+        Finding("cleanup", Verdict.NOT_APPLICABLE, Axis.CLEANUP, message="no process"),
+    ]
+    base = CaseResult("a/b[x]", "a/b", "The SUT MUST b.", "a", "s", findings=findings, duration_s=0.25,
+                      reproduce="thinkwire run --sut s --cases 'a/b[x]' --keep-timelines",
+                      timeline_summary={"entries": 0, "duration_ms": 0, "rows": []})  # fmt: skip
+    entry = {"t_ms": 0, "side": "client", "kind": "x"}
+    kept = dataclasses.replace(base, case_id="a/b[kept]", timeline=[entry])
+    failed = dataclasses.replace(base, case_id="a/b[failed]", stream=Verdict.FAIL, unexpected=True,
+                                 findings=[*findings, Finding("ordering", Verdict.FAIL, message="late")])
+    doc = to_json(RunResult("s", [base, kept, failed]))
+    small, whole, bad = doc["results"]
+    assert small == {
+        "case_id": "a/b[x]", "scenario_id": "a/b", "status": "OK", "stream": "PASS", "cleanup": "PASS",
+        "unexpected": False, "duration_s": 0.25, "axes": {},
+        "checks": {"PASS": ["delivery"], "N/A": ["retry"]},
+        "cleanup_checks": {"PASS": ["cancellation"], "N/A": ["cleanup"]},
+        "findings": [
+            {"check": "timing", "verdict": "INFO", "axis": "stream", "message": "ttft 3 ms",
+             "data": {"ttft_ms": 3}}
+        ],
+    }  # fmt: skip
+    assert doc["scenarios"] == {"a/b": {"requirement": "The SUT MUST b.", "category": "a"}}
+    assert doc["reproduce"] == "thinkwire run --sut s --cases {case} --keep-timelines"
+    assert [f["message"] for f in whole["findings"]] == [f.message for f in findings]
+    assert len(bad["findings"]) == 6
+    assert "checks" not in bad
+    back = from_json(doc).results[0]
+    assert (back.requirement, back.category, back.reproduce) == (base.requirement, "a", base.reproduce)
+    assert {(f.check, f.verdict, f.axis, f.message) for f in back.findings} == {
+        (f.check, f.verdict, f.axis, f.message if f.verdict == Verdict.INFO else "") for f in findings
+    }
+
+
+def test_a_compact_case_says_what_differs_from_its_run() -> None:
+    """A compact case's own sut, requirement or reproduce line (one the run's template does not give)
+    is written and read back."""
+    cases = [
+        CaseResult("a/b[1]", "a/b", "R.", "a", "s", findings=[Finding("d", Verdict.PASS)],
+                   reproduce="x 'a/b[1]'"),
+        CaseResult("a/b[2]", "a/b", "R2.", "a", "t", findings=[Finding("d", Verdict.PASS)],
+                   reproduce="own line", gate_wait_s=0.0, alone="gated"),
+    ]  # fmt: skip
+    doc = to_json(RunResult("s", cases))
+    assert doc["reproduce"] == "x {case}"
+    assert {k: doc["results"][1][k] for k in ("sut", "requirement", "reproduce", "gate_wait_s", "alone")} == {
+        "sut": "t", "requirement": "R2.", "reproduce": "own line", "gate_wait_s": 0.0, "alone": "gated"
+    }  # fmt: skip
+    assert from_json(json.loads(json.dumps(doc))).results == cases
 
 
 def test_write_reports_writes_three_files(run_result: RunResult, tmp_path: Path) -> None:
@@ -112,7 +203,7 @@ def test_write_reports_writes_three_files(run_result: RunResult, tmp_path: Path)
     assert sorted(p.name for p in out.values()) == ["report.html", "results.json", "summary.md", "swimlanes"]
     assert all(p.stat().st_size > 0 for p in out.values() if p.is_file())
     assert len(list(out["swimlanes"].glob("*.svg"))) == 3  # FAIL, TIMEOUT, UNCLEAN
-    assert load_results(out["json"]) == run_result
+    assert load_results(out["json"]) == compact_run(run_result)
 
 
 @given(
@@ -150,7 +241,13 @@ def test_load_errors_name_the_file_and_the_problem(run_result: RunResult, tmp_pa
         _bad(tmp_path, {"format": "junit"}) == "F: field 'format': expected 'thinkwire-results', got 'junit'"
     )
     assert _bad(tmp_path, edited(lambda d: d.update(version=9))) == (
-        "F: field 'version': this thinkwire reads versions 1, 2 and 3, got 9"
+        "F: field 'version': this thinkwire reads versions 1, 2, 3 and 4, got 9"
+    )
+    assert _bad(tmp_path, edited(lambda d: d["results"][3]["checks"].update(FAIL=["x"]))) == (
+        "F: field 'results[3].checks.FAIL': only PASS and N/A checks are kept as names"
+    )
+    assert _bad(tmp_path, edited(lambda d: d["results"][3].update(scenario_id="nowhere"))) == (
+        "F: field 'results[3].scenario_id': 'nowhere' is not in the run's scenarios"
     )
     assert _bad(tmp_path, edited(lambda d: d["results"][1].update(stream="GOOD"))) == (
         "F: field 'results[1].stream': unknown value 'GOOD' "

@@ -152,14 +152,14 @@ def test_causes_as_suite_properties_and_swimlanes_linked(run_result: RunResult, 
     assert suite is not None
     props = [p.get("value", "") for p in suite.findall("properties/property")]
     assert props[0] == (
-        "2 x [duplication] reasoning text delivered N times: '…': "
+        "2 x [duplication] reasoning text delivered 2/3 times: '…': "
         "incremental/reasoning-flush@openai-chat:reasoning_content/one-chunk, "
         "incremental/reasoning-flush@openai-chat:reasoning/one-chunk"
     )
     assert len(props) == 4  # + incremental, TIMEOUT, cleanup: one case each
     fail = suite.findall("testcase")[1]
     text = fail.findtext("failure") or ""
-    said = "[duplication] reasoning text delivered N times: '…'"
+    said = "[duplication] reasoning text delivered 2/3 times: '…'"
     assert f"    cause shared by 2 unexpected case(s): {said}" in text
     out = fail.findtext("system-out") or ""
     svg = tmp_path / "out" / "swimlanes"

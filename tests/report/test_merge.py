@@ -156,3 +156,32 @@ def test_missing_and_doubled_cases_are_refused(
     assert _refused([s1, str(runs / "s2"), str(twice), "--report", out], capsys) == (
         f"thinkwire merge: duplicate case {stolen['case_id']}: in {s1} and in {twice}\n"
     )
+
+
+def test_version_3_shards_merge_into_a_version_4_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two shards written by the version-3 writer merge as they did: every case once, in the selection's
+    order, with its verdicts; the merged file is version 4 (passing cases compact) and validates."""
+    data = Path(__file__).parent / "data"
+    olds = [json.loads((data / f"results-v3-shard{i}.json").read_text(encoding="utf-8")) for i in (1, 2)]
+    assert {d["version"] for d in olds} == {3}
+    shards = []
+    for i in (1, 2):
+        (tmp_path / f"s{i}").mkdir()
+        shutil.copy(data / f"results-v3-shard{i}.json", tmp_path / f"s{i}" / "results.json")
+        shards.append(str(tmp_path / f"s{i}"))
+    capsys.readouterr()
+    assert main(["merge", *shards, "--report", str(tmp_path / "merged")]) == 1  # the fault's two FAILs
+    merged = _doc(tmp_path / "merged")
+    assert merged["version"] == 4
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    assert list(validator.iter_errors(merged)) == []
+    place = {cid: n for d in olds for cid, n in d["run_info"]["shard"]["cases"].items()}
+    expected = sorted((v for d in olds for v in _verdicts(d)), key=lambda v: place[v[0]])
+    assert _verdicts(merged) == expected
+    assert [c["case_id"] for c in merged["results"] if "checks" not in c] == [
+        v[0] for v in expected if v[2] == "FAIL"
+    ]
+    assert merged["counts"] == {"PASS": 8, "FAIL": 2, "UNSUPPORTED": 2}
+    assert (tmp_path / "merged" / "report.html").exists()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.report import load_results
 
 REPO = Path(__file__).resolve().parents[2]
 CASE = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
@@ -66,9 +67,10 @@ def test_a_reproduce_line_pasted_into_a_shell_keeps_a_passing_case_s_timeline(tm
     assert main(["run", "--sut", "reference", "--cases", CASE, "-q", "--report", str(first)]) == 0
     result = stored(first)
     assert result["stream"] == "PASS"
-    assert "timeline_summary" in result
-    assert not result.get("timeline")
-    line = str(result["reproduce"])
+    assert "checks" in result  # compact: no timeline, its reproduce line from the run's template
+    assert "timeline" not in result
+    assert "timeline_summary" not in result
+    line = load_results(first / "results.json").results[0].reproduce
     assert "--keep-timelines" in shlex.split(line)
     again = tmp_path / "again"
     done = subprocess.run(
@@ -93,6 +95,30 @@ def test_show_runs_a_case_of_a_report_as_that_run_did(
     out = capsys.readouterr().out
     assert out.startswith(f"{CASE}: PASS\n")
     assert "--fault lose-passback" in out.rsplit("reproduce: ", 1)[1]  # the stored run's SUT again
+
+
+def test_show_reads_a_version_3_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A report dir written before results.json version 4: its reproduce line still names the run."""
+    report = tmp_path / "old"
+    report.mkdir()
+    old = Path(__file__).parent / "data" / "results-v3-shard1.json"
+    (report / "results.json").write_bytes(old.read_bytes())
+    case = "timing/first-token[openai-chat:reasoning_content/frames]"
+    assert main(["show", case, "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{case}: PASS\n")
+    assert "--fault nonstream-inline-think" in out.rsplit("reproduce: ", 1)[1]
+
+
+def test_show_given_a_scenario_lists_its_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "errors-cancellation/client-cancel", "--sut", "reference"]) == 2
+    err = capsys.readouterr().err
+    assert "show: 'errors-cancellation/client-cancel' is a scenario of 6 cases; name one:" in err
+    assert "\n  errors-cancellation/client-cancel[openai-chat:reasoning_content/frames]\n" in err
+    assert main(["show", "errors-cancellation/client-cancl", "--sut", "reference"]) == 2
+    err = capsys.readouterr().err
+    assert "show: no case 'errors-cancellation/client-cancl'; did you mean " in err
+    assert "did you mean errors-cancellation/client-cancel " in err
 
 
 def test_show_refuses_what_it_cannot_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
