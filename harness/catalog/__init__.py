@@ -30,7 +30,13 @@ __all__ = [
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
     from harness.catalog._catalog import corpus_left_out, left_out
-    from harness.catalog._claims import left_out_reason, scope, setting_warnings
+    from harness.catalog._claims import (
+        left_out_reason,
+        observed_parses,
+        relayed_gates,
+        scope,
+        setting_warnings,
+    )
     from harness.catalog._promote import promote
     from harness.catalog._scenario_expect import expect_findings
     from harness.catalog._serve_catalog import scenario_conversation, serve_catalog
@@ -40,7 +46,9 @@ _SHARED = {
     "expect_findings": "_scenario_expect",
     "left_out": "_catalog",
     "left_out_reason": "_claims",
+    "observed_parses": "_claims",
     "promote": "_promote",
+    "relayed_gates": "_claims",
     "scenario_conversation": "_serve_catalog",
     "scope": "_claims",
     "serve_catalog": "_serve_catalog",
@@ -51,7 +59,9 @@ __all__ += [
     "expect_findings",
     "left_out",
     "left_out_reason",
+    "observed_parses",
     "promote",
+    "relayed_gates",
     "scenario_conversation",
     "scope",
     "serve_catalog",

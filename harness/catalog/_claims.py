@@ -3,13 +3,15 @@ for the summary. Leaving out is never a verdict, so it happens here, before any 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any, Protocol
 
 from harness.catalog._case import Case
 from harness.dialects import senders_of
 from harness.drivers import SUTProfile
 
-__all__ = ["left_out_reason", "scope", "setting_warnings"]
+__all__ = ["Observed", "left_out_reason", "observed_parses", "relayed_gates", "scope", "setting_warnings"]
 
 
 def left_out_reason(case: Case, profile: SUTProfile) -> str:
@@ -33,12 +35,15 @@ def left_out_reason(case: Case, profile: SUTProfile) -> str:
     if profile.modes is not None and mode not in profile.modes:
         return f"{mode} mode not claimed (modes = {list(profile.modes)})"
     if profile.providers is not None:
-        senders = senders_of(case.dialect, case.variant).providers
-        if (
-            senders
-            and case.provider.name not in profile.providers
-            and not set(senders) & set(profile.providers)
-        ):
+        row = senders_of(case.dialect, case.variant)
+        senders = row.providers
+        if not senders:  # an alias spelling only other servers send: no claimed provider sends it
+            servers = f" (sent by {', '.join(row.servers)})" if row.servers else ""
+            return (
+                f"{case.dialect}:{case.variant}: no provider sends it{servers}, so none of the claimed "
+                f"ones does (providers = {list(profile.providers)})"
+            )
+        if case.provider.name not in profile.providers and not set(senders) & set(profile.providers):
             return (
                 f"{case.dialect}:{case.variant}: sent by {', '.join(senders)}, none of them claimed "
                 f"(providers = {list(profile.providers)})"
@@ -78,3 +83,52 @@ def setting_warnings(profile: SUTProfile) -> list[str]:
         f'models."*" = {star!r} shadows the per-provider model names of {shown}{more}: every case is '
         "called by it; give those providers keys of their own, or use {default_model} in it"
     ]
+
+
+def relayed_gates(case: Case, profile: SUTProfile, conversation: Any) -> Any:
+    """The conversation the mock plays for ``case``: where the case's reasoning rides in markup the SUT
+    does not claim to parse (``SUTProfile.relays_markup``), a gate waiting for reasoning waits for the
+    same text in the answer content, where a relay delivers it (the mock still sends the markup)."""
+    if not profile.relays_markup(case.dialect, case.variant):
+        return conversation
+    from harness.upstream import Gate
+
+    def as_content(step: Any) -> Any:
+        if not isinstance(step, Gate) or step.reasoning is None:
+            return step
+        text = step.reasoning if step.text is None else step.text
+        return replace(step, reasoning=None, text=text)
+
+    scripts = tuple(replace(s, steps=tuple(as_content(st) for st in s.steps)) for s in conversation.scripts)
+    return replace(conversation, scripts=scripts)
+
+
+class Observed(Protocol):
+    """One variant of a discovery run (``thinkwire init``'s ``VariantProbe``): its request reached the
+    upstream (``claimed``), and its evidence line says what reached the client."""
+
+    @property
+    def dialect(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def claimed(self) -> bool: ...
+    @property
+    def evidence(self) -> str: ...
+
+
+def observed_parses(probes: Iterable[Observed]) -> str:
+    """The ``parses`` claim line a discovery run supports: a markup is parsed where the client of one of
+    its variants got the reasoning split out of the content (evidence "the client got reasoning ..."),
+    and not where it got the markup verbatim in the content. A markup no reached variant showed is not
+    claimed (its variants are unsupported anyway), and a half parse stays a FAIL of the full run."""
+    from harness.drivers import MARKUP
+
+    parsed = {
+        name
+        for p in probes
+        if p.claimed and "the client got reasoning " in p.evidence
+        for name, variants in MARKUP.items()
+        if f"{p.dialect}:{p.variant}" in variants
+    }
+    return "parses = [" + ", ".join(f'"{name}"' for name in MARKUP if name in parsed) + "]"

@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from harness.catalog import Case, expect_findings
+from harness.catalog import Case, expect_findings, relayed_gates
 from harness.drivers import (
     CaseContext,
     CaseTooBig,
@@ -81,7 +81,7 @@ def run_case(
     client = client_cls()
     provider = case.provider
     model = profile.model_for(case.dialect, case.variant, provider)
-    conversation = case.conversation(model)
+    conversation = relayed_gates(case, profile, case.conversation(model))
     asked, live = limits.settings, limits.live
     gates = asked.gate_timeout if asked.gate_timeout is not None else limits.measured.gate_timeout
     if gates is not None and asked.gate_timeout is None and live.load is not None:
@@ -100,7 +100,8 @@ def run_case(
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every)
+    view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every,
+                      relayed=profile.relays_markup(case.dialect, case.variant))  # fmt: skip
     result.first_byte_s = first_byte(view)
     if live.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)

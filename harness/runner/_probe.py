@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import PreflightError
-from harness.catalog import Case, expand_all, load_catalog
+from harness.catalog import Case, expand_all, load_catalog, observed_parses
 from harness.dialects import LENIENT
 from harness.drivers import SUTProfile
 from harness.runner._rounds import Progress
@@ -154,6 +154,7 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe], out_dir: Path
     claims = [
         f"dialects = [{', '.join(_q(d) for d in dialects)}]",
         f"unsupported_variants = [{', '.join(_q(u) for u in unsupported)}]",
+        observed_parses(probes),
     ]
     head = [
         "# Draft SUT profile written by `thinkwire init` from a discovery run (one case per variant).",
@@ -192,7 +193,7 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe], out_dir: Path
     return "\n".join(lines + claims + shown) + "\n"
 
 
-_CLAIMS = ("dialects", "unsupported_variants")
+_CLAIMS = ("dialects", "unsupported_variants", "parses")
 """The claims a discovery run finds (a profile's ``modes`` and ``providers`` stay as they were)."""
 
 
