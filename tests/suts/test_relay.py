@@ -44,7 +44,7 @@ def test_init_then_run_gives_a_relay_no_fail(tmp_path: Path) -> None:
     assert main(["init", "--sut-cmd", COMMAND, "--front-door", "openai-chat", "--out", str(out)]) == 0
     text = out.read_text()
     assert "\nparses = []\n" in text
-    seen = "#   claimed   openai-chat:think-tags: upstream reached; the client got no reasoning, text '<think>"
+    seen = "claimed   openai-chat:think-tags: upstream reached; the client got no reasoning, text '<think>"
     assert seen in text
     profile = load_profile(out)
     assert profile.parses == ()
