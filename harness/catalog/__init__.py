@@ -31,6 +31,7 @@ __all__ = [
 if TYPE_CHECKING:
     from harness.catalog._catalog import corpus_left_out, left_out
     from harness.catalog._claims import (
+        judged_claims,
         left_out_reason,
         observed_parses,
         relayed_gates,
@@ -45,6 +46,7 @@ _SHARED = {
     "corpus_left_out": "_catalog",
     "expect_findings": "_scenario_expect",
     "left_out": "_catalog",
+    "judged_claims": "_claims",
     "left_out_reason": "_claims",
     "observed_parses": "_claims",
     "promote": "_promote",
@@ -57,6 +59,7 @@ _SHARED = {
 __all__ += [
     "corpus_left_out",
     "expect_findings",
+    "judged_claims",
     "left_out",
     "left_out_reason",
     "observed_parses",

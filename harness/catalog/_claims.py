@@ -11,7 +11,15 @@ from harness.catalog._case import Case
 from harness.dialects import senders_of
 from harness.drivers import SUTProfile
 
-__all__ = ["Observed", "left_out_reason", "observed_parses", "relayed_gates", "scope", "setting_warnings"]
+__all__ = [
+    "Observed",
+    "judged_claims",
+    "left_out_reason",
+    "observed_parses",
+    "relayed_gates",
+    "scope",
+    "setting_warnings",
+]
 
 
 def left_out_reason(case: Case, profile: SUTProfile) -> str:
@@ -83,6 +91,16 @@ def setting_warnings(profile: SUTProfile) -> list[str]:
         f'models."*" = {star!r} shadows the per-provider model names of {shown}{more}: every case is '
         "called by it; give those providers keys of their own, or use {default_model} in it"
     ]
+
+
+def judged_claims(case: Case, profile: SUTProfile) -> dict[str, Any]:
+    """What the SUT claims that its checks read (``judge.build_view``'s keywords): the longest silence it
+    claims toward its client (``stream_keepalive``), and whether the case's reasoning markup is one it
+    does not claim to parse (``parses``), so that its client is owed the content verbatim."""
+    return {
+        "keepalive_every": profile.keepalive_every,
+        "relayed": profile.relays_markup(case.dialect, case.variant),
+    }
 
 
 def relayed_gates(case: Case, profile: SUTProfile, conversation: Any) -> Any:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from harness.catalog import Case, expect_findings, relayed_gates
+from harness.catalog import Case, expect_findings, judged_claims, relayed_gates
 from harness.drivers import (
     CaseContext,
     CaseTooBig,
@@ -100,8 +100,7 @@ def run_case(
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every,
-                      relayed=profile.relays_markup(case.dialect, case.variant))  # fmt: skip
+    view = build_view(case, timeline, profile.caps, names, **judged_claims(case, profile))
     result.first_byte_s = first_byte(view)
     if live.load is not None and not any(t.gates_scripted for t in view.turns):
         relay = relay_time(view)
