@@ -96,26 +96,27 @@ def setting_warnings(profile: SUTProfile) -> list[str]:
 def judged_claims(case: Case, profile: SUTProfile) -> dict[str, Any]:
     """What the SUT claims that its checks read (``judge.build_view``'s keywords): the longest silence it
     claims toward its client (``stream_keepalive``), and whether the case's reasoning markup is one it
-    does not claim to parse (``parses``), so that its client is owed the content verbatim."""
-    return {
-        "keepalive_every": profile.keepalive_every,
-        "relayed": profile.relays_markup(case.dialect, case.variant),
-    }
+    does not claim to parse (``parses``), so that its client is owed the content verbatim (None: no claim
+    either way, judged by what its client got)."""
+    claim = profile.markup_claim(case.dialect, case.variant)
+    relayed = None if claim == "either" else claim == "relays"  # None: by what the client got
+    return {"keepalive_every": profile.keepalive_every, "relayed": relayed}
 
 
 def relayed_gates(case: Case, profile: SUTProfile, conversation: Any) -> Any:
     """The conversation the mock plays for ``case``: where the case's reasoning rides in markup the SUT
-    does not claim to parse (``SUTProfile.relays_markup``), a gate waiting for reasoning waits for the
-    same text in the answer content, where a relay delivers it (the mock still sends the markup)."""
-    if not profile.relays_markup(case.dialect, case.variant):
+    does not claim to parse (``SUTProfile.markup_claim``: ``relays``, or ``either`` for a quick run), a
+    gate waiting for reasoning also opens on the same text in the answer content, where a relay delivers
+    it (the mock still sends the markup; a SUT that splits it anyway is channel-separation's, not a gate
+    timeout)."""
+    if profile.markup_claim(case.dialect, case.variant) not in ("relays", "either"):
         return conversation
     from harness.upstream import Gate
 
     def as_content(step: Any) -> Any:
         if not isinstance(step, Gate) or step.reasoning is None:
             return step
-        text = step.reasoning if step.text is None else step.text
-        return replace(step, reasoning=None, text=text)
+        return replace(step, as_content=True)
 
     scripts = tuple(replace(s, steps=tuple(as_content(st) for st in s.steps)) for s in conversation.scripts)
     return replace(conversation, scripts=scripts)

@@ -282,11 +282,23 @@ class SUTProfile:
         """Whether the SUT claims ``provider``'s semantics (its passback rules); default: every one."""
         return self.providers is None or provider in self.providers
 
-    def relays_markup(self, dialect: str, variant: str) -> bool:
-        """Whether ``dialect:variant`` carries its reasoning in markup this SUT does not claim to parse
-        (``parses``): its client is then owed the content verbatim, markup and all."""
+    def markup_claim(self, dialect: str, variant: str) -> str:
+        """What the SUT claims of ``dialect:variant``'s in-content reasoning markup: "" (the variant has
+        none), ``parses`` (it splits it out), ``relays`` (its client is owed the content verbatim) or
+        ``either``: a quick ``--sut-cmd`` / ``--sut-url`` run, which no profile speaks for, is judged by
+        what it did (split correctly, or relayed intact). A profile without ``parses`` claims every markup."""
         markup = markup_of(dialect, variant)
-        return bool(markup) and self.parses is not None and markup not in self.parses
+        if not markup:
+            return ""
+        if self.parses is None:
+            quick = self.origin is not None and self.origin.form in ("command", "url")
+            return "either" if quick else "parses"
+        return "parses" if markup in self.parses else "relays"
+
+    def relays_markup(self, dialect: str, variant: str) -> bool:
+        """Whether ``dialect:variant`` carries its reasoning in markup this SUT claims not to parse (a
+        ``parses`` that does not name it): its client is then owed the content verbatim, markup and all."""
+        return self.markup_claim(dialect, variant) == "relays"
 
     def claims(self, dialect: str, variant: str) -> bool:
         if self.dialects is not None and dialect not in self.dialects:

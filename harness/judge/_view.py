@@ -262,15 +262,18 @@ def build_view(
     names: Mapping[str, str] | None = None,
     *,
     keepalive_every: float | None = None,
-    relayed: bool = False,
+    relayed: bool | None = False,
 ) -> CaseView:
     """The view of ``case``'s ``timeline`` for a SUT of capabilities ``caps``. ``names``: routing token
     -> case id of the run's cases (the run's table, passed down), which names another case whose
     content shows up in this one's stream. ``keepalive_every``: the SUT's claimed keepalive interval.
     ``relayed``: the case's reasoning markup is one the SUT does not claim to parse, so what it owes its
-    client is the content as the upstream sent it (``SUTProfile.relays_markup``)."""
+    client is the content as the upstream sent it (``SUTProfile.relays_markup``); None: no claim either
+    way, so what the client got decides (reasoning split out: judged as parsed, else as relayed)."""
     timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
+    if relayed is None:
+        relayed = not any(isinstance(e.event, ReasoningDelta) for e in entries if e.side == "client")
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
     for e in entries:  # one pass: every turn's selections below are lookups
         by_key.setdefault((e.side, e.kind, e.turn), []).append(e)

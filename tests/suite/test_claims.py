@@ -187,7 +187,8 @@ def test_providers_leave_out_the_variants_no_provider_sends() -> None:
 
 def test_parses_claims_the_markup_a_sut_splits(tmp_path: Path) -> None:
     """``parses`` names in-content reasoning markup; one it does not name is owed verbatim. Without the
-    key (every profile written before it existed) every markup is claimed, as it was judged then."""
+    key (every profile written before it existed) every markup is claimed, as it was judged then; a quick
+    ``--sut-cmd`` / ``--sut-url`` run claims neither and is judged by what it did."""
     from harness.drivers import MARKUP
 
     assert list(MARKUP) == ["think-tags", "mm-think", "harmony", "thought-tags"]
@@ -197,6 +198,10 @@ def test_parses_claims_the_markup_a_sut_splits(tmp_path: Path) -> None:
     relay = parse_profile({"kind": "url", "url": "http://x", "parses": []})
     assert all(relay.relays_markup("openai-chat", v.split(":")[1]) for vs in MARKUP.values() for v in vs)
     assert not relay.relays_markup("openai-chat", "reasoning_content")  # structured: nothing to parse
+    quick = command_profile("gw --port {port}", "openai-chat")  # a quick run: no profile speaks for it
+    assert (quick.parses, quick.markup_claim("openai-chat", "think-tags")) == (None, "either")
+    assert quick.markup_claim("openai-chat", "reasoning") == ""
+    assert url_profile("http://x", "openai-chat").markup_claim("openai-chat", "harmony") == "either"
     think = parse_profile({"kind": "url", "url": "http://x", "parses": ["think-tags"]})
     assert not think.relays_markup("openai-chat", "think-split")
     assert think.relays_markup("openai-chat", "mm-think")
@@ -238,7 +243,9 @@ def test_relayed_gates_wait_for_the_reasoning_as_content() -> None:
     assert all(g.reasoning and g.text is None for g in gates)
     relay = parse_profile({"kind": "url", "url": "http://x", "parses": []})
     moved = [s for sc in relayed_gates(case, relay, conv).scripts for s in sc.steps if isinstance(s, Gate)]
-    assert [(g.reasoning, g.text) for g in moved] == [(None, g.reasoning) for g in gates]
+    assert [(g.reasoning, g.text, g.as_content) for g in moved] == [(g.reasoning, None, True) for g in gates]
+    quick = command_profile("gw --port {port}", "openai-chat")  # no claim either way: the same gates
+    assert relayed_gates(case, quick, conv).scripts == relayed_gates(case, relay, conv).scripts
     parser = parse_profile({"kind": "url", "url": "http://x", "parses": ["think-tags"]})
     assert relayed_gates(case, parser, conv) is conv
 

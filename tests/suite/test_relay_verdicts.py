@@ -68,6 +68,22 @@ def test_a_relay_that_mangles_the_markup_fails(client: list[Event], check: str) 
     assert f.verdict == Verdict.FAIL, f
 
 
+def test_without_a_claim_what_the_client_got_decides() -> None:
+    """A quick run (``relayed=None``): split correctly is judged as parsed, verbatim as relayed, and
+    anything else FAILs either way."""
+    split = [ReasoningDelta(R), TextDelta(T), End("stop")]
+    verbatim = [TextDelta(MARKED["think-tags"]), End("stop")]
+    for client in (split, verbatim):
+        for name in ("delivery", "channel-separation"):
+            assert finding(name, client, variant="think-tags", relayed=None).verdict == Verdict.PASS
+    assert finding("delivery", [TextDelta(R + T), End()], variant="think-tags", relayed=None).verdict == (
+        Verdict.FAIL
+    )
+    half = [ReasoningDelta(R), TextDelta(f"</think>{T}"), End()]  # judged as parsed: the tag left over
+    names = ("delivery", "channel-separation", "no-duplication")
+    assert Verdict.FAIL in {finding(n, half, variant="think-tags", relayed=None).verdict for n in names}
+
+
 def test_a_parse_the_profile_does_not_claim_is_named_as_such() -> None:
     f = finding("channel-separation", [ReasoningDelta(R), TextDelta(T), End()], variant="think-tags",
                 relayed=True)  # fmt: skip

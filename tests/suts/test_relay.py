@@ -79,6 +79,36 @@ def test_markup_relayed_verbatim_passes_unclaimed_and_fails_claimed() -> None:
     assert set().union(*fails.values()) == {"channel-separation"}
 
 
+def test_a_quick_run_without_a_profile_judges_by_what_it_did(tmp_path: Path) -> None:
+    """``--sut-cmd`` names no claim, so each markup case is judged by what the SUT did: the relay as a
+    relay, a gateway that splits ``<think>`` (``passthrough_gateway.py``) as a parser. That gateway misses
+    a ``<think>`` split across deltas and relays it verbatim: a quick run judges that case as relayed, while
+    the profile ``init`` drafts for it claims think-tags (its discovery saw them split) and FAILs it."""
+    quick = command_profile(COMMAND, "openai-chat")
+    assert quick.parses is None
+    relayed = run(MARKUP_CASES, sut=quick, expectations=None)
+    assert len(relayed.results) >= 16
+    assert failing(relayed) == {}
+    splitter = Path(__file__).with_name("passthrough_gateway.py")
+    command = shlex.join([sys.executable, str(splitter)]) + " --port {port} --upstream {upstream}"
+    cases = ["wire-variants/inline-think-leading*"]
+    parsed = run(cases, sut=command_profile(command, "openai-chat"), expectations=None)
+    assert failing(parsed) == {}
+    said = {r.case_id: f.message for r in parsed.results for f in r.findings
+            if f.check == "channel-separation"}  # fmt: skip
+    relayed_ids = {c for c, m in said.items() if "relayed verbatim" in m}
+    assert relayed_ids
+    assert all(":think-split/" in c and "/nonstream" not in c for c in relayed_ids)  # the split tags
+    out = tmp_path / "gw.toml"
+    assert main(["init", "--sut-cmd", command, "--front-door", "openai-chat", "--out", str(out)]) == 0
+    profile = load_profile(out)
+    assert profile.parses == ("think-tags", "thought-tags")
+    held = failing(run(cases, sut=profile, expectations=None))
+    assert held
+    assert sorted(held) == sorted(relayed_ids)
+    assert set().union(*held.values()) == {"channel-separation"}
+
+
 @pytest.mark.parametrize(
     ("bug", "cases", "check"),
     [
