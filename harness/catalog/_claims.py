@@ -1,5 +1,7 @@
 """Claims scope the catalog: a case the SUT does not claim is left out before the run and counted by reason
-for the summary. Leaving out is never a verdict, so it happens here, before any case runs."""
+for the summary. Leaving out is never a verdict, so it happens here, before any case runs; what a claim
+changes inside a case (in-content markup a SUT parses or relays: its gates, what its client is owed) and
+the ``parses`` claim a discovery run supports are derived here too."""
 
 from __future__ import annotations
 
