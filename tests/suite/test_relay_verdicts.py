@@ -121,3 +121,19 @@ def test_no_turn_to_judge_says_which_check_owns_the_turn() -> None:
         f = CHECKS.get(name)(view)
         assert f.verdict == Verdict.NOT_APPLICABLE
         assert f.message == "turn 0: its upstream failed on purpose (error-propagation judges it)", f
+
+
+def test_a_gate_for_relayed_reasoning_opens_on_the_content_too() -> None:
+    from harness.upstream import ClientSide, Gate
+
+    client = ClientSide()
+    client.observe(TextDelta("<think>Let me th"))
+    plain, relayed = Gate(reasoning="Let me think"), Gate(reasoning="Let me think", as_content=True)
+    assert not client.satisfied(relayed)
+    client.observe(TextDelta("ink.</think>Hi"))
+    assert client.satisfied(relayed)
+    assert not client.satisfied(plain)  # a SUT claimed to parse it is held to reasoning
+    other = ClientSide()
+    other.observe(ReasoningDelta("Let me think."))
+    assert other.satisfied(relayed)
+    assert other.satisfied(plain)
