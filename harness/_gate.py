@@ -14,9 +14,12 @@ __all__ = ["Gate"]
 class Gate:
     """Hold every later step until the client side has observed ``reasoning`` (resp. ``text``) text
     containing the given string, or ``events`` canonical events in all. Bounded by ``timeout``; a
-    timeout is recorded (what was withheld, what the client had seen) and the script goes on."""
+    timeout is recorded (what was withheld, what the client had seen) and the script goes on.
+    ``as_content``: the ``reasoning`` string may arrive as answer text too (a SUT that made no claim about
+    the in-content markup carrying it, relayed verbatim, delivers it there)."""
 
     reasoning: str | None = None
     text: str | None = None
     events: int | None = None
     timeout: float = 5.0
+    as_content: bool = False

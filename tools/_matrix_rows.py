@@ -175,6 +175,16 @@ MATRIX: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
+        "terminate-broken-stream",
+        "reference",
+        "error-propagation",
+        _c(
+            "sse-framing/unterminated[openai-chat:reasoning_content/frames/unterminated]",
+            "sse-framing/unterminated[anthropic-messages:thinking/frames/unterminated]",
+            f"errors-cancellation/upstream-disconnect[{CHAT}]",
+        ),
+    ),
+    Mutant(
         "keep-upstream-open", "reference", "cancellation", _c(f"errors-cancellation/client-cancel[{CHAT}]")
     ),
     Mutant(

@@ -30,7 +30,14 @@ __all__ = [
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
     from harness.catalog._catalog import corpus_left_out, left_out
-    from harness.catalog._claims import left_out_reason, scope, setting_warnings
+    from harness.catalog._claims import (
+        judged_claims,
+        left_out_reason,
+        observed_parses,
+        relayed_gates,
+        scope,
+        setting_warnings,
+    )
     from harness.catalog._promote import promote
     from harness.catalog._scenario_expect import expect_findings
     from harness.catalog._serve_catalog import scenario_conversation, serve_catalog
@@ -39,8 +46,11 @@ _SHARED = {
     "corpus_left_out": "_catalog",
     "expect_findings": "_scenario_expect",
     "left_out": "_catalog",
+    "judged_claims": "_claims",
     "left_out_reason": "_claims",
+    "observed_parses": "_claims",
     "promote": "_promote",
+    "relayed_gates": "_claims",
     "scenario_conversation": "_serve_catalog",
     "scope": "_claims",
     "serve_catalog": "_serve_catalog",
@@ -49,9 +59,12 @@ _SHARED = {
 __all__ += [
     "corpus_left_out",
     "expect_findings",
+    "judged_claims",
     "left_out",
     "left_out_reason",
+    "observed_parses",
     "promote",
+    "relayed_gates",
     "scenario_conversation",
     "scope",
     "serve_catalog",

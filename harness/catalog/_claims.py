@@ -1,15 +1,27 @@
 """Claims scope the catalog: a case the SUT does not claim is left out before the run and counted by reason
-for the summary. Leaving out is never a verdict, so it happens here, before any case runs."""
+for the summary. Leaving out is never a verdict, so it happens here, before any case runs; what a claim
+changes inside a case (in-content markup a SUT parses or relays: its gates, what its client is owed) and
+the ``parses`` claim a discovery run supports are derived here too."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any, Protocol
 
 from harness.catalog._case import Case
 from harness.dialects import senders_of
 from harness.drivers import SUTProfile
 
-__all__ = ["left_out_reason", "scope", "setting_warnings"]
+__all__ = [
+    "Observed",
+    "judged_claims",
+    "left_out_reason",
+    "observed_parses",
+    "relayed_gates",
+    "scope",
+    "setting_warnings",
+]
 
 
 def left_out_reason(case: Case, profile: SUTProfile) -> str:
@@ -33,12 +45,15 @@ def left_out_reason(case: Case, profile: SUTProfile) -> str:
     if profile.modes is not None and mode not in profile.modes:
         return f"{mode} mode not claimed (modes = {list(profile.modes)})"
     if profile.providers is not None:
-        senders = senders_of(case.dialect, case.variant).providers
-        if (
-            senders
-            and case.provider.name not in profile.providers
-            and not set(senders) & set(profile.providers)
-        ):
+        row = senders_of(case.dialect, case.variant)
+        senders = row.providers
+        if not senders:  # an alias spelling only other servers send: no claimed provider sends it
+            servers = f" (sent by {', '.join(row.servers)})" if row.servers else ""
+            return (
+                f"{case.dialect}:{case.variant}: no provider sends it{servers}, so none of the claimed "
+                f"ones does (providers = {list(profile.providers)})"
+            )
+        if case.provider.name not in profile.providers and not set(senders) & set(profile.providers):
             return (
                 f"{case.dialect}:{case.variant}: sent by {', '.join(senders)}, none of them claimed "
                 f"(providers = {list(profile.providers)})"
@@ -78,3 +93,63 @@ def setting_warnings(profile: SUTProfile) -> list[str]:
         f'models."*" = {star!r} shadows the per-provider model names of {shown}{more}: every case is '
         "called by it; give those providers keys of their own, or use {default_model} in it"
     ]
+
+
+def judged_claims(case: Case, profile: SUTProfile) -> dict[str, Any]:
+    """What the SUT claims that its checks read (``judge.build_view``'s keywords): the longest silence it
+    claims toward its client (``stream_keepalive``), and whether the case's reasoning markup is one it
+    does not claim to parse (``parses``), so that its client is owed the content verbatim (None: no claim
+    either way, judged by what its client got)."""
+    claim = profile.markup_claim(case.dialect, case.variant)
+    relayed = None if claim == "either" else claim == "relays"  # None: by what the client got
+    return {"keepalive_every": profile.keepalive_every, "relayed": relayed}
+
+
+def relayed_gates(case: Case, profile: SUTProfile, conversation: Any) -> Any:
+    """The conversation the mock plays for ``case``: where the case's reasoning rides in markup the SUT
+    does not claim to parse (``SUTProfile.markup_claim``: ``relays``, or ``either`` for a quick run), a
+    gate waiting for reasoning also opens on the same text in the answer content, where a relay delivers
+    it (the mock still sends the markup; a SUT that splits it anyway is channel-separation's, not a gate
+    timeout)."""
+    if profile.markup_claim(case.dialect, case.variant) not in ("relays", "either"):
+        return conversation
+    from harness.upstream import Gate
+
+    def as_content(step: Any) -> Any:
+        if not isinstance(step, Gate) or step.reasoning is None:
+            return step
+        return replace(step, as_content=True)
+
+    scripts = tuple(replace(s, steps=tuple(as_content(st) for st in s.steps)) for s in conversation.scripts)
+    return replace(conversation, scripts=scripts)
+
+
+class Observed(Protocol):
+    """One variant of a discovery run (``thinkwire init``'s ``VariantProbe``): its request reached the
+    upstream (``claimed``), and its evidence line says what reached the client."""
+
+    @property
+    def dialect(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def claimed(self) -> bool: ...
+    @property
+    def evidence(self) -> str: ...
+
+
+def observed_parses(probes: Iterable[Observed]) -> str:
+    """The ``parses`` claim line a discovery run supports: a markup is parsed where the client of one of
+    its variants got the reasoning split out of the content (evidence "the client got reasoning ..."),
+    and not where it got the markup verbatim in the content. A markup no reached variant showed is not
+    claimed (its variants are unsupported anyway), and a half parse stays a FAIL of the full run."""
+    from harness.drivers import MARKUP
+
+    parsed = {
+        name
+        for p in probes
+        if p.claimed and "the client got reasoning " in p.evidence
+        for name, variants in MARKUP.items()
+        if f"{p.dialect}:{p.variant}" in variants
+    }
+    return "parses = [" + ", ".join(f'"{name}"' for name in MARKUP if name in parsed) + "]"

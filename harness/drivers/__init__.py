@@ -24,6 +24,7 @@ from harness.drivers._cli_rpc import cli_unsupported
 from harness.drivers._gateway import GatewayDriver, UrlDriver
 from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
 from harness.drivers._profile import (
+    MARKUP,
     SUTOrigin,
     SUTProfile,
     load_profile,
@@ -45,6 +46,7 @@ __all__ = [
     "DRIVERS",
     "KINDS",
     "KIND_TABLE",
+    "MARKUP",
     "AdapterDriver",
     "AdapterError",
     "CaseContext",

@@ -22,6 +22,7 @@ from harness.drivers._templates import CASE, RUN, check, fill
 
 __all__ = [
     "CLI_INPUTS",
+    "MARKUP",
     "MODES",
     "SUTOrigin",
     "SUTProfile",
@@ -42,6 +43,24 @@ MODES = ("stream", "nonstream")
 CLI_INPUTS = ("argv", "rpc")
 """How a CLI gets its conversation: ``argv``, its one prompt in the command (``{prompt}``); ``rpc``, pi
 RPC-mode JSON lines on stdin (``prompt`` per user message, ``abort`` to cancel the run in flight)."""
+
+
+MARKUP: dict[str, tuple[str, ...]] = {
+    "think-tags": ("openai-chat:think-tags", "openai-chat:think-split", "openai-chat:think-implicit"),
+    "mm-think": ("openai-chat:mm-think",),
+    "harmony": ("openai-chat:harmony",),
+    "thought-tags": ("openai-chat:gemini-openai",),
+}
+"""What a profile's ``parses`` may claim: reasoning markup that rides inside the answer content, by name
+(``<think>``, MiniMax's ``<mm:think>``, gpt-oss's raw harmony channels, the ``<thought>`` tags of Gemini's
+OpenAI-compatible endpoint) -> the wire variants that carry it. Markup a SUT does not claim to parse is
+content: relayed verbatim, it is judged as delivered content."""
+
+
+def markup_of(dialect: str, variant: str) -> str:
+    """The name of the markup ``dialect:variant`` carries its reasoning in ("" for a structured one)."""
+    key = f"{dialect}:{variant}"
+    return next((name for name, variants in MARKUP.items() if key in variants), "")
 
 
 def _positive(key: str, value: Any) -> None:
@@ -149,6 +168,12 @@ _FIELDS: dict[str, Field] = {
         (bool, int, float), want="true, false or a number of seconds", rule=_keepalive_seconds
     ),
     "inline_think": Field(bool),
+    "parses": Field(
+        list,
+        items=str,
+        hint='e.g. parses = ["think-tags"] ([]: it parses none)',
+        rule=one_of("markup", lambda: MARKUP),
+    ),
     "warmup": Field(bool),
     "gate_timeout": Field((int, float)),
     "max_bytes": Field(int),
@@ -226,6 +251,10 @@ class SUTProfile:
     # front-door observer then splits a leading tag, and such cases are NON_STRICT, never PASS.
     # Default: structured reasoning (a tag in content is content: the observer never repairs).
     inline_think: bool = False
+    # The in-content reasoning markup it claims to parse (``MARKUP``'s names): a claimed one must be split
+    # out of the content, an unclaimed one relayed verbatim. None (no ``parses`` key, as in every profile
+    # written before the key existed): every markup, the claim those profiles were judged by.
+    parses: tuple[str, ...] | None = None
     warmup: bool | None = None  # a warm-up request before the first case (None: the kind's default)
     gate_timeout: float | None = None  # gates' timeout (None: derived from the warm-up's latency)
     max_bytes: int | None = None  # what one case may read from the SUT (None: 64 MiB)
@@ -283,6 +312,24 @@ class SUTProfile:
     def claims_provider(self, provider: str) -> bool:
         """Whether the SUT claims ``provider``'s semantics (its passback rules); default: every one."""
         return self.providers is None or provider in self.providers
+
+    def markup_claim(self, dialect: str, variant: str) -> str:
+        """What the SUT claims of ``dialect:variant``'s in-content reasoning markup: "" (the variant has
+        none), ``parses`` (it splits it out), ``relays`` (its client is owed the content verbatim) or
+        ``either``: a quick ``--sut-cmd`` / ``--sut-url`` run, which no profile speaks for, is judged by
+        what it did (split correctly, or relayed intact). A profile without ``parses`` claims every markup."""
+        markup = markup_of(dialect, variant)
+        if not markup:
+            return ""
+        if self.parses is None:
+            quick = self.origin is not None and self.origin.form in ("command", "url")
+            return "either" if quick else "parses"
+        return "parses" if markup in self.parses else "relays"
+
+    def relays_markup(self, dialect: str, variant: str) -> bool:
+        """Whether ``dialect:variant`` carries its reasoning in markup this SUT claims not to parse (a
+        ``parses`` that does not name it): its client is then owed the content verbatim, markup and all."""
+        return self.markup_claim(dialect, variant) == "relays"
 
     def claims(self, dialect: str, variant: str) -> bool:
         if self.dialects is not None and dialect not in self.dialects:
@@ -393,6 +440,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         stream_keepalive=data.get("stream_keepalive", True) is not False,
         keepalive_every=_interval(data.get("stream_keepalive")),
         inline_think=bool(data.get("inline_think", False)),
+        parses=tuple(data["parses"]) if "parses" in data else None,
         warmup=data.get("warmup"),
         gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,
         max_bytes=int(data["max_bytes"]) if "max_bytes" in data else None,

@@ -18,6 +18,7 @@ __all__ = [
     "check",
     "judged_turns",
     "na",
+    "no_turn",
     "pair_check",
     "pair_checks",
     "served_turns",
@@ -96,6 +97,31 @@ def judged_turns(view: CaseView) -> list[TurnView]:
     (passback owns that), not scripted to fail (error-propagation owns that), not cancelled, and not
     failed by the SUT itself (sut-error owns that: the exception, not its consequences, is the cause)."""
     return [t for t in served_turns(view) if not t.client_saw_error]
+
+
+def no_turn(view: CaseView) -> str:
+    """Why a case has no turn whose content a check judges, naming the check that owns each turn (an
+    N/A that said "no turn to judge" on a case that had one read as if nothing had happened)."""
+    whys = [f"turn {t.turn}: {_owner(t)}" for t in view.turns]
+    return "; ".join(whys) if whys else "no turn to judge"
+
+
+def _owner(t: TurnView) -> str:
+    if not t.reached:
+        return "never reached the upstream"
+    if t.foreign:
+        return "carried another case's content (isolation judges it)"
+    if t.rejected:
+        return "rejected by the strict upstream (passback / request-contract judge it)"
+    if t.faulted:
+        return "its upstream failed on purpose (error-propagation judges it)"
+    if t.cancelled:
+        return "cancelled by the client (cancellation judges it)"
+    if t.replayed:
+        return "retried after output reached the client (retry judges it)"
+    if t.client_saw_error:
+        return "failed by the SUT (sut-error judges it)"
+    return "judged"
 
 
 def served_turns(view: CaseView) -> list[TurnView]:

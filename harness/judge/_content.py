@@ -15,7 +15,7 @@ from harness.events import (
     ToolCallBlock,
     ToolCallDelta,
 )
-from harness.judge._base import check, judged_turns, na
+from harness.judge._base import check, judged_turns, na, no_turn
 from harness.judge._view import CaseView, TurnView
 from harness.timeline import Entry
 from harness.verdict import Finding, Verdict
@@ -31,7 +31,7 @@ def _short(s: str, n: int = 80) -> str:
 def delivery(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
-        return na("delivery", "no turn to judge")
+        return na("delivery", no_turn(view))
     diffs = [d for t in turns for d in _differences(view, t)]
     if not diffs:
         return Finding("delivery", Verdict.PASS)
@@ -110,7 +110,7 @@ def _norm(calls: list[tuple[str, str]]) -> list[tuple[str, object]]:
 def no_duplication(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
-        return na("no-duplication", "no turn to judge")
+        return na("no-duplication", no_turn(view))
     for t in turns:
         for what, fate_, exp, got in (
             ("reasoning", t.reasoning_fate, t.expected_reasoning, t.reasoning),
@@ -157,7 +157,7 @@ _DELTA = {"reasoning": ReasoningDelta, "answer": TextDelta}
 def channel_separation(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
-        return na("channel-separation", "no turn to judge")
+        return na("channel-separation", no_turn(view))
     for t in turns:
         if "exposed" in (t.reasoning_fate, t.text_fate):
             where = "reasoning" if t.reasoning_fate == "exposed" else "answer"
@@ -179,6 +179,16 @@ def channel_separation(view: CaseView) -> Finding:
                 expected=f"reasoning {_short(t.expected_reasoning)}",
                 actual=f"text {_short(t.text)}",
                 evidence=view.cite(t.writes_of("reasoning"), t.events_of(TextDelta)),
+            )
+        if view.relayed and t.reasoning:
+            return Finding(
+                "channel-separation",
+                Verdict.FAIL,
+                message=f"turn {t.turn}: reasoning markup split out of the content, though the SUT's profile "
+                "does not claim to parse it (parses)",
+                expected=f"text {_short(t.expected_text)} (the markup relayed verbatim)",
+                actual=f"reasoning {_short(t.reasoning)}",
+                evidence=view.cite(t.writes_of("reasoning"), t.events_of(ReasoningDelta)),
             )
         if t.reasoning_fate in ("leaked", "intruded") or t.text_fate == "moved":
             return Finding(
@@ -207,6 +217,13 @@ def channel_separation(view: CaseView) -> Finding:
             "because the SUT's profile declares inline_think = true",
             expected="reasoning in a structured field (delta.reasoning / reasoning_content)",
             actual=inline[0].detail,
+        )
+    if view.relayed:
+        return Finding(
+            "channel-separation",
+            Verdict.PASS,
+            message="reasoning markup relayed verbatim in the content, as the SUT claims (its profile's "
+            "parses does not name this markup): judged as a relay",
         )
     return Finding("channel-separation", Verdict.PASS)
 
@@ -237,7 +254,7 @@ def _answer_in(answer: str, reasoning: str) -> bool:
 def utf8_integrity(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
-        return na("utf8-integrity", "no turn to judge")
+        return na("utf8-integrity", no_turn(view))
     for t in turns:
         bad = [n for n in t.notices if n.kind in ("sse-invalid-utf8", "invalid-utf8")]
         if t.reasoning_fate == "corrupted" or t.text_fate == "corrupted" or bad:

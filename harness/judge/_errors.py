@@ -25,7 +25,7 @@ def error_propagation(view: CaseView) -> Finding:
     if view.case.scenario.outcome not in ("error", "either") or not faulted:
         return na("error-propagation", "no upstream error scripted")
     for t in faulted:
-        if not t.client_saw_error:
+        if not t.client_saw_error and not _broken_end(t):
             clean = "a clean end" if t.ends else "no error"
             return Finding(
                 "error-propagation",
@@ -35,7 +35,30 @@ def error_propagation(view: CaseView) -> Finding:
                 actual=f"status {t.status}, events: {[type(e).__name__ for e in t.client_events][:8]}",
                 evidence=view.cite(t.faults, t.writes[-1:], t.events_of(End), _client(view, t.turn, "end")),
             )
+    broken_ends = [b for t in faulted if not t.client_saw_error and (b := _broken_end(t))]
+    if broken_ends:
+        return Finding(
+            "error-propagation",
+            Verdict.PASS,
+            message=f"the client saw the stream break off as the upstream's did ({broken_ends[0]})",
+        )
     return Finding("error-propagation", Verdict.PASS)
+
+
+_BROKEN = ("sse-unterminated", "no-terminator")
+"""The front-door observer's notices of a stream its client saw break off: EOF inside an event, EOF before
+the terminator. A client sees them as the error they are (WHATWG drops the unfinished event; a client
+waiting for ``[DONE]`` / ``message_stop`` knows the answer is incomplete)."""
+
+
+def _broken_end(t: TurnView) -> str:
+    """How the client saw turn ``t``'s stream break off ("" where it ended cleanly or not at all): the
+    observer's own notices, so a relay that delivers the upstream's broken end as it came has shown its
+    client the error, while one that closes it cleanly (a terminator of its own) has hidden it."""
+    if t.ends:
+        return ""
+    notes = [f"{n.kind}: {n.detail}" if n.detail else n.kind for n in t.notices if n.kind in _BROKEN]
+    return "; ".join(notes)
 
 
 # A failure the upstream never sent is reported once, with the SUT's exception and traceback as evidence.

@@ -4,7 +4,7 @@ judge how the stream arrived rather than what it said, so they sit apart from th
 from __future__ import annotations
 
 from harness.events import End, ReasoningDelta, TextDelta, Usage
-from harness.judge._base import check, judged_turns, na
+from harness.judge._base import check, judged_turns, na, no_turn
 from harness.judge._view import CaseView
 from harness.verdict import Finding, Verdict
 
@@ -75,7 +75,7 @@ def termination(view: CaseView) -> Finding:
         return na("termination", "non-streaming request")
     turns = judged_turns(view)
     if not turns:
-        return na("termination", "no turn to judge")
+        return na("termination", no_turn(view))
     if view.caps.prompted:  # one stream per run (a prompt and its tool continuations): it ends once
         turns = list({_run_start(view, t.turn): t for t in turns}.values())  # after the run's last turn
     for t in turns:

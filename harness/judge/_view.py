@@ -19,15 +19,18 @@ from harness.events import (
     Notice,
     ReasoningBlock,
     ReasoningDelta,
+    ReasoningSignature,
+    RedactedReasoning,
     StreamError,
     TextDelta,
     ToolCallBlock,
+    ToolCallDelta,
     Usage,
     assemble,
 )
 from harness.timeline import Entry, Timeline
 
-__all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate"]
+__all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate", "relayed_events"]
 
 
 _EMPTY_TAGS = re.compile(
@@ -212,6 +215,9 @@ class CaseView:
     """``entries`` grouped by (side, kind, turn), each group in time order (``of`` reads it)."""
     keepalive_every: float | None = None
     """The longest the SUT claims to stay silent toward its client (its profile's ``stream_keepalive``)."""
+    relayed: bool = False
+    """The case's reasoning rides in markup the SUT does not claim to parse: each turn expects the content
+    verbatim, markup and all (:func:`relayed_events`)."""
 
     _index: dict[int, int] | None = None
 
@@ -256,12 +262,18 @@ def build_view(
     names: Mapping[str, str] | None = None,
     *,
     keepalive_every: float | None = None,
+    relayed: bool | None = False,
 ) -> CaseView:
     """The view of ``case``'s ``timeline`` for a SUT of capabilities ``caps``. ``names``: routing token
     -> case id of the run's cases (the run's table, passed down), which names another case whose
-    content shows up in this one's stream. ``keepalive_every``: the SUT's claimed keepalive interval."""
+    content shows up in this one's stream. ``keepalive_every``: the SUT's claimed keepalive interval.
+    ``relayed``: the case's reasoning markup is one the SUT does not claim to parse, so what it owes its
+    client is the content as the upstream sent it (``SUTProfile.relays_markup``); None: no claim either
+    way, so what the client got decides (reasoning split out: judged as parsed, else as relayed)."""
     timeline.quiesce()  # every write the SUT could have read is recorded before anything is judged
     entries = timeline.entries()
+    if relayed is None:
+        relayed = not any(isinstance(e.event, ReasoningDelta) for e in entries if e.side == "client")
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
     for e in entries:  # one pass: every turn's selections below are lookups
         by_key.setdefault((e.side, e.kind, e.turn), []).append(e)
@@ -282,7 +294,9 @@ def build_view(
         views.append(
             TurnView(
                 turn=i,
-                expected_events=spec.events(),
+                expected_events=relayed_events(case.dialect, case.variant, spec.events())
+                if relayed
+                else spec.events(),
                 client_events=[e.event for e in events if e.event is not None],
                 reached=bool(requests),
                 rejected=sel("upstream", "rejected"),
@@ -309,7 +323,27 @@ def build_view(
             )
         )
         views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events, names or {})
-    return CaseView(case, caps, timeline, views, entries, by_key, keepalive_every)
+    return CaseView(case, caps, timeline, views, entries, by_key, keepalive_every, relayed)
+
+
+_CONTENT = (ReasoningDelta, TextDelta, ToolCallDelta, ReasoningSignature, RedactedReasoning)
+
+
+def relayed_events(dialect: str, variant: str, events: Sequence[Event]) -> tuple[Event, ...]:
+    """What a relay that parses none of the variant's markup delivers of a turn: the upstream's stream
+    read literally (the variant's emitter, then its dialect's observer with inline markup left as
+    content), so the reasoning arrives as answer text inside its markup, intact and in order. Usage,
+    errors and the end are the turn's own."""
+    from harness.codec import encode_frames
+    from harness.dialects import Reading, get_dialect
+
+    d = get_dialect(dialect)
+    emitter = d.emitter(variant)
+    frames = emitter.feed(list(events)) + emitter.close()
+    observer = d.observer(None, reading=Reading(inline_think=False, implicit_think=False))
+    read = observer.feed(b"".join(encode_frames(frames, str(d.transport.value)))) + observer.end()
+    own = [e for e in events if not isinstance(e, _CONTENT)]
+    return (*[e for e in read if isinstance(e, _CONTENT)], *own)
 
 
 def _foreign(

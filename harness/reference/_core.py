@@ -149,6 +149,7 @@ class UpstreamPipe:
         self.mutant = parser_mutant(faults, str(dialect.transport.value))
         self.broken = False  # a parser mutant failed the stream: the rest is not read
         self.add_start = "add-start-output" in faults
+        self.clean_break = "terminate-broken-stream" in faults
         self.upstream: list[Event] = []
 
     def feed(self, data: bytes) -> list[Event]:
@@ -202,6 +203,8 @@ class UpstreamPipe:
         """The upstream broke off (transport error, EOF without a terminator): an error to deliver."""
         error = StreamError(message)
         self.upstream.append(error)
+        if self.clean_break:  # FAULT: the broken end is delivered as a complete answer's
+            return _delivered(self.filter.feed([End("stop")]) + self.filter.close())
         return _delivered(self.filter.feed([error]) + self.filter.close())
 
 

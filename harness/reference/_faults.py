@@ -80,6 +80,8 @@ FAULTS: dict[str, str] = {
     "retry-after-partial": "when the upstream stream fails after output reached the client, retry the "
     "request and stream the new answer too (the client sees the reasoning twice)",
     "swallow-stream-error": "a mid-stream upstream error becomes a clean stop",
+    "terminate-broken-stream": "an upstream stream that broke off (EOF before its terminator, inside an "
+    "event, or the connection lost) is ended toward the client as a complete answer ([DONE])",
     "keep-upstream-open": "after the client disconnects (a CLI's client: sends abort), keep reading the "
     "upstream to its end",
     "tools-before-reasoning": "emit tool calls before the reasoning of the same message",
@@ -169,6 +171,7 @@ _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses Web
 _DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
 _DOOR |= set(BRIDGE_FAULTS)  # its Responses front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
+GATEWAY_FAULTS |= {"terminate-broken-stream"}
 GATEWAY_FAULTS |= {"hide-unasked-reasoning"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})

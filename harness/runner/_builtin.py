@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness._errors import ProfileError, closest
-from harness.drivers import SUTOrigin, SUTProfile, parse_profile
+from harness.drivers import MARKUP, SUTOrigin, SUTProfile, parse_profile
 from harness.reference import CLI_FAULTS, GATEWAY_FAULTS, SDK_FAULTS, check_faults
 
 __all__ = ["BUILTIN", "builtin_behind_door", "builtin_profile", "expectations_path"]
@@ -34,6 +34,7 @@ BUILTIN = {
         "inline_think": False,
         "stream_keepalive": 0.5,  # the gateway's --keepalive default (reference/_keepalive.py)
         "models": {"*": "{dialect}:{variant}/mock-model"},
+        "parses": list(MARKUP),  # its observer splits every in-content markup (dialects' READ_ALL)
         "timeout": 10.0,
     },
     "reference-sdk": {
@@ -41,6 +42,7 @@ BUILTIN = {
         "kind": "python",
         "callable": "harness.reference.sdk:reference_sdk",
         "models": {"*": "mock-model"},
+        "parses": list(MARKUP),
         "timeout": 10.0,
     },
     "reference-cli": {
@@ -66,6 +68,7 @@ BUILTIN = {
         "front_door": "pi-json",
         "front_variant": "v2",
         "models": {"*": "mock-model"},
+        "parses": list(MARKUP),
         "timeout": 10.0,
     },
 }

@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from harness.catalog import Case, expect_findings
+from harness.catalog import Case, expect_findings, judged_claims, relayed_gates
 from harness.drivers import (
     CaseContext,
     CaseTooBig,
@@ -82,7 +82,7 @@ def run_case(
     client = client_cls()
     provider = case.provider
     model = profile.model_for(case.dialect, case.variant, provider)
-    conversation = case.conversation(model)
+    conversation = relayed_gates(case, profile, case.conversation(model))
     asked, live = limits.settings, limits.live
     gates = asked.gate_timeout if asked.gate_timeout is not None else limits.measured.gate_timeout
     if gates is not None and asked.gate_timeout is None and live.load is not None:
@@ -101,7 +101,7 @@ def run_case(
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.caps, names, keepalive_every=profile.keepalive_every)
+    view = build_view(case, timeline, profile.caps, names, **judged_claims(case, profile))
     if ended_by_sut(driver, timeline, result):  # (its view is the preflight's evidence, not a parity twin)
         _keep_timeline(result, view, keep)
         return result, view, False

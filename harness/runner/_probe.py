@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import PreflightError
-from harness.catalog import Case, expand_all, load_catalog
+from harness.catalog import Case, expand_all, load_catalog, observed_parses
 from harness.dialects import LENIENT
 from harness.drivers import Driver, SUTProfile
 from harness.runner._options import RunOptions
@@ -206,6 +206,7 @@ def draft_profile(
     claims = [
         f"dialects = [{', '.join(_q(d) for d in dialects)}]",
         f"unsupported_variants = [{', '.join(_q(u) for u in unsupported)}]",
+        observed_parses(probes),
     ]
     head = [
         "# Draft SUT profile written by `thinkwire init` from a discovery run (one case per variant).",
@@ -271,7 +272,7 @@ def program_name(sut: SUTProfile) -> str:
     return first
 
 
-_CLAIMS = ("dialects", "unsupported_variants")
+_CLAIMS = ("dialects", "unsupported_variants", "parses")
 """The claims a discovery run finds (a profile's ``modes`` and ``providers`` stay as they were)."""
 
 

@@ -30,7 +30,8 @@ def describe_gate(gate: Gate) -> str:
     """The gate's condition in words (timeline ``condition``)."""
     parts = []
     if gate.reasoning is not None:
-        parts.append(f"client saw reasoning {gate.reasoning!r}")
+        where = "reasoning or text" if gate.as_content else "reasoning"
+        parts.append(f"client saw {where} {gate.reasoning!r}")
     if gate.text is not None:
         parts.append(f"client saw text {gate.text!r}")
     if gate.events is not None:
@@ -104,7 +105,9 @@ class ClientSide:
             return self._changed.wait_for(lambda: self._met(gate), gate.timeout)
 
     def _met(self, gate: Gate) -> bool:  # caller holds the lock
-        if gate.reasoning is not None and not self._contains(True, gate.reasoning):
+        needle = gate.reasoning  # as content too: where a relay delivers in-content markup's reasoning
+        as_text = gate.as_content and needle is not None and self._contains(False, needle)
+        if needle is not None and not self._contains(True, needle) and not as_text:
             return False
         if gate.text is not None and not self._contains(False, gate.text):
             return False

@@ -18,6 +18,7 @@ class FakeScenario:
 class FakeCase:
     turns: tuple[TurnSpec, ...]
     dialect: str = "openai-chat"
+    variant: str = "reasoning_content"
     stream: bool = True
     provider_rules: str = "lenient"
     scenario: Any = field(default_factory=FakeScenario)

@@ -6,13 +6,14 @@ its own; what is not claimed is left out (counted by reason, never a verdict); a
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 import harness
 from harness import FlagError, ProfileError, run
 from harness.catalog._claims import scope, setting_warnings
-from harness.drivers import parse_profile
+from harness.drivers import load_profile, parse_profile
 from harness.runner import RunOptions, load_cases
 from harness.runner._sut import command_profile, url_profile
 
@@ -163,3 +164,102 @@ def test_the_preflight_canary_is_a_claimed_case() -> None:
     assert canary.dialect == "openai-chat"
     assert canary.variant == "reasoning_content"
     assert canary_case(url_profile("http://x", "anthropic-messages")).dialect == "anthropic-messages"
+
+
+def test_providers_leave_out_the_variants_no_provider_sends() -> None:
+    """The alias spellings only older servers send (``alias-*``) are claimed by no provider: a SUT that
+    narrows ``providers`` is not judged on them, and the summary's reason says so."""
+    cases = load_cases(["wire-variants/reasoning-then-answer"])
+    narrowed = parse_profile({"kind": "url", "url": "http://x", "providers": ["openai"]})
+    kept, left = scope(cases, narrowed)
+    aliases = {c.variant for c in cases if c.variant.startswith("alias-")}
+    assert aliases == {"alias-string", "alias-object", "alias-summary"}
+    assert not aliases & {c.variant for c in kept}
+    assert {c.variant for c in kept if c.dialect == "openai-responses"} >= {"summary", "reasoning_text"}
+    said = [why for why in left if "alias-string" in why]
+    assert said == [
+        "openai-responses:alias-string: no provider sends it (sent by open-responses servers), so none of "
+        "the claimed ones does (providers = ['openai'])"
+    ]
+    everyone = parse_profile({"kind": "url", "url": "http://x"})  # providers not narrowed: judged
+    assert aliases <= {c.variant for c in scope(cases, everyone)[0]}
+
+
+def test_parses_claims_the_markup_a_sut_splits(tmp_path: Path) -> None:
+    """``parses`` names in-content reasoning markup; one it does not name is owed verbatim. Without the
+    key (every profile written before it existed) every markup is claimed, as it was judged then; a quick
+    ``--sut-cmd`` / ``--sut-url`` run claims neither and is judged by what it did."""
+    from harness.drivers import MARKUP
+
+    assert list(MARKUP) == ["think-tags", "mm-think", "harmony", "thought-tags"]
+    old = parse_profile({"kind": "url", "url": "http://x"})
+    assert old.parses is None
+    assert not any(old.relays_markup("openai-chat", v) for v in ("think-tags", "mm-think", "gemini-openai"))
+    relay = parse_profile({"kind": "url", "url": "http://x", "parses": []})
+    assert all(relay.relays_markup("openai-chat", v.split(":")[1]) for vs in MARKUP.values() for v in vs)
+    assert not relay.relays_markup("openai-chat", "reasoning_content")  # structured: nothing to parse
+    quick = command_profile("gw --port {port}", "openai-chat")  # a quick run: no profile speaks for it
+    assert (quick.parses, quick.markup_claim("openai-chat", "think-tags")) == (None, "either")
+    assert quick.markup_claim("openai-chat", "reasoning") == ""
+    assert url_profile("http://x", "openai-chat").markup_claim("openai-chat", "harmony") == "either"
+    think = parse_profile({"kind": "url", "url": "http://x", "parses": ["think-tags"]})
+    assert not think.relays_markup("openai-chat", "think-split")
+    assert think.relays_markup("openai-chat", "mm-think")
+    bad = tmp_path / "gw.toml"
+    bad.write_text('kind = "url"\nurl = "http://x"\nparses = ["think"]\n')
+    with pytest.raises(ProfileError, match=r"gw.toml: field 'parses': unknown markup 'think' \(did you mean"):
+        load_profile(bad)
+    bad.write_text('kind = "url"\nurl = "http://x"\nparses = "think-tags"\n')
+    fix = r"field 'parses': expected a list.*e\.g\. parses = \[\"think-tags\"\]"
+    with pytest.raises(ProfileError, match=fix):
+        load_profile(bad)
+
+
+def test_markup_names_every_variant_that_carries_reasoning_in_the_content() -> None:
+    """Read literally (no markup split), the variants of ``MARKUP`` deliver their reasoning inside the
+    answer text, and no other variant of any dialect does: the table stays complete as dialects grow."""
+    from harness.dialects import all_variants
+    from harness.drivers import MARKUP
+    from harness.events import End, ReasoningDelta, TextDelta
+    from harness.judge._view import relayed_events
+
+    turn = (ReasoningDelta("Mulling it over."), TextDelta("Hi."), End("stop"))
+    inline = set()
+    for v in all_variants():
+        read = relayed_events(v.dialect, v.name, turn)
+        if "Mulling" in "".join(e.text for e in read if isinstance(e, TextDelta)):
+            inline.add(f"{v.dialect}:{v.name}")
+    assert inline == {v for vs in MARKUP.values() for v in vs}
+
+
+def test_relayed_gates_wait_for_the_reasoning_as_content() -> None:
+    from harness.catalog._claims import relayed_gates
+    from harness.upstream import Gate
+
+    (case,) = load_cases(["incrementality/gated-reasoning[openai-chat:think-tags/frames]"])
+    conv = case.conversation("m")
+    gates = [s for sc in conv.scripts for s in sc.steps if isinstance(s, Gate)]
+    assert gates
+    assert all(g.reasoning and g.text is None for g in gates)
+    relay = parse_profile({"kind": "url", "url": "http://x", "parses": []})
+    moved = [s for sc in relayed_gates(case, relay, conv).scripts for s in sc.steps if isinstance(s, Gate)]
+    assert [(g.reasoning, g.text, g.as_content) for g in moved] == [(g.reasoning, None, True) for g in gates]
+    quick = command_profile("gw --port {port}", "openai-chat")  # no claim either way: the same gates
+    assert relayed_gates(case, quick, conv).scripts == relayed_gates(case, relay, conv).scripts
+    parser = parse_profile({"kind": "url", "url": "http://x", "parses": ["think-tags"]})
+    assert relayed_gates(case, parser, conv) is conv
+
+
+def test_observed_parses_claims_what_discovery_saw_split() -> None:
+    from harness.catalog._claims import observed_parses
+    from harness.runner._probe import VariantProbe
+
+    def seen(variant: str, evidence: str, claimed: bool = True) -> VariantProbe:
+        return VariantProbe("openai-chat", variant, "c", claimed, evidence)
+
+    split = "upstream reached; the client got reasoning '[tw-1] Hm', text 'Hello!' (status 200)"
+    verbatim = "upstream reached; the client got no reasoning, text '<think>[tw-1] Hm' (status 200)"
+    assert observed_parses([seen("think-tags", verbatim), seen("mm-think", verbatim)]) == "parses = []"
+    probes = [seen("think-tags", verbatim), seen("think-split", split), seen("harmony", split),
+              seen("mm-think", split, claimed=False), seen("reasoning", split)]  # fmt: skip
+    assert observed_parses(probes) == 'parses = ["think-tags", "harmony"]'

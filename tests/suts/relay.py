@@ -4,12 +4,15 @@ appended to the URL's) with its body unchanged, and the answer comes back byte f
 wrote it (status line, headers, framing, body). It parses no body and closes its upstream connection as
 soon as its client goes away. Standard library only; one request per connection.
 
-    python relay.py --listen PORT --upstream URL [--port-file FILE]
+    python relay.py --listen [HOST:]PORT --upstream URL [--port-file FILE]
+    thinkwire run --sut-cmd 'python tests/suts/relay.py --listen {port} --upstream {upstream}'
 
 Planted bugs, one flag each, for tests that show a check catches them: ``--drop-reasoning`` (reasoning
-fields removed from the assistant messages it forwards), ``--buffer`` (the whole answer held until the
-upstream ends it), ``--keep-upstream`` (the upstream read to its end after the client went away),
-``--exit-on-tool-result CODE`` (the process exits with CODE on a request that carries a tool result).
+fields removed from the assistant messages it forwards; also ``--drop-passback-reasoning``), ``--buffer``
+(the whole answer held until the upstream ends it), ``--buffer-reasoning`` (the answer's bytes held until
+its first answer content or tool call), ``--keep-upstream`` (the upstream read to its end after the client
+went away; also ``--keep-upstream-open``), ``--exit-on-tool-result CODE`` (the process exits with CODE on
+a request that carries a tool result).
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ class Relay(socketserver.BaseRequestHandler):
         sel = selectors.DefaultSelector()
         sel.register(up, selectors.EVENT_READ, "up")
         sel.register(client, selectors.EVENT_READ, "client")
-        held: list[bytes] = []
+        held: list[bytes] | None = []
         client_gone = False
         try:
             while True:
@@ -93,8 +96,11 @@ class Relay(socketserver.BaseRequestHandler):
                         if held and not client_gone:
                             client.sendall(b"".join(held))
                         return
-                    if self.bugs.buffer:
+                    if self.bugs.buffer or (self.bugs.buffer_reasoning and held is not None):
                         held.append(data)
+                        if not self.bugs.buffer and answer_started(b"".join(held)):
+                            data, held = b"".join(held), None  # (held: None from here on)
+                            client.sendall(data)
                     elif not client_gone:
                         try:
                             client.sendall(data)
@@ -104,6 +110,22 @@ class Relay(socketserver.BaseRequestHandler):
                                 return
         finally:
             sel.close()
+
+
+def answer_started(held: bytes) -> bool:
+    """An SSE ``data:`` line whose delta has answer content or a tool call (``--buffer-reasoning``)."""
+    for line in held.split(b"\n"):
+        if not line.startswith(b"data:"):
+            continue
+        try:
+            obj = json.loads(line[5:])
+        except ValueError:
+            continue
+        for choice in obj.get("choices") or [] if isinstance(obj, dict) else []:
+            delta = choice.get("delta") or {}
+            if delta.get("content") or delta.get("tool_calls"):
+                return True
+    return False
 
 
 def recv(sock: socket.socket) -> bytes:
@@ -144,22 +166,26 @@ class Server(socketserver.ThreadingTCPServer):
 def main(argv: list[str] | None = None) -> None:
     how = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=how)
-    parser.add_argument("--listen", type=int, required=True, metavar="PORT", help="127.0.0.1 port (0: any)")
+    parser.add_argument("--listen", required=True, metavar="[HOST:]PORT", help="host 127.0.0.1 unless given")
     parser.add_argument("--upstream", required=True, metavar="URL", help="the provider's base URL")
     parser.add_argument("--port-file", metavar="FILE", help="write the port here once listening")
-    parser.add_argument("--drop-reasoning", action="store_true")
+    parser.add_argument("--drop-reasoning", "--drop-passback-reasoning", dest="drop_reasoning",
+                        action="store_true")  # fmt: skip
     parser.add_argument("--buffer", action="store_true")
-    parser.add_argument("--keep-upstream", action="store_true")
+    parser.add_argument("--buffer-reasoning", action="store_true")
+    parser.add_argument("--keep-upstream", "--keep-upstream-open", dest="keep_upstream", action="store_true")
     parser.add_argument("--exit-on-tool-result", type=int, metavar="CODE")
     args = parser.parse_args(argv)
     Relay.upstream, Relay.bugs = urlsplit(args.upstream), args
-    with Server(("127.0.0.1", args.listen), Relay) as server:
+    host, _, port = args.listen.rpartition(":")
+    with Server((host.strip("[]") or "127.0.0.1", int(port)), Relay) as server:
         if args.port_file:
             tmp = args.port_file + ".tmp"
             with open(tmp, "w") as f:
                 f.write(str(server.server_address[1]))
             os.replace(tmp, args.port_file)
-        print(f"relay: http://127.0.0.1:{server.server_address[1]} -> {args.upstream}", file=sys.stderr)
+        where = f"http://{server.server_address[0]}:{server.server_address[1]}"
+        print(f"relay: {where} -> {args.upstream}", file=sys.stderr)
         server.serve_forever()
 
 

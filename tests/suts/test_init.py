@@ -51,7 +51,9 @@ def test_init_on_the_reference_gateway_claims_every_variant_quickly() -> None:
     probed = [p for p in probes if p.probed]
     assert len(probed) >= 30
     assert all(p.claimed for p in probed), [p for p in probed if not p.claimed]
-    assert "unsupported_variants = []" in draft_profile(command_profile("gw", "openai-chat"), probes)
+    draft = draft_profile(command_profile("gw", "openai-chat"), probes)
+    assert "unsupported_variants = []" in draft
+    assert '\nparses = ["think-tags", "mm-think", "harmony", "thought-tags"]\n' in draft  # it splits them all
 
 
 def _probes(*rows: tuple[str, str, bool]) -> list[VariantProbe]:

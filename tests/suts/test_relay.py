@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from harness.cli import main
+from harness.report import load_results
+from harness.verdict import Verdict
 from tests.suts._relay import RELAY, free_port, start_relay, stop
 
 pytestmark = pytest.mark.slow
@@ -90,12 +92,12 @@ def test_a_running_relay_gets_the_verdicts_thinkwire_gives_it_started(
     assert data["run_info"]["upstream"] == {
         "listen": f"127.0.0.1:{upstream}", "url": f"http://127.0.0.1:{upstream}",
     }  # fmt: skip
-    by_id = {r["case_id"]: r for r in data["results"]}
+    by_id = {r.case_id: r for r in load_results(report / "results.json").results}
     cancel = by_id["errors-cancellation/client-cancel[openai-chat:reasoning_content/frames]"]
-    judged = {f["check"]: f for f in cancel["findings"]}
-    assert judged["cancellation"]["verdict"] == "PASS"  # judged on the upstream connection
-    assert "did not start the SUT" in judged["cleanup"]["message"]
-    assert f"--upstream-listen 127.0.0.1:{upstream}" in cancel["reproduce"]
+    judged = {f.check: f for f in cancel.findings}
+    assert judged["cancellation"].verdict == Verdict.PASS  # judged on the upstream connection
+    assert judged["cleanup"].verdict == Verdict.NOT_APPLICABLE  # thinkwire did not start the SUT
+    assert f"--upstream-listen 127.0.0.1:{upstream}" in cancel.reproduce
 
 
 PLANTED = [
