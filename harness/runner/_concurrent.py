@@ -212,7 +212,15 @@ class Lanes:
         self.restart = restart
         self.stop = stop
         self.solo = solo
-        self.waits = waits
+        known: dict[int, tuple[Case, bool]] = {}  # id -> (the case, kept alive so its id stays its own)
+
+        def waits_once(case: Case) -> bool:  # asked of every case left each time a lane frees
+            hit = known.get(id(case))
+            if hit is None or hit[0] is not case:
+                hit = known[id(case)] = (case, waits(case))
+            return hit[1]
+
+        self.waits = waits_once
         self._done: queue.Queue[_Done] = queue.Queue()
         self._jobs: queue.Queue[_Done | None] = queue.Queue()
         self._workers: list[threading.Thread] = []
