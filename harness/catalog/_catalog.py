@@ -110,6 +110,8 @@ def corpus_left_out(globs: Sequence[str] | None) -> dict[str, int]:
     corpus was found, as the run's left-out record has them: reason -> number (empty with a corpus)."""
     from harness.catalog._case import matches
 
+    if globs and not _could_match(globs)(CORPUS_PREFIX, prefix=True):
+        return {}  # (no corpus case selected: the corpus is not looked at)
     gone = left_out()
     if gone is None:
         return {}
