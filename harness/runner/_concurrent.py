@@ -14,7 +14,7 @@ from harness.catalog import Case
 from harness.drivers import Kind
 from harness.judge import CaseView
 from harness.reference import own_process_faults
-from harness.upstream import Disconnect, Gate, Stall
+from harness.upstream import Disconnect, Gate, Pause, ProviderHttpError, Stall
 from harness.verdict import CaseResult, Status
 
 __all__ = [
@@ -92,6 +92,7 @@ def spread(
     rest: list[tuple[int, Case]] = []
     for job in jobs:
         (waiting if waits(job[1]) else rest).append(job)
+    rest.sort(key=lambda job: -scripted_wait(job[1]))  # the longest begin first: the round ends sooner
     if first is not None:  # (the longest waits, a stall's, begin first)
         waiting.sort(key=lambda job: not first(job[1]))
     if not waiting or not rest or len(rest) <= head:
@@ -107,6 +108,15 @@ def spread(
             g += 1
         out.append(job)
     return out + waiting[g:]
+
+
+def scripted_wait(case: Case) -> float:
+    """Seconds the case's script makes every SUT wait: its pauses (a keepalive case's silence) and the
+    Retry-After of its failed attempts."""
+    steps = [s for t in case.turns for a in (t.steps, *t.attempts) for s in a]
+    return sum(s.seconds for s in steps if isinstance(s, Pause)) + sum(
+        s.retry_after or 0.0 for s in steps if isinstance(s, ProviderHttpError)
+    )
 
 
 def gated(case: Case) -> bool:
