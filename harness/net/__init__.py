@@ -12,15 +12,8 @@ from harness._lazy import lazy_names
 if TYPE_CHECKING:
     from harness.net._http_client import WireClient, WireError
     from harness.net._http_reader import FramingError, ResponseReader
-    from harness.net._server import (
-        Framing,
-        Handler,
-        Request,
-        Responder,
-        Server,
-        is_websocket_upgrade,
-        put_each,
-    )
+    from harness.net._server import Framing, Handler, Request, Responder, Server, put_each
+    from harness.net._upgrade import is_websocket_upgrade
     from harness.net._ws import WsClient, WsClientSide, WsClosed, WsServerSide
 
 __all__ = [
@@ -45,7 +38,7 @@ _HOME = {
     **dict.fromkeys(("WireClient", "WireError"), "_http_client"),
     **dict.fromkeys(("FramingError", "ResponseReader"), "_http_reader"),
     **dict.fromkeys(("Framing", "Handler", "Request", "Responder", "Server", "put_each"), "_server"),
-    "is_websocket_upgrade": "_server",
+    "is_websocket_upgrade": "_upgrade",
     **dict.fromkeys(("WsClient", "WsClientSide", "WsClosed", "WsServerSide"), "_ws"),
 }
 

@@ -30,7 +30,9 @@ from typing import Any, Literal
 
 import h11
 
-__all__ = ["Handler", "Request", "Responder", "Server", "chunk", "is_websocket_upgrade", "put_each"]
+from harness.net._upgrade import is_websocket_upgrade
+
+__all__ = ["Handler", "Request", "Responder", "Server", "chunk", "put_each"]
 
 Framing = Literal["chunked", "close", "length"]
 
@@ -42,12 +44,6 @@ READ_SIZE = 65536
 
 _SIZES = tuple(b"%x\r\n" % n for n in range(4096))
 """Chunk-size lines of the pieces most frames are (a lookup: 30% less than formatting each)."""
-
-
-def is_websocket_upgrade(headers: Sequence[tuple[str, str]]) -> bool:
-    """An HTTP request asking to switch to the WebSocket protocol (here, not beside the sessions in
-    ``_ws``: an HTTP server that never meets one need not load wsproto)."""
-    return any(k.lower() == "upgrade" and v.strip().lower() == "websocket" for k, v in headers)
 
 
 def chunk(data: bytes) -> bytes:

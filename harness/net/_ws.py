@@ -22,7 +22,7 @@ from wsproto.events import (
 from wsproto.events import Request as WsRequest
 
 from harness.net._http_client import shutdown
-from harness.net._server import is_websocket_upgrade
+from harness.net._upgrade import is_websocket_upgrade
 
 __all__ = ["WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"]
 
