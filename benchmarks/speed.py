@@ -195,7 +195,7 @@ def _slow_gateway() -> tuple[list[str], dict[str, Any]]:
 
 def run() -> str:
     sections = ["## Per-case overhead: silence, CPU, start-up, lanes", ""]
-    info: dict[str, Any] = {}
+    info: dict[str, Any] = {"load_before": os.getloadavg()[0]}
     for name, part in (
         ("keepalive", _keepalive),
         ("cpu", _cpu_per_case),
@@ -204,7 +204,15 @@ def run() -> str:
     ):
         lines, info[name] = part()
         sections += lines
-    sections += [f"<!-- {json.dumps(info)} -->", ""]
+    info["load_after"] = os.getloadavg()[0]
+    sections += [
+        f"Machine load (1-minute average) {info['load_before']:.1f} before and {info['load_after']:.1f} "
+        f"after, on {os.cpu_count()} cores: wall times and the lanes' ratio shrink with a busy machine, "
+        "CPU per case and the one-case run in bare interpreter starts much less.",
+        "",
+        f"<!-- {json.dumps(info)} -->",
+        "",
+    ]
     return "\n".join(sections)
 
 
