@@ -1,5 +1,6 @@
-"""The reference gateway with 20 ms added before every request it answers: a SUT whose time per case is
-mostly waiting (as a real gateway's is on its provider), for the concurrency benchmark.
+"""The reference gateway with 20 ms added before every request it answers (``THINKWIRE_BENCH_DELAY_MS``
+another figure): a SUT whose time per case is mostly waiting (as a real gateway's is on its provider),
+for the concurrency benchmarks.
 
 Run: ``python -m benchmarks._latency_gateway --port PORT --upstream BASE_URL``.
 """
@@ -7,12 +8,13 @@ Run: ``python -m benchmarks._latency_gateway --port PORT --upstream BASE_URL``.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from typing import Any
 
 from harness.reference.gateway import Gateway, main
 
-DELAY_S = 0.020
+DELAY_S = float(os.environ.get("THINKWIRE_BENCH_DELAY_MS", "20")) / 1000
 
 
 class LatencyGateway(Gateway):

@@ -3,8 +3,9 @@ cases are built from files outside the project, so this module also says which a
 
 from __future__ import annotations
 
+import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,14 +28,20 @@ class LeftOut:
     reason: str
 
 
-def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> list[Scenario]:
+def load_catalog(
+    root: Path | None = None, extra: Sequence[str | Path] = (), only: Sequence[str] | None = None
+) -> list[Scenario]:
     """The catalog (``root``, default the bundled one with the corpus cases when a corpus is found) and
     a team's own scenario directories (``extra``: each file's id is its path relative to its directory).
-    An id found twice is a ScenarioError naming both files."""
+    An id found twice is a ScenarioError naming both files. ``only`` (``--cases`` globs): a catalog
+    file whose id no glob can match is not read (a one-case run parses one file); with ``extra``
+    directories every file is read, so that a clash of ids is still found."""
     bundled = root is None
     root = root or catalog_dir()
-    out = [load_scenario(p, root) for p in sorted(root.rglob("*.toml"))]
-    if bundled:
+    maybe = _could_match(only) if only and not extra else None
+    files = sorted(root.rglob("*.toml"))
+    out = [_cached(p, root) for p in files if maybe is None or maybe(_sid(p, root))]
+    if bundled and (maybe is None or maybe(CORPUS_PREFIX, prefix=True)):
         out += corpus_scenarios()
     seen = {s.id: s.path for s in out}
     for d in extra:
@@ -54,6 +61,39 @@ def load_catalog(root: Path | None = None, extra: Sequence[str | Path] = ()) -> 
     return out
 
 
+def _sid(path: Path, root: Path) -> str:
+    return path.relative_to(root).with_suffix("").as_posix()
+
+
+def _could_match(globs: Sequence[str]) -> Callable[..., bool]:
+    """Whether any glob could match a scenario id or one of its case ids (``ID[...]``), judged by each
+    glob's literal start (before its first ``*`` or ``?``); ``prefix``: whether it could match an id
+    starting with the given text."""
+    starts = [re.split(r"[*?]", g, maxsplit=1)[0] for g in globs]
+
+    def could(sid: str, prefix: bool = False) -> bool:
+        ids = (sid,) if prefix else (sid, sid + "[")
+        return any(
+            i.startswith(lit) or (lit.startswith(i) and (prefix or i.endswith("[")))
+            for lit in starts
+            for i in ids
+        )
+
+    return could
+
+
+@lru_cache(maxsize=1024)
+def _parsed(path: Path, root: Path, stamp: tuple[int, int]) -> Scenario:
+    return load_scenario(path, root)
+
+
+def _cached(path: Path, root: Path) -> Scenario:
+    """The file's scenario, parsed once per process while the file is unchanged (a run, its
+    preflight and its warm-up read the same catalog; scenarios are immutable)."""
+    st = path.stat()
+    return _parsed(path, root, (st.st_mtime_ns, st.st_size))
+
+
 def corpus_scenarios() -> list[Scenario]:
     """The corpus cases, or [] when there is no corpus (then :func:`left_out` names them).
 
@@ -70,6 +110,8 @@ def corpus_left_out(globs: Sequence[str] | None) -> dict[str, int]:
     corpus was found, as the run's left-out record has them: reason -> number (empty with a corpus)."""
     from harness.catalog._case import matches
 
+    if globs and not _could_match(globs)(CORPUS_PREFIX, prefix=True):
+        return {}  # (no corpus case selected: the corpus is not looked at)
     gone = left_out()
     if gone is None:
         return {}

@@ -196,7 +196,8 @@ def parse_scenario(data: Mapping[str, Any], *, sid: str, file: str) -> Scenario:
     dialects = tuple(data["dialects"])
     variants, exclude = _variants(data, dialects, err)
     gate_timeout = float(data.get("gate_timeout", 1.0))
-    turns = parse_turns(data["turns"], gate_timeout, err)
+    read_timeout = float(data["client_read_timeout"]) if "client_read_timeout" in data else None
+    turns = parse_turns(data["turns"], gate_timeout, err, read_timeout)
     expect = data.get("expect", {})
     expected = expected_verdicts(expect, err)
     return Scenario(
@@ -237,7 +238,7 @@ def _read_timeout(data: Mapping[str, Any], turns: tuple[TurnSpec, ...], err: Err
             "client_read_timeout",
             f"no pause step is longer than the client's read timeout ({timeout:g}s; longest pause: "
             f"{longest:g}s)",
-            "script a silence the timeout would cut, e.g. { pause = 4.0 } with client_read_timeout = 1.5",
+            "script a silence the timeout would cut: { silence = true } (longer than the timeout)",
         )
     return timeout
 

@@ -36,7 +36,11 @@ from harness.upstream import (
     UnknownEvent,
 )
 
-__all__ = ["ProviderHttpError", "TurnSpec", "parse_turns"]
+__all__ = ["SILENCE_PAST_TIMEOUT", "ProviderHttpError", "TurnSpec", "parse_turns"]
+
+SILENCE_PAST_TIMEOUT = 1.5
+"""A ``{ silence = true }`` step lasts this many times the scenario's ``client_read_timeout``: past the
+timeout by a margin that a loaded machine's scheduling cannot eat, and following it when it is scaled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,16 +92,18 @@ _TERMINATORS = ("normal", "missing", "doubled")
 _DISCONNECTS = ("now", "after-bytes", "inside-frame", "inside-utf8")
 
 
-def parse_turns(raw: Sequence[Any], gate_timeout: float, err: Err) -> tuple[TurnSpec, ...]:
+def parse_turns(
+    raw: Sequence[Any], gate_timeout: float, err: Err, read_timeout: float | None = None
+) -> tuple[TurnSpec, ...]:
     """The ``turns`` list; a conversation starts with a user message ("Hello?" when the first turn
-    names none)."""
-    turns = tuple(_turn(t, i, gate_timeout, err) for i, t in enumerate(raw))
+    names none). ``read_timeout``: the scenario's ``client_read_timeout``, which ``silence`` steps follow."""
+    turns = tuple(_turn(t, i, gate_timeout, err, read_timeout) for i, t in enumerate(raw))
     if turns[0].user is None:
         turns = (replace(turns[0], user="Hello?"), *turns[1:])
     return turns
 
 
-def _turn(raw: Any, i: int, gate_timeout: float, err: Err) -> TurnSpec:
+def _turn(raw: Any, i: int, gate_timeout: float, err: Err, read_timeout: float | None) -> TurnSpec:
     where = f"turns[{i}]"
     if not isinstance(raw, dict):
         raise err(where, f"expected a table, got {shown(raw)}")
@@ -108,9 +114,11 @@ def _turn(raw: Any, i: int, gate_timeout: float, err: Err) -> TurnSpec:
     check_fields(raw, _TURN_FIELDS, here)
     if not raw.get("steps"):
         raise here("steps", "missing or empty", 'list the upstream events, e.g. { reasoning = "..." }')
-    steps = _Steps(f"{where}.steps", gate_timeout, err).read(raw["steps"])
+    steps = _Steps(f"{where}.steps", gate_timeout, err, read_timeout).read(raw["steps"])
     attempts = tuple(
-        _Steps(f"{where}.attempts[{k}]", gate_timeout, err).read(_step_list(a, f"{where}.attempts[{k}]", err))
+        _Steps(f"{where}.attempts[{k}]", gate_timeout, err, read_timeout).read(
+            _step_list(a, f"{where}.attempts[{k}]", err)
+        )
         for k, a in enumerate(raw.get("attempts", ()))
     )
     cancel = _gate(raw["cancel"], f"{where}.cancel", gate_timeout, err) if "cancel" in raw else None
@@ -172,6 +180,7 @@ class _Steps:
     where: str
     gate_timeout: float
     err: Err
+    read_timeout: float | None = None
     steps: list[Step | ProviderHttpError] = field(default_factory=list)
     pending: list[Event] = field(default_factory=list)
     tool_index: int = 0
@@ -266,6 +275,16 @@ class _Steps:
     def pause(self, st: Mapping[str, Any], sw: str) -> None:
         self.alone(Pause(seconds(st["pause"], f"{sw}.pause", self.err)))
 
+    def silence(self, st: Mapping[str, Any], sw: str) -> None:
+        """``{ silence = true }``: the upstream sends nothing for longer than the client's read timeout,
+        :data:`SILENCE_PAST_TIMEOUT` times the scenario's ``client_read_timeout``."""
+        if st["silence"] is not True:
+            raise self.err(f"{sw}.silence", f"expected true, got {shown(st['silence'])}")
+        if self.read_timeout is None:
+            hint = "set client_read_timeout = SECONDS, or script a fixed { pause = SECONDS }"
+            raise self.err(f"{sw}.silence", "a silence outlasts the client's read timeout; none is set", hint)
+        self.alone(Pause(round(self.read_timeout * SILENCE_PAST_TIMEOUT, 3)))
+
     def http_error(self, st: Mapping[str, Any], sw: str) -> None:
         val = st["http_error"]
         if not isinstance(val, dict) or "status" not in val:
@@ -324,6 +343,7 @@ _READERS: dict[str, Callable[[_Steps, Mapping[str, Any], str], None]] = {
     "gate": _Steps.gate,
     "open": _Steps.open,
     "pause": _Steps.pause,
+    "silence": _Steps.silence,
     "error": _Steps.error,
     "http_error": _Steps.http_error,
     "disconnect": _Steps.disconnect,

@@ -16,7 +16,6 @@ from harness.drivers._files import write_files
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
 from harness.drivers._profile import SUTProfile, build_options, echo_pin, reading, substitute
-from harness.drivers._websocket import WsFrontDoor
 from harness.net import WireClient, WireError
 
 __all__ = ["GatewayDriver", "UrlDriver"]
@@ -39,7 +38,11 @@ class UrlDriver:
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        kind = WsFrontDoor if get_dialect(self.profile.front_door).websocket else FrontDoor
+        kind = FrontDoor
+        if get_dialect(self.profile.front_door).websocket:  # (wsproto: loaded for such a door only)
+            from harness.drivers._websocket import WsFrontDoor
+
+            kind = WsFrontDoor
         return kind(
             self.base_url,
             dialect=self.profile.front_door,
@@ -58,8 +61,9 @@ class UrlDriver:
         try:
             converse(ctx, lambda i, msgs, cancel: front.send(ctx, i, msgs, cancel))
         finally:
-            if isinstance(front, WsFrontDoor):  # one socket per conversation
-                front.end_conversation()
+            end = getattr(front, "end_conversation", None)  # a WebSocket door: one socket per conversation
+            if end is not None:
+                end()
 
     def stop(self) -> None:
         if self.front is not None:

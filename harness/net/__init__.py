@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from harness.net._http_client import WireClient, WireError
     from harness.net._http_reader import FramingError, ResponseReader
     from harness.net._server import Framing, Handler, Request, Responder, Server, put_each
-    from harness.net._ws import WsClient, WsClientSide, WsClosed, WsServerSide, is_websocket_upgrade
+    from harness.net._upgrade import is_websocket_upgrade
+    from harness.net._ws import WsClient, WsClientSide, WsClosed, WsServerSide
 
 __all__ = [
     "Framing",
@@ -37,7 +38,8 @@ _HOME = {
     **dict.fromkeys(("WireClient", "WireError"), "_http_client"),
     **dict.fromkeys(("FramingError", "ResponseReader"), "_http_reader"),
     **dict.fromkeys(("Framing", "Handler", "Request", "Responder", "Server", "put_each"), "_server"),
-    **dict.fromkeys(("WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"), "_ws"),
+    "is_websocket_upgrade": "_upgrade",
+    **dict.fromkeys(("WsClient", "WsClientSide", "WsClosed", "WsServerSide"), "_ws"),
 }
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import h11
 
-from harness.net._ws import is_websocket_upgrade
+from harness.net._upgrade import is_websocket_upgrade
 
 __all__ = ["Handler", "Request", "Responder", "Server", "chunk", "put_each"]
 

@@ -22,17 +22,13 @@ from wsproto.events import (
 from wsproto.events import Request as WsRequest
 
 from harness.net._http_client import shutdown
+from harness.net._upgrade import is_websocket_upgrade
 
 __all__ = ["WsClient", "WsClientSide", "WsClosed", "WsServerSide", "is_websocket_upgrade"]
 
 
 class WsClosed(ConnectionError):
     """The WebSocket was closed (by the peer, or never opened: the handshake was refused)."""
-
-
-def is_websocket_upgrade(headers: Sequence[tuple[str, str]]) -> bool:
-    """An HTTP request asking to switch to the WebSocket protocol."""
-    return any(k.lower() == "upgrade" and v.strip().lower() == "websocket" for k, v in headers)
 
 
 def _split_url(url: str) -> tuple[str, int, str]:

@@ -11,14 +11,16 @@ import contextlib
 import hashlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, MutableMapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness._json import dumps_compact
 from harness.dialects.openai_responses.websocket import TERMINAL, sse_event
 from harness.events import Event, Message, ToolResultBlock
-from harness.net import WsClient, WsClientSide
 from harness.reference._core import Route, UpstreamPipe, upstream_request
 from harness.reference._upstream_http import READ_SIZE, UpstreamBroken, UpstreamUnreachable
+
+if TYPE_CHECKING:  # (wsproto loads with the first socket: a gateway that never opens one skips it)
+    from harness.net import WsClientSide
 
 __all__ = ["KeptSockets", "UpstreamSocket", "chain_after", "conversation_keys", "socket_and_chain", "ws_turn"]
 
@@ -66,6 +68,8 @@ def ws_turn(
     sock, chain = socket_and_chain(state, faults)
     spec = upstream_request(route, messages, stream=True, faults=faults, chain=chain)
     if sock is None:
+        from harness.net import WsClient
+
         sock = state["ws"] = WsClient(base_url.rstrip("/") + spec.path, timeout=timeout)
     done = False
     try:
@@ -107,6 +111,8 @@ class UpstreamSocket:
 
     @classmethod
     async def open(cls, url: str, *, connect: float = 5.0, read: float = 300.0) -> UpstreamSocket:
+        from harness.net import WsClientSide
+
         side = WsClientSide(url)
         try:
             async with asyncio.timeout(connect):

@@ -15,7 +15,7 @@ from harness.drivers import Kind
 from harness.judge import CaseView
 from harness.reference import own_process_faults
 from harness.runner._exit import exit_seen, found_dead, own_exit
-from harness.upstream import Disconnect, Gate, Stall
+from harness.upstream import Disconnect, Gate, Pause, ProviderHttpError, Stall
 from harness.verdict import CaseResult, Status
 
 __all__ = [
@@ -93,6 +93,7 @@ def spread(
     rest: list[tuple[int, Case]] = []
     for job in jobs:
         (waiting if waits(job[1]) else rest).append(job)
+    rest.sort(key=lambda job: -scripted_wait(job[1]))  # the longest begin first: the round ends sooner
     if first is not None:  # (the longest waits, a stall's, begin first)
         waiting.sort(key=lambda job: not first(job[1]))
     if not waiting or not rest or len(rest) <= head:
@@ -108,6 +109,16 @@ def spread(
             g += 1
         out.append(job)
     return out + waiting[g:]
+
+
+def scripted_wait(case: Case) -> float:
+    """Seconds the case's script makes every SUT wait: its pauses (a keepalive case's silence) and the
+    Retry-After of its failed attempts."""
+    turns = getattr(case, "turns", ())  # (a stand-in case with no script: none)
+    steps = [s for t in turns for a in (t.steps, *getattr(t, "attempts", ())) for s in a]
+    return sum(s.seconds for s in steps if isinstance(s, Pause)) + sum(
+        s.retry_after or 0.0 for s in steps if isinstance(s, ProviderHttpError)
+    )
 
 
 def gated(case: Case) -> bool:
@@ -231,7 +242,15 @@ class Lanes:
         self.restart = restart
         self.stop = stop
         self.solo = solo
-        self.waits = waits
+        known: dict[int, tuple[Case, bool]] = {}  # id -> (the case, kept alive so its id stays its own)
+
+        def waits_once(case: Case) -> bool:  # asked of every case left each time a lane frees
+            hit = known.get(id(case))
+            if hit is None or hit[0] is not case:
+                hit = known[id(case)] = (case, waits(case))
+            return hit[1]
+
+        self.waits = waits_once
         self._done: queue.Queue[_Done] = queue.Queue()
         self._jobs: queue.Queue[_Done | None] = queue.Queue()
         self._workers: list[threading.Thread] = []

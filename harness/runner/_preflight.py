@@ -46,9 +46,27 @@ def first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
+_PLAINEST = "wire-variants/reasoning-then-answer"
+"""The scenario a canary comes from when the SUT claims one of its plain cases."""
+
+
 def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> Case:
-    """The case preflight and warm-up send: a plain one-turn streamed answer the SUT claims."""
-    cases = list(catalog) if catalog is not None else expand_all(load_catalog())
+    """The case preflight and warm-up send: a plain one-turn streamed answer the SUT claims. Without a
+    ``catalog`` the plainest scenario's file is read first, and the whole catalog only when the SUT
+    claims none of its plain cases."""
+    if catalog is None:
+        first = _canary(profile, expand_all(load_catalog(only=[_PLAINEST])), plainest_only=True)
+        return first or _canary(profile, expand_all(load_catalog())) or _no_canary(profile)
+    return _canary(profile, list(catalog)) or _no_canary(profile)
+
+
+def _no_canary(profile: SUTProfile) -> Case:
+    raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
+
+
+def _canary(profile: SUTProfile, cases: list[Case], plainest_only: bool = False) -> Case | None:
+    """The plainest case of ``cases`` the SUT claims (``plainest_only``: of the plainest scenario's
+    plain cases, or None)."""
     streams = profile.modes is None or "stream" in profile.modes  # (a nonstream-only SUT: a whole answer)
 
     def plain(c: Case) -> bool:
@@ -72,17 +90,17 @@ def canary_case(profile: SUTProfile, catalog: Sequence[Case] | None = None) -> C
         and not left_out_reason(c, profile)
     ]
     for c in claimed:  # the plainest: reasoning then an answer, in the SUT's first claimed variant
-        if plain(c) and c.scenario.id == "wire-variants/reasoning-then-answer":
+        if plain(c) and c.scenario.id == _PLAINEST:
             return c
+    if plainest_only:
+        return None
     for c in claimed:
         if plain(c) and c.scenario.category == "wire-variants":
             return c
     for c in claimed:
         if plain(c):
             return c
-    if claimed:
-        return claimed[0]
-    raise PreflightError(f"the SUT {profile.name!r} claims no case of the catalog (check its dialects)")
+    return claimed[0] if claimed else None
 
 
 def address(profile: SUTProfile, driver: Driver) -> str:

@@ -507,7 +507,7 @@ def load_cases(
 ) -> list[Case]:
     """The catalog's cases matching ``patterns`` (all when None), with the scenarios of the
     directories ``scenarios`` names (a team's own cases) added."""
-    return select(expand_all(load_catalog(root, scenarios)), patterns)
+    return select(expand_all(load_catalog(root, scenarios, only=patterns)), patterns)
 
 
 def _case_list(

@@ -32,18 +32,30 @@ def summarise_timeline(entries: Sequence[Entry]) -> dict[str, Any]:
     if not entries:
         return _summary({}, 0, 0.0)
     t0 = entries[0].t
-    rows: dict[tuple[str, str, str, int], list[Any]] = {}
-    for e in entries:  # (the hot loop of a passing case: no tuple per entry)
-        key = (e.side, e.kind, _what(e), e.turn)
-        row = rows.get(key)
+    # The hot loop of a passing case: keyed by what each entry shares with its neighbours (its event's
+    # class, a write's tags list, shared by the writes of one frame), named once per distinct key.
+    raw: dict[tuple[Any, ...], list[Any]] = {}
+    for e in entries:
+        ev = e.event
+        what: Any = type(ev) if ev is not None else id(e.info.get("tags")) if e.kind == "write" else None
+        key = (e.side, e.kind, what, e.turn)
+        row = raw.get(key)
         if row is None:
-            rows[key] = [1, len(e.data), e.t, e.t]
+            raw[key] = [1, len(e.data), e.t, e.t, e]
         else:
             row[0] += 1
             row[1] += len(e.data)
             row[3] = e.t
-    for row in rows.values():
-        row[2], row[3] = (row[2] - t0) / 1e6, (row[3] - t0) / 1e6
+    rows: _Rows = {}
+    for (side, kind, _, turn), (n, size, first, last, e) in raw.items():
+        key = (side, kind, _what(e), turn)
+        row = rows.get(key)
+        if row is None:
+            rows[key] = [n, size, (first - t0) / 1e6, (last - t0) / 1e6]
+        else:  # (two tag lists with the same tags; two event classes of one name)
+            row[0] += n
+            row[1] += size
+            row[3] = max(row[3], (last - t0) / 1e6)
     return _summary(rows, len(entries), (entries[-1].t - t0) / 1e6)
 
 

@@ -31,7 +31,6 @@ from harness.upstream._plan import (
 from harness.upstream._routing import Routes
 from harness.upstream._script import Conversation, Script
 from harness.upstream._shared import CONTROL, SharedCatalog, json_body
-from harness.upstream._websocket import previous_response_id, serve_websocket
 
 __all__ = ["MockUpstream", "RecordedRequest", "execute"]
 
@@ -176,6 +175,8 @@ class MockUpstream:
             return self._current(), ()
         routed = self.routes.pick(req.headers, message.encode())
         if routed.state is None:  # a chained turn: its new input items need not carry the token
+            from harness.upstream._websocket import previous_response_id
+
             previous = previous_response_id(message)
             state = None if previous is None else self.routes.by_response(previous)
             return (self._strays, ()) if state is None else (state, ())
@@ -191,6 +192,8 @@ class MockUpstream:
             await resp.end()
             return
         if resp.upgrade is not None:  # a WebSocket (the Responses API's socket mode): each message
+            from harness.upstream._websocket import serve_websocket  # (wsproto: loaded when one comes)
+
             await serve_websocket(lambda message: self._ws_state(req, message), req, resp, execute)
             return  # is routed on its own
         if self._routing:

@@ -444,6 +444,26 @@ def test_gated_cases_are_spread_among_the_others_not_started_in_one_block() -> N
     assert spread(only_gated, waits) == only_gated  # nothing to spread them among: as given
 
 
+def test_the_cases_whose_script_waits_longest_start_first() -> None:
+    """A keepalive case's scripted silence and a Retry-After are waits no lane can shorten: begun
+    first, they overlap the other cases instead of ending the round alone; the others keep their order."""
+    from harness.runner._concurrent import gated as waits
+    from harness.runner._concurrent import scripted_wait, spread
+
+    cases = load_cases(["*[openai-chat:reasoning_content/*"])
+    jobs = list(enumerate(cases))
+    out = [c for _, c in spread(jobs, waits, head=8)]  # (the lanes' head: the first to start)
+    long = sorted((c for c in cases if scripted_wait(c) >= 1.0), key=lambda c: -scripted_wait(c))
+    assert {c.scenario.id for c in long} == {
+        "keepalive/silent-reasoning",
+        "keepalive/silent-start",
+        "errors-cancellation/retry-after-429",
+    }
+    assert out[: len(long)] == long
+    plain = [c.id for c in out if scripted_wait(c) == 0 and not waits(c)]
+    assert plain == [c.id for c in cases if scripted_wait(c) == 0 and not waits(c)]
+
+
 def test_relay_time_is_upstream_write_to_the_client_s_last_delta_longest_over_turns() -> None:
     """What a gate waits for: the SUT handing on what the upstream wrote. Measured from the upstream's
     first write of a turn to the last reasoning or text the client got in it (usage and the end are

@@ -129,3 +129,40 @@ def test_bundled_catalog_loads_and_is_large() -> None:
         "deepseek-reasoning-content-passback",
         "deepseek-replay-400",
     } <= seeds
+
+
+@pytest.mark.parametrize(
+    "globs",
+    [
+        ["wire-variants/reasoning-then-answer"],
+        ["wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"],
+        ["*[openai-chat:reasoning_content/*"],
+        ["keepalive/*", "recorded/*"],
+        ["?ire-variants/*"],
+        ["recorded/corpus-*"],
+        ["wire-variants"],
+    ],
+)
+def test_a_selection_reads_only_the_files_it_can_match_and_selects_the_same_cases(globs: list[str]) -> None:
+    from harness.catalog import expand_all, load_catalog, select
+    from harness.runner import load_cases
+
+    whole = [c.id for c in select(expand_all(load_catalog()), globs)]
+    assert [c.id for c in load_cases(globs)] == whole
+    read = {s.id for s in load_catalog(only=globs)}
+    assert {c.split("[")[0] for c in whole} <= read
+    if not any(g.startswith(("*", "?")) for g in globs):
+        assert len(read) < len(load_catalog())  # the other files were not read
+
+
+def test_the_canary_from_the_plainest_scenario_alone_is_the_whole_catalogs() -> None:
+    from dataclasses import replace
+
+    from harness.catalog import expand_all, load_catalog
+    from harness.runner._builtin import builtin_profile
+    from harness.runner._preflight import canary_case
+
+    whole = expand_all(load_catalog())
+    other = replace(builtin_profile("reference-sdk"), dialects=("cohere",))  # none of the plainest scenario
+    for profile in (builtin_profile("reference"), builtin_profile("reference-cli"), other):
+        assert canary_case(profile).id == canary_case(profile, whole).id
