@@ -14,6 +14,7 @@ from typing import Any, Literal
 from harness._errors import ProfileError, closest
 from harness._fields import Err, Field, Invalid, check_fields, load_toml, one_of
 from harness.dialects import CarrierSpec, Provider, Reading, get_dialect, provider_names, provider_of
+from harness.drivers._cli_keys import CLI_INPUTS, cli_input, continue_words, reasoning_from
 from harness.drivers._cli_text import PLAIN_TEXT, REASONING_FROM
 from harness.drivers._files import load_files
 from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
@@ -39,11 +40,6 @@ __all__ = [
 MODES = ("stream", "nonstream")
 """What a profile's ``modes`` may claim: streamed answers, whole ones (a stream-only system claims
 ``["stream"]``; the other mode's cases are left out of its runs)."""
-
-CLI_INPUTS = ("argv", "rpc")
-"""How a CLI gets its conversation: ``argv``, its one prompt in the command (``{prompt}``); ``rpc``, pi
-RPC-mode JSON lines on stdin (``prompt`` per user message, ``abort`` to cancel the run in flight)."""
-
 
 MARKUP: dict[str, tuple[str, ...]] = {
     "think-tags": ("openai-chat:think-tags", "openai-chat:think-split", "openai-chat:think-implicit"),
@@ -452,9 +448,9 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         scenarios=tuple(data.get("scenarios", ())),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
-        input=_cli_input(data, kind, front, err),
-        continue_words=_continue(data, kind, err),
-        reasoning_from=_reasoning_from(data, front, err),
+        input=cli_input(data, kind, front, err),
+        continue_words=continue_words(data, kind, err),
+        reasoning_from=reasoning_from(data, front, err),
         reasoning_markers=(str(data.get("reasoning_start", "")), str(data.get("reasoning_end", ""))),
         upstream_listen=data.get("upstream_listen"),
         upstream_url=data.get("upstream_url"),
@@ -473,52 +469,6 @@ def _command(command: list[str] | str, err: Err) -> list[str]:
             f"{command!r} cannot be split into words: {exc}",
             "close the quote or escape it, or give a list of words",
         ) from None
-
-
-def _cli_input(data: Mapping[str, Any], kind: Kind, front: str, err: Err) -> str:
-    """A CLI's ``input``: ``rpc`` only for a prompted SUT (whose runs a pi-json front door delimits)."""
-    value = str(data.get("input", "argv"))
-    if value == "rpc" and not kind.prompted:
-        raise err("input", f"only a cli profile reads its prompts from stdin (this is {data['kind']})")
-    if value == "rpc" and front != "pi-json":
-        raise err(
-            "input", f"an rpc CLI writes pi-json records (agent_end ends each run); front_door is {front}"
-        )
-    return value
-
-
-def _continue(data: Mapping[str, Any], kind: Kind, err: Err) -> tuple[str, ...]:
-    """A CLI's ``continue`` words: a later user message runs the command again with them (argv input)."""
-    words = tuple(str(w) for w in data.get("continue", ()))
-    if words and not kind.prompted:
-        raise err("continue", f"only a cli profile continues with words of its own (this is {data['kind']})")
-    if words and data.get("input", "argv") != "argv":
-        raise err("continue", "an rpc CLI takes its next prompt on stdin: continue is for input = \"argv\"")
-    if "continue" in data and not words:
-        raise err("continue", "no words given", 'e.g. continue = ["-c"], or leave the key out')
-    return words
-
-
-def _reasoning_from(data: Mapping[str, Any], front: str, err: Err) -> str:
-    """Where a plain-text CLI prints its reasoning; stdout needs both markers around it."""
-    where = str(data.get("reasoning_from", ""))
-    if front != PLAIN_TEXT:
-        for key in ("reasoning_from", "reasoning_start", "reasoning_end"):
-            if key in data:
-                raise err(key, f'only a plain-text front door reads reasoning this way (this is {front})',
-                          f'front_door = "{PLAIN_TEXT}"')  # fmt: skip
-        return ""
-    if not where:
-        hint = 'reasoning_from = "stderr", or "stdout" with reasoning_start and reasoning_end'
-        raise err("reasoning_from", "a plain-text CLI must say where it prints its reasoning", hint)
-    if where == "stdout":
-        for key in ("reasoning_start", "reasoning_end"):
-            if not data.get(key):
-                hint = 'e.g. reasoning_start = "Thinking...\\n", reasoning_end = "...done thinking.\\n"'
-                raise err(key, "reasoning on stdout needs the markers the CLI prints around it", hint)
-    elif "reasoning_start" in data or "reasoning_end" in data:
-        raise err("reasoning_start", "markers are for reasoning on stdout", 'reasoning_from = "stdout"')
-    return where
 
 
 def _default_front_variant(front: str) -> str:
