@@ -29,6 +29,7 @@ from harness.dialects._carriers import (
     with_echo,
 )
 from harness.dialects._provider_errors import openai_error
+from harness.dialects._registry import declared_rules
 from harness.dialects._think import TAGS
 from harness.dialects.openai_chat._extras import AzureEmitter, GeminiChatEmitter, azure_response, google
 from harness.dialects.openai_chat._messages import parse_request
@@ -334,7 +335,7 @@ class OpenAIChatDialect(Dialect):
         from harness.dialects.openai_chat._rules import RULES
         from harness.dialects.openai_chat._rules_2026 import RULES as RULES_2026
 
-        return RULES | RULES_2026
+        return RULES | RULES_2026 | declared_rules(NAME)
 
 
 DIALECT = OpenAIChatDialect()
