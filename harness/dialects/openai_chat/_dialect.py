@@ -307,9 +307,7 @@ class OpenAIChatDialect(Dialect):
 
     emit_response = staticmethod(emit_response)
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> ChatObserver:
-        if variant is not None:
-            _check_variant(variant)
+    def stream_observer(self, variant: str | None, reading: Reading) -> ChatObserver:
         shape = shape_of(variant) if variant is not None else None
         implicit = reading.implicit_think
         return ChatObserver(
