@@ -183,6 +183,14 @@ def _add_run_parser(sub: Any) -> None:
         metavar="DIR",
         help="a directory of your own scenarios, added to the catalog (repeatable)",
     )
+    run.add_argument(
+        "--variants-dir",
+        dest="variants_dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory of your own variant files (*.toml, docs/writing-a-variant.md) (repeatable)",
+    )
     _add_corpus_flag(run)
     _deprecated(run, "--scenarios", "--scenarios-dir", append=True)
     _add_shard_flags(run)

@@ -202,6 +202,7 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         concurrency=args.concurrency,
         keep_timelines="all" if args.keep_timelines else "failures",
         scenarios=tuple(args.scenarios),
+        variants=tuple(args.variants_dir),
         front_variant=args.front_variant,
         dialects=args.dialects,
         providers=args.providers,

@@ -1,6 +1,6 @@
-"""docs/architecture.md's "Where a new thing goes" lists stay true: every file a new dialect, check or SUT
-kind touches exists (``<name>``-style placeholders match at least one file), and each list names at most
-four files."""
+"""docs/architecture.md's "Where a new thing goes" lists stay true: every file a new dialect, variant,
+provider, check or SUT kind touches exists (``<name>``-style placeholders match at least one file), and
+each list names at most four files; a new built-in variant names two, its row and its scenario."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ def _lists() -> dict[str, list[str]]:
 
 
 def test_the_three_additions_are_listed() -> None:
-    assert set(_lists()) == {"A new dialect", "A new check", "A new SUT kind"}
+    assert set(_lists()) == {
+        "A new dialect", "A new variant", "A new provider", "A new check", "A new SUT kind"
+    }
 
 
 def test_each_list_names_at_most_four_files_and_they_exist() -> None:
@@ -31,3 +33,11 @@ def test_each_list_names_at_most_four_files_and_they_exist() -> None:
         for name in files:
             pattern = re.sub(r"<[a-z]+>", "*", name)
             assert list(ROOT.glob(pattern)), f"{title}: {name} matches no file"
+
+
+def test_a_new_variant_touches_two_files_its_row_and_its_scenario() -> None:
+    files = _lists()["A new variant"]
+    assert len(files) == 2
+    assert files[0].startswith("harness/dialects/")
+    assert files[0].endswith(".toml")
+    assert files[1].startswith("scenarios/")

@@ -127,6 +127,12 @@ MATRIX: tuple[Mutant, ...] = (
         "no-duplication",
         _c("ordering-duplication/done-event-repeats[openai-responses:summary/frames]"),
     ),
+    Mutant(  # a mirror of two fields read twice; tests/variants shows it on a file-declared flat mirror too
+        "read-both-fields",
+        "reference",
+        "no-duplication",
+        _c("wire-variants/reasoning-then-answer[openai-chat:reasoning_details/frames]"),
+    ),
     Mutant(
         "reasoning-into-content",
         "reference",

@@ -65,7 +65,11 @@ class Case:
 
     @property
     def provider_rules(self) -> str:
-        return self.scenario.rules_for(self.dialect)
+        """The scenario's rules for the dialect; where it names none, the variant's own strict rules (a
+        variant file's ``[strict]``), else lenient."""
+        rules = self.scenario.rules_for(self.dialect)
+        own = get_dialect(self.dialect).variants[self.variant].rules
+        return own if rules == LENIENT and own else rules
 
     @property
     def provider(self) -> Provider:
@@ -186,9 +190,10 @@ def _replayed(replay: tuple[str, int], scenario_path: str, rules: str, model: st
 
 def _variant_ok(scenario: Scenario, dialect: str, name: str) -> bool:
     variant = get_dialect(dialect).variants[name]
-    if name in scenario.exclude_variants:
+    names = {name, variant.like} - {""}  # a variant plays the cases its sibling ``like`` plays
+    if names & set(scenario.exclude_variants):
         return False
-    if scenario.variants is not None and name not in scenario.variants:
+    if scenario.variants is not None and not names & set(scenario.variants):
         return False
     needed = needed_caps(scenario)
     return needed <= variant.caps and variant.premise <= needed  # a case carries its variant's premise

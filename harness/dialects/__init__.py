@@ -51,11 +51,19 @@ __all__ = [
 
 # To add a dialect, write a package ``harness/dialects/<name>/``, or one module for a small wire, with a
 # subclass of :class:`~harness.dialects._base.Dialect` whose instance is ``DIALECT``; override the optional
-# hooks the provider does differently, and add the module to ``DIALECT_MODULES`` in ``_registry.py``. An
-# unknown dialect or variant name raises :class:`~harness._errors.UnknownName`.
-from harness.dialects._registry import DIALECT_MODULES, all_variants, dialect_names, get_dialect
+# hooks the provider does differently, and add the module to ``DIALECT_MODULES`` in ``_registry.py``. A
+# variant is one :class:`Variant` row (a Chat one may be a TOML file: ``declare_dir``). An unknown dialect
+# or variant name raises :class:`~harness._errors.UnknownName`.
+from harness.dialects._registry import (
+    DIALECT_MODULES,
+    all_variants,
+    declare_dir,
+    dialect_names,
+    find_variant,
+    get_dialect,
+)
 
-__all__ += ["DIALECT_MODULES", "all_variants", "dialect_names", "get_dialect"]
+__all__ += ["DIALECT_MODULES", "all_variants", "declare_dir", "dialect_names", "find_variant", "get_dialect"]
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:

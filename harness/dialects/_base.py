@@ -276,17 +276,42 @@ class Dialect:
         raise NotImplementedError
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        """The non-streaming JSON body for the same turn."""
+        """The non-streaming JSON body for the same turn: the variant checked, a turn that errs answered
+        with the provider's error body, any other with :meth:`response_body` (a template method: a
+        dialect writes only its body)."""
+        check_variant(self.name, self.variants, variant)
+        err = turn_error(turn)
+        if err is not None:
+            return self.error_body(err.status or 500, err.message, err.code)
+        return self.response_body(turn, variant, model=model)
+
+    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
+        """The success body of :meth:`emit_response`, for a turn without an error."""
         raise NotImplementedError
 
     def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
-        """The streaming observer; ``variant``: the upstream's, when known (its inline tag pair)."""
+        """The streaming observer; ``variant``: the upstream's, when known (checked; its inline tag pair).
+        A template method: a dialect writes :meth:`stream_observer`."""
+        if variant is not None:
+            check_variant(self.name, self.variants, variant)
+        return self.stream_observer(variant, reading)
+
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
+        """A new streaming observer (``variant`` known to be this dialect's, or None)."""
         raise NotImplementedError
 
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
     ) -> list[Event]:
-        """Canonical events from a non-streaming JSON body."""
+        """Canonical events from a non-streaming JSON body: a body that is no JSON is its
+        ``malformed-json`` notice, any other is read by :meth:`read_response` (a template method)."""
+        obj, bad = json_body(body)
+        if bad is not None:
+            return [bad]
+        return self.read_response(obj, variant=variant, reading=reading)
+
+    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
+        """The events of a parsed non-streaming body (any JSON value: a dialect checks its shape)."""
         raise NotImplementedError
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:

@@ -83,6 +83,9 @@ class Variant:
     """What a client that wants this form adds to its request (MiniMax's ``reasoning_split``)."""
     shape: Shape | None = None
     """Chat Completions: the stream's shape (where reasoning rides, the role chunk, usage ...)."""
+    like: str = ""
+    """A sibling whose cases this variant plays too: a scenario that narrows its variants to a list naming
+    ``like`` runs on this one as well (a file-declared variant joins the catalog where its sibling is)."""
     rules: str = ""
     """The strict provider rules a case on this variant plays when its scenario names none (a file's
     ``[strict]`` rule); "": lenient."""

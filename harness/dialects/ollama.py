@@ -488,9 +488,7 @@ class OllamaDialect(Dialect):
 
     emit_response = staticmethod(emit_response)
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> OllamaObserver:
-        if variant is not None:
-            _check_variant(variant)
+    def stream_observer(self, variant: str | None, reading: Reading) -> OllamaObserver:
         return OllamaObserver()
 
     def observe_response(

@@ -498,9 +498,7 @@ class PiDialect(Dialect):
         e = PiEmitter(variant, model=model)
         return b"".join((f.data + "\n").encode() for f in e.feed(turn) + e.close())
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> PiObserver:
-        if variant is not None:
-            _check_variant(variant)
+    def stream_observer(self, variant: str | None, reading: Reading) -> PiObserver:
         return PiObserver()
 
     def observe_response(

@@ -182,6 +182,7 @@ _FIELDS: dict[str, Field] = {
     "carriers": Field(dict),
     "providers": Field(list, items=str, rule=one_of("provider", provider_names)),
     "scenarios": Field(list, items=str),
+    "variants_dir": Field(str, hint='e.g. variants_dir = "variants" (docs/writing-a-variant.md)'),
     "input": Field(str, hint='e.g. input = "rpc"', rule=one_of("CLI input", lambda: CLI_INPUTS)),
     "continue": Field(list, items=str, hint='e.g. continue = ["-c"]'),
     "reasoning_from": Field(
@@ -260,6 +261,7 @@ class SUTProfile:
     carriers: tuple[CarrierSpec, ...] = ()  # openai-chat: carriers the profile declares ([carriers.<name>])
     providers: tuple[str, ...] | None = None  # the providers whose semantics it claims (None: every one)
     scenarios: tuple[str, ...] = ()  # a team's own scenario directories (absolute once loaded from a file)
+    variants_dir: tuple[str, ...] = ()  # its variant files' directory (absolute once loaded from a file)
     sys_path: tuple[str, ...] = ()  # python SUTs: import paths (absolute once loaded from a file)
     source: str = "<flags>"  # the name errors give the profile (its file, or the flag that made it)
     origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
@@ -380,7 +382,7 @@ def load_profile(path: Path) -> SUTProfile:
         object.__setattr__(profile, "command", words)
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
-    for key in ("sys_path", "scenarios"):  # relative to the profile
+    for key in ("sys_path", "scenarios", "variants_dir"):  # relative to the profile
         paths = tuple(str((path.parent / p).resolve()) for p in getattr(profile, key))
         object.__setattr__(profile, key, paths)
     return profile
@@ -446,6 +448,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         carriers=carriers,
         providers=tuple(data["providers"]) if "providers" in data else None,
         scenarios=tuple(data.get("scenarios", ())),
+        variants_dir=(data["variants_dir"],) if "variants_dir" in data else (),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
         input=cli_input(data, kind, front, err),

@@ -124,6 +124,8 @@ FAULTS: dict[str, str] = {
     "(reasoning_text content parts, response.reasoning_text.delta) is dropped",
     FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
     "annotation chunks)",
+    "read-both-fields": "read every field of a chunk that carries reasoning (a mirror of reasoning_content "
+    "and reasoning, or of reasoning and reasoning_details): the reasoning reaches the client twice",
 }
 
 REQUEST_FAULTS = frozenset(
@@ -165,6 +167,7 @@ _STREAM = frozenset(
         "drop-text-signatures",
         "output-without-thoughts",
         "drop-reasoning-text",
+        "read-both-fields",
     }
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
@@ -476,6 +479,18 @@ def _mapper(fault: str, ev: Event) -> list[Event]:
     return [ev]
 
 
+class _ReadBothFields(_Stage):
+    """``read-both-fields``: after the observer's ``mirrored`` notice (the same text in n fields of one
+    chunk), every reasoning delta is read once per field."""
+
+    fields = 1
+
+    def push(self, ev: Event) -> list[Event]:
+        if isinstance(ev, Notice) and ev.kind == "mirrored" and "(" not in ev.detail:
+            self.fields = len(ev.detail.split(","))
+        return [ev] * self.fields if isinstance(ev, ReasoningDelta) and ev.text else [ev]
+
+
 class _Map(_Stage):
     def __init__(self, fault: str) -> None:
         self.fault = fault
@@ -488,6 +503,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     # Order: what the upstream said, then how the SUT misreads it, then what it does to delivery.
     ("swallow-stream-error", _SwallowStreamError),
     ("non-leading-think", _NaiveThinkSplitter),
+    ("read-both-fields", _ReadBothFields),
     ("ignore-alias", _IgnoreAlias),
     ("redacted-as-reasoning", None),
     ("drop-reasoning", None),

@@ -118,6 +118,17 @@ def _meta(
     return {"flag": flag, "check": check, "reproduce": reproduce}
 
 
+def _declared(flag: str, value: Any) -> tuple[str | Path, ...]:
+    """Directories of variant files, each read and added to its dialect now (before a case or a variant
+    name is checked); a wrong file is a ScenarioError naming the file, the field and the fix."""
+    from harness.dialects import declare_dir
+
+    dirs = _paths(flag, value)
+    for d in dirs:
+        declare_dir(d)
+    return dirs
+
+
 def _importable(profile: SUTProfile) -> SUTCallable | None:
     """A python profile's callable, imported now to read what it declares; None when it cannot be
     (the preflight then reports why, as before)."""
@@ -155,7 +166,8 @@ class RunOptions:
     disagree is flaky); ``concurrency``: cases in flight at once
     through the one SUT (None: ``_concurrent.default_concurrency``; 1: one at a time; the verdicts are the
     same, so a reproduce line leaves it out); ``keep_timelines``: see :data:`Keep`;
-    ``scenarios``: directories of a team's own scenarios, added to the catalog's; ``front_variant``,
+    ``scenarios``: directories of a team's own scenarios, added to the catalog's; ``variants``: directories
+    of its variant files (docs/writing-a-variant.md), added to their dialects; ``front_variant``,
     ``dialects``, ``providers``: the SUT's claims, replacing its profile's (``_claims``: what it does
     not claim is left out of the run); ``shard``: only share I of N of the claimed cases (``"I/N"``,
     ``_shard.split``); ``durations``: a results.json (or ``{case id: seconds}``) whose durations balance
@@ -192,6 +204,9 @@ class RunOptions:
     keep_timelines: Keep = field(default="all", metadata=_meta("keep_timelines", _keep))
     scenarios: tuple[str | Path, ...] = field(
         default=(), metadata=_meta("--scenarios-dir", _paths, reproduce=True)
+    )
+    variants: tuple[str | Path, ...] = field(
+        default=(), metadata=_meta("--variants-dir", _declared, reproduce=True)
     )
     front_variant: str | None = field(
         default=None, metadata=_meta("--front-variant", _variant, reproduce=True)
@@ -242,6 +257,7 @@ class RunOptions:
         sut = self.sut
         fn = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
         profile = resolve_sut(sut, self.faults)
+        _declared("variants_dir", profile.variants_dir)  # the profile's own variant files
         given = {name: getattr(self, name) for name in _OVERRIDES if getattr(self, name) is not None}
         if given:
             profile = dataclasses.replace(profile, **given)

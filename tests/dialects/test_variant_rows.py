@@ -14,7 +14,9 @@ from harness.dialects._providers import PROVIDERS
 from harness.dialects._request_forms import rows_for
 
 HARNESS = Path(__file__).resolve().parents[2] / "harness"
-REGISTRY = {"dialects/_variant.py", "dialects/_registry.py"}
+REGISTRY = {"dialects/_variant.py", "dialects/_registry.py", "dialects/_declared.py"}
+"""The variant registry: the record, the lookups, and the reader of variant files (whose carrier table is
+keyed by field names that are also variant names)."""
 RULES = {(d, r) for d in {v.dialect for v in all_variants()} for r in get_dialect(d).provider_rules()}
 PAIRS = {(v.dialect, v.name) for v in all_variants()} - RULES
 """(dialect, variant) keys; a pair that also names provider rules (``anthropic-messages:vertex``) is a key

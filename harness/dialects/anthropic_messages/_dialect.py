@@ -10,7 +10,6 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
-    READ_ALL,
     Caps,
     Dialect,
     Emitter,
@@ -22,9 +21,7 @@ from harness.dialects._base import (
     Transport,
     Variant,
     check_variant,
-    json_body,
     stream_flag,
-    turn_error,
 )
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._variant import DOCS, by_name
@@ -199,23 +196,14 @@ class AnthropicMessagesDialect(Dialect):
         _check(variant)
         return AnthropicEmitter(variant, model=model)
 
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        _check(variant)
-        err = turn_error(turn)
-        if err is not None:
-            return self.error_body(err.status or 500, err.message, err.code)
+    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
         return dumps_compact(message_object(turn, model=model)).encode()
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         return AnthropicObserver()
 
-    def observe_response(
-        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
-    ) -> list[Event]:
+    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
         """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        obj, bad = json_body(body)
-        if bad is not None:
-            return [bad]
         return observe_message_object(obj)
 
     def keepalive(self) -> bytes:

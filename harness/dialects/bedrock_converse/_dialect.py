@@ -21,7 +21,6 @@ from harness.dialects._base import (
     Transport,
     Variant,
     check_variant,
-    turn_error,
 )
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.anthropic_messages._wire import message_object, observe_message_object
@@ -130,12 +129,8 @@ class BedrockDialect(Dialect):
         _check(variant)
         return ConverseEmitter(model=model) if variant == "converse" else InvokeEmitter(model=model)
 
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
         """``Converse`` JSON (``output.message.content``), or the Anthropic message for ``invoke``."""
-        _check(variant)
-        err = turn_error(turn)
-        if err is not None:
-            return self.error_body(err.status or 500, err.message, err.code)
         if variant == "invoke":
             body = message_object(
                 turn, model=model, message_id="msg_bdrk_mock1", content_of=anthropic_content
@@ -165,7 +160,7 @@ class BedrockDialect(Dialect):
         out["metrics"] = {"latencyMs": 900}
         return dumps_compact(out).encode()
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         return BedrockObserver()
 
     def observe_response(

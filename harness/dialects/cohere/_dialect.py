@@ -10,7 +10,6 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import (
     LENIENT,
-    READ_ALL,
     Caps,
     Dialect,
     Emitter,
@@ -22,9 +21,7 @@ from harness.dialects._base import (
     Transport,
     Variant,
     check_variant,
-    json_body,
     stream_flag,
-    turn_error,
 )
 from harness.dialects._variant import Senders, by_name
 from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
@@ -126,25 +123,14 @@ class CohereDialect(Dialect):
         _check(variant)
         return CohereEmitter(model=model)
 
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        _check(variant)
-        err = turn_error(turn)
-        if err is not None:
-            return self.error_body(err.status or 500, err.message, err.code)
+    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
         return dumps_compact(response_object(turn, model=model)).encode()
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
-        if variant is not None:
-            _check(variant)
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         return CohereObserver()
 
-    def observe_response(
-        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
-    ) -> list[Event]:
+    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
         """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        obj, bad = json_body(body)
-        if bad is not None:
-            return [bad]
         if isinstance(obj, Mapping) and isinstance(obj.get("message"), str):  # an error body
             return [StreamError(obj["message"])]
         return observe_object(obj)

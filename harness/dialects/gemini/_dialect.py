@@ -23,7 +23,6 @@ from harness.dialects._base import (
     Transport,
     Variant,
     check_variant,
-    turn_error,
 )
 from harness.dialects._gemini_names import camel_request
 from harness.dialects._variant import DOCS, by_name
@@ -144,13 +143,9 @@ class GeminiDialect(Dialect):
         _check(variant)
         return GeminiEmitter(variant, model=model)
 
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
         """The ``:generateContent`` body: one candidate with one part per block, pretty-printed as Google
         does (2-space indent: **(guess)** for success bodies, seen on error bodies)."""
-        _check(variant)
-        err = turn_error(turn)
-        if err is not None:
-            return self.error_body(err.status or 500, err.message, err.code)
         end = next((ev for ev in turn if isinstance(ev, End)), End())
         usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
         finish = finish_reason(end.reason)
@@ -158,7 +153,7 @@ class GeminiDialect(Dialect):
         obj = response_object(parts, model=model, finish=finish, usage=usage_metadata(usage))
         return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         return GeminiObserver()
 
     def observe_response(

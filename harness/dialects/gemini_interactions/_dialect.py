@@ -10,7 +10,6 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
-    READ_ALL,
     Caps,
     Dialect,
     Emitter,
@@ -21,9 +20,7 @@ from harness.dialects._base import (
     Transport,
     Variant,
     check_variant,
-    json_body,
     stream_flag,
-    turn_error,
 )
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES, error_body
@@ -149,25 +146,14 @@ class InteractionsDialect(Dialect):
         _check(variant)
         return InteractionsEmitter(model=model)
 
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        _check(variant)
-        err = turn_error(turn)
-        if err is not None:
-            return self.error_body(err.status or 500, err.message, err.code)
+    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
         return dumps_compact(interaction_object(turn, model=model)).encode()
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
-        if variant is not None:
-            _check(variant)
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         return InteractionsObserver()
 
-    def observe_response(
-        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
-    ) -> list[Event]:
+    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
         """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        obj, bad = json_body(body)
-        if bad is not None:
-            return [bad]
         err = obj.get("error") if isinstance(obj, Mapping) else None
         if isinstance(err, Mapping):
             code = err.get("code")

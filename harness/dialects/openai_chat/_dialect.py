@@ -29,6 +29,7 @@ from harness.dialects._carriers import (
     with_echo,
 )
 from harness.dialects._provider_errors import openai_error
+from harness.dialects._registry import declared_rules
 from harness.dialects._think import TAGS
 from harness.dialects.openai_chat._extras import AzureEmitter, GeminiChatEmitter, azure_response, google
 from harness.dialects.openai_chat._messages import parse_request
@@ -306,9 +307,7 @@ class OpenAIChatDialect(Dialect):
 
     emit_response = staticmethod(emit_response)
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> ChatObserver:
-        if variant is not None:
-            _check_variant(variant)
+    def stream_observer(self, variant: str | None, reading: Reading) -> ChatObserver:
         shape = shape_of(variant) if variant is not None else None
         implicit = reading.implicit_think
         return ChatObserver(
@@ -334,7 +333,7 @@ class OpenAIChatDialect(Dialect):
         from harness.dialects.openai_chat._rules import RULES
         from harness.dialects.openai_chat._rules_2026 import RULES as RULES_2026
 
-        return RULES | RULES_2026
+        return RULES | RULES_2026 | declared_rules(NAME)
 
 
 DIALECT = OpenAIChatDialect()

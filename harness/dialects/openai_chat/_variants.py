@@ -1,15 +1,18 @@
 """The OpenAI Chat Completions variants, one row each: what the variant carries, the provider whose wire it
 is, who sends it, the request forms that turn it on, and its stream's :class:`Shape`. A new built-in Chat
-variant is one row here (and its scenario); the dialect reads nothing about a variant anywhere else."""
+variant is one row: a file in ``variants/`` (the form a team's ``--variants-dir`` file takes, read after the
+rows written here), or a row here; the dialect reads nothing about a variant anywhere else."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from harness.dialects._carriers import GEMINI_FORMAT, OPENAI_FORMAT, Carrier
 from harness.dialects._chat_shape import Shape
-from harness.dialects._think import HARMONY, MM_THINK, OPEN, THOUGHT
+from harness.dialects._declared import read_variants
+from harness.dialects._think import HARMONY, MM_THINK, THOUGHT
 from harness.dialects._variant import DOCS, Caps, Senders, Variant, by_name
 
 __all__ = ["NAME", "VARIANTS"]
@@ -69,7 +72,6 @@ _OPENROUTER_SHAPE = Shape(
 # google-gemini-v1), in OpenRouter's key order; "index" and "text" are filled in.
 _GEMINI_DETAIL = {"type": "reasoning.text", "text": "", "format": GEMINI_FORMAT, "index": 0}
 _USAGE = "openai-chat/include-usage"
-_VLLM = Senders(("vllm",), ("llama.cpp",), "no reasoning parser", DOCS["vllm"])
 VARIANTS: dict[str, Variant] = by_name(
     (
         _v(
@@ -164,38 +166,6 @@ VARIANTS: dict[str, Variant] = by_name(
             forms=("minimax/reasoning-split", _USAGE),
             asks={"reasoning_split": True},  # MiniMax keeps <think> in the content without it
             shape=Shape(Carrier.DETAILS, _ROLE, {}, mirror=False, detail=_MINIMAX_DETAIL),
-        ),
-        _v(
-            "think-tags",
-            "CC-THINK",
-            "leading <think>...</think> inside delta.content",
-            _BASE,
-            provider="vllm",
-            senders=Senders(
-                ("vllm", "minimax"), ("llama.cpp", "lm-studio"), "no reasoning parser", DOCS["vllm"]
-            ),
-            forms=(_USAGE,),
-            shape=Shape(Carrier.INLINE, _ROLE, {}, opener=(OPEN,)),
-        ),
-        _v(
-            "think-split",
-            "CC-THINK",
-            "leading <think> tags split across deltas (<th | ink>)",
-            _BASE,
-            provider="vllm",
-            senders=_VLLM,
-            forms=(_USAGE,),
-            shape=Shape(Carrier.INLINE, _ROLE, {}, opener=("<th", "ink>"), closer=("</th", "ink>")),
-        ),
-        _v(
-            "think-implicit",
-            "CC-THINK",
-            "template-primed: no <think> opener, only </think>",
-            _BASE,
-            provider="vllm",
-            senders=replace(_VLLM, trigger="a chat template that opens the think block"),
-            forms=(_USAGE,),
-            shape=Shape(Carrier.INLINE, _ROLE, {}),
         ),
         _v(
             "mistral",
@@ -294,6 +264,7 @@ VARIANTS: dict[str, Variant] = by_name(
                 role_with_tools=True,
             ),
         ),
+        *(declared.variant for declared in read_variants(Path(__file__).parent / "variants")),
     )
 )
 """The variants, one row each: what the variant is, who sends it, and its stream's :class:`Shape` (where

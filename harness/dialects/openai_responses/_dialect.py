@@ -170,7 +170,7 @@ class OpenAIResponsesDialect(Dialect):
         assert em.snapshot is not None
         return dumps_compact(em.snapshot).encode()
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         return ResponsesObserver()
 
     def observe_response(

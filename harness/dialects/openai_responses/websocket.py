@@ -12,7 +12,6 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
-    READ_ALL,
     Emitter,
     Observer,
     ProviderRules,
@@ -193,7 +192,7 @@ class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
         _check(variant)
         return super().emit_response(turn, variant, model=model)
 
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
         return ResponsesObserver()
 
