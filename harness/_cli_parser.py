@@ -11,8 +11,52 @@ from typing import Any
 __all__ = ["build_parser"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose refusal of a flag it does not know names the sub-command's closest flags
+    (``--concurency``: did you mean --concurrency?). Python 3.14's ``suggest_on_error`` does this for
+    sub-command names only, and not on 3.11."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            parser = self._command(parsed)  # (its usage line is the one to show)
+            flags = [
+                flag
+                for action in parser._actions
+                if action.help != argparse.SUPPRESS
+                for flag in action.option_strings
+                if flag.startswith("--")
+            ]
+            parser.error(f"unrecognized arguments: {' '.join(extra)}{_suggest(extra, flags)}")
+        return parsed
+
+    def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the sub-command ``parsed`` names (this one without one)."""
+        command = getattr(parsed, "command", None)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+                chosen: argparse.ArgumentParser = action.choices[command]
+                return chosen
+        return self
+
+
+def _suggest(extra: list[str], flags: list[str]) -> str:
+    """``; did you mean --x?`` for each unknown ``--flag`` (its ``=value`` aside) close to a known one."""
+    import difflib
+
+    said = []
+    for word in extra:
+        name = word.split("=", 1)[0]
+        if not name.startswith("--") or name in flags:
+            continue
+        near = difflib.get_close_matches(name, flags, n=2, cutoff=0.75)
+        if near:
+            said.append(f"{name}: did you mean {' or '.join(near)}?")
+    return "; " + "; ".join(said) if said else ""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="thinkwire",
         description="Conformance test harness for LLM reasoning (thinking) streams.",
     )
@@ -119,6 +163,7 @@ def _add_run_parser(sub: Any) -> None:
         "the built-in reference gateway to test (openai-chat, anthropic-messages, openai-responses)",
     )
     run.add_argument("--ready", metavar="URL", help="readiness URL (with --sut-cmd); default {url}/health")
+    _add_upstream_flags(run)
     _add_claim_flags(run)
     run.add_argument(
         "--fault",
@@ -186,6 +231,19 @@ def _add_promote_parser(sub: Any) -> None:
     pro.add_argument("--force", action="store_true", help="overwrite an existing scenario")
 
 
+def _add_upstream_flags(p: argparse.ArgumentParser) -> None:
+    """Where the mock upstream listens and the URL the SUT is told (a gateway already running)."""
+    p.add_argument(
+        "--upstream-listen", metavar="HOST:PORT",
+        help="bind the mock upstream here (e.g. 127.0.0.1:18080; 0.0.0.0:18080 for a container) for a SUT "
+        "configured with that address; every case is served there, told apart by its routing token",
+    )
+    p.add_argument(
+        "--upstream-url", metavar="URL",
+        help="with --upstream-listen: the URL the SUT is told ({upstream}; default http://HOST:PORT)",
+    )  # fmt: skip
+
+
 def _add_claim_flags(run: argparse.ArgumentParser) -> None:
     """What the SUT claims, for a quick run without a profile (they replace a profile's keys)."""
     run.add_argument(
@@ -221,6 +279,7 @@ def _add_init_parser(sub: Any) -> None:
         help="dialect the SUT speaks (with --sut-cmd/--sut-url)",
     )  # fmt: skip
     init.add_argument("--ready", metavar="URL", help="readiness URL (with --sut-cmd); default {url}/health")
+    _add_upstream_flags(init)
     init.add_argument("--out", metavar="FILE", help="write the draft profile here (default: print it)")
 
 

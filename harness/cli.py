@@ -39,20 +39,28 @@ def _use_corpus(args: argparse.Namespace) -> None:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from harness.runner import command_profile, draft_profile, resolve_sut, url_profile
+    """A discovery run after ``run``'s preflight (a SUT that cannot be tested: one line, exit 2), the
+    draft profile, and the command that runs it."""
+    from harness.runner import RunOptions, command_profile, draft_profile, resolve_sut, url_profile
 
+    options = RunOptions(upstream_listen=args.upstream_listen, upstream_url=args.upstream_url)
     if args.sut_cmd:
         sut = command_profile(args.sut_cmd, args.front_door, args.ready)
     elif args.sut_url:
         sut = url_profile(args.sut_url, args.front_door)
     else:
         sut = resolve_sut(args.sut)
+    options.address(sut)  # (refused before anything starts: --upstream-url without --upstream-listen)
+    given = {"upstream_listen": args.upstream_listen, "upstream_url": args.upstream_url}
+    upstream = {k: v for k, v in given.items() if v}
     with _Signals() as stop:
-        probes = _probe_until_signal(sut, stop)
+        probes = _probe_until_signal(sut, stop, options)
     if probes is None:
         print(f"thinkwire init: interrupted by {stop.name}; no draft written", file=sys.stderr)
         return 128 + stop.signum
-    draft = draft_profile(sut, probes, Path(args.out).resolve().parent if args.out else None)
+    out = Path(args.out).resolve().parent if args.out else None
+    in_draft = sut.origin is None or sut.origin.form not in ("file", "builtin")
+    draft = draft_profile(sut, probes, out, upstream if in_draft else None)
     probed = [p for p in probes if p.probed]
     unclaimed = [p for p in probed if not p.claimed]
     if args.out:
@@ -66,10 +74,23 @@ def _cmd_init(args: argparse.Namespace) -> int:
         f"{len(probes) - len(probed)} not run (not for this kind of SUT, or no case plays them)",
         file=sys.stderr,
     )
+    print(_next_command(args.out, {} if in_draft else upstream), file=sys.stderr)
     return 0
 
 
-def _probe_until_signal(sut: Any, stop: _Signals) -> Any:
+def _next_command(out: str | None, flags: dict[str, str]) -> str:
+    """What to run once the draft is reviewed (``flags``: the upstream settings the draft cannot hold)."""
+    import shlex
+
+    extra = [x for key, value in flags.items() for x in ("--" + key.replace("_", "-"), value)]
+    if out:
+        return "next: " + shlex.join(["thinkwire", "run", "--sut", out, *extra])
+    return "next: write the draft to a file (thinkwire init ... --out my-sut.toml), review it, then " + (
+        shlex.join(["thinkwire", "run", "--sut", "my-sut.toml", *extra])
+    )
+
+
+def _probe_until_signal(sut: Any, stop: _Signals, options: RunOptions) -> Any:
     """``init``'s discovery run under ``stop``: its probes, or None when SIGINT/SIGTERM ended it (every
     SUT it started is stopped first, as a run's are)."""
     from harness.drivers import run_scope, stop_all
@@ -77,7 +98,7 @@ def _probe_until_signal(sut: Any, stop: _Signals) -> Any:
 
     with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
         try:
-            return probe(sut)
+            return probe(sut, options=options)
         except (RunInterrupted, KeyboardInterrupt):
             stop_all()
             stop.signum = stop.signum or signal.SIGINT
@@ -125,12 +146,19 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _no_match(patterns: Sequence[str] | None) -> str:
+def _no_match(patterns: Sequence[str] | None, known: Sequence[Case] = ()) -> str:
+    """Why ``--cases`` selected nothing; with the ``known`` cases, the ids closest to a mistyped one."""
+    import difflib
     import fnmatch
 
     from harness.catalog import left_out
 
     msg = f"--cases: no case matches {' '.join(patterns or ['*'])} (see thinkwire list --by-scenario)"
+    ids = sorted({c.id for c in known} | {c.scenario.id for c in known})
+    for pattern in patterns or ():
+        near = difflib.get_close_matches(pattern, ids, n=2, cutoff=0.8)
+        if near:
+            msg += f"; {pattern}: did you mean {' or '.join(near)}?"
     gone = left_out()
     if gone and any(fnmatch.fnmatch(i, p.split("[")[0]) for p in patterns or ["*"] for i in gone.ids):
         msg += f"; the corpus cases are left out: {gone.reason}"
@@ -179,6 +207,8 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         providers=args.providers,
         shard=args.shard,
         durations=args.durations,
+        upstream_listen=args.upstream_listen,
+        upstream_url=args.upstream_url,
     )
 
 
@@ -190,9 +220,10 @@ def _check_run_args(args: argparse.Namespace) -> tuple[RunOptions, list[Case]]:
 
     options = _run_options(args)
     profile = options.resolve().profile  # raises ProfileError naming the file and field, FlagError the flag
-    cases = load_cases(args.cases, scenarios=[*options.scenarios, *profile.scenarios])
+    scenarios = [*options.scenarios, *profile.scenarios]
+    cases = load_cases(args.cases, scenarios=scenarios)
     if not cases:
-        raise FlagError(_no_match(args.cases))
+        raise FlagError(_no_match(args.cases, load_cases(scenarios=scenarios)))
     if args.report:
         _check_output("--report", Path(args.report), directory=True)
     if args.junit:
@@ -212,9 +243,10 @@ def _run_until_signal(
     from harness.runner import RunInterrupted, RunResult, run
 
     result: RunResult | None = None
-    with run_scope():  # a marker in every SUT's environment: what still carries it is stopped at the end
+    with run_scope(), contextlib.ExitStack() as mock:  # run_scope: a marker in every SUT's environment,
+        upstream, options = _fixed_upstream(options, mock)  # what still carries it is stopped at the end
         try:
-            result = run(cases, options, progress=Progress(quiet=quiet))
+            result = run(cases, options, progress=Progress(quiet=quiet), upstream=upstream)
         except RunInterrupted as exc:
             result = exc.result
             stop.signum = stop.signum or signal.SIGINT  # (a KeyboardInterrupt from outside our handler)
@@ -228,6 +260,23 @@ def _run_until_signal(
     if stop.signum and result is not None:
         result.interrupted = stop.name
     return result
+
+
+def _fixed_upstream(options: RunOptions, stack: contextlib.ExitStack) -> tuple[Any, RunOptions]:
+    """The mock upstream at ``--upstream-listen`` (or the profile's ``upstream_listen``), started now,
+    before any SUT, and said in one line: where it listens and the URL the SUT is told; (None,
+    ``options``) when the run picks a free port itself. A port that cannot be bound is a FlagError."""
+    from harness.runner import fixed_upstream
+
+    upstream, options = fixed_upstream(options, options.resolve().profile, stack)
+    if upstream is not None:
+        address = options.address(options.resolve().profile)
+        assert address is not None
+        print(
+            f"thinkwire: mock upstream listening on {address.listen}; the SUT is told {address.url}",
+            file=sys.stderr,
+        )
+    return upstream, options
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -276,8 +325,12 @@ def _finish_run(args: argparse.Namespace, result: RunResult) -> int:
     result.left_out.update(corpus_left_out(args.cases))  # (run() was handed Case objects: it cannot)
 
     if result.sut_error:
+        from harness.runner import stderr_tail
+
         detail = next((r.error for r in result.results if r.error), "")
-        print(f"thinkwire: {_explained(args, result.sut_error, detail, 'sut-start.txt')}", file=sys.stderr)
+        tail = "" if args.verbose else stderr_tail(result.sut_stderr)  # (-v prints all of it above)
+        said = _explained(args, result.sut_error, detail, "sut-start.txt")
+        print(f"thinkwire: {said}{tail}", file=sys.stderr)
     if result.exit_code != 2:  # (nothing could run: the one line says why, not N copies of it)
         print_failures(result)
         print_summary(result)
@@ -377,7 +430,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     ran.cases = [args.case]
     options, cases = _check_run_args(ran)
     if len(cases) != 1:
-        raise FlagError(f"show: {args.case!r} matches {len(cases)} cases; name one (thinkwire list)")
+        shown = ", ".join(c.id for c in cases[:4]) + (", ..." if len(cases) > 4 else "")
+        raise FlagError(f"show: {args.case!r} matches {len(cases)} cases; name one: {shown}")
     with _Signals() as stop:
         result = _run_until_signal(cases, options, True, stop)
     if result is None or not result.results:

@@ -205,3 +205,25 @@ def test_the_sample_workflow_merges_what_the_shard_jobs_upload() -> None:
     assert fnmatch.fnmatch("thinkwire-report-shard-2-of-3", download["with"]["pattern"])
     runs = [s["run"] for s in merge["steps"] if "run" in s]
     assert f"thinkwire merge {download['with']['path']}/* --report thinkwire-report" in runs
+
+
+def test_a_running_gateway_is_tested_at_the_upstream_address_it_is_configured_with(tmp_path: Path) -> None:
+    """sut-url with upstream-listen: the mock binds the address a gateway that is already running (here
+    tests/suts/relay.py, started outside thinkwire) was configured with, and the run passes."""
+    from tests.suts._relay import free_port, start_relay, stop
+
+    upstream = free_port()
+    proc, port = start_relay(f"http://127.0.0.1:{upstream}", tmp_path)
+    try:
+        inputs = {
+            "sut-url": f"http://127.0.0.1:{port}", "upstream-listen": f"127.0.0.1:{upstream}",
+            "cases": "timing/*", "report-dir": "out",
+        }  # fmt: skip
+        job = run_action(inputs, tmp_path, install=False)
+    finally:
+        stop(proc)
+    assert job.status == 0, job.log
+    assert f"--upstream-listen 127.0.0.1:{upstream}" in job.log
+    assert f"mock upstream listening on 127.0.0.1:{upstream}" in job.log
+    info = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["run_info"]
+    assert info["upstream"] == {"listen": f"127.0.0.1:{upstream}", "url": f"http://127.0.0.1:{upstream}"}

@@ -279,3 +279,76 @@ def test_timing_fields_come_in_order_and_end_is_the_last_turns() -> None:
     assert "ttft_reasoning_ms" not in timing.data  # no reasoning reached the client: nothing to time
     assert "None" not in timing.message
     assert timing.message.startswith("ttft_text_ms=")
+
+
+def test_upstream_listen_refuses_a_port_in_use_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        code = main(["run", "--sut-url", "http://127.0.0.1:1", "--upstream-listen", f"127.0.0.1:{port}"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == (
+        f"thinkwire: error: --upstream-listen 127.0.0.1:{port}: cannot listen there (address already in "
+        "use); choose a free port, or stop what holds it\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--upstream-url", "http://gw:1"], "--upstream-url http://gw:1: needs --upstream-listen HOST:PORT"),
+        (["--upstream-listen", "18080"], "--upstream-listen '18080': expected HOST:PORT"),
+        (["--upstream-listen", "127.0.0.1:1", "--upstream-url", "gw:1"], "expected the http:// URL"),
+    ],
+)
+def test_bad_upstream_flags_are_one_line(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "--sut-url", "http://127.0.0.1:1", *flags]) == 2
+    err = capsys.readouterr().err
+    assert said in err
+    assert err.count("\n") == 1
+
+
+def test_a_profile_fixes_the_upstream_address_and_the_url_its_sut_is_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``upstream_listen`` / ``upstream_url`` in a profile: the mock binds there, ``{upstream}`` is the
+    URL (here another spelling of the same address), results.json says both."""
+    import socket
+    import sys
+
+    relay = Path(__file__).parent / "suts" / "relay.py"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    profile = tmp_path / "relay.toml"
+    profile.write_text(
+        f'kind = "gateway"\nname = "relay"\n'
+        f"command = [{json.dumps(sys.executable)}, {json.dumps(str(relay))}, "
+        '"--listen", "{port}", "--upstream", "{upstream}"]\n'
+        f'upstream_listen = "127.0.0.1:{port}"\nupstream_url = "http://localhost:{port}"\n'
+        'dialects = ["openai-chat"]\n',
+        encoding="utf-8",
+    )
+    report = tmp_path / "report"
+    assert main(["run", "--sut", str(profile), "--cases", "timing/*", "-q", "--report", str(report)]) == 0
+    err = capsys.readouterr().err
+    assert f"mock upstream listening on 127.0.0.1:{port}; the SUT is told http://localhost:{port}" in err
+    data = json.loads((report / "results.json").read_text(encoding="utf-8"))
+    assert data["run_info"]["upstream"] == {"listen": f"127.0.0.1:{port}", "url": f"http://localhost:{port}"}
+    assert data["results"]
+    assert all(r["status"] == "OK" for r in data["results"])
+
+
+def test_an_upstream_address_names_its_url() -> None:
+    from harness.runner._listen import Address
+
+    assert Address.of("0.0.0.0:18080", None).url == "http://0.0.0.0:18080"  # (a container's reach)
+    assert Address.of("[::1]:18080", None).info() == {"listen": "[::1]:18080", "url": "http://[::1]:18080"}
+    told = Address.of("0.0.0.0:18080", "http://172.17.0.1:18080")
+    assert (told.host, told.port, told.url) == ("0.0.0.0", 18080, "http://172.17.0.1:18080")

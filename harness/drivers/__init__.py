@@ -27,6 +27,7 @@ from harness.drivers._profile import (
     SUTOrigin,
     SUTProfile,
     load_profile,
+    local_paths,
     parse_profile,
     substitute,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "declared_claims",
     "load_callable",
     "load_profile",
+    "local_paths",
     "make_driver",
     "parse_profile",
     "substitute",

@@ -4,8 +4,9 @@ before any SUT starts."""
 
 from __future__ import annotations
 
+import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -26,6 +27,7 @@ __all__ = [
     "build_options",
     "echo_pin",
     "load_profile",
+    "local_paths",
     "parse_profile",
     "reading",
     "substitute",
@@ -97,6 +99,17 @@ def _model_templates(key: str, value: Any) -> None:
             ) from None
 
 
+def _listen(key: str, value: Any) -> None:
+    host, colon, port = value.rpartition(":")
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise Invalid(f"expected HOST:PORT with a port 0-65535, got {value!r}")
+
+
+def _http_url(key: str, value: Any) -> None:
+    if not value.startswith(("http://", "https://")):
+        raise Invalid(f"expected an http:// or https:// URL, got {value!r}")
+
+
 def _dialect_names() -> list[str]:
     from harness.dialects import dialect_names
 
@@ -148,6 +161,8 @@ _FIELDS: dict[str, Field] = {
     "providers": Field(list, items=str, rule=one_of("provider", provider_names)),
     "scenarios": Field(list, items=str),
     "input": Field(str, hint='e.g. input = "rpc"', rule=one_of("CLI input", lambda: CLI_INPUTS)),
+    "upstream_listen": Field(str, hint='e.g. upstream_listen = "127.0.0.1:18080"', rule=_listen),
+    "upstream_url": Field(str, hint='e.g. upstream_url = "http://127.0.0.1:18080"', rule=_http_url),
 }
 
 
@@ -218,6 +233,10 @@ class SUTProfile:
     origin: SUTOrigin | None = None  # how the user named it (None: a profile built in Python)
     profile_dir: str = ""  # the profile file's directory ({profile_dir}; "" = the working directory)
     input: str = "argv"  # cli: "argv" (one prompt in the command) or "rpc" (pi RPC-mode JSONL on stdin)
+    # The mock upstream's fixed address (HOST:PORT) for a SUT configured with it, and the URL the SUT is
+    # told ({upstream}; default http://HOST:PORT); None: a free port on 127.0.0.1 (--upstream-listen).
+    upstream_listen: str | None = None
+    upstream_url: str | None = None
 
     @property
     def caps(self) -> Kind:
@@ -273,11 +292,37 @@ def _base(source: str) -> Path:
     return path.parent if path.is_file() else Path.cwd()
 
 
+def local_paths(
+    words: Sequence[str], base: Path, *, existing: bool = False, written: Collection[str] = ()
+) -> tuple[str, ...]:
+    """``words`` of a command with their relative paths made absolute against ``base``: the first word
+    when it has a ``/`` (a program path, as a shell reads it), a word starting with ``./`` or ``../``,
+    and a later word naming a file in ``base`` (``python gw.py``). A word with a placeholder, a flag,
+    an absolute path and a bare program name (``python``) stay as they are.
+
+    ``existing``: only paths that exist in ``base`` (a profile's: a path it does not name there may be
+    a file it writes into ``{tmp}``, ``written``, where the SUT runs, as before)."""
+
+    def local(word: str, first: bool) -> bool:
+        if "{" in word or word.startswith(("/", "-")) or word in written:
+            return False
+        if word.startswith(("./", "../")) or (first and "/" in word):
+            return not existing or (base / word).exists()
+        return not first and (base / word).is_file()
+
+    return tuple(
+        os.path.normpath(base / w) if local(w, n == 0) else w for n, w in enumerate(words)
+    )
+
+
 def load_profile(path: Path) -> SUTProfile:
     data = load_toml(path, ProfileError)
     profile = parse_profile(data, source=str(path))
     object.__setattr__(profile, "origin", SUTOrigin("file", str(path)))
     object.__setattr__(profile, "profile_dir", str(path.resolve().parent))
+    if profile.command:  # relative to the profile, not to {tmp} where the SUT runs
+        words = local_paths(profile.command, path.resolve().parent, existing=True, written=profile.files)
+        object.__setattr__(profile, "command", words)
     if profile.expectations and not Path(profile.expectations).is_absolute():
         object.__setattr__(profile, "expectations", str(path.parent / profile.expectations))
     for key in ("sys_path", "scenarios"):  # relative to the profile
@@ -348,6 +393,8 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
         input=_cli_input(data, kind, front, err),
+        upstream_listen=data.get("upstream_listen"),
+        upstream_url=data.get("upstream_url"),
     )
 
 

@@ -17,6 +17,9 @@ __all__: list[str] = []
 )
 def cleanup(view: CaseView) -> Finding:
     sut = view.sut_entries
+    if view.caps.at_url and not view.caps.starts_a_process:
+        why = "thinkwire did not start the SUT (it runs at its URL): no process of it to watch"
+        return na("cleanup", why, Axis.CLEANUP)
     if not view.caps.cleanup_watched or not sut:
         return na("cleanup", "no process or session dir of the SUT to watch", Axis.CLEANUP)
     for e in sut:

@@ -168,16 +168,36 @@ def read_manifest(path: Path | None = None) -> Manifest:
     return Manifest(path, tuple(entries), tuple(wanted))
 
 
+def _checkout_around(start: Path) -> Path | None:
+    """The thinkwire checkout ``start`` is in (it or a parent), where thinkwire was installed from
+    with ``pip install .``: its files then run from site-packages, not from the checkout."""
+    for folder in (start, *start.parents):
+        project = folder / "pyproject.toml"
+        if project.is_file() and (folder / "recordings" / "corpus").is_dir():
+            try:
+                name = tomllib.loads(project.read_text(encoding="utf-8")).get("project", {}).get("name")
+            except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+                continue
+            if name == "thinkwire":
+                return folder
+    return None
+
+
 def locate() -> Location:
     """Where the corpus is looked for: ``THINKWIRE_CORPUS`` (``--corpus DIR`` sets it), else
-    ``../shared/corpus`` beside a checkout, else nowhere."""
+    ``../shared/corpus`` beside the checkout thinkwire runs from, or beside the checkout the working
+    directory is in (thinkwire installed from it, non-editable), else nowhere."""
     env = os.environ.get(ENV, "").strip()
     if env:
         return Location(Path(env).expanduser(), f"${ENV}")
-    root = checkout_root()
+    root = checkout_root() or _checkout_around(Path.cwd().resolve())
     if root is not None:
         return Location(root.parent / "shared" / "corpus", "../shared/corpus beside the checkout")
-    return Location(None, f"${ENV} is not set and thinkwire does not run from a checkout")
+    return Location(
+        None,
+        f"${ENV} is not set, and neither thinkwire's files nor the working directory are in a checkout of "
+        "thinkwire",
+    )
 
 
 def absent_reason(where: Location | None = None) -> str:

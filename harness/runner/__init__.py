@@ -31,7 +31,9 @@ __all__ = [
 if TYPE_CHECKING:
     from harness.runner._case_run import failed
     from harness.runner._options import ResolvedSUT
+    from harness.runner._preflight import stderr_tail
     from harness.runner._probe import draft_profile, probe
+    from harness.runner._run import fixed_upstream
     from harness.runner._summary import summarise_serialized
     from harness.runner._sut import command_profile, url_profile
 
@@ -40,7 +42,9 @@ _SHARED = {
     "command_profile": "_sut",
     "draft_profile": "_probe",
     "failed": "_case_run",
+    "fixed_upstream": "_run",
     "probe": "_probe",
+    "stderr_tail": "_preflight",
     "summarise_serialized": "_summary",
     "url_profile": "_sut",
 }
@@ -49,7 +53,9 @@ __all__ += [
     "command_profile",
     "draft_profile",
     "failed",
+    "fixed_upstream",
     "probe",
+    "stderr_tail",
     "summarise_serialized",
     "url_profile",
 ]

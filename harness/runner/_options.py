@@ -14,6 +14,7 @@ from typing import Any, Literal
 from harness._errors import FlagError, closest
 from harness.catalog import Expectations, load_expectations
 from harness.drivers import SUTCallable, SUTProfile
+from harness.runner._listen import Address, check_listen, check_upstream_url
 from harness.runner._shard import Shard, load_durations, parse_shard
 from harness.runner._sut import SUTSpec, resolve_sut
 
@@ -158,7 +159,10 @@ class RunOptions:
     ``dialects``, ``providers``: the SUT's claims, replacing its profile's (``_claims``: what it does
     not claim is left out of the run); ``shard``: only share I of N of the claimed cases (``"I/N"``,
     ``_shard.split``); ``durations``: a results.json (or ``{case id: seconds}``) whose durations balance
-    the shards.
+    the shards; ``upstream_listen``: ``HOST:PORT`` where the mock upstream listens, for a SUT configured
+    with that address (None: a free port on 127.0.0.1, told to a SUT thinkwire starts), and
+    ``upstream_url``: the URL the SUT is told (``{upstream}``; default ``http://HOST:PORT``); both
+    replace the profile's keys of the same names (:meth:`address`).
 
     Each setting is one field, declared with its default, its command-line flag, the check that refuses a
     bad value, and whether a reproduce line repeats it. A bad value is a :class:`FlagError` naming the
@@ -201,6 +205,12 @@ class RunOptions:
     shard: Shard | str | None = field(default=None, metadata=_meta("--shard", parse_shard))
     durations: Mapping[str, float] | str | Path | None = field(
         default=None, metadata=_meta("--durations", load_durations)
+    )
+    upstream_listen: str | None = field(
+        default=None, metadata=_meta("--upstream-listen", check_listen, reproduce=True)
+    )
+    upstream_url: str | None = field(
+        default=None, metadata=_meta("--upstream-url", check_upstream_url, reproduce=True)
     )
 
     def __post_init__(self) -> None:
@@ -268,6 +278,27 @@ class RunOptions:
                 )
             claims |= {"front_variant": self.front_variant, "front_variant_pinned": True}
         return dataclasses.replace(profile, **claims) if claims else profile
+
+    def address(self, profile: SUTProfile) -> Address | None:
+        """Where the mock upstream listens and what the SUT is told, from these options, else from the
+        profile's ``upstream_listen`` / ``upstream_url``; None: a free port, as every run had."""
+        listen = self.upstream_listen or profile.upstream_listen
+        url = self.upstream_url or (profile.upstream_url if not self.upstream_listen else None)
+        if listen is None:
+            if url is not None:
+                raise FlagError(
+                    f"--upstream-url {url}: needs --upstream-listen HOST:PORT (where the mock listens; "
+                    "the URL is what the SUT is told)"
+                )
+            return None
+        return Address.of(listen, url)
+
+    def bound(self, address: Address) -> RunOptions:
+        """These options with the mock upstream's address as it was bound (its port picked when 0;
+        the URL given only when it is not the default)."""
+        default = Address.of(address.listen, None).url
+        url = address.url if address.url != default else None
+        return dataclasses.replace(self, upstream_listen=address.listen, upstream_url=url)
 
     def reproduce_flags(self) -> list[str]:
         """The flags a reproduce line repeats: the settings given that bear on a case's verdict."""

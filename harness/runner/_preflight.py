@@ -24,12 +24,22 @@ __all__ = [
     "explain",
     "first_line",
     "stderr_hint",
+    "stderr_tail",
 ]
 
 def stderr_hint(exc: DriverError) -> str:
     """The last line the SUT wrote to stderr, for a one-line error."""
     lines = [ln for ln in (exc.stderr or "").splitlines() if ln.strip()]
     return f" (its stderr ends: {lines[-1].strip()[:200]})" if lines else ""
+
+
+def stderr_tail(stderr: str, n: int = 8) -> str:
+    """The last ``n`` non-blank lines of a SUT's stderr, indented under the line that says it could not
+    start ("" when it wrote nothing): why it exited, without ``-v``."""
+    lines = [ln.rstrip()[:300] for ln in stderr.splitlines() if ln.strip()][-n:]
+    if not lines:
+        return ""
+    return "\n  its stderr ends:" + "".join(f"\n  | {ln}" for ln in lines)
 
 
 def first_line(exc: BaseException) -> str:
@@ -123,7 +133,10 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits
         elif result.status == Status.ERROR:
             why = f"failed: {first_line(Exception(result.error))}"
         else:
-            why = "answered without calling the mock upstream (is its upstream URL configured?)"
+            why = (
+                "answered without calling the mock upstream (is its upstream URL configured? the mock "
+                f"listens at {upstream.base_url})"
+            )
         raise PreflightError(f"preflight: {name} at {where} {why}", detail)
     measured = limits.measured
     measured.latency = result.first_byte_s

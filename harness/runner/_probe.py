@@ -4,6 +4,7 @@ during discovery stays a FAIL of the full run."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from collections.abc import Sequence
@@ -14,10 +15,13 @@ from typing import Any
 from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, load_catalog
 from harness.dialects import LENIENT
-from harness.drivers import SUTProfile
+from harness.drivers import Driver, SUTProfile
+from harness.runner._options import RunOptions
+from harness.runner._preflight import canary_case, stderr_tail
 from harness.runner._rounds import Progress
+from harness.runner._run import fixed_upstream, run
 
-__all__ = ["VariantProbe", "draft_profile", "probe", "probe_cases"]
+__all__ = ["VariantProbe", "draft_profile", "preflight", "probe", "probe_cases", "program_name"]
 
 _FIRST = "wire-variants/reasoning-then-answer"
 
@@ -56,24 +60,33 @@ def probe_cases(cases: Sequence[Case] | None = None) -> list[Case]:
     return list(best.values())
 
 
-def probe(sut: SUTProfile, *, progress: Progress | None = None) -> list[VariantProbe]:
+def probe(
+    sut: SUTProfile, *, progress: Progress | None = None, options: RunOptions | None = None
+) -> list[VariantProbe]:
     """Run :func:`probe_cases` through ``sut`` (claiming every dialect, mode and provider for the
-    while) and say, per variant, whether the SUT speaks it and what reached its client.
+    while) and say, per variant, whether the SUT speaks it and what reached its client. ``options``:
+    the run settings that still apply (the mock upstream's address, ``upstream_listen``).
+
+    First the preflight ``run`` makes, on the SUT as it was named (its own claims): a SUT that is
+    unreachable, never calls the upstream or cannot start raises :class:`PreflightError`, one line,
+    and nothing is claimed. The same SUT process then serves the discovery.
 
     A variant is left unclaimed only where the SUT visibly never speaks it: no request of its case reached
     the mock upstream in the case's dialect. Either nothing came, every request addressed another dialect's
     path, or the front door refused the request. A variant whose request reached the upstream is claimed
     whatever its verdict.
     """
-    from harness.runner._run import run
-
     everything = dataclasses.replace(sut, dialects=None, modes=None, providers=None, unsupported_variants=())
     cases = probe_cases()
-    result = run(
-        cases, sut=everything, keep_timelines="all", expectations=None, preflight=False, progress=progress
-    )
+    with contextlib.ExitStack() as stack:
+        opts, upstream, pool = _discovery_setup(sut, options or RunOptions(), stack)
+        preflight(sut, opts, upstream, pool)
+        result = run(
+            cases, opts, sut=everything, keep_timelines="all", expectations=None, preflight=False,
+            progress=progress, upstream=upstream, drivers=pool,
+        )  # fmt: skip
     if result.sut_error and not any(r.timeline for r in result.results):
-        raise PreflightError(f"init: {result.sut_error}")
+        raise PreflightError(f"init: {result.sut_error}{stderr_tail(result.sut_stderr)}")
     by_id = {c.id: c for c in cases}
     out = []
     for r in result.results:
@@ -93,6 +106,37 @@ def probe(sut: SUTProfile, *, progress: Progress | None = None) -> list[VariantP
         if (v.dialect, v.name) not in seen
     ]
     return out
+
+
+def _discovery_setup(
+    sut: SUTProfile, opts: RunOptions, stack: contextlib.ExitStack
+) -> tuple[RunOptions, Any, dict[str, Driver]]:
+    """The mock upstream (at the options' fixed address, else a free port) and the SUT pool that the
+    preflight and the discovery share, both stopped with ``stack``."""
+    from harness.upstream import MockUpstream
+
+    upstream, opts = fixed_upstream(opts, sut, stack)
+    if upstream is None:
+        upstream = stack.enter_context(MockUpstream())
+    pool: dict[str, Driver] = {}
+
+    def stop_pool() -> None:
+        while pool:
+            pool.popitem()[1].stop()
+
+    stack.callback(stop_pool)
+    return opts, upstream, pool
+
+
+def preflight(sut: SUTProfile, opts: RunOptions, upstream: Any, pool: dict[str, Driver]) -> None:
+    """``run``'s preflight on ``sut`` (its canary case, on its own claims), leaving the started SUT in
+    ``pool``; a SUT that cannot be tested raises :class:`PreflightError`, one line."""
+    result = run(
+        [canary_case(sut)], opts, sut=sut, keep_timelines="none", expectations=None, preflight=True,
+        upstream=upstream, drivers=pool,
+    )  # fmt: skip
+    if result.sut_error:
+        raise PreflightError(f"init: {result.sut_error}{stderr_tail(result.sut_stderr)}")
 
 
 def _own_paths(case: Case) -> tuple[str, ...]:
@@ -141,11 +185,19 @@ def _evidence(
     return True, f"upstream reached; the client got {got}, text {text[:30]!r} (status {status})"
 
 
-def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe], out_dir: Path | None = None) -> str:
+def draft_profile(
+    sut: SUTProfile,
+    probes: Sequence[VariantProbe],
+    out_dir: Path | None = None,
+    upstream: dict[str, str] | None = None,
+) -> str:
     """The draft profile (TOML): how to start the SUT, what it claims, and each variant's evidence. A
     SUT named by a profile file keeps that file, comments and all, with its claims replaced (and its
     relative paths made to name the same files from ``out_dir``, where the draft is written); a
-    built-in keeps its whole definition; a command line or URL gets the fields it was given."""
+    built-in keeps its whole definition; a command line or URL gets the fields it was given, named
+    after its program (:func:`program_name`), and ``upstream``'s keys (``upstream_listen``,
+    ``upstream_url``: the mock's fixed address the discovery used)."""
+    upstream = upstream or {}
     claimed = [p for p in probes if p.claimed]
     dialects = sorted({p.dialect for p in claimed})
     unsupported = sorted(
@@ -175,7 +227,7 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe], out_dir: Path
 
         data = {k: v for k, v in BUILTIN[origin.value].items() if k not in _CLAIMS}
         return "\n".join(head + [f"{k} = {_value(v)}" for k, v in data.items()] + claims + shown) + "\n"
-    lines = [*head, f"name = {_q(sut.name)}", f"kind = {_q(sut.kind)}"]
+    lines = [*head, f"name = {_q(program_name(sut))}", f"kind = {_q(sut.kind)}"]
     if sut.command:
         lines.append(f"command = [{', '.join(_q(w) for w in sut.command)}]")
     if origin is not None and origin.given_url:  # (--sut-url)
@@ -189,7 +241,34 @@ def draft_profile(sut: SUTProfile, probes: Sequence[VariantProbe], out_dir: Path
         lines.append(f"input = {_q(sut.input)}")
     if sut.models:
         lines.append("models = { " + ", ".join(f"{_q(k)} = {_q(v)}" for k, v in sut.models.items()) + " }")
+    lines += [f"{key} = {_q(value)}" for key, value in upstream.items()]
     return "\n".join(lines + claims + shown) + "\n"
+
+
+_RUNNERS = re.compile(
+    r"(python[\d.]*|pypy[\d.]*|\{python\}|node|deno|bun|ruby|perl|php|java|(ba)?sh|uvx?|npx)"
+)
+"""Programs that run the SUT's program, named by a later word (``python gw.py``, ``node dist/gw.js``)."""
+
+
+def program_name(sut: SUTProfile) -> str:
+    """The name a draft gives the SUT: its program's (``gw`` for ``python ./gw.py --port {port}``, the
+    module of ``python -m pkg.gw``, ``my-gateway`` for ``/usr/bin/my-gateway --flag``), never its whole
+    command line; a URL SUT keeps its URL, any other its name."""
+    words = list(sut.command)
+    if not words:
+        return sut.name
+    first = Path(words[0]).name
+    if not _RUNNERS.fullmatch(first):
+        return first
+    rest = iter(words[1:])
+    for word in rest:
+        if word == "-m":
+            return next(rest, first).rsplit(".", 1)[-1]
+        if word in ("run", "exec") or word.startswith("-"):  # (uv run x.py, node --flag x.js)
+            continue
+        return Path(word).stem if Path(word).suffix else Path(word).name
+    return first
 
 
 _CLAIMS = ("dialects", "unsupported_variants")

@@ -33,6 +33,7 @@ class RunResult:
     strict: bool = False
     duration_s: float = 0.0
     sut_error: str = ""
+    sut_stderr: str = ""  # the SUT's stderr tail when it could not start (what sut_error's line lacks)
     gate_timeout: float | None = None  # the gates' timeout this run used (None: each scenario's own)
     repeat: int = 1
     interrupted: str = ""  # the signal that stopped the run early ("SIGINT", "SIGTERM"); "" when it ran out
@@ -132,6 +133,7 @@ def merge_repeats(runs: Sequence[RunResult]) -> RunResult:
         strict=first.strict,
         duration_s=sum(r.duration_s for r in runs),
         sut_error=next((r.sut_error for r in runs if r.sut_error), ""),
+        sut_stderr=next((r.sut_stderr for r in runs if r.sut_stderr), ""),
         gate_timeout=first.gate_timeout,
         repeat=len(runs),
         interrupted=next((r.interrupted for r in runs if r.interrupted), ""),

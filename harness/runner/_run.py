@@ -42,6 +42,7 @@ from harness.runner._case_run import (
     unsupported_reason,
 )
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
+from harness.runner._listen import listen_upstream
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
 from harness.runner._preflight import canary_case, check_sut
 from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
@@ -80,7 +81,8 @@ def run(
     :class:`RunOptions`; keywords override ``options``). ``sut`` is a profile, a profile path, a URL,
     a built-in name, ``module:callable`` or a Python callable (the reference gateway when None).
 
-    Pass a started ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does,
+    Pass a started ``upstream`` (MockUpstream) to reuse one across runs, as the pytest plugin does
+    (unless ``upstream_listen`` fixes another address: the mock then listens there for this run),
     and a ``drivers`` dict to keep started SUTs alive across runs (the caller stops them).
     ``progress(n, total, result)`` is called after each case.
 
@@ -108,14 +110,32 @@ def run(
     globs = [c for c in cases or () if isinstance(c, str)]
     if cases is None or len(globs) == len(cases):  # (the CLI passes Case objects: it adds these itself)
         left_out.update(corpus_left_out(globs))
-    case_list, info = sharded(claimed, opts, sut)
-    try:
-        result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
-    except RunInterrupted as stopped:
-        _describe(stopped.result, left_out, info, sut)
-        raise
+    with contextlib.ExitStack() as stack:
+        address = opts.address(sut.profile)
+        if claimed and address is not None and getattr(upstream, "port", None) != address.port:
+            upstream, opts = fixed_upstream(opts, sut.profile, stack)  # (a given one listens elsewhere)
+        case_list, info = sharded(claimed, opts, sut)
+        try:
+            result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
+        except RunInterrupted as stopped:
+            _describe(stopped.result, left_out, info, sut)
+            raise
     _describe(result, left_out, info, sut)
     return result
+
+
+def fixed_upstream(
+    opts: RunOptions, profile: SUTProfile, stack: contextlib.ExitStack
+) -> tuple[Any, RunOptions]:
+    """The mock upstream at the address the options (or the profile) fix, started and stopped with
+    ``stack``, and the options naming the address it got (port 0: the one picked); (None, ``opts``)
+    when no address is fixed (``_run_cases`` then starts one on a free port)."""
+    address = opts.address(profile)
+    if address is None:
+        return None, opts
+    up, address = listen_upstream(address)
+    stack.callback(up.stop)
+    return up, opts.bound(address)
 
 
 def _describe(result: RunResult, left_out: dict[str, int], info: dict[str, Any], sut: ResolvedSUT) -> None:
@@ -419,8 +439,8 @@ class _Round:
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
         caps, faults = profile.caps, profile.faults
         declared = bool(getattr(live.driver, "concurrent", False))  # (a python callable's say)
-        aside = None
-        if worth_aside(profile, len(cases), lanes, self.limits):
+        aside = None  # (a SUT configured with the fixed upstream address would call it, not the aside's)
+        if self.opts.upstream_listen is None and worth_aside(profile, len(cases), lanes, self.limits):
             keep = self.opts.keep_timelines
             aside = AsideSUT(profile, self.sut.fn, self.limits, keep, _start_driver, self.state.names)
         run = Lanes(
@@ -479,7 +499,7 @@ def start_failed(
     """Every case in ``cases`` ERROR at once (the SUT could not be started, tried twice), with the
     stderr tail; ``out.sut_error`` says why in one line. ``n``: the first one's place in the round."""
     why = f"the SUT could not be started (tried twice): {exc}"
-    out.sut_error = why.split("\n", 1)[0]
+    out.sut_error, out.sut_stderr = why.split("\n", 1)[0], exc.stderr
     total = n - 1 + len(cases)
     for m, case in enumerate(cases, n):
         result = new_result(case, profile)

@@ -25,10 +25,13 @@ def run_info(
 
     What only changes speed, such as ``concurrency`` and ``--durations``, or the machine, such as paths and
     times, stays out. Two machines running the same selection against the same SUT with the same settings
-    then write equal ``run_info`` apart from ``shard``.
+    then write equal ``run_info`` apart from ``shard``. A mock upstream at a fixed address
+    (``--upstream-listen``) is there as ``upstream``: where it listened and the URL the SUT was told.
     """
     profile = sut.profile
     place = {c.id: i for i, c in enumerate(selected)}
+    address = opts.address(profile)
+    fixed = {} if address is None else {"upstream": address.info()}  # (absent: a free port, as before)
     return {
         "thinkwire": thinkwire_version(),
         "catalog": catalog_hash(selected),
@@ -47,6 +50,7 @@ def run_info(
         "shard": None
         if shard is None
         else {"index": shard.index, "total": shard.total, "cases": {c.id: place[c.id] for c in mine}},
+        **fixed,
     }
 
 

@@ -5,7 +5,6 @@ recorded origin, never parsed back out of a display string."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import shlex
 from collections.abc import Sequence
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import FlagError
-from harness.drivers import SUTCallable, SUTOrigin, SUTProfile, load_profile, parse_profile
+from harness.drivers import SUTCallable, SUTOrigin, SUTProfile, load_profile, local_paths, parse_profile
 from harness.runner._builtin import BUILTIN, builtin_profile
 
 __all__ = [
@@ -150,18 +149,11 @@ def command_profile(command: str, front_door: str, ready: str | None = None) -> 
 
 def start_dir_paths(words: Sequence[str], start: Path) -> tuple[str, ...]:
     """``words`` with the relative paths made absolute against ``start``: the first word when it has a
-    ``/`` in it (a program path, as a shell reads it), and every word that starts with ``./`` or
-    ``../``. A word with a placeholder (``{tmp}/x``) or an absolute one is left as it is; so is a bare
-    name (``python``, ``gw.py``: a program on PATH, an argument)."""
-
-    def relative(word: str, first: bool) -> bool:
-        if "{" in word or word.startswith("/"):
-            return False
-        return word.startswith(("./", "../")) or (first and "/" in word)
-
-    return tuple(
-        os.path.normpath(start / w) if relative(w, n == 0) else w for n, w in enumerate(words)
-    )
+    ``/`` in it (a program path, as a shell reads it), every word that starts with ``./`` or ``../``,
+    and a later word naming a file there (``{python} tests/gw.py``). A word with a placeholder
+    (``{tmp}/x``), a flag or an absolute path is left as it is; so is a bare program name (``python``,
+    on PATH) and a word naming no file (``drivers.local_paths``)."""
+    return local_paths(words, start)
 
 
 def url_profile(url: str, front_door: str = "openai-chat") -> SUTProfile:

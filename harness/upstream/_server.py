@@ -57,6 +57,8 @@ class MockUpstream:
         self.routes = Routes()
         self._strays = _state(Conversation((), name="(strays)"), None, None, None)
         self.shared: SharedCatalog | None = None
+        self.told: str | None = None
+        """The URL SUTs are told to reach it at (``--upstream-url``); None: where it listens."""
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
@@ -76,7 +78,8 @@ class MockUpstream:
 
     @property
     def base_url(self) -> str:
-        return self._server.base_url
+        """The URL a SUT reaches it at: ``told`` when set, else where it listens."""
+        return self.told or self._server.base_url
 
     @property
     def port(self) -> int:

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""A byte-transparent HTTP relay, the simplest correct gateway: each request goes to ``--upstream`` (its path
+appended to the URL's) with its body unchanged, and the answer comes back byte for byte as the upstream
+wrote it (status line, headers, framing, body). It parses no body and closes its upstream connection as
+soon as its client goes away. Standard library only; one request per connection.
+
+    python relay.py --listen PORT --upstream URL [--port-file FILE]
+
+Planted bugs, one flag each, for tests that show a check catches them: ``--drop-reasoning`` (reasoning
+fields removed from the assistant messages it forwards), ``--buffer`` (the whole answer held until the
+upstream ends it), ``--keep-upstream`` (the upstream read to its end after the client went away),
+``--exit-on-tool-result CODE`` (the process exits with CODE on a request that carries a tool result).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import selectors
+import socket
+import socketserver
+import sys
+from urllib.parse import urlsplit
+
+REASONING = ("reasoning_content", "reasoning", "reasoning_details", "thinking_blocks")
+MAX_HEAD = 65536
+
+
+class Relay(socketserver.BaseRequestHandler):
+    upstream = urlsplit("http://127.0.0.1")
+    bugs: argparse.Namespace = argparse.Namespace()
+
+    def handle(self) -> None:
+        client: socket.socket = self.request
+        head, body = read_request(client)
+        if head is None:
+            return
+        lines = head.split(b"\r\n")
+        method, target, version = lines[0].split(b" ", 2)
+        if method == b"GET" and target == b"/health":  # the readiness probe
+            client.sendall(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok")
+            return
+        body = self.planted(body)
+        up = socket.create_connection((self.upstream.hostname, self.upstream.port or 80), timeout=60)
+        try:
+            path = self.upstream.path.rstrip("/").encode() + target
+            headers = [h for h in lines[1:] if h and not h.lower().startswith((b"host:", b"connection:"))]
+            if self.bugs.drop_reasoning:
+                headers = [h for h in headers if not h.lower().startswith(b"content-length:")]
+                headers.append(b"content-length: %d" % len(body))
+            host = f"{self.upstream.hostname}:{self.upstream.port or 80}".encode()
+            out = [b" ".join((method, path, version)), b"host: " + host, *headers, b"connection: close"]
+            up.sendall(b"\r\n".join(out) + b"\r\n\r\n" + body)
+            self.pump(up, client)
+        finally:
+            up.close()
+
+    def planted(self, body: bytes) -> bytes:
+        bugs = self.bugs
+        if bugs.exit_on_tool_result is not None and (b'"role": "tool"' in body or b'"role":"tool"' in body):
+            os._exit(bugs.exit_on_tool_result)
+        if bugs.drop_reasoning:
+            request = json.loads(body)
+            for m in request.get("messages", []):
+                if m.get("role") == "assistant":
+                    for key in REASONING:
+                        m.pop(key, None)
+            body = json.dumps(request).encode()
+        return body
+
+    def pump(self, up: socket.socket, client: socket.socket) -> None:
+        """Upstream bytes to the client as they come; the client leaving ends it (and the upstream
+        connection with it), unless ``--keep-upstream``."""
+        sel = selectors.DefaultSelector()
+        sel.register(up, selectors.EVENT_READ, "up")
+        sel.register(client, selectors.EVENT_READ, "client")
+        held: list[bytes] = []
+        client_gone = False
+        try:
+            while True:
+                for key, _ in sel.select(timeout=120):
+                    data = recv(key.fileobj)  # type: ignore[arg-type]
+                    if key.data == "client":
+                        if data:
+                            continue  # (nothing more is expected from the client: one request)
+                        client_gone = True
+                        sel.unregister(client)
+                        if not self.bugs.keep_upstream:
+                            return
+                        continue
+                    if not data:
+                        if held and not client_gone:
+                            client.sendall(b"".join(held))
+                        return
+                    if self.bugs.buffer:
+                        held.append(data)
+                    elif not client_gone:
+                        try:
+                            client.sendall(data)
+                        except OSError:
+                            client_gone = True
+                            if not self.bugs.keep_upstream:
+                                return
+        finally:
+            sel.close()
+
+
+def recv(sock: socket.socket) -> bytes:
+    try:
+        return sock.recv(65536)
+    except OSError:
+        return b""
+
+
+def read_request(sock: socket.socket) -> tuple[bytes | None, bytes]:
+    """The request head and its body (content-length framed: what an HTTP client sends a JSON body
+    with); (None, b"") when the client left first."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = recv(sock)
+        if not chunk or len(data) > MAX_HEAD:
+            return None, b""
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    while len(body) < length:
+        chunk = recv(sock)
+        if not chunk:
+            return None, b""
+        body += chunk
+    return head, body
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main(argv: list[str] | None = None) -> None:
+    how = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=how)
+    parser.add_argument("--listen", type=int, required=True, metavar="PORT", help="127.0.0.1 port (0: any)")
+    parser.add_argument("--upstream", required=True, metavar="URL", help="the provider's base URL")
+    parser.add_argument("--port-file", metavar="FILE", help="write the port here once listening")
+    parser.add_argument("--drop-reasoning", action="store_true")
+    parser.add_argument("--buffer", action="store_true")
+    parser.add_argument("--keep-upstream", action="store_true")
+    parser.add_argument("--exit-on-tool-result", type=int, metavar="CODE")
+    args = parser.parse_args(argv)
+    Relay.upstream, Relay.bugs = urlsplit(args.upstream), args
+    with Server(("127.0.0.1", args.listen), Relay) as server:
+        if args.port_file:
+            tmp = args.port_file + ".tmp"
+            with open(tmp, "w") as f:
+                f.write(str(server.server_address[1]))
+            os.replace(tmp, args.port_file)
+        print(f"relay: http://127.0.0.1:{server.server_address[1]} -> {args.upstream}", file=sys.stderr)
+        server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
