@@ -32,12 +32,16 @@ def _has_buildkit(cli: str) -> bool:
     return bool(_output([cli, "buildx", "version"]).strip())
 
 
-def build_image(context: Path, tag: str, base: str, timeout: float = 1800.0) -> float:
+def build_image(
+    context: Path, tag: str, base: str, labels: tuple[str, ...] = (), timeout: float = 1800.0
+) -> float:
     """``docker build --network host --build-arg BASE=base`` of ``context`` tagged ``tag``; its seconds.
     RuntimeError with the output's tail when it fails."""
     cli, env = builder()
     pip = [f"--build-arg={key}={value}" for key, value in build_args().items()]
-    argv = [cli, "build", "--network", "host", "--build-arg", f"BASE={base}", *pip, "-t", tag, str(context)]
+    label = [f"--label={each}" for each in labels]
+    argv = [cli, "build", "--network", "host", "--build-arg", f"BASE={base}", *pip, *label, "-t", tag]
+    argv.append(str(context))
     started = time.monotonic()
     done = subprocess.run(
         argv, env={**os.environ, **env}, capture_output=True, text=True, timeout=timeout, check=False
