@@ -10,7 +10,6 @@ import sys
 import tarfile
 from pathlib import Path
 
-import psutil
 import pytest
 
 from tools.docker import State, _base, _daemon, _pip, _state
@@ -87,7 +86,7 @@ def test_down_stops_the_daemon_its_state_names_and_nothing_else(
         state = tmp_path / "state.json"
         State(ready=True, dockerd_pid=ours.pid).save(state)
         assert _state.down(state) == [f"stopped dockerd (pid {ours.pid})"]
-        assert not psutil.pid_exists(ours.pid)  # SIGTERMed and reaped by down
+        assert ours.wait(10) == -15  # SIGTERM
         assert other.poll() is None
         assert not state.exists()
         assert _state.down(state) == []  # nothing left to undo

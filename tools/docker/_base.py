@@ -62,18 +62,18 @@ def import_base(tarball: Path, name: str = BASE_IMAGE, ca_bundle: Path = CA_BUND
     set (an imported image has no environment, and a Dockerfile's ``ENV PATH=...:$PATH`` needs one)."""
     argv = ["docker", "import", "--change", f"ENV PATH={_PATH}", "--change", "ENV LANG=C.UTF-8", "-", name]
     ca = ca_bundle.read_bytes() if ca_bundle.exists() else None
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdin is not None
-    try:
-        _copy_root(tarball, proc.stdin, ca)
-    finally:
-        proc.stdin.close()
-    assert proc.stdout is not None
-    assert proc.stderr is not None
-    proc.stdout.read()
-    err = proc.stderr.read().decode(errors="replace").strip()
-    if proc.wait(timeout=600) != 0:
-        raise RuntimeError(f"docker import failed: {err}")
+    with (
+        tempfile.TemporaryFile() as err,
+        subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err) as proc,
+    ):
+        assert proc.stdin is not None
+        try:
+            _copy_root(tarball, proc.stdin, ca)
+        finally:
+            proc.stdin.close()
+        if proc.wait(timeout=600) != 0:
+            err.seek(0)
+            raise RuntimeError(f"docker import failed: {err.read().decode(errors='replace').strip()}")
 
 
 def _copy_root(tarball: Path, sink: IO[bytes], ca: bytes | None) -> None:

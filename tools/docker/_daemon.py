@@ -13,6 +13,8 @@ from pathlib import Path
 from shutil import which
 
 SOCKET = Path("/var/run/docker.sock")
+_STARTED: dict[int, subprocess.Popen[bytes]] = {}
+"""The daemons this process started, by pid: ``stop`` waits for them (a Popen left running warns)."""
 START_TIMEOUT = 60.0
 STOP_TIMEOUT = 30.0
 
@@ -49,11 +51,13 @@ def start(log: Path) -> int:
         proc = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True
         )
+    _STARTED[proc.pid] = proc
     deadline = time.monotonic() + START_TIMEOUT
     while not answers():
         if proc.poll() is not None or time.monotonic() > deadline:
             if proc.poll() is None:
                 stop(proc.pid)
+            _STARTED.pop(proc.pid, None)
             tail = log.read_text(errors="replace").strip().splitlines()[-3:]
             raise RuntimeError(f"dockerd did not come up (log {log}): {' | '.join(tail)}")
         time.sleep(0.2)  # polling an outside daemon's socket, bounded by START_TIMEOUT
@@ -65,26 +69,27 @@ def stop(pid: int) -> None:
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
+        _STARTED.pop(pid, None)
         return
     deadline = time.monotonic() + STOP_TIMEOUT
     while _alive(pid):
         if time.monotonic() > deadline:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)
-            return
+            break
         time.sleep(0.2)
+    child = _STARTED.pop(pid, None)
+    if child is not None:
+        child.wait(STOP_TIMEOUT)
 
 
 def _alive(pid: int) -> bool:
-    try:
-        done, _ = os.waitpid(pid, os.WNOHANG)  # our child when this process started it
-        if done == pid:
-            return False
-    except ChildProcessError:
-        pass
+    child = _STARTED.get(pid)
+    if child is not None:
+        return child.poll() is None
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    stat = Path(f"/proc/{pid}/stat")
+    stat = Path(f"/proc/{pid}/stat")  # a zombie is gone for this purpose
     return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")

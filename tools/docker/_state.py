@@ -73,8 +73,8 @@ def up(state_path: Path | None = None) -> State:
 
 
 def down(state_path: Path | None = None) -> list[str]:
-    """Remove the test containers and images and the images ``up`` built, stop the dockerd it started;
-    what was done, one line each. The state file is removed."""
+    """Remove the test containers and images and the images ``up`` built, stop the dockerd it started
+    (its build cache pruned first); what was done, one line each. The state file is removed."""
     path = state_path or default_state_path()
     state = State.load(path)
     done: list[str] = []
@@ -87,6 +87,9 @@ def down(state_path: Path | None = None) -> list[str]:
         for image in state.images:
             _docker("image", "rm", "--force", image)
             done.append(f"removed image {image}")
+        if state.dockerd_pid is not None:  # the build cache of a daemon this record started
+            _docker("builder", "prune", "--all", "--force")
+            done.append("pruned the build cache")
     if state.dockerd_pid is not None:
         _daemon.stop(state.dockerd_pid)
         done.append(f"stopped dockerd (pid {state.dockerd_pid})")
