@@ -181,3 +181,16 @@ def test_serve_in_the_image_is_a_shared_mock(image: str) -> None:
         assert "reasoning_content" in answer.text
         assert docker("stop", mock.name).returncode == 0
         assert docker("inspect", "--format", "{{.State.ExitCode}}", mock.name).stdout.strip() == "0"
+
+
+def test_a_gateway_configured_to_another_address_stops_at_the_preflight(image: str) -> None:
+    """The service recipe's control: the same containers, the gateway's THINKWIRE_UPSTREAM naming a port
+    where no mock listens, end in the one-line preflight refusal (exit 2), not in verdicts."""
+    mock, elsewhere, gateway = free_port(), free_port(), free_port()
+    env = ["-e", f"THINKWIRE_UPSTREAM=http://127.0.0.1:{elsewhere}", "-e", f"PORT={gateway}"]
+    with Service([*env, *GATEWAY[0], image, *GATEWAY[1]], ANNOUNCE):
+        done = docker(*RUN, image, "run", "--sut-url", f"http://127.0.0.1:{gateway}",
+                      "--upstream-listen", f"127.0.0.1:{mock}", "--cases", OPENAI_SLICE, "-q")  # fmt: skip
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "preflight: the SUT at" in done.stderr
+    assert "answered without calling the mock upstream" in done.stderr
