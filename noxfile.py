@@ -1,5 +1,5 @@
 """Sessions: tests and tests_slow (the README's test command runs both), lint, bench, sdks, ecosystem,
-matrix, fidelity, screenshots."""
+matrix, fidelity, screenshots, docker."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def tests(session: nox.Session) -> None:
     """The test suite without the tests marked slow (tests_slow runs those), with the test extras.
     Extra args go to pytest."""
     session.install("-e", ".[test,fast]")
-    session.run("pytest", "-q", "-n", "2", "-m", "not slow", *session.posargs)
+    session.run("pytest", "-q", "-n", "2", "-m", "not slow and not docker", *session.posargs)
 
 
 @nox.session(python=PY)
@@ -26,7 +26,19 @@ def tests_slow(session: nox.Session) -> None:
     A few of them take a minute or more: an idle worker takes half of the other's queue (worksteal),
     instead of waiting while the other runs the long tests left in its own (load)."""
     session.install("-e", ".[test,fast]")
-    session.run("pytest", "-q", "-n", "2", "--dist", "worksteal", "-m", "slow", *session.posargs)
+    session.run(
+        "pytest", "-q", "-n", "2", "--dist", "worksteal", "-m", "slow and not docker", *session.posargs
+    )
+
+
+@nox.session(python=PY)
+def docker(session: nox.Session) -> None:
+    """The container image (Dockerfile): the tests marked docker build it and run catalog slices in it,
+    the reference gateway in a container of its own. They use the daemon answering on the default
+    socket, or start one (and make the base image, tools/docker) and undo that at the end; where none
+    can start they skip, saying why. Not in the default sessions; .ci/run runs it last."""
+    session.install("-e", ".[test,fast]")
+    session.run("pytest", "-q", "-n", "0", "-m", "docker", "tests/docker", *session.posargs)
 
 
 @nox.session(python=PY)

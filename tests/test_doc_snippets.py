@@ -177,6 +177,10 @@ def yaml_runs(text: str) -> list[str]:
 
 @pytest.mark.parametrize("snippet", of("yaml"))
 def test_the_ci_recipe_installs_from_the_repository_and_runs_valid_commands(snippet: Snippet) -> None:
+    data = yaml.safe_load(snippet.body)
+    if "services" in data and "jobs" not in data:  # a compose file: thinkwire's image, from the checkout
+        check_compose(data["services"])
+        return
     action = re.search(r"uses: your-org/thinkwire@\S+.*\n\s+with:\n((?:\s{10}.*\n)+)", snippet.body)
     if action:  # the Action (action.yml): its inputs, not a pip install
         inputs = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"]
@@ -189,6 +193,21 @@ def test_the_ci_recipe_installs_from_the_repository_and_runs_valid_commands(snip
     assert "pip" in done
     assert "parsed" in done
     assert re.search(rf"uses: actions/checkout@\S+.*\n\s+with: {{[^}}]*path: {CHECKOUT}\b", snippet.body)
+
+
+def check_compose(services: dict[str, Any]) -> None:
+    """Every service built here builds thinkwire's checkout (its Dockerfile); the command of a service
+    running thinkwire's entrypoint parses as thinkwire's; every service shares the host's network."""
+    assert (ROOT / "Dockerfile").exists()
+    done = []
+    for service in services.values():
+        assert service.get("network_mode") == "host", service
+        if "build" not in service:
+            continue
+        assert service["build"] == f"./{CHECKOUT}", service
+        if "entrypoint" not in service:
+            done.append(check_command(["thinkwire", *service["command"]]))
+    assert "parsed" in done, services
 
 
 INLINE = re.compile(r"`(thinkwire [^`]+)`")

@@ -3,8 +3,9 @@ ones, over any upstream dialect. It forwards reasoning frame by frame, passes it
 surfaces every upstream error, and while its upstream is silent it keeps the client's stream alive
 (``_keepalive``).
 
-Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--fault NAME]...
-[--keepalive SECONDS]``.
+Run: ``python -m harness.reference.gateway --port PORT --upstream BASE_URL [--host HOST] [--fault NAME]...
+[--keepalive SECONDS]``; in a container, configured by environment instead: ``THINKWIRE_UPSTREAM``,
+``PORT`` and ``THINKWIRE_GATEWAY_HOST`` (a flag given wins).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import sys
 import threading
@@ -379,8 +381,16 @@ def main(argv: Sequence[str] | None = None, *, make: type[Gateway] = Gateway) ->
     """The gateway as a process until SIGTERM / SIGINT; ``make``: a subclass to run instead (the
     benchmarks' slower gateway)."""
     ap = argparse.ArgumentParser(prog="python -m harness.reference.gateway", description=__doc__)
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--upstream", required=True, help="the provider's base URL")
+    env = os.environ
+    ap.add_argument("--port", type=int, default=int(env.get("PORT") or 0), help="default: $PORT, else any")
+    ap.add_argument(
+        "--upstream", required=not env.get("THINKWIRE_UPSTREAM"), default=env.get("THINKWIRE_UPSTREAM"),
+        help="the provider's base URL (default: $THINKWIRE_UPSTREAM)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--host", default=env.get("THINKWIRE_GATEWAY_HOST") or "127.0.0.1",
+        help="the address to listen on (default: $THINKWIRE_GATEWAY_HOST, else 127.0.0.1)",
+    )  # fmt: skip
     ap.add_argument("--fault", action="append", default=[], choices=sorted(GATEWAY_FAULTS))
     ap.add_argument(
         "--keepalive", type=float, default=DEFAULT_INTERVAL, metavar="SECONDS",
@@ -390,7 +400,7 @@ def main(argv: Sequence[str] | None = None, *, make: type[Gateway] = Gateway) ->
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    gateway = make(args.upstream, args.fault, port=args.port, keepalive=args.keepalive)
+    gateway = make(args.upstream, args.fault, host=args.host, port=args.port, keepalive=args.keepalive)
     url = gateway.start()
     sys.stderr.write(f"thinkwire reference gateway on {url} -> {args.upstream}\n")
     sys.stderr.flush()
