@@ -221,7 +221,8 @@ def test_a_failing_unexpected_assert_reads_case_check_message_reproduce(
     assert section[1].startswith("× incrementality/")
     assert section[2].startswith("  [no-duplication] FAIL: ")
     reproduce = next(line for line in section if line.startswith("  reproduce: "))
-    assert reproduce.startswith("  reproduce: thinkwire run --sut mypkg.adapter:stream --cases ")
+    # the SUT is imported from the rootdir: the line carries it, so it runs from a shell
+    assert re.match(r"  reproduce: (PYTHONPATH=\S+ )?thinkwire run --sut mypkg\.adapter:stream --cases ", reproduce)
 
 
 def test_results_repr_is_short_and_names_the_reason() -> None:
@@ -238,10 +239,14 @@ def test_results_repr_is_short_and_names_the_reason() -> None:
     )
     run_result = RunResult("s", [bad, boom, CaseResult("a/d", "a/d", "r", "c", "s")])
     assert repr(run_result) == "RunResult(sut='s', 3 case(s), 2 unexpected)"
-    assert repr(run_result.unexpected) == (
-        "[2 case(s): a/b[x]: [delivery] FAIL: lost (reproduce: thinkwire run --cases 'a/b[x]'); "
-        "a/c: ERROR: Boom]"
-    )
+    assert repr(run_result.unexpected) == "[2 case(s): a/b[x]: [delivery] FAIL: lost; and 1 more, listed below]"
+    one = RunResult("s", [bad]).unexpected
+    assert repr(one) == "[1 case(s): a/b[x]: [delivery] FAIL: lost (reproduce: thinkwire run --cases 'a/b[x]')]"
+    long = CaseResult("a/" + "x" * 80, "a/x", "r", "c", "s", unexpected=True, stream=Verdict.FAIL,
+                      findings=[Finding("delivery", Verdict.FAIL, message="word " * 100)])
+    shown = repr(RunResult("s", [long, long]).unexpected)
+    assert len(shown) <= 240  # pytest cuts a longer repr in its middle
+    assert shown.endswith("word…; and 1 more, listed below]")  # cut at a word, saying where the rest is
     assert repr(RunResult("s").unexpected) == "[]"
     assert run_result.unexpected == [bad, boom]  # still a list
 
