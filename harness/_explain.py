@@ -109,8 +109,8 @@ def case_lines(r: Any, width: int | None = None) -> list[str]:
         lines.append(f"  {r.status.value}: {said(_first(r.error, 10**6)) or 'no error text'}")
     for f in r.failing():
         lines.append(f"  [{f.check}] {f.verdict.value}: {said(f.message)}".rstrip())
-        lines += [f"    {name}: {said(value)}" for name, value in (("expected", f.expected), ("seen", f.actual))
-                  if value]
+        seen = (("expected", f.expected), ("seen", f.actual))
+        lines += [f"    {name}: {said(value)}" for name, value in seen if value]
     if len(lines) == 1:
         lines.append(f"  stream {r.stream.value}, cleanup {r.cleanup.value}")
     return lines + ([f"  reproduce: {r.reproduce}"] if r.reproduce else [])

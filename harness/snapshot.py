@@ -13,7 +13,13 @@ from syrupy.extensions.amber import AmberSnapshotExtension
 
 from harness._explain import explain_difference, normalise
 
-__all__ = ["NothingToSnapshot", "TimelineSnapshotExtension", "explain_difference", "normalise", "snapshot_text"]
+__all__ = [
+    "NothingToSnapshot",
+    "TimelineSnapshotExtension",
+    "explain_difference",
+    "normalise",
+    "snapshot_text",
+]
 
 _KEEP = "run it with keep_timelines='all' (thinkwire_run's default) or --keep-timelines"
 

@@ -63,6 +63,7 @@ def claims(
     modes: Sequence[str] | None = None,
     usage: bool | None = None,
     unsupported_variants: Sequence[str] | None = None,
+    concurrent: bool | None = None,
 ) -> Callable[[_F], _F]:
     """Declare what a Python SUT claims where it is defined (a profile's keys win over it)::
 
@@ -71,7 +72,9 @@ def claims(
 
     ``usage=False``: it reports no token usage (the profile's ``usage = false``); ``unsupported_variants``:
     ``"dialect:variant"`` names it is known not to handle, judged UNSUPPORTED (the profile's key of that
-    name, added to it). It sets ``thinkwire_<name>`` attributes on the function."""
+    name, added to it); ``concurrent=True``: it carries several conversations at once, so a run puts
+    several cases in flight (``thinkwire_concurrent``). It sets ``thinkwire_<name>`` attributes on the
+    function."""
     given = {"dialects": dialects, "providers": providers, "modes": modes,
              "unsupported_variants": unsupported_variants}
 
@@ -81,6 +84,8 @@ def claims(
                 setattr(fn, f"thinkwire_{key}", tuple(value))
         if usage is not None:
             fn.thinkwire_usage = bool(usage)  # type: ignore[attr-defined]
+        if concurrent is not None:
+            fn.thinkwire_concurrent = bool(concurrent)  # type: ignore[attr-defined]
         return fn
 
     return mark

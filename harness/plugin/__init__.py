@@ -77,7 +77,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     left, unsupported = claim_reasons(cases, settings)
     metafunc.config.stash[_LEFT_OUT].reasons[metafunc.definition.nodeid] = left
     params = [
-        pytest.param(c, id=c.id, marks=[pytest.mark.skip(reason=unsupported[c.id])] if c.id in unsupported else [])
+        pytest.param(
+            c, id=c.id, marks=[pytest.mark.skip(reason=unsupported[c.id])] if c.id in unsupported else []
+        )
         for c in cases
     ]
     if not params:
@@ -228,8 +230,10 @@ def thinkwire_snapshot(request: pytest.FixtureRequest) -> Any:
     try:
         snapshot = request.getfixturevalue("snapshot")
     except pytest.FixtureLookupError:  # installed, but its plugin is off (-p no:syrupy)
-        pytest.fail("thinkwire_snapshot needs syrupy's snapshot fixture: its plugin is disabled "
-                    "(drop -p no:syrupy)", pytrace=False)
+        pytest.fail(
+            "thinkwire_snapshot needs syrupy's snapshot fixture: its plugin is disabled (drop -p no:syrupy)",
+            pytrace=False,
+        )
     from harness.snapshot import TimelineSnapshotExtension
 
     return snapshot.use_extension(TimelineSnapshotExtension)
@@ -262,10 +266,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     uses_case = "thinkwire_case" in getattr(item, "fixturenames", ())
     if report.passed and (runs or uses_case) and not any(r.results for r in runs or ()):
         report.outcome = "failed"
-        report.longrepr = (
-            "thinkwire: this test ran no case, so it proves nothing: "
-            + ("call thinkwire_run() in it (it runs the item's case)" if uses_case
-               else "its thinkwire_run glob matched no case, or the SUT claims none of them")
+        report.longrepr = "thinkwire: this test ran no case, so it proves nothing: " + (
+            "call thinkwire_run() in it (it runs the item's case)"
+            if uses_case
+            else "its thinkwire_run glob matched no case, or the SUT claims none of them"
         )
     if not runs:
         return
@@ -301,27 +305,71 @@ def _section(report: Any, title: str, lines: list[str]) -> None:
         report.sections.append((title, text))
 
 
+def _worker(config: pytest.Config) -> str:
+    """The pytest-xdist worker id of this process ("" when it is not a worker)."""
+    return str(getattr(config, "workerinput", {}).get("workerid", ""))
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the session's report and expectations. Under ``pytest -n``, each worker writes its own
+    beside them (DIR/.workers/<id>, FILE.<id>.part) and the controller joins those into DIR and FILE."""
     config = session.config
     out = config.getoption("--thinkwire-report", None)
     write_to = config.getoption("--thinkwire-write-expectations", None)
+    worker = _worker(config)
+    controller = not worker and config.pluginmanager.hasplugin("dsession")
+    if controller and write_to:
+        _join_expectations(config, Path(write_to))
     results = config.stash.get(_RESULTS_KEY, [])
+    if controller and out:
+        from harness.report import load_results
+
+        parts = sorted((Path(out) / ".workers").glob("*/results.json"))
+        results = results + [load_results(p) for p in parts]
     if not results:
         return
+    merged = _merged(results)
+    if out:
+        from harness.report import write_reports
+
+        write_reports(merged, Path(out) / ".workers" / worker if worker else Path(out))
+        if controller:
+            import shutil
+
+            shutil.rmtree(Path(out) / ".workers", ignore_errors=True)
+    if write_to and not controller:
+        from harness.catalog import write_expectations
+
+        path = Path(write_to)
+        n = write_expectations(
+            merged.results, path.with_name(f"{path.name}.{worker}.part") if worker else path
+        )
+        _say(config, f"thinkwire: wrote {n} expectation(s) to {write_to}")
+
+
+def _merged(results: list[RunResult]) -> RunResult:
     from harness.runner import RunResult
 
     merged = RunResult(sut=", ".join(sorted({r.sut for r in results})))
     for r in results:
         merged.results.extend(r.results)
         merged.duration_s += r.duration_s
-    if out:
-        from harness.report import write_reports
+    return merged
 
-        write_reports(merged, Path(out))
-    if write_to:
-        from harness.catalog import write_expectations
 
-        n = write_expectations(merged.results, Path(write_to))
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is not None:
-            reporter.write_line(f"thinkwire: wrote {n} expectation(s) to {write_to}")
+def _join_expectations(config: pytest.Config, path: Path) -> None:
+    parts = sorted(path.parent.glob(f"{path.name}.*.part"))
+    if not parts:
+        return
+    texts = [p.read_text(encoding="utf-8") for p in parts]
+    path.write_text(texts[0] + "".join(t.split("\n", 2)[-1] for t in texts[1:]), encoding="utf-8")
+    for p in parts:
+        p.unlink()
+    n = sum(t.count("[cases.") for t in texts)
+    _say(config, f"thinkwire: wrote {n} expectation(s) to {path} (from {len(parts)} pytest-xdist workers)")
+
+
+def _say(config: pytest.Config, line: str) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line)

@@ -65,7 +65,11 @@ def run_settings(config: pytest.Config, kwargs: Mapping[str, Any]) -> dict[str, 
 
 
 def narrowed(
-    config: pytest.Config, patterns: Sequence[str] | None, scenarios: Sequence[str] = (), *, option: bool = True
+    config: pytest.Config,
+    patterns: Sequence[str] | None,
+    scenarios: Sequence[str] = (),
+    *,
+    option: bool = True,
 ) -> list[Case]:
     """The cases of ``patterns`` (every case when None) that ``--thinkwire-cases`` also selects (unless
     ``option`` is False)."""
@@ -81,7 +85,9 @@ def narrowed(
     return select(cases, given) if given else cases
 
 
-def claim_reasons(cases: Sequence[Case], settings: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+def claim_reasons(
+    cases: Sequence[Case], settings: Mapping[str, Any]
+) -> tuple[dict[str, str], dict[str, str]]:
     """For the test's SUT (``sut`` of its marker): the cases it does not claim (case id -> why) and the
     claimed ones of a variant it lists as unsupported (case id -> why). Nothing without a ``sut``: the
     test names it in its call, and a case left out there skips its item with the reason."""

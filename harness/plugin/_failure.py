@@ -18,7 +18,14 @@ if TYPE_CHECKING:
     from harness.runner import RunResult
     from harness.verdict import CaseResult
 
-__all__ = ["SECTION", "assertion_lines", "section_lines", "sut_environment", "where_the_rest_is", "with_environment"]
+__all__ = [
+    "SECTION",
+    "assertion_lines",
+    "section_lines",
+    "sut_environment",
+    "where_the_rest_is",
+    "with_environment",
+]
 
 SECTION = "thinkwire unexpected results"
 _SECTION_LIMIT = 50
@@ -28,8 +35,10 @@ _MIN_WIDTH = 40
 def _budget(config: pytest.Config) -> tuple[int, int] | None:
     """pytest's truncation budget for an assertion explanation (lines, characters); None when it shows
     everything (``-vv``, on CI, or both limits 0)."""
-    if config.get_verbosity(pytest.Config.VERBOSITY_ASSERTIONS) >= 2 or os.environ.get("CI") or os.environ.get(
-        "BUILD_NUMBER"
+    if (
+        config.get_verbosity(pytest.Config.VERBOSITY_ASSERTIONS) >= 2
+        or os.environ.get("CI")
+        or os.environ.get("BUILD_NUMBER")
     ):
         return None
 
@@ -52,7 +61,9 @@ def where_the_rest_is(report_dir: str | None) -> str:
     return where + (f" and {report_dir}/results.json" if report_dir else "") + "; -vv shows them here"
 
 
-def assertion_lines(results: Sequence[CaseResult], config: pytest.Config, report_dir: str | None) -> list[str]:
+def assertion_lines(
+    results: Sequence[CaseResult], config: pytest.Config, report_dir: str | None
+) -> list[str]:
     """``assert result.unexpected == []`` explained: a summary line, then each case whole while pytest's
     budget allows (message, expected and seen cut at a word when they would not fit), then where the
     rest is."""

@@ -7,9 +7,9 @@ against planted bugs: if the docs' examples break, that suite fails.
 from __future__ import annotations
 
 import pytest
+import tw_adapter
 from hypothesis import given, settings
 
-import tw_adapter
 from harness import strategies
 from harness.events import ReasoningDelta
 from harness.upstream import Emit, Script

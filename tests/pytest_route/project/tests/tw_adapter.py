@@ -24,7 +24,9 @@ def _bug() -> str:
     return os.environ.get("TW_ADAPTER_BUG", "")
 
 
-@harness.claims(dialects=["openai-chat"])
+# what the wrapper speaks (the rest of the catalog is deselected), and that it keeps no state between
+# calls, so a run puts several cases in flight at once
+@harness.claims(dialects=["openai-chat"], concurrent=True)
 def stream(request: harness.SUTRequest) -> Iterator[Event]:
     if _bug() == "lose-passback":
         request = dataclasses.replace(request, faults=request.faults | {"lose-passback"})
