@@ -284,6 +284,7 @@ def test_docs_examples_run_in_a_new_venv_with_the_pytest_extra(tmp_path: Path) -
     docs' recipe file as written. The recipe passes (its fuzzing example needs hypothesis); the
     snippet passes against a correct wrapper and, against one that doubles reasoning, fails with the
     readable list."""
+    import shutil
     import subprocess
     import sys
 
@@ -319,7 +320,17 @@ def test_docs_examples_run_in_a_new_venv_with_the_pytest_extra(tmp_path: Path) -
 
     ok = pytest_run(False)
     assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-2000:]
-    assert "5 passed" in ok.stdout
+    assert "6 passed" in ok.stdout
+    # docs/pytest.md's project as written, on two pytest-xdist workers (the extra brings them)
+    wrapper = tmp_path / "wrapper"
+    shutil.copytree(ROOT / "tests" / "pytest_route" / "project", wrapper)
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    proj = subprocess.run(
+        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "--snapshot-update"],
+        cwd=wrapper, capture_output=True, text=True, timeout=600, env=env,
+    )
+    assert proj.returncode == 0, proj.stdout[-3000:] + proj.stderr[-2000:]
+    assert "9 passed, 18 deselected" in proj.stdout
     bad = pytest_run(True, "test_mine.py")
     assert bad.returncode == 1, bad.stdout[-3000:]
     assert "thinkwire unexpected results" in bad.stdout
@@ -460,3 +471,25 @@ def test_the_assertion_text_keeps_pytests_budget_and_cuts_at_words(monkeypatch: 
     everything = assertion_lines(bad, _Config(verbosity=2), None)  # type: ignore[arg-type]
     assert sum(line.startswith("× ") for line in everything) == 3
     assert ("the reasoning was lost " * 20).strip() in everything[2]
+
+
+@pytest.mark.slow
+def test_under_xdist_the_report_and_the_expectations_are_one(pytester: pytest.Pytester) -> None:
+    """``pytest -n 2`` (the docs' ``-n auto``): each worker's cases end up in one report and one
+    expectations file, written by the controller."""
+    pytester.makepyfile("""
+        import pytest
+
+        @pytest.mark.thinkwire(sut="reference-sdk", faults=["lose-passback"],
+                               cases="tools-passback/deepseek-reasoning-content*")
+        def test_case(thinkwire_case, thinkwire_run):
+            assert thinkwire_run().unexpected == []
+    """)
+    exp, rep = pytester.path / "known.toml", pytester.path / "rep"
+    result = run(pytester, "-n", "2", f"--thinkwire-write-expectations={exp}", f"--thinkwire-report={rep}")
+    result.assert_outcomes(failed=2)
+    assert exp.read_text().count("[cases.") == 2
+    assert not list(pytester.path.glob("known.toml.*.part"))
+    assert len(json.loads((rep / "results.json").read_text())["results"]) == 2
+    assert not (rep / ".workers").exists()
+    run(pytester, "-n", "2", f"--thinkwire-expectations={exp}").assert_outcomes(passed=2)

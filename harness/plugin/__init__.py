@@ -31,6 +31,7 @@ _RESULTS_KEY = pytest.StashKey[list["RunResult"]]()
 _LEFT_OUT = pytest.StashKey[LeftOut]()
 _ITEM_RUNS = pytest.StashKey[list["RunResult"]]()
 _SVG_DIR = pytest.StashKey[Path]()
+_PICTURES = 20  # swimlanes drawn for one failing test: the first unexpected cases
 
 OPTIONS = {
     "--thinkwire-cases": "case or scenario id globs (repeatable): narrow every thinkwire_case and "
@@ -286,11 +287,16 @@ def _failure_sections(report: Any, runs: list[RunResult], svg_dir: Path, report_
 
     shown = str(report.longrepr)  # the cases pytest's assertion text already shows whole are not repeated
     _section(report, SECTION, section_lines(runs, report_dir, shown))
-    lines = []
+    lines: list[str] = []
+    bad = sum(len(result.unexpected) for result in runs)
     for result in runs:  # pictures of the unexpected cases only: an expected failure is known already
-        unexpected = dataclasses.replace(result, results=list(result.unexpected))
+        room = _PICTURES - len(lines)
+        unexpected = dataclasses.replace(result, results=list(result.unexpected)[: max(room, 0)])
         for case_id, path in write_swimlanes(unexpected, svg_dir).items():
             lines.append(f"{case_id}: {path}")
+    if bad > len(lines):
+        more = bad - len(lines)
+        lines.append(f"... {more} more unexpected case(s), not drawn: `thinkwire show CASE --sut ...` draws one")
     _section(report, "thinkwire swimlanes (SVG, evidence marked)", lines)
 
 

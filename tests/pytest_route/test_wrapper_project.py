@@ -182,7 +182,7 @@ def test_k_lf_and_sw_work_on_case_ids(project: Path) -> None:
     first = pytest_in(project, "-q", "-k", "test_case and reasoning-content", bug="lose-passback", cache=True)
     assert _counts(first.stdout) == {"failed": 2, "deselected": 25}, first.stdout[-3000:]
     last_failed = pytest_in(project, "-q", "--lf", cache=True)
-    assert _counts(last_failed.stdout) == {"passed": 2, "deselected": 25}, last_failed.stdout[-3000:]
+    assert _counts(last_failed.stdout) == {"passed": 2}, last_failed.stdout[-3000:]  # those two cases only
     stop = pytest_in(project, "-q", "--sw", "-k", "test_case", bug="lose-passback", cache=True)
     assert _counts(stop.stdout) == {"failed": 1, "passed": 2, "deselected": 21}, stop.stdout[-3000:]
     resume = pytest_in(project, "-q", "--sw", "-k", "test_case", cache=True)
