@@ -296,7 +296,7 @@ def _failure_sections(report: Any, runs: list[RunResult], svg_dir: Path, report_
             lines.append(f"{case_id}: {path}")
     if bad > len(lines):
         more = bad - len(lines)
-        lines.append(f"... {more} more unexpected case(s), not drawn: `thinkwire show CASE --sut ...` draws one")
+        lines.append(f"... {more} more unexpected case(s), not drawn: thinkwire show draws any")
     _section(report, "thinkwire swimlanes (SVG, evidence marked)", lines)
 
 
