@@ -330,7 +330,7 @@ def test_docs_examples_run_in_a_new_venv_with_the_pytest_extra(tmp_path: Path) -
         cwd=wrapper, capture_output=True, text=True, timeout=600, env=env,
     )
     assert proj.returncode == 0, proj.stdout[-3000:] + proj.stderr[-2000:]
-    assert "9 passed, 18 deselected" in proj.stdout
+    assert "9 passed" in proj.stdout
     bad = pytest_run(True, "test_mine.py")
     assert bad.returncode == 1, bad.stdout[-3000:]
     assert "thinkwire unexpected results" in bad.stdout

@@ -166,10 +166,12 @@ def thinkwire_run(
             cases = [item_case]
         elif cases is None or isinstance(cases, str) or all(isinstance(c, str) for c in cases):
             own = [cases] if isinstance(cases, str) else (cases or test_patterns(marked))
-            scenarios = opts.get("scenarios") or ()
-            cases = narrowed(config, own, scenarios)
-            if not cases and own and narrowed(config, own, scenarios, option=False):
-                pytest.skip(f"--thinkwire-cases leaves none of this test's cases ({', '.join(own)})")
+            cases = own  # globs: run() adds the profile's own scenario directories to what they match
+            if config.getoption("--thinkwire-cases"):  # the intersection, as Case objects
+                scenarios = opts.get("scenarios") or ()
+                cases = narrowed(config, own, scenarios)
+                if not cases and own and narrowed(config, own, scenarios, option=False):
+                    pytest.skip(f"--thinkwire-cases leaves none of this test's cases ({', '.join(own)})")
         result = run(cases, upstream=thinkwire_upstream, **opts)
         with_environment(result, sut_environment(config, opts.get("sut")))
         if keep:  # (without a report nothing is kept past the test: a long session stays flat)
