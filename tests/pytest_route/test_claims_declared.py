@@ -48,5 +48,7 @@ def test_an_unknown_variant_is_one_error_naming_the_attribute() -> None:
     with pytest.raises(ProfileError) as bad:
         RunOptions(sut=_sut(unsupported_variants=["openai-chat:reasonin"])).resolve()  # type: ignore[arg-type]
     said = str(bad.value)
-    assert "thinkwire_unsupported_variants" in said and "'openai-chat:reasonin'" in said
-    assert "openai-chat:reasoning" in said and "\n" not in said  # the closest names
+    assert "thinkwire_unsupported_variants" in said
+    assert "'openai-chat:reasonin'" in said
+    assert "openai-chat:reasoning" in said
+    assert "\n" not in said
