@@ -193,11 +193,11 @@ def _wrapper(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *, doub
     monkeypatch.setenv("PYTHONPATH", str(pytester.path))
 
 
-@pytest.mark.parametrize("doc", ["README.md", "docs/pytest.md"])
+@pytest.mark.parametrize("doc", ["README.md"])  # docs/pytest.md's are included files: tests/pytest_route
 def test_docs_pytest_snippet_runs_as_written(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, doc: str
 ) -> None:
-    snippet = _snippet(doc, "pytest" if doc == "docs/pytest.md" else "Or from your own pytest suite")
+    snippet = _snippet(doc, "Or from your own pytest suite")
     assert 'thinkwire_run("incrementality/*", sut="mypkg.adapter:stream")' in snippet
     pytester.makepyfile(test_mine=snippet)
     _wrapper(pytester, monkeypatch, doubled=False)
@@ -222,7 +222,9 @@ def test_a_failing_unexpected_assert_reads_case_check_message_reproduce(
     assert section[1].startswith("× incrementality/")
     assert section[2].startswith("  [no-duplication] FAIL: ")
     reproduce = next(line for line in section if line.startswith("  reproduce: "))
-    assert reproduce.startswith("  reproduce: thinkwire run --sut mypkg.adapter:stream --cases ")
+    # the SUT is imported from the rootdir: the line carries it, so it runs from a shell
+    line = r"  reproduce: (PYTHONPATH=\S+ )?thinkwire run --sut mypkg\.adapter:stream --cases "
+    assert re.match(line, reproduce)
 
 
 def test_results_repr_is_short_and_names_the_reason() -> None:
@@ -239,10 +241,16 @@ def test_results_repr_is_short_and_names_the_reason() -> None:
     )
     run_result = RunResult("s", [bad, boom, CaseResult("a/d", "a/d", "r", "c", "s")])
     assert repr(run_result) == "RunResult(sut='s', 3 case(s), 2 unexpected)"
-    assert repr(run_result.unexpected) == (
-        "[2 case(s): a/b[x]: [delivery] FAIL: lost (reproduce: thinkwire run --cases 'a/b[x]'); "
-        "a/c: ERROR: Boom]"
-    )
+    shown = "[2 case(s): a/b[x]: [delivery] FAIL: lost; and 1 more, listed below]"
+    assert repr(run_result.unexpected) == shown
+    one = RunResult("s", [bad]).unexpected
+    said = "[1 case(s): a/b[x]: [delivery] FAIL: lost (reproduce: thinkwire run --cases 'a/b[x]')]"
+    assert repr(one) == said
+    long = CaseResult("a/" + "x" * 80, "a/x", "r", "c", "s", unexpected=True, stream=Verdict.FAIL,
+                      findings=[Finding("delivery", Verdict.FAIL, message="word " * 100)])
+    shown = repr(RunResult("s", [long, long]).unexpected)
+    assert len(shown) <= 240  # pytest cuts a longer repr in its middle
+    assert shown.endswith("word…; and 1 more, listed below]")  # cut at a word, saying where the rest is
     assert repr(RunResult("s").unexpected) == "[]"
     assert run_result.unexpected == [bad, boom]  # still a list
 
@@ -268,7 +276,7 @@ def test_pytest_extra_brings_what_the_plugin_and_the_examples_import() -> None:
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     names = {re.split(r"[<>=\[]", d, maxsplit=1)[0] for d in extras["pytest"]}
-    assert names >= {"pytest", "hypothesis", "syrupy"}
+    assert names >= {"pytest", "hypothesis", "syrupy", "pytest-xdist"}  # the docs suggest pytest -n auto
 
 
 @pytest.mark.slow
@@ -277,6 +285,7 @@ def test_docs_examples_run_in_a_new_venv_with_the_pytest_extra(tmp_path: Path) -
     docs' recipe file as written. The recipe passes (its fuzzing example needs hypothesis); the
     snippet passes against a correct wrapper and, against one that doubles reasoning, fails with the
     readable list."""
+    import shutil
     import subprocess
     import sys
 
@@ -312,8 +321,178 @@ def test_docs_examples_run_in_a_new_venv_with_the_pytest_extra(tmp_path: Path) -
 
     ok = pytest_run(False)
     assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-2000:]
-    assert "5 passed" in ok.stdout
+    assert "6 passed" in ok.stdout
+    # docs/pytest.md's project as written, on two pytest-xdist workers (the extra brings them)
+    wrapper = tmp_path / "wrapper"
+    shutil.copytree(ROOT / "tests" / "pytest_route" / "project", wrapper)
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    proj = subprocess.run(
+        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "--snapshot-update"],
+        cwd=wrapper, capture_output=True, text=True, timeout=600, env=env,
+    )
+    assert proj.returncode == 0, proj.stdout[-3000:] + proj.stderr[-2000:]
+    assert "9 passed" in proj.stdout
     bad = pytest_run(True, "test_mine.py")
     assert bad.returncode == 1, bad.stdout[-3000:]
     assert "thinkwire unexpected results" in bad.stdout
-    assert "  reproduce: thinkwire run --sut mypkg.adapter:stream --cases " in bad.stdout
+    # (mypkg is imported from the project dir: the line carries it for a shell)
+    line = r"  reproduce: (PYTHONPATH=\S+ )?thinkwire run --sut mypkg\.adapter:stream --cases "
+    assert re.search(line, bad.stdout)
+
+
+# -- issue 49: a pytest citizen ----------------------------------------------------------------------
+def test_an_item_that_ran_no_case_never_passes(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(f"""
+        import pytest
+
+        @pytest.mark.thinkwire(cases={CASE!r})
+        def test_looks_at_the_case_only(thinkwire_case):
+            assert thinkwire_case.id
+
+        def test_glob_matches_nothing(thinkwire_run):
+            assert not thinkwire_run("no-such-scenario/*", sut="reference-sdk").unexpected
+    """)
+    result = run(pytester, "-rf")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines([
+        "*thinkwire: this test ran no case, so it proves nothing: call thinkwire_run() in it*",
+        "*thinkwire: this test ran no case, so it proves nothing: its thinkwire_run glob matched no case*",
+    ])
+
+
+def test_unsupported_variants_are_skipped_items_and_other_dialects_deselected(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(adapter="""
+        import harness
+        from harness.reference.sdk import reference_sdk
+
+        @harness.claims(dialects=["openai-chat"], unsupported_variants=["openai-chat:reasoning"])
+        def stream(request):
+            yield from reference_sdk(request)
+    """)
+    pytester.makepyfile(test_it="""
+        import pytest
+
+        @pytest.mark.thinkwire(sut="adapter:stream", cases="wire-variants/reasoning-then-answer[*/frames]")
+        def test_case(thinkwire_case, thinkwire_run):
+            assert thinkwire_run().unexpected == []
+    """)
+    result = run(pytester, "-rs", "-p", "no:randomly", "--rootdir", str(pytester.path))
+    out = result.stdout.str()
+    outcomes = result.parseoutcomes()
+    assert outcomes["skipped"] == 1, outcomes
+    assert outcomes["passed"] >= 2, outcomes
+    assert outcomes["deselected"] >= 5, outcomes
+    assert "openai-chat:reasoning is an unsupported variant of the SUT" in out
+    summary = r"thinkwire: test_it\.py::test_case: \d+ case\(s\) the SUT does not claim deselected"
+    assert re.search(summary, out)
+
+
+def test_the_docs_table_names_every_option_and_fixture() -> None:
+    from harness.plugin import OPTIONS
+
+    text = (ROOT / "docs" / "pytest.md").read_text(encoding="utf-8")
+    table = text.split("## Fixtures, marker and options", 1)[1].split("\n## ", 1)[0]
+    for flag in OPTIONS:
+        assert f"| `{flag}" in table, flag
+    for fixture in ("thinkwire_run", "thinkwire_case", "thinkwire_snapshot", "mock_upstream",
+                    "mock_upstream_factory", "thinkwire_upstream"):
+        assert f"| `{fixture}`" in table, fixture
+
+
+def test_a_snapshot_of_nothing_is_refused_in_one_line() -> None:
+    from harness.runner import RunResult
+    from harness.snapshot import NothingToSnapshot, snapshot_text
+    from harness.timeline import Timeline
+    from harness.verdict import CaseResult
+
+    unkept = CaseResult("a/b[x]", "a/b", "r", "c", "s")
+    for nothing, said in [
+        (unkept, "case a/b[x] kept no timeline: run it with keep_timelines='all'"),
+        (RunResult("s", [unkept]), "kept no timeline"),
+        (RunResult("s"), "the run has no case result"),
+        ([], "an empty timeline or event list"),
+        (Timeline(), "an empty timeline or event list"),
+    ]:
+        with pytest.raises(NothingToSnapshot) as refused:
+            snapshot_text(nothing)
+        assert said in str(refused.value)
+        assert "\n" not in str(refused.value)
+
+
+def test_a_snapshot_changes_when_the_stream_changes() -> None:
+    from harness.runner import run as run_cases
+    from harness.snapshot import snapshot_text
+
+    good = snapshot_text(run_cases([CASE], sut="reference-sdk"))
+    assert good == snapshot_text(run_cases([CASE], sut="reference-sdk"))  # ids and times masked
+    lost = snapshot_text(run_cases([CASE], sut="reference-sdk", faults=["lose-passback"]))
+    assert lost != good
+    assert '"reasoning_content":"[tw-' in good.split("turn 1", 1)[1].split("\n")[1]  # what the SUT sent back
+    assert "client ReasoningDelta: text=" in good  # and what its client saw
+
+
+class _Config:
+    """What the assertion text reads of pytest's config: verbosity and the truncation limits."""
+
+    def __init__(self, verbosity: int = 0) -> None:
+        self.verbosity = verbosity
+
+    def get_verbosity(self, kind: str) -> int:
+        return self.verbosity
+
+    def getini(self, name: str) -> object:
+        return None
+
+
+def test_the_assertion_text_keeps_pytests_budget_and_cuts_at_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.plugin._failure import assertion_lines
+    from harness.verdict import CaseResult, Finding, Verdict
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("BUILD_NUMBER", raising=False)
+    bad = [
+        CaseResult(f"a/b[x{i}]", "a/b", "r", "c", "s", unexpected=True, stream=Verdict.FAIL,
+                   reproduce=f"thinkwire run --cases 'a/b[x{i}]'",
+                   findings=[Finding("passback", Verdict.FAIL, message="the reasoning was lost " * 20,
+                                     expected="messages[1].reasoning_content = 'x'",
+                                     actual="messages[1].reasoning_content = None")])
+        for i in range(3)
+    ]
+    lines = assertion_lines(bad, _Config(), "rep")  # type: ignore[arg-type]
+    assert len(lines) <= 10
+    assert sum(map(len, lines)) <= 680
+    assert lines[0] == "[3 unexpected case(s)] == []"
+    assert lines[1] == "× a/b[x0]"
+    assert re.search(r" (the|reasoning|was|lost)…$", lines[2])
+    assert "    expected: messages[1].reasoning_content = 'x'" in lines
+    assert "    seen: messages[1].reasoning_content = None" in lines
+    assert "  reproduce: thinkwire run --cases 'a/b[x0]'" in lines
+    assert lines[-1].startswith("... 2 more case(s), every case whole: 'thinkwire unexpected results' below")
+    assert "rep/results.json" in lines[-1]
+    everything = assertion_lines(bad, _Config(verbosity=2), None)  # type: ignore[arg-type]
+    assert sum(line.startswith("× ") for line in everything) == 3
+    assert ("the reasoning was lost " * 20).strip() in everything[2]
+
+
+@pytest.mark.slow
+def test_under_xdist_the_report_and_the_expectations_are_one(pytester: pytest.Pytester) -> None:
+    """``pytest -n 2`` (the docs' ``-n auto``): each worker's cases end up in one report and one
+    expectations file, written by the controller."""
+    pytester.makepyfile("""
+        import pytest
+
+        @pytest.mark.thinkwire(sut="reference-sdk", faults=["lose-passback"],
+                               cases="tools-passback/deepseek-reasoning-content*")
+        def test_case(thinkwire_case, thinkwire_run):
+            assert thinkwire_run().unexpected == []
+    """)
+    exp, rep = pytester.path / "known.toml", pytester.path / "rep"
+    result = run(pytester, "-n", "2", f"--thinkwire-write-expectations={exp}", f"--thinkwire-report={rep}")
+    result.assert_outcomes(failed=2)
+    assert exp.read_text().count("[cases.") == 2
+    assert not list(pytester.path.glob("known.toml.*.part"))
+    assert len(json.loads((rep / "results.json").read_text())["results"]) == 2
+    assert not (rep / ".workers").exists()
+    run(pytester, "-n", "2", f"--thinkwire-expectations={exp}").assert_outcomes(passed=2)

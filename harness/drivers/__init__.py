@@ -40,6 +40,7 @@ from harness.drivers._python import (
     claims,
     declared_claims,
     load_callable,
+    with_declared_claims,
 )
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "make_driver",
     "parse_profile",
     "substitute",
+    "with_declared_claims",
 ]
 
 

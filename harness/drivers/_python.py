@@ -49,9 +49,10 @@ __all__ = [
     "declared_claims",
     "load_callable",
     "short_traceback",
+    "with_declared_claims",
 ]
 
-_CLAIMS = ("dialects", "providers", "modes")
+_CLAIMS = ("dialects", "providers", "modes", "unsupported_variants")
 """What a callable may declare where it is defined (``thinkwire_<name>`` attributes, or :func:`claims`)."""
 
 
@@ -60,22 +61,40 @@ def claims(
     dialects: Sequence[str] | None = None,
     providers: Sequence[str] | None = None,
     modes: Sequence[str] | None = None,
+    usage: bool | None = None,
+    unsupported_variants: Sequence[str] | None = None,
+    concurrent: bool | None = None,
 ) -> Callable[[_F], _F]:
     """Declare what a Python SUT claims where it is defined (a profile's keys win over it)::
 
         @harness.claims(dialects=["anthropic-messages"], providers=["anthropic"], modes=["stream"])
         def my_sut(request): ...
 
-    It sets ``thinkwire_dialects``, ``thinkwire_providers`` and ``thinkwire_modes`` on the function."""
-    given = {"dialects": dialects, "providers": providers, "modes": modes}
+    ``usage=False``: it reports no token usage (the profile's ``usage = false``); ``unsupported_variants``:
+    ``"dialect:variant"`` names it is known not to handle, judged UNSUPPORTED (the profile's key of that
+    name, added to it); ``concurrent=True``: it carries several conversations at once, so a run puts
+    several cases in flight (``thinkwire_concurrent``). It sets ``thinkwire_<name>`` attributes on the
+    function."""
+    given = {"dialects": dialects, "providers": providers, "modes": modes,
+             "unsupported_variants": unsupported_variants}
 
     def mark(fn: _F) -> _F:
         for key, value in given.items():
             if value is not None:
                 setattr(fn, f"thinkwire_{key}", tuple(value))
+        if usage is not None:
+            fn.thinkwire_usage = bool(usage)  # type: ignore[attr-defined]
+        if concurrent is not None:
+            fn.thinkwire_concurrent = bool(concurrent)  # type: ignore[attr-defined]
         return fn
 
     return mark
+
+
+def _variant_names() -> list[str]:
+    from harness.dialects import all_variants
+
+    return [f"{v.dialect}:{v.name}" for v in all_variants()] + [v.name for v in all_variants()]
 
 
 def declared_claims(fn: object) -> dict[str, tuple[str, ...]]:
@@ -87,6 +106,7 @@ def declared_claims(fn: object) -> dict[str, tuple[str, ...]]:
 
     known: dict[str, Callable[[], Sequence[str]]] = {
         "dialects": dialect_names, "providers": provider_names, "modes": lambda: MODES,
+        "unsupported_variants": _variant_names,
     }
     out: dict[str, tuple[str, ...]] = {}
     for key in _CLAIMS:
@@ -102,6 +122,23 @@ def declared_claims(fn: object) -> dict[str, tuple[str, ...]]:
                 raise ProfileError(where, f"thinkwire_{key}", f"unknown {key[:-1]} {name!r}", hint)
         out[key] = names
     return out
+
+
+def with_declared_claims(profile: SUTProfile, fn: object) -> SUTProfile:
+    """``profile`` with what ``fn`` declares where the profile says nothing; its unsupported variants
+    added to the profile's, and its ``usage = False`` kept (a profile cannot make it report usage)."""
+    import dataclasses
+
+    declared = declared_claims(fn)
+    claims: dict[str, Any] = {k: v for k, v in declared.items() if k in ("dialects", "providers", "modes")
+                              and getattr(profile, k) is None}
+    if "unsupported_variants" in declared:
+        claims["unsupported_variants"] = tuple(
+            dict.fromkeys(profile.unsupported_variants + declared["unsupported_variants"])
+        )
+    if getattr(fn, "thinkwire_usage", None) is False:
+        claims["reports_usage"] = False
+    return dataclasses.replace(profile, **claims) if claims else profile
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,13 +272,12 @@ class RunOptions:
     def _claims(self, profile: SUTProfile, fn: SUTCallable | None) -> SUTProfile:
         """``profile`` with the claims a Python callable declares where it is defined (where the
         profile says nothing) and those of the flags (which win)."""
-        from harness.drivers import declared_claims
+        from harness.drivers import with_declared_claims
 
         claims: dict[str, Any] = {}
         fn = fn if fn is not None else _importable(profile)
         if fn is not None:
-            declared = declared_claims(fn)
-            claims |= {k: v for k, v in declared.items() if getattr(profile, k) is None}
+            profile = with_declared_claims(profile, fn)
         if self.dialects is not None:
             claims["dialects"] = self.dialects
         if self.providers is not None:

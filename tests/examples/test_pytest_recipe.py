@@ -9,9 +9,12 @@ import httpx
 import pytest
 from hypothesis import given, settings
 
+import harness
 from harness import strategies
 from harness.dialects import get_dialect
 from harness.events import End, ReasoningDelta, TextDelta, coalesce, strip_items
+from harness.reference.sdk import reference_sdk
+from harness.runner import run
 from harness.upstream import Emit, Gate, Script
 
 
@@ -95,3 +98,29 @@ def test_gate_holds_until_observed(mock_upstream) -> None:  # type: ignore[no-un
                 mock_upstream.client.observe(ev)  # tell the gate what your client has shown
     assert "".join(e.text for e in seen if isinstance(e, ReasoningDelta)) == "one two"
     assert mock_upstream.timeline.select("upstream", "gate-open")
+
+
+# --- example: say what your wrapper claims, where it is defined -------------------------------------
+@harness.claims(
+    dialects=["openai-chat"],  # the wire it speaks: other dialects' cases are left out, not failed
+    usage=False,  # it reports no token usage: the usage check is not run on it
+    unsupported_variants=["openai-chat:reasoning"],  # known not to work: judged UNSUPPORTED
+)
+def my_claimed_wrapper(request):  # type: ignore[no-untyped-def]
+    yield from reference_sdk(request)
+
+
+def test_claims_scope_the_run() -> None:
+    result = run(
+        [
+            "wire-variants/reasoning-then-answer[openai-chat:*/frames]",
+            "wire-variants/reasoning-then-answer[gemini:*",
+        ],
+        sut=my_claimed_wrapper,
+    )
+    verdicts = {r.case_id.split("[")[1].split("/")[0]: r.stream.value for r in result.results}
+    assert verdicts["openai-chat:reasoning"] == "UNSUPPORTED"
+    assert verdicts["openai-chat:reasoning_content"] == "PASS"
+    assert not any(v.startswith("gemini") for v in verdicts)  # left out, counted in result.left_out
+    assert any("gemini" in reason for reason in result.left_out)
+    assert not [f for r in result.results for f in r.findings if f.check == "usage"]
