@@ -77,7 +77,7 @@ class FrontDoor:
         spec = self.dialect.build_request(
             messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant, **options
         )
-        payload, headers = self._shaped(ctx, dict(spec.body), dict(spec.headers), turn)
+        payload, headers, unasked = self._shaped(ctx, dict(spec.body), dict(spec.headers), turn)
         url = self.base_url + (self.path or spec.path)
         tl = ctx.timeline
         out = TurnOutcome()
@@ -85,6 +85,8 @@ class FrontDoor:
         if echo:
             sent = self._carriers(body, "request") or self._carriers(body, "request", empty=True)
             echo["echo"] = list(sent)
+        if unasked:
+            echo["unasked"] = list(unasked)
         tl.add("client", "request", turn=turn, data=body, url=url, **echo)
         left = ctx.left()
         if left <= 0:
@@ -201,9 +203,9 @@ class FrontDoor:
 
     def _shaped(
         self, ctx: CaseContext, body: dict[str, Any], headers: dict[str, str], turn: int = 0
-    ) -> tuple[dict[str, Any], dict[str, str]]:
+    ) -> tuple[dict[str, Any], dict[str, str], tuple[str, ...]]:
         """The request with the turn's own fields (``response_format`` ...) and the profile's shaping
-        merged in (the profile's body fields win over thinkwire's)."""
+        merged in (the profile's body fields win over thinkwire's), and the default asks it dropped."""
         case = ctx.case
         shape = shaping(
             self.request, front_door=self.dialect.name, dialect=case.dialect, variant=case.variant,
@@ -214,7 +216,7 @@ class FrontDoor:
             if specs:
                 body["tools"] = tools_json(self.dialect.name, specs)
         extra = getattr(case.turns[turn], "request", None) or {} if turn < len(case.turns) else {}
-        return merge(merge(body, dict(extra)), shape.body), {**headers, **shape.headers}
+        return merge(merge(body, dict(extra)), shape.body), {**headers, **shape.headers}, shape.unasked
 
 
 def _inline_notice(lenient: list[Event], strict: list[Event]) -> list[Event]:

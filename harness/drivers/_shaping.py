@@ -77,6 +77,9 @@ class Shaping:
     headers: Mapping[str, str]
     body: Mapping[str, Any]
     tools: bool
+    unasked: tuple[str, ...] = ()
+    """thinkwire's default fields that ask for reasoning, dropped by the profile (``defaults = false``)
+    and not given by it: the client's request did not ask, so a SUT that forwards it is not at fault."""
 
 
 def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -185,7 +188,8 @@ def shaping(
         "variant": variant,
         "front_door": front_door,
     }
-    return Shaping(_template(headers, values), _template(body, values), tools)
+    unasked = () if use_defaults else tuple(k for k in default if k not in body)
+    return Shaping(_template(headers, values), _template(body, values), tools, unasked)
 
 
 def _schema_of(value: Any) -> dict[str, Any]:

@@ -48,9 +48,11 @@ class WsFrontDoor(FrontDoor):
             messages, model=ctx.model, stream=True, variant=self.variant,
             previous_response_id=self.last_id, since=self.since, **self.build_options,
         )  # fmt: skip
-        payload, headers = self._shaped(ctx, dict(spec.body), dict(spec.headers), turn)
+        payload, headers, unasked = self._shaped(ctx, dict(spec.body), dict(spec.headers), turn)
         tl, out = ctx.timeline, TurnOutcome()
-        tl.add("client", "request", turn=turn, data=dumps_compact(payload).encode(), url=self.base_url)
+        asked: dict[str, Any] = {"unasked": list(unasked)} if unasked else {}
+        data = dumps_compact(payload).encode()
+        tl.add("client", "request", turn=turn, data=data, url=self.base_url, **asked)
         if ctx.left() <= 0:
             raise DriverTimeout(f"the case did not finish within {ctx.timeout:g}s (before turn {turn})")
         try:

@@ -19,9 +19,10 @@ def _withheld(view: CaseView) -> list[Entry]:
 
 def _client_asked(view: CaseView, turn: int) -> bool:
     """thinkwire's client sent this turn's provider request to the SUT itself (an HTTP or WebSocket
-    front door): whatever the upstream needed to be asked for, the client's request asked for
-    reasoning, and forwarding that is the SUT's job."""
-    return any(e.turn == turn and e.info.get("url") for e in view.of("client", "request"))
+    front door) and asked for reasoning in it: forwarding that is the SUT's job. A profile that
+    dropped thinkwire's asks (``defaults = false``, recorded as ``unasked``) asked for none."""
+    sent = [e for e in view.of("client", "request") if e.turn == turn]
+    return any(e.info.get("url") and not e.info.get("unasked") for e in sent)
 
 
 def _say(e: Entry) -> str:

@@ -92,8 +92,12 @@ def test_without_thinking_field_reasoning_never_arrives() -> None:
     profile = gateway("ok", request={"headers": {"authorization": "Bearer {env:TB_KEY}"}, "defaults": False})
     result = run([SIGNED], sut=profile)
     (r,) = result.results
-    assert r.stream is Verdict.FAIL
-    assert "never reached the client" in finding(r, "delivery")
+    # thinkwire's client asked for none (the profile's choice): neither the SUT's delivery nor its
+    # request contract is at fault; the case's premise is absent, said as such
+    assert r.stream is Verdict.UNSUPPORTED
+    assert "did not ask the upstream for thinking blocks" in finding(r, "premise")
+    assert [f.verdict for f in r.findings if f.check in ("request-contract", "delivery")] != [Verdict.FAIL]
+    assert all(f.verdict is not Verdict.FAIL for f in r.findings)
 
 
 # -- request shaping --------------------------------------------------------------------------------

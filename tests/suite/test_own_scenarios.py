@@ -63,8 +63,11 @@ def test_an_id_taken_by_the_catalog_names_both_files(tmp_path: Path) -> None:
 def test_plugin_option(own: Path, pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         """
-        def test_mine(thinkwire_case):
+        def test_mine(thinkwire_run, thinkwire_case):
             assert thinkwire_case.scenario.id == "team/my-case"
+            result = thinkwire_run(sut="reference-sdk")  # an item that runs no case never passes
+            assert [r.case_id for r in result.results] == [thinkwire_case.id]
+            assert not result.unexpected
         """
     )
     res = pytester.runpytest(
