@@ -22,7 +22,7 @@ from harness.runner._exit import SUT_EXIT, exit_seen
 from harness.runner._sut import url_profile
 from harness.verdict import CaseResult, Status, Verdict
 
-RELAY = Path(__file__).parents[1] / "suts" / "crashing_relay.py"
+RELAY = Path(__file__).parents[1] / "suts" / "relay.py"
 SLICE = "*[openai-chat:reasoning_content/frames]"
 
 
@@ -32,7 +32,7 @@ def _cases() -> list[Case]:
 
 
 def _relay(*flags: str) -> object:
-    command = [sys.executable, str(RELAY), "--port", "{port}", "--upstream", "{upstream}", *flags]
+    command = [sys.executable, str(RELAY), "--listen", "{port}", "--upstream", "{upstream}", *flags]
     return parse_profile(
         {"kind": "gateway", "command": command, "front_door": "openai-chat", "name": "crashing-relay"}
     )
@@ -71,7 +71,7 @@ def test_the_case_that_kills_the_sut_gets_the_exit_and_no_other_verdict_moves(
 ) -> None:
     tools = {r.case_id for r in clean.results if _sent_tool_result(r)}
     assert 4 <= len(tools) < len(clean.results) - 10  # (the slice has both kinds)
-    crashed = run(_cases(), sut=_relay("--crash-on-tool-result"), concurrency=concurrency)
+    crashed = run(_cases(), sut=_relay("--exit-on-tool-result", "3"), concurrency=concurrency)
     assert not _relay_children()  # every relay process thinkwire started is gone, the dead ones too
     assert sorted(r.case_id for r in crashed.results) == sorted(r.case_id for r in clean.results)  # once each
     before = {r.case_id: r for r in clean.results}
@@ -80,7 +80,7 @@ def test_the_case_that_kills_the_sut_gets_the_exit_and_no_other_verdict_moves(
             (f,) = r.findings
             assert (f.check, f.verdict, r.stream) == (SUT_EXIT, Verdict.FAIL, Verdict.FAIL), r.case_id
             assert f.message == "the SUT exited with code 3 while serving this case"
-            assert "crashing_relay: a tool result in the request" in f.actual  # its stderr's last lines
+            assert "relay: a tool result in the request" in f.actual  # its stderr's last lines
         else:
             assert exit_seen(r) is None, r.case_id
             assert _verdicts(r) == _verdicts(before[r.case_id]), r.case_id
@@ -129,8 +129,8 @@ def outside_relay() -> Iterator[tuple[subprocess.Popen[str], object]]:
 
     with MockUpstream() as upstream:
         proc = subprocess.Popen(
-            [sys.executable, str(RELAY), "--port", "0", "--upstream", upstream.base_url,
-             "--crash-on-tool-result"],
+            [sys.executable, str(RELAY), "--listen", "0", "--upstream", upstream.base_url,
+             "--exit-on-tool-result", "3"],
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:

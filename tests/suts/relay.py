@@ -62,7 +62,10 @@ class Relay(socketserver.BaseRequestHandler):
     def planted(self, body: bytes) -> bytes:
         bugs = self.bugs
         if bugs.exit_on_tool_result is not None and (b'"role": "tool"' in body or b'"role":"tool"' in body):
-            os._exit(bugs.exit_on_tool_result)
+            code = bugs.exit_on_tool_result
+            sys.stderr.write(f"relay: a tool result in the request: exiting with code {code}\n")
+            sys.stderr.flush()
+            os._exit(code)
         if bugs.drop_reasoning:
             request = json.loads(body)
             for m in request.get("messages", []):
@@ -186,6 +189,7 @@ def main(argv: list[str] | None = None) -> None:
             os.replace(tmp, args.port_file)
         where = f"http://{server.server_address[0]}:{server.server_address[1]}"
         print(f"relay: {where} -> {args.upstream}", file=sys.stderr)
+        print(f"listening on {server.server_address[1]}", flush=True)  # (for a test that started it)
         server.serve_forever()
 
 
