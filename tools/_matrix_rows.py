@@ -545,6 +545,12 @@ MATRIX: tuple[Mutant, ...] = (
         label="gemini",
     ),
     Mutant(
+        "drop-summary-detail-id",
+        "reference",
+        "passback",
+        _c("tools-passback/openrouter-openai-encrypted[openai-chat:openrouter-openai/frames]"),
+    ),
+    Mutant(
         "drop-encrypted-details",
         "reference",
         "passback-fidelity",

@@ -225,14 +225,21 @@ class OpenRouterOpenAIRules(_Passthrough):
     (pydantic/pydantic-ai#7185 through OpenRouter; maximhq/bifrost#5186 with a minted id); altered
     content is the same code, "could not be decrypted or parsed" (Wei-Shaw/sub2api#2863); relayed in
     OpenRouter's envelope. A dropped encrypted detail answers 200 without the item (the model loses its
-    reasoning): a passback-fidelity finding."""
+    reasoning): a passback-fidelity finding.
+
+    The identity fields compared, each with its source: the encrypted detail's ``id`` (the item id
+    OpenAI checks the blob against: pydantic/pydantic-ai#7185, maximhq/bifrost#5186), its ``data``
+    (byte-exact: Wei-Shaw/sub2api#2863) and the summary detail's ``id`` (the same item: a summary detail
+    under another id, or none, splits the item OpenRouter rebuilds from the blob it was encrypted with;
+    the real API answers ``invalid_encrypted_content``, measured in issue 46; the wording is the
+    item-id one, guessed for this path). The summary text itself is not compared: OpenAI reads the
+    reasoning from the encrypted content."""
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         for i, raw, origin in history(request, emitted):
             encrypted = [d for d in _details(raw) if d.get("type") == "reasoning.encrypted"]
-            for b in origin.content:
-                if not isinstance(b, ReasoningBlock) or b.signature is None or not b.id:
-                    continue
+            items = [b for b in origin.content if isinstance(b, ReasoningBlock) and b.signature and b.id]
+            for b in items:
                 same = next((d for d in encrypted if d.get("data") == b.signature), None)
                 if same is not None and same.get("id") != b.id:
                     diff: Difference = (f"messages[{i}].reasoning_details[].id", same.get("id"), b.id)
@@ -244,6 +251,27 @@ class OpenRouterOpenAIRules(_Passthrough):
                     diff = (field, other.get("data"), b.signature)
                     body = _openai_body(_UNDECRYPTABLE.format(item=b.id))
                     return Rejection(400, body, "openrouter-openai/encrypted-altered", (diff,))
+            rejection = self._summary_ids(i, raw, items)
+            if rejection is not None:
+                return rejection
+        return None
+
+    @staticmethod
+    def _summary_ids(i: int, raw: Mapping[str, Any], items: Sequence[ReasoningBlock]) -> Rejection | None:
+        """A summary detail of an encrypted item that came back under no id or another one: the item
+        OpenRouter rebuilds for it is not the one the blob names."""
+        ids = {b.id for b in items}
+        for d in _details(raw):
+            if d.get("type") != "reasoning.summary" or d.get("id") in ids:
+                continue
+            want = next((b.id for b in items if d.get("summary") and str(d.get("summary")) in b.text), None)
+            if want is None and len(items) == 1:
+                want = items[0].id
+            if want is None:
+                continue
+            field = f"messages[{i}].reasoning_details[reasoning.summary,index={d.get('index')}].id"
+            body = _openai_body(_ITEM_MISMATCH.format(item=want))
+            return Rejection(400, body, "openrouter-openai/summary-id-mismatch", ((field, d.get("id"), want),))
         return None
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
