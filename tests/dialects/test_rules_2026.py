@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import Fidelity, Rejection, get_dialect
+from harness.dialects import Fidelity, NeededLoss, Rejection, get_dialect
+from harness.dialects.openai_chat._rules_2026 import MINIMAX_HISTORY, VLLM_INPUT_FIELD
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
 CHAT = get_dialect("openai-chat")
@@ -108,7 +109,7 @@ TURN = Message("assistant", (ReasoningBlock("\nThe user wants the weather.\n"), 
 @pytest.mark.parametrize("variant", ["think-tags", "reasoning_details"])
 def test_minimax_keeps_the_think_block_byte_for_byte(variant: str) -> None:
     body = chat_body([TURN], variant)
-    assert check(CHAT, "minimax", body, [TURN]) == (None, Fidelity("minimax/interleaved-thinking"))
+    assert check(CHAT, "minimax", body, [TURN]) == (None, NeededLoss("minimax/interleaved-thinking", source=MINIMAX_HISTORY))
     trimmed = chat_body([Message("assistant", (ReasoningBlock("The user wants the weather."), TextBlock("\n\n"), CALL))], variant)
     rejection, fidelity = check(CHAT, "minimax", trimmed, [TURN])
     assert rejection is None
@@ -139,7 +140,7 @@ def test_zai_preserved_thinking_compares_reasoning_content_unless_cleared() -> N
 def test_vllm_reads_reasoning_not_reasoning_content() -> None:
     body = chat_body([TURN], "reasoning")
     assert body["messages"][1]["reasoning"] == "\nThe user wants the weather.\n"
-    assert check(CHAT, "vllm", body, [TURN])[1] == Fidelity("vllm/reasoning-input-field")
+    assert check(CHAT, "vllm", body, [TURN])[1] == NeededLoss("vllm/reasoning-input-field", source=VLLM_INPUT_FIELD)
     legacy = chat_body([TURN], "reasoning", echo_fields=("reasoning_content",))
     fidelity = check(CHAT, "vllm", legacy, [TURN])[1]
     assert fidelity is not None

@@ -13,6 +13,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
 from harness.dialects._carriers import server_tool_call
+from harness.dialects._loss import NeededLoss
 from harness.dialects._think import TAGS
 from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
 from harness.dialects.openai_chat._reader import google_signature
@@ -25,6 +26,21 @@ from harness.events import Message, ReasoningBlock
 __all__ = ["OPENROUTER_INVALID_SIGNATURE", "RULES", "history", "openrouter_body"]
 
 OPENROUTER_INVALID_SIGNATURE = "messages.{n}.content.0: Invalid `signature` in `thinking` block"
+
+# Where a provider that answers 200 says lost reasoning must come back (a passback-fidelity FAIL cites it;
+# a provider that calls it optional, such as Z.ai's Coding Plan cache, stays NON_STRICT).
+OPENROUTER_PRESERVING = (
+    "https://openrouter.ai/docs/use-cases/reasoning-tokens (preserving reasoning blocks: reasoning_details "
+    "go back unmodified for reasoning to continue across tool calls)"
+)
+MINIMAX_HISTORY = (
+    "https://platform.minimax.io/docs/api-reference/text-openai-api (Important Note: the complete "
+    "assistant message, its reasoning included, must go back for interleaved thinking)"
+)
+VLLM_INPUT_FIELD = (
+    "https://docs.vllm.ai/en/stable/features/reasoning_outputs/ and vllm-project/vllm#38488 (the chat "
+    "template reads an assistant message's reasoning from 'reasoning' only)"
+)
 
 
 def history(
@@ -281,7 +297,7 @@ class OpenRouterOpenAIRules(_Passthrough):
             for b in origin.content:
                 if isinstance(b, ReasoningBlock) and b.signature is not None and b.signature not in came:
                     diffs.append((f"messages[{i}].reasoning_details[reasoning.encrypted]", None, b.signature))
-        return Fidelity("openrouter-openai/encrypted-dropped", tuple(diffs))
+        return NeededLoss("openrouter-openai/encrypted-dropped", tuple(diffs), source=OPENROUTER_PRESERVING)
 
 
 def _google_raw(message: str) -> str:
@@ -361,7 +377,7 @@ class MiniMaxRules(_Passthrough):
             want = f"{TAGS[0]}{reasoning}{TAGS[1]}{origin.text}"
             if raw.get("content") != want:
                 diffs.append((f"messages[{i}].content", raw.get("content"), want))
-        return Fidelity("minimax/interleaved-thinking", tuple(diffs))
+        return NeededLoss("minimax/interleaved-thinking", tuple(diffs), source=MINIMAX_HISTORY)
 
 
 @dataclass
@@ -399,7 +415,7 @@ class VllmRules(_Passthrough):
             reasoning = _reasoning_text(origin)
             if i > start and reasoning and raw.get("reasoning") != reasoning:
                 diffs.append((f"messages[{i}].reasoning", raw.get("reasoning"), reasoning))
-        return Fidelity("vllm/reasoning-input-field", tuple(diffs))
+        return NeededLoss("vllm/reasoning-input-field", tuple(diffs), source=VLLM_INPUT_FIELD)
 
 
 _DESCRIPTIONS = {
