@@ -1,7 +1,8 @@
 """passback-fidelity and request-contract end to end, against the reference gateway: a provider that only
 degrades gives NON_STRICT (a failure under --strict only), one that rejects, or whose docs say the lost
-piece must come back, gives FAIL with the provider's status or doc, a correct SUT passes (a judged PASS, never N/A), a profile without a request rule is
-N/A for request-contract, and each cause has one owner."""
+piece must come back, gives FAIL with the provider's status or doc, a correct SUT passes (a judged
+PASS, never N/A), a profile without a request rule is N/A for request-contract, and each cause has one
+owner."""
 
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ def test_a_silent_loss_the_provider_needs_is_a_fail_citing_its_doc(case: str, fa
     assert doc in f.message
     assert finding(result, "passback").verdict == Verdict.PASS
     assert result.exit_code == 1
-    assert finding(run([case], sut="reference", expectations=None), "passback-fidelity").verdict == Verdict.PASS
+    clean = run([case], sut="reference", expectations=None)
+    assert finding(clean, "passback-fidelity").verdict == Verdict.PASS
 
 
 def test_no_comparison_is_not_applicable() -> None:

@@ -287,7 +287,8 @@ class OpenRouterOpenAIRules(_Passthrough):
                 continue
             field = f"messages[{i}].reasoning_details[reasoning.summary,index={d.get('index')}].id"
             body = _openai_body(_ITEM_MISMATCH.format(item=want))
-            return Rejection(400, body, "openrouter-openai/summary-id-mismatch", ((field, d.get("id"), want),))
+            diff: Difference = (field, d.get("id"), want)
+            return Rejection(400, body, "openrouter-openai/summary-id-mismatch", (diff,))
         return None
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
