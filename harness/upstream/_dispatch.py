@@ -181,7 +181,7 @@ def _judge(
             rejects=fidelity.rejects,
             needed=fidelity.source if isinstance(fidelity, NeededLoss) else "",
         )
-    rejection = reject or validate_request(script, request, emitted)
+    rejection = reject or validate_request(script, request, emitted, path=req.path)
     if rejection is None:
         return None
     tl.add(

@@ -219,6 +219,23 @@ def test_the_phase_variant_labels_added_and_done_items_alike() -> None:
 # -- Claude on Vertex ----------------------------------------------------------------------------
 
 
+def test_vertex_s_contract_holds_on_vertex_s_paths_only() -> None:
+    """anthropic_version belongs to :rawPredict / :streamRawPredict (issue 46 item 0): a request to
+    POST /v1/messages, which Vertex does not serve, is Anthropic's API and is judged by its rules."""
+    from harness.upstream._rules import validate_request
+    from harness.upstream._script import Script
+
+    script = Script("anthropic-messages", (), provider_rules="vertex")
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}
+    assert validate_request(script, body, (), path="/v1/messages") is None
+    vertex = "/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5"
+    for verb in (":rawPredict", ":streamRawPredict"):
+        rejection = validate_request(script, body, (), path=vertex + verb)
+        assert rejection is not None
+        assert rejection.rule == "vertex/anthropic-version"
+    assert validate_request(script, {**body, "anthropic_version": "vertex-2023-10-16"}, (), path=vertex + ":rawPredict") is None
+
+
 def test_vertex_routes_by_path_and_requires_anthropic_version() -> None:
     from harness.upstream._plan import dialect_for_path
 
