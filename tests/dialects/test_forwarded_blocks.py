@@ -53,7 +53,8 @@ WHOLE = json.dumps(
 @pytest.mark.parametrize("fields", [None, ("reasoning_content",), ("reasoning", "reasoning_content")])
 def test_content_blocks_thinking_is_read_as_reasoning(fields: tuple[str, ...] | None) -> None:
     reading = Reading(reasoning_fields=fields)
-    for events in (CHAT.observer(reading=reading).feed(STREAM), CHAT.observe_response(WHOLE, reading=reading)):
+    streamed = CHAT.observer(reading=reading).feed(STREAM)
+    for events in (streamed, CHAT.observe_response(WHOLE, reading=reading)):
         assert [e for e in events if isinstance(e, ReasoningDelta)] == [ReasoningDelta("Let me think.")]
         assert ReasoningSignature("EqQBsig==") in events
         assert [e.text for e in events if isinstance(e, TextDelta)] == ["Answer."]
