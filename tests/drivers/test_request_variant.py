@@ -17,9 +17,10 @@ ADAPTIVE = "tools-passback/anthropic-adaptive[anthropic-messages:adaptive/frames
 
 
 def test_the_case_s_own_form_where_its_model_takes_no_other() -> None:
-    assert request_variant("anthropic-messages", "thinking", "anthropic-messages", "adaptive") == "adaptive"
-    assert request_variant("anthropic-messages", "thinking", "anthropic-messages", "omitted") == "omitted"
-    assert request_variant("anthropic-messages", "thinking", "anthropic-messages", "interleaved") == "thinking"
+    ant = "anthropic-messages"
+    assert request_variant(ant, "thinking", ant, "adaptive") == "adaptive"
+    assert request_variant(ant, "thinking", ant, "omitted") == "omitted"
+    assert request_variant(ant, "thinking", ant, "interleaved") == "thinking"
     assert request_variant("openai-chat", "reasoning", "anthropic-messages", "adaptive") == "reasoning"
 
 
