@@ -23,6 +23,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._loss import NeededLoss
 from harness.dialects._request_forms import ROWS as REQUEST_FORMS
 from harness.dialects._request_forms import Answer, RequestForm, answer_for
 
@@ -37,6 +38,7 @@ __all__ = [
     "Emitter",
     "Fidelity",
     "Frame",
+    "NeededLoss",
     "Observer",
     "ProviderRules",
     "Reading",

@@ -19,7 +19,7 @@ from harness.drivers._base import (
     DriverTimeout,
     TurnOutcome,
 )
-from harness.drivers._shaping import RequestShape, merge, shaping, tool_specs, tools_json
+from harness.drivers._shaping import RequestShape, merge, request_variant, shaping, tool_specs, tools_json
 from harness.events import Event, Message, Notice, ReasoningDelta, StreamError
 from harness.net import Exchange, WireClient, WireError, shutdown
 
@@ -74,8 +74,10 @@ class FrontDoor:
 
     def send(self, ctx: CaseContext, turn: int, messages: list[Message], cancel: Gate | None) -> TurnOutcome:
         options, echo = self._echo(ctx, turn)
+        case = ctx.case
+        variant = request_variant(self.dialect.name, self.variant, case.dialect, case.variant)
         spec = self.dialect.build_request(
-            messages, model=ctx.model, stream=ctx.case.stream, variant=self.variant, **options
+            messages, model=ctx.model, stream=case.stream, variant=variant, **options
         )
         payload, headers, unasked = self._shaped(ctx, dict(spec.body), dict(spec.headers), turn)
         url = self.base_url + (self.path or spec.path)

@@ -18,6 +18,7 @@ __all__ = [
     "ToolSpec",
     "merge",
     "parse_request_table",
+    "request_variant",
     "shaping",
     "tool_specs",
     "tools_json",
@@ -49,6 +50,23 @@ DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
 }
 """Body fields thinkwire adds by default, per (front door, case ``dialect:variant``, else ``dialect``); a
 profile overrides them."""
+
+
+OWN_FORM: frozenset[tuple[str, str]] = frozenset(
+    {("anthropic-messages", "adaptive"), ("anthropic-messages", "omitted")}
+)
+"""Case variants whose model accepts only its own request form: Anthropic's adaptive-only models (Opus
+4.7+) answer ``thinking.type: enabled`` with a 400
+(https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking)."""
+
+
+def request_variant(front_door: str, front_variant: str, dialect: str, variant: str) -> str:
+    """The variant whose request form thinkwire's client asks in: the case's own where the front door
+    speaks the case's dialect and the case's model takes only its own form (:data:`OWN_FORM`), so an
+    adaptive case never gets the manual ``thinking: enabled`` form; else the front door's."""
+    if front_door == dialect and (dialect, variant) in OWN_FORM:
+        return variant
+    return front_variant
 
 
 @dataclass(frozen=True, slots=True)

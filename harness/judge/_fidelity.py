@@ -27,7 +27,7 @@ def _diffs(differences: object) -> tuple[str, str]:
     "passback-fidelity",
     "Reasoning the provider gave comes back as the provider needs it (byte-exact where it requires "
     "that): NON_STRICT where a lost or altered piece only degrades the model, FAIL where the provider "
-    "rejects it.",
+    "rejects it or its documentation says the piece must come back.",
 )
 def passback_fidelity(view: CaseView) -> Finding:
     compared = [t for t in view.turns[1:] if t.reached and t.fidelity]
@@ -41,11 +41,16 @@ def passback_fidelity(view: CaseView) -> Finding:
         if e is None:
             continue
         expected, actual = _diffs(e.info.get("differences"))
-        rejects = bool(e.info.get("rejects"))
-        consequence = "rejects it" if rejects else "answers 200 and the model works without it"
+        rejects, needed = bool(e.info.get("rejects")), str(e.info.get("needed") or "")
+        if rejects:
+            consequence = "rejects it"
+        elif needed:
+            consequence = f"answers 200, but its documentation says it must come back: {needed}"
+        else:
+            consequence = "answers 200 and the model works without it"
         return Finding(
             "passback-fidelity",
-            Verdict.FAIL if rejects else Verdict.NON_STRICT,
+            Verdict.FAIL if rejects or needed else Verdict.NON_STRICT,
             message=f"turn {t.turn}: the reasoning {view.case.provider_rules} gave did not come back as "
             f"it needs it ({e.info.get('rule', '?')}); the provider {consequence}",
             expected=expected,

@@ -41,6 +41,8 @@ PASSBACK_FAULTS: dict[str, str] = {
     "encrypted detail no longer names its Responses item or its tool call",
     "drop-encrypted-details": "pass OpenRouter reasoning_details back without their reasoning.encrypted "
     "entries (a store that keeps only the readable ones)",
+    "drop-summary-detail-id": "pass OpenRouter reasoning.summary details back without their id (the "
+    "encrypted detail keeps it: a store that keys only the opaque entry)",
     "gemini-tool-role": "send Gemini function responses under the role 'tool' (a converter that keeps the "
     "chat role; Google accepts only user and model)",
     "note-between-tool-results": "put a system note between a chat assistant's tool_calls and its tool "
@@ -267,6 +269,19 @@ def _without_encrypted(message: Any) -> Any:
     return {**message, "reasoning_details": kept}
 
 
+def _summary_without_id(message: Any) -> Any:
+    details = message.get("reasoning_details") if isinstance(message, dict) else None
+    if not isinstance(details, list):
+        return message
+
+    def strip(d: Any) -> Any:
+        if isinstance(d, dict) and d.get("type") == "reasoning.summary":
+            return {k: v for k, v in d.items() if k != "id"}
+        return d
+
+    return {**message, "reasoning_details": [strip(d) for d in details]}
+
+
 def _thinking_off(body: dict[str, Any]) -> dict[str, Any]:
     """FAULT ``think-off-by-default``: the provider's off switch where the request names none (a chat
     body: DeepSeek's ``thinking`` and Qwen3's ``chat_template_kwargs.enable_thinking``; a Gemini body:
@@ -322,6 +337,8 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
         body = {**body, "messages": [_minted_ids(m) for m in body["messages"]]}
     if "drop-encrypted-details" in faults and isinstance(body.get("messages"), list):  # FAULT
         body = {**body, "messages": [_without_encrypted(m) for m in body["messages"]]}
+    if "drop-summary-detail-id" in faults and isinstance(body.get("messages"), list):  # FAULT
+        body = {**body, "messages": [_summary_without_id(m) for m in body["messages"]]}
     if "think-off-by-default" in faults:  # FAULT: thinking treated as opt-in
         body = _thinking_off(body)
     items = body.get("input")

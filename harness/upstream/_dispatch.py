@@ -14,7 +14,7 @@ from typing import Any
 
 from harness._errors import ThinkwireError
 from harness._json import loads
-from harness.dialects import Rejection, get_dialect
+from harness.dialects import NeededLoss, Rejection, get_dialect
 from harness.events import Event, Message, Notice, ReasoningDelta, Usage, assemble
 from harness.timeline import Timeline
 from harness.upstream._forms import answered_chunks, withheld_entry
@@ -179,8 +179,9 @@ def _judge(
             rule=fidelity.rule,
             differences=fidelity.differences,
             rejects=fidelity.rejects,
+            needed=fidelity.source if isinstance(fidelity, NeededLoss) else "",
         )
-    rejection = reject or validate_request(script, request, emitted)
+    rejection = reject or validate_request(script, request, emitted, path=req.path)
     if rejection is None:
         return None
     tl.add(

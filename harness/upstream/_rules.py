@@ -23,11 +23,23 @@ def _rules(script: Script) -> ProviderRules:
     return known[script.provider_rules]
 
 
+def _on_path(rules: ProviderRules, path: str) -> ProviderRules:
+    """The rules that hold on ``path``: a provider whose contract belongs to its own paths (Claude on
+    Vertex: ``:rawPredict``, ``:streamRawPredict``) says which rules hold elsewhere through ``on_path``."""
+    scoped = getattr(rules, "on_path", None)
+    if path and callable(scoped):
+        chosen = scoped(path)
+        if isinstance(chosen, ProviderRules):
+            return chosen
+    return rules
+
+
 def validate_request(
-    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message]
+    script: Script, body: Mapping[str, Any] | None, emitted: Sequence[Message], *, path: str = ""
 ) -> Rejection | None:
-    """The script's provider rules check the request first (an unknown name is an UnknownName)."""
-    return _rules(script).validate(body or {}, emitted)
+    """The script's provider rules check the request first (an unknown name is an UnknownName), as
+    they hold on the request's ``path`` (empty: the rules' own)."""
+    return _on_path(_rules(script), path).validate(body or {}, emitted)
 
 
 def check_fidelity(

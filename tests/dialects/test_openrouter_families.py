@@ -155,3 +155,21 @@ def test_an_altered_gemini_signature_is_corrupted_thought_signature() -> None:
     assert rejection is not None
     assert rejection.rule == "openrouter-gemini/signature-altered"
     assert _google_error(rejection) == {"code": 400, "message": "Corrupted thought signature.", "status": "INVALID_ARGUMENT"}
+
+
+def test_a_summary_detail_without_its_item_id_is_openai_s_item_id_mismatch() -> None:
+    """The summary detail's id is an identity field too (issue 46 item 2): lost while the encrypted
+    detail keeps its id, the rebuilt item no longer matches the blob."""
+    def drop(ds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in d.items() if not (k == "id" and d["type"] == "reasoning.summary")} for d in ds]
+
+    body = _with_details(_body([ITEM], "openrouter-openai"), drop)
+    assert any(d["type"] == "reasoning.encrypted" and d["id"] == RS for d in body["messages"][1]["reasoning_details"])
+    rejection = _rules("openrouter-openai").validate(body, [ITEM])
+    assert rejection is not None
+    assert (rejection.status, rejection.rule) == (400, "openrouter-openai/summary-id-mismatch")
+    assert rejection.differences[0][1:] == (None, RS)
+    assert _openai_error(rejection)["code"] == "invalid_encrypted_content"
+    other = _with_details(_body([ITEM], "openrouter-openai"), lambda ds: [{**d, "id": "rs_x"} if d["type"] == "reasoning.summary" else d for d in ds])
+    assert _rules("openrouter-openai").validate(other, [ITEM]) is not None
+    assert _rules("openrouter-openai").validate(_body([ITEM], "openrouter-openai"), [ITEM]) is None

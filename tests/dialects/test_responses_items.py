@@ -105,6 +105,24 @@ def test_a_reference_to_the_stored_reasoning_item_is_accepted() -> None:
     assert rejection.status == 404
 
 
+def test_a_stored_reference_stands_for_the_reasoning_item_without_its_encrypted_content() -> None:
+    """store left at its default (true): the openai SDK passes stored reasoning back as an item_reference
+    and the API resolves it (issue 46 item 0); a reference to an item it never produced is not found."""
+
+    def stored(*items: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in _input(*items).items() if k != "store"}  # store omitted: true
+
+    ref = {"type": "item_reference", "id": "rs_mock2_0"}
+    assert OPENAI.validate(stored(ref, FC, OUT), EMITTED) is None
+    plain = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ok"}]}
+    assert OPENAI.validate(stored(ref, plain), EMITTED) is None
+    for unknown in ({"type": "item_reference", "id": "rs_never_made"}, {"id": "rs_never_made"}):
+        rejection = OPENAI.validate(stored(unknown, FC, OUT), EMITTED)
+        assert rejection is not None
+        assert (rejection.status, rejection.rule) == (404, "openai/not-persisted")
+        assert json.loads(rejection.body)["error"]["message"] == "Item with id 'rs_never_made' not found."
+
+
 def test_the_correct_continuation_is_accepted() -> None:
     assert OPENAI.validate(_input(RS, FC, OUT), EMITTED) is None
 

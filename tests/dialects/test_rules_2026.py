@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import Fidelity, Rejection, get_dialect
+from harness.dialects import Fidelity, NeededLoss, Rejection, get_dialect
+from harness.dialects.openai_chat._rules_2026 import MINIMAX_HISTORY, VLLM_INPUT_FIELD
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
 CHAT = get_dialect("openai-chat")
@@ -108,7 +109,7 @@ TURN = Message("assistant", (ReasoningBlock("\nThe user wants the weather.\n"), 
 @pytest.mark.parametrize("variant", ["think-tags", "reasoning_details"])
 def test_minimax_keeps_the_think_block_byte_for_byte(variant: str) -> None:
     body = chat_body([TURN], variant)
-    assert check(CHAT, "minimax", body, [TURN]) == (None, Fidelity("minimax/interleaved-thinking"))
+    assert check(CHAT, "minimax", body, [TURN]) == (None, NeededLoss("minimax/interleaved-thinking", source=MINIMAX_HISTORY))
     trimmed = chat_body([Message("assistant", (ReasoningBlock("The user wants the weather."), TextBlock("\n\n"), CALL))], variant)
     rejection, fidelity = check(CHAT, "minimax", trimmed, [TURN])
     assert rejection is None
@@ -139,7 +140,7 @@ def test_zai_preserved_thinking_compares_reasoning_content_unless_cleared() -> N
 def test_vllm_reads_reasoning_not_reasoning_content() -> None:
     body = chat_body([TURN], "reasoning")
     assert body["messages"][1]["reasoning"] == "\nThe user wants the weather.\n"
-    assert check(CHAT, "vllm", body, [TURN])[1] == Fidelity("vllm/reasoning-input-field")
+    assert check(CHAT, "vllm", body, [TURN])[1] == NeededLoss("vllm/reasoning-input-field", source=VLLM_INPUT_FIELD)
     legacy = chat_body([TURN], "reasoning", echo_fields=("reasoning_content",))
     fidelity = check(CHAT, "vllm", legacy, [TURN])[1]
     assert fidelity is not None
@@ -216,6 +217,23 @@ def test_the_phase_variant_labels_added_and_done_items_alike() -> None:
 
 
 # -- Claude on Vertex ----------------------------------------------------------------------------
+
+
+def test_vertex_s_contract_holds_on_vertex_s_paths_only() -> None:
+    """anthropic_version belongs to :rawPredict / :streamRawPredict (issue 46 item 0): a request to
+    POST /v1/messages, which Vertex does not serve, is Anthropic's API and is judged by its rules."""
+    from harness.upstream._rules import validate_request
+    from harness.upstream._script import Script
+
+    script = Script("anthropic-messages", (), provider_rules="vertex")
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}
+    assert validate_request(script, body, (), path="/v1/messages") is None
+    vertex = "/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5"
+    for verb in (":rawPredict", ":streamRawPredict"):
+        rejection = validate_request(script, body, (), path=vertex + verb)
+        assert rejection is not None
+        assert rejection.rule == "vertex/anthropic-version"
+    assert validate_request(script, {**body, "anthropic_version": "vertex-2023-10-16"}, (), path=vertex + ":rawPredict") is None
 
 
 def test_vertex_routes_by_path_and_requires_anthropic_version() -> None:

@@ -137,13 +137,16 @@ def test_3_responses_store_defaults_to_true() -> None:
     assert [
         o["response"]["store"] for k, o in _seen(false, _answer(false)).units if k == "response.created"
     ] == [False]
-    # a reasoning item passed back by reference is found when store is left to its default (no 404)
+    # a reasoning item this upstream produced, passed back by reference, is found when store is left
+    # to its default (no 404)
     from harness.dialects import get_dialect
+    from harness.events import Message, ReasoningBlock
 
     rules = get_dialect("openai-responses").provider_rules()["openai"]
     ref = {"input": [{"type": "item_reference", "id": "rs_1"}, {"role": "user", "content": "go on"}]}
-    assert rules.validate(ref, []) is None
-    rejected = rules.validate({**ref, "store": False}, [])
+    produced = [Message("assistant", (ReasoningBlock("", signature="gAAAA-enc", id="rs_1"),))]
+    assert rules.validate(ref, produced) is None
+    rejected = rules.validate({**ref, "store": False}, produced)
     assert rejected is not None
     assert rejected.status == 404
 

@@ -109,3 +109,14 @@ def test_first_choice_only_fails_where_choices_0_delta_does_not_exist(data: byte
     else:
         assert mutant.feed(data)
     assert parser_mutant({"first-choice-only"}, "jsonl") is None
+
+
+def test_drop_summary_detail_id_keeps_the_encrypted_detail_s_id() -> None:
+    details = [
+        {"type": "reasoning.summary", "summary": "plan", "id": "rs_1", "index": 0},
+        {"type": "reasoning.encrypted", "data": "gAAAA", "id": "rs_1", "index": 1},
+    ]
+    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "reasoning_details": details}]
+    body = {"messages": history}
+    got = mutate_body(body, frozenset({"drop-summary-detail-id"}))["messages"][1]["reasoning_details"]
+    assert got == [{k: v for k, v in details[0].items() if k != "id"}, details[1]]

@@ -1,7 +1,8 @@
 """passback-fidelity and request-contract end to end, against the reference gateway: a provider that only
-degrades gives NON_STRICT (a failure under --strict only), one that rejects gives FAIL with the
-provider's status, a correct SUT passes (a judged PASS, never N/A), a profile without a request rule is
-N/A for request-contract, and each cause has one owner."""
+degrades gives NON_STRICT (a failure under --strict only), one that rejects, or whose docs say the lost
+piece must come back, gives FAIL with the provider's status or doc, a correct SUT passes (a judged
+PASS, never N/A), a profile without a request rule is N/A for request-contract, and each cause has one
+owner."""
 
 from __future__ import annotations
 
@@ -46,6 +47,29 @@ def test_an_altered_blob_the_provider_rejects_is_a_fail_owned_by_passback_fideli
     assert "rejected the continuation with 400 (xai/encrypted-content-altered)" in f.message
     assert finding(result, "passback").verdict == Verdict.PASS
     assert result.exit_code == 1
+
+
+VLLM = "tools-passback/vllm-reasoning-field[openai-chat:reasoning/frames]"
+OR_OPENAI = "tools-passback/openrouter-openai-encrypted[openai-chat:openrouter-openai/frames]"
+
+
+@pytest.mark.parametrize(
+    ("case", "fault", "doc"),
+    [
+        (VLLM, "reasoning-content-passback", "docs.vllm.ai"),  # a field the provider ignores
+        (OR_OPENAI, "drop-encrypted-details", "openrouter.ai/docs"),  # a detail it needs to keep reasoning
+    ],
+)
+def test_a_silent_loss_the_provider_needs_is_a_fail_citing_its_doc(case: str, fault: str, doc: str) -> None:
+    result = run([case], sut="reference", faults=[fault], expectations=None)
+    f = finding(result, "passback-fidelity")
+    assert f.verdict == Verdict.FAIL
+    assert "answers 200, but its documentation says it must come back" in f.message
+    assert doc in f.message
+    assert finding(result, "passback").verdict == Verdict.PASS
+    assert result.exit_code == 1
+    clean = run([case], sut="reference", expectations=None)
+    assert finding(clean, "passback-fidelity").verdict == Verdict.PASS
 
 
 def test_no_comparison_is_not_applicable() -> None:

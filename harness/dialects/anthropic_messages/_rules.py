@@ -378,6 +378,11 @@ class _Vertex(_Anthropic):
     description: str = "Claude on Vertex AI: anthropic_version in the body (400 otherwise), Anthropic's rules"
     request_rules: ClassVar[tuple[str, ...]] = ("vertex/anthropic-version",)
 
+    def on_path(self, path: str) -> ProviderRules:
+        """Vertex's contract holds on Vertex's paths only: ``POST /v1/messages``, which Vertex does not
+        serve, is Anthropic's API and gets Anthropic's rules (no ``anthropic_version`` there)."""
+        return self if path.split("?")[0].endswith(VERTEX_PATHS) else _ANTHROPIC
+
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         version = request.get("anthropic_version")
         if version not in VERTEX_VERSIONS:
@@ -394,9 +399,13 @@ class _Vertex(_Anthropic):
         return _Anthropic.validate(self, request, emitted)
 
 
+VERTEX_PATHS = (":rawPredict", ":streamRawPredict")
+"""Vertex's Claude paths (``…/publishers/anthropic/models/{model}:streamRawPredict``)."""
+_ANTHROPIC = _Anthropic()
+
 RULES: dict[str, ProviderRules] = {
     LENIENT: LenientRules("anthropic-messages"),
-    "anthropic": _Anthropic(),
+    "anthropic": _ANTHROPIC,
     "anthropic-adaptive": _AnthropicAdaptive(),
     "deepseek-anthropic": _DeepSeek(),
     "vertex": _Vertex(),

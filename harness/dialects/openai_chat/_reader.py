@@ -27,6 +27,12 @@ from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, Te
 
 __all__ = ["INLINE_THINK", "Reader", "google_extra", "google_signature", "reasoning_carriers"]
 
+FORWARDED_BLOCKS = "content_blocks"
+"""Portkey's non-strict mode forwards Anthropic and Gemini thinking on its OpenAI-chat front door as
+``delta.content_blocks[]`` (``{"type": "thinking", "thinking", "signature"}``, or the same fields wrapped
+under ``delta`` with an ``index``): thinking the client received, so a delta whose named fields carry no
+reasoning text reads it there, never as no reasoning at all."""
+
 INLINE_THINK = True
 """The observers' ``inline_think`` default: split a leading ``<think>`` out of ``content`` (the SUT
 profile's ``inline_think`` key overrides it per front door, see ``drivers/_profile.py``)."""
@@ -89,6 +95,12 @@ class Reader:
             val = carrier_text(name, obj, self.specs, message=message)
             if val:
                 texts.append((name, val))
+        fields = self.fields
+        if not texts and FORWARDED_BLOCKS not in fields and FORWARDED_BLOCKS in lists:
+            val = carrier_text(FORWARDED_BLOCKS, obj, self.specs, message=message)
+            if val:  # Portkey forwarding Anthropic/Gemini thinking: reasoning, whatever fields name
+                texts.append((FORWARDED_BLOCKS, val))
+                fields = (*fields, FORWARDED_BLOCKS)
         chosen = texts[0] if texts else None
         if chosen is not None or any(
             carrier_events(n, obj, self.specs, message=message, with_text=False) for n in lists
@@ -102,11 +114,11 @@ class Reader:
             out.append(Notice("mirrored", names if same else names + " (texts differ)"))
         # Read the list carrier in order when it carries the chosen text (keeps redacted/text order);
         # a list carrier outside ``fields`` still gives its opaque parts.
-        source = next((n for n in self.fields if n in lists), lists[0] if lists else None)
+        source = next((n for n in fields if n in lists), lists[0] if lists else None)
         source_text = carrier_text(source, obj, self.specs, message=message) if source else ""
         from_list = (
             source is not None
-            and source in self.fields
+            and source in fields
             and (chosen is None or chosen[0] == source or chosen[1] == source_text)
         )
         if chosen is not None and self.read_from is not None and self.read_from != chosen[0] and from_list:

@@ -13,6 +13,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
 from harness.dialects._carriers import server_tool_call
+from harness.dialects._loss import NeededLoss
 from harness.dialects._think import TAGS
 from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
 from harness.dialects.openai_chat._reader import google_signature
@@ -25,6 +26,21 @@ from harness.events import Message, ReasoningBlock
 __all__ = ["OPENROUTER_INVALID_SIGNATURE", "RULES", "history", "openrouter_body"]
 
 OPENROUTER_INVALID_SIGNATURE = "messages.{n}.content.0: Invalid `signature` in `thinking` block"
+
+# Where a provider that answers 200 says lost reasoning must come back (a passback-fidelity FAIL cites it;
+# a provider that calls it optional, such as Z.ai's Coding Plan cache, stays NON_STRICT).
+OPENROUTER_PRESERVING = (
+    "https://openrouter.ai/docs/use-cases/reasoning-tokens (preserving reasoning blocks: reasoning_details "
+    "go back unmodified for reasoning to continue across tool calls)"
+)
+MINIMAX_HISTORY = (
+    "https://platform.minimax.io/docs/api-reference/text-openai-api (Important Note: the complete "
+    "assistant message, its reasoning included, must go back for interleaved thinking)"
+)
+VLLM_INPUT_FIELD = (
+    "https://docs.vllm.ai/en/stable/features/reasoning_outputs/ and vllm-project/vllm#38488 (the chat "
+    "template reads an assistant message's reasoning from 'reasoning' only)"
+)
 
 
 def history(
@@ -225,14 +241,21 @@ class OpenRouterOpenAIRules(_Passthrough):
     (pydantic/pydantic-ai#7185 through OpenRouter; maximhq/bifrost#5186 with a minted id); altered
     content is the same code, "could not be decrypted or parsed" (Wei-Shaw/sub2api#2863); relayed in
     OpenRouter's envelope. A dropped encrypted detail answers 200 without the item (the model loses its
-    reasoning): a passback-fidelity finding."""
+    reasoning): a passback-fidelity finding.
+
+    The identity fields compared, each with its source: the encrypted detail's ``id`` (the item id
+    OpenAI checks the blob against: pydantic/pydantic-ai#7185, maximhq/bifrost#5186), its ``data``
+    (byte-exact: Wei-Shaw/sub2api#2863) and the summary detail's ``id`` (the same item: a summary detail
+    under another id, or none, splits the item OpenRouter rebuilds from the blob it was encrypted with;
+    the real API answers ``invalid_encrypted_content``, measured in issue 46; the wording is the
+    item-id one, guessed for this path). The summary text itself is not compared: OpenAI reads the
+    reasoning from the encrypted content."""
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         for i, raw, origin in history(request, emitted):
             encrypted = [d for d in _details(raw) if d.get("type") == "reasoning.encrypted"]
-            for b in origin.content:
-                if not isinstance(b, ReasoningBlock) or b.signature is None or not b.id:
-                    continue
+            items = [b for b in origin.content if isinstance(b, ReasoningBlock) and b.signature and b.id]
+            for b in items:
                 same = next((d for d in encrypted if d.get("data") == b.signature), None)
                 if same is not None and same.get("id") != b.id:
                     diff: Difference = (f"messages[{i}].reasoning_details[].id", same.get("id"), b.id)
@@ -244,6 +267,28 @@ class OpenRouterOpenAIRules(_Passthrough):
                     diff = (field, other.get("data"), b.signature)
                     body = _openai_body(_UNDECRYPTABLE.format(item=b.id))
                     return Rejection(400, body, "openrouter-openai/encrypted-altered", (diff,))
+            rejection = self._summary_ids(i, raw, items)
+            if rejection is not None:
+                return rejection
+        return None
+
+    @staticmethod
+    def _summary_ids(i: int, raw: Mapping[str, Any], items: Sequence[ReasoningBlock]) -> Rejection | None:
+        """A summary detail of an encrypted item that came back under no id or another one: the item
+        OpenRouter rebuilds for it is not the one the blob names."""
+        ids = {b.id for b in items}
+        for d in _details(raw):
+            if d.get("type") != "reasoning.summary" or d.get("id") in ids:
+                continue
+            want = next((b.id for b in items if d.get("summary") and str(d.get("summary")) in b.text), None)
+            if want is None and len(items) == 1:
+                want = items[0].id
+            if want is None:
+                continue
+            field = f"messages[{i}].reasoning_details[reasoning.summary,index={d.get('index')}].id"
+            body = _openai_body(_ITEM_MISMATCH.format(item=want))
+            diff: Difference = (field, d.get("id"), want)
+            return Rejection(400, body, "openrouter-openai/summary-id-mismatch", (diff,))
         return None
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
@@ -253,7 +298,7 @@ class OpenRouterOpenAIRules(_Passthrough):
             for b in origin.content:
                 if isinstance(b, ReasoningBlock) and b.signature is not None and b.signature not in came:
                     diffs.append((f"messages[{i}].reasoning_details[reasoning.encrypted]", None, b.signature))
-        return Fidelity("openrouter-openai/encrypted-dropped", tuple(diffs))
+        return NeededLoss("openrouter-openai/encrypted-dropped", tuple(diffs), source=OPENROUTER_PRESERVING)
 
 
 def _google_raw(message: str) -> str:
@@ -333,7 +378,7 @@ class MiniMaxRules(_Passthrough):
             want = f"{TAGS[0]}{reasoning}{TAGS[1]}{origin.text}"
             if raw.get("content") != want:
                 diffs.append((f"messages[{i}].content", raw.get("content"), want))
-        return Fidelity("minimax/interleaved-thinking", tuple(diffs))
+        return NeededLoss("minimax/interleaved-thinking", tuple(diffs), source=MINIMAX_HISTORY)
 
 
 @dataclass
@@ -371,7 +416,7 @@ class VllmRules(_Passthrough):
             reasoning = _reasoning_text(origin)
             if i > start and reasoning and raw.get("reasoning") != reasoning:
                 diffs.append((f"messages[{i}].reasoning", raw.get("reasoning"), reasoning))
-        return Fidelity("vllm/reasoning-input-field", tuple(diffs))
+        return NeededLoss("vllm/reasoning-input-field", tuple(diffs), source=VLLM_INPUT_FIELD)
 
 
 _DESCRIPTIONS = {

@@ -26,6 +26,7 @@ from harness.events import (
 __all__ = [
     "ENCRYPTED_NOT_VERIFIED",
     "MISSING_REASONING",
+    "NOT_FOUND",
     "NOT_PERSISTED",
     "ORPHAN_REASONING",
     "RULES",
@@ -44,6 +45,10 @@ NOT_PERSISTED = (
     "Item with id '{rs}' not found. Items are not persisted when `store` is set to false. Try again with "
     "`store` set to true, or remove this item from your input."
 )
+NOT_FOUND = "Item with id '{rs}' not found."
+"""A stored reference to a reasoning item the API never produced: the first sentence of the recorded
+store:false answer (``NOT_PERSISTED``), without its store advice. The wording for store:true is guessed
+from that recording; the status is the same 404."""
 ENCRYPTED_NOT_VERIFIED = "The encrypted content {short} could not be verified."
 """Recorded (https://github.com/openai/codex/issues/8145): ``gAAA...DQ==``, ``invalid_encrypted_content``."""
 _FC_ID = re.compile(r"^fc_(.+)_(\d+)$")
@@ -105,6 +110,13 @@ def _preceded_by_reasoning(emitted: Sequence[Message], call_id: str) -> tuple[bo
                     return True, prev.id.partition(":")[0]
                 return False, ""
     return False, ""
+
+
+def _produced(ref: str, emitted: Sequence[Message]) -> bool:
+    """An ``rs_`` id this upstream produced earlier in the conversation: an emitted reasoning block's
+    id, or any id when a block carried none (the emitter then named it on the wire, ``rs_mockN_K``)."""
+    ids = [b.id.partition(":")[0] for m in emitted for b in m.content if isinstance(b, ReasoningBlock)]
+    return ref in ids or any(not i for i in ids)
 
 
 def _refers_to_reasoning(item: Mapping[str, Any], rs: str) -> bool:
@@ -217,9 +229,13 @@ class _OpenAI(ProviderRules):
         for n, item in enumerate(items):
             if not isinstance(item, Mapping):
                 continue
-            kind = item.get("type")
-            if kind == "item_reference" and not store and str(item.get("id", "")).startswith("rs_"):
-                return self._not_found(str(item["id"]))
+            kind = item.get("type", "message" if "role" in item else "item_reference")
+            if kind == "item_reference" and str(item.get("id", "")).startswith("rs_"):
+                ref = str(item["id"])
+                if not store:
+                    return self._not_found(ref)
+                if not _produced(ref, emitted):
+                    return self._not_found(ref, NOT_FOUND)
             if kind == "reasoning":
                 rs = str(item.get("id", ""))
                 nxt = items[n + 1] if n + 1 < len(items) else None
@@ -240,10 +256,10 @@ class _OpenAI(ProviderRules):
                     return rejection
         return input_items(request, emitted, calls=True)
 
-    def _not_found(self, rs: str) -> Rejection:
+    def _not_found(self, rs: str, message: str = NOT_PERSISTED) -> Rejection:
         return Rejection(
             404,
-            openai_error_body(NOT_PERSISTED.format(rs=rs)),
+            openai_error_body(message.format(rs=rs)),
             "openai/not-persisted",
             (("input", rs, None),),
         )
