@@ -1,5 +1,6 @@
 """Sans-IO: a :class:`Script` and the request it answers turned into the exact actions of a response. There is
-one planner and two executors, the loopback server and respx, so no sockets, clocks or threads live here."""
+one planner and three executors, the loopback server (its WebSocket mode too), respx and pytest-httpserver,
+so no sockets, clocks or threads live here."""
 
 from __future__ import annotations
 
