@@ -299,27 +299,38 @@ class _Getter:
         return CaseResult(
             case_id=t(item, "case_id", str, where),
             scenario_id=t(item, "scenario_id", str, where, default=""),
-            requirement=t(item, "requirement", str, where, default=""),
-            category=t(item, "category", str, where, default=""),
-            sut=t(item, "sut", str, where, default=""),
-            status=self.enum(item, "status", Status, where, default=Status.OK),
-            stream=self.enum(item, "stream", Verdict, where, default=Verdict.PASS),
-            cleanup=self.enum(item, "cleanup", Verdict, where, default=Verdict.PASS),
-            unexpected=t(item, "unexpected", bool, where, default=False),
-            expected={str(k): str(v) for k, v in t(item, "expected", dict, where, default={}).items()},
-            expected_reason=t(item, "expected_reason", str, where, default=""),
-            duration_s=float(t(item, "duration_s", (int, float), where, default=0.0)),
-            error=t(item, "error", str, where, default=""),
-            reproduce=t(item, "reproduce", str, where, default=""),
-            axes={str(k): str(v) for k, v in t(item, "axes", dict, where, default={}).items()},
             findings=[self.finding(f, f"{where}.findings[{i}]") for i, f in enumerate(findings)],
             timeline=timeline,
             timeline_summary=self.summary(item, where),
-            repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
             flaky=t(item, "flaky", bool, where, default=False),
-            alone=t(item, "alone", str, where, default=""),
-            gate_wait_s=t(item, "gate_wait_s", (int, float, type(None)), where, default=None),
+            **self.fields(item, where),
         )
+
+    def fields(
+        self, item: dict[str, Any], where: str, *, requirement: str = "", category: str = "", sut: str = "",
+        reproduce: str = "",
+    ) -> dict[str, Any]:  # fmt: skip
+        """What a whole case and a compact one read alike; a compact one leaves out what its run's is
+        (the defaults given)."""
+        t = self.typed
+        return {
+            "requirement": t(item, "requirement", str, where, default=requirement),
+            "category": t(item, "category", str, where, default=category),
+            "sut": t(item, "sut", str, where, default=sut),
+            "status": self.enum(item, "status", Status, where, default=Status.OK),
+            "stream": self.enum(item, "stream", Verdict, where, default=Verdict.PASS),
+            "cleanup": self.enum(item, "cleanup", Verdict, where, default=Verdict.PASS),
+            "unexpected": t(item, "unexpected", bool, where, default=False),
+            "expected": {str(k): str(v) for k, v in t(item, "expected", dict, where, default={}).items()},
+            "expected_reason": t(item, "expected_reason", str, where, default=""),
+            "duration_s": float(t(item, "duration_s", (int, float), where, default=0.0)),
+            "error": t(item, "error", str, where, default=""),
+            "reproduce": t(item, "reproduce", str, where, default=reproduce),
+            "axes": {str(k): str(v) for k, v in t(item, "axes", dict, where, default={}).items()},
+            "repeats": [str(x) for x in t(item, "repeats", list, where, default=[])],
+            "alone": t(item, "alone", str, where, default=""),
+            "gate_wait_s": t(item, "gate_wait_s", (int, float, type(None)), where, default=None),
+        }
 
     def scenarios(self, data: dict[str, Any]) -> dict[str, dict[str, str]]:
         """The run's ``scenarios`` (version 4): scenario id -> its requirement and category."""
@@ -348,23 +359,11 @@ class _Getter:
         return CaseResult(
             case_id=case_id,
             scenario_id=scenario_id,
-            requirement=t(item, "requirement", str, where, default=known.get("requirement", "")),
-            category=t(item, "category", str, where, default=known.get("category", "")),
-            sut=t(item, "sut", str, where, default=shared.sut),
-            status=self.enum(item, "status", Status, where, default=Status.OK),
-            stream=self.enum(item, "stream", Verdict, where, default=Verdict.PASS),
-            cleanup=self.enum(item, "cleanup", Verdict, where, default=Verdict.PASS),
-            unexpected=t(item, "unexpected", bool, where, default=False),
-            expected={str(k): str(v) for k, v in t(item, "expected", dict, where, default={}).items()},
-            expected_reason=t(item, "expected_reason", str, where, default=""),
-            duration_s=float(t(item, "duration_s", (int, float), where, default=0.0)),
-            error=t(item, "error", str, where, default=""),
-            reproduce=t(item, "reproduce", str, where, default=reproduce_line(shared.reproduce, case_id)),
-            axes={str(k): str(v) for k, v in t(item, "axes", dict, where, default={}).items()},
             findings=findings,
-            repeats=[str(x) for x in t(item, "repeats", list, where, default=[])],
-            alone=t(item, "alone", str, where, default=""),
-            gate_wait_s=t(item, "gate_wait_s", (int, float, type(None)), where, default=None),
+            **self.fields(
+                item, where, requirement=known.get("requirement", ""), category=known.get("category", ""),
+                sut=shared.sut, reproduce=reproduce_line(shared.reproduce, case_id),
+            ),
         )
 
     def names(self, by_verdict: dict[str, Any], axis: Axis, where: str) -> list[Finding]:
