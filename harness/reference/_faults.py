@@ -25,6 +25,7 @@ from harness.events import (
     Usage,
 )
 from harness.reference._bridge_faults import BRIDGE_FAULTS
+from harness.reference._door_faults import DOOR_FAULTS
 from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
 from harness.reference._request_faults import PASSBACK_FAULTS
 
@@ -120,6 +121,7 @@ FAULTS: dict[str, str] = {
     **PARSER_MUTANTS,
     # -- Responses bridges (issue 40): the front door's switches, and the other way round
     **BRIDGE_FAULTS,
+    **DOOR_FAULTS,
     "drop-reasoning-text": "Responses upstream: read only the reasoning summary; raw reasoning "
     "(reasoning_text content parts, response.reasoning_text.delta) is dropped",
     FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
@@ -172,7 +174,7 @@ _STREAM = frozenset(
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
 _DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
-_DOOR |= set(BRIDGE_FAULTS)  # its Responses front door
+_DOOR |= set(BRIDGE_FAULTS) | set(DOOR_FAULTS)  # its Responses front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 GATEWAY_FAULTS |= {"terminate-broken-stream"}
 GATEWAY_FAULTS |= {"hide-unasked-reasoning"}

@@ -1,0 +1,29 @@
+"""The detection matrix's rows for issue 46's classes: provider defaults as request-form rows, the front
+door's SDK schema rules, and the mirror and flagged-part variants. Data only, apart from ``_matrix_rows``
+so that each class of rows stays one concern; ``tools._matrix`` joins them."""
+
+from __future__ import annotations
+
+from tools._matrix_rows import Mutant
+
+__all__ = ["SCHEMA_ROWS"]
+
+_BRIDGE = (
+    "ordering-duplication/responses-bridge[openai-chat:reasoning_content/frames]",
+    "ordering-duplication/responses-bridge[anthropic-messages:thinking/frames]",
+)
+
+SCHEMA_ROWS: tuple[Mutant, ...] = (
+    # -- the Responses front door's SDK schema (dialects/openai_responses/_schema.py), one switch a rule
+    Mutant("done-type-mismatch", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
+    Mutant(
+        "completed-usage-no-reasoning-tokens",
+        "reference",
+        "front-door-grammar",
+        (
+            "sse-framing/bom[anthropic-messages:thinking/frames/bom]",
+            "sse-framing/bom[openai-chat:reasoning_content/frames/bom]",
+        ),
+        door="openai-responses",
+    ),
+)
