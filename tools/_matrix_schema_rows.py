@@ -14,6 +14,19 @@ _BRIDGE = (
 )
 
 SCHEMA_ROWS: tuple[Mutant, ...] = (
+    # -- provider defaults as request-form rows: Bedrock's adaptive-only Claude omits the thinking text
+    # unless display summarized is asked for (bedrock/display-summarized), as on Anthropic Messages
+    Mutant(
+        "no-display-summarized",
+        "reference",
+        "request-contract",  # the SUT did not ask for the summarized text its client wanted
+        (
+            "wire-variants/bedrock-adaptive[bedrock-converse:adaptive/frames]",
+            "wire-variants/bedrock-adaptive[bedrock-converse:adaptive/frames/nonstream]",
+        ),
+        frozenset({"delivery"}),
+        label="bedrock",
+    ),
     # -- the Responses front door's SDK schema (dialects/openai_responses/_schema.py), one switch a rule
     Mutant("done-type-mismatch", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
     Mutant(
