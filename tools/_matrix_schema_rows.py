@@ -39,4 +39,15 @@ SCHEMA_ROWS: tuple[Mutant, ...] = (
         ),
         door="openai-responses",
     ),
+    # -- the flat mirror, a shipped variant (openai_chat/variants/flat-mirror.toml): read twice, doubled
+    Mutant(
+        "read-both-fields",
+        "reference",
+        "no-duplication",
+        (
+            "wire-variants/reasoning-then-answer[openai-chat:flat-mirror/frames]",
+            "wire-variants/reasoning-then-answer[openai-chat:flat-mirror/frames/nonstream]",
+        ),
+        label="flat-mirror",
+    ),
 )
