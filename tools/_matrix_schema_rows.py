@@ -50,4 +50,14 @@ SCHEMA_ROWS: tuple[Mutant, ...] = (
         ),
         label="flat-mirror",
     ),
+    # -- an encrypted part flagged among summary deltas (openai-chat:openrouter-items), shown as text
+    Mutant(
+        "encrypted-as-reasoning",
+        "reference",
+        "delivery",
+        (
+            "wire-variants/encrypted-among-summaries[openai-chat:openrouter-items/frames]",
+            "wire-variants/encrypted-among-summaries[openai-chat:openrouter-items/frames/nonstream]",
+        ),
+    ),
 )

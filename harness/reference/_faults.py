@@ -102,6 +102,8 @@ FAULTS: dict[str, str] = {
     "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
     "existed)",
     "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
+    "encrypted-as-reasoning": "show an encrypted reasoning part (OpenRouter's reasoning.encrypted detail "
+    "among the summary deltas) to users as reasoning text, beside keeping it for passback",
     "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
     "double-done": "write the stream terminator twice",
     "nonstream-inline-think": "non-streaming answers carry reasoning inline as <think>...</think> in content",
@@ -162,6 +164,7 @@ _STREAM = frozenset(
         "tools-before-reasoning",
         "drop-reasoning-tokens",
         "redacted-as-reasoning",
+        "encrypted-as-reasoning",
         "buffer-structured",
         "drop-call-signatures",
         "mint-tool-ids",
@@ -468,6 +471,8 @@ def _mapper(fault: str, ev: Event) -> list[Event]:
         return []  # FAULT: only summaries are read
     if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
         return [ReasoningDelta(ev.data, item=ev.item)]
+    if fault == "encrypted-as-reasoning" and isinstance(ev, ReasoningSignature):
+        return [ev, ReasoningDelta(ev.value, item=ev.item)]  # FAULT: a flagged part read as text
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
         return [TextDelta(ev.text, item=ev.item)]
     if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
@@ -508,6 +513,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("read-both-fields", _ReadBothFields),
     ("ignore-alias", _IgnoreAlias),
     ("redacted-as-reasoning", None),
+    ("encrypted-as-reasoning", None),
     ("drop-reasoning", None),
     ("drop-reasoning-text", None),
     ("reasoning-into-content", None),
