@@ -109,3 +109,28 @@ def test_first_choice_only_fails_where_choices_0_delta_does_not_exist(data: byte
     else:
         assert mutant.feed(data)
     assert parser_mutant({"first-choice-only"}, "jsonl") is None
+
+
+def test_no_display_summarized_drops_display_on_anthropic_and_bedrock_converse() -> None:
+    """The same switch on both places Anthropic's thinking rides: the Messages body and Converse's
+    ``additionalModelRequestFields`` (only adaptive thinking has a display to leave out)."""
+    fault = frozenset({"no-display-summarized"})
+    adaptive = {"type": "adaptive", "display": "summarized"}
+    assert mutate_body({"thinking": adaptive}, fault) == {"thinking": {"type": "adaptive"}}
+    converse = {"messages": [], "additionalModelRequestFields": {"thinking": adaptive}}
+    assert mutate_body(converse, fault)["additionalModelRequestFields"] == {"thinking": {"type": "adaptive"}}
+    enabled = {
+        "messages": [],
+        "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 9}},
+    }
+    assert mutate_body(enabled, fault) == enabled
+    assert mutate_body(converse, frozenset()) is converse
+
+
+def test_encrypted_as_reasoning_shows_the_flagged_part_and_keeps_it() -> None:
+    from harness.events import ReasoningDelta, ReasoningSignature
+
+    sig = ReasoningSignature("gAAAAB-one", item="rs_1")
+    out = FaultFilter(["encrypted-as-reasoning"]).run([ReasoningDelta("Hmm", item="rs_1"), sig])
+    assert out[-2:] == [sig, ReasoningDelta("gAAAAB-one", item="rs_1")]
+    assert FaultFilter([]).run([sig]) == [sig]
