@@ -12,7 +12,9 @@ from harness.catalog._case import Case
 from harness.reference._parser_mutants import PARSER_FAULTS
 from harness.runner._run import RunResult, load_cases, run
 from harness.verdict import CaseResult, Status
-from tools._matrix_rows import DOORS, MATRIX, Mutant
+from tools._matrix_rows import DOORS, Mutant
+from tools._matrix_rows import MATRIX as _ROWS
+from tools._matrix_schema_rows import SCHEMA_ROWS
 
 __all__ = [
     "DOORS",
@@ -25,6 +27,9 @@ __all__ = [
     "mutation_cases",
     "mutation_score",
 ]
+
+MATRIX: tuple[Mutant, ...] = _ROWS + SCHEMA_ROWS
+"""Every row: ``_matrix_rows``' and ``_matrix_schema_rows``' (issue 46's classes)."""
 
 
 def failing_checks(result: RunResult) -> set[str]:

@@ -19,11 +19,13 @@ from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedRe
 # (``fallback``), as the real API answers such a request. Sans-IO: JSON bodies in.
 __all__ = [
     "ROWS",
+    "THINKS_BY_DEFAULT",
     "Answer",
     "RequestForm",
     "adaptive_only",
     "answer_for",
     "asked_model",
+    "claude_thinks_by_default",
     "ollama_thinks",
     "qwen_thinks",
     "rows_for",
@@ -97,11 +99,31 @@ def _no_encrypted(turn: Turn) -> Turn:
 
 
 _CLAUDE = re.compile(r"claude-(opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2}))?(?!\d)")
+_CLAUDE_NEW = re.compile(r"claude-(mythos|fable)-(preview|\d+)")
+"""The Claude families named by a word, not a tier (Mythos Preview, Mythos 5, Fable 5): adaptive only."""
+
+THINKS_BY_DEFAULT: dict[str, str] = {
+    "claude-mythos-preview": "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking "
+    "(Mythos Preview: adaptive thinking is its default and applies when thinking is unset; type disabled "
+    "is not supported); https://platform.claude.com/docs/en/build-with-claude/thinking (thinking disabled "
+    "turns it off on models that accept it; where it is off by default, set thinking to turn it on)",
+}
+"""Claude models that think when the request omits ``thinking``, with their source. No public source
+found says so of any other Claude model (Opus 4.7, Mythos 5 and Fable 5 accept only adaptive thinking
+and refuse ``disabled``, per the Bedrock adaptive-thinking page, but no page says they think unasked)."""
+
+
+def claude_thinks_by_default(model: str) -> bool:
+    """The model is one of :data:`THINKS_BY_DEFAULT` (by its name inside a provider's id)."""
+    return any(name in model for name in THINKS_BY_DEFAULT)
 
 
 def adaptive_only(model: str) -> bool:
-    """Claude Opus 4.7 and later (and every Claude 5): only adaptive thinking, display omitted by
-    default (https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-7)."""
+    """Claude Opus 4.7 and later (and every Claude 5, Mythos and Fable model): only adaptive thinking,
+    display omitted by default (https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-7;
+    https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html)."""
+    if _CLAUDE_NEW.search(model):
+        return True
     m = _CLAUDE.search(model)
     if m is None:
         return False
@@ -124,15 +146,22 @@ def asked_model(request: Mapping[str, Any], target: str = "") -> str:
 
 
 def _thinking_on(request: Mapping[str, Any], model: str) -> bool:
+    """Thinking asked for, or the request omits ``thinking`` and the model thinks by default."""
+    if "thinking" not in request and claude_thinks_by_default(model):
+        return True
     return _get(request, "thinking", "type") in ("enabled", "adaptive")
+
+
+def _bedrock_fields(request: Mapping[str, Any]) -> Any:
+    """Where a Bedrock request carries Anthropic's ``thinking``: Converse's
+    ``additionalModelRequestFields``, else the InvokeModel body itself."""
+    extra = request.get("additionalModelRequestFields")
+    return extra if isinstance(extra, Mapping) and "thinking" in extra else request
 
 
 def _bedrock_thinking(request: Mapping[str, Any], model: str) -> bool:
     """Converse: ``additionalModelRequestFields.thinking``; InvokeModel: Anthropic's ``thinking``."""
-    asked = _get(request, "additionalModelRequestFields", "thinking", "type") or _get(
-        request, "thinking", "type"
-    )
-    return asked in ("enabled", "adaptive")
+    return _thinking_on(_bedrock_fields(request), model)
 
 
 def _display(request: Mapping[str, Any], model: str) -> str:
@@ -140,6 +169,10 @@ def _display(request: Mapping[str, Any], model: str) -> str:
     if asked in ("summarized", "omitted"):
         return str(asked)
     return "omitted" if adaptive_only(model) else "summarized"
+
+
+def _bedrock_display(request: Mapping[str, Any], model: str) -> bool:
+    return _display(_bedrock_fields(request), model) == "summarized"
 
 
 def _summary_on(request: Mapping[str, Any], model: str) -> bool:
@@ -237,8 +270,11 @@ ROWS: tuple[RequestForm, ...] = (
     ),
     RequestForm(
         "anthropic/thinking", "anthropic-messages", "thinking.type",
-        "thinking blocks (type enabled or adaptive)", "no thinking blocks: text only",
-        "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
+        "thinking blocks (type enabled or adaptive)",
+        "no thinking blocks: text only; claude-mythos-preview thinks (adaptive, display omitted) when the "
+        "request omits thinking",
+        "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking; "
+        + "; ".join(THINKS_BY_DEFAULT.values()),
         _thinking_on, withhold=_no_reasoning, exempt=frozenset({"deepseek-anthropic"}),
     ),
     RequestForm(
@@ -266,6 +302,16 @@ ROWS: tuple[RequestForm, ...] = (
         "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html; "
         "recorded: corpus/bedrock-thinking-stream.jsonl",
         _bedrock_thinking, withhold=_no_reasoning,
+    ),
+    RequestForm(
+        "bedrock/display-summarized", "bedrock-converse",
+        "additionalModelRequestFields.thinking.display",
+        "summarized reasoning text (display summarized)",
+        "reasoningContent with its signature and no text (display omitted: the default of adaptive-only "
+        "Claude models, Opus 4.7 and later)",
+        "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html; "
+        "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
+        _bedrock_display, withhold=_no_reasoning_text,
     ),
     RequestForm(
         "gemini/include-thoughts", "gemini",
@@ -389,7 +435,8 @@ def answer_for(
     model, any other name (gateways rename models) as ``model``. ``target``: the request's path (where
     Gemini names the model)."""
     asked = asked_model(request, target)
-    if _CLAUDE.search(asked) or (dialect == "gemini" and _GEMINI_FLASH_25.search(asked)):
+    named = _CLAUDE.search(asked) or _CLAUDE_NEW.search(asked)
+    if named or (dialect == "gemini" and _GEMINI_FLASH_25.search(asked)):
         model = asked
     rows = rows_for(dialect, variant, rules)
     off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))

@@ -21,6 +21,12 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "completed-lacks-field": "a response.completed snapshot whose reasoning item lost the encrypted_content "
     "its response.output_item.done carried",
     "missing-field": "an item without a field its SDK type requires",
+    "done-type-mismatch": "a response.output_item.done whose item type differs from its "
+    "response.output_item.added (openai types/responses/response_output_item_done_event.py: the SDK's "
+    "ResponseStream puts the done item in the added one's slot)",
+    "usage-lacks-field": "a response's usage without a count its SDK type requires (openai "
+    "types/responses/response_usage.py: ResponseUsage.output_tokens_details: OutputTokensDetails, "
+    "reasoning_tokens: int; a client that reads it aborts)",
     "before-message-start": "a message event before message_start (the message id, the model and the "
     "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
 }
@@ -34,7 +40,8 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "
     "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
     "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
-    "streamed item and its encrypted_content, every required field.",
+    "streamed item and its encrypted_content, every required field, an output_item.done of its "
+    "added item's type, a usage with every count ResponseUsage requires.",
 )
 def front_door_grammar(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.event_entries]

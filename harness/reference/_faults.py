@@ -25,6 +25,7 @@ from harness.events import (
     Usage,
 )
 from harness.reference._bridge_faults import BRIDGE_FAULTS
+from harness.reference._door_faults import DOOR_FAULTS
 from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
 from harness.reference._request_faults import PASSBACK_FAULTS
 
@@ -101,6 +102,8 @@ FAULTS: dict[str, str] = {
     "(fc_...) where the upstream gave one, else call_gw_N (the client then answers calls that never "
     "existed)",
     "redacted-as-reasoning": "show the opaque data of a redacted thinking block to users as reasoning text",
+    "encrypted-as-reasoning": "show an encrypted reasoning part (OpenRouter's reasoning.encrypted detail "
+    "among the summary deltas) to users as reasoning text, beside keeping it for passback",
     "break-utf8": "decode upstream bytes chunk by chunk with errors='replace' (corrupts split code points)",
     "double-done": "write the stream terminator twice",
     "nonstream-inline-think": "non-streaming answers carry reasoning inline as <think>...</think> in content",
@@ -120,6 +123,7 @@ FAULTS: dict[str, str] = {
     **PARSER_MUTANTS,
     # -- Responses bridges (issue 40): the front door's switches, and the other way round
     **BRIDGE_FAULTS,
+    **DOOR_FAULTS,
     "drop-reasoning-text": "Responses upstream: read only the reasoning summary; raw reasoning "
     "(reasoning_text content parts, response.reasoning_text.delta) is dropped",
     FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
@@ -160,6 +164,7 @@ _STREAM = frozenset(
         "tools-before-reasoning",
         "drop-reasoning-tokens",
         "redacted-as-reasoning",
+        "encrypted-as-reasoning",
         "buffer-structured",
         "drop-call-signatures",
         "mint-tool-ids",
@@ -172,7 +177,7 @@ _STREAM = frozenset(
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
 _DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
-_DOOR |= set(BRIDGE_FAULTS)  # its Responses front door
+_DOOR |= set(BRIDGE_FAULTS) | set(DOOR_FAULTS)  # its Responses front door
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 GATEWAY_FAULTS |= {"terminate-broken-stream"}
 GATEWAY_FAULTS |= {"hide-unasked-reasoning"}
@@ -466,6 +471,8 @@ def _mapper(fault: str, ev: Event) -> list[Event]:
         return []  # FAULT: only summaries are read
     if fault == "redacted-as-reasoning" and isinstance(ev, RedactedReasoning):
         return [ReasoningDelta(ev.data, item=ev.item)]
+    if fault == "encrypted-as-reasoning" and isinstance(ev, ReasoningSignature):
+        return [ev, ReasoningDelta(ev.value, item=ev.item)]  # FAULT: a flagged part read as text
     if fault == "reasoning-into-content" and isinstance(ev, ReasoningDelta):
         return [TextDelta(ev.text, item=ev.item)]
     if fault == "drop-reasoning-tokens" and isinstance(ev, Usage) and ev.reasoning_tokens is not None:
@@ -506,6 +513,7 @@ _STAGES: tuple[tuple[str, type[_Stage] | None], ...] = (
     ("read-both-fields", _ReadBothFields),
     ("ignore-alias", _IgnoreAlias),
     ("redacted-as-reasoning", None),
+    ("encrypted-as-reasoning", None),
     ("drop-reasoning", None),
     ("drop-reasoning-text", None),
     ("reasoning-into-content", None),

@@ -348,6 +348,8 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
         body = {**body, "input": _signature_on_call(body["input"])}
     if "no-form-triggers" in faults:  # FAULT: the provider's default form comes back, not the variant's
         body = _without_form_triggers(body)
+    if "no-display-summarized" in faults:  # FAULT on Bedrock Converse too: Anthropic's thinking, nested
+        body = _converse_without_display(body)
     thinking = body.get("thinking")
     if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
         return body
@@ -357,6 +359,19 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     elif "no-display-summarized" in faults:  # FAULT: the model's default display (omitted) applies
         body = {**body, "thinking": {k: v for k, v in thinking.items() if k != "display"}}
     return body
+
+
+def _converse_without_display(body: dict[str, Any]) -> dict[str, Any]:
+    """Fault ``no-display-summarized`` on a Converse body: adaptive thinking asked for in
+    ``additionalModelRequestFields`` without its ``display`` (the model's default, omitted, applies)."""
+    extra = body.get("additionalModelRequestFields")
+    if not isinstance(extra, dict):
+        return body
+    thinking = extra.get("thinking")
+    if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
+        return body
+    kept = {k: v for k, v in thinking.items() if k != "display"}
+    return {**body, "additionalModelRequestFields": {**extra, "thinking": kept}}
 
 
 def _without_form_triggers(body: dict[str, Any]) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from harness.reference._core import (
     upstream_request,
     whole_response,
 )
+from harness.reference._door_faults import SchemaFrames
 from harness.reference._faults import (
     GATEWAY_FAULTS,
     announce_thinking_as_text,
@@ -215,7 +216,8 @@ class Gateway:
         """A streamed answer, frame by frame, to its end (True) or until the client leaves (False)."""
         await resp.start(200, [("content-type", front.content_type), ("cache-control", "no-cache")])
         emitter = front.emitter(door.variant, model=client_model)
-        bridge = BridgeFrames(self.faults if door.dialect == "openai-responses" else ())
+        door_faults = self.faults if door.dialect == "openai-responses" else frozenset()
+        bridge, schema = BridgeFrames(door_faults), SchemaFrames(door_faults)
         alive = None if "no-keepalive" in self.faults else front.keepalive()  # FAULT: none while silent
         beat = Heartbeat(resp, alive, self.keepalive)
 
@@ -224,7 +226,7 @@ class Gateway:
             frames = emitter.feed(events)
             if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
                 frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
-            await beat.write(lambda: self.write(resp, front, bridge.rewrite(frames)))
+            await beat.write(lambda: self.write(resp, front, schema.rewrite(bridge.rewrite(frames))))
 
         beat.start()
         try:
@@ -232,7 +234,7 @@ class Gateway:
         finally:
             await beat.stop()
         if ended:
-            await self.write(resp, front, bridge.rewrite(emitter.close()))
+            await self.write(resp, front, schema.rewrite(bridge.rewrite(emitter.close())))
             await resp.end()
         return ended
 

@@ -763,6 +763,90 @@ CASES: list[Case] = [
             ),
         ),
     ),
+    Case(
+        "flat-mirror",
+        "flat-mirror",
+        "vLLM 0.11.1-0.15: the same reasoning in reasoning_content and reasoning of one chunk",
+        (
+            ReasoningDelta("The user greets"),
+            ReasoningDelta(" me."),
+            TextDelta("Hello!"),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock1","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock1","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":null,"reasoning_content":"The user greets","reasoning":"The user greets"},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock1","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" me.","reasoning":" me."},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock1","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello!"},"logprobs":null,"finish_reason":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock1","object":"chat.completion.chunk","created":1760000000,"model":"m","choices":[{"index":0,"delta":{"content":""},"logprobs":null,"finish_reason":"stop"}]}',
+                frozenset(),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
+    Case(
+        "openrouter-items",
+        "openrouter-items",
+        "§2.3 OpenRouter in front of OpenAI, two items: the first item's encrypted detail between summary deltas",
+        (
+            ReasoningDelta("**Factoring**", item="rs_mock1"),
+            ReasoningSignature("gAAAAB-one", item="rs_mock1"),
+            ReasoningDelta("**Checking**", item="rs_mock2"),
+            ReasoningSignature("gAAAAB-two", item="rs_mock2"),
+            TextDelta("No."),
+            End("stop"),
+        ),
+        (
+            (
+                '{"id":"chatcmpl-mock2","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"start"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock2","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"**Factoring**","reasoning_details":[{"type":"reasoning.summary","summary":"**Factoring**","id":"rs_mock1","format":"openai-responses-v1","index":0}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock2","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAAB-one","id":"rs_mock1","format":"openai-responses-v1","index":1}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock2","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"**Checking**","reasoning_details":[{"type":"reasoning.summary","summary":"**Checking**","id":"rs_mock2","format":"openai-responses-v1","index":2}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock2","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAAB-two","id":"rs_mock2","format":"openai-responses-v1","index":3}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock2","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"No.","reasoning":null,"reasoning_details":[]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}',
+                frozenset({"reasoning-done", "text"}),
+            ),
+            (
+                '{"id":"chatcmpl-mock2","object":"chat.completion.chunk","created":1760000000,"model":"m","provider":"Mock","choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"stop","native_finish_reason":"stop","logprobs":null}]}',
+                frozenset(),
+            ),
+            (
+                '[DONE]',
+                frozenset({"terminal"}),
+            ),
+        ),
+    ),
 ]
 
 

@@ -43,7 +43,7 @@ from harness.strategies import Chunking, reasoning_turns, sse_chunkings
 
 CHAT = get_dialect("openai-chat")
 VARIANTS = list(CHAT.variants)
-ITEM_IDS = {"openrouter-openai"}
+ITEM_IDS = {"openrouter-openai", "openrouter-items"}
 """Variants whose wire names each reasoning item (OpenRouter in front of OpenAI: the rs_ id)."""
 
 
@@ -113,6 +113,7 @@ def test_every_variant_has_a_literal_table_and_a_catalog_id() -> None:
         "CC-AZURE",
         "CC-MISTRAL",
         "CC-USAGE",
+        "CC-MIRROR",
     }
 
 

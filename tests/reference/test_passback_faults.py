@@ -120,3 +120,28 @@ def test_drop_summary_detail_id_keeps_the_encrypted_detail_s_id() -> None:
     body = {"messages": history}
     got = mutate_body(body, frozenset({"drop-summary-detail-id"}))["messages"][1]["reasoning_details"]
     assert got == [{k: v for k, v in details[0].items() if k != "id"}, details[1]]
+
+
+def test_no_display_summarized_drops_display_on_anthropic_and_bedrock_converse() -> None:
+    """The same switch on both places Anthropic's thinking rides: the Messages body and Converse's
+    ``additionalModelRequestFields`` (only adaptive thinking has a display to leave out)."""
+    fault = frozenset({"no-display-summarized"})
+    adaptive = {"type": "adaptive", "display": "summarized"}
+    assert mutate_body({"thinking": adaptive}, fault) == {"thinking": {"type": "adaptive"}}
+    converse = {"messages": [], "additionalModelRequestFields": {"thinking": adaptive}}
+    assert mutate_body(converse, fault)["additionalModelRequestFields"] == {"thinking": {"type": "adaptive"}}
+    enabled = {
+        "messages": [],
+        "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 9}},
+    }
+    assert mutate_body(enabled, fault) == enabled
+    assert mutate_body(converse, frozenset()) is converse
+
+
+def test_encrypted_as_reasoning_shows_the_flagged_part_and_keeps_it() -> None:
+    from harness.events import ReasoningDelta, ReasoningSignature
+
+    sig = ReasoningSignature("gAAAAB-one", item="rs_1")
+    out = FaultFilter(["encrypted-as-reasoning"]).run([ReasoningDelta("Hmm", item="rs_1"), sig])
+    assert out[-2:] == [sig, ReasoningDelta("gAAAAB-one", item="rs_1")]
+    assert FaultFilter([]).run([sig]) == [sig]

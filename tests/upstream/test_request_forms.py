@@ -72,6 +72,13 @@ ROWS: dict[str, Row] = {
         {"additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 1024}}},
         b'"reasoningContent"',
     ),
+    "bedrock/display-summarized": Row(  # an adaptive-only model's default display (omitted): no text
+        "bedrock-converse", "adaptive", "/model/anthropic.claude-opus-4-7/converse-stream",
+        {"messages": [{"role": "user", "content": [{"text": "hello"}]}],
+         "additionalModelRequestFields": {"thinking": {"type": "adaptive"}}},
+        {"additionalModelRequestFields": {"thinking": {"type": "adaptive", "display": "summarized"}}},
+        b"The user",
+    ),
     "gemini/include-thoughts": Row(
         "gemini", "thought", "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
         {"contents": [{"role": "user", "parts": [{"text": "hello"}]}]},
@@ -163,6 +170,31 @@ def test_serve_answers_the_default_form_without_the_trigger_and_the_form_with_it
         assert row.off not in with_, with_[:600]
     if row.dialect == "anthropic-messages" and b'"type":"thinking"' in with_:
         assert b"signature_delta" in with_  # summarised or omitted, a thinking block keeps its signature
+
+
+@pytest.mark.parametrize(
+    ("model", "thinking", "text", "signed"),
+    [
+        ("claude-mythos-preview", None, False, True),  # thinks by default, display omitted
+        ("claude-mythos-preview", {"type": "adaptive", "display": "summarized"}, True, True),
+        ("claude-sonnet-4-5", None, False, False),  # off unless asked
+    ],
+)
+def test_a_claude_model_that_thinks_by_default_thinks_unasked(
+    serve: Any, model: str, thinking: Any, text: bool, signed: bool
+) -> None:
+    """The ``anthropic/thinking`` row's default: the model a request names decides whether a request
+    without ``thinking`` gets thinking blocks (``THINKS_BY_DEFAULT``, each with its source)."""
+    from harness.dialects._request_forms import THINKS_BY_DEFAULT, claude_thinks_by_default
+
+    assert all(src.startswith("https://") for src in THINKS_BY_DEFAULT.values())
+    assert claude_thinks_by_default(model) is (model == "claude-mythos-preview")
+    body = {"model": model, **ANTHROPIC} | ({"thinking": thinking} if thinking else {})
+    serve.load(demo_conversation("anthropic-messages", "thinking"))
+    answer = httpx.post(serve.base_url + "/v1/messages", json=body, timeout=10).content
+    assert b"Hello! " in answer
+    assert (b'"thinking":"The user' in answer) is text, answer[:400]
+    assert (b"signature_delta" in answer) is signed, answer[:400]
 
 
 @pytest.mark.parametrize("profile", ["lenient", "ollama"])

@@ -19,11 +19,11 @@ from harness.runner import load_cases, run
 from harness.verdict import CaseResult
 
 FILES = Path(__file__).parent / "files"
-MIRROR = FILES / "flat-mirror.toml"
+MIRROR = FILES / "file-mirror.toml"
 
 
 @pytest.fixture
-def flat_mirror(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def file_mirror(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The flat mirror declared for one test (and in the environment a SUT process reads), then gone."""
     monkeypatch.delenv(ENV, raising=False)
     rows = declare_dir(FILES)
@@ -33,31 +33,31 @@ def flat_mirror(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         retract(rows)
 
 
-def test_the_file_is_a_row_like_a_built_in_one(flat_mirror: None) -> None:
-    row = get_dialect("openai-chat").variants["flat-mirror"]
+def test_the_file_is_a_row_like_a_built_in_one(file_mirror: None) -> None:
+    row = get_dialect("openai-chat").variants["file-mirror"]
     assert row.source == str(MIRROR)
     assert row.shape is not None
     assert row.shape.also == ("reasoning",)
-    assert senders_of("openai-chat", "flat-mirror").providers == ("vllm",)
-    assert provider_of("openai-chat", "flat-mirror").name == "vllm"
-    assert [r.name for r in rows_for("openai-chat", "flat-mirror")] == ["openai-chat/include-usage"]
-    assert "flat-mirror-strict" in declared_rules("openai-chat")
-    assert "flat-mirror-strict" in get_dialect("openai-chat").provider_rules()
+    assert senders_of("openai-chat", "file-mirror").providers == ("vllm",)
+    assert provider_of("openai-chat", "file-mirror").name == "vllm"
+    assert [r.name for r in rows_for("openai-chat", "file-mirror")] == ["openai-chat/include-usage"]
+    assert "file-mirror-strict" in declared_rules("openai-chat")
+    assert "file-mirror-strict" in get_dialect("openai-chat").provider_rules()
 
 
-def test_retract_leaves_the_built_in_rows(flat_mirror: None) -> None:
-    assert "flat-mirror" in get_dialect("openai-chat").variants
-    retract([get_dialect("openai-chat").variants["flat-mirror"]])
-    assert "flat-mirror" not in get_dialect("openai-chat").variants
-    assert "flat-mirror-strict" not in declared_rules("openai-chat")
+def test_retract_leaves_the_built_in_rows(file_mirror: None) -> None:
+    assert "file-mirror" in get_dialect("openai-chat").variants
+    retract([get_dialect("openai-chat").variants["file-mirror"]])
+    assert "file-mirror" not in get_dialect("openai-chat").variants
+    assert "file-mirror-strict" not in declared_rules("openai-chat")
 
 
-def test_one_chunk_carries_the_reasoning_in_both_fields(flat_mirror: None) -> None:
+def test_one_chunk_carries_the_reasoning_in_both_fields(file_mirror: None) -> None:
     from harness.events import End, ReasoningDelta, TextDelta
 
     frames = (
         get_dialect("openai-chat")
-        .emitter("flat-mirror")
+        .emitter("file-mirror")
         .feed([ReasoningDelta("why"), TextDelta("ok"), End()])
     )
     bodies = [f.data for f in frames if '"why"' in f.data]
@@ -66,10 +66,10 @@ def test_one_chunk_carries_the_reasoning_in_both_fields(flat_mirror: None) -> No
     assert '"reasoning":"why"' in bodies[0]
 
 
-def test_the_strict_rule_answers_the_declared_body(flat_mirror: None) -> None:
+def test_the_strict_rule_answers_the_declared_body(file_mirror: None) -> None:
     from harness.events import Message, ReasoningBlock, ToolCallBlock
 
-    rules = declared_rules("openai-chat")["flat-mirror-strict"]
+    rules = declared_rules("openai-chat")["file-mirror-strict"]
     emitted = [Message("assistant", (ReasoningBlock("why"), ToolCallBlock("c1", "f", "{}")))]
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     kept = {
@@ -166,7 +166,7 @@ def test_three_built_in_chat_variants_are_files() -> None:
 
 
 def _mirror_cases() -> list[str]:
-    return [c.id for c in load_cases(["*openai-chat:flat-mirror/*"])]
+    return [c.id for c in load_cases(["*openai-chat:file-mirror/*"])]
 
 
 def _verdicts(r: CaseResult) -> dict[str, str]:
@@ -176,12 +176,12 @@ def _verdicts(r: CaseResult) -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_the_whole_catalog_runs_on_the_declared_variant(flat_mirror: None) -> None:
+def test_the_whole_catalog_runs_on_the_declared_variant(file_mirror: None) -> None:
     """Every case the catalog plays on its sibling ``reasoning_content`` runs on the file's variant, with
     the sibling's verdicts; only ``passback`` is judged where the sibling's is N/A (the file's strict
     rule makes the continuation checkable)."""
     cases = _mirror_cases()
-    siblings = [c.replace(":flat-mirror/", ":reasoning_content/") for c in cases]
+    siblings = [c.replace(":file-mirror/", ":reasoning_content/") for c in cases]
     result = run([*cases, *siblings], sut="reference", expectations=None)
     by = {r.case_id: r for r in result.results}
     ran = [(c, s) for c, s in zip(cases, siblings, strict=True) if c in by]
@@ -199,16 +199,16 @@ def test_the_whole_catalog_runs_on_the_declared_variant(flat_mirror: None) -> No
 
 
 @pytest.mark.slow
-def test_losing_the_passback_gets_the_declared_400(flat_mirror: None) -> None:
+def test_losing_the_passback_gets_the_declared_400(file_mirror: None) -> None:
     cases = [c for c in _mirror_cases() if c.startswith("cleanup/tool-round-trip")]
     result = run(cases, sut="reference", faults=["lose-passback"], expectations=None)
     failing = [f for r in result.results for f in r.failing() if f.check == "passback"]
     assert failing
-    assert all("flat-mirror-strict" in f.message for f in failing)
+    assert all("file-mirror-strict" in f.message for f in failing)
 
 
 @pytest.mark.slow
-def test_reading_both_fields_is_caught_by_no_duplication(flat_mirror: None) -> None:
+def test_reading_both_fields_is_caught_by_no_duplication(file_mirror: None) -> None:
     cases = [c for c in _mirror_cases() if "reasoning-then-answer" in c]
     assert cases
     result = run(cases, sut="reference", faults=["read-both-fields"], expectations=None)
@@ -231,9 +231,9 @@ def test_a_profile_names_its_variants_dir(tmp_path: Path, monkeypatch: pytest.Mo
     assert profile.variants_dir == (str((tmp_path / "variants").resolve()),)
     try:
         RunOptions(sut=profile).resolve()
-        assert "flat-mirror" in get_dialect("openai-chat").variants
+        assert "file-mirror" in get_dialect("openai-chat").variants
     finally:
-        retract([get_dialect("openai-chat").variants["flat-mirror"]])
+        retract([get_dialect("openai-chat").variants["file-mirror"]])
 
 
 def test_run_names_its_variants_dir_flag(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -242,7 +242,7 @@ def test_run_names_its_variants_dir_flag(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.delenv(ENV, raising=False)
     try:
         assert RunOptions(variants=(str(FILES),)).variants == (str(FILES),)
-        assert "flat-mirror" in get_dialect("openai-chat").variants
+        assert "file-mirror" in get_dialect("openai-chat").variants
         assert str(FILES.resolve()) in os.environ[ENV]
     finally:
-        retract([get_dialect("openai-chat").variants["flat-mirror"]])
+        retract([get_dialect("openai-chat").variants["file-mirror"]])

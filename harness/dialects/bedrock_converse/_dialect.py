@@ -89,6 +89,23 @@ VARIANTS: dict[str, Variant] = by_name(
             ),
             forms=("bedrock/thinking",),
         ),
+        Variant(
+            "adaptive",
+            "BR-ADAPTIVE",
+            "bedrock-converse",
+            "ConverseStream under an adaptive-only Claude (Opus 4.7+): additionalModelRequestFields."
+            'thinking {type:"adaptive",display:"summarized"}; without display: a signature, no text',
+            _CAPS,
+            model="anthropic.claude-opus-4-7",
+            paths=("/converse-stream", "/converse"),
+            senders=Senders(
+                ("bedrock",),
+                (),
+                "additionalModelRequestFields.thinking.type adaptive",
+                "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html",
+            ),
+            forms=("bedrock/thinking", "bedrock/display-summarized"),
+        ),
     )
 )
 """No ``usage`` cap: Bedrock's TokenUsage carries no reasoning-token figure (botocore service-2.json)."""
@@ -127,7 +144,7 @@ class BedrockDialect(Dialect):
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
         _check(variant)
-        return ConverseEmitter(model=model) if variant == "converse" else InvokeEmitter(model=model)
+        return InvokeEmitter(model=model) if variant == "invoke" else ConverseEmitter(model=model)
 
     def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
         """``Converse`` JSON (``output.message.content``), or the Anthropic message for ``invoke``."""

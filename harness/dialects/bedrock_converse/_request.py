@@ -22,6 +22,9 @@ __all__ = [
 ]
 
 _THINKING = {"type": "enabled", "budget_tokens": 1024}
+_ADAPTIVE = {"type": "adaptive", "display": "summarized"}
+"""Adaptive-only models (Opus 4.7+) refuse ``enabled`` and omit the thinking text unless asked for it
+(https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html)."""
 
 
 def build_request(
@@ -31,7 +34,7 @@ def build_request(
     ``thinking`` option replaces the default thinking configuration."""
     system = [b.text for m in messages if m.role == "system" for b in m.content if isinstance(b, TextBlock)]
     convo = [m for m in messages if m.role != "system"]
-    thinking = options.get("thinking", _THINKING)
+    thinking = options.get("thinking", _ADAPTIVE if variant == "adaptive" else _THINKING)
     if variant == "invoke":
         body: dict[str, Any] = {"anthropic_version": "bedrock-2023-05-31", "max_tokens": 4096}
         if system:

@@ -139,6 +139,24 @@ VARIANTS: dict[str, Variant] = by_name(
             shape=replace(_OPENROUTER_SHAPE, detail={"format": OPENAI_FORMAT}),
         ),
         _v(
+            "openrouter-items",
+            "CC-RD",
+            "OpenRouter in front of OpenAI, several reasoning items in one answer: each item's "
+            "reasoning.encrypted detail (opaque data under its rs_ id) is flagged between the "
+            "reasoning.summary deltas of the items around it",
+            _BASE | {_C.SIGNATURE, _C.MULTI_REASONING},
+            premise=frozenset({_C.SIGNATURE, _C.MULTI_REASONING}),
+            provider="openrouter",
+            model="openai/gpt-5",
+            senders=Senders(
+                ("openrouter",),
+                (),
+                "an OpenAI reasoning model (openai/...) that emits several reasoning items",
+                "https://openrouter.ai/docs/use-cases/reasoning-tokens",
+            ),
+            shape=replace(_OPENROUTER_SHAPE, detail={"format": OPENAI_FORMAT}),
+        ),
+        _v(
             "openrouter-gemini",
             "CC-RD",
             "OpenRouter in front of Gemini: reasoning.text details, each tool call's thought signature a "

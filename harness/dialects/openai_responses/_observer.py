@@ -10,6 +10,7 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects.openai_responses._schema import DONE_AGREES, ITEM_FIELDS, SDK, missing_usage
 from harness.dialects.openai_responses._wire import ALIASES
 from harness.events import (
     End,
@@ -36,16 +37,19 @@ _IGNORED = frozenset(
     }
 )
 
-_REQUIRED = {"reasoning": ("summary",), "function_call": ("call_id", "name", "arguments")}
-"""Fields the openai SDK's output item types require (``ResponseReasoningItem.summary``: ``List[Summary]``;
-``ResponseFunctionToolCall``: ``call_id``, ``name``, ``arguments``); a client that validates its stream
-(``@ai-sdk/openai``'s schema) rejects an item without them."""
-
 
 def _required_fields(item: Mapping[str, Any], out: list[Event]) -> None:
-    for name in _REQUIRED.get(str(item.get("type")), ()):
+    for name in ITEM_FIELDS.get(str(item.get("type")), ()):
         if name not in item:
             out.append(Notice("missing-field", f"{item.get('type')} {item.get('id')}: {name}"))
+
+
+def _usage_fields(kind: str, raw: Any, out: list[Event]) -> None:
+    """A usage object present in the snapshot carries every count its SDK type requires."""
+    if raw is not None:
+        missing = missing_usage(raw)
+        if missing:
+            out.append(Notice("usage-lacks-field", f"{kind} usage lacks {', '.join(missing)} ({SDK})"))
 
 
 def _usage_event(raw: Any) -> Usage | None:
@@ -241,8 +245,17 @@ class ResponsesObserver(TypedSSEObserver):
             self._item_added(item, out)
         else:
             _required_fields(item, out)
+            self._agrees(item_id, item, out)
         seen = self._items[item_id]
         self._item_content(item_id, seen, item, "response.output_item.done", out)
+
+    def _agrees(self, item_id: str, item: Mapping[str, Any], out: list[Event]) -> None:
+        """The done item repeats what :data:`DONE_AGREES` names of the item its added event opened."""
+        seen = self._items[item_id]
+        if seen.kind != "unknown" and "type" in DONE_AGREES and item.get("type") != seen.kind:
+            out.append(
+                Notice("done-type-mismatch", f"{item_id}: added {seen.kind}, done {item.get('type')} ({SDK})")
+            )
 
     def _item_content(
         self, item_id: str, seen: _Seen, item: Mapping[str, Any], kind: str, out: list[Event]
@@ -289,6 +302,7 @@ class ResponsesObserver(TypedSSEObserver):
                     out.append(Notice("item-only-in-completed", item["id"]))
                     self._item_added(item, out)
                     self._item_content(item["id"], self._items[item["id"]], item, kind, out)
+            _usage_fields(kind, resp.get("usage"), out)
             usage = _usage_event(resp.get("usage"))
             if usage is not None:
                 out.append(usage)

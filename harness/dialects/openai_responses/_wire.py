@@ -85,11 +85,13 @@ def phase_of(following: Sequence[Event | Block]) -> str:
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {"input_tokens": u.input_tokens, "input_tokens_details": {"cached_tokens": 0}}
-    out["output_tokens"] = u.output_tokens
-    if u.reasoning_tokens is not None:
-        out["output_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
-    out["total_tokens"] = u.total_tokens
+    """Every count ``ResponseUsage`` requires (``_schema.USAGE_FIELDS``), as the API always sends them: a
+    count the event does not know is 0."""
+    out: dict[str, Any] = {"input_tokens": u.input_tokens or 0, "input_tokens_details": {"cached_tokens": 0}}
+    out["output_tokens"] = u.output_tokens or 0
+    out["output_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens or 0}
+    total = u.total_tokens
+    out["total_tokens"] = total if total is not None else out["input_tokens"] + out["output_tokens"]
     return out
 
 

@@ -1,0 +1,63 @@
+"""The detection matrix's rows for issue 46's classes: provider defaults as request-form rows, the front
+door's SDK schema rules, and the mirror and flagged-part variants. Data only, apart from ``_matrix_rows``
+so that each class of rows stays one concern; ``tools._matrix`` joins them."""
+
+from __future__ import annotations
+
+from tools._matrix_rows import Mutant
+
+__all__ = ["SCHEMA_ROWS"]
+
+_BRIDGE = (
+    "ordering-duplication/responses-bridge[openai-chat:reasoning_content/frames]",
+    "ordering-duplication/responses-bridge[anthropic-messages:thinking/frames]",
+)
+
+SCHEMA_ROWS: tuple[Mutant, ...] = (
+    # -- provider defaults as request-form rows: Bedrock's adaptive-only Claude omits the thinking text
+    # unless display summarized is asked for (bedrock/display-summarized), as on Anthropic Messages
+    Mutant(
+        "no-display-summarized",
+        "reference",
+        "request-contract",  # the SUT did not ask for the summarized text its client wanted
+        (
+            "wire-variants/bedrock-adaptive[bedrock-converse:adaptive/frames]",
+            "wire-variants/bedrock-adaptive[bedrock-converse:adaptive/frames/nonstream]",
+        ),
+        frozenset({"delivery"}),
+        label="bedrock",
+    ),
+    # -- the Responses front door's SDK schema (dialects/openai_responses/_schema.py), one switch a rule
+    Mutant("done-type-mismatch", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
+    Mutant(
+        "completed-usage-no-reasoning-tokens",
+        "reference",
+        "front-door-grammar",
+        (
+            "sse-framing/bom[anthropic-messages:thinking/frames/bom]",
+            "sse-framing/bom[openai-chat:reasoning_content/frames/bom]",
+        ),
+        door="openai-responses",
+    ),
+    # -- the flat mirror, a shipped variant (openai_chat/variants/flat-mirror.toml): read twice, doubled
+    Mutant(
+        "read-both-fields",
+        "reference",
+        "no-duplication",
+        (
+            "wire-variants/reasoning-then-answer[openai-chat:flat-mirror/frames]",
+            "wire-variants/reasoning-then-answer[openai-chat:flat-mirror/frames/nonstream]",
+        ),
+        label="flat-mirror",
+    ),
+    # -- an encrypted part flagged among summary deltas (openai-chat:openrouter-items), shown as text
+    Mutant(
+        "encrypted-as-reasoning",
+        "reference",
+        "delivery",
+        (
+            "wire-variants/encrypted-among-summaries[openai-chat:openrouter-items/frames]",
+            "wire-variants/encrypted-among-summaries[openai-chat:openrouter-items/frames/nonstream]",
+        ),
+    ),
+)
