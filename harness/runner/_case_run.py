@@ -32,6 +32,7 @@ from harness.verdict import Axis, CaseResult, Finding, Status, Verdict, worst
 
 if TYPE_CHECKING:
     from harness.runner._options import Keep
+    from harness.upstream import ClientSide, Conversation, LiveUpstream
 
 __all__ = [
     "failed",
@@ -60,8 +61,8 @@ def run_case(
     case: Case,
     profile: SUTProfile,
     driver: Driver,
-    upstream: Any,
-    client_cls: Any,
+    upstream: LiveUpstream,
+    client_cls: type[ClientSide],
     limits: Limits,
     keep: Keep,
     names: Mapping[str, str] | None = None,
@@ -166,31 +167,26 @@ def _served(
     case: Case,
     profile: SUTProfile,
     driver: Driver,
-    upstream: Any,
-    conversation: Any,
+    upstream: LiveUpstream,
+    conversation: Conversation,
     ctx: CaseContext,
     result: CaseResult,
 ) -> tuple[bool, CaseTooBig | None]:
-    """The conversation served (routed by the case's token on a MockUpstream, else loaded) for as
+    """The conversation served (routed by the case's token) for as
     long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
     the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception; a SUT
     found dead is not served (``_exit.dead_before``)."""
     if (dead := sut_exit(driver)) is not None:  # (a neighbour in flight killed it: not this case's doing)
-        dead_before(result, dead, getattr(driver, "stderr_tail", lambda: "")())
+        dead_before(result, dead, driver.stderr_tail())
         return False, None
-    route = getattr(upstream, "route", None)
-    if route is not None:  # this case's requests are those carrying its token
-        route(case.token, conversation, ctx.timeline, ctx.client)
-    else:
-        upstream.load(conversation, timeline=ctx.timeline, client=ctx.client)
+    upstream.route(case.token, conversation, ctx.timeline, ctx.client)  # its requests carry its token
     try:
         too_big, alive = _drive(driver, ctx, profile, result)
         cancels = ctx.timeline.select("client", "cancel") if _cancels(case) else []
         if cancels:
             ctx.timeline.wait_for("upstream", "disconnect", timeout=CANCEL_BOUND_S, after=cancels[0].t)
     finally:
-        if route is not None:
-            upstream.unroute(case.token)
+        upstream.unroute(case.token)
     return alive, too_big
 
 
@@ -247,7 +243,7 @@ def _drive(
         result.status = Status.ERROR
         result.error = "harness error (a thinkwire bug, not the SUT's):\n" + short_traceback(exc)
     if result.status != Status.OK:
-        tail = getattr(driver, "stderr_tail", lambda: "")()
+        tail = driver.stderr_tail()
         if tail and tail not in result.error:
             result.error += f"\n--- SUT stderr (tail) ---\n{tail}"
     return too_big, alive
@@ -282,14 +278,14 @@ def first_byte(view: CaseView) -> float | None:
     return None if sent is None or got is None else (got - sent) / 1e9
 
 
-def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = False) -> Any:
+def with_gate_timeout(conversation: Conversation, seconds: float, *, at_least: bool = False) -> Conversation:
     """The conversation with every gate's timeout set to ``seconds`` (``at_least``: raised to it,
     never lowered below what the scenario asked for)."""
     from dataclasses import replace as dc_replace
 
-    from harness.upstream import Gate
+    from harness.upstream import Gate, Step
 
-    def fix(step: Any) -> Any:
+    def fix(step: Step) -> Step:
         if not isinstance(step, Gate):
             return step
         value = max(step.timeout, seconds) if at_least else seconds
@@ -299,7 +295,7 @@ def with_gate_timeout(conversation: Any, seconds: float, *, at_least: bool = Fal
     return dc_replace(conversation, scripts=scripts)
 
 
-def longest_gate(conversation: Any) -> float | None:
+def longest_gate(conversation: Conversation) -> float | None:
     """The longest timeout of the conversation's gates, as they will wait (None: no gate)."""
     from harness.upstream import Gate
 

@@ -114,8 +114,7 @@ def spread(
 def scripted_wait(case: Case) -> float:
     """Seconds the case's script makes every SUT wait: its pauses (a keepalive case's silence) and the
     Retry-After of its failed attempts."""
-    turns = getattr(case, "turns", ())  # (a stand-in case with no script: none)
-    steps = [s for t in turns for a in (t.steps, *getattr(t, "attempts", ())) for s in a]
+    steps = [s for t in case.turns for a in (t.steps, *t.attempts) for s in a]
     return sum(s.seconds for s in steps if isinstance(s, Pause)) + sum(
         s.retry_after or 0.0 for s in steps if isinstance(s, ProviderHttpError)
     )

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.catalog import (
     Case,
@@ -51,6 +51,9 @@ from harness.runner._state import Limits, LoadLatency, RunState
 from harness.runner._sut import reproduce_line, resolve_sut
 from harness.verdict import CaseResult, Status
 
+if TYPE_CHECKING:
+    from harness.upstream import LiveUpstream
+
 __all__ = [
     "RunInterrupted",
     "RunOptions",
@@ -71,7 +74,7 @@ def run(
     options: RunOptions | None = None,
     *,
     progress: Progress | None = None,
-    upstream: Any = None,
+    upstream: LiveUpstream | None = None,
     drivers: dict[str, Driver] | None = None,
     **settings: Any,
 ) -> RunResult:
@@ -111,7 +114,7 @@ def run(
         left_out.update(corpus_left_out(globs))
     with contextlib.ExitStack() as stack:
         address = opts.address(sut.profile)
-        if claimed and address is not None and getattr(upstream, "port", None) != address.port:
+        if claimed and address is not None and (upstream is None or upstream.port != address.port):
             upstream, opts = fixed_upstream(opts, sut.profile, stack)  # (a given one listens elsewhere)
         case_list, info = sharded(claimed, opts, sut)
         try:
@@ -125,7 +128,7 @@ def run(
 
 def fixed_upstream(
     opts: RunOptions, profile: SUTProfile, stack: contextlib.ExitStack
-) -> tuple[Any, RunOptions]:
+) -> tuple[LiveUpstream | None, RunOptions]:
     """The mock upstream at the address the options (or the profile) fix, started and stopped with
     ``stack``, and the options naming the address it got (port 0: the one picked); (None, ``opts``)
     when no address is fixed (``_run_cases`` then starts one on a free port)."""
@@ -163,7 +166,7 @@ def _run_cases(
     opts: RunOptions,
     sut: ResolvedSUT,
     progress: Progress | None,
-    upstream: Any,
+    upstream: LiveUpstream | None,
     drivers: dict[str, Driver] | None,
 ) -> RunResult:
     if not case_list:  # (no SUT started: nothing to judge)
@@ -216,7 +219,7 @@ def run_serial(
     opts: RunOptions,
     sut: ResolvedSUT,
     *,
-    upstream: Any,
+    upstream: LiveUpstream,
     drivers: dict[str, Driver],
     progress: Progress | None = None,
     state: RunState | None = None,
@@ -274,7 +277,7 @@ class _Round:
         opts: RunOptions,
         sut: ResolvedSUT,
         live: _Live,
-        upstream: Any,
+        upstream: LiveUpstream,
         limits: Limits,
         out: RunResult,
         progress: Progress | None,
@@ -398,12 +401,10 @@ class _Round:
         except DriverError:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
-        declared = bool(getattr(self.live.driver, "concurrent", False))  # (a python callable's say)
+        declared = self.live.driver is not None and self.live.driver.concurrent  # (a python callable's say)
         want = self.opts.concurrency or default_concurrency(limits.measured.latency, profile.caps, declared)
         note = ""
-        if want > 1 and not hasattr(self.upstream, "route"):
-            note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
-        elif want > 1 and profile.caps.one_conversation:
+        if want > 1 and profile.caps.one_conversation:
             note = f"a SUT of kind {profile.kind} carries one conversation at a time"
         elif want > 1 and not limits.measured.routable:
             note = (
@@ -443,7 +444,7 @@ class _Round:
         order = {c.id: i for i, c in enumerate(cases)}
         profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
         caps, faults = profile.caps, profile.faults
-        declared = bool(getattr(live.driver, "concurrent", False))  # (a python callable's say)
+        declared = live.driver is not None and live.driver.concurrent  # (a python callable's say)
         aside = None  # (a SUT configured with the fixed upstream address would call it, not the aside's)
         if self.opts.upstream_listen is None and worth_aside(profile, len(cases), lanes, self.limits):
             keep = self.opts.keep_timelines

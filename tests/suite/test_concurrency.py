@@ -330,6 +330,8 @@ class _Fake:
 
 
 class _Case:
+    turns = ()  # (no script: nothing makes it wait)
+
     def __init__(self, n: int, alone: bool = False) -> None:
         self.n, self.alone = n, alone
 
@@ -518,7 +520,9 @@ def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
     gated = next(c for c in cases if c.variant == "reasoning_content")
     profile = builtin_profile("reference")
 
-    class Stub:
+    from harness.drivers import Driver
+
+    class Stub(Driver):
         """A driver that never answers: run_case records a harness error, which is all this needs."""
 
         def run(self, ctx: object) -> None:
