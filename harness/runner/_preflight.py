@@ -13,7 +13,8 @@ from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, left_out_reason, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import Driver, DriverError, SUTProfile, substitute
-from harness.runner._case_run import relay_time, run_case
+from harness.runner._case_run import run_case
+from harness.runner._gate_budget import relay_time
 from harness.runner._state import Limits
 from harness.verdict import Status
 

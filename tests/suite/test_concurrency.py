@@ -473,7 +473,7 @@ def test_relay_time_is_upstream_write_to_the_client_s_last_delta_longest_over_tu
     before the upstream wrote (a canned answer), gives no figure."""
     from harness.events import End, ReasoningDelta, TextDelta, Usage
     from harness.judge import build_view
-    from harness.runner._case_run import relay_time
+    from harness.runner._gate_budget import relay_time
     from harness.timeline import Timeline
 
     ms = 1_000_000
@@ -503,19 +503,19 @@ def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
 ) -> None:
     """The gate timeout a case gets: the derived one raised by the load (capped by the case's
     timeout); an explicit --gate-timeout stays as given; a gated case's first byte is not a sample."""
-    from harness.runner import _case_run
+    from harness.runner import _gate_budget
     from harness.runner._builtin import builtin_profile
     from harness.runner._case_run import run_case
     from harness.runner._state import Limits, Live, Measured, Settings
 
     seen: list[float] = []
-    real = _case_run.with_gate_timeout
+    real = _gate_budget.with_gate_timeout
 
     def spy(conversation: object, seconds: float, *, at_least: bool = False) -> object:
         seen.append(seconds)
         return real(conversation, seconds, at_least=at_least)
 
-    monkeypatch.setattr(_case_run, "with_gate_timeout", spy)
+    monkeypatch.setattr(_gate_budget, "with_gate_timeout", spy)
     cases = load_cases(["incrementality/gated-reasoning"])
     gated = next(c for c in cases if c.variant == "reasoning_content")
     profile = builtin_profile("reference")
