@@ -289,6 +289,8 @@ class _Round:
         self.views: dict[str, CaseView] = {}
         self.done = 0
         self.gone: list[str] = []
+        self.errors: list[DriverError] = []  # the restarts that failed, in lanes
+        self.declared = False  # the SUT's callable says it carries several conversations at once
 
     def driver(self) -> Driver:
         """The started SUT (started and preflighted now when needed); raises the start's DriverError,
@@ -421,49 +423,18 @@ class _Round:
         self.limits.live.load = None
 
     def in_lanes(self, lanes: int) -> bool:
-        """Every case, ``lanes`` at a time (``_concurrent.Lanes``), results in case order; False when
-        the SUT could not be restarted (the cases not run ERROR)."""
-        errors: list[DriverError] = []
-        cases, live = self.cases, self.live
-
-        def restart() -> bool:
-            self._stop()
-            if self.gone:  # a SUT thinkwire did not start that stopped answering: the run ends
-                return False
-            try:
-                self.driver()
-            except DriverError as exc:
-                errors.append(exc)
-                return False
-            return True
-
-        def stop() -> None:
-            if live.driver is not None:
-                live.driver.stop()
-
+        """Every case, ``lanes`` at a time (``_concurrent.Lanes``, this round its host), results in case
+        order; False when the SUT could not be restarted (the cases not run ERROR)."""
+        cases, profile = self.cases, self.sut.profile
         order = {c.id: i for i, c in enumerate(cases)}
-        profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
-        caps, faults = profile.caps, profile.faults
-        declared = live.driver is not None and live.driver.concurrent  # (a python callable's say)
+        driver = self.live.driver
+        self.declared = driver is not None and driver.concurrent  # (a python callable's say)
         aside = None  # (a SUT configured with the fixed upstream address would call it, not the aside's)
         if self.opts.upstream_listen is None and worth_aside(profile, len(cases), lanes, self.limits):
             keep = self.opts.keep_timelines
             aside = AsideSUT(profile, self.sut.fn, self.limits, keep, start_driver, self.state.names)
-        run = Lanes(
-            lanes,
-            self.run_one,
-            alone=lambda case: (
-                "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults, declared)
-            ),
-            finish=lambda i, result, view: self.finish(cases[i], result, view),
-            restart=restart,
-            stop=stop,
-            solo=self.solo,
-            waits=waits,
-            aside=aside,
-            head=lanes + LoadLatency.MIN,  # the gates' timeout under load is measured before one waits
-            first=stalls,
-        )
+        # the gates' timeout under load is measured before one waits (``head``)
+        run = Lanes(lanes, self, aside=aside, head=lanes + LoadLatency.MIN)
         self.upstream.strict_routing = True
         self.limits.live.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)
         try:
@@ -476,9 +447,45 @@ class _Round:
         if self.gone:
             self.ended(rest)
         elif left:
-            self.failed_start(rest, errors[-1])
+            self.failed_start(rest, self.errors[-1])
         self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))
         return not left and not self.gone
+
+    # what ``Lanes`` asks of its host (``_concurrent.LaneHost``)
+
+    def alone(self, case: Case) -> str:
+        """Why ``case`` needs the SUT to itself (a case the SUT does not support never reaches it)."""
+        profile = self.sut.profile
+        if unsupported_reason(case, profile):
+            return ""
+        return alone_reason(case, profile.caps, profile.faults, self.declared)
+
+    def finished(self, index: int, result: CaseResult, view: CaseView | None) -> None:
+        self.finish(self.cases[index], result, view)
+
+    def restart(self) -> bool:
+        """The SUT started again after a case left it dead (False: it could not be, or a SUT thinkwire
+        did not start stopped answering: the round ends)."""
+        self._stop()
+        if self.gone:
+            return False
+        try:
+            self.driver()
+        except DriverError as exc:
+            self.errors.append(exc)
+            return False
+        return True
+
+    def stop(self) -> None:
+        """The SUT stopped on an interrupt (kept in ``live`` for ``return_driver``)."""
+        if self.live.driver is not None:
+            self.live.driver.stop()
+
+    def may_wait(self, case: Case) -> bool:
+        return waits(case)
+
+    def starts_first(self, case: Case) -> bool:
+        return stalls(case)
 
 
 def start_failed(
