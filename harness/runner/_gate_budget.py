@@ -21,14 +21,16 @@ __all__ = ["GateBudget", "longest_gate", "relay_time", "with_gate_timeout"]
 
 @dataclass(frozen=True, slots=True)
 class GateBudget:
-    """How long a case's gates wait. ``conversation``: the case's, each gate's wait set; ``full``: its
-    longest gate's wait before any shortening; ``short``: the shortened wait (None: in full).
+    """How long a case's gates wait. ``conversation``: the case's, each gate's wait set; ``wait``: the
+    longest a gate of it waits (None: it has no gate); ``full``: that wait before any shortening;
+    ``short``: the shortened wait (None: in full).
 
     The wait is the user's ``gate_timeout`` when set. Else it is the one the warm-up measured, raised to
     what the run's load asks (never above the case's timeout), and never below the scenario's own. Once the
     round learned that the SUT buffers, it is shortened (``GateLearning.short``)."""
 
     conversation: Conversation
+    wait: float | None
     full: float | None
     short: float | None
     live: Live
@@ -48,12 +50,7 @@ class GateBudget:
             short = live.learning.short(full, limits.measured.relay, load)
         if short is not None:
             conversation = with_gate_timeout(conversation, short)
-        return cls(conversation, full, short, live)
-
-    @property
-    def wait(self) -> float | None:
-        """The longest a gate of the case waits (None: it has no gate)."""
-        return longest_gate(self.conversation)
+        return cls(conversation, longest_gate(conversation), full, short, live)
 
     def learn(self, view: CaseView) -> None:
         """What the driven case shows the round: an ungated case's relay time under load, and its
