@@ -1,6 +1,6 @@
-"""A scenario's ``expect`` verdicts, Autobahn's expected outcomes: validated when the file loads, held against
-each case's findings after it is judged. It knows a scenario only as its ``path`` and ``expect``, because
-``_scenario`` imports it to validate the file."""
+"""A scenario's ``expect`` verdicts, Autobahn's expected outcomes: validated when the file loads; the judge
+holds them against each case's findings (``harness.judge.expect_findings``). It knows a scenario only as
+its ``path`` and ``expect``, because ``_scenario`` imports it to validate the file."""
 
 from __future__ import annotations
 
@@ -65,33 +65,8 @@ def expected_verdicts(expect: Mapping[str, Any], err: Err) -> dict[str, str]:
 
 
 def expect_findings(scenario: Expecting, findings: Sequence[Any]) -> list[Any]:
-    """The scenario's ``expect`` verdicts held against a case's findings (Autobahn's expected outcomes):
-    one FAIL finding ``scenario-expect`` naming each verdict that differs, unless the verdict found is
-    itself a failure (its own check reports that). A check not among ``findings`` (parity, judged
-    after the pair) is not compared here.
+    """The scenario's ``expect`` verdicts held against a case's findings: the judge's
+    (:func:`harness.judge.expect_findings`), where the catalog's callers found it."""
+    from harness.judge import expect_findings as held
 
-    A verdict that differs is one FAIL finding, never a second report of a failure its own check made.
-    """
-    from harness.verdict import Axis, Finding, Verdict, is_failure, worst
-
-    if not scenario.expect:
-        return []
-    found: dict[str, Verdict] = {f.check: f.verdict for f in findings}
-    for axis in Axis:
-        found[axis.value] = worst([f.verdict for f in findings if f.axis == axis])
-    misses = [
-        f"{key} = {want} expected, got {found[key].value}"
-        for key, want in scenario.expect.items()
-        if key in found and found[key].value != want and not is_failure(found[key], strict=True)
-    ]
-    if not misses:
-        return []
-    return [
-        Finding(
-            "scenario-expect",
-            Verdict.FAIL,
-            message=f"{scenario.path}: the scenario's expect does not hold: " + "; ".join(misses),
-            expected="; ".join(f"{k} = {v}" for k, v in scenario.expect.items()),
-            actual="; ".join(misses),
-        )
-    ]
+    return held(scenario, findings)

@@ -29,6 +29,7 @@ from harness.drivers._base import (
     CancelWatch,
     CaseContext,
     CaseTooBig,
+    Driver,
     DriverError,
     DriverTimeout,
     TurnOutcome,
@@ -52,7 +53,7 @@ _EOF = object()
 _MAX_LINE = 16 * 1024 * 1024
 
 
-class AdapterDriver:
+class AdapterDriver(Driver):
     """The process is started once per run, and its first line must be ``hello`` within ``ready_timeout``; it
     is stopped with its whole tree by ``_process``. Per turn thinkwire writes one request line and reads
     event lines as they come, each recorded and observed at once, so gates see what the adapter's users

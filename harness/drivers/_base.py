@@ -4,9 +4,10 @@ only record, into the case's Timeline and the upstream's ClientSide; they never 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from harness._errors import ThinkwireError
 from harness.events import Event, Message, StreamError, ToolCallBlock, assemble
@@ -92,16 +93,42 @@ class TurnOutcome:
         return self.status >= 400 or any(isinstance(e, StreamError) for e in self.events)
 
 
-class Driver(Protocol):
-    """A hang raises :class:`DriverTimeout`, and a SUT that cannot start raises :class:`DriverError` with its
-    stderr tail; the runner turns those into TIMEOUT and ERROR."""
-    kind: str
+class Driver:
+    """What the runner asks of every driver, each seam declared here with its default, so nothing
+    probes a driver for an attribute. A hang raises :class:`DriverTimeout`, and a SUT that cannot start
+    raises :class:`DriverError` with its stderr tail; the runner turns those into TIMEOUT and ERROR."""
 
-    def start(self, upstream_url: str) -> None: ...
+    kind: str = ""
+    concurrent: bool = False
+    """It carries several conversations at once (a Python callable's ``thinkwire_concurrent``)."""
+    base_url: str = ""
+    """Where the SUT is reached, once started ("" for a SUT with no URL)."""
+    values: Mapping[str, str] = MappingProxyType({})
+    """The run-wide placeholders it was started with (``{port}``, ``{tmp}``...)."""
 
-    def run(self, ctx: CaseContext) -> None: ...
+    def start(self, upstream_url: str) -> None:
+        raise NotImplementedError
 
-    def stop(self) -> None: ...
+    def run(self, ctx: CaseContext) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def stderr_tail(self) -> str:
+        """The last lines the SUT wrote to stderr ("" where it has none of its own)."""
+        return ""
+
+    def exited(self, wait: float = 0.0) -> int | None:
+        """The exit code of the SUT's process once it has exited (waiting up to ``wait`` seconds);
+        None while it runs, and for a SUT without a process thinkwire started."""
+        return None
+
+    def answering(self) -> bool | None:
+        """For a SUT thinkwire did not start, reached at an address: does that address still take a
+        connection? None where that is not how its going away is seen (no address, or a process of
+        its own whose exit tells)."""
+        return None
 
 
 class CancelWatch:

@@ -16,7 +16,7 @@ from typing import Any
 import psutil
 
 from harness.dialects import get_dialect
-from harness.drivers._base import CancelWatch, CaseContext, CaseTooBig, DriverError, DriverTimeout
+from harness.drivers._base import CancelWatch, CaseContext, CaseTooBig, Driver, DriverError, DriverTimeout
 from harness.drivers._cli_rpc import RpcClient
 from harness.drivers._cli_text import PLAIN_TEXT, TextReader, continued
 from harness.drivers._files import write_files
@@ -31,7 +31,7 @@ _WATCH_INTERVAL = 0.005  # observation cadence of the process/dir watcher (not a
 _CHILD_GRACE = 1.0  # how long children may take to go away after the SUT exits
 
 
-class CliDriver:
+class CliDriver(Driver):
     """The prompt is given on the command line, or as pi RPC-mode commands on stdin through ``_cli_rpc``.
     Whatever the SUT leaves behind is recorded, then killed or removed."""
     kind = "cli"

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from harness.dialects import get_dialect
-from harness.drivers._base import CaseContext, DriverError, converse
+from harness.drivers._base import CaseContext, Driver, DriverError, converse
 from harness.drivers._files import write_files
 from harness.drivers._http import FrontDoor
 from harness.drivers._process import Process, free_port, temp_dir
@@ -21,7 +21,7 @@ from harness.net import WireClient, WireError
 __all__ = ["GatewayDriver", "UrlDriver"]
 
 
-class UrlDriver:
+class UrlDriver(Driver):
     """A SUT that is already running: thinkwire only talks to it."""
 
     kind = "url"
@@ -72,7 +72,7 @@ class UrlDriver:
     def stderr_tail(self) -> str:
         return ""
 
-    def answering(self) -> bool:
+    def answering(self) -> bool | None:
         """Does the SUT's address still take a connection? (False: refused, or none within a second:
         a SUT that worked and stops answering is gone.)"""
         url = urlsplit(self.base_url)
@@ -167,6 +167,10 @@ class GatewayDriver(UrlDriver):
         that (None: it runs)."""
         proc = self.proc
         return proc.exit_code(wait) if proc is not None else None
+
+    def answering(self) -> bool | None:
+        """None: the gateway's process is thinkwire's, and its exit is how its going away is seen."""
+        return None
 
     def stop(self) -> None:
         super().stop()

@@ -20,6 +20,7 @@ from harness.drivers._base import (
     CancelWatch,
     CaseContext,
     CaseTooBig,
+    Driver,
     DriverError,
     DriverTimeout,
     TurnOutcome,
@@ -222,7 +223,7 @@ def short_traceback(exc: BaseException, limit: int = 4000) -> str:
     return f"{head}\n  [... {len(text) - len(head) - len(tail)} characters ...]\n{tail}"
 
 
-class PythonDriver:
+class PythonDriver(Driver):
     """The callable gets a :class:`SUTRequest` and returns an iterable of canonical events, what its users
     would see. An exception it raises is what its users would see on error, recorded with its traceback.
     Every event it yields is checked against the adapter contract in ``_contract`` first.

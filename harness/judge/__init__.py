@@ -50,6 +50,16 @@ __all__ = [
 
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
+    from harness.judge._entry import (
+        Expecting,
+        Ruling,
+        expect_findings,
+        judge,
+        roll_up,
+        support,
+        unsupported_reason,
+        usage_off,
+    )
     from harness.judge._errors import CANCEL_BOUND_S
     from harness.judge._evidence import weigh
     from harness.judge._premise import premise_findings
@@ -59,12 +69,28 @@ if TYPE_CHECKING:
 # switch in ``harness/reference/_faults.py``, or a small in-repo SUT.
 _SHARED = {
     "CANCEL_BOUND_S": "_errors",
+    "Expecting": "_entry",
+    "Ruling": "_entry",
+    "expect_findings": "_entry",
+    "judge": "_entry",
+    "roll_up": "_entry",
+    "support": "_entry",
+    "unsupported_reason": "_entry",
+    "usage_off": "_entry",
     "premise_findings": "_premise",
     "weigh": "_evidence",
 }
 __all__ += [
     "CANCEL_BOUND_S",
+    "Expecting",
+    "Ruling",
+    "expect_findings",
+    "judge",
     "premise_findings",
+    "roll_up",
+    "support",
+    "unsupported_reason",
+    "usage_off",
     "weigh",
 ]
 __getattr__ = lazy_names(__name__, _SHARED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.catalog import Case
 from harness.drivers import Driver, DriverError, SUTCallable, SUTProfile
@@ -14,6 +14,9 @@ from harness.runner._case_run import run_case
 from harness.runner._preflight import canary_case
 from harness.runner._state import Limits
 from harness.verdict import CaseResult, Status
+
+if TYPE_CHECKING:
+    from harness.upstream import LiveUpstream
 
 __all__ = ["AsideSUT", "worth_aside"]
 
@@ -59,7 +62,7 @@ class AsideSUT:
         self.profile, self.fn, self.keep, self._start = profile, fn, keep, start
         self.limits, self.names = limits.aside(), names
         self.driver: Driver | None = None
-        self.upstream: Any = None
+        self.upstream: LiveUpstream | None = None
         self.stopped = False
         self._lock = threading.Lock()
         """:meth:`stop` comes from the main thread (an interrupt) while the lane starts the instance."""
@@ -105,6 +108,7 @@ class AsideSUT:
         from harness.upstream import ClientSide
 
         assert self.driver is not None
+        assert self.upstream is not None
         return run_case(
             case, self.profile, self.driver, self.upstream, ClientSide, self.limits, self.keep, self.names
         )

@@ -38,10 +38,6 @@ thinkwire and the SUT several times, so with few in flight both sides often wait
 a SUT that makes cases wait (a gateway adding 20 ms a request, the LiteLLM proxy, whose failed gates
 each wait out their timeout) is much faster at 8 than at 4."""
 
-RunOne = Callable[[Case], tuple[CaseResult, CaseView | None, bool]]
-"""Runs one case to its result: (result, view, the SUT is still alive)."""
-
-
 def default_concurrency(latency_s: float | None, caps: Kind, declared: bool = False) -> int:
     """Cases in flight by default: ``MAX_LANES`` through a SUT that works in a process of its own
     (gateway, URL) and answered the warm-up (``latency_s``, its first-byte latency); 1 through an
@@ -114,8 +110,7 @@ def spread(
 def scripted_wait(case: Case) -> float:
     """Seconds the case's script makes every SUT wait: its pauses (a keepalive case's silence) and the
     Retry-After of its failed attempts."""
-    turns = getattr(case, "turns", ())  # (a stand-in case with no script: none)
-    steps = [s for t in turns for a in (t.steps, *getattr(t, "attempts", ())) for s in a]
+    steps = [s for t in case.turns for a in (t.steps, *t.attempts) for s in a]
     return sum(s.seconds for s in steps if isinstance(s, Pause)) + sum(
         s.retry_after or 0.0 for s in steps if isinstance(s, ProviderHttpError)
     )
@@ -149,6 +144,44 @@ class Aside(Protocol):
     def restart(self) -> bool: ...
 
     def stop(self) -> None: ...
+
+
+class LaneHost(Protocol):
+    """What a round of lanes runs on (the runner's round, ``_run._Round``): its SUT, and what becomes
+    of its cases."""
+
+    def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:
+        """The case run to its result: (result, view, the SUT is still alive)."""
+        ...
+
+    def alone(self, case: Case) -> str:
+        """Why the case needs the SUT to itself ("": it may share it), :func:`alone_reason`."""
+        ...
+
+    def finished(self, index: int, result: CaseResult, view: CaseView | None) -> None:
+        """A case's result, as it comes (in completion order; ``index``: its place in the round)."""
+        ...
+
+    def restart(self) -> bool:
+        """A SUT that died restarted, with nothing in flight (False: it could not be: the round stops)."""
+        ...
+
+    def stop(self) -> None:
+        """The SUT stopped on an interrupt (so that the cases in flight end)."""
+        ...
+
+    def solo(self) -> None:
+        """Called once the shared cases are done, before those that run alone (one conversation in
+        flight, as in a serial run)."""
+        ...
+
+    def may_wait(self, case: Case) -> bool:
+        """The case may sit out a wait the SUT makes (a gate, a stall), :func:`waits`."""
+        ...
+
+    def starts_first(self, case: Case) -> bool:
+        """Among the cases that may wait, the case begins first (the longest waits), :func:`stalls`."""
+        ...
 
 
 ASIDE_NOTE = "on a second instance of the SUT, alongside the shared cases"
@@ -186,20 +219,15 @@ def _again(done: _Done) -> str:
 
 
 class Lanes:
-    """One round's cases, ``lanes`` at a time. ``run_one`` runs a case; ``alone`` says why a case
-    needs the SUT to itself; ``finish(index, result, view)`` takes each result as it comes (in
-    completion order; ``index`` is the case's place in the round); ``restart()`` restarts a SUT that
-    died, with nothing in flight (False: it could not be started: the round stops there); ``stop()``
-    stops the SUT on an interrupt; ``solo()`` is called once the shared cases are done, before the
-    cases that run alone (one conversation in flight, as in a serial run); ``aside``, a second instance
+    """One round's cases, ``lanes`` at a time, on ``host`` (:class:`LaneHost`: it runs a case, says
+    which need the SUT alone, takes each result, restarts or stops the SUT); ``aside``, a second instance
     of the SUT on which the cases that run alone go, one by one, while the shared ones run (those it
-    cannot run run after them); ``head``, the cases started before the first that ``waits``
-    (:func:`spread`; ``first``: those that begin first among the cases that may wait). The cases
-    that may wait (``waits``: a gate, a stall) have twice ``lanes`` of their own beside the others'
-    ``lanes``: a SUT that buffers makes them sit out their waits with nothing to do on either side,
-    which then holds up no other case (and on a correct SUT they wait on nothing); once the others
-    have all started, they may take the lanes the others leave idle. :meth:`round` returns the
-    cases it did not run.
+    cannot run run after them); ``head``, the cases started before the first that may wait
+    (:func:`spread`). The cases that may wait (``host.may_wait``: a gate, a stall) have twice ``lanes``
+    of their own beside the others' ``lanes``: a SUT that buffers makes them sit out their waits with
+    nothing to do on either side, which then holds up no other case (and on a correct SUT they wait on
+    nothing); once the others have all started, they may take the lanes the others leave idle.
+    :meth:`round` returns the cases it did not run.
 
     A round's cases go through ``lanes`` worker threads sharing the one SUT and the one mock upstream,
     started in an order that spreads the gated ones among the others by :func:`spread`.
@@ -220,34 +248,16 @@ class Lanes:
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
 
     def __init__(
-        self,
-        lanes: int,
-        run_one: RunOne,
-        *,
-        alone: Callable[[Case], str],
-        finish: Callable[[int, CaseResult, CaseView | None], None],
-        restart: Callable[[], bool],
-        stop: Callable[[], None],
-        solo: Callable[[], None] = lambda: None,
-        waits: Callable[[Case], bool] = lambda case: False,
-        aside: Aside | None = None,
-        head: int = 0,
-        first: Callable[[Case], bool] | None = None,
+        self, lanes: int, host: LaneHost, *, aside: Aside | None = None, head: int = 0
     ) -> None:
         self.lanes = max(1, lanes)
-        self.head, self.first = head, first
-        self.run_one = run_one
-        self.alone = alone
-        self.finish = finish
-        self.restart = restart
-        self.stop = stop
-        self.solo = solo
+        self.host, self.head = host, head
         known: dict[int, tuple[Case, bool]] = {}  # id -> (the case, kept alive so its id stays its own)
 
         def waits_once(case: Case) -> bool:  # asked of every case left each time a lane frees
             hit = known.get(id(case))
             if hit is None or hit[0] is not case:
-                hit = known[id(case)] = (case, waits(case))
+                hit = known[id(case)] = (case, host.may_wait(case))
             return hit[1]
 
         self.waits = waits_once
@@ -265,12 +275,12 @@ class Lanes:
         solo: list[tuple[int, Case, str]] = []
         shared: deque[tuple[int, Case]] = deque()
         for i, case in enumerate(cases):
-            why = self.alone(case)
+            why = self.host.alone(case)
             if why:
                 solo.append((i, case, why))
             else:
                 shared.append((i, case))
-        shared = deque(spread(shared, self.waits, self.head, self.first))
+        shared = deque(spread(shared, self.waits, self.head, self.host.starts_first))
         try:
             if self.aside is not None and solo:
                 self._send_aside(solo)
@@ -279,7 +289,7 @@ class Lanes:
             self._close()
             if left:
                 return left
-            self.solo()
+            self.host.solo()
             return self._alone(sorted(solo, key=lambda s: s[0]))
         except BaseException:
             self._abandon()
@@ -307,9 +317,9 @@ class Lanes:
                 if why:
                     solo.append((done.index, done.case, why))
                 else:
-                    self.finish(done.index, done.result, done.view)
+                    self.host.finished(done.index, done.result, done.view)
             if dead and not self._flight:
-                if not self.restart():
+                if not self.host.restart():
                     while self._aside_left:  # its own instance: its cases still end as they do
                         self._from_aside(self._done.get(), solo)
                     return [*jobs, *((i, c) for i, c, _ in solo)]
@@ -357,7 +367,7 @@ class Lanes:
             assert done.why is not None
             solo.append((done.index, done.case, done.why))
         else:
-            self.finish(done.index, done.result, done.view)
+            self.host.finished(done.index, done.result, done.view)
 
     def _next(self, jobs: deque[tuple[int, Case]]) -> tuple[int, Case] | None:
         """The first of ``jobs`` (taken out) that a lane is free for: twice ``lanes`` for the cases
@@ -391,22 +401,22 @@ class Lanes:
     def _work(self) -> None:
         while (done := self._jobs.get()) is not None:
             try:
-                done.result, done.view, done.alive = self.run_one(done.case)
+                done.result, done.view, done.alive = self.host.run_one(done.case)
             except BaseException as exc:  # handed to the main thread, which raises it
                 done.error = exc
             self._done.put(done)
 
     def _alone(self, solo: list[tuple[int, Case, str]]) -> list[tuple[int, Case]]:
         for k, (index, case, why) in enumerate(solo):
-            result, view, alive = self.run_one(case)
+            result, view, alive = self.host.run_one(case)
             if found_dead(result):  # (dead before it, or of it: once more on a restarted SUT settles it)
-                if not self.restart():
+                if not self.host.restart():
                     return [(i, c) for i, c, _ in solo[k:]]
-                result, view, alive = self.run_one(case)
+                result, view, alive = self.host.run_one(case)
                 own_exit(result)
             result.alone = why
-            self.finish(index, result, view)
-            if not alive and not self.restart():
+            self.host.finished(index, result, view)
+            if not alive and not self.host.restart():
                 return [(i, c) for i, c, _ in solo[k + 1 :]]
         return []
 
@@ -424,7 +434,7 @@ class Lanes:
         """An interrupt (or a harness error): stop the SUT so that cases in flight end, then join
         their lanes (bounded by ``JOIN_S`` each); their results are dropped (not run)."""
         if self._flight:
-            self.stop()
+            self.host.stop()
         if self.aside is not None:
             self.aside.stop()
         self._flight.clear()

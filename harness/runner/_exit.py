@@ -43,9 +43,7 @@ SUT_EXIT = "sut-exit"
 def sut_exit(driver: Driver, wait: float = 0.0) -> int | None:
     """The exit code of the SUT's process when one that thinkwire started has exited (waiting up to
     ``wait`` seconds for that); None while it runs, and for a SUT without a process of its own."""
-    exited = getattr(driver, "exited", None)
-    code: int | None = exited(wait) if exited is not None else None
-    return code
+    return driver.exited(wait)
 
 
 def _broke(timeline: Timeline) -> bool:
@@ -70,19 +68,18 @@ def ended_by_sut(driver: Driver, timeline: Timeline, result: CaseResult) -> bool
         return True
     broke = _broke(timeline)
     code = sut_exit(driver, EXIT_WAIT_S if broke else 0.0)
-    stderr = getattr(driver, "stderr_tail", lambda: "")() if code is not None else ""
+    stderr = driver.stderr_tail() if code is not None else ""
     if code is not None and _untouched(timeline):  # gone before this case, or gone of its first request
         dead_before(result, code, stderr)
         return True
     if code is not None:
         exit_verdict(result, code, stderr)
         return True
-    answering = getattr(driver, "answering", None)
-    if broke and answering is not None and not getattr(driver, "exited", None) and not answering():
+    if broke and driver.answering() is False:
         result.status, result.findings = Status.NOT_RUN, []
         result.stream = result.cleanup = Verdict.NOT_APPLICABLE
         result.error = (
-            f"the SUT at {getattr(driver, 'base_url', '?')} stopped answering (its address refuses "
+            f"the SUT at {driver.base_url} stopped answering (its address refuses "
             "connections after it worked) while serving this case"
         )
         return True
@@ -170,7 +167,7 @@ def exited_between(driver: Driver, served: CaseResult | None) -> bool:
     that exit, said as after serving it: no other conversation was in it."""
     code = sut_exit(driver)
     if code is not None and served is not None:
-        exit_verdict(served, code, getattr(driver, "stderr_tail", lambda: "")(), after=True)
+        exit_verdict(served, code, driver.stderr_tail(), after=True)
     return code is not None
 
 

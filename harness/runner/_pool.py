@@ -15,7 +15,7 @@ def stop_all_in(pool: dict[str, Driver]) -> None:
         pool.popitem()[1].stop()
 
 
-class StartFailed:
+class StartFailed(Driver):
     """Stands in a ``drivers`` pool for a SUT that could not start: later runs sharing the pool (the
     rounds of ``repeat``, the pytest plugin's runs) fail at once instead of trying again."""
 

@@ -7,15 +7,19 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from dataclasses import replace as dc_replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, left_out_reason, load_catalog
 from harness.dialects import LENIENT
 from harness.drivers import Driver, DriverError, SUTProfile, substitute
-from harness.runner._case_run import relay_time, run_case
+from harness.runner._case_run import run_case
+from harness.runner._gate_budget import relay_time
 from harness.runner._state import Limits
 from harness.verdict import Status
+
+if TYPE_CHECKING:
+    from harness.upstream import LiveUpstream
 
 __all__ = [
     "address",
@@ -106,16 +110,16 @@ def _canary(profile: SUTProfile, cases: list[Case], plainest_only: bool = False)
 def address(profile: SUTProfile, driver: Driver) -> str:
     """Where the SUT is reached: the URL (a gateway's with the port picked when it started; a URL
     SUT's as given), a Python SUT's callable, a CLI's command."""
-    url = getattr(driver, "base_url", "")
+    url = driver.base_url
     if profile.caps.at_url and url:
         return str(url)
     if profile.caps.in_process:
         return profile.callable or profile.name
-    values = {**profile.run_values(), **getattr(driver, "values", {})}  # as it was started
+    values = {**profile.run_values(), **driver.values}  # as it was started
     return shlex.join(substitute(word, values) for word in profile.command[:3])
 
 
-def check_sut(profile: SUTProfile, driver: Driver, upstream: Any, limits: Limits) -> None:
+def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limits: Limits) -> None:
     """One canary case through the front door; then, for gateway/url SUTs, a warm-up that measures
     the first-byte latency the gates' timeout derives from (into ``limits.measured``).
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness._errors import PreflightError
 from harness.catalog import Case, expand_all, load_catalog, observed_parses
@@ -20,6 +20,9 @@ from harness.runner._options import RunOptions
 from harness.runner._preflight import canary_case, stderr_tail
 from harness.runner._rounds import Progress
 from harness.runner._run import fixed_upstream, run
+
+if TYPE_CHECKING:
+    from harness.upstream import LiveUpstream
 
 __all__ = ["VariantProbe", "draft_profile", "preflight", "probe", "probe_cases", "program_name"]
 
@@ -110,7 +113,7 @@ def probe(
 
 def _discovery_setup(
     sut: SUTProfile, opts: RunOptions, stack: contextlib.ExitStack
-) -> tuple[RunOptions, Any, dict[str, Driver]]:
+) -> tuple[RunOptions, LiveUpstream, dict[str, Driver]]:
     """The mock upstream (at the options' fixed address, else a free port) and the SUT pool that the
     preflight and the discovery share, both stopped with ``stack``."""
     from harness.upstream import MockUpstream
@@ -128,7 +131,7 @@ def _discovery_setup(
     return opts, upstream, pool
 
 
-def preflight(sut: SUTProfile, opts: RunOptions, upstream: Any, pool: dict[str, Driver]) -> None:
+def preflight(sut: SUTProfile, opts: RunOptions, upstream: LiveUpstream, pool: dict[str, Driver]) -> None:
     """``run``'s preflight on ``sut`` (its canary case, on its own claims), leaving the started SUT in
     ``pool``; a SUT that cannot be tested raises :class:`PreflightError`, one line."""
     result = run(

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.catalog import (
     Case,
@@ -51,6 +51,9 @@ from harness.runner._state import Limits, LoadLatency, RunState
 from harness.runner._sut import reproduce_line, resolve_sut
 from harness.verdict import CaseResult, Status
 
+if TYPE_CHECKING:
+    from harness.upstream import LiveUpstream
+
 __all__ = [
     "RunInterrupted",
     "RunOptions",
@@ -71,7 +74,7 @@ def run(
     options: RunOptions | None = None,
     *,
     progress: Progress | None = None,
-    upstream: Any = None,
+    upstream: LiveUpstream | None = None,
     drivers: dict[str, Driver] | None = None,
     **settings: Any,
 ) -> RunResult:
@@ -111,7 +114,7 @@ def run(
         left_out.update(corpus_left_out(globs))
     with contextlib.ExitStack() as stack:
         address = opts.address(sut.profile)
-        if claimed and address is not None and getattr(upstream, "port", None) != address.port:
+        if claimed and address is not None and (upstream is None or upstream.port != address.port):
             upstream, opts = fixed_upstream(opts, sut.profile, stack)  # (a given one listens elsewhere)
         case_list, info = sharded(claimed, opts, sut)
         try:
@@ -125,7 +128,7 @@ def run(
 
 def fixed_upstream(
     opts: RunOptions, profile: SUTProfile, stack: contextlib.ExitStack
-) -> tuple[Any, RunOptions]:
+) -> tuple[LiveUpstream | None, RunOptions]:
     """The mock upstream at the address the options (or the profile) fix, started and stopped with
     ``stack``, and the options naming the address it got (port 0: the one picked); (None, ``opts``)
     when no address is fixed (``_run_cases`` then starts one on a free port)."""
@@ -163,7 +166,7 @@ def _run_cases(
     opts: RunOptions,
     sut: ResolvedSUT,
     progress: Progress | None,
-    upstream: Any,
+    upstream: LiveUpstream | None,
     drivers: dict[str, Driver] | None,
 ) -> RunResult:
     if not case_list:  # (no SUT started: nothing to judge)
@@ -216,7 +219,7 @@ def run_serial(
     opts: RunOptions,
     sut: ResolvedSUT,
     *,
-    upstream: Any,
+    upstream: LiveUpstream,
     drivers: dict[str, Driver],
     progress: Progress | None = None,
     state: RunState | None = None,
@@ -274,7 +277,7 @@ class _Round:
         opts: RunOptions,
         sut: ResolvedSUT,
         live: _Live,
-        upstream: Any,
+        upstream: LiveUpstream,
         limits: Limits,
         out: RunResult,
         progress: Progress | None,
@@ -286,6 +289,8 @@ class _Round:
         self.views: dict[str, CaseView] = {}
         self.done = 0
         self.gone: list[str] = []
+        self.errors: list[DriverError] = []  # the restarts that failed, in lanes
+        self.declared = False  # the SUT's callable says it carries several conversations at once
 
     def driver(self) -> Driver:
         """The started SUT (started and preflighted now when needed); raises the start's DriverError,
@@ -398,12 +403,10 @@ class _Round:
         except DriverError:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
-        declared = bool(getattr(self.live.driver, "concurrent", False))  # (a python callable's say)
+        declared = self.live.driver is not None and self.live.driver.concurrent  # (a python callable's say)
         want = self.opts.concurrency or default_concurrency(limits.measured.latency, profile.caps, declared)
         note = ""
-        if want > 1 and not hasattr(self.upstream, "route"):
-            note = "the upstream given to run() cannot route requests to cases (not a MockUpstream)"
-        elif want > 1 and profile.caps.one_conversation:
+        if want > 1 and profile.caps.one_conversation:
             note = f"a SUT of kind {profile.kind} carries one conversation at a time"
         elif want > 1 and not limits.measured.routable:
             note = (
@@ -420,49 +423,18 @@ class _Round:
         self.limits.live.load = None
 
     def in_lanes(self, lanes: int) -> bool:
-        """Every case, ``lanes`` at a time (``_concurrent.Lanes``), results in case order; False when
-        the SUT could not be restarted (the cases not run ERROR)."""
-        errors: list[DriverError] = []
-        cases, live = self.cases, self.live
-
-        def restart() -> bool:
-            self._stop()
-            if self.gone:  # a SUT thinkwire did not start that stopped answering: the run ends
-                return False
-            try:
-                self.driver()
-            except DriverError as exc:
-                errors.append(exc)
-                return False
-            return True
-
-        def stop() -> None:
-            if live.driver is not None:
-                live.driver.stop()
-
+        """Every case, ``lanes`` at a time (``_concurrent.Lanes``, this round its host), results in case
+        order; False when the SUT could not be restarted (the cases not run ERROR)."""
+        cases, profile = self.cases, self.sut.profile
         order = {c.id: i for i, c in enumerate(cases)}
-        profile = self.sut.profile  # a case the SUT does not support never reaches it: not alone
-        caps, faults = profile.caps, profile.faults
-        declared = bool(getattr(live.driver, "concurrent", False))  # (a python callable's say)
+        driver = self.live.driver
+        self.declared = driver is not None and driver.concurrent  # (a python callable's say)
         aside = None  # (a SUT configured with the fixed upstream address would call it, not the aside's)
         if self.opts.upstream_listen is None and worth_aside(profile, len(cases), lanes, self.limits):
             keep = self.opts.keep_timelines
             aside = AsideSUT(profile, self.sut.fn, self.limits, keep, start_driver, self.state.names)
-        run = Lanes(
-            lanes,
-            self.run_one,
-            alone=lambda case: (
-                "" if unsupported_reason(case, profile) else alone_reason(case, caps, faults, declared)
-            ),
-            finish=lambda i, result, view: self.finish(cases[i], result, view),
-            restart=restart,
-            stop=stop,
-            solo=self.solo,
-            waits=waits,
-            aside=aside,
-            head=lanes + LoadLatency.MIN,  # the gates' timeout under load is measured before one waits
-            first=stalls,
-        )
+        # the gates' timeout under load is measured before one waits (``head``)
+        run = Lanes(lanes, self, aside=aside, head=lanes + LoadLatency.MIN)
         self.upstream.strict_routing = True
         self.limits.live.load = LoadLatency(min(lanes, len(cases)))  # (no more can be in flight)
         try:
@@ -475,9 +447,45 @@ class _Round:
         if self.gone:
             self.ended(rest)
         elif left:
-            self.failed_start(rest, errors[-1])
+            self.failed_start(rest, self.errors[-1])
         self.out.results.sort(key=lambda r: order.get(r.case_id, len(order)))
         return not left and not self.gone
+
+    # what ``Lanes`` asks of its host (``_concurrent.LaneHost``)
+
+    def alone(self, case: Case) -> str:
+        """Why ``case`` needs the SUT to itself (a case the SUT does not support never reaches it)."""
+        profile = self.sut.profile
+        if unsupported_reason(case, profile):
+            return ""
+        return alone_reason(case, profile.caps, profile.faults, self.declared)
+
+    def finished(self, index: int, result: CaseResult, view: CaseView | None) -> None:
+        self.finish(self.cases[index], result, view)
+
+    def restart(self) -> bool:
+        """The SUT started again after a case left it dead (False: it could not be, or a SUT thinkwire
+        did not start stopped answering: the round ends)."""
+        self._stop()
+        if self.gone:
+            return False
+        try:
+            self.driver()
+        except DriverError as exc:
+            self.errors.append(exc)
+            return False
+        return True
+
+    def stop(self) -> None:
+        """The SUT stopped on an interrupt (kept in ``live`` for ``return_driver``)."""
+        if self.live.driver is not None:
+            self.live.driver.stop()
+
+    def may_wait(self, case: Case) -> bool:
+        return waits(case)
+
+    def starts_first(self, case: Case) -> bool:
+        return stalls(case)
 
 
 def start_failed(

@@ -10,6 +10,7 @@ from harness.upstream._dispatch import RecordedRequest
 from harness.upstream._gates import ClientSide
 from harness.upstream._httpserver import ScriptHandler, respond_with_script
 from harness.upstream._plan import Plan, build_plan, dialect_for_path, wants_stream
+from harness.upstream._protocol import LiveUpstream, Upstream
 from harness.upstream._script import (
     Conversation,
     Disconnect,
@@ -38,6 +39,7 @@ __all__ = [
     "EmitFrames",
     "Gate",
     "HttpError",
+    "LiveUpstream",
     "MalformedFrame",
     "MidStreamError",
     "MockUpstream",
@@ -52,6 +54,7 @@ __all__ = [
     "Stall",
     "Step",
     "UnknownEvent",
+    "Upstream",
     "build_plan",
     "demo_conversation",
     "dialect_for_path",

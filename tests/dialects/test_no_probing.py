@@ -116,3 +116,78 @@ def test_observers_take_what_they_read() -> None:
     kept = chat.observe_response(body, reading=Reading(inline_think=False))
     assert split == [ReasoningDelta("r")]
     assert not any(isinstance(e, ReasoningDelta) for e in kept)
+
+
+def runner_probes(source: str) -> list[tuple[int, str]]:
+    """Each probe of an attribute by name in the runner (issue 47 item 4): any ``hasattr``, and a
+    ``getattr`` naming its attribute in a string, except a dunder (``__name__`` of a user's callable).
+    The runner's own objects (drivers, the upstream, cases) declare what it reads; a walk over a
+    dataclass's fields (``getattr(obj, f.name)``) names no attribute and is not a probe."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id not in ("getattr", "hasattr") or len(node.args) < 2:
+            continue
+        attr = node.args[1]
+        name = attr.value if isinstance(attr, ast.Constant) and isinstance(attr.value, str) else None
+        dunder = name is not None and name.startswith("__") and name.endswith("__")
+        if node.func.id == "hasattr" or (name is not None and not dunder):
+            out.append((node.lineno, ast.unparse(node)))
+    return out
+
+
+def test_the_runner_guard_sees_a_probe() -> None:
+    assert len(runner_probes('getattr(driver, "stderr_tail", lambda: "")()')) == 1
+    assert len(runner_probes('hasattr(self.upstream, "route")')) == 1
+    assert len(runner_probes('getattr(upstream, "port", None)')) == 1
+    assert len(runner_probes("hasattr(x, name)")) == 1
+    assert runner_probes('getattr(fn, "__qualname__", None)') == []
+    assert runner_probes("getattr(ev, f.name)") == []
+    assert runner_probes("driver.stderr_tail()") == []
+
+
+def test_no_probe_in_the_runner() -> None:
+    """The runner reads what :class:`~harness.drivers.Driver` and :class:`~harness.upstream.LiveUpstream`
+    declare, never probes for it."""
+    files = sorted((ROOT / "runner").rglob("*.py"))
+    assert len(files) > 10
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path in files
+        for line, what in runner_probes(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_upstream_executors_meet_their_protocols() -> None:
+    """Every mock-upstream executor keeps the records of :class:`Upstream`; the loopback one (and the
+    standalone server built on it) is also the :class:`LiveUpstream` a run serves cases from; every
+    driver the runner makes is a :class:`Driver`, with each seam declared."""
+    import respx
+
+    from harness.drivers import Driver
+    from harness.drivers._adapter import AdapterDriver
+    from harness.drivers._cli import CliDriver
+    from harness.drivers._gateway import GatewayDriver, UrlDriver
+    from harness.drivers._python import PythonDriver
+    from harness.runner._pool import StartFailed
+    from harness.timeline import Timeline
+    from harness.upstream import ClientSide, Conversation, LiveUpstream, MockUpstream, ScriptHandler, Upstream
+    from harness.upstream._respx import RespxUpstream
+    from harness.upstream._standalone import _Standalone
+
+    with respx.mock(assert_all_called=False) as router:
+        respx_up = RespxUpstream(router)
+        handler = ScriptHandler(Conversation(()), Timeline(), ClientSide())
+        mock = MockUpstream()
+        for executor in (mock, respx_up, handler):
+            assert isinstance(executor, Upstream), type(executor)
+        assert isinstance(mock, LiveUpstream)
+        assert issubclass(_Standalone, MockUpstream)
+        assert not isinstance(handler, LiveUpstream)  # (the protocol can fail)
+    for kind in (AdapterDriver, CliDriver, GatewayDriver, UrlDriver, PythonDriver, StartFailed):
+        assert issubclass(kind, Driver), kind
+    assert Driver.concurrent is False
+    assert Driver.base_url == ""
+    assert dict(Driver.values) == {}

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -329,7 +330,31 @@ class _Fake:
         return r, None, not (n in self.dead and first)
 
 
+class _Host:
+    """A lane host (``_concurrent.LaneHost``) made of a test's callables."""
+
+    def __init__(
+        self,
+        run_one: Any,
+        alone: Any = lambda c: "",
+        finish: Any = lambda i, r, v: None,
+        restart: Any = lambda: True,
+        stop: Any = lambda: None,
+        waits: Any = lambda c: False,
+    ) -> None:
+        self.run_one, self.alone, self.finished = run_one, alone, finish
+        self.restart, self.stop, self.may_wait = restart, stop, waits
+
+    def solo(self) -> None:
+        pass
+
+    def starts_first(self, case: object) -> bool:
+        return False
+
+
 class _Case:
+    turns = ()  # (no script: nothing makes it wait)
+
     def __init__(self, n: int, alone: bool = False) -> None:
         self.n, self.alone = n, alone
 
@@ -339,14 +364,13 @@ def lanes_for(fake: _Fake, finished: list[tuple[int, CaseResult]], restart_ok: b
         fake.restarts += 1
         return restart_ok
 
-    return Lanes(
-        fake.lanes,
-        fake.run_one,  # type: ignore[arg-type]
-        alone=lambda c: "needs it alone" if c.alone else "",  # type: ignore[attr-defined]
+    host = _Host(
+        fake.run_one,
+        alone=lambda c: "needs it alone" if c.alone else "",
         finish=lambda i, r, v: finished.append((i, r)),
         restart=restart,
-        stop=lambda: None,
     )
+    return Lanes(fake.lanes, host)
 
 
 def test_lanes_run_cases_together_and_the_alone_ones_with_nothing_else_in_flight() -> None:
@@ -400,7 +424,7 @@ def test_an_interrupt_stops_the_sut_and_joins_every_lane() -> None:
         stopped.append(True)
         release.set()
 
-    lanes = Lanes(3, run_one, alone=lambda c: "", finish=finish, restart=lambda: True, stop=stop)  # type: ignore[arg-type]
+    lanes = Lanes(3, _Host(run_one, finish=finish, stop=stop))
     with pytest.raises(KeyboardInterrupt):
         lanes.round([_Case(i) for i in range(6)])  # type: ignore[arg-type]
     assert stopped == [True]
@@ -471,7 +495,7 @@ def test_relay_time_is_upstream_write_to_the_client_s_last_delta_longest_over_tu
     before the upstream wrote (a canned answer), gives no figure."""
     from harness.events import End, ReasoningDelta, TextDelta, Usage
     from harness.judge import build_view
-    from harness.runner._case_run import relay_time
+    from harness.runner._gate_budget import relay_time
     from harness.timeline import Timeline
 
     ms = 1_000_000
@@ -501,24 +525,26 @@ def test_run_case_uses_the_load_figure_for_derived_gate_timeouts_only(
 ) -> None:
     """The gate timeout a case gets: the derived one raised by the load (capped by the case's
     timeout); an explicit --gate-timeout stays as given; a gated case's first byte is not a sample."""
-    from harness.runner import _case_run
+    from harness.runner import _gate_budget
     from harness.runner._builtin import builtin_profile
     from harness.runner._case_run import run_case
     from harness.runner._state import Limits, Live, Measured, Settings
 
     seen: list[float] = []
-    real = _case_run.with_gate_timeout
+    real = _gate_budget.with_gate_timeout
 
     def spy(conversation: object, seconds: float, *, at_least: bool = False) -> object:
         seen.append(seconds)
         return real(conversation, seconds, at_least=at_least)
 
-    monkeypatch.setattr(_case_run, "with_gate_timeout", spy)
+    monkeypatch.setattr(_gate_budget, "with_gate_timeout", spy)
     cases = load_cases(["incrementality/gated-reasoning"])
     gated = next(c for c in cases if c.variant == "reasoning_content")
     profile = builtin_profile("reference")
 
-    class Stub:
+    from harness.drivers import Driver
+
+    class Stub(Driver):
         """A driver that never answers: run_case records a harness error, which is all this needs."""
 
         def run(self, ctx: object) -> None:
@@ -575,15 +601,12 @@ class _FakeAside:
 
 
 def _aside_lanes(fake: _Fake, aside: _FakeAside, finished: list[tuple[int, CaseResult]]) -> Lanes:
-    return Lanes(
-        fake.lanes,
-        fake.run_one,  # type: ignore[arg-type]
-        alone=lambda c: "needs it alone" if c.alone else "",  # type: ignore[attr-defined]
+    host = _Host(
+        fake.run_one,
+        alone=lambda c: "needs it alone" if c.alone else "",
         finish=lambda i, r, v: finished.append((i, r)),
-        restart=lambda: True,
-        stop=lambda: None,
-        aside=aside,
     )
+    return Lanes(fake.lanes, host, aside=aside)
 
 
 def test_alone_cases_go_to_the_second_instance_while_the_shared_ones_run() -> None:
@@ -631,8 +654,7 @@ def test_an_interrupt_stops_the_second_instance_and_joins_its_lane() -> None:
     def finish(i: int, r: CaseResult, v: object) -> None:
         raise KeyboardInterrupt  # the first shared case to end: Ctrl-C while the aside case runs
 
-    lanes = Lanes(2, fake.run_one, alone=lambda c: "x" if c.alone else "", finish=finish,  # type: ignore[arg-type, attr-defined]
-                  restart=lambda: True, stop=lambda: None, aside=aside)  # fmt: skip
+    lanes = Lanes(2, _Host(fake.run_one, alone=lambda c: "x" if c.alone else "", finish=finish), aside=aside)
     with pytest.raises(KeyboardInterrupt):
         lanes.round([_Case(i, alone=i == 2) for i in range(4)])  # type: ignore[arg-type]
     assert aside.stops >= 1

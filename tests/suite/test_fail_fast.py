@@ -40,6 +40,29 @@ def _view(waits_at: list[float] = (), opens_at: list[float] = (), timeouts: list
     return SimpleNamespace(turns=[turn])
 
 
+
+class _Host:
+    """A lane host (``_concurrent.LaneHost``) made of a test's callables."""
+
+    def __init__(
+        self,
+        run_one: Any,
+        alone: Any = lambda c: "",
+        finish: Any = lambda i, r, v: None,
+        restart: Any = lambda: True,
+        stop: Any = lambda: None,
+        waits: Any = lambda c: False,
+    ) -> None:
+        self.run_one, self.alone, self.finished = run_one, alone, finish
+        self.restart, self.stop, self.may_wait = restart, stop, waits
+
+    def solo(self) -> None:
+        pass
+
+    def starts_first(self, case: object) -> bool:
+        return False
+
+
 def test_one_honest_slow_relay_keeps_the_full_wait() -> None:
     learning = GateLearning()
     assert learning.short(1.0, 0.001) is None  # nothing learned: the full wait
@@ -158,6 +181,8 @@ def test_an_in_process_callable_that_declares_it_is_thread_safe_gets_cases_in_fl
 
 
 class _Job:
+    turns = ()  # (no script: nothing makes it wait)
+
     def __init__(self, n: int, waits: bool) -> None:
         self.n, self.waits = n, waits
 
@@ -190,16 +215,8 @@ def test_cases_that_wait_have_lanes_of_their_own() -> None:
         )
 
     finished: list[int] = []
-    lanes = Lanes(
-        1,
-        run_one,  # type: ignore[arg-type]
-        alone=lambda job: "",
-        finish=lambda i, r, v: finished.append(i),
-        restart=lambda: True,
-        stop=lambda: None,
-        waits=lambda job: job.waits,  # type: ignore[attr-defined]
-        head=1,
-    )
+    host = _Host(run_one, finish=lambda i, r, v: finished.append(i), waits=lambda j: j.waits)
+    lanes = Lanes(1, host, head=1)
     jobs = [_Job(0, False), _Job(1, True), _Job(2, False), _Job(3, False)]
     assert lanes.round(jobs) == []  # type: ignore[arg-type]
     assert sorted(finished) == [0, 1, 2, 3]
@@ -223,15 +240,6 @@ def test_a_round_of_only_waiting_cases_starts_them_without_a_head_in_the_idle_la
         result = CaseResult(case_id=str(job.n), scenario_id="s", requirement="", category="c", sut="f")
         return result, None, True
 
-    lanes = Lanes(
-        1,
-        run_one,  # type: ignore[arg-type]
-        alone=lambda job: "",
-        finish=lambda i, r, v: None,
-        restart=lambda: True,
-        stop=lambda: None,
-        waits=lambda job: job.waits,  # type: ignore[attr-defined]
-        head=12,
-    )
+    lanes = Lanes(1, _Host(run_one, waits=lambda j: j.waits), head=12)
     assert lanes.round([_Job(0, True), _Job(1, True)]) == []  # type: ignore[arg-type]
     assert met == [True, True]
