@@ -4,13 +4,11 @@ of the installed package. It is data only, read by :mod:`tools.docs._ecosystem_r
 from __future__ import annotations
 
 __all__ = [
-    "DEEPSEEK_MARKUP",
     "DEEPSEEK_PASSBACK",
     "LANGCHAIN_SIGNATURE",
     "LANGGRAPH_CANCEL",
     "LC_ALIAS_SUMMARY",
     "LC_CONTENT",
-    "PYDANTIC_MARKUP",
     "PYDANTIC_SPLIT",
     "PYDANTIC_STREAM_TAGS",
     "PY_BOM",
@@ -48,12 +46,6 @@ PYDANTIC_SPLIT = (
     "_thinking_part.py:22-37): a tag pair inside the answer becomes reasoning, beside the reasoning_content "
     "the message also has"
 )
-PYDANTIC_MARKUP = (
-    "pydantic-ai 2.68.0 knows one pair of inline reasoning tags, ('<think>', '</think>') "
-    "(DEFAULT_THINKING_TAGS, pydantic_ai/profiles/__init__.py:52; OpenAIChatModel's profile keeps it): "
-    "MiniMax's <mm:think>, raw harmony channels and the <thought> tags of Gemini's OpenAI-compatible "
-    "endpoint stay in the answer text"
-)
 DEEPSEEK_PASSBACK = (
     "langchain-deepseek 1.1.1 reads reasoning_content into the AIMessage's additional_kwargs "
     "(langchain_deepseek/chat_models.py:406-409, streaming :448-455) but never writes it back: its "
@@ -62,19 +54,11 @@ DEEPSEEK_PASSBACK = (
     "and function_call only. The graph's tool-call continuation goes out without it (DeepSeek and Kimi "
     "answer 400)"
 )
-DEEPSEEK_MARKUP = (
-    "ChatDeepSeek (langchain-deepseek 1.1.1) reads reasoning from reasoning_content (or OpenRouter's "
-    "'reasoning') only (langchain_deepseek/chat_models.py:406-418, streaming :448-455) and parses no "
-    "markup in content: <mm:think>, raw harmony channels and Gemini's <thought> tags stay in the answer "
-    "text"
-)
 LANGCHAIN_SIGNATURE = (
-    "ChatDeepSeek (langchain-deepseek 1.1.1) leaves Gemini's <thought> tags in the answer text (no markup "
-    "parser: langchain_deepseek/chat_models.py:406-418), and the tool call's "
-    "extra_content.google.thought_signature never comes back: langchain-openai writes each tool call back "
-    "as type, id, name and arguments only (_lc_tool_call_to_openai_tool_call, "
-    "langchain_openai/chat_models/base.py:4303-4311; 'extra_content' occurs in neither package), so "
-    "Gemini answers 400"
+    "the tool call's extra_content.google.thought_signature (Gemini's OpenAI-compatible endpoint) never "
+    "comes back: langchain-openai, which ChatDeepSeek builds on, writes each tool call back as type, id, "
+    "name and arguments only (_lc_tool_call_to_openai_tool_call, langchain_openai/chat_models/base.py:"
+    "4303-4311; 'extra_content' occurs in neither package), so Gemini answers 400 missing signature"
 )
 LANGGRAPH_CANCEL = (
     "LangGraph 1.2.24's sync stream() runs the model node on a BackgroundExecutor whose exit cancels "

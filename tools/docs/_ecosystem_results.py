@@ -250,12 +250,6 @@ KNOWN: dict[str, tuple[tuple[tuple[str, ...], str, str], ...]] = {
             "",
         ),
         (
-            _THINK,
-            "the openai Node SDK types content as a string and splits nothing: <think>...</think> stays in "
-            "content (as with the Python openai SDK, docs/sdk-results.md)",
-            "",
-        ),
-        (
             ("sse-framing/perturbations*event-only]",),
             "the openai Node SDK's SSEDecoder dispatches a data-less 'event: ping' block with data '' "
             "(openai/core/streaming.js decode: only a block with neither event nor data is skipped) and "
@@ -304,21 +298,29 @@ for _name in ("litellm-proxy", "litellm-sdk-completion", "langchain-deepseek", "
     )
 
 
-_MARKUP = ("*[openai-chat:mm-think/*", "*[openai-chat:harmony/*", "*[openai-chat:gemini-openai/*")
-_MARKUP_WHAT = (
-    "no parser for inline reasoning markup other than <think> (MiniMax's <mm:think>, raw harmony "
-    "channels from a self-hosted server, the <thought> tags of Gemini's OpenAI-compatible endpoint): the "
-    "reasoning stays in the answer text"
+# In-band markup (<mm:think>, harmony channels, <thought>) is judged as reasoning only where a profile's
+# ``parses`` claims it (issue 45): each profile now says what it parses, and the markup it relays verbatim
+# passes. What still fails on Gemini's OpenAI-compatible variant is the tool call's thought signature.
+_GEMINI_LOOPS = ("tools-passback/gemini-*[openai-chat:gemini-openai/*",)
+_LITELLM_SIGNATURE = (
+    "LiteLLM 1.108.7 keeps Gemini's thought signature only as its own Gemini provider's "
+    "provider_specific_fields: streamed, stream_chunk_builder rebuilds each tool call from id, type, "
+    "function and provider_specific_fields (litellm_core_utils/streaming_chunk_builder_utils.py:646-660), "
+    "so the OpenAI-compatible endpoint's tool_calls[].extra_content.google.thought_signature is gone; the "
+    "proxy's answer reaches its client without it streamed or not (seen: the continuation lacks it). "
+    "Gemini answers 400 missing signature (the SDK's non-streamed message keeps extra fields: "
+    "types/utils.py:1356-1364, and passes)"
 )
-for _name in (
-    "litellm-proxy",
-    "litellm-sdk-completion",
-    "langchain-deepseek",
-    "pydantic-ai-openai-chat",
-    "node-ai-sdk",
-    "node-openai-chat",
-):
-    KNOWN[_name] = (*KNOWN.get(_name, ()), (_MARKUP, _MARKUP_WHAT, ""))
+_AI_SDK_SIGNATURE = (
+    "@ai-sdk/openai-compatible 2.0.92 reads a tool call's extra_content.google.thought_signature into "
+    "provider metadata under the provider's own name (dist/index.js:628-636, streamed :765-766: here "
+    "'gemini') but writes it back only from providerOptions.google (dist/index.js:246-262): under any "
+    "other provider name the signature never comes back and Gemini answers 400 missing signature"
+)
+for _name in ("litellm-proxy", "litellm-sdk-completion"):
+    KNOWN[_name] = ((_GEMINI_LOOPS, _LITELLM_SIGNATURE, ""), *KNOWN[_name])
+KNOWN["node-ai-sdk"] = ((_GEMINI_LOOPS, _AI_SDK_SIGNATURE, ""), *KNOWN["node-ai-sdk"])
+KNOWN["langchain-deepseek"] = ((_GEMINI_LOOPS, _agents.LANGCHAIN_SIGNATURE, ""), *KNOWN["langchain-deepseek"])
 KNOWN["pydantic-ai-anthropic"] = (
     (
         ("sse-framing/bom[anthropic-messages:*",),
@@ -366,14 +368,12 @@ KNOWN["pydantic-ai-agent-openai-chat"] = (
         "",
     ),
     (_THINK, _agents.PYDANTIC_STREAM_TAGS, ""),
-    (_MARKUP, _agents.PYDANTIC_MARKUP, ""),
     *_PY_FRAMING,
 )
 KNOWN["langgraph-react-deepseek"] = (
     (("tools-passback/*[openai-chat:reasoning_content*",), _agents.DEEPSEEK_PASSBACK, ""),
-    (("tools-passback/*[openai-chat:gemini-openai/*",), _agents.LANGCHAIN_SIGNATURE, ""),
+    (_GEMINI_LOOPS, _agents.LANGCHAIN_SIGNATURE, ""),
     (("errors-cancellation/client-cancel*",), _agents.LANGGRAPH_CANCEL, ""),
-    (_MARKUP, _agents.DEEPSEEK_MARKUP, ""),
     *_PY_FRAMING,
 )
 KNOWN["langgraph-react-openai-responses"] = (

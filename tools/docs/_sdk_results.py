@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from harness.drivers import SUTProfile
     from harness.runner import RunResult
 
-__all__ = ["CAUSES", "annotate", "cause", "claimed_cases", "main", "record_profile"]
+__all__ = ["CAUSES", "CHANGED", "annotate", "cause", "claimed_cases", "main", "record_profile"]
 
 PROFILES = ("sdk-openai-chat", "sdk-openai-responses", "sdk-anthropic-messages")
 
@@ -26,10 +26,6 @@ _OPENAI_BOM = (
 _NO_TERMINATOR = (
     "the SDK ends its iteration at EOF without the terminator and raises nothing: a stream cut before "
     "its terminator looks complete"
-)
-_MARKUP = (
-    "the openai SDK has no reasoning parser: inline markup (<think>, <mm:think>, harmony channels, "
-    "Gemini's <thought>) reaches its user as delta.content"
 )
 _DETAILS = (
     "reasoning_details is an untyped extra of the openai SDK: the usage this profile models reads the "
@@ -46,8 +42,6 @@ CAUSES: dict[str, tuple[tuple[str, str], ...]] = {
             "sse-framing/perturbations*event-only*",
             "openai SDK dispatches a data-less 'event: ping' block with empty data and json-parses it",
         ),
-        *((f"*openai-chat:{v}/*", _MARKUP) for v in ("mm-think", "harmony", "gemini-openai")),
-        ("tools-passback/minimax-interleaved-thinking*think-tags*", _MARKUP),
         ("tools-passback/minimax-interleaved-thinking*reasoning_details*", _DETAILS),
         ("tools-passback/openrouter-*", _DETAILS),
         (
@@ -74,6 +68,25 @@ CAUSES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 """Measured root causes of SDK failures, by profile and case-id glob: the expectation's reason."""
+
+CHANGED: tuple[str, ...] = (
+    "sdk-openai-chat: 64 rows FAIL -> PASS, none a bug lost: every in-band markup case (<think>, "
+    "<mm:think>, harmony channels, Gemini's <thought>: inline-think-leading, raw-reasoning-markup, "
+    "reasoning-then-answer, gated-reasoning, reasoning-before-tool-call, stream-nonstream-parity, and the "
+    "markup passback loops gemini-openai-thought-signature, gemini-parallel-calls, "
+    "minimax-interleaved-thinking) FAILed channel-separation alone, 'reasoning delivered as answer text'. "
+    "The SDK parses no markup (ChoiceDelta.content is a plain string, openai 3.63.0 "
+    "types/chat/chat_completion_chunk.py:115, handed on as it came, lib/streaming/chat/_completions.py:"
+    "511-517), so its profile now claims parses = [] and the cases judge it as a relay (issue 45 item "
+    "3): each delivers the content byte for byte, markup intact, and sends it back as it came; the FAIL "
+    "was thinkwire's, judging unclaimed markup as reasoning",
+    "sdk-anthropic-messages: the 4 sse-framing/bom rows PASS -> FAIL (recorded with the merge of issue 46 "
+    "item 7, shown here for the first time): the SDK's decoder keeps the BOM in the first field name and "
+    "skips the unnamed message_start, and the adapter now reports it (cause in the rows below)",
+    "sdk-openai-responses: no verdict changed. Every recorded reason that quotes the SDK's version now "
+    "reads openai 3.63.0 (the installed release) where it read 3.60.0; the failing line is the same",
+)
+"""What the last regeneration changed against the expectations recorded before it, and why."""
 
 
 def cause(profile: str, case_id: str) -> str | None:
@@ -127,6 +140,7 @@ def main(argv: list[str]) -> int:
         "maps the SDK's typed events onto canonical events: the SDK's own HTTP client and SSE parser are",
         "what is tested. Failures here are real SDK behaviour, recorded in `profiles/*.expectations.toml`.",
         "",
+        *(["What the last regeneration changed:", "", *(f"- {c}." for c in CHANGED), ""] if CHANGED else []),
     ]
     for name in PROFILES:
         result, n = record_profile(root / "profiles" / f"{name}.toml", name, cause)
