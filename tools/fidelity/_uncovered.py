@@ -87,6 +87,14 @@ UNCOVERED: dict[tuple[str, str], str] = {
     "minimax-split); " + _SEARCHED,
     ("openai-responses", "phase"): "an assistant message's phase (gpt-5.3-codex and later); the Responses "
     "recordings are of models without it; " + _CANDIDATE,
+    ("openai-chat", "openrouter-items"): "OpenRouter in front of an OpenAI reasoning model that streams "
+    "several reasoning items, one item's reasoning.encrypted detail between the summary deltas; the "
+    "corpus's OpenRouter recordings play other models; " + _SEARCHED,
+    ("openai-chat", "flat-mirror"): "the same reasoning in reasoning_content and reasoning of one chunk "
+    "(vLLM between PR #27752 and #33402, mlx-vlm); " + _SELF_HOSTED,
+    ("bedrock-converse", "adaptive"): "Converse with adaptive thinking and its display "
+    "(additionalModelRequestFields, Claude Opus 4.7 on Bedrock); the Bedrock recordings use manual "
+    "thinking; " + _SEARCHED,
     ("pi-json", "v1"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "
     "HTTP recording to import",
     ("pi-json", "v2"): "a coding agent CLI's JSON-lines output, not a provider's HTTP API: there is no "
