@@ -4,7 +4,7 @@ the page's introduction, so that no row changes silently."""
 
 from __future__ import annotations
 
-__all__ = ["CHANGES", "COUNTS", "LATER", "NOT_RERUN", "RERUN"]
+__all__ = ["CHANGES", "COUNTS", "LATER", "MERGED", "NOT_RERUN", "RERUN"]
 
 RERUN = (
     "the re-run after issues 45 to 49 (a relay judged as a relay with a `parses` claim, a premise gate that "
@@ -111,3 +111,20 @@ CHANGES: tuple[tuple[str, str], ...] = (
 )
 """(profile, what changed and why), in the order of the page. Re-run: every profile; the profiles not
 named here changed no verdict."""
+
+MERGED = (
+    "Then the merged tree was re-run once more, every profile (litellm-proxy again after its config named "
+    "the models of the two new chat variants, tw-chat-flat-mirror and tw-chat-openrouter-items: 12 of its "
+    "cases had been answered 'Invalid model name' by the proxy, thinkwire's config gap). 23 rows on "
+    "litellm-proxy, litellm-sdk-completion, node-ai-sdk, node-openai-chat and the two pydantic-ai chat "
+    "profiles went NON_STRICT -> FAIL (and 4 on sdk-openai-chat, docs/sdk-results.md) under issue 46 item 5, "
+    "silent loss the provider's documentation says must come back: openrouter-openai-encrypted (11 rows: "
+    "the encrypted details OpenRouter-over-OpenAI needs), vllm-reasoning-field (6: reasoning sent back in "
+    "reasoning_content, which vLLM >= 0.20 drops) and minimax-interleaved-thinking (6: MiniMax's reasoning "
+    "not sent back as it came). Each keeps its recorded cause with its source line, the finding now citing "
+    "the provider's doc. The new variants' cases (flat-mirror, openrouter-items) PASS on every profile but "
+    "langchain-openai-chat, whose 10 FAIL under its one recorded cause (ChatOpenAI reads OpenAI's own "
+    "fields only)"
+)
+"""What moved when the merged tree (issue 46's silent-loss rule and new variants) was re-run after the
+re-run above."""
