@@ -41,10 +41,24 @@ def passback_messages(result: RunResult) -> list[str]:
     return [f.message for r in result.results for f in r.findings if f.check == "passback"]
 
 
+# The one loss this gateway has: it splits MiniMax's <think> out of the content for its clients and forwards
+# the reasoning back in reasoning_content, where MiniMax's interleaved thinking needs the block in the
+# content as it came (its documentation; issue 46 item 5 made that silent loss a FAIL). Its fix needs
+# provider knowledge the gateway does not have; LiteLLM has the same loss (docs/ecosystem-results.md).
+MINIMAX = "tools-passback/minimax-interleaved-thinking[openai-chat:think-tags/frames"
+
+
 def test_the_quick_example_passes_a_correct_gateway() -> None:
     result = run(["tools-passback/*"], sut=gateway(), expectations=None)
     assert result.results, "no case ran"
-    assert failures(result) == []
+    lost = [c for c in failures(result) if c.startswith(MINIMAX)]
+    assert len(lost) == 2  # streamed and not, each a passback-fidelity FAIL citing MiniMax's docs
+    for r in result.results:
+        if r.case_id in lost:
+            (f,) = [f for f in r.findings if f.verdict == Verdict.FAIL]
+            assert f.check == "passback-fidelity"
+            assert "its documentation says it must come back" in f.message
+    assert [c for c in failures(result) if c not in lost] == []
     judged = [r for r in result.results if any(f.check == "passback" and f.verdict == Verdict.PASS
                                                 for f in r.findings)]
     assert len(judged) >= 8  # judged passes, not N/A
