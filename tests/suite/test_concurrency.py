@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import psutil
 import pytest
@@ -24,6 +23,7 @@ from harness.runner import RunResult, load_cases, run
 from harness.runner._concurrent import ASIDE_NOTE, Lanes, alone_reason, default_concurrency
 from harness.runner._state import LoadLatency
 from harness.verdict import CaseResult, Status, Verdict
+from tests.suite._lane_host import Host
 
 ROOT = Path(__file__).resolve().parents[1]
 INTEGRITY = str(ROOT / "integrity" / "_gateway.py")
@@ -330,28 +330,6 @@ class _Fake:
         return r, None, not (n in self.dead and first)
 
 
-class _Host:
-    """A lane host (``_concurrent.LaneHost``) made of a test's callables."""
-
-    def __init__(
-        self,
-        run_one: Any,
-        alone: Any = lambda c: "",
-        finish: Any = lambda i, r, v: None,
-        restart: Any = lambda: True,
-        stop: Any = lambda: None,
-        waits: Any = lambda c: False,
-    ) -> None:
-        self.run_one, self.alone, self.finished = run_one, alone, finish
-        self.restart, self.stop, self.may_wait = restart, stop, waits
-
-    def solo(self) -> None:
-        pass
-
-    def starts_first(self, case: object) -> bool:
-        return False
-
-
 class _Case:
     turns = ()  # (no script: nothing makes it wait)
 
@@ -364,7 +342,7 @@ def lanes_for(fake: _Fake, finished: list[tuple[int, CaseResult]], restart_ok: b
         fake.restarts += 1
         return restart_ok
 
-    host = _Host(
+    host = Host(
         fake.run_one,
         alone=lambda c: "needs it alone" if c.alone else "",
         finish=lambda i, r, v: finished.append((i, r)),
@@ -424,7 +402,7 @@ def test_an_interrupt_stops_the_sut_and_joins_every_lane() -> None:
         stopped.append(True)
         release.set()
 
-    lanes = Lanes(3, _Host(run_one, finish=finish, stop=stop))
+    lanes = Lanes(3, Host(run_one, finish=finish, stop=stop))
     with pytest.raises(KeyboardInterrupt):
         lanes.round([_Case(i) for i in range(6)])  # type: ignore[arg-type]
     assert stopped == [True]
@@ -601,7 +579,7 @@ class _FakeAside:
 
 
 def _aside_lanes(fake: _Fake, aside: _FakeAside, finished: list[tuple[int, CaseResult]]) -> Lanes:
-    host = _Host(
+    host = Host(
         fake.run_one,
         alone=lambda c: "needs it alone" if c.alone else "",
         finish=lambda i, r, v: finished.append((i, r)),
@@ -654,7 +632,7 @@ def test_an_interrupt_stops_the_second_instance_and_joins_its_lane() -> None:
     def finish(i: int, r: CaseResult, v: object) -> None:
         raise KeyboardInterrupt  # the first shared case to end: Ctrl-C while the aside case runs
 
-    lanes = Lanes(2, _Host(fake.run_one, alone=lambda c: "x" if c.alone else "", finish=finish), aside=aside)
+    lanes = Lanes(2, Host(fake.run_one, alone=lambda c: "x" if c.alone else "", finish=finish), aside=aside)
     with pytest.raises(KeyboardInterrupt):
         lanes.round([_Case(i, alone=i == 2) for i in range(4)])  # type: ignore[arg-type]
     assert aside.stops >= 1

@@ -16,6 +16,7 @@ from harness.runner import load_cases, run
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, spread, stalls, waits
 from harness.runner._gate_wait import GateLearning
 from harness.verdict import CaseResult, Status, Verdict
+from tests.suite._lane_host import Host
 
 GATED = "incrementality/gated-reasoning[openai-chat:*/frames]"
 
@@ -38,29 +39,6 @@ def _view(waits_at: list[float] = (), opens_at: list[float] = (), timeouts: list
         gate_timeouts=[_entry(0.0, timeout=w) for w in timeouts],
     )
     return SimpleNamespace(turns=[turn])
-
-
-
-class _Host:
-    """A lane host (``_concurrent.LaneHost``) made of a test's callables."""
-
-    def __init__(
-        self,
-        run_one: Any,
-        alone: Any = lambda c: "",
-        finish: Any = lambda i, r, v: None,
-        restart: Any = lambda: True,
-        stop: Any = lambda: None,
-        waits: Any = lambda c: False,
-    ) -> None:
-        self.run_one, self.alone, self.finished = run_one, alone, finish
-        self.restart, self.stop, self.may_wait = restart, stop, waits
-
-    def solo(self) -> None:
-        pass
-
-    def starts_first(self, case: object) -> bool:
-        return False
 
 
 def test_one_honest_slow_relay_keeps_the_full_wait() -> None:
@@ -215,7 +193,7 @@ def test_cases_that_wait_have_lanes_of_their_own() -> None:
         )
 
     finished: list[int] = []
-    host = _Host(run_one, finish=lambda i, r, v: finished.append(i), waits=lambda j: j.waits)
+    host = Host(run_one, finish=lambda i, r, v: finished.append(i), waits=lambda j: j.waits)
     lanes = Lanes(1, host, head=1)
     jobs = [_Job(0, False), _Job(1, True), _Job(2, False), _Job(3, False)]
     assert lanes.round(jobs) == []  # type: ignore[arg-type]
@@ -240,6 +218,6 @@ def test_a_round_of_only_waiting_cases_starts_them_without_a_head_in_the_idle_la
         result = CaseResult(case_id=str(job.n), scenario_id="s", requirement="", category="c", sut="f")
         return result, None, True
 
-    lanes = Lanes(1, _Host(run_one, waits=lambda j: j.waits), head=12)
+    lanes = Lanes(1, Host(run_one, waits=lambda j: j.waits), head=12)
     assert lanes.round([_Job(0, True), _Job(1, True)]) == []  # type: ignore[arg-type]
     assert met == [True, True]
