@@ -7,6 +7,7 @@ dialect object or of a hook by name.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import harness
@@ -72,15 +73,19 @@ def test_the_guard_sees_a_probe() -> None:
     assert probes('getattr(obj, "model_dump", None)') == []
 
 
+def scan(files: list[Path], find: Callable[[str], list[tuple[int, str]]]) -> list[str]:
+    """``path:line: what`` for every probe ``find`` sees in ``files``."""
+    return [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path in files
+        for line, what in find(path.read_text(encoding="utf-8"))
+    ]
+
+
 def test_no_probe_on_a_dialect_in_harness() -> None:
     files = sorted(ROOT.rglob("*.py"))
     assert len(files) > 50  # the walk found the package
-    found = [
-        f"{path.relative_to(ROOT)}:{line}: {what}"
-        for path in files
-        for line, what in probes(path.read_text(encoding="utf-8"))
-    ]
-    assert found == []
+    assert scan(files, probes) == []
 
 
 def test_every_dialect_subclasses_the_base() -> None:
@@ -152,12 +157,7 @@ def test_no_probe_in_the_runner() -> None:
     declare, never probes for it."""
     files = sorted((ROOT / "runner").rglob("*.py"))
     assert len(files) > 10
-    found = [
-        f"{path.relative_to(ROOT)}:{line}: {what}"
-        for path in files
-        for line, what in runner_probes(path.read_text(encoding="utf-8"))
-    ]
-    assert found == []
+    assert scan(files, runner_probes) == []
 
 
 def test_the_upstream_executors_meet_their_protocols() -> None:
