@@ -17,7 +17,7 @@ from harness.judge._parity import parity
 from harness.timeline import Timeline
 from harness.upstream import Emit, Gate, MidStreamError, Stall
 from harness.verdict import Verdict
-from tests.suite._fake_case import FakeCase, FakeScenario
+from tests.judge._fake_case import FakeCase, FakeScenario
 
 R, T = "Let me think.", "Hello!"
 SCRIPT = (ReasoningDelta(R), TextDelta(T), End("stop"))

@@ -25,7 +25,7 @@ from harness.runner._case_run import unsupported_reason
 from harness.timeline import Timeline
 from harness.upstream import Emit, Pause
 from harness.verdict import Verdict
-from tests.suite._fake_case import FakeCase
+from tests.judge._fake_case import FakeCase
 
 S = 1_000_000_000  # ns per second
 TURN = TurnSpec(steps=(Emit((ReasoningDelta("A"), TextDelta("B"), End("stop"))),), user="hi")

@@ -16,8 +16,8 @@ from harness.judge import CHECKS, build_view
 from harness.judge._view import relayed_events
 from harness.upstream import Disconnect, Emit
 from harness.verdict import Finding, Verdict
-from tests.suite._fake_case import FakeCase, FakeScenario
-from tests.suite.test_checks import timeline
+from tests.judge._fake_case import FakeCase, FakeScenario
+from tests.judge.test_checks import timeline
 
 R, T = "Let me think.", "Hello!"
 TURN = TurnSpec((Emit((ReasoningDelta(R), TextDelta(T), End("stop"))),), "hi")

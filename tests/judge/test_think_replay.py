@@ -11,7 +11,7 @@ from harness.judge import CHECKS, build_view
 from harness.timeline import Timeline
 from harness.upstream import Emit
 from harness.verdict import Verdict
-from tests.suite._fake_case import FakeCase
+from tests.judge._fake_case import FakeCase
 
 REASONING = "91 = 7 x 13, so it is composite."
 TURNS = (

@@ -1,5 +1,5 @@
-"""SUTs for tests/suite/test_reproduce.py, each with the ``drop-reasoning`` fault on (so a plain case
-FAILs): a Python callable (named ``_reproduce_suts:dropping`` with tests/suite on the path) and the
+"""SUTs for tests/runner/test_reproduce.py, each with the ``drop-reasoning`` fault on (so a plain case
+FAILs): a Python callable (named ``_reproduce_suts:dropping`` with tests/runner on the path) and the
 reference gateway reached through a URL that names the upstream (``/up/<upstream URL>/v1/...``: a URL
 SUT started before the run can still reach the run's mock upstream)."""
 

@@ -23,7 +23,7 @@ from harness.runner import RunResult, load_cases, run
 from harness.runner._concurrent import ASIDE_NOTE, Lanes, alone_reason, default_concurrency
 from harness.runner._state import LoadLatency
 from harness.verdict import CaseResult, Status, Verdict
-from tests.suite._lane_host import Host
+from tests.runner._lane_host import Host
 
 ROOT = Path(__file__).resolve().parents[1]
 INTEGRITY = str(ROOT / "integrity" / "_gateway.py")

@@ -16,7 +16,7 @@ from harness.runner import load_cases, run
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, spread, stalls, waits
 from harness.runner._gate_wait import GateLearning
 from harness.verdict import CaseResult, Status, Verdict
-from tests.suite._lane_host import Host
+from tests.runner._lane_host import Host
 
 GATED = "incrementality/gated-reasoning[openai-chat:*/frames]"
 

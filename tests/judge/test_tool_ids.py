@@ -12,7 +12,7 @@ from harness.judge import CHECKS, build_view
 from harness.timeline import Timeline
 from harness.upstream import Emit
 from harness.verdict import Finding, Verdict
-from tests.suite._fake_case import FakeCase
+from tests.judge._fake_case import FakeCase
 
 CALL = ToolCallDelta(0, "call_abc", "get_weather", '{"city":"Paris"}')
 TURNS = (

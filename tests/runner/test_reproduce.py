@@ -28,7 +28,7 @@ GATEWAY = "{python} -m harness.reference.gateway --port {port} --upstream {upstr
 
 @pytest.fixture
 def shell_env() -> dict[str, str]:
-    """What a user's shell has: ``thinkwire`` on PATH, the repo and tests/suite importable."""
+    """What a user's shell has: ``thinkwire`` on PATH, the repo and tests/runner importable."""
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), str(HERE), env.get("PYTHONPATH")]))

@@ -19,7 +19,7 @@ from harness.judge._grammar import GRAMMAR_BREAKS
 from harness.timeline import Timeline
 from harness.upstream import Emit
 from harness.verdict import Verdict
-from tests.suite._fake_case import FakeCase
+from tests.judge._fake_case import FakeCase
 
 
 def _sse(type_: str, **body: Any) -> bytes:
