@@ -39,6 +39,7 @@ __all__ = [
     "carriers_on",
     "details",
     "echo_fields",
+    "encrypted_detail",
     "item_detail",
     "list_events",
     "list_text",
@@ -46,6 +47,7 @@ __all__ = [
     "parse_reasoning_items",
     "parse_thinking_blocks",
     "server_tool_call",
+    "summary_detail",
     "text_detail",
     "with_echo",
 ]
@@ -352,6 +354,8 @@ def item_detail(d: Mapping[str, Any]) -> str:
     encrypted content share it), else ""."""
     item = d.get("id")
     return str(item) if d.get("format") in _ITEM_FORMATS and isinstance(item, str) and item else ""
+
+
 _DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
 
 
@@ -457,17 +461,29 @@ def text_detail(text: str, index: int, form: Mapping[str, Any] | None = None) ->
     return {**form, "index": index, "text": text}  # (a key already in ``form`` keeps its place)
 
 
+def summary_detail(text: str, item: str, index: int) -> dict[str, Any]:
+    """A Responses item's summary as OpenRouter in front of OpenAI sends it, under the item's id."""
+    return {"type": "reasoning.summary", "summary": text, "id": item, "format": OPENAI_FORMAT, "index": index}
+
+
+def encrypted_detail(data: str, index: int, item: str = "", form: str = RD_FORMAT) -> dict[str, Any]:
+    """A ``reasoning.encrypted`` entry: opaque data, named by ``item`` when it is a Responses item's
+    encrypted content (``form`` :data:`OPENAI_FORMAT`) or a tool call's signature (:data:`GEMINI_FORMAT`)."""
+    d: dict[str, Any] = {"type": "reasoning.encrypted", "data": data}
+    if item:
+        d["id"] = item
+    return d | {"format": form, "index": index}
+
+
 def _item_entries(b: ReasoningBlock, n: int, at: int) -> list[dict[str, Any]]:
     """A reasoning item as OpenRouter in front of OpenAI sends it: its summary detail and its encrypted
     detail, both under the item's id (``rs_mockN`` when the block has none), each with an ``index`` of
     its own, from ``at`` (docs/wire-formats.md 2.3, the openrouter SDK's detail types)."""
     item = b.id or f"rs_mock{n}"
-    out: list[dict[str, Any]] = []
-    if b.text:
-        out.append({"type": "reasoning.summary", "summary": b.text, "id": item, "format": OPENAI_FORMAT})
+    out = [summary_detail(b.text, item, at)] if b.text else []
     if b.signature is not None:
-        out.append({"type": "reasoning.encrypted", "data": b.signature, "id": item, "format": OPENAI_FORMAT})
-    return [d | {"index": at + i} for i, d in enumerate(out)]
+        out.append(encrypted_detail(b.signature, at + len(out), item, OPENAI_FORMAT))
+    return out
 
 
 _FERNET = "gAAAA"
@@ -505,7 +521,7 @@ def details(
             out.append(record | {"index": n})
             continue
         if b.redacted is not None:
-            out.append({"type": "reasoning.encrypted", "data": b.redacted, "format": RD_FORMAT, "index": n})
+            out.append(encrypted_detail(b.redacted, n))
             continue
         if form and b.signature is None:
             out.append(text_detail(b.text, n, form))
@@ -517,15 +533,7 @@ def details(
         out.append(d)
     for c in calls:
         if c.signature is not None:
-            out.append(
-                {
-                    "type": "reasoning.encrypted",
-                    "data": c.signature,
-                    "id": c.id,
-                    "format": GEMINI_FORMAT,
-                    "index": len(out),
-                }
-            )
+            out.append(encrypted_detail(c.signature, len(out), c.id, GEMINI_FORMAT))
     return out
 
 
