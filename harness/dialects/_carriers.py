@@ -41,7 +41,6 @@ __all__ = [
     "echo_fields",
     "encrypted_detail",
     "item_detail",
-    "list_events",
     "list_text",
     "parse_carriers",
     "parse_reasoning_items",
@@ -319,11 +318,11 @@ def carrier_text(name: str, obj: Mapping[str, Any], specs: Specs, *, message: bo
 def carrier_events(
     name: str, obj: Mapping[str, Any], specs: Specs, *, message: bool, with_text: bool
 ) -> list[Event]:
-    """A list carrier's entries on ``obj`` as events, in order (see :func:`list_events`)."""
+    """A list carrier's entries on ``obj`` as events, in order (see :func:`_list_events`)."""
     spec = _spec(name, specs)
     if spec is None:
         val = obj.get(name)
-        return list_events(name, val, with_text=with_text) if isinstance(val, list) else []
+        return _list_events(name, val, with_text=with_text) if isinstance(val, list) else []
     out: list[Event] = []
     for kind, value in spec.parts(obj, message=message):
         if kind == "text" and with_text:
@@ -399,11 +398,9 @@ def list_text(name: str, items: Sequence[Any]) -> str:
     )
 
 
-def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:
-    """A list carrier's entries as events, in order: text (when this carrier is the one read), then
-    each entry's signature or opaque data."""
-    if name in BUILTIN_SPECS:
-        return carrier_events(name, {name: items}, (), message=True, with_text=with_text)
+def _list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:
+    """The entries of ``reasoning_details`` or ``reasoning_items`` as events, in order: text (when this
+    carrier is the one read), then each entry's signature or opaque data."""
     out: list[Event] = []
     for d in items:
         if not isinstance(d, Mapping):

@@ -220,13 +220,6 @@ class GeminiOpenAIRules(LenientRules):
     calls: only the first carries one. Missing: the real 400 (message with a lower-case "please", as
     recorded); altered: "Corrupted thought signature." (as OpenRouter relays Google's)."""
 
-    name: str = "gemini-3-openai"
-    dialect: str = "openai-chat"
-    description: str = (
-        "Gemini 3 via its OpenAI-compatible endpoint: thought signatures on the first tool call of each "
-        "step, Google's 400 in a JSON array"
-    )
-
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         msgs = request.get("messages")
         if not isinstance(msgs, list):
@@ -263,13 +256,6 @@ class MiniMaxRules(LenientRules):
     native format its ``content`` keeps the ``<think>…</think>`` block byte for byte, with
     ``reasoning_split`` its ``reasoning_details`` text must be preserved completely (``MINIMAX_HISTORY``).
     Losing it answers 200 and degrades interleaved thinking."""
-
-    name: str = "minimax"
-    dialect: str = "openai-chat"
-    description: str = (
-        "MiniMax-M2: <think> kept in history content (or reasoning_details with reasoning_split), else "
-        "silently degraded"
-    )
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         diffs: list[Difference] = []
@@ -308,12 +294,6 @@ class ZaiRules(LenientRules):
     unmodified (https://docs.z.ai/guides/capabilities/thinking-mode, Preserved thinking). Lost or
     altered reasoning answers 200: the model re-derives it and the cache misses."""
 
-    name: str = "zai-coding"
-    dialect: str = "openai-chat"
-    description: str = (
-        "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded"
-    )
-
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         thinking = request.get("thinking")
         if isinstance(thinking, Mapping) and thinking.get("clear_thinking") is True:
@@ -328,12 +308,6 @@ class VllmRules(LenientRules):
     dropped before the template runs (``VLLM_INPUT_FIELD``). Models whose templates keep the reasoning of
     the current tool loop (Qwen3, MiniMax-M2, GLM) then think without it: 200, degraded."""
 
-    name: str = "vllm"
-    dialect: str = "openai-chat"
-    description: str = (
-        "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped"
-    )
-
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         msgs = request.get("messages")
         start = turn_start(msgs) if isinstance(msgs, list) else 0
@@ -341,6 +315,20 @@ class VllmRules(LenientRules):
         return NeededLoss("vllm/reasoning-input-field", tuple(diffs), source=VLLM_INPUT_FIELD)
 
 
+_DESCRIPTIONS = {
+    "gemini-3-openai": "Gemini 3 via its OpenAI-compatible endpoint: thought signatures on the first tool "
+    "call of each step, Google's 400 in a JSON array",
+    "openrouter": "OpenRouter over Anthropic: signed reasoning_details back unchanged (the upstream 400 "
+    "relayed), server-tool records back (else degraded)",
+    "openrouter-openai": "OpenRouter over OpenAI: encrypted details back under their item's rs_ id "
+    "(invalid_encrypted_content relayed), dropped ones degrade",
+    "openrouter-gemini": "OpenRouter over Gemini 3: each call's google-gemini-v1 encrypted detail back "
+    "under the call id (Google's 400 relayed)",
+    "minimax": "MiniMax-M2: <think> kept in history content (or reasoning_details with reasoning_split), "
+    "else silently degraded",
+    "zai-coding": "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded",
+    "vllm": "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
+}
 RULES: dict[str, ProviderRules] = {
     p.name: p
     for p in (
@@ -356,13 +344,18 @@ RULES: dict[str, ProviderRules] = {
         DeepSeekRules("deepseek-r1", "deepseek-reasoner (R1 era): reasoning_content in input is a 400", "r1"),
         KimiRules(),
         OpenAIChatRules(),
-        GeminiOpenAIRules(),
-        OpenRouterRules(),
-        OpenRouterOpenAIRules(),
-        OpenRouterGeminiRules(),
-        MiniMaxRules(),
-        ZaiRules(),
-        VllmRules(),
+        *(
+            cls("openai-chat", name=name, description=_DESCRIPTIONS[name])
+            for name, cls in (
+                ("gemini-3-openai", GeminiOpenAIRules),
+                ("openrouter", OpenRouterRules),
+                ("openrouter-openai", OpenRouterOpenAIRules),
+                ("openrouter-gemini", OpenRouterGeminiRules),
+                ("minimax", MiniMaxRules),
+                ("zai-coding", ZaiRules),
+                ("vllm", VllmRules),
+            )
+        ),
     )
 }
 """Every Chat provider's rules by name (``lenient`` first)."""

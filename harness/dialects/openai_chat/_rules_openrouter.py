@@ -63,13 +63,6 @@ class OpenRouterRules(LenientRules):
     ``reasoning.server_tool_call`` record that does not come back only degrades (the server tool call is
     not rehydrated into the later turn): a passback-fidelity finding."""
 
-    name: str = "openrouter"
-    dialect: str = "openai-chat"
-    description: str = (
-        "OpenRouter over Anthropic: signed reasoning_details back unchanged (the upstream 400 relayed), "
-        "server-tool records back (else degraded)"
-    )
-
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         msgs = request.get("messages") or []
         for i, raw, origin in history(request, emitted):
@@ -139,13 +132,6 @@ class OpenRouterOpenAIRules(LenientRules):
     item-id one, guessed for this path). The summary text itself is not compared: OpenAI reads the
     reasoning from the encrypted content."""
 
-    name: str = "openrouter-openai"
-    dialect: str = "openai-chat"
-    description: str = (
-        "OpenRouter over OpenAI: encrypted details back under their item's rs_ id "
-        "(invalid_encrypted_content relayed), dropped ones degrade"
-    )
-
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         for i, raw, origin in history(request, emitted):
             encrypted = details(raw, "reasoning.encrypted")
@@ -206,13 +192,6 @@ class OpenRouterGeminiRules(LenientRules):
     id, leaves the call without its signature (Gemini's 400 "missing a thought_signature"); altered
     data is Google's "Corrupted thought signature." (OpenRouterTeam/ai-sdk-provider#273,
     massgen/MassGen#665), both relayed in OpenRouter's envelope (provider "Google AI Studio")."""
-
-    name: str = "openrouter-gemini"
-    dialect: str = "openai-chat"
-    description: str = (
-        "OpenRouter over Gemini 3: each call's google-gemini-v1 encrypted detail back under the call id "
-        "(Google's 400 relayed)"
-    )
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         msgs = request.get("messages")
