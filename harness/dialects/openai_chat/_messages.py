@@ -9,10 +9,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._carriers import item_detail, parse_reasoning_items, parse_thinking_blocks
+from harness.dialects._carriers import (
+    GEMINI_FORMAT,
+    item_detail,
+    parse_reasoning_items,
+    parse_thinking_blocks,
+)
 from harness.dialects._think import HARMONY, MM_THINK, TAGS, THOUGHT, split_think
 from harness.dialects.openai_chat._reader import google_signature, thinking_text
-from harness.dialects.openai_chat._wire import GEMINI_FORMAT
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
 __all__ = ["parse_assistant", "parse_request"]
