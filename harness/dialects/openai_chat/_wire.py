@@ -350,9 +350,7 @@ class ChatEmitter(EmitterLoop):
             # a tool call's own signature (Gemini's thoughtSignature): an encrypted detail naming the
             # call, as OpenRouter sends it and as a whole body carries it (``details``)
             self._rd_index += 1
-            detail = encrypted_detail(ev.value, self._rd_index, call, GEMINI_FORMAT)
-            delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
-            return [self._frame(self._chunk(delta), "reasoning")]
+            return self._details_frame(encrypted_detail(ev.value, self._rd_index, call, GEMINI_FORMAT))
         if isinstance(ev, ReasoningSignature) and self._is_item(ev.item):
             # a Responses item's encrypted content: a detail of its own under the summary's item id
             self._rd_index += 1
@@ -368,7 +366,11 @@ class ChatEmitter(EmitterLoop):
             self._rd_index += 1
             detail = server_tool_call(ev.data) or encrypted_detail(ev.data, self._rd_index)
         self._rd_block_open = False  # a signature closes its block; a redacted one is a block
-        detail |= {"format": detail.get("format", RD_FORMAT), "index": self._rd_index}
+        return self._details_frame(
+            detail | {"format": detail.get("format", RD_FORMAT), "index": self._rd_index}
+        )
+
+    def _details_frame(self, detail: Mapping[str, Any]) -> list[Frame]:
         delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
         return [self._frame(self._chunk(delta), "reasoning")]
 
