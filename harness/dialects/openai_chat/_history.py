@@ -9,7 +9,15 @@ from typing import Any
 
 from harness.events import Message, ReasoningBlock
 
-__all__ = ["SYSTEM", "anthropic_index", "assistants", "details", "history", "reasoning_text", "turn_start"]
+__all__ = [
+    "SYSTEM",
+    "anthropic_index",
+    "assistants",
+    "history",
+    "reasoning_text",
+    "returned_details",
+    "turn_start",
+]
 
 SYSTEM = ("system", "developer")
 
@@ -69,7 +77,7 @@ def turn_start(msgs: Sequence[Any]) -> int:
     return 0
 
 
-def details(raw: Mapping[str, Any], kind: str = "") -> list[Mapping[str, Any]]:
+def returned_details(raw: Mapping[str, Any], kind: str = "") -> list[Mapping[str, Any]]:
     """The ``reasoning_details`` entries of a history entry (of one ``type`` when ``kind`` is given)."""
     d = raw.get("reasoning_details")
     entries = [x for x in d if isinstance(x, Mapping)] if isinstance(d, list) else []

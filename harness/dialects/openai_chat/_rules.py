@@ -21,9 +21,9 @@ from harness.dialects.openai_chat._audit import DEEPSEEK_WORDS, OPENAI_WORDS, Wo
 from harness.dialects.openai_chat._history import (
     SYSTEM,
     assistants,
-    details,
     history,
     reasoning_text,
+    returned_details,
     turn_start,
 )
 from harness.dialects.openai_chat._reader import google_signature
@@ -263,7 +263,7 @@ class MiniMaxRules(LenientRules):
             reasoning = reasoning_text(origin)
             if not reasoning:
                 continue
-            texts = details(raw, "reasoning.text")
+            texts = returned_details(raw, "reasoning.text")
             if texts:
                 got = "".join(str(d.get("text") or "") for d in texts)
                 if got != reasoning:

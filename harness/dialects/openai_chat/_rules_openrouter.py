@@ -16,7 +16,13 @@ from harness.dialects._carriers import server_tool_call
 from harness.dialects._loss import NeededLoss
 from harness.dialects._provider_errors import google_pretty, openai_error
 from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
-from harness.dialects.openai_chat._history import SYSTEM, anthropic_index, details, history, turn_start
+from harness.dialects.openai_chat._history import (
+    SYSTEM,
+    anthropic_index,
+    history,
+    returned_details,
+    turn_start,
+)
 from harness.events import Message, ReasoningBlock
 
 __all__ = [
@@ -69,7 +75,7 @@ class OpenRouterRules(LenientRules):
             signed = [
                 (b.signature, b.text) for b in origin.content if isinstance(b, ReasoningBlock) and b.signature
             ]
-            texts = details(raw, "reasoning.text")
+            texts = returned_details(raw, "reasoning.text")
             got = [d.get("signature") for d in texts]
             missing = next((s for s, _ in signed if s not in got), None)
             if missing is not None:
@@ -99,7 +105,7 @@ class OpenRouterRules(LenientRules):
         for i, raw, origin in history(request, emitted):
             blocks = [b for b in origin.content if isinstance(b, ReasoningBlock)]
             records = [r for r in (server_tool_call(b.redacted) for b in blocks) if r is not None]
-            came = [server_tool_call(dumps_compact(d)) for d in details(raw)]
+            came = [server_tool_call(dumps_compact(d)) for d in returned_details(raw)]
             for rec in records:
                 if rec not in came:
                     diffs.append((f"messages[{i}].reasoning_details[reasoning.server_tool_call]", None, rec))
@@ -134,7 +140,7 @@ class OpenRouterOpenAIRules(LenientRules):
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         for i, raw, origin in history(request, emitted):
-            encrypted = details(raw, "reasoning.encrypted")
+            encrypted = returned_details(raw, "reasoning.encrypted")
             items = [b for b in origin.content if isinstance(b, ReasoningBlock) and b.signature and b.id]
             for b in items:
                 same = next((d for d in encrypted if d.get("data") == b.signature), None)
@@ -158,7 +164,7 @@ class OpenRouterOpenAIRules(LenientRules):
         """A summary detail of an encrypted item that came back under no id or another one: the item
         OpenRouter rebuilds for it is not the one the blob names."""
         ids = {b.id for b in items}
-        for d in details(raw, "reasoning.summary"):
+        for d in returned_details(raw, "reasoning.summary"):
             if d.get("id") in ids:
                 continue
             want = next((b.id for b in items if d.get("summary") and str(d.get("summary")) in b.text), None)
@@ -175,7 +181,7 @@ class OpenRouterOpenAIRules(LenientRules):
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         diffs: list[Difference] = []
         for i, raw, origin in history(request, emitted):
-            came = {d.get("data") for d in details(raw, "reasoning.encrypted")}
+            came = {d.get("data") for d in returned_details(raw, "reasoning.encrypted")}
             for b in origin.content:
                 if isinstance(b, ReasoningBlock) and b.signature is not None and b.signature not in came:
                     diffs.append((f"messages[{i}].reasoning_details[reasoning.encrypted]", None, b.signature))
@@ -202,7 +208,7 @@ class OpenRouterGeminiRules(LenientRules):
         for i, raw, origin in history(request, emitted):
             if i < start:
                 continue
-            by_id = {str(d.get("id")): d for d in details(raw, "reasoning.encrypted") if d.get("id")}
+            by_id = {str(d.get("id")): d for d in returned_details(raw, "reasoning.encrypted") if d.get("id")}
             for call in origin.tool_calls:
                 if call.signature is None:
                     continue
