@@ -39,13 +39,14 @@ __all__ = [
     "carriers_on",
     "details",
     "echo_fields",
+    "encrypted_detail",
     "item_detail",
-    "list_events",
     "list_text",
     "parse_carriers",
     "parse_reasoning_items",
     "parse_thinking_blocks",
     "server_tool_call",
+    "summary_detail",
     "text_detail",
     "with_echo",
 ]
@@ -317,11 +318,11 @@ def carrier_text(name: str, obj: Mapping[str, Any], specs: Specs, *, message: bo
 def carrier_events(
     name: str, obj: Mapping[str, Any], specs: Specs, *, message: bool, with_text: bool
 ) -> list[Event]:
-    """A list carrier's entries on ``obj`` as events, in order (see :func:`list_events`)."""
+    """A list carrier's entries on ``obj`` as events, in order (see :func:`_list_events`)."""
     spec = _spec(name, specs)
     if spec is None:
         val = obj.get(name)
-        return list_events(name, val, with_text=with_text) if isinstance(val, list) else []
+        return _list_events(name, val, with_text=with_text) if isinstance(val, list) else []
     out: list[Event] = []
     for kind, value in spec.parts(obj, message=message):
         if kind == "text" and with_text:
@@ -352,6 +353,8 @@ def item_detail(d: Mapping[str, Any]) -> str:
     encrypted content share it), else ""."""
     item = d.get("id")
     return str(item) if d.get("format") in _ITEM_FORMATS and isinstance(item, str) and item else ""
+
+
 _DETAIL_TEXT = ("reasoning.text", "reasoning.summary")
 
 
@@ -395,11 +398,9 @@ def list_text(name: str, items: Sequence[Any]) -> str:
     )
 
 
-def list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:
-    """A list carrier's entries as events, in order: text (when this carrier is the one read), then
-    each entry's signature or opaque data."""
-    if name in BUILTIN_SPECS:
-        return carrier_events(name, {name: items}, (), message=True, with_text=with_text)
+def _list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:
+    """The entries of ``reasoning_details`` or ``reasoning_items`` as events, in order: text (when this
+    carrier is the one read), then each entry's signature or opaque data."""
     out: list[Event] = []
     for d in items:
         if not isinstance(d, Mapping):
@@ -457,17 +458,29 @@ def text_detail(text: str, index: int, form: Mapping[str, Any] | None = None) ->
     return {**form, "index": index, "text": text}  # (a key already in ``form`` keeps its place)
 
 
+def summary_detail(text: str, item: str, index: int) -> dict[str, Any]:
+    """A Responses item's summary as OpenRouter in front of OpenAI sends it, under the item's id."""
+    return {"type": "reasoning.summary", "summary": text, "id": item, "format": OPENAI_FORMAT, "index": index}
+
+
+def encrypted_detail(data: str, index: int, item: str = "", form: str = RD_FORMAT) -> dict[str, Any]:
+    """A ``reasoning.encrypted`` entry: opaque data, named by ``item`` when it is a Responses item's
+    encrypted content (``form`` :data:`OPENAI_FORMAT`) or a tool call's signature (:data:`GEMINI_FORMAT`)."""
+    d: dict[str, Any] = {"type": "reasoning.encrypted", "data": data}
+    if item:
+        d["id"] = item
+    return d | {"format": form, "index": index}
+
+
 def _item_entries(b: ReasoningBlock, n: int, at: int) -> list[dict[str, Any]]:
     """A reasoning item as OpenRouter in front of OpenAI sends it: its summary detail and its encrypted
     detail, both under the item's id (``rs_mockN`` when the block has none), each with an ``index`` of
     its own, from ``at`` (docs/wire-formats.md 2.3, the openrouter SDK's detail types)."""
     item = b.id or f"rs_mock{n}"
-    out: list[dict[str, Any]] = []
-    if b.text:
-        out.append({"type": "reasoning.summary", "summary": b.text, "id": item, "format": OPENAI_FORMAT})
+    out = [summary_detail(b.text, item, at)] if b.text else []
     if b.signature is not None:
-        out.append({"type": "reasoning.encrypted", "data": b.signature, "id": item, "format": OPENAI_FORMAT})
-    return [d | {"index": at + i} for i, d in enumerate(out)]
+        out.append(encrypted_detail(b.signature, at + len(out), item, OPENAI_FORMAT))
+    return out
 
 
 _FERNET = "gAAAA"
@@ -505,7 +518,7 @@ def details(
             out.append(record | {"index": n})
             continue
         if b.redacted is not None:
-            out.append({"type": "reasoning.encrypted", "data": b.redacted, "format": RD_FORMAT, "index": n})
+            out.append(encrypted_detail(b.redacted, n))
             continue
         if form and b.signature is None:
             out.append(text_detail(b.text, n, form))
@@ -517,15 +530,7 @@ def details(
         out.append(d)
     for c in calls:
         if c.signature is not None:
-            out.append(
-                {
-                    "type": "reasoning.encrypted",
-                    "data": c.signature,
-                    "id": c.id,
-                    "format": GEMINI_FORMAT,
-                    "index": len(out),
-                }
-            )
+            out.append(encrypted_detail(c.signature, len(out), c.id, GEMINI_FORMAT))
     return out
 
 

@@ -5,6 +5,7 @@ provider does."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "anthropic_error",
     "anthropic_type",
     "google_error",
+    "google_pretty",
     "google_status",
     "openai_error",
     "openai_stream_code",
@@ -119,6 +121,12 @@ def google_error(status: int | None, message: str, code: str | None = None) -> d
     return {"error": {"code": n, "message": message, "status": google_status(n)}}
 
 
+def google_pretty(message: str) -> str:
+    """Google's 400 as its OpenAI-compatible endpoint writes it and OpenRouter relays it: pretty-printed,
+    non-ASCII kept, a newline at the end (recorded: massgen/MassGen#665)."""
+    return json.dumps(google_error(400, message), indent=2, ensure_ascii=False) + "\n"
+
+
 def openai_stream_code(status: int | None, code: str | None) -> str | None:
     """The ``code`` of a Responses stream's ``error`` event (openai SDK ``ResponseErrorEvent.code``):
     OpenAI's own word, ``server_is_overloaded`` for an overload (wire-formats.md section 4), never
@@ -131,12 +139,15 @@ def openai_stream_code(status: int | None, code: str | None) -> str | None:
     return "rate_limit_exceeded" if n == 429 else "server_error"
 
 
-def openai_error(status: int, message: str, code: str | None = None) -> dict[str, Any]:
+def openai_error(
+    status: int, message: str, code: str | None = None, *, param: str | None = None
+) -> dict[str, Any]:
     """OpenAI's error object, ``{"error": {"message", "type", "param", "code"}}`` (openai SDK
     ``types/shared/error_object.py``): a 429 is ``type`` ``requests`` with ``code``
     ``rate_limit_exceeded`` (https://platform.openai.com/docs/guides/error-codes); other client errors
     ``invalid_request_error``, server errors ``server_error``. ``code`` is OpenAI's own free-form word
-    (another provider's rate-limit or overload word is mapped to OpenAI's)."""
+    (another provider's rate-limit or overload word is mapped to OpenAI's); ``param`` the request field
+    the error is about."""
     if status == 429:
         kind = "requests"
         code = code if code in (None, "rate_limit_exceeded", "insufficient_quota") else "rate_limit_exceeded"
@@ -146,4 +157,4 @@ def openai_error(status: int, message: str, code: str | None = None) -> dict[str
         kind = "invalid_request_error" if 400 <= status < 500 else "server_error"
         foreign = code in _ANTHROPIC_WORDS or code in _GOOGLE_WORDS
         code = None if foreign and code != "invalid_request_error" else code
-    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}

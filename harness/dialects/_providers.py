@@ -5,7 +5,8 @@ called by the name its provider uses in production."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from harness.dialects._registry import find_variant
 
@@ -18,13 +19,16 @@ __all__ = ["PROVIDERS", "Provider", "provider_names", "provider_of"]
 
 @dataclass(frozen=True, slots=True)
 class Provider:
-    """A provider a mock upstream plays: its name (what ``providers = [...]`` and ``models`` keys say)
-    and the model name a case is called by."""
+    """A provider a mock upstream plays: its name (what ``providers = [...]`` and ``models`` keys say),
+    the model name a case is called by, and its strict rules by name, each with the model a case under
+    them is called by when only some of the provider's models follow them ("": the default)."""
 
     name: str
     model: str
+    rules: Mapping[str, str] = field(default_factory=dict, compare=False)
 
 
+_GEMINI_3 = "gemini-3-flash-preview"
 # Default model names, from each provider's model list (checked 2026): DeepSeek V4 (api-docs.deepseek.com,
 # wire-formats.md fixtures), Moonshot's K2 line (kimi-k2.6 replaced kimi-k2-thinking), Anthropic's
 # Claude Sonnet 4.5, OpenAI's GPT-5, Gemini 2.5 Pro and 3 Flash (preview), Magistral, Bedrock's model id
@@ -34,56 +38,56 @@ class Provider:
 PROVIDERS: dict[str, Provider] = {
     p.name: p
     for p in (
-        Provider("deepseek", "deepseek-v4-flash"),
-        Provider("kimi", "kimi-k2.6"),
-        Provider("anthropic", "claude-sonnet-4-5"),
-        Provider("openai", "gpt-5"),
-        Provider("gemini", "gemini-2.5-pro"),
-        Provider("openrouter", "anthropic/claude-sonnet-4.5"),
-        Provider("vllm", "Qwen/Qwen3-8B"),
+        Provider(
+            "deepseek",
+            "deepseek-v4-flash",
+            {
+                "deepseek-v3.2": "deepseek-reasoner",
+                "deepseek-v4": "",
+                "deepseek-r1": "deepseek-reasoner",
+                "deepseek-anthropic": "",
+            },
+        ),
+        Provider("kimi", "kimi-k2.6", {"kimi": ""}),
+        Provider(
+            "anthropic", "claude-sonnet-4-5", {"anthropic": "", "anthropic-adaptive": "claude-opus-4-7"}
+        ),
+        Provider("openai", "gpt-5", {"openai": "", "openai-ws": "", "openai-codex": "gpt-5.3-codex"}),
+        Provider(
+            "gemini",
+            "gemini-2.5-pro",
+            {
+                "gemini-2.5": "",
+                "gemini-3": _GEMINI_3,
+                "gemini-3-signatures": _GEMINI_3,
+                "gemini-interactions": _GEMINI_3,
+                "gemini-3-openai": _GEMINI_3,
+            },
+        ),
+        Provider(
+            "openrouter",
+            "anthropic/claude-sonnet-4.5",
+            {
+                "openrouter": "",
+                "openrouter-openai": "openai/gpt-5",
+                "openrouter-gemini": "google/gemini-3-pro-preview",
+            },
+        ),
+        Provider("vllm", "Qwen/Qwen3-8B", {"vllm": ""}),
         Provider("mistral", "magistral-medium-2509"),
-        Provider("ollama", "qwen3"),
-        Provider("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0"),
+        Provider("ollama", "qwen3", {"ollama": ""}),
+        Provider("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0", {"bedrock-claude": ""}),
         Provider("pi", "deepseek-v4-flash"),
-        Provider("minimax", "MiniMax-M2"),
-        Provider("zai", "glm-5.1"),
-        Provider("xai", "grok-4"),
+        Provider("minimax", "MiniMax-M2", {"minimax": ""}),
+        Provider("zai", "glm-5.1", {"zai-coding": ""}),
+        Provider("xai", "grok-4", {"xai": ""}),
         Provider("azure", "DeepSeek-R1"),
         Provider("cohere", "command-a-reasoning-08-2025"),
-        Provider("vertex", "claude-sonnet-4-5@20250929"),
+        Provider("vertex", "claude-sonnet-4-5@20250929", {"vertex": ""}),
     )
 }
-"""Every provider a case's upstream can play, with its default model name."""
-
-_BY_RULES: dict[tuple[str, str], tuple[str, str | None]] = {
-    # (dialect, strict provider rules) -> (provider, model when it differs from the provider's default)
-    ("openai-chat", "deepseek-v3.2"): ("deepseek", "deepseek-reasoner"),
-    ("openai-chat", "deepseek-v4"): ("deepseek", None),
-    ("openai-chat", "deepseek-r1"): ("deepseek", "deepseek-reasoner"),
-    ("openai-chat", "kimi"): ("kimi", None),
-    ("openai-chat", "openai"): ("openai", None),
-    ("openai-responses", "openai"): ("openai", None),
-    ("openai-responses-ws", "openai-ws"): ("openai", None),
-    ("anthropic-messages", "anthropic"): ("anthropic", None),
-    ("anthropic-messages", "anthropic-adaptive"): ("anthropic", "claude-opus-4-7"),  # adaptive-only models
-    ("anthropic-messages", "deepseek-anthropic"): ("deepseek", None),
-    ("gemini", "gemini-2.5"): ("gemini", None),
-    ("gemini", "gemini-3"): ("gemini", "gemini-3-flash-preview"),
-    ("gemini", "gemini-3-signatures"): ("gemini", "gemini-3-flash-preview"),
-    ("gemini-interactions", "gemini-interactions"): ("gemini", "gemini-3-flash-preview"),
-    ("ollama", "ollama"): ("ollama", None),
-    ("bedrock-converse", "bedrock-claude"): ("bedrock", None),
-    ("openai-chat", "gemini-3-openai"): ("gemini", "gemini-3-flash-preview"),
-    ("openai-chat", "openrouter"): ("openrouter", None),
-    ("openai-chat", "openrouter-openai"): ("openrouter", "openai/gpt-5"),
-    ("openai-chat", "openrouter-gemini"): ("openrouter", "google/gemini-3-pro-preview"),
-    ("openai-chat", "minimax"): ("minimax", None),
-    ("openai-chat", "zai-coding"): ("zai", None),
-    ("openai-chat", "vllm"): ("vllm", None),
-    ("openai-responses", "openai-codex"): ("openai", "gpt-5.3-codex"),
-    ("openai-responses", "xai"): ("xai", None),
-    ("anthropic-messages", "vertex"): ("vertex", None),
-}
+"""Every provider a case's upstream can play, with its default model name and its strict rules."""
+_BY_RULES = {rules: (p.name, model) for p in PROVIDERS.values() for rules, model in p.rules.items()}
 _BY_DIALECT = {
     "openai-chat": "openai",
     "openai-responses": "openai",
@@ -103,7 +107,7 @@ def provider_of(dialect: str, variant: str, rules: str = "lenient") -> Provider:
     (``Variant.provider``, ``Variant.model``), else its dialect's."""
     row = find_variant(dialect, variant)
     model = row.model if row is not None else ""
-    hit = _BY_RULES.get((dialect, rules))
+    hit = _BY_RULES.get(rules)
     if hit is not None:
         name, rules_model = hit
         return Provider(name, rules_model or model or PROVIDERS[name].model)

@@ -20,7 +20,7 @@ keyed by field names that are also variant names)."""
 RULES = {(d, r) for d in {v.dialect for v in all_variants()} for r in get_dialect(d).provider_rules()}
 PAIRS = {(v.dialect, v.name) for v in all_variants()} - RULES
 """(dialect, variant) keys; a pair that also names provider rules (``anthropic-messages:vertex``) is a key
-of the provider table (``_providers._BY_RULES``: provider-wide facts), not a variant's."""
+of the provider table (a ``PROVIDERS`` row's ``rules``: provider-wide facts), not a variant's."""
 NAMES = {d: set(get_dialect(d).variants) for d in {v.dialect for v in all_variants()}}
 
 

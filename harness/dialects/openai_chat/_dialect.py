@@ -331,9 +331,8 @@ class OpenAIChatDialect(Dialect):
 
     def provider_rules(self) -> Mapping[str, ProviderRules]:
         from harness.dialects.openai_chat._rules import RULES
-        from harness.dialects.openai_chat._rules_2026 import RULES as RULES_2026
 
-        return RULES | RULES_2026 | declared_rules(NAME)
+        return RULES | declared_rules(NAME)
 
 
 DIALECT = OpenAIChatDialect()

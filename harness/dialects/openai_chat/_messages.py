@@ -9,10 +9,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._carriers import item_detail, parse_reasoning_items, parse_thinking_blocks
+from harness.dialects._carriers import (
+    GEMINI_FORMAT,
+    item_detail,
+    parse_reasoning_items,
+    parse_thinking_blocks,
+)
 from harness.dialects._think import HARMONY, MM_THINK, TAGS, THOUGHT, split_think
-from harness.dialects.openai_chat._reader import google_signature
-from harness.dialects.openai_chat._wire import GEMINI_FORMAT
+from harness.dialects.openai_chat._reader import google_signature, thinking_text
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
 __all__ = ["parse_assistant", "parse_request"]
@@ -85,12 +89,7 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
     if isinstance(content, list):
         for part in content:
             if isinstance(part, Mapping) and part.get("type") == "thinking":
-                inner = part.get("thinking")
-                t = (
-                    "".join(p.get("text", "") for p in inner if isinstance(p, Mapping))
-                    if isinstance(inner, list)
-                    else str(inner or "")
-                )
+                t = thinking_text(part)
                 if not blocks and t:
                     blocks.append(ReasoningBlock(t))
         text = _text_of(content)
@@ -141,7 +140,3 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
         else:
             out.append(Message.user(_text_of(raw.get("content"))))
     return out
-
-
-# --------------------------------------------------------------------------------------------------
-# The dialect object

@@ -25,7 +25,14 @@ from harness.dialects._carriers import (
 from harness.dialects._think import TAGS, ThinkSplitter
 from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
 
-__all__ = ["INLINE_THINK", "Reader", "google_extra", "google_signature", "reasoning_carriers"]
+__all__ = [
+    "INLINE_THINK",
+    "Reader",
+    "google_extra",
+    "google_signature",
+    "reasoning_carriers",
+    "thinking_text",
+]
 
 FORWARDED_BLOCKS = "content_blocks"
 """Portkey's non-strict mode forwards Anthropic and Gemini thinking on its OpenAI-chat front door as
@@ -51,7 +58,7 @@ def google_signature(obj: Mapping[str, Any]) -> str | None:
     return sig if isinstance(sig, str) and sig else None
 
 
-def _thinking_text(part: Mapping[str, Any]) -> str:
+def thinking_text(part: Mapping[str, Any]) -> str:
     """The text of a Mistral ``thinking`` chunk (a list of text parts, or a string)."""
     inner = part.get("thinking")
     if isinstance(inner, list):
@@ -150,7 +157,7 @@ class Reader:
             if not isinstance(part, Mapping):
                 continue
             if part.get("type") == "thinking":
-                text = _thinking_text(part)
+                text = thinking_text(part)
                 self.structured = True
                 out += self.splitter.release()
                 if text:

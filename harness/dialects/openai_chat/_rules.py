@@ -1,7 +1,9 @@
-"""Strict Chat Completions providers: the DeepSeek passback rules of three generations and Kimi's, with exact
-400s, and OpenAI's and DeepSeek's answers to a malformed ``messages[]``, each in its own words. A
-provider's rules validate the raw request body against what this upstream emitted earlier and answer the
-provider's exact status and body bytes, wire-formats.md §7; ``lenient`` accepts everything."""
+"""The Chat Completions provider rules: strict providers that reject lost reasoning with their exact 400
+(DeepSeek's three generations, Kimi, Gemini's OpenAI-compatible endpoint, OpenRouter's three upstreams in
+``_rules_openrouter``), OpenAI's and DeepSeek's answers to a malformed ``messages[]``, and the providers
+that answer 200 but degrade when reasoning is lost (MiniMax, Z.ai GLM, vLLM). ``validate`` answers the
+provider's exact status and body bytes (wire-formats.md §7), ``fidelity`` reports a silent loss with the
+provider's source; ``lenient`` accepts everything."""
 
 from __future__ import annotations
 
@@ -10,22 +12,36 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from harness._json import dumps_compact
-from harness.dialects._base import Difference, LenientRules, ProviderRules, Rejection
+from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
+from harness.dialects._loss import NeededLoss
+from harness.dialects._provider_errors import google_pretty, openai_error
+from harness.dialects._think import TAGS
+from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
 from harness.dialects.openai_chat._audit import DEEPSEEK_WORDS, OPENAI_WORDS, Wording, messages_problem
-from harness.events import (
-    Message,
-    ReasoningDelta,
-    ReasoningSignature,
-    RedactedReasoning,
-    Turn,
+from harness.dialects.openai_chat._history import (
+    SYSTEM,
+    assistants,
+    history,
+    reasoning_text,
+    returned_details,
+    turn_start,
 )
+from harness.dialects.openai_chat._reader import google_signature
+from harness.dialects.openai_chat._rules_openrouter import (
+    OpenRouterGeminiRules,
+    OpenRouterOpenAIRules,
+    OpenRouterRules,
+)
+from harness.events import Message, ReasoningDelta, ReasoningSignature, RedactedReasoning, Turn
 
 __all__ = [
     "DS1_MESSAGE",
     "DS2_MESSAGE",
     "KIMI_MESSAGE",
+    "MINIMAX_HISTORY",
     "R1_MESSAGE",
     "RULES",
+    "VLLM_INPUT_FIELD",
     "DeepSeekRules",
     "KimiRules",
     "OpenAIChatRules",
@@ -44,19 +60,20 @@ KIMI_MESSAGE = (
 R1_MESSAGE = "The `reasoning_content` field is not supported in input messages of deepseek-reasoner."
 """(guess) The R1-era docs say sending ``reasoning_content`` back is a 400 but quote no body; this
 wording is reconstructed in DeepSeek's usual error envelope."""
+# Where a provider that answers 200 says lost reasoning must come back (a passback-fidelity FAIL cites it;
+# a provider that calls it optional, such as Z.ai's Coding Plan cache, stays NON_STRICT).
+MINIMAX_HISTORY = (
+    "https://platform.minimax.io/docs/api-reference/text-openai-api (Important Note: the complete "
+    "assistant message, its reasoning included, must go back for interleaved thinking)"
+)
+VLLM_INPUT_FIELD = (
+    "https://docs.vllm.ai/en/stable/features/reasoning_outputs/ and vllm-project/vllm#38488 (the chat "
+    "template reads an assistant message's reasoning from 'reasoning' only)"
+)
 
 
 def deepseek_body(message: str) -> bytes:
-    return dumps_compact(
-        {
-            "error": {
-                "message": message,
-                "type": "invalid_request_error",
-                "param": None,
-                "code": "invalid_request_error",
-            }
-        }
-    ).encode()
+    return dumps_compact(openai_error(400, message, "invalid_request_error")).encode()
 
 
 def kimi_body(message: str) -> bytes:
@@ -72,8 +89,7 @@ def _audit(request: Mapping[str, Any], words: Mapping[str, Wording]) -> Rejectio
     if problem is None or wording is None:
         return None
     message, param = wording.render(problem)
-    error = {"message": message, "type": "invalid_request_error", "param": param, "code": wording.code}
-    body = dumps_compact({"error": error}).encode()
+    body = dumps_compact(openai_error(400, message, wording.code, param=param)).encode()
     return Rejection(400, body, problem.rule, (problem.difference,), kind="request")
 
 
@@ -86,20 +102,6 @@ def _strip_reasoning(turn: Turn) -> Turn:
     return tuple(
         ev for ev in turn if not isinstance(ev, ReasoningDelta | ReasoningSignature | RedactedReasoning)
     )
-
-
-def _assistants(request: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
-    msgs = request.get("messages")
-    if not isinstance(msgs, list):
-        return []
-    return [(i, m) for i, m in enumerate(msgs) if isinstance(m, Mapping) and m.get("role") == "assistant"]
-
-
-def _call_ids(raw: Mapping[str, Any]) -> set[str]:
-    calls = raw.get("tool_calls")
-    if not isinstance(calls, list):
-        return set()
-    return {str(c.get("id")) for c in calls if isinstance(c, Mapping) and c.get("id")}
 
 
 @dataclass
@@ -131,7 +133,7 @@ class DeepSeekRules(ProviderRules):
         if malformed is not None:
             return malformed
         if self.wording == "r1":
-            for i, raw in _assistants(request):
+            for i, raw, _ in assistants(request):
                 if raw.get("reasoning_content") is not None:
                     diff: Difference = (f"messages[{i}].reasoning_content", raw["reasoning_content"], None)
                     return Rejection(
@@ -140,25 +142,20 @@ class DeepSeekRules(ProviderRules):
             return None
         if _thinking_disabled(request):
             return None
-        by_call: dict[str, Message] = {}
-        for m in emitted:
-            for c in m.tool_calls:
-                by_call[c.id] = m
-        for i, raw in _assistants(request):
-            ids = _call_ids(raw)
-            if not ids and not raw.get("tool_calls"):
+        for i, raw, origin in assistants(request, emitted):
+            if not raw.get("tool_calls"):
                 continue
             actual = raw.get("reasoning_content")
             if not isinstance(actual, str):
-                origin = next((by_call[c] for c in ids if c in by_call), None)
-                expected = origin.reasoning if origin is not None else ""
-                diff = (f"messages[{i}].reasoning_content", actual, expected)
+                diff = (
+                    f"messages[{i}].reasoning_content",
+                    actual,
+                    origin.reasoning if origin is not None else "",
+                )
                 return self._reject(i, (diff,), "deepseek-reasoning-content-missing")
-            if self.exact:
-                origin = next((by_call[c] for c in ids if c in by_call), None)
-                if origin is not None and actual != origin.reasoning:
-                    diff = (f"messages[{i}].reasoning_content", actual, origin.reasoning)
-                    return self._reject(i, (diff,), "deepseek-reasoning-content-altered")
+            if self.exact and origin is not None and actual != origin.reasoning:
+                diff = (f"messages[{i}].reasoning_content", actual, origin.reasoning)
+                return self._reject(i, (diff,), "deepseek-reasoning-content-altered")
         return None
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
@@ -179,7 +176,7 @@ class KimiRules(ProviderRules):
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         if _thinking_disabled(request):
             return None
-        for i, raw in _assistants(request):
+        for i, raw, _ in assistants(request):
             if raw.get("tool_calls") and not isinstance(raw.get("reasoning_content"), str):
                 diff = (f"messages[{i}].reasoning_content", raw.get("reasoning_content"), "")
                 return Rejection(
@@ -192,7 +189,7 @@ class KimiRules(ProviderRules):
 
 
 @dataclass
-class OpenAIChatRules(ProviderRules):
+class OpenAIChatRules(LenientRules):
     """OpenAI's Chat Completions: a malformed ``messages[]`` is a 400 in OpenAI's words (``_audit``);
     the turn streams as scripted (Chat Completions passes no reasoning back)."""
 
@@ -202,15 +199,136 @@ class OpenAIChatRules(ProviderRules):
         "OpenAI Chat Completions: tool messages answer the tool_calls right before them, every call is "
         "answered, assistant content or tool_calls, string arguments (400 otherwise)"
     )
+
     request_rules: ClassVar[tuple[str, ...]] = tuple(OPENAI_WORDS)
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         return _audit(request, OPENAI_WORDS)
 
-    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn
+
+def _google_array(message: str) -> bytes:
+    """Errors of Gemini's OpenAI-compatible endpoint: Google's error object inside a JSON array,
+    pretty-printed (recorded: https://discuss.ai.google.dev/t/openai-api-compatibility-broken-due-to-thought-signature-on-gemini-3-pro-preview/109823)."""
+    return ("[" + google_pretty(message) + "]").encode()
 
 
+@dataclass
+class GeminiOpenAIRules(LenientRules):
+    """Gemini 3 on ``/v1beta/openai/chat/completions``: the first tool call of each assistant message of
+    the current turn carries ``extra_content.google.thought_signature``, unmodified
+    (https://ai.google.dev/gemini-api/docs/thought-signatures, OpenAI compatibility section); parallel
+    calls: only the first carries one. Missing: the real 400 (message with a lower-case "please", as
+    recorded); altered: "Corrupted thought signature." (as OpenRouter relays Google's)."""
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        msgs = request.get("messages")
+        if not isinstance(msgs, list):
+            return None
+        calls = {c.id: c.signature for m in emitted for c in m.tool_calls}
+        contents = [m for m in msgs if isinstance(m, Mapping) and m.get("role") not in SYSTEM]
+        for i in range(turn_start(msgs), len(msgs)):
+            raw = msgs[i]
+            if not isinstance(raw, Mapping) or raw.get("role") != "assistant" or not raw.get("tool_calls"):
+                continue
+            first = raw["tool_calls"][0]
+            if not isinstance(first, Mapping):
+                continue
+            name = str((first.get("function") or {}).get("name", ""))
+            sig, expected = google_signature(first), calls.get(str(first.get("id")))
+            field = f"messages[{i}].tool_calls[0].extra_content.google.thought_signature"
+            if sig is None:
+                message = missing_signature_message(name, contents.index(raw))
+                body = _google_array(message.replace("Please refer", "please refer"))
+                return Rejection(400, body, "gemini-openai/missing-signature", ((field, None, expected),))
+            if sig not in SENTINELS and expected is not None and sig != expected:
+                diff: Difference = (field, sig, expected)
+                body = _google_array("Corrupted thought signature.")
+                return Rejection(400, body, "gemini-openai/signature-altered", (diff,))
+        return None
+
+
+# -- providers that degrade silently ---------------------------------------------------------------
+
+
+@dataclass
+class MiniMaxRules(LenientRules):
+    """MiniMax-M2.x on its OpenAI-compatible API: the complete assistant message goes back; with the
+    native format its ``content`` keeps the ``<think>…</think>`` block byte for byte, with
+    ``reasoning_split`` its ``reasoning_details`` text must be preserved completely (``MINIMAX_HISTORY``).
+    Losing it answers 200 and degrades interleaved thinking."""
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        diffs: list[Difference] = []
+        for i, raw, origin in history(request, emitted):
+            reasoning = reasoning_text(origin)
+            if not reasoning:
+                continue
+            texts = returned_details(raw, "reasoning.text")
+            if texts:
+                got = "".join(str(d.get("text") or "") for d in texts)
+                if got != reasoning:
+                    diffs.append((f"messages[{i}].reasoning_details[].text", got, reasoning))
+                continue
+            want = f"{TAGS[0]}{reasoning}{TAGS[1]}{origin.text}"
+            if raw.get("content") != want:
+                diffs.append((f"messages[{i}].content", raw.get("content"), want))
+        return NeededLoss("minimax/interleaved-thinking", tuple(diffs), source=MINIMAX_HISTORY)
+
+
+def _compare(
+    request: Mapping[str, Any], emitted: Sequence[Message], field: str, *, after: int = -1
+) -> list[Difference]:
+    """Each history entry past index ``after`` whose ``field`` is not the reasoning this upstream emitted."""
+    diffs: list[Difference] = []
+    for i, raw, origin in history(request, emitted):
+        reasoning = reasoning_text(origin)
+        if i > after and reasoning and raw.get(field) != reasoning:
+            diffs.append((f"messages[{i}].{field}", raw.get(field), reasoning))
+    return diffs
+
+
+@dataclass
+class ZaiRules(LenientRules):
+    """Z.ai GLM preserved thinking: on the Coding Plan endpoint (on by default; ``thinking.clear_thinking:
+    true`` turns it off) earlier assistant turns keep their ``reasoning_content``, complete and
+    unmodified (https://docs.z.ai/guides/capabilities/thinking-mode, Preserved thinking). Lost or
+    altered reasoning answers 200: the model re-derives it and the cache misses."""
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        thinking = request.get("thinking")
+        if isinstance(thinking, Mapping) and thinking.get("clear_thinking") is True:
+            return None
+        return Fidelity("zai/preserved-thinking", tuple(_compare(request, emitted, "reasoning_content")))
+
+
+@dataclass
+class VllmRules(LenientRules):
+    """A vLLM server (>= 0.20, RFC vllm-project/vllm#27755): the chat template reads an assistant
+    message's reasoning from the input field ``reasoning`` only; ``reasoning_content`` is silently
+    dropped before the template runs (``VLLM_INPUT_FIELD``). Models whose templates keep the reasoning of
+    the current tool loop (Qwen3, MiniMax-M2, GLM) then think without it: 200, degraded."""
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        msgs = request.get("messages")
+        start = turn_start(msgs) if isinstance(msgs, list) else 0
+        diffs = _compare(request, emitted, "reasoning", after=start)
+        return NeededLoss("vllm/reasoning-input-field", tuple(diffs), source=VLLM_INPUT_FIELD)
+
+
+_DESCRIPTIONS = {
+    "gemini-3-openai": "Gemini 3 via its OpenAI-compatible endpoint: thought signatures on the first tool "
+    "call of each step, Google's 400 in a JSON array",
+    "openrouter": "OpenRouter over Anthropic: signed reasoning_details back unchanged (the upstream 400 "
+    "relayed), server-tool records back (else degraded)",
+    "openrouter-openai": "OpenRouter over OpenAI: encrypted details back under their item's rs_ id "
+    "(invalid_encrypted_content relayed), dropped ones degrade",
+    "openrouter-gemini": "OpenRouter over Gemini 3: each call's google-gemini-v1 encrypted detail back "
+    "under the call id (Google's 400 relayed)",
+    "minimax": "MiniMax-M2: <think> kept in history content (or reasoning_details with reasoning_split), "
+    "else silently degraded",
+    "zai-coding": "Z.ai GLM Coding Plan: preserved thinking; reasoning_content back as given, else degraded",
+    "vllm": "vLLM >= 0.20: reasoning read from the input field 'reasoning' only; reasoning_content dropped",
+}
 RULES: dict[str, ProviderRules] = {
     p.name: p
     for p in (
@@ -226,5 +344,18 @@ RULES: dict[str, ProviderRules] = {
         DeepSeekRules("deepseek-r1", "deepseek-reasoner (R1 era): reasoning_content in input is a 400", "r1"),
         KimiRules(),
         OpenAIChatRules(),
+        *(
+            cls("openai-chat", name=name, description=_DESCRIPTIONS[name])
+            for name, cls in (
+                ("gemini-3-openai", GeminiOpenAIRules),
+                ("openrouter", OpenRouterRules),
+                ("openrouter-openai", OpenRouterOpenAIRules),
+                ("openrouter-gemini", OpenRouterGeminiRules),
+                ("minimax", MiniMaxRules),
+                ("zai-coding", ZaiRules),
+                ("vllm", VllmRules),
+            )
+        ),
     )
 }
+"""Every Chat provider's rules by name (``lenient`` first)."""

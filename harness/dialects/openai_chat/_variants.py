@@ -12,7 +12,7 @@ from typing import Any
 from harness.dialects._carriers import GEMINI_FORMAT, OPENAI_FORMAT, Carrier
 from harness.dialects._chat_shape import Shape
 from harness.dialects._declared import read_variants
-from harness.dialects._think import HARMONY, MM_THINK, THOUGHT
+from harness.dialects._think import THOUGHT
 from harness.dialects._variant import DOCS, Caps, Senders, Variant, by_name
 
 __all__ = ["NAME", "VARIANTS"]
@@ -101,18 +101,6 @@ VARIANTS: dict[str, Variant] = by_name(
             ),
         ),
         _v(
-            "reasoning",
-            "CC-R",
-            "vLLM/Groq delta.reasoning, a choices:[] usage chunk when asked",
-            _BASE,
-            provider="vllm",
-            senders=Senders(
-                ("vllm", "openrouter"), ("groq", "llama.cpp"), "a reasoning parser", DOCS["vllm"]
-            ),
-            forms=(_USAGE, "qwen3/enable-thinking"),
-            shape=Shape(Carrier.REASONING, _ROLE, _EMPTY, logprobs=True),
-        ),
-        _v(
             "reasoning_details",
             "CC-RD",
             "OpenRouter delta.reasoning mirrored in delta.reasoning_details[] (signature, encrypted)",
@@ -193,28 +181,6 @@ VARIANTS: dict[str, Variant] = by_name(
             provider="mistral",
             senders=Senders(("mistral",), (), "", "https://docs.mistral.ai/capabilities/reasoning/"),
             shape=Shape(Carrier.MISTRAL, _ROLE, _EMPTY, usage_on_finish=True),
-        ),
-        _v(
-            "mm-think",
-            "CC-THINK",
-            "MiniMax-M3 served raw: <mm:think>...</mm:think> leading content",
-            _BASE,
-            provider="vllm",  # MiniMax-M3 served raw
-            senders=Senders(("vllm",), (), "MiniMax-M3 without a reasoning parser", DOCS["vllm"]),
-            forms=(_USAGE,),
-            shape=Shape(
-                Carrier.INLINE, _ROLE, {}, opener=(MM_THINK[0],), closer=(MM_THINK[1],), tags=MM_THINK
-            ),
-        ),
-        _v(
-            "harmony",
-            "CC-HARMONY",
-            "gpt-oss raw harmony channels in content: <|channel|>analysis<|message|>...<|end|> then final",
-            _BASE,
-            provider="vllm",  # gpt-oss served raw
-            senders=Senders(("vllm",), (), "gpt-oss without a reasoning parser", DOCS["vllm"]),
-            forms=(_USAGE,),
-            shape=Shape(Carrier.INLINE, _ROLE, {}, opener=(HARMONY[0],), closer=(HARMONY[1],), tags=HARMONY),
         ),
         _v(
             "gemini-openai",

@@ -20,7 +20,9 @@ from harness.dialects._carriers import (
     RD_FORMAT,
     Carrier,
     Specs,
+    encrypted_detail,
     server_tool_call,
+    summary_detail,
     text_detail,
 )
 from harness.dialects._think import TAGS
@@ -310,10 +312,8 @@ class ChatEmitter(EmitterLoop):
                 self._rd_block_open = True
                 self._rd_item = ev.item or f"rs_mock{self._rd_items}"
                 self._rd_items += 1
-            detail: dict[str, Any]
             if items:
-                detail = {"type": "reasoning.summary", "summary": text, "id": self._rd_item}
-                detail |= {"format": OPENAI_FORMAT, "index": self._rd_index}
+                detail = summary_detail(text, self._rd_item, self._rd_index)
             else:
                 detail = text_detail(text, self._rd_index, self.shape.detail)
             mirror = {"reasoning": text} if self.shape.mirror else {}
@@ -350,26 +350,27 @@ class ChatEmitter(EmitterLoop):
             # a tool call's own signature (Gemini's thoughtSignature): an encrypted detail naming the
             # call, as OpenRouter sends it and as a whole body carries it (``details``)
             self._rd_index += 1
-            detail = {"type": "reasoning.encrypted", "data": ev.value, "id": call, "format": GEMINI_FORMAT}
-            detail["index"] = self._rd_index
-            delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
-            return [self._frame(self._chunk(delta), "reasoning")]
+            return self._details_frame(encrypted_detail(ev.value, self._rd_index, call, GEMINI_FORMAT))
         if isinstance(ev, ReasoningSignature) and self._is_item(ev.item):
             # a Responses item's encrypted content: a detail of its own under the summary's item id
             self._rd_index += 1
             item = ev.item or (self._rd_item if self._rd_block_open else "") or f"rs_mock{self._rd_items}"
             if not self._rd_block_open:
                 self._rd_items += 1
-            detail = {"type": "reasoning.encrypted", "data": ev.value, "id": item, "format": OPENAI_FORMAT}
+            detail = encrypted_detail(ev.value, self._rd_index, item, OPENAI_FORMAT)
         elif isinstance(ev, ReasoningSignature):
             if not self._rd_block_open:
                 self._rd_index += 1
             detail = {"type": "reasoning.text", "signature": ev.value}
         else:  # a redacted block; an OpenRouter server-tool record keeps its own fields
             self._rd_index += 1
-            detail = server_tool_call(ev.data) or {"type": "reasoning.encrypted", "data": ev.data}
+            detail = server_tool_call(ev.data) or encrypted_detail(ev.data, self._rd_index)
         self._rd_block_open = False  # a signature closes its block; a redacted one is a block
-        detail |= {"format": detail.get("format", RD_FORMAT), "index": self._rd_index}
+        return self._details_frame(
+            detail | {"format": detail.get("format", RD_FORMAT), "index": self._rd_index}
+        )
+
+    def _details_frame(self, detail: Mapping[str, Any]) -> list[Frame]:
         delta = {"role": "assistant", "content": "", "reasoning_details": [detail]}
         return [self._frame(self._chunk(delta), "reasoning")]
 

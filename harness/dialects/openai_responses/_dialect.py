@@ -266,9 +266,7 @@ class OpenAIResponsesDialect(Dialect):
         return out
 
     def provider_rules(self) -> Mapping[str, ProviderRules]:
-        from harness.dialects.openai_responses._rules_2026 import RULES as RULES_2026
-
-        return RULES | RULES_2026
+        return RULES
 
 
 def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:

@@ -1,24 +1,29 @@
-"""OpenAI Responses provider rules: lenient, and ``openai``: a reasoning item before its function_call, no
+"""OpenAI Responses provider rules: lenient; ``openai``: a reasoning item before its function_call, no
 orphan reasoning, no id-only reasoning under ``store:false``, encrypted content back unaltered, summaries
-only when requested. They judge what a client sends back, so they sit apart from the wire."""
+only when requested; ``openai-codex``: as openai, and a lost ``phase`` degrades; ``xai``: dropped encrypted
+reasoning degrades, altered is a 400 in xAI's body. They judge what a client sends back, so they sit apart
+from the wire; each names its source."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from harness._json import dumps_compact
-from harness.dialects._base import LENIENT, Fidelity, LenientRules, ProviderRules, Rejection
+from harness._json import dumps_compact, loads
+from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
+from harness.dialects._provider_errors import openai_error
 from harness.dialects.openai_responses._items import ItemProblem, call_problem, schema_problem
+from harness.dialects.openai_responses._wire import phase_of
 from harness.events import (
     Message,
     ReasoningBlock,
     ReasoningDelta,
     ReasoningSignature,
     RedactedReasoning,
+    TextBlock,
     ToolCallBlock,
     Turn,
 )
@@ -30,6 +35,7 @@ __all__ = [
     "NOT_PERSISTED",
     "ORPHAN_REASONING",
     "RULES",
+    "XAI_NOT_DECRYPTED",
     "altered_encrypted",
     "input_items",
     "opaque_blobs",
@@ -51,6 +57,11 @@ store:false answer (``NOT_PERSISTED``), without its store advice. The wording fo
 from that recording; the status is the same 404."""
 ENCRYPTED_NOT_VERIFIED = "The encrypted content {short} could not be verified."
 """Recorded (https://github.com/openai/codex/issues/8145): ``gAAA...DQ==``, ``invalid_encrypted_content``."""
+XAI_NOT_DECRYPTED = (
+    "Could not decrypt the provided encrypted_content. Ensure the value is the unmodified encrypted_content "
+    "from a previous response."
+)
+"""Recorded (a 400 from api.x.ai quoted in NousResearch/hermes-agent's xAI fallback report)."""
 _FC_ID = re.compile(r"^fc_(.+)_(\d+)$")
 
 
@@ -75,15 +86,9 @@ def altered_encrypted(items: Sequence[Any], emitted: Sequence[Message]) -> list[
 
 
 def openai_error_body(
-    message: str,
-    *,
-    type_: str = "invalid_request_error",
-    param: str | None = "input",
-    code: str | None = None,
+    message: str, *, status: int = 400, param: str | None = "input", code: str | None = None
 ) -> bytes:
-    return dumps_compact(
-        {"error": {"message": message, "type": type_, "param": param, "code": code}}
-    ).encode()
+    return dumps_compact(openai_error(status, message, code, param=param)).encode()
 
 
 def summary_requested(request: Mapping[str, Any]) -> bool:
@@ -212,17 +217,8 @@ class _OpenAI(ProviderRules):
         bad = altered_encrypted(items, emitted)
         if bad:
             n, enc, want = bad[0]
-            short = f"{enc[:4]}...{enc[-4:]}"
-            body = dumps_compact(
-                {
-                    "error": {
-                        "message": ENCRYPTED_NOT_VERIFIED.format(short=short),
-                        "type": "invalid_request_error",
-                        "param": None,
-                        "code": "invalid_encrypted_content",
-                    }
-                }
-            ).encode()
+            message = ENCRYPTED_NOT_VERIFIED.format(short=f"{enc[:4]}...{enc[-4:]}")
+            body = openai_error_body(message, param=None, code="invalid_encrypted_content")
             diff = (f"input[{n}].encrypted_content", enc, want)
             return Rejection(400, body, "openai/invalid-encrypted-content", (diff,), kind="fidelity")
         store = request.get("store", True) is not False  # the API's default is true
@@ -257,12 +253,8 @@ class _OpenAI(ProviderRules):
         return input_items(request, emitted, calls=True)
 
     def _not_found(self, rs: str, message: str = NOT_PERSISTED) -> Rejection:
-        return Rejection(
-            404,
-            openai_error_body(message.format(rs=rs)),
-            "openai/not-persisted",
-            (("input", rs, None),),
-        )
+        body = openai_error_body(message.format(rs=rs), status=404)
+        return Rejection(404, body, "openai/not-persisted", (("input", rs, None),))
 
     def _function_call(
         self,
@@ -293,4 +285,104 @@ class _OpenAI(ProviderRules):
         return Rejection(400, openai_error_body(message), "openai/missing-reasoning", (("input", None, rs),))
 
 
-RULES: dict[str, ProviderRules] = {LENIENT: LenientRules("openai-responses"), "openai": _OpenAI()}
+# -- providers over the same wire that degrade silently
+
+
+def _assistant_texts(items: Sequence[Any]) -> list[tuple[int, Mapping[str, Any], str]]:
+    out = []
+    for n, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            continue
+        if item.get("type", "message") == "message" and item.get("role") == "assistant":
+            content = item.get("content")
+            parts = content if isinstance(content, list) else [{"text": content}]
+            text = "".join(str(p.get("text") or "") for p in parts if isinstance(p, Mapping))
+            out.append((n, item, text))
+    return out
+
+
+@dataclass(slots=True)
+class _Codex(_OpenAI):
+    """OpenAI's gpt-5.3-codex and later: every assistant message comes back with the ``phase`` it was
+    given (openai ``ResponseOutputMessage.phase``: "preserve and resend phase on all assistant
+    messages — dropping it can degrade performance"). A lost phase answers 200: NON_STRICT; the rest
+    is the ``openai`` rules'."""
+
+    name: str = "openai-codex"
+    description: str = (
+        "OpenAI gpt-5.3-codex+: as openai, and assistant messages resend their phase (dropping it degrades)"
+    )
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        items = request.get("input")
+        if not isinstance(items, list):
+            return None
+        base = _OpenAI.fidelity(self, request, emitted)
+        phases = {}
+        for m in emitted:
+            for k, b in enumerate(m.content):
+                if isinstance(b, TextBlock) and b.text:
+                    phases[b.text] = phase_of(m.content[k + 1 :])
+        diffs: list[Difference] = list(base.differences) if base is not None else []
+        for n, item, text in _assistant_texts(items):
+            want = phases.get(text)
+            if want is not None and item.get("phase") != want:
+                diffs.append((f"input[{n}].phase", item.get("phase"), want))
+        return Fidelity("openai/phase", tuple(diffs), rejects=base is not None and base.rejects)
+
+
+def _xai_body(message: str) -> bytes:
+    """xAI's own error body: ``code`` and ``error`` strings."""
+    return dumps_compact({"code": "Client specified an invalid argument", "error": message}).encode()
+
+
+@dataclass(slots=True)
+class _Xai(ProviderRules):
+    """xAI's Responses API (https://docs.x.ai/developers/advanced-api-usage/troubleshooting-reasoning):
+    reasoning items come back with their ``encrypted_content``, in place; "when an integration loses
+    it, nothing fails: the API returns 200, and results can get worse". An altered blob cannot be
+    decrypted: 400 with xAI's own body (``code`` / ``error`` strings). No rule about item order. Input
+    items are read with OpenAI's schema (xAI's Responses API takes the OpenAI SDK's requests:
+    https://docs.x.ai/docs/guides/responses-api), so what that schema rejects is a 400 here too, in
+    xAI's body."""
+
+    name: str = "xai"
+    dialect: str = "openai-responses"
+    description: str = "xAI Grok: encrypted reasoning back in place (lost: degraded; altered: 400)"
+
+    def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
+        return turn
+
+    request_rules: ClassVar[tuple[str, ...]] = ("openai/unknown-input-item", "openai/no-tool-call")
+
+    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
+        items = request.get("input")
+        # OpenAI's item schema first, then outputs that answer no call
+        schema = input_items(request, emitted) or input_items(request, emitted, calls=True)
+        if schema is not None:
+            return replace(schema, body=_xai_body(loads(schema.body)["error"]["message"]))
+        bad = altered_encrypted(items, emitted) if isinstance(items, list) else []
+        if not bad:
+            return None
+        n, enc, want = bad[0]
+        diff: Difference = (f"input[{n}].encrypted_content", enc, want)
+        body = _xai_body(XAI_NOT_DECRYPTED)
+        return Rejection(400, body, "xai/encrypted-content-altered", (diff,), kind="fidelity")
+
+    def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
+        items = request.get("input")
+        if not isinstance(items, list):
+            return None
+        bad = altered_encrypted(items, emitted)
+        diffs: list[Difference] = [(f"input[{n}].encrypted_content", enc, want) for n, enc, want in bad]
+        reasoning = [i for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"]
+        given = {i.get("encrypted_content") for i in reasoning}
+        lost = [blob for m in emitted for blob in opaque_blobs(m) if blob not in given]
+        if not bad:
+            diffs += [("input[reasoning].encrypted_content", None, blob) for blob in lost]
+        return Fidelity("xai/encrypted-reasoning", tuple(diffs), rejects=bool(bad))
+
+
+RULES: dict[str, ProviderRules] = {
+    p.name: p for p in (LenientRules("openai-responses"), _OpenAI(), _Codex(), _Xai())
+}

@@ -1,7 +1,7 @@
-"""The 2026 provider rules, rule by rule: the exact error each rejecting provider answers (Gemini's
-OpenAI-compatible endpoint, OpenRouter relaying Anthropic, OpenAI's invalid_encrypted_content, xAI,
-Claude on Vertex) and the passback comparison of those that only degrade (MiniMax, Z.ai, vLLM, OpenAI
-codex phase, xAI, OpenRouter server-tool records): what passes, what degrades, what is rejected."""
+"""Passback rules of the providers that relay an upstream's error or only degrade, rule by rule: the exact
+error each rejecting provider answers (Gemini's OpenAI-compatible endpoint, OpenRouter relaying Anthropic,
+OpenAI's invalid_encrypted_content, xAI, Claude on Vertex) and the comparison of those that only degrade
+(MiniMax, Z.ai, vLLM, OpenAI codex phase, xAI, OpenRouter server-tool records)."""
 
 # ruff: noqa: E501  (exact bodies stay on one line)
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from harness.dialects import Fidelity, NeededLoss, Rejection, get_dialect
-from harness.dialects.openai_chat._rules_2026 import MINIMAX_HISTORY, VLLM_INPUT_FIELD
+from harness.dialects.openai_chat._rules import MINIMAX_HISTORY, VLLM_INPUT_FIELD
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
 CHAT = get_dialect("openai-chat")
