@@ -4,7 +4,6 @@ request reads."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,16 +11,10 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
     Caps,
     Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
-    Reading,
     RequestSpec,
     Senders,
     Transport,
     Variant,
-    check_variant,
-    stream_flag,
 )
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._variant import DOCS, by_name
@@ -35,7 +28,6 @@ from harness.dialects.anthropic_messages._wire import (
 )
 from harness.events import (
     Block,
-    Event,
     Message,
     ReasoningBlock,
     TextBlock,
@@ -138,18 +130,6 @@ claude/use-claude); the anthropic SDK 2.16.0's Vertex client sends its ANTHROPIC
 (``2026-10-21``, ``lib/vertex/_client.py``): the vertex rules accept both."""
 
 
-def _wants_stream(path: str, body: Mapping[str, Any]) -> bool:
-    """Vertex says it in the path (``:streamRawPredict``); Anthropic's own API in the body."""
-    if path.endswith(":streamRawPredict"):
-        return True
-    if path.endswith(":rawPredict"):
-        return False
-    return stream_flag(path, body)
-
-
-_check = functools.partial(check_variant, NAME, VARIANTS)
-
-
 def signed_only(messages: Sequence[Message]) -> list[Message]:
     """The conversation without the thinking blocks that never got a signature (a turn cancelled
     mid-thinking): Anthropic rejects them (``thinking.signature: Field required``); a client drops them.
@@ -188,38 +168,30 @@ class AnthropicMessagesDialect(Dialect):
     id_header = "request-id"
     """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
     path_suffixes = ("/messages", ":streamRawPredict", ":rawPredict")
+    stream_paths, whole_paths = (":streamRawPredict",), (":rawPredict",)
+    """Vertex says it in the path; Anthropic's own API in the body."""
     variants = VARIANTS
     default_variant = "thinking"
-    wants_stream = staticmethod(_wants_stream)
+    emitter_type, observer_type = AnthropicEmitter, AnthropicObserver
+    object_reader = staticmethod(observe_message_object)
+    rules = RULES
 
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return AnthropicEmitter(variant, model=model)
-
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        return dumps_compact(message_object(turn, model=model)).encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return AnthropicObserver()
-
-    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        return observe_message_object(obj)
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
+        return message_object(turn, model=model)
 
     def keepalive(self) -> bytes:
         """Anthropic's own keepalive, the ``ping`` event ("any number of ping events", its streaming
         docs), which the SDKs read and skip."""
         return f"event: ping\ndata: {PING}\n\n".encode()
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return dumps_compact(anthropic_error(status, message, code, "req_mock_error")).encode()
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return anthropic_error(status, message, code, "req_mock_error")
 
     # -- request codec
     # The request codec keeps content blocks in their original order; tool results are user blocks.
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         out: list[dict[str, Any]] = []
         system = ""
         for msg in messages:
@@ -292,9 +264,6 @@ class AnthropicMessagesDialect(Dialect):
                 if isinstance(b, Mapping) and b.get("type") == "tool_result":
                     out.append(Message.tool(str(b.get("tool_use_id", "")), _result_text(b.get("content"))))
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 def _block_json(b: Block) -> dict[str, Any]:

@@ -3,25 +3,19 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import dumps_compact
 from harness.dialects._base import (
     LENIENT,
     Caps,
     Dialect,
-    Emitter,
     LenientRules,
-    Observer,
     ProviderRules,
     Reading,
     RequestSpec,
     Transport,
     Variant,
-    check_variant,
-    stream_flag,
 )
 from harness.dialects._variant import Senders, by_name
 from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
@@ -55,7 +49,6 @@ VARIANTS: dict[str, Variant] = by_name(
         ),
     )
 )
-_check = functools.partial(check_variant, NAME, VARIANTS)
 
 
 # Cohere documents no passback rule that it enforces, so its only provider rules are lenient.
@@ -117,17 +110,12 @@ class CohereDialect(Dialect):
     path_suffixes: tuple[str, ...] = ("/v2/chat",)
     variants = VARIANTS
     default_variant = "thinking"
-    wants_stream = staticmethod(stream_flag)
+    emitter_type, observer_type = CohereEmitter, CohereObserver
+    emitter_takes_variant = False
+    rules = RULES
 
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return CohereEmitter(model=model)
-
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        return dumps_compact(response_object(turn, model=model)).encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return CohereObserver()
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
+        return response_object(turn, model=model)
 
     def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
         """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
@@ -135,14 +123,13 @@ class CohereDialect(Dialect):
             return [StreamError(obj["message"])]
         return observe_object(obj)
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
         """Cohere's error body: ``{"message": ...}`` (``id`` when the API assigned one)."""
-        return dumps_compact({"id": "mock-error", "message": message}).encode()
+        return {"id": "mock-error", "message": message}
 
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         out: list[dict[str, Any]] = []
         for m in messages:
             if m.role == "assistant":
@@ -172,9 +159,6 @@ class CohereDialect(Dialect):
             else:
                 out.append(Message.user(_text(raw.get("content"))))
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 DIALECT = CohereDialect()

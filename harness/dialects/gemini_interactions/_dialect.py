@@ -4,7 +4,6 @@ request codec and ``DIALECT``. The docs' REST examples still say ``/v1beta``; bo
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,21 +11,17 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.dialects._base import (
     Caps,
     Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
     Reading,
     RequestSpec,
     Transport,
     Variant,
-    check_variant,
-    stream_flag,
 )
 from harness.dialects._variant import DOCS, Senders, by_name
-from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES, error_body
+from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES
 from harness.dialects.gemini_interactions._wire import (
     InteractionsEmitter,
     InteractionsObserver,
+    error_code,
     interaction_object,
     observe_interaction,
 )
@@ -74,7 +69,6 @@ VARIANTS: dict[str, Variant] = by_name(
         ),
     )
 )
-_check = functools.partial(check_variant, NAME, VARIANTS)
 _CONTENT = frozenset({"text", "image", "audio", "document", "video"})
 
 
@@ -140,17 +134,12 @@ class InteractionsDialect(Dialect):
     path_suffixes: tuple[str, ...] = ("/interactions",)
     variants = VARIANTS
     default_variant = "summaries"
-    wants_stream = staticmethod(stream_flag)
+    emitter_type, observer_type = InteractionsEmitter, InteractionsObserver
+    emitter_takes_variant = False
+    rules = RULES
 
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return InteractionsEmitter(model=model)
-
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        return dumps_compact(interaction_object(turn, model=model)).encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return InteractionsObserver()
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
+        return interaction_object(turn, model=model)
 
     def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
         """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
@@ -160,21 +149,18 @@ class InteractionsDialect(Dialect):
             return [StreamError(str(err.get("message", "")), str(code) if code is not None else None)]
         return observe_interaction(obj)
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
         """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``."""
-        if code is None:
-            return error_body(status, message)
-        return dumps_compact({"error": {"code": code, "message": message}}).encode()
+        return {"error": {"code": error_code(status) if code is None else code, "message": message}}
 
     # A stateless request, ``store: false``, replays the conversation as ``input`` steps, google-genai
     # 3.6.1 ``InteractionsInput``, a list of ``Step``: ``user_input``, then the model's own steps as it
     # returned them (``thought`` with its ``signature`` and any ``summary``, ``model_output``,
     # ``function_call``), then ``function_result`` for each tool answer. ``system_instruction`` is a
     # string.
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         steps: list[dict[str, Any]] = []
         system: list[str] = []
         names: dict[str, str] = {}
@@ -227,9 +213,6 @@ class InteractionsDialect(Dialect):
         if model:
             out.append(Message("assistant", tuple(model)))
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 DIALECT = InteractionsDialect()

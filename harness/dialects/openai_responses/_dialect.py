@@ -3,26 +3,17 @@ The codec passes reasoning items back before their function_call, as the ``opena
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
-    READ_ALL,
     Caps,
     Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
-    Reading,
     RequestSpec,
     Senders,
     Transport,
     Variant,
-    check_variant,
-    json_body,
-    stream_flag,
     turn_error,
 )
 from harness.dialects._provider_errors import openai_error
@@ -37,7 +28,6 @@ from harness.dialects.openai_responses._wire import (
 )
 from harness.events import (
     Block,
-    Event,
     Message,
     ReasoningBlock,
     TextBlock,
@@ -134,9 +124,6 @@ VARIANTS: dict[str, Variant] = by_name(
 )
 
 
-_check = functools.partial(check_variant, NAME, VARIANTS)
-
-
 class OpenAIResponsesDialect(Dialect):
     name = NAME
     transport = Transport.SSE
@@ -146,11 +133,9 @@ class OpenAIResponsesDialect(Dialect):
     path_suffixes = ("/responses",)
     variants = VARIANTS
     default_variant = "summary"
-    wants_stream = staticmethod(stream_flag)
-
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return ResponsesEmitter(variant, model=model)
+    emitter_type, observer_type = ResponsesEmitter, ResponsesObserver
+    object_reader = staticmethod(observe_response_object)
+    rules = RULES
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         return self.emit_response_for(turn, variant, model=model, request={})
@@ -159,7 +144,7 @@ class OpenAIResponsesDialect(Dialect):
         self, turn: Turn, variant: str, *, model: str = "mock-model", request: Mapping[str, Any]
     ) -> bytes:
         """The whole body answering ``request`` (its settings echoed: ``store``, ``reasoning``...)."""
-        _check(variant)
+        self.require_variant(variant)
         err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
@@ -168,28 +153,15 @@ class OpenAIResponsesDialect(Dialect):
         em.feed(turn)
         em.close()
         assert em.snapshot is not None
-        return dumps_compact(em.snapshot).encode()
+        return self.dump(em.snapshot)
 
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return ResponsesObserver()
-
-    def observe_response(
-        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
-    ) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        obj, bad = json_body(body)
-        if bad is not None:
-            return [bad]
-        return observe_response_object(obj)
-
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return dumps_compact(openai_error(status, message, code)).encode()
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return openai_error(status, message, code)
 
     # -- request codec
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         items: list[dict[str, Any]] = []
         for msg in messages:
             if msg.role in ("system", "user"):
@@ -264,9 +236,6 @@ class OpenAIResponsesDialect(Dialect):
                 )
         flush()
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:
