@@ -238,8 +238,9 @@ class Routing:
     """Role: how the mock upstream finds the dialect and frames its answers: the request paths it serves,
     the transport and content types of its streams, and whether a request asks for a stream."""
 
-    transport: Transport
-    content_type: str  # of a streaming response
+    transport: Transport = Transport.SSE
+    content_type: str = "text/event-stream"
+    """Of a streaming response."""
     path_suffixes: tuple[str, ...]  # routing in the mock upstream, e.g. ("/chat/completions",)
     routed: bool = True
     """False: its paths are another dialect's (a WebSocket mode): a request reaches it through its script,
@@ -293,6 +294,8 @@ class Wire(Identity):
     """Called with the variant's name (unless :attr:`emitter_takes_variant` is False) and ``model=``."""
     emitter_takes_variant: bool = True
     observer_type: Callable[[], Observer]
+    object_writer: Callable[..., Any]
+    """The whole body's JSON value for a turn without an error, called with the turn and ``model=``."""
     object_reader: Callable[[Any], list[Event]]
     """The events of a parsed whole body, where ``variant`` and ``reading`` leave nothing to choose."""
     indent: int | None = None
@@ -313,8 +316,9 @@ class Wire(Identity):
         return self.observer_type()
 
     def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
-        """The whole body's JSON value for a turn without an error."""
-        raise NotImplementedError
+        """The whole body's JSON value for a turn without an error (``variant`` known to be this
+        dialect's)."""
+        return self.object_writer(turn, model=model)
 
     def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
         """The events of a parsed whole body (any JSON value: a dialect checks its shape)."""
@@ -361,6 +365,11 @@ class ErrorShape:
 
     def error_object(self, status: int, message: str, code: str | None) -> Any:
         raise NotImplementedError
+
+    def read_error(self, obj: Any) -> StreamError | None:
+        """The error a parsed whole body is, when the dialect's body reader does not tell one itself
+        (None: it is no error body)."""
+        return None
 
     def error_headers(self, status: int, code: str | None = None) -> tuple[tuple[str, str], ...]:
         """Headers the provider sends with an HTTP error of ``status`` besides its body (Bedrock names
@@ -409,10 +418,13 @@ class Dialect(Routing, Wire, RequestCodec, ErrorShape, Rules):
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
     ) -> list[Event]:
         """Canonical events from a whole body: a body that is no JSON is its ``malformed-json`` notice,
-        any other is read by :meth:`read_response`."""
+        an error body its :meth:`read_error`, any other is read by :meth:`read_response`."""
         obj, bad = json_body(body)
         if bad is not None:
             return [bad]
+        err = self.read_error(obj)
+        if err is not None:
+            return [err]
         return self.read_response(obj, variant=variant, reading=reading)
 
     def error_body(self, status: int, message: str, code: str | None = None) -> bytes:

@@ -8,14 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import (
-    Caps,
-    Dialect,
-    RequestSpec,
-    Senders,
-    Transport,
-    Variant,
-)
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.anthropic_messages._rules import RULES
@@ -26,15 +19,7 @@ from harness.dialects.anthropic_messages._wire import (
     message_object,
     observe_message_object,
 )
-from harness.events import (
-    Block,
-    Message,
-    ReasoningBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    Turn,
-)
+from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect", "signed_only", "thinking_config"]
 
@@ -163,7 +148,6 @@ def thinking_config(variant: str) -> dict[str, Any]:
 
 class AnthropicMessagesDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
     id_header = "request-id"
     """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
@@ -173,11 +157,8 @@ class AnthropicMessagesDialect(Dialect):
     variants = VARIANTS
     default_variant = "thinking"
     emitter_type, observer_type = AnthropicEmitter, AnthropicObserver
-    object_reader = staticmethod(observe_message_object)
+    object_writer, object_reader = staticmethod(message_object), staticmethod(observe_message_object)
     rules = RULES
-
-    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
-        return message_object(turn, model=model)
 
     def keepalive(self) -> bytes:
         """Anthropic's own keepalive, the ``ping`` event ("any number of ping events", its streaming

@@ -8,15 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness._json import JSONDecodeError, loads
-from harness.dialects._base import (
-    READ_ALL,
-    Caps,
-    Dialect,
-    Emitter,
-    Reading,
-    Transport,
-    Variant,
-)
+from harness.dialects._base import READ_ALL, Caps, Dialect, Emitter, Reading, Transport, Variant
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.anthropic_messages._wire import message_object, observe_message_object
 from harness.dialects.bedrock_converse._request import (
@@ -34,17 +26,7 @@ from harness.dialects.bedrock_converse._wire import (
     InvokeEmitter,
     stop_reason,
 )
-from harness.events import (
-    End,
-    Event,
-    Message,
-    Notice,
-    StreamError,
-    Turn,
-    Usage,
-    assemble,
-    turn_events,
-)
+from harness.events import End, Event, Message, Notice, StreamError, Turn, Usage, assemble, turn_events
 
 __all__ = ["DIALECT", "BedrockDialect"]
 

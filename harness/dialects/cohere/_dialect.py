@@ -6,29 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.dialects._base import (
-    LENIENT,
-    Caps,
-    Dialect,
-    LenientRules,
-    ProviderRules,
-    Reading,
-    RequestSpec,
-    Transport,
-    Variant,
-)
+from harness.dialects._base import LENIENT, Caps, Dialect, LenientRules, ProviderRules, RequestSpec, Variant
 from harness.dialects._variant import Senders, by_name
 from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
     Block,
-    Event,
     Message,
     ReasoningBlock,
     StreamError,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
-    Turn,
 )
 
 __all__ = ["DIALECT", "VARIANTS", "CohereDialect"]
@@ -105,23 +93,17 @@ def _parse_assistant(raw: Mapping[str, Any]) -> Message:
 
 class CohereDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
-    content_type = "text/event-stream"
     path_suffixes: tuple[str, ...] = ("/v2/chat",)
     variants = VARIANTS
     default_variant = "thinking"
     emitter_type, observer_type = CohereEmitter, CohereObserver
     emitter_takes_variant = False
+    object_writer, object_reader = staticmethod(response_object), staticmethod(observe_object)
     rules = RULES
 
-    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
-        return response_object(turn, model=model)
-
-    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        if isinstance(obj, Mapping) and isinstance(obj.get("message"), str):  # an error body
-            return [StreamError(obj["message"])]
-        return observe_object(obj)
+    def read_error(self, obj: Any) -> StreamError | None:
+        message = obj.get("message") if isinstance(obj, Mapping) else None
+        return StreamError(message) if isinstance(message, str) else None
 
     def error_object(self, status: int, message: str, code: str | None) -> Any:
         """Cohere's error body: ``{"message": ...}`` (``id`` when the API assigned one)."""

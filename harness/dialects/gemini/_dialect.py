@@ -8,16 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import (
-    READ_ALL,
-    Caps,
-    Dialect,
-    Reading,
-    RequestSpec,
-    Senders,
-    Transport,
-    Variant,
-)
+from harness.dialects._base import READ_ALL, Caps, Dialect, Reading, RequestSpec, Senders, Transport, Variant
 from harness.dialects._gemini_names import camel_request
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.gemini._rules import RULES
@@ -107,8 +98,6 @@ def _counted(turn: Turn) -> Usage:
 
 class GeminiDialect(Dialect):
     name = "gemini"
-    transport = Transport.SSE
-    content_type = "text/event-stream"
     json_content_type = "application/json; charset=UTF-8"
     """Of ``:generateContent`` bodies and of streams without ``?alt=sse`` (recorded)."""
     sse_eol = "\r\n"

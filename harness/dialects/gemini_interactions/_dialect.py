@@ -8,14 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import (
-    Caps,
-    Dialect,
-    Reading,
-    RequestSpec,
-    Transport,
-    Variant,
-)
+from harness.dialects._base import Caps, Dialect, RequestSpec, Variant
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES
 from harness.dialects.gemini_interactions._wire import (
@@ -27,14 +20,12 @@ from harness.dialects.gemini_interactions._wire import (
 )
 from harness.events import (
     Block,
-    Event,
     Message,
     ReasoningBlock,
     StreamError,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
-    Turn,
 )
 
 __all__ = ["DIALECT", "VARIANTS", "InteractionsDialect"]
@@ -129,25 +120,20 @@ def _result(step: Mapping[str, Any]) -> Message:
 
 class InteractionsDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
-    content_type = "text/event-stream"
     path_suffixes: tuple[str, ...] = ("/interactions",)
     variants = VARIANTS
     default_variant = "summaries"
     emitter_type, observer_type = InteractionsEmitter, InteractionsObserver
     emitter_takes_variant = False
+    object_writer, object_reader = staticmethod(interaction_object), staticmethod(observe_interaction)
     rules = RULES
 
-    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
-        return interaction_object(turn, model=model)
-
-    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
+    def read_error(self, obj: Any) -> StreamError | None:
         err = obj.get("error") if isinstance(obj, Mapping) else None
-        if isinstance(err, Mapping):
-            code = err.get("code")
-            return [StreamError(str(err.get("message", "")), str(code) if code is not None else None)]
-        return observe_interaction(obj)
+        if not isinstance(err, Mapping):
+            return None
+        code = err.get("code")
+        return StreamError(str(err.get("message", "")), str(code) if code is not None else None)
 
     def error_object(self, status: int, message: str, code: str | None) -> Any:
         """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``."""

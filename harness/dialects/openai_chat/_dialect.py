@@ -9,19 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import (
-    Dialect,
-    ProviderRules,
-    Reading,
-    RequestSpec,
-    Transport,
-)
-from harness.dialects._carriers import (
-    CALL_SIGNATURES,
-    Specs,
-    details,
-    with_echo,
-)
+from harness.dialects._base import Dialect, ProviderRules, Reading, RequestSpec
+from harness.dialects._carriers import CALL_SIGNATURES, Specs, details, with_echo
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._registry import declared_rules
 from harness.dialects._think import TAGS
@@ -171,7 +160,6 @@ def _call_json(c: ToolCallBlock, variant: str) -> dict[str, Any]:
 
 class OpenAIChatDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
     """As OpenAI, DeepSeek and Mistral send it (OpenRouter and Groq omit the charset: docs/fidelity.md)."""
     id_header = "x-request-id"

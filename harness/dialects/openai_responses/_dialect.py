@@ -7,15 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import (
-    Caps,
-    Dialect,
-    RequestSpec,
-    Senders,
-    Transport,
-    Variant,
-    turn_error,
-)
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, turn_error
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.openai_responses._observer import ResponsesObserver, observe_response_object
@@ -26,15 +18,7 @@ from harness.dialects.openai_responses._wire import (
     ResponsesEmitter,
     phase_of,
 )
-from harness.events import (
-    Block,
-    Message,
-    ReasoningBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    Turn,
-)
+from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock, Turn
 
 __all__ = ["DIALECT", "VARIANTS", "OpenAIResponsesDialect"]
 
@@ -126,7 +110,6 @@ VARIANTS: dict[str, Variant] = by_name(
 
 class OpenAIResponsesDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
     id_header = "x-request-id"
     """Read by the official SDK (``openai/_response.py``: ``_request_id``)."""
