@@ -44,7 +44,9 @@ __all__ = [
     "Transport",
     "Variant",
     "Wire",
+    "call_arguments",
     "check_variant",
+    "content_text",
     "json_body",
     "stream_flag",
     "turn_error",
@@ -472,6 +474,29 @@ def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -
     known ones."""
     if variant not in variants:
         raise UnknownName(f"{dialect} variant", variant, variants)
+
+
+def content_text(content: Any, *, typed: bool = False) -> str:
+    """The text of a request's content field: a string as it is, a list's parts' ``text`` joined
+    (``typed``: only the parts whose ``type`` is ``text``), "" for anything else."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        str(p.get("text", ""))
+        for p in content
+        if isinstance(p, Mapping) and (not typed or p.get("type") == "text")
+    )
+
+
+def call_arguments(arguments: str, *, keep_bad: bool = False) -> Any:
+    """A tool call's arguments as the JSON value a request carries (``{}`` when empty); text that is
+    no JSON is ``{}``, or with ``keep_bad`` ``{"arguments": <the text>}``."""
+    try:
+        return loads(arguments) if arguments.strip() else {}
+    except ValueError:  # JSONDecodeError and orjson's error are both ValueErrors
+        return {"arguments": arguments} if keep_bad else {}
 
 
 def stream_flag(path: str, body: Mapping[str, Any]) -> bool:

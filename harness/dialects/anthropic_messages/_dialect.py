@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant
+from harness._json import dumps_compact
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, call_arguments, content_text
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.anthropic_messages._rules import RULES
@@ -243,7 +243,9 @@ class AnthropicMessagesDialect(Dialect):
                 out.append(Message("user", texts))
             for b in content or []:
                 if isinstance(b, Mapping) and b.get("type") == "tool_result":
-                    out.append(Message.tool(str(b.get("tool_use_id", "")), _result_text(b.get("content"))))
+                    c = b.get("content")
+                    text = content_text(c) if isinstance(c, str | list) else dumps_compact(c)
+                    out.append(Message.tool(str(b.get("tool_use_id", "")), text))
         return out
 
 
@@ -258,11 +260,7 @@ def _block_json(b: Block) -> dict[str, Any]:
     if isinstance(b, TextBlock):
         return {"type": "text", "text": b.text}
     if isinstance(b, ToolCallBlock):
-        try:
-            inp = loads(b.arguments) if b.arguments.strip() else {}
-        except (JSONDecodeError, ValueError):
-            inp = {}
-        return {"type": "tool_use", "id": b.id, "name": b.name, "input": inp}
+        return {"type": "tool_use", "id": b.id, "name": b.name, "input": call_arguments(b.arguments)}
     return {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
 
 
@@ -278,14 +276,6 @@ def _block(b: Mapping[str, Any]) -> Block | None:
     if kind == "tool_use":
         return ToolCallBlock(str(b.get("id", "")), str(b.get("name", "")), dumps_compact(b.get("input", {})))
     return None
-
-
-def _result_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    return dumps_compact(content)
 
 
 DIALECT = AnthropicMessagesDialect()

@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.dialects._base import LENIENT, Caps, Dialect, LenientRules, ProviderRules, RequestSpec, Variant
+from harness.dialects._base import (
+    LENIENT,
+    Caps,
+    Dialect,
+    LenientRules,
+    ProviderRules,
+    RequestSpec,
+    Variant,
+    content_text,
+)
 from harness.dialects._variant import Senders, by_name
 from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
@@ -61,15 +70,6 @@ def _assistant(msg: Message) -> dict[str, Any]:
     if calls:
         out["tool_calls"] = calls
     return out
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [p for p in content if isinstance(p, Mapping) and p.get("type") == "text"]
-        return "".join(str(p.get("text", "")) for p in parts)
-    return ""
 
 
 def _parse_assistant(raw: Mapping[str, Any]) -> Message:
@@ -131,15 +131,15 @@ class CohereDialect(Dialect):
         for raw in body.get("messages") or []:
             if not isinstance(raw, Mapping):
                 continue
-            role = raw.get("role")
+            role, text = raw.get("role"), content_text(raw.get("content"), typed=True)
             if role == "assistant":
                 out.append(_parse_assistant(raw))
             elif role == "tool":
-                out.append(Message.tool(str(raw.get("tool_call_id", "")), _text(raw.get("content"))))
+                out.append(Message.tool(str(raw.get("tool_call_id", "")), text))
             elif role == "system":
-                out.append(Message("system", (TextBlock(_text(raw.get("content"))),)))
+                out.append(Message("system", (TextBlock(text),)))
             else:
-                out.append(Message.user(_text(raw.get("content"))))
+                out.append(Message.user(text))
         return out
 
 

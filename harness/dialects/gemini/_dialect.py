@@ -8,7 +8,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import READ_ALL, Caps, Dialect, Reading, RequestSpec, Senders, Transport, Variant
+from harness.dialects._base import (
+    READ_ALL,
+    Caps,
+    Dialect,
+    Reading,
+    RequestSpec,
+    Senders,
+    Transport,
+    Variant,
+    call_arguments,
+)
 from harness.dialects._gemini_names import camel_request
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.gemini._rules import RULES
@@ -231,10 +241,7 @@ def parts_of_message(blocks: Sequence[Block]) -> list[dict[str, Any]]:
         elif isinstance(b, ToolCallBlock):
             fc: dict[str, Any] = {"id": b.id} if b.id else {}
             fc["name"] = b.name
-            try:
-                fc["args"] = loads(b.arguments) if b.arguments.strip() else {}
-            except JSONDecodeError:
-                fc["args"] = {"arguments": b.arguments}
+            fc["args"] = call_arguments(b.arguments, keep_bad=True)
             part = {"functionCall": fc}
         else:
             continue

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import Caps, Dialect, RequestSpec, Variant
+from harness._json import dumps_compact
+from harness.dialects._base import Caps, Dialect, RequestSpec, Variant, call_arguments, content_text
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES
 from harness.dialects.gemini_interactions._wire import (
@@ -64,15 +64,8 @@ _CONTENT = frozenset({"text", "image", "audio", "document", "video"})
 
 
 def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Mapping):
-        content = [content]
-    if isinstance(content, list):
-        return "".join(
-            str(c.get("text", "")) for c in content if isinstance(c, Mapping) and c.get("type") == "text"
-        )
-    return ""
+    """One content (a mapping) or a list of them, as text."""
+    return content_text([content] if isinstance(content, Mapping) else content, typed=True)
 
 
 def _model_steps(msg: Message) -> list[dict[str, Any]]:
@@ -91,10 +84,7 @@ def _model_steps(msg: Message) -> list[dict[str, Any]]:
         elif isinstance(b, TextBlock) and b.text:
             steps.append({"type": "model_output", "content": [{"type": "text", "text": b.text}]})
         elif isinstance(b, ToolCallBlock):
-            try:
-                args = loads(b.arguments) if b.arguments.strip() else {}
-            except JSONDecodeError:
-                args = {"arguments": b.arguments}
+            args = call_arguments(b.arguments, keep_bad=True)
             steps.append({"type": "function_call", "id": b.id, "name": b.name, "arguments": args})
     return steps
 

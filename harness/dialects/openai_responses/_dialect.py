@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, turn_error
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, content_text, turn_error
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.openai_responses._observer import ResponsesObserver, observe_response_object
@@ -199,7 +199,7 @@ class OpenAIResponsesDialect(Dialect):
                     )
                 )
             elif kind == "message" and role == "assistant":
-                pending.append(TextBlock(_content_text(item.get("content")), id=str(item.get("id", ""))))
+                pending.append(TextBlock(content_text(item.get("content")), id=str(item.get("id", ""))))
             elif kind == "function_call_output":
                 flush()
                 output = item.get("output")
@@ -214,7 +214,7 @@ class OpenAIResponsesDialect(Dialect):
                 out.append(
                     Message(
                         "system" if role != "user" else "user",
-                        (TextBlock(_content_text(item.get("content"))),),
+                        (TextBlock(content_text(item.get("content"))),),
                     )
                 )
         flush()
@@ -282,14 +282,6 @@ def _reasoning_blocks(item: Mapping[str, Any]) -> list[Block]:
         else:
             blocks.append(ReasoningBlock("", signature=enc, id=rid))
     return blocks
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    return ""
 
 
 DIALECT = OpenAIResponsesDialect()
