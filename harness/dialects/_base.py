@@ -15,7 +15,7 @@ from harness._errors import UnknownName
 from harness._json import dumps_compact, loads
 from harness.codec import Frame
 from harness.dialects._variant import Caps, Senders, Variant
-from harness.events import End, Event, Message, Notice, StreamError, Turn
+from harness.events import End, Event, Message, Notice, StreamError, ToolResultBlock, Turn
 
 if TYPE_CHECKING:
     from harness.dialects._carriers import Specs
@@ -45,6 +45,7 @@ __all__ = [
     "Variant",
     "Wire",
     "call_arguments",
+    "chat_messages",
     "check_variant",
     "content_text",
     "json_body",
@@ -488,6 +489,24 @@ def content_text(content: Any, *, typed: bool = False) -> str:
         for p in content
         if isinstance(p, Mapping) and (not typed or p.get("type") == "text")
     )
+
+
+def chat_messages(
+    messages: Sequence[Message], assistant: Callable[[Message], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A conversation as OpenAI-style ``messages`` (Chat Completions, and Cohere v2, which took the shape):
+    each assistant message as ``assistant`` writes it, a tool result a ``role: tool`` message, any other
+    message its role and text."""
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "assistant":
+            out.append(assistant(m))
+        elif m.role == "tool":
+            results = (b for b in m.content if isinstance(b, ToolResultBlock))
+            out += ({"role": "tool", "tool_call_id": b.call_id, "content": b.content} for b in results)
+        else:
+            out.append({"role": m.role, "content": m.text})
+    return out
 
 
 def call_arguments(arguments: str, *, keep_bad: bool = False) -> Any:

@@ -14,6 +14,7 @@ from harness.dialects._base import (
     ProviderRules,
     RequestSpec,
     Variant,
+    chat_messages,
     content_text,
 )
 from harness.dialects._variant import Senders, by_name
@@ -25,7 +26,6 @@ from harness.events import (
     StreamError,
     TextBlock,
     ToolCallBlock,
-    ToolResultBlock,
 )
 
 __all__ = ["DIALECT", "VARIANTS", "CohereDialect"]
@@ -112,17 +112,8 @@ class CohereDialect(Dialect):
     def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        out: list[dict[str, Any]] = []
-        for m in messages:
-            if m.role == "assistant":
-                out.append(_assistant(m))
-            elif m.role == "tool":
-                for b in m.content:
-                    if isinstance(b, ToolResultBlock):
-                        out.append({"role": "tool", "tool_call_id": b.call_id, "content": b.content})
-            else:
-                out.append({"role": m.role, "content": m.text})
-        body: dict[str, Any] = {"model": model, "messages": out, "stream": stream}
+        history = chat_messages(messages, _assistant)
+        body: dict[str, Any] = {"model": model, "messages": history, "stream": stream}
         body["thinking"] = options.pop("thinking", {"type": "enabled"})
         return RequestSpec("/v2/chat", body | options, {"content-type": "application/json"})
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Dialect, ProviderRules, Reading, RequestSpec
+from harness.dialects._base import Dialect, ProviderRules, Reading, RequestSpec, chat_messages
 from harness.dialects._carriers import CALL_SIGNATURES, Specs, details, with_echo
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._registry import declared_rules
@@ -40,7 +40,6 @@ from harness.events import (
     ReasoningBlock,
     TextBlock,
     ToolCallBlock,
-    ToolResultBlock,
     Turn,
     Usage,
     assemble,
@@ -265,23 +264,17 @@ class OpenAIChatDialect(Dialect):
         """``echo_fields``: the carriers a SUT reads reasoning back from (default: the variant's own);
         ``carriers``: the ones its profile declares."""
         self.require_variant(variant)
-        out: list[dict[str, Any]] = []
-        for m in messages:
-            if m.role == "assistant":
-                entry = _assistant_json(m, variant, request=True)
-                if echo_fields is not None:
-                    fields = [f for f in echo_fields if f != CALL_SIGNATURES]
-                    entry = with_echo(entry, m, fields, carriers)
-                    if CALL_SIGNATURES in echo_fields:
-                        entry = _google_signatures(entry, m)
-                out.append(entry)
-            elif m.role == "tool":
-                for b in m.content:
-                    if isinstance(b, ToolResultBlock):
-                        out.append({"role": "tool", "tool_call_id": b.call_id, "content": b.content})
-            else:
-                out.append({"role": m.role, "content": m.text})
-        body: dict[str, Any] = {"model": model, "messages": out, "stream": stream}
+
+        def assistant(m: Message) -> dict[str, Any]:
+            entry = _assistant_json(m, variant, request=True)
+            if echo_fields is not None:
+                entry = with_echo(entry, m, [f for f in echo_fields if f != CALL_SIGNATURES], carriers)
+                if CALL_SIGNATURES in echo_fields:
+                    entry = _google_signatures(entry, m)
+            return entry
+
+        history = chat_messages(messages, assistant)
+        body: dict[str, Any] = {"model": model, "messages": history, "stream": stream}
         if stream:
             body["stream_options"] = {"include_usage": True}
         body.update(VARIANTS[variant].asks)  # the request-forms trigger a client that wants this form sends
