@@ -49,7 +49,6 @@ __all__ = [
     "check_variant",
     "content_text",
     "json_body",
-    "stream_flag",
     "turn_error",
 ]
 
@@ -516,11 +515,6 @@ def call_arguments(arguments: str, *, keep_bad: bool = False) -> Any:
         return loads(arguments) if arguments.strip() else {}
     except ValueError:  # JSONDecodeError and orjson's error are both ValueErrors
         return {"arguments": arguments} if keep_bad else {}
-
-
-def stream_flag(path: str, body: Mapping[str, Any]) -> bool:
-    """``wants_stream`` of the dialects whose body says ``"stream": true`` (absent: not streaming)."""
-    return body.get("stream") is True
 
 
 def turn_error(turn: Turn) -> StreamError | None:
