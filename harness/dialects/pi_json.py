@@ -482,8 +482,8 @@ class PiDialect(Dialect):
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
     path_suffixes: tuple[str, ...] = ()
-    stream_in_body, stream_default = False, True
-    """pi's JSONL is always a stream."""
+    stream_in_body = False
+    stream_default = True  # pi's JSONL is always a stream
     variants = VARIANTS
     default_variant = "v2"
     observer_type = PiObserver

@@ -152,8 +152,8 @@ class AnthropicMessagesDialect(Dialect):
     id_header = "request-id"
     """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
     path_suffixes = ("/messages", ":streamRawPredict", ":rawPredict")
-    stream_paths, whole_paths = (":streamRawPredict",), (":rawPredict",)
-    """Vertex says it in the path; Anthropic's own API in the body."""
+    stream_paths = (":streamRawPredict",)  # Vertex says it in the path; Anthropic's own API in the body
+    whole_paths = (":rawPredict",)
     variants = VARIANTS
     default_variant = "thinking"
     emitter_type, observer_type = AnthropicEmitter, AnthropicObserver

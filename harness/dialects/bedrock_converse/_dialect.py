@@ -111,7 +111,8 @@ class BedrockDialect(Dialect):
     id_header = "x-amzn-RequestId"
     """Read by botocore (``parsers.py``: ``ResponseMetadata.RequestId``)."""
     path_suffixes = ("/converse-stream", "/invoke-with-response-stream", "/converse", "/invoke")
-    stream_paths, stream_in_body = ("-stream",), False
+    stream_paths = ("-stream",)  # /converse-stream, /invoke-with-response-stream
+    stream_in_body = False
     variants = VARIANTS
     default_variant = "converse"
     observer_type = BedrockObserver

@@ -113,7 +113,8 @@ class GeminiDialect(Dialect):
     sse_eol = "\r\n"
     """Gemini separates frames with CRLF CRLF; ``_wire.encode_sse_crlf`` is the reference."""
     path_suffixes = (":streamGenerateContent", ":generateContent")
-    stream_paths, stream_in_body = (":streamGenerateContent",), False
+    stream_paths = (":streamGenerateContent",)  # the body has no flag
+    stream_in_body = False
     variants = VARIANTS
     default_variant = "thought"
     emitter_type, observer_type = GeminiEmitter, GeminiObserver
