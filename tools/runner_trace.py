@@ -12,6 +12,9 @@ What counts, so that the figure means the same every time it is taken:
   would otherwise count once per event);
 - code a module did not write is left out: what ``dataclasses`` generates (``__init__``, ``__eq__``),
   and a module's own body run at import.
+
+The case runs without the preflight by default: the preflight drives two more cases (its canary and the
+warm-up) through the same modules, so with ``--preflight`` the path is that of three cases.
 """
 
 from __future__ import annotations
@@ -92,11 +95,13 @@ def trace(action: Callable[[], Any], package: str = PACKAGE) -> tuple[Trace, Any
     return record, value
 
 
-def trace_case(case_id: str = CASE, sut: str = "reference", package: str = PACKAGE) -> tuple[Trace, Any]:
+def trace_case(
+    case_id: str = CASE, sut: str = "reference", package: str = PACKAGE, *, preflight: bool = False
+) -> tuple[Trace, Any]:
     """One case through the public ``run()`` on ``sut``, serial, traced; with the run's result."""
     from harness.runner import run
 
-    return trace(lambda: run([case_id], sut=sut, concurrency=1), package)
+    return trace(lambda: run([case_id], sut=sut, concurrency=1, preflight=preflight), package)
 
 
 def table(record: Trace) -> str:
@@ -115,9 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("case", nargs="?", default=CASE, help=f"a case id (default {CASE})")
     parser.add_argument("--sut", default="reference", help="the SUT (default: the built-in reference)")
     parser.add_argument("--package", default=PACKAGE, help=f"the modules counted (default {PACKAGE})")
+    parser.add_argument(
+        "--preflight", action="store_true", help="the canary and warm-up first, as by default"
+    )
     parser.add_argument("--sequence", action="store_true", help="print every entry in order")
     args = parser.parse_args(argv)
-    record, result = trace_case(args.case, args.sut, args.package)
+    record, result = trace_case(args.case, args.sut, args.package, preflight=args.preflight)
     if args.sequence:
         for module, source in record.entries:
             print(f"{source} -> {module}")

@@ -29,7 +29,7 @@ from harness.judge import (
     support,
     unsupported_reason,
 )
-from harness.runner._exit import dead_before, ended_by_sut, sut_exit
+from harness.runner._exit import dead_before, ended_by_sut
 from harness.runner._gate_budget import GateBudget
 from harness.runner._state import Limits
 from harness.runner._summary import summarise_timeline
@@ -88,7 +88,13 @@ def run_case(
     result.gate_wait_s = budget.wait
     asked = limits.settings
     ctx = CaseContext(
-        case, upstream.base_url, timeline, client_cls(), model, asked.timeout, max_bytes=asked.max_bytes,
+        case,
+        upstream.base_url,
+        timeline,
+        client_cls(),
+        model,
+        asked.timeout,
+        max_bytes=asked.max_bytes,
         provider=case.provider.name,
     )
     t0 = time.monotonic()
@@ -99,10 +105,10 @@ def run_case(
         _keep_timeline(result, view, keep)
         return result, view, False
     result.first_byte_s = first_byte(view)
-    budget.learn(view)
-    if too_big is not None or result.status == Status.OK:
+    judged = too_big is not None or result.status == Status.OK
+    if judged:
         judge(view, case.scenario, profile, too_big=too_big).into(result)
-        budget.say_shortened(result.findings)
+    budget.learn(view, result.findings if judged else [])  # (the round learns; a shortened wait is said)
     _keep_timeline(result, view, keep)
     return result, view, alive
 
@@ -127,7 +133,7 @@ def _served(
     long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
     the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception; a SUT
     found dead is not served (``_exit.dead_before``)."""
-    if (dead := sut_exit(driver)) is not None:  # (a neighbour in flight killed it: not this case's doing)
+    if (dead := driver.exited()) is not None:  # (a neighbour in flight killed it: not this case's doing)
         dead_before(result, dead, driver.stderr_tail())
         return False, None
     upstream.route(case.token, conversation, ctx.timeline, ctx.client)  # its requests carry its token

@@ -145,11 +145,15 @@ def _importable(profile: SUTProfile) -> SUTCallable | None:
 @dataclass(frozen=True, slots=True)
 class ResolvedSUT:
     """What a run's options name: the profile (with the options' timeouts and byte cap in it), the
-    Python callable when one was given as an object, and the expectations to apply."""
+    Python callable when one was given as an object, and the expectations to apply. Beside them, what the
+    run reads of its options per case, computed once: the mock upstream's fixed address (None: a free
+    port) and the flags a reproduce line repeats."""
 
     profile: SUTProfile
     fn: SUTCallable | None
     expectations: Expectations
+    address: Address | None = None
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,10 +233,11 @@ class RunOptions:
     )
 
     def __post_init__(self) -> None:
+        """Each given value checked (a default is known good), and kept in the form its check returns."""
         for f in dataclasses.fields(self):
-            check = f.metadata["check"]
-            if check is not None:
-                object.__setattr__(self, f.name, check(f.metadata["flag"], getattr(self, f.name)))
+            check, value = f.metadata["check"], getattr(self, f.name)
+            if check is not None and value is not f.default:
+                object.__setattr__(self, f.name, check(f.metadata["flag"], value))
 
     @classmethod
     def build(cls, base: RunOptions | None = None, **settings: Any) -> RunOptions:
@@ -248,7 +253,7 @@ class RunOptions:
         for name in settings:
             if name not in names:
                 raise TypeError(f"unknown run setting {name!r}: {closest(name, names)}")
-        return dataclasses.replace(base or cls(), **settings)
+        return dataclasses.replace(base, **settings) if base is not None else cls(**settings)
 
     def resolve(self) -> ResolvedSUT:
         """The SUT these options name, resolved once: its profile with ``timeout``, ``ready_timeout``,
@@ -267,7 +272,9 @@ class RunOptions:
             expectations = load_expectations(Path(expectations))
         elif expectations is None:
             expectations = load_expectations(Path(profile.expectations)) if profile.expectations else None
-        return ResolvedSUT(profile, fn, expectations or Expectations())
+        return ResolvedSUT(
+            profile, fn, expectations or Expectations(), self.address(profile), tuple(self.reproduce_flags())
+        )
 
     def _claims(self, profile: SUTProfile, fn: SUTCallable | None) -> SUTProfile:
         """``profile`` with the claims a Python callable declares where it is defined (where the
@@ -314,6 +321,13 @@ class RunOptions:
         default = Address.of(address.listen, None).url
         url = address.url if address.url != default else None
         return dataclasses.replace(self, upstream_listen=address.listen, upstream_url=url)
+
+    def bound_sut(self, address: Address, sut: ResolvedSUT) -> tuple[RunOptions, ResolvedSUT]:
+        """:meth:`bound`, with ``sut`` (which these options resolved) naming the address and the
+        reproduce flags the bound options give."""
+        opts = self.bound(address)
+        sut = dataclasses.replace(sut, address=opts.address(sut.profile), flags=tuple(opts.reproduce_flags()))
+        return opts, sut
 
     def reproduce_flags(self) -> list[str]:
         """The flags a reproduce line repeats: the settings given that bear on a case's verdict."""

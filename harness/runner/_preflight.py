@@ -31,6 +31,7 @@ __all__ = [
     "stderr_tail",
 ]
 
+
 def stderr_hint(exc: DriverError) -> str:
     """The last line the SUT wrote to stderr, for a one-line error."""
     lines = [ln for ln in (exc.stderr or "").splitlines() if ln.strip()]
@@ -136,7 +137,6 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limit
     asked = limits.settings
     starting = Limits(dc_replace(asked, timeout=asked.timeout + cold), limits.measured, limits.live)
     result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, starting, "all")
-    detail = explain(canary.id, result.error, view)
     where = address(profile, driver)
     name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
     first = view.turns[0] if view is not None and view.turns else None
@@ -144,7 +144,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limit
         raise PreflightError(
             f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
             f"{starting.settings.timeout:g}s",
-            detail,
+            explain(canary.id, result.error, view),
         )
     if first is None or not first.reached:
         if first is not None and first.raised:
@@ -159,7 +159,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limit
                 "answered without calling the mock upstream (is its upstream URL configured? the mock "
                 f"listens at {upstream.base_url})"
             )
-        raise PreflightError(f"preflight: {name} at {where} {why}", detail)
+        raise PreflightError(f"preflight: {name} at {where} {why}", explain(canary.id, result.error, view))
     measured = limits.measured
     measured.latency = result.first_byte_s
     measured.relay = relay_time(view) if view is not None else None

@@ -3,12 +3,9 @@ measured by ``tools.runner_trace``, whose counting rules are pinned here too."""
 
 from __future__ import annotations
 
-import pytest
-
 from tools.runner_trace import Trace, trace, trace_case
 
 
-@pytest.mark.xfail(reason="issue 47 item 2: the runner path still bounces between its modules")
 def test_one_case_enters_each_runner_module_at_most_twice() -> None:
     record, result = trace_case()
     assert [r.status for r in result.results] == ["OK"]
