@@ -81,8 +81,9 @@ class AsideSUT:
             if upstream is None:
                 upstream = MockUpstream()
                 upstream.start()
-                self._own("upstream", upstream)
-            driver = self._own("driver", self._start(self.profile, self.fn, upstream.base_url, None))
+                self._own(upstream=upstream)
+            driver = self._start(self.profile, self.fn, upstream.base_url, None)
+            self._own(driver=driver)
             warm, _, alive = run_case(
                 canary_case(self.profile), self.profile, driver, upstream, ClientSide, self.limits, "none"
             )
@@ -94,14 +95,19 @@ class AsideSUT:
             return False
         return True
 
-    def _own(self, name: str, thing: Any) -> Any:
-        """``self.<name> = thing``, unless the instance was stopped meanwhile: then ``thing`` is
-        stopped and DriverError raised (nothing outlives :meth:`stop`)."""
+    def _own(self, *, upstream: LiveUpstream | None = None, driver: Driver | None = None) -> None:
+        """The started ``upstream`` or ``driver`` kept, unless the instance was stopped meanwhile: then
+        it is stopped and DriverError raised (nothing outlives :meth:`stop`)."""
         with self._lock:
             if not self.stopped:
-                setattr(self, name, thing)
-                return thing
-        thing.stop()
+                if upstream is not None:
+                    self.upstream = upstream
+                if driver is not None:
+                    self.driver = driver
+                return
+        for thing in (upstream, driver):
+            if thing is not None:
+                thing.stop()
         raise DriverError("the second instance was stopped while it started")
 
     def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from harness.catalog import Case, judged_claims, relayed_gates
@@ -227,15 +228,10 @@ def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
 
 
 def _event_dict(ev: Event) -> dict[str, Any]:
-    from dataclasses import fields
-
+    """The event's type and its fields that say something (every field of an event is a plain value; the
+    channel follows from the type)."""
     d: dict[str, Any] = {"type": type(ev).__name__}
-    for f in fields(ev):
-        if f.name == "channel":
-            continue
-        v = getattr(ev, f.name)
-        if v not in (None, ""):
-            d[f.name] = v
+    d.update((k, v) for k, v in asdict(ev).items() if k != "channel" and v not in (None, ""))
     return d
 
 

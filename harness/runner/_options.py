@@ -233,9 +233,11 @@ class RunOptions:
     )
 
     def __post_init__(self) -> None:
-        """Each given value checked (a default is known good), and kept in the form its check returns."""
+        """Each given value checked (a default is known good), and kept in the form its check returns
+        (``object.__setattr__``: how a frozen dataclass sets its own field while it is made)."""
+        given = self.settings()
         for f in dataclasses.fields(self):
-            check, value = f.metadata["check"], getattr(self, f.name)
+            check, value = f.metadata["check"], given[f.name]
             if check is not None and value is not f.default:
                 object.__setattr__(self, f.name, check(f.metadata["flag"], value))
 
@@ -263,7 +265,7 @@ class RunOptions:
         fn = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
         profile = resolve_sut(sut, self.faults)
         _declared("variants_dir", profile.variants_dir)  # the profile's own variant files
-        given = {name: getattr(self, name) for name in _OVERRIDES if getattr(self, name) is not None}
+        given = {name: v for name, v in self.settings().items() if name in _OVERRIDES and v is not None}
         if given:
             profile = dataclasses.replace(profile, **given)
         profile = self._claims(profile, fn)
@@ -332,8 +334,9 @@ class RunOptions:
     def reproduce_flags(self) -> list[str]:
         """The flags a reproduce line repeats: the settings given that bear on a case's verdict."""
         out: list[str] = []
+        given = self.settings()
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+            value = given[f.name]
             if not f.metadata["reproduce"] or value == f.default:
                 continue
             flag = f.metadata["flag"]
@@ -347,6 +350,29 @@ class RunOptions:
                 out += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
         return out
 
-    def settings(self) -> Mapping[str, Any]:
-        """The fields as keyword arguments (what ``run(**settings)`` takes)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+    def settings(self) -> dict[str, Any]:
+        """The fields as keyword arguments (what ``run(**settings)`` takes), each named here: a new field
+        is added here too (``tests/runner/test_options.py`` holds the two lists equal)."""
+        return {
+            "sut": self.sut,
+            "faults": self.faults,
+            "strict": self.strict,
+            "expectations": self.expectations,
+            "timeout": self.timeout,
+            "ready_timeout": self.ready_timeout,
+            "gate_timeout": self.gate_timeout,
+            "max_bytes": self.max_bytes,
+            "preflight": self.preflight,
+            "repeat": self.repeat,
+            "concurrency": self.concurrency,
+            "keep_timelines": self.keep_timelines,
+            "scenarios": self.scenarios,
+            "variants": self.variants,
+            "front_variant": self.front_variant,
+            "dialects": self.dialects,
+            "providers": self.providers,
+            "shard": self.shard,
+            "durations": self.durations,
+            "upstream_listen": self.upstream_listen,
+            "upstream_url": self.upstream_url,
+        }
