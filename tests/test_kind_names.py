@@ -87,11 +87,11 @@ def test_the_guide_names_every_capability_and_the_files_a_new_kind_touches() -> 
     """docs/writing-a-sut-profile.md's "A new kind of SUT" lists the record's fields and three files."""
     from dataclasses import fields
 
-    from harness.drivers import Kind
+    from harness.drivers import Abilities
 
     guide = (ROOT.parent / "docs" / "writing-a-sut-profile.md").read_text(encoding="utf-8")
     section = guide.split("## A new kind of SUT", 1)[1].split("\n## ", 1)[0]
-    named = [f.name for f in fields(Kind) if f.name not in ("what", "example")]  # (said with `needs`)
+    named = [f.name for f in fields(Abilities) if f.name not in ("what", "example")]  # (said with `needs`)
     unnamed = [name for name in named if f"`{name}`" not in section]
     assert unnamed == []
     for name in ("_kinds.py", "__init__.py"):

@@ -31,7 +31,7 @@ def worth_aside(profile: SUTProfile, cases: int, lanes: int, limits: Limits) -> 
     (taken as the SUT's first-byte latency a case, ``lanes`` at a time: a lower bound): otherwise the
     alone cases would wait for the start, not for the shared cases."""
     measured = limits.measured
-    if not profile.caps.second_instance or measured.latency is None or measured.start_s is None:
+    if not profile.abilities.second_instance or measured.latency is None or measured.start_s is None:
         return False
     return cases * measured.latency / lanes > 2 * measured.start_s
 

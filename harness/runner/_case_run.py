@@ -101,7 +101,7 @@ def run_case(
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, budget.conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.caps, names, **judged_claims(case, profile))
+    view = build_view(case, timeline, profile.abilities, names, **judged_claims(case, profile))
     if ended_by_sut(driver, timeline, result):  # (its view is the preflight's evidence, not a parity twin)
         _keep_timeline(result, view, keep)
         return result, view, False
@@ -163,10 +163,10 @@ def _drive(
         driver.run(ctx)
     except CaseTooBig as exc:
         too_big = exc
-        alive = profile.caps.survives_a_stuck_case or not profile.keep_alive
+        alive = profile.abilities.survives_a_stuck_case or not profile.keep_alive
     except DriverTimeout as exc:
         result.status, result.error = Status.TIMEOUT, str(exc)
-        alive = profile.caps.survives_a_stuck_case
+        alive = profile.abilities.survives_a_stuck_case
     except DriverError as exc:
         result.status, result.error = Status.ERROR, str(exc)
         alive = False

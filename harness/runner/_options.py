@@ -73,7 +73,7 @@ def _faults(flag: str, value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
-def _names(kind: str, known: Callable[[], Sequence[str]]) -> Callable[[str, Any], tuple[str, ...] | None]:
+def _names(what: str, known: Callable[[], Sequence[str]]) -> Callable[[str, Any], tuple[str, ...] | None]:
     """A list of names (or one string, comma-separated), each one of ``known()``."""
 
     def check(flag: str, value: Any) -> tuple[str, ...] | None:
@@ -84,7 +84,7 @@ def _names(kind: str, known: Callable[[], Sequence[str]]) -> Callable[[str, Any]
         options = list(known())
         for name in names:
             if name not in options:
-                raise FlagError(f"{flag}: unknown {kind} {name!r} ({closest(name, options)})")
+                raise FlagError(f"{flag}: unknown {what} {name!r} ({closest(name, options)})")
         return names
 
     return check

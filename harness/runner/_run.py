@@ -413,9 +413,11 @@ class _Round:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
         declared = self.live.driver is not None and self.live.driver.concurrent  # (a python callable's say)
-        want = self.opts.concurrency or default_concurrency(limits.measured.latency, profile.caps, declared)
+        want = self.opts.concurrency or default_concurrency(
+            limits.measured.latency, profile.abilities, declared
+        )
         note = ""
-        if want > 1 and profile.caps.one_conversation:
+        if want > 1 and profile.abilities.one_conversation:
             note = f"a SUT of kind {profile.kind} carries one conversation at a time"
         elif want > 1 and not limits.measured.routable:
             note = (
@@ -467,7 +469,7 @@ class _Round:
         profile = self.sut.profile
         if unsupported_reason(case, profile):
             return ""
-        return alone_reason(case, profile.caps, profile.faults, self.declared)
+        return alone_reason(case, profile.abilities, profile.faults, self.declared)
 
     def finished(self, index: int, result: CaseResult, view: CaseView | None) -> None:
         self.finish(self.cases[index], result, view)
