@@ -1,6 +1,6 @@
-"""The SUT kinds, each a capability record: what its profile must give and what the SUT can do. The rest of
-thinkwire asks a profile's record, ``SUTProfile.abilities``, and never compares a kind's name. A new kind is a
-driver, a row of :data:`KIND_TABLE` and its registration in ``DRIVERS``."""
+"""The SUT kinds, each with its :class:`Abilities`: what its profile must give and what the SUT can do. The
+rest of thinkwire asks a profile's, ``SUTProfile.abilities``, and never compares a kind's name. A new kind is
+a driver, a row of :data:`KIND_TABLE` and its registration in ``DRIVERS``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ __all__ = ["KINDS", "KIND_TABLE", "Abilities"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Abilities:
-    """What a SUT kind needs, defaults to and can do. Each capability is a question the run or a check
+    """What a SUT kind needs, defaults to and can do. Each ability is a question the run or a check
     asks; the default is the answer for a SUT thinkwire talks to over HTTP."""
 
     needs: str
