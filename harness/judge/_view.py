@@ -178,8 +178,8 @@ class TurnView:
 
     def rejections(self, family: str) -> list[Entry]:
         """The strict upstream's rejections of this turn's request by rules of ``family`` (a rejection's
-        ``rule_kind``: ``passback``, ``fidelity`` or ``request``; each is one check's)."""
-        return [e for e in self.rejected if e.info.get("rule_kind", "passback") == family]
+        ``rule_family``: ``passback``, ``fidelity`` or ``request``; each is one check's)."""
+        return [e for e in self.rejected if e.info.get("rule_family", "passback") == family]
 
     @property
     def client_saw_error(self) -> bool:
