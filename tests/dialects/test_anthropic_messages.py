@@ -161,6 +161,7 @@ _START = _frame(
             "id": "msg_1",
             "type": "message",
             "role": "assistant",
+            "model": "claude-sonnet-4-5",
             "content": [],
             "usage": {"input_tokens": 5, "output_tokens": 1},
         },

@@ -9,8 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
+from harness.dialects._fields import FieldNotes
 from harness.dialects._sse_typed import TypedSSEObserver
-from harness.dialects.openai_responses._schema import DONE_AGREES, ITEM_FIELDS, SDK, missing_usage
+from harness.dialects.openai_responses._schema import (
+    DONE_AGREES,
+    EVENT_FIELDS,
+    ITEM_FIELDS,
+    SDK,
+    missing_usage,
+)
 from harness.dialects.openai_responses._wire import ALIASES
 from harness.events import (
     End,
@@ -77,8 +84,9 @@ class _Seen:
 
 class ResponsesObserver(TypedSSEObserver):
     """Raw Responses SSE bytes (any split) -> canonical events, plus :class:`Notice` for aliases,
-    done-repeats that disagree with the deltas, reasoning that only arrived in a ``.done``, unknown
-    events, malformed JSON, data after the terminal event, a second lifecycle and SSE anomalies."""
+    done-repeats that disagree with the deltas, reasoning that only arrived in a ``.done``, an event
+    without a field its SDK type requires (``_schema.EVENT_FIELDS``), unknown events, malformed JSON, data
+    after the terminal event, a second lifecycle and SSE anomalies."""
 
     terminal = "response.completed/incomplete/failed"
 
@@ -91,6 +99,7 @@ class ResponsesObserver(TypedSSEObserver):
         self._done = False
         self._after_noted = False
         self._aliases: set[str] = set()
+        self._fields = FieldNotes(SDK)
 
     # -- frames
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
@@ -109,6 +118,7 @@ class ResponsesObserver(TypedSSEObserver):
         self.interpret(kind, obj, out)
 
     def interpret(self, kind: str, obj: dict[str, Any], out: list[Event]) -> None:
+        self._fields.note(kind, obj, EVENT_FIELDS.get(kind, ()), out)  # noted, then read as it is
         if kind == "response.created":
             if self._created:
                 out.append(Notice("second-lifecycle", "a second response.created"))
