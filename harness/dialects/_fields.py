@@ -71,8 +71,8 @@ class FieldNotes:
             if key in self._noted:
                 continue
             self._noted.add(key)
-            where = f"({self.sdk} {f.file}: {f.path}: {f.type})"
+            where = f"({self.sdk} {f.file})"
             if got is None:
-                out.append(Notice("event-lacks-field", f"{kind} without {f.path} {where}"))
+                out.append(Notice("event-lacks-field", f"{kind} without {f.path}: {f.type} {where}"))
             else:
-                out.append(Notice("field-type", f"{kind} {f.path} is {got}, not {f.type} {where}"))
+                out.append(Notice("field-type", f"{kind} {f.path}: {got}, not {f.type} {where}"))

@@ -27,13 +27,8 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "usage-lacks-field": "a response's usage without a count its SDK type requires (openai "
     "types/responses/response_usage.py: ResponseUsage.output_tokens_details: OutputTokensDetails, "
     "reasoning_tokens: int; a client that reads it aborts)",
-    "event-lacks-field": "an event without a field its SDK type requires (the detail names the event, the "
-    "field and the SDK file: openai types/responses/*_event.py, anthropic types/raw_*_event.py and the "
-    "block and delta types; a client that validates its stream rejects the event, the SDKs' stream "
-    "helpers read it as None)",
-    "field-type": "an event field of another JSON type than its SDK type declares (the detail names the "
-    "event, the field and the SDK file; e.g. an output_index or index sent as a string, which the SDKs' "
-    "stream helpers then use as a list index)",
+    "event-lacks-field": "an event without a field its SDK type requires",
+    "field-type": "an event field of another JSON type than its SDK type declares",
     "before-message-start": "a message event before message_start (the message id, the model and the "
     "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
 }
@@ -47,8 +42,9 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "
     "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
     "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
-    "streamed item and its encrypted_content, every field each event's SDK type requires, of the type it "
-    "declares, an output_item.done of its added item's type, a usage with every count ResponseUsage requires.",
+    "streamed item and its encrypted_content, every field each event's SDK type requires, of the type "
+    "it declares, an output_item.done of its added item's type, a usage with every count ResponseUsage "
+    "requires.",
 )
 def front_door_grammar(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.event_entries]
@@ -65,7 +61,7 @@ def front_door_grammar(view: CaseView) -> Finding:
             return Finding(
                 "front-door-grammar",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: {GRAMMAR_BREAKS[first.kind]} ({first.detail[:120]})",
+                message=f"turn {t.turn}: {GRAMMAR_BREAKS[first.kind]} ({first.detail[:160]})",
                 expected="events the front door's SDK types accept",
                 actual=f"{len(breaks)} break(s): {', '.join(kinds)}",
                 evidence=view.cite(breaks),
