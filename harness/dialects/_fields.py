@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from harness.events import Notice
+from harness.events import Event, Notice
 
 __all__ = ["Field", "FieldNotes", "field_breaks", "json_type"]
 
@@ -65,7 +65,7 @@ class FieldNotes:
         self.sdk = sdk
         self._noted: set[tuple[str, str, bool]] = set()
 
-    def note(self, kind: str, obj: Mapping[str, Any], fields: Sequence[Field], out: list[Any]) -> None:
+    def note(self, kind: str, obj: Mapping[str, Any], fields: Sequence[Field], out: list[Event]) -> None:
         for f, got in field_breaks(obj, fields):
             key = (kind, f.path, got is None)
             if key in self._noted:

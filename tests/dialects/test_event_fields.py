@@ -282,3 +282,20 @@ def test_the_sdk_types_reject_what_each_switch_writes(
         "door-stop-no-index": {"content_block_stop"},
     }
     assert rejected((fault,)) == changed[fault]
+
+
+def test_the_anthropic_sdks_message_stream_fails_on_a_stop_without_index() -> None:
+    """The SDK itself, reading leniently as ``messages.stream()`` does (lib/streaming/_messages.py
+    ``accumulate_event``), takes ``current_snapshot.content[event.index]`` at each content_block_stop."""
+    pytest.importorskip("anthropic")
+    from anthropic.lib.streaming._messages import accumulate_event
+
+    def read(faults: tuple[str, ...]) -> None:
+        snapshot: Any = None
+        for f in _frames("anthropic-messages", "thinking", TURN, faults):
+            if f.event != "ping":
+                snapshot = accumulate_event(event=json.loads(f.data), current_snapshot=snapshot, json_bufs={})
+
+    read(())
+    with pytest.raises(TypeError, match="list indices"):
+        read(("door-stop-no-index",))
