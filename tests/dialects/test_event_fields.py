@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 import json
 import typing
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -128,13 +129,14 @@ def _json_of(annotation: Any) -> str:
     return str(a)
 
 
-def _declared(model: Any, prefix: str, package: str) -> set[Field]:
-    """The required fields of ``model`` (but ``type``) as rows, ``prefix`` before each path."""
+def _declared(model: Any, prefix: str, package: str, *, keep_type: bool = False) -> set[Field]:
+    """The required fields of ``model`` as rows, ``prefix`` before each path; ``type`` only with
+    ``keep_type`` (else it is the discriminator that picked the row)."""
     file = inspect.getfile(model).split(f"{package}/", 1)[1]
     return {
         Field(prefix + name, _json_of(f.annotation), file)
         for name, f in model.model_fields.items()
-        if f.is_required() and (name != "type" or prefix == "message.")  # (others: the discriminator)
+        if f.is_required() and (name != "type" or keep_type)
     }
 
 
@@ -150,6 +152,14 @@ def test_the_responses_rows_are_what_the_installed_openai_sdk_requires() -> None
             # logprobs: required by the SDK type, absent from the real o3 capture (wire-formats.md 3.2)
             declared = {f for f in declared if f.path != "logprobs"}
         assert set(rows) == declared, kind
+    for kind, parts in responses_rows.PART_FIELDS.items():
+        union = members[kind].model_fields["part"].annotation
+        if "" in parts:  # one part type: its ``type`` is a field like any other
+            assert set(parts[""]) == _declared(union, "part.", "openai", keep_type=True), kind
+            continue
+        assert set(parts) == set(_members(union)), kind
+        for part_type, rows in parts.items():
+            assert set(rows) == _declared(_members(union)[part_type], "part.", "openai"), (kind, part_type)
 
 
 def test_the_anthropic_rows_are_what_the_installed_anthropic_sdk_requires() -> None:
@@ -166,7 +176,8 @@ def test_the_anthropic_rows_are_what_the_installed_anthropic_sdk_requires() -> N
     assert f"anthropic {anthropic.__version__}" == anthropic_rows.SDK
     members = _members(RawMessageStreamEvent)
     assert set(anthropic_rows.EVENT_FIELDS) == set(members)
-    start = _declared(Message, "message.", "anthropic") | _declared(SDKUsage, "message.usage.", "anthropic")
+    start = _declared(Message, "message.", "anthropic", keep_type=True)
+    start |= _declared(SDKUsage, "message.usage.", "anthropic")
     nested = {"message_start": start, "message_delta": _declared(MessageDeltaUsage, "usage.", "anthropic")}
     for kind, rows in anthropic_rows.EVENT_FIELDS.items():
         assert set(rows) == _declared(members[kind], "", "anthropic") | nested.get(kind, set()), kind
@@ -299,3 +310,27 @@ def test_the_anthropic_sdks_message_stream_fails_on_a_stop_without_index() -> No
     read(())
     with pytest.raises(TypeError, match="list indices"):
         read(("door-stop-no-index",))
+
+
+def test_a_content_part_without_its_text_is_noted_and_fails_the_openai_sdks_stream_state() -> None:
+    frames = _frames("openai-responses", "summary", TURN)
+    objs = [json.loads(f.data) for f in frames]
+    for obj in objs:
+        if obj["type"] == "response.content_part.added":
+            del obj["part"]["text"]
+    stream = _sse([replace(f, data=json.dumps(o)) for f, o in zip(frames, objs, strict=True)])
+    [only] = _breaks("openai-responses", stream)
+    assert only.detail.startswith("response.content_part.added without part.text: string (openai ")
+    pytest.importorskip("openai")
+    from openai import omit
+    from openai._models import construct_type
+    from openai.lib.streaming.responses._responses import ResponseStreamState
+    from openai.types.responses import ResponseStreamEvent
+
+    def read() -> None:
+        state: Any = ResponseStreamState(input_tools=omit, text_format=omit)
+        for obj in objs:
+            state.handle_event(construct_type(type_=ResponseStreamEvent, value=obj))
+
+    with pytest.raises(TypeError):
+        read()

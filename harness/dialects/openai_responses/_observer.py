@@ -13,9 +13,9 @@ from harness.dialects._fields import FieldNotes
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.dialects.openai_responses._schema import (
     DONE_AGREES,
-    EVENT_FIELDS,
     ITEM_FIELDS,
     SDK,
+    event_fields,
     missing_usage,
 )
 from harness.dialects.openai_responses._wire import ALIASES
@@ -85,7 +85,7 @@ class _Seen:
 class ResponsesObserver(TypedSSEObserver):
     """Raw Responses SSE bytes (any split) -> canonical events, plus :class:`Notice` for aliases,
     done-repeats that disagree with the deltas, reasoning that only arrived in a ``.done``, an event
-    without a field its SDK type requires (``_schema.EVENT_FIELDS``), unknown events, malformed JSON, data
+    without a field its SDK type requires (``_schema.event_fields``), unknown events, malformed JSON, data
     after the terminal event, a second lifecycle and SSE anomalies."""
 
     terminal = "response.completed/incomplete/failed"
@@ -118,7 +118,7 @@ class ResponsesObserver(TypedSSEObserver):
         self.interpret(kind, obj, out)
 
     def interpret(self, kind: str, obj: dict[str, Any], out: list[Event]) -> None:
-        self._fields.note(kind, obj, EVENT_FIELDS.get(kind, ()), out)  # noted, then read as it is
+        self._fields.note(kind, obj, event_fields(kind, obj), out)  # noted, then read as it is
         if kind == "response.created":
             if self._created:
                 out.append(Notice("second-lifecycle", "a second response.created"))

@@ -9,7 +9,16 @@ from typing import Any
 
 from harness.dialects._fields import Field
 
-__all__ = ["DONE_AGREES", "EVENT_FIELDS", "ITEM_FIELDS", "SDK", "USAGE_FIELDS", "missing_usage"]
+__all__ = [
+    "DONE_AGREES",
+    "EVENT_FIELDS",
+    "ITEM_FIELDS",
+    "PART_FIELDS",
+    "SDK",
+    "USAGE_FIELDS",
+    "event_fields",
+    "missing_usage",
+]
 
 SDK = "openai 3.63.0"
 """The SDK version the rows were read from (tests/dialects/test_responses_schema.py holds the rows against
@@ -110,6 +119,39 @@ string index breaks its list lookups); every recorded OpenAI stream (corpus/open
 them all. ``output_text``'s ``logprobs`` is required by 3.63 but absent from the real o3 capture of
 wire-formats.md §3.2, so it is not demanded here. Alias events that no SDK type declares
 (``response.reasoning.delta`` ...) have no row."""
+
+
+_SUMMARY_PART = ("part.type:string", "part.text:string")  # ``Part``: one type, no union to pick by it
+PART_FIELDS: dict[str, dict[str, tuple[Field, ...]]] = {
+    "response.content_part.added": {
+        "output_text": _row("response_output_text.py", "part.text:string", "part.annotations:array"),
+        "refusal": _row("response_output_refusal.py", "part.refusal:string"),
+        "reasoning_text": _row("response_content_part_added_event.py", "part.text:string"),
+    },
+    "response.content_part.done": {
+        "output_text": _row("response_output_text.py", "part.text:string", "part.annotations:array"),
+        "refusal": _row("response_output_refusal.py", "part.refusal:string"),
+        "reasoning_text": _row("response_content_part_done_event.py", "part.text:string"),
+    },
+    "response.reasoning_summary_part.added": {
+        "": _row("response_reasoning_summary_part_added_event.py", *_SUMMARY_PART)
+    },
+    "response.reasoning_summary_part.done": {
+        "": _row("response_reasoning_summary_part_done_event.py", *_SUMMARY_PART)
+    },
+}
+"""What a part event's ``part`` requires: a content part by its ``type`` (a union discriminated by it),
+a summary part whatever its type (key ``""``). The SDK's stream state appends the added part to its
+message and adds each ``output_text.delta`` to the part's ``text``: a part without it fails there."""
+
+
+def event_fields(kind: str, obj: Mapping[str, Any]) -> tuple[Field, ...]:
+    """The rows an event of type ``kind`` is held to: its own, and its part's."""
+    parts = PART_FIELDS.get(kind)
+    part = obj.get("part")
+    if parts is None or not isinstance(part, Mapping):
+        return EVENT_FIELDS.get(kind, ())
+    return EVENT_FIELDS[kind] + parts.get("" if "" in parts else str(part.get("type")), ())
 
 
 USAGE_FIELDS: tuple[tuple[str, ...], ...] = (
