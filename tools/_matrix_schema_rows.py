@@ -46,6 +46,7 @@ SCHEMA_ROWS: tuple[Mutant, ...] = (
     # -- the per-event field rules of both front doors (dialects/_fields.py), one switch a rule family
     Mutant("door-no-sequence-number", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
     Mutant("door-index-as-string", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
+    Mutant("door-done-new-id", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
     Mutant("door-start-no-model", "reference", "front-door-grammar", _ANTHROPIC, door="anthropic-messages"),
     Mutant("door-stop-no-index", "reference", "front-door-grammar", _ANTHROPIC, door="anthropic-messages"),
     # -- the flat mirror, a shipped variant (openai_chat/variants/flat-mirror.toml): read twice, doubled

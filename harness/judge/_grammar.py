@@ -24,6 +24,9 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "done-type-mismatch": "a response.output_item.done whose item type differs from its "
     "response.output_item.added (openai types/responses/response_output_item_done_event.py: the SDK's "
     "ResponseStream puts the done item in the added one's slot)",
+    "done-id-mismatch": "a response.output_item.done under another id than the item its output_index "
+    "was added as (openai lib/streaming/responses/_responses.py raises 'Completed output item identity "
+    "changed')",
     "usage-lacks-field": "a response's usage without a count its SDK type requires (openai "
     "types/responses/response_usage.py: ResponseUsage.output_tokens_details: OutputTokensDetails, "
     "reasoning_tokens: int; a client that reads it aborts)",
@@ -43,8 +46,8 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
     "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
     "streamed item and its encrypted_content, every field each event's SDK type requires, of the type "
-    "it declares, an output_item.done of its added item's type, a usage with every count ResponseUsage "
-    "requires.",
+    "it declares, an output_item.done of its added item's type and id, a usage with every count "
+    "ResponseUsage requires.",
 )
 def front_door_grammar(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.event_entries]

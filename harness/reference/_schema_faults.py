@@ -1,7 +1,7 @@
-"""Fault switches of the reference gateway's Responses and Anthropic front doors that each break one family
-of the SDKs' per-event field rules (``dialects/openai_responses/_schema.EVENT_FIELDS``,
-``dialects/anthropic_messages/_schema.EVENT_FIELDS``): a field left out, or sent as another JSON type. They
-rewrite the frames the front door's emitter wrote, as ``_door_faults`` does for its own rules."""
+"""Fault switches of the reference gateway's Responses and Anthropic front doors that each break one rule
+family of the SDKs' stream types (``dialects/openai_responses/_schema``, ``dialects/anthropic_messages/
+_schema``): a field left out, one sent as another JSON type, an item done under another id than it was
+added as. They rewrite the frames the front door's emitter wrote, as ``_door_faults`` does for its rules."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ SCHEMA_FAULTS: dict[str, str] = {
     "fills the message from its upstream's first chunk, which names none)",
     "door-stop-no-index": "Anthropic front door: content_block_stop without its index (a bridge that "
     'closes whatever block is open with a bare {"type": "content_block_stop"})',
+    "door-done-new-id": "Responses front door: each response.output_item.done carries its item under a "
+    "new id (a bridge that mints an id per event), not the one its output_item.added gave",
 }
 """The switches, and what each does (the switch table of ``_faults`` lists them too)."""
 
@@ -53,6 +55,9 @@ class FieldFrames:
                 obj.pop("sequence_number", None)  # FAULT
             if "door-index-as-string" in faults and isinstance(obj.get("output_index"), int):
                 obj["output_index"] = str(obj["output_index"])  # FAULT
+        item = obj.get("item")
+        if kind == "response.output_item.done" and "door-done-new-id" in faults and isinstance(item, dict):
+            obj["item"] = {**item, "id": f"{item.get('id')}_done"}  # FAULT
         message = obj.get("message")
         if kind == "message_start" and "door-start-no-model" in faults and isinstance(message, dict):
             obj["message"] = {k: v for k, v in message.items() if k != "model"}  # FAULT

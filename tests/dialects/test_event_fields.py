@@ -38,6 +38,7 @@ from harness.reference._faults import FAULTS, GATEWAY_FAULTS
 from harness.reference._schema_faults import SCHEMA_FAULTS, FieldFrames
 
 DOORS = ("openai-responses", "anthropic-messages")
+SDK_NAMES = {"openai-responses": responses_rows.SDK, "anthropic-messages": anthropic_rows.SDK}
 TURN: list[Event] = [
     ReasoningDelta("The user", item="r"),
     ReasoningDelta(" greets.", item="r"),
@@ -225,6 +226,7 @@ def test_every_emitter_variant_breaks_no_rule(dialect: str, variant: str, turn: 
 SWITCHES = [
     ("door-no-sequence-number", "openai-responses", "event-lacks-field", "without sequence_number"),
     ("door-index-as-string", "openai-responses", "field-type", "output_index: string, not integer"),
+    ("door-done-new-id", "openai-responses", "done-id-mismatch", "output 0: added rs_"),
     ("door-start-no-model", "anthropic-messages", "event-lacks-field", "message_start without message.model"),
     ("door-stop-no-index", "anthropic-messages", "event-lacks-field", "content_block_stop without index"),
 ]
@@ -236,7 +238,7 @@ def test_each_switch_makes_its_break_alone(fault: str, dialect: str, kind: str, 
     breaks = _breaks(dialect, _sse(_frames(dialect, variant, TURN, (fault,))))
     assert {b.kind for b in breaks} == {kind}
     assert detail in breaks[0].detail
-    assert "types/" in breaks[0].detail
+    assert SDK_NAMES[dialect] in breaks[0].detail
     assert fault in FAULTS
     assert fault in GATEWAY_FAULTS
 
@@ -289,6 +291,7 @@ def test_the_sdk_types_reject_what_each_switch_writes(
     changed = {
         "door-no-sequence-number": {o["type"] for o in objs},
         "door-index-as-string": {o["type"] for o in objs if "output_index" in o},
+        "door-done-new-id": set(),  # each event is well typed alone: the SDK stream state fails (below)
         "door-start-no-model": {"message_start"},
         "door-stop-no-index": {"content_block_stop"},
     }
@@ -334,3 +337,20 @@ def test_a_content_part_without_its_text_is_noted_and_fails_the_openai_sdks_stre
 
     with pytest.raises(TypeError):
         read()
+
+
+def test_the_openai_sdks_stream_state_fails_on_a_done_under_a_new_id() -> None:
+    pytest.importorskip("openai")
+    from openai import omit
+    from openai._models import construct_type
+    from openai.lib.streaming.responses._responses import ResponseStreamState
+    from openai.types.responses import ResponseStreamEvent
+
+    def read(faults: tuple[str, ...]) -> None:
+        state: Any = ResponseStreamState(input_tools=omit, text_format=omit)
+        for f in _frames("openai-responses", "summary", TURN, faults):
+            state.handle_event(construct_type(type_=ResponseStreamEvent, value=json.loads(f.data)))
+
+    read(())
+    with pytest.raises(RuntimeError, match="identity changed"):
+        read(("door-done-new-id",))

@@ -76,7 +76,7 @@ def test_the_rows_are_what_the_installed_sdk_requires() -> None:
     assert ("output_tokens_details", "reasoning_tokens") in USAGE_FIELDS
     assert _required(OutputTokensDetails) == {"reasoning_tokens"}
     assert "cached_tokens" in _required(InputTokensDetails)  # cache_write_tokens: not in recorded traffic
-    assert DONE_AGREES == ("type",)
+    assert DONE_AGREES == ("type", "id")
     assert SDK.startswith("openai ")
 
 

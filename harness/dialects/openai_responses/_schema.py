@@ -33,11 +33,13 @@ ITEM_FIELDS: dict[str, tuple[str, ...]] = {
 ``arguments`` (response_function_tool_call.py). A client that validates its stream (``@ai-sdk/openai``'s
 schema) rejects an item without them."""
 
-DONE_AGREES: tuple[str, ...] = ("type",)
-"""What an item's ``response.output_item.done`` repeats of its ``response.output_item.added`` (both
-``item: ResponseOutputItem``, a union discriminated by ``type``: response_output_item_added_event.py and
-response_output_item_done_event.py): the SDK's ``ResponseStream`` accumulates the done item in the slot
-the added one opened, so a done of another type replaces a reasoning item with a message."""
+DONE_AGREES: tuple[str, ...] = ("type", "id")
+"""What an item's ``response.output_item.done`` repeats of its ``response.output_item.added`` at the same
+``output_index`` (both ``item: ResponseOutputItem``, a union discriminated by ``type``:
+response_output_item_added_event.py and response_output_item_done_event.py): the SDK's ``ResponseStream``
+puts the done item in the slot the added one opened (lib/streaming/responses/_responses.py), so a done of
+another type replaces a reasoning item with a message, and one under another ``id`` raises "Completed
+output item identity changed"."""
 
 
 def _row(file: str, *fields: str) -> tuple[Field, ...]:
