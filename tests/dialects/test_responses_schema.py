@@ -58,7 +58,8 @@ def _sdk_event(frame: Frame) -> Any:
     details = ((obj.get("response") or {}).get("usage") or {}).get("input_tokens_details")
     if isinstance(details, dict):
         details.setdefault("cache_write_tokens", 0)
-    return validate_type(type_=ResponseStreamEvent, value=obj)
+    union: Any = ResponseStreamEvent  # (a union, not a class: typed as Any for validate_type)
+    return validate_type(type_=union, value=obj)
 
 
 def _required(model: Any) -> set[str]:
