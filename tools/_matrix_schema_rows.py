@@ -49,6 +49,13 @@ SCHEMA_ROWS: tuple[Mutant, ...] = (
     Mutant("door-done-new-id", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
     Mutant("door-start-no-model", "reference", "front-door-grammar", _ANTHROPIC, door="anthropic-messages"),
     Mutant("door-stop-no-index", "reference", "front-door-grammar", _ANTHROPIC, door="anthropic-messages"),
+    Mutant(
+        "door-delta-no-output-tokens",
+        "reference",
+        "front-door-grammar",
+        _ANTHROPIC,
+        door="anthropic-messages",
+    ),
     # -- the flat mirror, a shipped variant (openai_chat/variants/flat-mirror.toml): read twice, doubled
     Mutant(
         "read-both-fields",

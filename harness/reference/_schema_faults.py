@@ -21,6 +21,9 @@ SCHEMA_FAULTS: dict[str, str] = {
     "the upstream's choice index as text), where the openai SDK's types say integer",
     "door-start-no-model": "Anthropic front door: message_start's message without its model (a bridge that "
     "fills the message from its upstream's first chunk, which names none)",
+    "door-delta-no-output-tokens": "Anthropic front door: message_delta's usage without output_tokens (a "
+    "bridge from an upstream whose last chunk reports no output count), which the anthropic SDK's "
+    "MessageStream copies into its snapshot",
     "door-stop-no-index": "Anthropic front door: content_block_stop without its index (a bridge that "
     'closes whatever block is open with a bare {"type": "content_block_stop"})',
     "door-done-new-id": "Responses front door: each response.output_item.done carries its item under a "
@@ -61,6 +64,9 @@ class FieldFrames:
         message = obj.get("message")
         if kind == "message_start" and "door-start-no-model" in faults and isinstance(message, dict):
             obj["message"] = {k: v for k, v in message.items() if k != "model"}  # FAULT
+        usage = obj.get("usage")
+        if kind == "message_delta" and "door-delta-no-output-tokens" in faults and isinstance(usage, dict):
+            obj["usage"] = {k: v for k, v in usage.items() if k != "output_tokens"}  # FAULT
         if kind == "content_block_stop" and "door-stop-no-index" in faults:
             obj.pop("index", None)  # FAULT
         return obj != before

@@ -229,6 +229,7 @@ SWITCHES = [
     ("door-done-new-id", "openai-responses", "done-id-mismatch", "output 0: added rs_"),
     ("door-start-no-model", "anthropic-messages", "event-lacks-field", "message_start without message.model"),
     ("door-stop-no-index", "anthropic-messages", "event-lacks-field", "content_block_stop without index"),
+    ("door-delta-no-output-tokens", "anthropic-messages", "event-lacks-field", "without usage.output_tokens"),
 ]
 
 
@@ -294,23 +295,27 @@ def test_the_sdk_types_reject_what_each_switch_writes(
         "door-done-new-id": set(),  # each event is well typed alone: the SDK stream state fails (below)
         "door-start-no-model": {"message_start"},
         "door-stop-no-index": {"content_block_stop"},
+        "door-delta-no-output-tokens": {"message_delta"},
     }
     assert rejected((fault,)) == changed[fault]
 
 
-def test_the_anthropic_sdks_message_stream_fails_on_a_stop_without_index() -> None:
+def test_the_anthropic_sdks_message_stream_fails_or_misreads_each_switch() -> None:
     """The SDK itself, reading leniently as ``messages.stream()`` does (lib/streaming/_messages.py
-    ``accumulate_event``), takes ``current_snapshot.content[event.index]`` at each content_block_stop."""
+    ``accumulate_event``), takes ``current_snapshot.content[event.index]`` at each content_block_stop and
+    copies ``message_delta``'s ``usage.output_tokens`` into its snapshot, an int by its type."""
     pytest.importorskip("anthropic")
     from anthropic.lib.streaming._messages import accumulate_event
 
-    def read(faults: tuple[str, ...]) -> None:
+    def read(faults: tuple[str, ...]) -> Any:
         snapshot: Any = None
         for f in _frames("anthropic-messages", "thinking", TURN, faults):
             if f.event != "ping":
                 snapshot = accumulate_event(event=json.loads(f.data), current_snapshot=snapshot, json_bufs={})
+        return snapshot
 
-    read(())
+    assert read(()).usage.output_tokens == 7
+    assert read(("door-delta-no-output-tokens",)).usage.output_tokens is None
     with pytest.raises(TypeError, match="list indices"):
         read(("door-stop-no-index",))
 
