@@ -12,6 +12,10 @@ _BRIDGE = (
     "ordering-duplication/responses-bridge[openai-chat:reasoning_content/frames]",
     "ordering-duplication/responses-bridge[anthropic-messages:thinking/frames]",
 )
+_ANTHROPIC = (
+    "wire-variants/reasoning-then-answer[anthropic-messages:thinking/frames]",
+    "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]",
+)
 
 SCHEMA_ROWS: tuple[Mutant, ...] = (
     # -- provider defaults as request-form rows: Bedrock's adaptive-only Claude omits the thinking text
@@ -38,6 +42,19 @@ SCHEMA_ROWS: tuple[Mutant, ...] = (
             "sse-framing/bom[openai-chat:reasoning_content/frames/bom]",
         ),
         door="openai-responses",
+    ),
+    # -- the per-event field rules of both front doors (dialects/_fields.py), one switch a rule family
+    Mutant("door-no-sequence-number", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
+    Mutant("door-index-as-string", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
+    Mutant("door-done-new-id", "reference", "front-door-grammar", _BRIDGE, door="openai-responses"),
+    Mutant("door-start-no-model", "reference", "front-door-grammar", _ANTHROPIC, door="anthropic-messages"),
+    Mutant("door-stop-no-index", "reference", "front-door-grammar", _ANTHROPIC, door="anthropic-messages"),
+    Mutant(
+        "door-delta-no-output-tokens",
+        "reference",
+        "front-door-grammar",
+        _ANTHROPIC,
+        door="anthropic-messages",
     ),
     # -- the flat mirror, a shipped variant (openai_chat/variants/flat-mirror.toml): read twice, doubled
     Mutant(

@@ -24,9 +24,14 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "done-type-mismatch": "a response.output_item.done whose item type differs from its "
     "response.output_item.added (openai types/responses/response_output_item_done_event.py: the SDK's "
     "ResponseStream puts the done item in the added one's slot)",
+    "done-id-mismatch": "a response.output_item.done under another id than the item its output_index "
+    "was added as (openai lib/streaming/responses/_responses.py raises 'Completed output item identity "
+    "changed')",
     "usage-lacks-field": "a response's usage without a count its SDK type requires (openai "
     "types/responses/response_usage.py: ResponseUsage.output_tokens_details: OutputTokensDetails, "
     "reasoning_tokens: int; a client that reads it aborts)",
+    "event-lacks-field": "an event without a field its SDK type requires",
+    "field-type": "an event field of another JSON type than its SDK type declares",
     "before-message-start": "a message event before message_start (the message id, the model and the "
     "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
 }
@@ -40,8 +45,9 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "What the SUT streams to its client follows its front door's grammar (the SDKs' stream types): no "
     "delta for an unannounced item or block, no message event before Anthropic's message_start, no "
     "delta of another block's type, .done text equal to the deltas, a final snapshot with every "
-    "streamed item and its encrypted_content, every required field, an output_item.done of its "
-    "added item's type, a usage with every count ResponseUsage requires.",
+    "streamed item and its encrypted_content, every field each event's SDK type requires, of the type "
+    "it declares, an output_item.done of its added item's type and id, a usage with every count "
+    "ResponseUsage requires.",
 )
 def front_door_grammar(view: CaseView) -> Finding:
     turns = [t for t in judged_turns(view) if t.event_entries]
@@ -58,7 +64,7 @@ def front_door_grammar(view: CaseView) -> Finding:
             return Finding(
                 "front-door-grammar",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: {GRAMMAR_BREAKS[first.kind]} ({first.detail[:120]})",
+                message=f"turn {t.turn}: {GRAMMAR_BREAKS[first.kind]} ({first.detail[:160]})",
                 expected="events the front door's SDK types accept",
                 actual=f"{len(breaks)} break(s): {', '.join(kinds)}",
                 evidence=view.cite(breaks),

@@ -28,6 +28,7 @@ from harness.reference._bridge_faults import BRIDGE_FAULTS
 from harness.reference._door_faults import DOOR_FAULTS
 from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
 from harness.reference._request_faults import PASSBACK_FAULTS
+from harness.reference._schema_faults import SCHEMA_FAULTS
 
 __all__ = [
     "CLI_FAULTS",
@@ -114,7 +115,7 @@ FAULTS: dict[str, str] = {
     "drop-call-signatures": "read tool calls but not the signature on them (Gemini's thoughtSignature / "
     "extra_content.google.thought_signature)",
     "drop-text-signatures": "lose a signature that arrives after answer text (Gemini's signature-only last "
-    "chunk, {\"text\": \"\", \"thoughtSignature\": ...}, skipped as an empty part)",
+    'chunk, {"text": "", "thoughtSignature": ...}, skipped as an empty part)',
     "output-without-thoughts": "report output tokens without the reasoning tokens (Gemini's "
     "candidatesTokenCount read as the output count, thoughtsTokenCount left out)",
     "raw-inline-tags": "never split inline reasoning tags (<think>, <mm:think>, <thought>, harmony "
@@ -124,6 +125,7 @@ FAULTS: dict[str, str] = {
     # -- Responses bridges (issue 40): the front door's switches, and the other way round
     **BRIDGE_FAULTS,
     **DOOR_FAULTS,
+    **SCHEMA_FAULTS,  # the Responses and Anthropic front doors' per-event field rules
     "drop-reasoning-text": "Responses upstream: read only the reasoning summary; raw reasoning "
     "(reasoning_text content parts, response.reasoning_text.delta) is dropped",
     FIRST_CHOICE_ONLY: "read every chat chunk as choices[0].delta (fails on Azure's choices:[] and "
@@ -177,7 +179,7 @@ _STREAM = frozenset(
 )
 _WS = {"ws-new-socket-per-turn"}  # every reference SUT speaks the Responses WebSocket mode
 _DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-stop"}  # its other doors
-_DOOR |= set(BRIDGE_FAULTS) | set(DOOR_FAULTS)  # its Responses front door
+_DOOR |= set(BRIDGE_FAULTS) | set(DOOR_FAULTS) | set(SCHEMA_FAULTS)  # its Responses and Anthropic doors
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 GATEWAY_FAULTS |= {"terminate-broken-stream"}
 GATEWAY_FAULTS |= {"hide-unasked-reasoning"}
@@ -585,8 +587,10 @@ def signature_after_stop(frames: Sequence[Frame]) -> list[Frame]:
     ``thought_signature`` delta is written after the ``step.stop`` that closed the step."""
     out = list(frames)
     for n in range(len(out) - 1):
-        if out[n].event == "step.delta" and out[n + 1].event == "step.stop" and b'"thought_signature"' in (
-            out[n].data.encode()
+        if (
+            out[n].event == "step.delta"
+            and out[n + 1].event == "step.stop"
+            and b'"thought_signature"' in (out[n].data.encode())
         ):
             out[n], out[n + 1] = out[n + 1], out[n]  # FAULT
     return out

@@ -49,6 +49,7 @@ from harness.reference._faults import (
 )
 from harness.reference._keepalive import DEFAULT_INTERVAL, Heartbeat
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
+from harness.reference._schema_faults import FieldFrames
 from harness.reference._upstream_http import UpstreamBroken, UpstreamError, UpstreamHTTP
 from harness.reference._upstream_ws import KeptSockets, UpstreamSocket, chain_after, socket_and_chain
 
@@ -218,6 +219,11 @@ class Gateway:
         emitter = front.emitter(door.variant, model=client_model)
         door_faults = self.faults if door.dialect == "openai-responses" else frozenset()
         bridge, schema = BridgeFrames(door_faults), SchemaFrames(door_faults)
+        fields = FieldFrames(self.faults)  # the Responses and Anthropic doors' field rules
+
+        def broken(frames: list[Frame]) -> list[Frame]:
+            return fields.rewrite(schema.rewrite(bridge.rewrite(frames)))
+
         alive = None if "no-keepalive" in self.faults else front.keepalive()  # FAULT: none while silent
         beat = Heartbeat(resp, alive, self.keepalive)
 
@@ -226,7 +232,7 @@ class Gateway:
             frames = emitter.feed(events)
             if "bom-unnamed-start" in self.faults and not getattr(pipe.observer, "started", True):
                 frames = [f for f in frames if f.event != "message_start"]  # FAULT: relays none either
-            await beat.write(lambda: self.write(resp, front, schema.rewrite(bridge.rewrite(frames))))
+            await beat.write(lambda: self.write(resp, front, broken(frames)))
 
         beat.start()
         try:
@@ -234,7 +240,7 @@ class Gateway:
         finally:
             await beat.stop()
         if ended:
-            await self.write(resp, front, schema.rewrite(bridge.rewrite(emitter.close())))
+            await self.write(resp, front, broken(emitter.close()))
             await resp.end()
         return ended
 

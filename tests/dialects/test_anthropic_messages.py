@@ -161,6 +161,7 @@ _START = _frame(
             "id": "msg_1",
             "type": "message",
             "role": "assistant",
+            "model": "claude-sonnet-4-5",
             "content": [],
             "usage": {"input_tokens": 5, "output_tokens": 1},
         },
@@ -419,7 +420,11 @@ def test_anthropic_rejects_a_thinking_block_without_its_signature_field() -> Non
     block = {k: v for k, v in _THINK.items() if k != "signature"}
     rejection = STRICT.validate(_body(block, _TOOL), EMITTED)
     assert rejection is not None
-    assert (rejection.status, rejection.rule, rejection.kind) == (400, "anthropic/signature-required", "passback")
+    assert (rejection.status, rejection.rule, rejection.kind) == (
+        400,
+        "anthropic/signature-required",
+        "passback",
+    )
     assert _message(rejection) == "messages.1.content.0.thinking.signature: Field required"
     alone = STRICT.validate(_body(block), EMITTED)  # before the 'final block cannot be thinking' rule
     assert alone is not None
@@ -682,7 +687,11 @@ ADAPTIVE = ANT.provider_rules()["anthropic-adaptive"]
 
 
 def test_adaptive_only_models_refuse_thinking_enabled_with_the_real_400() -> None:
-    body = {"model": "claude-opus-4-7", "thinking": {"type": "enabled", "budget_tokens": 2048}, "messages": []}
+    body = {
+        "model": "claude-opus-4-7",
+        "thinking": {"type": "enabled", "budget_tokens": 2048},
+        "messages": [],
+    }
     rejection = ADAPTIVE.validate(body, [])
     assert rejection is not None
     assert (rejection.status, rejection.rule, rejection.kind) == (
@@ -698,7 +707,9 @@ def test_adaptive_only_models_refuse_thinking_enabled_with_the_real_400() -> Non
 
 
 @pytest.mark.parametrize(("display", "shown"), [(None, False), ("omitted", False), ("summarized", True)])
-def test_adaptive_models_omit_thinking_text_unless_summarized_is_asked_for(display: str | None, shown: bool) -> None:
+def test_adaptive_models_omit_thinking_text_unless_summarized_is_asked_for(
+    display: str | None, shown: bool
+) -> None:
     thinking: dict[str, Any] = {"type": "adaptive"}
     if display is not None:
         thinking["display"] = display

@@ -335,12 +335,19 @@ def _chunk(event: dict[str, Any]) -> Frame:
     return Frame(json.dumps({"bytes": raw, "p": "abc"}), event="chunk")
 
 
+START_MESSAGE = {
+    "id": "msg_bdrk_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": [],
+    "usage": {"input_tokens": 3, "output_tokens": 1},
+}  # fmt: skip
+"""A ``message_start``'s message with every field the anthropic SDK's ``Message`` requires."""
+
+
 def test_invoke_chunks_get_the_anthropic_observers_notices() -> None:
     """The Anthropic observer reads each chunk's event, so an invoke stream gets its notices: an empty
     signature, a delta of the wrong block type or with no block, and data after message_stop."""
     thinking = {"type": "thinking", "thinking": "", "signature": ""}
     frames = [
-        _chunk({"type": "message_start", "message": {"usage": {"input_tokens": 3, "output_tokens": 1}}}),
+        _chunk({"type": "message_start", "message": START_MESSAGE}),
         _chunk({"type": "content_block_start", "index": 0, "content_block": thinking}),
         _chunk(
             {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Hm"}}

@@ -5,6 +5,7 @@ reading the emitter's bytes."""
 # ruff: noqa: E501  (literal wire bytes and bodies stay on one line)
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -59,8 +60,13 @@ def _sse(frames: list[tuple[str, str, list[str]]]) -> list[bytes]:
     return encode_frames([Frame(data, event=event) for event, data, _ in frames], "sse")
 
 
+_SEQ = itertools.count()
+
+
 def _frame(type_: str, **body: Any) -> bytes:
-    return f"event: {type_}\ndata: {json.dumps({'type': type_, **body})}\n\n".encode()
+    """One SSE frame; a ``sequence_number`` of its own unless the body gives one (every event has one)."""
+    obj = {"type": type_, "sequence_number": next(_SEQ), **body}
+    return f"event: {type_}\ndata: {json.dumps(obj)}\n\n".encode()
 
 
 # -- the literal table, both directions ---------------------------------------------------------------

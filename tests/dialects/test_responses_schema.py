@@ -58,7 +58,8 @@ def _sdk_event(frame: Frame) -> Any:
     details = ((obj.get("response") or {}).get("usage") or {}).get("input_tokens_details")
     if isinstance(details, dict):
         details.setdefault("cache_write_tokens", 0)
-    return validate_type(type_=ResponseStreamEvent, value=obj)
+    union: Any = ResponseStreamEvent  # (a union, not a class: typed as Any for validate_type)
+    return validate_type(type_=union, value=obj)
 
 
 def _required(model: Any) -> set[str]:
@@ -76,7 +77,7 @@ def test_the_rows_are_what_the_installed_sdk_requires() -> None:
     assert ("output_tokens_details", "reasoning_tokens") in USAGE_FIELDS
     assert _required(OutputTokensDetails) == {"reasoning_tokens"}
     assert "cached_tokens" in _required(InputTokensDetails)  # cache_write_tokens: not in recorded traffic
-    assert DONE_AGREES == ("type",)
+    assert DONE_AGREES == ("type", "id")
     assert SDK.startswith("openai ")
 
 

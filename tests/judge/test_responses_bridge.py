@@ -7,6 +7,7 @@ SUTs whose front door on the wire is the Responses API. Sans-IO: hand-built SSE 
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import replace
 from typing import Any
@@ -31,9 +32,12 @@ from harness.upstream import Emit
 from harness.verdict import Verdict
 from tests.judge._fake_case import FakeCase
 
+_SEQ = itertools.count()
+
 
 def _sse(type_: str, **body: Any) -> bytes:
-    return f"event: {type_}\ndata: {json.dumps({'type': type_, **body})}\n\n".encode()
+    obj = {"type": type_, "sequence_number": next(_SEQ), **body}  # every event has one (its SDK type)
+    return f"event: {type_}\ndata: {json.dumps(obj)}\n\n".encode()
 
 
 def _observe(stream: bytes) -> list[Event]:

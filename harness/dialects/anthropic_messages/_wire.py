@@ -11,8 +11,10 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
+from harness.dialects._fields import FieldNotes
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects.anthropic_messages._schema import SDK, event_fields
 from harness.events import (
     Block,
     End,
@@ -305,7 +307,8 @@ class AnthropicEmitter(EmitterLoop):
 
 class AnthropicObserver(TypedSSEObserver):
     """Raw Messages SSE bytes (any split) -> canonical events. Frames with no ``event:`` line are still
-    read by their data's ``type`` (plus ``Notice("missing-event-line")``: the official SDK skips them)."""
+    read by their data's ``type`` (plus ``Notice("missing-event-line")``: the official SDK skips them). An
+    event without a field its SDK type requires (``_schema.EVENT_FIELDS``) is noted and read as it is."""
 
     terminal = "message_stop"
 
@@ -324,6 +327,7 @@ class AnthropicObserver(TypedSSEObserver):
         self._after_noted = False
         self._missing_noted = False
         self._unstarted_noted = False
+        self._fields = FieldNotes(SDK)
 
     @property
     def started(self) -> bool:
@@ -355,6 +359,7 @@ class AnthropicObserver(TypedSSEObserver):
         self.interpret(kind, obj, out)
 
     def interpret(self, kind: str, obj: Mapping[str, Any], out: list[Event]) -> None:
+        self._fields.note(kind, obj, event_fields(kind, obj), out)
         if not self._started and kind in _OPENED and not self._unstarted_noted:
             # the anthropic SDK's MessageStream accumulates nothing before message_start (its snapshot
             # is built from it; accumulate_event raises 'Unexpected event order ... before

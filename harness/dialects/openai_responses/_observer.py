@@ -9,8 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness._json import dumps_compact
+from harness.dialects._fields import FieldNotes
 from harness.dialects._sse_typed import TypedSSEObserver
-from harness.dialects.openai_responses._schema import DONE_AGREES, ITEM_FIELDS, SDK, missing_usage
+from harness.dialects.openai_responses._schema import (
+    DONE_AGREES,
+    ITEM_FIELDS,
+    SDK,
+    event_fields,
+    missing_usage,
+)
 from harness.dialects.openai_responses._wire import ALIASES
 from harness.events import (
     End,
@@ -77,8 +84,9 @@ class _Seen:
 
 class ResponsesObserver(TypedSSEObserver):
     """Raw Responses SSE bytes (any split) -> canonical events, plus :class:`Notice` for aliases,
-    done-repeats that disagree with the deltas, reasoning that only arrived in a ``.done``, unknown
-    events, malformed JSON, data after the terminal event, a second lifecycle and SSE anomalies."""
+    done-repeats that disagree with the deltas, reasoning that only arrived in a ``.done``, an event
+    without a field its SDK type requires (``_schema.event_fields``), unknown events, malformed JSON, data
+    after the terminal event, a second lifecycle and SSE anomalies."""
 
     terminal = "response.completed/incomplete/failed"
 
@@ -91,6 +99,8 @@ class ResponsesObserver(TypedSSEObserver):
         self._done = False
         self._after_noted = False
         self._aliases: set[str] = set()
+        self._fields = FieldNotes(SDK)
+        self._at: dict[int, str] = {}  # output_index -> the id its output_item.added gave
 
     # -- frames
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
@@ -109,12 +119,17 @@ class ResponsesObserver(TypedSSEObserver):
         self.interpret(kind, obj, out)
 
     def interpret(self, kind: str, obj: dict[str, Any], out: list[Event]) -> None:
+        self._fields.note(kind, obj, event_fields(kind, obj), out)  # noted, then read as it is
         if kind == "response.created":
             if self._created:
                 out.append(Notice("second-lifecycle", "a second response.created"))
             self._created = True
+            self._at.clear()  # a response's output indexes are its own
         elif kind == "response.output_item.added":
             self._item_added(obj.get("item"), out)
+            item, at = obj.get("item"), obj.get("output_index")
+            if isinstance(item, Mapping) and isinstance(item.get("id"), str) and isinstance(at, int):
+                self._at.setdefault(at, item["id"])
         elif kind in ("response.reasoning_summary_text.delta", "response.reasoning_summary.delta"):
             self._delta(obj, f"s{obj.get('summary_index', 0)}", out)
         elif kind in ("response.reasoning_text.delta", "response.reasoning.delta"):
@@ -143,7 +158,7 @@ class ResponsesObserver(TypedSSEObserver):
         elif kind == "response.function_call_arguments.done":
             self._done_text(obj, "args", obj.get("arguments"), kind, out)
         elif kind == "response.output_item.done":
-            self._item_done(obj.get("item"), out)
+            self._item_done(self._same_slot(obj, out), out)
         elif kind in ("response.completed", "response.incomplete"):
             self._terminal(kind, obj.get("response"), out)
         elif kind == "response.failed":
@@ -248,6 +263,21 @@ class ResponsesObserver(TypedSSEObserver):
             self._agrees(item_id, item, out)
         seen = self._items[item_id]
         self._item_content(item_id, seen, item, "response.output_item.done", out)
+
+    def _same_slot(self, obj: Mapping[str, Any], out: list[Event]) -> Any:
+        """The done event's item, read as the item its ``output_index`` was added as (the slot the SDK
+        puts it in) when it comes under another id: noted, as :data:`DONE_AGREES` names ``id``."""
+        item, at = obj.get("item"), obj.get("output_index")
+        added = self._at.get(at) if isinstance(at, int) else None
+        if (
+            "id" not in DONE_AGREES
+            or added is None
+            or not isinstance(item, Mapping)
+            or item.get("id") == added
+        ):
+            return item
+        out.append(Notice("done-id-mismatch", f"output {at}: added {added}, done {item.get('id')} ({SDK})"))
+        return {**item, "id": added}
 
     def _agrees(self, item_id: str, item: Mapping[str, Any], out: list[Event]) -> None:
         """The done item repeats what :data:`DONE_AGREES` names of the item its added event opened."""

@@ -1,13 +1,24 @@
-"""The Responses front door's schema as data: the fields the openai SDK's stream types require of an output
-item and of a response's usage, and what an item's ``output_item.done`` must repeat of its
-``output_item.added``. The observer reads these rows; thinkwire's runtime never imports the SDK."""
+"""The Responses front door's schema as data: the fields the openai SDK's stream types require of each
+event, of an output item and of a response's usage, and what an item's ``output_item.done`` must repeat of
+its ``output_item.added``. The observer reads these rows; thinkwire's runtime never imports the SDK."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DONE_AGREES", "ITEM_FIELDS", "SDK", "USAGE_FIELDS", "missing_usage"]
+from harness.dialects._fields import Field
+
+__all__ = [
+    "DONE_AGREES",
+    "EVENT_FIELDS",
+    "ITEM_FIELDS",
+    "PART_FIELDS",
+    "SDK",
+    "USAGE_FIELDS",
+    "event_fields",
+    "missing_usage",
+]
 
 SDK = "openai 3.63.0"
 """The SDK version the rows were read from (tests/dialects/test_responses_schema.py holds the rows against
@@ -22,11 +33,128 @@ ITEM_FIELDS: dict[str, tuple[str, ...]] = {
 ``arguments`` (response_function_tool_call.py). A client that validates its stream (``@ai-sdk/openai``'s
 schema) rejects an item without them."""
 
-DONE_AGREES: tuple[str, ...] = ("type",)
-"""What an item's ``response.output_item.done`` repeats of its ``response.output_item.added`` (both
-``item: ResponseOutputItem``, a union discriminated by ``type``: response_output_item_added_event.py and
-response_output_item_done_event.py): the SDK's ``ResponseStream`` accumulates the done item in the slot
-the added one opened, so a done of another type replaces a reasoning item with a message."""
+DONE_AGREES: tuple[str, ...] = ("type", "id")
+"""What an item's ``response.output_item.done`` repeats of its ``response.output_item.added`` at the same
+``output_index`` (both ``item: ResponseOutputItem``, a union discriminated by ``type``:
+response_output_item_added_event.py and response_output_item_done_event.py): the SDK's ``ResponseStream``
+puts the done item in the slot the added one opened (lib/streaming/responses/_responses.py), so a done of
+another type replaces a reasoning item with a message, and one under another ``id`` raises "Completed
+output item identity changed"."""
+
+
+def _row(file: str, *fields: str) -> tuple[Field, ...]:
+    """``name:type`` pairs of one event type declared in ``file`` (under openai/types/responses/)."""
+    pairs = (f.partition(":") for f in fields)
+    return tuple(Field(name, kind, f"types/responses/{file}") for name, _, kind in pairs)
+
+
+_SEQ = "sequence_number:integer"
+_AT = ("item_id:string", "output_index:integer", _SEQ)  # where a delta or done event belongs
+EVENT_FIELDS: dict[str, tuple[Field, ...]] = {
+    "response.created": _row("response_created_event.py", "response:object", _SEQ),
+    "response.in_progress": _row("response_in_progress_event.py", "response:object", _SEQ),
+    "response.queued": _row("response_queued_event.py", "response:object", _SEQ),
+    "response.completed": _row("response_completed_event.py", "response:object", _SEQ),
+    "response.incomplete": _row("response_incomplete_event.py", "response:object", _SEQ),
+    "response.failed": _row("response_failed_event.py", "response:object", _SEQ),
+    "error": _row("response_error_event.py", "message:string", _SEQ),
+    "response.output_item.added": _row(
+        "response_output_item_added_event.py", "item:object", "output_index:integer", _SEQ
+    ),
+    "response.output_item.done": _row(
+        "response_output_item_done_event.py", "item:object", "output_index:integer", _SEQ
+    ),
+    "response.content_part.added": _row(
+        "response_content_part_added_event.py", *_AT, "content_index:integer", "part:object"
+    ),
+    "response.content_part.done": _row(
+        "response_content_part_done_event.py", *_AT, "content_index:integer", "part:object"
+    ),
+    "response.output_text.delta": _row(
+        "response_text_delta_event.py", *_AT, "content_index:integer", "delta:string"
+    ),
+    "response.output_text.done": _row(
+        "response_text_done_event.py", *_AT, "content_index:integer", "text:string"
+    ),
+    "response.output_text.annotation.added": _row(
+        "response_output_text_annotation_added_event.py",
+        *_AT,
+        "content_index:integer",
+        "annotation_index:integer",
+    ),
+    "response.refusal.delta": _row(
+        "response_refusal_delta_event.py", *_AT, "content_index:integer", "delta:string"
+    ),
+    "response.refusal.done": _row(
+        "response_refusal_done_event.py", *_AT, "content_index:integer", "refusal:string"
+    ),
+    "response.reasoning_summary_part.added": _row(
+        "response_reasoning_summary_part_added_event.py", *_AT, "summary_index:integer", "part:object"
+    ),
+    "response.reasoning_summary_part.done": _row(
+        "response_reasoning_summary_part_done_event.py", *_AT, "summary_index:integer", "part:object"
+    ),
+    "response.reasoning_summary_text.delta": _row(
+        "response_reasoning_summary_text_delta_event.py", *_AT, "summary_index:integer", "delta:string"
+    ),
+    "response.reasoning_summary_text.done": _row(
+        "response_reasoning_summary_text_done_event.py", *_AT, "summary_index:integer", "text:string"
+    ),
+    "response.reasoning_text.delta": _row(
+        "response_reasoning_text_delta_event.py", *_AT, "content_index:integer", "delta:string"
+    ),
+    "response.reasoning_text.done": _row(
+        "response_reasoning_text_done_event.py", *_AT, "content_index:integer", "text:string"
+    ),
+    "response.function_call_arguments.delta": _row(
+        "response_function_call_arguments_delta_event.py", *_AT, "delta:string"
+    ),
+    "response.function_call_arguments.done": _row(
+        "response_function_call_arguments_done_event.py", *_AT, "arguments:string"
+    ),
+}
+"""Per ``ResponseStreamEvent`` member a front door sends (by its ``type``), the fields its SDK type
+requires and their JSON types, each with the file under openai/types/responses/ that declares it. The
+SDK's ``responses.stream()`` (lib/streaming/responses/_responses.py) reads ``sequence_number``,
+``output_index``, ``content_index``, ``item_id`` and ``delta`` off these events (as None when absent, a
+string index breaks its list lookups); every recorded OpenAI stream (corpus/openai-responses-*) carries
+them all. ``output_text``'s ``logprobs`` is required by 3.63 but absent from the real o3 capture of
+wire-formats.md §3.2, so it is not demanded here. Alias events that no SDK type declares
+(``response.reasoning.delta`` ...) have no row."""
+
+
+_SUMMARY_PART = ("part.type:string", "part.text:string")  # ``Part``: one type, no union to pick by it
+PART_FIELDS: dict[str, dict[str, tuple[Field, ...]]] = {
+    "response.content_part.added": {
+        "output_text": _row("response_output_text.py", "part.text:string", "part.annotations:array"),
+        "refusal": _row("response_output_refusal.py", "part.refusal:string"),
+        "reasoning_text": _row("response_content_part_added_event.py", "part.text:string"),
+    },
+    "response.content_part.done": {
+        "output_text": _row("response_output_text.py", "part.text:string", "part.annotations:array"),
+        "refusal": _row("response_output_refusal.py", "part.refusal:string"),
+        "reasoning_text": _row("response_content_part_done_event.py", "part.text:string"),
+    },
+    "response.reasoning_summary_part.added": {
+        "": _row("response_reasoning_summary_part_added_event.py", *_SUMMARY_PART)
+    },
+    "response.reasoning_summary_part.done": {
+        "": _row("response_reasoning_summary_part_done_event.py", *_SUMMARY_PART)
+    },
+}
+"""What a part event's ``part`` requires: a content part by its ``type`` (a union discriminated by it),
+a summary part whatever its type (key ``""``). The SDK's stream state appends the added part to its
+message and adds each ``output_text.delta`` to the part's ``text``: a part without it fails there."""
+
+
+def event_fields(kind: str, obj: Mapping[str, Any]) -> tuple[Field, ...]:
+    """The rows an event of type ``kind`` is held to: its own, and its part's."""
+    parts = PART_FIELDS.get(kind)
+    part = obj.get("part")
+    if parts is None or not isinstance(part, Mapping):
+        return EVENT_FIELDS.get(kind, ())
+    return EVENT_FIELDS[kind] + parts.get("" if "" in parts else str(part.get("type")), ())
+
 
 USAGE_FIELDS: tuple[tuple[str, ...], ...] = (
     ("input_tokens",),
