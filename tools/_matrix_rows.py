@@ -582,6 +582,15 @@ MATRIX: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
+        "drop-unasked-thinking",  # a wrapper that never asks for thinking and keeps none in its history
+        "reference",
+        "passback",  # Anthropic answers the tool turn with a 400 (anthropic/missing-thinking)
+        _c(
+            "tools-passback/anthropic-unasked-thinking[anthropic-messages:unasked/frames]",
+            "tools-passback/anthropic-unasked-thinking[anthropic-messages:unasked/frames/nonstream]",
+        ),
+    ),
+    Mutant(
         "think-off-by-default",
         "reference",
         "request-contract",
@@ -732,7 +741,9 @@ MATRIX: tuple[Mutant, ...] = (
         "thought-signature-on-call",
         "reference-sdk",
         "passback",
-        _c("tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames/nonstream]"),
+        _c(
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames/nonstream]"
+        ),
     ),
     Mutant(
         "drop-reasoning",
