@@ -8,8 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import loads
-from harness.dialects import Answer, answer_for, get_dialect, provider_of
-from harness.dialects._request_forms import applied_defaults
+from harness.dialects import Answer, answer_for, applied_defaults, get_dialect, provider_of
 from harness.timeline import Timeline
 from harness.upstream._script import Emit, Script
 
