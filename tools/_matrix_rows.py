@@ -643,6 +643,12 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant("early-rmdir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("leave-dir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("pi-thinking-at-end", "reference-cli", "incremental", _c(f"timing/pi-thinking-delta[{CHAT}]")),
+    Mutant(
+        "unsaved-reasoning",  # CLI turns: reasoning goes back in a prompt's tool loop, not on the next prompt
+        "reference-cli",
+        "passback",  # turn 2, the next prompt: DeepSeek V3.2 wants the tool-call turn's reasoning in it (400)
+        _c(f"tools-passback/deepseek-three-turns[{CHAT}]"),
+    ),
     Mutant("drop-reasoning", "reference-cli", "delivery", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant(
         "keep-upstream-open",

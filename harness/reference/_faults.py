@@ -104,6 +104,8 @@ FAULTS: dict[str, str] = {
     "early-rmdir": "CLI: delete the session dir before the tool child has exited",
     "leave-dir": "CLI: never delete the session dir",
     "pi-thinking-at-end": "CLI: emit each thinking block as one record at its end instead of as deltas",
+    "unsaved-reasoning": "CLI: the session it keeps between prompts holds no reasoning (it goes back inside "
+    "a prompt's tool loop, not on the next prompt)",
     "drop-call-signatures": "read tool calls but not the signature on them (Gemini's thoughtSignature / "
     "extra_content.google.thought_signature)",
     "drop-text-signatures": "lose a signature that arrives after answer text (Gemini's signature-only last "
@@ -179,7 +181,7 @@ SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-parti
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
 """Faults that act on the SUT's process tree and session dir, which the cleanup check watches per case:
 a case run with one needs the SUT to itself (:func:`own_process_faults`)."""
-_CLI = {*PROCESS_FAULTS, "pi-thinking-at-end", "keep-upstream-open"}
+_CLI = {*PROCESS_FAULTS, "pi-thinking-at-end", "keep-upstream-open", "unsaved-reasoning"}
 CLI_FAULTS = _IO | _STREAM | _WS | _CLI
 
 
