@@ -102,7 +102,12 @@ VARIANTS: dict[str, Variant] = by_name(
             "the answer still opens with thinking blocks, display omitted (empty text, signature only)",
             _BASE,
             model="claude-mythos-preview",
-            senders=Senders(("anthropic",), (), "", DOCS["anthropic"]),
+            senders=Senders(  # no trigger: thinking is the model's default when the request names none
+                ("anthropic",),
+                (),
+                "",
+                "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
+            ),
             forms=("anthropic/thinking", "anthropic/display-omitted"),
         ),
         _v(
