@@ -1,5 +1,5 @@
 """No branch on a SUT kind's name outside ``harness/drivers`` (issue 38): the suite asks a kind's
-capability record (``SUTProfile.caps``, ``CaseView.caps``) what the SUT can do, so a new kind is a
+record (``SUTProfile.abilities``, ``CaseView.abilities``) what the SUT can do, so a new kind is a
 driver and a row of ``KIND_TABLE``, never a hunt for ``kind == "cli"``. Scenario files may still name
 kinds (``sut_kinds``: data); ``Scenario.for_kind`` is where the catalog reads that list."""
 
@@ -87,13 +87,127 @@ def test_the_guide_names_every_capability_and_the_files_a_new_kind_touches() -> 
     """docs/writing-a-sut-profile.md's "A new kind of SUT" lists the record's fields and three files."""
     from dataclasses import fields
 
-    from harness.drivers import Kind
+    from harness.drivers import Abilities
 
     guide = (ROOT.parent / "docs" / "writing-a-sut-profile.md").read_text(encoding="utf-8")
     section = guide.split("## A new kind of SUT", 1)[1].split("\n## ", 1)[0]
-    named = [f.name for f in fields(Kind) if f.name not in ("what", "example")]  # (said with `needs`)
+    named = [f.name for f in fields(Abilities) if f.name not in ("what", "example")]  # (said with `needs`)
     unnamed = [name for name in named if f"`{name}`" not in section]
     assert unnamed == []
     for name in ("_kinds.py", "__init__.py"):
         assert f"`{name}`" in section
         assert (ROOT / "drivers" / name).is_file()
+
+
+# One word, one idea (issue 47, docs/architecture.md "Words"): "kind" is a SUT kind's name, "caps" what a
+# wire variant carries. The classes below still have a ``kind`` attribute of another meaning; each is
+# named with the rename proposed for it, and a class not listed here that gets one fails.
+KIND_ATTRIBUTES = {
+    # a SUT kind's name: the profile's and its driver's
+    ("drivers/_profile.py", "SUTProfile"): "",
+    ("drivers/_base.py", "Driver"): "",
+    ("drivers/_adapter.py", "AdapterDriver"): "",
+    ("drivers/_cli.py", "CliDriver"): "",
+    ("drivers/_gateway.py", "UrlDriver"): "",
+    ("drivers/_gateway.py", "GatewayDriver"): "",
+    ("drivers/_python.py", "PythonDriver"): "",
+    ("runner/_pool.py", "StartFailed"): "",
+    # another meaning, to be renamed (serialised as "kind", or read in packages other helpers own)
+    ("timeline.py", "Entry"): "Entry.act (request, chunk, write...; the results' timeline key too)",
+    ("events.py", "Notice"): "Notice.code",
+    ("events.py", "_Growing"): "_Growing.block (a block's type)",
+    ("_registry.py", "Registry"): "Registry.noun",
+    ("_errors.py", "UnknownName"): "UnknownName.noun",
+    ("dialects/_base.py", "Rejection"): "Rejection.family (passback, fidelity, request)",
+    ("dialects/bedrock_converse/_wire.py", "_Blocks"): "_Blocks.block",
+    ("dialects/bedrock_converse/_wire.py", "ConverseEmitter"): "(assigns _Blocks.kind)",
+    ("dialects/openai_responses/_observer.py", "_Seen"): "_Seen.item_type",
+    ("dialects/openai_responses/_wire.py", "_Item"): "_Item.item_type",
+    ("reference/_upstream_ws.py", "UpstreamSocket"): "UpstreamSocket.event_type",
+}
+
+
+def kind_attributes(source: str) -> set[str]:
+    """The classes of ``source`` that define a ``kind`` attribute: a field, a class attribute, a slot,
+    or an assignment to ``<something>.kind`` in a method."""
+    out = set()
+    for cls in (n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef)):
+        for st in cls.body:
+            targets = (
+                [st.target]
+                if isinstance(st, ast.AnnAssign)
+                else st.targets
+                if isinstance(st, ast.Assign)
+                else []
+            )
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if "kind" in names or ("__slots__" in names and "'kind'" in ast.unparse(st)):
+                out.add(cls.name)
+        stored = [n for n in ast.walk(cls) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)]
+        if any(n.attr == "kind" for n in stored):
+            out.add(cls.name)
+    return out
+
+
+def caps_reads(source: str) -> list[tuple[int, str]]:
+    """(line, expression) of each ``.caps`` read on something not named as a variant (``v``,
+    ``variant``, ``d.variants[name]``): "caps" is what a variant carries, nothing else."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr == "caps":
+            base = ast.unparse(node.value)
+            if not (base == "v" or "variant" in base.rsplit(".", 1)[-1]):
+                out.append((node.lineno, f"{base}.caps"))
+    return out
+
+
+def test_the_word_scans_see_what_they_forbid() -> None:
+    source = "\n".join(
+        [
+            "class A:\n    kind: str",
+            "class B:\n    kind = 'x'",
+            "class C:\n    __slots__ = ('kind', 'n')",
+            "class D:\n    def f(self):\n        self.kind = 1",
+            "class E:\n    name: str",
+        ]
+    )
+    assert kind_attributes(source) == {"A", "B", "C", "D"}
+    found = sorted(what for _, what in caps_reads("profile.caps.at_url; view.caps; self.sut.caps"))
+    assert found == ["profile.caps", "self.sut.caps", "view.caps"]
+    assert caps_reads("v.caps; variant.caps; d.variants[variant].caps") == []
+
+
+def test_kind_means_a_sut_kind_and_caps_what_a_variant_carries() -> None:
+    found = {
+        (path.relative_to(ROOT).as_posix(), cls)
+        for path in sorted(ROOT.rglob("*.py"))
+        for cls in kind_attributes(path.read_text(encoding="utf-8"))
+    }
+    assert found - set(KIND_ATTRIBUTES) == set(), "a new 'kind' attribute: name it for what it is"
+    assert set(KIND_ATTRIBUTES) - found == set(), "renamed: drop it from KIND_ATTRIBUTES"
+    reads = {
+        path.relative_to(ROOT).as_posix(): found_reads
+        for path in sorted(ROOT.rglob("*.py"))
+        if (found_reads := caps_reads(path.read_text(encoding="utf-8")))
+    }
+    assert reads == {}
+
+
+def test_the_old_spellings_still_read_with_a_warning() -> None:
+    """``SUTProfile.caps``, ``CaseView.caps`` and ``harness.drivers.Kind`` work for one release, each with
+    a one-line DeprecationWarning naming the new spelling."""
+    import pytest
+
+    import harness.drivers
+    from harness.judge import build_view
+    from harness.runner import builtin_profile, load_cases
+    from harness.timeline import Timeline
+
+    profile = builtin_profile("reference")
+    with pytest.warns(DeprecationWarning, match=r"SUTProfile\.caps is deprecated; use \.abilities"):
+        assert profile.caps == profile.abilities
+    view = build_view(load_cases()[0], Timeline(), profile.abilities)
+    with pytest.warns(DeprecationWarning, match=r"CaseView\.caps is deprecated; use \.abilities"):
+        assert view.caps is view.abilities
+    with pytest.warns(DeprecationWarning, match="use Abilities"):
+        assert harness.drivers.Kind is harness.drivers.Abilities

@@ -37,7 +37,7 @@ def left_out_reason(case: Case, profile: SUTProfile) -> str:
     doors = case.scenario.front_doors
     if doors and profile.front_door not in doors:
         return f"front door {profile.front_door}: the case is for {', '.join(doors)} front doors only"
-    if doors and not profile.caps.at_url:
+    if doors and not profile.abilities.at_url:
         return f"no front door on the wire (its events are read as events): the case is for {doors[0]}"
     if profile.dialects is not None and case.dialect not in profile.dialects:
         return f"{case.dialect}: dialect not claimed (claimed: {', '.join(profile.dialects)})"

@@ -49,14 +49,14 @@ def _steps(steps: _Steps, token: str) -> _Steps:
     return (*steps[:i], Emit(events), *steps[i + 1 :])
 
 
-def _find(steps: _Steps, kind: type[Event], *, first: bool) -> tuple[int, int] | None:
-    """(step, event) index of the first (else last) non-empty ``kind`` delta of the turn."""
+def _find(steps: _Steps, delta_type: type[Event], *, first: bool) -> tuple[int, int] | None:
+    """(step, event) index of the first (else last) non-empty ``delta_type`` delta of the turn."""
     spots = [
         (i, j)
         for i, st in enumerate(steps)
         if isinstance(st, Emit)
         for j, ev in enumerate(st.events)
-        if isinstance(ev, kind) and isinstance(ev, ReasoningDelta | TextDelta) and ev.text
+        if isinstance(ev, delta_type) and isinstance(ev, ReasoningDelta | TextDelta) and ev.text
     ]
     if not spots:
         return None

@@ -1,19 +1,21 @@
 """The contract every provider dialect fulfils, :class:`Dialect`, :class:`Emitter` and :class:`ProviderRules`,
-and the small pieces the dialect modules share. The optional hooks are attributes with defaults, after
-httpx's ``BaseTransport``, so nothing reads a hook by probing for it (tests/dialects/test_no_probing.py)."""
+and the small pieces the dialect modules share. A dialect is composed of roles, each one concern whose hooks
+have defaults (routing, wire, request codec, error shape, rules), which its template methods join; nothing
+reads a hook by probing for it (tests/dialects/test_no_probing.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from harness._errors import UnknownName
-from harness._json import loads
+from harness._json import dumps_compact, loads
 from harness.codec import Frame
 from harness.dialects._variant import Caps, Senders, Variant
-from harness.events import End, Event, Message, Notice, StreamError, Turn
+from harness.events import End, Event, Message, Notice, StreamError, ToolResultBlock, Turn
 
 if TYPE_CHECKING:
     from harness.dialects._carriers import Specs
@@ -26,19 +28,27 @@ __all__ = [
     "Difference",
     "Emitter",
     "EmitterLoop",
+    "ErrorShape",
     "Fidelity",
+    "Identity",
     "LenientRules",
     "Observer",
     "ProviderRules",
     "Reading",
     "Rejection",
+    "RequestCodec",
     "RequestSpec",
+    "Routing",
+    "Rules",
     "Senders",
     "Transport",
     "Variant",
+    "Wire",
+    "call_arguments",
+    "chat_messages",
     "check_variant",
+    "content_text",
     "json_body",
-    "stream_flag",
     "turn_error",
 ]
 
@@ -208,25 +218,32 @@ class LenientRules(ProviderRules):
         return turn
 
 
-class Dialect:
-    """A provider wire protocol; each dialect module's ``DIALECT`` is an instance of a subclass. It owns
-    its routing data, which the mock upstream reads: the request paths it serves (``path_suffixes``),
-    the transport and content type of its streams, and how a request asks for a stream
-    (:meth:`wants_stream`).
+# ---------------------------------------------------------------------------------------------------
+# A dialect is composed of roles, each one concern with defaults; Dialect joins them with its template
+# methods, so that a subclass writes only what differs.
 
-    A subclass sets the data and writes the methods that raise :class:`NotImplementedError` here. The
-    optional hooks below (attributes and methods) have the defaults that fit most providers; a dialect
-    overrides the ones its provider does differently."""
+
+class Identity:
+    """Role: the dialect's name and its variants, which the other roles check a variant name against."""
 
     name: str
-    transport: Transport
-    content_type: str  # of a streaming response
-    path_suffixes: tuple[str, ...]  # routing in the mock upstream, e.g. ("/chat/completions",)
     variants: dict[str, Variant]
     """Its variants by name: the built-in rows, and any a ``--variants-dir`` file declared."""
     default_variant: str
 
-    # -- optional hooks, with their defaults --------------------------------------------------------
+    def require_variant(self, variant: str) -> None:
+        """:func:`check_variant` against this dialect's variants."""
+        check_variant(self.name, self.variants, variant)
+
+
+class Routing:
+    """Role: how the mock upstream finds the dialect and frames its answers: the request paths it serves,
+    the transport and content types of its streams, and whether a request asks for a stream."""
+
+    transport: Transport = Transport.SSE
+    content_type: str = "text/event-stream"
+    """Of a streaming response."""
+    path_suffixes: tuple[str, ...]  # routing in the mock upstream, e.g. ("/chat/completions",)
     routed: bool = True
     """False: its paths are another dialect's (a WebSocket mode): a request reaches it through its script,
     never through the mock upstream's routing by path."""
@@ -238,21 +255,82 @@ class Dialect:
     """The response header an official SDK reads the request id from (None: the SDK reads none)."""
     sse_eol: str = "\n"
     """The provider's own SSE line end (Gemini: ``"\\r\\n"``)."""
-    multi_carrier: bool = False
-    """Reasoning may ride several fields (:meth:`reasoning_carriers` names the ones an answer or a
-    request used): the front-door client echoes it where the SUT put it."""
+    stream_paths: tuple[str, ...] = ()
+    """Path endings that ask for a stream whatever the body says (Bedrock's ``-stream``)."""
+    whole_paths: tuple[str, ...] = ()
+    """Path endings that ask for a whole body whatever the body says (Vertex's ``:rawPredict``)."""
+    stream_in_body: bool = True
+    """The body's ``"stream"`` flag says it where the path does not (False: the body is not read)."""
+    stream_default: bool = False
+    """What a request asks for when neither its path nor its body says (Ollama: a stream, unless the
+    body says ``"stream": false``)."""
+
+    def wants_stream(self, path: str, body: Mapping[str, Any]) -> bool:
+        """Whether the request (its path and parsed JSON body) asks for a streaming response."""
+        if path.endswith(self.stream_paths):
+            return True
+        if path.endswith(self.whole_paths):
+            return False
+        if not self.stream_in_body:
+            return self.stream_default
+        flag = body.get("stream", self.stream_default)
+        return flag is not False if self.stream_default else flag is True
 
     def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
         """``(transport, content type)`` of a streaming answer to ``target`` (path and query) and its
         request body; the request may pick the framing (Gemini: ``?alt=sse`` or a JSON array)."""
         return str(self.transport), self.content_type
 
-    def emit_response_for(
-        self, turn: Turn, variant: str, *, model: str = "mock-model", request: Mapping[str, Any]
-    ) -> bytes:
-        """The whole body answering ``request``: :meth:`emit_response` unless the body echoes the
-        request's settings (Responses)."""
-        return self.emit_response(turn, variant, model=model)
+    def keepalive(self) -> bytes | None:
+        """What a server writes into a silent stream of this dialect to keep its client reading (a
+        gateway whose upstream is silent): an SSE comment line, which every SSE client ignores; None
+        where the framing has no such thing (NDJSON, a JSON array, AWS event streams)."""
+        return b": keepalive\n\n" if self.transport == Transport.SSE else None
+
+
+class Wire(Identity):
+    """Role: the provider's stream both ways (its emitter and observer classes) and its whole bodies:
+    the object a turn is answered with, how that JSON is written, and what reads such a body back."""
+
+    emitter_type: Callable[..., Emitter]
+    """Called with the variant's name (unless :attr:`emitter_takes_variant` is False) and ``model=``."""
+    emitter_takes_variant: bool = True
+    observer_type: Callable[[], Observer]
+    object_writer: Callable[..., Any]
+    """The whole body's JSON value for a turn without an error, called with the turn and ``model=``."""
+    object_reader: Callable[[Any], list[Event]]
+    """The events of a parsed whole body, where ``variant`` and ``reading`` leave nothing to choose."""
+    indent: int | None = None
+    """Whole bodies pretty-printed with this indent and a final newline, as Google writes them (None:
+    compact)."""
+    multi_carrier: bool = False
+    """Reasoning may ride several fields (:meth:`reasoning_carriers` names the ones an answer or a
+    request used): the front-door client echoes it where the SUT put it."""
+
+    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
+        self.require_variant(variant)
+        if self.emitter_takes_variant:
+            return self.emitter_type(variant, model=model)
+        return self.emitter_type(model=model)
+
+    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
+        """A new streaming observer (``variant`` known to be this dialect's, or None)."""
+        return self.observer_type()
+
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
+        """The whole body's JSON value for a turn without an error (``variant`` known to be this
+        dialect's)."""
+        return self.object_writer(turn, model=model)
+
+    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
+        """The events of a parsed whole body (any JSON value: a dialect checks its shape)."""
+        return self.object_reader(obj)
+
+    def dump(self, obj: Any) -> bytes:
+        """A whole body (an answer or an error) written as the provider writes it."""
+        if self.indent is None:
+            return dumps_compact(obj).encode()
+        return (json.dumps(obj, indent=self.indent, ensure_ascii=False) + "\n").encode()
 
     def reasoning_carriers(
         self, data: bytes, *, form: str, carriers: Specs = (), empty: bool = False
@@ -261,81 +339,99 @@ class Dialect:
         :attr:`multi_carrier`; else (). ``empty``: the fields that were there but empty instead."""
         return ()
 
-    def keepalive(self) -> bytes | None:
-        """What a server writes into a silent stream of this dialect to keep its client reading (a
-        gateway whose upstream is silent): an SSE comment line, which every SSE client ignores; None
-        where the framing has no such thing (NDJSON, a JSON array, AWS event streams)."""
-        return b": keepalive\n\n" if self.transport == Transport.SSE else None
 
-    # -- what every dialect writes ------------------------------------------------------------------
-    def wants_stream(self, path: str, body: Mapping[str, Any]) -> bool:
-        """Whether the request (its path and parsed JSON body) asks for a streaming response."""
-        raise NotImplementedError
-
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        raise NotImplementedError
-
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        """The non-streaming JSON body for the same turn: the variant checked, a turn that errs answered
-        with the provider's error body, any other with :meth:`response_body` (a template method: a
-        dialect writes only its body)."""
-        check_variant(self.name, self.variants, variant)
-        err = turn_error(turn)
-        if err is not None:
-            return self.error_body(err.status or 500, err.message, err.code)
-        return self.response_body(turn, variant, model=model)
-
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        """The success body of :meth:`emit_response`, for a turn without an error."""
-        raise NotImplementedError
-
-    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
-        """The streaming observer; ``variant``: the upstream's, when known (checked; its inline tag pair).
-        A template method: a dialect writes :meth:`stream_observer`."""
-        if variant is not None:
-            check_variant(self.name, self.variants, variant)
-        return self.stream_observer(variant, reading)
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        """A new streaming observer (``variant`` known to be this dialect's, or None)."""
-        raise NotImplementedError
-
-    def observe_response(
-        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
-    ) -> list[Event]:
-        """Canonical events from a non-streaming JSON body: a body that is no JSON is its
-        ``malformed-json`` notice, any other is read by :meth:`read_response` (a template method)."""
-        obj, bad = json_body(body)
-        if bad is not None:
-            return [bad]
-        return self.read_response(obj, variant=variant, reading=reading)
-
-    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
-        """The events of a parsed non-streaming body (any JSON value: a dialect checks its shape)."""
-        raise NotImplementedError
-
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        """The provider's HTTP error body shape."""
-        raise NotImplementedError
-
-    def error_headers(self, status: int, code: str | None = None) -> tuple[tuple[str, str], ...]:
-        """Headers the provider sends with an HTTP error of ``status`` besides its body (Bedrock names
-        the exception in ``x-amzn-ErrorType``); most send none."""
-        return ()
+class RequestCodec(Identity):
+    """Role: the upstream request, built from canonical messages (each assistant message's reasoning
+    passed back in the variant's form) and read back into them. Its bodies are parsed JSON."""
 
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        """An upstream request carrying ``messages``, with each assistant message's reasoning passed
-        back in this variant's form."""
+        """The variant checked, the request :meth:`request_spec` builds."""
+        self.require_variant(variant)
+        return self.request_spec(messages, model=model, stream=stream, variant=variant, **options)
+
+    def request_spec(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        """An upstream request carrying ``messages`` (``variant`` known to be this dialect's)."""
         raise NotImplementedError
 
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
         """The canonical messages a request carries (reasoning passback included)."""
         raise NotImplementedError
 
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
+
+class ErrorShape:
+    """Role: the provider's HTTP error: the JSON value of its body, and its headers."""
+
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
         raise NotImplementedError
+
+    def read_error(self, obj: Any) -> StreamError | None:
+        """The error a parsed whole body is, when the dialect's body reader does not tell one itself
+        (None: it is no error body)."""
+        return None
+
+    def error_headers(self, status: int, code: str | None = None) -> tuple[tuple[str, str], ...]:
+        """Headers the provider sends with an HTTP error of ``status`` besides its body (Bedrock names
+        the exception in ``x-amzn-ErrorType``); most send none."""
+        return ()
+
+
+class Rules:
+    """Role: the versioned provider rules (:class:`ProviderRules`) the dialect's upstream can enforce."""
+
+    rules: Mapping[str, ProviderRules]
+
+    def provider_rules(self) -> Mapping[str, ProviderRules]:
+        return self.rules
+
+
+class Dialect(Routing, Wire, RequestCodec, ErrorShape, Rules):
+    """A provider wire protocol; each dialect module's ``DIALECT`` is an instance of a subclass. Its
+    roles (:class:`Identity`, :class:`Routing`, :class:`Wire`, :class:`RequestCodec`, :class:`ErrorShape`,
+    :class:`Rules`) hold its data and hooks, with the defaults that fit most providers; the template
+    methods here join them, so a subclass sets data and writes only what its provider does differently."""
+
+    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
+        """The whole body for the same turn: the variant checked, a turn that errs answered with the
+        provider's error body, any other with :meth:`response_object`."""
+        self.require_variant(variant)
+        err = turn_error(turn)
+        if err is not None:
+            return self.error_body(err.status or 500, err.message, err.code)
+        return self.dump(self.response_object(turn, variant, model=model))
+
+    def emit_response_for(
+        self, turn: Turn, variant: str, *, model: str = "mock-model", request: Mapping[str, Any]
+    ) -> bytes:
+        """The whole body answering ``request``: :meth:`emit_response` unless the body echoes the
+        request's settings (Responses)."""
+        return self.emit_response(turn, variant, model=model)
+
+    def observer(self, variant: str | None = None, *, reading: Reading = READ_ALL) -> Observer:
+        """The streaming observer; ``variant``: the upstream's, when known (checked; its inline tag pair)."""
+        if variant is not None:
+            self.require_variant(variant)
+        return self.stream_observer(variant, reading)
+
+    def observe_response(
+        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
+    ) -> list[Event]:
+        """Canonical events from a whole body: a body that is no JSON is its ``malformed-json`` notice,
+        an error body its :meth:`read_error`, any other is read by :meth:`read_response`."""
+        obj, bad = json_body(body)
+        if bad is not None:
+            return [bad]
+        err = self.read_error(obj)
+        if err is not None:
+            return [err]
+        return self.read_response(obj, variant=variant, reading=reading)
+
+    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+        """The provider's HTTP error body."""
+        return self.dump(self.error_object(status, message, code))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -380,9 +476,45 @@ def check_variant(dialect: str, variants: Mapping[str, Variant], variant: str) -
         raise UnknownName(f"{dialect} variant", variant, variants)
 
 
-def stream_flag(path: str, body: Mapping[str, Any]) -> bool:
-    """``wants_stream`` of the dialects whose body says ``"stream": true`` (absent: not streaming)."""
-    return body.get("stream") is True
+def content_text(content: Any, *, typed: bool = False) -> str:
+    """The text of a request's content field: a string as it is, a list's parts' ``text`` joined
+    (``typed``: only the parts whose ``type`` is ``text``), "" for anything else."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        str(p.get("text", ""))
+        for p in content
+        if isinstance(p, Mapping) and (not typed or p.get("type") == "text")
+    )
+
+
+def chat_messages(
+    messages: Sequence[Message], assistant: Callable[[Message], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A conversation as OpenAI-style ``messages`` (Chat Completions, and Cohere v2, which took the shape):
+    each assistant message as ``assistant`` writes it, a tool result a ``role: tool`` message, any other
+    message its role and text."""
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "assistant":
+            out.append(assistant(m))
+        elif m.role == "tool":
+            results = (b for b in m.content if isinstance(b, ToolResultBlock))
+            out += ({"role": "tool", "tool_call_id": b.call_id, "content": b.content} for b in results)
+        else:
+            out.append({"role": m.role, "content": m.text})
+    return out
+
+
+def call_arguments(arguments: str, *, keep_bad: bool = False) -> Any:
+    """A tool call's arguments as the JSON value a request carries (``{}`` when empty); text that is
+    no JSON is ``{}``, or with ``keep_bad`` ``{"arguments": <the text>}``."""
+    try:
+        return loads(arguments) if arguments.strip() else {}
+    except ValueError:  # JSONDecodeError and orjson's error are both ValueErrors
+        return {"arguments": arguments} if keep_bad else {}
 
 
 def turn_error(turn: Turn) -> StreamError | None:

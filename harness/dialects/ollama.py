@@ -475,34 +475,22 @@ class OllamaDialect(Dialect):
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
     path_suffixes: tuple[str, ...] = ("/api/chat", "/api/generate")
+    stream_default = True
+    """Ollama streams unless the body says ``"stream": false``."""
     variants = VARIANTS
     default_variant = "native"
-
-    @staticmethod
-    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
-        """Ollama streams unless the body says ``"stream": false``."""
-        return body.get("stream", True) is not False
-
-    def emitter(self, variant: str, *, model: str = "mock-model") -> OllamaEmitter:
-        return OllamaEmitter(variant, model=model)
-
+    emitter_type, observer_type = OllamaEmitter, OllamaObserver
+    rules = RULES
     emit_response = staticmethod(emit_response)
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> OllamaObserver:
-        return OllamaObserver()
+    error_body = staticmethod(error_body)
+    build_request = staticmethod(build_request)
+    parse_request = staticmethod(parse_request)
 
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
     ) -> list[Event]:
         """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
         return observe_response(body)
-
-    error_body = staticmethod(error_body)
-    build_request = staticmethod(build_request)
-    parse_request = staticmethod(parse_request)
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 DIALECT = OllamaDialect()

@@ -482,13 +482,14 @@ class PiDialect(Dialect):
     transport = Transport.JSONL
     content_type = "application/x-ndjson"
     path_suffixes: tuple[str, ...] = ()
+    stream_in_body = False
+    stream_default = True  # pi's JSONL is always a stream
     variants = VARIANTS
     default_variant = "v2"
-
-    @staticmethod
-    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
-        """pi's JSONL is always a stream."""
-        return True
+    observer_type = PiObserver
+    rules = RULES
+    build_request = staticmethod(build_request)
+    parse_request = staticmethod(parse_request)
 
     def emitter(self, variant: str, *, model: str = "mock-model", prompt: str = "hi") -> PiEmitter:
         return PiEmitter(variant, model=model, prompt=prompt)
@@ -498,9 +499,6 @@ class PiDialect(Dialect):
         e = PiEmitter(variant, model=model)
         return b"".join((f.data + "\n").encode() for f in e.feed(turn) + e.close())
 
-    def stream_observer(self, variant: str | None, reading: Reading) -> PiObserver:
-        return PiObserver()
-
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
     ) -> list[Event]:
@@ -508,14 +506,8 @@ class PiDialect(Dialect):
         o = PiObserver()
         return o.feed(body) + o.end()
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return dumps_compact({"type": "error", "error": message}).encode()
-
-    build_request = staticmethod(build_request)
-    parse_request = staticmethod(parse_request)
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return {"type": "error", "error": message}
 
 
 DIALECT = PiDialect()

@@ -22,7 +22,7 @@ from harness.drivers._base import (
 from harness.drivers._cli import CliDriver
 from harness.drivers._cli_rpc import cli_unsupported
 from harness.drivers._gateway import GatewayDriver, UrlDriver
-from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
+from harness.drivers._kinds import KIND_TABLE, KINDS, Abilities
 from harness.drivers._profile import (
     MARKUP,
     SUTOrigin,
@@ -48,6 +48,7 @@ __all__ = [
     "KINDS",
     "KIND_TABLE",
     "MARKUP",
+    "Abilities",
     "AdapterDriver",
     "AdapterError",
     "CaseContext",
@@ -57,7 +58,6 @@ __all__ = [
     "DriverError",
     "DriverTimeout",
     "GatewayDriver",
-    "Kind",
     "PythonDriver",
     "SUTCallable",
     "SUTOrigin",
@@ -95,6 +95,7 @@ def make_driver(profile: SUTProfile, fn: SUTCallable | None = None) -> Driver:
     """The driver for ``profile.kind``; an unknown kind is an :class:`~harness._errors.UnknownName`."""
     return DRIVERS.get(profile.kind)(profile, fn)
 
+
 # What other harness packages use from this one, loaded on first use (harness._lazy).
 if TYPE_CHECKING:
     from harness.drivers._base import DEFAULT_MAX_BYTES
@@ -115,4 +116,13 @@ __all__ += [
     "short_traceback",
     "stop_all",
 ]
-__getattr__ = lazy_names(__name__, _SHARED)
+_shared = lazy_names(__name__, _SHARED)
+
+
+def __getattr__(name: str) -> object:
+    if name == "Kind":  # the record's old name, one release
+        import warnings
+
+        warnings.warn("harness.drivers.Kind is deprecated; use Abilities", DeprecationWarning, stacklevel=2)
+        return Abilities
+    return _shared(name)

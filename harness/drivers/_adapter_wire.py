@@ -143,9 +143,9 @@ def parse_line(n: int, raw: str) -> Line:
         status, code = read_fields(err)  # as a Python exception's: int or word status, string code
         if code is None and isinstance(err.get("code"), int) and not isinstance(err.get("code"), bool):
             code = str(err["code"])  # a numeric code that is no HTTP status (a gRPC or JSON-RPC code)
-        kind, trace = str(err.get("type") or "Error"), str(err.get("traceback") or "")
+        error_type, trace = str(err.get("type") or "Error"), str(err.get("traceback") or "")
         frames = tuple(js_frames(trace, err.get("frames")))
-        return Failed(tid, kind, err["message"], status, trace, code, frames)
+        return Failed(tid, error_type, err["message"], status, trace, code, frames)
     if obj.get("done") is True:
         return Done(tid)
     if "tool_call" in obj:

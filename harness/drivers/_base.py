@@ -150,12 +150,12 @@ class CancelWatch:
         if self.met or gate is None:
             return self.met
         self._count += 1
-        needle, kind = (
+        needle, delta_type = (
             (gate.reasoning, ReasoningDelta) if gate.reasoning is not None else (gate.text, TextDelta)
         )
         if needle is None:
             self.met = gate.events is None or self._count >= gate.events
-        elif isinstance(ev, kind):
+        elif isinstance(ev, delta_type):
             text = self._tail + ev.text
             self.met = needle in text
             self._tail = text[-(len(needle) - 1) :] if len(needle) > 1 else ""

@@ -9,7 +9,7 @@ from typing import Any
 
 from harness._fields import Err
 from harness.drivers._cli_text import PLAIN_TEXT
-from harness.drivers._kinds import Kind
+from harness.drivers._kinds import Abilities
 
 __all__ = ["CLI_INPUTS", "cli_input", "continue_words", "reasoning_from"]
 
@@ -18,10 +18,10 @@ CLI_INPUTS = ("argv", "rpc")
 RPC-mode JSON lines on stdin (``prompt`` per user message, ``abort`` to cancel the run in flight)."""
 
 
-def cli_input(data: Mapping[str, Any], kind: Kind, front: str, err: Err) -> str:
+def cli_input(data: Mapping[str, Any], abilities: Abilities, front: str, err: Err) -> str:
     """A CLI's ``input``: ``rpc`` only for a prompted SUT (whose runs a pi-json front door delimits)."""
     value = str(data.get("input", "argv"))
-    if value == "rpc" and not kind.prompted:
+    if value == "rpc" and not abilities.prompted:
         raise err("input", f"only a cli profile reads its prompts from stdin (this is {data['kind']})")
     if value == "rpc" and front != "pi-json":
         raise err(
@@ -30,13 +30,13 @@ def cli_input(data: Mapping[str, Any], kind: Kind, front: str, err: Err) -> str:
     return value
 
 
-def continue_words(data: Mapping[str, Any], kind: Kind, err: Err) -> tuple[str, ...]:
+def continue_words(data: Mapping[str, Any], abilities: Abilities, err: Err) -> tuple[str, ...]:
     """A CLI's ``continue`` words: a later user message runs the command again with them (argv input)."""
     words = tuple(str(w) for w in data.get("continue", ()))
-    if words and not kind.prompted:
+    if words and not abilities.prompted:
         raise err("continue", f"only a cli profile continues with words of its own (this is {data['kind']})")
     if words and data.get("input", "argv") != "argv":
-        raise err("continue", "an rpc CLI takes its next prompt on stdin: continue is for input = \"argv\"")
+        raise err("continue", 'an rpc CLI takes its next prompt on stdin: continue is for input = "argv"')
     if "continue" in data and not words:
         raise err("continue", "no words given", 'e.g. continue = ["-c"], or leave the key out')
     return words

@@ -112,8 +112,8 @@ class RpcClient:
         return out.events + ([] if self.aborted else events)
 
     def _line(self, line: bytes, out: Fed) -> None:
-        kind = _type(line)
-        if self.ended and kind != "agent_settled" and self.run + 1 < len(self.starts):
+        line_type = _type(line)
+        if self.ended and line_type != "agent_settled" and self.run + 1 < len(self.starts):
             out.events += [] if self.aborted else self.observer.end()
             self.run += 1
             self.observer = self.make()
@@ -125,7 +125,7 @@ class RpcClient:
             if self.watch.gate is not None and [ev for ev in events if self.watch.see(ev)]:
                 self.aborted = out.cancelled = True
                 out.write.append(ABORT_LINE)
-        if kind == "agent_end" and not self.ended:
+        if line_type == "agent_end" and not self.ended:
             self.ended = True
             if self.run + 1 < len(self.starts):  # the next user message; its records start a new run
                 out.write.append(self._prompt(self.run + 1))
@@ -138,5 +138,5 @@ def _type(line: bytes) -> str:
         obj = loads(line)
     except ValueError:
         return ""
-    kind = obj.get("type") if isinstance(obj, dict) else None
-    return kind if isinstance(kind, str) else ""
+    line_type = obj.get("type") if isinstance(obj, dict) else None
+    return line_type if isinstance(line_type, str) else ""

@@ -77,10 +77,10 @@ class TextReader:
         """The CLI exited with ``code`` (None: it was stopped before it exited)."""
         out: list[Event] = []
         if self.reasoning_from == "stderr":
-            for piece, kind in ((self._err.feed(b"", final=True), ReasoningDelta),
+            for piece, delta_type in ((self._err.feed(b"", final=True), ReasoningDelta),
                                 (self._out.feed(b"", final=True), TextDelta)):  # fmt: skip
                 if piece:
-                    out.append(kind(piece))
+                    out.append(delta_type(piece))
         else:
             rest = self._held + self._out.feed(b"", final=True)
             if self._newline and (rest or self._inside):  # a marker or reasoning cut there: not a line end

@@ -38,12 +38,12 @@ class UrlDriver(Driver):
         self.front = self._front()
 
     def _front(self) -> FrontDoor:
-        kind = FrontDoor
+        door = FrontDoor
         if get_dialect(self.profile.front_door).websocket:  # (wsproto: loaded for such a door only)
             from harness.drivers._websocket import WsFrontDoor
 
-            kind = WsFrontDoor
-        return kind(
+            door = WsFrontDoor
+        return door(
             self.base_url,
             dialect=self.profile.front_door,
             variant=self.profile.front_variant,

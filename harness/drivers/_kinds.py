@@ -1,6 +1,6 @@
-"""The SUT kinds, each a capability record: what its profile must give and what the SUT can do. The rest of
-thinkwire asks a profile's record, ``SUTProfile.caps``, and never compares a kind's name. A new kind is a
-driver, a row of :data:`KIND_TABLE` and its registration in ``DRIVERS``."""
+"""The SUT kinds, each with its :class:`Abilities`: what its profile must give and what the SUT can do. The
+rest of thinkwire asks a profile's, ``SUTProfile.abilities``, and never compares a kind's name. A new kind is
+a driver, a row of :data:`KIND_TABLE` and its registration in ``DRIVERS``."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 from harness.drivers._templates import CASE, RUN
 
-__all__ = ["KINDS", "KIND_TABLE", "Kind"]
+__all__ = ["KINDS", "KIND_TABLE", "Abilities"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Kind:
-    """What a SUT kind needs, defaults to and can do. Each capability is a question the run or a check
+class Abilities:
+    """What a SUT kind needs, defaults to and can do. Each ability is a question the run or a check
     asks; the default is the answer for a SUT thinkwire talks to over HTTP."""
 
     needs: str
@@ -68,8 +68,8 @@ class Kind:
         return self.needs == "command"
 
 
-KIND_TABLE: dict[str, Kind] = {
-    "gateway": Kind(
+KIND_TABLE: dict[str, Abilities] = {
+    "gateway": Abilities(
         needs="command",
         what="a command",
         example='e.g. command = ["my-gateway", "--port", "{port}"]',
@@ -79,7 +79,7 @@ KIND_TABLE: dict[str, Kind] = {
         survives_a_stuck_case=False,
         second_instance=True,
     ),
-    "url": Kind(
+    "url": Abilities(
         needs="url",
         what="the URL of the running SUT",
         example='e.g. url = "http://127.0.0.1:8080"',
@@ -87,14 +87,14 @@ KIND_TABLE: dict[str, Kind] = {
         at_url=True,
         own_connections=True,
     ),
-    "python": Kind(
+    "python": Abilities(
         needs="callable",
         what='callable = "module:function"',
         cold_start=True,
         in_process=True,
         file_placeholders=(*RUN, "model", "dialect", "variant", "provider", "front_door"),
     ),
-    "cli": Kind(
+    "cli": Abilities(
         needs="command",
         what="a command",
         example='e.g. command = ["my-agent", "{prompt}"]',
@@ -105,7 +105,7 @@ KIND_TABLE: dict[str, Kind] = {
         cleanup_watched=True,
         file_placeholders=(*RUN, *CASE),
     ),
-    "adapter": Kind(
+    "adapter": Abilities(
         needs="command",
         what="a command",
         example='e.g. command = ["node", "adapter.mjs"]',

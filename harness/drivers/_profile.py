@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import warnings
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from harness.dialects import CarrierSpec, Provider, Reading, get_dialect, provid
 from harness.drivers._cli_keys import CLI_INPUTS, cli_input, continue_words, reasoning_from
 from harness.drivers._cli_text import PLAIN_TEXT, REASONING_FROM
 from harness.drivers._files import load_files
-from harness.drivers._kinds import KIND_TABLE, KINDS, Kind
+from harness.drivers._kinds import KIND_TABLE, KINDS, Abilities
 from harness.drivers._shaping import RequestShape, parse_request_table
 from harness.drivers._templates import CASE, RUN, check, fill
 
@@ -276,11 +277,17 @@ class SUTProfile:
     upstream_url: str | None = None
 
     @property
-    def caps(self) -> Kind:
-        """What the SUT can do: its kind's capability record (ask it; never compare ``kind``), less
-        what its front door cannot show (a plain-text CLI prints no tool calls)."""
-        kind = KIND_TABLE[self.kind]
-        return replace(kind, shows_tool_calls=False) if self.front_door == PLAIN_TEXT else kind
+    def abilities(self) -> Abilities:
+        """What the SUT can do: its kind's record (ask it; never compare ``kind``), less what its front
+        door cannot show (a plain-text CLI prints no tool calls)."""
+        abilities = KIND_TABLE[self.kind]
+        return replace(abilities, shows_tool_calls=False) if self.front_door == PLAIN_TEXT else abilities
+
+    @property
+    def caps(self) -> Abilities:
+        """Deprecated spelling of :attr:`abilities` ("caps" is what a wire variant carries)."""
+        warnings.warn("SUTProfile.caps is deprecated; use .abilities", DeprecationWarning, stacklevel=2)
+        return self.abilities
 
     def run_values(self, **values: str) -> dict[str, str]:
         """The run-wide placeholder values (``_templates.RUN``), with ``values`` added."""
@@ -367,9 +374,7 @@ def local_paths(
             return not existing or (base / word).exists()
         return not first and (base / word).is_file()
 
-    return tuple(
-        os.path.normpath(base / w) if local(w, n == 0) else w for n, w in enumerate(words)
-    )
+    return tuple(os.path.normpath(base / w) if local(w, n == 0) else w for n, w in enumerate(words))
 
 
 def load_profile(path: Path) -> SUTProfile:
@@ -398,16 +403,17 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
     The ``[request]`` table is parsed and templated by ``_shaping``. ``sys_path``, paths relative to the
     profile, is prepended to ``sys.path`` before a python SUT's callable is imported. What each kind needs
     and can do is its row of ``_kinds.KIND_TABLE``."""
+
     def err(fld: str, problem: str, hint: str = "") -> ProfileError:
         return ProfileError(source, fld, problem, hint)
 
     check_fields(data, _FIELDS, err)
-    kind = KIND_TABLE[data["kind"]]
+    abilities = KIND_TABLE[data["kind"]]
     command = _command(data.get("command", ()), err)
-    if not (command if kind.needs == "command" else data.get(kind.needs)):
-        raise err(kind.needs, f"a {data['kind']} profile needs {kind.what}", kind.example)
-    _check_templates(data, kind, err)
-    front = str(data.get("front_door", kind.front_door))
+    if not (command if abilities.needs == "command" else data.get(abilities.needs)):
+        raise err(abilities.needs, f"a {data['kind']} profile needs {abilities.what}", abilities.example)
+    _check_templates(data, abilities, err)
+    front = str(data.get("front_door", abilities.front_door))
     _check_front_door(data, front, err)
     carriers = _carriers(data, front, source)
     request = parse_request_table(data["request"], source) if "request" in data else {}
@@ -431,7 +437,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         reasoning_fields=tuple(data["reasoning_fields"]) if "reasoning_fields" in data else None,
         callable=data.get("callable"),
         session_dir=str(data.get("session_dir", "{tmp}/session")),
-        files=load_files(dict(data.get("files", {})), _base(source), err, kind.file_placeholders),
+        files=load_files(dict(data.get("files", {})), _base(source), err, abilities.file_placeholders),
         expectations=data.get("expectations"),
         faults=tuple(data.get("faults", ())),
         keep_alive=bool(data.get("keep_alive", True)),
@@ -442,7 +448,7 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         warmup=data.get("warmup"),
         gate_timeout=float(data["gate_timeout"]) if "gate_timeout" in data else None,
         max_bytes=int(data["max_bytes"]) if "max_bytes" in data else None,
-        reports_usage=bool(data.get("usage", kind.usage)),
+        reports_usage=bool(data.get("usage", abilities.usage)),
         request=request,
         echo_fields=tuple(data["echo_fields"]) if "echo_fields" in data else None,
         carriers=carriers,
@@ -451,8 +457,8 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<flags>") -> SUTPro
         variants_dir=(data["variants_dir"],) if "variants_dir" in data else (),
         sys_path=tuple(data.get("sys_path", ())),
         source=source,
-        input=cli_input(data, kind, front, err),
-        continue_words=continue_words(data, kind, err),
+        input=cli_input(data, abilities, front, err),
+        continue_words=continue_words(data, abilities, err),
         reasoning_from=reasoning_from(data, front, err),
         reasoning_markers=(str(data.get("reasoning_start", "")), str(data.get("reasoning_end", ""))),
         upstream_listen=data.get("upstream_listen"),
@@ -496,7 +502,7 @@ def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
     from harness.dialects import get_dialect
 
     if front == PLAIN_TEXT and not KIND_TABLE[data["kind"]].prompted:
-        raise err("front_door", f"only a cli prints plain text (this is {data['kind']})", "kind = \"cli\"")
+        raise err("front_door", f"only a cli prints plain text (this is {data['kind']})", 'kind = "cli"')
     if "front_variant" in data:
         variants = list(get_dialect(front).variants) if front != PLAIN_TEXT else []
         if data["front_variant"] not in variants:
@@ -507,10 +513,10 @@ def _check_front_door(data: Mapping[str, Any], front: str, err: Err) -> None:
             )
 
 
-def _check_templates(data: Mapping[str, Any], kind: Kind, err: Err) -> None:
+def _check_templates(data: Mapping[str, Any], abilities: Abilities, err: Err) -> None:
     """Every placeholder known where it is used: per-case ones only in request shaping and in the
     command, env and session dir of a SUT started per case (a gateway is started once per run)."""
-    per_case = (*RUN, *CASE) if kind.started_per_case else RUN
+    per_case = (*RUN, *CASE) if abilities.started_per_case else RUN
     for key in ("command", "env", "session_dir"):  # (files: checked as they are loaded)
         if key in data:
             check(data[key], per_case, err, key)

@@ -81,7 +81,7 @@ class WsFrontDoor(FrontDoor):
                 return out
             data = message.encode()
             taken.chunk(data)
-            kind, rid = event_kind(message, rid)
+            event_type, rid = event_kind(message, rid)
             fresh = observer.feed(data)
             self._emit(ctx, turn, out, fresh)
             if cancel is not None and [ev for ev in fresh if watch.see(ev)]:
@@ -89,11 +89,11 @@ class WsFrontDoor(FrontDoor):
                 out.cancelled = True
                 self.end_conversation()  # leaving mid-response: the socket goes
                 return out
-            if kind in TERMINAL:
+            if event_type in TERMINAL:
                 break
         self._emit(ctx, turn, out, observer.end())
         tl.add("client", "end", turn=turn)
-        if kind == "response.completed" and rid is not None:
+        if event_type == "response.completed" and rid is not None:
             self.last_id, self.since = rid, len(messages) + 1
         return out
 

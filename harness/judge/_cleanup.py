@@ -17,10 +17,10 @@ __all__: list[str] = []
 )
 def cleanup(view: CaseView) -> Finding:
     sut = view.sut_entries
-    if view.caps.at_url and not view.caps.starts_a_process:
+    if view.abilities.at_url and not view.abilities.starts_a_process:
         why = "thinkwire did not start the SUT (it runs at its URL): no process of it to watch"
         return na("cleanup", why, Axis.CLEANUP)
-    if not view.caps.cleanup_watched or not sut:
+    if not view.abilities.cleanup_watched or not sut:
         return na("cleanup", "no process or session dir of the SUT to watch", Axis.CLEANUP)
     for e in sut:
         if e.kind == "dir-removed" and e.info.get("children_alive"):

@@ -83,7 +83,7 @@ def _differences(view: CaseView, t: TurnView) -> list[_Difference]:
         out.append(_Difference(f"turn {t.turn} text", text, _short(t.expected_text), _short(t.text), cited))
     want = [(c.name, c.arguments) for c in t.expected.tool_calls]
     got = [(c.name, c.arguments) for c in t.tool_calls]
-    if view.caps.shows_tool_calls and want != got and _norm(want) != _norm(got):
+    if view.abilities.shows_tool_calls and want != got and _norm(want) != _norm(got):
         calls = f"turn {t.turn}: tool calls differ"
         cited = view.cite(t.writes_of("tool"), t.events_of(ToolCallDelta))
         out.append(_Difference(f"turn {t.turn} tool calls", calls, str(want), str(got), cited))
@@ -117,14 +117,14 @@ def no_duplication(view: CaseView) -> Finding:
             ("text", t.text_fate, t.expected_text, t.text),
         ):
             if fate_ == "duplicated":
-                kind = ReasoningDelta if what == "reasoning" else TextDelta
+                delta_type = ReasoningDelta if what == "reasoning" else TextDelta
                 return Finding(
                     "no-duplication",
                     Verdict.FAIL,
                     message=f"turn {t.turn}: {what} {_repeated(exp, got)}",
                     expected=_short(exp),
                     actual=_short(got, 160),
-                    evidence=view.cite(t.events_of(kind), limit=16),
+                    evidence=view.cite(t.events_of(delta_type), limit=16),
                 )
     mirrored = [n for t in turns for n in t.notices if n.kind == "mirrored"]
     if mirrored:
@@ -232,8 +232,11 @@ def _extra_reasoning(view: CaseView, t: TurnView) -> str:
     """What the reasoning the client saw beyond this turn's holds: an earlier turn's reasoning again
     (the framework repeated a previous call's), the answer text, or text the upstream never sent."""
     earlier = [
-        p.turn for p in view.turns[: t.turn] if p.expected_reasoning.strip() and p.expected_reasoning.strip()
-        in t.reasoning and p.expected_reasoning.strip() not in t.expected_reasoning
+        p.turn
+        for p in view.turns[: t.turn]
+        if p.expected_reasoning.strip()
+        and p.expected_reasoning.strip() in t.reasoning
+        and p.expected_reasoning.strip() not in t.expected_reasoning
     ]
     if earlier:
         return (
@@ -306,8 +309,8 @@ def ordering(view: CaseView) -> Finding:
     if not turns:
         return na("ordering", "no turn with reasoning delivered to judge")
     for t in turns:
-        want = _kinds(t.expected.content, view.caps.shows_tool_calls)
-        got = _kinds(t.delivered.content, view.caps.shows_tool_calls)
+        want = _kinds(t.expected.content, view.abilities.shows_tool_calls)
+        got = _kinds(t.delivered.content, view.abilities.shows_tool_calls)
         if len(want) < 2:
             continue
         if got != want:

@@ -92,7 +92,7 @@ def unsupported_reason(case: Any, profile: SUTProfile) -> str:
     if not case.scenario.for_kind(profile.kind):
         return f"scenario does not apply to {profile.kind} SUTs"
     continues = bool(profile.continue_words)
-    if profile.caps.prompted and (why := cli_unsupported(case.turns, profile.input, continues)):
+    if profile.abilities.prompted and (why := cli_unsupported(case.turns, profile.input, continues)):
         return str(why)
     if case.scenario.client_read_timeout is not None and not profile.stream_keepalive:
         return (

@@ -79,9 +79,8 @@ def sut_error(view: CaseView) -> Finding:
             return Finding(
                 "sut-error",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: the SUT raised {e.info.get('error', '?')}" + (
-                    f" ({e.info['where']})" if e.info.get("where") else ""
-                ),
+                message=f"turn {t.turn}: the SUT raised {e.info.get('error', '?')}"
+                + (f" ({e.info['where']})" if e.info.get("where") else ""),
                 expected="the upstream's answer, delivered",
                 actual=str(e.info.get("traceback", "")),
                 evidence=(view.index_of(e),),
@@ -120,7 +119,9 @@ def passback(view: CaseView) -> Finding:
     # client, the SUT had nothing to pass back: the request was thinkwire's own continuation (the
     # tool results of calls the client never saw), and its acceptance proves nothing.
     # A prompted SUT (a CLI agent) makes its tool continuations itself: each is its own, seen or not.
-    carried = [t for t in reached if view.caps.prompted or _calls_reached_the_client(view.turns[t.turn - 1])]
+    carried = [
+        t for t in reached if view.abilities.prompted or _calls_reached_the_client(view.turns[t.turn - 1])
+    ]
     if not carried:
         hidden = [t.turn - 1 for t in reached if view.turns[t.turn - 1].expected.tool_calls]
         return na("passback", _nothing_carried(hidden))
@@ -271,7 +272,7 @@ def retry(view: CaseView) -> Finding:
                     "retry",
                     Verdict.FAIL,
                     message=f"turn {t.turn}: the SUT retried {gap * 1000:.0f} ms after a {wait:g} s "
-                "Retry-After",
+                    "Retry-After",
                     expected=f"the retry at least {wait:g} s after the failed request (Retry-After)",
                     actual=f"{gap:.3f} s",
                     evidence=(view.index_of(nxt),),

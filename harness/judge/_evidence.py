@@ -40,7 +40,7 @@ def required_checks(view: CaseView) -> dict[str, str]:
         out["error-propagation"] = "the scenario scripts an upstream failure"
     if any(t.events() and not faulted[i] and t.replay is None for i, t in enumerate(turns)):
         out["delivery"] = "the upstream answers with content"
-    if view.caps.cleanup_watched and case.scenario.category == "cleanup":
+    if view.abilities.cleanup_watched and case.scenario.category == "cleanup":
         out["cleanup"] = "a cleanup scenario on a SUT whose processes and session dir are watched"
     return out
 
@@ -111,7 +111,7 @@ def _missing_turn(view: CaseView) -> list[Finding]:
         # a prompted SUT's later prompt is the driver's to give: a turn that starts with a new user
         # message is not a request it failed to send
         goes_on = view.case.turns[t.turn].user is not None
-        prompt = view.caps.prompted and goes_on
+        prompt = view.abilities.prompted and goes_on
         if _completed(prev, goes_on) and not t.reached and not prompt:
             return [_no_upstream(view, t)]
     return []
@@ -159,7 +159,7 @@ def _not_judged(view: CaseView, findings: list[Finding]) -> list[Finding]:
 def _shows(view: CaseView, t: TurnView) -> bool:
     """The turn's answer has something its client can see: reasoning or text, or tool calls where the
     front door shows them (a plain-text CLI's tool-call turn with no text shows nothing, rightly)."""
-    if view.caps.shows_tool_calls or t.expected_reasoning or t.expected_text:
+    if view.abilities.shows_tool_calls or t.expected_reasoning or t.expected_text:
         return True
     return not t.expected.tool_calls
 

@@ -76,11 +76,11 @@ def termination(view: CaseView) -> Finding:
     turns = judged_turns(view)
     if not turns:
         return na("termination", no_turn(view))
-    if view.caps.prompted:  # one stream per run (a prompt and its tool continuations): it ends once
+    if view.abilities.prompted:  # one stream per run (a prompt and its tool continuations): it ends once
         turns = list({_run_start(view, t.turn): t for t in turns}.values())  # after the run's last turn
     for t in turns:
         mates = [u for u in view.turns if _run_start(view, u.turn) == _run_start(view, t.turn)]
-        mates = mates if view.caps.prompted else [t]
+        mates = mates if view.abilities.prompted else [t]
         ends = [e for u in mates for e in u.ends]
         notices = [n for u in mates for n in u.notices]
         kinds = {n.kind for n in notices}
@@ -180,8 +180,8 @@ def timing(view: CaseView) -> Finding:
     t0 = requests[0].t
     events = view.of("client", "event")
 
-    def at(kind: type, last: bool = False) -> float | None:
-        times = [(e.t - t0) / 1e6 for e in events if isinstance(e.event, kind)]
+    def at(event_type: type, last: bool = False) -> float | None:
+        times = [(e.t - t0) / 1e6 for e in events if isinstance(e.event, event_type)]
         return (times[-1] if last else times[0]) if times else None
 
     measured = {

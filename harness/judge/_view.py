@@ -4,6 +4,7 @@ and text. It is computed once, apart from the checks, so that one cause is repor
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from harness._gate import Gate
 from harness._routing import tokens_in
 from harness.dialects import HARMONY
-from harness.drivers import Kind
+from harness.drivers import Abilities
 from harness.events import (
     End,
     Event,
@@ -35,7 +36,10 @@ __all__ = ["CaseView", "Foreign", "TurnView", "build_view", "fate", "relayed_eve
 
 _EMPTY_TAGS = re.compile(
     r"<(think|thinking|thought|reasoning|mm:think)>\s*</\1>"
-    + "|" + re.escape(HARMONY[0]) + r"\s*" + re.escape(HARMONY[1])
+    + "|"
+    + re.escape(HARMONY[0])
+    + r"\s*"
+    + re.escape(HARMONY[1])
 )
 """An emptied inline reasoning wrapper (the reasoning was moved out of it, the markup left behind)."""
 
@@ -172,10 +176,10 @@ class TurnView:
         found = [e for e in self.expected_events if isinstance(e, Usage)]
         return found[-1] if found else None
 
-    def rejections(self, kind: str) -> list[Entry]:
-        """The strict upstream's rejections of this turn's request of ``kind`` (``Rejection.kind``:
-        ``passback``, ``fidelity`` or ``request``; each is one check's)."""
-        return [e for e in self.rejected if e.info.get("rule_kind", "passback") == kind]
+    def rejections(self, family: str) -> list[Entry]:
+        """The strict upstream's rejections of this turn's request by rules of ``family`` (a rejection's
+        ``rule_family``: ``passback``, ``fidelity`` or ``request``; each is one check's)."""
+        return [e for e in self.rejected if e.info.get("rule_family", "passback") == family]
 
     @property
     def client_saw_error(self) -> bool:
@@ -205,9 +209,10 @@ class CaseView:
     and whether the client observed anything at all. Another case's content in a turn, its routing token in
     the turn's upstream request or in what the client got, is ``foreign`` and isolation's alone: the turn
     is judged by no content check."""
+
     case: Any
-    caps: Kind
-    """What the SUT can do (its kind's capability record): checks ask it, never the kind's name."""
+    abilities: Abilities
+    """What the SUT can do (its kind's record): checks ask it, never the kind's name."""
     timeline: Timeline
     turns: list[TurnView]
     entries: list[Entry]
@@ -220,6 +225,12 @@ class CaseView:
     verbatim, markup and all (:func:`relayed_events`)."""
 
     _index: dict[int, int] | None = None
+
+    @property
+    def caps(self) -> Abilities:
+        """Deprecated spelling of :attr:`abilities` ("caps" is what a wire variant carries)."""
+        warnings.warn("CaseView.caps is deprecated; use .abilities", DeprecationWarning, stacklevel=2)
+        return self.abilities
 
     def of(self, side: str, kind: str) -> list[Entry]:
         """The entries of one side and kind, every turn's, in time order: a lookup, not a scan of
@@ -258,13 +269,13 @@ def _made_by_harness(entry: Entry, errors: list[Entry]) -> bool:
 def build_view(
     case: Any,
     timeline: Timeline,
-    caps: Kind,
+    abilities: Abilities,
     names: Mapping[str, str] | None = None,
     *,
     keepalive_every: float | None = None,
     relayed: bool | None = False,
 ) -> CaseView:
-    """The view of ``case``'s ``timeline`` for a SUT of capabilities ``caps``. ``names``: routing token
+    """The view of ``case``'s ``timeline`` for a SUT of ``abilities``. ``names``: routing token
     -> case id of the run's cases (the run's table, passed down), which names another case whose
     content shows up in this one's stream. ``keepalive_every``: the SUT's claimed keepalive interval.
     ``relayed``: the case's reasoning markup is one the SUT does not claim to parse, so what it owes its
@@ -323,7 +334,7 @@ def build_view(
             )
         )
         views[-1].foreign = _foreign(case, views[-1], sel("upstream", "crosstalk"), events, names or {})
-    return CaseView(case, caps, timeline, views, entries, by_key, keepalive_every, relayed)
+    return CaseView(case, abilities, timeline, views, entries, by_key, keepalive_every, relayed)
 
 
 _CONTENT = (ReasoningDelta, TextDelta, ToolCallDelta, ReasoningSignature, RedactedReasoning)

@@ -106,7 +106,7 @@ def diff_markdown(d: RunDiff, limit: int = 50) -> str:
         ("Cases added", d.added, "added"),
         ("Cases removed", d.removed, "removed"),
     ]
-    for title, changes, kind in sections:
+    for title, changes, noun in sections:
         if not changes:
             continue
         out += [f"### {title}", "", "| case | was | now | findings |", "|---|---|---|---|"]
@@ -117,7 +117,7 @@ def diff_markdown(d: RunDiff, limit: int = 50) -> str:
             )
             out.append(f"| `{_cell(c.case_id)}` | {_word(c.old)} | {_word(c.new)} | {said or '-'} |")
         if len(changes) > limit:
-            out += ["", f"… and {len(changes) - limit} more {kind}"]
+            out += ["", f"… and {len(changes) - limit} more {noun}"]
         out.append("")
     if d.verdicts:
         out += ["### Verdict changes", "", "| case | axis | was | now | |", "|---|---|---|---|---|"]
@@ -143,16 +143,16 @@ def diff_junit(d: RunDiff) -> str:
     suite = ET.SubElement(suites, "testsuite", name=xml_safe(f"thinkwire diff[{d.old.sut} -> {d.new.sut}]"))
     tally = {"tests": 0, "failures": 0, "skipped": 0}
 
-    def case(c: CaseChange, kind: str, message: str) -> None:
+    def case(c: CaseChange, outcome: str, message: str) -> None:
         tally["tests"] += 1
         either = c.new or c.old
         scenario = either.scenario_id.replace("/", ".") if either is not None else ""
         el = ET.SubElement(suite, "testcase", classname=xml_safe(scenario), name=xml_safe(c.case_id))
         lines = [f"{_word(c.old)} -> {_word(c.new)}"]
         lines += [f"+ {_cause(x, c.new)}" for x in c.gained] + [f"- {_cause(x, c.old)}" for x in c.lost]
-        if kind in ("failure", "skipped"):
-            tally["failures" if kind == "failure" else "skipped"] += 1
-            child = ET.SubElement(el, kind, message=xml_safe(message))
+        if outcome in ("failure", "skipped"):
+            tally["failures" if outcome == "failure" else "skipped"] += 1
+            child = ET.SubElement(el, outcome, message=xml_safe(message))
             child.text = xml_safe("\n".join(lines) + "\n")
         else:
             ET.SubElement(el, "system-out").text = xml_safe(message + "\n" + "\n".join(lines) + "\n")

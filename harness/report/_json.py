@@ -265,16 +265,16 @@ class _Getter:
     def fail(self, where: str, problem: str) -> ResultsError:
         return ResultsError(f"{self.source}: field {where!r}: {problem}")
 
-    def typed(self, obj: dict[str, Any], key: str, kind: Any, prefix: str, default: Any = ...) -> Any:
+    def typed(self, obj: dict[str, Any], key: str, types: Any, prefix: str, default: Any = ...) -> Any:
         where = f"{prefix}.{key}" if prefix else key
         if key not in obj:
             if default is ...:
                 raise self.fail(where, "missing")
             return default
         value = obj[key]
-        bad_bool = isinstance(value, bool) and kind in ((int, float), int, float)
-        if not isinstance(value, kind) or bad_bool:
-            name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        bad_bool = isinstance(value, bool) and types in ((int, float), int, float)
+        if not isinstance(value, types) or bad_bool:
+            name = types.__name__ if isinstance(types, type) else " or ".join(k.__name__ for k in types)
             raise self.fail(where, f"expected {name}, got {type(value).__name__} {value!r:.60}")
         return value
 
@@ -361,8 +361,12 @@ class _Getter:
             scenario_id=scenario_id,
             findings=findings,
             **self.fields(
-                item, where, requirement=known.get("requirement", ""), category=known.get("category", ""),
-                sut=shared.sut, reproduce=reproduce_line(shared.reproduce, case_id),
+                item,
+                where,
+                requirement=known.get("requirement", ""),
+                category=known.get("category", ""),
+                sut=shared.sut,
+                reproduce=reproduce_line(shared.reproduce, case_id),
             ),
         )
 
@@ -405,8 +409,8 @@ class _Getter:
         for i, row in enumerate(self.typed(summary, "rows", list, at)):
             if not isinstance(row, dict):
                 raise self.fail(f"{at}.rows[{i}]", f"expected an object, got {type(row).__name__}")
-            for key, kind in _SUMMARY_ROW.items():
-                self.typed(row, key, kind, f"{at}.rows[{i}]")
+            for key, types in _SUMMARY_ROW.items():
+                self.typed(row, key, types, f"{at}.rows[{i}]")
         return summary
 
     def finding(self, item: Any, where: str) -> Finding:

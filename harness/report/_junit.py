@@ -46,9 +46,9 @@ def junit_xml(run: RunResult, swimlanes: Mapping[str, Path] | None = None) -> st
     tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for r in run.results:
         tally["tests"] += 1
-        kind = _testcase(suite, r, counts, (swimlanes or {}).get(r.case_id))
-        if kind:
-            tally[kind] += 1
+        counted = _testcase(suite, r, counts, (swimlanes or {}).get(r.case_id))
+        if counted:
+            tally[counted] += 1
     for el in (suites, suite):
         for k, v in tally.items():
             el.set(k, str(v))
@@ -73,12 +73,12 @@ def _testcase(
         time=f"{r.duration_s:.3f}",
     )
     word = outcome(r)
-    kind = ""
+    counted = ""
     if word == "XFAIL":
         reason = r.expected_reason or "listed in the expectations file"
         el = ET.SubElement(case, "skipped", message=xml_safe(f"expected failure: {reason}"))
         el.text = xml_safe(_failure_text(r))
-        kind = "skipped"
+        counted = "skipped"
     elif word in ("ERROR", "TIMEOUT"):
         el = ET.SubElement(
             case,
@@ -87,22 +87,22 @@ def _testcase(
             message=xml_safe(f"{word}: {first_line(r.error) or 'no error text'}"),
         )
         el.text = xml_safe(_failure_text(r))
-        kind = "errors"
+        counted = "errors"
     elif r.unexpected or r.fails(strict=False):
         failing = r.failing()
         head = failing[0] if failing else None
         message = f"{word}: " + (f"[{head.check}] {head.message}" if head else r.requirement)
         el = ET.SubElement(case, "failure", type=word, message=xml_safe(first_line(message, 500)))
         el.text = xml_safe(_failure_text(r, causes))
-        kind = "failures"
+        counted = "failures"
     elif r.stream == Verdict.UNSUPPORTED:
         why = next((f.message for f in r.findings if f.verdict == Verdict.UNSUPPORTED), "")
         ET.SubElement(case, "skipped", message=xml_safe(f"UNSUPPORTED: {why}".rstrip(": ")))
-        kind = "skipped"
+        counted = "skipped"
     out = _system_out(r, svg)
     if out:
         ET.SubElement(case, "system-out").text = xml_safe(out)
-    return kind
+    return counted
 
 
 def _failure_text(r: CaseResult, causes: Mapping[tuple[str, str], Cause] | None = None) -> str:

@@ -31,7 +31,7 @@ def worth_aside(profile: SUTProfile, cases: int, lanes: int, limits: Limits) -> 
     (taken as the SUT's first-byte latency a case, ``lanes`` at a time: a lower bound): otherwise the
     alone cases would wait for the start, not for the shared cases."""
     measured = limits.measured
-    if not profile.caps.second_instance or measured.latency is None or measured.start_s is None:
+    if not profile.abilities.second_instance or measured.latency is None or measured.start_s is None:
         return False
     return cases * measured.latency / lanes > 2 * measured.start_s
 
@@ -81,8 +81,9 @@ class AsideSUT:
             if upstream is None:
                 upstream = MockUpstream()
                 upstream.start()
-                self._own("upstream", upstream)
-            driver = self._own("driver", self._start(self.profile, self.fn, upstream.base_url, None))
+                self._own(upstream=upstream)
+            driver = self._start(self.profile, self.fn, upstream.base_url, None)
+            self._own(driver=driver)
             warm, _, alive = run_case(
                 canary_case(self.profile), self.profile, driver, upstream, ClientSide, self.limits, "none"
             )
@@ -94,14 +95,19 @@ class AsideSUT:
             return False
         return True
 
-    def _own(self, name: str, thing: Any) -> Any:
-        """``self.<name> = thing``, unless the instance was stopped meanwhile: then ``thing`` is
-        stopped and DriverError raised (nothing outlives :meth:`stop`)."""
+    def _own(self, *, upstream: LiveUpstream | None = None, driver: Driver | None = None) -> None:
+        """The started ``upstream`` or ``driver`` kept, unless the instance was stopped meanwhile: then
+        it is stopped and DriverError raised (nothing outlives :meth:`stop`)."""
         with self._lock:
             if not self.stopped:
-                setattr(self, name, thing)
-                return thing
-        thing.stop()
+                if upstream is not None:
+                    self.upstream = upstream
+                if driver is not None:
+                    self.driver = driver
+                return
+        for thing in (upstream, driver):
+            if thing is not None:
+                thing.stop()
         raise DriverError("the second instance was stopped while it started")
 
     def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:

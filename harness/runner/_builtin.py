@@ -89,7 +89,7 @@ def builtin_profile(name: str, faults: tuple[str, ...] = ()) -> SUTProfile:
     profile = replace(profile, origin=SUTOrigin("builtin", name, tuple(faults)))
     if faults:
         command = profile.command
-        if profile.caps.starts_a_process:
+        if profile.abilities.starts_a_process:
             command = (*command, *[x for f in faults for x in ("--fault", f)])
         profile = replace(
             profile, command=command, faults=tuple(faults), name=f"{profile.name}+{'+'.join(faults)}"
@@ -111,8 +111,8 @@ def builtin_behind_door(name: str, door: str, faults: tuple[str, ...] = ()) -> S
     if door == profile.front_door:
         return profile
     doors = {d.dialect: (path, d.variant) for path, d in FRONT_DOORS.items()}
-    if not profile.caps.at_url or door not in doors:
-        have = ", ".join(sorted(doors)) if profile.caps.at_url else profile.front_door
+    if not profile.abilities.at_url or door not in doors:
+        have = ", ".join(sorted(doors)) if profile.abilities.at_url else profile.front_door
         raise FlagError(
             f"--front-door {door}: the built-in SUT {name!r} has no such front door (it has: {have})"
         )

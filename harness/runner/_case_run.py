@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from harness.catalog import Case, judged_claims, relayed_gates
@@ -29,7 +30,7 @@ from harness.judge import (
     support,
     unsupported_reason,
 )
-from harness.runner._exit import dead_before, ended_by_sut, sut_exit
+from harness.runner._exit import dead_before, ended_by_sut
 from harness.runner._gate_budget import GateBudget
 from harness.runner._state import Limits
 from harness.runner._summary import summarise_timeline
@@ -88,21 +89,27 @@ def run_case(
     result.gate_wait_s = budget.wait
     asked = limits.settings
     ctx = CaseContext(
-        case, upstream.base_url, timeline, client_cls(), model, asked.timeout, max_bytes=asked.max_bytes,
+        case,
+        upstream.base_url,
+        timeline,
+        client_cls(),
+        model,
+        asked.timeout,
+        max_bytes=asked.max_bytes,
         provider=case.provider.name,
     )
     t0 = time.monotonic()
     alive, too_big = _served(case, profile, driver, upstream, budget.conversation, ctx, result)
     result.duration_s = time.monotonic() - t0
-    view = build_view(case, timeline, profile.caps, names, **judged_claims(case, profile))
+    view = build_view(case, timeline, profile.abilities, names, **judged_claims(case, profile))
     if ended_by_sut(driver, timeline, result):  # (its view is the preflight's evidence, not a parity twin)
         _keep_timeline(result, view, keep)
         return result, view, False
     result.first_byte_s = first_byte(view)
-    budget.learn(view)
-    if too_big is not None or result.status == Status.OK:
+    judged = too_big is not None or result.status == Status.OK
+    if judged:
         judge(view, case.scenario, profile, too_big=too_big).into(result)
-        budget.say_shortened(result.findings)
+    budget.learn(view, result.findings if judged else [])  # (the round learns; a shortened wait is said)
     _keep_timeline(result, view, keep)
     return result, view, alive
 
@@ -127,7 +134,7 @@ def _served(
     long as the driver runs the case and a cancel's disconnect may take; -> (the SUT is still alive,
     the byte cap it overran). A SUT's failure becomes ``result``'s status, never an exception; a SUT
     found dead is not served (``_exit.dead_before``)."""
-    if (dead := sut_exit(driver)) is not None:  # (a neighbour in flight killed it: not this case's doing)
+    if (dead := driver.exited()) is not None:  # (a neighbour in flight killed it: not this case's doing)
         dead_before(result, dead, driver.stderr_tail())
         return False, None
     upstream.route(case.token, conversation, ctx.timeline, ctx.client)  # its requests carry its token
@@ -156,10 +163,10 @@ def _drive(
         driver.run(ctx)
     except CaseTooBig as exc:
         too_big = exc
-        alive = profile.caps.survives_a_stuck_case or not profile.keep_alive
+        alive = profile.abilities.survives_a_stuck_case or not profile.keep_alive
     except DriverTimeout as exc:
         result.status, result.error = Status.TIMEOUT, str(exc)
-        alive = profile.caps.survives_a_stuck_case
+        alive = profile.abilities.survives_a_stuck_case
     except DriverError as exc:
         result.status, result.error = Status.ERROR, str(exc)
         alive = False
@@ -221,15 +228,10 @@ def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
 
 
 def _event_dict(ev: Event) -> dict[str, Any]:
-    from dataclasses import fields
-
+    """The event's type and its fields that say something (every field of an event is a plain value; the
+    channel follows from the type)."""
     d: dict[str, Any] = {"type": type(ev).__name__}
-    for f in fields(ev):
-        if f.name == "channel":
-            continue
-        v = getattr(ev, f.name)
-        if v not in (None, ""):
-            d[f.name] = v
+    d.update((k, v) for k, v in asdict(ev).items() if k != "channel" and v not in (None, ""))
     return d
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from harness.catalog import Case
-from harness.drivers import Kind
+from harness.drivers import Abilities
 from harness.judge import CaseView
 from harness.reference import own_process_faults
 from harness.runner._exit import exit_seen, found_dead, own_exit
@@ -38,7 +38,8 @@ thinkwire and the SUT several times, so with few in flight both sides often wait
 a SUT that makes cases wait (a gateway adding 20 ms a request, the LiteLLM proxy, whose failed gates
 each wait out their timeout) is much faster at 8 than at 4."""
 
-def default_concurrency(latency_s: float | None, caps: Kind, declared: bool = False) -> int:
+
+def default_concurrency(latency_s: float | None, abilities: Abilities, declared: bool = False) -> int:
     """Cases in flight by default: ``MAX_LANES`` through a SUT that works in a process of its own
     (gateway, URL) and answered the warm-up (``latency_s``, its first-byte latency); 1 through an
     in-process SUT, which shares the interpreter with the harness, unless its callable
@@ -46,20 +47,20 @@ def default_concurrency(latency_s: float | None, caps: Kind, declared: bool = Fa
     thinkwire cannot know that a callable is thread-safe); then ``MAX_LANES`` too, which overlaps
     the gates a buffering SUT makes wait (a correct one runs as fast at 8 as at 1); 1 through a SUT
     the preflight measured nothing of."""
-    if latency_s is None or (caps.in_process and not declared):
+    if latency_s is None or (abilities.in_process and not declared):
         return 1
     return MAX_LANES
 
 
-def alone_reason(case: Case, caps: Kind, faults: Sequence[str] = (), declared: bool = False) -> str:
+def alone_reason(case: Case, abilities: Abilities, faults: Sequence[str] = (), declared: bool = False) -> str:
     """Why ``case`` needs the SUT to itself (``""``: it may share it with other cases in flight).
     ``declared``: an in-process callable said it carries several conversations at once (each call
     then has upstream connections of its own, as a process SUT's conversations do)."""
-    if caps.cleanup_watched and case.scenario.category == "cleanup":
+    if abilities.cleanup_watched and case.scenario.category == "cleanup":
         return "cleanup: the SUT's process tree and session dir are watched"
-    if caps.cleanup_watched and (own_faults := own_process_faults(faults)):
+    if abilities.cleanup_watched and (own_faults := own_process_faults(faults)):
         return f"process-level fault switch ({', '.join(own_faults)})"
-    own = caps.own_connections or declared  # a held or closed connection: this case's
+    own = abilities.own_connections or declared  # a held or closed connection: this case's
     if any(t.cancel is not None for t in case.turns) and not own:
         return "cancellation: the upstream connection must close after the client's cancel"
     steps = [s for t in case.turns for s in t.steps]
@@ -247,9 +248,7 @@ class Lanes:
     JOIN_S = 10.0
     """How long an interrupt waits for each lane to end once the SUT is stopped."""
 
-    def __init__(
-        self, lanes: int, host: LaneHost, *, aside: Aside | None = None, head: int = 0
-    ) -> None:
+    def __init__(self, lanes: int, host: LaneHost, *, aside: Aside | None = None, head: int = 0) -> None:
         self.lanes = max(1, lanes)
         self.host, self.head = host, head
         known: dict[int, tuple[Case, bool]] = {}  # id -> (the case, kept alive so its id stays its own)

@@ -52,9 +52,9 @@ class GateBudget:
             conversation = with_gate_timeout(conversation, short)
         return cls(conversation, longest_gate(conversation), full, short, live)
 
-    def learn(self, view: CaseView) -> None:
+    def learn(self, view: CaseView, findings: list[Finding]) -> None:
         """What the driven case shows the round: an ungated case's relay time under load, and its
-        gates (``GateLearning.learn``)."""
+        gates (``GateLearning.learn``); and its ``findings`` (its judge's) told of a shortened wait."""
         live = self.live
         if live.load is not None and not any(t.gates_scripted for t in view.turns):
             relay = relay_time(view)
@@ -62,8 +62,9 @@ class GateBudget:
                 live.load.add(relay)
         if live.learning is not None:
             live.learning.learn(view, shortened=self.short is not None)
+        self._say_shortened(findings)
 
-    def say_shortened(self, findings: list[Finding]) -> None:
+    def _say_shortened(self, findings: list[Finding]) -> None:
         """The ``incremental`` FAIL a gate decided after a shortened wait says so (same verdict)."""
         short, full, learning = self.short, self.full, self.live.learning
         if short is None or full is None or learning is None:

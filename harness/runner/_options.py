@@ -73,7 +73,7 @@ def _faults(flag: str, value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
-def _names(kind: str, known: Callable[[], Sequence[str]]) -> Callable[[str, Any], tuple[str, ...] | None]:
+def _names(what: str, known: Callable[[], Sequence[str]]) -> Callable[[str, Any], tuple[str, ...] | None]:
     """A list of names (or one string, comma-separated), each one of ``known()``."""
 
     def check(flag: str, value: Any) -> tuple[str, ...] | None:
@@ -84,7 +84,7 @@ def _names(kind: str, known: Callable[[], Sequence[str]]) -> Callable[[str, Any]
         options = list(known())
         for name in names:
             if name not in options:
-                raise FlagError(f"{flag}: unknown {kind} {name!r} ({closest(name, options)})")
+                raise FlagError(f"{flag}: unknown {what} {name!r} ({closest(name, options)})")
         return names
 
     return check
@@ -145,11 +145,15 @@ def _importable(profile: SUTProfile) -> SUTCallable | None:
 @dataclass(frozen=True, slots=True)
 class ResolvedSUT:
     """What a run's options name: the profile (with the options' timeouts and byte cap in it), the
-    Python callable when one was given as an object, and the expectations to apply."""
+    Python callable when one was given as an object, and the expectations to apply. Beside them, what the
+    run reads of its options per case, computed once: the mock upstream's fixed address (None: a free
+    port) and the flags a reproduce line repeats."""
 
     profile: SUTProfile
     fn: SUTCallable | None
     expectations: Expectations
+    address: Address | None = None
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,10 +233,13 @@ class RunOptions:
     )
 
     def __post_init__(self) -> None:
+        """Each given value checked (a default is known good), and kept in the form its check returns
+        (``object.__setattr__``: how a frozen dataclass sets its own field while it is made)."""
+        given = self.settings()
         for f in dataclasses.fields(self):
-            check = f.metadata["check"]
-            if check is not None:
-                object.__setattr__(self, f.name, check(f.metadata["flag"], getattr(self, f.name)))
+            check, value = f.metadata["check"], given[f.name]
+            if check is not None and value is not f.default:
+                object.__setattr__(self, f.name, check(f.metadata["flag"], value))
 
     @classmethod
     def build(cls, base: RunOptions | None = None, **settings: Any) -> RunOptions:
@@ -248,7 +255,7 @@ class RunOptions:
         for name in settings:
             if name not in names:
                 raise TypeError(f"unknown run setting {name!r}: {closest(name, names)}")
-        return dataclasses.replace(base or cls(), **settings)
+        return dataclasses.replace(base, **settings) if base is not None else cls(**settings)
 
     def resolve(self) -> ResolvedSUT:
         """The SUT these options name, resolved once: its profile with ``timeout``, ``ready_timeout``,
@@ -258,7 +265,7 @@ class RunOptions:
         fn = sut if callable(sut) and not isinstance(sut, SUTProfile | str) else None
         profile = resolve_sut(sut, self.faults)
         _declared("variants_dir", profile.variants_dir)  # the profile's own variant files
-        given = {name: getattr(self, name) for name in _OVERRIDES if getattr(self, name) is not None}
+        given = {name: v for name, v in self.settings().items() if name in _OVERRIDES and v is not None}
         if given:
             profile = dataclasses.replace(profile, **given)
         profile = self._claims(profile, fn)
@@ -267,7 +274,9 @@ class RunOptions:
             expectations = load_expectations(Path(expectations))
         elif expectations is None:
             expectations = load_expectations(Path(profile.expectations)) if profile.expectations else None
-        return ResolvedSUT(profile, fn, expectations or Expectations())
+        return ResolvedSUT(
+            profile, fn, expectations or Expectations(), self.address(profile), tuple(self.reproduce_flags())
+        )
 
     def _claims(self, profile: SUTProfile, fn: SUTCallable | None) -> SUTProfile:
         """``profile`` with the claims a Python callable declares where it is defined (where the
@@ -315,11 +324,19 @@ class RunOptions:
         url = address.url if address.url != default else None
         return dataclasses.replace(self, upstream_listen=address.listen, upstream_url=url)
 
+    def bound_sut(self, address: Address, sut: ResolvedSUT) -> tuple[RunOptions, ResolvedSUT]:
+        """:meth:`bound`, with ``sut`` (which these options resolved) naming the address and the
+        reproduce flags the bound options give."""
+        opts = self.bound(address)
+        sut = dataclasses.replace(sut, address=opts.address(sut.profile), flags=tuple(opts.reproduce_flags()))
+        return opts, sut
+
     def reproduce_flags(self) -> list[str]:
         """The flags a reproduce line repeats: the settings given that bear on a case's verdict."""
         out: list[str] = []
+        given = self.settings()
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+            value = given[f.name]
             if not f.metadata["reproduce"] or value == f.default:
                 continue
             flag = f.metadata["flag"]
@@ -333,6 +350,29 @@ class RunOptions:
                 out += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
         return out
 
-    def settings(self) -> Mapping[str, Any]:
-        """The fields as keyword arguments (what ``run(**settings)`` takes)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+    def settings(self) -> dict[str, Any]:
+        """The fields as keyword arguments (what ``run(**settings)`` takes), each named here: a new field
+        is added here too (``tests/runner/test_options.py`` holds the two lists equal)."""
+        return {
+            "sut": self.sut,
+            "faults": self.faults,
+            "strict": self.strict,
+            "expectations": self.expectations,
+            "timeout": self.timeout,
+            "ready_timeout": self.ready_timeout,
+            "gate_timeout": self.gate_timeout,
+            "max_bytes": self.max_bytes,
+            "preflight": self.preflight,
+            "repeat": self.repeat,
+            "concurrency": self.concurrency,
+            "keep_timelines": self.keep_timelines,
+            "scenarios": self.scenarios,
+            "variants": self.variants,
+            "front_variant": self.front_variant,
+            "dialects": self.dialects,
+            "providers": self.providers,
+            "shard": self.shard,
+            "durations": self.durations,
+            "upstream_listen": self.upstream_listen,
+            "upstream_url": self.upstream_url,
+        }

@@ -6,13 +6,7 @@ from __future__ import annotations
 
 from harness.drivers import CaseContext, Driver, DriverError, SUTCallable, SUTProfile, make_driver
 
-__all__ = ["StartFailed", "return_driver", "start_driver", "stop_all_in"]
-
-
-def stop_all_in(pool: dict[str, Driver]) -> None:
-    """Stop every driver of a pool the run made for itself."""
-    while pool:
-        pool.popitem()[1].stop()
+__all__ = ["StartFailed", "return_driver", "start_driver"]
 
 
 class StartFailed(Driver):

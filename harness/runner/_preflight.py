@@ -31,6 +31,7 @@ __all__ = [
     "stderr_tail",
 ]
 
+
 def stderr_hint(exc: DriverError) -> str:
     """The last line the SUT wrote to stderr, for a one-line error."""
     lines = [ln for ln in (exc.stderr or "").splitlines() if ln.strip()]
@@ -111,9 +112,9 @@ def address(profile: SUTProfile, driver: Driver) -> str:
     """Where the SUT is reached: the URL (a gateway's with the port picked when it started; a URL
     SUT's as given), a Python SUT's callable, a CLI's command."""
     url = driver.base_url
-    if profile.caps.at_url and url:
+    if profile.abilities.at_url and url:
         return str(url)
-    if profile.caps.in_process:
+    if profile.abilities.in_process:
         return profile.callable or profile.name
     values = {**profile.run_values(), **driver.values}  # as it was started
     return shlex.join(substitute(word, values) for word in profile.command[:3])
@@ -132,11 +133,10 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limit
     canary = canary_case(profile)
     # a SUT whose first call also starts it (a python SUT imports its SDK then: the anthropic SDK's
     # import alone took >10 s on a loaded 2-core machine) has a case's budget plus its ready_timeout
-    cold = profile.ready_timeout if profile.caps.cold_start else 0.0
+    cold = profile.ready_timeout if profile.abilities.cold_start else 0.0
     asked = limits.settings
     starting = Limits(dc_replace(asked, timeout=asked.timeout + cold), limits.measured, limits.live)
     result, view, _ = run_case(canary, profile, driver, upstream, ClientSide, starting, "all")
-    detail = explain(canary.id, result.error, view)
     where = address(profile, driver)
     name = f"the SUT {profile.name!r}" if profile.name != where else "the SUT"
     first = view.turns[0] if view is not None and view.turns else None
@@ -144,7 +144,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limit
         raise PreflightError(
             f"preflight: {name} at {where} did not answer the canary case {canary.id} within "
             f"{starting.settings.timeout:g}s",
-            detail,
+            explain(canary.id, result.error, view),
         )
     if first is None or not first.reached:
         if first is not None and first.raised:
@@ -159,12 +159,14 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limit
                 "answered without calling the mock upstream (is its upstream URL configured? the mock "
                 f"listens at {upstream.base_url})"
             )
-        raise PreflightError(f"preflight: {name} at {where} {why}", detail)
+        raise PreflightError(f"preflight: {name} at {where} {why}", explain(canary.id, result.error, view))
     measured = limits.measured
     measured.latency = result.first_byte_s
     measured.relay = relay_time(view) if view is not None else None
     measured.routable = _routable(canary, view)
-    if asked.gate_timeout is None and (profile.warmup if profile.warmup is not None else profile.caps.warmup):
+    if asked.gate_timeout is None and (
+        profile.warmup if profile.warmup is not None else profile.abilities.warmup
+    ):
         warm, warm_view, _ = run_case(canary, profile, driver, upstream, ClientSide, limits, "none")
         if warm_view is not None and (relay := relay_time(warm_view)) is not None:
             measured.relay = relay

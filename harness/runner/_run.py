@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,11 +43,11 @@ from harness.runner._case_run import (
 from harness.runner._concurrent import Lanes, alone_reason, default_concurrency, stalls, waits
 from harness.runner._listen import listen_upstream
 from harness.runner._options import Keep, ResolvedSUT, RunOptions
-from harness.runner._pool import StartFailed, return_driver, start_driver, stop_all_in
+from harness.runner._pool import StartFailed, return_driver, start_driver
 from harness.runner._preflight import canary_case, check_sut
 from harness.runner._rounds import Progress, RunInterrupted, RunResult, merge_repeats, repeat
 from harness.runner._run_info import run_info
-from harness.runner._shard import load_durations, parse_shard, split
+from harness.runner._shard import split
 from harness.runner._state import Limits, LoadLatency, RunState
 from harness.runner._sut import reproduce_line, resolve_sut
 from harness.verdict import CaseResult, Status
@@ -113,9 +114,11 @@ def run(
     if cases is None or len(globs) == len(cases):  # (the CLI passes Case objects: it adds these itself)
         left_out.update(corpus_left_out(globs))
     with contextlib.ExitStack() as stack:
-        address = opts.address(sut.profile)
+        address = sut.address
         if claimed and address is not None and (upstream is None or upstream.port != address.port):
-            upstream, opts = fixed_upstream(opts, sut.profile, stack)  # (a given one listens elsewhere)
+            upstream, address = listen_upstream(address)  # (a given one listens elsewhere)
+            stack.callback(upstream.stop)
+            opts, sut = opts.bound_sut(address, sut)
         case_list, info = sharded(claimed, opts, sut)
         try:
             result = _run_cases(case_list, opts, sut, progress, upstream, drivers)
@@ -147,11 +150,12 @@ def _describe(result: RunResult, left_out: dict[str, int], info: dict[str, Any],
 
 def sharded(case_list: list[Case], opts: RunOptions, sut: ResolvedSUT) -> tuple[list[Case], dict[str, Any]]:
     """The run's cases (``opts.shard``'s share of ``case_list``, the cases the SUT claims) and its
-    ``run_info``."""
-    shard = parse_shard("--shard", opts.shard)
+    ``run_info``. The options hold the shard and the durations as their checks made them."""
+    shard, durations = opts.shard, opts.durations
+    assert not isinstance(shard, str)  # (RunOptions' checks parsed it)
+    assert not isinstance(durations, str | Path)
     mine = case_list
     if shard is not None:
-        durations = load_durations("--durations", opts.durations)
         profile = sut.profile
 
         def claimed(case: Case) -> bool:
@@ -179,13 +183,19 @@ def _run_cases(
             upstream = stack.enter_context(MockUpstream())
         pool: dict[str, Driver] = {} if drivers is None else drivers
         if drivers is None:
-            stack.callback(stop_all_in, pool)
+            stack.callback(_stop_all, pool)
         state = RunState.for_run(case_list, sut.profile, DEFAULT_MAX_BYTES)  # this run's alone
 
         def one_round(p: Progress | None) -> RunResult:
             return run_serial(case_list, opts, sut, upstream=upstream, drivers=pool, progress=p, state=state)
 
         return repeat(opts.repeat, len(case_list), progress, one_round)
+
+
+def _stop_all(pool: dict[str, Driver]) -> None:
+    """Stop every driver of a pool the run made for itself."""
+    while pool:
+        pool.popitem()[1].stop()
 
 
 _GC_LOCK = threading.Lock()
@@ -311,7 +321,7 @@ class _Round:
         if not live.checked:
             live.checked = True
             check_sut(profile, driver, self.upstream, self.limits)
-        self.state.remember(driver, self.limits.measured)
+        self.state.measured[driver] = dc_replace(self.limits.measured)  # (a copy: the round goes on)
         return driver
 
     def run_one(self, case: Case) -> tuple[CaseResult, CaseView | None, bool]:
@@ -323,18 +333,17 @@ class _Round:
         return run_case(case, self.sut.profile, driver, self.upstream, ClientSide, self.limits, keep, names)
 
     def finish(self, case: Case, result: CaseResult, view: CaseView | None) -> None:
-        judged = result.status == Status.OK and _exit.exit_seen(result) is None  # (not what an exit left)
-        if view is not None and case.scenario.parity and judged:  # the parity pass compares these later;
-            self.views[case.id] = view  # keeping every case's timeline alive slowed each GC pass
+        twin = case.scenario.parity and result.status == Status.OK
+        if view is not None and twin and _exit.exit_seen(result) is None:  # (not what an exit left) the
+            self.views[case.id] = view  # parity pass compares these later; keeping every case's timeline
+            # alive slowed each GC pass
         if result.status == Status.NOT_RUN and not self.out.sut_error:
             self.gone.append(case.id)  # (in flight when a SUT thinkwire did not start went away)
         self.done += 1
-        _finish(self.out, result, self.sut.expectations, self.opts, self.progress, self.done,
-                len(self.cases), self.sut.profile)
+        _finish(self.out, result, self.sut, self.opts.strict, self.progress, self.done, len(self.cases))
 
     def failed_start(self, cases: Sequence[Case], exc: DriverError) -> None:
-        start_failed(self.out, cases, self.sut.profile, exc, self.sut.expectations, self.opts,
-                     self.progress, self.done + 1)
+        start_failed(self.out, cases, self.sut, exc, self.opts.strict, self.progress, self.done + 1)
 
     def one_by_one(self) -> bool:
         """Every case in turn; False when the SUT could not be (re)started (the rest ERROR) or a SUT
@@ -350,7 +359,7 @@ class _Round:
             if not alive:
                 self._stop()
             self.finish(case, result, view)
-            served = result if view is not None and not _exit.found_dead(result) else None
+            served = result if view is not None else None  # (``_serve`` returns no case found dead)
             if self.gone:
                 self.ended(self.cases[n + 1 :])
                 return False
@@ -362,7 +371,7 @@ class _Round:
         the SUT's process exited before anything of it got through (``_exit.settle``)."""
         self.driver()
         first = self.run_one(case)
-        if not _exit.found_dead(first[0]):
+        if first[2] or not _exit.found_dead(first[0]):  # (a case that found the SUT dead leaves it dead)
             return first
         self._stop()
         self.driver()
@@ -404,9 +413,11 @@ class _Round:
             return 1  # (one_by_one reports it, as for any start failure)
         profile, limits = self.sut.profile, self.limits
         declared = self.live.driver is not None and self.live.driver.concurrent  # (a python callable's say)
-        want = self.opts.concurrency or default_concurrency(limits.measured.latency, profile.caps, declared)
+        want = self.opts.concurrency or default_concurrency(
+            limits.measured.latency, profile.abilities, declared
+        )
         note = ""
-        if want > 1 and profile.caps.one_conversation:
+        if want > 1 and profile.abilities.one_conversation:
             note = f"a SUT of kind {profile.kind} carries one conversation at a time"
         elif want > 1 and not limits.measured.routable:
             note = (
@@ -458,7 +469,7 @@ class _Round:
         profile = self.sut.profile
         if unsupported_reason(case, profile):
             return ""
-        return alone_reason(case, profile.caps, profile.faults, self.declared)
+        return alone_reason(case, profile.abilities, profile.faults, self.declared)
 
     def finished(self, index: int, result: CaseResult, view: CaseView | None) -> None:
         self.finish(self.cases[index], result, view)
@@ -491,10 +502,9 @@ class _Round:
 def start_failed(
     out: RunResult,
     cases: Sequence[Case],
-    profile: SUTProfile,
+    sut: ResolvedSUT,
     exc: DriverError,
-    expectations: Expectations,
-    opts: RunOptions,
+    strict: bool,
     progress: Progress | None = None,
     n: int = 1,
 ) -> RunResult:
@@ -504,9 +514,9 @@ def start_failed(
     out.sut_error, out.sut_stderr = why.split("\n", 1)[0], exc.stderr
     total = n - 1 + len(cases)
     for m, case in enumerate(cases, n):
-        result = new_result(case, profile)
+        result = new_result(case, sut.profile)
         result.status, result.error = Status.ERROR, why
-        _finish(out, result, expectations, opts, progress, m, total, profile)
+        _finish(out, result, sut, strict, progress, m, total)
     return out
 
 
@@ -532,15 +542,14 @@ def _case_list(
 def _finish(
     out: RunResult,
     result: CaseResult,
-    expectations: Expectations,
-    opts: RunOptions,
+    sut: ResolvedSUT,
+    strict: bool,
     progress: Progress | None,
     n: int,
     total: int,
-    profile: SUTProfile,
 ) -> None:
-    expectations.apply(result, strict=opts.strict)
-    result.reproduce = reproduce_line(result.case_id, profile, opts.reproduce_flags())
+    sut.expectations.apply(result, strict=strict)
+    result.reproduce = reproduce_line(result.case_id, sut.profile, sut.flags)
     out.results.append(result)
     if progress is not None:
         progress(n, total, result)

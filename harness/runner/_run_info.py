@@ -30,7 +30,7 @@ def run_info(
     """
     profile = sut.profile
     place = {c.id: i for i, c in enumerate(selected)}
-    address = opts.address(profile)
+    address = sut.address
     fixed = {} if address is None else {"upstream": address.info()}  # (absent: a free port, as before)
     return {
         "thinkwire": thinkwire_version(),

@@ -135,6 +135,3 @@ class RunState:
         known = self.measured.get(driver) if driver is not None else None
         measured = replace(known) if known is not None else Measured()
         return Limits(self.settings, measured, Live(learning=GateLearning()))
-
-    def remember(self, driver: Driver, measured: Measured) -> None:
-        self.measured[driver] = replace(measured)

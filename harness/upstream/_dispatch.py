@@ -155,9 +155,7 @@ def _immediate(status: int, body: bytes, headers: tuple[tuple[str, str], ...]) -
 
 
 def _plain(status: int, message: str) -> Plan:
-    return _immediate(
-        status, (message + "\n").encode(), (("content-type", "text/plain; charset=utf-8"),)
-    )
+    return _immediate(status, (message + "\n").encode(), (("content-type", "text/plain; charset=utf-8"),))
 
 
 def _judge(
@@ -190,7 +188,7 @@ def _judge(
         turn=turn,
         status=rejection.status,
         rule=rejection.rule,
-        rule_kind=rejection.kind,
+        rule_family=rejection.kind,  # (Rejection.kind: its family; the dialects spell it so)
         differences=rejection.differences,
         body=rejection.body.decode(errors="replace"),
     )

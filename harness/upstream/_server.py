@@ -300,15 +300,15 @@ class _Run:
             i, end = 0, len(run)
             while i < end:
                 action = run[i]
-                kind = type(action)
+                step_type = type(action)
                 datas: Sequence[bytes]
                 tags: Sequence[frozenset[str]]
                 frames: Sequence[int | None]
-                if kind is FrameRun:
+                if step_type is FrameRun:
                     datas, tags, first = cast(FrameRun, action)
                     frames = range(first, first + len(datas))
                     i += 1
-                elif kind is Write:
+                elif step_type is Write:
                     j = i + 1
                     while j < end and type(run[j]) is Write:
                         j += 1
@@ -323,7 +323,7 @@ class _Run:
                     if resp.peer_closed_at is not None:
                         self.gone()
                         return
-                    if not await steps[kind](self, action):
+                    if not await steps[step_type](self, action):
                         return
                     i += 1
                     continue

@@ -111,5 +111,5 @@ def test_a_plain_text_cli_shows_no_tool_calls_and_says_so_in_its_caps(tmp_path: 
     )
     profile = load_profile(path)
     assert profile.continue_words == ("-c",)
-    assert profile.caps.prompted
-    assert not profile.caps.shows_tool_calls
+    assert profile.abilities.prompted
+    assert not profile.abilities.shows_tool_calls

@@ -31,7 +31,7 @@ class _Scenario:
 
 def test_over_the_byte_cap_is_one_size_fail() -> None:
     case, profile = _case(), builtin_profile("reference")
-    view = build_view(case, Timeline(), profile.caps)
+    view = build_view(case, Timeline(), profile.abilities)
     ruling = judge(view, case.scenario, profile, too_big=CaseTooBig(1024, b"x" * 300))
     assert [(f.check, f.verdict) for f in ruling.findings] == [("size", Verdict.FAIL)]
     assert (ruling.stream, ruling.cleanup, ruling.error) == (Verdict.FAIL, Verdict.PASS, "")
@@ -40,7 +40,7 @@ def test_over_the_byte_cap_is_one_size_fail() -> None:
 
 def test_nothing_observed_is_never_pass() -> None:
     case, profile = _case(), builtin_profile("reference")
-    ruling = judge(build_view(case, Timeline(), profile.caps), case.scenario, profile)
+    ruling = judge(build_view(case, Timeline(), profile.abilities), case.scenario, profile)
     assert ruling.error or ruling.stream != Verdict.PASS
 
 
@@ -48,7 +48,7 @@ def test_a_mock_internal_failure_is_error_not_a_sut_verdict() -> None:
     case, profile = _case(), builtin_profile("reference")
     tl = Timeline()
     tl.add("upstream", "server-error", turn=0, cause="harness", error="boom")
-    ruling = judge(build_view(case, tl, profile.caps), case.scenario, profile)
+    ruling = judge(build_view(case, tl, profile.abilities), case.scenario, profile)
     assert "mock upstream internal error" in ruling.error
     result = new_result(case, profile)
     ruling.into(result)

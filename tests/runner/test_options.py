@@ -48,3 +48,10 @@ def test_reproduce_flags_are_the_verdict_bearing_settings_given() -> None:
     assert RunOptions(concurrency=4, repeat=3, keep_timelines="none").reproduce_flags() == []
     flags = RunOptions(strict=True, timeout=2.5, max_bytes=100, preflight=False).reproduce_flags()
     assert flags == ["--strict", "--timeout", "2.5", "--max-bytes", "100", "--no-preflight"]
+
+
+def test_settings_names_every_field() -> None:
+    """``settings()`` names each field in code (no walk by name): a field added without it fails here."""
+    options = RunOptions(strict=True, timeout=2.5)
+    assert list(options.settings()) == [f.name for f in dataclasses.fields(RunOptions)]
+    assert RunOptions(**options.settings()) == options

@@ -4,25 +4,11 @@ request reads."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import (
-    Caps,
-    Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
-    Reading,
-    RequestSpec,
-    Senders,
-    Transport,
-    Variant,
-    check_variant,
-    stream_flag,
-)
+from harness._json import dumps_compact
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, call_arguments, content_text
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.anthropic_messages._rules import RULES
@@ -33,16 +19,7 @@ from harness.dialects.anthropic_messages._wire import (
     message_object,
     observe_message_object,
 )
-from harness.events import (
-    Block,
-    Event,
-    Message,
-    ReasoningBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    Turn,
-)
+from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
 __all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect", "signed_only", "thinking_config"]
 
@@ -153,18 +130,6 @@ claude/use-claude); the anthropic SDK 2.16.0's Vertex client sends its ANTHROPIC
 (``2026-10-21``, ``lib/vertex/_client.py``): the vertex rules accept both."""
 
 
-def _wants_stream(path: str, body: Mapping[str, Any]) -> bool:
-    """Vertex says it in the path (``:streamRawPredict``); Anthropic's own API in the body."""
-    if path.endswith(":streamRawPredict"):
-        return True
-    if path.endswith(":rawPredict"):
-        return False
-    return stream_flag(path, body)
-
-
-_check = functools.partial(check_variant, NAME, VARIANTS)
-
-
 def signed_only(messages: Sequence[Message]) -> list[Message]:
     """The conversation without the thinking blocks that never got a signature (a turn cancelled
     mid-thinking): Anthropic rejects them (``thinking.signature: Field required``); a client drops them.
@@ -201,43 +166,31 @@ def thinking_config(variant: str) -> dict[str, Any] | None:
 
 class AnthropicMessagesDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
     id_header = "request-id"
     """Read by the official SDK (``anthropic/_response.py``: ``_request_id``)."""
     path_suffixes = ("/messages", ":streamRawPredict", ":rawPredict")
+    stream_paths = (":streamRawPredict",)  # Vertex says it in the path; Anthropic's own API in the body
+    whole_paths = (":rawPredict",)
     variants = VARIANTS
     default_variant = "thinking"
-    wants_stream = staticmethod(_wants_stream)
-
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return AnthropicEmitter(variant, model=model)
-
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        return dumps_compact(message_object(turn, model=model)).encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return AnthropicObserver()
-
-    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        return observe_message_object(obj)
+    emitter_type, observer_type = AnthropicEmitter, AnthropicObserver
+    object_writer, object_reader = staticmethod(message_object), staticmethod(observe_message_object)
+    rules = RULES
 
     def keepalive(self) -> bytes:
         """Anthropic's own keepalive, the ``ping`` event ("any number of ping events", its streaming
         docs), which the SDKs read and skip."""
         return f"event: ping\ndata: {PING}\n\n".encode()
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return dumps_compact(anthropic_error(status, message, code, "req_mock_error")).encode()
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return anthropic_error(status, message, code, "req_mock_error")
 
     # -- request codec
     # The request codec keeps content blocks in their original order; tool results are user blocks.
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         out: list[dict[str, Any]] = []
         system = ""
         for msg in messages:
@@ -310,11 +263,10 @@ class AnthropicMessagesDialect(Dialect):
                 out.append(Message("user", texts))
             for b in content or []:
                 if isinstance(b, Mapping) and b.get("type") == "tool_result":
-                    out.append(Message.tool(str(b.get("tool_use_id", "")), _result_text(b.get("content"))))
+                    c = b.get("content")
+                    text = content_text(c) if isinstance(c, str | list) else dumps_compact(c)
+                    out.append(Message.tool(str(b.get("tool_use_id", "")), text))
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 def _block_json(b: Block) -> dict[str, Any]:
@@ -328,11 +280,7 @@ def _block_json(b: Block) -> dict[str, Any]:
     if isinstance(b, TextBlock):
         return {"type": "text", "text": b.text}
     if isinstance(b, ToolCallBlock):
-        try:
-            inp = loads(b.arguments) if b.arguments.strip() else {}
-        except (JSONDecodeError, ValueError):
-            inp = {}
-        return {"type": "tool_use", "id": b.id, "name": b.name, "input": inp}
+        return {"type": "tool_use", "id": b.id, "name": b.name, "input": call_arguments(b.arguments)}
     return {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
 
 
@@ -348,14 +296,6 @@ def _block(b: Mapping[str, Any]) -> Block | None:
     if kind == "tool_use":
         return ToolCallBlock(str(b.get("id", "")), str(b.get("name", "")), dumps_compact(b.get("input", {})))
     return None
-
-
-def _result_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    return dumps_compact(content)
 
 
 DIALECT = AnthropicMessagesDialect()

@@ -4,24 +4,11 @@ codec is ``_request``, which the strict rules read requests with too, and the wi
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import (
-    READ_ALL,
-    Caps,
-    Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
-    Reading,
-    RequestSpec,
-    Transport,
-    Variant,
-    check_variant,
-)
+from harness._json import JSONDecodeError, loads
+from harness.dialects._base import READ_ALL, Caps, Dialect, Emitter, Reading, Transport, Variant
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.anthropic_messages._wire import message_object, observe_message_object
 from harness.dialects.bedrock_converse._request import (
@@ -33,21 +20,13 @@ from harness.dialects.bedrock_converse._request import (
 )
 from harness.dialects.bedrock_converse._rules import RULES
 from harness.dialects.bedrock_converse._wire import (
+    _REASON,
     BedrockObserver,
     ConverseEmitter,
     InvokeEmitter,
     stop_reason,
 )
-from harness.events import (
-    End,
-    Event,
-    Message,
-    StreamError,
-    Turn,
-    Usage,
-    assemble,
-    turn_events,
-)
+from harness.events import End, Event, Message, Notice, StreamError, Turn, Usage, assemble, turn_events
 
 __all__ = ["DIALECT", "BedrockDialect"]
 
@@ -110,8 +89,6 @@ VARIANTS: dict[str, Variant] = by_name(
 )
 """No ``usage`` cap: Bedrock's TokenUsage carries no reasoning-token figure (botocore service-2.json)."""
 
-_check = functools.partial(check_variant, "bedrock-converse", VARIANTS)
-
 
 EXCEPTIONS: dict[int, str] = {
     400: "ValidationException",
@@ -134,25 +111,23 @@ class BedrockDialect(Dialect):
     id_header = "x-amzn-RequestId"
     """Read by botocore (``parsers.py``: ``ResponseMetadata.RequestId``)."""
     path_suffixes = ("/converse-stream", "/invoke-with-response-stream", "/converse", "/invoke")
+    stream_paths = ("-stream",)  # /converse-stream, /invoke-with-response-stream
+    stream_in_body = False
     variants = VARIANTS
     default_variant = "converse"
-
-    @staticmethod
-    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
-        """Bedrock streams on ``/converse-stream`` and ``/invoke-with-response-stream``."""
-        return path.endswith("-stream")
+    observer_type = BedrockObserver
+    rules = RULES
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
+        self.require_variant(variant)
         return InvokeEmitter(model=model) if variant == "invoke" else ConverseEmitter(model=model)
 
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
         """``Converse`` JSON (``output.message.content``), or the Anthropic message for ``invoke``."""
         if variant == "invoke":
-            body = message_object(
+            return message_object(
                 turn, model=model, message_id="msg_bdrk_mock1", content_of=anthropic_content
             )
-            return dumps_compact(body).encode()
         end = next((ev for ev in turn if isinstance(ev, End)), End())
         usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None)
         msg = assemble(turn)
@@ -175,10 +150,7 @@ class BedrockDialect(Dialect):
                 if v is not None
             }
         out["metrics"] = {"latencyMs": 900}
-        return dumps_compact(out).encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return BedrockObserver()
+        return out
 
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
@@ -187,8 +159,6 @@ class BedrockDialect(Dialect):
         try:
             obj = loads(body)
         except JSONDecodeError:
-            from harness.events import Notice
-
             return [Notice("malformed-json", body[:200].decode(errors="replace"))]
         if not isinstance(obj, dict):
             return []
@@ -203,14 +173,12 @@ class BedrockDialect(Dialect):
         u = obj.get("usage")
         if isinstance(u, dict):
             events.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
-        from harness.dialects.bedrock_converse._wire import _REASON
-
         events.append(End(_REASON.get(reason, reason)))
         return events
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
         """Bedrock error JSON: ``{"message": ...}`` (the type travels in ``x-amzn-ErrorType``)."""
-        return dumps_compact({"message": message}).encode()
+        return {"message": message}
 
     def error_headers(self, status: int, code: str | None = None) -> tuple[tuple[str, str], ...]:
         """``x-amzn-ErrorType``: the exception botocore's service model (``bedrock-runtime``, the Converse
@@ -221,16 +189,8 @@ class BedrockDialect(Dialect):
         )
         return (("x-amzn-ErrorType", name),)
 
-    def build_request(
-        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
-    ) -> RequestSpec:
-        _check(variant)
-        return build_request(messages, model=model, stream=stream, variant=variant, **options)
-
+    request_spec = staticmethod(build_request)
     parse_request = staticmethod(parse_request)
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 DIALECT = BedrockDialect()

@@ -3,38 +3,29 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import dumps_compact
 from harness.dialects._base import (
     LENIENT,
     Caps,
     Dialect,
-    Emitter,
     LenientRules,
-    Observer,
     ProviderRules,
-    Reading,
     RequestSpec,
-    Transport,
     Variant,
-    check_variant,
-    stream_flag,
+    chat_messages,
+    content_text,
 )
 from harness.dialects._variant import Senders, by_name
 from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
     Block,
-    Event,
     Message,
     ReasoningBlock,
     StreamError,
     TextBlock,
     ToolCallBlock,
-    ToolResultBlock,
-    Turn,
 )
 
 __all__ = ["DIALECT", "VARIANTS", "CohereDialect"]
@@ -55,7 +46,6 @@ VARIANTS: dict[str, Variant] = by_name(
         ),
     )
 )
-_check = functools.partial(check_variant, NAME, VARIANTS)
 
 
 # Cohere documents no passback rule that it enforces, so its only provider rules are lenient.
@@ -82,15 +72,6 @@ def _assistant(msg: Message) -> dict[str, Any]:
     return out
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [p for p in content if isinstance(p, Mapping) and p.get("type") == "text"]
-        return "".join(str(p.get("text", "")) for p in parts)
-    return ""
-
-
 def _parse_assistant(raw: Mapping[str, Any]) -> Message:
     blocks: list[Block] = []
     content = raw.get("content")
@@ -112,48 +93,27 @@ def _parse_assistant(raw: Mapping[str, Any]) -> Message:
 
 class CohereDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
-    content_type = "text/event-stream"
     path_suffixes: tuple[str, ...] = ("/v2/chat",)
     variants = VARIANTS
     default_variant = "thinking"
-    wants_stream = staticmethod(stream_flag)
+    emitter_type, observer_type = CohereEmitter, CohereObserver
+    emitter_takes_variant = False
+    object_writer, object_reader = staticmethod(response_object), staticmethod(observe_object)
+    rules = RULES
 
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return CohereEmitter(model=model)
+    def read_error(self, obj: Any) -> StreamError | None:
+        message = obj.get("message") if isinstance(obj, Mapping) else None
+        return StreamError(message) if isinstance(message, str) else None
 
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        return dumps_compact(response_object(turn, model=model)).encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return CohereObserver()
-
-    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        if isinstance(obj, Mapping) and isinstance(obj.get("message"), str):  # an error body
-            return [StreamError(obj["message"])]
-        return observe_object(obj)
-
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
         """Cohere's error body: ``{"message": ...}`` (``id`` when the API assigned one)."""
-        return dumps_compact({"id": "mock-error", "message": message}).encode()
+        return {"id": "mock-error", "message": message}
 
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
-        out: list[dict[str, Any]] = []
-        for m in messages:
-            if m.role == "assistant":
-                out.append(_assistant(m))
-            elif m.role == "tool":
-                for b in m.content:
-                    if isinstance(b, ToolResultBlock):
-                        out.append({"role": "tool", "tool_call_id": b.call_id, "content": b.content})
-            else:
-                out.append({"role": m.role, "content": m.text})
-        body: dict[str, Any] = {"model": model, "messages": out, "stream": stream}
+        history = chat_messages(messages, _assistant)
+        body: dict[str, Any] = {"model": model, "messages": history, "stream": stream}
         body["thinking"] = options.pop("thinking", {"type": "enabled"})
         return RequestSpec("/v2/chat", body | options, {"content-type": "application/json"})
 
@@ -162,19 +122,16 @@ class CohereDialect(Dialect):
         for raw in body.get("messages") or []:
             if not isinstance(raw, Mapping):
                 continue
-            role = raw.get("role")
+            role, text = raw.get("role"), content_text(raw.get("content"), typed=True)
             if role == "assistant":
                 out.append(_parse_assistant(raw))
             elif role == "tool":
-                out.append(Message.tool(str(raw.get("tool_call_id", "")), _text(raw.get("content"))))
+                out.append(Message.tool(str(raw.get("tool_call_id", "")), text))
             elif role == "system":
-                out.append(Message("system", (TextBlock(_text(raw.get("content"))),)))
+                out.append(Message("system", (TextBlock(text),)))
             else:
-                out.append(Message.user(_text(raw.get("content"))))
+                out.append(Message.user(text))
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 DIALECT = CohereDialect()

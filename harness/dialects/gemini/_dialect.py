@@ -4,8 +4,6 @@ the exact part it came on, so a replay is what a careful client sends."""
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,15 +12,12 @@ from harness.dialects._base import (
     READ_ALL,
     Caps,
     Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
     Reading,
     RequestSpec,
     Senders,
     Transport,
     Variant,
-    check_variant,
+    call_arguments,
 )
 from harness.dialects._gemini_names import camel_request
 from harness.dialects._variant import DOCS, by_name
@@ -100,8 +95,6 @@ VARIANTS: dict[str, Variant] = by_name(
     )
 )
 
-_check = functools.partial(check_variant, "gemini", VARIANTS)
-
 
 def _counted(turn: Turn) -> Usage:
     """A whole body always carries ``usageMetadata`` (every recorded Gemini response has it; a client
@@ -115,12 +108,20 @@ def _counted(turn: Turn) -> Usage:
 
 class GeminiDialect(Dialect):
     name = "gemini"
-    transport = Transport.SSE
-    content_type = "text/event-stream"
     json_content_type = "application/json; charset=UTF-8"
     """Of ``:generateContent`` bodies and of streams without ``?alt=sse`` (recorded)."""
     sse_eol = "\r\n"
     """Gemini separates frames with CRLF CRLF; ``_wire.encode_sse_crlf`` is the reference."""
+    path_suffixes = (":streamGenerateContent", ":generateContent")
+    stream_paths = (":streamGenerateContent",)  # the body has no flag
+    stream_in_body = False
+    variants = VARIANTS
+    default_variant = "thought"
+    emitter_type, observer_type = GeminiEmitter, GeminiObserver
+    indent = 2
+    """Whole bodies pretty-printed as Google does (2-space indent: **(guess)** for success bodies, seen on
+    error bodies)."""
+    rules = RULES
 
     def stream_framing(self, target: str, request: Mapping[str, Any]) -> tuple[str, str]:
         """``?alt=sse``: SSE; without it the real API streams a JSON array (``[{...}\\n,\\r\\n{...}\\n]``,
@@ -130,31 +131,14 @@ class GeminiDialect(Dialect):
             return str(Transport.SSE), self.content_type  # (no path known: a plan built outside a request)
         return str(Transport.JSON_ARRAY), self.json_content_type
 
-    path_suffixes = (":streamGenerateContent", ":generateContent")
-    variants = VARIANTS
-    default_variant = "thought"
-
-    @staticmethod
-    def wants_stream(path: str, body: Mapping[str, Any]) -> bool:
-        """Gemini streams on ``:streamGenerateContent`` (the body has no flag)."""
-        return path.endswith(":streamGenerateContent")
-
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return GeminiEmitter(variant, model=model)
-
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        """The ``:generateContent`` body: one candidate with one part per block, pretty-printed as Google
-        does (2-space indent: **(guess)** for success bodies, seen on error bodies)."""
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
+        """The ``:generateContent`` body: one candidate with one part per block."""
         end = next((ev for ev in turn if isinstance(ev, End)), End())
         usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
-        finish = finish_reason(end.reason)
         parts = parts_of(turn, variant)
-        obj = response_object(parts, model=model, finish=finish, usage=usage_metadata(usage))
-        return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return GeminiObserver()
+        return response_object(
+            parts, model=model, finish=finish_reason(end.reason), usage=usage_metadata(usage)
+        )
 
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
@@ -175,13 +159,12 @@ class GeminiDialect(Dialect):
         ``_api_client.py``) hands a comment line to its JSON parser, which fails the stream."""
         return None
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return (json.dumps(error_object(status, message, code), indent=2, ensure_ascii=False) + "\n").encode()
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return error_object(status, message, code)
 
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         contents: list[dict[str, Any]] = []
         system: list[dict[str, Any]] = []
         names: dict[str, str] = {}
@@ -244,9 +227,6 @@ class GeminiDialect(Dialect):
                     out.append(Message("tool", (_tool_result(fr),)))
         return out
 
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
-
 
 def parts_of_message(blocks: Sequence[Block]) -> list[dict[str, Any]]:
     """Assistant blocks as request parts: every signature on the exact part it came on."""
@@ -262,10 +242,7 @@ def parts_of_message(blocks: Sequence[Block]) -> list[dict[str, Any]]:
         elif isinstance(b, ToolCallBlock):
             fc: dict[str, Any] = {"id": b.id} if b.id else {}
             fc["name"] = b.name
-            try:
-                fc["args"] = loads(b.arguments) if b.arguments.strip() else {}
-            except JSONDecodeError:
-                fc["args"] = {"arguments": b.arguments}
+            fc["args"] = call_arguments(b.arguments, keep_bad=True)
             part = {"functionCall": fc}
         else:
             continue

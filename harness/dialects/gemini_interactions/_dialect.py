@@ -4,42 +4,28 @@ request codec and ``DIALECT``. The docs' REST examples still say ``/v1beta``; bo
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.dialects._base import (
-    Caps,
-    Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
-    Reading,
-    RequestSpec,
-    Transport,
-    Variant,
-    check_variant,
-    stream_flag,
-)
+from harness._json import dumps_compact
+from harness.dialects._base import Caps, Dialect, RequestSpec, Variant, call_arguments, content_text
 from harness.dialects._variant import DOCS, Senders, by_name
-from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES, error_body
+from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES
 from harness.dialects.gemini_interactions._wire import (
     InteractionsEmitter,
     InteractionsObserver,
+    error_code,
     interaction_object,
     observe_interaction,
 )
 from harness.events import (
     Block,
-    Event,
     Message,
     ReasoningBlock,
     StreamError,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
-    Turn,
 )
 
 __all__ = ["DIALECT", "VARIANTS", "InteractionsDialect"]
@@ -74,20 +60,12 @@ VARIANTS: dict[str, Variant] = by_name(
         ),
     )
 )
-_check = functools.partial(check_variant, NAME, VARIANTS)
 _CONTENT = frozenset({"text", "image", "audio", "document", "video"})
 
 
 def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Mapping):
-        content = [content]
-    if isinstance(content, list):
-        return "".join(
-            str(c.get("text", "")) for c in content if isinstance(c, Mapping) and c.get("type") == "text"
-        )
-    return ""
+    """One content (a mapping) or a list of them, as text."""
+    return content_text([content] if isinstance(content, Mapping) else content, typed=True)
 
 
 def _model_steps(msg: Message) -> list[dict[str, Any]]:
@@ -106,10 +84,7 @@ def _model_steps(msg: Message) -> list[dict[str, Any]]:
         elif isinstance(b, TextBlock) and b.text:
             steps.append({"type": "model_output", "content": [{"type": "text", "text": b.text}]})
         elif isinstance(b, ToolCallBlock):
-            try:
-                args = loads(b.arguments) if b.arguments.strip() else {}
-            except JSONDecodeError:
-                args = {"arguments": b.arguments}
+            args = call_arguments(b.arguments, keep_bad=True)
             steps.append({"type": "function_call", "id": b.id, "name": b.name, "arguments": args})
     return steps
 
@@ -135,46 +110,33 @@ def _result(step: Mapping[str, Any]) -> Message:
 
 class InteractionsDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
-    content_type = "text/event-stream"
     path_suffixes: tuple[str, ...] = ("/interactions",)
     variants = VARIANTS
     default_variant = "summaries"
-    wants_stream = staticmethod(stream_flag)
+    emitter_type, observer_type = InteractionsEmitter, InteractionsObserver
+    emitter_takes_variant = False
+    object_writer, object_reader = staticmethod(interaction_object), staticmethod(observe_interaction)
+    rules = RULES
 
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return InteractionsEmitter(model=model)
-
-    def response_body(self, turn: Turn, variant: str, *, model: str) -> bytes:
-        return dumps_compact(interaction_object(turn, model=model)).encode()
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return InteractionsObserver()
-
-    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
+    def read_error(self, obj: Any) -> StreamError | None:
         err = obj.get("error") if isinstance(obj, Mapping) else None
-        if isinstance(err, Mapping):
-            code = err.get("code")
-            return [StreamError(str(err.get("message", "")), str(code) if code is not None else None)]
-        return observe_interaction(obj)
+        if not isinstance(err, Mapping):
+            return None
+        code = err.get("code")
+        return StreamError(str(err.get("message", "")), str(code) if code is not None else None)
 
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
         """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``."""
-        if code is None:
-            return error_body(status, message)
-        return dumps_compact({"error": {"code": code, "message": message}}).encode()
+        return {"error": {"code": error_code(status) if code is None else code, "message": message}}
 
     # A stateless request, ``store: false``, replays the conversation as ``input`` steps, google-genai
     # 3.6.1 ``InteractionsInput``, a list of ``Step``: ``user_input``, then the model's own steps as it
     # returned them (``thought`` with its ``signature`` and any ``summary``, ``model_output``,
     # ``function_call``), then ``function_result`` for each tool answer. ``system_instruction`` is a
     # string.
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         steps: list[dict[str, Any]] = []
         system: list[str] = []
         names: dict[str, str] = {}
@@ -227,9 +189,6 @@ class InteractionsDialect(Dialect):
         if model:
             out.append(Message("assistant", tuple(model)))
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 DIALECT = InteractionsDialect()

@@ -4,30 +4,13 @@ and the provider rules have modules of their own beside it."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import (
-    READ_ALL,
-    Dialect,
-    ProviderRules,
-    Reading,
-    RequestSpec,
-    Transport,
-    check_variant,
-    json_body,
-    stream_flag,
-    turn_error,
-)
-from harness.dialects._carriers import (
-    CALL_SIGNATURES,
-    Specs,
-    details,
-    with_echo,
-)
+from harness.dialects._base import Dialect, ProviderRules, Reading, RequestSpec, chat_messages
+from harness.dialects._carriers import CALL_SIGNATURES, Specs, details, with_echo
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._registry import declared_rules
 from harness.dialects._think import TAGS
@@ -57,7 +40,6 @@ from harness.events import (
     ReasoningBlock,
     TextBlock,
     ToolCallBlock,
-    ToolResultBlock,
     Turn,
     Usage,
     assemble,
@@ -73,7 +55,6 @@ __all__ = [
     "ChatEmitter",
     "ChatObserver",
     "OpenAIChatDialect",
-    "observe_response",
     "shape_of",
 ]
 
@@ -88,48 +69,8 @@ def shape_of(variant: str) -> Shape:
     return shape
 
 
-_check_variant = functools.partial(check_variant, NAME, VARIANTS)
-
-
 # --------------------------------------------------------------------------------------------------
 # Non-streaming observer and emitter, the request codec
-
-
-def observe_response(body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL) -> list[Event]:
-    """Canonical events from a non-streaming ``chat.completion`` body (``variant``: the upstream's,
-    whose inline tag pair and implicit opener the reader then knows; ``reading``: which carriers, and
-    whether inline tags are split)."""
-    obj, notice = json_body(body)
-    if notice is not None:
-        return [notice]
-    if not isinstance(obj, Mapping):
-        return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
-    if obj.get("error"):
-        return [error_event(obj["error"])]
-    shape = VARIANTS[variant].shape if variant in VARIANTS else None
-    implicit = bool(reading.implicit_think) or bool(shape and shape.implicit)
-    fields = reading_order(reading.reasoning_fields, reading.carriers)
-    tags = shape.tags if shape is not None else TAGS
-    r = Reader(fields, implicit, reading.inline_think, reading.carriers, tags)
-    out: list[Event] = []
-    finish: str | None = None
-    for choice in obj.get("choices") or []:
-        if not isinstance(choice, Mapping):
-            continue
-        msg = choice.get("message")
-        if isinstance(msg, Mapping):
-            out += r.reasoning(msg, message=True)
-            out += r.content(msg.get("content"))
-            out += r.end_text()
-            out += r.tool_calls(msg.get("tool_calls"))
-            out += r.extras(msg)
-        if isinstance(choice.get("finish_reason"), str):
-            finish = choice["finish_reason"]
-    usage = usage_event(obj.get("usage"))
-    if usage is not None:
-        out.append(usage)
-    out.append(End(finish or "stop"))
-    return out
 
 
 def _assistant_json(msg: Message, variant: str, *, request: bool) -> dict[str, Any]:
@@ -216,81 +157,8 @@ def _call_json(c: ToolCallBlock, variant: str) -> dict[str, Any]:
     return call
 
 
-def emit_response(turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-    _check_variant(variant)
-    err = turn_error(turn)
-    if err is not None:
-        return error_body(err.status or 500, err.message, err.code)
-    msg = assemble(turn)
-    end = next((ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop"))
-    usage = next((ev for ev in turn if isinstance(ev, Usage)), None)
-    shape = shape_of(variant)
-    message = _assistant_json(msg, variant, request=False)
-    choice: dict[str, Any] = {"index": 0, "message": message}
-    if shape.logprobs or shape.native_finish:
-        choice["logprobs"] = None
-    choice["finish_reason"] = end.reason
-    if shape.native_finish:
-        choice["native_finish_reason"] = end.reason
-    obj: dict[str, Any] = {
-        "id": completion_id(),
-        "object": "chat.completion",
-        "created": CREATED,
-        "model": model,
-        **shape.envelope,
-        "choices": [choice],
-    }
-    if usage is not None:
-        obj["usage"] = usage_json(usage, shape.usage_extra)
-    if shape.wrapper == "azure":
-        obj = azure_response(obj)
-    return dumps_compact(obj).encode()
-
-
-def error_body(status: int, message: str, code: str | None = None) -> bytes:
-    return dumps_compact(openai_error(status, message, code)).encode()
-
-
-def build_request(
-    messages: Sequence[Message],
-    *,
-    model: str,
-    stream: bool,
-    variant: str = "reasoning_content",
-    echo_fields: Sequence[str] | None = None,
-    carriers: Specs = (),
-    **options: Any,
-) -> RequestSpec:
-    """``echo_fields``: the carriers a SUT reads reasoning back from (default: the variant's own);
-    ``carriers``: the ones its profile declares."""
-    _check_variant(variant)
-    out: list[dict[str, Any]] = []
-    for m in messages:
-        if m.role == "assistant":
-            entry = _assistant_json(m, variant, request=True)
-            if echo_fields is not None:
-                fields = [f for f in echo_fields if f != CALL_SIGNATURES]
-                entry = with_echo(entry, m, fields, carriers)
-                if CALL_SIGNATURES in echo_fields:
-                    entry = _google_signatures(entry, m)
-            out.append(entry)
-        elif m.role == "tool":
-            for b in m.content:
-                if isinstance(b, ToolResultBlock):
-                    out.append({"role": "tool", "tool_call_id": b.call_id, "content": b.content})
-        else:
-            out.append({"role": m.role, "content": m.text})
-    body: dict[str, Any] = {"model": model, "messages": out, "stream": stream}
-    if stream:
-        body["stream_options"] = {"include_usage": True}
-    body.update(VARIANTS[variant].asks)  # the request-forms trigger a client that wants this form sends
-    body.update(options)
-    return RequestSpec("/v1/chat/completions", body)
-
-
 class OpenAIChatDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
     """As OpenAI, DeepSeek and Mistral send it (OpenRouter and Groq omit the charset: docs/fidelity.md)."""
     id_header = "x-request-id"
@@ -298,14 +166,14 @@ class OpenAIChatDialect(Dialect):
     path_suffixes: tuple[str, ...] = ("/chat/completions",)
     variants = VARIANTS
     default_variant = "reasoning_content"
-    wants_stream = staticmethod(stream_flag)
+    multi_carrier = True  # reasoning_content, reasoning, reasoning_details ... (_carriers.CARRIERS)
+    reasoning_carriers = staticmethod(reasoning_carriers)
+    parse_request = staticmethod(parse_request)
 
     def emitter(self, variant: str, *, model: str = "mock-model") -> ChatEmitter:
-        _check_variant(variant)
+        self.require_variant(variant)
         shape = shape_of(variant)
         return _EMITTERS.get(shape.wrapper, ChatEmitter)(shape, model=model)
-
-    emit_response = staticmethod(emit_response)
 
     def stream_observer(self, variant: str | None, reading: Reading) -> ChatObserver:
         shape = shape_of(variant) if variant is not None else None
@@ -318,16 +186,100 @@ class OpenAIChatDialect(Dialect):
             think_tags=shape.tags if shape is not None else TAGS,
         )
 
-    def observe_response(
-        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
-    ) -> list[Event]:
-        return observe_response(body, variant=variant, reading=reading)
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
+        msg = assemble(turn)
+        end = next(
+            (ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop")
+        )
+        usage = next((ev for ev in turn if isinstance(ev, Usage)), None)
+        shape = shape_of(variant)
+        message = _assistant_json(msg, variant, request=False)
+        choice: dict[str, Any] = {"index": 0, "message": message}
+        if shape.logprobs or shape.native_finish:
+            choice["logprobs"] = None
+        choice["finish_reason"] = end.reason
+        if shape.native_finish:
+            choice["native_finish_reason"] = end.reason
+        obj: dict[str, Any] = {
+            "id": completion_id(),
+            "object": "chat.completion",
+            "created": CREATED,
+            "model": model,
+            **shape.envelope,
+            "choices": [choice],
+        }
+        if usage is not None:
+            obj["usage"] = usage_json(usage, shape.usage_extra)
+        if shape.wrapper == "azure":
+            obj = azure_response(obj)
+        return obj
 
-    multi_carrier = True  # reasoning_content, reasoning, reasoning_details ... (_carriers.CARRIERS)
-    reasoning_carriers = staticmethod(reasoning_carriers)
-    error_body = staticmethod(error_body)
-    build_request = staticmethod(build_request)
-    parse_request = staticmethod(parse_request)
+    def read_response(self, obj: Any, *, variant: str | None, reading: Reading) -> list[Event]:
+        """The events of a ``chat.completion`` body (``variant``: the upstream's, whose inline tag pair and
+        implicit opener the reader then knows; ``reading``: which carriers, and whether inline tags are
+        split)."""
+        if not isinstance(obj, Mapping):
+            return [Notice("unknown-frame", dumps_compact(obj)[:80])]
+        if obj.get("error"):
+            return [error_event(obj["error"])]
+        shape = VARIANTS[variant].shape if variant in VARIANTS else None
+        implicit = bool(reading.implicit_think) or bool(shape and shape.implicit)
+        fields = reading_order(reading.reasoning_fields, reading.carriers)
+        tags = shape.tags if shape is not None else TAGS
+        r = Reader(fields, implicit, reading.inline_think, reading.carriers, tags)
+        out: list[Event] = []
+        finish: str | None = None
+        for choice in obj.get("choices") or []:
+            if not isinstance(choice, Mapping):
+                continue
+            msg = choice.get("message")
+            if isinstance(msg, Mapping):
+                out += r.reasoning(msg, message=True)
+                out += r.content(msg.get("content"))
+                out += r.end_text()
+                out += r.tool_calls(msg.get("tool_calls"))
+                out += r.extras(msg)
+            if isinstance(choice.get("finish_reason"), str):
+                finish = choice["finish_reason"]
+        usage = usage_event(obj.get("usage"))
+        if usage is not None:
+            out.append(usage)
+        out.append(End(finish or "stop"))
+        return out
+
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return openai_error(status, message, code)
+
+    def build_request(
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str,
+        stream: bool,
+        variant: str = "reasoning_content",
+        echo_fields: Sequence[str] | None = None,
+        carriers: Specs = (),
+        **options: Any,
+    ) -> RequestSpec:
+        """``echo_fields``: the carriers a SUT reads reasoning back from (default: the variant's own);
+        ``carriers``: the ones its profile declares."""
+        self.require_variant(variant)
+
+        def assistant(m: Message) -> dict[str, Any]:
+            entry = _assistant_json(m, variant, request=True)
+            if echo_fields is not None:
+                entry = with_echo(entry, m, [f for f in echo_fields if f != CALL_SIGNATURES], carriers)
+                if CALL_SIGNATURES in echo_fields:
+                    entry = _google_signatures(entry, m)
+            return entry
+
+        history = chat_messages(messages, assistant)
+        body: dict[str, Any] = {"model": model, "messages": history, "stream": stream}
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        body.update(VARIANTS[variant].asks)  # the request-forms trigger a client that wants this form sends
+        body.update(options)
+        return RequestSpec("/v1/chat/completions", body)
 
     def provider_rules(self) -> Mapping[str, ProviderRules]:
         from harness.dialects.openai_chat._rules import RULES

@@ -3,28 +3,11 @@ The codec passes reasoning items back before their function_call, as the ``opena
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import (
-    READ_ALL,
-    Caps,
-    Dialect,
-    Emitter,
-    Observer,
-    ProviderRules,
-    Reading,
-    RequestSpec,
-    Senders,
-    Transport,
-    Variant,
-    check_variant,
-    json_body,
-    stream_flag,
-    turn_error,
-)
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, content_text, turn_error
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.openai_responses._observer import ResponsesObserver, observe_response_object
@@ -35,16 +18,7 @@ from harness.dialects.openai_responses._wire import (
     ResponsesEmitter,
     phase_of,
 )
-from harness.events import (
-    Block,
-    Event,
-    Message,
-    ReasoningBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    Turn,
-)
+from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock, Turn
 
 __all__ = ["DIALECT", "VARIANTS", "OpenAIResponsesDialect"]
 
@@ -134,23 +108,17 @@ VARIANTS: dict[str, Variant] = by_name(
 )
 
 
-_check = functools.partial(check_variant, NAME, VARIANTS)
-
-
 class OpenAIResponsesDialect(Dialect):
     name = NAME
-    transport = Transport.SSE
     content_type = "text/event-stream; charset=utf-8"
     id_header = "x-request-id"
     """Read by the official SDK (``openai/_response.py``: ``_request_id``)."""
     path_suffixes = ("/responses",)
     variants = VARIANTS
     default_variant = "summary"
-    wants_stream = staticmethod(stream_flag)
-
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return ResponsesEmitter(variant, model=model)
+    emitter_type, observer_type = ResponsesEmitter, ResponsesObserver
+    object_reader = staticmethod(observe_response_object)
+    rules = RULES
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         return self.emit_response_for(turn, variant, model=model, request={})
@@ -159,7 +127,7 @@ class OpenAIResponsesDialect(Dialect):
         self, turn: Turn, variant: str, *, model: str = "mock-model", request: Mapping[str, Any]
     ) -> bytes:
         """The whole body answering ``request`` (its settings echoed: ``store``, ``reasoning``...)."""
-        _check(variant)
+        self.require_variant(variant)
         err = turn_error(turn)
         if err is not None:
             return self.error_body(err.status or 500, err.message, err.code)
@@ -168,28 +136,15 @@ class OpenAIResponsesDialect(Dialect):
         em.feed(turn)
         em.close()
         assert em.snapshot is not None
-        return dumps_compact(em.snapshot).encode()
+        return self.dump(em.snapshot)
 
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        return ResponsesObserver()
-
-    def observe_response(
-        self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
-    ) -> list[Event]:
-        """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        obj, bad = json_body(body)
-        if bad is not None:
-            return [bad]
-        return observe_response_object(obj)
-
-    def error_body(self, status: int, message: str, code: str | None = None) -> bytes:
-        return dumps_compact(openai_error(status, message, code)).encode()
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return openai_error(status, message, code)
 
     # -- request codec
-    def build_request(
+    def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        _check(variant)
         items: list[dict[str, Any]] = []
         for msg in messages:
             if msg.role in ("system", "user"):
@@ -244,7 +199,7 @@ class OpenAIResponsesDialect(Dialect):
                     )
                 )
             elif kind == "message" and role == "assistant":
-                pending.append(TextBlock(_content_text(item.get("content")), id=str(item.get("id", ""))))
+                pending.append(TextBlock(content_text(item.get("content")), id=str(item.get("id", ""))))
             elif kind == "function_call_output":
                 flush()
                 output = item.get("output")
@@ -259,14 +214,11 @@ class OpenAIResponsesDialect(Dialect):
                 out.append(
                     Message(
                         "system" if role != "user" else "user",
-                        (TextBlock(_content_text(item.get("content"))),),
+                        (TextBlock(content_text(item.get("content"))),),
                     )
                 )
         flush()
         return out
-
-    def provider_rules(self) -> Mapping[str, ProviderRules]:
-        return RULES
 
 
 def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[dict[str, Any]]:
@@ -330,14 +282,6 @@ def _reasoning_blocks(item: Mapping[str, Any]) -> list[Block]:
         else:
             blocks.append(ReasoningBlock("", signature=enc, id=rid))
     return blocks
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    return ""
 
 
 DIALECT = OpenAIResponsesDialect()
