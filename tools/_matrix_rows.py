@@ -582,6 +582,15 @@ MATRIX: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
+        "drop-unasked-thinking",  # a wrapper that never asks for thinking and keeps none in its history
+        "reference",
+        "passback",  # Anthropic answers the tool turn with a 400 (anthropic/missing-thinking)
+        _c(
+            "tools-passback/anthropic-unasked-thinking[anthropic-messages:unasked/frames]",
+            "tools-passback/anthropic-unasked-thinking[anthropic-messages:unasked/frames/nonstream]",
+        ),
+    ),
+    Mutant(
         "think-off-by-default",
         "reference",
         "request-contract",
@@ -634,6 +643,12 @@ MATRIX: tuple[Mutant, ...] = (
     Mutant("early-rmdir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("leave-dir", "reference-cli", "cleanup", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant("pi-thinking-at-end", "reference-cli", "incremental", _c(f"timing/pi-thinking-delta[{CHAT}]")),
+    Mutant(
+        "unsaved-reasoning",  # CLI turns: reasoning goes back in a prompt's tool loop, not on the next prompt
+        "reference-cli",
+        "passback",  # turn 2, the next prompt: DeepSeek V3.2 wants the tool-call turn's reasoning in it (400)
+        _c(f"tools-passback/deepseek-three-turns[{CHAT}]"),
+    ),
     Mutant("drop-reasoning", "reference-cli", "delivery", _c(f"cleanup/tool-round-trip[{CHAT}]")),
     Mutant(
         "keep-upstream-open",
@@ -732,7 +747,9 @@ MATRIX: tuple[Mutant, ...] = (
         "thought-signature-on-call",
         "reference-sdk",
         "passback",
-        _c("tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames/nonstream]"),
+        _c(
+            "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames/nonstream]"
+        ),
     ),
     Mutant(
         "drop-reasoning",

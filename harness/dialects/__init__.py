@@ -25,7 +25,7 @@ from harness.dialects._base import (
 )
 from harness.dialects._loss import NeededLoss
 from harness.dialects._request_forms import ROWS as REQUEST_FORMS
-from harness.dialects._request_forms import Answer, RequestForm, answer_for
+from harness.dialects._request_forms import Answer, RequestForm, answer_for, applied_defaults
 
 __all__ = [
     "LENIENT",
@@ -48,6 +48,7 @@ __all__ = [
     "Transport",
     "Variant",
     "answer_for",
+    "applied_defaults",
     "check_variant",
 ]
 

@@ -24,6 +24,8 @@ __all__ = [
     "RequestForm",
     "adaptive_only",
     "answer_for",
+    "answered_model",
+    "applied_defaults",
     "asked_model",
     "claude_thinks_by_default",
     "ollama_thinks",
@@ -434,11 +436,31 @@ def answer_for(
     depends on it; Gemini 2.5 Flash: thinkingBudget 0 turns its thinking off) is answered as that
     model, any other name (gateways rename models) as ``model``. ``target``: the request's path (where
     Gemini names the model)."""
-    asked = asked_model(request, target)
-    named = _CLAUDE.search(asked) or _CLAUDE_NEW.search(asked)
-    if named or (dialect == "gemini" and _GEMINI_FLASH_25.search(asked)):
-        model = asked
+    model = answered_model(dialect, request, model, target)
     rows = rows_for(dialect, variant, rules)
     off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))
     played = next((r.fallback for r in off if r.fallback is not None), variant)
     return Answer(played, off)
+
+
+def answered_model(dialect: str, request: Mapping[str, Any], model: str, target: str = "") -> str:
+    """The model a request is answered as: the one it names when the table knows it (a Claude model, Gemini
+    2.5 Flash), else ``model``, the one the mock plays (gateways rename models)."""
+    asked = asked_model(request, target)
+    named = _CLAUDE.search(asked) or _CLAUDE_NEW.search(asked)
+    if named or (dialect == "gemini" and _GEMINI_FLASH_25.search(asked)):
+        return asked
+    return model
+
+
+def applied_defaults(
+    dialect: str, request: Mapping[str, Any], *, model: str = "", target: str = ""
+) -> Mapping[str, Any]:
+    """The request as the provider reads it: a setting it omits filled in where a row says the model has a
+    default for it (a Claude model that thinks by default: ``thinking`` adaptive). The strict provider
+    rules judge and shape this request, so they agree with the table."""
+    if dialect != "anthropic-messages" or "thinking" in request:
+        return request
+    if claude_thinks_by_default(answered_model(dialect, request, model, target)):
+        return {**request, "thinking": {"type": "adaptive"}}
+    return request

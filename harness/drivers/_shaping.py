@@ -40,6 +40,9 @@ DEFAULTS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     # the omitted variant plays display omitted, the default of those adaptive-only models (its case runs
     # under claude-opus-4-7): a client asks for adaptive thinking, display omitted (type enabled is a 400)
     ("openai-chat", "anthropic-messages:omitted"): {"thinking": {"type": "adaptive", "display": "omitted"}},
+    # the unasked variant plays a Claude model that thinks by default (claude-mythos-preview): its client
+    # names no thinking setting at all, so a gateway in front meets thinking blocks it never asked for
+    ("openai-chat", "anthropic-messages:unasked"): {},
     # a chat gateway in front of a chat upstream: the client asks for the variant's form, as a client of
     # that provider would (harness/dialects/_request_forms.py: MiniMax keeps <think> in the content
     # without reasoning_split; Gemini's OpenAI endpoint sends no thoughts without include_thoughts)
@@ -53,11 +56,12 @@ profile overrides them."""
 
 
 OWN_FORM: frozenset[tuple[str, str]] = frozenset(
-    {("anthropic-messages", "adaptive"), ("anthropic-messages", "omitted")}
+    {("anthropic-messages", "adaptive"), ("anthropic-messages", "omitted"), ("anthropic-messages", "unasked")}
 )
 """Case variants whose model accepts only its own request form: Anthropic's adaptive-only models (Opus
 4.7+) answer ``thinking.type: enabled`` with a 400
-(https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking)."""
+(https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking); the unasked variant's form
+is a request that names no thinking."""
 
 
 def request_variant(front_door: str, front_variant: str, dialect: str, variant: str) -> str:

@@ -1,13 +1,12 @@
 """Fault switches of the reference SUTs, the mutants: the table of switches, which SUT takes which, and the
 event and message filters that implement the switches acting on events. The request-side switches are
-``_request_faults``' and the byte-side ones, parser mutants and ``break-utf8``, are ``_parser_mutants``',
-so each file holds one side of the wire."""
+``_request_faults``', those of a SUT that treats a provider's defaults as opt-in ``_default_faults``'
+and the byte-side ones, parser mutants and ``break-utf8``, ``_parser_mutants``': one concern a file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from harness._errors import UnknownName
 from harness._json import dumps_compact, loads
@@ -25,6 +24,7 @@ from harness.events import (
     Usage,
 )
 from harness.reference._bridge_faults import BRIDGE_FAULTS
+from harness.reference._default_faults import DEFAULT_FAULTS
 from harness.reference._door_faults import DOOR_FAULTS
 from harness.reference._parser_mutants import FIRST_CHOICE_ONLY, PARSER_FAULTS, PARSER_MUTANTS
 from harness.reference._request_faults import PASSBACK_FAULTS
@@ -44,7 +44,6 @@ __all__ = [
     "is_reasoning",
     "own_process_faults",
     "signature_after_stop",
-    "unasked_faults",
 ]
 
 FAULTS: dict[str, str] = {
@@ -69,12 +68,6 @@ FAULTS: dict[str, str] = {
     "omitted, then hides the thinking text from users)",
     "no-form-triggers": "ask the upstream without the fields that turn a variant's reasoning form on "
     "(MiniMax reasoning_split, Gemini include_thoughts / includeThoughts, Responses reasoning.summary)",
-    "hide-unasked-reasoning": "gateway: drop the upstream's reasoning when the client's request named no "
-    "thinking setting (thinking, reasoning_effort, reasoning, enable_thinking, think ...), although the "
-    "model thinks by default and sent it",
-    "think-off-by-default": "ask the upstream with thinking off wherever the request names no thinking "
-    "setting (DeepSeek thinking.type disabled, Qwen3 enable_thinking false, Gemini thinkingBudget 0): a "
-    "gateway that treats thinking as opt-in on models that think by default",
     "hide-upstream-error": "an upstream HTTP error becomes a 200 with an empty answer",
     "retry-too-soon": "retry a 429 / 5xx at once, ignoring Retry-After",
     "ws-new-socket-per-turn": "Responses WebSocket mode: open a new socket for every turn, yet chain it to "
@@ -112,6 +105,8 @@ FAULTS: dict[str, str] = {
     "early-rmdir": "CLI: delete the session dir before the tool child has exited",
     "leave-dir": "CLI: never delete the session dir",
     "pi-thinking-at-end": "CLI: emit each thinking block as one record at its end instead of as deltas",
+    "unsaved-reasoning": "CLI: the session it keeps between prompts holds no reasoning (it goes back inside "
+    "a prompt's tool loop, not on the next prompt)",
     "drop-call-signatures": "read tool calls but not the signature on them (Gemini's thoughtSignature / "
     "extra_content.google.thought_signature)",
     "drop-text-signatures": "lose a signature that arrives after answer text (Gemini's signature-only last "
@@ -121,6 +116,7 @@ FAULTS: dict[str, str] = {
     "raw-inline-tags": "never split inline reasoning tags (<think>, <mm:think>, <thought>, harmony "
     "channels) out of upstream content",
     **PASSBACK_FAULTS,
+    **DEFAULT_FAULTS,
     **PARSER_MUTANTS,
     # -- Responses bridges (issue 40): the front door's switches, and the other way round
     **BRIDGE_FAULTS,
@@ -182,25 +178,13 @@ _DOOR = {"thinking-as-text-block", "bom-unnamed-start", "signature-after-step-st
 _DOOR |= set(BRIDGE_FAULTS) | set(DOOR_FAULTS) | set(SCHEMA_FAULTS)  # its Responses and Anthropic doors
 GATEWAY_FAULTS = _IO | _STREAM | _WS | _DOOR | {"keep-upstream-open", "nonstream-inline-think"}
 GATEWAY_FAULTS |= {"terminate-broken-stream"}
-GATEWAY_FAULTS |= {"hide-unasked-reasoning"}
+GATEWAY_FAULTS |= {"hide-unasked-reasoning", "drop-unasked-thinking"}
 SDK_FAULTS = _IO | _STREAM | _WS | {"nonstream-inline-think", "retry-after-partial"}
 PROCESS_FAULTS = frozenset({"leak-child", "early-rmdir", "leave-dir"})
 """Faults that act on the SUT's process tree and session dir, which the cleanup check watches per case:
 a case run with one needs the SUT to itself (:func:`own_process_faults`)."""
-_CLI = {*PROCESS_FAULTS, "pi-thinking-at-end", "keep-upstream-open"}
+_CLI = {*PROCESS_FAULTS, "pi-thinking-at-end", "keep-upstream-open", "unsaved-reasoning"}
 CLI_FAULTS = _IO | _STREAM | _WS | _CLI
-
-
-_THINKING_FIELDS = ("thinking", "reasoning_effort", "reasoning", "include_reasoning", "enable_thinking",
-                    "chat_template_kwargs", "think", "generationConfig", "extra_body")  # fmt: skip
-
-
-def unasked_faults(faults: frozenset[str], client_request: Mapping[str, Any]) -> frozenset[str]:
-    """The gateway's faults for one client request: ``hide-unasked-reasoning`` drops reasoning when the
-    request names no thinking setting (the correct path forwards what the upstream sent)."""
-    if "hide-unasked-reasoning" in faults and not any(k in client_request for k in _THINKING_FIELDS):
-        return faults | {"drop-reasoning"}  # FAULT: reasoning treated as opt-in
-    return faults
 
 
 def check_faults(names: Iterable[str], allowed: Iterable[str] = FAULTS, *, where: str = "") -> frozenset[str]:

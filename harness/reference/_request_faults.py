@@ -10,6 +10,7 @@ from typing import Any
 
 from harness.dialects import server_tool_call
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock
+from harness.reference._default_faults import thinking_off
 
 __all__ = ["PASSBACK_FAULTS", "SIGNED_PASSBACK", "mutate_body", "passback_messages", "strip_passback"]
 
@@ -282,23 +283,6 @@ def _summary_without_id(message: Any) -> Any:
     return {**message, "reasoning_details": [strip(d) for d in details]}
 
 
-def _thinking_off(body: dict[str, Any]) -> dict[str, Any]:
-    """FAULT ``think-off-by-default``: the provider's off switch where the request names none (a chat
-    body: DeepSeek's ``thinking`` and Qwen3's ``chat_template_kwargs.enable_thinking``; a Gemini body:
-    ``thinkingBudget: 0``)."""
-    if isinstance(body.get("messages"), list) and "thinking" not in body:
-        kwargs = body.get("chat_template_kwargs")
-        kwargs = dict(kwargs) if isinstance(kwargs, dict) else {}
-        kwargs.setdefault("enable_thinking", False)
-        return {**body, "thinking": {"type": "disabled"}, "chat_template_kwargs": kwargs}
-    if isinstance(body.get("contents"), list):
-        gen = dict(body.get("generationConfig") or {})
-        config = dict(gen.get("thinkingConfig") or {})
-        config.setdefault("thinkingBudget", 0)
-        return {**body, "generationConfig": {**gen, "thinkingConfig": config}}
-    return body
-
-
 def _tool_role(content: Any) -> Any:
     """A Gemini content holding function responses, under the chat role ``tool``."""
     parts = content.get("parts") if isinstance(content, dict) else None
@@ -340,7 +324,7 @@ def mutate_body(body: dict[str, Any], faults: frozenset[str]) -> dict[str, Any]:
     if "drop-summary-detail-id" in faults and isinstance(body.get("messages"), list):  # FAULT
         body = {**body, "messages": [_summary_without_id(m) for m in body["messages"]]}
     if "think-off-by-default" in faults:  # FAULT: thinking treated as opt-in
-        body = _thinking_off(body)
+        body = thinking_off(body)
     items = body.get("input")
     if faults & {"stream-events-as-items", "duplicate-reasoning-items"} and isinstance(items, list):
         body = {**body, "input": _reasoning_items(items, faults)}

@@ -36,6 +36,7 @@ from harness.reference._core import (
     upstream_request,
 )
 from harness.reference._faults import CLI_FAULTS, check_faults
+from harness.reference._request_faults import strip_passback
 
 __all__ = ["MAX_TURNS", "TOOL_SOURCE", "Agent", "main"]
 
@@ -146,6 +147,8 @@ class Agent:
         """One prompt: upstream turns and tool runs until an answer; the history kept for the next."""
         self.session.mkdir(parents=True, exist_ok=True)
         self.runs, self.turns = self.runs + 1, 0
+        if "unsaved-reasoning" in self.faults:  # FAULT: the session kept between prompts holds no reasoning
+            self.messages = strip_passback(self.messages)
         messages = self.messages
         messages.append(Message.user(prompt))
         status, structured = 0, structured_fields(request or {})

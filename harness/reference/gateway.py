@@ -39,13 +39,13 @@ from harness.reference._core import (
     upstream_request,
     whole_response,
 )
+from harness.reference._default_faults import unasked_faults
 from harness.reference._door_faults import SchemaFrames
 from harness.reference._faults import (
     GATEWAY_FAULTS,
     announce_thinking_as_text,
     check_faults,
     signature_after_stop,
-    unasked_faults,
 )
 from harness.reference._keepalive import DEFAULT_INTERVAL, Heartbeat
 from harness.reference._parser_mutants import CHUNK_BOUND_FAULTS
@@ -167,7 +167,7 @@ class Gateway:
         if upstream.websocket:
             await self.forward_ws(resp, door, front, route, messages, stream, want_usage, client_model)
             return
-        spec = upstream_request(route, messages, stream=stream, faults=self.faults, structured=structured)
+        spec = upstream_request(route, messages, stream=stream, faults=faults, structured=structured)
         try:
             for attempt in range(2):  # one retry, only before the client got a byte (see retry_delay)
                 headers = dict(spec.headers)

@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import loads
-from harness.dialects import Answer, answer_for, get_dialect, provider_of
+from harness.dialects import Answer, answer_for, applied_defaults, get_dialect, provider_of
 from harness.timeline import Timeline
 from harness.upstream._script import Emit, Script
 
-__all__ = ["answer_of", "answered_chunks", "withheld_entry"]
+__all__ = ["answer_of", "answered_chunks", "read_as", "withheld_entry"]
 
 
 def answer_of(script: Script, request: Mapping[str, Any] | None, *, stream: bool, target: str = "") -> Answer:
@@ -27,6 +27,14 @@ def answer_of(script: Script, request: Mapping[str, Any] | None, *, stream: bool
     return answer_for(
         script.dialect, variant, request, rules=rules, stream=stream, model=model, target=target
     )
+
+
+def read_as(script: Script, request: Mapping[str, Any], target: str = "") -> Mapping[str, Any]:
+    """``request`` as the provider the script plays reads it, its model's defaults filled in (a Claude
+    model that thinks by default reads an omitted ``thinking`` as adaptive): what its strict rules judge."""
+    variant = script.variant or get_dialect(script.dialect).default_variant
+    model = provider_of(script.dialect, variant, script.provider_rules).model
+    return applied_defaults(script.dialect, request, model=model, target=target)
 
 
 def withheld_entry(

@@ -14,7 +14,7 @@ from harness.dialects import Dialect, dialect_names, get_dialect
 from harness.events import Event
 from harness.net import Framing
 from harness.upstream import _writes
-from harness.upstream._forms import answer_of, answered_chunks
+from harness.upstream._forms import answer_of, answered_chunks, read_as
 from harness.upstream._head import framing, merge_headers, request_id
 from harness.upstream._script import (
     Disconnect,
@@ -212,6 +212,7 @@ class _Planner:
         self.bound = asked is not None
         # the form the provider answers it in
         self.answer = answer_of(script, asked, stream=streaming, target=target)
+        self.read = read_as(script, request, target)  # what the provider's strict rules read
         self.variant = self.answer.variant
         self.chunk = chunker(script.chunking)
         self.actions: list[Action] = []
@@ -282,7 +283,7 @@ class _Planner:
         unless asked, no summaries unless asked), then the provider rules' passback-side shaping."""
         events = self.answer.shape(events)
         rules = self.dialect.provider_rules().get(self.script.provider_rules)
-        return events if rules is None else tuple(rules.shape(self.request, events))
+        return events if rules is None else tuple(rules.shape(self.read, events))
 
     def add_frames(self, frames: Sequence[Frame]) -> None:
         term = self.script.terminator

@@ -10,6 +10,7 @@ from typing import Any
 from harness._errors import UnknownName
 from harness.dialects import Fidelity, ProviderRules, Rejection, get_dialect
 from harness.events import Message
+from harness.upstream._forms import read_as
 from harness.upstream._script import Script
 
 __all__ = ["check_fidelity", "validate_request"]
@@ -39,7 +40,7 @@ def validate_request(
 ) -> Rejection | None:
     """The script's provider rules check the request first (an unknown name is an UnknownName), as
     they hold on the request's ``path`` (empty: the rules' own)."""
-    return _on_path(_rules(script), path).validate(body or {}, emitted)
+    return _on_path(_rules(script), path).validate(read_as(script, body or {}, path), emitted)
 
 
 def check_fidelity(
@@ -48,4 +49,4 @@ def check_fidelity(
     """What the rules found comparing the passed-back reasoning with what it emitted (None: the
     rules make no such comparison, or the request carries nothing to compare)."""
     rules = _rules(script)
-    return rules.fidelity(body or {}, emitted) if emitted else None
+    return rules.fidelity(read_as(script, body or {}), emitted) if emitted else None

@@ -12,7 +12,7 @@ import pytest
 from harness.catalog._case import Case, expand_all, needed_caps
 from harness.catalog._catalog import load_catalog
 from harness.dialects import answer_for, get_dialect
-from harness.dialects._request_forms import adaptive_only
+from harness.dialects._request_forms import adaptive_only, claude_thinks_by_default
 from harness.events import Message, RedactedReasoning
 from harness.upstream import Emit, build_plan
 
@@ -62,6 +62,11 @@ def test_every_model_rule_pair_is_one_the_real_api_has() -> None:
             assert "/publishers/anthropic/models/" in path, f"{c.id}: Vertex rules on {path}"
             assert path.endswith((":rawPredict", ":streamRawPredict")), c.id
             checked += 1
+        if c.variant == "unasked":  # the client names no thinking: the model must think by default
+            assert "thinking" not in body, c.id
+            assert claude_thinks_by_default(model), c.id
+            checked += 1
+            continue
         if c.dialect == "anthropic-messages" and c.variant not in ("adaptive", "omitted"):
             thinking = body.get("thinking")
             if adaptive_only(model):

@@ -8,7 +8,9 @@ an error ends it with exit code 1 and one ``error:`` line on stderr.
 Reasoning goes back in the field it came in (``reasoning_content`` or ``reasoning``) on every assistant
 message of the history (DeepSeek V3.2 needs a tool-call turn's reasoning in every later request).
 ``--bug`` plants one fault: ``drop-reasoning`` (reasoning never goes back), ``reasoning-to-stdout``
-(reasoning printed with the answer). Standard library only.
+(reasoning printed with the answer), ``continue-fresh`` (``-c`` ignored: every run starts a new
+conversation), ``unsaved-reasoning`` (the state file keeps no reasoning: it goes back inside a run, not
+after ``-c``). Standard library only.
 
 Run: ``text_cli.py --upstream URL --model M --state FILE [-c] [--bug NAME] PROMPT``.
 """
@@ -153,15 +155,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default="deepseek-chat")
     ap.add_argument("--state", required=True, type=Path)
     ap.add_argument("-c", "--continue", dest="go_on", action="store_true")
-    ap.add_argument("--bug", default="", choices=["", "drop-reasoning", "reasoning-to-stdout"])
+    bugs = ["", "drop-reasoning", "reasoning-to-stdout", "continue-fresh", "unsaved-reasoning"]
+    ap.add_argument("--bug", default="", choices=bugs)
     ap.add_argument("prompt")
     args = ap.parse_args(argv)
-    history = json.loads(args.state.read_text()) if args.go_on and args.state.exists() else []
+    go_on = args.go_on and args.bug != "continue-fresh"  # BUG continue-fresh: its continue words unread
+    history = json.loads(args.state.read_text()) if go_on and args.state.exists() else []
     try:
         messages = converse(args.upstream, args.model, history, args.prompt, args.bug)
     except (Failed, OSError, ValueError) as exc:
         sys.stderr.write(f"\nerror: {exc}\n")
         return 1
+    if args.bug == "unsaved-reasoning":  # BUG: the saved session loses what only the model needs back
+        messages = [{k: v for k, v in m.items() if k not in CARRIERS} for m in messages]
     args.state.write_text(json.dumps(messages))
     return 0
 

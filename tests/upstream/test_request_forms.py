@@ -218,6 +218,29 @@ def test_the_ollama_profile_thinks_as_its_request_forms_row_says(
     assert (b'"thinking":"The user' in answer) is thinks, answer[:300]
 
 
+@pytest.mark.parametrize(
+    ("asked", "thinking", "played", "read"),
+    [
+        ("claude-mythos-preview", None, "", {"type": "adaptive"}),  # its default, made explicit
+        ("mock-model", None, "claude-mythos-preview", {"type": "adaptive"}),  # a gateway renamed it
+        ("claude-mythos-preview", {"type": "adaptive", "display": "summarized"}, "", None),  # as asked
+        ("claude-sonnet-4-5", None, "claude-mythos-preview", None),  # the named model thinks only if asked
+        ("claude-opus-4-7", None, "", None),
+    ],
+)
+def test_the_strict_rules_read_a_request_with_its_models_defaults(
+    asked: str, thinking: Any, played: str, read: Any
+) -> None:
+    """``applied_defaults``: what the strict rules judge, so they agree with the ``anthropic/thinking`` row
+    (the rules read an absent ``thinking`` as off)."""
+    from harness.dialects import applied_defaults
+
+    body = {"model": asked, **ANTHROPIC} | ({"thinking": thinking} if thinking else {})
+    got = applied_defaults("anthropic-messages", body, model=played)
+    assert got == (body if read is None else {**body, "thinking": read})
+    assert applied_defaults("openai-chat", {"model": asked}, model=played) == {"model": asked}
+
+
 def test_the_request_forms_page_is_current() -> None:
     from pathlib import Path
 

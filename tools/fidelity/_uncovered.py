@@ -48,6 +48,9 @@ UNCOVERED: dict[tuple[str, str], str] = {
     ("openai-responses-ws", "empty"): _WS,
     ("openai-responses-ws", "reasoning_text"): _WS,
     ("anthropic-messages", "omitted"): "display: omitted (Opus 4.7 and later default); " + _SEARCHED,
+    ("anthropic-messages", "unasked"): "a Claude model that thinks by default (claude-mythos-preview) asked "
+    "without thinking: the omitted variant's events (display omitted) to a request that names no "
+    "thinking; " + _SEARCHED,
     ("anthropic-messages", "interleaved"): "interleaved thinking between tool calls (beta header); "
     + _SEARCHED,
     ("gemini", "signature-text"): "a thoughtSignature on a text part; the recordings carry it on a "
@@ -114,9 +117,7 @@ class Coverage:
     """Rows for a variant that a corpus file plays or that no dialect has."""
 
 
-def coverage(
-    corpus: Iterable[CorpusExchange], rows: dict[tuple[str, str], str] | None = None
-) -> Coverage:
+def coverage(corpus: Iterable[CorpusExchange], rows: dict[tuple[str, str], str] | None = None) -> Coverage:
     rows = UNCOVERED if rows is None else rows
     variants = {(v.dialect, v.name) for v in all_variants()}
     covered: dict[tuple[str, str], list[str]] = {}

@@ -73,6 +73,21 @@ VARIANTS: dict[str, Variant] = by_name(
             forms=("anthropic/thinking", "anthropic/display-omitted"),
         ),
         _v(
+            "unasked",
+            "ANT-UNASKED",
+            "a Claude model that thinks by default (claude-mythos-preview): the request names no thinking, "
+            "the answer still opens with thinking blocks, display omitted (empty text, signature only)",
+            _BASE,
+            model="claude-mythos-preview",
+            senders=Senders(  # no trigger: thinking is the model's default when the request names none
+                ("anthropic",),
+                (),
+                "",
+                "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
+            ),
+            forms=("anthropic/thinking", "anthropic/display-omitted"),
+        ),
+        _v(
             "adaptive",
             "ANT-ADAPTIVE",
             'thinking:{type:"adaptive",display:"summarized"} + output_config.effort (Opus 4.7+); '
@@ -134,11 +149,14 @@ def signed_only(messages: Sequence[Message]) -> list[Message]:
     return out
 
 
-def thinking_config(variant: str) -> dict[str, Any]:
+def thinking_config(variant: str) -> dict[str, Any] | None:
     """The ``thinking`` request field a correct client sends for the variant: ``adaptive`` on the models
     that refuse ``enabled`` (asking for ``display: "summarized"``, since their default is ``omitted``:
     https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-7), ``display:
-    "omitted"`` for the omitted variant, else a fixed budget."""
+    "omitted"`` for the omitted variant, none for the unasked one (its model thinks by default), else a
+    fixed budget."""
+    if variant == "unasked":
+        return None
     if variant == "adaptive":
         return {"type": "adaptive", "display": "summarized"}
     if variant == "omitted":
@@ -194,7 +212,9 @@ class AnthropicMessagesDialect(Dialect):
             else:
                 out.append({"role": "assistant", "content": [_block_json(b) for b in msg.content]})
         body: dict[str, Any] = {"model": model, "max_tokens": int(options.get("max_tokens", 4096))}
-        body["thinking"] = options.get("thinking", thinking_config(variant))
+        thinking = options.get("thinking", thinking_config(variant))
+        if thinking is not None:
+            body["thinking"] = thinking
         if variant == "adaptive":
             body["output_config"] = {"effort": str(options.get("effort", "high"))}
         if system:
