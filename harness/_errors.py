@@ -6,7 +6,7 @@ ThinkwireError
  ├── ScenarioError        a scenario file is wrong: names the file, the field, the value, the fix
  │    └── ProfileError    a SUT profile / expectations file is wrong (same file/field/fix message)
  ├── UnknownName          a name no registry holds (dialect, variant, check, driver kind, fault
- │                        switch): names the kind and the closest known names; also a KeyError
+ │                        switch): names the noun and the closest known names; also a KeyError
  ├── CassetteError        a recording is malformed or truncated: names the line
  │    └── CorpusAbsent    no fidelity corpus where it was looked for: says where, and how to get one
  ├── ResultsError *       a results file cannot be read (harness.report)
@@ -24,6 +24,7 @@ The command line prints any of them as one line, ``thinkwire: error: <message>``
 from __future__ import annotations
 
 import difflib
+import warnings
 from collections.abc import Iterable
 
 __all__ = [
@@ -69,10 +70,18 @@ class UnknownName(ThinkwireError, KeyError):
     listed. A ``KeyError`` too (hypothesis's ``InvalidArgument`` is a ``TypeError`` the same way), so
     code that catches a failed lookup as ``KeyError`` keeps working."""
 
-    def __init__(self, kind: str, name: str, known: Iterable[str], *, where: str = "") -> None:
-        self.kind, self.name, self.known = kind, name, tuple(known)
+    def __init__(self, noun: str, name: str, known: Iterable[str], *, where: str = "") -> None:
+        self.noun, self.name, self.known = noun, name, tuple(known)
         prefix = f"{where}: " if where else ""
-        super().__init__(f"{prefix}unknown {kind} {name!r}: {closest(name, self.known)}")
+        super().__init__(f"{prefix}unknown {noun} {name!r}: {closest(name, self.known)}")
+
+    @property
+    def kind(self) -> str:
+        """Deprecated spelling of :attr:`noun` (what sort of name was unknown: a dialect, a check...)."""
+        warnings.warn(
+            "UnknownName.kind is deprecated: use UnknownName.noun", DeprecationWarning, stacklevel=2
+        )
+        return self.noun
 
     def __str__(self) -> str:  # KeyError's own __str__ would print the message's repr
         return str(self.args[0])

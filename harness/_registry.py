@@ -17,13 +17,13 @@ class Registry(Generic[T]):
     """An unknown name raises :class:`~harness._errors.UnknownName` with the closest known names, as the
     dialect and variant lookups do. A duplicate name is a programming error and raises ``TypeError`` naming
     both definitions, respx's rule."""
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
+    def __init__(self, noun: str) -> None:
+        self.noun = noun
         self._items: dict[str, T] = {}
 
     def add(self, name: str, item: T) -> T:
         if name in self._items:
-            raise TypeError(f"{self.kind} {name!r} registered twice: {self._items[name]!r} and {item!r}")
+            raise TypeError(f"{self.noun} {name!r} registered twice: {self._items[name]!r} and {item!r}")
         self._items[name] = item
         return item
 
@@ -31,7 +31,7 @@ class Registry(Generic[T]):
         try:
             return self._items[name]
         except KeyError:
-            raise UnknownName(self.kind, name, self._items) from None
+            raise UnknownName(self.noun, name, self._items) from None
 
     def __contains__(self, name: object) -> bool:
         return name in self._items

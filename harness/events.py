@@ -230,12 +230,12 @@ class _Growing:
     at the end, so folding a stream costs time linear in its size (``old.text + new`` per delta copied
     the whole text each time: a 200 MB reasoning stream took minutes)."""
 
-    __slots__ = ("id", "kind", "name", "parts", "redacted", "sig")
+    __slots__ = ("channel", "id", "name", "parts", "redacted", "sig")
 
     def __init__(
-        self, kind: str, id: str, text: str = "", name: str = "", redacted: str | None = None
+        self, channel: str, id: str, text: str = "", name: str = "", redacted: str | None = None
     ) -> None:
-        self.kind = kind  # "r" reasoning, "t" text, "c" tool call
+        self.channel = channel  # "r" reasoning, "t" text, "c" tool call
         self.id = id
         self.name = name
         self.redacted = redacted
@@ -250,9 +250,9 @@ class _Growing:
     def block(self) -> Block:
         sig = None if self.sig is None else "".join(self.sig)
         text = "".join(self.parts)
-        if self.kind == "t":
+        if self.channel == "t":
             return TextBlock(text, signature=sig, id=self.id)
-        if self.kind == "c":
+        if self.channel == "c":
             return ToolCallBlock(self.id, self.name, text, signature=sig)
         return ReasoningBlock(text, signature=sig, redacted=self.redacted, id=self.id)
 
@@ -275,7 +275,7 @@ def assemble(events: Iterable[Event]) -> Message:
     for ev in events:
         if isinstance(ev, ReasoningDelta):
             key = ("r", ev.item)
-            if last_key == key and blocks[-1].kind == "r" and blocks[-1].redacted is None:
+            if last_key == key and blocks[-1].channel == "r" and blocks[-1].redacted is None:
                 blocks[-1].parts.append(ev.text)
             else:
                 blocks.append(_Growing("r", ev.item, ev.text))
@@ -285,7 +285,7 @@ def assemble(events: Iterable[Event]) -> Message:
             last_key = ("x", ev.item)
         elif isinstance(ev, TextDelta):
             key = ("t", ev.item)
-            if last_key == key and blocks[-1].kind == "t":
+            if last_key == key and blocks[-1].channel == "t":
                 blocks[-1].parts.append(ev.text)
             else:
                 blocks.append(_Growing("t", ev.item, ev.text))
@@ -349,7 +349,7 @@ def _nth_reasoning(blocks: Sequence[_Growing], item: str) -> _Growing | None:
         n = int(item[len(_INDEX) :])
     except ValueError:
         return None
-    reasoning = [b for b in blocks if b.kind == "r"]
+    reasoning = [b for b in blocks if b.channel == "r"]
     return reasoning[n] if 0 <= n < len(reasoning) and reasoning[n].redacted is None else None
 
 
@@ -357,7 +357,7 @@ def _anonymous_reasoning(blocks: Sequence[_Growing]) -> _Growing | None:
     """The most recent reasoning block with neither an id nor a signature (text read from a carrier
     that names no item), if there is one."""
     for b in reversed(blocks):
-        if b.kind == "r" and b.redacted is None and not b.id and b.sig is None:
+        if b.channel == "r" and b.redacted is None and not b.id and b.sig is None:
             return b
     return None
 

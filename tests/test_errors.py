@@ -69,7 +69,9 @@ def test_unknown_name_is_a_key_error_with_a_plain_message() -> None:
     assert isinstance(exc, ThinkwireError)
     assert isinstance(exc, KeyError)
     assert str(exc) == "unknown dialect 'openai-chatt': did you mean 'openai-chat' or 'openai-responses'?"
-    assert (exc.kind, exc.name) == ("dialect", "openai-chatt")
+    assert (exc.noun, exc.name) == ("dialect", "openai-chatt")
+    with pytest.warns(DeprecationWarning, match="UnknownName.noun"):
+        assert exc.kind == "dialect"  # the old spelling, for one release
     where = UnknownName("check", "zzz", ["a"], where="x.toml")
     assert str(where) == "x.toml: unknown check 'zzz': valid: 'a'"
     assert harness.UnknownName is UnknownName

@@ -115,15 +115,11 @@ KIND_ATTRIBUTES = {
     # another meaning, to be renamed (serialised as "kind", or read in packages other helpers own)
     ("timeline.py", "Entry"): "Entry.act (request, chunk, write...; the results' timeline key too)",
     ("events.py", "Notice"): "Notice.code",
-    ("events.py", "_Growing"): "_Growing.block (a block's type)",
-    ("_registry.py", "Registry"): "Registry.noun",
-    ("_errors.py", "UnknownName"): "UnknownName.noun",
     ("dialects/_base.py", "Rejection"): "Rejection.family (passback, fidelity, request)",
     ("dialects/bedrock_converse/_wire.py", "_Blocks"): "_Blocks.block",
     ("dialects/bedrock_converse/_wire.py", "ConverseEmitter"): "(assigns _Blocks.kind)",
     ("dialects/openai_responses/_observer.py", "_Seen"): "_Seen.item_type",
     ("dialects/openai_responses/_wire.py", "_Item"): "_Item.item_type",
-    ("reference/_upstream_ws.py", "UpstreamSocket"): "UpstreamSocket.event_type",
 }
 
 

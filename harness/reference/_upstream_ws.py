@@ -106,7 +106,7 @@ class UpstreamSocket:
                  read: float) -> None:  # fmt: skip
         self.side, self.reader, self.writer, self.read_timeout = side, reader, writer, read
         self.pending: list[str] = []
-        self.kind = self.message = ""  # the type of the last message of the response in flight, itself
+        self.event_type = self.message = ""  # the type of the last message of the response in flight, itself
         self.response_id: str | None = None
 
     @classmethod
@@ -162,14 +162,14 @@ class UpstreamSocket:
 
     async def response(self) -> AsyncIterator[bytes]:
         """The messages of the response in flight, each as an SSE event, to its terminal message
-        (``kind``, ``response_id``: what it said last); a close before it is UpstreamBroken."""
-        self.kind, self.response_id = "", None
-        while self.kind not in TERMINAL:
+        (``event_type``, ``response_id``: what it said last); a close before it is UpstreamBroken."""
+        self.event_type, self.response_id = "", None
+        while self.event_type not in TERMINAL:
             message = await self.recv()
             if message is None:
                 raise UpstreamBroken("the upstream closed the WebSocket")
             self.message = message
-            self.kind, self.response_id, data = sse_event(message, self.response_id)
+            self.event_type, self.response_id, data = sse_event(message, self.response_id)
             yield data
 
     def close(self) -> None:

@@ -261,8 +261,8 @@ class Gateway:
                 sock = state["ws"] = await UpstreamSocket.open(self.upstream + spec.path, connect=5.0)
             await sock.send(dumps_compact(spec.body))
             reply = await self._ws_answer(resp, door, front, route, sock, stream, want_usage, client_model)
-            completed = reply is not None and sock.kind == "response.completed"
-            chain_after(state, sock.kind, sock.response_id, len(messages) + 1)
+            completed = reply is not None and sock.event_type == "response.completed"
+            chain_after(state, sock.event_type, sock.response_id, len(messages) + 1)
             if reply is not None and completed:
                 self.sockets.keep([*messages, reply], state)
         except UpstreamError as exc:
@@ -281,7 +281,7 @@ class Gateway:
         upstream = get_dialect(route.dialect)
         chunks = sock.response()
         first = await anext(chunks)
-        if sock.kind == "error":
+        if sock.event_type == "error":
             error: Any = loads(sock.message)
             data = dumps_compact({"error": error.get("error")}).encode()
             await self.upstream_error(resp, door, front, int(error.get("status") or 500), data, stream)
