@@ -4,7 +4,7 @@ the page's introduction, so that no row changes silently."""
 
 from __future__ import annotations
 
-__all__ = ["CHANGES", "COUNTS", "LATER", "MERGED", "NOT_RERUN", "RERUN"]
+__all__ = ["CHANGES", "COUNTS", "DEFAULTS_SCHEMA", "LATER", "MERGED", "NOT_RERUN", "RERUN"]
 
 RERUN = (
     "the re-run after issues 45 to 49 (a relay judged as a relay with a `parses` claim, a premise gate that "
@@ -128,3 +128,18 @@ MERGED = (
 )
 """What moved when the merged tree (issue 46's silent-loss rule and new variants) was re-run after the
 re-run above."""
+
+DEFAULTS_SCHEMA = (
+    "Then every profile was re-run on the tree with issue 46's last items (a Claude model that thinks by "
+    "default, the front doors' SDK schema) and issue 47's refactors (dialect roles, the runner's path, one "
+    "meaning per word). No recorded row moved. The two new cases, tools-passback/anthropic-unasked-thinking "
+    "(streamed and not: claude-mythos-preview thinks although the client names no thinking), PASS on "
+    "litellm-proxy, litellm-sdk-completion, pydantic-ai-anthropic, node-ai-sdk and node-anthropic (on "
+    "litellm-proxy after its config named tw-anthropic-claude-mythos-preview: the first run was answered "
+    "'Invalid model name', thinkwire's config gap) and are UNSUPPORTED on litellm-sdk-responses, whose "
+    "bridge asks for thinking itself, so the model's default never applies (the premise names it; every "
+    "other check judged and passed). The schema rules moved nothing here: no profile exposes a Responses or "
+    "Anthropic front door to the front-door-grammar check (they are Python or adapter SUTs, or the proxy's "
+    "chat door)"
+)
+"""What moved when every profile was re-run after issue 46's defaults and schema items."""

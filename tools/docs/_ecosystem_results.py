@@ -562,13 +562,22 @@ def main(argv: list[str]) -> int:
 
 def _changes() -> list[str]:
     """What the last re-run changed (``_ecosystem_changes``), under the introduction."""
-    from tools.docs._ecosystem_changes import CHANGES, COUNTS, LATER, MERGED, NOT_RERUN, RERUN
+    from tools.docs._ecosystem_changes import (
+        CHANGES,
+        COUNTS,
+        DEFAULTS_SCHEMA,
+        LATER,
+        MERGED,
+        NOT_RERUN,
+        RERUN,
+    )
 
     if not CHANGES:
         return []
     order = [name for name, _ in PACKAGES]
     rows = [f"- **{n}**: {why}." for n, why in sorted(CHANGES, key=lambda c: order.index(c[0]))]
-    notes = [COUNTS + ".", "", NOT_RERUN + ".", "", LATER + ".", "", MERGED + ".", ""]
+    notes = [f"{note}." for note in (COUNTS, NOT_RERUN, LATER, MERGED, DEFAULTS_SCHEMA)]
+    notes = [line for note in notes for line in (note, "")]
     return [f"What changed in {RERUN}:", "", *rows, "", *notes]
 
 

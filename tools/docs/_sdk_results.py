@@ -90,6 +90,9 @@ CHANGED: tuple[str, ...] = (
     "10 new cases (the flat-mirror and openrouter-items variants) PASS",
     "sdk-openai-responses: no verdict changed. Every recorded reason that quotes the SDK's version now "
     "reads openai 3.63.0 (the installed release) where it read 3.60.0; the failing line is the same",
+    "sdk-anthropic-messages: 2 new cases PASS (tools-passback/anthropic-unasked-thinking, streamed and not: "
+    "a Claude model that thinks by default, issue 46 item 1); the SDK's stream types match the new "
+    "front-door schema rows (tests/dialects/test_event_fields.py); no other row moved on the three SDKs",
 )
 """What the last regeneration changed against the expectations recorded before it, and why."""
 
