@@ -69,10 +69,10 @@ def test_only_claimed_cases_are_items_and_the_rest_is_one_summary_line(project: 
     assert len(items) == 6, items
     assert all(":reasoning_content/" in i and "openai-chat" in i for i in items), items
     assert not re.search(r"test_case\[[^\]]*(anthropic-messages|bedrock-converse)", out)
-    assert _counts(out) == {"passed": 9, "deselected": 20}
+    assert _counts(out) == {"passed": 9, "deselected": 22}
     assert (
-        "thinkwire: tests/test_wrapper.py::test_case: 20 case(s) the SUT does not claim deselected "
-        "(10 x anthropic-messages: dialect not claimed (claimed: openai-chat); "
+        "thinkwire: tests/test_wrapper.py::test_case: 22 case(s) the SUT does not claim deselected "
+        "(12 x anthropic-messages: dialect not claimed (claimed: openai-chat); "
         "10 x bedrock-converse: dialect not claimed (claimed: openai-chat))"
     ) in out
     # hypothesis over the mock upstream, with no health check switched off
@@ -82,15 +82,15 @@ def test_only_claimed_cases_are_items_and_the_rest_is_one_summary_line(project: 
 
 def test_a_snapshot_stored_from_the_reference_sdk_fails_under_lose_passback(project: Path) -> None:
     stored = pytest_in(project, "-q", "-k", "test_passback_snapshot", "--snapshot-update")
-    assert _counts(stored.stdout) == {"passed": 1, "deselected": 28}, stored.stdout[-2000:]
+    assert _counts(stored.stdout) == {"passed": 1, "deselected": 30}, stored.stdout[-2000:]
     (ambr,) = project.glob("tests/__snapshots__/*.ambr")
     text = ambr.read_text()
     assert "passback: PASS" in text
     assert '"reasoning_content":"[tw-' in text
     again = pytest_in(project, "-q", "-k", "test_passback_snapshot")
-    assert _counts(again.stdout) == {"passed": 1, "deselected": 28}, again.stdout[-2000:]  # ids, times masked
+    assert _counts(again.stdout) == {"passed": 1, "deselected": 30}, again.stdout[-2000:]  # ids, times masked
     broken = pytest_in(project, "-q", "-k", "test_passback_snapshot", bug="lose-passback")
-    assert _counts(broken.stdout) == {"failed": 1, "deselected": 28}, broken.stdout[-2000:]
+    assert _counts(broken.stdout) == {"failed": 1, "deselected": 30}, broken.stdout[-2000:]
     assert "stream=FAIL" in broken.stdout
     assert "[passback] FAIL" in broken.stdout
 
@@ -103,7 +103,7 @@ def test_a_failing_passback_case_shows_expected_and_seen_and_its_reproduce_line_
         project, "-q", "-k", "test_case", f"--thinkwire-write-expectations={exp}", bug="lose-passback"
     )
     out = ran.stdout
-    assert _counts(out) == {"failed": 4, "passed": 2, "deselected": 23}, out[-3000:]
+    assert _counts(out) == {"failed": 4, "passed": 2, "deselected": 25}, out[-3000:]
     block = out.split(f"_ test_case[{PASSBACK}] _", 1)[1].split("\n_", 1)[0]
     said = [line[1:].strip() for line in block.splitlines() if line.startswith("E ")]
     assert said[0] == "AssertionError: assert [1 unexpected case(s)] == []"  # pytest's own assertion text
@@ -153,7 +153,7 @@ def test_a_failing_passback_case_shows_expected_and_seen_and_its_reproduce_line_
     expected = pytest_in(
         project, "-q", "-k", "test_case", f"--thinkwire-expectations={exp}", bug="lose-passback"
     )
-    assert _counts(expected.stdout) == {"passed": 6, "deselected": 23}, expected.stdout[-3000:]
+    assert _counts(expected.stdout) == {"passed": 6, "deselected": 25}, expected.stdout[-3000:]
 
 
 def test_thinkwire_cases_narrows_the_tests_own_pattern(project: Path, tmp_path: Path) -> None:
@@ -180,11 +180,11 @@ def test_thinkwire_cases_narrows_the_tests_own_pattern(project: Path, tmp_path: 
 @pytest.mark.slow
 def test_k_lf_and_sw_work_on_case_ids(project: Path) -> None:
     first = pytest_in(project, "-q", "-k", "test_case and reasoning-content", bug="lose-passback", cache=True)
-    assert _counts(first.stdout) == {"failed": 2, "deselected": 27}, first.stdout[-3000:]
+    assert _counts(first.stdout) == {"failed": 2, "deselected": 29}, first.stdout[-3000:]
     last_failed = pytest_in(project, "-q", "--lf", cache=True)
     assert _counts(last_failed.stdout) == {"passed": 2}, last_failed.stdout[-3000:]  # those two cases only
     stop = pytest_in(project, "-q", "--sw", "-k", "test_case", bug="lose-passback", cache=True)
-    assert _counts(stop.stdout) == {"failed": 1, "passed": 2, "deselected": 23}, stop.stdout[-3000:]
+    assert _counts(stop.stdout) == {"failed": 1, "passed": 2, "deselected": 25}, stop.stdout[-3000:]
     resume = pytest_in(project, "-q", "--sw", "-k", "test_case", cache=True)
     assert _counts(resume.stdout)["passed"] == 4, resume.stdout[-3000:]
 
@@ -192,7 +192,7 @@ def test_k_lf_and_sw_work_on_case_ids(project: Path) -> None:
 def test_a_hypothesis_failure_over_mock_upstream_reads_in_under_40_lines(project: Path) -> None:
     ran = pytest_in(project, "-k", "test_decoder_keeps_the_reasoning", bug="double")
     out = ran.stdout
-    assert _counts(out) == {"failed": 1, "deselected": 28}, out[-3000:]
+    assert _counts(out) == {"failed": 1, "deselected": 30}, out[-3000:]
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if "_ test_decoder_keeps_the_reasoning _" in line)
     end = next(i for i, line in enumerate(lines) if i > start and line.startswith(("=", "thinkwire: ")))
