@@ -25,6 +25,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._request_forms import ollama_thinks
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
@@ -249,64 +250,40 @@ class _Reader:
         return out
 
 
-class OllamaObserver:
+class OllamaObserver(FramedObserver[str]):
     """NDJSON bytes (any split) -> canonical events; ``done:true`` -> :class:`End`.
 
     ``{"error": …}`` lines are stream errors.
     """
 
     def __init__(self) -> None:
-        self._jsonl = JSONLDecoder()
+        super().__init__(JSONLDecoder(), "jsonl")
         self._r = _Reader()
         self._ended = False
-        self._after_noted = False
-        self._anomalies = 0
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.feed(data):
-            out += self._line(line)
-        return out + self._notices()
+    def _eof(self) -> list[Event]:
+        return [] if self._ended else [Notice("no-terminator", "EOF without a done:true line")]
 
-    def end(self) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.end():
-            out += self._line(line)
-        out += self._notices()
-        if not self._ended:
-            out.append(Notice("no-terminator", "EOF without a done:true line"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._jsonl.anomalies[self._anomalies :]
-        self._anomalies = len(self._jsonl.anomalies)
-        return [Notice(f"jsonl-{a}") for a in new]
-
-    def _line(self, line: str) -> list[Event]:
+    def _take(self, line: str, out: list[Event]) -> None:
         if not line.strip():
-            return []
+            return
         if self._ended:
-            if self._after_noted:
-                return []
-            self._after_noted = True
-            return [Notice("data-after-end", line[:80])]
-        try:
-            obj = loads(line)
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", line[:80])]
-        if not isinstance(obj, Mapping):
-            return [Notice("unknown-frame", line[:80])]
+            self._after_end(line, out)
+            return
+        obj = json_frame(line, out)
+        if obj is None:
+            return
         if "error" in obj:
             self._ended = True
             err = obj["error"]
-            return [StreamError(err if isinstance(err, str) else dumps_compact(err))]
-        if "message" not in obj and "response" not in obj and "done" not in obj:
-            return [Notice("unknown-frame", line[:80])]
-        out = self._r.message(_message_of(obj))
-        if obj.get("done") is True:
-            self._ended = True
-            out += self._r.done(obj)
-        return out
+            out.append(StreamError(err if isinstance(err, str) else dumps_compact(err)))
+        elif "message" not in obj and "response" not in obj and "done" not in obj:
+            out.append(Notice("unknown-frame", line[:80]))
+        else:
+            out += self._r.message(_message_of(obj))
+            if obj.get("done") is True:
+                self._ended = True
+                out += self._r.done(obj)
 
 
 def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-model") -> bytes:

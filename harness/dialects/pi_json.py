@@ -24,6 +24,7 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
@@ -261,7 +262,7 @@ class PiEmitter(EmitterLoop):
 _LIFECYCLE = {"session", "agent_start", "turn_start", "turn_end", "message_start"}
 
 
-class PiObserver:
+class PiObserver(FramedObserver[str]):
     """pi JSONL bytes (any split) -> canonical events; ``agent_end``/``agent_settled`` -> :class:`End`.
 
     It reads the ``assistantMessageEvent`` deltas only, never the cumulative ``message`` and ``partial``
@@ -270,63 +271,38 @@ class PiObserver:
     """
 
     def __init__(self) -> None:
-        self._jsonl = JSONLDecoder()
-        self._anomalies = 0
+        super().__init__(JSONLDecoder(), "jsonl")
         self._tools: dict[int, int] = {}  # contentIndex -> tool ordinal
         self._tool_known: dict[int, bool] = {}  # ordinal -> id/name seen
         self._tool_args: dict[int, bool] = {}
         self._stop = "stop"
         self._ended = False
         self._errored = False
-        self._after_noted = False
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.feed(data):
-            out += self._line(line)
-        return out + self._notices()
+    def _eof(self) -> list[Event]:
+        return [] if self._ended or self._errored else [Notice("no-terminator", "EOF without agent_end")]
 
-    def end(self) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.end():
-            out += self._line(line)
-        out += self._notices()
-        if not self._ended and not self._errored:
-            out.append(Notice("no-terminator", "EOF without agent_end"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._jsonl.anomalies[self._anomalies :]
-        self._anomalies = len(self._jsonl.anomalies)
-        return [Notice(f"jsonl-{a}") for a in new]
-
-    def _line(self, line: str) -> list[Event]:
+    def _take(self, line: str, out: list[Event]) -> None:
         if not line.strip():
-            return []
-        try:
-            obj = loads(line)
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", line[:80])]
-        if not isinstance(obj, Mapping) or not isinstance(obj.get("type"), str):
-            return [Notice("unknown-frame", line[:80])]
-        kind = obj["type"]
-        if self._ended and kind != "agent_settled":
-            if self._after_noted:
-                return []
-            self._after_noted = True
-            return [Notice("data-after-end", line[:80])]
-        if kind == "message_update":
-            return self._update(obj.get("assistantMessageEvent"))
-        if kind == "message_end":
-            return self._message_end(obj.get("message"))
-        if kind in ("agent_end", "agent_settled"):
-            if self._ended:
-                return []
+            return
+        obj = json_frame(line, out)
+        if obj is None:
+            return
+        kind = obj.get("type")
+        if not isinstance(kind, str):
+            out.append(Notice("unknown-frame", line[:80]))
+        elif self._ended and kind != "agent_settled":
+            self._after_end(line, out)
+        elif kind == "message_update":
+            out += self._update(obj.get("assistantMessageEvent"))
+        elif kind == "message_end":
+            out += self._message_end(obj.get("message"))
+        elif kind in ("agent_end", "agent_settled"):
+            if not self._ended and not self._errored:
+                out.append(End(_STOP_BACK.get(self._stop, self._stop)))
             self._ended = True
-            return [] if self._errored else [End(_STOP_BACK.get(self._stop, self._stop))]
-        if kind in _LIFECYCLE:
-            return []
-        return [Notice("unknown-frame", line[:80])]
+        elif kind not in _LIFECYCLE:
+            out.append(Notice("unknown-frame", line[:80]))
 
     def _ordinal(self, ci: int) -> int:
         if ci not in self._tools:

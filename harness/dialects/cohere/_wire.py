@@ -153,21 +153,11 @@ class CohereObserver(TypedSSEObserver):
     """
 
     terminal = "message-end"
+    after_end = True
 
     def __init__(self, **_: Any) -> None:
         super().__init__()
         self._calls: dict[int, int] = {}  # wire index -> canonical index
-        self._after_noted = False
-
-    def _frame(self, data: str, event: str, out: list[Event]) -> None:
-        if data.strip() == "[DONE]":
-            return
-        if self._done:
-            if not self._after_noted:
-                self._after_noted = True
-                out.append(Notice("data-after-end", data[:80]))
-            return
-        super()._frame(data, event, out)
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         message = _msg(obj)

@@ -231,23 +231,13 @@ class InteractionsObserver(TypedSSEObserver):
 
     terminal = "interaction.completed"
     type_key = "event_type"
+    after_end = True
 
     def __init__(self) -> None:
         super().__init__()
         self._steps: dict[int, str] = {}  # open steps: index -> step type
         self._stopped: set[int] = set()
         self._calls: dict[int, int] = {}  # step index -> canonical tool-call index
-        self._after_noted = False
-
-    def _frame(self, data: str, event: str, out: list[Event]) -> None:
-        if data.strip() == "[DONE]":  # the SDK's stream sentinel: read, never sent
-            return
-        if self._done:
-            if not self._after_noted:
-                self._after_noted = True
-                out.append(Notice("data-after-end", data[:80]))
-            return
-        super()._frame(data, event, out)
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         if event and event != "message" and event != kind:

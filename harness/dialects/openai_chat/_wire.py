@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from enum import Enum, auto
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import Frame, SSEDecoder
+from harness._json import dumps_compact
+from harness.codec import Frame, SSEDecoder, SSEEvent
 from harness.dialects._base import EmitterLoop
 from harness.dialects._carriers import (
     CARRIERS,
@@ -25,6 +25,7 @@ from harness.dialects._carriers import (
     summary_detail,
     text_detail,
 )
+from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._think import TAGS
 from harness.dialects.openai_chat._reader import INLINE_THINK, Reader
 from harness.dialects.openai_chat._shape import Shape, usage_event, usage_json
@@ -395,7 +396,7 @@ class ChatEmitter(EmitterLoop):
 # Observer (one delta's reading: ``_reader.Reader``)
 
 
-class ChatObserver:
+class ChatObserver(FramedObserver[SSEEvent]):
     """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order;
     default every carrier, the declared ``carriers`` last),
     ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
@@ -417,51 +418,32 @@ class ChatObserver:
         carriers: Specs = (),
         think_tags: tuple[str, str] = TAGS,
     ) -> None:
-        self._sse = SSEDecoder()
+        super().__init__(SSEDecoder(), "sse")
         fields = reading_order(reasoning_fields, carriers)
         self._r = Reader(fields, implicit_think, inline_think, carriers, think_tags)
-        self._anomalies = 0
         self._done = False
         self._errored = False
-        self._after_noted = False
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for sse in self._sse.feed(data):
-            out += self._frame(sse.data)
-        out += self._notices()
+    def _eof(self) -> list[Event]:
+        if self._done:
+            return []
+        out = self._r.end_text()
+        if not self._errored:
+            out.append(Notice("no-terminator", "EOF without data: [DONE]"))
         return out
 
-    def end(self) -> list[Event]:
-        self._sse.end()  # returns nothing: an incomplete event is not dispatched (WHATWG)
-        out: list[Event] = self._notices()
-        if not self._done:
-            out += self._r.end_text()
-            if not self._errored:
-                out.append(Notice("no-terminator", "EOF without data: [DONE]"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._sse.anomalies[self._anomalies :]
-        self._anomalies = len(self._sse.anomalies)
-        return [Notice(f"sse-{a}") for a in new]
-
-    def _frame(self, data: str) -> list[Event]:
+    def _take(self, sse: SSEEvent, out: list[Event]) -> None:
+        data = sse.data
         if self._done or self._errored:
-            if self._after_noted:
-                return []
-            self._after_noted = True
-            return [Notice("data-after-end", data[:80])]
+            self._after_end(data, out)
+            return
         if data.strip() == "[DONE]":
             self._done = True
-            return [*self._r.end_text(), End(self._r.finish or "stop")]
-        try:
-            obj = loads(data)
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", data[:80])]
-        if not isinstance(obj, Mapping):
-            return [Notice("unknown-frame", data[:80])]
-        out: list[Event] = []
+            out += [*self._r.end_text(), End(self._r.finish or "stop")]
+            return
+        obj = json_frame(data, out)
+        if obj is None:
+            return
         choices = obj.get("choices")
         if isinstance(choices, list):
             for choice in choices:
@@ -486,4 +468,3 @@ class ChatObserver:
             out += self._r.end_text()
             self._errored = True
             out.append(error_event(obj["error"]))
-        return out
