@@ -24,6 +24,7 @@ from harness.dialects._base import (
     Transport,
     Variant,
     check_variant,
+    json_body,
 )
 from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._request_forms import ollama_thinks
@@ -33,14 +34,12 @@ from harness.events import (
     Event,
     Message,
     Notice,
-    ReasoningBlock,
     ReasoningDelta,
     ReasoningSignature,
     RedactedReasoning,
     StreamError,
     TextBlock,
     TextDelta,
-    ToolCallBlock,
     ToolCallDelta,
     ToolResultBlock,
     Turn,
@@ -79,20 +78,40 @@ VARIANTS: dict[str, Variant] = by_name(
 
 
 _check_variant = functools.partial(check_variant, NAME, VARIANTS)
+_TIMINGS = {"total_duration": 812000000, "load_duration": 1000000, "prompt_eval_duration": 5000000,
+            "eval_duration": 80000000}  # fmt: skip
+_DONE_ORDER = ("context", "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
+               "eval_count", "eval_duration")  # fmt: skip
 
 
 def _args_obj(arguments: str) -> Any:
     try:
-        obj = loads(arguments) if arguments else {}
+        return loads(arguments) if arguments else {}
     except (JSONDecodeError, ValueError):
         return {"_raw": arguments}  # not JSON: Ollama cannot carry it as an object
-    return obj
 
 
 def _args_str(arguments: Any) -> str:
     if isinstance(arguments, str):
         return arguments
     return dumps_compact(arguments if arguments is not None else {})
+
+
+def _line(model: str, message: Mapping[str, Any], generate: bool) -> dict[str, Any]:
+    """A line's head: the model, the time and the message (lifted to the top for /api/generate: ollama
+    ``GenerateResponse``, https://docs.ollama.com/api/generate, ``content`` becoming ``response``)."""
+    obj: dict[str, Any] = {"model": model, "created_at": _CREATED_AT}
+    if not generate:
+        return obj | {"message": dict(message)}
+    obj["response"] = message.get("content", "")
+    return obj | ({"thinking": message["thinking"]} if message.get("thinking") else {})
+
+
+def _done(obj: dict[str, Any], reason: str, u: Usage | None, timings: Mapping[str, Any] = {}) -> None:
+    """The ``done:true`` fields in Ollama's order; a streamed line has ``timings`` around its counts."""
+    counts = {"prompt_eval_count": u and u.input_tokens, "eval_count": u and u.output_tokens}
+    obj |= {"done": True, "done_reason": "stop" if reason == "tool_calls" else reason}
+    obj |= {k: v for k in _DONE_ORDER if (v := timings.get(k, counts.get(k))) is not None}
 
 
 class OllamaEmitter(Emitter):
@@ -112,24 +131,21 @@ class OllamaEmitter(Emitter):
         self._closed = False
         self._in_reasoning = False
 
-    def _line(self, message: Mapping[str, Any], *tags: str, **extra: Any) -> Frame:
-        obj: dict[str, Any] = {"model": self.model, "created_at": _CREATED_AT}
-        obj |= _generated(message) if self.generate else {"message": dict(message)}
-        obj["done"] = False
-        obj.update(extra)
+    def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
         if self._in_reasoning and "reasoning" not in tags:
             self._in_reasoning = False
             tags = (*tags, "reasoning-done")
         return Frame(dumps_compact(obj), tags=frozenset(tags))
 
+    def _line(self, message: Mapping[str, Any], *tags: str) -> Frame:
+        return self._frame(_line(self.model, message, self.generate) | {"done": False}, *tags)
+
     def _flush_tools(self) -> list[Frame]:
-        if not self._tools:
-            return []
-        calls = [
-            {"function": {"name": name, "arguments": _args_obj(args)}} for name, args in self._tools.values()
-        ]
+        calls = [{"function": {"name": n, "arguments": _args_obj(a)}} for n, a in self._tools.values()]
         self._tools = {}
-        return [self._line({"role": "assistant", "content": "", "tool_calls": calls}, "tool")]
+        return (
+            [self._line({"role": "assistant", "content": "", "tool_calls": calls}, "tool")] if calls else []
+        )
 
     def feed(self, events: Sequence[Event]) -> list[Frame]:
         out: list[Frame] = []
@@ -165,35 +181,11 @@ class OllamaEmitter(Emitter):
 
     def _end(self, ev: End) -> list[Frame]:
         self._closed = True
-        u = self._usage
-        extra: dict[str, Any] = {
-            "done": True,
-            "done_reason": "stop" if ev.reason == "tool_calls" else ev.reason,
-        }
-        if self.generate:
-            extra["context"] = [151644, 872, 198]  # the tokenized history (GenerateResponse.context)
-        extra["total_duration"] = 812000000
-        extra["load_duration"] = 1000000
-        if u is not None and u.input_tokens is not None:
-            extra["prompt_eval_count"] = u.input_tokens
-        extra["prompt_eval_duration"] = 5000000
-        if u is not None and u.output_tokens is not None:
-            extra["eval_count"] = u.output_tokens
-        extra["eval_duration"] = 80000000
-        tags = ("terminal", "usage") if u is not None else ("terminal",)
-        return [self._line({"role": "assistant", "content": ""}, *tags, **extra)]
-
-
-def _generated(message: Mapping[str, Any]) -> dict[str, Any]:
-    """A chat message as /api/generate's top-level fields.
-
-    A generate line is a chat line's message lifted to the top, ``content`` becoming ``response``: ollama
-    ``GenerateResponse``, https://docs.ollama.com/api/generate.
-    """
-    out: dict[str, Any] = {"response": message.get("content", "")}
-    if message.get("thinking"):
-        out["thinking"] = message["thinking"]
-    return out
+        obj = _line(self.model, {"role": "assistant", "content": ""}, self.generate)
+        # a generate line carries the tokenized history (GenerateResponse.context)
+        timings = _TIMINGS | ({"context": [151644, 872, 198]} if self.generate else {})
+        _done(obj, ev.reason, self._usage, timings)
+        return [self._frame(obj, "terminal", *(("usage",) if self._usage is not None else ()))]
 
 
 def _message_of(obj: Mapping[str, Any]) -> Any:
@@ -209,32 +201,21 @@ class _Reader:
         self.tools_seen = False
 
     def message(self, msg: Any) -> list[Event]:
-        out: list[Event] = []
+        """A message's events: its thinking, its content, its tool calls (also a history entry's)."""
         if not isinstance(msg, Mapping):
-            return out
-        thinking = msg.get("thinking")
-        if isinstance(thinking, str) and thinking:
-            out.append(ReasoningDelta(thinking))
-        content = msg.get("content")
-        if isinstance(content, str) and content:
-            out.append(TextDelta(content))
+            return []
+        out: list[Event] = []
+        for key, make in (("thinking", ReasoningDelta), ("content", TextDelta)):
+            if isinstance(msg.get(key), str) and msg[key]:
+                out.append(make(msg[key]))
         for call in msg.get("tool_calls") or []:
-            if not isinstance(call, Mapping):
-                continue
-            fn = call.get("function")
-            if not isinstance(fn, Mapping):
-                continue
-            cid = call.get("id")
-            out.append(
-                ToolCallDelta(
-                    self.tool_index,
-                    cid if isinstance(cid, str) else None,
-                    str(fn.get("name") or ""),
-                    _args_str(fn.get("arguments")),
-                )
-            )
-            self.tool_index += 1
-            self.tools_seen = True
+            fn = call.get("function") if isinstance(call, Mapping) else None
+            if isinstance(fn, Mapping):
+                cid, args = call.get("id"), _args_str(fn.get("arguments"))
+                cid = cid if isinstance(cid, str) else None
+                out.append(ToolCallDelta(self.tool_index, cid, str(fn.get("name") or ""), args))
+                self.tool_index += 1
+                self.tools_seen = True
         return out
 
     def done(self, obj: Mapping[str, Any]) -> list[Event]:
@@ -244,10 +225,7 @@ class _Reader:
             out.append(Usage(pin if isinstance(pin, int) else None, pout if isinstance(pout, int) else None))
         reason = obj.get("done_reason")
         reason = reason if isinstance(reason, str) and reason else "stop"
-        if reason == "stop" and self.tools_seen:
-            reason = "tool_calls"
-        out.append(End(reason))
-        return out
+        return [*out, End("tool_calls" if reason == "stop" and self.tools_seen else reason)]
 
 
 class OllamaObserver(FramedObserver[str]):
@@ -293,24 +271,15 @@ def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-mod
             return error_body(500, ev.message)
     msg = assemble(turn)
     end = next((ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop"))
-    usage = next((ev for ev in turn if isinstance(ev, Usage)), None)
-    message = _assistant_json(msg)
-    obj: dict[str, Any] = {"model": model, "created_at": _CREATED_AT}
-    obj |= _generated(message) if variant == "generate" else {"message": message}
-    obj["done"] = True
-    obj["done_reason"] = "stop" if end.reason == "tool_calls" else end.reason
-    if usage is not None and usage.input_tokens is not None:
-        obj["prompt_eval_count"] = usage.input_tokens
-    if usage is not None and usage.output_tokens is not None:
-        obj["eval_count"] = usage.output_tokens
+    obj = _line(model, _assistant_json(msg), variant == "generate")
+    _done(obj, end.reason, next((ev for ev in turn if isinstance(ev, Usage)), None))
     return dumps_compact(obj).encode()
 
 
 def observe_response(body: bytes) -> list[Event]:
-    try:
-        obj = loads(body.strip() or b"null")
-    except (JSONDecodeError, ValueError):
-        return [Notice("malformed-json", body[:80].decode(errors="replace"))]
+    obj, bad = json_body(body)
+    if bad is not None:
+        return [bad]
     if not isinstance(obj, Mapping):
         return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
     if "error" in obj:
@@ -343,36 +312,19 @@ def build_request(
         prompt = next((m.text for m in reversed(messages) if m.role == "user"), "")
         system = "".join(m.text for m in messages if m.role == "system")
         body: dict[str, Any] = {"model": model, "prompt": prompt, "stream": stream, "think": True}
-        if system:
-            body["system"] = system
-        return RequestSpec("/api/generate", body | options)
-    names: dict[str, str] = {}
+        return RequestSpec("/api/generate", body | ({"system": system} if system else {}) | options)
+    names = {c.id: c.name for m in messages for c in m.tool_calls}
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "assistant":
-            for c in m.tool_calls:
-                names[c.id] = c.name
             out.append(_assistant_json(m))
         elif m.role == "tool":
-            for b in m.content:
-                if isinstance(b, ToolResultBlock):
-                    out.append(
-                        {
-                            "role": "tool",
-                            "content": b.content,
-                            "tool_name": b.name or names.get(b.call_id, ""),
-                        }
-                    )
+            out += [{"role": "tool", "content": b.content, "tool_name": b.name or names.get(b.call_id, "")}
+                    for b in m.content if isinstance(b, ToolResultBlock)]  # fmt: skip
         else:
             out.append({"role": m.role, "content": m.text})
-    body = {
-        "model": model,
-        "messages": out,
-        "stream": stream,
-        "think": options.pop("think", True),
-    }
-    body.update(options)
-    return RequestSpec("/api/chat", body)
+    body = {"model": model, "messages": out, "stream": stream, "think": options.pop("think", True)}
+    return RequestSpec("/api/chat", body | options)
 
 
 def parse_request(body: Mapping[str, Any]) -> list[Message]:
@@ -386,25 +338,8 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
             continue
         role = raw.get("role")
         content = raw["content"] if isinstance(raw.get("content"), str) else ""
-        assert isinstance(content, str)
-        if role == "assistant":
-            blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
-            if isinstance(raw.get("thinking"), str) and raw["thinking"]:
-                blocks.append(ReasoningBlock(raw["thinking"]))
-            if content:
-                blocks.append(TextBlock(content))
-            for call in raw.get("tool_calls") or []:
-                fn = call.get("function") if isinstance(call, Mapping) else None
-                if isinstance(fn, Mapping):
-                    cid = call.get("id")
-                    blocks.append(
-                        ToolCallBlock(
-                            cid if isinstance(cid, str) else "",
-                            str(fn.get("name") or ""),
-                            _args_str(fn.get("arguments")),
-                        )
-                    )
-            out.append(Message("assistant", tuple(blocks)))
+        if role == "assistant":  # read as a streamed message is
+            out.append(assemble(_Reader().message(raw)))
         elif role == "tool":
             out.append(Message.tool("", content, str(raw.get("tool_name") or "")))
         elif role == "system":

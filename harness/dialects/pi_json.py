@@ -25,6 +25,7 @@ from harness.dialects._base import (
     check_variant,
 )
 from harness.dialects._framed import FramedObserver, json_frame
+from harness.dialects._values import opt_str
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
@@ -77,14 +78,9 @@ _check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
 def _usage_json(u: Usage | None) -> dict[str, Any]:
     zero = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
-    return {
-        "input": (u.input_tokens or 0) if u else 0,
-        "output": (u.output_tokens or 0) if u else 0,
-        "cacheRead": 0,
-        "cacheWrite": 0,
-        "totalTokens": (u.total_tokens or 0) if u else 0,
-        "cost": zero,
-    }
+    u = u or Usage()
+    return {"input": u.input_tokens or 0, "output": u.output_tokens or 0, "cacheRead": 0, "cacheWrite": 0,
+            "totalTokens": u.total_tokens or 0, "cost": zero}  # fmt: skip
 
 
 def _args_obj(arguments: str) -> Any:
@@ -113,19 +109,10 @@ class PiEmitter(EmitterLoop):
         return Frame(dumps_compact(obj), tags=frozenset(tags))
 
     def _assistant(self, stop: str = "stop", error: str | None = None) -> dict[str, Any]:
-        msg: dict[str, Any] = {
-            "role": "assistant",
-            "content": copy.deepcopy(self._content),
-            "api": "openai-completions",
-            "provider": "mock",
-            "model": self.model,
-            "usage": _usage_json(self._usage),
-            "stopReason": stop,
-        }
-        if error is not None:
-            msg["errorMessage"] = error
-        msg["timestamp"] = _TS + 1
-        return msg
+        msg: dict[str, Any] = {"role": "assistant", "content": copy.deepcopy(self._content),
+                               "api": "openai-completions", "provider": "mock", "model": self.model,
+                               "usage": _usage_json(self._usage), "stopReason": stop}  # fmt: skip
+        return msg | ({"errorMessage": error} if error is not None else {}) | {"timestamp": _TS + 1}
 
     def _update(self, ame: dict[str, Any], *tags: str) -> Frame:
         obj: dict[str, Any] = {"type": "message_update"}
@@ -143,13 +130,8 @@ class PiEmitter(EmitterLoop):
             return []
         self._started = True
         user = {"role": "user", "content": self.prompt, "timestamp": _TS}
-        session = {
-            "type": "session",
-            "version": 3,
-            "id": "00000000-0000-4000-8000-000000000000",
-            "timestamp": "2026-09-01T00:00:00.000Z",
-            "cwd": "/home/user/project",
-        }
+        session = {"type": "session", "version": 3, "id": "00000000-0000-4000-8000-000000000000",
+                   "timestamp": "2026-09-01T00:00:00.000Z", "cwd": "/home/user/project"}  # fmt: skip
         return [
             self._rec(session, "start"),
             self._rec({"type": "agent_start"}, "start"),
@@ -165,78 +147,51 @@ class PiEmitter(EmitterLoop):
             return []
         ci = len(self._content) - 1
         block = self._content[ci]
-        if kind == "thinking":
-            return [
-                self._update(
-                    {"type": "thinking_end", "contentIndex": ci, "content": block["thinking"]},
-                    "reasoning-done",
-                )
-            ]
-        if kind == "text":
-            return [self._update({"type": "text_end", "contentIndex": ci, "content": block["text"]}, "text")]
-        self._tool_index = None
-        return [
-            self._update(
-                {"type": "toolcall_end", "contentIndex": ci, "toolCall": copy.deepcopy(block)}, "tool"
-            )
-        ]
+        if kind == "toolcall":
+            self._tool_index = None
+            end = {"type": "toolcall_end", "contentIndex": ci, "toolCall": copy.deepcopy(block)}
+            return [self._update(end, "tool")]
+        end = {"type": f"{kind}_end", "contentIndex": ci, "content": block[kind]}
+        return [self._update(end, "reasoning-done" if kind == "thinking" else "text")]
 
     def _event(self, ev: Event) -> list[Frame]:
         out: list[Frame] = []
         if isinstance(ev, ReasoningDelta | TextDelta):
             if not ev.text:
                 return out
-            kind = "thinking" if isinstance(ev, ReasoningDelta) else "text"
+            kind, tag = ("thinking", "reasoning") if isinstance(ev, ReasoningDelta) else ("text", "text")
             if self._kind != kind:
                 out += self._close_block()
                 self._kind = kind
                 self._content.append({"type": kind, kind: ""})
                 out.append(
-                    self._update(
-                        {"type": f"{kind}_start", "contentIndex": len(self._content) - 1},
-                        "reasoning" if kind == "thinking" else "text",
-                    )
+                    self._update({"type": f"{kind}_start", "contentIndex": len(self._content) - 1}, tag)
                 )
             ci = len(self._content) - 1
             self._content[ci][kind] += ev.text
-            tag = "reasoning" if kind == "thinking" else "text"
-            out.append(self._update({"type": f"{kind}_delta", "contentIndex": ci, "delta": ev.text}, tag))
-            return out
+            return [*out, self._update({"type": f"{kind}_delta", "contentIndex": ci, "delta": ev.text}, tag)]
         if isinstance(ev, ToolCallDelta):
             if self._kind != "toolcall" or self._tool_index != ev.index:
                 out += self._close_block()
-                self._kind = "toolcall"
-                self._tool_index = ev.index
-                self._tool_args = ""
-                call = {
-                    "type": "toolCall",
-                    "id": ev.id or f"call_{ev.index}",
-                    "name": ev.name or "",
-                    "arguments": {},
-                }
-                self._content.append(call)
+                self._kind, self._tool_index, self._tool_args = "toolcall", ev.index, ""
+                cid, name = ev.id or f"call_{ev.index}", ev.name or ""
+                self._content.append({"type": "toolCall", "id": cid, "name": name, "arguments": {}})
                 start: dict[str, Any] = {"type": "toolcall_start", "contentIndex": len(self._content) - 1}
-                if self.variant == "v2":
-                    start["id"] = call["id"]
-                    start["toolName"] = call["name"]
-                out.append(self._update(start, "tool"))
+                named = {"id": cid, "toolName": name} if self.variant == "v2" else {}
+                out.append(self._update(start | named, "tool"))
             ci = len(self._content) - 1
             if ev.arguments:
                 self._tool_args += ev.arguments
                 self._content[ci]["arguments"] = _args_obj(self._tool_args)
-                out.append(
-                    self._update(
-                        {"type": "toolcall_delta", "contentIndex": ci, "delta": ev.arguments}, "tool"
-                    )
-                )
+                delta = {"type": "toolcall_delta", "contentIndex": ci, "delta": ev.arguments}
+                out.append(self._update(delta, "tool"))
             return out
         if isinstance(ev, Usage):
             self._usage = ev
-            return out
-        if isinstance(ev, StreamError):
-            return out + self._close_block() + self._finish("error", ev.message)
-        if isinstance(ev, End):
-            return out + self._end(ev)
+        elif isinstance(ev, StreamError):
+            return self._close_block() + self._finish("error", ev.message)
+        elif isinstance(ev, End):
+            return self._end(ev)
         return out  # signatures/redacted/notices: not carried by pi's JSON mode
 
     def _end(self, ev: End) -> list[Frame]:
@@ -324,11 +279,7 @@ class PiObserver(FramedObserver[str]):
             n = self._ordinal(ci)
             cid, name = ame.get("id"), ame.get("toolName")
             self._tool_known[n] = isinstance(cid, str) and isinstance(name, str)
-            return [
-                ToolCallDelta(
-                    n, cid if isinstance(cid, str) else None, name if isinstance(name, str) else None
-                )
-            ]
+            return [ToolCallDelta(n, opt_str(cid), opt_str(name))]
         if kind == "toolcall_delta" and isinstance(delta, str):
             n = self._ordinal(ci)
             self._tool_args[n] = True
@@ -340,13 +291,11 @@ class PiObserver(FramedObserver[str]):
                 return []
             cid, name = call.get("id"), call.get("name")
             args = "" if self._tool_args.get(n) else dumps_compact(call.get("arguments") or {})
-            if self._tool_known.get(n) and not args:
-                return []
-            return [
-                ToolCallDelta(
-                    n, cid if isinstance(cid, str) else None, name if isinstance(name, str) else None, args
-                )
-            ]
+            return (
+                []
+                if self._tool_known.get(n) and not args
+                else [ToolCallDelta(n, opt_str(cid), opt_str(name), args)]
+            )
         if kind in ("thinking_start", "thinking_end", "text_start", "text_end", "start"):
             return []  # boundaries, not content
         return [Notice("unknown-event", str(kind))]
@@ -393,16 +342,9 @@ def build_request(
         if m.role == "assistant":
             out.append(_assistant_json(m))
         elif m.role == "tool":
-            for b in m.content:
-                if isinstance(b, ToolResultBlock):
-                    out.append(
-                        {
-                            "role": "toolResult",
-                            "toolCallId": b.call_id,
-                            "toolName": b.name,
-                            "content": [{"type": "text", "text": b.content}],
-                        }
-                    )
+            out += [{"role": "toolResult", "toolCallId": b.call_id, "toolName": b.name,
+                     "content": [{"type": "text", "text": b.content}]}
+                    for b in m.content if isinstance(b, ToolResultBlock)]  # fmt: skip
         else:
             prompt = m.text if m.role == "user" else prompt
             out.append({"role": m.role, "content": m.text})
@@ -426,20 +368,12 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
                 elif p.get("type") == "text":
                     blocks.append(TextBlock(str(p.get("text", ""))))
                 elif p.get("type") == "toolCall":
-                    blocks.append(
-                        ToolCallBlock(
-                            str(p.get("id", "")),
-                            str(p.get("name", "")),
-                            dumps_compact(p.get("arguments") or {}),
-                        )
-                    )
+                    args = dumps_compact(p.get("arguments") or {})
+                    blocks.append(ToolCallBlock(str(p.get("id", "")), str(p.get("name", "")), args))
             out.append(Message("assistant", tuple(blocks)))
         elif role == "toolResult":
-            text = "".join(
-                str(p.get("text", ""))
-                for p in content or []
-                if isinstance(p, Mapping) and p.get("type") == "text"
-            )
+            parts = [p for p in content or [] if isinstance(p, Mapping) and p.get("type") == "text"]
+            text = "".join(str(p.get("text", "")) for p in parts)
             out.append(Message.tool(str(raw.get("toolCallId", "")), text, str(raw.get("toolName", ""))))
         elif role == "system":
             out.append(Message("system", (TextBlock(str(content or "")),)))
