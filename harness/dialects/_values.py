@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["mapping", "opt_str"]
+__all__ = ["mapping", "opt_str", "string"]
 
 
 def opt_str(value: Any) -> str | None:
@@ -18,3 +18,8 @@ def opt_str(value: Any) -> str | None:
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` if it is a JSON object, else an empty one (a nested object the wire may leave out)."""
     return value if isinstance(value, Mapping) else {}
+
+
+def string(value: Any) -> str:
+    """``value`` if it is a string, else "" (text the wire may leave out, or send as another type)."""
+    return value if isinstance(value, str) else ""

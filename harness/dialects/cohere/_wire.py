@@ -12,6 +12,7 @@ from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects._values import mapping, opt_str
 from harness.events import (
     End,
     Event,
@@ -130,9 +131,7 @@ class CohereEmitter(EmitterLoop):
 
 
 def _msg(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    delta = obj.get("delta")
-    message = delta.get("message") if isinstance(delta, Mapping) else None
-    return message if isinstance(message, Mapping) else {}
+    return mapping(mapping(obj.get("delta")).get("message"))
 
 
 def usage_event(raw: Any) -> Usage | None:
@@ -187,16 +186,12 @@ class CohereObserver(TypedSSEObserver):
         wire = obj.get("index")
         wire = wire if isinstance(wire, int) else len(self._calls)
         index = self._calls.setdefault(wire, len(self._calls))
-        fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-        assert isinstance(fn, Mapping)
-        cid, name, args = call.get("id"), fn.get("name"), fn.get("arguments")
-        out.append(ToolCallDelta(index, cid if isinstance(cid, str) else None,
-                                 name if isinstance(name, str) else None,
-                                 args if isinstance(args, str) else ""))  # fmt: skip
+        fn = mapping(call.get("function"))
+        args = opt_str(fn.get("arguments")) or ""
+        out.append(ToolCallDelta(index, opt_str(call.get("id")), opt_str(fn.get("name")), args))
 
     def _end(self, obj: Mapping[str, Any], out: list[Event]) -> None:
-        delta = obj.get("delta") if isinstance(obj.get("delta"), Mapping) else {}
-        assert isinstance(delta, Mapping)
+        delta = mapping(obj.get("delta"))
         usage = usage_event(delta.get("usage"))
         if usage is not None:
             out.append(usage)
@@ -211,8 +206,7 @@ def observe_object(obj: Any) -> list[Event]:
     """Canonical events from a non-streaming v2 chat response."""
     if not isinstance(obj, Mapping):
         return [Notice("unknown-frame", dumps_compact(obj)[:80])]
-    message = obj.get("message") if isinstance(obj.get("message"), Mapping) else {}
-    assert isinstance(message, Mapping)
+    message = mapping(obj.get("message"))
     out: list[Event] = []
     plan = message.get("tool_plan")
     if isinstance(plan, str) and plan:
@@ -224,8 +218,7 @@ def observe_object(obj: Any) -> list[Event]:
                 out.append((ReasoningDelta if kind == "thinking" else TextDelta)(part[kind]))
     for n, call in enumerate(message.get("tool_calls") or []):
         if isinstance(call, Mapping):
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
+            fn = mapping(call.get("function"))
             out.append(ToolCallDelta(n, str(call.get("id", "")), str(fn.get("name", "")),
                                      str(fn.get("arguments", ""))))  # fmt: skip
     usage = usage_event(obj.get("usage"))

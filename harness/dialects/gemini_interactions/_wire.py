@@ -12,6 +12,7 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects._values import mapping, opt_str, string
 from harness.events import (
     End,
     Event,
@@ -148,24 +149,20 @@ class InteractionsEmitter(EmitterLoop):
 
     def _event(self, ev: Event) -> list[Frame]:
         out: list[Frame] = []
-        if isinstance(ev, ReasoningDelta):
+        if isinstance(ev, ReasoningDelta | TextDelta):
             if not ev.text:
                 return []
-            if self._step != "thought":
-                out += self._open({"type": "thought"}, "reasoning")
-            content = {"type": "text", "text": ev.text}
-            return [*out, self._delta({"type": "thought_summary", "content": content}, "reasoning")]
+            thought = isinstance(ev, ReasoningDelta)
+            step, tag = ("thought", "reasoning") if thought else ("model_output", "text")
+            if self._step != step:
+                out += self._open({"type": step}, tag)
+            text = {"type": "text", "text": ev.text}
+            return [*out, self._delta({"type": "thought_summary", "content": text} if thought else text, tag)]
         if isinstance(ev, ReasoningSignature):
             if self._step != "thought":
                 out += self._open({"type": "thought"}, "reasoning")
             out.append(self._delta({"type": "thought_signature", "signature": ev.value}, "reasoning"))
             return out + self._stop()  # the signature is a thought step's last delta
-        if isinstance(ev, TextDelta):
-            if not ev.text:
-                return []
-            if self._step != "model_output":
-                out += self._open({"type": "model_output"}, "text")
-            return [*out, self._delta({"type": "text", "text": ev.text}, "text")]
         if isinstance(ev, ToolCallDelta):
             return self._tool(ev)
         if isinstance(ev, Usage):
@@ -181,28 +178,43 @@ class InteractionsEmitter(EmitterLoop):
 
     def _tool(self, ev: ToolCallDelta) -> list[Frame]:
         self._calls = True
-        if self._step == "function_call" and self._call == ev.index:
-            delta = {"type": "arguments_delta", "arguments": ev.arguments}
-            return [self._delta(delta, "tool")] if ev.arguments else []
-        step = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}", "name": ev.name or "",
-                "arguments": {}}  # fmt: skip
-        out = self._open(step, "tool")
-        self._call = ev.index
+        out: list[Frame] = []
+        if self._step != "function_call" or self._call != ev.index:
+            step = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}", "name": ev.name or "",
+                    "arguments": {}}  # fmt: skip
+            out, self._call = self._open(step, "tool"), ev.index
         if ev.arguments:
             out.append(self._delta({"type": "arguments_delta", "arguments": ev.arguments}, "tool"))
         return out
 
     def _end(self, ev: End) -> list[Frame]:
         self.ended = True
-        status = "requires_action" if self._calls or ev.reason == "tool_calls" else "completed"
-        if ev.reason == "length":
-            status = "incomplete"
-        head: dict[str, Any] = {"id": self.id, "status": status, "object": "interaction", "model": self.model}
-        if self._usage is not None:
-            head["usage"] = usage_json(self._usage)
+        head = _interaction(self.id, self.model, ev.reason, self._calls, self._usage)
         return [*self._stop(), self._frame({"interaction": head}, "interaction.completed", "terminal")]
 
 
+def _interaction(
+    id: str, model: str, reason: str, called: bool, usage: Usage | None, steps: list[Any] | None = None
+) -> dict[str, Any]:
+    """A finished Interaction: its ``status`` from how the turn ended, its steps, its ``usage``."""
+    status = "requires_action" if called or reason == "tool_calls" else "completed"
+    status = "incomplete" if reason == "length" else status
+    head: dict[str, Any] = {
+        "id": id,
+        "status": status,
+        "object": "interaction",
+        "model": model,
+        "steps": steps,
+    }
+    head["usage"] = usage_json(usage) if usage is not None else None
+    return {k: v for k, v in head.items() if v is not None}
+
+
+_STEP_PARTS: dict[str, tuple[str, type[ReasoningDelta | TextDelta]]] = {
+    "thought": ("summary", ReasoningDelta),
+    "model_output": ("content", TextDelta),
+}
+"""Where a whole step (a ``step.start`` or a non-streaming step) holds its text, and as what."""
 _STATUS_END = {"completed": "stop", "requires_action": "tool_calls", "incomplete": "length"}
 
 
@@ -272,8 +284,7 @@ class InteractionsObserver(TypedSSEObserver):
             _end_event(obj.get("interaction"), out)
         elif kind == "error":
             self._done = True
-            err = obj.get("error") if isinstance(obj.get("error"), Mapping) else {}
-            assert isinstance(err, Mapping)
+            err = mapping(obj.get("error"))
             code = err.get("code")
             out.append(
                 StreamError(str(err.get("message") or "error"), str(code) if code is not None else None)
@@ -286,22 +297,16 @@ class InteractionsObserver(TypedSSEObserver):
         stype = step.get("type")
         if stype == "function_call":
             n = self._calls.setdefault(index, len(self._calls))
-            cid, name = step.get("id"), step.get("name")
             args = step.get("arguments")
             text = dumps_compact(args) if isinstance(args, Mapping) and args else ""
-            out.append(ToolCallDelta(n, cid if isinstance(cid, str) else None,
-                                     name if isinstance(name, str) else None, text))  # fmt: skip
-        elif stype == "thought":
-            for part in step.get("summary") or []:
-                if isinstance(part, Mapping) and isinstance(part.get("text"), str) and part["text"]:
-                    out.append(ReasoningDelta(part["text"], item=str(index)))
-            sig = step.get("signature")
-            if isinstance(sig, str) and sig:
+            out.append(ToolCallDelta(n, opt_str(step.get("id")), opt_str(step.get("name")), text))
+        elif stype in _STEP_PARTS:
+            key, make = _STEP_PARTS[stype]
+            for part in step.get(key) or []:
+                if text := string(mapping(part).get("text")):
+                    out.append(make(text, item=str(index)))
+            if stype == "thought" and (sig := string(step.get("signature"))):
                 out.append(ReasoningSignature(sig, item=str(index)))
-        elif stype == "model_output":
-            for part in step.get("content") or []:
-                if isinstance(part, Mapping) and isinstance(part.get("text"), str) and part["text"]:
-                    out.append(TextDelta(part["text"], item=str(index)))
 
     def _delta(self, index: int, delta: Mapping[str, Any], out: list[Event]) -> None:
         dtype = str(delta.get("type", ""))
@@ -313,23 +318,19 @@ class InteractionsObserver(TypedSSEObserver):
             out.append(Notice("delta-type-mismatch", f"{dtype} delta in a {stype} step {index}"))
         item = str(index)
         if dtype == "thought_summary":
-            content = delta.get("content")
-            if isinstance(content, Mapping) and isinstance(content.get("text"), str) and content["text"]:
-                out.append(ReasoningDelta(content["text"], item=item))
+            if text := string(mapping(delta.get("content")).get("text")):
+                out.append(ReasoningDelta(text, item=item))
         elif dtype == "thought_signature":
-            sig = delta.get("signature")
-            if isinstance(sig, str) and sig:
-                out.append(ReasoningSignature(sig, item=item))
-            else:
-                out.append(Notice("empty-signature", f"step {index}"))
+            sig = string(delta.get("signature"))
+            out.append(
+                ReasoningSignature(sig, item=item) if sig else Notice("empty-signature", f"step {index}")
+            )
         elif dtype == "text":
-            text = delta.get("text")
-            if isinstance(text, str) and text:
+            if text := string(delta.get("text")):
                 out.append(TextDelta(text, item=item))
         elif dtype == "arguments_delta":
             n = self._calls.setdefault(index, len(self._calls))
-            args = delta.get("arguments")
-            if isinstance(args, str) and args:
+            if args := string(delta.get("arguments")):
                 out.append(ToolCallDelta(n, None, None, args))
         elif dtype not in ("text_annotation_delta",):
             out.append(Notice("unknown-delta", dtype))
@@ -362,12 +363,8 @@ def interaction_object(
         last = steps[-1] if steps else None
         if isinstance(ev, ReasoningDelta) and ev.text:
             if last is None or last["type"] != "thought" or "signature" in last:
-                steps.append({"type": "thought", "summary": []})
-            summary = steps[-1]["summary"]
-            if summary:
-                summary[-1]["text"] += ev.text
-            else:
-                summary.append({"type": "text", "text": ev.text})
+                steps.append({"type": "thought", "summary": [{"type": "text", "text": ""}]})
+            steps[-1]["summary"][0]["text"] += ev.text
         elif isinstance(ev, ReasoningSignature):
             if last is None or last["type"] != "thought" or "signature" in last:
                 steps.append({"type": "thought"})
@@ -389,19 +386,4 @@ def interaction_object(
             reason = ev.reason
     for n, text in args.items():
         calls[n]["arguments"] = _arguments(text)
-    for step in steps:
-        if step["type"] == "thought" and not step.get("summary"):
-            step.pop("summary", None)
-    status = "requires_action" if calls or reason == "tool_calls" else "completed"
-    if reason == "length":
-        status = "incomplete"
-    obj: dict[str, Any] = {
-        "id": id,
-        "status": status,
-        "object": "interaction",
-        "model": model,
-        "steps": steps,
-    }
-    if usage is not None:
-        obj["usage"] = usage_json(usage)
-    return obj
+    return _interaction(id, model, reason, bool(calls), usage, steps)
