@@ -1,13 +1,15 @@
-"""One value of untrusted wire JSON read as the type its field should have: the value itself when it has
-that type, else None or an empty mapping. Every observer and request reader meets a malformed field the
-same way, so that test is written once."""
+"""Untrusted wire JSON read field by field: a value as the type its field should have (the value itself when
+it has that type, else None or an empty default), and the fields an object should not have. Every observer
+and request reader meets a malformed or unknown field the same way, so those tests are written once."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
-__all__ = ["mapping", "opt_str", "string"]
+from harness.events import Notice
+
+__all__ = ["mapping", "opt_str", "string", "unknown_fields"]
 
 
 def opt_str(value: Any) -> str | None:
@@ -23,3 +25,8 @@ def mapping(value: Any) -> Mapping[str, Any]:
 def string(value: Any) -> str:
     """``value`` if it is a string, else "" (text the wire may leave out, or send as another type)."""
     return value if isinstance(value, str) else ""
+
+
+def unknown_fields(obj: Iterable[str], known: Set[str], where: str = "") -> list[Notice]:
+    """An ``unknown-field`` notice, named ``where`` + its key, for each key of ``obj`` not in ``known``."""
+    return [Notice("unknown-field", where + key) for key in obj if key not in known]

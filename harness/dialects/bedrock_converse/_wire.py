@@ -13,6 +13,7 @@ from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
 from harness.dialects._base import Emitter
+from harness.dialects._values import unknown_fields
 from harness.dialects.anthropic_messages._wire import AnthropicEmitter, AnthropicObserver
 from harness.events import (
     End,
@@ -46,9 +47,15 @@ _EXC_BY_STATUS = {
     503: "serviceUnavailableException",
 }
 _STATUS_BY_EXC = {v: k for k, v in _EXC_BY_STATUS.items()} | {"modelTimeoutException": 408}
-_CONVERSE_EVENTS = frozenset(
-    {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"}
-)
+_CONVERSE_EVENTS: dict[str, frozenset[str]] = {
+    "messageStart": frozenset({"role", "p"}),
+    "contentBlockStart": frozenset({"contentBlockIndex", "start", "p"}),
+    "contentBlockDelta": frozenset({"contentBlockIndex", "delta", "p"}),
+    "contentBlockStop": frozenset({"contentBlockIndex", "p"}),
+    "messageStop": frozenset({"stopReason", "additionalModelResponseFields", "p"}),
+    "metadata": frozenset({"usage", "metrics", "trace", "performanceConfig", "serviceTier", "p"}),
+}
+"""The ConverseStream events and the fields each may carry (anything else is an ``unknown-field``)."""
 
 
 def stop_reason(reason: str) -> str:
@@ -104,7 +111,7 @@ class ConverseEmitter(Emitter):
             self._blocks.kind = None
 
     def _delta(self, out: list[Frame], kind: str, delta: dict[str, Any], tag: str) -> None:
-        if self._blocks.kind != kind or kind == "redacted":
+        if kind != "tool" and (self._blocks.kind != kind or kind == "redacted"):
             self._stop_block(out)
             self._blocks.open(kind)
         out.append(
@@ -138,14 +145,7 @@ class ConverseEmitter(Emitter):
                         self._frame("contentBlockStart", {"contentBlockIndex": i, "start": start}, "tool")
                     )
                 if ev.arguments:
-                    delta = {"toolUse": {"input": ev.arguments}}
-                    out.append(
-                        self._frame(
-                            "contentBlockDelta",
-                            {"contentBlockIndex": self._blocks.index, "delta": delta},
-                            "tool",
-                        )
-                    )
+                    self._delta(out, "tool", {"toolUse": {"input": ev.arguments}}, "tool")
             elif isinstance(ev, Usage):
                 self._usage = ev
             elif isinstance(ev, StreamError):
@@ -179,14 +179,8 @@ class ConverseEmitter(Emitter):
 
 
 def _converse_usage(u: Usage) -> dict[str, int]:
-    out: dict[str, int] = {}
-    if u.input_tokens is not None:
-        out["inputTokens"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["outputTokens"] = u.output_tokens
-    if u.total_tokens is not None:
-        out["totalTokens"] = u.total_tokens
-    return out
+    counts = {"inputTokens": u.input_tokens, "outputTokens": u.output_tokens, "totalTokens": u.total_tokens}
+    return {k: v for k, v in counts.items() if v is not None}
 
 
 def _exception(err: StreamError) -> Frame:
@@ -282,12 +276,10 @@ class BedrockObserver:
     def _break(self, exc: DecodeError) -> list[Event]:
         self._broken = True
         text = str(exc)
-        kind = (
-            "eventstream-crc"
-            if "CRC" in text
-            else ("eventstream-truncated" if "truncated" in text else "eventstream-corrupt")
+        kind = next(
+            (k for word, k in (("CRC", "crc"), ("truncated", "truncated")) if word in text), "corrupt"
         )
-        return [Notice(kind, text)]
+        return [Notice(f"eventstream-{kind}", text)]
 
     def _message(self, m: EventStreamMessage, out: list[Event]) -> None:
         if m.message_type == "exception":
@@ -307,14 +299,14 @@ class BedrockObserver:
         kind = m.event_type
         if kind == "chunk":
             self._chunk(payload, out)  # the Anthropic observer notes what comes after its end
-        elif kind in _CONVERSE_EVENTS:
-            if self._ended:
-                out.append(Notice("data-after-end", kind))
-            self._converse(kind, payload, out)
         else:
             if self._ended:
                 out.append(Notice("data-after-end", kind))
-            out.append(Notice("unknown-event", kind))
+            if kind in _CONVERSE_EVENTS:
+                out += unknown_fields(payload, _CONVERSE_EVENTS[kind], kind + ".")
+                self._converse(kind, payload, out)
+            else:
+                out.append(Notice("unknown-event", kind))
 
     def _json(self, raw: bytes, out: list[Event]) -> Any:
         try:
@@ -322,11 +314,6 @@ class BedrockObserver:
         except JSONDecodeError:
             out.append(Notice("malformed-json", raw[:200].decode(errors="replace")))
             return None
-
-    def _unknown(self, obj: dict[str, Any], known: set[str], where: str, out: list[Event]) -> None:
-        for key in obj:
-            if key not in known:
-                out.append(Notice("unknown-field", f"{where}.{key}"))
 
     def _tool_index(self, block: int) -> int:
         if block not in self._tools:
@@ -337,22 +324,18 @@ class BedrockObserver:
     def _converse(self, kind: str, p: dict[str, Any], out: list[Event]) -> None:
         idx = p.get("contentBlockIndex")
         item = str(idx) if isinstance(idx, int) else ""
-        if kind == "messageStart":
-            self._unknown(p, {"role", "p"}, kind, out)
-        elif kind == "contentBlockStart":
-            self._unknown(p, {"contentBlockIndex", "start", "p"}, kind, out)
+        if kind == "contentBlockStart":
             tool = (p.get("start") or {}).get("toolUse")
             if isinstance(tool, dict) and isinstance(idx, int):
                 out.append(
                     ToolCallDelta(self._tool_index(idx), tool.get("toolUseId"), tool.get("name"), "", item)
                 )
         elif kind == "contentBlockDelta":
-            self._unknown(p, {"contentBlockIndex", "delta", "p"}, kind, out)
             raw_delta = p.get("delta")
             delta: dict[str, Any] = raw_delta if isinstance(raw_delta, dict) else {}
             rc = delta.get("reasoningContent")
             if isinstance(rc, dict):
-                self._unknown(rc, {"text", "signature", "redactedContent"}, "reasoningContent", out)
+                out += unknown_fields(rc, {"text", "signature", "redactedContent"}, "reasoningContent.")
                 if isinstance(rc.get("text"), str):
                     out.append(ReasoningDelta(rc["text"], item))
                 if isinstance(rc.get("signature"), str):
@@ -366,15 +349,9 @@ class BedrockObserver:
                 out.append(ToolCallDelta(self._tool_index(idx), arguments=str(args), item=item))
             else:
                 out.append(Notice("unknown-field", "contentBlockDelta.delta." + ",".join(delta)))
-        elif kind == "contentBlockStop":
-            self._unknown(p, {"contentBlockIndex", "p"}, kind, out)
         elif kind == "messageStop":
-            self._unknown(p, {"stopReason", "additionalModelResponseFields", "p"}, kind, out)
             self._stop = str(p.get("stopReason", "end_turn"))
         elif kind == "metadata":
-            self._unknown(
-                p, {"usage", "metrics", "trace", "performanceConfig", "serviceTier", "p"}, kind, out
-            )
             u = p.get("usage")
             if isinstance(u, dict):
                 out.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
@@ -386,7 +363,7 @@ class BedrockObserver:
     def _chunk(self, p: dict[str, Any], out: list[Event]) -> None:
         """A chunk's base64 JSON is one Anthropic event, read by the Anthropic observer."""
         self._invoke = True
-        self._unknown(p, {"bytes", "p"}, "chunk", out)
+        out += unknown_fields(p, {"bytes", "p"}, "chunk.")
         try:
             raw = base64.b64decode(str(p.get("bytes", "")), validate=True)
         except (binascii.Error, ValueError):

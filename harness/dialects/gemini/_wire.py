@@ -13,6 +13,7 @@ from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
 from harness.dialects._base import Emitter
 from harness.dialects._provider_errors import google_error, google_status
+from harness.dialects._values import opt_str, unknown_fields
 from harness.events import (
     End,
     Event,
@@ -187,13 +188,9 @@ class GeminiEmitter(Emitter):
 
         def flush() -> None:
             for pos, (part, tag) in enumerate(parts):
-                if pos in tool_args:
+                if pos in tool_args:  # the call is whole now (its signature, if any, stays after it)
                     first, args = tool_args[pos]
-                    sig = part.pop("thoughtSignature", None)
-                    part.clear()
                     part["functionCall"] = _function_call(first.id, first.name or "", args)
-                    if sig is not None:
-                        part["thoughtSignature"] = sig
                 out.append(self._frame([part], {tag}))
             parts.clear()
             tool_args.clear()
@@ -297,9 +294,11 @@ class GeminiObserver:
             if head.startswith(b"["):
                 self._array = JSONArrayDecoder()
                 data, self._buf = self._buf + data, b""
-        if self._array is not None:
-            return self._array_feed(data)
         out: list[Event] = []
+        if self._array is not None:
+            for text in self._array.feed(data):
+                self._data(text, out)
+            return out
         buf = self._buf + data
         pos = 0
         for m in _LINE_END.finditer(buf):
@@ -311,13 +310,6 @@ class GeminiObserver:
         self._anomaly_notices(out)
         return out
 
-    def _array_feed(self, data: bytes) -> list[Event]:
-        assert self._array is not None
-        out: list[Event] = []
-        for text in self._array.feed(data):
-            self._data(text, out)
-        return out
-
     def end(self) -> list[Event]:
         if self._array is not None:
             self._array.end()
@@ -326,10 +318,8 @@ class GeminiObserver:
         out: list[Event] = []
         if self._buf:
             # a CR held back in feed() (it might have been half of a CRLF) is a line end at EOF
-            if self._buf.endswith(b"\r"):
-                self._line(self._buf[:-1], b"\r", out)
-            else:
-                self._line(self._buf, b"", out)
+            eol = b"\r" if self._buf.endswith(b"\r") else b""
+            self._line(self._buf.removesuffix(eol), eol, out)
             self._buf = b""
         self._sse.end()
         if self._raw:
@@ -421,9 +411,7 @@ class GeminiObserver:
             )
             self._errored = True
             return
-        for key in obj:
-            if key not in _TOP_KEYS:
-                out.append(Notice("unknown-field", key))
+        out += unknown_fields(obj, _TOP_KEYS)
         cands = obj.get("candidates")
         if isinstance(cands, list) and cands:
             if self._finished_once:
@@ -437,9 +425,7 @@ class GeminiObserver:
             self._usage_of(usage, out)
 
     def _candidate(self, cand: dict[str, Any], out: list[Event]) -> None:
-        for key in cand:
-            if key not in _CANDIDATE_KEYS:
-                out.append(Notice("unknown-field", "candidates[]." + key))
+        out += unknown_fields(cand, _CANDIDATE_KEYS, "candidates[].")
         content = cand.get("content")
         parts = content.get("parts") if isinstance(content, dict) else None
         for part in parts if isinstance(parts, list) else ():
@@ -451,22 +437,12 @@ class GeminiObserver:
             self._finished_once = True
 
     def _part(self, part: dict[str, Any], out: list[Event]) -> None:
-        for key in part:
-            if key not in _PART_KEYS:
-                out.append(Notice("unknown-field", "parts[]." + key))
+        out += unknown_fields(part, _PART_KEYS, "parts[].")
         text = part.get("text")
         fc = part.get("functionCall")
         if isinstance(fc, dict):
-            args = fc.get("args", {})
-            call_id = fc.get("id")
-            out.append(
-                ToolCallDelta(
-                    self._tool_index,
-                    call_id if isinstance(call_id, str) else None,
-                    str(fc.get("name", "")),
-                    dumps_compact(args),
-                )
-            )
+            args = dumps_compact(fc.get("args", {}))
+            out.append(ToolCallDelta(self._tool_index, opt_str(fc.get("id")), str(fc.get("name", "")), args))
             self._tool_index += 1
             self._seen_call = True
         elif isinstance(text, str):
@@ -481,9 +457,7 @@ class GeminiObserver:
             out.append(ReasoningSignature(sig))
 
     def _usage_of(self, u: dict[str, Any], out: list[Event]) -> None:
-        for key in u:
-            if key not in _USAGE_KEYS:
-                out.append(Notice("unknown-field", "usageMetadata." + key))
+        out += unknown_fields(u, _USAGE_KEYS, "usageMetadata.")
 
         def num(key: str) -> int | None:
             v = u.get(key)
