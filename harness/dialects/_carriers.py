@@ -5,7 +5,7 @@ dialect because SUT profiles, the observers and the client's echo all name them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum, auto
 from typing import Any, Literal
 
@@ -193,20 +193,8 @@ BUILTIN_SPECS: dict[str, CarrierSpec] = {
 }
 """The block carriers thinkwire ships as specs (the others have code of their own below)."""
 
-_KEYS = {
-    "form": ("text", "blocks"),
-    "delta": str,
-    "message": str,
-    "type_key": str,
-    "thinking": str,
-    "text_key": str,
-    "signature_key": str,
-    "redacted": str,
-    "data_key": str,
-    "answer": str,
-    "answer_key": str,
-    "wrap": str,
-}
+_KEYS = {f.name: ("text", "blocks") if f.name == "form" else str for f in fields(CarrierSpec)[1:]}
+"""What a profile's ``[carriers.<name>]`` table may set: every field but the name, a string."""
 
 
 def parse_carriers(raw: Any, source: str, taken: Sequence[str]) -> tuple[CarrierSpec, ...]:
@@ -323,15 +311,9 @@ def carrier_events(
     if spec is None:
         val = obj.get(name)
         return _list_events(name, val, with_text=with_text) if isinstance(val, list) else []
-    out: list[Event] = []
-    for kind, value in spec.parts(obj, message=message):
-        if kind == "text" and with_text:
-            out.append(ReasoningDelta(value))
-        elif kind == "signature":
-            out.append(ReasoningSignature(value))
-        elif kind == "redacted":
-            out.append(RedactedReasoning(value))
-    return out
+    makers = {"text": ReasoningDelta if with_text else None, "signature": ReasoningSignature,
+              "redacted": RedactedReasoning}  # fmt: skip
+    return [make(value) for kind, value in spec.parts(obj, message=message) if (make := makers.get(kind))]
 
 
 RD_FORMAT = "unknown"

@@ -23,6 +23,7 @@ from harness.dialects._carriers import (
     carriers_on,
 )
 from harness.dialects._think import TAGS, ThinkSplitter
+from harness.dialects._values import mapping, opt_str
 from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
 
 __all__ = [
@@ -48,9 +49,7 @@ profile's ``inline_think`` key overrides it per front door, see ``drivers/_profi
 def google_extra(obj: Mapping[str, Any]) -> Mapping[str, Any]:
     """``extra_content.google`` of a delta, message or tool call (Gemini's OpenAI-compatible endpoint,
     https://ai.google.dev/gemini-api/docs/openai), or an empty mapping."""
-    extra = obj.get("extra_content")
-    google = extra.get("google") if isinstance(extra, Mapping) else None
-    return google if isinstance(google, Mapping) else {}
+    return mapping(mapping(obj.get("extra_content")).get("google"))
 
 
 def google_signature(obj: Mapping[str, Any]) -> str | None:
@@ -174,16 +173,14 @@ class Reader:
             if not isinstance(call, Mapping):
                 continue
             index, cid = call.get("index", n), call.get("id")
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
-            args, name = fn.get("arguments"), fn.get("name")
+            fn = mapping(call.get("function"))
+            args = fn.get("arguments")
             if not isinstance(args, str):
                 args = dumps_compact(args) if args is not None else ""
             index = int(index) if isinstance(index, int) else n
             if isinstance(cid, str) and cid:
                 self.call_ids[index] = cid
-            call_id = cid if isinstance(cid, str) else None
-            out.append(ToolCallDelta(index, call_id, name if isinstance(name, str) else None, args))
+            out.append(ToolCallDelta(index, opt_str(cid), opt_str(fn.get("name")), args))
             sig = google_signature(call)
             if sig is not None:  # Gemini's OpenAI-compatible endpoint: the call's thought signature
                 out.append(ReasoningSignature(sig, item=self.call_ids.get(index, "")))

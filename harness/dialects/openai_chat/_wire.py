@@ -260,15 +260,12 @@ class ChatEmitter(EmitterLoop):
             out += self._close_think() + self._flush_prefix()
             if ev.index not in self._tools_seen:
                 self._tools_seen.add(ev.index)
-                self._after_call = ev.id or f"call_mock_{ev.index}"
-                self._call_ids[self._after_call] = None
-                call = {
-                    "index": ev.index,
-                    "id": ev.id or f"call_mock_{ev.index}",
-                    "type": "function",
-                    "function": {"name": ev.name or "", "arguments": ""},
+                cid = self._after_call = ev.id or f"call_mock_{ev.index}"
+                self._call_ids[cid] = None
+                fn = {"name": ev.name or "", "arguments": ""}
+                delta: dict[str, Any] = {
+                    "tool_calls": [{"index": ev.index, "id": cid, "type": "function", "function": fn}]
                 }
-                delta: dict[str, Any] = {"tool_calls": [call]}
                 if self._role_pending:  # recorded (OpenAI): the role rides on the first tool call chunk
                     self._role_pending = False
                     role = {k: v for k, v in self.shape.role.items() if k != "content"}
