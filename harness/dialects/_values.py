@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
+from harness._json import JSONDecodeError, loads
 from harness.events import Notice
 
-__all__ = ["mapping", "opt_str", "string", "unknown_fields"]
+__all__ = ["json_args", "mapping", "opt_str", "string", "unknown_fields"]
 
 
 def opt_str(value: Any) -> str | None:
@@ -30,3 +31,12 @@ def string(value: Any) -> str:
 def unknown_fields(obj: Iterable[str], known: Set[str], where: str = "") -> list[Notice]:
     """An ``unknown-field`` notice, named ``where`` + its key, for each key of ``obj`` not in ``known``."""
     return [Notice("unknown-field", where + key) for key in obj if key not in known]
+
+
+def json_args(text: str) -> Any:
+    """Tool-call arguments as the JSON a wire carries them in: ``{}`` when blank, and text that is no JSON
+    kept whole under ``arguments``."""
+    try:
+        return loads(text) if text.strip() else {}
+    except JSONDecodeError:
+        return {"arguments": text}

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
+from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
-from harness.dialects._values import mapping, opt_str, string
+from harness.dialects._values import json_args, mapping, opt_str, string
 from harness.events import (
     End,
     Event,
@@ -83,13 +83,6 @@ def usage_event(raw: Any) -> Usage | None:
     out, thought = num("total_output_tokens"), num("total_thought_tokens")
     output = None if out is None else out + (thought or 0)
     return Usage(num("total_input_tokens"), output, thought, num("total_tokens"))
-
-
-def _arguments(text: str) -> Any:
-    try:
-        return loads(text) if text.strip() else {}
-    except JSONDecodeError:
-        return {"arguments": text}
 
 
 class InteractionsEmitter(EmitterLoop):
@@ -385,5 +378,5 @@ def interaction_object(
         elif isinstance(ev, End):
             reason = ev.reason
     for n, text in args.items():
-        calls[n]["arguments"] = _arguments(text)
+        calls[n]["arguments"] = json_args(text)
     return _interaction(id, model, reason, bool(calls), usage, steps)
