@@ -100,41 +100,26 @@ class CarrierSpec:
     def parts(self, obj: Mapping[str, Any], *, message: bool) -> list[Part]:
         """The pieces this carrier holds on one delta or message, in order."""
         raw = obj.get(self.field_name(message=message))
-        out: list[Part] = []
-        if self.form == "text":
-            if isinstance(raw, str) and raw:
-                out.append(("text", raw))
-            for kind, key in (("signature", self.signature_key), ("redacted", self.data_key)):
-                val = obj.get(key) if key else None
-                if isinstance(val, str) and val:
-                    out.append((kind, val))  # type: ignore[arg-type]
-            return out
-        for entry in raw if isinstance(raw, list) else ():
-            if isinstance(entry, Mapping):
-                out += self._entry(entry)
-        return out
+        if self.form == "text":  # the string, then its sibling fields where the spec names them
+            siblings = (("signature", self.signature_key), ("redacted", self.data_key))
+            found = [("text", raw), *((kind, obj.get(key)) for kind, key in siblings if key)]
+            return [(kind, val) for kind, val in found if isinstance(val, str) and val]  # type: ignore[misc]
+        entries = raw if isinstance(raw, list) else []
+        return [part for e in entries if isinstance(e, Mapping) for part in self._entry(e)]
 
     def _entry(self, entry: Mapping[str, Any]) -> list[Part]:
-        fields = entry.get(self.wrap) if self.wrap and isinstance(entry.get(self.wrap), Mapping) else entry
-        assert isinstance(fields, Mapping)
+        fields = entry[self.wrap] if self.wrap and isinstance(entry.get(self.wrap), Mapping) else entry
         kind = fields.get(self.type_key, entry.get(self.type_key))
-        found: list[Part] = []
-
-        def take(name: Literal["text", "signature", "redacted", "answer"], key: str) -> None:
-            val = fields.get(key)
-            if isinstance(val, str) and val:
-                found.append((name, val))
-
+        wanted: tuple[tuple[str, str], ...] = ()
         if kind == self.redacted or (kind is None and self.data_key in fields):
-            take("redacted", self.data_key)
+            wanted = (("redacted", self.data_key),)
         elif kind == self.thinking or (
             kind is None and (self.text_key in fields or self.signature_key in fields)
         ):
-            take("text", self.text_key)
-            take("signature", self.signature_key)
+            wanted = (("text", self.text_key), ("signature", self.signature_key))
         elif self.answer and (kind == self.answer or (kind is None and self.answer_key in fields)):
-            take("answer", self.answer_key)
-        return found
+            wanted = (("answer", self.answer_key),)
+        return [(name, val) for name, key in wanted if isinstance(val := fields.get(key), str) and val]  # type: ignore[misc]
 
     def text(self, obj: Mapping[str, Any], *, message: bool) -> str:
         return "".join(v for k, v in self.parts(obj, message=message) if k == "text")
@@ -143,18 +128,13 @@ class CarrierSpec:
         """An assistant message's reasoning in this carrier's message form (empty: nothing to send)."""
         blocks = [b for b in msg.content if isinstance(b, ReasoningBlock)]
         name = self.field_name(message=True)
-        if self.form == "text":
-            out: dict[str, Any] = {}
+        if self.form == "text":  # the text, then its sibling fields where the spec names them
             text = "".join(b.text for b in blocks if b.redacted is None)
-            if text:
-                out[name] = text
             sig = next((b.signature for b in blocks if b.signature), None)
-            if self.signature_key and sig:
-                out[self.signature_key] = sig
             data = next((b.redacted for b in blocks if b.redacted is not None), None)
-            if self.data_key and data:
-                out[self.data_key] = data
-            return out
+            return {
+                k: v for k, v in ((name, text), (self.signature_key, sig), (self.data_key, data)) if k and v
+            }
         entries: list[dict[str, Any]] = []
         for b in blocks:
             if b.redacted is not None:

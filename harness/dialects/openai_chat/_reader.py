@@ -215,19 +215,14 @@ def reasoning_carriers(
     objs: list[tuple[Any, bool]] = []
     if form == "stream":
         decoder = SSEDecoder()
-        frames = [*decoder.feed(data), *decoder.end()]
-        for sse in frames:
-            obj, _ = json_body(sse.data.encode())
-            for choice in obj.get("choices") or [] if isinstance(obj, Mapping) else []:
-                objs.append((choice.get("delta") if isinstance(choice, Mapping) else None, False))
+        for sse in [*decoder.feed(data), *decoder.end()]:
+            choices = mapping(json_body(sse.data.encode())[0]).get("choices") or []
+            objs += [(mapping(choice).get("delta"), False) for choice in choices]
+    elif form == "body":
+        objs += [(mapping(c).get("message"), True) for c in mapping(json_body(data)[0]).get("choices") or []]
     else:
-        obj, _ = json_body(data)
-        if isinstance(obj, Mapping) and form == "body":
-            for choice in obj.get("choices") or []:
-                objs.append((choice.get("message") if isinstance(choice, Mapping) else None, True))
-        elif isinstance(obj, Mapping):
-            for m in obj.get("messages") or []:
-                objs.append((m if isinstance(m, Mapping) and m.get("role") == "assistant" else None, True))
+        messages = mapping(json_body(data)[0]).get("messages") or []
+        objs += [(m, True) for m in messages if mapping(m).get("role") == "assistant"]
     out: dict[str, None] = {}
     if empty:
         strings = [n for n in CARRIERS if n not in LIST_CARRIERS]
