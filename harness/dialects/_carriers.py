@@ -10,6 +10,7 @@ from enum import Enum, auto
 from typing import Any, Literal
 
 from harness._json import dumps_compact, loads
+from harness.dialects._values import opt_str
 from harness.events import (
     Event,
     Message,
@@ -389,25 +390,18 @@ def _list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Ev
         elif kind == SERVER_TOOL_CALL:
             out.append(RedactedReasoning(dumps_compact({k: v for k, v in d.items() if k != "index"})))
         elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
-            if d.get("format") == GEMINI_FORMAT and d.get("id"):
-                out.append(ReasoningSignature(d["data"], item=str(d["id"])))
-            elif item_detail(d):  # a Responses item's encrypted content: the signature of its summary
-                out.append(ReasoningSignature(d["data"], item=item_detail(d)))
-            else:
-                out.append(RedactedReasoning(d["data"]))
+            # a tool call's signature, or a Responses item's encrypted content (its summary's), or opaque
+            item = str(d["id"]) if d.get("format") == GEMINI_FORMAT and d.get("id") else item_detail(d)
+            out.append(ReasoningSignature(d["data"], item=item) if item else RedactedReasoning(d["data"]))
     return out
 
 
 def _reasoning_items(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for b in blocks:
-        if b.redacted is not None:
-            continue
-        item: dict[str, Any] = {"type": "reasoning", "id": b.id}
-        if b.signature is not None:
-            item["encrypted_content"] = b.signature
-        item["summary"] = [{"type": "summary_text", "text": b.text}] if b.text else []
-        out.append(item)
+    for b in (b for b in blocks if b.redacted is None):
+        enc = {"encrypted_content": b.signature} if b.signature is not None else {}
+        summary = [{"type": "summary_text", "text": b.text}] if b.text else []
+        out.append({"type": "reasoning", "id": b.id, **enc, "summary": summary})
     return out
 
 
@@ -478,18 +472,13 @@ def details(
         record = server_tool_call(b.redacted)
         if record is not None:
             out.append(record | {"index": n})
-            continue
-        if b.redacted is not None:
+        elif b.redacted is not None:
             out.append(encrypted_detail(b.redacted, n))
-            continue
-        if form and b.signature is None:
+        elif form and b.signature is None:
             out.append(text_detail(b.text, n, form))
-            continue
-        d: dict[str, Any] = {"type": "reasoning.text", "text": b.text}
-        if b.signature is not None:
-            d["signature"] = b.signature
-        d |= {"format": RD_FORMAT, "index": n}
-        out.append(d)
+        else:
+            signed = {"signature": b.signature} if b.signature is not None else {}
+            out.append({"type": "reasoning.text", "text": b.text, **signed, "format": RD_FORMAT, "index": n})
     for c in calls:
         if c.signature is not None:
             out.append(encrypted_detail(c.signature, len(out), c.id, GEMINI_FORMAT))
@@ -527,11 +516,8 @@ def parse_reasoning_items(raw: Any) -> list[ReasoningBlock]:
     out: list[ReasoningBlock] = []
     for i in raw if isinstance(raw, list) else ():
         if isinstance(i, Mapping) and i.get("type") == "reasoning":
-            enc = i.get("encrypted_content")
-            signature = enc if isinstance(enc, str) else None
-            out.append(
-                ReasoningBlock("".join(_item_parts(i)), signature=signature, id=str(i.get("id") or ""))
-            )
+            enc, item = opt_str(i.get("encrypted_content")), str(i.get("id") or "")
+            out.append(ReasoningBlock("".join(_item_parts(i)), signature=enc, id=item))
     return out
 
 
