@@ -228,18 +228,15 @@ class GeminiEmitter(Emitter):
                 self._done = True
             elif isinstance(ev, End):
                 tail = parts[-1][0] if parts else {}
-                if (
-                    self._variant == "signature-empty"
-                    and set(tail) == {"text", "thoughtSignature"}
-                    and (tail["text"] == "")
-                ):
+                if self._variant == "signature-empty" and tail.keys() == {"text", "thoughtSignature"}:
                     # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
                     # rides on the frame that carries the finishReason
                     parts.pop()
                     flush()
                     self._done = True
-                    finish = finish_reason(ev.reason)
-                    out.append(self._frame([tail], {"terminal", "reasoning"}, finish=finish))
+                    out.append(
+                        self._frame([tail], {"terminal", "reasoning"}, finish=finish_reason(ev.reason))
+                    )
                 else:
                     flush()
                     out.append(self._terminal(ev.reason))
