@@ -9,7 +9,7 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import RequestSpec
-from harness.dialects._values import json_args
+from harness.dialects._values import json_args, opt_str
 from harness.dialects.anthropic_messages._wire import content_json
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
@@ -143,13 +143,11 @@ def from_converse(c: Mapping[str, Any]) -> Block:
         if "redactedContent" in rc:
             return ReasoningBlock("", redacted=str(rc["redactedContent"]))
         rt = rc.get("reasoningText") or {}
-        sig = rt.get("signature")
-        return ReasoningBlock(str(rt.get("text", "")), signature=sig if isinstance(sig, str) else None)
+        return ReasoningBlock(str(rt.get("text", "")), signature=opt_str(rt.get("signature")))
     tu = c.get("toolUse")
     if isinstance(tu, Mapping):
-        return ToolCallBlock(
-            str(tu.get("toolUseId", "")), str(tu.get("name", "")), dumps_compact(tu.get("input", {}))
-        )
+        args = dumps_compact(tu.get("input", {}))
+        return ToolCallBlock(str(tu.get("toolUseId", "")), str(tu.get("name", "")), args)
     return TextBlock(str(c.get("text", "")))
 
 
@@ -158,10 +156,7 @@ def from_anthropic(c: Mapping[str, Any]) -> Block:
     if kind == "redacted_thinking":
         return ReasoningBlock("", redacted=str(c.get("data", "")))
     if kind == "thinking":
-        sig = c.get("signature")
-        return ReasoningBlock(
-            str(c.get("thinking", "")), signature=sig if isinstance(sig, str) and sig else None
-        )
+        return ReasoningBlock(str(c.get("thinking", "")), signature=opt_str(c.get("signature")) or None)
     if kind == "tool_use":
         return ToolCallBlock(str(c.get("id", "")), str(c.get("name", "")), dumps_compact(c.get("input", {})))
     return TextBlock(str(c.get("text", "")))
