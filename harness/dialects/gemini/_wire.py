@@ -399,12 +399,9 @@ class GeminiObserver:
         if "error" in obj:
             err = obj["error"] if isinstance(obj["error"], dict) else {"message": str(obj["error"])}
             code = err.get("code")
+            status = code if isinstance(code, int) else None
             out.append(
-                StreamError(
-                    str(err.get("message", "")),
-                    code=err.get("status") if isinstance(err.get("status"), str) else None,
-                    status=code if isinstance(code, int) else None,
-                )
+                StreamError(str(err.get("message", "")), code=opt_str(err.get("status")), status=status)
             )
             self._errored = True
             return
@@ -465,8 +462,6 @@ class GeminiObserver:
         self._usage = Usage(num("promptTokenCount"), output, thoughts, num("totalTokenCount"))
 
     def _end_reason(self, wire: str) -> str:
-        if wire == "STOP":
-            return "tool_calls" if self._seen_call else "stop"
-        if wire == "MAX_TOKENS":
-            return "length"
-        return wire.lower()
+        return {"STOP": "tool_calls" if self._seen_call else "stop", "MAX_TOKENS": "length"}.get(
+            wire, wire.lower()
+        )

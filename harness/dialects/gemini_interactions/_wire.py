@@ -255,8 +255,7 @@ class InteractionsObserver(TypedSSEObserver):
                 return
             if index in self._steps or index in self._stopped:
                 out.append(Notice("second-lifecycle", f"step {index}"))
-            stype = str(step.get("type", ""))
-            self._steps[index] = stype
+            self._steps[index] = str(step.get("type", ""))
             self._start(index, step, out)
         elif kind == "step.delta":
             delta = obj.get("delta")

@@ -96,11 +96,7 @@ class Reader:
         carrier's opaque parts (``_carriers`` Rule 1: read whatever ``fields`` names)."""
         out: list[Event] = []
         lists = carrier_lists(obj, self.specs, message=message)
-        texts: list[tuple[str, str]] = []
-        for name in self.fields:
-            val = carrier_text(name, obj, self.specs, message=message)
-            if val:
-                texts.append((name, val))
+        texts = [(n, val) for n in self.fields if (val := carrier_text(n, obj, self.specs, message=message))]
         fields = self.fields
         if not texts and FORWARDED_BLOCKS not in fields and FORWARDED_BLOCKS in lists:
             val = carrier_text(FORWARDED_BLOCKS, obj, self.specs, message=message)

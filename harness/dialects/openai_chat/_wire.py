@@ -45,9 +45,6 @@ from harness.events import (
 __all__ = [
     "CREATED",
     "DEFAULT_REASONING_FIELDS",
-    "GEMINI_FORMAT",
-    "INLINE_THINK",
-    "RD_FORMAT",
     "Carrier",
     "ChatEmitter",
     "ChatObserver",
