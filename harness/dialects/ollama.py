@@ -19,7 +19,6 @@ from harness.dialects._base import (
     LenientRules,
     ProviderRules,
     Reading,
-    Rejection,
     RequestSpec,
     Transport,
     Variant,
@@ -355,29 +354,19 @@ def _no_reasoning(turn: Turn) -> Turn:
     )
 
 
-class _OllamaRules(ProviderRules):
-    dialect = NAME
-
-    def __init__(self, name: str, description: str, *, think_gated: bool) -> None:
-        self.name = name
-        self.description = description
-        self.think_gated = think_gated
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None  # Ollama enforces no passback rule
+class _OllamaRules(LenientRules):
+    """No passback rule, as the lenient provider; the reasoning goes unless the request asks to think."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        if self.think_gated and not ollama_thinks(request):  # the request-forms row ollama/think
-            return _no_reasoning(turn)
-        return turn
+        return turn if ollama_thinks(request) else _no_reasoning(turn)  # the request-forms row ollama/think
 
 
 RULES: dict[str, ProviderRules] = {
     LENIENT: LenientRules(NAME),
     "ollama": _OllamaRules(
-        "ollama",
+        NAME,
         "Ollama: no passback rule; a thinking model thinks unless the request sets think false",
-        think_gated=True,
+        "ollama",
     ),
 }
 

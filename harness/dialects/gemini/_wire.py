@@ -12,7 +12,7 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
 from harness.dialects._base import Emitter
-from harness.dialects._provider_errors import google_error, google_status
+from harness.dialects._provider_errors import google_error
 from harness.dialects._values import opt_str, unknown_fields
 from harness.events import (
     End,
@@ -37,7 +37,6 @@ __all__ = [
     "encode_sse_crlf",
     "error_object",
     "finish_reason",
-    "google_status",
     "parts_of",
     "response_object",
     "usage_metadata",
@@ -72,9 +71,8 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 _SSE_FIELDS = (b"data", b"event", b"id", b"retry")
 
 
-def error_object(status: int | None, message: str, code: str | None = None) -> dict[str, Any]:
-    """Google's error body, in Google's words (``_provider_errors``)."""
-    return google_error(status, message, code)
+error_object = google_error
+"""Google's error body, in Google's words (``_provider_errors``)."""
 
 
 def finish_reason(reason: str) -> str:
