@@ -13,7 +13,7 @@ from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
 from harness.dialects._base import Emitter
-from harness.dialects._values import unknown_fields
+from harness.dialects._values import mapping, string, unknown_fields
 from harness.dialects.anthropic_messages._wire import AnthropicEmitter, AnthropicObserver
 from harness.events import (
     End,
@@ -73,27 +73,15 @@ def _pad(n: int) -> str:
     return _PAD[: (n * 7) % 37 + 1]
 
 
-class _Blocks:
-    """Which content block is open: (kind, index) with kind reasoning/redacted/text/tool."""
-
-    def __init__(self) -> None:
-        self.kind: str | None = None
-        self.index = -1
-        self.tool: int | None = None  # canonical tool index of the open tool block
-
-    def open(self, kind: str, tool: int | None = None) -> int:
-        self.index += 1
-        self.kind, self.tool = kind, tool
-        return self.index
-
-
 class ConverseEmitter(Emitter):
     """ConverseStream: messageStart, contentBlockDelta (no start for reasoning/text blocks),
     contentBlockStart for toolUse, contentBlockStop, messageStop, metadata; ``"p"`` on every payload."""
 
     def __init__(self, *, model: str = "mock-model") -> None:
         self._model = model
-        self._blocks = _Blocks()
+        self._kind: str | None = None  # the open content block's: reasoning, redacted, text or tool
+        self._index = -1
+        self._tool: int | None = None  # canonical tool index of the open tool block
         self._n = 0
         self._started = False
         self._done = False
@@ -104,28 +92,33 @@ class ConverseEmitter(Emitter):
         payload["p"] = _pad(self._n)
         return Frame(dumps_compact(payload), event=event, tags=frozenset(tags))
 
+    def _begin(self, out: list[Frame]) -> None:
+        if not self._started:
+            self._started = True
+            out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
+
     def _stop_block(self, out: list[Frame]) -> None:
-        if self._blocks.kind is not None:
-            tag = "reasoning-done" if self._blocks.kind in ("reasoning", "redacted") else self._blocks.kind
-            out.append(self._frame("contentBlockStop", {"contentBlockIndex": self._blocks.index}, tag))
-            self._blocks.kind = None
+        if self._kind is not None:
+            tag = "reasoning-done" if self._kind in ("reasoning", "redacted") else self._kind
+            out.append(self._frame("contentBlockStop", {"contentBlockIndex": self._index}, tag))
+            self._kind = None
+
+    def _open(self, out: list[Frame], kind: str, tool: int | None = None) -> None:
+        self._stop_block(out)
+        self._index += 1
+        self._kind, self._tool = kind, tool
 
     def _delta(self, out: list[Frame], kind: str, delta: dict[str, Any], tag: str) -> None:
-        if kind != "tool" and (self._blocks.kind != kind or kind == "redacted"):
-            self._stop_block(out)
-            self._blocks.open(kind)
-        out.append(
-            self._frame("contentBlockDelta", {"contentBlockIndex": self._blocks.index, "delta": delta}, tag)
-        )
+        if kind != "tool" and (self._kind != kind or kind == "redacted"):
+            self._open(out, kind)
+        out.append(self._frame("contentBlockDelta", {"contentBlockIndex": self._index, "delta": delta}, tag))
 
     def feed(self, events: Sequence[Event]) -> list[Frame]:
         out: list[Frame] = []
         for ev in events:
             if self._done:
                 break
-            if not self._started:
-                self._started = True
-                out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
+            self._begin(out)
             if isinstance(ev, ReasoningDelta):
                 if ev.text:
                     self._delta(out, "reasoning", {"reasoningContent": {"text": ev.text}}, "reasoning")
@@ -137,12 +130,13 @@ class ConverseEmitter(Emitter):
                 if ev.text:
                     self._delta(out, "text", {"text": ev.text}, "text")
             elif isinstance(ev, ToolCallDelta):
-                if self._blocks.kind != "tool" or self._blocks.tool != ev.index:
-                    self._stop_block(out)
-                    i = self._blocks.open("tool", ev.index)
-                    start = {"toolUse": {"toolUseId": ev.id or "", "name": ev.name or ""}}
+                if self._kind != "tool" or self._tool != ev.index:
+                    self._open(out, "tool", ev.index)
+                    tool = {"toolUse": {"toolUseId": ev.id or "", "name": ev.name or ""}}
                     out.append(
-                        self._frame("contentBlockStart", {"contentBlockIndex": i, "start": start}, "tool")
+                        self._frame(
+                            "contentBlockStart", {"contentBlockIndex": self._index, "start": tool}, "tool"
+                        )
                     )
                 if ev.arguments:
                     self._delta(out, "tool", {"toolUse": {"input": ev.arguments}}, "tool")
@@ -160,9 +154,7 @@ class ConverseEmitter(Emitter):
         if self._done:
             return []
         out: list[Frame] = []
-        if not self._started:
-            self._started = True
-            out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
+        self._begin(out)
         return out + self._finish("stop")
 
     def _finish(self, reason: str) -> list[Frame]:
@@ -282,16 +274,14 @@ class BedrockObserver:
         return [Notice(f"eventstream-{kind}", text)]
 
     def _message(self, m: EventStreamMessage, out: list[Event]) -> None:
-        if m.message_type == "exception":
-            payload = self._json(m.payload, out)
-            message = str(payload.get("message", "")) if isinstance(payload, dict) else ""
+        if m.message_type == "exception":  # a modeled exception: its message in the JSON payload
+            self._errored = True
+            message = str(mapping(self._json(m.payload, out)).get("message", ""))
             out.append(StreamError(message, m.event_type, _STATUS_BY_EXC.get(m.event_type)))
-            self._errored = True
             return
-        if m.message_type == "error":
-            msg = m.headers.get(":error-message", "")
-            out.append(StreamError(msg if isinstance(msg, str) else "", m.event_type or None))
+        if m.message_type == "error":  # an unmodeled error: its message in a header
             self._errored = True
+            out.append(StreamError(string(m.headers.get(":error-message", "")), m.event_type or None))
             return
         payload = self._json(m.payload, out)
         if not isinstance(payload, dict):
