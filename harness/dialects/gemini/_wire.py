@@ -37,6 +37,7 @@ __all__ = [
     "encode_sse_crlf",
     "error_object",
     "finish_reason",
+    "google_counts",
     "parts_of",
     "response_object",
     "usage_metadata",
@@ -79,23 +80,23 @@ def finish_reason(reason: str) -> str:
     return _FINISH.get(reason, reason.upper())
 
 
-def usage_metadata(u: Usage) -> dict[str, Any]:
-    """Canonical output tokens include reasoning; Gemini's ``candidatesTokenCount`` does not."""
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["promptTokenCount"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["candidatesTokenCount"] = max(0, u.output_tokens - (u.reasoning_tokens or 0))
+def google_counts(u: Usage) -> tuple[int | None, int | None]:
+    """The output and total counts as Google gives them: canonical output tokens include reasoning, Google's
+    output count does not; Google always counts the total (input + output when the usage has none)."""
+    output = None if u.output_tokens is None else max(0, u.output_tokens - (u.reasoning_tokens or 0))
     total = u.total_tokens
     if total is None and u.input_tokens is not None and u.output_tokens is not None:
-        total = u.input_tokens + u.output_tokens  # Google always counts the total
-    if total is not None:
-        out["totalTokenCount"] = total
-    if u.input_tokens is not None:
-        out["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": u.input_tokens}]
-    if u.reasoning_tokens is not None:
-        out["thoughtsTokenCount"] = u.reasoning_tokens
-    return out
+        total = u.input_tokens + u.output_tokens
+    return output, total
+
+
+def usage_metadata(u: Usage) -> dict[str, Any]:
+    """Gemini's ``usageMetadata`` (:func:`google_counts`), in its order."""
+    output, total = google_counts(u)
+    details = None if u.input_tokens is None else [{"modality": "TEXT", "tokenCount": u.input_tokens}]
+    fields = {"promptTokenCount": u.input_tokens, "candidatesTokenCount": output, "totalTokenCount": total,
+              "promptTokensDetails": details, "thoughtsTokenCount": u.reasoning_tokens}  # fmt: skip
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def _function_call(call_id: str | None, name: str, arguments: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.dialects._values import json_args, mapping, opt_str, string
+from harness.dialects.gemini._wire import google_counts
 from harness.events import (
     End,
     Event,
@@ -55,21 +56,12 @@ def error_code(status: int | None) -> str:
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
-    """Canonical output tokens include reasoning; ``total_output_tokens`` does not (``total_tokens`` =
-    input + output + thought, as google-genai's own test fixtures add them)."""
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["total_input_tokens"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["total_output_tokens"] = max(0, u.output_tokens - (u.reasoning_tokens or 0))
-    if u.reasoning_tokens is not None:
-        out["total_thought_tokens"] = u.reasoning_tokens
-    total = u.total_tokens
-    if total is None and u.input_tokens is not None and u.output_tokens is not None:
-        total = u.input_tokens + u.output_tokens
-    if total is not None:
-        out["total_tokens"] = total
-    return out
+    """Google's counts (:func:`google_counts`): ``total_output_tokens`` leaves reasoning out, ``total_tokens``
+    is always there (input + output + thought, as google-genai's own test fixtures add them)."""
+    output, total = google_counts(u)
+    fields = {"total_input_tokens": u.input_tokens, "total_output_tokens": output,
+              "total_thought_tokens": u.reasoning_tokens, "total_tokens": total}  # fmt: skip
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def usage_event(raw: Any) -> Usage | None:
