@@ -113,11 +113,7 @@ def _function_call(call_id: str | None, name: str, arguments: str) -> dict[str, 
 
 
 def _signature_part(value: str, variant: str) -> dict[str, Any]:
-    return (
-        {"text": "", "thoughtSignature": value}
-        if variant == "signature-empty"
-        else {"thoughtSignature": value}
-    )
+    return ({"text": ""} if variant == "signature-empty" else {}) | {"thoughtSignature": value}
 
 
 def parts_of(turn: Sequence[Event], variant: str) -> list[dict[str, Any]]:
