@@ -318,8 +318,9 @@ def build_request(
         if m.role == "assistant":
             out.append(_assistant_json(m))
         elif m.role == "tool":
-            out += [{"role": "tool", "content": b.content, "tool_name": b.name or names.get(b.call_id, "")}
-                    for b in m.content if isinstance(b, ToolResultBlock)]  # fmt: skip
+            for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
+                name = b.name or names.get(b.call_id, "")
+                out.append({"role": "tool", "content": b.content, "tool_name": name})
         else:
             out.append({"role": m.role, "content": m.text})
     body = {"model": model, "messages": out, "stream": stream, "think": options.pop("think", True)}

@@ -342,9 +342,9 @@ def build_request(
         if m.role == "assistant":
             out.append(_assistant_json(m))
         elif m.role == "tool":
-            out += [{"role": "toolResult", "toolCallId": b.call_id, "toolName": b.name,
-                     "content": [{"type": "text", "text": b.content}]}
-                    for b in m.content if isinstance(b, ToolResultBlock)]  # fmt: skip
+            for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
+                result = {"role": "toolResult", "toolCallId": b.call_id, "toolName": b.name}
+                out.append(result | {"content": [{"type": "text", "text": b.content}]})
         else:
             prompt = m.text if m.role == "user" else prompt
             out.append({"role": m.role, "content": m.text})

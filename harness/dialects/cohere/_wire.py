@@ -12,7 +12,7 @@ from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
-from harness.dialects._values import mapping, opt_str
+from harness.dialects._values import mapping, opt_str, string
 from harness.events import (
     End,
     Event,
@@ -28,6 +28,8 @@ __all__ = ["FINISH", "CohereEmitter", "CohereObserver", "usage_json"]
 
 FINISH = {"stop": "COMPLETE", "tool_calls": "TOOL_CALL", "length": "MAX_TOKENS", "error": "ERROR"}
 _BACK = {v: k for k, v in FINISH.items()}
+_CONTENT: dict[str, type[ReasoningDelta | TextDelta]] = {"thinking": ReasoningDelta, "text": TextDelta}
+"""A content block's type, and the event its text is."""
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
@@ -161,11 +163,8 @@ class CohereObserver(TypedSSEObserver):
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         message = _msg(obj)
         if kind == "content-delta":
-            content = message.get("content")
-            if isinstance(content, Mapping):
-                for key, make in (("thinking", ReasoningDelta), ("text", TextDelta)):
-                    if isinstance(content.get(key), str) and content[key]:
-                        out.append(make(content[key]))
+            content = mapping(message.get("content"))
+            out += [make(text) for key, make in _CONTENT.items() if (text := string(content.get(key)))]
         elif kind == "tool-plan-delta":
             plan = message.get("tool_plan")
             if isinstance(plan, str) and plan:
@@ -212,10 +211,9 @@ def observe_object(obj: Any) -> list[Event]:
     if isinstance(plan, str) and plan:
         out.append(ReasoningDelta(plan))
     for part in message.get("content") or []:
-        if isinstance(part, Mapping):
-            kind = part.get("type")
-            if kind in ("thinking", "text") and isinstance(part.get(kind), str) and part[kind]:
-                out.append((ReasoningDelta if kind == "thinking" else TextDelta)(part[kind]))
+        kind = mapping(part).get("type")
+        if isinstance(kind, str) and kind in _CONTENT and (text := string(part.get(kind))):
+            out.append(_CONTENT[kind](text))
     for n, call in enumerate(message.get("tool_calls") or []):
         if isinstance(call, Mapping):
             fn = mapping(call.get("function"))

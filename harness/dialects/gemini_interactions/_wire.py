@@ -284,7 +284,7 @@ class InteractionsObserver(TypedSSEObserver):
             args = step.get("arguments")
             text = dumps_compact(args) if isinstance(args, Mapping) and args else ""
             out.append(ToolCallDelta(n, opt_str(step.get("id")), opt_str(step.get("name")), text))
-        elif stype in _STEP_PARTS:
+        elif isinstance(stype, str) and stype in _STEP_PARTS:
             key, make = _STEP_PARTS[stype]
             for part in step.get(key) or []:
                 if text := string(mapping(part).get("text")):
