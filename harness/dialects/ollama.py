@@ -27,6 +27,7 @@ from harness.dialects._base import (
 )
 from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._request_forms import ollama_thinks
+from harness.dialects._values import string
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
@@ -218,13 +219,11 @@ class _Reader:
         return out
 
     def done(self, obj: Mapping[str, Any]) -> list[Event]:
-        out: list[Event] = []
-        pin, pout = obj.get("prompt_eval_count"), obj.get("eval_count")
-        if isinstance(pin, int) or isinstance(pout, int):
-            out.append(Usage(pin if isinstance(pin, int) else None, pout if isinstance(pout, int) else None))
-        reason = obj.get("done_reason")
-        reason = reason if isinstance(reason, str) and reason else "stop"
-        return [*out, End("tool_calls" if reason == "stop" and self.tools_seen else reason)]
+        pin, pout = (obj.get(k) for k in ("prompt_eval_count", "eval_count"))
+        usage = Usage(pin if isinstance(pin, int) else None, pout if isinstance(pout, int) else None)
+        reason = string(obj.get("done_reason")) or "stop"
+        end = End("tool_calls" if reason == "stop" and self.tools_seen else reason)
+        return [end] if usage == Usage() else [usage, end]
 
 
 class OllamaObserver(FramedObserver[str]):

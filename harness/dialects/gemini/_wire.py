@@ -438,9 +438,7 @@ class GeminiObserver:
             if text:
                 out.append(ReasoningDelta(text) if part.get("thought") is True else TextDelta(text))
         else:
-            for kind in _UNSUPPORTED_PARTS:
-                if kind in part:
-                    out.append(Notice("unsupported-part", kind))
+            out += [Notice("unsupported-part", kind) for kind in _UNSUPPORTED_PARTS if kind in part]
         sig = part.get("thoughtSignature")
         if isinstance(sig, str):
             out.append(ReasoningSignature(sig))

@@ -307,10 +307,12 @@ class ChatEmitter(EmitterLoop):
                 self._rd_block_open = True
                 self._rd_item = ev.item or f"rs_mock{self._rd_items}"
                 self._rd_items += 1
-            if items:
-                detail = summary_detail(text, self._rd_item, self._rd_index)
-            else:
-                detail = text_detail(text, self._rd_index, self.shape.detail)
+            index = self._rd_index
+            detail = (
+                summary_detail(text, self._rd_item, index)
+                if items
+                else text_detail(text, index, self.shape.detail)
+            )
             mirror = {"reasoning": text} if self.shape.mirror else {}
             delta = {"role": "assistant", "content": "", **mirror, "reasoning_details": [detail]}
         delta |= dict.fromkeys(self.shape.also, text)  # a flat mirror: the same text in another field
