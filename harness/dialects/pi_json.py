@@ -271,10 +271,9 @@ class PiObserver(FramedObserver[str]):
         ci = ame.get("contentIndex", 0)
         item = str(ci)
         delta = ame.get("delta")
-        if kind == "thinking_delta" and isinstance(delta, str):
-            return [ReasoningDelta(delta, item=item)] if delta else []
-        if kind == "text_delta" and isinstance(delta, str):
-            return [TextDelta(delta, item=item)] if delta else []
+        if kind in ("thinking_delta", "text_delta") and isinstance(delta, str):
+            make = ReasoningDelta if kind == "thinking_delta" else TextDelta
+            return [make(delta, item=item)] if delta else []
         if kind == "toolcall_start":
             n = self._ordinal(ci)
             cid, name = ame.get("id"), ame.get("toolName")
@@ -289,13 +288,10 @@ class PiObserver(FramedObserver[str]):
             call = ame.get("toolCall")
             if not isinstance(call, Mapping):
                 return []
-            cid, name = call.get("id"), call.get("name")
             args = "" if self._tool_args.get(n) else dumps_compact(call.get("arguments") or {})
-            return (
-                []
-                if self._tool_known.get(n) and not args
-                else [ToolCallDelta(n, opt_str(cid), opt_str(name), args)]
-            )
+            if self._tool_known.get(n) and not args:
+                return []  # the start named the call and the deltas carried its arguments
+            return [ToolCallDelta(n, opt_str(call.get("id")), opt_str(call.get("name")), args)]
         if kind in ("thinking_start", "thinking_end", "text_start", "text_end", "start"):
             return []  # boundaries, not content
         return [Notice("unknown-event", str(kind))]
