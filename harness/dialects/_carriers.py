@@ -183,12 +183,8 @@ def parse_carriers(raw: Any, source: str, taken: Sequence[str]) -> tuple[Carrier
     from harness._errors import ProfileError, closest
 
     if not isinstance(raw, Mapping):
-        raise ProfileError(
-            source,
-            "carriers",
-            f"expected a table of carriers, got {raw!r}",
-            '[carriers.my_reasoning] form = "text"',
-        )
+        hint = '[carriers.my_reasoning] form = "text"'
+        raise ProfileError(source, "carriers", f"expected a table of carriers, got {raw!r}", hint)
     out: list[CarrierSpec] = []
     for name, table in raw.items():
         where = f"carriers.{name}"
@@ -197,16 +193,13 @@ def parse_carriers(raw: Any, source: str, taken: Sequence[str]) -> tuple[Carrier
         if not isinstance(table, Mapping):
             raise ProfileError(source, where, f"expected a table, got {table!r}", 'form = "blocks"')
         for key, val in table.items():
-            want = _KEYS.get(key)
+            want, at = _KEYS.get(key), f"{where}.{key}"
             if want is None:
-                raise ProfileError(source, f"{where}.{key}", "unknown field", closest(key, _KEYS))
-            if isinstance(want, tuple):
-                if val not in want:
-                    raise ProfileError(
-                        source, f"{where}.{key}", f"expected one of {', '.join(want)}, got {val!r}"
-                    )
-            elif not isinstance(val, str):
-                raise ProfileError(source, f"{where}.{key}", f"expected a string, got {val!r}")
+                raise ProfileError(source, at, "unknown field", closest(key, _KEYS))
+            if isinstance(want, tuple) and val not in want:
+                raise ProfileError(source, at, f"expected one of {', '.join(want)}, got {val!r}")
+            if not isinstance(want, tuple) and not isinstance(val, str):
+                raise ProfileError(source, at, f"expected a string, got {val!r}")
         given = {str(k): v for k, v in table.items()}
         if given.get("form") == "text":  # a string field: sibling fields only where declared
             given = {"signature_key": "", "data_key": "", **given}
@@ -256,13 +249,8 @@ def carrier_lists(obj: Mapping[str, Any], specs: Specs, *, message: bool) -> lis
     """The list carriers (built-in and declared block carriers) that hold entries on ``obj``, in
     :data:`CARRIERS` order then declaration order: where opaque parts can come from."""
     names = [*LIST_CARRIERS, *(s.name for s in specs if s.form == "blocks")]
-    out = []
-    for name in names:
-        spec = _spec(name, specs)
-        key = spec.field_name(message=message) if spec is not None else name
-        if isinstance(obj.get(key), list) and obj[key]:
-            out.append(name)
-    return out
+    fields = {n: spec.field_name(message=message) if (spec := _spec(n, specs)) else n for n in names}
+    return [n for n, key in fields.items() if isinstance(obj.get(key), list) and obj[key]]
 
 
 def carriers_on(obj: Mapping[str, Any], specs: Specs, *, message: bool) -> list[str]:
