@@ -1,6 +1,6 @@
 """Untrusted wire JSON read field by field: a value as the type its field should have (the value itself when
-it has that type, else None or an empty default), and the fields an object should not have. Every observer
-and request reader meets a malformed or unknown field the same way, so those tests are written once."""
+it has that type, else None or an empty default), the fields an object should not have, and tool-call
+arguments as a JSON value. Every codec meets a malformed or unknown field the same way, written once here."""
 
 from __future__ import annotations
 
