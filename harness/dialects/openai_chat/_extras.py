@@ -138,13 +138,12 @@ class GeminiChatEmitter(ChatEmitter):
                 return []
             out = self._flush_call() + self._close_think() + self._flush_prefix()
             self._tools_seen.add(ev.index)
-            fn, cid = {"arguments": ev.arguments, "name": ev.name or ""}, ev.id or f"call_mock_{ev.index}"
             self._held = {
-                "function": fn,
-                "id": cid,
+                "function": {"arguments": ev.arguments, "name": ev.name or ""},
+                "id": ev.id or f"call_mock_{ev.index}",
                 "index": ev.index,
                 "type": "function",
-            }  # Google's key order
+            }
             return out
         if isinstance(ev, ReasoningSignature):
             if self._held is not None:
