@@ -10,7 +10,7 @@ from enum import Enum, auto
 from typing import Any, Literal
 
 from harness._json import dumps_compact, loads
-from harness.dialects._values import opt_str
+from harness.dialects._values import mapping, opt_str
 from harness.events import (
     Event,
     Message,
@@ -337,16 +337,11 @@ def _item_parts(item: Mapping[str, Any]) -> list[str]:
 def list_text(name: str, items: Sequence[Any]) -> str:
     """The reasoning text a list carrier holds (its readable entries, in order)."""
     if name == "reasoning_items":
-        return "".join(
-            "".join(_item_parts(i)) for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"
-        )
+        return "".join(t for i in items if mapping(i).get("type") == "reasoning" for t in _item_parts(i))
     if name in BUILTIN_SPECS:
         return BUILTIN_SPECS[name].text({name: items}, message=True)
-    return "".join(
-        str(d.get("text") or d.get("summary") or "")
-        for d in items
-        if isinstance(d, Mapping) and d.get("type") in _DETAIL_TEXT
-    )
+    details = [d for d in items if mapping(d).get("type") in _DETAIL_TEXT]
+    return "".join(str(d.get("text") or d.get("summary") or "") for d in details)
 
 
 def _list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:

@@ -92,9 +92,9 @@ def _args_obj(arguments: str) -> Any:
 
 
 def _args_str(arguments: Any) -> str:
-    if isinstance(arguments, str):
-        return arguments
-    return dumps_compact(arguments if arguments is not None else {})
+    return (
+        arguments if isinstance(arguments, str) else dumps_compact(arguments if arguments is not None else {})
+    )
 
 
 def _line(model: str, message: Mapping[str, Any], generate: bool) -> dict[str, Any]:
