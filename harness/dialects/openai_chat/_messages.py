@@ -16,7 +16,7 @@ from harness.dialects._carriers import (
     parse_thinking_blocks,
 )
 from harness.dialects._think import HARMONY, MM_THINK, TAGS, THOUGHT, split_think
-from harness.dialects._values import mapping, opt_str
+from harness.dialects._values import mapping, opt_str, string
 from harness.dialects.openai_chat._reader import google_signature, thinking_text
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
@@ -52,6 +52,8 @@ _LISTS: dict[str, Callable[[Any, str], list[ReasoningBlock]]] = {
     "reasoning_items": lambda raw, _: parse_reasoning_items(raw),  # LiteLLM's Responses items
 }
 """The list passback forms after ``reasoning_details``, in the order they are looked for."""
+_FLAT = ("reasoning_content", "reasoning", "reasoning_text")
+"""The string passback forms, last, in the order they are looked for."""
 
 
 def parse_assistant(raw: Mapping[str, Any]) -> Message:
@@ -78,19 +80,14 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
                 blocks.append(ReasoningBlock(text, signature=sig, id=str(d.get("id", ""))))
     elif listed := next((n for n in _LISTS if isinstance(raw.get(n), list) and raw[n]), None):
         blocks += _LISTS[listed](raw[listed], listed)
-    else:
-        for name in ("reasoning_content", "reasoning", "reasoning_text"):
-            val = raw.get(name)
-            if isinstance(val, str) and val:
-                blocks.append(ReasoningBlock(val))
-                break
+    else:  # the first string carrier that holds text
+        flat = [val for n in _FLAT if (val := string(raw.get(n)))]
+        blocks += [ReasoningBlock(flat[0])] if flat else []
     text = ""
     if isinstance(content, list):
-        for part in content:
-            if isinstance(part, Mapping) and part.get("type") == "thinking":
-                t = thinking_text(part)
-                if not blocks and t:
-                    blocks.append(ReasoningBlock(t))
+        thoughts = [t for p in content if mapping(p).get("type") == "thinking" and (t := thinking_text(p))]
+        if thoughts and not blocks:  # Mistral's first thinking chunk
+            blocks.append(ReasoningBlock(thoughts[0]))
         text = _text_of(content)
     elif isinstance(content, str):
         if not blocks:
@@ -124,11 +121,8 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
         if role == "assistant":
             out.append(parse_assistant(raw))
         elif role == "tool":
-            out.append(
-                Message.tool(
-                    str(raw.get("tool_call_id", "")), _text_of(raw.get("content")), str(raw.get("name", ""))
-                )
-            )
+            call_id, name = str(raw.get("tool_call_id", "")), str(raw.get("name", ""))
+            out.append(Message.tool(call_id, _text_of(raw.get("content")), name))
         elif role in ("system", "developer"):
             out.append(Message("system", (TextBlock(_text_of(raw.get("content"))),)))
         else:
