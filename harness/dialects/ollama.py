@@ -15,7 +15,7 @@ from harness.dialects._base import (
     READ_ALL,
     Caps,
     Dialect,
-    Emitter,
+    EmitterLoop,
     LenientRules,
     ProviderRules,
     Reading,
@@ -114,7 +114,7 @@ def _done(obj: dict[str, Any], reason: str, u: Usage | None, timings: Mapping[st
     obj |= {k: v for k in _DONE_ORDER if (v := timings.get(k, counts.get(k))) is not None}
 
 
-class OllamaEmitter(Emitter):
+class OllamaEmitter(EmitterLoop):
     """Canonical events -> NDJSON lines. Usage goes on the ``done`` line (``prompt_eval_count`` /
     ``eval_count``); Ollama reports ``done_reason:"stop"`` for a tool-call turn.
 
@@ -128,7 +128,6 @@ class OllamaEmitter(Emitter):
         self.generate = variant == "generate"
         self._tools: dict[int, list[str]] = {}  # index -> [name, arguments]
         self._usage: Usage | None = None
-        self._closed = False
         self._in_reasoning = False
 
     def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
@@ -147,45 +146,40 @@ class OllamaEmitter(Emitter):
             [self._line({"role": "assistant", "content": "", "tool_calls": calls}, "tool")] if calls else []
         )
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out: list[Frame] = []
-        for ev in events:
-            if self._closed:
-                break
-            if isinstance(ev, ToolCallDelta):
-                entry = self._tools.setdefault(ev.index, [ev.name or "", ""])
-                entry[0] = entry[0] or (ev.name or "")
-                entry[1] += ev.arguments
-                continue
-            if isinstance(ev, ReasoningSignature | RedactedReasoning | Notice):
-                continue  # not carried by this wire
-            out += self._flush_tools()
-            if isinstance(ev, ReasoningDelta) and ev.text:
-                self._in_reasoning = True
-                out.append(self._line({"role": "assistant", "content": "", "thinking": ev.text}, "reasoning"))
-            elif isinstance(ev, TextDelta) and ev.text:
-                out.append(self._line({"role": "assistant", "content": ev.text}, "text"))
-            elif isinstance(ev, Usage):
-                self._usage = ev
-            elif isinstance(ev, StreamError):
-                self._closed = True
-                out.append(Frame(dumps_compact({"error": ev.message}), tags=frozenset({"error"})))
-            elif isinstance(ev, End):
-                out += self._end(ev)
+    def _start(self) -> list[Frame]:
+        return []  # no opening line: the first content line opens the stream
+
+    def _event(self, ev: Event) -> list[Frame]:
+        if isinstance(ev, ToolCallDelta):
+            entry = self._tools.setdefault(ev.index, [ev.name or "", ""])
+            entry[0] = entry[0] or (ev.name or "")
+            entry[1] += ev.arguments
+            return []
+        if isinstance(ev, ReasoningSignature | RedactedReasoning | Notice):
+            return []  # not carried by this wire
+        out = self._flush_tools()
+        if isinstance(ev, ReasoningDelta) and ev.text:
+            self._in_reasoning = True
+            out.append(self._line({"role": "assistant", "content": "", "thinking": ev.text}, "reasoning"))
+        elif isinstance(ev, TextDelta) and ev.text:
+            out.append(self._line({"role": "assistant", "content": ev.text}, "text"))
+        elif isinstance(ev, Usage):
+            self._usage = ev
+        elif isinstance(ev, StreamError):
+            self.ended = True
+            out.append(Frame(dumps_compact({"error": ev.message}), tags=frozenset({"error"})))
+        elif isinstance(ev, End):
+            out += self._end(ev)
         return out
 
-    def close(self) -> list[Frame]:
-        if self._closed:
-            return []
-        return self._flush_tools() + self._end(End())
-
     def _end(self, ev: End) -> list[Frame]:
-        self._closed = True
+        self.ended = True
+        out = self._flush_tools()  # (closing without an End: the calls still held)
         obj = _line(self.model, {"role": "assistant", "content": ""}, self.generate)
         # a generate line carries the tokenized history (GenerateResponse.context)
         timings = _TIMINGS | ({"context": [151644, 872, 198]} if self.generate else {})
         _done(obj, ev.reason, self._usage, timings)
-        return [self._frame(obj, "terminal", *(("usage",) if self._usage is not None else ()))]
+        return [*out, self._frame(obj, "terminal", *(("usage",) if self._usage is not None else ()))]
 
 
 def _message_of(obj: Mapping[str, Any]) -> Any:
