@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
 from typing import Any
 
 from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
-from harness.dialects._base import Emitter
+from harness.dialects._base import EmitterLoop
 from harness.dialects._values import mapping, string, unknown_fields
 from harness.dialects.anthropic_messages._wire import AnthropicEmitter, AnthropicObserver
 from harness.events import (
@@ -73,7 +72,7 @@ def _pad(n: int) -> str:
     return _PAD[: (n * 7) % 37 + 1]
 
 
-class ConverseEmitter(Emitter):
+class ConverseEmitter(EmitterLoop):
     """ConverseStream: messageStart, contentBlockDelta (no start for reasoning/text blocks),
     contentBlockStart for toolUse, contentBlockStop, messageStop, metadata; ``"p"`` on every payload."""
 
@@ -84,7 +83,6 @@ class ConverseEmitter(Emitter):
         self._tool: int | None = None  # canonical tool index of the open tool block
         self._n = 0
         self._started = False
-        self._done = False
         self._usage: Usage | None = None
 
     def _frame(self, event: str, payload: dict[str, Any], *tags: str) -> Frame:
@@ -113,60 +111,51 @@ class ConverseEmitter(Emitter):
             self._open(out, kind)
         out.append(self._frame("contentBlockDelta", {"contentBlockIndex": self._index, "delta": delta}, tag))
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out: list[Frame] = []
-        for ev in events:
-            if self._done:
-                break
-            self._begin(out)
-            if isinstance(ev, ReasoningDelta):
-                if ev.text:
-                    self._delta(out, "reasoning", {"reasoningContent": {"text": ev.text}}, "reasoning")
-            elif isinstance(ev, ReasoningSignature):
-                self._delta(out, "reasoning", {"reasoningContent": {"signature": ev.value}}, "reasoning")
-            elif isinstance(ev, RedactedReasoning):
-                self._delta(out, "redacted", {"reasoningContent": {"redactedContent": ev.data}}, "reasoning")
-            elif isinstance(ev, TextDelta):
-                if ev.text:
-                    self._delta(out, "text", {"text": ev.text}, "text")
-            elif isinstance(ev, ToolCallDelta):
-                if self._kind != "tool" or self._tool != ev.index:
-                    self._open(out, "tool", ev.index)
-                    tool = {"toolUse": {"toolUseId": ev.id or "", "name": ev.name or ""}}
-                    out.append(
-                        self._frame(
-                            "contentBlockStart", {"contentBlockIndex": self._index, "start": tool}, "tool"
-                        )
-                    )
-                if ev.arguments:
-                    self._delta(out, "tool", {"toolUse": {"input": ev.arguments}}, "tool")
-            elif isinstance(ev, Usage):
-                self._usage = ev
-            elif isinstance(ev, StreamError):
-                self._stop_block(out)
-                out.append(_exception(ev))
-                self._done = True
-            elif isinstance(ev, End):
-                out += self._finish(ev.reason)
-        return out
+    def _start(self) -> list[Frame]:
+        return []  # messageStart comes with the first event: an empty feed writes nothing
 
-    def close(self) -> list[Frame]:
-        if self._done:
-            return []
+    def _event(self, ev: Event) -> list[Frame]:
         out: list[Frame] = []
         self._begin(out)
-        return out + self._finish("stop")
+        if isinstance(ev, ReasoningDelta):
+            if ev.text:
+                self._delta(out, "reasoning", {"reasoningContent": {"text": ev.text}}, "reasoning")
+        elif isinstance(ev, ReasoningSignature):
+            self._delta(out, "reasoning", {"reasoningContent": {"signature": ev.value}}, "reasoning")
+        elif isinstance(ev, RedactedReasoning):
+            self._delta(out, "redacted", {"reasoningContent": {"redactedContent": ev.data}}, "reasoning")
+        elif isinstance(ev, TextDelta):
+            if ev.text:
+                self._delta(out, "text", {"text": ev.text}, "text")
+        elif isinstance(ev, ToolCallDelta):
+            if self._kind != "tool" or self._tool != ev.index:
+                self._open(out, "tool", ev.index)
+                tool = {"toolUseId": ev.id or "", "name": ev.name or ""}
+                start = {"contentBlockIndex": self._index, "start": {"toolUse": tool}}
+                out.append(self._frame("contentBlockStart", start, "tool"))
+            if ev.arguments:
+                self._delta(out, "tool", {"toolUse": {"input": ev.arguments}}, "tool")
+        elif isinstance(ev, Usage):
+            self._usage = ev
+        elif isinstance(ev, StreamError):
+            self._stop_block(out)
+            out.append(_exception(ev))
+            self.ended = True
+        elif isinstance(ev, End):
+            out += self._end(ev)
+        return out
 
-    def _finish(self, reason: str) -> list[Frame]:
+    def _end(self, ev: End) -> list[Frame]:
         out: list[Frame] = []
+        self._begin(out)
         self._stop_block(out)
-        out.append(self._frame("messageStop", {"stopReason": stop_reason(reason)}, "terminal"))
+        out.append(self._frame("messageStop", {"stopReason": stop_reason(ev.reason)}, "terminal"))
         meta: dict[str, Any] = {}
         if self._usage is not None:
             meta["usage"] = _converse_usage(self._usage)
         meta["metrics"] = {"latencyMs": 900}
         out.append(self._frame("metadata", meta, "terminal", *(("usage",) if self._usage else ())))
-        self._done = True
+        self.ended = True
         return out
 
 
