@@ -263,16 +263,13 @@ class InteractionsObserver(TypedSSEObserver):
                 self._stopped.add(index)
         elif kind == "interaction.completed":
             self._done = True
-            for n in sorted(self._steps):
-                out.append(Notice("unclosed-block", f"step {n} never stopped"))
+            out += [Notice("unclosed-block", f"step {n} never stopped") for n in sorted(self._steps)]
             _end_event(obj.get("interaction"), out)
         elif kind == "error":
             self._done = True
             err = mapping(obj.get("error"))
-            code = err.get("code")
-            out.append(
-                StreamError(str(err.get("message") or "error"), str(code) if code is not None else None)
-            )
+            code = None if err.get("code") is None else str(err["code"])
+            out.append(StreamError(str(err.get("message") or "error"), code))
         elif kind not in ("interaction.created", "interaction.status_update"):
             out.append(Notice("unknown-event", kind))
 
