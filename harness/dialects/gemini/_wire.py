@@ -13,7 +13,7 @@ from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
 from harness.dialects._base import Emitter
 from harness.dialects._provider_errors import google_error
-from harness.dialects._values import opt_str, unknown_fields
+from harness.dialects._values import mapping, opt_str, unknown_fields
 from harness.events import (
     End,
     Event,
@@ -415,8 +415,7 @@ class GeminiObserver:
 
     def _candidate(self, cand: dict[str, Any], out: list[Event]) -> None:
         out += unknown_fields(cand, _CANDIDATE_KEYS, "candidates[].")
-        content = cand.get("content")
-        parts = content.get("parts") if isinstance(content, dict) else None
+        parts = mapping(cand.get("content")).get("parts")
         for part in parts if isinstance(parts, list) else ():
             if isinstance(part, dict):
                 self._part(part, out)

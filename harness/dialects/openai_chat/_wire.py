@@ -85,11 +85,9 @@ class _Think(Enum):
 
 
 def _error_json(ev: StreamError) -> dict[str, Any]:
-    err: dict[str, Any] = {} if ev.status is None else {"code": ev.status}
-    err["message"] = ev.message
-    if ev.code is not None:
-        err["metadata"] = {"error_type": ev.code}
-    return err
+    meta = None if ev.code is None else {"error_type": ev.code}
+    fields = {"code": ev.status, "message": ev.message, "metadata": meta}
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def error_event(raw: Any) -> StreamError:
@@ -442,9 +440,7 @@ class ChatObserver(FramedObserver[SSEEvent]):
             return
         choices = obj.get("choices")
         if isinstance(choices, list):
-            for choice in choices:
-                if not isinstance(choice, Mapping):
-                    continue
+            for choice in (c for c in choices if isinstance(c, Mapping)):
                 delta = choice.get("delta")
                 if isinstance(delta, Mapping):
                     out += self._r.reasoning(delta)
