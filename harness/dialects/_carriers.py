@@ -5,11 +5,12 @@ dialect because SUT profiles, the observers and the client's echo all name them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum, auto
 from typing import Any, Literal
 
 from harness._json import dumps_compact, loads
+from harness.dialects._values import mapping, opt_str
 from harness.events import (
     Event,
     Message,
@@ -100,41 +101,26 @@ class CarrierSpec:
     def parts(self, obj: Mapping[str, Any], *, message: bool) -> list[Part]:
         """The pieces this carrier holds on one delta or message, in order."""
         raw = obj.get(self.field_name(message=message))
-        out: list[Part] = []
-        if self.form == "text":
-            if isinstance(raw, str) and raw:
-                out.append(("text", raw))
-            for kind, key in (("signature", self.signature_key), ("redacted", self.data_key)):
-                val = obj.get(key) if key else None
-                if isinstance(val, str) and val:
-                    out.append((kind, val))  # type: ignore[arg-type]
-            return out
-        for entry in raw if isinstance(raw, list) else ():
-            if isinstance(entry, Mapping):
-                out += self._entry(entry)
-        return out
+        if self.form == "text":  # the string, then its sibling fields where the spec names them
+            siblings = (("signature", self.signature_key), ("redacted", self.data_key))
+            found = [("text", raw), *((kind, obj.get(key)) for kind, key in siblings if key)]
+            return [(kind, val) for kind, val in found if isinstance(val, str) and val]  # type: ignore[misc]
+        entries = raw if isinstance(raw, list) else []
+        return [part for e in entries if isinstance(e, Mapping) for part in self._entry(e)]
 
     def _entry(self, entry: Mapping[str, Any]) -> list[Part]:
-        fields = entry.get(self.wrap) if self.wrap and isinstance(entry.get(self.wrap), Mapping) else entry
-        assert isinstance(fields, Mapping)
+        fields = entry[self.wrap] if self.wrap and isinstance(entry.get(self.wrap), Mapping) else entry
         kind = fields.get(self.type_key, entry.get(self.type_key))
-        found: list[Part] = []
-
-        def take(name: Literal["text", "signature", "redacted", "answer"], key: str) -> None:
-            val = fields.get(key)
-            if isinstance(val, str) and val:
-                found.append((name, val))
-
+        wanted: tuple[tuple[str, str], ...] = ()
         if kind == self.redacted or (kind is None and self.data_key in fields):
-            take("redacted", self.data_key)
+            wanted = (("redacted", self.data_key),)
         elif kind == self.thinking or (
             kind is None and (self.text_key in fields or self.signature_key in fields)
         ):
-            take("text", self.text_key)
-            take("signature", self.signature_key)
+            wanted = (("text", self.text_key), ("signature", self.signature_key))
         elif self.answer and (kind == self.answer or (kind is None and self.answer_key in fields)):
-            take("answer", self.answer_key)
-        return found
+            wanted = (("answer", self.answer_key),)
+        return [(name, val) for name, key in wanted if isinstance(val := fields.get(key), str) and val]  # type: ignore[misc]
 
     def text(self, obj: Mapping[str, Any], *, message: bool) -> str:
         return "".join(v for k, v in self.parts(obj, message=message) if k == "text")
@@ -143,18 +129,13 @@ class CarrierSpec:
         """An assistant message's reasoning in this carrier's message form (empty: nothing to send)."""
         blocks = [b for b in msg.content if isinstance(b, ReasoningBlock)]
         name = self.field_name(message=True)
-        if self.form == "text":
-            out: dict[str, Any] = {}
+        if self.form == "text":  # the text, then its sibling fields where the spec names them
             text = "".join(b.text for b in blocks if b.redacted is None)
-            if text:
-                out[name] = text
             sig = next((b.signature for b in blocks if b.signature), None)
-            if self.signature_key and sig:
-                out[self.signature_key] = sig
             data = next((b.redacted for b in blocks if b.redacted is not None), None)
-            if self.data_key and data:
-                out[self.data_key] = data
-            return out
+            return {
+                k: v for k, v in ((name, text), (self.signature_key, sig), (self.data_key, data)) if k and v
+            }
         entries: list[dict[str, Any]] = []
         for b in blocks:
             if b.redacted is not None:
@@ -193,20 +174,8 @@ BUILTIN_SPECS: dict[str, CarrierSpec] = {
 }
 """The block carriers thinkwire ships as specs (the others have code of their own below)."""
 
-_KEYS = {
-    "form": ("text", "blocks"),
-    "delta": str,
-    "message": str,
-    "type_key": str,
-    "thinking": str,
-    "text_key": str,
-    "signature_key": str,
-    "redacted": str,
-    "data_key": str,
-    "answer": str,
-    "answer_key": str,
-    "wrap": str,
-}
+_KEYS = {f.name: ("text", "blocks") if f.name == "form" else str for f in fields(CarrierSpec)[1:]}
+"""What a profile's ``[carriers.<name>]`` table may set: every field but the name, a string."""
 
 
 def parse_carriers(raw: Any, source: str, taken: Sequence[str]) -> tuple[CarrierSpec, ...]:
@@ -214,12 +183,8 @@ def parse_carriers(raw: Any, source: str, taken: Sequence[str]) -> tuple[Carrier
     from harness._errors import ProfileError, closest
 
     if not isinstance(raw, Mapping):
-        raise ProfileError(
-            source,
-            "carriers",
-            f"expected a table of carriers, got {raw!r}",
-            '[carriers.my_reasoning] form = "text"',
-        )
+        hint = '[carriers.my_reasoning] form = "text"'
+        raise ProfileError(source, "carriers", f"expected a table of carriers, got {raw!r}", hint)
     out: list[CarrierSpec] = []
     for name, table in raw.items():
         where = f"carriers.{name}"
@@ -228,16 +193,13 @@ def parse_carriers(raw: Any, source: str, taken: Sequence[str]) -> tuple[Carrier
         if not isinstance(table, Mapping):
             raise ProfileError(source, where, f"expected a table, got {table!r}", 'form = "blocks"')
         for key, val in table.items():
-            want = _KEYS.get(key)
+            want, at = _KEYS.get(key), f"{where}.{key}"
             if want is None:
-                raise ProfileError(source, f"{where}.{key}", "unknown field", closest(key, _KEYS))
-            if isinstance(want, tuple):
-                if val not in want:
-                    raise ProfileError(
-                        source, f"{where}.{key}", f"expected one of {', '.join(want)}, got {val!r}"
-                    )
-            elif not isinstance(val, str):
-                raise ProfileError(source, f"{where}.{key}", f"expected a string, got {val!r}")
+                raise ProfileError(source, at, "unknown field", closest(key, _KEYS))
+            if isinstance(want, tuple) and val not in want:
+                raise ProfileError(source, at, f"expected one of {', '.join(want)}, got {val!r}")
+            if not isinstance(want, tuple) and not isinstance(val, str):
+                raise ProfileError(source, at, f"expected a string, got {val!r}")
         given = {str(k): v for k, v in table.items()}
         if given.get("form") == "text":  # a string field: sibling fields only where declared
             given = {"signature_key": "", "data_key": "", **given}
@@ -287,13 +249,8 @@ def carrier_lists(obj: Mapping[str, Any], specs: Specs, *, message: bool) -> lis
     """The list carriers (built-in and declared block carriers) that hold entries on ``obj``, in
     :data:`CARRIERS` order then declaration order: where opaque parts can come from."""
     names = [*LIST_CARRIERS, *(s.name for s in specs if s.form == "blocks")]
-    out = []
-    for name in names:
-        spec = _spec(name, specs)
-        key = spec.field_name(message=message) if spec is not None else name
-        if isinstance(obj.get(key), list) and obj[key]:
-            out.append(name)
-    return out
+    fields = {n: spec.field_name(message=message) if (spec := _spec(n, specs)) else n for n in names}
+    return [n for n, key in fields.items() if isinstance(obj.get(key), list) and obj[key]]
 
 
 def carriers_on(obj: Mapping[str, Any], specs: Specs, *, message: bool) -> list[str]:
@@ -323,15 +280,9 @@ def carrier_events(
     if spec is None:
         val = obj.get(name)
         return _list_events(name, val, with_text=with_text) if isinstance(val, list) else []
-    out: list[Event] = []
-    for kind, value in spec.parts(obj, message=message):
-        if kind == "text" and with_text:
-            out.append(ReasoningDelta(value))
-        elif kind == "signature":
-            out.append(ReasoningSignature(value))
-        elif kind == "redacted":
-            out.append(RedactedReasoning(value))
-    return out
+    makers = {"text": ReasoningDelta if with_text else None, "signature": ReasoningSignature,
+              "redacted": RedactedReasoning}  # fmt: skip
+    return [make(value) for kind, value in spec.parts(obj, message=message) if (make := makers.get(kind))]
 
 
 RD_FORMAT = "unknown"
@@ -386,16 +337,11 @@ def _item_parts(item: Mapping[str, Any]) -> list[str]:
 def list_text(name: str, items: Sequence[Any]) -> str:
     """The reasoning text a list carrier holds (its readable entries, in order)."""
     if name == "reasoning_items":
-        return "".join(
-            "".join(_item_parts(i)) for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"
-        )
+        return "".join(t for i in items if mapping(i).get("type") == "reasoning" for t in _item_parts(i))
     if name in BUILTIN_SPECS:
         return BUILTIN_SPECS[name].text({name: items}, message=True)
-    return "".join(
-        str(d.get("text") or d.get("summary") or "")
-        for d in items
-        if isinstance(d, Mapping) and d.get("type") in _DETAIL_TEXT
-    )
+    details = [d for d in items if mapping(d).get("type") in _DETAIL_TEXT]
+    return "".join(str(d.get("text") or d.get("summary") or "") for d in details)
 
 
 def _list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Event]:
@@ -427,25 +373,18 @@ def _list_events(name: str, items: Sequence[Any], *, with_text: bool) -> list[Ev
         elif kind == SERVER_TOOL_CALL:
             out.append(RedactedReasoning(dumps_compact({k: v for k, v in d.items() if k != "index"})))
         elif kind == "reasoning.encrypted" and isinstance(d.get("data"), str):
-            if d.get("format") == GEMINI_FORMAT and d.get("id"):
-                out.append(ReasoningSignature(d["data"], item=str(d["id"])))
-            elif item_detail(d):  # a Responses item's encrypted content: the signature of its summary
-                out.append(ReasoningSignature(d["data"], item=item_detail(d)))
-            else:
-                out.append(RedactedReasoning(d["data"]))
+            # a tool call's signature, or a Responses item's encrypted content (its summary's), or opaque
+            item = str(d["id"]) if d.get("format") == GEMINI_FORMAT and d.get("id") else item_detail(d)
+            out.append(ReasoningSignature(d["data"], item=item) if item else RedactedReasoning(d["data"]))
     return out
 
 
 def _reasoning_items(blocks: Sequence[ReasoningBlock]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for b in blocks:
-        if b.redacted is not None:
-            continue
-        item: dict[str, Any] = {"type": "reasoning", "id": b.id}
-        if b.signature is not None:
-            item["encrypted_content"] = b.signature
-        item["summary"] = [{"type": "summary_text", "text": b.text}] if b.text else []
-        out.append(item)
+    for b in (b for b in blocks if b.redacted is None):
+        enc = {"encrypted_content": b.signature} if b.signature is not None else {}
+        summary = [{"type": "summary_text", "text": b.text}] if b.text else []
+        out.append({"type": "reasoning", "id": b.id, **enc, "summary": summary})
     return out
 
 
@@ -516,18 +455,13 @@ def details(
         record = server_tool_call(b.redacted)
         if record is not None:
             out.append(record | {"index": n})
-            continue
-        if b.redacted is not None:
+        elif b.redacted is not None:
             out.append(encrypted_detail(b.redacted, n))
-            continue
-        if form and b.signature is None:
+        elif form and b.signature is None:
             out.append(text_detail(b.text, n, form))
-            continue
-        d: dict[str, Any] = {"type": "reasoning.text", "text": b.text}
-        if b.signature is not None:
-            d["signature"] = b.signature
-        d |= {"format": RD_FORMAT, "index": n}
-        out.append(d)
+        else:
+            signed = {"signature": b.signature} if b.signature is not None else {}
+            out.append({"type": "reasoning.text", "text": b.text, **signed, "format": RD_FORMAT, "index": n})
     for c in calls:
         if c.signature is not None:
             out.append(encrypted_detail(c.signature, len(out), c.id, GEMINI_FORMAT))
@@ -565,11 +499,8 @@ def parse_reasoning_items(raw: Any) -> list[ReasoningBlock]:
     out: list[ReasoningBlock] = []
     for i in raw if isinstance(raw, list) else ():
         if isinstance(i, Mapping) and i.get("type") == "reasoning":
-            enc = i.get("encrypted_content")
-            signature = enc if isinstance(enc, str) else None
-            out.append(
-                ReasoningBlock("".join(_item_parts(i)), signature=signature, id=str(i.get("id") or ""))
-            )
+            enc, item = opt_str(i.get("encrypted_content")), str(i.get("id") or "")
+            out.append(ReasoningBlock("".join(_item_parts(i)), signature=enc, id=item))
     return out
 
 

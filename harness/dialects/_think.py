@@ -86,17 +86,11 @@ class ThinkSplitter:
     def end(self) -> list[ReasoningDelta | TextDelta]:
         buf, self._buf = self._buf, ""
         out: list[ReasoningDelta | TextDelta] = []
-        if self.state == "start":
-            if buf:
-                if self.implicit:
-                    self.unclosed = True
-                    out.append(ReasoningDelta(buf, self.item))
-                else:
-                    out.append(TextDelta(buf, self.item))
-        elif self.state == "inside":
-            self.unclosed = True
-            if buf:
-                out.append(ReasoningDelta(buf, self.item))
+        if self.state == "inside" or (self.state == "start" and self.implicit and buf):
+            self.unclosed = True  # an open block, or implicit reasoning whose closing tag never came
+            out = [ReasoningDelta(buf, self.item)] if buf else []
+        elif self.state == "start" and buf:
+            out = [TextDelta(buf, self.item)]
         self.state = "after"
         return out
 

@@ -15,31 +15,31 @@ from harness.dialects._base import (
     READ_ALL,
     Caps,
     Dialect,
-    Emitter,
+    EmitterLoop,
     LenientRules,
     ProviderRules,
     Reading,
-    Rejection,
     RequestSpec,
     Transport,
     Variant,
     check_variant,
+    json_body,
 )
+from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._request_forms import ollama_thinks
+from harness.dialects._values import string
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
     Event,
     Message,
     Notice,
-    ReasoningBlock,
     ReasoningDelta,
     ReasoningSignature,
     RedactedReasoning,
     StreamError,
     TextBlock,
     TextDelta,
-    ToolCallBlock,
     ToolCallDelta,
     ToolResultBlock,
     Turn,
@@ -78,23 +78,43 @@ VARIANTS: dict[str, Variant] = by_name(
 
 
 _check_variant = functools.partial(check_variant, NAME, VARIANTS)
+_TIMINGS = {"total_duration": 812000000, "load_duration": 1000000, "prompt_eval_duration": 5000000,
+            "eval_duration": 80000000}  # fmt: skip
+_DONE_ORDER = ("context", "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
+               "eval_count", "eval_duration")  # fmt: skip
 
 
 def _args_obj(arguments: str) -> Any:
     try:
-        obj = loads(arguments) if arguments else {}
+        return loads(arguments) if arguments else {}
     except (JSONDecodeError, ValueError):
         return {"_raw": arguments}  # not JSON: Ollama cannot carry it as an object
-    return obj
 
 
 def _args_str(arguments: Any) -> str:
-    if isinstance(arguments, str):
-        return arguments
-    return dumps_compact(arguments if arguments is not None else {})
+    return (
+        arguments if isinstance(arguments, str) else dumps_compact(arguments if arguments is not None else {})
+    )
 
 
-class OllamaEmitter(Emitter):
+def _line(model: str, message: Mapping[str, Any], generate: bool) -> dict[str, Any]:
+    """A line's head: the model, the time and the message (lifted to the top for /api/generate: ollama
+    ``GenerateResponse``, https://docs.ollama.com/api/generate, ``content`` becoming ``response``)."""
+    obj: dict[str, Any] = {"model": model, "created_at": _CREATED_AT}
+    if not generate:
+        return obj | {"message": dict(message)}
+    obj["response"] = message.get("content", "")
+    return obj | ({"thinking": message["thinking"]} if message.get("thinking") else {})
+
+
+def _done(obj: dict[str, Any], reason: str, u: Usage | None, timings: Mapping[str, Any] = {}) -> None:
+    """The ``done:true`` fields in Ollama's order; a streamed line has ``timings`` around its counts."""
+    counts = {"prompt_eval_count": u and u.input_tokens, "eval_count": u and u.output_tokens}
+    obj |= {"done": True, "done_reason": "stop" if reason == "tool_calls" else reason}
+    obj |= {k: v for k in _DONE_ORDER if (v := timings.get(k, counts.get(k))) is not None}
+
+
+class OllamaEmitter(EmitterLoop):
     """Canonical events -> NDJSON lines. Usage goes on the ``done`` line (``prompt_eval_count`` /
     ``eval_count``); Ollama reports ``done_reason:"stop"`` for a tool-call turn.
 
@@ -108,91 +128,58 @@ class OllamaEmitter(Emitter):
         self.generate = variant == "generate"
         self._tools: dict[int, list[str]] = {}  # index -> [name, arguments]
         self._usage: Usage | None = None
-        self._closed = False
         self._in_reasoning = False
 
-    def _line(self, message: Mapping[str, Any], *tags: str, **extra: Any) -> Frame:
-        obj: dict[str, Any] = {"model": self.model, "created_at": _CREATED_AT}
-        obj |= _generated(message) if self.generate else {"message": dict(message)}
-        obj["done"] = False
-        obj.update(extra)
+    def _frame(self, obj: dict[str, Any], *tags: str) -> Frame:
         if self._in_reasoning and "reasoning" not in tags:
             self._in_reasoning = False
             tags = (*tags, "reasoning-done")
         return Frame(dumps_compact(obj), tags=frozenset(tags))
 
-    def _flush_tools(self) -> list[Frame]:
-        if not self._tools:
-            return []
-        calls = [
-            {"function": {"name": name, "arguments": _args_obj(args)}} for name, args in self._tools.values()
-        ]
-        self._tools = {}
-        return [self._line({"role": "assistant", "content": "", "tool_calls": calls}, "tool")]
+    def _line(self, message: Mapping[str, Any], *tags: str) -> Frame:
+        return self._frame(_line(self.model, message, self.generate) | {"done": False}, *tags)
 
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out: list[Frame] = []
-        for ev in events:
-            if self._closed:
-                break
-            if isinstance(ev, ToolCallDelta):
-                entry = self._tools.setdefault(ev.index, [ev.name or "", ""])
-                entry[0] = entry[0] or (ev.name or "")
-                entry[1] += ev.arguments
-                continue
-            if isinstance(ev, ReasoningSignature | RedactedReasoning | Notice):
-                continue  # not carried by this wire
-            out += self._flush_tools()
-            if isinstance(ev, ReasoningDelta) and ev.text:
-                self._in_reasoning = True
-                out.append(self._line({"role": "assistant", "content": "", "thinking": ev.text}, "reasoning"))
-            elif isinstance(ev, TextDelta) and ev.text:
-                out.append(self._line({"role": "assistant", "content": ev.text}, "text"))
-            elif isinstance(ev, Usage):
-                self._usage = ev
-            elif isinstance(ev, StreamError):
-                self._closed = True
-                out.append(Frame(dumps_compact({"error": ev.message}), tags=frozenset({"error"})))
-            elif isinstance(ev, End):
-                out += self._end(ev)
+    def _flush_tools(self) -> list[Frame]:
+        calls = [{"function": {"name": n, "arguments": _args_obj(a)}} for n, a in self._tools.values()]
+        self._tools = {}
+        return (
+            [self._line({"role": "assistant", "content": "", "tool_calls": calls}, "tool")] if calls else []
+        )
+
+    def _start(self) -> list[Frame]:
+        return []  # no opening line: the first content line opens the stream
+
+    def _event(self, ev: Event) -> list[Frame]:
+        if isinstance(ev, ToolCallDelta):
+            entry = self._tools.setdefault(ev.index, [ev.name or "", ""])
+            entry[0] = entry[0] or (ev.name or "")
+            entry[1] += ev.arguments
+            return []
+        if isinstance(ev, ReasoningSignature | RedactedReasoning | Notice):
+            return []  # not carried by this wire
+        out = self._flush_tools()
+        if isinstance(ev, ReasoningDelta) and ev.text:
+            self._in_reasoning = True
+            out.append(self._line({"role": "assistant", "content": "", "thinking": ev.text}, "reasoning"))
+        elif isinstance(ev, TextDelta) and ev.text:
+            out.append(self._line({"role": "assistant", "content": ev.text}, "text"))
+        elif isinstance(ev, Usage):
+            self._usage = ev
+        elif isinstance(ev, StreamError):
+            self.ended = True
+            out.append(Frame(dumps_compact({"error": ev.message}), tags=frozenset({"error"})))
+        elif isinstance(ev, End):
+            out += self._end(ev)
         return out
 
-    def close(self) -> list[Frame]:
-        if self._closed:
-            return []
-        return self._flush_tools() + self._end(End())
-
     def _end(self, ev: End) -> list[Frame]:
-        self._closed = True
-        u = self._usage
-        extra: dict[str, Any] = {
-            "done": True,
-            "done_reason": "stop" if ev.reason == "tool_calls" else ev.reason,
-        }
-        if self.generate:
-            extra["context"] = [151644, 872, 198]  # the tokenized history (GenerateResponse.context)
-        extra["total_duration"] = 812000000
-        extra["load_duration"] = 1000000
-        if u is not None and u.input_tokens is not None:
-            extra["prompt_eval_count"] = u.input_tokens
-        extra["prompt_eval_duration"] = 5000000
-        if u is not None and u.output_tokens is not None:
-            extra["eval_count"] = u.output_tokens
-        extra["eval_duration"] = 80000000
-        tags = ("terminal", "usage") if u is not None else ("terminal",)
-        return [self._line({"role": "assistant", "content": ""}, *tags, **extra)]
-
-
-def _generated(message: Mapping[str, Any]) -> dict[str, Any]:
-    """A chat message as /api/generate's top-level fields.
-
-    A generate line is a chat line's message lifted to the top, ``content`` becoming ``response``: ollama
-    ``GenerateResponse``, https://docs.ollama.com/api/generate.
-    """
-    out: dict[str, Any] = {"response": message.get("content", "")}
-    if message.get("thinking"):
-        out["thinking"] = message["thinking"]
-    return out
+        self.ended = True
+        out = self._flush_tools()  # (closing without an End: the calls still held)
+        obj = _line(self.model, {"role": "assistant", "content": ""}, self.generate)
+        # a generate line carries the tokenized history (GenerateResponse.context)
+        timings = _TIMINGS | ({"context": [151644, 872, 198]} if self.generate else {})
+        _done(obj, ev.reason, self._usage, timings)
+        return [*out, self._frame(obj, "terminal", *(("usage",) if self._usage is not None else ()))]
 
 
 def _message_of(obj: Mapping[str, Any]) -> Any:
@@ -208,105 +195,65 @@ class _Reader:
         self.tools_seen = False
 
     def message(self, msg: Any) -> list[Event]:
-        out: list[Event] = []
+        """A message's events: its thinking, its content, its tool calls (also a history entry's)."""
         if not isinstance(msg, Mapping):
-            return out
-        thinking = msg.get("thinking")
-        if isinstance(thinking, str) and thinking:
-            out.append(ReasoningDelta(thinking))
-        content = msg.get("content")
-        if isinstance(content, str) and content:
-            out.append(TextDelta(content))
+            return []
+        out: list[Event] = []
+        for key, make in (("thinking", ReasoningDelta), ("content", TextDelta)):
+            if isinstance(msg.get(key), str) and msg[key]:
+                out.append(make(msg[key]))
         for call in msg.get("tool_calls") or []:
-            if not isinstance(call, Mapping):
-                continue
-            fn = call.get("function")
-            if not isinstance(fn, Mapping):
-                continue
-            cid = call.get("id")
-            out.append(
-                ToolCallDelta(
-                    self.tool_index,
-                    cid if isinstance(cid, str) else None,
-                    str(fn.get("name") or ""),
-                    _args_str(fn.get("arguments")),
-                )
-            )
-            self.tool_index += 1
-            self.tools_seen = True
+            fn = call.get("function") if isinstance(call, Mapping) else None
+            if isinstance(fn, Mapping):
+                cid, args = call.get("id"), _args_str(fn.get("arguments"))
+                cid = cid if isinstance(cid, str) else None
+                out.append(ToolCallDelta(self.tool_index, cid, str(fn.get("name") or ""), args))
+                self.tool_index += 1
+                self.tools_seen = True
         return out
 
     def done(self, obj: Mapping[str, Any]) -> list[Event]:
-        out: list[Event] = []
-        pin, pout = obj.get("prompt_eval_count"), obj.get("eval_count")
-        if isinstance(pin, int) or isinstance(pout, int):
-            out.append(Usage(pin if isinstance(pin, int) else None, pout if isinstance(pout, int) else None))
-        reason = obj.get("done_reason")
-        reason = reason if isinstance(reason, str) and reason else "stop"
-        if reason == "stop" and self.tools_seen:
-            reason = "tool_calls"
-        out.append(End(reason))
-        return out
+        pin, pout = (obj.get(k) for k in ("prompt_eval_count", "eval_count"))
+        usage = Usage(pin if isinstance(pin, int) else None, pout if isinstance(pout, int) else None)
+        reason = string(obj.get("done_reason")) or "stop"
+        end = End("tool_calls" if reason == "stop" and self.tools_seen else reason)
+        return [end] if usage == Usage() else [usage, end]
 
 
-class OllamaObserver:
+class OllamaObserver(FramedObserver[str]):
     """NDJSON bytes (any split) -> canonical events; ``done:true`` -> :class:`End`.
 
     ``{"error": …}`` lines are stream errors.
     """
 
     def __init__(self) -> None:
-        self._jsonl = JSONLDecoder()
+        super().__init__(JSONLDecoder(), "jsonl")
         self._r = _Reader()
         self._ended = False
-        self._after_noted = False
-        self._anomalies = 0
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.feed(data):
-            out += self._line(line)
-        return out + self._notices()
+    def _eof(self) -> list[Event]:
+        return [] if self._ended else [Notice("no-terminator", "EOF without a done:true line")]
 
-    def end(self) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.end():
-            out += self._line(line)
-        out += self._notices()
-        if not self._ended:
-            out.append(Notice("no-terminator", "EOF without a done:true line"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._jsonl.anomalies[self._anomalies :]
-        self._anomalies = len(self._jsonl.anomalies)
-        return [Notice(f"jsonl-{a}") for a in new]
-
-    def _line(self, line: str) -> list[Event]:
+    def _take(self, line: str, out: list[Event]) -> None:
         if not line.strip():
-            return []
+            return
         if self._ended:
-            if self._after_noted:
-                return []
-            self._after_noted = True
-            return [Notice("data-after-end", line[:80])]
-        try:
-            obj = loads(line)
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", line[:80])]
-        if not isinstance(obj, Mapping):
-            return [Notice("unknown-frame", line[:80])]
+            self._after_end(line, out)
+            return
+        obj = json_frame(line, out)
+        if obj is None:
+            return
         if "error" in obj:
             self._ended = True
             err = obj["error"]
-            return [StreamError(err if isinstance(err, str) else dumps_compact(err))]
-        if "message" not in obj and "response" not in obj and "done" not in obj:
-            return [Notice("unknown-frame", line[:80])]
-        out = self._r.message(_message_of(obj))
-        if obj.get("done") is True:
-            self._ended = True
-            out += self._r.done(obj)
-        return out
+            out.append(StreamError(err if isinstance(err, str) else dumps_compact(err)))
+        elif "message" not in obj and "response" not in obj and "done" not in obj:
+            out.append(Notice("unknown-frame", line[:80]))
+        else:
+            out += self._r.message(_message_of(obj))
+            if obj.get("done") is True:
+                self._ended = True
+                out += self._r.done(obj)
 
 
 def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-model") -> bytes:
@@ -316,24 +263,15 @@ def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-mod
             return error_body(500, ev.message)
     msg = assemble(turn)
     end = next((ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop"))
-    usage = next((ev for ev in turn if isinstance(ev, Usage)), None)
-    message = _assistant_json(msg)
-    obj: dict[str, Any] = {"model": model, "created_at": _CREATED_AT}
-    obj |= _generated(message) if variant == "generate" else {"message": message}
-    obj["done"] = True
-    obj["done_reason"] = "stop" if end.reason == "tool_calls" else end.reason
-    if usage is not None and usage.input_tokens is not None:
-        obj["prompt_eval_count"] = usage.input_tokens
-    if usage is not None and usage.output_tokens is not None:
-        obj["eval_count"] = usage.output_tokens
+    obj = _line(model, _assistant_json(msg), variant == "generate")
+    _done(obj, end.reason, next((ev for ev in turn if isinstance(ev, Usage)), None))
     return dumps_compact(obj).encode()
 
 
 def observe_response(body: bytes) -> list[Event]:
-    try:
-        obj = loads(body.strip() or b"null")
-    except (JSONDecodeError, ValueError):
-        return [Notice("malformed-json", body[:80].decode(errors="replace"))]
+    obj, bad = json_body(body)
+    if bad is not None:
+        return [bad]
     if not isinstance(obj, Mapping):
         return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
     if "error" in obj:
@@ -366,36 +304,20 @@ def build_request(
         prompt = next((m.text for m in reversed(messages) if m.role == "user"), "")
         system = "".join(m.text for m in messages if m.role == "system")
         body: dict[str, Any] = {"model": model, "prompt": prompt, "stream": stream, "think": True}
-        if system:
-            body["system"] = system
-        return RequestSpec("/api/generate", body | options)
-    names: dict[str, str] = {}
+        return RequestSpec("/api/generate", body | ({"system": system} if system else {}) | options)
+    names = {c.id: c.name for m in messages for c in m.tool_calls}
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "assistant":
-            for c in m.tool_calls:
-                names[c.id] = c.name
             out.append(_assistant_json(m))
         elif m.role == "tool":
-            for b in m.content:
-                if isinstance(b, ToolResultBlock):
-                    out.append(
-                        {
-                            "role": "tool",
-                            "content": b.content,
-                            "tool_name": b.name or names.get(b.call_id, ""),
-                        }
-                    )
+            for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
+                name = b.name or names.get(b.call_id, "")
+                out.append({"role": "tool", "content": b.content, "tool_name": name})
         else:
             out.append({"role": m.role, "content": m.text})
-    body = {
-        "model": model,
-        "messages": out,
-        "stream": stream,
-        "think": options.pop("think", True),
-    }
-    body.update(options)
-    return RequestSpec("/api/chat", body)
+    body = {"model": model, "messages": out, "stream": stream, "think": options.pop("think", True)}
+    return RequestSpec("/api/chat", body | options)
 
 
 def parse_request(body: Mapping[str, Any]) -> list[Message]:
@@ -409,25 +331,8 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
             continue
         role = raw.get("role")
         content = raw["content"] if isinstance(raw.get("content"), str) else ""
-        assert isinstance(content, str)
-        if role == "assistant":
-            blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
-            if isinstance(raw.get("thinking"), str) and raw["thinking"]:
-                blocks.append(ReasoningBlock(raw["thinking"]))
-            if content:
-                blocks.append(TextBlock(content))
-            for call in raw.get("tool_calls") or []:
-                fn = call.get("function") if isinstance(call, Mapping) else None
-                if isinstance(fn, Mapping):
-                    cid = call.get("id")
-                    blocks.append(
-                        ToolCallBlock(
-                            cid if isinstance(cid, str) else "",
-                            str(fn.get("name") or ""),
-                            _args_str(fn.get("arguments")),
-                        )
-                    )
-            out.append(Message("assistant", tuple(blocks)))
+        if role == "assistant":  # read as a streamed message is
+            out.append(assemble(_Reader().message(raw)))
         elif role == "tool":
             out.append(Message.tool("", content, str(raw.get("tool_name") or "")))
         elif role == "system":
@@ -443,29 +348,19 @@ def _no_reasoning(turn: Turn) -> Turn:
     )
 
 
-class _OllamaRules(ProviderRules):
-    dialect = NAME
-
-    def __init__(self, name: str, description: str, *, think_gated: bool) -> None:
-        self.name = name
-        self.description = description
-        self.think_gated = think_gated
-
-    def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        return None  # Ollama enforces no passback rule
+class _OllamaRules(LenientRules):
+    """No passback rule, as the lenient provider; the reasoning goes unless the request asks to think."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        if self.think_gated and not ollama_thinks(request):  # the request-forms row ollama/think
-            return _no_reasoning(turn)
-        return turn
+        return turn if ollama_thinks(request) else _no_reasoning(turn)  # the request-forms row ollama/think
 
 
 RULES: dict[str, ProviderRules] = {
     LENIENT: LenientRules(NAME),
     "ollama": _OllamaRules(
-        "ollama",
+        NAME,
         "Ollama: no passback rule; a thinking model thinks unless the request sets think false",
-        think_gated=True,
+        "ollama",
     ),
 }
 

@@ -24,6 +24,8 @@ from harness.dialects._base import (
     Variant,
     check_variant,
 )
+from harness.dialects._framed import FramedObserver, json_frame
+from harness.dialects._values import opt_str
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
@@ -76,14 +78,9 @@ _check_variant = functools.partial(check_variant, NAME, VARIANTS)
 
 def _usage_json(u: Usage | None) -> dict[str, Any]:
     zero = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
-    return {
-        "input": (u.input_tokens or 0) if u else 0,
-        "output": (u.output_tokens or 0) if u else 0,
-        "cacheRead": 0,
-        "cacheWrite": 0,
-        "totalTokens": (u.total_tokens or 0) if u else 0,
-        "cost": zero,
-    }
+    u = u or Usage()
+    return {"input": u.input_tokens or 0, "output": u.output_tokens or 0, "cacheRead": 0, "cacheWrite": 0,
+            "totalTokens": u.total_tokens or 0, "cost": zero}  # fmt: skip
 
 
 def _args_obj(arguments: str) -> Any:
@@ -112,19 +109,10 @@ class PiEmitter(EmitterLoop):
         return Frame(dumps_compact(obj), tags=frozenset(tags))
 
     def _assistant(self, stop: str = "stop", error: str | None = None) -> dict[str, Any]:
-        msg: dict[str, Any] = {
-            "role": "assistant",
-            "content": copy.deepcopy(self._content),
-            "api": "openai-completions",
-            "provider": "mock",
-            "model": self.model,
-            "usage": _usage_json(self._usage),
-            "stopReason": stop,
-        }
-        if error is not None:
-            msg["errorMessage"] = error
-        msg["timestamp"] = _TS + 1
-        return msg
+        msg: dict[str, Any] = {"role": "assistant", "content": copy.deepcopy(self._content),
+                               "api": "openai-completions", "provider": "mock", "model": self.model,
+                               "usage": _usage_json(self._usage), "stopReason": stop}  # fmt: skip
+        return msg | ({"errorMessage": error} if error is not None else {}) | {"timestamp": _TS + 1}
 
     def _update(self, ame: dict[str, Any], *tags: str) -> Frame:
         obj: dict[str, Any] = {"type": "message_update"}
@@ -142,13 +130,8 @@ class PiEmitter(EmitterLoop):
             return []
         self._started = True
         user = {"role": "user", "content": self.prompt, "timestamp": _TS}
-        session = {
-            "type": "session",
-            "version": 3,
-            "id": "00000000-0000-4000-8000-000000000000",
-            "timestamp": "2026-09-01T00:00:00.000Z",
-            "cwd": "/home/user/project",
-        }
+        session = {"type": "session", "version": 3, "id": "00000000-0000-4000-8000-000000000000",
+                   "timestamp": "2026-09-01T00:00:00.000Z", "cwd": "/home/user/project"}  # fmt: skip
         return [
             self._rec(session, "start"),
             self._rec({"type": "agent_start"}, "start"),
@@ -164,78 +147,51 @@ class PiEmitter(EmitterLoop):
             return []
         ci = len(self._content) - 1
         block = self._content[ci]
-        if kind == "thinking":
-            return [
-                self._update(
-                    {"type": "thinking_end", "contentIndex": ci, "content": block["thinking"]},
-                    "reasoning-done",
-                )
-            ]
-        if kind == "text":
-            return [self._update({"type": "text_end", "contentIndex": ci, "content": block["text"]}, "text")]
-        self._tool_index = None
-        return [
-            self._update(
-                {"type": "toolcall_end", "contentIndex": ci, "toolCall": copy.deepcopy(block)}, "tool"
-            )
-        ]
+        if kind == "toolcall":
+            self._tool_index = None
+            end = {"type": "toolcall_end", "contentIndex": ci, "toolCall": copy.deepcopy(block)}
+            return [self._update(end, "tool")]
+        end = {"type": f"{kind}_end", "contentIndex": ci, "content": block[kind]}
+        return [self._update(end, "reasoning-done" if kind == "thinking" else "text")]
 
     def _event(self, ev: Event) -> list[Frame]:
         out: list[Frame] = []
         if isinstance(ev, ReasoningDelta | TextDelta):
             if not ev.text:
                 return out
-            kind = "thinking" if isinstance(ev, ReasoningDelta) else "text"
+            kind, tag = ("thinking", "reasoning") if isinstance(ev, ReasoningDelta) else ("text", "text")
             if self._kind != kind:
                 out += self._close_block()
                 self._kind = kind
                 self._content.append({"type": kind, kind: ""})
                 out.append(
-                    self._update(
-                        {"type": f"{kind}_start", "contentIndex": len(self._content) - 1},
-                        "reasoning" if kind == "thinking" else "text",
-                    )
+                    self._update({"type": f"{kind}_start", "contentIndex": len(self._content) - 1}, tag)
                 )
             ci = len(self._content) - 1
             self._content[ci][kind] += ev.text
-            tag = "reasoning" if kind == "thinking" else "text"
-            out.append(self._update({"type": f"{kind}_delta", "contentIndex": ci, "delta": ev.text}, tag))
-            return out
+            return [*out, self._update({"type": f"{kind}_delta", "contentIndex": ci, "delta": ev.text}, tag)]
         if isinstance(ev, ToolCallDelta):
             if self._kind != "toolcall" or self._tool_index != ev.index:
                 out += self._close_block()
-                self._kind = "toolcall"
-                self._tool_index = ev.index
-                self._tool_args = ""
-                call = {
-                    "type": "toolCall",
-                    "id": ev.id or f"call_{ev.index}",
-                    "name": ev.name or "",
-                    "arguments": {},
-                }
-                self._content.append(call)
+                self._kind, self._tool_index, self._tool_args = "toolcall", ev.index, ""
+                cid, name = ev.id or f"call_{ev.index}", ev.name or ""
+                self._content.append({"type": "toolCall", "id": cid, "name": name, "arguments": {}})
                 start: dict[str, Any] = {"type": "toolcall_start", "contentIndex": len(self._content) - 1}
-                if self.variant == "v2":
-                    start["id"] = call["id"]
-                    start["toolName"] = call["name"]
-                out.append(self._update(start, "tool"))
+                named = {"id": cid, "toolName": name} if self.variant == "v2" else {}
+                out.append(self._update(start | named, "tool"))
             ci = len(self._content) - 1
             if ev.arguments:
                 self._tool_args += ev.arguments
                 self._content[ci]["arguments"] = _args_obj(self._tool_args)
-                out.append(
-                    self._update(
-                        {"type": "toolcall_delta", "contentIndex": ci, "delta": ev.arguments}, "tool"
-                    )
-                )
+                delta = {"type": "toolcall_delta", "contentIndex": ci, "delta": ev.arguments}
+                out.append(self._update(delta, "tool"))
             return out
         if isinstance(ev, Usage):
             self._usage = ev
-            return out
-        if isinstance(ev, StreamError):
-            return out + self._close_block() + self._finish("error", ev.message)
-        if isinstance(ev, End):
-            return out + self._end(ev)
+        elif isinstance(ev, StreamError):
+            return self._close_block() + self._finish("error", ev.message)
+        elif isinstance(ev, End):
+            return self._end(ev)
         return out  # signatures/redacted/notices: not carried by pi's JSON mode
 
     def _end(self, ev: End) -> list[Frame]:
@@ -261,7 +217,7 @@ class PiEmitter(EmitterLoop):
 _LIFECYCLE = {"session", "agent_start", "turn_start", "turn_end", "message_start"}
 
 
-class PiObserver:
+class PiObserver(FramedObserver[str]):
     """pi JSONL bytes (any split) -> canonical events; ``agent_end``/``agent_settled`` -> :class:`End`.
 
     It reads the ``assistantMessageEvent`` deltas only, never the cumulative ``message`` and ``partial``
@@ -270,63 +226,38 @@ class PiObserver:
     """
 
     def __init__(self) -> None:
-        self._jsonl = JSONLDecoder()
-        self._anomalies = 0
+        super().__init__(JSONLDecoder(), "jsonl")
         self._tools: dict[int, int] = {}  # contentIndex -> tool ordinal
         self._tool_known: dict[int, bool] = {}  # ordinal -> id/name seen
         self._tool_args: dict[int, bool] = {}
         self._stop = "stop"
         self._ended = False
         self._errored = False
-        self._after_noted = False
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.feed(data):
-            out += self._line(line)
-        return out + self._notices()
+    def _eof(self) -> list[Event]:
+        return [] if self._ended or self._errored else [Notice("no-terminator", "EOF without agent_end")]
 
-    def end(self) -> list[Event]:
-        out: list[Event] = []
-        for line in self._jsonl.end():
-            out += self._line(line)
-        out += self._notices()
-        if not self._ended and not self._errored:
-            out.append(Notice("no-terminator", "EOF without agent_end"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._jsonl.anomalies[self._anomalies :]
-        self._anomalies = len(self._jsonl.anomalies)
-        return [Notice(f"jsonl-{a}") for a in new]
-
-    def _line(self, line: str) -> list[Event]:
+    def _take(self, line: str, out: list[Event]) -> None:
         if not line.strip():
-            return []
-        try:
-            obj = loads(line)
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", line[:80])]
-        if not isinstance(obj, Mapping) or not isinstance(obj.get("type"), str):
-            return [Notice("unknown-frame", line[:80])]
-        kind = obj["type"]
-        if self._ended and kind != "agent_settled":
-            if self._after_noted:
-                return []
-            self._after_noted = True
-            return [Notice("data-after-end", line[:80])]
-        if kind == "message_update":
-            return self._update(obj.get("assistantMessageEvent"))
-        if kind == "message_end":
-            return self._message_end(obj.get("message"))
-        if kind in ("agent_end", "agent_settled"):
-            if self._ended:
-                return []
+            return
+        obj = json_frame(line, out)
+        if obj is None:
+            return
+        kind = obj.get("type")
+        if not isinstance(kind, str):
+            out.append(Notice("unknown-frame", line[:80]))
+        elif self._ended and kind != "agent_settled":
+            self._after_end(line, out)
+        elif kind == "message_update":
+            out += self._update(obj.get("assistantMessageEvent"))
+        elif kind == "message_end":
+            out += self._message_end(obj.get("message"))
+        elif kind in ("agent_end", "agent_settled"):
+            if not self._ended and not self._errored:
+                out.append(End(_STOP_BACK.get(self._stop, self._stop)))
             self._ended = True
-            return [] if self._errored else [End(_STOP_BACK.get(self._stop, self._stop))]
-        if kind in _LIFECYCLE:
-            return []
-        return [Notice("unknown-frame", line[:80])]
+        elif kind not in _LIFECYCLE:
+            out.append(Notice("unknown-frame", line[:80]))
 
     def _ordinal(self, ci: int) -> int:
         if ci not in self._tools:
@@ -340,19 +271,14 @@ class PiObserver:
         ci = ame.get("contentIndex", 0)
         item = str(ci)
         delta = ame.get("delta")
-        if kind == "thinking_delta" and isinstance(delta, str):
-            return [ReasoningDelta(delta, item=item)] if delta else []
-        if kind == "text_delta" and isinstance(delta, str):
-            return [TextDelta(delta, item=item)] if delta else []
+        if kind in ("thinking_delta", "text_delta") and isinstance(delta, str):
+            make = ReasoningDelta if kind == "thinking_delta" else TextDelta
+            return [make(delta, item=item)] if delta else []
         if kind == "toolcall_start":
             n = self._ordinal(ci)
             cid, name = ame.get("id"), ame.get("toolName")
             self._tool_known[n] = isinstance(cid, str) and isinstance(name, str)
-            return [
-                ToolCallDelta(
-                    n, cid if isinstance(cid, str) else None, name if isinstance(name, str) else None
-                )
-            ]
+            return [ToolCallDelta(n, opt_str(cid), opt_str(name))]
         if kind == "toolcall_delta" and isinstance(delta, str):
             n = self._ordinal(ci)
             self._tool_args[n] = True
@@ -362,15 +288,10 @@ class PiObserver:
             call = ame.get("toolCall")
             if not isinstance(call, Mapping):
                 return []
-            cid, name = call.get("id"), call.get("name")
             args = "" if self._tool_args.get(n) else dumps_compact(call.get("arguments") or {})
             if self._tool_known.get(n) and not args:
-                return []
-            return [
-                ToolCallDelta(
-                    n, cid if isinstance(cid, str) else None, name if isinstance(name, str) else None, args
-                )
-            ]
+                return []  # the start named the call and the deltas carried its arguments
+            return [ToolCallDelta(n, opt_str(call.get("id")), opt_str(call.get("name")), args)]
         if kind in ("thinking_start", "thinking_end", "text_start", "text_end", "start"):
             return []  # boundaries, not content
         return [Notice("unknown-event", str(kind))]
@@ -417,16 +338,9 @@ def build_request(
         if m.role == "assistant":
             out.append(_assistant_json(m))
         elif m.role == "tool":
-            for b in m.content:
-                if isinstance(b, ToolResultBlock):
-                    out.append(
-                        {
-                            "role": "toolResult",
-                            "toolCallId": b.call_id,
-                            "toolName": b.name,
-                            "content": [{"type": "text", "text": b.content}],
-                        }
-                    )
+            for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
+                result = {"role": "toolResult", "toolCallId": b.call_id, "toolName": b.name}
+                out.append(result | {"content": [{"type": "text", "text": b.content}]})
         else:
             prompt = m.text if m.role == "user" else prompt
             out.append({"role": m.role, "content": m.text})
@@ -450,20 +364,12 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
                 elif p.get("type") == "text":
                     blocks.append(TextBlock(str(p.get("text", ""))))
                 elif p.get("type") == "toolCall":
-                    blocks.append(
-                        ToolCallBlock(
-                            str(p.get("id", "")),
-                            str(p.get("name", "")),
-                            dumps_compact(p.get("arguments") or {}),
-                        )
-                    )
+                    args = dumps_compact(p.get("arguments") or {})
+                    blocks.append(ToolCallBlock(str(p.get("id", "")), str(p.get("name", "")), args))
             out.append(Message("assistant", tuple(blocks)))
         elif role == "toolResult":
-            text = "".join(
-                str(p.get("text", ""))
-                for p in content or []
-                if isinstance(p, Mapping) and p.get("type") == "text"
-            )
+            parts = [p for p in content or [] if isinstance(p, Mapping) and p.get("type") == "text"]
+            text = "".join(str(p.get("text", "")) for p in parts)
             out.append(Message.tool(str(raw.get("toolCallId", "")), text, str(raw.get("toolName", ""))))
         elif role == "system":
             out.append(Message("system", (TextBlock(str(content or "")),)))

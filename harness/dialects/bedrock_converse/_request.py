@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
+from harness._json import dumps_compact
 from harness.dialects._base import RequestSpec
+from harness.dialects._values import json_args, opt_str
 from harness.dialects.anthropic_messages._wire import content_json
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
@@ -91,27 +92,18 @@ def _grouped(messages: Sequence[Message], content: Any, result: Any) -> list[dic
     Bedrock requires that join.
     """
     out: list[dict[str, Any]] = []
-    for m in messages:
-        if m.role == "assistant":
-            out.append({"role": "assistant", "content": content(m.content)})
-        elif m.role == "tool":
-            blocks = [result(b) for b in m.content if isinstance(b, ToolResultBlock)]
-            if out and out[-1]["role"] == "user" and out[-1].get("_tools"):
-                out[-1]["content"] += blocks
-            else:
-                out.append({"role": "user", "content": blocks, "_tools": True})
+    for n, m in enumerate(messages):
+        if m.role != "tool":
+            out.append(
+                {"role": "assistant" if m.role == "assistant" else "user", "content": content(m.content)}
+            )
+            continue
+        blocks = [result(b) for b in m.content if isinstance(b, ToolResultBlock)]
+        if n and messages[n - 1].role == "tool":  # the previous tool message opened this user message
+            out[-1]["content"] += blocks
         else:
-            out.append({"role": "user", "content": content(m.content)})
-    for m2 in out:
-        m2.pop("_tools", None)
+            out.append({"role": "user", "content": blocks})
     return out
-
-
-def _args(text: str) -> Any:
-    try:
-        return loads(text) if text.strip() else {}
-    except JSONDecodeError:
-        return {"arguments": text}
 
 
 def converse_content(blocks: Sequence[Block]) -> list[dict[str, Any]]:
@@ -128,7 +120,7 @@ def converse_content(blocks: Sequence[Block]) -> list[dict[str, Any]]:
         elif isinstance(b, TextBlock):
             out.append({"text": b.text})
         elif isinstance(b, ToolCallBlock):
-            out.append({"toolUse": {"toolUseId": b.id, "name": b.name, "input": _args(b.arguments)}})
+            out.append({"toolUse": {"toolUseId": b.id, "name": b.name, "input": json_args(b.arguments)}})
     return out
 
 
@@ -138,7 +130,7 @@ def _converse_result(b: ToolResultBlock) -> dict[str, Any]:
 
 def anthropic_content(blocks: Sequence[Block]) -> list[dict[str, Any]]:
     """InvokeModel speaks Anthropic's content (arguments that are not JSON kept as ``arguments``)."""
-    return content_json(blocks, _args)
+    return content_json(blocks, json_args)
 
 
 def _anthropic_result(b: ToolResultBlock) -> dict[str, Any]:
@@ -151,13 +143,11 @@ def from_converse(c: Mapping[str, Any]) -> Block:
         if "redactedContent" in rc:
             return ReasoningBlock("", redacted=str(rc["redactedContent"]))
         rt = rc.get("reasoningText") or {}
-        sig = rt.get("signature")
-        return ReasoningBlock(str(rt.get("text", "")), signature=sig if isinstance(sig, str) else None)
+        return ReasoningBlock(str(rt.get("text", "")), signature=opt_str(rt.get("signature")))
     tu = c.get("toolUse")
     if isinstance(tu, Mapping):
-        return ToolCallBlock(
-            str(tu.get("toolUseId", "")), str(tu.get("name", "")), dumps_compact(tu.get("input", {}))
-        )
+        args = dumps_compact(tu.get("input", {}))
+        return ToolCallBlock(str(tu.get("toolUseId", "")), str(tu.get("name", "")), args)
     return TextBlock(str(c.get("text", "")))
 
 
@@ -166,10 +156,7 @@ def from_anthropic(c: Mapping[str, Any]) -> Block:
     if kind == "redacted_thinking":
         return ReasoningBlock("", redacted=str(c.get("data", "")))
     if kind == "thinking":
-        sig = c.get("signature")
-        return ReasoningBlock(
-            str(c.get("thinking", "")), signature=sig if isinstance(sig, str) and sig else None
-        )
+        return ReasoningBlock(str(c.get("thinking", "")), signature=opt_str(c.get("signature")) or None)
     if kind == "tool_use":
         return ToolCallBlock(str(c.get("id", "")), str(c.get("name", "")), dumps_compact(c.get("input", {})))
     return TextBlock(str(c.get("text", "")))

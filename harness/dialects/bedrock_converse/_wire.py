@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
 from typing import Any
 
 from harness._errors import DecodeError
 from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
-from harness.dialects._base import Emitter
+from harness.dialects._base import EmitterLoop
+from harness.dialects._values import mapping, string, unknown_fields
 from harness.dialects.anthropic_messages._wire import AnthropicEmitter, AnthropicObserver
 from harness.events import (
     End,
@@ -46,9 +46,15 @@ _EXC_BY_STATUS = {
     503: "serviceUnavailableException",
 }
 _STATUS_BY_EXC = {v: k for k, v in _EXC_BY_STATUS.items()} | {"modelTimeoutException": 408}
-_CONVERSE_EVENTS = frozenset(
-    {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"}
-)
+_CONVERSE_EVENTS: dict[str, frozenset[str]] = {
+    "messageStart": frozenset({"role", "p"}),
+    "contentBlockStart": frozenset({"contentBlockIndex", "start", "p"}),
+    "contentBlockDelta": frozenset({"contentBlockIndex", "delta", "p"}),
+    "contentBlockStop": frozenset({"contentBlockIndex", "p"}),
+    "messageStop": frozenset({"stopReason", "additionalModelResponseFields", "p"}),
+    "metadata": frozenset({"usage", "metrics", "trace", "performanceConfig", "serviceTier", "p"}),
+}
+"""The ConverseStream events and the fields each may carry (anything else is an ``unknown-field``)."""
 
 
 def stop_reason(reason: str) -> str:
@@ -66,30 +72,17 @@ def _pad(n: int) -> str:
     return _PAD[: (n * 7) % 37 + 1]
 
 
-class _Blocks:
-    """Which content block is open: (kind, index) with kind reasoning/redacted/text/tool."""
-
-    def __init__(self) -> None:
-        self.kind: str | None = None
-        self.index = -1
-        self.tool: int | None = None  # canonical tool index of the open tool block
-
-    def open(self, kind: str, tool: int | None = None) -> int:
-        self.index += 1
-        self.kind, self.tool = kind, tool
-        return self.index
-
-
-class ConverseEmitter(Emitter):
+class ConverseEmitter(EmitterLoop):
     """ConverseStream: messageStart, contentBlockDelta (no start for reasoning/text blocks),
     contentBlockStart for toolUse, contentBlockStop, messageStop, metadata; ``"p"`` on every payload."""
 
     def __init__(self, *, model: str = "mock-model") -> None:
         self._model = model
-        self._blocks = _Blocks()
+        self._kind: str | None = None  # the open content block's: reasoning, redacted, text or tool
+        self._index = -1
+        self._tool: int | None = None  # canonical tool index of the open tool block
         self._n = 0
         self._started = False
-        self._done = False
         self._usage: Usage | None = None
 
     def _frame(self, event: str, payload: dict[str, Any], *tags: str) -> Frame:
@@ -97,96 +90,78 @@ class ConverseEmitter(Emitter):
         payload["p"] = _pad(self._n)
         return Frame(dumps_compact(payload), event=event, tags=frozenset(tags))
 
-    def _stop_block(self, out: list[Frame]) -> None:
-        if self._blocks.kind is not None:
-            tag = "reasoning-done" if self._blocks.kind in ("reasoning", "redacted") else self._blocks.kind
-            out.append(self._frame("contentBlockStop", {"contentBlockIndex": self._blocks.index}, tag))
-            self._blocks.kind = None
-
-    def _delta(self, out: list[Frame], kind: str, delta: dict[str, Any], tag: str) -> None:
-        if self._blocks.kind != kind or kind == "redacted":
-            self._stop_block(out)
-            self._blocks.open(kind)
-        out.append(
-            self._frame("contentBlockDelta", {"contentBlockIndex": self._blocks.index, "delta": delta}, tag)
-        )
-
-    def feed(self, events: Sequence[Event]) -> list[Frame]:
-        out: list[Frame] = []
-        for ev in events:
-            if self._done:
-                break
-            if not self._started:
-                self._started = True
-                out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
-            if isinstance(ev, ReasoningDelta):
-                if ev.text:
-                    self._delta(out, "reasoning", {"reasoningContent": {"text": ev.text}}, "reasoning")
-            elif isinstance(ev, ReasoningSignature):
-                self._delta(out, "reasoning", {"reasoningContent": {"signature": ev.value}}, "reasoning")
-            elif isinstance(ev, RedactedReasoning):
-                self._delta(out, "redacted", {"reasoningContent": {"redactedContent": ev.data}}, "reasoning")
-            elif isinstance(ev, TextDelta):
-                if ev.text:
-                    self._delta(out, "text", {"text": ev.text}, "text")
-            elif isinstance(ev, ToolCallDelta):
-                if self._blocks.kind != "tool" or self._blocks.tool != ev.index:
-                    self._stop_block(out)
-                    i = self._blocks.open("tool", ev.index)
-                    start = {"toolUse": {"toolUseId": ev.id or "", "name": ev.name or ""}}
-                    out.append(
-                        self._frame("contentBlockStart", {"contentBlockIndex": i, "start": start}, "tool")
-                    )
-                if ev.arguments:
-                    delta = {"toolUse": {"input": ev.arguments}}
-                    out.append(
-                        self._frame(
-                            "contentBlockDelta",
-                            {"contentBlockIndex": self._blocks.index, "delta": delta},
-                            "tool",
-                        )
-                    )
-            elif isinstance(ev, Usage):
-                self._usage = ev
-            elif isinstance(ev, StreamError):
-                self._stop_block(out)
-                out.append(_exception(ev))
-                self._done = True
-            elif isinstance(ev, End):
-                out += self._finish(ev.reason)
-        return out
-
-    def close(self) -> list[Frame]:
-        if self._done:
-            return []
-        out: list[Frame] = []
+    def _begin(self, out: list[Frame]) -> None:
         if not self._started:
             self._started = True
             out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
-        return out + self._finish("stop")
 
-    def _finish(self, reason: str) -> list[Frame]:
-        out: list[Frame] = []
+    def _stop_block(self, out: list[Frame]) -> None:
+        if self._kind is not None:
+            tag = "reasoning-done" if self._kind in ("reasoning", "redacted") else self._kind
+            out.append(self._frame("contentBlockStop", {"contentBlockIndex": self._index}, tag))
+            self._kind = None
+
+    def _open(self, out: list[Frame], kind: str, tool: int | None = None) -> None:
         self._stop_block(out)
-        out.append(self._frame("messageStop", {"stopReason": stop_reason(reason)}, "terminal"))
+        self._index += 1
+        self._kind, self._tool = kind, tool
+
+    def _delta(self, out: list[Frame], kind: str, delta: dict[str, Any], tag: str) -> None:
+        if kind != "tool" and (self._kind != kind or kind == "redacted"):
+            self._open(out, kind)
+        out.append(self._frame("contentBlockDelta", {"contentBlockIndex": self._index, "delta": delta}, tag))
+
+    def _start(self) -> list[Frame]:
+        return []  # messageStart comes with the first event: an empty feed writes nothing
+
+    def _event(self, ev: Event) -> list[Frame]:
+        out: list[Frame] = []
+        self._begin(out)
+        if isinstance(ev, ReasoningDelta):
+            if ev.text:
+                self._delta(out, "reasoning", {"reasoningContent": {"text": ev.text}}, "reasoning")
+        elif isinstance(ev, ReasoningSignature):
+            self._delta(out, "reasoning", {"reasoningContent": {"signature": ev.value}}, "reasoning")
+        elif isinstance(ev, RedactedReasoning):
+            self._delta(out, "redacted", {"reasoningContent": {"redactedContent": ev.data}}, "reasoning")
+        elif isinstance(ev, TextDelta):
+            if ev.text:
+                self._delta(out, "text", {"text": ev.text}, "text")
+        elif isinstance(ev, ToolCallDelta):
+            if self._kind != "tool" or self._tool != ev.index:
+                self._open(out, "tool", ev.index)
+                tool = {"toolUseId": ev.id or "", "name": ev.name or ""}
+                start = {"contentBlockIndex": self._index, "start": {"toolUse": tool}}
+                out.append(self._frame("contentBlockStart", start, "tool"))
+            if ev.arguments:
+                self._delta(out, "tool", {"toolUse": {"input": ev.arguments}}, "tool")
+        elif isinstance(ev, Usage):
+            self._usage = ev
+        elif isinstance(ev, StreamError):
+            self._stop_block(out)
+            out.append(_exception(ev))
+            self.ended = True
+        elif isinstance(ev, End):
+            out += self._end(ev)
+        return out
+
+    def _end(self, ev: End) -> list[Frame]:
+        out: list[Frame] = []
+        self._begin(out)
+        self._stop_block(out)
+        out.append(self._frame("messageStop", {"stopReason": stop_reason(ev.reason)}, "terminal"))
         meta: dict[str, Any] = {}
         if self._usage is not None:
             meta["usage"] = _converse_usage(self._usage)
         meta["metrics"] = {"latencyMs": 900}
         out.append(self._frame("metadata", meta, "terminal", *(("usage",) if self._usage else ())))
-        self._done = True
+        self.ended = True
         return out
 
 
 def _converse_usage(u: Usage) -> dict[str, int]:
-    out: dict[str, int] = {}
-    if u.input_tokens is not None:
-        out["inputTokens"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["outputTokens"] = u.output_tokens
-    if u.total_tokens is not None:
-        out["totalTokens"] = u.total_tokens
-    return out
+    counts = {"inputTokens": u.input_tokens, "outputTokens": u.output_tokens, "totalTokens": u.total_tokens}
+    return {k: v for k, v in counts.items() if v is not None}
 
 
 def _exception(err: StreamError) -> Frame:
@@ -282,24 +257,20 @@ class BedrockObserver:
     def _break(self, exc: DecodeError) -> list[Event]:
         self._broken = True
         text = str(exc)
-        kind = (
-            "eventstream-crc"
-            if "CRC" in text
-            else ("eventstream-truncated" if "truncated" in text else "eventstream-corrupt")
+        kind = next(
+            (k for word, k in (("CRC", "crc"), ("truncated", "truncated")) if word in text), "corrupt"
         )
-        return [Notice(kind, text)]
+        return [Notice(f"eventstream-{kind}", text)]
 
     def _message(self, m: EventStreamMessage, out: list[Event]) -> None:
-        if m.message_type == "exception":
-            payload = self._json(m.payload, out)
-            message = str(payload.get("message", "")) if isinstance(payload, dict) else ""
+        if m.message_type == "exception":  # a modeled exception: its message in the JSON payload
+            self._errored = True
+            message = str(mapping(self._json(m.payload, out)).get("message", ""))
             out.append(StreamError(message, m.event_type, _STATUS_BY_EXC.get(m.event_type)))
-            self._errored = True
             return
-        if m.message_type == "error":
-            msg = m.headers.get(":error-message", "")
-            out.append(StreamError(msg if isinstance(msg, str) else "", m.event_type or None))
+        if m.message_type == "error":  # an unmodeled error: its message in a header
             self._errored = True
+            out.append(StreamError(string(m.headers.get(":error-message", "")), m.event_type or None))
             return
         payload = self._json(m.payload, out)
         if not isinstance(payload, dict):
@@ -307,14 +278,14 @@ class BedrockObserver:
         kind = m.event_type
         if kind == "chunk":
             self._chunk(payload, out)  # the Anthropic observer notes what comes after its end
-        elif kind in _CONVERSE_EVENTS:
-            if self._ended:
-                out.append(Notice("data-after-end", kind))
-            self._converse(kind, payload, out)
         else:
             if self._ended:
                 out.append(Notice("data-after-end", kind))
-            out.append(Notice("unknown-event", kind))
+            if kind in _CONVERSE_EVENTS:
+                out += unknown_fields(payload, _CONVERSE_EVENTS[kind], kind + ".")
+                self._converse(kind, payload, out)
+            else:
+                out.append(Notice("unknown-event", kind))
 
     def _json(self, raw: bytes, out: list[Event]) -> Any:
         try:
@@ -322,11 +293,6 @@ class BedrockObserver:
         except JSONDecodeError:
             out.append(Notice("malformed-json", raw[:200].decode(errors="replace")))
             return None
-
-    def _unknown(self, obj: dict[str, Any], known: set[str], where: str, out: list[Event]) -> None:
-        for key in obj:
-            if key not in known:
-                out.append(Notice("unknown-field", f"{where}.{key}"))
 
     def _tool_index(self, block: int) -> int:
         if block not in self._tools:
@@ -337,22 +303,18 @@ class BedrockObserver:
     def _converse(self, kind: str, p: dict[str, Any], out: list[Event]) -> None:
         idx = p.get("contentBlockIndex")
         item = str(idx) if isinstance(idx, int) else ""
-        if kind == "messageStart":
-            self._unknown(p, {"role", "p"}, kind, out)
-        elif kind == "contentBlockStart":
-            self._unknown(p, {"contentBlockIndex", "start", "p"}, kind, out)
+        if kind == "contentBlockStart":
             tool = (p.get("start") or {}).get("toolUse")
             if isinstance(tool, dict) and isinstance(idx, int):
                 out.append(
                     ToolCallDelta(self._tool_index(idx), tool.get("toolUseId"), tool.get("name"), "", item)
                 )
         elif kind == "contentBlockDelta":
-            self._unknown(p, {"contentBlockIndex", "delta", "p"}, kind, out)
             raw_delta = p.get("delta")
             delta: dict[str, Any] = raw_delta if isinstance(raw_delta, dict) else {}
             rc = delta.get("reasoningContent")
             if isinstance(rc, dict):
-                self._unknown(rc, {"text", "signature", "redactedContent"}, "reasoningContent", out)
+                out += unknown_fields(rc, {"text", "signature", "redactedContent"}, "reasoningContent.")
                 if isinstance(rc.get("text"), str):
                     out.append(ReasoningDelta(rc["text"], item))
                 if isinstance(rc.get("signature"), str):
@@ -366,15 +328,9 @@ class BedrockObserver:
                 out.append(ToolCallDelta(self._tool_index(idx), arguments=str(args), item=item))
             else:
                 out.append(Notice("unknown-field", "contentBlockDelta.delta." + ",".join(delta)))
-        elif kind == "contentBlockStop":
-            self._unknown(p, {"contentBlockIndex", "p"}, kind, out)
         elif kind == "messageStop":
-            self._unknown(p, {"stopReason", "additionalModelResponseFields", "p"}, kind, out)
             self._stop = str(p.get("stopReason", "end_turn"))
         elif kind == "metadata":
-            self._unknown(
-                p, {"usage", "metrics", "trace", "performanceConfig", "serviceTier", "p"}, kind, out
-            )
             u = p.get("usage")
             if isinstance(u, dict):
                 out.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
@@ -386,7 +342,7 @@ class BedrockObserver:
     def _chunk(self, p: dict[str, Any], out: list[Event]) -> None:
         """A chunk's base64 JSON is one Anthropic event, read by the Anthropic observer."""
         self._invoke = True
-        self._unknown(p, {"bytes", "p"}, "chunk", out)
+        out += unknown_fields(p, {"bytes", "p"}, "chunk.")
         try:
             raw = base64.b64decode(str(p.get("bytes", "")), validate=True)
         except (binascii.Error, ValueError):

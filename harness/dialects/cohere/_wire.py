@@ -12,6 +12,7 @@ from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects._values import mapping, opt_str, string
 from harness.events import (
     End,
     Event,
@@ -27,6 +28,8 @@ __all__ = ["FINISH", "CohereEmitter", "CohereObserver", "usage_json"]
 
 FINISH = {"stop": "COMPLETE", "tool_calls": "TOOL_CALL", "length": "MAX_TOKENS", "error": "ERROR"}
 _BACK = {v: k for k, v in FINISH.items()}
+_CONTENT: dict[str, type[ReasoningDelta | TextDelta]] = {"thinking": ReasoningDelta, "text": TextDelta}
+"""A content block's type, and the event its text is."""
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
@@ -130,9 +133,7 @@ class CohereEmitter(EmitterLoop):
 
 
 def _msg(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    delta = obj.get("delta")
-    message = delta.get("message") if isinstance(delta, Mapping) else None
-    return message if isinstance(message, Mapping) else {}
+    return mapping(mapping(obj.get("delta")).get("message"))
 
 
 def usage_event(raw: Any) -> Usage | None:
@@ -153,30 +154,17 @@ class CohereObserver(TypedSSEObserver):
     """
 
     terminal = "message-end"
+    after_end = True
 
     def __init__(self, **_: Any) -> None:
         super().__init__()
         self._calls: dict[int, int] = {}  # wire index -> canonical index
-        self._after_noted = False
-
-    def _frame(self, data: str, event: str, out: list[Event]) -> None:
-        if data.strip() == "[DONE]":
-            return
-        if self._done:
-            if not self._after_noted:
-                self._after_noted = True
-                out.append(Notice("data-after-end", data[:80]))
-            return
-        super()._frame(data, event, out)
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         message = _msg(obj)
         if kind == "content-delta":
-            content = message.get("content")
-            if isinstance(content, Mapping):
-                for key, make in (("thinking", ReasoningDelta), ("text", TextDelta)):
-                    if isinstance(content.get(key), str) and content[key]:
-                        out.append(make(content[key]))
+            content = mapping(message.get("content"))
+            out += [make(text) for key, make in _CONTENT.items() if (text := string(content.get(key)))]
         elif kind == "tool-plan-delta":
             plan = message.get("tool_plan")
             if isinstance(plan, str) and plan:
@@ -197,16 +185,12 @@ class CohereObserver(TypedSSEObserver):
         wire = obj.get("index")
         wire = wire if isinstance(wire, int) else len(self._calls)
         index = self._calls.setdefault(wire, len(self._calls))
-        fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-        assert isinstance(fn, Mapping)
-        cid, name, args = call.get("id"), fn.get("name"), fn.get("arguments")
-        out.append(ToolCallDelta(index, cid if isinstance(cid, str) else None,
-                                 name if isinstance(name, str) else None,
-                                 args if isinstance(args, str) else ""))  # fmt: skip
+        fn = mapping(call.get("function"))
+        args = opt_str(fn.get("arguments")) or ""
+        out.append(ToolCallDelta(index, opt_str(call.get("id")), opt_str(fn.get("name")), args))
 
     def _end(self, obj: Mapping[str, Any], out: list[Event]) -> None:
-        delta = obj.get("delta") if isinstance(obj.get("delta"), Mapping) else {}
-        assert isinstance(delta, Mapping)
+        delta = mapping(obj.get("delta"))
         usage = usage_event(delta.get("usage"))
         if usage is not None:
             out.append(usage)
@@ -221,21 +205,18 @@ def observe_object(obj: Any) -> list[Event]:
     """Canonical events from a non-streaming v2 chat response."""
     if not isinstance(obj, Mapping):
         return [Notice("unknown-frame", dumps_compact(obj)[:80])]
-    message = obj.get("message") if isinstance(obj.get("message"), Mapping) else {}
-    assert isinstance(message, Mapping)
+    message = mapping(obj.get("message"))
     out: list[Event] = []
     plan = message.get("tool_plan")
     if isinstance(plan, str) and plan:
         out.append(ReasoningDelta(plan))
     for part in message.get("content") or []:
-        if isinstance(part, Mapping):
-            kind = part.get("type")
-            if kind in ("thinking", "text") and isinstance(part.get(kind), str) and part[kind]:
-                out.append((ReasoningDelta if kind == "thinking" else TextDelta)(part[kind]))
+        kind = mapping(part).get("type")
+        if isinstance(kind, str) and kind in _CONTENT and (text := string(part.get(kind))):
+            out.append(_CONTENT[kind](text))
     for n, call in enumerate(message.get("tool_calls") or []):
         if isinstance(call, Mapping):
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
+            fn = mapping(call.get("function"))
             out.append(ToolCallDelta(n, str(call.get("id", "")), str(fn.get("name", "")),
                                      str(fn.get("arguments", ""))))  # fmt: skip
     usage = usage_event(obj.get("usage"))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.dialects._gemini_names import camel
+from harness.dialects._values import mapping
 
 __all__ = [
     "CONTENT_FIELDS",
@@ -130,11 +131,9 @@ def _unknown_names(contents: Sequence[Any]) -> PartProblem | None:
     if not found:
         return None
     name, where, _ = found[0]
+    lines = tuple((w, line) for _, w, line in found)
     return PartProblem(
-        "gemini/unknown-field",
-        "\n".join(line for _, _, line in found),
-        tuple((w, line) for _, w, line in found),
-        (f"{where}.{name}", name, None),
+        "gemini/unknown-field", "\n".join(line for _, line in lines), lines, (f"{where}.{name}", name, None)
     )
 
 
@@ -191,12 +190,9 @@ def _role(contents: Sequence[Any]) -> PartProblem | None:
 
 
 def _count(c: Any, field: str) -> int:
-    parts = c.get("parts") if isinstance(c, Mapping) else None
-    return sum(
-        1
-        for p in (parts if isinstance(parts, list) else ())
-        if isinstance(p, Mapping) and any(camel(str(k)) == field for k in p)
-    )
+    parts = mapping(c).get("parts")
+    parts = parts if isinstance(parts, list) else []
+    return sum(1 for p in parts if isinstance(p, Mapping) and any(camel(str(k)) == field for k in p))
 
 
 def _function_turns(contents: Sequence[Any]) -> PartProblem | None:
@@ -204,7 +200,7 @@ def _function_turns(contents: Sequence[Any]) -> PartProblem | None:
     right before it to be a function-call turn with as many calls; a history may not open with calls."""
     first = contents[0] if contents else None
     if isinstance(first, Mapping) and first.get("role") == "model" and _count(first, "functionCall"):
-        diff = ("contents[0].role", "model", "user")
+        diff: tuple[str, Any, Any] = ("contents[0].role", "model", "user")
         return PartProblem("gemini/call-turn-first", CALL_AFTER_USER, (), diff)
     n = 0
     while n < len(contents):
@@ -217,19 +213,11 @@ def _function_turns(contents: Sequence[Any]) -> PartProblem | None:
             n += 1
         calls = _count(contents[start - 1], "functionCall") if start else 0
         if not calls:
-            return PartProblem(
-                "gemini/response-without-call",
-                RESPONSE_AFTER_CALL,
-                (),
-                (f"contents[{start - 1}]" if start else "contents", None, "a function call turn"),
-            )
+            diff = (f"contents[{start - 1}]" if start else "contents", None, "a function call turn")
+            return PartProblem("gemini/response-without-call", RESPONSE_AFTER_CALL, (), diff)
         if responses != calls:
-            return PartProblem(
-                "gemini/response-count",
-                RESPONSE_COUNT,
-                (),
-                (f"contents[{start}].parts[].functionResponse", responses, calls),
-            )
+            diff = (f"contents[{start}].parts[].functionResponse", responses, calls)
+            return PartProblem("gemini/response-count", RESPONSE_COUNT, (), diff)
     return None
 
 

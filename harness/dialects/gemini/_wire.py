@@ -12,7 +12,8 @@ from typing import Any
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
 from harness.dialects._base import Emitter
-from harness.dialects._provider_errors import google_error, google_status
+from harness.dialects._provider_errors import google_error
+from harness.dialects._values import mapping, opt_str, unknown_fields
 from harness.events import (
     End,
     Event,
@@ -36,7 +37,7 @@ __all__ = [
     "encode_sse_crlf",
     "error_object",
     "finish_reason",
-    "google_status",
+    "google_counts",
     "parts_of",
     "response_object",
     "usage_metadata",
@@ -71,32 +72,31 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 _SSE_FIELDS = (b"data", b"event", b"id", b"retry")
 
 
-def error_object(status: int | None, message: str, code: str | None = None) -> dict[str, Any]:
-    """Google's error body, in Google's words (``_provider_errors``)."""
-    return google_error(status, message, code)
+error_object = google_error
+"""Google's error body, in Google's words (``_provider_errors``)."""
 
 
 def finish_reason(reason: str) -> str:
     return _FINISH.get(reason, reason.upper())
 
 
-def usage_metadata(u: Usage) -> dict[str, Any]:
-    """Canonical output tokens include reasoning; Gemini's ``candidatesTokenCount`` does not."""
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["promptTokenCount"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["candidatesTokenCount"] = max(0, u.output_tokens - (u.reasoning_tokens or 0))
+def google_counts(u: Usage) -> tuple[int | None, int | None]:
+    """The output and total counts as Google gives them: canonical output tokens include reasoning, Google's
+    output count does not; Google always counts the total (input + output when the usage has none)."""
+    output = None if u.output_tokens is None else max(0, u.output_tokens - (u.reasoning_tokens or 0))
     total = u.total_tokens
     if total is None and u.input_tokens is not None and u.output_tokens is not None:
-        total = u.input_tokens + u.output_tokens  # Google always counts the total
-    if total is not None:
-        out["totalTokenCount"] = total
-    if u.input_tokens is not None:
-        out["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": u.input_tokens}]
-    if u.reasoning_tokens is not None:
-        out["thoughtsTokenCount"] = u.reasoning_tokens
-    return out
+        total = u.input_tokens + u.output_tokens
+    return output, total
+
+
+def usage_metadata(u: Usage) -> dict[str, Any]:
+    """Gemini's ``usageMetadata`` (:func:`google_counts`), in its order."""
+    output, total = google_counts(u)
+    details = None if u.input_tokens is None else [{"modality": "TEXT", "tokenCount": u.input_tokens}]
+    fields = {"promptTokenCount": u.input_tokens, "candidatesTokenCount": output, "totalTokenCount": total,
+              "promptTokensDetails": details, "thoughtsTokenCount": u.reasoning_tokens}  # fmt: skip
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def _function_call(call_id: str | None, name: str, arguments: str) -> dict[str, Any]:
@@ -113,11 +113,7 @@ def _function_call(call_id: str | None, name: str, arguments: str) -> dict[str, 
 
 
 def _signature_part(value: str, variant: str) -> dict[str, Any]:
-    return (
-        {"text": "", "thoughtSignature": value}
-        if variant == "signature-empty"
-        else {"thoughtSignature": value}
-    )
+    return ({"text": ""} if variant == "signature-empty" else {}) | {"thoughtSignature": value}
 
 
 def parts_of(turn: Sequence[Event], variant: str) -> list[dict[str, Any]]:
@@ -187,13 +183,9 @@ class GeminiEmitter(Emitter):
 
         def flush() -> None:
             for pos, (part, tag) in enumerate(parts):
-                if pos in tool_args:
+                if pos in tool_args:  # the call is whole now (its signature, if any, stays after it)
                     first, args = tool_args[pos]
-                    sig = part.pop("thoughtSignature", None)
-                    part.clear()
                     part["functionCall"] = _function_call(first.id, first.name or "", args)
-                    if sig is not None:
-                        part["thoughtSignature"] = sig
                 out.append(self._frame([part], {tag}))
             parts.clear()
             tool_args.clear()
@@ -231,18 +223,15 @@ class GeminiEmitter(Emitter):
                 self._done = True
             elif isinstance(ev, End):
                 tail = parts[-1][0] if parts else {}
-                if (
-                    self._variant == "signature-empty"
-                    and set(tail) == {"text", "thoughtSignature"}
-                    and (tail["text"] == "")
-                ):
+                if self._variant == "signature-empty" and tail.keys() == {"text", "thoughtSignature"}:
                     # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
                     # rides on the frame that carries the finishReason
                     parts.pop()
                     flush()
                     self._done = True
-                    finish = finish_reason(ev.reason)
-                    out.append(self._frame([tail], {"terminal", "reasoning"}, finish=finish))
+                    out.append(
+                        self._frame([tail], {"terminal", "reasoning"}, finish=finish_reason(ev.reason))
+                    )
                 else:
                     flush()
                     out.append(self._terminal(ev.reason))
@@ -297,9 +286,11 @@ class GeminiObserver:
             if head.startswith(b"["):
                 self._array = JSONArrayDecoder()
                 data, self._buf = self._buf + data, b""
-        if self._array is not None:
-            return self._array_feed(data)
         out: list[Event] = []
+        if self._array is not None:
+            for text in self._array.feed(data):
+                self._data(text, out)
+            return out
         buf = self._buf + data
         pos = 0
         for m in _LINE_END.finditer(buf):
@@ -311,13 +302,6 @@ class GeminiObserver:
         self._anomaly_notices(out)
         return out
 
-    def _array_feed(self, data: bytes) -> list[Event]:
-        assert self._array is not None
-        out: list[Event] = []
-        for text in self._array.feed(data):
-            self._data(text, out)
-        return out
-
     def end(self) -> list[Event]:
         if self._array is not None:
             self._array.end()
@@ -326,10 +310,8 @@ class GeminiObserver:
         out: list[Event] = []
         if self._buf:
             # a CR held back in feed() (it might have been half of a CRLF) is a line end at EOF
-            if self._buf.endswith(b"\r"):
-                self._line(self._buf[:-1], b"\r", out)
-            else:
-                self._line(self._buf, b"", out)
+            eol = b"\r" if self._buf.endswith(b"\r") else b""
+            self._line(self._buf.removesuffix(eol), eol, out)
             self._buf = b""
         self._sse.end()
         if self._raw:
@@ -412,18 +394,13 @@ class GeminiObserver:
         if "error" in obj:
             err = obj["error"] if isinstance(obj["error"], dict) else {"message": str(obj["error"])}
             code = err.get("code")
+            status = code if isinstance(code, int) else None
             out.append(
-                StreamError(
-                    str(err.get("message", "")),
-                    code=err.get("status") if isinstance(err.get("status"), str) else None,
-                    status=code if isinstance(code, int) else None,
-                )
+                StreamError(str(err.get("message", "")), code=opt_str(err.get("status")), status=status)
             )
             self._errored = True
             return
-        for key in obj:
-            if key not in _TOP_KEYS:
-                out.append(Notice("unknown-field", key))
+        out += unknown_fields(obj, _TOP_KEYS)
         cands = obj.get("candidates")
         if isinstance(cands, list) and cands:
             if self._finished_once:
@@ -437,11 +414,8 @@ class GeminiObserver:
             self._usage_of(usage, out)
 
     def _candidate(self, cand: dict[str, Any], out: list[Event]) -> None:
-        for key in cand:
-            if key not in _CANDIDATE_KEYS:
-                out.append(Notice("unknown-field", "candidates[]." + key))
-        content = cand.get("content")
-        parts = content.get("parts") if isinstance(content, dict) else None
+        out += unknown_fields(cand, _CANDIDATE_KEYS, "candidates[].")
+        parts = mapping(cand.get("content")).get("parts")
         for part in parts if isinstance(parts, list) else ():
             if isinstance(part, dict):
                 self._part(part, out)
@@ -451,39 +425,25 @@ class GeminiObserver:
             self._finished_once = True
 
     def _part(self, part: dict[str, Any], out: list[Event]) -> None:
-        for key in part:
-            if key not in _PART_KEYS:
-                out.append(Notice("unknown-field", "parts[]." + key))
+        out += unknown_fields(part, _PART_KEYS, "parts[].")
         text = part.get("text")
         fc = part.get("functionCall")
         if isinstance(fc, dict):
-            args = fc.get("args", {})
-            call_id = fc.get("id")
-            out.append(
-                ToolCallDelta(
-                    self._tool_index,
-                    call_id if isinstance(call_id, str) else None,
-                    str(fc.get("name", "")),
-                    dumps_compact(args),
-                )
-            )
+            args = dumps_compact(fc.get("args", {}))
+            out.append(ToolCallDelta(self._tool_index, opt_str(fc.get("id")), str(fc.get("name", "")), args))
             self._tool_index += 1
             self._seen_call = True
         elif isinstance(text, str):
             if text:
                 out.append(ReasoningDelta(text) if part.get("thought") is True else TextDelta(text))
         else:
-            for kind in _UNSUPPORTED_PARTS:
-                if kind in part:
-                    out.append(Notice("unsupported-part", kind))
+            out += [Notice("unsupported-part", kind) for kind in _UNSUPPORTED_PARTS if kind in part]
         sig = part.get("thoughtSignature")
         if isinstance(sig, str):
             out.append(ReasoningSignature(sig))
 
     def _usage_of(self, u: dict[str, Any], out: list[Event]) -> None:
-        for key in u:
-            if key not in _USAGE_KEYS:
-                out.append(Notice("unknown-field", "usageMetadata." + key))
+        out += unknown_fields(u, _USAGE_KEYS, "usageMetadata.")
 
         def num(key: str) -> int | None:
             v = u.get(key)
@@ -494,8 +454,6 @@ class GeminiObserver:
         self._usage = Usage(num("promptTokenCount"), output, thoughts, num("totalTokenCount"))
 
     def _end_reason(self, wire: str) -> str:
-        if wire == "STOP":
-            return "tool_calls" if self._seen_call else "stop"
-        if wire == "MAX_TOKENS":
-            return "length"
-        return wire.lower()
+        return {"STOP": "tool_calls" if self._seen_call else "stop", "MAX_TOKENS": "length"}.get(
+            wire, wire.lower()
+        )

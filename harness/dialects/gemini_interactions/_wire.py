@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
+from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects._values import json_args, mapping, opt_str, string
+from harness.dialects.gemini._wire import google_counts
 from harness.events import (
     End,
     Event,
@@ -54,21 +56,12 @@ def error_code(status: int | None) -> str:
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
-    """Canonical output tokens include reasoning; ``total_output_tokens`` does not (``total_tokens`` =
-    input + output + thought, as google-genai's own test fixtures add them)."""
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["total_input_tokens"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["total_output_tokens"] = max(0, u.output_tokens - (u.reasoning_tokens or 0))
-    if u.reasoning_tokens is not None:
-        out["total_thought_tokens"] = u.reasoning_tokens
-    total = u.total_tokens
-    if total is None and u.input_tokens is not None and u.output_tokens is not None:
-        total = u.input_tokens + u.output_tokens
-    if total is not None:
-        out["total_tokens"] = total
-    return out
+    """Google's counts (:func:`google_counts`): ``total_output_tokens`` leaves reasoning out, ``total_tokens``
+    is always there (input + output + thought, as google-genai's own test fixtures add them)."""
+    output, total = google_counts(u)
+    fields = {"total_input_tokens": u.input_tokens, "total_output_tokens": output,
+              "total_thought_tokens": u.reasoning_tokens, "total_tokens": total}  # fmt: skip
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def usage_event(raw: Any) -> Usage | None:
@@ -82,13 +75,6 @@ def usage_event(raw: Any) -> Usage | None:
     out, thought = num("total_output_tokens"), num("total_thought_tokens")
     output = None if out is None else out + (thought or 0)
     return Usage(num("total_input_tokens"), output, thought, num("total_tokens"))
-
-
-def _arguments(text: str) -> Any:
-    try:
-        return loads(text) if text.strip() else {}
-    except JSONDecodeError:
-        return {"arguments": text}
 
 
 class InteractionsEmitter(EmitterLoop):
@@ -148,24 +134,20 @@ class InteractionsEmitter(EmitterLoop):
 
     def _event(self, ev: Event) -> list[Frame]:
         out: list[Frame] = []
-        if isinstance(ev, ReasoningDelta):
+        if isinstance(ev, ReasoningDelta | TextDelta):
             if not ev.text:
                 return []
-            if self._step != "thought":
-                out += self._open({"type": "thought"}, "reasoning")
-            content = {"type": "text", "text": ev.text}
-            return [*out, self._delta({"type": "thought_summary", "content": content}, "reasoning")]
+            thought = isinstance(ev, ReasoningDelta)
+            step, tag = ("thought", "reasoning") if thought else ("model_output", "text")
+            if self._step != step:
+                out += self._open({"type": step}, tag)
+            text = {"type": "text", "text": ev.text}
+            return [*out, self._delta({"type": "thought_summary", "content": text} if thought else text, tag)]
         if isinstance(ev, ReasoningSignature):
             if self._step != "thought":
                 out += self._open({"type": "thought"}, "reasoning")
             out.append(self._delta({"type": "thought_signature", "signature": ev.value}, "reasoning"))
             return out + self._stop()  # the signature is a thought step's last delta
-        if isinstance(ev, TextDelta):
-            if not ev.text:
-                return []
-            if self._step != "model_output":
-                out += self._open({"type": "model_output"}, "text")
-            return [*out, self._delta({"type": "text", "text": ev.text}, "text")]
         if isinstance(ev, ToolCallDelta):
             return self._tool(ev)
         if isinstance(ev, Usage):
@@ -181,28 +163,43 @@ class InteractionsEmitter(EmitterLoop):
 
     def _tool(self, ev: ToolCallDelta) -> list[Frame]:
         self._calls = True
-        if self._step == "function_call" and self._call == ev.index:
-            delta = {"type": "arguments_delta", "arguments": ev.arguments}
-            return [self._delta(delta, "tool")] if ev.arguments else []
-        step = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}", "name": ev.name or "",
-                "arguments": {}}  # fmt: skip
-        out = self._open(step, "tool")
-        self._call = ev.index
+        out: list[Frame] = []
+        if self._step != "function_call" or self._call != ev.index:
+            step = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}", "name": ev.name or "",
+                    "arguments": {}}  # fmt: skip
+            out, self._call = self._open(step, "tool"), ev.index
         if ev.arguments:
             out.append(self._delta({"type": "arguments_delta", "arguments": ev.arguments}, "tool"))
         return out
 
     def _end(self, ev: End) -> list[Frame]:
         self.ended = True
-        status = "requires_action" if self._calls or ev.reason == "tool_calls" else "completed"
-        if ev.reason == "length":
-            status = "incomplete"
-        head: dict[str, Any] = {"id": self.id, "status": status, "object": "interaction", "model": self.model}
-        if self._usage is not None:
-            head["usage"] = usage_json(self._usage)
+        head = _interaction(self.id, self.model, ev.reason, self._calls, self._usage)
         return [*self._stop(), self._frame({"interaction": head}, "interaction.completed", "terminal")]
 
 
+def _interaction(
+    id: str, model: str, reason: str, called: bool, usage: Usage | None, steps: list[Any] | None = None
+) -> dict[str, Any]:
+    """A finished Interaction: its ``status`` from how the turn ended, its steps, its ``usage``."""
+    status = "requires_action" if called or reason == "tool_calls" else "completed"
+    status = "incomplete" if reason == "length" else status
+    head: dict[str, Any] = {
+        "id": id,
+        "status": status,
+        "object": "interaction",
+        "model": model,
+        "steps": steps,
+    }
+    head["usage"] = usage_json(usage) if usage is not None else None
+    return {k: v for k, v in head.items() if v is not None}
+
+
+_STEP_PARTS: dict[str, tuple[str, type[ReasoningDelta | TextDelta]]] = {
+    "thought": ("summary", ReasoningDelta),
+    "model_output": ("content", TextDelta),
+}
+"""Where a whole step (a ``step.start`` or a non-streaming step) holds its text, and as what."""
 _STATUS_END = {"completed": "stop", "requires_action": "tool_calls", "incomplete": "length"}
 
 
@@ -231,23 +228,13 @@ class InteractionsObserver(TypedSSEObserver):
 
     terminal = "interaction.completed"
     type_key = "event_type"
+    after_end = True
 
     def __init__(self) -> None:
         super().__init__()
         self._steps: dict[int, str] = {}  # open steps: index -> step type
         self._stopped: set[int] = set()
         self._calls: dict[int, int] = {}  # step index -> canonical tool-call index
-        self._after_noted = False
-
-    def _frame(self, data: str, event: str, out: list[Event]) -> None:
-        if data.strip() == "[DONE]":  # the SDK's stream sentinel: read, never sent
-            return
-        if self._done:
-            if not self._after_noted:
-                self._after_noted = True
-                out.append(Notice("data-after-end", data[:80]))
-            return
-        super()._frame(data, event, out)
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         if event and event != "message" and event != kind:
@@ -260,8 +247,7 @@ class InteractionsObserver(TypedSSEObserver):
                 return
             if index in self._steps or index in self._stopped:
                 out.append(Notice("second-lifecycle", f"step {index}"))
-            stype = str(step.get("type", ""))
-            self._steps[index] = stype
+            self._steps[index] = str(step.get("type", ""))
             self._start(index, step, out)
         elif kind == "step.delta":
             delta = obj.get("delta")
@@ -277,17 +263,13 @@ class InteractionsObserver(TypedSSEObserver):
                 self._stopped.add(index)
         elif kind == "interaction.completed":
             self._done = True
-            for n in sorted(self._steps):
-                out.append(Notice("unclosed-block", f"step {n} never stopped"))
+            out += [Notice("unclosed-block", f"step {n} never stopped") for n in sorted(self._steps)]
             _end_event(obj.get("interaction"), out)
         elif kind == "error":
             self._done = True
-            err = obj.get("error") if isinstance(obj.get("error"), Mapping) else {}
-            assert isinstance(err, Mapping)
-            code = err.get("code")
-            out.append(
-                StreamError(str(err.get("message") or "error"), str(code) if code is not None else None)
-            )
+            err = mapping(obj.get("error"))
+            code = None if err.get("code") is None else str(err["code"])
+            out.append(StreamError(str(err.get("message") or "error"), code))
         elif kind not in ("interaction.created", "interaction.status_update"):
             out.append(Notice("unknown-event", kind))
 
@@ -296,22 +278,16 @@ class InteractionsObserver(TypedSSEObserver):
         stype = step.get("type")
         if stype == "function_call":
             n = self._calls.setdefault(index, len(self._calls))
-            cid, name = step.get("id"), step.get("name")
             args = step.get("arguments")
             text = dumps_compact(args) if isinstance(args, Mapping) and args else ""
-            out.append(ToolCallDelta(n, cid if isinstance(cid, str) else None,
-                                     name if isinstance(name, str) else None, text))  # fmt: skip
-        elif stype == "thought":
-            for part in step.get("summary") or []:
-                if isinstance(part, Mapping) and isinstance(part.get("text"), str) and part["text"]:
-                    out.append(ReasoningDelta(part["text"], item=str(index)))
-            sig = step.get("signature")
-            if isinstance(sig, str) and sig:
+            out.append(ToolCallDelta(n, opt_str(step.get("id")), opt_str(step.get("name")), text))
+        elif isinstance(stype, str) and stype in _STEP_PARTS:
+            key, make = _STEP_PARTS[stype]
+            for part in step.get(key) or []:
+                if text := string(mapping(part).get("text")):
+                    out.append(make(text, item=str(index)))
+            if stype == "thought" and (sig := string(step.get("signature"))):
                 out.append(ReasoningSignature(sig, item=str(index)))
-        elif stype == "model_output":
-            for part in step.get("content") or []:
-                if isinstance(part, Mapping) and isinstance(part.get("text"), str) and part["text"]:
-                    out.append(TextDelta(part["text"], item=str(index)))
 
     def _delta(self, index: int, delta: Mapping[str, Any], out: list[Event]) -> None:
         dtype = str(delta.get("type", ""))
@@ -323,23 +299,19 @@ class InteractionsObserver(TypedSSEObserver):
             out.append(Notice("delta-type-mismatch", f"{dtype} delta in a {stype} step {index}"))
         item = str(index)
         if dtype == "thought_summary":
-            content = delta.get("content")
-            if isinstance(content, Mapping) and isinstance(content.get("text"), str) and content["text"]:
-                out.append(ReasoningDelta(content["text"], item=item))
+            if text := string(mapping(delta.get("content")).get("text")):
+                out.append(ReasoningDelta(text, item=item))
         elif dtype == "thought_signature":
-            sig = delta.get("signature")
-            if isinstance(sig, str) and sig:
-                out.append(ReasoningSignature(sig, item=item))
-            else:
-                out.append(Notice("empty-signature", f"step {index}"))
+            sig = string(delta.get("signature"))
+            out.append(
+                ReasoningSignature(sig, item=item) if sig else Notice("empty-signature", f"step {index}")
+            )
         elif dtype == "text":
-            text = delta.get("text")
-            if isinstance(text, str) and text:
+            if text := string(delta.get("text")):
                 out.append(TextDelta(text, item=item))
         elif dtype == "arguments_delta":
             n = self._calls.setdefault(index, len(self._calls))
-            args = delta.get("arguments")
-            if isinstance(args, str) and args:
+            if args := string(delta.get("arguments")):
                 out.append(ToolCallDelta(n, None, None, args))
         elif dtype not in ("text_annotation_delta",):
             out.append(Notice("unknown-delta", dtype))
@@ -372,12 +344,8 @@ def interaction_object(
         last = steps[-1] if steps else None
         if isinstance(ev, ReasoningDelta) and ev.text:
             if last is None or last["type"] != "thought" or "signature" in last:
-                steps.append({"type": "thought", "summary": []})
-            summary = steps[-1]["summary"]
-            if summary:
-                summary[-1]["text"] += ev.text
-            else:
-                summary.append({"type": "text", "text": ev.text})
+                steps.append({"type": "thought", "summary": [{"type": "text", "text": ""}]})
+            steps[-1]["summary"][0]["text"] += ev.text
         elif isinstance(ev, ReasoningSignature):
             if last is None or last["type"] != "thought" or "signature" in last:
                 steps.append({"type": "thought"})
@@ -398,20 +366,5 @@ def interaction_object(
         elif isinstance(ev, End):
             reason = ev.reason
     for n, text in args.items():
-        calls[n]["arguments"] = _arguments(text)
-    for step in steps:
-        if step["type"] == "thought" and not step.get("summary"):
-            step.pop("summary", None)
-    status = "requires_action" if calls or reason == "tool_calls" else "completed"
-    if reason == "length":
-        status = "incomplete"
-    obj: dict[str, Any] = {
-        "id": id,
-        "status": status,
-        "object": "interaction",
-        "model": model,
-        "steps": steps,
-    }
-    if usage is not None:
-        obj["usage"] = usage_json(usage)
-    return obj
+        calls[n]["arguments"] = json_args(text)
+    return _interaction(id, model, reason, bool(calls), usage, steps)

@@ -101,13 +101,8 @@ answers to the schema problems are not documented: accepted."""
 
 
 def _json_type(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number" if isinstance(value, int | float) else ""
+    types = ((Mapping, "an object"), (list, "an array"), (bool, "a boolean"), (int | float, "a number"))
+    return next((word for t, word in types if isinstance(value, t)), "")
 
 
 def _schema(messages: Sequence[Any]) -> ChatProblem | None:

@@ -5,7 +5,7 @@ back, kept apart from the request and answer the mock writes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness._json import dumps_compact
@@ -16,6 +16,7 @@ from harness.dialects._carriers import (
     parse_thinking_blocks,
 )
 from harness.dialects._think import HARMONY, MM_THINK, TAGS, THOUGHT, split_think
+from harness.dialects._values import mapping, opt_str, string
 from harness.dialects.openai_chat._reader import google_signature, thinking_text
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
@@ -45,6 +46,16 @@ def _encrypted(d: Mapping[str, Any], blocks: list[ReasoningBlock | TextBlock | T
         blocks.append(ReasoningBlock("", redacted=data, id=str(d.get("id", ""))))
 
 
+_LISTS: dict[str, Callable[[Any, str], list[ReasoningBlock]]] = {
+    "thinking_blocks": parse_thinking_blocks,  # LiteLLM's Anthropic blocks
+    "content_blocks": parse_thinking_blocks,  # Portkey's blocks
+    "reasoning_items": lambda raw, _: parse_reasoning_items(raw),  # LiteLLM's Responses items
+}
+"""The list passback forms after ``reasoning_details``, in the order they are looked for."""
+_FLAT = ("reasoning_content", "reasoning", "reasoning_text")
+"""The string passback forms, last, in the order they are looked for."""
+
+
 def parse_assistant(raw: Mapping[str, Any]) -> Message:
     """One request-history assistant entry -> canonical message (every passback form accepted)."""
     blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
@@ -65,33 +76,18 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
                     continue
                 _encrypted(d, blocks)
             elif d.get("type") in ("reasoning.text", "reasoning.summary"):
-                sig = d.get("signature")
-                blocks.append(
-                    ReasoningBlock(
-                        str(d.get("text") or d.get("summary") or ""),
-                        signature=sig if isinstance(sig, str) else None,
-                        id=str(d.get("id", "")),
-                    )
-                )
-    elif isinstance(raw.get("thinking_blocks"), list) and raw["thinking_blocks"]:
-        blocks += parse_thinking_blocks(raw["thinking_blocks"])  # LiteLLM's Anthropic blocks
-    elif isinstance(raw.get("content_blocks"), list) and raw["content_blocks"]:
-        blocks += parse_thinking_blocks(raw["content_blocks"], "content_blocks")  # Portkey's blocks
-    elif isinstance(raw.get("reasoning_items"), list) and raw["reasoning_items"]:
-        blocks += parse_reasoning_items(raw["reasoning_items"])  # LiteLLM's Responses items
-    else:
-        for name in ("reasoning_content", "reasoning", "reasoning_text"):
-            val = raw.get(name)
-            if isinstance(val, str) and val:
-                blocks.append(ReasoningBlock(val))
-                break
+                text, sig = str(d.get("text") or d.get("summary") or ""), opt_str(d.get("signature"))
+                blocks.append(ReasoningBlock(text, signature=sig, id=str(d.get("id", ""))))
+    elif listed := next((n for n in _LISTS if isinstance(raw.get(n), list) and raw[n]), None):
+        blocks += _LISTS[listed](raw[listed], listed)
+    else:  # the first string carrier that holds text
+        flat = [val for n in _FLAT if (val := string(raw.get(n)))]
+        blocks += [ReasoningBlock(flat[0])] if flat else []
     text = ""
     if isinstance(content, list):
-        for part in content:
-            if isinstance(part, Mapping) and part.get("type") == "thinking":
-                t = thinking_text(part)
-                if not blocks and t:
-                    blocks.append(ReasoningBlock(t))
+        thoughts = [t for p in content if mapping(p).get("type") == "thinking" and (t := thinking_text(p))]
+        if thoughts and not blocks:  # Mistral's first thinking chunk
+            blocks.append(ReasoningBlock(thoughts[0]))
         text = _text_of(content)
     elif isinstance(content, str):
         if not blocks:
@@ -107,17 +103,12 @@ def parse_assistant(raw: Mapping[str, Any]) -> Message:
         blocks.append(TextBlock(text, signature=google_signature(raw)))
     for call in raw.get("tool_calls") or []:
         if isinstance(call, Mapping):
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
-            cid = str(call.get("id", ""))
+            fn, cid = mapping(call.get("function")), str(call.get("id", ""))
             sig = google_signature(call)  # Gemini's OpenAI-compatible endpoint
             if sig is not None:
                 call_sigs.setdefault(cid, sig)
-            blocks.append(
-                ToolCallBlock(
-                    cid, str(fn.get("name", "")), str(fn.get("arguments", "")), signature=call_sigs.get(cid)
-                )
-            )
+            name, args = str(fn.get("name", "")), str(fn.get("arguments", ""))
+            blocks.append(ToolCallBlock(cid, name, args, signature=call_sigs.get(cid)))
     return Message("assistant", tuple(blocks))
 
 
@@ -130,11 +121,8 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
         if role == "assistant":
             out.append(parse_assistant(raw))
         elif role == "tool":
-            out.append(
-                Message.tool(
-                    str(raw.get("tool_call_id", "")), _text_of(raw.get("content")), str(raw.get("name", ""))
-                )
-            )
+            call_id, name = str(raw.get("tool_call_id", "")), str(raw.get("name", ""))
+            out.append(Message.tool(call_id, _text_of(raw.get("content")), name))
         elif role in ("system", "developer"):
             out.append(Message("system", (TextBlock(_text_of(raw.get("content"))),)))
         else:

@@ -23,6 +23,7 @@ from harness.dialects._carriers import (
     carriers_on,
 )
 from harness.dialects._think import TAGS, ThinkSplitter
+from harness.dialects._values import mapping, opt_str
 from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
 
 __all__ = [
@@ -48,9 +49,7 @@ profile's ``inline_think`` key overrides it per front door, see ``drivers/_profi
 def google_extra(obj: Mapping[str, Any]) -> Mapping[str, Any]:
     """``extra_content.google`` of a delta, message or tool call (Gemini's OpenAI-compatible endpoint,
     https://ai.google.dev/gemini-api/docs/openai), or an empty mapping."""
-    extra = obj.get("extra_content")
-    google = extra.get("google") if isinstance(extra, Mapping) else None
-    return google if isinstance(google, Mapping) else {}
+    return mapping(mapping(obj.get("extra_content")).get("google"))
 
 
 def google_signature(obj: Mapping[str, Any]) -> str | None:
@@ -97,11 +96,7 @@ class Reader:
         carrier's opaque parts (``_carriers`` Rule 1: read whatever ``fields`` names)."""
         out: list[Event] = []
         lists = carrier_lists(obj, self.specs, message=message)
-        texts: list[tuple[str, str]] = []
-        for name in self.fields:
-            val = carrier_text(name, obj, self.specs, message=message)
-            if val:
-                texts.append((name, val))
+        texts = [(n, val) for n in self.fields if (val := carrier_text(n, obj, self.specs, message=message))]
         fields = self.fields
         if not texts and FORWARDED_BLOCKS not in fields and FORWARDED_BLOCKS in lists:
             val = carrier_text(FORWARDED_BLOCKS, obj, self.specs, message=message)
@@ -174,16 +169,14 @@ class Reader:
             if not isinstance(call, Mapping):
                 continue
             index, cid = call.get("index", n), call.get("id")
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
-            args, name = fn.get("arguments"), fn.get("name")
+            fn = mapping(call.get("function"))
+            args = fn.get("arguments")
             if not isinstance(args, str):
                 args = dumps_compact(args) if args is not None else ""
             index = int(index) if isinstance(index, int) else n
             if isinstance(cid, str) and cid:
                 self.call_ids[index] = cid
-            call_id = cid if isinstance(cid, str) else None
-            out.append(ToolCallDelta(index, call_id, name if isinstance(name, str) else None, args))
+            out.append(ToolCallDelta(index, opt_str(cid), opt_str(fn.get("name")), args))
             sig = google_signature(call)
             if sig is not None:  # Gemini's OpenAI-compatible endpoint: the call's thought signature
                 out.append(ReasoningSignature(sig, item=self.call_ids.get(index, "")))
@@ -218,19 +211,14 @@ def reasoning_carriers(
     objs: list[tuple[Any, bool]] = []
     if form == "stream":
         decoder = SSEDecoder()
-        frames = [*decoder.feed(data), *decoder.end()]
-        for sse in frames:
-            obj, _ = json_body(sse.data.encode())
-            for choice in obj.get("choices") or [] if isinstance(obj, Mapping) else []:
-                objs.append((choice.get("delta") if isinstance(choice, Mapping) else None, False))
+        for sse in [*decoder.feed(data), *decoder.end()]:
+            choices = mapping(json_body(sse.data.encode())[0]).get("choices") or []
+            objs += [(mapping(choice).get("delta"), False) for choice in choices]
+    elif form == "body":
+        objs += [(mapping(c).get("message"), True) for c in mapping(json_body(data)[0]).get("choices") or []]
     else:
-        obj, _ = json_body(data)
-        if isinstance(obj, Mapping) and form == "body":
-            for choice in obj.get("choices") or []:
-                objs.append((choice.get("message") if isinstance(choice, Mapping) else None, True))
-        elif isinstance(obj, Mapping):
-            for m in obj.get("messages") or []:
-                objs.append((m if isinstance(m, Mapping) and m.get("role") == "assistant" else None, True))
+        messages = mapping(json_body(data)[0]).get("messages") or []
+        objs += [(m, True) for m in messages if mapping(m).get("role") == "assistant"]
     out: dict[str, None] = {}
     if empty:
         strings = [n for n in CARRIERS if n not in LIST_CARRIERS]

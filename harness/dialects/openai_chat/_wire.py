@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from enum import Enum, auto
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
-from harness.codec import Frame, SSEDecoder
+from harness._json import dumps_compact
+from harness.codec import Frame, SSEDecoder, SSEEvent
 from harness.dialects._base import EmitterLoop
 from harness.dialects._carriers import (
     CARRIERS,
@@ -25,6 +25,7 @@ from harness.dialects._carriers import (
     summary_detail,
     text_detail,
 )
+from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._think import TAGS
 from harness.dialects.openai_chat._reader import INLINE_THINK, Reader
 from harness.dialects.openai_chat._shape import Shape, usage_event, usage_json
@@ -44,9 +45,6 @@ from harness.events import (
 __all__ = [
     "CREATED",
     "DEFAULT_REASONING_FIELDS",
-    "GEMINI_FORMAT",
-    "INLINE_THINK",
-    "RD_FORMAT",
     "Carrier",
     "ChatEmitter",
     "ChatObserver",
@@ -87,11 +85,9 @@ class _Think(Enum):
 
 
 def _error_json(ev: StreamError) -> dict[str, Any]:
-    err: dict[str, Any] = {} if ev.status is None else {"code": ev.status}
-    err["message"] = ev.message
-    if ev.code is not None:
-        err["metadata"] = {"error_type": ev.code}
-    return err
+    meta = None if ev.code is None else {"error_type": ev.code}
+    fields = {"code": ev.status, "message": ev.message, "metadata": meta}
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def error_event(raw: Any) -> StreamError:
@@ -259,15 +255,12 @@ class ChatEmitter(EmitterLoop):
             out += self._close_think() + self._flush_prefix()
             if ev.index not in self._tools_seen:
                 self._tools_seen.add(ev.index)
-                self._after_call = ev.id or f"call_mock_{ev.index}"
-                self._call_ids[self._after_call] = None
-                call = {
-                    "index": ev.index,
-                    "id": ev.id or f"call_mock_{ev.index}",
-                    "type": "function",
-                    "function": {"name": ev.name or "", "arguments": ""},
+                cid = self._after_call = ev.id or f"call_mock_{ev.index}"
+                self._call_ids[cid] = None
+                fn = {"name": ev.name or "", "arguments": ""}
+                delta: dict[str, Any] = {
+                    "tool_calls": [{"index": ev.index, "id": cid, "type": "function", "function": fn}]
                 }
-                delta: dict[str, Any] = {"tool_calls": [call]}
                 if self._role_pending:  # recorded (OpenAI): the role rides on the first tool call chunk
                     self._role_pending = False
                     role = {k: v for k, v in self.shape.role.items() if k != "content"}
@@ -312,10 +305,12 @@ class ChatEmitter(EmitterLoop):
                 self._rd_block_open = True
                 self._rd_item = ev.item or f"rs_mock{self._rd_items}"
                 self._rd_items += 1
-            if items:
-                detail = summary_detail(text, self._rd_item, self._rd_index)
-            else:
-                detail = text_detail(text, self._rd_index, self.shape.detail)
+            index = self._rd_index
+            detail = (
+                summary_detail(text, self._rd_item, index)
+                if items
+                else text_detail(text, index, self.shape.detail)
+            )
             mirror = {"reasoning": text} if self.shape.mirror else {}
             delta = {"role": "assistant", "content": "", **mirror, "reasoning_details": [detail]}
         delta |= dict.fromkeys(self.shape.also, text)  # a flat mirror: the same text in another field
@@ -395,7 +390,7 @@ class ChatEmitter(EmitterLoop):
 # Observer (one delta's reading: ``_reader.Reader``)
 
 
-class ChatObserver:
+class ChatObserver(FramedObserver[SSEEvent]):
     """Raw SSE bytes (any split) -> canonical events. Options: ``reasoning_fields`` (priority order;
     default every carrier, the declared ``carriers`` last),
     ``implicit_think`` (content before the first ``</think>`` is reasoning; default on for the
@@ -417,56 +412,35 @@ class ChatObserver:
         carriers: Specs = (),
         think_tags: tuple[str, str] = TAGS,
     ) -> None:
-        self._sse = SSEDecoder()
+        super().__init__(SSEDecoder(), "sse")
         fields = reading_order(reasoning_fields, carriers)
         self._r = Reader(fields, implicit_think, inline_think, carriers, think_tags)
-        self._anomalies = 0
         self._done = False
         self._errored = False
-        self._after_noted = False
 
-    def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for sse in self._sse.feed(data):
-            out += self._frame(sse.data)
-        out += self._notices()
+    def _eof(self) -> list[Event]:
+        if self._done:
+            return []
+        out = self._r.end_text()
+        if not self._errored:
+            out.append(Notice("no-terminator", "EOF without data: [DONE]"))
         return out
 
-    def end(self) -> list[Event]:
-        self._sse.end()  # returns nothing: an incomplete event is not dispatched (WHATWG)
-        out: list[Event] = self._notices()
-        if not self._done:
-            out += self._r.end_text()
-            if not self._errored:
-                out.append(Notice("no-terminator", "EOF without data: [DONE]"))
-        return out
-
-    def _notices(self) -> list[Event]:
-        new = self._sse.anomalies[self._anomalies :]
-        self._anomalies = len(self._sse.anomalies)
-        return [Notice(f"sse-{a}") for a in new]
-
-    def _frame(self, data: str) -> list[Event]:
+    def _take(self, sse: SSEEvent, out: list[Event]) -> None:
+        data = sse.data
         if self._done or self._errored:
-            if self._after_noted:
-                return []
-            self._after_noted = True
-            return [Notice("data-after-end", data[:80])]
+            self._after_end(data, out)
+            return
         if data.strip() == "[DONE]":
             self._done = True
-            return [*self._r.end_text(), End(self._r.finish or "stop")]
-        try:
-            obj = loads(data)
-        except (JSONDecodeError, ValueError):
-            return [Notice("malformed-json", data[:80])]
-        if not isinstance(obj, Mapping):
-            return [Notice("unknown-frame", data[:80])]
-        out: list[Event] = []
+            out += [*self._r.end_text(), End(self._r.finish or "stop")]
+            return
+        obj = json_frame(data, out)
+        if obj is None:
+            return
         choices = obj.get("choices")
         if isinstance(choices, list):
-            for choice in choices:
-                if not isinstance(choice, Mapping):
-                    continue
+            for choice in (c for c in choices if isinstance(c, Mapping)):
                 delta = choice.get("delta")
                 if isinstance(delta, Mapping):
                     out += self._r.reasoning(delta)
@@ -486,4 +460,3 @@ class ChatObserver:
             out += self._r.end_text()
             self._errored = True
             out.append(error_event(obj["error"]))
-        return out
