@@ -6,6 +6,7 @@ reads a hook by probing for it (tests/dialects/test_no_probing.py)."""
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -76,7 +77,7 @@ class Rejection:
     content_type: str = "application/json"
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers the provider sends with the error (Bedrock: ``x-amzn-ErrorType``)."""
-    kind: str = "passback"
+    family: str = "passback"
     """What the rule polices, so one check owns it: ``passback`` (reasoning the SUT had to carry back
     was lost: the passback check), ``fidelity`` (it came back altered: passback-fidelity) or ``request``
     (the request itself breaks the provider's current contract, e.g. a thinking mode the model refuses
@@ -86,6 +87,12 @@ class Rejection:
     scripted turn (Gemini's 200 with ``finishReason: MISSING_THOUGHT_SIGNATURE``); ``status`` and
     ``body`` then describe that answer as a whole body. None: ``status`` and ``body`` are the answer."""
 
+    @property
+    def kind(self) -> str:
+        """Deprecated spelling of :attr:`family`."""
+        warnings.warn("Rejection.kind is deprecated: use Rejection.family", DeprecationWarning, stacklevel=2)
+        return self.family
+
 
 @dataclass(frozen=True, slots=True)
 class Fidelity:
@@ -93,7 +100,7 @@ class Fidelity:
 
     ``differences`` is empty when everything came back as the provider needs it (byte-exact where it
     requires that). ``rejects``: the provider answers such a request with an error (its
-    :class:`Rejection` has ``kind="fidelity"``); otherwise it answers 200 and only degrades, so no
+    :class:`Rejection` has ``family="fidelity"``); otherwise it answers 200 and only degrades, so no
     status code can reveal the loss. Provider rules that make the comparison override
     :meth:`ProviderRules.fidelity`.
     """
@@ -173,7 +180,7 @@ class ProviderRules:
     earlier in the conversation, and may shape what it streams from what the request asked for.
 
     The optional hooks have defaults: ``request_rules`` (the names of its :class:`Rejection` rules of
-    ``kind="request"``; the request-contract check is N/A under rules without one) and
+    ``family="request"``; the request-contract check is N/A under rules without one) and
     :meth:`fidelity` (see :class:`Fidelity`).
 
     Like every piece of a dialect it is sans-IO: the rules and the request codecs work on parsed JSON

@@ -99,7 +99,7 @@ def sut_error(view: CaseView) -> Finding:
 
 # passback and request-contract judge the strict upstream's 400: passback for reasoning lost on the way
 # back, request-contract for a request the provider refuses outright. Each owns the rejections of one
-# ``Rejection.kind``; ``passback-fidelity`` in ``_fidelity`` owns those of ``fidelity``. A lost passback is
+# ``Rejection.family``; ``passback-fidelity`` in ``_fidelity`` owns those of ``fidelity``. A lost passback is
 # reported once, with whether the SUT surfaced the provider's 400 or hid it, which is worse.
 @check(
     "passback",
@@ -148,7 +148,7 @@ def _nothing_carried(hidden: list[int]) -> str:
 
 def rejected(name: str, view: CaseView, t: TurnView, e: Entry) -> Finding:
     """The FAIL of check ``name`` for a strict upstream's rejection ``e`` of turn ``t`` (each check owns
-    the rejections of one ``Rejection.kind``): the rule, the provider's status, whether the SUT surfaced
+    the rejections of one ``Rejection.family``): the rule, the provider's status, whether the SUT surfaced
     the error to its client or hid it (worse), the differences as Expected / Actual."""
     surfaced = (
         "surfaced the provider's error to its client"
@@ -203,7 +203,7 @@ def request_contract(view: CaseView) -> Finding:
 
 
 def _request_rules(view: CaseView) -> tuple[str, ...]:
-    """The rules of ``kind="request"`` the case's provider rules enforce (its ``request_rules``):
+    """The rules of ``family="request"`` the case's provider rules enforce (its ``request_rules``):
     without one, an accepted request proves nothing about the contract."""
     rules = get_dialect(view.case.dialect).provider_rules().get(view.case.provider_rules)
     return rules.request_rules if rules is not None else ()

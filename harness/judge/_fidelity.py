@@ -21,7 +21,7 @@ def _diffs(differences: object) -> tuple[str, str]:
 
 # The strict upstream compares what it emitted with what came back and records ``fidelity`` timeline
 # entries. The verdict is NON_STRICT where the provider only degrades and FAIL where it rejects, with a
-# rejection of ``kind="fidelity"``. A rejection of the request's own shape, such as a missing
+# rejection of ``family="fidelity"``. A rejection of the request's own shape, such as a missing
 # ``anthropic_version`` on Vertex, is request-contract's in ``_errors``, never a passback verdict.
 @check(
     "passback-fidelity",

@@ -188,7 +188,7 @@ def _judge(
         turn=turn,
         status=rejection.status,
         rule=rejection.rule,
-        rule_family=rejection.kind,  # (Rejection.kind: its family; the dialects spell it so)
+        rule_family=rejection.family,
         differences=rejection.differences,
         body=rejection.body.decode(errors="replace"),
     )

@@ -420,7 +420,7 @@ def test_anthropic_rejects_a_thinking_block_without_its_signature_field() -> Non
     block = {k: v for k, v in _THINK.items() if k != "signature"}
     rejection = STRICT.validate(_body(block, _TOOL), EMITTED)
     assert rejection is not None
-    assert (rejection.status, rejection.rule, rejection.kind) == (
+    assert (rejection.status, rejection.rule, rejection.family) == (
         400,
         "anthropic/signature-required",
         "passback",
@@ -694,7 +694,7 @@ def test_adaptive_only_models_refuse_thinking_enabled_with_the_real_400() -> Non
     }
     rejection = ADAPTIVE.validate(body, [])
     assert rejection is not None
-    assert (rejection.status, rejection.rule, rejection.kind) == (
+    assert (rejection.status, rejection.rule, rejection.family) == (
         400,
         "anthropic/thinking-enabled-unsupported",
         "request",

@@ -131,7 +131,7 @@ def _error(rules: str, messages: list[Any]) -> dict[str, Any] | None:
     rejection = _rules(rules).validate({"model": "m", "messages": messages}, EMITTED)
     if rejection is None:
         return None
-    assert (rejection.status, rejection.kind) == (400, "request")
+    assert (rejection.status, rejection.family) == (400, "request")
     assert rejection.rule in _rules(rules).request_rules
     error: dict[str, Any] = loads(rejection.body)["error"]
     return error

@@ -235,7 +235,7 @@ def test_the_strict_upstream_answers_googles_400_body() -> None:
     for name in ("gemini-2.5", "gemini-3", "gemini-3-signatures"):
         rejection = rules[name].validate(request, emitted)
         assert rejection is not None, name
-        assert (rejection.status, rejection.rule, rejection.kind) == (400, "gemini/invalid-role", "request")
+        assert (rejection.status, rejection.rule, rejection.family) == (400, "gemini/invalid-role", "request")
         assert loads(rejection.body) == {
             "error": {
                 "code": 400,

@@ -78,7 +78,7 @@ def test_openrouter_relays_anthropic_s_invalid_signature_in_its_envelope() -> No
     lost = chat_body([Message("assistant", (ReasoningBlock("Let me check the tool."), CALL))], "reasoning_details")
     rejection, _ = check(CHAT, "openrouter", lost, emitted)
     assert rejection is not None
-    assert rejection.kind == "passback"
+    assert rejection.family == "passback"
     body = json.loads(rejection.body)
     assert body["error"]["message"] == "Provider returned error"
     assert body["error"]["code"] == 400
@@ -165,7 +165,7 @@ def test_openai_rejects_altered_encrypted_content_with_invalid_encrypted_content
     assert check(RESP, "openai", resp_body([SIGNED]), [SIGNED]) == (None, Fidelity("openai/encrypted-content"))
     rejection, fidelity = check(RESP, "openai", resp_body([ALTERED]), [SIGNED])
     assert rejection is not None
-    assert rejection.kind == "fidelity"
+    assert rejection.family == "fidelity"
     assert json.loads(rejection.body) == {
         "error": {
             "message": "The encrypted content gAAA...ob_x could not be verified.",
@@ -251,7 +251,7 @@ def test_vertex_routes_by_path_and_requires_anthropic_version() -> None:
     assert vertex.validate({**spec.body, "anthropic_version": "2026-10-21"}, []) is None  # the SDK's value
     rejection = vertex.validate({k: v for k, v in spec.body.items() if k != "anthropic_version"}, [])
     assert rejection is not None
-    assert rejection.kind == "request"
+    assert rejection.family == "request"
     assert json.loads(rejection.body) == {
         "type": "error",
         "error": {"type": "invalid_request_error", "message": "anthropic_version: Field required"},

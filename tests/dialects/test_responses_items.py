@@ -67,7 +67,7 @@ def test_an_unknown_item_type_is_400_invalid_value() -> None:
     event = {"type": "response.reasoning_summary_part.added", "item_id": "rs_mock2_0", "part": {}}
     rejection = OPENAI.validate(_input(event, RS, FC, OUT), EMITTED)
     err = _error(rejection)
-    assert (rejection.rule, rejection.kind) == ("openai/unknown-input-item", "request")
+    assert (rejection.rule, rejection.family) == ("openai/unknown-input-item", "request")
     assert err["message"].startswith("Invalid value: 'response.reasoning_summary_part.added'. Supported")
     assert (err["type"], err["param"], err["code"]) == ("invalid_request_error", "input[1]", "invalid_value")
 
@@ -75,7 +75,7 @@ def test_an_unknown_item_type_is_400_invalid_value() -> None:
 def test_a_reasoning_item_given_twice_is_400() -> None:
     rejection = OPENAI.validate(_input(RS, RS, FC, OUT), EMITTED)
     err = _error(rejection)
-    assert (rejection.rule, rejection.kind) == ("openai/duplicate-item", "passback")
+    assert (rejection.rule, rejection.family) == ("openai/duplicate-item", "passback")
     assert err["message"] == (
         "Duplicate item found with id rs_mock2_0. Remove duplicate items from your input and try again."
     )
@@ -85,7 +85,7 @@ def test_an_output_for_no_call_is_400() -> None:
     other = {**OUT, "call_id": "fc_mock2_1"}  # the item id where the call id belongs
     rejection = OPENAI.validate(_input(RS, FC, other), EMITTED)
     err = _error(rejection)
-    assert (rejection.rule, rejection.kind) == ("openai/no-tool-call", "request")
+    assert (rejection.rule, rejection.family) == ("openai/no-tool-call", "request")
     assert err["message"] == "No tool call found for function call output with call_id fc_mock2_1."
     # the call lives server-side when the request continues a stored response
     assert OPENAI.validate(_input(other, previous_response_id="resp_1", store=True), EMITTED) is None

@@ -73,7 +73,7 @@ def test_openrouter_rejects_a_signed_detail_sent_back_without_its_text() -> None
     }
     rejection = rules.validate(split, emitted)
     assert rejection is not None
-    assert (rejection.status, rejection.rule, rejection.kind) == (
+    assert (rejection.status, rejection.rule, rejection.family) == (
         400,
         "openrouter/signed-text-lost",
         "passback",

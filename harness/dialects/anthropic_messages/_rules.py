@@ -299,7 +299,7 @@ class _AnthropicAdaptive(_Anthropic):
         "(empty thinking text, signature kept) unless summarized is requested; passback as anthropic"
     )
     request_rules: ClassVar[tuple[str, ...]] = ("anthropic/thinking-enabled-unsupported",)
-    """The rules of ``kind="request"`` it enforces (the request-contract check reads them)."""
+    """The rules of ``family="request"`` it enforces (the request-contract check reads them)."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         turn = _Anthropic.shape(self, request, turn)
@@ -316,7 +316,7 @@ class _AnthropicAdaptive(_Anthropic):
                 anthropic_error_body(ENABLED_UNSUPPORTED),
                 "anthropic/thinking-enabled-unsupported",
                 (("thinking.type", "enabled", "adaptive"),),
-                kind="request",
+                family="request",
             )
         return _Anthropic.validate(self, request, emitted)
 
@@ -395,7 +395,7 @@ class _Vertex(_Anthropic):
                 }
             ).encode()
             diff = ("anthropic_version", version, "vertex-2023-10-16")
-            return Rejection(400, body, "vertex/anthropic-version", (diff,), kind="request")
+            return Rejection(400, body, "vertex/anthropic-version", (diff,), family="request")
         return _Anthropic.validate(self, request, emitted)
 
 

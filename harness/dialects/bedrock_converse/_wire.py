@@ -78,7 +78,7 @@ class ConverseEmitter(EmitterLoop):
 
     def __init__(self, *, model: str = "mock-model") -> None:
         self._model = model
-        self._kind: str | None = None  # the open content block's: reasoning, redacted, text or tool
+        self._block: str | None = None  # the open content block's: reasoning, redacted, text or tool
         self._index = -1
         self._tool: int | None = None  # canonical tool index of the open tool block
         self._n = 0
@@ -96,18 +96,18 @@ class ConverseEmitter(EmitterLoop):
             out.append(self._frame("messageStart", {"role": "assistant"}, "start"))
 
     def _stop_block(self, out: list[Frame]) -> None:
-        if self._kind is not None:
-            tag = "reasoning-done" if self._kind in ("reasoning", "redacted") else self._kind
+        if self._block is not None:
+            tag = "reasoning-done" if self._block in ("reasoning", "redacted") else self._block
             out.append(self._frame("contentBlockStop", {"contentBlockIndex": self._index}, tag))
-            self._kind = None
+            self._block = None
 
     def _open(self, out: list[Frame], kind: str, tool: int | None = None) -> None:
         self._stop_block(out)
         self._index += 1
-        self._kind, self._tool = kind, tool
+        self._block, self._tool = kind, tool
 
     def _delta(self, out: list[Frame], kind: str, delta: dict[str, Any], tag: str) -> None:
-        if kind != "tool" and (self._kind != kind or kind == "redacted"):
+        if kind != "tool" and (self._block != kind or kind == "redacted"):
             self._open(out, kind)
         out.append(self._frame("contentBlockDelta", {"contentBlockIndex": self._index, "delta": delta}, tag))
 
@@ -128,7 +128,7 @@ class ConverseEmitter(EmitterLoop):
             if ev.text:
                 self._delta(out, "text", {"text": ev.text}, "text")
         elif isinstance(ev, ToolCallDelta):
-            if self._kind != "tool" or self._tool != ev.index:
+            if self._block != "tool" or self._tool != ev.index:
                 self._open(out, "tool", ev.index)
                 tool = {"toolUseId": ev.id or "", "name": ev.name or ""}
                 start = {"contentBlockIndex": self._index, "start": {"toolUse": tool}}

@@ -100,7 +100,7 @@ def _part_rejection(problem: PartProblem) -> Rejection:
         detail = {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": violations}
         extra = {"details": [detail]}
     body = _error(400, problem.message, extra)
-    return Rejection(400, body, problem.rule, (problem.difference,), kind="request")
+    return Rejection(400, body, problem.rule, (problem.difference,), family="request")
 
 
 PART_RULES = (

@@ -90,7 +90,7 @@ def _audit(request: Mapping[str, Any], words: Mapping[str, Wording]) -> Rejectio
         return None
     message, param = wording.render(problem)
     body = dumps_compact(openai_error(400, message, wording.code, param=param)).encode()
-    return Rejection(400, body, problem.rule, (problem.difference,), kind="request")
+    return Rejection(400, body, problem.rule, (problem.difference,), family="request")
 
 
 def _thinking_disabled(request: Mapping[str, Any]) -> bool:

@@ -75,7 +75,7 @@ def _usage_event(raw: Any) -> Usage | None:
 
 @dataclass(slots=True)
 class _Seen:
-    kind: str
+    item_type: str
     built: dict[str, str] = field(default_factory=dict)  # part key -> text built from deltas
     tool_index: int = -1
     last_key: str = ""
@@ -282,9 +282,12 @@ class ResponsesObserver(TypedSSEObserver):
     def _agrees(self, item_id: str, item: Mapping[str, Any], out: list[Event]) -> None:
         """The done item repeats what :data:`DONE_AGREES` names of the item its added event opened."""
         seen = self._items[item_id]
-        if seen.kind != "unknown" and "type" in DONE_AGREES and item.get("type") != seen.kind:
+        if seen.item_type != "unknown" and "type" in DONE_AGREES and item.get("type") != seen.item_type:
             out.append(
-                Notice("done-type-mismatch", f"{item_id}: added {seen.kind}, done {item.get('type')} ({SDK})")
+                Notice(
+                    "done-type-mismatch",
+                    f"{item_id}: added {seen.item_type}, done {item.get('type')} ({SDK})",
+                )
             )
 
     def _item_content(
@@ -320,8 +323,8 @@ class ResponsesObserver(TypedSSEObserver):
             if isinstance(output, list):
                 listed = {i.get("id") for i in output if isinstance(i, Mapping)}
             for item_id, seen in self._items.items():  # the snapshot must hold every item streamed
-                if listed and seen.kind != "unknown" and item_id not in listed:
-                    out.append(Notice("completed-lacks-item", f"{kind} lacks {seen.kind} {item_id}"))
+                if listed and seen.item_type != "unknown" and item_id not in listed:
+                    out.append(Notice("completed-lacks-item", f"{kind} lacks {seen.item_type} {item_id}"))
             _lost_fields(kind, output, self._items, out)
             for item in resp.get("output") or []:
                 if (

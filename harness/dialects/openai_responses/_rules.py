@@ -138,7 +138,7 @@ def input_items(
 ) -> Rejection | None:
     """OpenAI's answer to input items its SDK types reject (``_items``): the schema's problems,
     or with ``calls`` an output that answers no call. An unknown item type and an output for no call
-    are the request's own fault (``kind="request"``); a reasoning item given twice is a broken passback."""
+    are the request's own fault (``family="request"``); a reasoning item given twice is a broken passback."""
     problem: ItemProblem | None
     if calls:
         given = {b.id for m in emitted for b in m.content if isinstance(b, ToolCallBlock)}
@@ -148,8 +148,8 @@ def input_items(
     if problem is None:
         return None
     body = openai_error_body(problem.message, param=problem.param, code=problem.code)
-    kind = "passback" if problem.rule == "openai/duplicate-item" else "request"
-    return Rejection(400, body, problem.rule, (problem.difference,), kind=kind)
+    family = "passback" if problem.rule == "openai/duplicate-item" else "request"
+    return Rejection(400, body, problem.rule, (problem.difference,), family=family)
 
 
 @dataclass(slots=True)
@@ -165,7 +165,7 @@ class _OpenAI(ProviderRules):
     )
 
     request_rules: ClassVar[tuple[str, ...]] = ("openai/unknown-input-item", "openai/no-tool-call")
-    """Its rules of ``kind="request"`` (the request-contract check reads them)."""
+    """Its rules of ``family="request"`` (the request-contract check reads them)."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """Without ``reasoning.summary`` the reasoning item arrives empty, carrying only its
@@ -220,7 +220,7 @@ class _OpenAI(ProviderRules):
             message = ENCRYPTED_NOT_VERIFIED.format(short=f"{enc[:4]}...{enc[-4:]}")
             body = openai_error_body(message, param=None, code="invalid_encrypted_content")
             diff = (f"input[{n}].encrypted_content", enc, want)
-            return Rejection(400, body, "openai/invalid-encrypted-content", (diff,), kind="fidelity")
+            return Rejection(400, body, "openai/invalid-encrypted-content", (diff,), family="fidelity")
         store = request.get("store", True) is not False  # the API's default is true
         for n, item in enumerate(items):
             if not isinstance(item, Mapping):
@@ -367,7 +367,7 @@ class _Xai(ProviderRules):
         n, enc, want = bad[0]
         diff: Difference = (f"input[{n}].encrypted_content", enc, want)
         body = _xai_body(XAI_NOT_DECRYPTED)
-        return Rejection(400, body, "xai/encrypted-content-altered", (diff,), kind="fidelity")
+        return Rejection(400, body, "xai/encrypted-content-altered", (diff,), family="fidelity")
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         items = request.get("input")

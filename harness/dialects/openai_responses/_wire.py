@@ -101,7 +101,7 @@ def usage_json(u: Usage) -> dict[str, Any]:
 
 @dataclass(slots=True)
 class _Item:
-    kind: str  # reasoning | message | function_call
+    item_type: str  # reasoning | message | function_call
     id: str
     output_index: int
     parts: list[str] = field(default_factory=list)  # reasoning parts / message content parts
@@ -255,7 +255,7 @@ class ResponsesEmitter(EmitterLoop):
     def _reasoning(self, ev: ReasoningDelta) -> list[Frame]:
         out: list[Frame] = []
         item = self._item
-        if item is None or item.kind != "reasoning":
+        if item is None or item.item_type != "reasoning":
             out, item = self._open("reasoning")
             out.append(self._reasoning_added(item))
         if self.variant == "empty" or not ev.text:
@@ -332,7 +332,7 @@ class ResponsesEmitter(EmitterLoop):
     def _signature(self, value: str) -> list[Frame]:
         out: list[Frame] = []
         item = self._item
-        if item is None or item.kind != "reasoning" or item.encrypted is not None:
+        if item is None or item.item_type != "reasoning" or item.encrypted is not None:
             out, item = self._open("reasoning")
             out.append(self._reasoning_added(item))
         item.encrypted = value
@@ -341,7 +341,7 @@ class ResponsesEmitter(EmitterLoop):
     def _text(self, ev: TextDelta) -> list[Frame]:
         out: list[Frame] = []
         item = self._item
-        if item is None or item.kind != "message":
+        if item is None or item.item_type != "message":
             out, item = self._open("message")
             body = {
                 "id": item.id,
@@ -388,7 +388,7 @@ class ResponsesEmitter(EmitterLoop):
     def _tool(self, ev: ToolCallDelta) -> list[Frame]:
         out: list[Frame] = []
         item = self._item
-        if item is None or item.kind != "function_call" or item.tool_index != ev.index:
+        if item is None or item.item_type != "function_call" or item.tool_index != ev.index:
             out, item = self._open("function_call")
             item.tool_index = ev.index
             item.call_id = ev.id or f"call_{self.stem}_{ev.index}"
@@ -412,7 +412,7 @@ class ResponsesEmitter(EmitterLoop):
             return []
         self._item = None
         out: list[Frame] = []
-        if item.kind == "reasoning":
+        if item.item_type == "reasoning":
             if item.part_open:
                 out += self._close_part(item)
             body: dict[str, Any] = {"id": item.id, "type": "reasoning"}
@@ -426,7 +426,7 @@ class ResponsesEmitter(EmitterLoop):
             if self.variant == "vllm-parts":
                 body["status"] = "completed"
             tags: tuple[str, ...] = ("reasoning", "reasoning-done", "repeat")
-        elif item.kind == "message":
+        elif item.item_type == "message":
             if item.part_open:
                 out += self._close_text_part(item)
             content = [
