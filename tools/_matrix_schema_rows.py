@@ -1,5 +1,6 @@
 """The detection matrix's rows for issue 46's classes: provider defaults as request-form rows, the front
-door's SDK schema rules, and the mirror and flagged-part variants. Data only, apart from ``_matrix_rows``
+door's SDK schema rules, the identity fields each strict provider compares, and the mirror and flagged-part
+variants. Data only, apart from ``_matrix_rows``
 so that each class of rows stays one concern; ``tools._matrix`` joins them."""
 
 from __future__ import annotations
@@ -55,6 +56,37 @@ SCHEMA_ROWS: tuple[Mutant, ...] = (
         "front-door-grammar",
         _ANTHROPIC,
         door="anthropic-messages",
+    ),
+    # -- every opaque identity field a strict provider compares on passback, altered (re-encoded as URL-safe
+    # base64 by alter-encrypted) and caught by passback through the provider's own 400: one row a field
+    *(
+        Mutant("alter-encrypted", "reference", "passback", (case,), label=field)
+        for field, case in (
+            (
+                "anthropic-signature",
+                "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]",
+            ),
+            (
+                "anthropic-redacted-data",
+                "tools-passback/anthropic-redacted[anthropic-messages:redacted/frames]",
+            ),
+            (
+                "bedrock-signature",
+                "tools-passback/anthropic-thinking-blocks[bedrock-converse:converse/frames]",
+            ),
+            (
+                "bedrock-redacted-content",
+                "tools-passback/anthropic-redacted[bedrock-converse:converse/frames]",
+            ),
+            (
+                "openrouter-signature",
+                "tools-passback/openrouter-signature-only[openai-chat:reasoning_details/frames]",
+            ),
+            (
+                "interactions-signature",
+                "tools-passback/gemini-interactions-thought-signature[gemini-interactions:summaries/frames]",
+            ),
+        )
     ),
     # -- the flat mirror, a shipped variant (openai_chat/variants/flat-mirror.toml): read twice, doubled
     Mutant(
