@@ -5,9 +5,9 @@ front door's emitter wrote, as ``_bridge_faults`` does for the bridge's own bugs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from harness._json import dumps_compact, loads
 from harness.codec import Frame
@@ -25,10 +25,12 @@ DOOR_FAULTS: dict[str, str] = {
 
 class SchemaFrames:
     """``rewrite`` each batch of the front door's frames. Sans-IO, frames in and frames out; with none of
-    the switches on it is the identity."""
+    the switches on it is the identity. A subclass names its own ``switches`` and writes ``_frame``."""
+
+    switches: ClassVar[Mapping[str, str]] = DOOR_FAULTS
 
     def __init__(self, faults: Iterable[str]) -> None:
-        self.faults = frozenset(faults) & frozenset(DOOR_FAULTS)
+        self.faults = frozenset(faults) & frozenset(self.switches)
 
     def rewrite(self, frames: Sequence[Frame]) -> list[Frame]:
         if not self.faults:
@@ -41,11 +43,11 @@ class SchemaFrames:
             out.append(f)
         return out
 
-    def _frame(self, kind: str, obj: dict[str, Any]) -> bool:
-        """Rewrite ``obj`` in place; whether it changed."""
+    def _frame(self, event_type: str, obj: dict[str, Any]) -> bool:
+        """Rewrite ``obj`` (an event of ``event_type``) in place; whether it changed."""
         item = obj.get("item")
         if (
-            kind == "response.output_item.done"
+            event_type == "response.output_item.done"
             and "done-type-mismatch" in self.faults
             and isinstance(item, dict)
             and item.get("type") == "reasoning"
@@ -54,7 +56,7 @@ class SchemaFrames:
                            "status": "completed", "content": []}  # FAULT  # fmt: skip
             return True
         response = obj.get("response")
-        if kind == "response.completed" and "completed-usage-no-reasoning-tokens" in self.faults:
+        if event_type == "response.completed" and "completed-usage-no-reasoning-tokens" in self.faults:
             usage = response.get("usage") if isinstance(response, dict) else None
             if isinstance(usage, dict) and "output_tokens_details" in usage:
                 del usage["output_tokens_details"]  # FAULT

@@ -5,12 +5,9 @@ added as. They rewrite the frames the front door's emitter wrote, as ``_door_fau
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
-from harness._json import dumps_compact, loads
-from harness.codec import Frame
+from harness.reference._door_faults import SchemaFrames
 
 __all__ = ["SCHEMA_FAULTS", "FieldFrames"]
 
@@ -32,41 +29,29 @@ SCHEMA_FAULTS: dict[str, str] = {
 """The switches, and what each does (the switch table of ``_faults`` lists them too)."""
 
 
-class FieldFrames:
-    """``rewrite`` each batch of a front door's frames. Sans-IO, frames in and frames out; with none of
-    the switches on it is the identity (an event type names its door: the two doors share none)."""
+class FieldFrames(SchemaFrames):
+    """``rewrite`` each batch of a front door's frames (``SchemaFrames``' loop) with these switches; with
+    none of them on it is the identity (an event type names its door: the two doors share none)."""
 
-    def __init__(self, faults: Iterable[str]) -> None:
-        self.faults = frozenset(faults) & frozenset(SCHEMA_FAULTS)
+    switches = SCHEMA_FAULTS
 
-    def rewrite(self, frames: Sequence[Frame]) -> list[Frame]:
-        if not self.faults:
-            return list(frames)
-        out: list[Frame] = []
-        for f in frames:
-            obj = loads(f.data) if f.data.startswith("{") else None
-            if isinstance(obj, dict) and self._frame(str(obj.get("type")), obj):
-                f = replace(f, data=dumps_compact(obj))
-            out.append(f)
-        return out
-
-    def _frame(self, kind: str, obj: dict[str, Any]) -> bool:
-        """Rewrite ``obj`` in place; whether it changed."""
+    def _frame(self, event: str, obj: dict[str, Any]) -> bool:
+        """Rewrite ``obj`` (the event named ``event``) in place; whether it changed."""
         faults, before = self.faults, dict(obj)
-        if kind.startswith("response.") or kind == "error":
+        if event.startswith("response.") or event == "error":
             if "door-no-sequence-number" in faults:
                 obj.pop("sequence_number", None)  # FAULT
             if "door-index-as-string" in faults and isinstance(obj.get("output_index"), int):
                 obj["output_index"] = str(obj["output_index"])  # FAULT
         item = obj.get("item")
-        if kind == "response.output_item.done" and "door-done-new-id" in faults and isinstance(item, dict):
+        if event == "response.output_item.done" and "door-done-new-id" in faults and isinstance(item, dict):
             obj["item"] = {**item, "id": f"{item.get('id')}_done"}  # FAULT
         message = obj.get("message")
-        if kind == "message_start" and "door-start-no-model" in faults and isinstance(message, dict):
+        if event == "message_start" and "door-start-no-model" in faults and isinstance(message, dict):
             obj["message"] = {k: v for k, v in message.items() if k != "model"}  # FAULT
         usage = obj.get("usage")
-        if kind == "message_delta" and "door-delta-no-output-tokens" in faults and isinstance(usage, dict):
+        if event == "message_delta" and "door-delta-no-output-tokens" in faults and isinstance(usage, dict):
             obj["usage"] = {k: v for k, v in usage.items() if k != "output_tokens"}  # FAULT
-        if kind == "content_block_stop" and "door-stop-no-index" in faults:
+        if event == "content_block_stop" and "door-stop-no-index" in faults:
             obj.pop("index", None)  # FAULT
         return obj != before
