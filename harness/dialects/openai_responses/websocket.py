@@ -5,21 +5,18 @@ the messages and the connection's chaining live here."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import (
-    Emitter,
     Observer,
     ProviderRules,
     Reading,
     Rejection,
     RequestSpec,
     Variant,
-    check_variant,
 )
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
@@ -174,23 +171,12 @@ class _OpenAIWs(ProviderRules):
         return HTTP_RULES["openai"].validate(request, emitted)
 
 
-_check = functools.partial(check_variant, NAME, VARIANTS)
-
-
 class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
     name = NAME
     variants = VARIANTS
     default_variant = "summary"
     websocket = True
     routed = False  # its paths are the Responses dialect's: a request reaches it through its script
-
-    def emitter(self, variant: str, *, model: str = "mock-model") -> Emitter:
-        _check(variant)
-        return super().emitter(variant, model=model)
-
-    def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
-        _check(variant)
-        return super().emit_response(turn, variant, model=model)
 
     def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
         """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
@@ -201,7 +187,6 @@ class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
     ) -> RequestSpec:
         """A ``response.create`` message. ``previous_response_id`` (with ``since``: how many of the
         messages that response already covers) sends only the new input items."""
-        _check(variant)
         previous = options.pop("previous_response_id", None)
         since = int(options.pop("since", 0)) if previous else 0
         new = list(messages)[since:]
