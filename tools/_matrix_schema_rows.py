@@ -88,6 +88,17 @@ SCHEMA_ROWS: tuple[Mutant, ...] = (
             ),
         )
     ),
+    # -- the order of the blocks, which Anthropic compares too: thinking first (anthropic/thinking-not-first;
+    # before a tool_use, anthropic/missing-thinking)
+    Mutant(
+        "reasoning-last",
+        "reference",
+        "passback",
+        (
+            "tools-passback/no-think-replay-anthropic[anthropic-messages:thinking/frames]",
+            "tools-passback/anthropic-thinking-blocks[anthropic-messages:thinking/frames]",
+        ),
+    ),
     # -- the flat mirror, a shipped variant (openai_chat/variants/flat-mirror.toml): read twice, doubled
     Mutant(
         "read-both-fields",

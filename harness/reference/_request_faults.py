@@ -48,6 +48,8 @@ PASSBACK_FAULTS: dict[str, str] = {
     "chat role; Google accepts only user and model)",
     "note-between-tool-results": "put a system note between a chat assistant's tool_calls and its tool "
     "messages (an agent that logs tool warnings into the history; DeepSeek answers 400)",
+    "reasoning-last": "pass an assistant message back with its reasoning blocks after its text and tool "
+    "calls (a store that writes the content first and appends the reasoning; Anthropic wants thinking first)",
     "thought-signature-on-call": "Gemini Interactions: pass a thought step's signature back on the "
     "function_call step after it (where generateContent keeps it, on the functionCall part), the thought "
     "step without it (dropped when nothing else is left in it)",
@@ -183,7 +185,8 @@ def _rebuilt(m: Message, faults: frozenset[str]) -> Message:
     """An assistant message as a SUT with the 2026 passback faults sends it back.
 
     These faults are how a buggy SUT rebuilds a 2026 continuation: reasoning trimmed, blobs re-encoded, a
-    signature on the wrong call, a phase or a Vertex version dropped, server-tool records lost.
+    signature on the wrong call, a phase or a Vertex version dropped, server-tool records lost, the
+    reasoning moved after the content.
     """
     blocks = [_reasoning(b, faults) for b in m.content]
     if "think-replay" in faults:
@@ -192,6 +195,10 @@ def _rebuilt(m: Message, faults: frozenset[str]) -> Message:
         blocks = [b for b in blocks if not _server_record(b)]
     if "signature-to-last-call" in faults:
         blocks = _calls_signed_last(blocks)
+    if "reasoning-last" in faults:  # FAULT: the order of the blocks lost, reasoning appended
+        blocks = [b for b in blocks if not isinstance(b, ReasoningBlock)] + [
+            b for b in blocks if isinstance(b, ReasoningBlock)
+        ]
     return Message("assistant", tuple(blocks))
 
 
