@@ -65,14 +65,14 @@ class FieldNotes:
         self.sdk = sdk
         self._noted: set[tuple[str, str, bool]] = set()
 
-    def note(self, kind: str, obj: Mapping[str, Any], fields: Sequence[Field], out: list[Event]) -> None:
+    def note(self, event: str, obj: Mapping[str, Any], fields: Sequence[Field], out: list[Event]) -> None:
         for f, got in field_breaks(obj, fields):
-            key = (kind, f.path, got is None)
+            key = (event, f.path, got is None)
             if key in self._noted:
                 continue
             self._noted.add(key)
             where = f"({self.sdk} {f.file})"
             if got is None:
-                out.append(Notice("event-lacks-field", f"{kind} without {f.path}: {f.type} {where}"))
+                out.append(Notice("event-lacks-field", f"{event} without {f.path}: {f.type} {where}"))
             else:
-                out.append(Notice("field-type", f"{kind} {f.path}: {got}, not {f.type} {where}"))
+                out.append(Notice("field-type", f"{event} {f.path}: {got}, not {f.type} {where}"))
