@@ -48,21 +48,19 @@ class FramedObserver(Generic[F]):
         self._after_noted = False
 
     def feed(self, data: bytes) -> list[Event]:
-        out: list[Event] = []
-        for frame in self._decoder.feed(data):
-            self._take(frame, out)
-        return out + self._notices()
+        return self._read_frames(self._decoder.feed(data))
 
     def end(self) -> list[Event]:
-        out: list[Event] = []
-        for frame in self._decoder.end():
-            self._take(frame, out)
-        return out + self._notices() + self._eof()
+        return self._read_frames(self._decoder.end()) + self._eof()
 
-    def _notices(self) -> list[Event]:
+    def _read_frames(self, frames: Sequence[F]) -> list[Event]:
+        """The frames' events, then the decoder's new anomalies as notices."""
+        out: list[Event] = []
+        for frame in frames:
+            self._take(frame, out)
         new = self._decoder.anomalies[self._anomalies :]
         self._anomalies = len(self._decoder.anomalies)
-        return [Notice(f"{self._prefix}-{a}") for a in new]
+        return out + [Notice(f"{self._prefix}-{a}") for a in new]
 
     def _after_end(self, data: str, out: list[Event]) -> None:
         """A frame after the stream's end: noted once, never read."""

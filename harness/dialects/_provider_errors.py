@@ -149,10 +149,8 @@ def openai_error(
     (another provider's rate-limit or overload word is mapped to OpenAI's); ``param`` the request field
     the error is about."""
     if status == 429:
-        kind = "requests"
-        code = code if code in (None, "rate_limit_exceeded", "insufficient_quota") else "rate_limit_exceeded"
-        code = code or "rate_limit_exceeded"
-        kind = "insufficient_quota" if code == "insufficient_quota" else kind
+        code = code if code == "insufficient_quota" else "rate_limit_exceeded"
+        kind = "insufficient_quota" if code == "insufficient_quota" else "requests"
     else:
         kind = "invalid_request_error" if 400 <= status < 500 else "server_error"
         foreign = code in _ANTHROPIC_WORDS or code in _GOOGLE_WORDS

@@ -41,8 +41,6 @@ DIALECT_MODULES: dict[str, str] = {
 
 _RULES: dict[str, dict[str, ProviderRules]] = {}
 """dialect -> the strict rules declared variant files add to it, by rules name."""
-_READ: dict[Path, list[Declared]] = {}
-"""Each declared directory's rows, read once."""
 
 
 def dialect_names() -> list[str]:
@@ -96,10 +94,10 @@ def declare_dir(path: str | Path) -> list[Variant]:
     return [d.variant for d in rows]
 
 
+@cache
 def _read(directory: Path) -> list[Declared]:
-    if directory not in _READ:
-        _READ[directory] = read_variants(directory)
-    return _READ[directory]
+    """Each declared directory's rows, read once."""
+    return read_variants(directory)
 
 
 def _add(dialect: Dialect, d: Declared) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from harness.dialects._gemini_names import camel_request
 from harness.dialects._registry import find_variant
-from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Usage
+from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Turn, Usage
 
 # A new request-dependent behaviour is a row here, under all provider rules; the strict rules' older
 # ``shape`` methods still narrow what they stream and agree with these rows. A row whose form is off
@@ -24,16 +24,12 @@ __all__ = [
     "RequestForm",
     "adaptive_only",
     "answer_for",
-    "answered_model",
     "applied_defaults",
-    "asked_model",
     "claude_thinks_by_default",
+    "no_reasoning",
     "ollama_thinks",
-    "qwen_thinks",
     "rows_for",
 ]
-
-Turn = tuple[Event, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,17 +75,14 @@ def _get(obj: Any, *path: str) -> Any:
     return obj
 
 
-def _no_reasoning_text(turn: Turn) -> Turn:
-    return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
+def _without(*kinds: type[Event]) -> Callable[[Turn], Turn]:
+    """A ``withhold``: the turn without its events of ``kinds``."""
+    return lambda turn: tuple(ev for ev in turn if not isinstance(ev, kinds))
 
 
-def _no_reasoning(turn: Turn) -> Turn:
-    kinds = (ReasoningDelta, ReasoningSignature, RedactedReasoning)
-    return tuple(ev for ev in turn if not isinstance(ev, kinds))
-
-
-def _no_usage(turn: Turn) -> Turn:
-    return tuple(ev for ev in turn if not isinstance(ev, Usage))
+_no_reasoning_text = _without(ReasoningDelta)
+no_reasoning = _without(ReasoningDelta, ReasoningSignature, RedactedReasoning)
+_no_usage = _without(Usage)
 
 
 def _no_encrypted(turn: Turn) -> Turn:
@@ -137,7 +130,7 @@ _GEMINI_FLASH_25 = re.compile(r"gemini-2\.5-flash(?!-image)")
 _PATH_MODEL = re.compile(r"/models/([^/:?]+)")
 
 
-def asked_model(request: Mapping[str, Any], target: str = "") -> str:
+def _asked_model(request: Mapping[str, Any], target: str = "") -> str:
     """The model a request names: its ``model`` field, else the ``/models/<name>:`` segment of its path
     (Gemini names the model in the URL), else ""."""
     model = request.get("model")
@@ -173,10 +166,6 @@ def _display(request: Mapping[str, Any], model: str) -> str:
     return "omitted" if adaptive_only(model) else "summarized"
 
 
-def _bedrock_display(request: Mapping[str, Any], model: str) -> bool:
-    return _display(_bedrock_fields(request), model) == "summarized"
-
-
 def _summary_on(request: Mapping[str, Any], model: str) -> bool:
     return _get(request, "reasoning", "summary") is not None
 
@@ -184,10 +173,6 @@ def _summary_on(request: Mapping[str, Any], model: str) -> bool:
 def _encrypted_on(request: Mapping[str, Any], model: str) -> bool:
     include = request.get("include")
     return isinstance(include, list) and "reasoning.encrypted_content" in include
-
-
-def _include_thoughts(request: Mapping[str, Any], model: str) -> bool:
-    return _get(camel_request(request), "generationConfig", "thinkingConfig", "includeThoughts") is True
 
 
 def _gemini_openai_thoughts(request: Mapping[str, Any], model: str) -> bool:
@@ -204,19 +189,7 @@ def _thinking_summaries(request: Mapping[str, Any], model: str) -> bool:
     return bool(_get(request, "generation_config", "thinking_summaries") == "auto")
 
 
-def _reasoning_split(request: Mapping[str, Any], model: str) -> bool:
-    return True in (request.get("reasoning_split"), _get(request, "extra_body", "reasoning_split"))
-
-
-def _include_usage(request: Mapping[str, Any], model: str) -> bool:
-    return _get(request, "stream_options", "include_usage") is True
-
-
-def _deepseek_thinking(request: Mapping[str, Any], model: str) -> bool:
-    return bool(_get(request, "thinking", "type") != "disabled")
-
-
-def qwen_thinks(request: Mapping[str, Any], model: str = "") -> bool:
+def _qwen_thinks(request: Mapping[str, Any], model: str = "") -> bool:
     """A Qwen3 hybrid model thinks unless the request turns ``enable_thinking`` off: vLLM and SGLang pass
     ``chat_template_kwargs.enable_thinking`` to the chat template, whose default is true
     (https://qwen.readthedocs.io/en/latest/deployment/vllm.html#thinking-non-thinking-modes); DashScope
@@ -277,7 +250,7 @@ ROWS: tuple[RequestForm, ...] = (
         "request omits thinking",
         "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking; "
         + "; ".join(THINKS_BY_DEFAULT.values()),
-        _thinking_on, withhold=_no_reasoning, exempt=frozenset({"deepseek-anthropic"}),
+        _thinking_on, withhold=no_reasoning, exempt=frozenset({"deepseek-anthropic"}),
     ),
     RequestForm(
         "anthropic/display-summarized", "anthropic-messages", "thinking.display",
@@ -303,7 +276,7 @@ ROWS: tuple[RequestForm, ...] = (
         "no reasoning: text only",
         "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html; "
         "recorded: corpus/bedrock-thinking-stream.jsonl",
-        _bedrock_thinking, withhold=_no_reasoning,
+        _bedrock_thinking, withhold=no_reasoning,
     ),
     RequestForm(
         "bedrock/display-summarized", "bedrock-converse",
@@ -313,14 +286,17 @@ ROWS: tuple[RequestForm, ...] = (
         "Claude models, Opus 4.7 and later)",
         "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html; "
         "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
-        _bedrock_display, withhold=_no_reasoning_text,
+        lambda request, model: _display(_bedrock_fields(request), model) == "summarized",
+        withhold=_no_reasoning_text,
     ),
     RequestForm(
         "gemini/include-thoughts", "gemini",
         "generationConfig.thinkingConfig.includeThoughts", "thought summary parts (thought: true)",
         "no thought parts (signatures only)",
         "https://ai.google.dev/gemini-api/docs/thinking#summaries; recorded: corpus/gemini-thoughts*.jsonl",
-        _include_thoughts, withhold=_no_reasoning_text,
+        lambda request, model: _get(camel_request(request), "generationConfig", "thinkingConfig",
+                                    "includeThoughts") is True,
+        withhold=_no_reasoning_text,
     ),
     RequestForm(
         "gemini-openai/include-thoughts", "openai-chat",
@@ -342,21 +318,24 @@ ROWS: tuple[RequestForm, ...] = (
         "minimax/reasoning-split", "openai-chat", "reasoning_split",
         "delta.reasoning_details[] text entries", "<think>...</think> inline at the start of the content",
         "https://platform.minimax.io/docs/api-reference/text-openai-api (reasoning_split)",
-        _reasoning_split, fallback="think-tags",
+        lambda request, model: True in (request.get("reasoning_split"),
+                                        _get(request, "extra_body", "reasoning_split")),
+        fallback="think-tags",
     ),
     RequestForm(
         "openai-chat/include-usage", "openai-chat", "stream_options.include_usage",
         "a usage chunk before [DONE]", "no usage chunk",
         "https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options; "
         "recorded: corpus/groq-reasoning-stream.jsonl",
-        _include_usage, withhold=_no_usage, premise=False, stream_only=True,
+        lambda request, model: _get(request, "stream_options", "include_usage") is True,
+        withhold=_no_usage, premise=False, stream_only=True,
     ),
     RequestForm(
         "deepseek/thinking", "openai-chat", "thinking.type",
         "reasoning_content (thinking mode: on by default on DeepSeek V4; type disabled turns it off)",
         "reasoning_content: thinking is on unless the request disables it",
         "https://api-docs.deepseek.com/guides/thinking_mode",
-        _deepseek_thinking, withhold=_no_reasoning,
+        lambda request, model: _get(request, "thinking", "type") != "disabled", withhold=no_reasoning,
     ),
     RequestForm(
         "qwen3/enable-thinking", "openai-chat",
@@ -367,7 +346,7 @@ ROWS: tuple[RequestForm, ...] = (
         "https://qwen.readthedocs.io/en/latest/deployment/vllm.html#thinking-non-thinking-modes; "
         "https://docs.vllm.ai/en/stable/features/reasoning_outputs/; "
         "https://www.alibabacloud.com/help/en/model-studio/deep-thinking",
-        qwen_thinks, withhold=_no_reasoning,
+        _qwen_thinks, withhold=no_reasoning,
     ),
     RequestForm(
         "gemini/thinking-budget", "gemini",
@@ -377,7 +356,7 @@ ROWS: tuple[RequestForm, ...] = (
         "thinking: on unless a 2.5 Flash request sets thinkingBudget 0 (then no thoughts and no signatures)",
         "https://ai.google.dev/gemini-api/docs/thinking#set-budget; "
         "https://ai.google.dev/gemini-api/docs/thought-signatures",
-        _gemini_thinks, withhold=_no_reasoning,
+        _gemini_thinks, withhold=no_reasoning,
     ),
     RequestForm(
         "ollama/think", "ollama", "think",
@@ -436,17 +415,17 @@ def answer_for(
     depends on it; Gemini 2.5 Flash: thinkingBudget 0 turns its thinking off) is answered as that
     model, any other name (gateways rename models) as ``model``. ``target``: the request's path (where
     Gemini names the model)."""
-    model = answered_model(dialect, request, model, target)
+    model = _answered_model(dialect, request, model, target)
     rows = rows_for(dialect, variant, rules)
     off = tuple(r for r in rows if (stream or not r.stream_only) and not r.on(request, model))
     played = next((r.fallback for r in off if r.fallback is not None), variant)
     return Answer(played, off)
 
 
-def answered_model(dialect: str, request: Mapping[str, Any], model: str, target: str = "") -> str:
+def _answered_model(dialect: str, request: Mapping[str, Any], model: str, target: str = "") -> str:
     """The model a request is answered as: the one it names when the table knows it (a Claude model, Gemini
     2.5 Flash), else ``model``, the one the mock plays (gateways rename models)."""
-    asked = asked_model(request, target)
+    asked = _asked_model(request, target)
     named = _CLAUDE.search(asked) or _CLAUDE_NEW.search(asked)
     if named or (dialect == "gemini" and _GEMINI_FLASH_25.search(asked)):
         return asked
@@ -461,6 +440,6 @@ def applied_defaults(
     rules judge and shape this request, so they agree with the table."""
     if dialect != "anthropic-messages" or "thinking" in request:
         return request
-    if claude_thinks_by_default(answered_model(dialect, request, model, target)):
+    if claude_thinks_by_default(_answered_model(dialect, request, model, target)):
         return {**request, "thinking": {"type": "adaptive"}}
     return request

@@ -10,7 +10,7 @@ from typing import Any
 from harness._json import JSONDecodeError, loads
 from harness.events import Notice
 
-__all__ = ["json_args", "mapping", "opt_str", "string", "unknown_fields"]
+__all__ = ["json_args", "mapping", "object_args", "opt_str", "string", "unknown_fields"]
 
 
 def opt_str(value: Any) -> str | None:
@@ -40,3 +40,12 @@ def json_args(text: str) -> Any:
         return loads(text) if text.strip() else {}
     except JSONDecodeError:
         return {"arguments": text}
+
+
+def object_args(text: str) -> Any:
+    """Tool-call arguments for a wire that can carry them only as a JSON object (Ollama, pi): ``{}`` when
+    empty, and text that is no JSON kept whole under ``_raw``."""
+    try:
+        return loads(text) if text else {}
+    except JSONDecodeError:
+        return {"_raw": text}

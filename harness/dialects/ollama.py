@@ -4,11 +4,10 @@ lines with top-level ``thinking`` and ``response`` as variant ``generate``, each
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
+from harness._json import dumps_compact
 from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
@@ -22,12 +21,11 @@ from harness.dialects._base import (
     RequestSpec,
     Transport,
     Variant,
-    check_variant,
     json_body,
 )
 from harness.dialects._framed import FramedObserver, json_frame
-from harness.dialects._request_forms import ollama_thinks
-from harness.dialects._values import string
+from harness.dialects._request_forms import no_reasoning, ollama_thinks
+from harness.dialects._values import object_args, string
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
@@ -76,19 +74,10 @@ VARIANTS: dict[str, Variant] = by_name(
     )
 )
 
-
-_check_variant = functools.partial(check_variant, NAME, VARIANTS)
 _TIMINGS = {"total_duration": 812000000, "load_duration": 1000000, "prompt_eval_duration": 5000000,
             "eval_duration": 80000000}  # fmt: skip
 _DONE_ORDER = ("context", "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
                "eval_count", "eval_duration")  # fmt: skip
-
-
-def _args_obj(arguments: str) -> Any:
-    try:
-        return loads(arguments) if arguments else {}
-    except (JSONDecodeError, ValueError):
-        return {"_raw": arguments}  # not JSON: Ollama cannot carry it as an object
 
 
 def _args_str(arguments: Any) -> str:
@@ -123,7 +112,6 @@ class OllamaEmitter(EmitterLoop):
     """
 
     def __init__(self, variant: str = "native", *, model: str = "mock-model") -> None:
-        _check_variant(variant)
         self.model = model
         self.generate = variant == "generate"
         self._tools: dict[int, list[str]] = {}  # index -> [name, arguments]
@@ -140,7 +128,7 @@ class OllamaEmitter(EmitterLoop):
         return self._frame(_line(self.model, message, self.generate) | {"done": False}, *tags)
 
     def _flush_tools(self) -> list[Frame]:
-        calls = [{"function": {"name": n, "arguments": _args_obj(a)}} for n, a in self._tools.values()]
+        calls = [{"function": {"name": n, "arguments": object_args(a)}} for n, a in self._tools.values()]
         self._tools = {}
         return (
             [self._line({"role": "assistant", "content": "", "tool_calls": calls}, "tool")] if calls else []
@@ -180,6 +168,12 @@ class OllamaEmitter(EmitterLoop):
         timings = _TIMINGS | ({"context": [151644, 872, 198]} if self.generate else {})
         _done(obj, ev.reason, self._usage, timings)
         return [*out, self._frame(obj, "terminal", *(("usage",) if self._usage is not None else ()))]
+
+
+def _error(obj: Mapping[str, Any]) -> StreamError:
+    """An ``{"error": …}`` line's or body's error (a non-string one as its JSON)."""
+    err = obj["error"]
+    return StreamError(err if isinstance(err, str) else dumps_compact(err))
 
 
 def _message_of(obj: Mapping[str, Any]) -> Any:
@@ -245,8 +239,7 @@ class OllamaObserver(FramedObserver[str]):
             return
         if "error" in obj:
             self._ended = True
-            err = obj["error"]
-            out.append(StreamError(err if isinstance(err, str) else dumps_compact(err)))
+            out.append(_error(obj))
         elif "message" not in obj and "response" not in obj and "done" not in obj:
             out.append(Notice("unknown-frame", line[:80]))
         else:
@@ -256,103 +249,22 @@ class OllamaObserver(FramedObserver[str]):
                 out += self._r.done(obj)
 
 
-def emit_response(turn: Turn, variant: str = "native", *, model: str = "mock-model") -> bytes:
-    _check_variant(variant)
-    for ev in turn:
-        if isinstance(ev, StreamError):
-            return error_body(500, ev.message)
-    msg = assemble(turn)
-    end = next((ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop"))
-    obj = _line(model, _assistant_json(msg), variant == "generate")
-    _done(obj, end.reason, next((ev for ev in turn if isinstance(ev, Usage)), None))
-    return dumps_compact(obj).encode()
-
-
-def observe_response(body: bytes) -> list[Event]:
-    obj, bad = json_body(body)
-    if bad is not None:
-        return [bad]
-    if not isinstance(obj, Mapping):
-        return [Notice("unknown-frame", body[:80].decode(errors="replace"))]
-    if "error" in obj:
-        err = obj["error"]
-        return [StreamError(err if isinstance(err, str) else dumps_compact(err))]
-    r = _Reader()
-    return r.message(_message_of(obj)) + r.done(obj)
-
-
-def error_body(status: int, message: str, code: str | None = None) -> bytes:
-    return dumps_compact({"error": message}).encode()
-
-
 def _assistant_json(msg: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant", "content": msg.text}
     if msg.reasoning:
         out["thinking"] = msg.reasoning
     if msg.tool_calls:
         out["tool_calls"] = [
-            {"function": {"name": c.name, "arguments": _args_obj(c.arguments)}} for c in msg.tool_calls
+            {"function": {"name": c.name, "arguments": object_args(c.arguments)}} for c in msg.tool_calls
         ]
     return out
-
-
-def build_request(
-    messages: Sequence[Message], *, model: str, stream: bool, variant: str = "native", **options: Any
-) -> RequestSpec:
-    _check_variant(variant)
-    if variant == "generate":  # one prompt, no history: /api/generate cannot pass anything back
-        prompt = next((m.text for m in reversed(messages) if m.role == "user"), "")
-        system = "".join(m.text for m in messages if m.role == "system")
-        body: dict[str, Any] = {"model": model, "prompt": prompt, "stream": stream, "think": True}
-        return RequestSpec("/api/generate", body | ({"system": system} if system else {}) | options)
-    names = {c.id: c.name for m in messages for c in m.tool_calls}
-    out: list[dict[str, Any]] = []
-    for m in messages:
-        if m.role == "assistant":
-            out.append(_assistant_json(m))
-        elif m.role == "tool":
-            for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
-                name = b.name or names.get(b.call_id, "")
-                out.append({"role": "tool", "content": b.content, "tool_name": name})
-        else:
-            out.append({"role": m.role, "content": m.text})
-    body = {"model": model, "messages": out, "stream": stream, "think": options.pop("think", True)}
-    return RequestSpec("/api/chat", body | options)
-
-
-def parse_request(body: Mapping[str, Any]) -> list[Message]:
-    out: list[Message] = []
-    if isinstance(body.get("prompt"), str):  # /api/generate
-        if isinstance(body.get("system"), str):
-            out.append(Message("system", (TextBlock(body["system"]),)))
-        return [*out, Message.user(body["prompt"])]
-    for raw in body.get("messages") or []:
-        if not isinstance(raw, Mapping):
-            continue
-        role = raw.get("role")
-        content = raw["content"] if isinstance(raw.get("content"), str) else ""
-        if role == "assistant":  # read as a streamed message is
-            out.append(assemble(_Reader().message(raw)))
-        elif role == "tool":
-            out.append(Message.tool("", content, str(raw.get("tool_name") or "")))
-        elif role == "system":
-            out.append(Message("system", (TextBlock(content),)))
-        else:
-            out.append(Message.user(content))
-    return out
-
-
-def _no_reasoning(turn: Turn) -> Turn:
-    return tuple(
-        ev for ev in turn if not isinstance(ev, ReasoningDelta | ReasoningSignature | RedactedReasoning)
-    )
 
 
 class _OllamaRules(LenientRules):
     """No passback rule, as the lenient provider; the reasoning goes unless the request asks to think."""
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn if ollama_thinks(request) else _no_reasoning(turn)  # the request-forms row ollama/think
+        return turn if ollama_thinks(request) else no_reasoning(turn)  # the request-forms row ollama/think
 
 
 RULES: dict[str, ProviderRules] = {
@@ -376,16 +288,73 @@ class OllamaDialect(Dialect):
     default_variant = "native"
     emitter_type, observer_type = OllamaEmitter, OllamaObserver
     rules = RULES
-    emit_response = staticmethod(emit_response)
-    error_body = staticmethod(error_body)
-    build_request = staticmethod(build_request)
-    parse_request = staticmethod(parse_request)
+
+    def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
+        msg = assemble(turn)
+        end = next(
+            (ev for ev in turn if isinstance(ev, End)), End("tool_calls" if msg.tool_calls else "stop")
+        )
+        obj = _line(model, _assistant_json(msg), variant == "generate")
+        _done(obj, end.reason, next((ev for ev in turn if isinstance(ev, Usage)), None))
+        return obj
 
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
     ) -> list[Event]:
         """One carrier: ``variant`` and ``reading`` leave nothing to choose."""
-        return observe_response(body)
+        obj, bad = json_body(body)
+        if not isinstance(obj, Mapping):
+            return [bad or Notice("unknown-frame", body[:80].decode(errors="replace"))]
+        if "error" in obj:
+            return [_error(obj)]
+        r = _Reader()
+        return r.message(_message_of(obj)) + r.done(obj)
+
+    def error_object(self, status: int, message: str, code: str | None) -> Any:
+        return {"error": message}
+
+    def request_spec(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        if variant == "generate":  # one prompt, no history: /api/generate cannot pass anything back
+            prompt = next((m.text for m in reversed(messages) if m.role == "user"), "")
+            system = "".join(m.text for m in messages if m.role == "system")
+            body: dict[str, Any] = {"model": model, "prompt": prompt, "stream": stream, "think": True}
+            return RequestSpec("/api/generate", body | ({"system": system} if system else {}) | options)
+        names = {c.id: c.name for m in messages for c in m.tool_calls}
+        out: list[dict[str, Any]] = []
+        for m in messages:
+            if m.role == "assistant":
+                out.append(_assistant_json(m))
+            elif m.role == "tool":
+                for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
+                    name = b.name or names.get(b.call_id, "")
+                    out.append({"role": "tool", "content": b.content, "tool_name": name})
+            else:
+                out.append({"role": m.role, "content": m.text})
+        body = {"model": model, "messages": out, "stream": stream, "think": options.pop("think", True)}
+        return RequestSpec("/api/chat", body | options)
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        out: list[Message] = []
+        if isinstance(body.get("prompt"), str):  # /api/generate
+            if isinstance(body.get("system"), str):
+                out.append(Message("system", (TextBlock(body["system"]),)))
+            return [*out, Message.user(body["prompt"])]
+        for raw in body.get("messages") or []:
+            if not isinstance(raw, Mapping):
+                continue
+            role = raw.get("role")
+            content = raw["content"] if isinstance(raw.get("content"), str) else ""
+            if role == "assistant":  # read as a streamed message is
+                out.append(assemble(_Reader().message(raw)))
+            elif role == "tool":
+                out.append(Message.tool("", content, str(raw.get("tool_name") or "")))
+            elif role == "system":
+                out.append(Message("system", (TextBlock(content),)))
+            else:
+                out.append(Message.user(content))
+        return out
 
 
 DIALECT = OllamaDialect()

@@ -4,11 +4,10 @@ not served over HTTP, so ``path_suffixes`` is empty and the request codec models
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
+from harness._json import dumps_compact
 from harness.codec import Frame, JSONLDecoder
 from harness.dialects._base import (
     LENIENT,
@@ -22,10 +21,9 @@ from harness.dialects._base import (
     RequestSpec,
     Transport,
     Variant,
-    check_variant,
 )
 from harness.dialects._framed import FramedObserver, json_frame
-from harness.dialects._values import opt_str
+from harness.dialects._values import object_args, opt_str
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
@@ -73,9 +71,6 @@ _STOP = {"stop": "stop", "tool_calls": "toolUse", "length": "length"}
 _STOP_BACK = {"stop": "stop", "toolUse": "tool_calls", "length": "length"}
 
 
-_check_variant = functools.partial(check_variant, NAME, VARIANTS)
-
-
 def _usage_json(u: Usage | None) -> dict[str, Any]:
     zero = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
     u = u or Usage()
@@ -83,18 +78,10 @@ def _usage_json(u: Usage | None) -> dict[str, Any]:
             "totalTokens": u.total_tokens or 0, "cost": zero}  # fmt: skip
 
 
-def _args_obj(arguments: str) -> Any:
-    try:
-        return loads(arguments) if arguments else {}
-    except (JSONDecodeError, ValueError):
-        return {"_raw": arguments}
-
-
 class PiEmitter(EmitterLoop):
     """Canonical events -> the whole pi record sequence (session … agent_end [, agent_settled])."""
 
     def __init__(self, variant: str = "v2", *, model: str = "mock-model", prompt: str = "hi") -> None:
-        _check_variant(variant)
         self.variant = variant
         self.model = model
         self.prompt = prompt
@@ -182,7 +169,7 @@ class PiEmitter(EmitterLoop):
             ci = len(self._content) - 1
             if ev.arguments:
                 self._tool_args += ev.arguments
-                self._content[ci]["arguments"] = _args_obj(self._tool_args)
+                self._content[ci]["arguments"] = object_args(self._tool_args)
                 delta = {"type": "toolcall_delta", "contentIndex": ci, "delta": ev.arguments}
                 out.append(self._update(delta, "tool"))
             return out
@@ -322,60 +309,9 @@ def _assistant_json(m: Message) -> dict[str, Any]:
             content.append({"type": "text", "text": b.text})
         elif isinstance(b, ToolCallBlock):
             content.append(
-                {"type": "toolCall", "id": b.id, "name": b.name, "arguments": _args_obj(b.arguments)}
+                {"type": "toolCall", "id": b.id, "name": b.name, "arguments": object_args(b.arguments)}
             )
     return {"role": "assistant", "content": content}
-
-
-def build_request(
-    messages: Sequence[Message], *, model: str, stream: bool, variant: str = "v2", **options: Any
-) -> RequestSpec:
-    """pi is driven by a prompt, not HTTP: ``body`` is pi's message list plus the prompt (last user text)."""
-    _check_variant(variant)
-    out: list[dict[str, Any]] = []
-    prompt = ""
-    for m in messages:
-        if m.role == "assistant":
-            out.append(_assistant_json(m))
-        elif m.role == "tool":
-            for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
-                result = {"role": "toolResult", "toolCallId": b.call_id, "toolName": b.name}
-                out.append(result | {"content": [{"type": "text", "text": b.content}]})
-        else:
-            prompt = m.text if m.role == "user" else prompt
-            out.append({"role": m.role, "content": m.text})
-    return RequestSpec("", {"model": model, "prompt": prompt, "messages": out, **options})
-
-
-def parse_request(body: Mapping[str, Any]) -> list[Message]:
-    out: list[Message] = []
-    for raw in body.get("messages") or []:
-        if not isinstance(raw, Mapping):
-            continue
-        role = raw.get("role")
-        content = raw.get("content")
-        if role == "assistant" and isinstance(content, list):
-            blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
-            for p in content:
-                if not isinstance(p, Mapping):
-                    continue
-                if p.get("type") == "thinking":
-                    blocks.append(ReasoningBlock(str(p.get("thinking", ""))))
-                elif p.get("type") == "text":
-                    blocks.append(TextBlock(str(p.get("text", ""))))
-                elif p.get("type") == "toolCall":
-                    args = dumps_compact(p.get("arguments") or {})
-                    blocks.append(ToolCallBlock(str(p.get("id", "")), str(p.get("name", "")), args))
-            out.append(Message("assistant", tuple(blocks)))
-        elif role == "toolResult":
-            parts = [p for p in content or [] if isinstance(p, Mapping) and p.get("type") == "text"]
-            text = "".join(str(p.get("text", "")) for p in parts)
-            out.append(Message.tool(str(raw.get("toolCallId", "")), text, str(raw.get("toolName", ""))))
-        elif role == "system":
-            out.append(Message("system", (TextBlock(str(content or "")),)))
-        else:
-            out.append(Message.user(content if isinstance(content, str) else ""))
-    return out
 
 
 RULES: dict[str, ProviderRules] = {
@@ -394,15 +330,14 @@ class PiDialect(Dialect):
     default_variant = "v2"
     observer_type = PiObserver
     rules = RULES
-    build_request = staticmethod(build_request)
-    parse_request = staticmethod(parse_request)
 
     def emitter(self, variant: str, *, model: str = "mock-model", prompt: str = "hi") -> PiEmitter:
+        self.require_variant(variant)
         return PiEmitter(variant, model=model, prompt=prompt)
 
     def emit_response(self, turn: Turn, variant: str, *, model: str = "mock-model") -> bytes:
         """pi has no non-streaming form: the whole JSONL record sequence."""
-        e = PiEmitter(variant, model=model)
+        e = self.emitter(variant, model=model)
         return b"".join((f.data + "\n").encode() for f in e.feed(turn) + e.close())
 
     def observe_response(
@@ -414,6 +349,55 @@ class PiDialect(Dialect):
 
     def error_object(self, status: int, message: str, code: str | None) -> Any:
         return {"type": "error", "error": message}
+
+    def request_spec(
+        self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
+    ) -> RequestSpec:
+        """pi is driven by a prompt, not HTTP: ``body`` is pi's message list plus the prompt (the last
+        user text)."""
+        out: list[dict[str, Any]] = []
+        prompt = ""
+        for m in messages:
+            if m.role == "assistant":
+                out.append(_assistant_json(m))
+            elif m.role == "tool":
+                for b in (b for b in m.content if isinstance(b, ToolResultBlock)):
+                    result = {"role": "toolResult", "toolCallId": b.call_id, "toolName": b.name}
+                    out.append(result | {"content": [{"type": "text", "text": b.content}]})
+            else:
+                prompt = m.text if m.role == "user" else prompt
+                out.append({"role": m.role, "content": m.text})
+        return RequestSpec("", {"model": model, "prompt": prompt, "messages": out, **options})
+
+    def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
+        out: list[Message] = []
+        for raw in body.get("messages") or []:
+            if not isinstance(raw, Mapping):
+                continue
+            role = raw.get("role")
+            content = raw.get("content")
+            if role == "assistant" and isinstance(content, list):
+                blocks: list[ReasoningBlock | TextBlock | ToolCallBlock] = []
+                for p in content:
+                    if not isinstance(p, Mapping):
+                        continue
+                    if p.get("type") == "thinking":
+                        blocks.append(ReasoningBlock(str(p.get("thinking", ""))))
+                    elif p.get("type") == "text":
+                        blocks.append(TextBlock(str(p.get("text", ""))))
+                    elif p.get("type") == "toolCall":
+                        args = dumps_compact(p.get("arguments") or {})
+                        blocks.append(ToolCallBlock(str(p.get("id", "")), str(p.get("name", "")), args))
+                out.append(Message("assistant", tuple(blocks)))
+            elif role == "toolResult":
+                parts = [p for p in content or [] if isinstance(p, Mapping) and p.get("type") == "text"]
+                text = "".join(str(p.get("text", "")) for p in parts)
+                out.append(Message.tool(str(raw.get("toolCallId", "")), text, str(raw.get("toolName", ""))))
+            elif role == "system":
+                out.append(Message("system", (TextBlock(str(content or "")),)))
+            else:
+                out.append(Message.user(content if isinstance(content, str) else ""))
+        return out
 
 
 DIALECT = PiDialect()
