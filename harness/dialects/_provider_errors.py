@@ -8,20 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = [
-    "ANTHROPIC_TYPES",
-    "GOOGLE_STATUS",
-    "anthropic_error",
-    "anthropic_type",
-    "google_error",
-    "google_pretty",
-    "google_status",
-    "openai_error",
-    "openai_stream_code",
-    "status_of",
-]
+__all__ = ["anthropic_error", "google_error", "google_pretty", "openai_error", "openai_stream_code"]
 
-ANTHROPIC_TYPES: dict[int, str] = {
+_ANTHROPIC_TYPES: dict[int, str] = {
     400: "invalid_request_error",
     401: "authentication_error",
     402: "billing_error",
@@ -35,11 +24,11 @@ ANTHROPIC_TYPES: dict[int, str] = {
 }
 """https://docs.anthropic.com/en/api/errors (HTTP errors); the anthropic SDK's ``types/shared/
 error_type.py`` lists the same ``type`` words (``request_too_large`` is the docs' 413 only)."""
-_ANTHROPIC_WORDS = frozenset(ANTHROPIC_TYPES.values()) | {
+_ANTHROPIC_WORDS = frozenset(_ANTHROPIC_TYPES.values()) | {
     "memory_precondition_failed_error", "memory_path_conflict_error", "conflict_error",
 }  # fmt: skip
 
-GOOGLE_STATUS: dict[int, str] = {
+_GOOGLE_STATUS: dict[int, str] = {
     400: "INVALID_ARGUMENT",
     401: "UNAUTHENTICATED",
     403: "PERMISSION_DENIED",
@@ -54,7 +43,7 @@ GOOGLE_STATUS: dict[int, str] = {
 }
 """https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes and google.rpc.Code (the names
 google-genai's ``errors.APIError.status`` carries)."""
-_GOOGLE_WORDS = frozenset(GOOGLE_STATUS.values()) | {
+_GOOGLE_WORDS = frozenset(_GOOGLE_STATUS.values()) | {
     "OK", "UNKNOWN", "ALREADY_EXISTS", "FAILED_PRECONDITION", "OUT_OF_RANGE", "DATA_LOSS",
 }  # fmt: skip
 
@@ -70,7 +59,7 @@ _MEANINGS: dict[str, int] = {
 of its own, so a scenario's ``overloaded_error`` becomes Google's ``UNAVAILABLE`` on Gemini."""
 
 
-def status_of(status: int | None, code: str | None) -> int:
+def _status_of(status: int | None, code: str | None) -> int:
     """The HTTP status an error stands for: its own, else what its code means, else 500."""
     if status:
         return status
@@ -87,13 +76,13 @@ def _fits(code: str, status: int | None) -> bool:
     return not status or meant is None or meant == status or {meant, status} <= {503, 529}
 
 
-def anthropic_type(status: int | None, code: str | None) -> str:
+def _anthropic_type(status: int | None, code: str | None) -> str:
     if code in _ANTHROPIC_WORDS and _fits(code, status):
         return code
-    n = status_of(status, code)
+    n = _status_of(status, code)
     if n == 503 and not status:  # another provider's "overloaded": Anthropic's is 529
         n = 529
-    return ANTHROPIC_TYPES.get(n, "api_error" if n >= 500 else "invalid_request_error")
+    return _ANTHROPIC_TYPES.get(n, "api_error" if n >= 500 else "invalid_request_error")
 
 
 def anthropic_error(status: int | None, message: str, code: str | None, request_id: str) -> dict[str, Any]:
@@ -101,24 +90,21 @@ def anthropic_error(status: int | None, message: str, code: str | None, request_
     (anthropic SDK ``types/shared/error_response.py``)."""
     return {
         "type": "error",
-        "error": {"type": anthropic_type(status, code), "message": message},
+        "error": {"type": _anthropic_type(status, code), "message": message},
         "request_id": request_id,
     }
-
-
-def google_status(status: int) -> str:
-    return GOOGLE_STATUS.get(status, "INTERNAL" if status >= 500 else "INVALID_ARGUMENT")
 
 
 def google_error(status: int | None, message: str, code: str | None = None) -> dict[str, Any]:
     """Google's error body: ``{"error": {"code": <HTTP status>, "message", "status": <rpc name>}}``
     (google-genai ``errors.APIError`` reads ``code``, ``status`` and ``message`` from it)."""
     if code in _GOOGLE_WORDS and _fits(code, status):
-        n = status or next((k for k, v in GOOGLE_STATUS.items() if v == code), 500)
+        n = status or next((k for k, v in _GOOGLE_STATUS.items() if v == code), 500)
         return {"error": {"code": n, "message": message, "status": code}}
-    n = status_of(status, code)
+    n = _status_of(status, code)
     n = 503 if n == 529 else n  # another provider's "overloaded": Google's is UNAVAILABLE
-    return {"error": {"code": n, "message": message, "status": google_status(n)}}
+    rpc = _GOOGLE_STATUS.get(n, "INTERNAL" if n >= 500 else "INVALID_ARGUMENT")
+    return {"error": {"code": n, "message": message, "status": rpc}}
 
 
 def google_pretty(message: str) -> str:
@@ -133,7 +119,7 @@ def openai_stream_code(status: int | None, code: str | None) -> str | None:
     another provider's (``overloaded_error``)."""
     if code is None or (code not in _ANTHROPIC_WORDS and code not in _GOOGLE_WORDS):
         return code
-    n = status_of(status, code)
+    n = _status_of(status, code)
     if n in (503, 529):
         return "server_is_overloaded"
     return "rate_limit_exceeded" if n == 429 else "server_error"

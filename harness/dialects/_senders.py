@@ -4,7 +4,7 @@ request field that turns it on, and where it is documented. The facts live in ea
 
 from __future__ import annotations
 
-from harness.dialects._registry import find_variant
+from harness.dialects._registry import all_variants, find_variant
 from harness.dialects._variant import Senders
 
 # ``providers`` are names of ``_providers.PROVIDERS``: what a profile's ``providers = [...]`` claims, so a
@@ -19,14 +19,8 @@ def senders_of(dialect: str, variant: str) -> Senders:
     return Senders(()) if row is None else row.senders
 
 
-def _table() -> dict[tuple[str, str], Senders]:
-    from harness.dialects._registry import all_variants
-
-    return {(v.dialect, v.name): v.senders for v in all_variants()}
-
-
 def __getattr__(name: str) -> dict[tuple[str, str], Senders]:
     """``SENDERS``: (dialect, variant) -> who sends it, a view of the rows built when asked."""
     if name == "SENDERS":
-        return _table()
+        return {(v.dialect, v.name): v.senders for v in all_variants()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

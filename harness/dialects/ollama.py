@@ -25,7 +25,7 @@ from harness.dialects._base import (
 )
 from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._request_forms import no_reasoning, ollama_thinks
-from harness.dialects._values import object_args, string
+from harness.dialects._values import object_args, opt_str, string
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.events import (
     End,
@@ -78,12 +78,6 @@ _TIMINGS = {"total_duration": 812000000, "load_duration": 1000000, "prompt_eval_
             "eval_duration": 80000000}  # fmt: skip
 _DONE_ORDER = ("context", "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
                "eval_count", "eval_duration")  # fmt: skip
-
-
-def _args_str(arguments: Any) -> str:
-    return (
-        arguments if isinstance(arguments, str) else dumps_compact(arguments if arguments is not None else {})
-    )
 
 
 def _line(model: str, message: Mapping[str, Any], generate: bool) -> dict[str, Any]:
@@ -186,7 +180,6 @@ def _message_of(obj: Mapping[str, Any]) -> Any:
 class _Reader:
     def __init__(self) -> None:
         self.tool_index = 0
-        self.tools_seen = False
 
     def message(self, msg: Any) -> list[Event]:
         """A message's events: its thinking, its content, its tool calls (also a history entry's)."""
@@ -199,18 +192,18 @@ class _Reader:
         for call in msg.get("tool_calls") or []:
             fn = call.get("function") if isinstance(call, Mapping) else None
             if isinstance(fn, Mapping):
-                cid, args = call.get("id"), _args_str(fn.get("arguments"))
-                cid = cid if isinstance(cid, str) else None
-                out.append(ToolCallDelta(self.tool_index, cid, str(fn.get("name") or ""), args))
+                args = fn.get("arguments")
+                args = args if isinstance(args, str) else dumps_compact(args if args is not None else {})
+                name = str(fn.get("name") or "")
+                out.append(ToolCallDelta(self.tool_index, opt_str(call.get("id")), name, args))
                 self.tool_index += 1
-                self.tools_seen = True
         return out
 
     def done(self, obj: Mapping[str, Any]) -> list[Event]:
         pin, pout = (obj.get(k) for k in ("prompt_eval_count", "eval_count"))
         usage = Usage(pin if isinstance(pin, int) else None, pout if isinstance(pout, int) else None)
         reason = string(obj.get("done_reason")) or "stop"
-        end = End("tool_calls" if reason == "stop" and self.tools_seen else reason)
+        end = End("tool_calls" if reason == "stop" and self.tool_index else reason)
         return [end] if usage == Usage() else [usage, end]
 
 

@@ -246,32 +246,26 @@ class PiObserver(FramedObserver[str]):
         elif kind not in _LIFECYCLE:
             out.append(Notice("unknown-frame", line[:80]))
 
-    def _ordinal(self, ci: int) -> int:
-        if ci not in self._tools:
-            self._tools[ci] = len(self._tools)
-        return self._tools[ci]
-
     def _update(self, ame: Any) -> list[Event]:
         if not isinstance(ame, Mapping):
             return [Notice("unknown-frame", "message_update without assistantMessageEvent")]
         kind = ame.get("type")
         ci = ame.get("contentIndex", 0)
-        item = str(ci)
         delta = ame.get("delta")
         if kind in ("thinking_delta", "text_delta") and isinstance(delta, str):
             make = ReasoningDelta if kind == "thinking_delta" else TextDelta
-            return [make(delta, item=item)] if delta else []
+            return [make(delta, item=str(ci))] if delta else []
         if kind == "toolcall_start":
-            n = self._ordinal(ci)
+            n = self._tools.setdefault(ci, len(self._tools))
             cid, name = ame.get("id"), ame.get("toolName")
             self._tool_known[n] = isinstance(cid, str) and isinstance(name, str)
             return [ToolCallDelta(n, opt_str(cid), opt_str(name))]
         if kind == "toolcall_delta" and isinstance(delta, str):
-            n = self._ordinal(ci)
+            n = self._tools.setdefault(ci, len(self._tools))
             self._tool_args[n] = True
             return [ToolCallDelta(n, arguments=delta)]
         if kind == "toolcall_end":
-            n = self._ordinal(ci)
+            n = self._tools.setdefault(ci, len(self._tools))
             call = ame.get("toolCall")
             if not isinstance(call, Mapping):
                 return []
