@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 from harness._errors import UnknownName
 from harness._json import dumps_compact, loads
 from harness.codec import Frame
+from harness.dialects._values import json_args
 from harness.dialects._variant import Caps, Senders, Variant
 from harness.events import End, Event, Message, Notice, StreamError, ToolResultBlock, Turn
 
@@ -518,10 +519,7 @@ def chat_messages(
 def call_arguments(arguments: str, *, keep_bad: bool = False) -> Any:
     """A tool call's arguments as the JSON value a request carries (``{}`` when empty); text that is
     no JSON is ``{}``, or with ``keep_bad`` ``{"arguments": <the text>}``."""
-    try:
-        return loads(arguments) if arguments.strip() else {}
-    except ValueError:  # JSONDecodeError and orjson's error are both ValueErrors
-        return {"arguments": arguments} if keep_bad else {}
+    return json_args(arguments, keep_bad=keep_bad)
 
 
 def turn_error(turn: Turn) -> StreamError | None:

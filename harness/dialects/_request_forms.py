@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.dialects._gemini_names import camel_request
-from harness.dialects._registry import find_variant
+from harness.dialects._registry import find_variant, get_dialect
+from harness.dialects._values import value_at
 from harness.events import Event, ReasoningDelta, ReasoningSignature, RedactedReasoning, Turn, Usage
 
 # A new request-dependent behaviour is a row here, under all provider rules; the strict rules' older
@@ -27,6 +28,7 @@ __all__ = [
     "applied_defaults",
     "claude_thinks_by_default",
     "no_reasoning",
+    "no_reasoning_text",
     "ollama_thinks",
     "rows_for",
 ]
@@ -62,17 +64,7 @@ class RequestForm:
     @property
     def variants(self) -> frozenset[str]:
         """The variants of :attr:`dialect` whose row names this form (a view of ``Variant.forms``)."""
-        from harness.dialects._registry import get_dialect
-
         return frozenset(v.name for v in get_dialect(self.dialect).variants.values() if self.name in v.forms)
-
-
-def _get(obj: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(obj, Mapping):
-            return None
-        obj = obj.get(key)
-    return obj
 
 
 def _without(*kinds: type[Event]) -> Callable[[Turn], Turn]:
@@ -80,7 +72,7 @@ def _without(*kinds: type[Event]) -> Callable[[Turn], Turn]:
     return lambda turn: tuple(ev for ev in turn if not isinstance(ev, kinds))
 
 
-_no_reasoning_text = _without(ReasoningDelta)
+no_reasoning_text = _without(ReasoningDelta)
 no_reasoning = _without(ReasoningDelta, ReasoningSignature, RedactedReasoning)
 _no_usage = _without(Usage)
 
@@ -144,7 +136,7 @@ def _thinking_on(request: Mapping[str, Any], model: str) -> bool:
     """Thinking asked for, or the request omits ``thinking`` and the model thinks by default."""
     if "thinking" not in request and claude_thinks_by_default(model):
         return True
-    return _get(request, "thinking", "type") in ("enabled", "adaptive")
+    return value_at(request, "thinking", "type") in ("enabled", "adaptive")
 
 
 def _bedrock_fields(request: Mapping[str, Any]) -> Any:
@@ -154,20 +146,15 @@ def _bedrock_fields(request: Mapping[str, Any]) -> Any:
     return extra if isinstance(extra, Mapping) and "thinking" in extra else request
 
 
-def _bedrock_thinking(request: Mapping[str, Any], model: str) -> bool:
-    """Converse: ``additionalModelRequestFields.thinking``; InvokeModel: Anthropic's ``thinking``."""
-    return _thinking_on(_bedrock_fields(request), model)
-
-
 def _display(request: Mapping[str, Any], model: str) -> str:
-    asked = _get(request, "thinking", "display")
+    asked = value_at(request, "thinking", "display")
     if asked in ("summarized", "omitted"):
         return str(asked)
     return "omitted" if adaptive_only(model) else "summarized"
 
 
 def _summary_on(request: Mapping[str, Any], model: str) -> bool:
-    return _get(request, "reasoning", "summary") is not None
+    return value_at(request, "reasoning", "summary") is not None
 
 
 def _encrypted_on(request: Mapping[str, Any], model: str) -> bool:
@@ -178,15 +165,10 @@ def _encrypted_on(request: Mapping[str, Any], model: str) -> bool:
 def _gemini_openai_thoughts(request: Mapping[str, Any], model: str) -> bool:
     """Google's documented wire (the openai SDK's ``extra_body`` holding another ``extra_body``), or the
     ``google`` object at the top (what the SDK sends for a single ``extra_body``)."""
-    for root in (_get(request, "extra_body", "google"), request.get("google")):
-        if _get(root, "thinking_config", "include_thoughts") is True:
+    for root in (value_at(request, "extra_body", "google"), request.get("google")):
+        if value_at(root, "thinking_config", "include_thoughts") is True:
             return True
     return False
-
-
-def _thinking_summaries(request: Mapping[str, Any], model: str) -> bool:
-    """Interactions: ``thinking_summaries: "auto"``; absent or ``"none"``: signature-only thought steps."""
-    return bool(_get(request, "generation_config", "thinking_summaries") == "auto")
 
 
 def _qwen_thinks(request: Mapping[str, Any], model: str = "") -> bool:
@@ -196,7 +178,7 @@ def _qwen_thinks(request: Mapping[str, Any], model: str = "") -> bool:
     reads ``enable_thinking`` at the top (the openai SDK's ``extra_body``), true by default for the
     open-weight Qwen3 models (https://www.alibabacloud.com/help/en/model-studio/deep-thinking)."""
     for root in (request, request.get("extra_body"), request.get("chat_template_kwargs"),
-                 _get(request, "extra_body", "chat_template_kwargs")):  # fmt: skip
+                 value_at(request, "extra_body", "chat_template_kwargs")):  # fmt: skip
         if isinstance(root, Mapping) and root.get("enable_thinking") is False:
             return False
     return True
@@ -206,7 +188,7 @@ def _gemini_thinks(request: Mapping[str, Any], model: str) -> bool:
     """Gemini 2.5 and 3 think by default; ``thinkingBudget: 0`` turns thinking off on Gemini 2.5 Flash
     (and Flash-Lite) only: 2.5 Pro cannot turn it off, Gemini 3 has thinkingLevel instead
     (https://ai.google.dev/gemini-api/docs/thinking#set-budget)."""
-    budget = _get(camel_request(request), "generationConfig", "thinkingConfig", "thinkingBudget")
+    budget = value_at(camel_request(request), "generationConfig", "thinkingConfig", "thinkingBudget")
     return not (budget == 0 and _GEMINI_FLASH_25.search(model))
 
 
@@ -225,14 +207,14 @@ ROWS: tuple[RequestForm, ...] = (
         "a reasoning item with summary [] and no summary events",
         "https://platform.openai.com/docs/guides/reasoning#reasoning-summaries; "
         "recorded: corpus/openai-responses-encrypted.jsonl (no reasoning.summary: summary [])",
-        _summary_on, withhold=_no_reasoning_text,
+        _summary_on, withhold=no_reasoning_text,
     ),
     RequestForm(
         "openai-responses-ws/reasoning-summary", "openai-responses-ws", "reasoning.summary",
         "reasoning summary text",
         "a reasoning item with summary [] and no summary events",
         "https://platform.openai.com/docs/guides/websocket-mode (same events as HTTP streaming)",
-        _summary_on, withhold=_no_reasoning_text,
+        _summary_on, withhold=no_reasoning_text,
     ),
     RequestForm(
         "openai-responses/encrypted-content", "openai-responses",
@@ -276,7 +258,7 @@ ROWS: tuple[RequestForm, ...] = (
         "no reasoning: text only",
         "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html; "
         "recorded: corpus/bedrock-thinking-stream.jsonl",
-        _bedrock_thinking, withhold=no_reasoning,
+        lambda request, model: _thinking_on(_bedrock_fields(request), model), withhold=no_reasoning,
     ),
     RequestForm(
         "bedrock/display-summarized", "bedrock-converse",
@@ -287,16 +269,16 @@ ROWS: tuple[RequestForm, ...] = (
         "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html; "
         "https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking",
         lambda request, model: _display(_bedrock_fields(request), model) == "summarized",
-        withhold=_no_reasoning_text,
+        withhold=no_reasoning_text,
     ),
     RequestForm(
         "gemini/include-thoughts", "gemini",
         "generationConfig.thinkingConfig.includeThoughts", "thought summary parts (thought: true)",
         "no thought parts (signatures only)",
         "https://ai.google.dev/gemini-api/docs/thinking#summaries; recorded: corpus/gemini-thoughts*.jsonl",
-        lambda request, model: _get(camel_request(request), "generationConfig", "thinkingConfig",
-                                    "includeThoughts") is True,
-        withhold=_no_reasoning_text,
+        lambda request, model: value_at(camel_request(request), "generationConfig", "thinkingConfig",
+                                        "includeThoughts") is True,
+        withhold=no_reasoning_text,
     ),
     RequestForm(
         "gemini-openai/include-thoughts", "openai-chat",
@@ -304,7 +286,7 @@ ROWS: tuple[RequestForm, ...] = (
         "no thought text",
         "https://ai.google.dev/gemini-api/docs/openai#thinking; "
         "https://discuss.ai.google.dev/t/how-to-include-thoughts-on-openai-compatibility/87141",
-        _gemini_openai_thoughts, withhold=_no_reasoning_text,
+        _gemini_openai_thoughts, withhold=no_reasoning_text,
     ),
     RequestForm(
         "gemini-interactions/thinking-summaries", "gemini-interactions",
@@ -312,14 +294,15 @@ ROWS: tuple[RequestForm, ...] = (
         "thought steps with their signature only (by default only the final output is returned)",
         "https://ai.google.dev/gemini-api/docs/interactions/thinking#thought-summaries; google-genai "
         "3.6.1 GenerationConfig.thinking_summaries: auto | none",
-        _thinking_summaries, withhold=_no_reasoning_text,
+        lambda request, model: value_at(request, "generation_config", "thinking_summaries") == "auto",
+        withhold=no_reasoning_text,
     ),
     RequestForm(
         "minimax/reasoning-split", "openai-chat", "reasoning_split",
         "delta.reasoning_details[] text entries", "<think>...</think> inline at the start of the content",
         "https://platform.minimax.io/docs/api-reference/text-openai-api (reasoning_split)",
         lambda request, model: True in (request.get("reasoning_split"),
-                                        _get(request, "extra_body", "reasoning_split")),
+                                        value_at(request, "extra_body", "reasoning_split")),
         fallback="think-tags",
     ),
     RequestForm(
@@ -327,7 +310,7 @@ ROWS: tuple[RequestForm, ...] = (
         "a usage chunk before [DONE]", "no usage chunk",
         "https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options; "
         "recorded: corpus/groq-reasoning-stream.jsonl",
-        lambda request, model: _get(request, "stream_options", "include_usage") is True,
+        lambda request, model: value_at(request, "stream_options", "include_usage") is True,
         withhold=_no_usage, premise=False, stream_only=True,
     ),
     RequestForm(
@@ -335,7 +318,7 @@ ROWS: tuple[RequestForm, ...] = (
         "reasoning_content (thinking mode: on by default on DeepSeek V4; type disabled turns it off)",
         "reasoning_content: thinking is on unless the request disables it",
         "https://api-docs.deepseek.com/guides/thinking_mode",
-        lambda request, model: _get(request, "thinking", "type") != "disabled", withhold=no_reasoning,
+        lambda request, model: value_at(request, "thinking", "type") != "disabled", withhold=no_reasoning,
     ),
     RequestForm(
         "qwen3/enable-thinking", "openai-chat",
@@ -363,7 +346,7 @@ ROWS: tuple[RequestForm, ...] = (
         "message.thinking (think true or a level; a thinking model's default when think is absent)",
         "no thinking when think is false",
         "https://docs.ollama.com/capabilities/thinking; https://ollama.com/blog/thinking",
-        ollama_thinks, withhold=_no_reasoning_text,
+        ollama_thinks, withhold=no_reasoning_text,
     ),
 )  # fmt: skip
 """Every request-dependent behaviour the mock plays, one row each (docs/request-forms.md lists them)."""

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
-from harness._json import JSONDecodeError, loads
+from harness._json import loads
 from harness.events import Notice
 
-__all__ = ["json_args", "mapping", "object_args", "opt_str", "string", "unknown_fields"]
+__all__ = ["json_args", "mapping", "object_args", "opt_str", "string", "unknown_fields", "value_at"]
 
 
 def opt_str(value: Any) -> str | None:
@@ -23,6 +23,15 @@ def mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def value_at(value: Any, *path: str) -> Any:
+    """The value at ``path`` down nested objects, None where a step is missing or no object."""
+    for key in path:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key)
+    return value
+
+
 def string(value: Any) -> str:
     """``value`` if it is a string, else "" (text the wire may leave out, or send as another type)."""
     return value if isinstance(value, str) else ""
@@ -33,13 +42,13 @@ def unknown_fields(obj: Iterable[str], known: Set[str], where: str = "") -> list
     return [Notice("unknown-field", where + key) for key in obj if key not in known]
 
 
-def json_args(text: str) -> Any:
+def json_args(text: str, *, keep_bad: bool = True) -> Any:
     """Tool-call arguments as the JSON a wire carries them in: ``{}`` when blank, and text that is no JSON
-    kept whole under ``arguments``."""
+    kept whole under ``arguments`` (without ``keep_bad``: ``{}``)."""
     try:
         return loads(text) if text.strip() else {}
-    except JSONDecodeError:
-        return {"arguments": text}
+    except ValueError:  # JSONDecodeError and orjson's error are both ValueErrors
+        return {"arguments": text} if keep_bad else {}
 
 
 def object_args(text: str) -> Any:
@@ -47,5 +56,5 @@ def object_args(text: str) -> Any:
     empty, and text that is no JSON kept whole under ``_raw``."""
     try:
         return loads(text) if text else {}
-    except JSONDecodeError:
+    except ValueError:  # JSONDecodeError and orjson's error are both ValueErrors
         return {"_raw": text}
