@@ -100,8 +100,8 @@ def test_the_guide_names_every_capability_and_the_files_a_new_kind_touches() -> 
 
 
 # One word, one idea (issue 47, docs/architecture.md "Words"): "kind" is a SUT kind's name, "caps" what a
-# wire variant carries. The classes below still have a ``kind`` attribute of another meaning; each is
-# named with the rename proposed for it, and a class not listed here that gets one fails.
+# wire variant carries. The classes below have a ``kind`` attribute, each a SUT kind's name; a class not
+# listed here that gets one fails (a timeline entry's is ``Entry.act``, a notice's ``Notice.code``).
 KIND_ATTRIBUTES = {
     # a SUT kind's name: the profile's and its driver's
     ("drivers/_profile.py", "SUTProfile"): "",
@@ -112,10 +112,6 @@ KIND_ATTRIBUTES = {
     ("drivers/_gateway.py", "GatewayDriver"): "",
     ("drivers/_python.py", "PythonDriver"): "",
     ("runner/_pool.py", "StartFailed"): "",
-    # another meaning, to be renamed: both are serialised as "kind" in results.json timelines (a format
-    # version of its own, with a reader for the old key)
-    ("timeline.py", "Entry"): "Entry.act (request, chunk, write...; the results' timeline key too)",
-    ("events.py", "Notice"): "Notice.code",
 }
 
 

@@ -83,7 +83,7 @@ def termination(view: CaseView) -> Finding:
         mates = mates if view.abilities.prompted else [t]
         ends = [e for u in mates for e in u.ends]
         notices = [n for u in mates for n in u.notices]
-        kinds = {n.kind for n in notices}
+        kinds = {n.code for n in notices}
         if "data-after-end" in kinds or len(ends) > 1:
             return Finding(
                 "termination",

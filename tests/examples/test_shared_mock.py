@@ -72,7 +72,7 @@ def test_gates_are_not_served_and_unknown_names_are_one_line(shared: MockUpstrea
     assert ask(shared, GATED).status_code == 200
     assert time.monotonic() - t0 < 5  # would wait on a gate nobody can open (a bound, not a benchmark)
     (request,) = control(shared, "journal", case=GATED).json()["requests"][-1:]
-    assert not [e for e in request["answer"]["events"] if e["kind"].startswith("gate")]
+    assert not [e for e in request["answer"]["events"] if e["act"].startswith("gate")]
     missing = control(shared, "journal", case="nope")
     assert missing.status_code == 404
     assert "no case 'nope'" in missing.json()["error"]

@@ -153,7 +153,7 @@ def test_a_passing_case_keeps_its_verdicts_and_check_names_not_their_messages() 
     base = CaseResult("a/b[x]", "a/b", "The SUT MUST b.", "a", "s", findings=findings, duration_s=0.25,
                       reproduce="thinkwire run --sut s --cases 'a/b[x]' --keep-timelines",
                       timeline_summary={"entries": 0, "duration_ms": 0, "rows": []})  # fmt: skip
-    entry = {"t_ms": 0, "side": "client", "kind": "x"}
+    entry = {"t_ms": 0, "side": "client", "act": "x"}
     kept = dataclasses.replace(base, case_id="a/b[kept]", timeline=[entry])
     failed = dataclasses.replace(base, case_id="a/b[failed]", stream=Verdict.FAIL, unexpected=True,
                                  findings=[*findings, Finding("ordering", Verdict.FAIL, message="late")])
