@@ -73,7 +73,7 @@ def test_the_scan_sees_every_form_of_branch() -> None:
             "y = self.sut.profile.kind in allowed",
             "z = view.kind is not None",
             'match kind:\n    case "adapter": pass',
-            'ok = e.kind == "write"',  # a timeline entry's kind: not a SUT kind
+            'ok = e.kind == "write"',  # (Entry.act's old spelling): not a SUT kind
             'ok = profile.name == "reference"',
             "ok = kind in scenario.sut_kinds",  # (Scenario.for_kind: data, through a name)
         ]
