@@ -189,7 +189,7 @@ def dumps(doc: dict[str, Any]) -> str:
     cases = [
         "  " + json.dumps(c, ensure_ascii=False)
         if "checks" in c
-        else "\n".join("  " + line for line in json.dumps(c, indent=1, ensure_ascii=False).splitlines())
+        else "\n".join("  " + line for line in json.dumps(c, indent=1, ensure_ascii=False).split("\n"))
         for c in doc["results"]
     ]
     body = "[\n" + ",\n".join(cases) + "\n ]" if cases else "[]"

@@ -155,8 +155,13 @@ def test_a_passing_case_keeps_its_verdicts_and_check_names_not_their_messages() 
                       timeline_summary={"entries": 0, "duration_ms": 0, "rows": []})  # fmt: skip
     entry = {"t_ms": 0, "side": "client", "act": "x"}
     kept = dataclasses.replace(base, case_id="a/b[kept]", timeline=[entry])
-    failed = dataclasses.replace(base, case_id="a/b[failed]", stream=Verdict.FAIL, unexpected=True,
-                                 findings=[*findings, Finding("ordering", Verdict.FAIL, message="late")])
+    failed = dataclasses.replace(
+        base,
+        case_id="a/b[failed]",
+        stream=Verdict.FAIL,
+        unexpected=True,
+        findings=[*findings, Finding("ordering", Verdict.FAIL, message="late")],
+    )
     doc = to_json(RunResult("s", [base, kept, failed]))
     small, whole, bad = doc["results"]
     assert small == {
@@ -265,3 +270,20 @@ def test_load_errors_name_the_file_and_the_problem(run_result: RunResult, tmp_pa
     assert _bad(tmp_path, edited(lambda d: d["results"][0]["timeline"].append(3))) == (
         "F: field 'results[0].timeline[14]': expected an object, got int"
     )
+
+
+def test_text_with_unicode_line_breaks_stays_in_its_string(run_result: RunResult, tmp_path: Path) -> None:
+    """A whole case is written a line per JSON line: a U+2028, U+2029 or U+0085 inside a string (the
+    sse-framing cases send them) is not a line break there, so the file still parses (``splitlines`` took
+    them for one and cut the string in two)."""
+    failing = run_result.results[1]
+    text = "Line\u2028separator\u2029paragraph\x85next"
+    entry = {"t_ms": 99.0, "side": "client", "act": "chunk", "turn": 0, "text": text}
+    run = dataclasses.replace(
+        run_result,
+        results=[run_result.results[0], dataclasses.replace(failing, timeline=[*failing.timeline, entry]),
+                 *run_result.results[2:]],
+    )  # fmt: skip
+    back = load_results(write_json(run, tmp_path / "results.json"))
+    assert back.results[1].timeline[-1]["text"] == text
+    assert back == compact_run(run)
