@@ -217,7 +217,7 @@ class CaseView:
     turns: list[TurnView]
     entries: list[Entry]
     by_key: dict[tuple[str, str, int], list[Entry]]
-    """``entries`` grouped by (side, kind, turn), each group in time order (``of`` reads it)."""
+    """``entries`` grouped by (side, act, turn), each group in time order (``of`` reads it)."""
     keepalive_every: float | None = None
     """The longest the SUT claims to stay silent toward its client (its profile's ``stream_keepalive``)."""
     relayed: bool = False
@@ -238,7 +238,9 @@ class CaseView:
         of ``act``.)"""
         if kind is not None:
             warnings.warn("CaseView.of(kind=...) is deprecated; use act=", DeprecationWarning, stacklevel=2)
-            act = kind if act is None else act
+            if act is not None and act != kind:
+                raise TypeError(f"CaseView.of: act={act!r} and its old spelling kind={kind!r} disagree")
+            act = kind
         if act is None:
             raise TypeError("CaseView.of() missing the argument 'act' (what happened)")
         groups = [g for (s, k, _), g in self.by_key.items() if s == side and k == act]

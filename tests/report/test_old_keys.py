@@ -115,19 +115,20 @@ def test_the_commands_read_a_version_4_report_as_its_version_5_twin(
 ) -> None:
     """``thinkwire report`` prints and writes the same for both; ``thinkwire diff`` finds no change."""
     v5 = to_json(_run(run_result))
-    outputs = []
+    outputs: list[tuple[int, str, str, str, str]] = []
     for name, doc in (("v5", v5), ("v4", _as_version_4(v5))):
         path = tmp_path / name / "results.json"
         path.parent.mkdir()
         path.write_text(json.dumps(doc), encoding="utf-8")
         capsys.readouterr()
-        printed = (main(["report", str(path)]), capsys.readouterr())
+        code = main(["report", str(path)])
+        said = capsys.readouterr()
         html, xml = tmp_path / name / "report.html", tmp_path / name / "junit.xml"
-        assert main(["report", str(path), "--html", str(html), "--junit", str(xml)]) == printed[0]
-        files = [f.read_text(encoding="utf-8").replace(str(path.parent), "DIR") for f in (html, xml)]
-        outputs.append((printed, *files))  # (the JUnit XML names each swimlane by its folder)
+        assert main(["report", str(path), "--html", str(html), "--junit", str(xml)]) == code
+        page, junit = (f.read_text(encoding="utf-8").replace(str(path.parent), "DIR") for f in (html, xml))
+        outputs.append((code, said.out, said.err, page, junit))  # (JUnit names each swimlane by its folder)
     assert outputs[0] == outputs[1]
-    assert "incremental/reasoning-flush" in outputs[0][0][1].out
+    assert "incremental/reasoning-flush" in outputs[0][1]
     capsys.readouterr()
     assert main(["diff", str(tmp_path / "v4"), str(tmp_path / "v5")]) == 0
 
