@@ -79,6 +79,23 @@ def test_gates_are_not_served_and_unknown_names_are_one_line(shared: MockUpstrea
     assert ask(shared, "nope").status_code == 500  # a request naming no case: a stray, as for a SUT
 
 
+def test_a_journal_event_names_its_act_and_keeps_the_old_key_for_one_release() -> None:
+    from types import SimpleNamespace
+
+    from harness.timeline import Timeline
+    from harness.upstream._shared import _exchange
+
+    tl = Timeline()
+    tl.add("upstream", "fault", turn=0, fault="abort-after:3")
+    tl.add("upstream", "response-end", turn=0, status=200)
+    request = SimpleNamespace(
+        turn=0, method="POST", target="/v1/chat/completions", headers={}, json={}, body=b""
+    )
+    answer = _exchange(request, tl.entries())["answer"]
+    assert answer["status"] == 200
+    assert answer["events"] == [{"act": "fault", "fault": "abort-after:3", "kind": "fault"}]
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_node_example_passes_against_thinkwire_serve(tmp_path: Path) -> None:
     port_file = tmp_path / "port"
