@@ -172,7 +172,7 @@ def explain_difference(left: Any, right: Any) -> list[str] | None:
 # -- the timeline a snapshot stores ------------------------------------------------------------------
 _DASH_IDS = re.compile(r"\b(chatcmpl|msg|resp|gen|req|run|call|rs|fc)-[A-Za-z0-9_-]+")
 _DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s)\b|\b(\w+_(?:ms|s))=\d+(?:\.\d+)?")
-_QUIET_KINDS = frozenset({"mode"})  # how the mock chose to answer: the case says that, not the SUT
+_QUIET_ACTS = frozenset({"mode"})  # how the mock chose to answer: the case says that, not the SUT
 _QUIET_INFO = frozenset({"frame", "tags", "attempt", "headers", "pid", "port", "conn", "traceback"})
 """Transport bookkeeping and a traceback (its paths are this machine's): not what a user sees."""
 _JOINED = {"ReasoningDelta": "text", "TextDelta": "text"}
@@ -236,7 +236,7 @@ def _entry_dicts(obj: Any) -> list[dict[str, Any]]:
         return [dict(e) for e in obj]
     out = []
     for e in obj.entries():
-        item: dict[str, Any] = {"side": e.side, "kind": e.kind, "turn": e.turn}
+        item: dict[str, Any] = {"side": e.side, "act": e.act, "turn": e.turn}
         if e.data:
             item["text"] = e.data.decode(errors="replace")
         if e.event is not None:
@@ -255,18 +255,18 @@ def timeline_lines(entries: Iterable[Any]) -> list[str]:
     lines: list[str] = []
     for turn in sorted({int(d.get("turn", 0)) for d in dicts}):
         lines.append(f"turn {turn}")
-        here = [d for d in dicts if int(d.get("turn", 0)) == turn and d.get("kind") not in _QUIET_KINDS]
+        here = [d for d in dicts if int(d.get("turn", 0)) == turn and d.get("act") not in _QUIET_ACTS]
         for side in ("upstream", "client"):
             events: list[dict[str, Any]] = []
             for d in (d for d in here if d.get("side") == side):
-                if d.get("kind") == "event" and "event" in d:
+                if d.get("act") == "event" and "event" in d:
                     events.append(_event_fields(d["event"]))
                     continue
                 lines += [f"  {side} {_event_line(ev)}" for ev in _joined(events)]
                 events = []
                 text = d.get("text") or (f"<{len(d['base64'])} base64 chars>" if d.get("base64") else "")
                 said = " ".join(filter(None, [_info_text(d.get("info")), _flat(str(text))]))
-                lines.append(f"  {side} {d.get('kind')} {said}".rstrip())
+                lines.append(f"  {side} {d.get('act')} {said}".rstrip())
             lines += [f"  {side} {_event_line(ev)}" for ev in _joined(events)]
     return lines
 

@@ -4,6 +4,7 @@ them, and checks judge their sequences."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -136,10 +137,35 @@ class Notice:
     """Something an observer saw but could not interpret, or wants a check to know (unknown event type,
     malformed JSON, data after the end, mirrored fields). Not part of the turn; checks read it."""
 
-    kind: str
+    code: str
+    """What was seen, as a short fixed word: ``unknown-event``, ``malformed-json``, ``mirrored``..."""
     detail: str = ""
     item: str = ""
     channel: Literal[Channel.META] = field(default=Channel.META, init=False, repr=False)
+
+    def __init__(
+        self, code: str | None = None, detail: str = "", item: str = "", *, kind: str | None = None
+    ) -> None:
+        if kind is not None:  # the old keyword, for one release
+            warnings.warn(
+                "Notice(kind=...) is deprecated; use Notice(code=...)", DeprecationWarning, stacklevel=2
+            )
+            if code is not None and code != kind:
+                raise TypeError(f"Notice: code={code!r} and its old spelling kind={kind!r} disagree")
+            code = kind
+        if code is None:
+            raise TypeError("Notice() missing the argument 'code' (what was seen)")
+        setattr_ = object.__setattr__  # frozen
+        setattr_(self, "code", code)
+        setattr_(self, "detail", detail)
+        setattr_(self, "item", item)
+        setattr_(self, "channel", Channel.META)
+
+    @property
+    def kind(self) -> str:
+        """Deprecated spelling of :attr:`code` ("kind" is a SUT kind's name)."""
+        warnings.warn("Notice.kind is deprecated; use Notice.code", DeprecationWarning, stacklevel=2)
+        return self.code
 
 
 Event: TypeAlias = (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
@@ -32,11 +33,28 @@ class Entry(NamedTuple):
 
     t: int
     side: Side
-    kind: str
+    act: str
+    """What happened: ``request``, ``chunk``, ``write``, ``response-end``... (listed in :class:`Timeline`)."""
     data: bytes = b""
     event: Event | None = None
     turn: int = 0
     info: Mapping[str, Any] = MappingProxyType({})
+
+    @property
+    def kind(self) -> str:
+        """Deprecated spelling of :attr:`act` ("kind" is a SUT kind's name)."""
+        warnings.warn("Entry.kind is deprecated; use Entry.act", DeprecationWarning, stacklevel=2)
+        return self.act
+
+
+def _old_keyword(act: str | None, kind: str | None, where: str) -> str | None:
+    """``act``, or the deprecated keyword ``kind=`` given for it, with a warning naming the new one."""
+    if kind is None:
+        return act
+    warnings.warn(f"{where}(kind=...) is deprecated; use act=", DeprecationWarning, stacklevel=3)
+    if act is not None and act != kind:
+        raise TypeError(f"{where}: act={act!r} and its old spelling kind={kind!r} disagree")
+    return kind
 
 
 _WriteRow: TypeAlias = tuple[int, Side, bytes, int, tuple[str, ...], int | None]
@@ -68,7 +86,7 @@ class Timeline:
     its checks read all of it.
 
     Writers only append; the one move is :meth:`retag`, a driver moving its client entries to the turn
-    the upstream's requests say they belong to. Entry kinds by side:
+    the upstream's requests say they belong to. Entry acts by side:
 
     * ``upstream``: ``request`` (info: method, path, headers, body bytes in ``data``, conn, turn),
       ``rejected`` (info: status, rule, differences), ``write`` (``data``; info: tags, frame), ``gate-wait``,
@@ -111,7 +129,7 @@ class Timeline:
     def add(
         self,
         side: Side,
-        kind: str,
+        act: str | None = None,
         *,
         data: bytes = b"",
         event: Event | None = None,
@@ -119,7 +137,13 @@ class Timeline:
         t: int | None = None,
         **info: Any,
     ) -> Entry:
-        entry = Entry(time.monotonic_ns() if t is None else t, side, kind, data, event, turn, info)
+        """Append an entry: ``side`` did ``act``; ``info`` is what else it says (a ``kind=`` keyword is
+        the deprecated spelling of ``act``, not an info key)."""
+        if "kind" in info:
+            act = _old_keyword(act, info.pop("kind"), "Timeline.add")
+        if act is None:
+            raise TypeError("Timeline.add() missing the argument 'act' (what happened)")
+        entry = Entry(time.monotonic_ns() if t is None else t, side, act, data, event, turn, info)
         self._pending.append(entry)
         if self._waiting:
             self._notify()
@@ -219,9 +243,21 @@ class Timeline:
                     info = infos[(tags, frame)] = MappingProxyType({"tags": list(tags), "frame": frame})
                 add(new(Entry, (t, side, "write", data, None, turn, info)))
 
-    def wait_for(self, side: Side, kind: str, *, timeout: float, after: int = 0) -> Entry | None:
-        """Block until an entry of this side/kind (at or after time ``after``) exists, or ``timeout``
-        seconds pass. Woken by :meth:`add` and :meth:`add_write`; never polls."""
+    def wait_for(
+        self,
+        side: Side,
+        act: str | None = None,
+        *,
+        timeout: float,
+        after: int = 0,
+        kind: str | None = None,
+    ) -> Entry | None:
+        """Block until an entry of this side and act (at or after time ``after``) exists, or ``timeout``
+        seconds pass. Woken by :meth:`add` and :meth:`add_write`; never polls. (``kind=``: the
+        deprecated spelling of ``act``.)"""
+        act = _old_keyword(act, kind, "Timeline.wait_for")
+        if act is None:
+            raise TypeError("Timeline.wait_for() missing the argument 'act' (what to wait for)")
         deadline = time.monotonic() + timeout
 
         seen = 0  # entries already looked at (a list only grows; a ring is scanned whole)
@@ -232,7 +268,7 @@ class Timeline:
             entries = self._entries
             todo = entries[seen:] if isinstance(entries, list) else entries
             for e in todo:
-                if e.side == side and e.kind == kind and e.t >= after:
+                if e.side == side and e.act == act and e.t >= after:
                     return e
             seen = len(entries)
             return None
@@ -268,13 +304,21 @@ class Timeline:
             return len(self._entries)
 
     def select(
-        self, side: Side | None = None, kind: str | None = None, turn: int | None = None
+        self,
+        side: Side | None = None,
+        act: str | None = None,
+        turn: int | None = None,
+        *,
+        kind: str | None = None,
     ) -> list[Entry]:
+        """The entries of ``side``, ``act`` and ``turn`` (None: any), in time order. (``kind=``: the
+        deprecated spelling of ``act``.)"""
+        act = _old_keyword(act, kind, "Timeline.select")
         return [
             e
             for e in self.entries()
             if (side is None or e.side == side)
-            and (kind is None or e.kind == kind)
+            and (act is None or e.act == act)
             and (turn is None or e.turn == turn)
         ]
 

@@ -182,7 +182,7 @@ def test_results_json_with_bad_t_ms(tmp_path: Path, capsys: pytest.CaptureFixtur
         "format": "thinkwire-results",
         "version": 1,
         "sut": "x",
-        "results": [{"case_id": "c", "timeline": [{"t_ms": "x", "side": "client", "kind": "event"}]}],
+        "results": [{"case_id": "c", "timeline": [{"t_ms": "x", "side": "client", "act": "event"}]}],
     }
     from harness.report._json import FORMAT, VERSION
 

@@ -73,7 +73,7 @@ def test_the_scan_sees_every_form_of_branch() -> None:
             "y = self.sut.profile.kind in allowed",
             "z = view.kind is not None",
             'match kind:\n    case "adapter": pass',
-            'ok = e.kind == "write"',  # a timeline entry's kind: not a SUT kind
+            'ok = e.kind == "write"',  # (Entry.act's old spelling): not a SUT kind
             'ok = profile.name == "reference"',
             "ok = kind in scenario.sut_kinds",  # (Scenario.for_kind: data, through a name)
         ]
@@ -100,8 +100,8 @@ def test_the_guide_names_every_capability_and_the_files_a_new_kind_touches() -> 
 
 
 # One word, one idea (issue 47, docs/architecture.md "Words"): "kind" is a SUT kind's name, "caps" what a
-# wire variant carries. The classes below still have a ``kind`` attribute of another meaning; each is
-# named with the rename proposed for it, and a class not listed here that gets one fails.
+# wire variant carries. The classes below have a ``kind`` attribute, each a SUT kind's name; a class not
+# listed here that gets one fails (a timeline entry's is ``Entry.act``, a notice's ``Notice.code``).
 KIND_ATTRIBUTES = {
     # a SUT kind's name: the profile's and its driver's
     ("drivers/_profile.py", "SUTProfile"): "",
@@ -112,10 +112,6 @@ KIND_ATTRIBUTES = {
     ("drivers/_gateway.py", "GatewayDriver"): "",
     ("drivers/_python.py", "PythonDriver"): "",
     ("runner/_pool.py", "StartFailed"): "",
-    # another meaning, to be renamed: both are serialised as "kind" in results.json timelines (a format
-    # version of its own, with a reader for the old key)
-    ("timeline.py", "Entry"): "Entry.act (request, chunk, write...; the results' timeline key too)",
-    ("events.py", "Notice"): "Notice.code",
 }
 
 
@@ -203,3 +199,52 @@ def test_the_old_spellings_still_read_with_a_warning() -> None:
         assert view.caps is view.abilities
     with pytest.warns(DeprecationWarning, match="use Abilities"):
         assert harness.drivers.Kind is harness.drivers.Abilities
+
+
+def test_an_entry_s_act_and_a_notice_s_code_keep_their_old_spelling_with_a_warning() -> None:
+    """``Entry.kind``, ``Notice.kind``, ``Notice(kind=...)`` and the ``kind=`` keyword of the timeline's
+    and the case view's queries work for one release, each with a one-line DeprecationWarning naming the
+    new spelling; the new spellings warn of nothing."""
+    import warnings
+
+    import pytest
+
+    from harness.drivers import KIND_TABLE
+    from harness.events import Notice
+    from harness.judge import build_view
+    from harness.runner import load_cases
+    from harness.timeline import Timeline
+
+    tl = Timeline()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        entry = tl.add("client", "chunk", data=b"x")
+        notice = Notice("alias", "reasoning_content")
+        assert (entry.act, notice.code) == ("chunk", "alias")
+        assert tl.select("client", act="chunk") == tl.select("client", "chunk") == [entry]
+        assert tl.wait_for("client", "chunk", timeout=0) == entry
+    with pytest.warns(DeprecationWarning, match=r"Entry\.kind is deprecated; use Entry\.act"):
+        assert entry.kind == "chunk"
+    with pytest.warns(DeprecationWarning, match=r"Notice\.kind is deprecated; use Notice\.code"):
+        assert notice.kind == "alias"
+    with pytest.warns(
+        DeprecationWarning, match=r"Notice\(kind=\.\.\.\) is deprecated; use Notice\(code=\.\.\.\)"
+    ):
+        assert Notice(kind="alias", detail="reasoning_content") == notice
+    with pytest.warns(DeprecationWarning, match=r"Timeline\.add\(kind=\.\.\.\) is deprecated; use act="):
+        old = tl.add("client", kind="end")
+    assert (old.act, dict(old.info)) == ("end", {})  # the keyword is the act, not an info key
+    with pytest.warns(DeprecationWarning, match=r"Timeline\.select\(kind=\.\.\.\) is deprecated; use act="):
+        assert tl.select("client", kind="chunk") == [entry]
+    with pytest.warns(DeprecationWarning, match=r"Timeline\.wait_for\(kind=\.\.\.\) is deprecated; use act="):
+        assert tl.wait_for("client", kind="end", timeout=0) == old
+    view = build_view(load_cases()[0], tl, KIND_TABLE["gateway"])
+    assert view.of("client", "chunk") == [entry]
+    with pytest.warns(DeprecationWarning, match=r"CaseView\.of\(kind=\.\.\.\) is deprecated; use act="):
+        assert view.of("client", kind="chunk") == [entry]
+    with pytest.raises(TypeError, match="disagree"), pytest.warns(DeprecationWarning, match="Notice"):
+        Notice("alias", kind="mirrored")
+    with pytest.raises(TypeError, match="missing the argument 'code'"):
+        Notice()
+    with pytest.raises(TypeError, match="missing the argument 'act'"):
+        tl.add("client")

@@ -23,7 +23,7 @@ def cleanup(view: CaseView) -> Finding:
     if not view.abilities.cleanup_watched or not sut:
         return na("cleanup", "no process or session dir of the SUT to watch", Axis.CLEANUP)
     for e in sut:
-        if e.kind == "dir-removed" and e.info.get("children_alive"):
+        if e.act == "dir-removed" and e.info.get("children_alive"):
             return Finding(
                 "cleanup",
                 Verdict.FAIL,
@@ -33,11 +33,11 @@ def cleanup(view: CaseView) -> Finding:
                 actual=f"dir removed with pids {e.info['children_alive']} alive",
                 evidence=(view.index_of(e),),
             )
-    left = [e for e in sut if e.kind in ("process-left", "dir-left")]
+    left = [e for e in sut if e.act in ("process-left", "dir-left")]
     if left:
         what = "; ".join(
             f"child pid {e.info.get('pid')} ({e.info.get('cmdline', '')[:60]}) still running"
-            if e.kind == "process-left"
+            if e.act == "process-left"
             else f"dir {e.info.get('path')} left behind"
             for e in left
         )

@@ -126,7 +126,7 @@ def no_duplication(view: CaseView) -> Finding:
                     actual=_short(got, 160),
                     evidence=view.cite(t.events_of(delta_type), limit=16),
                 )
-    mirrored = [n for t in turns for n in t.notices if n.kind == "mirrored"]
+    mirrored = [n for t in turns for n in t.notices if n.code == "mirrored"]
     if mirrored:
         return Finding(
             "no-duplication",
@@ -208,7 +208,7 @@ def channel_separation(view: CaseView) -> Finding:
                 actual=_short(t.text),
                 evidence=view.cite(t.events_containing("<think>", TextDelta)),
             )
-    inline = [n for t in turns for n in t.notices if n.kind == "inline-think"]
+    inline = [n for t in turns for n in t.notices if n.code == "inline-think"]
     if inline:
         return Finding(
             "channel-separation",
@@ -259,7 +259,7 @@ def utf8_integrity(view: CaseView) -> Finding:
     if not turns:
         return na("utf8-integrity", no_turn(view))
     for t in turns:
-        bad = [n for n in t.notices if n.kind in ("sse-invalid-utf8", "invalid-utf8")]
+        bad = [n for n in t.notices if n.code in ("sse-invalid-utf8", "invalid-utf8")]
         if t.reasoning_fate == "corrupted" or t.text_fate == "corrupted" or bad:
             got = t.reasoning if t.reasoning_fate == "corrupted" else t.text
             return Finding(

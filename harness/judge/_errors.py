@@ -57,7 +57,7 @@ def _broken_end(t: TurnView) -> str:
     client the error, while one that closes it cleanly (a terminator of its own) has hidden it."""
     if t.ends:
         return ""
-    notes = [f"{n.kind}: {n.detail}" if n.detail else n.kind for n in t.notices if n.kind in _BROKEN]
+    notes = [f"{n.code}: {n.detail}" if n.detail else n.code for n in t.notices if n.code in _BROKEN]
     return "; ".join(notes)
 
 
@@ -297,8 +297,8 @@ def _short(s: str, n: int = 60) -> str:
     return repr(s if len(s) <= n else s[: n - 3] + "...")
 
 
-def _client(view: CaseView, turn: int, kind: str) -> list[Entry]:
-    return view.by_key.get(("client", kind, turn), [])
+def _client(view: CaseView, turn: int, act: str) -> list[Entry]:
+    return view.by_key.get(("client", act, turn), [])
 
 
 CANCEL_BOUND_S = 1.5
@@ -307,8 +307,8 @@ CANCEL_BOUND_S = 1.5
 def _upstream_over(e: Entry) -> bool:
     """An upstream entry that ends its answer's connection or response: the SUT left, the answer was
     whole, or the mock aborted it (a stall that timed out)."""
-    aborted = e.kind == "fault" and "abort" in str(e.info.get("fault", ""))
-    return e.side == "upstream" and (e.kind in ("disconnect", "response-end") or aborted)
+    aborted = e.act == "fault" and "abort" in str(e.info.get("fault", ""))
+    return e.side == "upstream" and (e.act in ("disconnect", "response-end") or aborted)
 
 
 @check(
@@ -320,12 +320,12 @@ def cancellation(view: CaseView) -> Finding:
     cancelled = [t for t in view.turns if t.cancelled]
     if not cancelled:
         return na("cancellation", "the client did not cancel", Axis.CLEANUP)
-    cancel_t = min(e.t for e in view.entries if e.side == "client" and e.kind == "cancel")
-    closes = [e for e in view.entries if e.side == "upstream" and e.kind == "disconnect" and e.t >= cancel_t]
-    ended = [e for e in view.entries if e.side == "upstream" and e.kind == "response-end" and e.t >= cancel_t]
+    cancel_t = min(e.t for e in view.entries if e.side == "client" and e.act == "cancel")
+    closes = [e for e in view.entries if e.side == "upstream" and e.act == "disconnect" and e.t >= cancel_t]
+    ended = [e for e in view.entries if e.side == "upstream" and e.act == "response-end" and e.t >= cancel_t]
     over = [e for e in view.entries if e.t < cancel_t and e.turn == cancelled[0].turn and _upstream_over(e)]
     if over and not closes and not ended:  # the premise (an upstream still streaming at the cancel) failed
-        t0, what = view.entries[0].t, f"{over[0].kind} {over[0].info.get('fault', '')}".strip()
+        t0, what = view.entries[0].t, f"{over[0].act} {over[0].info.get('fault', '')}".strip()
         return na(
             "cancellation",
             f"the upstream's answer had already ended ({what} at {(over[0].t - t0) / 1e6:.0f} ms) when the "
@@ -345,5 +345,5 @@ def cancellation(view: CaseView) -> Finding:
         message="the SUT kept its upstream connection open after the client cancelled",
         expected=f"upstream connection closed within {CANCEL_BOUND_S}s of the cancel",
         actual="read the upstream to its end" if ended else "still open",
-        evidence=view.cite([e for e in view.entries if e.side == "client" and e.kind == "cancel"], ended),
+        evidence=view.cite([e for e in view.entries if e.side == "client" and e.act == "cancel"], ended),
     )

@@ -196,7 +196,7 @@ def _no_upstream(view: CaseView, t: TurnView) -> Finding:
     else:
         msg = f"turn {t.turn}: the upstream never received this turn's request"
         actual = "no upstream request"
-    client = [e for e in view.entries if e.side == "client" and e.turn == t.turn and e.kind != "chunk"]
+    client = [e for e in view.entries if e.side == "client" and e.turn == t.turn and e.act != "chunk"]
     return Finding(
         "evidence",
         Verdict.FAIL,

@@ -35,7 +35,7 @@ GRAMMAR_BREAKS: dict[str, str] = {
     "before-message-start": "a message event before message_start (the message id, the model and the "
     "input tokens never came; the anthropic SDK's MessageStream accumulates nothing before it)",
 }
-"""Notice kinds that are grammar breaks of the front door, and what each means."""
+"""Notice codes that are grammar breaks of the front door, and what each means."""
 
 
 # Each protocol break an observer read past is a :class:`~harness.events.Notice`, the evidence here.
@@ -55,18 +55,18 @@ def front_door_grammar(view: CaseView) -> Finding:
         return na("front-door-grammar", "no turn whose front-door events can be judged")
     for t in turns:
         breaks = [
-            e for e in t.events_of(Notice) if isinstance(e.event, Notice) and e.event.kind in GRAMMAR_BREAKS
+            e for e in t.events_of(Notice) if isinstance(e.event, Notice) and e.event.code in GRAMMAR_BREAKS
         ]
         if breaks:
             first = breaks[0].event
             assert isinstance(first, Notice)
-            kinds = sorted({e.event.kind for e in breaks if isinstance(e.event, Notice)})
+            codes = sorted({e.event.code for e in breaks if isinstance(e.event, Notice)})
             return Finding(
                 "front-door-grammar",
                 Verdict.FAIL,
-                message=f"turn {t.turn}: {GRAMMAR_BREAKS[first.kind]} ({first.detail[:160]})",
+                message=f"turn {t.turn}: {GRAMMAR_BREAKS[first.code]} ({first.detail[:160]})",
                 expected="events the front door's SDK types accept",
-                actual=f"{len(breaks)} break(s): {', '.join(kinds)}",
+                actual=f"{len(breaks)} break(s): {', '.join(codes)}",
                 evidence=view.cite(breaks),
             )
     return Finding("front-door-grammar", Verdict.PASS, message=f"{len(turns)} turn(s) read without a break")

@@ -83,17 +83,17 @@ def termination(view: CaseView) -> Finding:
         mates = mates if view.abilities.prompted else [t]
         ends = [e for u in mates for e in u.ends]
         notices = [n for u in mates for n in u.notices]
-        kinds = {n.kind for n in notices}
-        if "data-after-end" in kinds or len(ends) > 1:
+        codes = {n.code for n in notices}
+        if "data-after-end" in codes or len(ends) > 1:
             return Finding(
                 "termination",
                 Verdict.FAIL,
                 message=f"turn {t.turn}: data after the end of stream",
                 expected="one terminator",
-                actual=f"{len(ends)} end(s); notices {sorted(kinds)}",
+                actual=f"{len(ends)} end(s); notices {sorted(codes)}",
                 evidence=view.cite(t.events_of(End), t.chunks[-1:]),
             )
-        if not ends or "no-terminator" in kinds:
+        if not ends or "no-terminator" in codes:
             return Finding(
                 "termination",
                 Verdict.FAIL,

@@ -217,7 +217,7 @@ class CaseView:
     turns: list[TurnView]
     entries: list[Entry]
     by_key: dict[tuple[str, str, int], list[Entry]]
-    """``entries`` grouped by (side, kind, turn), each group in time order (``of`` reads it)."""
+    """``entries`` grouped by (side, act, turn), each group in time order (``of`` reads it)."""
     keepalive_every: float | None = None
     """The longest the SUT claims to stay silent toward its client (its profile's ``stream_keepalive``)."""
     relayed: bool = False
@@ -232,10 +232,18 @@ class CaseView:
         warnings.warn("CaseView.caps is deprecated; use .abilities", DeprecationWarning, stacklevel=2)
         return self.abilities
 
-    def of(self, side: str, kind: str) -> list[Entry]:
-        """The entries of one side and kind, every turn's, in time order: a lookup, not a scan of
-        ``entries`` (a byte-wise stream has thousands of writes)."""
-        groups = [g for (s, k, _), g in self.by_key.items() if s == side and k == kind]
+    def of(self, side: str, act: str | None = None, *, kind: str | None = None) -> list[Entry]:
+        """The entries of one side and act, every turn's, in time order: a lookup, not a scan of
+        ``entries`` (a byte-wise stream has thousands of writes). (``kind=``: the deprecated spelling
+        of ``act``.)"""
+        if kind is not None:
+            warnings.warn("CaseView.of(kind=...) is deprecated; use act=", DeprecationWarning, stacklevel=2)
+            if act is not None and act != kind:
+                raise TypeError(f"CaseView.of: act={act!r} and its old spelling kind={kind!r} disagree")
+            act = kind
+        if act is None:
+            raise TypeError("CaseView.of() missing the argument 'act' (what happened)")
+        groups = [g for (s, k, _), g in self.by_key.items() if s == side and k == act]
         if len(groups) == 1:
             return groups[0]
         return sorted((e for g in groups for e in g), key=lambda e: e.t)
@@ -287,7 +295,7 @@ def build_view(
         relayed = not any(isinstance(e.event, ReasoningDelta) for e in entries if e.side == "client")
     by_key: dict[tuple[str, str, int], list[Entry]] = {}
     for e in entries:  # one pass: every turn's selections below are lookups
-        by_key.setdefault((e.side, e.kind, e.turn), []).append(e)
+        by_key.setdefault((e.side, e.act, e.turn), []).append(e)
     views: list[TurnView] = []
     for i, spec in enumerate(case.turns):
 

@@ -341,7 +341,7 @@ class _IgnoreAlias(_Hold):
         return self.alias
 
     def push(self, ev: Event) -> list[Event]:
-        if isinstance(ev, Notice) and ev.kind == "alias":
+        if isinstance(ev, Notice) and ev.code == "alias":
             self.alias = True
         return super().push(ev)
 
@@ -479,7 +479,7 @@ class _ReadBothFields(_Stage):
     fields = 1
 
     def push(self, ev: Event) -> list[Event]:
-        if isinstance(ev, Notice) and ev.kind == "mirrored" and "(" not in ev.detail:
+        if isinstance(ev, Notice) and ev.code == "mirrored" and "(" not in ev.detail:
             self.fields = len(ev.detail.split(","))
         return [ev] * self.fields if isinstance(ev, ReasoningDelta) and ev.text else [ev]
 

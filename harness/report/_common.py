@@ -114,10 +114,10 @@ def entry_channel(entry: dict[str, Any]) -> str:
     event = entry.get("event")
     if isinstance(event, dict):
         return _EVENT_CHANNEL.get(str(event.get("type", "")), "meta")
-    kind = entry.get("kind")
-    if kind in ("error", "server-error", "rejected", "gate-timeout"):
+    act = entry.get("act")
+    if act in ("error", "server-error", "rejected", "gate-timeout"):
         return "error"
-    if kind in ("end", "response-end"):
+    if act in ("end", "response-end"):
         return "end"
     info = entry.get("info")
     tags = info.get("tags") if isinstance(info, dict) else None

@@ -147,7 +147,7 @@ def _print_case(r: CaseResult, out: TextIO, slice_len: int) -> None:
             what = e.get("event") or e.get("info") or e.get("text", "")
             line = str(what).encode("unicode_escape").decode("ascii")[:90]
             mark = "*" if n in evidence else " "
-            out.write(f"     {mark}{e['t_ms']:9.2f} ms  {e['side']:8} {e['kind']:12} {line}\n")
+            out.write(f"     {mark}{e['t_ms']:9.2f} ms  {e['side']:8} {e['act']:12} {line}\n")
     out.write(f"  reproduce: {r.reproduce}\n")
 
 

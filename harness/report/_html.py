@@ -262,9 +262,9 @@ def _detail(r: CaseResult) -> str:
 
 
 def _summary(summary: dict[str, Any]) -> str:
-    """A passing case's summarised timeline: one row per side, kind, what and turn."""
+    """A passing case's summarised timeline: one row per side, act, what and turn."""
     rows = "".join(
-        f"<tr><td>{esc(row['side'])}</td><td>{esc(row['kind'])}</td><td>{esc(row['what'])}</td>"
+        f"<tr><td>{esc(row['side'])}</td><td>{esc(row['act'])}</td><td>{esc(row['what'])}</td>"
         f"<td>{row['turn']}</td><td>{row['n']}</td><td>{row['bytes']}</td>"
         f"<td>{float(row['first_ms']):.2f} – {float(row['last_ms']):.2f}</td></tr>"
         for row in summary.get("rows", ())
@@ -273,7 +273,7 @@ def _summary(summary: dict[str, Any]) -> str:
         f'<details class="frames summary"><summary>timeline summarised: {summary.get("entries", 0)} entries '
         f'over {float(summary.get("duration_ms", 0)):.1f} ms (the case passed; '
         "<code>--keep-timelines</code> keeps every entry)</summary>"
-        '<table class="frames"><thead><tr><th>side</th><th>kind</th><th>what</th><th>turn</th><th>n</th>'
+        '<table class="frames"><thead><tr><th>side</th><th>act</th><th>what</th><th>turn</th><th>n</th>'
         f"<th>bytes</th><th>ms</th></tr></thead><tbody>{rows}</tbody></table></details>"
     )
 
@@ -287,8 +287,8 @@ def _frames(r: CaseResult) -> str:
         side = str(e.get("side", ""))
         col = {"upstream": 0, "client": 1}.get(side, 2)
         content = (
-            f'<span class="kind">{esc(e.get("kind", ""))}</span>'
-            + (f' <span class="kind">turn {esc(e.get("turn"))}</span>' if e.get("turn") else "")
+            f'<span class="act">{esc(e.get("act", ""))}</span>'
+            + (f' <span class="act">turn {esc(e.get("turn"))}</span>' if e.get("turn") else "")
             + f"<pre>{esc(entry_text(e), False)}</pre>"
         )
         cells = ["<td></td>"] * 3
@@ -357,8 +357,8 @@ table.findings tr.failed td:first-child{border-left:4px solid #d63031}
 table.frames td{width:32%}table.frames td.n,table.frames td.t{width:3%;white-space:nowrap;color:#636e72}
 table.frames tr.evidence td{background:#ffeaa7}
 table.frames tr.flash td{outline:2px solid #e17055}
-.kind{font:11px system-ui,sans-serif;background:#dfe6e9;color:#222;border-radius:3px;padding:0 4px}
-td.side-upstream .kind{background:#d6eaff;color:#222}td.side-client .kind{background:#e6dcf5;color:#222}
+.act{font:11px system-ui,sans-serif;background:#dfe6e9;color:#222;border-radius:3px;padding:0 4px}
+td.side-upstream .act{background:#d6eaff;color:#222}td.side-client .act{background:#e6dcf5;color:#222}
 #causes{margin:8px 20px}#causes h2{font-size:16px;margin:4px 0}#causes h2 .n{font-weight:400;color:#555}
 details.cause{border-left:4px solid #d63031;background:#fff5f5;margin:3px 0;padding:2px 8px}
 details.cause summary{cursor:pointer}details.cause .cnt{display:inline-block;min-width:2.5em;font-weight:700}

@@ -31,14 +31,15 @@ __all__ = [
 ]
 
 FORMAT = "thinkwire-results"
-VERSION = 4
-READS = (1, 2, 3, 4)
+VERSION = 5
+READS = (1, 2, 3, 4, 5)
 """Versions ``from_json`` reads. 2 added ``timeline_summary`` (a passing case's timeline, summarised
 unless the run kept every timeline); a version-1 file is a version-2 file without it. 3 added
 ``run_info`` (what the run was: ``harness.runner._run_info``); an older file reads with it empty. 4 keeps
 a passing case compact (``checks`` instead of its PASS and N/A findings, no timeline; its requirement,
 category and reproduce line from the run's ``scenarios`` and ``reproduce``); an older file's cases all read
-whole."""
+whole. 5 names what a timeline entry did ``act`` (a summary row's too) and a Notice event's word ``code``,
+both ``kind`` before; an older file's are read under the new names (:func:`_entry_v5`)."""
 SCHEMA_PATH = Path(__file__).parent / "schema" / "results.schema.json"
 
 
@@ -47,7 +48,7 @@ class ResultsError(ThinkwireError):
 
 
 def to_json(run: RunResult) -> dict[str, Any]:
-    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 4, ...}``.
+    """The results document (plain JSON types): ``{"format": "thinkwire-results", "version": 5, ...}``.
 
     ``from_json(to_json(run)) == compact_run(run)``, and renders every report as ``run`` does. The shape is
     the published schema ``harness/report/schema/results.schema.json``, copied to
@@ -188,7 +189,7 @@ def dumps(doc: dict[str, Any]) -> str:
     cases = [
         "  " + json.dumps(c, ensure_ascii=False)
         if "checks" in c
-        else "\n".join("  " + line for line in json.dumps(c, indent=1, ensure_ascii=False).splitlines())
+        else "\n".join("  " + line for line in json.dumps(c, indent=1, ensure_ascii=False).split("\n"))
         for c in doc["results"]
     ]
     body = "[\n" + ",\n".join(cases) + "\n ]" if cases else "[]"
@@ -224,7 +225,7 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
         raise ResultsError(
             f"{source}: field 'version': this thinkwire reads versions {known}, got {version!r}"
         )
-    g = _Getter(source)
+    g = _Getter(source, version)
     results = g.typed(data, "results", list, "")
     shared = _Shared(
         g.typed(data, "sut", str, ""), g.typed(data, "reproduce", str, "", default=""), g.scenarios(data)
@@ -248,7 +249,7 @@ def from_json(data: Any, *, source: str = "<results>") -> RunResult:
 
 _SUMMARY_ROW: dict[str, Any] = {
     "side": str,
-    "kind": str,
+    "act": str,
     "what": str,
     "turn": int,
     "n": int,
@@ -258,9 +259,28 @@ _SUMMARY_ROW: dict[str, Any] = {
 }
 
 
+def _renamed(d: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """``d`` with its key ``old`` spelled ``new``, in the same place."""
+    return {new if k == old else k: v for k, v in d.items()} if old in d else d
+
+
+def _entry_v5(e: Any) -> Any:
+    """A timeline entry of version 4 or older as version 5 has it: its ``kind`` is ``act``, a Notice
+    event's ``kind`` is ``code``. The renderers read only the new names."""
+    if not isinstance(e, dict):
+        return e
+    e = _renamed(e, "kind", "act")
+    event = e.get("event")
+    if isinstance(event, dict) and event.get("type") == "Notice":
+        e["event"] = _renamed(event, "kind", "code")
+    return e
+
+
 class _Getter:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, version: int = VERSION) -> None:
         self.source = source
+        self.old = version < 5
+        """A version-4-or-older file: its timelines say ``kind`` for ``act`` (and for a Notice's ``code``)."""
 
     def fail(self, where: str, problem: str) -> ResultsError:
         return ResultsError(f"{self.source}: field {where!r}: {problem}")
@@ -294,6 +314,8 @@ class _Getter:
         t = self.typed
         findings = t(item, "findings", list, where, default=[])
         timeline = t(item, "timeline", list, where, default=[])
+        if self.old:
+            timeline = [_entry_v5(e) for e in timeline]
         for i, e in enumerate(timeline):
             self.entry(e, f"{where}.timeline[{i}]")
         return CaseResult(
@@ -391,7 +413,7 @@ class _Getter:
             raise self.fail(where, f"expected an object, got {type(e).__name__}")
         self.typed(e, "t_ms", (int, float), where)
         self.typed(e, "side", str, where)
-        self.typed(e, "kind", str, where)
+        self.typed(e, "act", str, where)
         self.typed(e, "turn", int, where, default=0)
         for key in ("event", "info"):
             self.typed(e, key, dict, where, default=None)
@@ -406,7 +428,11 @@ class _Getter:
         at = f"{where}.timeline_summary"
         self.typed(summary, "entries", int, at)
         self.typed(summary, "duration_ms", (int, float), at)
-        for i, row in enumerate(self.typed(summary, "rows", list, at)):
+        rows = self.typed(summary, "rows", list, at)
+        if self.old:
+            rows = [_renamed(r, "kind", "act") if isinstance(r, dict) else r for r in rows]
+            summary = {**summary, "rows": rows}
+        for i, row in enumerate(rows):
             if not isinstance(row, dict):
                 raise self.fail(f"{at}.rows[{i}]", f"expected an object, got {type(row).__name__}")
             for key, types in _SUMMARY_ROW.items():

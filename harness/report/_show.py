@@ -54,7 +54,7 @@ def _finding(f: Finding, timeline: list[dict[str, Any]]) -> list[str]:
     for i in f.evidence:
         if 0 <= i < len(timeline):
             e = timeline[i]
-            lines.append(f"      #{i} {e.get('side')} {e.get('kind')}: {_one_line(entry_text(e, 160))}")
+            lines.append(f"      #{i} {e.get('side')} {e.get('act')}: {_one_line(entry_text(e, 160))}")
     if not f.evidence and f.verdict in (Verdict.PASS, Verdict.INFO):
         lines.append("      judged on the turns and timeline below (no entry singled out)")
     return lines
@@ -105,15 +105,15 @@ def _swimlane(timeline: list[dict[str, Any]], cited: dict[int, list[str]]) -> li
 
 
 def _cell(e: dict[str, Any]) -> str:
-    """One entry in its lane: its kind, its channel when it carries content, and its content."""
-    kind = str(e.get("kind", ""))
+    """One entry in its lane: its act, its channel when it carries content, and its content."""
+    act = str(e.get("act", ""))
     ev = e.get("event")
     if isinstance(ev, dict):
         body = {k: v for k, v in ev.items() if k != "type" and v not in (None, "")}
         text = f"{ev.get('type')} {json.dumps(body, ensure_ascii=False)}"
     else:
         channel = entry_channel(e)
-        text = f"{kind}" + (f" [{channel}]" if channel != "meta" else "") + f" {entry_text(e, 200)}"
+        text = f"{act}" + (f" [{channel}]" if channel != "meta" else "") + f" {entry_text(e, 200)}"
     return _one_line(text)[: _LANE if e.get("side") == "client" else 100]
 
 

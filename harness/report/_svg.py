@@ -33,7 +33,7 @@ _SUT_Y, _SUT_H = _CL_Y + _LANE_H + 8, 18
 _AXIS_Y = _SUT_Y + _SUT_H + 6
 _H = _AXIS_Y + 46
 _EVIDENCE = "#d63031"
-_UP_KINDS = frozenset({"write", "request", "rejected", "response-end", "fault", "server-error"})
+_UP_ACTS = frozenset({"write", "request", "rejected", "response-end", "fault", "server-error"})
 _MARKERS = {("client", "cancel"): "cancel", ("upstream", "disconnect"): "disconnect"}
 
 
@@ -85,13 +85,13 @@ def timeline_svg(case: CaseResult, width: int = _W) -> str:
 def _entry_mark(i: int, e: dict[str, Any], x: Any, checks: list[str]) -> str:
     """One timeline entry's mark ("" for entries no lane shows); a cited one is outlined in red and
     carries ``data-checks`` (the checks citing it) and their names in its tooltip."""
-    side, kind = e.get("side"), e.get("kind")
-    title = f"#{i} {float(e.get('t_ms', 0)):.2f} ms {side} {kind}: {entry_text(e, 300)}"
+    side, act = e.get("side"), e.get("act")
+    title = f"#{i} {float(e.get('t_ms', 0)):.2f} ms {side} {act}: {entry_text(e, 300)}"
     if checks:
         title = f"evidence of {', '.join(checks)} · {title}"
     ev = f' evidence" data-checks="{esc(" ".join(checks))}' if checks else ""
     xx = x(e.get("t_ms", 0))
-    marker = _MARKERS.get((str(side), str(kind)))
+    marker = _MARKERS.get((str(side), str(act)))
     if marker:
         colour = "#d63031" if marker == "cancel" else "#e17055"
         return (
@@ -104,7 +104,7 @@ def _entry_mark(i: int, e: dict[str, Any], x: Any, checks: list[str]) -> str:
     if lane is None:
         return _process_mark(e, xx, title, ev) if side in ("sut", "harness") else ""
     channel = entry_channel(e)
-    chunk = side == "client" and kind == "chunk"
+    chunk = side == "client" and act == "chunk"
     y0 = lane + (_LANE_H - 14 if chunk else 6)
     h = 10 if chunk else _LANE_H - 24
     colour = "#b2bec3" if chunk else COLOURS[channel]
@@ -165,7 +165,7 @@ _PROBLEMS = frozenset({"process-left", "dir-left", "timeout", "stderr"})
 
 def _process_mark(e: dict[str, Any], xx: float, title: str, ev: str) -> str:
     """A small diamond in the sut/harness lane (red when it is a leftover or a problem)."""
-    bad = e.get("kind") in _PROBLEMS or (e.get("kind") == "exit" and (e.get("info") or {}).get("code"))
+    bad = e.get("act") in _PROBLEMS or (e.get("act") == "exit" and (e.get("info") or {}).get("code"))
     colour = "#d63031" if bad else "#636e72"
     cy, r = _SUT_Y + _SUT_H / 2, 5
     halo = (
@@ -174,16 +174,16 @@ def _process_mark(e: dict[str, Any], xx: float, title: str, ev: str) -> str:
         else ""
     )
     return (
-        f'<g class="tick sut {esc(e.get("kind", ""))}{ev}"><title>{esc(title)}</title>{halo}'
+        f'<g class="tick sut {esc(e.get("act", ""))}{ev}"><title>{esc(title)}</title>{halo}'
         f'<path d="M{xx} {cy - r}L{xx + r} {cy}L{xx} {cy + r}L{xx - r} {cy}Z" fill="{colour}"/></g>'
     )
 
 
 def _lane(e: dict[str, Any]) -> int | None:
-    side, kind = e.get("side"), e.get("kind")
-    if side == "upstream" and kind in _UP_KINDS:
+    side, act = e.get("side"), e.get("act")
+    if side == "upstream" and act in _UP_ACTS:
         return _UP_Y
-    if side == "client" and kind in ("chunk", "event", "status", "end", "error", "request"):
+    if side == "client" and act in ("chunk", "event", "status", "end", "error", "request"):
         return _CL_Y
     return None
 
@@ -195,15 +195,15 @@ def _gates(tl: list[dict[str, Any]], x: Any, t_max: float, evidence: set[int]) -
     for i, e in enumerate(tl):
         if e.get("side") != "upstream":
             continue
-        kind = e.get("kind")
-        if kind == "gate-wait":
+        act = e.get("act")
+        if act == "gate-wait":
             opened.append((i, e))
-        elif kind in ("gate-open", "gate-timeout") and opened:
+        elif act in ("gate-open", "gate-timeout") and opened:
             n, start = opened.pop(0)
             ev = n in evidence or i in evidence
-            out.append(_gate_rect(start, e, x, kind == "gate-timeout", ev))
+            out.append(_gate_rect(start, e, x, act == "gate-timeout", ev))
     for n, start in opened:  # never released within the timeline
-        end = {"t_ms": t_max, "kind": "(still waiting)"}
+        end = {"t_ms": t_max, "act": "(still waiting)"}
         out.append(_gate_rect(start, end, x, True, n in evidence))
     return out
 
@@ -214,7 +214,7 @@ def _gate_rect(start: dict[str, Any], end: dict[str, Any], x: Any, timed_out: bo
     cond = info.get("condition", "") if isinstance(info, dict) else ""
     title = (
         f"gate {cond} waited {float(end.get('t_ms', 0)) - float(start.get('t_ms', 0)):.2f} ms"
-        f" -> {end.get('kind')}"
+        f" -> {end.get('act')}"
     )
     fill = "#fab1a0" if timed_out else "#ffeaa7"
     cls = ("gate timeout" if timed_out else "gate") + (" evidence" if ev else "")

@@ -208,7 +208,7 @@ def serialize_timeline(entries: Sequence[Entry]) -> list[dict[str, Any]]:
         item: dict[str, Any] = {
             "t_ms": round((e.t - t0) / 1e6, 3),
             "side": e.side,
-            "kind": e.kind,
+            "act": e.act,
             "turn": e.turn,
         }
         if e.data:

@@ -179,7 +179,7 @@ def check_sut(profile: SUTProfile, driver: Driver, upstream: LiveUpstream, limit
 def _routable(canary: Case, view: Any) -> bool:
     """Did every upstream request of the canary carry its routing token (in the body, or the
     ``x-thinkwire-case`` header)? Only then can a request be told apart from other cases' in flight."""
-    requests = [e for e in view.entries if e.side == "upstream" and e.kind == "request"]
+    requests = [e for e in view.entries if e.side == "upstream" and e.act == "request"]
     token = canary.token
     return bool(requests) and all(
         token.encode() in e.data or token in str(e.info.get("headers", {})) for e in requests
@@ -198,7 +198,7 @@ def explain(case_id: str, error: str, view: Any) -> str:
         out += ["", "error:", error]
     entries = view.entries if view is not None else []
     for e in entries:
-        if e.side == "client" and e.kind == "error" and e.info.get("traceback"):
+        if e.side == "client" and e.act == "error" and e.info.get("traceback"):
             out += ["", f"the SUT raised (turn {e.turn}):", str(e.info["traceback"])]
     out += ["", "timeline (ms since the first entry):"]
     for item in serialize_timeline(entries):

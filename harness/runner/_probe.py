@@ -153,25 +153,25 @@ def _evidence(
 ) -> tuple[bool, str]:
     """(a request reached the upstream, the evidence line) of one case's serialised timeline; ``own``:
     the path suffixes of the variant's own endpoint, which a request must address to reach it."""
-    requests = [e for e in timeline if e["side"] == "upstream" and e["kind"] == "request"]
+    requests = [e for e in timeline if e["side"] == "upstream" and e["act"] == "request"]
 
     errors = [
         str(e["info"].get("error", ""))
         for e in timeline
-        if e["side"] == "upstream" and e["kind"] == "server-error"
+        if e["side"] == "upstream" and e["act"] == "server-error"
     ]
     elsewhere = [e for e in errors if " addresses " in e]  # the mock's 404: another dialect's path
-    statuses = [e["info"].get("status") for e in timeline if e["side"] == "client" and e["kind"] == "status"]
+    statuses = [e["info"].get("status") for e in timeline if e["side"] == "client" and e["act"] == "status"]
     status = statuses[0] if statuses else None
     reasoning = "".join(
         e["event"].get("text", "")
         for e in timeline
-        if e["side"] == "client" and e["kind"] == "event" and e["event"].get("type") == "ReasoningDelta"
+        if e["side"] == "client" and e["act"] == "event" and e["event"].get("type") == "ReasoningDelta"
     )
     text = "".join(
         e["event"].get("text", "")
         for e in timeline
-        if e["side"] == "client" and e["kind"] == "event" and e["event"].get("type") == "TextDelta"
+        if e["side"] == "client" and e["act"] == "event" and e["event"].get("type") == "TextDelta"
     )
     if not requests or len(elsewhere) == len(requests):
         why = f"the front door answered {status}" if status is not None else "no answer"

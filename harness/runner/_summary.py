@@ -1,4 +1,4 @@
-"""A passing case's timeline, summarised: per side, kind, what and turn, a count, bytes and time span. A case
+"""A passing case's timeline, summarised: per side, act, what and turn, a count, bytes and time span. A case
 that did not pass keeps its whole timeline as evidence; a passing one keeps this summary, unless the run
 keeps every timeline with ``--keep-timelines``."""
 
@@ -17,12 +17,12 @@ def _what(e: Entry) -> str:
     """What an entry carried: its event's type, or a write's tags (``reasoning``, ``text+terminal``)."""
     if e.event is not None:
         return type(e.event).__name__
-    tags = e.info.get("tags") if e.kind == "write" else None
+    tags = e.info.get("tags") if e.act == "write" else None
     return "+".join(str(t) for t in tags) if tags else ""
 
 
 def summarise_timeline(entries: Sequence[Entry]) -> dict[str, Any]:
-    """``{"entries": N, "duration_ms": ms, "rows": [{side, kind, what, turn, n, bytes, first_ms,
+    """``{"entries": N, "duration_ms": ms, "rows": [{side, act, what, turn, n, bytes, first_ms,
     last_ms}, ...]}``: rows in the order of their first entry; times since the first entry.
 
     Measured on the reference gateway's 486 passing cases: 142,316 entries, 134,396 of them upstream writes
@@ -37,8 +37,8 @@ def summarise_timeline(entries: Sequence[Entry]) -> dict[str, Any]:
     raw: dict[tuple[Any, ...], list[Any]] = {}
     for e in entries:
         ev = e.event
-        what: Any = type(ev) if ev is not None else id(e.info.get("tags")) if e.kind == "write" else None
-        key = (e.side, e.kind, what, e.turn)
+        what: Any = type(ev) if ev is not None else id(e.info.get("tags")) if e.act == "write" else None
+        key = (e.side, e.act, what, e.turn)
         row = raw.get(key)
         if row is None:
             raw[key] = [1, len(e.data), e.t, e.t, e]
@@ -47,8 +47,8 @@ def summarise_timeline(entries: Sequence[Entry]) -> dict[str, Any]:
             row[1] += len(e.data)
             row[3] = e.t
     rows: _Rows = {}
-    for (side, kind, _, turn), (n, size, first, last, e) in raw.items():
-        key = (side, kind, _what(e), turn)
+    for (side, act, _, turn), (n, size, first, last, e) in raw.items():
+        key = (side, act, _what(e), turn)
         row = rows.get(key)
         if row is None:
             rows[key] = [n, size, (first - t0) / 1e6, (last - t0) / 1e6]
@@ -67,7 +67,7 @@ def summarise_serialized(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         event = item.get("event")
         if event:
             return str(event.get("type", ""))
-        tags = (item.get("info") or {}).get("tags") if item.get("kind") == "write" else None
+        tags = (item.get("info") or {}).get("tags") if item.get("act") == "write" else None
         return "+".join(str(t) for t in tags) if tags else ""
 
     def size(item: Mapping[str, Any]) -> int:
@@ -79,7 +79,7 @@ def summarise_serialized(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
     rows: dict[tuple[str, str, str, int], list[Any]] = {}
     for i in items:
-        key = (str(i["side"]), str(i["kind"]), what(i), int(i.get("turn", 0)))
+        key = (str(i["side"]), str(i["act"]), what(i), int(i.get("turn", 0)))
         ms = float(i["t_ms"])
         row = rows.setdefault(key, [0, 0, ms, ms])
         row[0] += 1
@@ -92,14 +92,14 @@ _Rows = dict[tuple[str, str, str, int], list[Any]]
 
 
 def _summary(rows: _Rows, entries: int, duration_ms: float) -> dict[str, Any]:
-    """The summary of ``rows`` ((side, kind, what, turn) -> [n, bytes, first_ms, last_ms])."""
+    """The summary of ``rows`` ((side, act, what, turn) -> [n, bytes, first_ms, last_ms])."""
     return {
         "entries": entries,
         "duration_ms": round(duration_ms, 3),
         "rows": [
             {
                 "side": side,
-                "kind": kind,
+                "act": act,
                 "what": what,
                 "turn": turn,
                 "n": n,
@@ -107,6 +107,6 @@ def _summary(rows: _Rows, entries: int, duration_ms: float) -> dict[str, Any]:
                 "first_ms": round(first, 3),
                 "last_ms": round(last, 3),
             }
-            for (side, kind, what, turn), (n, size, first, last) in rows.items()
+            for (side, act, what, turn), (n, size, first, last) in rows.items()
         ],
     }

@@ -147,15 +147,15 @@ class SharedCatalog:
 def _exchange(r: Any, entries: list[Entry]) -> dict[str, Any]:
     """One journal entry: the request as received, then the answer as the timeline recorded it."""
     answer: dict[str, Any] = {"status": None, "stream": None, "body": "", "events": []}
-    body = b"".join(e.data for e in entries if e.kind == "write")
+    body = b"".join(e.data for e in entries if e.act == "write")
     answer["body"], answer["body_bytes"] = _text(body), len(body)
     for e in entries:
         info = dict(e.info)
-        if e.kind == "response-end":
+        if e.act == "response-end":
             answer["status"] = info.get("status")
-        elif e.kind == "mode":
+        elif e.act == "mode":
             answer["stream"] = info.get("stream")
-        elif e.kind == "rejected":
+        elif e.act == "rejected":
             answer["rejected"] = {
                 "status": info.get("status"),
                 "rule": info.get("rule"),
@@ -165,10 +165,12 @@ def _exchange(r: Any, entries: list[Entry]) -> dict[str, Any]:
                 ],
                 "body": parse_json(str(info.get("body", "")).encode()) or info.get("body"),
             }
-        elif e.kind == "server-error":
+        elif e.act == "server-error":
             answer["error"] = info.get("error")
-        elif e.kind in ("gate-wait", "gate-open", "gate-timeout", "fault", "disconnect", "crosstalk"):
-            answer["events"].append({"kind": e.kind, **{k: _plain(v) for k, v in info.items()}})
+        elif e.act in ("gate-wait", "gate-open", "gate-timeout", "fault", "disconnect", "crosstalk"):
+            said = {k: _plain(v) for k, v in info.items()}
+            # "kind": act's old key, written too for one release
+            answer["events"].append({"act": e.act, **said, "kind": e.act})
     return {
         "turn": r.turn,
         "method": r.method,

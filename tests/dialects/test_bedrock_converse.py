@@ -294,7 +294,7 @@ def test_crc_corruption_is_a_notice_and_stops_reading() -> None:
     bad[-1] ^= 0xFF
     events = _observe([good + bytes(bad), good])
     assert events[0] == TextDelta("Hi", "0")
-    crc = [e for e in events if isinstance(e, Notice) and e.kind == "eventstream-crc"]
+    crc = [e for e in events if isinstance(e, Notice) and e.code == "eventstream-crc"]
     assert len(crc) == 1
     assert crc[0].detail.startswith(f"eventstream message at offset {len(good)}: message CRC mismatch")
     assert not any(isinstance(e, TextDelta) and e.text == "lost" for e in events)
@@ -320,7 +320,7 @@ def test_unknown_events_fields_and_missing_terminator_are_notices() -> None:
 def test_truncated_stream_is_a_notice() -> None:
     data = _bytes(_emit("converse", CASES[0][2]))
     events = _observe([data[:-3]])
-    assert events[-2].kind == "eventstream-truncated"  # type: ignore[union-attr]
+    assert events[-2].code == "eventstream-truncated"  # type: ignore[union-attr]
     assert events[-1] == Notice("no-terminator", "messageStop without metadata")
 
 

@@ -107,7 +107,7 @@ def test_message_end_with_an_error_is_a_stream_error_and_data_after_it_a_notice(
     raw += b'data: {"type":"content-delta","index":0,"delta":{"message":{"content":{"text":"late"}}}}\n\n'
     events = observe([raw])
     assert StreamError("overloaded") in events
-    assert any(isinstance(ev, Notice) and ev.kind == "data-after-end" for ev in events)
+    assert any(isinstance(ev, Notice) and ev.code == "data-after-end" for ev in events)
 
 
 def test_done_sentinel_is_read_and_eof_without_message_end_is_noticed() -> None:

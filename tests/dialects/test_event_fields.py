@@ -60,7 +60,7 @@ def _frames(dialect: str, variant: str, turn: list[Event], faults: tuple[str, ..
 def _breaks(dialect: str, stream: bytes) -> list[Notice]:
     obs = get_dialect(dialect).observer()
     events = obs.feed(stream) + obs.end()
-    return [e for e in events if isinstance(e, Notice) and e.kind in GRAMMAR_BREAKS]
+    return [e for e in events if isinstance(e, Notice) and e.code in GRAMMAR_BREAKS]
 
 
 def _sse(frames: list[Frame]) -> bytes:
@@ -94,7 +94,7 @@ def test_a_stream_notes_each_break_once_citing_the_sdk_file() -> None:
         Notice("event-lacks-field", "ev without index: integer (sdk 1.0 a.py)"),
         Notice("event-lacks-field", "ev without m.id: string (sdk 1.0 b.py)"),
     ]
-    assert {n.kind for n in out} <= set(GRAMMAR_BREAKS)
+    assert {n.code for n in out} <= set(GRAMMAR_BREAKS)
     assert "field-type" in GRAMMAR_BREAKS
 
 
@@ -237,7 +237,7 @@ SWITCHES = [
 def test_each_switch_makes_its_break_alone(fault: str, dialect: str, kind: str, detail: str) -> None:
     variant = get_dialect(dialect).default_variant
     breaks = _breaks(dialect, _sse(_frames(dialect, variant, TURN, (fault,))))
-    assert {b.kind for b in breaks} == {kind}
+    assert {b.code for b in breaks} == {kind}
     assert detail in breaks[0].detail
     assert SDK_NAMES[dialect] in breaks[0].detail
     assert fault in FAULTS

@@ -53,7 +53,7 @@ def _observe(chunks: list[bytes]) -> list[Event]:
 
 
 def _notices(events: list[Event]) -> list[tuple[str, str]]:
-    return [(e.kind, e.detail) for e in events if isinstance(e, Notice)]
+    return [(e.code, e.detail) for e in events if isinstance(e, Notice)]
 
 
 # -- the literal table, both directions ---------------------------------------------------------------
@@ -139,7 +139,7 @@ def test_raw_pretty_printed_error_lines_become_a_stream_error() -> None:
     events = _observe([*frames, _PRETTY_ERROR])
     assert events[0] == TextDelta("Hi")
     assert events[2] == StreamError("The model is overloaded. Please try again later.", "UNAVAILABLE", 503)
-    assert events[1].kind == "raw-json-line"  # type: ignore[union-attr]
+    assert events[1].code == "raw-json-line"  # type: ignore[union-attr]
     assert len(events) == 3  # an error ends the stream: no "no-terminator" notice
 
 

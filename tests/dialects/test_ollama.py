@@ -121,7 +121,7 @@ def test_error_line_and_notices() -> None:
         Notice("no-terminator", "EOF without a done:true line"),
     ]
     after = observe([(CATALOG[3] + "\n" + CATALOG[2] + "\n").encode()])
-    assert [e.kind for e in after if isinstance(e, Notice)] == ["data-after-end"]
+    assert [e.code for e in after if isinstance(e, Notice)] == ["data-after-end"]
     crlf = observe([(CATALOG[2] + "\r\n" + CATALOG[3] + "\r\n").encode()])
     assert Notice("jsonl-crlf") in crlf
 

@@ -352,7 +352,7 @@ def test_sse_anomalies_become_notices() -> None:
     events = observe([b"\xef\xbb\xbf" + sse(delta(content="x"), b"[DONE]")])
     assert Notice("sse-bom") in events
     events = observe([sse(delta(content="x")) + b'data: {"choices":[]}'])
-    assert [e.kind for e in events if isinstance(e, Notice)] == [
+    assert [e.code for e in events if isinstance(e, Notice)] == [
         "sse-partial-line",
         "sse-unterminated",
         "no-terminator",

@@ -53,7 +53,7 @@ def _observe(chunks: list[bytes]) -> list[Event]:
 
 
 def _notices(events: list[Event]) -> list[tuple[str, str]]:
-    return [(e.kind, e.detail) for e in events if isinstance(e, Notice)]
+    return [(e.code, e.detail) for e in events if isinstance(e, Notice)]
 
 
 def _sse(frames: list[tuple[str, str, list[str]]]) -> list[bytes]:

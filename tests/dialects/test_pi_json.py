@@ -163,7 +163,7 @@ def test_error_message_end_is_a_stream_error(variant: str) -> None:
     turn: Turn = (ReasoningDelta("x"), StreamError("rate limited"))
     events = observe([wire(turn, variant)], variant)
     assert canon(events) == (ReasoningDelta("x"), StreamError("rate limited", "error"))
-    assert not any(isinstance(e, Notice) and e.kind == "no-terminator" for e in events)
+    assert not any(isinstance(e, Notice) and e.code == "no-terminator" for e in events)
 
 
 def test_notices() -> None:

@@ -44,7 +44,7 @@ def _frames(faults: tuple[str, ...]) -> list[Frame]:
 def _breaks(frames: list[Frame]) -> set[str]:
     obs = get_dialect("openai-responses").observer()
     events = obs.feed(b"".join(encode_frames(frames, "sse"))) + obs.end()
-    return {e.kind for e in events if isinstance(e, Notice) and e.kind in GRAMMAR_BREAKS}
+    return {e.code for e in events if isinstance(e, Notice) and e.code in GRAMMAR_BREAKS}
 
 
 def _sdk_event(frame: Frame) -> Any:

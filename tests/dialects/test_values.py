@@ -59,7 +59,7 @@ class _Lines(FramedObserver[str]):
 def test_framed_observer_notes_bad_frames_anomalies_and_data_after_the_end_once() -> None:
     obs = _Lines()
     events = obs.feed(b'{bad\n[1]\n{"end": true}\r\n{"x": 1}\n{"y": 2}\n') + obs.end()
-    assert [e.kind for e in events if isinstance(e, Notice)] == [
+    assert [e.code for e in events if isinstance(e, Notice)] == [
         "malformed-json",
         "unknown-frame",
         "data-after-end",
@@ -70,4 +70,4 @@ def test_framed_observer_notes_bad_frames_anomalies_and_data_after_the_end_once(
 def test_framed_observer_says_what_was_missing_at_eof() -> None:
     obs = _Lines()
     assert obs.feed(b'{"x": 1}') == []
-    assert [e.kind for e in obs.end() if isinstance(e, Notice)] == ["jsonl-unterminated", "no-terminator"]
+    assert [e.code for e in obs.end() if isinstance(e, Notice)] == ["jsonl-unterminated", "no-terminator"]

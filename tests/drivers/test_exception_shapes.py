@@ -150,7 +150,7 @@ def sut(name: str, **extra: Any) -> Any:
 
 
 def _client_errors(r: Any) -> list[dict[str, Any]]:
-    return [e["event"] for e in r.timeline if e.get("side") == "client" and e.get("kind") == "event"
+    return [e["event"] for e in r.timeline if e.get("side") == "client" and e.get("act") == "event"
             and isinstance(e.get("event"), dict) and e["event"].get("type") == "StreamError"]
 
 

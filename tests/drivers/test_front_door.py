@@ -66,7 +66,7 @@ def test_a_cancel_gate_met_closes_the_connection_and_the_next_case_opens_another
         out = _send(front, ctx, cancel=True)
         assert out.cancelled  # type: ignore[attr-defined]
         assert left.wait(10)
-        assert [e.kind for e in ctx.timeline.select("client", "cancel")] == ["cancel"]
+        assert [e.act for e in ctx.timeline.select("client", "cancel")] == ["cancel"]
         _send(front, _ctx(case), cancel=True)
     finally:
         front.close()

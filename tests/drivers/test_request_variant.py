@@ -33,7 +33,7 @@ def test_the_anthropic_front_door_asks_an_adaptive_case_for_adaptive_thinking() 
         path="/v1/messages",
     )
     (r,) = run([ADAPTIVE], sut=sut, expectations=None, keep_timelines=True).results
-    sent = [e for e in r.timeline if (e["side"], e["kind"]) == ("client", "request")]
+    sent = [e for e in r.timeline if (e["side"], e["act"]) == ("client", "request")]
     assert sent
     for e in sent:
         body = json.loads(e["text"])

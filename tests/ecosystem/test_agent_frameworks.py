@@ -73,7 +73,7 @@ def _check(profile: str, case: str) -> None:
     assert r.status.value == "OK", (r.status, r.error)
     assert r.stream is _expected(profile, case), [(f.check, f.verdict, f.message) for f in r.findings]
     if case.startswith("tools-passback/"):  # the framework ran the tool and asked the model again itself
-        seen = [(e["side"], e["kind"]) for e in r.timeline]
+        seen = [(e["side"], e["act"]) for e in r.timeline]
         assert ("client", "tool") in seen, seen
         assert seen.count(("upstream", "request")) >= 2, seen
 

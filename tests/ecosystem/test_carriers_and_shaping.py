@@ -236,7 +236,7 @@ def test_observer_reads_thinking_blocks_once_with_signature_and_redacted() -> No
     assert reasoning == "abc"  # mirrored in reasoning_content and thinking_blocks: read once
     assert [e for e in events if isinstance(e, RedactedReasoning)] == [RedactedReasoning("RD")]
     assert [e for e in events if isinstance(e, ReasoningSignature)] == [ReasoningSignature("S1")]
-    assert any(isinstance(e, Notice) and e.kind == "mirrored" for e in events)
+    assert any(isinstance(e, Notice) and e.code == "mirrored" for e in events)
     assert [e for e in events if isinstance(e, TextDelta)] == [TextDelta("hi")]
     assert events[-1] == End("stop")
 
@@ -377,4 +377,4 @@ def test_a_list_carrier_recapping_streamed_reasoning_is_read_once() -> None:
     assert [e for e in events if isinstance(e, ReasoningSignature)] == [
         ReasoningSignature("ENC", item="rs_1")
     ]
-    assert any(isinstance(e, Notice) and e.kind == "mirrored" for e in events)
+    assert any(isinstance(e, Notice) and e.code == "mirrored" for e in events)

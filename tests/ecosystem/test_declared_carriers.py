@@ -12,6 +12,7 @@ from harness.drivers import parse_profile
 from harness.events import (
     End,
     Message,
+    Notice,
     ReasoningBlock,
     ReasoningDelta,
     ReasoningSignature,
@@ -98,7 +99,7 @@ def test_content_blocks_stream_read_once_with_signature_redacted_and_no_text_as_
         + b"data: [DONE]\n\n"
     )
     obs = get_dialect("openai-chat").observer()
-    events = [e for e in obs.feed(wire) + obs.end() if not hasattr(e, "kind")]
+    events = [e for e in obs.feed(wire) + obs.end() if not isinstance(e, Notice)]
     assert events == [
         RedactedReasoning("RD"),
         ReasoningDelta("ab"),

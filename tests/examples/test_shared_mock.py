@@ -72,11 +72,28 @@ def test_gates_are_not_served_and_unknown_names_are_one_line(shared: MockUpstrea
     assert ask(shared, GATED).status_code == 200
     assert time.monotonic() - t0 < 5  # would wait on a gate nobody can open (a bound, not a benchmark)
     (request,) = control(shared, "journal", case=GATED).json()["requests"][-1:]
-    assert not [e for e in request["answer"]["events"] if e["kind"].startswith("gate")]
+    assert not [e for e in request["answer"]["events"] if e["act"].startswith("gate")]
     missing = control(shared, "journal", case="nope")
     assert missing.status_code == 404
     assert "no case 'nope'" in missing.json()["error"]
     assert ask(shared, "nope").status_code == 500  # a request naming no case: a stray, as for a SUT
+
+
+def test_a_journal_event_names_its_act_and_keeps_the_old_key_for_one_release() -> None:
+    from types import SimpleNamespace
+
+    from harness.timeline import Timeline
+    from harness.upstream._shared import _exchange
+
+    tl = Timeline()
+    tl.add("upstream", "fault", turn=0, fault="abort-after:3")
+    tl.add("upstream", "response-end", turn=0, status=200)
+    request = SimpleNamespace(
+        turn=0, method="POST", target="/v1/chat/completions", headers={}, json={}, body=b""
+    )
+    answer = _exchange(request, tl.entries())["answer"]
+    assert answer["status"] == 200
+    assert answer["events"] == [{"act": "fault", "fault": "abort-after:3", "kind": "fault"}]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")

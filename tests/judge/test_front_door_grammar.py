@@ -29,7 +29,7 @@ def _sse(type_: str, **body: Any) -> bytes:
 def _notices(dialect: str, stream: bytes) -> list[str]:
     obs = get_dialect(dialect).observer()
     events = obs.feed(stream) + obs.end()
-    return [e.kind for e in events if isinstance(e, Notice)]
+    return [e.code for e in events if isinstance(e, Notice)]
 
 
 START = _sse("message_start", message={"id": "msg_1", "type": "message", "role": "assistant", "content": []})

@@ -275,7 +275,7 @@ def test_keepalives_between_frames_change_nothing_an_observer_reads(dialect: str
 def test_gemini_notes_a_comment_line_and_reads_the_same_content() -> None:
     for want, got in _kept_alive("gemini", b": keepalive\n\n"):
         assert [e for e in got if not isinstance(e, Notice)] == want
-        assert {e.kind for e in got if isinstance(e, Notice)} == {"sse-comment"}
+        assert {e.code for e in got if isinstance(e, Notice)} == {"sse-comment"}
 
 
 # -- the reference SUTs on the catalog's case (1.2 s of silence each: slow) -----------------------------
@@ -315,6 +315,6 @@ def test_keepalives_between_every_two_frames_disturb_no_check() -> None:
     kept = [
         r
         for r in result.results
-        if any(e["kind"] == "chunk" and ": keepalive" in str(e.get("text", "")) for e in r.timeline)
+        if any(e["act"] == "chunk" and ": keepalive" in str(e.get("text", "")) for e in r.timeline)
     ]
     assert len(kept) > len(result.results) // 2  # the comments were there to be read

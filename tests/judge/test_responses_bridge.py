@@ -46,7 +46,7 @@ def _observe(stream: bytes) -> list[Event]:
 
 
 def _breaks(events: list[Event]) -> list[tuple[str, str]]:
-    return [(e.kind, e.detail) for e in events if isinstance(e, Notice) and e.kind in GRAMMAR_BREAKS]
+    return [(e.code, e.detail) for e in events if isinstance(e, Notice) and e.code in GRAMMAR_BREAKS]
 
 
 RS = {"id": "rs_1", "type": "reasoning", "summary": []}
@@ -127,7 +127,7 @@ def test_the_observer_reads_past_a_break_and_repairs_nothing() -> None:
 
 def test_a_whole_response_without_summary_is_a_missing_field() -> None:
     body = json.dumps({"id": "resp_1", "status": "completed", "output": [BARE_DONE, MSG]}).encode()
-    kinds = [e.kind for e in get_dialect("openai-responses").observe_response(body) if isinstance(e, Notice)]
+    kinds = [e.code for e in get_dialect("openai-responses").observe_response(body) if isinstance(e, Notice)]
     assert kinds == ["missing-field"]
 
 

@@ -207,7 +207,7 @@ def test_double_done(gateway_for: Any) -> None:
     _, gw = gateway_for([Answer(TURN)], faults=("double-done",))
     _, raw, events = chat(gw.base_url, [Message.user("hi")])
     assert raw.count(b"data: [DONE]") == 2
-    assert any(isinstance(e, Notice) and e.kind == "data-after-end" for e in events)
+    assert any(isinstance(e, Notice) and e.code == "data-after-end" for e in events)
 
 
 def test_break_utf8(gateway_for: Any) -> None:

@@ -16,23 +16,23 @@ def _w(t: float, data: str, *tags: str, turn: int = 0) -> dict[str, Any]:
     return {
         "t_ms": t,
         "side": "upstream",
-        "kind": "write",
+        "act": "write",
         "turn": turn,
         "text": data,
         "info": {"tags": list(tags)},
     }
 
 
-def _ev(t: float, kind: str, **event: Any) -> dict[str, Any]:
-    return {"t_ms": t, "side": "client", "kind": "event", "turn": 0, "event": {"type": kind, **event}}
+def _ev(t: float, type_: str, **event: Any) -> dict[str, Any]:
+    return {"t_ms": t, "side": "client", "act": "event", "turn": 0, "event": {"type": type_, **event}}
 
 
 def _chunk(t: float, data: str) -> dict[str, Any]:
-    return {"t_ms": t, "side": "client", "kind": "chunk", "turn": 0, "text": data}
+    return {"t_ms": t, "side": "client", "act": "chunk", "turn": 0, "text": data}
 
 
-def _e(t: float, side: str, kind: str, **info: Any) -> dict[str, Any]:
-    item: dict[str, Any] = {"t_ms": t, "side": side, "kind": kind, "turn": 0}
+def _e(t: float, side: str, act: str, **info: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"t_ms": t, "side": side, "act": act, "turn": 0}
     if info:
         item["info"] = info
     return item
@@ -87,7 +87,7 @@ def cancel_timeline() -> list[dict[str, Any]]:
         _e(0.0, "sut", "start", pid=4242),
         _e(0.5, "upstream", "request", method="POST", path="/v1/messages"),
         _w(1.0, 'event: content_block_delta\ndata: {"type":"thinking_delta"}\n\n', "reasoning"),
-        {"t_ms": 2.0, "side": "client", "kind": "chunk", "turn": 0, "base64": base64.b64encode(raw).decode()},
+        {"t_ms": 2.0, "side": "client", "act": "chunk", "turn": 0, "base64": base64.b64encode(raw).decode()},
         _e(2.5, "client", "cancel"),
         _e(9.0, "upstream", "disconnect"),
         _e(12.0, "sut", "process-left", pid=4243, cmdline="node worker.js"),
@@ -172,9 +172,9 @@ def make_run() -> RunResult:
             "entries": 3,
             "duration_ms": 2.5,
             "rows": [
-                {"side": "upstream", "kind": "write", "what": "reasoning", "turn": 0, "n": 2, "bytes": 90,
+                {"side": "upstream", "act": "write", "what": "reasoning", "turn": 0, "n": 2, "bytes": 90,
                  "first_ms": 0.0, "last_ms": 1.0},
-                {"side": "client", "kind": "event", "what": "ReasoningDelta", "turn": 0, "n": 1, "bytes": 0,
+                {"side": "client", "act": "event", "what": "ReasoningDelta", "turn": 0, "n": 1, "bytes": 0,
                  "first_ms": 2.5, "last_ms": 2.5},
             ],
         },

@@ -236,11 +236,11 @@ def test_each_failing_case_opens_with_its_evidence_marked_and_causes_listed(
 
 def _drawn(entry: dict[str, object]) -> bool:
     """Entries a swimlane lane shows (upstream frames, client observations, sut/harness marks)."""
-    side, kind = entry.get("side"), entry.get("kind")
+    side, act = entry.get("side"), entry.get("act")
     return bool(
-        (side == "upstream" and kind in ("write", "request", "rejected", "response-end", "fault"))
-        or (side == "upstream" and kind == "disconnect")
-        or (side == "client" and kind in ("chunk", "event", "status", "end", "error", "request", "cancel"))
+        (side == "upstream" and act in ("write", "request", "rejected", "response-end", "fault"))
+        or (side == "upstream" and act == "disconnect")
+        or (side == "client" and act in ("chunk", "event", "status", "end", "error", "request", "cancel"))
         or side in ("sut", "harness")
     )
 

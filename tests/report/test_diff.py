@@ -211,7 +211,7 @@ def test_a_version_3_run_diffs_against_a_version_4_one(
     from harness.report import load_results, write_json
 
     write_json(load_results(old), new)
-    assert json.loads(new.read_text(encoding="utf-8"))["version"] == 4
+    assert json.loads(new.read_text(encoding="utf-8"))["version"] == 5
     capsys.readouterr()
     assert main(["diff", str(old), str(new)]) == 0
     d = diff_runs(load_run(old), load_run(new))

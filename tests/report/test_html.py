@@ -110,7 +110,7 @@ def test_hostile_text_is_escaped() -> None:
         error=evil,
         reproduce=evil,
         findings=[Finding(evil, Verdict.FAIL, message=evil, expected=evil, actual=evil)],
-        timeline=[{"t_ms": 0, "side": "client", "kind": "chunk", "text": evil}],
+        timeline=[{"t_ms": 0, "side": "client", "act": "chunk", "text": evil}],
     )
     html = render_html(RunResult(evil, [r], sut_error=evil))
     assert html.count("<script>") == 1
@@ -235,7 +235,7 @@ def _badge_rules() -> dict[str, tuple[str | None, list[str]]]:
     """Each badge rule of the page's CSS: selector -> (its text colour, its background colours)."""
     from harness.report._html import _CSS
 
-    badge = re.compile(r"\.v-|\.banner\.|\.tag|\.kind")
+    badge = re.compile(r"\.v-|\.banner\.|\.tag|\.act")
     out: dict[str, tuple[str | None, list[str]]] = {}
     for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", _CSS):
         selector = selector.strip()
@@ -257,7 +257,7 @@ def test_every_badge_meets_aa_contrast() -> None:
     rules = _badge_rules()
     for word in (*_ORDER, "OK"):
         assert f".v-{word.replace('/', '')}" in rules, f"no badge for {word}"
-    assert {".banner.ok", ".banner.bad", ".tag", ".tag.xfail", ".kind"} <= set(rules)
+    assert {".banner.ok", ".banner.bad", ".tag", ".tag.xfail", ".act"} <= set(rules)
     low = {}
     for selector, (colour, backgrounds) in rules.items():
         assert colour is not None, f"{selector}: no text colour of its own (it would inherit one)"

@@ -58,7 +58,7 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     errors = list(_validator().iter_errors(doc))
     assert errors == []
     assert doc["format"] == "thinkwire-results"
-    assert doc["version"] == 4
+    assert doc["version"] == 5
     assert [("checks" in c) for c in doc["results"]] == [False, False, False, True, False, False]
     assert doc["exit_code"] == 1
     assert doc["counts"] == {"PASS": 2, "FAIL": 2, "TIMEOUT": 1, "UNSUPPORTED": 1}
@@ -68,7 +68,7 @@ def test_real_output_validates(run_result: RunResult, tmp_path: Path) -> None:
     ("mutate", "path"),
     [
         (lambda d: d.pop("results"), []),
-        (lambda d: d.update(version=5), ["version"]),
+        (lambda d: d.update(version=6), ["version"]),
         (lambda d: d["results"][3]["checks"].update(FAIL=["x"]), ["results", 3, "checks"]),
         (lambda d: d["results"][3].update(unexpected=True), ["results", 3, "unexpected"]),
         (lambda d: d["results"][3].update(timeline=[]), ["results", 3]),
@@ -118,7 +118,7 @@ def test_version_1_files_are_read() -> None:
     assert back.run_info == {}
 
 
-def test_a_version_3_file_is_read_and_written_again_as_version_4(tmp_path: Path) -> None:
+def test_a_version_3_file_is_read_and_written_again_as_the_current_version(tmp_path: Path) -> None:
     old = json.loads(V3_SHARDS[0].read_text(encoding="utf-8"))
     assert old["version"] == 3
     run = load_results(V3_SHARDS[0])
@@ -128,7 +128,7 @@ def test_a_version_3_file_is_read_and_written_again_as_version_4(tmp_path: Path)
     assert sum(r.timeline_summary is not None for r in run.results) == 4  # read as it was written
     new = write_json(run, tmp_path / "results.json")
     doc = json.loads(new.read_text(encoding="utf-8"))
-    assert doc["version"] == 4
+    assert doc["version"] == 5
     assert list(_validator().iter_errors(doc)) == []
     assert [("checks" in c) for c in doc["results"]] == [True, False, True, True, True, True]
     assert new.stat().st_size < V3_SHARDS[0].stat().st_size / 2
@@ -153,10 +153,15 @@ def test_a_passing_case_keeps_its_verdicts_and_check_names_not_their_messages() 
     base = CaseResult("a/b[x]", "a/b", "The SUT MUST b.", "a", "s", findings=findings, duration_s=0.25,
                       reproduce="thinkwire run --sut s --cases 'a/b[x]' --keep-timelines",
                       timeline_summary={"entries": 0, "duration_ms": 0, "rows": []})  # fmt: skip
-    entry = {"t_ms": 0, "side": "client", "kind": "x"}
+    entry = {"t_ms": 0, "side": "client", "act": "x"}
     kept = dataclasses.replace(base, case_id="a/b[kept]", timeline=[entry])
-    failed = dataclasses.replace(base, case_id="a/b[failed]", stream=Verdict.FAIL, unexpected=True,
-                                 findings=[*findings, Finding("ordering", Verdict.FAIL, message="late")])
+    failed = dataclasses.replace(
+        base,
+        case_id="a/b[failed]",
+        stream=Verdict.FAIL,
+        unexpected=True,
+        findings=[*findings, Finding("ordering", Verdict.FAIL, message="late")],
+    )
     doc = to_json(RunResult("s", [base, kept, failed]))
     small, whole, bad = doc["results"]
     assert small == {
@@ -241,7 +246,7 @@ def test_load_errors_name_the_file_and_the_problem(run_result: RunResult, tmp_pa
         _bad(tmp_path, {"format": "junit"}) == "F: field 'format': expected 'thinkwire-results', got 'junit'"
     )
     assert _bad(tmp_path, edited(lambda d: d.update(version=9))) == (
-        "F: field 'version': this thinkwire reads versions 1, 2, 3 and 4, got 9"
+        "F: field 'version': this thinkwire reads versions 1, 2, 3, 4 and 5, got 9"
     )
     assert _bad(tmp_path, edited(lambda d: d["results"][3]["checks"].update(FAIL=["x"]))) == (
         "F: field 'results[3].checks.FAIL': only PASS and N/A checks are kept as names"
@@ -265,3 +270,20 @@ def test_load_errors_name_the_file_and_the_problem(run_result: RunResult, tmp_pa
     assert _bad(tmp_path, edited(lambda d: d["results"][0]["timeline"].append(3))) == (
         "F: field 'results[0].timeline[14]': expected an object, got int"
     )
+
+
+def test_text_with_unicode_line_breaks_stays_in_its_string(run_result: RunResult, tmp_path: Path) -> None:
+    """A whole case is written a line per JSON line: a U+2028, U+2029 or U+0085 inside a string (the
+    sse-framing cases send them) is not a line break there, so the file still parses (``splitlines`` took
+    them for one and cut the string in two)."""
+    failing = run_result.results[1]
+    text = "Line\u2028separator\u2029paragraph\x85next"
+    entry = {"t_ms": 99.0, "side": "client", "act": "chunk", "turn": 0, "text": text}
+    run = dataclasses.replace(
+        run_result,
+        results=[run_result.results[0], dataclasses.replace(failing, timeline=[*failing.timeline, entry]),
+                 *run_result.results[2:]],
+    )  # fmt: skip
+    back = load_results(write_json(run, tmp_path / "results.json"))
+    assert back.results[1].timeline[-1]["text"] == text
+    assert back == compact_run(run)

@@ -174,7 +174,7 @@ def test_version_3_shards_merge_into_a_version_4_report(
     capsys.readouterr()
     assert main(["merge", *shards, "--report", str(tmp_path / "merged")]) == 1  # the fault's two FAILs
     merged = _doc(tmp_path / "merged")
-    assert merged["version"] == 4
+    assert merged["version"] == 5
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
     assert list(validator.iter_errors(merged)) == []
     place = {cid: n for d in olds for cid, n in d["run_info"]["shard"]["cases"].items()}

@@ -90,7 +90,7 @@ def test_empty_timeline_and_hostile_text() -> None:
         "s",
         findings=[Finding("k", Verdict.FAIL, evidence=(0, 99, -1))],
         timeline=[
-            {"t_ms": 0, "side": "upstream", "kind": "write", "text": hostile, "info": {"tags": ["error"]}}
+            {"t_ms": 0, "side": "upstream", "act": "write", "text": hostile, "info": {"tags": ["error"]}}
         ],
     )
     svg = timeline_svg(case)
@@ -108,8 +108,8 @@ def test_unreleased_gate_is_drawn_to_the_end() -> None:
         "c",
         "s",
         timeline=[
-            {"t_ms": 0.0, "side": "upstream", "kind": "gate-wait", "info": {"condition": "c"}},
-            {"t_ms": 10.0, "side": "client", "kind": "end"},
+            {"t_ms": 0.0, "side": "upstream", "act": "gate-wait", "info": {"condition": "c"}},
+            {"t_ms": 10.0, "side": "client", "act": "end"},
         ],
     )
     groups = _groups(timeline_svg(case))

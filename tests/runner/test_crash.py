@@ -60,7 +60,7 @@ def clean() -> RunResult:
 
 
 def _sent_tool_result(r: CaseResult) -> bool:
-    requests = [e.get("text", "") for e in r.timeline if e["side"] == "upstream" and e["kind"] == "request"]
+    requests = [e.get("text", "") for e in r.timeline if e["side"] == "upstream" and e["act"] == "request"]
     return any('"role":"tool"' in t.replace(" ", "") for t in requests)
 
 

@@ -15,7 +15,7 @@ CASE = "incrementality/gated-reasoning[openai-chat:reasoning_content/frames]"  #
 
 def _gates(result: object) -> list[tuple[str, dict[str, object]]]:
     timeline = result.timeline  # type: ignore[attr-defined]
-    return [(e["kind"], e.get("info", {})) for e in timeline if e["kind"] in ("gate-open", "gate-timeout")]
+    return [(e["act"], e.get("info", {})) for e in timeline if e["act"] in ("gate-open", "gate-timeout")]
 
 
 def test_a_buffering_sut_waits_out_the_first_gate_only() -> None:

@@ -50,7 +50,7 @@ def test_verbose_prints_the_traceback_and_timeline(
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err
     assert "in helper" in err
-    assert '"kind": "request"' in err  # the timeline
+    assert '"act": "request"' in err  # the timeline
     assert err.strip().splitlines()[-1].endswith("(traceback and timeline above)")
 
 

@@ -21,7 +21,7 @@ def test_serialized_and_live_summaries_agree() -> None:
     assert kept == live
     assert live["entries"] == 8
     assert live["duration_ms"] == 3.5
-    rows = {(r["side"], r["kind"], r["what"], r["turn"]): (r["n"], r["bytes"]) for r in live["rows"]}
+    rows = {(r["side"], r["act"], r["what"], r["turn"]): (r["n"], r["bytes"]) for r in live["rows"]}
     assert rows[("upstream", "write", "reasoning", 0)] == (5, 5)
     assert rows[("upstream", "write", "", 0)] == (1, 6000)  # the whole size, not the 4 KiB kept
     assert rows[("client", "event", "ReasoningDelta", 1)] == (1, 0)

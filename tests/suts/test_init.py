@@ -112,7 +112,7 @@ def test_a_builtins_draft_keeps_its_definition() -> None:
 def test_a_variant_with_an_endpoint_of_its_own_is_unclaimed_when_never_addressed() -> None:
     """A Messages client reached the Anthropic upstream for the Vertex case, but at /v1/messages: it never
     speaks Vertex (:streamRawPredict), so its full run must not judge it there."""
-    request = {"side": "upstream", "kind": "request", "info": {"path": "/v1/messages"}}
+    request = {"side": "upstream", "act": "request", "info": {"path": "/v1/messages"}}
     vertex = (":streamRawPredict", ":rawPredict")
     reached, why = _evidence([request], "anthropic-messages", vertex)
     assert not reached

@@ -38,9 +38,9 @@ def test_a_node_agent_running_its_tools_itself_passes() -> None:
     for r in run([PASSBACK, THREE], sut=adapter("ok"), preflight=False).results:
         assert r.status is Status.OK, r.error
         assert r.stream is Verdict.PASS, (r.case_id, findings(r))
-        ran = [e for e in r.timeline if e["side"] == "client" and e["kind"] == "tool"]
+        ran = [e for e in r.timeline if e["side"] == "client" and e["act"] == "tool"]
         assert [e["info"]["name"] for e in ran][:1] == ["get_weather"], r.case_id
-        assert not [e for e in r.timeline if e["kind"] == "server-error"]
+        assert not [e for e in r.timeline if e["act"] == "server-error"]
 
 
 @node

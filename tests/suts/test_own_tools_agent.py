@@ -34,11 +34,11 @@ def test_a_framework_running_its_tools_itself_passes(name: str) -> None:
         assert r.status is Status.OK, r.error
         assert r.stream is Verdict.PASS, (r.case_id, findings(r))
         assert {f.check: f.verdict for f in r.findings}["passback"] is Verdict.PASS
-        ran = [e for e in r.timeline if e["side"] == "client" and e["kind"] == "tool"]
+        ran = [e for e in r.timeline if e["side"] == "client" and e["act"] == "tool"]
         assert ran, r.case_id
         (case,) = load_cases([r.case_id])
         assert ran[0]["info"]["result"] == case.turns[0].tool_result
-        assert not [e for e in r.timeline if e["kind"] == "server-error"]
+        assert not [e for e in r.timeline if e["act"] == "server-error"]
 
 
 def test_a_framework_that_drops_reasoning_on_its_own_continuation_fails() -> None:
@@ -74,6 +74,6 @@ def test_an_agent_s_continuation_after_a_scenario_ending_in_tool_calls_is_answer
     case = "incrementality/thinking-before-tool-call[openai-chat:reasoning_content/frames]"
     (r,) = run([case], sut=agent("own_tools"), preflight=False).results
     assert r.stream is Verdict.PASS, findings(r)
-    requests = [e["turn"] for e in r.timeline if e["side"] == "upstream" and e["kind"] == "request"]
+    requests = [e["turn"] for e in r.timeline if e["side"] == "upstream" and e["act"] == "request"]
     assert requests == [0, 1]  # the scenario has one turn: 1 is the agent's continuation
-    assert not [e for e in r.timeline if e["kind"] == "server-error"]
+    assert not [e for e in r.timeline if e["act"] == "server-error"]

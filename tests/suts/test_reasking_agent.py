@@ -36,9 +36,9 @@ def test_an_agent_that_reasks_and_passes_thinking_back_passes() -> None:
     verdicts = {f.check: f.verdict for f in r.findings}
     assert verdicts["passback"] is Verdict.PASS
     assert verdicts["ordering"] is Verdict.PASS
-    requests = [e for e in r.timeline if e["side"] == "upstream" and e["kind"] == "request"]
+    requests = [e for e in r.timeline if e["side"] == "upstream" and e["act"] == "request"]
     assert [e["turn"] for e in requests] == [0, 1]  # the re-ask was the agent's own, and the last
-    assert not [e for e in r.timeline if e["kind"] == "server-error"]
+    assert not [e for e in r.timeline if e["act"] == "server-error"]
 
 
 def test_an_agent_that_reasks_and_drops_thinking_fails_on_passback_only() -> None:
@@ -48,7 +48,7 @@ def test_an_agent_that_reasks_and_drops_thinking_fails_on_passback_only() -> Non
     checks = {check for check, _ in findings(r)}
     assert "passback" in checks, findings(r)
     assert "ordering" not in checks
-    assert not [e for e in r.timeline if e["kind"] == "server-error"]
+    assert not [e for e in r.timeline if e["act"] == "server-error"]
 
 
 def test_the_same_agent_pauses_for_thinkwire_s_tool_result_when_the_call_parses() -> None:

@@ -120,7 +120,7 @@ def test_continue_fresh_starts_every_run_anew(tmp_path: Path) -> None:
     fresh = str(profile(tmp_path, "--bug", "continue-fresh"))
     result = run(["tools-passback/deepseek-three-turns*"], sut=fresh, expectations=None, keep_timelines=True)
     (case,) = result.results
-    requests = [e for e in case.timeline if e["side"] == "upstream" and e["kind"] == "request"]
+    requests = [e for e in case.timeline if e["side"] == "upstream" and e["act"] == "request"]
     last = json.loads(requests[-1]["text"])
     assert [m["role"] for m in last["messages"]] == ["user"], last
 

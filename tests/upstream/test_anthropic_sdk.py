@@ -45,7 +45,7 @@ def test_thinking_arrives_gated(up: MockUpstream, client: anthropic.Anthropic) -
     assert final.content[0].type == "thinking"
     assert final.content[0].signature == "sig_abc"  # type: ignore[union-attr]
     assert up.requests[0].path == "/anthropic/v1/messages"
-    assert [e.kind for e in up.timeline.select("upstream") if e.kind.startswith("gate")] == [
+    assert [e.act for e in up.timeline.select("upstream") if e.act.startswith("gate")] == [
         "gate-wait",
         "gate-open",
     ]

@@ -25,7 +25,7 @@ def test_ring_keeps_the_last_entries() -> None:
         if i == 6:
             assert len(tl.entries()) == 5  # a read in between: the ring holds, settled or pending
     kept = tl.entries()
-    assert [e.turn if e.kind == "write" else int(e.info["text"]) for e in kept] == [7, 8, 9, 10, 11]
+    assert [e.turn if e.act == "write" else int(e.info["text"]) for e in kept] == [7, 8, 9, 10, 11]
     assert len(tl) == 5
     with pytest.raises(ValueError, match="limit"):
         Timeline(limit=0)

@@ -21,7 +21,7 @@ def _mode(
     state = ConversationState(conv)
     _, plan = dispatch(state, method="POST", target=target, headers=(), body=json.dumps(body).encode(), t=0)
     list(plan)
-    entry = next(e for e in state.timeline.entries() if e.kind == "mode")
+    entry = next(e for e in state.timeline.entries() if e.act == "mode")
     return dict(entry.info)
 
 

@@ -96,7 +96,7 @@ def test_the_server_records_a_run_as_its_writes_through_push_back() -> None:
 def test_a_peer_leaving_inside_a_run_records_what_went_out_then_the_disconnect() -> None:
     plan, tl, resp = _plan(), Timeline(), _PushesBack(every=1000, leave_after=40)
     asyncio.run(execute(plan, resp, tl, ClientSide(), 0))  # type: ignore[arg-type]
-    kinds = [e.kind for e in tl.entries()]
+    kinds = [e.act for e in tl.entries()]
     assert kinds.count("write") == 40
     assert kinds[-1] == "disconnect"
     assert "response-end" not in kinds

@@ -79,7 +79,7 @@ def test_gate_holds_until_the_client_observed_delta_one(up: MockUpstream, client
                 assert not [w for w in up.timeline.select("upstream", "write") if b"second" in w.data]
             up.client.observe(ReasoningDelta(r))
     assert got == ["first", " second"]
-    kinds = [e.kind for e in up.timeline.select("upstream") if e.kind.startswith("gate")]
+    kinds = [e.act for e in up.timeline.select("upstream") if e.act.startswith("gate")]
     assert kinds == ["gate-wait", "gate-open"]
     (opened,) = up.timeline.select("upstream", "gate-open")
     assert opened.info["seen"] == {"events": 1, "reasoning": "first", "text": ""}
@@ -252,7 +252,7 @@ def test_inprocess_strict_profile_and_disconnect(mocked: RespxUpstream) -> None:
     stream = c.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[call-overload]
     next(iter(stream))
     stream.close()
-    assert [e.kind for e in mocked.timeline.select("upstream")][-1] == "disconnect"
+    assert [e.act for e in mocked.timeline.select("upstream")][-1] == "disconnect"
     with pytest.raises(openai.BadRequestError) as info:
         c.chat.completions.create(model="m", messages=_second_request(False), stream=True)  # type: ignore[call-overload]
     assert info.value.body["message"] == DS2_MESSAGE  # type: ignore[index]

@@ -48,6 +48,6 @@ def test_peer_leaving_at_any_step_is_a_disconnect_not_a_server_error(step: str) 
     tl = Timeline()
     resp = _GoneAt(step)
     asyncio.run(execute(plan, resp, tl, ClientSide(), 0))  # type: ignore[arg-type]
-    kinds = [e.kind for e in tl.entries()]
+    kinds = [e.act for e in tl.entries()]
     assert "server-error" not in kinds
     assert "disconnect" in kinds

@@ -12,7 +12,7 @@ from harness.timeline import Entry, Timeline
 
 
 def _fields(e: Entry) -> tuple[object, ...]:
-    return (e.side, e.kind, e.data, e.event, e.turn, dict(e.info))
+    return (e.side, e.act, e.data, e.event, e.turn, dict(e.info))
 
 
 def test_add_write_reads_back_as_the_entry_add_makes() -> None:
@@ -40,7 +40,7 @@ def test_mixed_adds_keep_their_order_and_count() -> None:
         tl.add_write("upstream", b"%d" % i, frame=i)
     assert len(tl) == 4  # counted before anyone read them
     tl.add("upstream", "response-end", turn=0)
-    assert [(e.kind, e.data) for e in tl] == [
+    assert [(e.act, e.data) for e in tl] == [
         ("request", b""),
         ("write", b"0"),
         ("write", b"1"),
@@ -49,7 +49,7 @@ def test_mixed_adds_keep_their_order_and_count() -> None:
     ]
     first = tl.entries()
     assert all(x is y for x, y in zip(first, tl.entries(), strict=True))  # built once: same objects
-    assert [e.info["frame"] for e in tl.select(kind="write")] == [0, 1, 2]
+    assert [e.info["frame"] for e in tl.select(act="write")] == [0, 1, 2]
 
 
 def test_wait_for_is_woken_by_add_write() -> None:

@@ -395,5 +395,5 @@ def observe_response_object(obj: Any) -> list[Event]:
     return [
         ev
         for ev in out
-        if not (isinstance(ev, Notice) and ev.kind in ("only-in-done", "reasoning-only-in-done"))
+        if not (isinstance(ev, Notice) and ev.code in ("only-in-done", "reasoning-only-in-done"))
     ]
