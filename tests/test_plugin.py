@@ -112,6 +112,27 @@ def test_syrupy_snapshot_of_a_normalised_timeline(pytester: pytest.Pytester) -> 
     run(pytester).assert_outcomes(failed=1)
 
 
+def test_a_snapshot_stored_with_the_old_notice_spelling_still_matches() -> None:
+    """A snapshot stored before Notice.kind became Notice.code matches the same stream; another doesn't."""
+    pytest.importorskip("syrupy")
+    from harness.events import Notice, TextDelta
+    from harness.snapshot import TimelineSnapshotExtension, snapshot_text
+    from harness.timeline import Timeline
+
+    def text(code: str) -> str:
+        timeline = Timeline()
+        timeline.add("client", "event", event=Notice(code, "seen"))
+        timeline.add("client", "event", event=TextDelta("x"))
+        return snapshot_text(timeline)
+
+    now = text("alias")
+    assert "client Notice: code='alias', detail='seen'" in now
+    stored = now.replace(" Notice: code=", " Notice: kind=")  # as the last release stored it
+    extension = TimelineSnapshotExtension.__new__(TimelineSnapshotExtension)
+    assert extension.matches(serialized_data=now, snapshot_data=stored)
+    assert not extension.matches(serialized_data=text("mirrored"), snapshot_data=stored)
+
+
 def test_failing_thinkwire_run_names_the_swimlane_svg_of_each_failing_case(pytester: pytest.Pytester) -> None:
     case = "wire-variants/reasoning-then-answer[openai-chat:reasoning_content/frames]"
     pytester.makepyfile(f"""
