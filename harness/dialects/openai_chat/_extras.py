@@ -9,7 +9,8 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.codec import Frame
-from harness.dialects.openai_chat._wire import ChatEmitter, Shape
+from harness.dialects._chat_shape import Shape
+from harness.dialects.openai_chat._wire import ChatEmitter
 from harness.events import End, Event, ReasoningSignature, TextDelta, ToolCallDelta
 
 # Where the reasoning rides stays the variant's ``Shape``. Sources: Azure

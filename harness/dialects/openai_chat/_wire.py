@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from enum import Enum, auto
-from typing import Any
+from typing import Any, Literal
 
 from harness._json import dumps_compact
 from harness.codec import Frame, SSEDecoder, SSEEvent
@@ -25,10 +24,10 @@ from harness.dialects._carriers import (
     summary_detail,
     text_detail,
 )
+from harness.dialects._chat_shape import Shape
 from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._think import TAGS
 from harness.dialects.openai_chat._reader import INLINE_THINK, Reader
-from harness.dialects.openai_chat._shape import Shape, usage_event, usage_json
 from harness.events import (
     End,
     Event,
@@ -42,14 +41,12 @@ from harness.events import (
     Usage,
 )
 
+# ``Reader`` is re-exported: ``harness.dialects`` lends it to the SDK drivers.
 __all__ = [
     "CREATED",
-    "DEFAULT_REASONING_FIELDS",
-    "Carrier",
     "ChatEmitter",
     "ChatObserver",
     "Reader",
-    "Shape",
     "completion_id",
     "error_event",
     "reading_order",
@@ -58,15 +55,14 @@ __all__ = [
 ]
 
 CREATED = 1760000000
-DEFAULT_REASONING_FIELDS = CARRIERS
-"""Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
 
 
 def reading_order(fields: Sequence[str] | None, carriers: Specs = ()) -> tuple[str, ...]:
-    """The text priority: ``fields`` as given, else every built-in carrier then the declared ones."""
+    """The text priority: ``fields`` as given, else every built-in carrier then the declared ones (the
+    first non-empty field of a delta is its reasoning; the others are mirrors)."""
     if fields is not None:
         return tuple(fields)
-    return (*DEFAULT_REASONING_FIELDS, *(c.name for c in carriers))
+    return (*CARRIERS, *(c.name for c in carriers))
 
 
 _ids = itertools.count(1)
@@ -76,12 +72,35 @@ def completion_id() -> str:
     return f"chatcmpl-mock{next(_ids)}"
 
 
-class _Think(Enum):
-    """The inline block of the think variants: the wire carries one, leading."""
+def usage_json(u: Usage, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``extra``: the provider's own usage fields, merged in (nested objects key by key; the value
+    ``"prompt"`` stands for the prompt token count, as DeepSeek's ``prompt_cache_miss_tokens``)."""
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["prompt_tokens"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["completion_tokens"] = u.output_tokens
+    total = u.total_tokens
+    if total is None and u.input_tokens is not None and u.output_tokens is not None:
+        total = u.input_tokens + u.output_tokens  # every provider's usage has it (corpus deepseek-*, groq-*)
+    if total is not None:
+        out["total_tokens"] = total
+    if u.reasoning_tokens is not None:
+        out["completion_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
+    for key, value in (extra or {}).items():
+        if isinstance(value, Mapping):  # the known counts first, as recorded (reasoning_tokens leads)
+            out[key] = {**out.get(key, {}), **value}
+        else:
+            out[key] = (u.input_tokens or 0) if value == "prompt" else value
+    return out
 
-    NONE = auto()
-    OPEN = auto()
-    CLOSED = auto()
+
+def usage_event(raw: Any) -> Usage | None:
+    if not isinstance(raw, Mapping):
+        return None
+    details = raw.get("completion_tokens_details")
+    rt = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
+    return Usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), rt, raw.get("total_tokens"))
 
 
 def _error_json(ev: StreamError) -> dict[str, Any]:
@@ -132,7 +151,7 @@ class ChatEmitter(EmitterLoop):
         self._chunks = 0
         self._started = False
         self._in_reasoning = False
-        self._think = _Think.NONE
+        self._think: Literal["none", "open", "closed"] = "none"  # the variant's one leading inline block
         self._pending_prefix = ""  # think-split: "ink>" owed after "</th"
         self._usage: Usage | None = None
         self._tools_seen: set[int] = set()
@@ -220,9 +239,9 @@ class ChatEmitter(EmitterLoop):
     # -- per event (feed and close: EmitterLoop)
     def _close_think(self) -> list[Frame]:
         """Close an open inline block before anything that is not reasoning."""
-        if self._think is not _Think.OPEN:
+        if self._think != "open":
             return []
-        self._think = _Think.CLOSED
+        self._think = "closed"
         close, *owed = self.shape.closer
         self._pending_prefix = "".join(owed)
         self._in_reasoning = False
@@ -324,12 +343,12 @@ class ChatEmitter(EmitterLoop):
         return self._items or item.startswith("rs_")
 
     def _think_reasoning(self, text: str) -> list[Frame]:
-        if self._think is _Think.CLOSED:
+        if self._think == "closed":
             # The variant carries one leading block only: later reasoning can only be content.
             return self._event(TextDelta(text))
         out: list[Frame] = []
-        if self._think is _Think.NONE:
-            self._think = _Think.OPEN
+        if self._think == "none":
+            self._think = "open"
             *before, prefix = self.shape.opener or ("",)
             out += [self._content(piece, "reasoning") for piece in before]
             text = prefix + text
