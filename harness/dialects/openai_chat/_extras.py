@@ -18,7 +18,7 @@ from harness.events import End, Event, ReasoningSignature, TextDelta, ToolCallDe
 # asynchronous filter's annotation chunks; key order as in recorded Azure streams quoted in public test
 # fixtures), Gemini https://ai.google.dev/gemini-api/docs/openai and
 # https://ai.google.dev/gemini-api/docs/thought-signatures (``extra_content.google.thought_signature``).
-__all__ = ["PROMPT_FILTER", "SAFE", "AzureEmitter", "GeminiChatEmitter", "azure_response", "google"]
+__all__ = ["AzureEmitter", "GeminiChatEmitter", "azure_response", "google"]
 
 SAFE: dict[str, Any] = {
     c: {"filtered": False, "severity": "safe"} for c in ("hate", "self_harm", "sexual", "violence")

@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.events import Message, ReasoningBlock
+from harness.events import Message
 
 __all__ = [
     "SYSTEM",
     "anthropic_index",
     "assistants",
     "history",
-    "reasoning_text",
     "returned_details",
     "turn_start",
 ]
@@ -82,8 +81,3 @@ def returned_details(raw: Mapping[str, Any], kind: str = "") -> list[Mapping[str
     d = raw.get("reasoning_details")
     entries = [x for x in d if isinstance(x, Mapping)] if isinstance(d, list) else []
     return [x for x in entries if x.get("type") == kind] if kind else entries
-
-
-def reasoning_text(m: Message) -> str:
-    """An emitted message's readable reasoning (redacted blocks left out)."""
-    return "".join(b.text for b in m.content if isinstance(b, ReasoningBlock) and b.redacted is None)

@@ -22,7 +22,6 @@ from harness.dialects.openai_chat._history import (
     SYSTEM,
     assistants,
     history,
-    reasoning_text,
     returned_details,
     turn_start,
 )
@@ -34,20 +33,7 @@ from harness.dialects.openai_chat._rules_openrouter import (
 )
 from harness.events import Message, ReasoningDelta, ReasoningSignature, RedactedReasoning, Turn
 
-__all__ = [
-    "DS1_MESSAGE",
-    "DS2_MESSAGE",
-    "KIMI_MESSAGE",
-    "MINIMAX_HISTORY",
-    "R1_MESSAGE",
-    "RULES",
-    "VLLM_INPUT_FIELD",
-    "DeepSeekRules",
-    "KimiRules",
-    "OpenAIChatRules",
-    "deepseek_body",
-    "kimi_body",
-]
+__all__ = ["DS2_MESSAGE", "MINIMAX_HISTORY", "RULES", "VLLM_INPUT_FIELD", "deepseek_body"]
 
 DS1_MESSAGE = (
     "Missing `reasoning_content` field in the assistant message at message index {index}. For more "
@@ -74,10 +60,6 @@ VLLM_INPUT_FIELD = (
 
 def deepseek_body(message: str) -> bytes:
     return dumps_compact(openai_error(400, message, "invalid_request_error")).encode()
-
-
-def kimi_body(message: str) -> bytes:
-    return dumps_compact({"error": {"message": message, "type": "invalid_request_error"}}).encode()
 
 
 def _audit(request: Mapping[str, Any], words: Mapping[str, Wording]) -> Rejection | None:
@@ -179,9 +161,9 @@ class KimiRules(ProviderRules):
         for i, raw, _ in assistants(request):
             if raw.get("tool_calls") and not isinstance(raw.get("reasoning_content"), str):
                 diff = (f"messages[{i}].reasoning_content", raw.get("reasoning_content"), "")
-                return Rejection(
-                    400, kimi_body(KIMI_MESSAGE.format(index=i)), "kimi-reasoning-content-missing", (diff,)
-                )
+                error = {"message": KIMI_MESSAGE.format(index=i), "type": "invalid_request_error"}
+                body = dumps_compact({"error": error}).encode()
+                return Rejection(400, body, "kimi-reasoning-content-missing", (diff,))
         return None
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
@@ -260,7 +242,7 @@ class MiniMaxRules(LenientRules):
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         diffs: list[Difference] = []
         for i, raw, origin in history(request, emitted):
-            reasoning = reasoning_text(origin)
+            reasoning = origin.reasoning
             if not reasoning:
                 continue
             texts = returned_details(raw, "reasoning.text")
@@ -281,7 +263,7 @@ def _compare(
     """Each history entry past index ``after`` whose ``field`` is not the reasoning this upstream emitted."""
     diffs: list[Difference] = []
     for i, raw, origin in history(request, emitted):
-        reasoning = reasoning_text(origin)
+        reasoning = origin.reasoning
         if i > after and reasoning and raw.get(field) != reasoning:
             diffs.append((f"messages[{i}].{field}", raw.get(field), reasoning))
     return diffs
