@@ -118,11 +118,10 @@ def _text_signed(rblocks: list[ReasoningBlock], msg: Message) -> list[ReasoningB
     out = list(rblocks)
     for sig in sigs:
         free = [i for i, b in enumerate(out) if b.signature is None and b.redacted is None]
-        at = free[-1] if free else None
-        if at is None:
-            out.append(ReasoningBlock("", signature=sig))
+        if free:
+            out[free[-1]] = replace(out[free[-1]], signature=sig)
         else:
-            out[at] = replace(out[at], signature=sig)
+            out.append(ReasoningBlock("", signature=sig))
     return out
 
 

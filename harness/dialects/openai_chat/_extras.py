@@ -138,7 +138,6 @@ class GeminiChatEmitter(ChatEmitter):
                 held["function"]["arguments"] += ev.arguments
                 return []
             out = self._flush_call() + self._close_think() + self._flush_prefix()
-            self._tools_seen.add(ev.index)
             self._held = {
                 "function": {"arguments": ev.arguments, "name": ev.name or ""},
                 "id": ev.id or f"call_mock_{ev.index}",
