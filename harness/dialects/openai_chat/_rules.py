@@ -106,9 +106,10 @@ class DeepSeekRules(ProviderRules):
     dialect: str = "openai-chat"
     request_rules: ClassVar[tuple[str, ...]] = tuple(DEEPSEEK_WORDS)
 
-    def _reject(self, index: int, diffs: tuple[Difference, ...], rule: str) -> Rejection:
-        msg = DS1_MESSAGE.format(index=index) if self.wording == "ds1" else DS2_MESSAGE
-        return Rejection(400, deepseek_body(msg), rule, diffs)
+    def _reject(self, index: int, actual: Any, expected: str | None, rule: str) -> Rejection:
+        msg = {"ds1": DS1_MESSAGE.format(index=index), "r1": R1_MESSAGE}.get(self.wording, DS2_MESSAGE)
+        diff: Difference = (f"messages[{index}].reasoning_content", actual, expected)
+        return Rejection(400, deepseek_body(msg), rule, (diff,))
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         malformed = _audit(request, DEEPSEEK_WORDS)
@@ -117,10 +118,7 @@ class DeepSeekRules(ProviderRules):
         if self.wording == "r1":
             for i, raw, _ in assistants(request):
                 if raw.get("reasoning_content") is not None:
-                    diff: Difference = (f"messages[{i}].reasoning_content", raw["reasoning_content"], None)
-                    return Rejection(
-                        400, deepseek_body(R1_MESSAGE), "deepseek-r1-no-reasoning-input", (diff,)
-                    )
+                    return self._reject(i, raw["reasoning_content"], None, "deepseek-r1-no-reasoning-input")
             return None
         if _thinking_disabled(request):
             return None
@@ -129,15 +127,10 @@ class DeepSeekRules(ProviderRules):
                 continue
             actual = raw.get("reasoning_content")
             if not isinstance(actual, str):
-                diff = (
-                    f"messages[{i}].reasoning_content",
-                    actual,
-                    origin.reasoning if origin is not None else "",
-                )
-                return self._reject(i, (diff,), "deepseek-reasoning-content-missing")
+                expected = origin.reasoning if origin is not None else ""
+                return self._reject(i, actual, expected, "deepseek-reasoning-content-missing")
             if self.exact and origin is not None and actual != origin.reasoning:
-                diff = (f"messages[{i}].reasoning_content", actual, origin.reasoning)
-                return self._reject(i, (diff,), "deepseek-reasoning-content-altered")
+                return self._reject(i, actual, origin.reasoning, "deepseek-reasoning-content-altered")
         return None
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
