@@ -70,10 +70,8 @@ def anthropic_index(msgs: Sequence[Any], i: int) -> int:
 
 def turn_start(msgs: Sequence[Any]) -> int:
     """Index of the last user message (a tool result does not start a turn)."""
-    for i in range(len(msgs) - 1, -1, -1):
-        if isinstance(msgs[i], Mapping) and msgs[i].get("role") == "user":
-            return i
-    return 0
+    users = [i for i, m in enumerate(msgs) if isinstance(m, Mapping) and m.get("role") == "user"]
+    return users[-1] if users else 0
 
 
 def returned_details(raw: Mapping[str, Any], kind: str = "") -> list[Mapping[str, Any]]:

@@ -335,13 +335,6 @@ class ChatEmitter(EmitterLoop):
         delta |= dict.fromkeys(self.shape.also, text)  # a flat mirror: the same text in another field
         return [self._frame(self._chunk(delta), "reasoning")]
 
-    def _is_item(self, item: str) -> bool:
-        """Encrypted content that streams as a Responses item's (an encrypted detail under its ``rs_``
-        id): the variant's form (OpenRouter in front of OpenAI), or an item read from such details (the
-        readable text before it streams in the variant's own form; a reader gives that id-less block
-        the item's id when the signature names it)."""
-        return self._items or item.startswith("rs_")
-
     def _think_reasoning(self, text: str) -> list[Frame]:
         if self._think == "closed":
             # The variant carries one leading block only: later reasoning can only be content.
@@ -365,8 +358,11 @@ class ChatEmitter(EmitterLoop):
             # call, as OpenRouter sends it and as a whole body carries it (``details``)
             self._rd_index += 1
             return self._details_frame(encrypted_detail(ev.value, self._rd_index, call, GEMINI_FORMAT))
-        if isinstance(ev, ReasoningSignature) and self._is_item(ev.item):
-            # a Responses item's encrypted content: a detail of its own under the summary's item id
+        if isinstance(ev, ReasoningSignature) and (self._items or ev.item.startswith("rs_")):
+            # a Responses item's encrypted content, a detail of its own under the summary's item id: the
+            # variant's form (OpenRouter in front of OpenAI), or an item read from such details (the
+            # readable text before it streams in the variant's own form; a reader gives that id-less
+            # block the item's id when the signature names it)
             self._rd_index += 1
             item = ev.item or (self._rd_item if self._rd_block_open else "") or f"rs_mock{self._rd_items}"
             if not self._rd_block_open:
