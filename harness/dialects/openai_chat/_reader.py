@@ -208,13 +208,12 @@ def reasoning_carriers(
     else:
         messages = mapping(json_body(data)[0]).get("messages") or []
         objs += [(m, True) for m in messages if mapping(m).get("role") == "assistant"]
-    out: dict[str, None] = {}
     if empty:
         strings = [n for n in CARRIERS if n not in LIST_CARRIERS]
-        for o, _ in objs:
-            if isinstance(o, Mapping):
-                out.update(dict.fromkeys(n for n in strings if o.get(n) == ""))
-        return tuple(out)
+        return tuple(
+            dict.fromkeys(n for o, _ in objs if isinstance(o, Mapping) for n in strings if o.get(n) == "")
+        )
+    out: dict[str, None] = {}
     for o, message in objs:
         if isinstance(o, Mapping):
             out.update(dict.fromkeys(carriers_on(o, carriers, message=message)))
