@@ -9,14 +9,7 @@ from typing import Any
 
 from harness.events import Message
 
-__all__ = [
-    "SYSTEM",
-    "anthropic_index",
-    "assistants",
-    "history",
-    "returned_details",
-    "turn_start",
-]
+__all__ = ["SYSTEM", "anthropic_index", "assistants", "history", "returned_details", "turn_start"]
 
 SYSTEM = ("system", "developer")
 

@@ -18,13 +18,7 @@ from harness.dialects._provider_errors import google_pretty, openai_error
 from harness.dialects._think import TAGS
 from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
 from harness.dialects.openai_chat._audit import DEEPSEEK_WORDS, OPENAI_WORDS, Wording, messages_problem
-from harness.dialects.openai_chat._history import (
-    SYSTEM,
-    assistants,
-    history,
-    returned_details,
-    turn_start,
-)
+from harness.dialects.openai_chat._history import SYSTEM, assistants, history, returned_details, turn_start
 from harness.dialects.openai_chat._reader import google_signature
 from harness.dialects.openai_chat._rules_openrouter import (
     OpenRouterGeminiRules,
