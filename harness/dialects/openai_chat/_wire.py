@@ -1,7 +1,8 @@
 """The OpenAI Chat Completions stream both ways: the emitter, events to ``chat.completion.chunk`` SSE frames,
-and the streaming observer, bytes to events. What differs between variants is data, a :class:`Shape` picked
-once per stream as h11 picks a reader from ``READERS[(role, state)]``, so code branches on the
-:class:`Carrier` only where the delta's structure differs."""
+and the streaming observer, bytes to events (and the usage object, streamed or whole). What differs between
+variants is data, a :class:`Shape` picked once per stream as h11 picks a reader from
+``READERS[(role, state)]``, so code branches on the :class:`Carrier` only where the delta's structure
+differs."""
 
 from __future__ import annotations
 
