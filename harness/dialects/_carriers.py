@@ -507,10 +507,8 @@ def parse_reasoning_items(raw: Any) -> list[ReasoningBlock]:
 def parse_thinking_blocks(raw: Any, name: str = "thinking_blocks") -> list[ReasoningBlock]:
     """``thinking_blocks`` (or ``content_blocks``) of a request-history entry -> reasoning blocks
     (signed, redacted)."""
-    out: list[ReasoningBlock] = []
-    for b in raw if isinstance(raw, list) else ():
-        out += BUILTIN_SPECS[name].parse({name: [b]})
-    return out
+    entries = raw if isinstance(raw, list) else []
+    return [block for entry in entries for block in BUILTIN_SPECS[name].parse({name: [entry]})]
 
 
 def with_echo(

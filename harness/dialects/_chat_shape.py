@@ -16,12 +16,9 @@ __all__ = ["Shape"]
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """One variant's stream, as data: a row of the variant table.
-
-    Where reasoning rides is a :class:`Carrier`, defined with the other carriers in ``_carriers``; the rest
-    is the role, finish and text deltas, the provider's envelope and usage fields, and where usage rides.
-    Each Chat variant's row carries one (``Variant.shape``).
-    """
+    """One variant's stream (``Variant.shape``): where reasoning rides, a :class:`Carrier` defined with
+    the others in ``_carriers``, then the role, finish and text deltas, the provider's envelope and usage
+    fields, and where usage rides."""
 
     carrier: Carrier
     role: Mapping[str, Any]  # the first chunk's delta

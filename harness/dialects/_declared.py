@@ -66,32 +66,31 @@ def read_variant(path: Path) -> Declared:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ScenarioError(where, "-", f"cannot read: {exc}", "fix the TOML syntax") from None
-    _known(where, "", data, _KEYS)
-    name = _str(where, data, "name", required=True)
-    dialect = _str(where, data, "dialect", required=True)
+    top = _Table(where, data)
+    top.known(_KEYS)
+    name = top.text("name", required=True)
+    dialect = top.text("dialect", required=True)
     if dialect not in _DIALECTS:
-        raise ScenarioError(
-            where, "dialect", f"{dialect!r} cannot be declared in a file", f"use {_DIALECTS[0]}"
-        )
-    caps = _caps(where, data, "caps") or frozenset({Caps.REASONING, Caps.TOOLS, Caps.USAGE, Caps.ERRORS})
-    request = _table(where, data, "request")
-    _known(where, "request.", request, {"forms", "asks"})
-    strict = _table(where, data, "strict")
-    rules = _rules(where, name, dialect, strict) if strict else None
+        raise top.error("dialect", f"{dialect!r} cannot be declared in a file", f"use {_DIALECTS[0]}")
+    caps = top.caps("caps") or frozenset({Caps.REASONING, Caps.TOOLS, Caps.USAGE, Caps.ERRORS})
+    request = top.table("request")
+    request.known({"forms", "asks"})
+    strict = top.table("strict")
+    rules = _rules(name, dialect, strict) if strict.data else None
     row = Variant(
         name,
-        _str(where, data, "catalog_id") or "FILE",
+        top.text("catalog_id") or "FILE",
         dialect,
-        _str(where, data, "description") or f"declared in {path.name}",
+        top.text("description") or f"declared in {path.name}",
         caps,
-        premise=_caps(where, data, "premise"),
-        provider=_str(where, data, "provider"),
-        model=_str(where, data, "model"),
-        like=_str(where, data, "like"),  # checked where the row is added to its dialect
-        senders=_senders(where, _table(where, data, "senders")),
-        forms=tuple(_strs(where, request, "forms", "request.forms")),
-        asks=_table(where, request, "asks", "request.asks"),
-        shape=_shape(where, _table(where, data, "carrier"), _table(where, data, "stream")),
+        premise=top.caps("premise"),
+        provider=top.text("provider"),
+        model=top.text("model"),
+        like=top.text("like"),  # checked where the row is added to its dialect
+        senders=_senders(top.table("senders")),
+        forms=tuple(request.texts("forms")),
+        asks=request.table("asks").data,
+        shape=_shape(top.table("carrier"), top.table("stream")),
         rules=rules.name if rules is not None else "",
         source=where,
     )
@@ -101,116 +100,106 @@ def read_variant(path: Path) -> Declared:
 # -- the parts ---------------------------------------------------------------------------------------
 
 
-def _known(where: str, prefix: str, data: Mapping[str, Any], keys: Iterable[str]) -> None:
-    extra = sorted(set(data) - set(keys))
-    if extra:
-        raise ScenarioError(where, prefix + extra[0], "unknown key", f"use one of {', '.join(sorted(keys))}")
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """One table of a file (``at``: its dotted path, "" for the top one), read key by key: a wrong value
+    is a ScenarioError naming the file, the key's path and the fix."""
+
+    where: str
+    data: dict[str, Any]
+    at: str = ""
+
+    def error(self, key: str, problem: str, hint: str) -> ScenarioError:
+        return ScenarioError(self.where, ".".join(p for p in (self.at, key) if p), problem, hint)
+
+    def known(self, keys: Iterable[str]) -> None:
+        extra = sorted(set(self.data) - set(keys))
+        if extra:
+            raise self.error(extra[0], "unknown key", f"use one of {', '.join(sorted(keys))}")
+
+    def text(self, key: str, *, required: bool = False) -> str:
+        value = self.data.get(key, "")
+        if not isinstance(value, str) or (required and not value):
+            raise self.error(key, f"expected a non-empty string, got {value!r}", f'{key} = "..."')
+        return value
+
+    def texts(self, key: str) -> list[str]:
+        value = self.data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(key, f"expected a list of strings, got {value!r}", f'{key} = ["..."]')
+        return value
+
+    def table(self, key: str) -> _Table:
+        value = self.data.get(key, {})
+        at = ".".join(p for p in (self.at, key) if p)
+        if not isinstance(value, dict):
+            raise self.error(key, f"expected a table, got {value!r}", f"[{at}]")
+        return _Table(self.where, value, at)
+
+    def caps(self, key: str) -> frozenset[Caps]:
+        out = set()
+        for value in self.texts(key):
+            try:
+                out.add(Caps(value))
+            except ValueError:
+                raise self.error(
+                    key, f"unknown capability {value!r}", f"use {', '.join(c.value for c in Caps)}"
+                ) from None
+        return frozenset(out)
 
 
-def _str(where: str, data: Mapping[str, Any], key: str, *, required: bool = False, at: str = "") -> str:
-    value = data.get(key, "")
-    if not isinstance(value, str) or (required and not value):
-        raise ScenarioError(where, at or key, f"expected a non-empty string, got {value!r}", f'{key} = "..."')
-    return value
-
-
-def _strs(where: str, data: Mapping[str, Any], key: str, at: str = "") -> list[str]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ScenarioError(
-            where, at or key, f"expected a list of strings, got {value!r}", f'{key} = ["..."]'
-        )
-    return value
-
-
-def _table(where: str, data: Mapping[str, Any], key: str, at: str = "") -> dict[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise ScenarioError(where, at or key, f"expected a table, got {value!r}", f"[{at or key}]")
-    return value
-
-
-def _caps(where: str, data: Mapping[str, Any], key: str) -> frozenset[Caps]:
-    out = set()
-    for value in _strs(where, data, key):
-        try:
-            out.add(Caps(value))
-        except ValueError:
-            raise ScenarioError(
-                where, key, f"unknown capability {value!r}", f"use {', '.join(c.value for c in Caps)}"
-            ) from None
-    return frozenset(out)
-
-
-def _senders(where: str, data: Mapping[str, Any]) -> Senders:
-    _known(where, "senders.", data, {"providers", "servers", "trigger", "docs"})
+def _senders(senders: _Table) -> Senders:
+    senders.known({"providers", "servers", "trigger", "docs"})
     return Senders(
-        tuple(_strs(where, data, "providers", "senders.providers")),
-        tuple(_strs(where, data, "servers", "senders.servers")),
-        _str(where, data, "trigger", at="senders.trigger"),
-        _str(where, data, "docs", at="senders.docs"),
+        tuple(senders.texts("providers")),
+        tuple(senders.texts("servers")),
+        senders.text("trigger"),
+        senders.text("docs"),
     )
 
 
-def _shape(where: str, carrier: Mapping[str, Any], stream: Mapping[str, Any]) -> Shape:
+def _shape(carrier: _Table, stream: _Table) -> Shape:
     """Where reasoning rides (``carrier``: ``fields``, one or a mirror of two, or ``markup``, a tag pair
     leading the content) and the rest of the chunk (``stream``)."""
-    _known(where, "carrier.", carrier, {"fields", "markup", "opener", "closer", "implicit"})
-    _known(where, "stream.", stream, _STREAM)
-    rest = {k: v for k, v in stream.items() if k not in ("role", "finish")}
-    base = Shape(
-        Carrier.NONE, stream.get("role", {"role": "assistant", "content": ""}), stream.get("finish", {})
-    )
-    base = replace(base, **rest)
-    fields = _strs(where, carrier, "fields", "carrier.fields")
-    markup = _strs(where, carrier, "markup", "carrier.markup")
+    carrier.known({"fields", "markup", "opener", "closer", "implicit"})
+    stream.known(_STREAM)
+    rest = {k: v for k, v in stream.data.items() if k not in ("role", "finish")}
+    role = stream.data.get("role", {"role": "assistant", "content": ""})
+    base = replace(Shape(Carrier.NONE, role, stream.data.get("finish", {})), **rest)
+    fields = carrier.texts("fields")
+    markup = carrier.texts("markup")
     if bool(fields) == bool(markup):
-        raise ScenarioError(
-            where, "carrier", "give exactly one of fields or markup", 'fields = ["reasoning"]'
-        )
+        raise carrier.error("", "give exactly one of fields or markup", 'fields = ["reasoning"]')
     if fields:
-        bad = [f for f in fields if f not in _FIELDS]
-        if bad or len(fields) > 2:
-            raise ScenarioError(
-                where,
-                "carrier.fields",
-                f"unknown or too many fields {fields!r}",
-                f"one or two of {sorted(_FIELDS)}",
-            )
+        if [f for f in fields if f not in _FIELDS] or len(fields) > 2:
+            hint = f"one or two of {sorted(_FIELDS)}"
+            raise carrier.error("fields", f"unknown or too many fields {fields!r}", hint)
         return replace(base, carrier=_FIELDS[fields[0]], also=tuple(fields[1:]))
     if len(markup) != 2:
-        raise ScenarioError(
-            where,
-            "carrier.markup",
-            f"expected [open, close], got {markup!r}",
-            'markup = ["<think>", "</think>"]',
+        raise carrier.error(
+            "markup", f"expected [open, close], got {markup!r}", 'markup = ["<think>", "</think>"]'
         )
-    implicit = carrier.get("implicit", False) is True
-    opener = () if implicit else tuple(_strs(where, carrier, "opener", "carrier.opener") or [markup[0]])
-    closer = tuple(_strs(where, carrier, "closer", "carrier.closer") or [markup[1]])
+    implicit = carrier.data.get("implicit", False) is True
+    opener = () if implicit else tuple(carrier.texts("opener") or [markup[0]])
+    closer = tuple(carrier.texts("closer") or [markup[1]])
     return replace(base, carrier=Carrier.INLINE, opener=opener, closer=closer, tags=(markup[0], markup[1]))
 
 
-def _rules(where: str, name: str, dialect: str, strict: Mapping[str, Any]) -> DeclaredRules:
-    _known(where, "strict.", strict, {"rules", "must_return", "status", "error", "exact"})
-    fields = tuple(_strs(where, strict, "must_return", "strict.must_return"))
+def _rules(name: str, dialect: str, strict: _Table) -> DeclaredRules:
+    strict.known({"rules", "must_return", "status", "error", "exact"})
+    fields = tuple(strict.texts("must_return"))
     if not fields:
-        raise ScenarioError(
-            where, "strict.must_return", "names no field", 'must_return = ["reasoning_content"]'
-        )
-    status = strict.get("status", 400)
-    error = strict.get("error")
+        raise strict.error("must_return", "names no field", 'must_return = ["reasoning_content"]')
+    status = strict.data.get("status", 400)
+    error = strict.data.get("error")
     if not isinstance(status, int) or not 400 <= status < 600:
-        raise ScenarioError(
-            where, "strict.status", f"expected an HTTP error status, got {status!r}", "status = 400"
-        )
+        raise strict.error("status", f"expected an HTTP error status, got {status!r}", "status = 400")
     if not isinstance(error, dict):
-        raise ScenarioError(
-            where, "strict.error", "the provider's error body is missing", "[strict.error] ..."
-        )
-    rules = _str(where, strict, "rules", at="strict.rules") or name
-    told = f"declared in {Path(where).name}: {', '.join(fields)} must come back"
-    return DeclaredRules(rules, dialect, told, fields, status, error, strict.get("exact", False) is True)
+        raise strict.error("error", "the provider's error body is missing", "[strict.error] ...")
+    rules = strict.text("rules") or name
+    told = f"declared in {Path(strict.where).name}: {', '.join(fields)} must come back"
+    exact = strict.data.get("exact", False) is True
+    return DeclaredRules(rules, dialect, told, fields, status, error, exact)
 
 
 @dataclass

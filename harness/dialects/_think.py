@@ -47,11 +47,10 @@ class ThinkSplitter:
     ``<|end|><|start|>assistant<|channel|>final<|message|>``) split exactly like ``<think>``.
     """
 
-    __slots__ = ("_buf", "close", "implicit", "item", "open", "state", "unclosed")
+    __slots__ = ("_buf", "close", "implicit", "open", "state", "unclosed")
 
-    def __init__(self, *, implicit: bool = False, item: str = "", tags: tuple[str, str] = TAGS) -> None:
+    def __init__(self, *, implicit: bool = False, tags: tuple[str, str] = TAGS) -> None:
         self.implicit = implicit
-        self.item = item
         self.open, self.close = tags
         self.state: State = "start"
         self._buf = ""
@@ -67,7 +66,7 @@ class ThinkSplitter:
         if not text:
             return []
         if self.state == "after":
-            return [TextDelta(text, self.item)]
+            return [TextDelta(text)]
         self._buf += text
         if self.state == "start":
             return self._start()
@@ -78,7 +77,7 @@ class ThinkSplitter:
         out: list[ReasoningDelta | TextDelta] = []
         if self.state == "start":
             if self._buf:
-                out.append(TextDelta(self._buf, self.item))
+                out.append(TextDelta(self._buf))
             self._buf = ""
             self.state = "after"
         return out
@@ -88,9 +87,9 @@ class ThinkSplitter:
         out: list[ReasoningDelta | TextDelta] = []
         if self.state == "inside" or (self.state == "start" and self.implicit and buf):
             self.unclosed = True  # an open block, or implicit reasoning whose closing tag never came
-            out = [ReasoningDelta(buf, self.item)] if buf else []
+            out = [ReasoningDelta(buf)] if buf else []
         elif self.state == "start" and buf:
-            out = [TextDelta(buf, self.item)]
+            out = [TextDelta(buf)]
         self.state = "after"
         return out
 
@@ -108,7 +107,7 @@ class ThinkSplitter:
             return self._inside()
         buf, self._buf = self._buf, ""
         self.state = "after"
-        return [TextDelta(buf, self.item)]
+        return [TextDelta(buf)]
 
     def _inside(self) -> list[ReasoningDelta | TextDelta]:
         buf = self._buf
@@ -117,18 +116,18 @@ class ThinkSplitter:
         pos = buf.find(close)
         if pos >= 0:
             if pos:
-                out.append(ReasoningDelta(buf[:pos], self.item))
+                out.append(ReasoningDelta(buf[:pos]))
             rest = buf[pos + len(close) :]
             self._buf = ""
             self.state = "after"
             if rest:
-                out.append(TextDelta(rest, self.item))
+                out.append(TextDelta(rest))
             return out
         hold = _held_suffix(buf, close)
         emit = buf[: len(buf) - hold]
         self._buf = buf[len(buf) - hold :]
         if emit:
-            out.append(ReasoningDelta(emit, self.item))
+            out.append(ReasoningDelta(emit))
         return out
 
 

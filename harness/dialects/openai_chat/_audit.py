@@ -10,14 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = [
-    "DEEPSEEK_WORDS",
-    "OPENAI_WORDS",
-    "ROLES",
-    "ChatProblem",
-    "Wording",
-    "messages_problem",
-]
+__all__ = ["DEEPSEEK_WORDS", "OPENAI_WORDS", "ROLES", "ChatProblem", "Wording", "messages_problem"]
 
 ROLES = frozenset({"developer", "system", "user", "assistant", "tool", "function"})
 """The ``role`` literals of openai-python's ``ChatCompletionMessageParam`` members (tests compare)."""
@@ -139,7 +132,7 @@ def _sequence(messages: Sequence[Any]) -> ChatProblem | None:
     i = 0
     while i < len(messages):
         m = messages[i]
-        role = m.get("role") if isinstance(m, Mapping) else None
+        role = _role(m)
         if role == "tool":
             diff = (f"messages[{i}].role", "tool", "an assistant message with tool_calls before it")
             return ChatProblem("chat/tool-without-call", i, f"messages[{i}].role", diff)

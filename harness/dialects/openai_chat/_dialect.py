@@ -10,7 +10,8 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import Dialect, ProviderRules, Reading, RequestSpec, chat_messages
-from harness.dialects._carriers import CALL_SIGNATURES, Specs, details, with_echo
+from harness.dialects._carriers import CALL_SIGNATURES, Carrier, Specs, details, with_echo
+from harness.dialects._chat_shape import Shape
 from harness.dialects._provider_errors import openai_error
 from harness.dialects._registry import declared_rules
 from harness.dialects._think import TAGS
@@ -20,12 +21,9 @@ from harness.dialects.openai_chat._reader import reasoning_carriers
 from harness.dialects.openai_chat._variants import NAME, VARIANTS
 from harness.dialects.openai_chat._wire import (
     CREATED,
-    DEFAULT_REASONING_FIELDS,
-    Carrier,
     ChatEmitter,
     ChatObserver,
     Reader,
-    Shape,
     completion_id,
     error_event,
     reading_order,
@@ -48,15 +46,7 @@ from harness.events import (
 # A request carries each assistant message's reasoning back in its variant's form (the variant's
 # ``Carrier``), or in the carriers a SUT's profile names (``echo_fields``, ``dialects/_carriers.py``); the
 # request parser accepts every passback form, ``thinking_blocks`` included.
-__all__ = [
-    "DEFAULT_REASONING_FIELDS",
-    "DIALECT",
-    "VARIANTS",
-    "ChatEmitter",
-    "ChatObserver",
-    "OpenAIChatDialect",
-    "shape_of",
-]
+__all__ = ["DIALECT", "OpenAIChatDialect"]
 
 _EMITTERS: dict[str, type[ChatEmitter]] = {"azure": AzureEmitter, "google": GeminiChatEmitter}
 """The provider envelopes (``Shape.wrapper``) some variants wrap their deltas in (``_extras``)."""
@@ -128,11 +118,10 @@ def _text_signed(rblocks: list[ReasoningBlock], msg: Message) -> list[ReasoningB
     out = list(rblocks)
     for sig in sigs:
         free = [i for i, b in enumerate(out) if b.signature is None and b.redacted is None]
-        at = free[-1] if free else None
-        if at is None:
-            out.append(ReasoningBlock("", signature=sig))
+        if free:
+            out[free[-1]] = replace(out[free[-1]], signature=sig)
         else:
-            out[at] = replace(out[at], signature=sig)
+            out.append(ReasoningBlock("", signature=sig))
     return out
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.codec import Frame
-from harness.dialects.openai_chat._wire import ChatEmitter, Shape
+from harness.dialects._chat_shape import Shape
+from harness.dialects.openai_chat._wire import ChatEmitter
 from harness.events import End, Event, ReasoningSignature, TextDelta, ToolCallDelta
 
 # Where the reasoning rides stays the variant's ``Shape``. Sources: Azure
@@ -17,7 +18,7 @@ from harness.events import End, Event, ReasoningSignature, TextDelta, ToolCallDe
 # asynchronous filter's annotation chunks; key order as in recorded Azure streams quoted in public test
 # fixtures), Gemini https://ai.google.dev/gemini-api/docs/openai and
 # https://ai.google.dev/gemini-api/docs/thought-signatures (``extra_content.google.thought_signature``).
-__all__ = ["PROMPT_FILTER", "SAFE", "AzureEmitter", "GeminiChatEmitter", "azure_response", "google"]
+__all__ = ["AzureEmitter", "GeminiChatEmitter", "azure_response", "google"]
 
 SAFE: dict[str, Any] = {
     c: {"filtered": False, "severity": "safe"} for c in ("hate", "self_harm", "sexual", "violence")
@@ -137,7 +138,6 @@ class GeminiChatEmitter(ChatEmitter):
                 held["function"]["arguments"] += ev.arguments
                 return []
             out = self._flush_call() + self._close_think() + self._flush_prefix()
-            self._tools_seen.add(ev.index)
             self._held = {
                 "function": {"arguments": ev.arguments, "name": ev.name or ""},
                 "id": ev.id or f"call_mock_{ev.index}",

@@ -7,17 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.events import Message, ReasoningBlock
+from harness.events import Message
 
-__all__ = [
-    "SYSTEM",
-    "anthropic_index",
-    "assistants",
-    "history",
-    "reasoning_text",
-    "returned_details",
-    "turn_start",
-]
+__all__ = ["SYSTEM", "anthropic_index", "assistants", "history", "returned_details", "turn_start"]
 
 SYSTEM = ("system", "developer")
 
@@ -71,10 +63,8 @@ def anthropic_index(msgs: Sequence[Any], i: int) -> int:
 
 def turn_start(msgs: Sequence[Any]) -> int:
     """Index of the last user message (a tool result does not start a turn)."""
-    for i in range(len(msgs) - 1, -1, -1):
-        if isinstance(msgs[i], Mapping) and msgs[i].get("role") == "user":
-            return i
-    return 0
+    users = [i for i, m in enumerate(msgs) if isinstance(m, Mapping) and m.get("role") == "user"]
+    return users[-1] if users else 0
 
 
 def returned_details(raw: Mapping[str, Any], kind: str = "") -> list[Mapping[str, Any]]:
@@ -82,8 +72,3 @@ def returned_details(raw: Mapping[str, Any], kind: str = "") -> list[Mapping[str
     d = raw.get("reasoning_details")
     entries = [x for x in d if isinstance(x, Mapping)] if isinstance(d, list) else []
     return [x for x in entries if x.get("type") == kind] if kind else entries
-
-
-def reasoning_text(m: Message) -> str:
-    """An emitted message's readable reasoning (redacted blocks left out)."""
-    return "".join(b.text for b in m.content if isinstance(b, ReasoningBlock) and b.redacted is None)

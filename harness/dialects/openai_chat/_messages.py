@@ -20,7 +20,7 @@ from harness.dialects._values import mapping, opt_str, string
 from harness.dialects.openai_chat._reader import google_signature, thinking_text
 from harness.events import Message, ReasoningBlock, TextBlock, ToolCallBlock
 
-__all__ = ["parse_assistant", "parse_request"]
+__all__ = ["parse_request"]
 
 
 def _text_of(content: Any) -> str:

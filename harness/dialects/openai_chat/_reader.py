@@ -26,14 +26,7 @@ from harness.dialects._think import TAGS, ThinkSplitter
 from harness.dialects._values import mapping, opt_str
 from harness.events import Event, Notice, ReasoningDelta, ReasoningSignature, TextDelta, ToolCallDelta
 
-__all__ = [
-    "INLINE_THINK",
-    "Reader",
-    "google_extra",
-    "google_signature",
-    "reasoning_carriers",
-    "thinking_text",
-]
+__all__ = ["INLINE_THINK", "Reader", "google_signature", "reasoning_carriers", "thinking_text"]
 
 FORWARDED_BLOCKS = "content_blocks"
 """Portkey's non-strict mode forwards Anthropic and Gemini thinking on its OpenAI-chat front door as
@@ -46,14 +39,10 @@ INLINE_THINK = True
 profile's ``inline_think`` key overrides it per front door, see ``drivers/_profile.py``)."""
 
 
-def google_extra(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``extra_content.google`` of a delta, message or tool call (Gemini's OpenAI-compatible endpoint,
-    https://ai.google.dev/gemini-api/docs/openai), or an empty mapping."""
-    return mapping(mapping(obj.get("extra_content")).get("google"))
-
-
 def google_signature(obj: Mapping[str, Any]) -> str | None:
-    sig = google_extra(obj).get("thought_signature")
+    """``extra_content.google.thought_signature`` of a delta, message or tool call (Gemini's
+    OpenAI-compatible endpoint, https://ai.google.dev/gemini-api/docs/openai), or None."""
+    sig = mapping(mapping(obj.get("extra_content")).get("google")).get("thought_signature")
     return sig if isinstance(sig, str) and sig else None
 
 
@@ -219,13 +208,12 @@ def reasoning_carriers(
     else:
         messages = mapping(json_body(data)[0]).get("messages") or []
         objs += [(m, True) for m in messages if mapping(m).get("role") == "assistant"]
-    out: dict[str, None] = {}
     if empty:
         strings = [n for n in CARRIERS if n not in LIST_CARRIERS]
-        for o, _ in objs:
-            if isinstance(o, Mapping):
-                out.update(dict.fromkeys(n for n in strings if o.get(n) == ""))
-        return tuple(out)
+        return tuple(
+            dict.fromkeys(n for o, _ in objs if isinstance(o, Mapping) for n in strings if o.get(n) == "")
+        )
+    out: dict[str, None] = {}
     for o, message in objs:
         if isinstance(o, Mapping):
             out.update(dict.fromkeys(carriers_on(o, carriers, message=message)))

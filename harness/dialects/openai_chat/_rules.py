@@ -18,14 +18,7 @@ from harness.dialects._provider_errors import google_pretty, openai_error
 from harness.dialects._think import TAGS
 from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
 from harness.dialects.openai_chat._audit import DEEPSEEK_WORDS, OPENAI_WORDS, Wording, messages_problem
-from harness.dialects.openai_chat._history import (
-    SYSTEM,
-    assistants,
-    history,
-    reasoning_text,
-    returned_details,
-    turn_start,
-)
+from harness.dialects.openai_chat._history import SYSTEM, assistants, history, returned_details, turn_start
 from harness.dialects.openai_chat._reader import google_signature
 from harness.dialects.openai_chat._rules_openrouter import (
     OpenRouterGeminiRules,
@@ -34,20 +27,7 @@ from harness.dialects.openai_chat._rules_openrouter import (
 )
 from harness.events import Message, ReasoningDelta, ReasoningSignature, RedactedReasoning, Turn
 
-__all__ = [
-    "DS1_MESSAGE",
-    "DS2_MESSAGE",
-    "KIMI_MESSAGE",
-    "MINIMAX_HISTORY",
-    "R1_MESSAGE",
-    "RULES",
-    "VLLM_INPUT_FIELD",
-    "DeepSeekRules",
-    "KimiRules",
-    "OpenAIChatRules",
-    "deepseek_body",
-    "kimi_body",
-]
+__all__ = ["DS2_MESSAGE", "MINIMAX_HISTORY", "RULES", "VLLM_INPUT_FIELD", "deepseek_body"]
 
 DS1_MESSAGE = (
     "Missing `reasoning_content` field in the assistant message at message index {index}. For more "
@@ -74,10 +54,6 @@ VLLM_INPUT_FIELD = (
 
 def deepseek_body(message: str) -> bytes:
     return dumps_compact(openai_error(400, message, "invalid_request_error")).encode()
-
-
-def kimi_body(message: str) -> bytes:
-    return dumps_compact({"error": {"message": message, "type": "invalid_request_error"}}).encode()
 
 
 def _audit(request: Mapping[str, Any], words: Mapping[str, Wording]) -> Rejection | None:
@@ -124,9 +100,10 @@ class DeepSeekRules(ProviderRules):
     dialect: str = "openai-chat"
     request_rules: ClassVar[tuple[str, ...]] = tuple(DEEPSEEK_WORDS)
 
-    def _reject(self, index: int, diffs: tuple[Difference, ...], rule: str) -> Rejection:
-        msg = DS1_MESSAGE.format(index=index) if self.wording == "ds1" else DS2_MESSAGE
-        return Rejection(400, deepseek_body(msg), rule, diffs)
+    def _reject(self, index: int, actual: Any, expected: str | None, rule: str) -> Rejection:
+        msg = {"ds1": DS1_MESSAGE.format(index=index), "r1": R1_MESSAGE}.get(self.wording, DS2_MESSAGE)
+        diff: Difference = (f"messages[{index}].reasoning_content", actual, expected)
+        return Rejection(400, deepseek_body(msg), rule, (diff,))
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         malformed = _audit(request, DEEPSEEK_WORDS)
@@ -135,10 +112,7 @@ class DeepSeekRules(ProviderRules):
         if self.wording == "r1":
             for i, raw, _ in assistants(request):
                 if raw.get("reasoning_content") is not None:
-                    diff: Difference = (f"messages[{i}].reasoning_content", raw["reasoning_content"], None)
-                    return Rejection(
-                        400, deepseek_body(R1_MESSAGE), "deepseek-r1-no-reasoning-input", (diff,)
-                    )
+                    return self._reject(i, raw["reasoning_content"], None, "deepseek-r1-no-reasoning-input")
             return None
         if _thinking_disabled(request):
             return None
@@ -147,15 +121,10 @@ class DeepSeekRules(ProviderRules):
                 continue
             actual = raw.get("reasoning_content")
             if not isinstance(actual, str):
-                diff = (
-                    f"messages[{i}].reasoning_content",
-                    actual,
-                    origin.reasoning if origin is not None else "",
-                )
-                return self._reject(i, (diff,), "deepseek-reasoning-content-missing")
+                expected = origin.reasoning if origin is not None else ""
+                return self._reject(i, actual, expected, "deepseek-reasoning-content-missing")
             if self.exact and origin is not None and actual != origin.reasoning:
-                diff = (f"messages[{i}].reasoning_content", actual, origin.reasoning)
-                return self._reject(i, (diff,), "deepseek-reasoning-content-altered")
+                return self._reject(i, actual, origin.reasoning, "deepseek-reasoning-content-altered")
         return None
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
@@ -179,9 +148,9 @@ class KimiRules(ProviderRules):
         for i, raw, _ in assistants(request):
             if raw.get("tool_calls") and not isinstance(raw.get("reasoning_content"), str):
                 diff = (f"messages[{i}].reasoning_content", raw.get("reasoning_content"), "")
-                return Rejection(
-                    400, kimi_body(KIMI_MESSAGE.format(index=i)), "kimi-reasoning-content-missing", (diff,)
-                )
+                error = {"message": KIMI_MESSAGE.format(index=i), "type": "invalid_request_error"}
+                body = dumps_compact({"error": error}).encode()
+                return Rejection(400, body, "kimi-reasoning-content-missing", (diff,))
         return None
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
@@ -260,7 +229,7 @@ class MiniMaxRules(LenientRules):
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         diffs: list[Difference] = []
         for i, raw, origin in history(request, emitted):
-            reasoning = reasoning_text(origin)
+            reasoning = origin.reasoning
             if not reasoning:
                 continue
             texts = returned_details(raw, "reasoning.text")
@@ -281,7 +250,7 @@ def _compare(
     """Each history entry past index ``after`` whose ``field`` is not the reasoning this upstream emitted."""
     diffs: list[Difference] = []
     for i, raw, origin in history(request, emitted):
-        reasoning = reasoning_text(origin)
+        reasoning = origin.reasoning
         if i > after and reasoning and raw.get(field) != reasoning:
             diffs.append((f"messages[{i}].{field}", raw.get(field), reasoning))
     return diffs

@@ -25,15 +25,7 @@ from harness.dialects.openai_chat._history import (
 )
 from harness.events import Message, ReasoningBlock
 
-__all__ = [
-    "INVALID_ENCRYPTED",
-    "OPENROUTER_INVALID_SIGNATURE",
-    "OPENROUTER_PRESERVING",
-    "OpenRouterGeminiRules",
-    "OpenRouterOpenAIRules",
-    "OpenRouterRules",
-    "openrouter_body",
-]
+__all__ = ["OpenRouterGeminiRules", "OpenRouterOpenAIRules", "OpenRouterRules"]
 
 OPENROUTER_INVALID_SIGNATURE = "messages.{n}.content.0: Invalid `signature` in `thinking` block"
 OPENROUTER_PRESERVING = (

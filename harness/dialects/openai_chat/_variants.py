@@ -18,8 +18,7 @@ from harness.dialects._variant import DOCS, Caps, Senders, Variant, by_name
 __all__ = ["NAME", "VARIANTS"]
 
 NAME = "openai-chat"
-_C = Caps
-_BASE = frozenset({_C.REASONING, _C.TOOLS, _C.USAGE, _C.ERRORS})
+_BASE = frozenset({Caps.REASONING, Caps.TOOLS, Caps.USAGE, Caps.ERRORS})
 
 
 def _v(name: str, catalog_id: str, description: str, caps: frozenset[Caps], **row: Any) -> Variant:
@@ -104,7 +103,7 @@ VARIANTS: dict[str, Variant] = by_name(
             "reasoning_details",
             "CC-RD",
             "OpenRouter delta.reasoning mirrored in delta.reasoning_details[] (signature, encrypted)",
-            _BASE | {_C.SIGNATURE, _C.CALL_SIGNATURE, _C.REDACTED},
+            _BASE | {Caps.SIGNATURE, Caps.CALL_SIGNATURE, Caps.REDACTED},
             provider="openrouter",
             senders=Senders(("openrouter",), (), "reasoning: {...} in the request", DOCS["openrouter"]),
             forms=(_USAGE,),
@@ -115,7 +114,7 @@ VARIANTS: dict[str, Variant] = by_name(
             "CC-RD",
             "OpenRouter in front of OpenAI: reasoning.summary and reasoning.encrypted details sharing the "
             "item's rs_ id (format openai-responses-v1)",
-            _BASE | {_C.SIGNATURE},
+            _BASE | {Caps.SIGNATURE},
             provider="openrouter",
             model="openai/gpt-5",  # OpenRouter's model slugs
             senders=Senders(
@@ -132,8 +131,8 @@ VARIANTS: dict[str, Variant] = by_name(
             "OpenRouter in front of OpenAI, several reasoning items in one answer: each item's "
             "reasoning.encrypted detail (opaque data under its rs_ id) is flagged between the "
             "reasoning.summary deltas of the items around it",
-            _BASE | {_C.SIGNATURE, _C.MULTI_REASONING},
-            premise=frozenset({_C.SIGNATURE, _C.MULTI_REASONING}),
+            _BASE | {Caps.SIGNATURE, Caps.MULTI_REASONING},
+            premise=frozenset({Caps.SIGNATURE, Caps.MULTI_REASONING}),
             provider="openrouter",
             model="openai/gpt-5",
             senders=Senders(
@@ -149,7 +148,7 @@ VARIANTS: dict[str, Variant] = by_name(
             "CC-RD",
             "OpenRouter in front of Gemini: reasoning.text details, each tool call's thought signature a "
             "reasoning.encrypted detail named by the call id (format google-gemini-v1)",
-            _BASE | {_C.CALL_SIGNATURE},
+            _BASE | {Caps.CALL_SIGNATURE},
             provider="openrouter",
             model="google/gemini-3-pro-preview",
             senders=Senders(
@@ -186,7 +185,7 @@ VARIANTS: dict[str, Variant] = by_name(
             "gemini-openai",
             "CC-GEMINI",
             "Gemini's OpenAI endpoint: <thought> content; extra_content.google.thought_signature on calls",
-            _BASE | {_C.CALL_SIGNATURE},
+            _BASE | {Caps.CALL_SIGNATURE},
             provider="gemini",
             senders=Senders(
                 ("gemini",),
@@ -232,7 +231,7 @@ VARIANTS: dict[str, Variant] = by_name(
             "usage-only",
             "CC-USAGE",
             "OpenAI's own endpoint: no reasoning text, only completion_tokens_details.reasoning_tokens",
-            frozenset({_C.TOOLS, _C.USAGE, _C.ERRORS}),
+            frozenset({Caps.TOOLS, Caps.USAGE, Caps.ERRORS}),
             provider="openai",
             senders=Senders(("openai",), (), "", DOCS["openai"]),
             forms=(_USAGE,),

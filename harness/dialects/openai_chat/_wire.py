@@ -1,14 +1,14 @@
 """The OpenAI Chat Completions stream both ways: the emitter, events to ``chat.completion.chunk`` SSE frames,
-and the streaming observer, bytes to events. What differs between variants is data, a :class:`Shape` picked
-once per stream as h11 picks a reader from ``READERS[(role, state)]``, so code branches on the
-:class:`Carrier` only where the delta's structure differs."""
+and the streaming observer, bytes to events (and the usage object, streamed or whole). What differs between
+variants is data, a :class:`Shape` picked once per stream as h11 picks a reader from
+``READERS[(role, state)]``, so code branches on the :class:`Carrier` only where the delta's structure
+differs."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from enum import Enum, auto
-from typing import Any
+from typing import Any, Literal
 
 from harness._json import dumps_compact
 from harness.codec import Frame, SSEDecoder, SSEEvent
@@ -25,10 +25,10 @@ from harness.dialects._carriers import (
     summary_detail,
     text_detail,
 )
+from harness.dialects._chat_shape import Shape
 from harness.dialects._framed import FramedObserver, json_frame
 from harness.dialects._think import TAGS
 from harness.dialects.openai_chat._reader import INLINE_THINK, Reader
-from harness.dialects.openai_chat._shape import Shape, usage_event, usage_json
 from harness.events import (
     End,
     Event,
@@ -42,14 +42,12 @@ from harness.events import (
     Usage,
 )
 
+# ``Reader`` is re-exported: ``harness.dialects`` lends it to the SDK drivers.
 __all__ = [
     "CREATED",
-    "DEFAULT_REASONING_FIELDS",
-    "Carrier",
     "ChatEmitter",
     "ChatObserver",
     "Reader",
-    "Shape",
     "completion_id",
     "error_event",
     "reading_order",
@@ -58,15 +56,14 @@ __all__ = [
 ]
 
 CREATED = 1760000000
-DEFAULT_REASONING_FIELDS = CARRIERS
-"""Observer priority: the first non-empty field of a delta is its reasoning; the others are mirrors."""
 
 
 def reading_order(fields: Sequence[str] | None, carriers: Specs = ()) -> tuple[str, ...]:
-    """The text priority: ``fields`` as given, else every built-in carrier then the declared ones."""
+    """The text priority: ``fields`` as given, else every built-in carrier then the declared ones (the
+    first non-empty field of a delta is its reasoning; the others are mirrors)."""
     if fields is not None:
         return tuple(fields)
-    return (*DEFAULT_REASONING_FIELDS, *(c.name for c in carriers))
+    return (*CARRIERS, *(c.name for c in carriers))
 
 
 _ids = itertools.count(1)
@@ -76,12 +73,35 @@ def completion_id() -> str:
     return f"chatcmpl-mock{next(_ids)}"
 
 
-class _Think(Enum):
-    """The inline block of the think variants: the wire carries one, leading."""
+def usage_json(u: Usage, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``extra``: the provider's own usage fields, merged in (nested objects key by key; the value
+    ``"prompt"`` stands for the prompt token count, as DeepSeek's ``prompt_cache_miss_tokens``)."""
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["prompt_tokens"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["completion_tokens"] = u.output_tokens
+    total = u.total_tokens
+    if total is None and u.input_tokens is not None and u.output_tokens is not None:
+        total = u.input_tokens + u.output_tokens  # every provider's usage has it (corpus deepseek-*, groq-*)
+    if total is not None:
+        out["total_tokens"] = total
+    if u.reasoning_tokens is not None:
+        out["completion_tokens_details"] = {"reasoning_tokens": u.reasoning_tokens}
+    for key, value in (extra or {}).items():
+        if isinstance(value, Mapping):  # the known counts first, as recorded (reasoning_tokens leads)
+            out[key] = {**out.get(key, {}), **value}
+        else:
+            out[key] = (u.input_tokens or 0) if value == "prompt" else value
+    return out
 
-    NONE = auto()
-    OPEN = auto()
-    CLOSED = auto()
+
+def usage_event(raw: Any) -> Usage | None:
+    if not isinstance(raw, Mapping):
+        return None
+    details = raw.get("completion_tokens_details")
+    rt = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
+    return Usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), rt, raw.get("total_tokens"))
 
 
 def _error_json(ev: StreamError) -> dict[str, Any]:
@@ -132,7 +152,7 @@ class ChatEmitter(EmitterLoop):
         self._chunks = 0
         self._started = False
         self._in_reasoning = False
-        self._think = _Think.NONE
+        self._think: Literal["none", "open", "closed"] = "none"  # the variant's one leading inline block
         self._pending_prefix = ""  # think-split: "ink>" owed after "</th"
         self._usage: Usage | None = None
         self._tools_seen: set[int] = set()
@@ -220,9 +240,9 @@ class ChatEmitter(EmitterLoop):
     # -- per event (feed and close: EmitterLoop)
     def _close_think(self) -> list[Frame]:
         """Close an open inline block before anything that is not reasoning."""
-        if self._think is not _Think.OPEN:
+        if self._think != "open":
             return []
-        self._think = _Think.CLOSED
+        self._think = "closed"
         close, *owed = self.shape.closer
         self._pending_prefix = "".join(owed)
         self._in_reasoning = False
@@ -316,20 +336,13 @@ class ChatEmitter(EmitterLoop):
         delta |= dict.fromkeys(self.shape.also, text)  # a flat mirror: the same text in another field
         return [self._frame(self._chunk(delta), "reasoning")]
 
-    def _is_item(self, item: str) -> bool:
-        """Encrypted content that streams as a Responses item's (an encrypted detail under its ``rs_``
-        id): the variant's form (OpenRouter in front of OpenAI), or an item read from such details (the
-        readable text before it streams in the variant's own form; a reader gives that id-less block
-        the item's id when the signature names it)."""
-        return self._items or item.startswith("rs_")
-
     def _think_reasoning(self, text: str) -> list[Frame]:
-        if self._think is _Think.CLOSED:
+        if self._think == "closed":
             # The variant carries one leading block only: later reasoning can only be content.
             return self._event(TextDelta(text))
         out: list[Frame] = []
-        if self._think is _Think.NONE:
-            self._think = _Think.OPEN
+        if self._think == "none":
+            self._think = "open"
             *before, prefix = self.shape.opener or ("",)
             out += [self._content(piece, "reasoning") for piece in before]
             text = prefix + text
@@ -346,8 +359,11 @@ class ChatEmitter(EmitterLoop):
             # call, as OpenRouter sends it and as a whole body carries it (``details``)
             self._rd_index += 1
             return self._details_frame(encrypted_detail(ev.value, self._rd_index, call, GEMINI_FORMAT))
-        if isinstance(ev, ReasoningSignature) and self._is_item(ev.item):
-            # a Responses item's encrypted content: a detail of its own under the summary's item id
+        if isinstance(ev, ReasoningSignature) and (self._items or ev.item.startswith("rs_")):
+            # a Responses item's encrypted content, a detail of its own under the summary's item id: the
+            # variant's form (OpenRouter in front of OpenAI), or an item read from such details (the
+            # readable text before it streams in the variant's own form; a reader gives that id-less
+            # block the item's id when the signature names it)
             self._rd_index += 1
             item = ev.item or (self._rd_item if self._rd_block_open else "") or f"rs_mock{self._rd_items}"
             if not self._rd_block_open:
