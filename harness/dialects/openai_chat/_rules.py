@@ -15,6 +15,7 @@ from harness._json import dumps_compact
 from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
 from harness.dialects._loss import NeededLoss
 from harness.dialects._provider_errors import google_pretty, openai_error
+from harness.dialects._request_forms import no_reasoning
 from harness.dialects._think import TAGS
 from harness.dialects.gemini._rules import SENTINELS, missing_signature_message
 from harness.dialects.openai_chat._audit import DEEPSEEK_WORDS, OPENAI_WORDS, Wording, messages_problem
@@ -25,7 +26,7 @@ from harness.dialects.openai_chat._rules_openrouter import (
     OpenRouterOpenAIRules,
     OpenRouterRules,
 )
-from harness.events import Message, ReasoningDelta, ReasoningSignature, RedactedReasoning, Turn
+from harness.events import Message, Turn
 
 __all__ = ["DS2_MESSAGE", "MINIMAX_HISTORY", "RULES", "VLLM_INPUT_FIELD", "deepseek_body"]
 
@@ -72,12 +73,6 @@ def _audit(request: Mapping[str, Any], words: Mapping[str, Wording]) -> Rejectio
 def _thinking_disabled(request: Mapping[str, Any]) -> bool:
     thinking = request.get("thinking")
     return isinstance(thinking, Mapping) and thinking.get("type") == "disabled"
-
-
-def _strip_reasoning(turn: Turn) -> Turn:
-    return tuple(
-        ev for ev in turn if not isinstance(ev, ReasoningDelta | ReasoningSignature | RedactedReasoning)
-    )
 
 
 @dataclass
@@ -129,7 +124,7 @@ class DeepSeekRules(ProviderRules):
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         if self.wording != "r1" and _thinking_disabled(request):
-            return _strip_reasoning(turn)
+            return no_reasoning(turn)
         return turn
 
 
@@ -154,7 +149,7 @@ class KimiRules(ProviderRules):
         return None
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return _strip_reasoning(turn) if _thinking_disabled(request) else turn
+        return no_reasoning(turn) if _thinking_disabled(request) else turn
 
 
 @dataclass
