@@ -9,15 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = [
-    "DUPLICATE_ITEM",
-    "INPUT_ITEM_TYPES",
-    "NO_TOOL_CALL",
-    "UNKNOWN_TYPE",
-    "ItemProblem",
-    "call_problem",
-    "schema_problem",
-]
+__all__ = ["INPUT_ITEM_TYPES", "NO_TOOL_CALL", "ItemProblem", "call_problem", "schema_problem"]
 
 INPUT_ITEM_TYPES = frozenset(
     {

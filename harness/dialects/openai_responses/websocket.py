@@ -21,14 +21,14 @@ from harness.dialects._base import (
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
 from harness.dialects.openai_responses import OpenAIResponsesDialect
+from harness.dialects.openai_responses._items import NO_TOOL_CALL
 from harness.dialects.openai_responses._observer import ResponsesObserver
 from harness.dialects.openai_responses._rules import RULES as HTTP_RULES
+from harness.dialects.openai_responses._rules import openai_error_body
 from harness.events import Event, Message, Turn
 
 __all__ = [
     "DIALECT",
-    "NOT_FOUND",
-    "NO_TOOL_CALL",
     "TERMINAL",
     "VARIANTS",
     "OpenAIResponsesWsDialect",
@@ -46,7 +46,6 @@ __all__ = [
 # ``{"type": "error", "status": 400, "error": {"type", "code", "message", "param"}}`` messages.
 NAME = "openai-responses-ws"
 NOT_FOUND = "Previous response with id '{id}' not found."
-NO_TOOL_CALL = "No tool call found for function call output with call_id {id}."
 
 _OVER_WS = (
     (
@@ -161,13 +160,9 @@ class _OpenAIWs(ProviderRules):
             outputs = [cid for kind, cid in kinds if kind == "function_call_output"]
             orphan = next((cid for cid in outputs if cid not in calls), 0)
             if orphan != 0:
-                error = {"message": NO_TOOL_CALL.format(id=orphan), "type": "invalid_request_error"}
-                return Rejection(
-                    400,
-                    dumps_compact({"error": {**error, "param": "input", "code": None}}).encode(),
-                    "openai-ws/no-tool-call",
-                    (("previous_response_id", None, "the response that made the call"),),
-                )
+                body = openai_error_body(NO_TOOL_CALL.format(call_id=orphan))
+                diff = ("previous_response_id", None, "the response that made the call")
+                return Rejection(400, body, "openai-ws/no-tool-call", (diff,))
         return HTTP_RULES["openai"].validate(request, emitted)
 
 
