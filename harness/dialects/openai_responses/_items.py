@@ -87,23 +87,14 @@ def schema_problem(request: Mapping[str, Any]) -> ItemProblem | None:
             continue
         kind = _kind(item)
         if kind not in INPUT_ITEM_TYPES:
-            return ItemProblem(
-                "openai/unknown-input-item",
-                UNKNOWN_TYPE.format(kind=kind, supported=_supported()),
-                f"input[{n}]",
-                "invalid_value",
-                (f"input[{n}].type", kind, "a ResponseInputItemParam type"),
-            )
+            message = UNKNOWN_TYPE.format(kind=kind, supported=_supported())
+            diff = (f"input[{n}].type", kind, "a ResponseInputItemParam type")
+            return ItemProblem("openai/unknown-input-item", message, f"input[{n}]", "invalid_value", diff)
         rs = item.get("id")
         if kind == "reasoning" and isinstance(rs, str) and rs:
             if rs in seen:
-                return ItemProblem(
-                    "openai/duplicate-item",
-                    DUPLICATE_ITEM.format(id=rs),
-                    "input",
-                    None,
-                    (f"input[{n}].id", rs, "each item once"),
-                )
+                diff = (f"input[{n}].id", rs, "each item once")
+                return ItemProblem("openai/duplicate-item", DUPLICATE_ITEM.format(id=rs), "input", None, diff)
             seen.add(rs)
     return None
 
@@ -121,11 +112,8 @@ def call_problem(request: Mapping[str, Any], emitted_calls: set[str]) -> ItemPro
         if isinstance(item, Mapping) and _kind(item) == "function_call_output":
             call_id = str(item.get("call_id", ""))
             if call_id not in given:
+                diff = (f"input[{n}].call_id", call_id, f"one of {sorted(given)}")
                 return ItemProblem(
-                    "openai/no-tool-call",
-                    NO_TOOL_CALL.format(call_id=call_id),
-                    "input",
-                    None,
-                    (f"input[{n}].call_id", call_id, f"one of {sorted(given)}"),
+                    "openai/no-tool-call", NO_TOOL_CALL.format(call_id=call_id), "input", None, diff
                 )
     return None
