@@ -232,10 +232,8 @@ class ResponsesObserver(TypedSSEObserver):
                 seen.last_key = key
             if text:
                 out.append(self._event_for(item_id, seen, key, text))
-                if key.startswith(("s", "c")):
-                    out.append(Notice("reasoning-only-in-done", f"{kind} {item_id}"))
-                else:
-                    out.append(Notice("only-in-done", f"{kind} {item_id}"))
+                note = "reasoning-only-in-done" if key.startswith(("s", "c")) else "only-in-done"
+                out.append(Notice(note, f"{kind} {item_id}"))
         elif seen.built[key] != text:
             out.append(
                 Notice("done-mismatch", f"{kind} {item_id}: deltas {seen.built[key]!r} != {text[:80]!r}")
@@ -283,12 +281,10 @@ class ResponsesObserver(TypedSSEObserver):
         seen = self._items[item_id]
         t = item.get("type")
         if t == "reasoning":
-            for i, part in enumerate(item.get("summary") or []):
-                if isinstance(part, Mapping):
-                    self._compare(item_id, seen, f"s{i}", part.get("text"), kind, out)
-            for i, part in enumerate(item.get("content") or []):
-                if isinstance(part, Mapping):
-                    self._compare(item_id, seen, f"c{i}", part.get("text"), kind, out)
+            for name in ("summary", "content"):  # parts s0, s1... and c0, c1...
+                for i, part in enumerate(item.get(name) or []):
+                    if isinstance(part, Mapping):
+                        self._compare(item_id, seen, f"{name[0]}{i}", part.get("text"), kind, out)
             enc = item.get("encrypted_content")
             if isinstance(enc, str):
                 seen.encrypted = enc
@@ -314,7 +310,7 @@ class ResponsesObserver(TypedSSEObserver):
                 if listed and seen.item_type != "unknown" and item_id not in listed:
                     out.append(Notice("completed-lacks-item", f"{kind} lacks {seen.item_type} {item_id}"))
             _lost_fields(kind, output, self._items, out)
-            for item in resp.get("output") or []:
+            for item in output or []:
                 if (
                     isinstance(item, Mapping)
                     and isinstance(item.get("id"), str)

@@ -13,6 +13,7 @@ from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._provider_errors import openai_stream_code
+from harness.dialects._values import mapping
 from harness.events import (
     Block,
     End,
@@ -228,10 +229,7 @@ class ResponsesEmitter(EmitterLoop):
         obj["reasoning"] = self._reasoning_echo()
         if final and "service_tier" not in req:
             obj["service_tier"] = "default"
-        text = req.get("text")
-        obj["text"] = {"format": {"type": "text"}, "verbosity": "medium"}
-        if isinstance(text, Mapping):
-            obj["text"] |= text
+        obj["text"] = {"format": {"type": "text"}, "verbosity": "medium", **mapping(req.get("text"))}
         obj["tools"] = list(req.get("tools") or [])
         obj["metadata"] = dict(req.get("metadata") or {})
         obj["usage"] = usage_json(self._usage) if final and self._usage is not None else None
