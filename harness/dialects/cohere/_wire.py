@@ -24,7 +24,7 @@ from harness.events import (
     Usage,
 )
 
-__all__ = ["FINISH", "CohereEmitter", "CohereObserver", "usage_json"]
+__all__ = ["CohereEmitter", "CohereObserver", "observe_object", "response_object"]
 
 FINISH = {"stop": "COMPLETE", "tool_calls": "TOOL_CALL", "length": "MAX_TOKENS", "error": "ERROR"}
 _BACK = {v: k for k, v in FINISH.items()}
@@ -132,10 +132,6 @@ class CohereEmitter(EmitterLoop):
         return [*self._close(), self._frame({"type": "message-end", "delta": delta}, "terminal")]
 
 
-def _msg(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    return mapping(mapping(obj.get("delta")).get("message"))
-
-
 def usage_event(raw: Any) -> Usage | None:
     tokens = raw.get("tokens") if isinstance(raw, Mapping) else None
     if not isinstance(tokens, Mapping):
@@ -161,7 +157,7 @@ class CohereObserver(TypedSSEObserver):
         self._calls: dict[int, int] = {}  # wire index -> canonical index
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
-        message = _msg(obj)
+        message = mapping(mapping(obj.get("delta")).get("message"))
         if kind == "content-delta":
             content = mapping(message.get("content"))
             out += [make(text) for key, make in _CONTENT.items() if (text := string(content.get(key)))]

@@ -43,11 +43,6 @@ class ItemProblem:
     difference: tuple[str, Any, Any]
 
 
-def _supported() -> str:
-    names = [f"'{k}'" for k in sorted(INPUT_ITEM_TYPES)]
-    return ", ".join(names[:-1]) + f", and {names[-1]}"
-
-
 def _kind(item: Mapping[str, Any]) -> str:
     """An item's type; the SDK's easy message and item reference may leave it out."""
     kind = item.get("type")
@@ -87,7 +82,8 @@ def schema_problem(request: Mapping[str, Any]) -> ItemProblem | None:
             continue
         kind = _kind(item)
         if kind not in INPUT_ITEM_TYPES:
-            message = UNKNOWN_TYPE.format(kind=kind, supported=_supported())
+            names = [f"'{k}'" for k in sorted(INPUT_ITEM_TYPES)]
+            message = UNKNOWN_TYPE.format(kind=kind, supported=", ".join(names[:-1]) + f", and {names[-1]}")
             diff = (f"input[{n}].type", kind, "a ResponseInputItemParam type")
             return ItemProblem("openai/unknown-input-item", message, f"input[{n}]", "invalid_value", diff)
         rs = item.get("id")

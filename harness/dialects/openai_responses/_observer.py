@@ -52,14 +52,6 @@ def _required_fields(item: Mapping[str, Any], out: list[Event]) -> None:
             out.append(Notice("missing-field", f"{item.get('type')} {item.get('id')}: {name}"))
 
 
-def _usage_fields(kind: str, raw: Any, out: list[Event]) -> None:
-    """A usage object present in the snapshot carries every count its SDK type requires."""
-    if raw is not None:
-        missing = missing_usage(raw)
-        if missing:
-            out.append(Notice("usage-lacks-field", f"{kind} usage lacks {', '.join(missing)} ({SDK})"))
-
-
 def _usage_event(raw: Any) -> Usage | None:
     if not isinstance(raw, Mapping):
         return None
@@ -318,7 +310,10 @@ class ResponsesObserver(TypedSSEObserver):
                 ):
                     out.append(Notice("item-only-in-completed", item["id"]))
                     self._whole_item(item, kind, out)
-            _usage_fields(kind, resp.get("usage"), out)
+            # a usage object present in the snapshot carries every count its SDK type requires
+            missing = missing_usage(resp["usage"]) if resp.get("usage") is not None else []
+            if missing:
+                out.append(Notice("usage-lacks-field", f"{kind} usage lacks {', '.join(missing)} ({SDK})"))
             usage = _usage_event(resp.get("usage"))
             if usage is not None:
                 out.append(usage)

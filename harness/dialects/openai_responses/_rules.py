@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from harness._json import dumps_compact, loads
 from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
 from harness.dialects._provider_errors import openai_error
+from harness.dialects._values import mapping
 from harness.dialects.openai_responses._items import ItemProblem, call_problem, schema_problem
 from harness.dialects.openai_responses._wire import phase_of
 from harness.events import (
@@ -76,11 +77,6 @@ def openai_error_body(
     message: str, *, status: int = 400, param: str | None = "input", code: str | None = None
 ) -> bytes:
     return dumps_compact(openai_error(status, message, code, param=param)).encode()
-
-
-def summary_requested(request: Mapping[str, Any]) -> bool:
-    reasoning = request.get("reasoning")
-    return isinstance(reasoning, Mapping) and reasoning.get("summary") is not None
 
 
 def _placeholder(text: str) -> str:
@@ -169,7 +165,7 @@ class _OpenAI(ProviderRules):
         )
 
     def _summaries(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        if summary_requested(request):
+        if mapping(request.get("reasoning")).get("summary") is not None:  # summaries requested
             return turn
         out: list[Any] = []
         pending = ""

@@ -28,14 +28,7 @@ from harness.events import (
     Usage,
 )
 
-__all__ = [
-    "ALIASES",
-    "CONTENT_VARIANTS",
-    "SUMMARY_VARIANTS",
-    "ResponsesEmitter",
-    "phase_of",
-    "usage_json",
-]
+__all__ = ["ALIASES", "CONTENT_VARIANTS", "SUMMARY_VARIANTS", "ResponsesEmitter", "phase_of"]
 
 CREATED_AT = 1758106874
 OPENAI_VARIANTS = frozenset({"summary", "empty", "failed", "phase"})
