@@ -218,24 +218,21 @@ def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[
     for n, b in enumerate(blocks):
         if isinstance(b, ReasoningBlock):
             base = b.id.partition(":")[0]
-            item = items[-1] if items else None
-            if item is None or item["type"] != "reasoning" or open_id is None or not base or base != open_id:
+            if not base or base != open_id:  # (while open_id is set, the last item is its reasoning)
                 rid = base if base.startswith("rs_") else f"rs_input_{start + len(items)}"
-                item = {"type": "reasoning", "id": rid, "summary": []}
+                items.append({"type": "reasoning", "id": rid, "summary": []})
                 if variant in CONTENT_VARIANTS:
-                    item["content"] = []
-                items.append(item)
+                    items[-1]["content"] = []
                 open_id = base or None
+            item = items[-1]
             text = b.redacted if b.redacted is not None else b.text
             if b.text:
                 key = "content" if variant in CONTENT_VARIANTS else "summary"
                 part = "reasoning_text" if key == "content" else "summary_text"
                 item[key].append({"type": part, "text": text})
-            if b.signature is not None:
-                item["encrypted_content"] = b.signature
-                open_id = None
-            elif b.redacted is not None:
-                item["encrypted_content"] = b.redacted
+            blob = b.signature if b.signature is not None else b.redacted
+            if blob is not None:
+                item["encrypted_content"] = blob
                 open_id = None
             continue
         open_id = None

@@ -90,10 +90,7 @@ def _preceded_by_reasoning(emitted: Sequence[Message], call_id: str) -> tuple[bo
         blocks = msg.content
         for i, b in enumerate(blocks):
             if isinstance(b, ToolCallBlock) and b.id == call_id:
-                j = i - 1
-                while j >= 0 and isinstance(blocks[j], ToolCallBlock):
-                    j -= 1
-                prev = blocks[j] if j >= 0 else None
+                prev = next((x for x in reversed(blocks[:i]) if not isinstance(x, ToolCallBlock)), None)
                 if isinstance(prev, ReasoningBlock):
                     return True, prev.id.partition(":")[0]
                 return False, ""
