@@ -56,13 +56,9 @@ def _usage_event(raw: Any) -> Usage | None:
     if not isinstance(raw, Mapping):
         return None
     rt = mapping(raw.get("output_tokens_details")).get("reasoning_tokens")
-
-    def num(v: Any) -> int | None:
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-    return Usage(
-        num(raw.get("input_tokens")), num(raw.get("output_tokens")), num(rt), num(raw.get("total_tokens"))
-    )
+    counts = (raw.get("input_tokens"), raw.get("output_tokens"), rt, raw.get("total_tokens"))
+    i, o, r, t = (n if isinstance(n, int) and not isinstance(n, bool) else None for n in counts)
+    return Usage(i, o, r, t)
 
 
 @dataclass(slots=True)
@@ -88,8 +84,6 @@ class ResponsesObserver(TypedSSEObserver):
         self._tools = 0
         self._called = False
         self._created = False
-        self._done = False
-        self._after_noted = False
         self._aliases: set[str] = set()
         self._fields = FieldNotes(SDK)
         self._at: dict[int, str] = {}  # output_index -> the id its output_item.added gave

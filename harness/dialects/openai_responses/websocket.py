@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from harness._json import dumps_compact
+from harness._json import dumps_compact, loads
 from harness.dialects._base import (
     Observer,
     ProviderRules,
@@ -97,8 +97,6 @@ TERMINAL = frozenset({"response.completed", "response.failed", "response.incompl
 
 def event_kind(message: str, response_id: str | None = None) -> tuple[str, str | None]:
     """A socket message's ``type``, and the response id it names (else ``response_id`` as given)."""
-    from harness._json import loads
-
     try:
         obj = loads(message)
     except ValueError:
