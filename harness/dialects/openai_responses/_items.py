@@ -5,7 +5,7 @@ no function call are each a 400 with OpenAI's error body."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,25 +51,6 @@ def _kind(item: Mapping[str, Any]) -> str:
     return "message" if "role" in item else "item_reference"
 
 
-def _calls_given(
-    items: Sequence[Any], request: Mapping[str, Any], emitted_calls: set[str]
-) -> set[str] | None:
-    """The call ids a function_call_output may answer; None when any id may (the request continues
-    stored state this upstream cannot see whole).
-
-    A function call counts as given when the input carries it, when an ``item_reference`` can resolve it
-    because the request stores responses, ``store`` not being false, or when the request continues a stored
-    response through ``previous_response_id`` or ``conversation``: the real API then finds it server-side.
-    """
-    stored = request.get("store", True) is not False  # the API's default is true
-    if request.get("previous_response_id") or request.get("conversation"):
-        return None
-    given = {str(i.get("call_id")) for i in items if isinstance(i, Mapping) and _kind(i) == "function_call"}
-    if stored and any(isinstance(i, Mapping) and _kind(i) == "item_reference" for i in items):
-        given |= emitted_calls  # a reference resolves to a call this upstream returned
-    return given
-
-
 def schema_problem(request: Mapping[str, Any]) -> ItemProblem | None:
     """The first input item the request schema rejects (an unknown type, a reasoning item twice), or
     None: read before anything else."""
@@ -97,13 +78,19 @@ def schema_problem(request: Mapping[str, Any]) -> ItemProblem | None:
 
 def call_problem(request: Mapping[str, Any], emitted_calls: set[str]) -> ItemProblem | None:
     """The first ``function_call_output`` that answers no call, or None. ``emitted_calls``: the call
-    ids this upstream returned earlier in the conversation (what an ``item_reference`` can stand for)."""
+    ids this upstream returned earlier in the conversation (what an ``item_reference`` can stand for).
+
+    A function call counts as given when the input carries it, when an ``item_reference`` can resolve it
+    because the request stores responses, ``store`` not being false, or when the request continues a stored
+    response through ``previous_response_id`` or ``conversation``: the real API then finds it server-side.
+    """
     items = request.get("input")
-    if not isinstance(items, list):
-        return None
-    given = _calls_given(items, request, emitted_calls)
-    if given is None:
-        return None
+    if not isinstance(items, list) or request.get("previous_response_id") or request.get("conversation"):
+        return None  # (continuing stored state this upstream cannot see whole, any id may be answered)
+    given = {str(i.get("call_id")) for i in items if isinstance(i, Mapping) and _kind(i) == "function_call"}
+    stored = request.get("store", True) is not False  # the API's default is true
+    if stored and any(isinstance(i, Mapping) and _kind(i) == "item_reference" for i in items):
+        given |= emitted_calls  # a reference resolves to a call this upstream returned
     for n, item in enumerate(items):
         if isinstance(item, Mapping) and _kind(item) == "function_call_output":
             call_id = str(item.get("call_id", ""))

@@ -48,24 +48,21 @@ NAME = "openai-responses-ws"
 NOT_FOUND = "Previous response with id '{id}' not found."
 
 _OVER_WS = (
-    (
-        "summary",
-        Senders(("openai",), (), "reasoning.summary", DOCS["openai"]),
-        ("openai-responses-ws/reasoning-summary",),
-    ),
-    ("empty", Senders(("openai",), (), "no reasoning.summary", DOCS["openai"]), ()),
-    ("reasoning_text", Senders(("openai",), (), "", DOCS["openai"]), ()),
+    ("summary", "reasoning.summary", ("openai-responses-ws/reasoning-summary",)),
+    ("empty", "no reasoning.summary", ()),
+    ("reasoning_text", "", ()),
 )
-"""The HTTP variants the WebSocket mode plays, with who sends them over it and their request forms."""
+"""The HTTP variants the WebSocket mode plays, with what OpenAI (their one sender over it) is asked for
+and their request forms."""
 VARIANTS: dict[str, Variant] = by_name(
     replace(
         HTTP_VARIANTS[name],
         dialect=NAME,
         description=HTTP_VARIANTS[name].description + " (over the WebSocket)",
-        senders=senders,
+        senders=Senders(("openai",), (), note, DOCS["openai"]),
         forms=forms,
     )
-    for name, senders, forms in _OVER_WS
+    for name, note, forms in _OVER_WS
 )
 
 
