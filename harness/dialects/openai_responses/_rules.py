@@ -266,19 +266,6 @@ class _OpenAI(ProviderRules):
 # -- providers over the same wire that degrade silently
 
 
-def _assistant_texts(items: Sequence[Any]) -> list[tuple[int, Mapping[str, Any], str]]:
-    out = []
-    for n, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            continue
-        if item.get("type", "message") == "message" and item.get("role") == "assistant":
-            content = item.get("content")
-            parts = content if isinstance(content, list) else [{"text": content}]
-            text = "".join(str(p.get("text") or "") for p in parts if isinstance(p, Mapping))
-            out.append((n, item, text))
-    return out
-
-
 @dataclass(slots=True)
 class _Codex(_OpenAI):
     """OpenAI's gpt-5.3-codex and later: every assistant message comes back with the ``phase`` it was
@@ -302,9 +289,13 @@ class _Codex(_OpenAI):
             for k, b in enumerate(m.content):
                 if isinstance(b, TextBlock) and b.text:
                     phases[b.text] = phase_of(m.content[k + 1 :])
-        for n, item, text in _assistant_texts(items):
-            want = phases.get(text)
-            if want is not None and item.get("phase") != want:
+        for n, item in enumerate(items):  # each assistant message, by its text
+            if not isinstance(item, Mapping) or item.get("type", "message") != "message":
+                continue
+            content = item.get("content")
+            parts = content if isinstance(content, list) else [{"text": content}]
+            want = phases.get("".join(str(p.get("text") or "") for p in parts if isinstance(p, Mapping)))
+            if item.get("role") == "assistant" and want is not None and item.get("phase") != want:
                 diffs.append((f"input[{n}].phase", item.get("phase"), want))
         return Fidelity("openai/phase", tuple(diffs), rejects=rejects)
 

@@ -80,11 +80,9 @@ def not_found_rejection(previous_response_id: str) -> Rejection:
         "message": NOT_FOUND.format(id=previous_response_id),
         "param": "previous_response_id",
     }
+    diff = ("previous_response_id", previous_response_id, "the last response of this connection")
     return Rejection(
-        400,
-        dumps_compact({"error": error}).encode(),
-        "openai-ws/previous-response-not-found",
-        (("previous_response_id", previous_response_id, "the last response of this connection"),),
+        400, dumps_compact({"error": error}).encode(), "openai-ws/previous-response-not-found", (diff,)
     )
 
 
