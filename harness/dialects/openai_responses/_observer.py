@@ -52,13 +52,14 @@ def _required_fields(item: Mapping[str, Any], out: list[Event]) -> None:
             out.append(Notice("missing-field", f"{item.get('type')} {item.get('id')}: {name}"))
 
 
-def _usage_event(raw: Any) -> Usage | None:
+def _usage(raw: Any, out: list[Event]) -> None:
+    """The counts of a usage object, when there is one."""
     if not isinstance(raw, Mapping):
-        return None
+        return
     rt = mapping(raw.get("output_tokens_details")).get("reasoning_tokens")
     counts = (raw.get("input_tokens"), raw.get("output_tokens"), rt, raw.get("total_tokens"))
     i, o, r, t = (n if isinstance(n, int) and not isinstance(n, bool) else None for n in counts)
-    return Usage(i, o, r, t)
+    out.append(Usage(i, o, r, t))
 
 
 @dataclass(slots=True)
@@ -308,9 +309,7 @@ class ResponsesObserver(TypedSSEObserver):
             missing = missing_usage(resp["usage"]) if resp.get("usage") is not None else []
             if missing:
                 out.append(Notice("usage-lacks-field", f"{kind} usage lacks {', '.join(missing)} ({SDK})"))
-            usage = _usage_event(resp.get("usage"))
-            if usage is not None:
-                out.append(usage)
+            _usage(resp.get("usage"), out)
         out.append(End(self._reason(kind, resp)))
 
     def _reason(self, kind: str, resp: Any) -> str:
@@ -355,12 +354,7 @@ def observe_response_object(obj: Any) -> list[Event]:
         if isinstance(item, Mapping) and isinstance(item.get("id"), str):
             obs._whole_item(item, "response", out)
     kind = "response.incomplete" if obj.get("status") == "incomplete" else "response.completed"
-    usage = _usage_event(obj.get("usage"))
-    if usage is not None:
-        out.append(usage)
+    _usage(obj.get("usage"), out)
     out.append(End(obs._reason(kind, obj)))
-    return [
-        ev
-        for ev in out
-        if not (isinstance(ev, Notice) and ev.kind in ("only-in-done", "reasoning-only-in-done"))
-    ]
+    quiet = ("only-in-done", "reasoning-only-in-done")  # a whole body has no deltas to compare with
+    return [ev for ev in out if not (isinstance(ev, Notice) and ev.kind in quiet)]
