@@ -145,8 +145,7 @@ class _Item:
     id: str
     output_index: int
     parts: list[str] = field(default_factory=list)  # reasoning parts / message content parts
-    part_key: str | None = None  # the canonical item of the open part
-    part_open: bool = False
+    part_key: str | None = None  # the canonical item of the open part (None: no part is open)
     encrypted: str | None = None
     call_id: str = ""
     name: str = ""
@@ -330,12 +329,11 @@ class ResponsesEmitter(EmitterLoop):
         """``text`` as a delta of the open part, a new part opened first when ``key`` (the canonical
         item) changes."""
         out: list[Frame] = []
-        if item.part_open and item.part_key != key:
+        if item.part_key is not None and item.part_key != key:
             out += self._close_part(item, carrier)
-        if not item.part_open:
+        if item.part_key is None:
             item.parts.append("")
             item.part_key = key
-            item.part_open = True
             if carrier.part_events is not None:
                 loc = self._loc(item, carrier)
                 part = carrier.part("")
@@ -348,7 +346,7 @@ class ResponsesEmitter(EmitterLoop):
         return out
 
     def _close_part(self, item: _Item, carrier: _Carrier) -> list[Frame]:
-        item.part_open = False
+        item.part_key = None
         loc = self._loc(item, carrier)
         text = item.parts[-1]
         done = {**loc, "text": text}
@@ -400,7 +398,7 @@ class ResponsesEmitter(EmitterLoop):
         self._item = None
         out: list[Frame] = []
         tag = _KINDS[item.item_type][1]
-        if item.part_open:
+        if item.part_key is not None:
             out += self._close_part(item, _TEXT if item.item_type == "message" else self._carrier)
         if item.item_type == "function_call":
             loc = {"item_id": item.id, "output_index": item.output_index, "arguments": item.arguments}

@@ -11,9 +11,7 @@ from typing import Any
 
 from harness._json import dumps_compact, loads
 from harness.dialects._base import (
-    Observer,
     ProviderRules,
-    Reading,
     Rejection,
     RequestSpec,
     Variant,
@@ -160,15 +158,13 @@ class _OpenAIWs(ProviderRules):
 
 
 class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
+    """Its stream observer reads what arrives over plain HTTP (SSE), as the Responses dialect's does;
+    over the socket: :class:`WsMessageObserver`."""
+
     name = NAME
     variants = VARIANTS
-    default_variant = "summary"
     websocket = True
     routed = False  # its paths are the Responses dialect's: a request reaches it through its script
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
-        return ResponsesObserver()
 
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
