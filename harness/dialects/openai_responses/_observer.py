@@ -356,5 +356,8 @@ def observe_response_object(obj: Any) -> list[Event]:
     kind = "response.incomplete" if obj.get("status") == "incomplete" else "response.completed"
     _usage(obj.get("usage"), out)
     out.append(End(obs._reason(kind, obj)))
-    quiet = ("only-in-done", "reasoning-only-in-done")  # a whole body has no deltas to compare with
-    return [ev for ev in out if not (isinstance(ev, Notice) and ev.kind in quiet)]
+    return [
+        ev
+        for ev in out
+        if not (isinstance(ev, Notice) and ev.kind in ("only-in-done", "reasoning-only-in-done"))
+    ]
