@@ -17,6 +17,7 @@ from harness.dialects._base import (
     chat_messages,
     content_text,
 )
+from harness.dialects._values import mapping
 from harness.dialects._variant import Senders, by_name
 from harness.dialects.cohere._wire import CohereEmitter, CohereObserver, observe_object, response_object
 from harness.events import (
@@ -59,10 +60,9 @@ def _assistant(msg: Message) -> dict[str, Any]:
     content: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for b in msg.content:
-        if isinstance(b, ReasoningBlock) and b.text:
-            content.append({"type": "thinking", "thinking": b.text})
-        elif isinstance(b, TextBlock) and b.text:
-            content.append({"type": "text", "text": b.text})
+        if isinstance(b, ReasoningBlock | TextBlock) and b.text:
+            kind = "thinking" if isinstance(b, ReasoningBlock) else "text"
+            content.append({"type": kind, kind: b.text})
         elif isinstance(b, ToolCallBlock):
             fn = {"name": b.name, "arguments": b.arguments}
             calls.append({"id": b.id, "type": "function", "function": fn})
@@ -84,8 +84,7 @@ def _parse_assistant(raw: Mapping[str, Any]) -> Message:
             blocks.append(TextBlock(str(part.get("text", ""))))
     for call in raw.get("tool_calls") or []:
         if isinstance(call, Mapping):
-            fn = call.get("function") if isinstance(call.get("function"), Mapping) else {}
-            assert isinstance(fn, Mapping)
+            fn = mapping(call.get("function"))
             name, args = str(fn.get("name", "")), str(fn.get("arguments", ""))
             blocks.append(ToolCallBlock(str(call.get("id", "")), name, args))
     return Message("assistant", tuple(blocks))

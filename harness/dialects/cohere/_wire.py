@@ -24,7 +24,7 @@ from harness.events import (
     Usage,
 )
 
-__all__ = ["FINISH", "CohereEmitter", "CohereObserver", "usage_json"]
+__all__ = ["CohereEmitter", "CohereObserver", "observe_object", "response_object"]
 
 FINISH = {"stop": "COMPLETE", "tool_calls": "TOOL_CALL", "length": "MAX_TOKENS", "error": "ERROR"}
 _BACK = {v: k for k, v in FINISH.items()}
@@ -132,17 +132,13 @@ class CohereEmitter(EmitterLoop):
         return [*self._close(), self._frame({"type": "message-end", "delta": delta}, "terminal")]
 
 
-def _msg(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    return mapping(mapping(obj.get("delta")).get("message"))
-
-
-def usage_event(raw: Any) -> Usage | None:
+def _usage(raw: Any, out: list[Event]) -> None:
+    """The counts of a usage object's ``tokens``, when it has them."""
     tokens = raw.get("tokens") if isinstance(raw, Mapping) else None
-    if not isinstance(tokens, Mapping):
-        return None
-    counts = [tokens.get(k) for k in ("input_tokens", "output_tokens")]
-    i, o = (int(n) if isinstance(n, int | float) else None for n in counts)
-    return Usage(i, o)
+    if isinstance(tokens, Mapping):
+        counts = [tokens.get(k) for k in ("input_tokens", "output_tokens")]
+        i, o = (int(n) if isinstance(n, int | float) else None for n in counts)
+        out.append(Usage(i, o))
 
 
 class CohereObserver(TypedSSEObserver):
@@ -161,7 +157,7 @@ class CohereObserver(TypedSSEObserver):
         self._calls: dict[int, int] = {}  # wire index -> canonical index
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
-        message = _msg(obj)
+        message = mapping(mapping(obj.get("delta")).get("message"))
         if kind == "content-delta":
             content = mapping(message.get("content"))
             out += [make(text) for key, make in _CONTENT.items() if (text := string(content.get(key)))]
@@ -191,9 +187,7 @@ class CohereObserver(TypedSSEObserver):
 
     def _end(self, obj: Mapping[str, Any], out: list[Event]) -> None:
         delta = mapping(obj.get("delta"))
-        usage = usage_event(delta.get("usage"))
-        if usage is not None:
-            out.append(usage)
+        _usage(delta.get("usage"), out)
         reason = str(delta.get("finish_reason") or "COMPLETE")
         if reason == "ERROR" or delta.get("error"):
             out.append(StreamError(str(delta.get("error") or "ERROR")))
@@ -219,9 +213,7 @@ def observe_object(obj: Any) -> list[Event]:
             fn = mapping(call.get("function"))
             out.append(ToolCallDelta(n, str(call.get("id", "")), str(fn.get("name", "")),
                                      str(fn.get("arguments", ""))))  # fmt: skip
-    usage = usage_event(obj.get("usage"))
-    if usage is not None:
-        out.append(usage)
+    _usage(obj.get("usage"), out)
     reason = str(obj.get("finish_reason") or "COMPLETE")
     out.append(End(_BACK.get(reason, reason.lower())))
     return out

@@ -9,6 +9,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, content_text, turn_error
 from harness.dialects._provider_errors import openai_error
+from harness.dialects._values import string
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.openai_responses._observer import ResponsesObserver, observe_response_object
 from harness.dialects.openai_responses._rules import RULES
@@ -192,31 +193,19 @@ class OpenAIResponsesDialect(Dialect):
                 pending += _reasoning_blocks(item)
             elif kind == "function_call":
                 pending.append(
-                    ToolCallBlock(
-                        str(item.get("call_id", "")),
-                        str(item.get("name", "")),
-                        str(item.get("arguments", "")),
-                    )
+                    ToolCallBlock(*(str(item.get(k, "")) for k in ("call_id", "name", "arguments")))
                 )
             elif kind == "message" and role == "assistant":
                 pending.append(TextBlock(content_text(item.get("content")), id=str(item.get("id", ""))))
             elif kind == "function_call_output":
                 flush()
                 output = item.get("output")
-                out.append(
-                    Message.tool(
-                        str(item.get("call_id", "")),
-                        output if isinstance(output, str) else dumps_compact(output),
-                    )
-                )
+                text = output if isinstance(output, str) else dumps_compact(output)
+                out.append(Message.tool(str(item.get("call_id", "")), text))
             elif kind == "message" and role in ("user", "system", "developer"):
                 flush()
-                out.append(
-                    Message(
-                        "system" if role != "user" else "user",
-                        (TextBlock(content_text(item.get("content"))),),
-                    )
-                )
+                block = TextBlock(content_text(item.get("content")))
+                out.append(Message("system" if role != "user" else "user", (block,)))
         flush()
         return out
 
@@ -229,24 +218,21 @@ def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[
     for n, b in enumerate(blocks):
         if isinstance(b, ReasoningBlock):
             base = b.id.partition(":")[0]
-            item = items[-1] if items else None
-            if item is None or item["type"] != "reasoning" or open_id is None or not base or base != open_id:
+            if not base or base != open_id:  # (while open_id is set, the last item is its reasoning)
                 rid = base if base.startswith("rs_") else f"rs_input_{start + len(items)}"
-                item = {"type": "reasoning", "id": rid, "summary": []}
+                items.append({"type": "reasoning", "id": rid, "summary": []})
                 if variant in CONTENT_VARIANTS:
-                    item["content"] = []
-                items.append(item)
+                    items[-1]["content"] = []
                 open_id = base or None
+            item = items[-1]
             text = b.redacted if b.redacted is not None else b.text
             if b.text:
                 key = "content" if variant in CONTENT_VARIANTS else "summary"
                 part = "reasoning_text" if key == "content" else "summary_text"
                 item[key].append({"type": part, "text": text})
-            if b.signature is not None:
-                item["encrypted_content"] = b.signature
-                open_id = None
-            elif b.redacted is not None:
-                item["encrypted_content"] = b.redacted
+            blob = b.signature if b.signature is not None else b.redacted
+            if blob is not None:
+                item["encrypted_content"] = blob
                 open_id = None
             continue
         open_id = None
@@ -261,26 +247,20 @@ def _assistant_items(blocks: Sequence[Block], variant: str, start: int) -> list[
     return items
 
 
-def _reasoning_blocks(item: Mapping[str, Any]) -> list[Block]:
+def _reasoning_blocks(item: Mapping[str, Any]) -> list[ReasoningBlock]:
+    """A reasoning item's summary parts (``rs_x:s0``...), then its content parts (``rs_x:c0``...), as
+    blocks; its ``encrypted_content`` is the last one's signature."""
     rid = str(item.get("id", ""))
-    parts = [
-        (f"{rid}:s{i}", p.get("text"))
-        for i, p in enumerate(item.get("summary") or [])
-        if isinstance(p, Mapping)
-    ] + [
-        (f"{rid}:c{i}", p.get("text"))
-        for i, p in enumerate(item.get("content") or [])
+    blocks = [
+        ReasoningBlock(string(p.get("text")), id=f"{rid}:{field[0]}{i}")
+        for field in ("summary", "content")
+        for i, p in enumerate(item.get(field) or [])
         if isinstance(p, Mapping)
     ]
-    blocks: list[Block] = [ReasoningBlock(t if isinstance(t, str) else "", id=key) for key, t in parts]
     enc = item.get("encrypted_content")
     if isinstance(enc, str):
-        if blocks:
-            last = blocks[-1]
-            assert isinstance(last, ReasoningBlock)
-            blocks[-1] = ReasoningBlock(last.text, signature=enc, id=last.id)
-        else:
-            blocks.append(ReasoningBlock("", signature=enc, id=rid))
+        last = blocks.pop() if blocks else ReasoningBlock(id=rid)
+        blocks.append(ReasoningBlock(last.text, signature=enc, id=last.id))
     return blocks
 
 

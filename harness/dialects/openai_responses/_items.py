@@ -5,19 +5,11 @@ no function call are each a 400 with OpenAI's error body."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = [
-    "DUPLICATE_ITEM",
-    "INPUT_ITEM_TYPES",
-    "NO_TOOL_CALL",
-    "UNKNOWN_TYPE",
-    "ItemProblem",
-    "call_problem",
-    "schema_problem",
-]
+__all__ = ["INPUT_ITEM_TYPES", "NO_TOOL_CALL", "ItemProblem", "call_problem", "schema_problem"]
 
 INPUT_ITEM_TYPES = frozenset(
     {
@@ -51,36 +43,12 @@ class ItemProblem:
     difference: tuple[str, Any, Any]
 
 
-def _supported() -> str:
-    names = [f"'{k}'" for k in sorted(INPUT_ITEM_TYPES)]
-    return ", ".join(names[:-1]) + f", and {names[-1]}"
-
-
 def _kind(item: Mapping[str, Any]) -> str:
     """An item's type; the SDK's easy message and item reference may leave it out."""
     kind = item.get("type")
     if isinstance(kind, str):
         return kind
     return "message" if "role" in item else "item_reference"
-
-
-def _calls_given(
-    items: Sequence[Any], request: Mapping[str, Any], emitted_calls: set[str]
-) -> set[str] | None:
-    """The call ids a function_call_output may answer; None when any id may (the request continues
-    stored state this upstream cannot see whole).
-
-    A function call counts as given when the input carries it, when an ``item_reference`` can resolve it
-    because the request stores responses, ``store`` not being false, or when the request continues a stored
-    response through ``previous_response_id`` or ``conversation``: the real API then finds it server-side.
-    """
-    stored = request.get("store", True) is not False  # the API's default is true
-    if request.get("previous_response_id") or request.get("conversation"):
-        return None
-    given = {str(i.get("call_id")) for i in items if isinstance(i, Mapping) and _kind(i) == "function_call"}
-    if stored and any(isinstance(i, Mapping) and _kind(i) == "item_reference" for i in items):
-        given |= emitted_calls  # a reference resolves to a call this upstream returned
-    return given
 
 
 def schema_problem(request: Mapping[str, Any]) -> ItemProblem | None:
@@ -95,45 +63,40 @@ def schema_problem(request: Mapping[str, Any]) -> ItemProblem | None:
             continue
         kind = _kind(item)
         if kind not in INPUT_ITEM_TYPES:
-            return ItemProblem(
-                "openai/unknown-input-item",
-                UNKNOWN_TYPE.format(kind=kind, supported=_supported()),
-                f"input[{n}]",
-                "invalid_value",
-                (f"input[{n}].type", kind, "a ResponseInputItemParam type"),
-            )
+            names = [f"'{k}'" for k in sorted(INPUT_ITEM_TYPES)]
+            message = UNKNOWN_TYPE.format(kind=kind, supported=", ".join(names[:-1]) + f", and {names[-1]}")
+            diff = (f"input[{n}].type", kind, "a ResponseInputItemParam type")
+            return ItemProblem("openai/unknown-input-item", message, f"input[{n}]", "invalid_value", diff)
         rs = item.get("id")
         if kind == "reasoning" and isinstance(rs, str) and rs:
             if rs in seen:
-                return ItemProblem(
-                    "openai/duplicate-item",
-                    DUPLICATE_ITEM.format(id=rs),
-                    "input",
-                    None,
-                    (f"input[{n}].id", rs, "each item once"),
-                )
+                diff = (f"input[{n}].id", rs, "each item once")
+                return ItemProblem("openai/duplicate-item", DUPLICATE_ITEM.format(id=rs), "input", None, diff)
             seen.add(rs)
     return None
 
 
 def call_problem(request: Mapping[str, Any], emitted_calls: set[str]) -> ItemProblem | None:
     """The first ``function_call_output`` that answers no call, or None. ``emitted_calls``: the call
-    ids this upstream returned earlier in the conversation (what an ``item_reference`` can stand for)."""
+    ids this upstream returned earlier in the conversation (what an ``item_reference`` can stand for).
+
+    A function call counts as given when the input carries it, when an ``item_reference`` can resolve it
+    because the request stores responses, ``store`` not being false, or when the request continues a stored
+    response through ``previous_response_id`` or ``conversation``: the real API then finds it server-side.
+    """
     items = request.get("input")
-    if not isinstance(items, list):
-        return None
-    given = _calls_given(items, request, emitted_calls)
-    if given is None:
-        return None
+    if not isinstance(items, list) or request.get("previous_response_id") or request.get("conversation"):
+        return None  # (continuing stored state this upstream cannot see whole, any id may be answered)
+    given = {str(i.get("call_id")) for i in items if isinstance(i, Mapping) and _kind(i) == "function_call"}
+    stored = request.get("store", True) is not False  # the API's default is true
+    if stored and any(isinstance(i, Mapping) and _kind(i) == "item_reference" for i in items):
+        given |= emitted_calls  # a reference resolves to a call this upstream returned
     for n, item in enumerate(items):
         if isinstance(item, Mapping) and _kind(item) == "function_call_output":
             call_id = str(item.get("call_id", ""))
             if call_id not in given:
+                diff = (f"input[{n}].call_id", call_id, f"one of {sorted(given)}")
                 return ItemProblem(
-                    "openai/no-tool-call",
-                    NO_TOOL_CALL.format(call_id=call_id),
-                    "input",
-                    None,
-                    (f"input[{n}].call_id", call_id, f"one of {sorted(given)}"),
+                    "openai/no-tool-call", NO_TOOL_CALL.format(call_id=call_id), "input", None, diff
                 )
     return None

@@ -11,6 +11,7 @@ from typing import Any
 from harness._json import dumps_compact
 from harness.dialects._fields import FieldNotes
 from harness.dialects._sse_typed import TypedSSEObserver
+from harness.dialects._values import mapping, opt_str, string
 from harness.dialects.openai_responses._schema import (
     DONE_AGREES,
     ITEM_FIELDS,
@@ -51,26 +52,14 @@ def _required_fields(item: Mapping[str, Any], out: list[Event]) -> None:
             out.append(Notice("missing-field", f"{item.get('type')} {item.get('id')}: {name}"))
 
 
-def _usage_fields(kind: str, raw: Any, out: list[Event]) -> None:
-    """A usage object present in the snapshot carries every count its SDK type requires."""
-    if raw is not None:
-        missing = missing_usage(raw)
-        if missing:
-            out.append(Notice("usage-lacks-field", f"{kind} usage lacks {', '.join(missing)} ({SDK})"))
-
-
-def _usage_event(raw: Any) -> Usage | None:
+def _usage(raw: Any, out: list[Event]) -> None:
+    """The counts of a usage object, when there is one."""
     if not isinstance(raw, Mapping):
-        return None
-    details = raw.get("output_tokens_details")
-    rt = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
-
-    def num(v: Any) -> int | None:
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-    return Usage(
-        num(raw.get("input_tokens")), num(raw.get("output_tokens")), num(rt), num(raw.get("total_tokens"))
-    )
+        return
+    rt = mapping(raw.get("output_tokens_details")).get("reasoning_tokens")
+    counts = (raw.get("input_tokens"), raw.get("output_tokens"), rt, raw.get("total_tokens"))
+    i, o, r, t = (n if isinstance(n, int) and not isinstance(n, bool) else None for n in counts)
+    out.append(Usage(i, o, r, t))
 
 
 @dataclass(slots=True)
@@ -96,8 +85,6 @@ class ResponsesObserver(TypedSSEObserver):
         self._tools = 0
         self._called = False
         self._created = False
-        self._done = False
-        self._after_noted = False
         self._aliases: set[str] = set()
         self._fields = FieldNotes(SDK)
         self._at: dict[int, str] = {}  # output_index -> the id its output_item.added gave
@@ -162,9 +149,7 @@ class ResponsesObserver(TypedSSEObserver):
         elif kind in ("response.completed", "response.incomplete"):
             self._terminal(kind, obj.get("response"), out)
         elif kind == "response.failed":
-            resp = obj.get("response")
-            err = resp.get("error") if isinstance(resp, Mapping) else None
-            out.append(_error(err if isinstance(err, Mapping) else {}))
+            out.append(_error(mapping(mapping(obj.get("response")).get("error"))))
             self._done = True
         elif kind == "error":
             out.append(_error(obj))
@@ -184,25 +169,17 @@ class ResponsesObserver(TypedSSEObserver):
             seen.tool_index = self._tools
             self._tools += 1
             self._called = True
-            cid, name, args = item.get("call_id"), item.get("name"), item.get("arguments")
-            out.append(
-                ToolCallDelta(
-                    seen.tool_index,
-                    cid if isinstance(cid, str) else None,
-                    name if isinstance(name, str) else None,
-                    args if isinstance(args, str) else "",
-                    item=item["id"],
-                )
-            )
-            if isinstance(args, str) and args:
+            args = string(item.get("arguments"))
+            cid, name = opt_str(item.get("call_id")), opt_str(item.get("name"))
+            out.append(ToolCallDelta(seen.tool_index, cid, name, args, item=item["id"]))
+            if args:
                 seen.built["args"] = args
         elif kind not in ("reasoning", "message"):
             out.append(Notice("unknown-item", kind))
         _required_fields(item, out)
 
     def _seen(self, obj: Mapping[str, Any], out: list[Event]) -> tuple[str, _Seen]:
-        item_id = obj.get("item_id")
-        item_id = item_id if isinstance(item_id, str) else ""
+        item_id = string(obj.get("item_id"))
         if item_id not in self._items:
             out.append(Notice("unknown-item-id", item_id))
             self._items[item_id] = _Seen("unknown")
@@ -242,10 +219,8 @@ class ResponsesObserver(TypedSSEObserver):
                 seen.last_key = key
             if text:
                 out.append(self._event_for(item_id, seen, key, text))
-                if key.startswith(("s", "c")):
-                    out.append(Notice("reasoning-only-in-done", f"{kind} {item_id}"))
-                else:
-                    out.append(Notice("only-in-done", f"{kind} {item_id}"))
+                note = "reasoning-only-in-done" if key.startswith(("s", "c")) else "only-in-done"
+                out.append(Notice(note, f"{kind} {item_id}"))
         elif seen.built[key] != text:
             out.append(
                 Notice("done-mismatch", f"{kind} {item_id}: deltas {seen.built[key]!r} != {text[:80]!r}")
@@ -256,13 +231,16 @@ class ResponsesObserver(TypedSSEObserver):
             out.append(Notice("unknown-item", dumps_compact(item)[:80]))
             return
         item_id = item["id"]
-        if item_id not in self._items:
+        seen = self._items.get(item_id)
+        if seen is None:
             self._item_added(item, out)
         else:
             _required_fields(item, out)
-            self._agrees(item_id, item, out)
-        seen = self._items[item_id]
-        self._item_content(item_id, seen, item, "response.output_item.done", out)
+            # the done item repeats what DONE_AGREES names of the item its added event opened
+            if seen.item_type != "unknown" and "type" in DONE_AGREES and item.get("type") != seen.item_type:
+                note = f"{item_id}: added {seen.item_type}, done {item.get('type')} ({SDK})"
+                out.append(Notice("done-type-mismatch", note))
+        self._item_content(item_id, item, "response.output_item.done", out)
 
     def _same_slot(self, obj: Mapping[str, Any], out: list[Event]) -> Any:
         """The done event's item, read as the item its ``output_index`` was added as (the slot the SDK
@@ -270,37 +248,30 @@ class ResponsesObserver(TypedSSEObserver):
         item, at = obj.get("item"), obj.get("output_index")
         added = self._at.get(at) if isinstance(at, int) else None
         if (
-            "id" not in DONE_AGREES
-            or added is None
-            or not isinstance(item, Mapping)
-            or item.get("id") == added
+            "id" in DONE_AGREES
+            and added is not None
+            and isinstance(item, Mapping)
+            and item.get("id") != added
         ):
-            return item
-        out.append(Notice("done-id-mismatch", f"output {at}: added {added}, done {item.get('id')} ({SDK})"))
-        return {**item, "id": added}
-
-    def _agrees(self, item_id: str, item: Mapping[str, Any], out: list[Event]) -> None:
-        """The done item repeats what :data:`DONE_AGREES` names of the item its added event opened."""
-        seen = self._items[item_id]
-        if seen.item_type != "unknown" and "type" in DONE_AGREES and item.get("type") != seen.item_type:
             out.append(
-                Notice(
-                    "done-type-mismatch",
-                    f"{item_id}: added {seen.item_type}, done {item.get('type')} ({SDK})",
-                )
+                Notice("done-id-mismatch", f"output {at}: added {added}, done {item.get('id')} ({SDK})")
             )
+            return {**item, "id": added}
+        return item
 
-    def _item_content(
-        self, item_id: str, seen: _Seen, item: Mapping[str, Any], kind: str, out: list[Event]
-    ) -> None:
+    def _whole_item(self, item: Mapping[str, Any], kind: str, out: list[Event]) -> None:
+        """An item that no added event opened, read whole from ``kind``'s copy of it."""
+        self._item_added(item, out)
+        self._item_content(item["id"], item, kind, out)
+
+    def _item_content(self, item_id: str, item: Mapping[str, Any], kind: str, out: list[Event]) -> None:
+        seen = self._items[item_id]
         t = item.get("type")
         if t == "reasoning":
-            for i, part in enumerate(item.get("summary") or []):
-                if isinstance(part, Mapping):
-                    self._compare(item_id, seen, f"s{i}", part.get("text"), kind, out)
-            for i, part in enumerate(item.get("content") or []):
-                if isinstance(part, Mapping):
-                    self._compare(item_id, seen, f"c{i}", part.get("text"), kind, out)
+            for name in ("summary", "content"):  # parts s0, s1... and c0, c1...
+                for i, part in enumerate(item.get(name) or []):
+                    if isinstance(part, Mapping):
+                        self._compare(item_id, seen, f"{name[0]}{i}", part.get("text"), kind, out)
             enc = item.get("encrypted_content")
             if isinstance(enc, str):
                 seen.encrypted = enc
@@ -326,25 +297,24 @@ class ResponsesObserver(TypedSSEObserver):
                 if listed and seen.item_type != "unknown" and item_id not in listed:
                     out.append(Notice("completed-lacks-item", f"{kind} lacks {seen.item_type} {item_id}"))
             _lost_fields(kind, output, self._items, out)
-            for item in resp.get("output") or []:
+            for item in output or []:
                 if (
                     isinstance(item, Mapping)
                     and isinstance(item.get("id"), str)
                     and item["id"] not in self._items
                 ):
                     out.append(Notice("item-only-in-completed", item["id"]))
-                    self._item_added(item, out)
-                    self._item_content(item["id"], self._items[item["id"]], item, kind, out)
-            _usage_fields(kind, resp.get("usage"), out)
-            usage = _usage_event(resp.get("usage"))
-            if usage is not None:
-                out.append(usage)
+                    self._whole_item(item, kind, out)
+            # a usage object present in the snapshot carries every count its SDK type requires
+            missing = missing_usage(resp["usage"]) if resp.get("usage") is not None else []
+            if missing:
+                out.append(Notice("usage-lacks-field", f"{kind} usage lacks {', '.join(missing)} ({SDK})"))
+            _usage(resp.get("usage"), out)
         out.append(End(self._reason(kind, resp)))
 
     def _reason(self, kind: str, resp: Any) -> str:
         if kind == "response.incomplete":
-            details = resp.get("incomplete_details") if isinstance(resp, Mapping) else None
-            reason = details.get("reason") if isinstance(details, Mapping) else None
+            reason = mapping(mapping(resp).get("incomplete_details")).get("reason")
             if reason in (None, "max_output_tokens"):
                 return "length"
             return str(reason)
@@ -364,15 +334,12 @@ def _lost_fields(kind: str, output: Any, items: Mapping[str, _Seen], out: list[E
 
 
 def _part_text(obj: Mapping[str, Any]) -> Any:
-    part = obj.get("part")
-    return part.get("text") if isinstance(part, Mapping) else None
+    return mapping(obj.get("part")).get("text")
 
 
 def _error(err: Mapping[str, Any]) -> StreamError:
-    msg, code = err.get("message"), err.get("code")
-    return StreamError(
-        msg if isinstance(msg, str) else dumps_compact(err), code if isinstance(code, str) else None
-    )
+    msg = err.get("message")
+    return StreamError(msg if isinstance(msg, str) else dumps_compact(err), opt_str(err.get("code")))
 
 
 def observe_response_object(obj: Any) -> list[Event]:
@@ -385,12 +352,9 @@ def observe_response_object(obj: Any) -> list[Event]:
     out: list[Event] = []
     for item in obj.get("output") or []:
         if isinstance(item, Mapping) and isinstance(item.get("id"), str):
-            obs._item_added(item, out)
-            obs._item_content(item["id"], obs._items[item["id"]], item, "response", out)
+            obs._whole_item(item, "response", out)
     kind = "response.incomplete" if obj.get("status") == "incomplete" else "response.completed"
-    usage = _usage_event(obj.get("usage"))
-    if usage is not None:
-        out.append(usage)
+    _usage(obj.get("usage"), out)
     out.append(End(obs._reason(kind, obj)))
     return [
         ev

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from harness._json import dumps_compact, loads
 from harness.dialects._base import Difference, Fidelity, LenientRules, ProviderRules, Rejection
 from harness.dialects._provider_errors import openai_error
+from harness.dialects._values import mapping
 from harness.dialects.openai_responses._items import ItemProblem, call_problem, schema_problem
 from harness.dialects.openai_responses._wire import phase_of
 from harness.events import (
@@ -28,20 +29,7 @@ from harness.events import (
     Turn,
 )
 
-__all__ = [
-    "ENCRYPTED_NOT_VERIFIED",
-    "MISSING_REASONING",
-    "NOT_FOUND",
-    "NOT_PERSISTED",
-    "ORPHAN_REASONING",
-    "RULES",
-    "XAI_NOT_DECRYPTED",
-    "altered_encrypted",
-    "input_items",
-    "opaque_blobs",
-    "openai_error_body",
-    "summary_requested",
-]
+__all__ = ["RULES", "openai_error_body"]
 
 MISSING_REASONING = (
     "Item '{fc}' of type 'function_call' was provided without its required 'reasoning' item: '{rs}'."
@@ -72,16 +60,16 @@ def opaque_blobs(m: Message) -> list[str]:
     return [blob for b in blocks for blob in (b.signature, b.redacted) if blob]
 
 
-def altered_encrypted(items: Sequence[Any], emitted: Sequence[Message]) -> list[tuple[int, str, str | None]]:
-    """Reasoning items whose ``encrypted_content`` this upstream never emitted (position, value, the
-    emitted blob it most likely was: the one at the same place in emission order)."""
+def altered_encrypted(items: Sequence[Any], emitted: Sequence[Message]) -> list[Difference]:
+    """Reasoning items whose ``encrypted_content`` this upstream never emitted: its field, its value and
+    the emitted blob it most likely was (the one at the same place in emission order)."""
     given = [(n, i) for n, i in enumerate(items) if isinstance(i, Mapping) and i.get("type") == "reasoning"]
     sent = [blob for m in emitted for blob in opaque_blobs(m)]
-    out: list[tuple[int, str, str | None]] = []
+    out: list[Difference] = []
     for k, (n, item) in enumerate(given):
         enc = item.get("encrypted_content")
         if isinstance(enc, str) and sent and enc not in sent:
-            out.append((n, enc, sent[k] if k < len(sent) else None))
+            out.append((f"input[{n}].encrypted_content", enc, sent[k] if k < len(sent) else None))
     return out
 
 
@@ -89,11 +77,6 @@ def openai_error_body(
     message: str, *, status: int = 400, param: str | None = "input", code: str | None = None
 ) -> bytes:
     return dumps_compact(openai_error(status, message, code, param=param)).encode()
-
-
-def summary_requested(request: Mapping[str, Any]) -> bool:
-    reasoning = request.get("reasoning")
-    return isinstance(reasoning, Mapping) and reasoning.get("summary") is not None
 
 
 def _placeholder(text: str) -> str:
@@ -107,10 +90,7 @@ def _preceded_by_reasoning(emitted: Sequence[Message], call_id: str) -> tuple[bo
         blocks = msg.content
         for i, b in enumerate(blocks):
             if isinstance(b, ToolCallBlock) and b.id == call_id:
-                j = i - 1
-                while j >= 0 and isinstance(blocks[j], ToolCallBlock):
-                    j -= 1
-                prev = blocks[j] if j >= 0 else None
+                prev = next((x for x in reversed(blocks[:i]) if not isinstance(x, ToolCallBlock)), None)
                 if isinstance(prev, ReasoningBlock):
                     return True, prev.id.partition(":")[0]
                 return False, ""
@@ -182,7 +162,7 @@ class _OpenAI(ProviderRules):
         )
 
     def _summaries(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        if summary_requested(request):
+        if mapping(request.get("reasoning")).get("summary") is not None:  # summaries requested
             return turn
         out: list[Any] = []
         pending = ""
@@ -203,8 +183,7 @@ class _OpenAI(ProviderRules):
         items = request.get("input")
         if not isinstance(items, list):
             return None
-        bad = altered_encrypted(items, emitted)
-        diffs = tuple((f"input[{n}].encrypted_content", enc, want) for n, enc, want in bad)
+        diffs = tuple(altered_encrypted(items, emitted))
         return Fidelity("openai/encrypted-content", diffs, rejects=bool(diffs))
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
@@ -216,11 +195,10 @@ class _OpenAI(ProviderRules):
             return rejection
         bad = altered_encrypted(items, emitted)
         if bad:
-            n, enc, want = bad[0]
+            enc = bad[0][1]
             message = ENCRYPTED_NOT_VERIFIED.format(short=f"{enc[:4]}...{enc[-4:]}")
             body = openai_error_body(message, param=None, code="invalid_encrypted_content")
-            diff = (f"input[{n}].encrypted_content", enc, want)
-            return Rejection(400, body, "openai/invalid-encrypted-content", (diff,), family="fidelity")
+            return Rejection(400, body, "openai/invalid-encrypted-content", (bad[0],), family="fidelity")
         store = request.get("store", True) is not False  # the API's default is true
         for n, item in enumerate(items):
             if not isinstance(item, Mapping):
@@ -288,19 +266,6 @@ class _OpenAI(ProviderRules):
 # -- providers over the same wire that degrade silently
 
 
-def _assistant_texts(items: Sequence[Any]) -> list[tuple[int, Mapping[str, Any], str]]:
-    out = []
-    for n, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            continue
-        if item.get("type", "message") == "message" and item.get("role") == "assistant":
-            content = item.get("content")
-            parts = content if isinstance(content, list) else [{"text": content}]
-            text = "".join(str(p.get("text") or "") for p in parts if isinstance(p, Mapping))
-            out.append((n, item, text))
-    return out
-
-
 @dataclass(slots=True)
 class _Codex(_OpenAI):
     """OpenAI's gpt-5.3-codex and later: every assistant message comes back with the ``phase`` it was
@@ -317,18 +282,22 @@ class _Codex(_OpenAI):
         items = request.get("input")
         if not isinstance(items, list):
             return None
-        base = _OpenAI.fidelity(self, request, emitted)
+        diffs = altered_encrypted(items, emitted)  # the openai rules' finding, and its rejection
+        rejects = bool(diffs)
         phases = {}
         for m in emitted:
             for k, b in enumerate(m.content):
                 if isinstance(b, TextBlock) and b.text:
                     phases[b.text] = phase_of(m.content[k + 1 :])
-        diffs: list[Difference] = list(base.differences) if base is not None else []
-        for n, item, text in _assistant_texts(items):
-            want = phases.get(text)
-            if want is not None and item.get("phase") != want:
+        for n, item in enumerate(items):  # each assistant message, by its text
+            if not isinstance(item, Mapping) or item.get("type", "message") != "message":
+                continue
+            content = item.get("content")
+            parts = content if isinstance(content, list) else [{"text": content}]
+            want = phases.get("".join(str(p.get("text") or "") for p in parts if isinstance(p, Mapping)))
+            if item.get("role") == "assistant" and want is not None and item.get("phase") != want:
                 diffs.append((f"input[{n}].phase", item.get("phase"), want))
-        return Fidelity("openai/phase", tuple(diffs), rejects=base is not None and base.rejects)
+        return Fidelity("openai/phase", tuple(diffs), rejects=rejects)
 
 
 def _xai_body(message: str) -> bytes:
@@ -364,23 +333,21 @@ class _Xai(ProviderRules):
         bad = altered_encrypted(items, emitted) if isinstance(items, list) else []
         if not bad:
             return None
-        n, enc, want = bad[0]
-        diff: Difference = (f"input[{n}].encrypted_content", enc, want)
         body = _xai_body(XAI_NOT_DECRYPTED)
-        return Rejection(400, body, "xai/encrypted-content-altered", (diff,), family="fidelity")
+        return Rejection(400, body, "xai/encrypted-content-altered", (bad[0],), family="fidelity")
 
     def fidelity(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Fidelity | None:
         items = request.get("input")
         if not isinstance(items, list):
             return None
-        bad = altered_encrypted(items, emitted)
-        diffs: list[Difference] = [(f"input[{n}].encrypted_content", enc, want) for n, enc, want in bad]
+        diffs = altered_encrypted(items, emitted)
+        rejects = bool(diffs)
         reasoning = [i for i in items if isinstance(i, Mapping) and i.get("type") == "reasoning"]
         given = {i.get("encrypted_content") for i in reasoning}
         lost = [blob for m in emitted for blob in opaque_blobs(m) if blob not in given]
-        if not bad:
+        if not rejects:
             diffs += [("input[reasoning].encrypted_content", None, blob) for blob in lost]
-        return Fidelity("xai/encrypted-reasoning", tuple(diffs), rejects=bool(bad))
+        return Fidelity("xai/encrypted-reasoning", tuple(diffs), rejects=rejects)
 
 
 RULES: dict[str, ProviderRules] = {

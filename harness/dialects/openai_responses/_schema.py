@@ -48,71 +48,49 @@ def _row(file: str, *fields: str) -> tuple[Field, ...]:
     return tuple(Field(name, kind, f"types/responses/{file}") for name, _, kind in pairs)
 
 
+def _event(kind: str, *fields: str, file: str = "") -> tuple[str, tuple[Field, ...]]:
+    """One event type's row, declared in ``file``, by default the file named after the type
+    (``response.output_item.added``: ``response_output_item_added_event.py``)."""
+    stem = kind.removeprefix("response.").replace(".", "_")
+    return kind, _row(file or f"response_{stem}_event.py", *fields)
+
+
 _SEQ = "sequence_number:integer"
+_WHOLE = ("response:object", _SEQ)  # an event that carries the response object
+_ITEM = ("item:object", "output_index:integer", _SEQ)
 _AT = ("item_id:string", "output_index:integer", _SEQ)  # where a delta or done event belongs
-EVENT_FIELDS: dict[str, tuple[Field, ...]] = {
-    "response.created": _row("response_created_event.py", "response:object", _SEQ),
-    "response.in_progress": _row("response_in_progress_event.py", "response:object", _SEQ),
-    "response.queued": _row("response_queued_event.py", "response:object", _SEQ),
-    "response.completed": _row("response_completed_event.py", "response:object", _SEQ),
-    "response.incomplete": _row("response_incomplete_event.py", "response:object", _SEQ),
-    "response.failed": _row("response_failed_event.py", "response:object", _SEQ),
-    "error": _row("response_error_event.py", "message:string", _SEQ),
-    "response.output_item.added": _row(
-        "response_output_item_added_event.py", "item:object", "output_index:integer", _SEQ
-    ),
-    "response.output_item.done": _row(
-        "response_output_item_done_event.py", "item:object", "output_index:integer", _SEQ
-    ),
-    "response.content_part.added": _row(
-        "response_content_part_added_event.py", *_AT, "content_index:integer", "part:object"
-    ),
-    "response.content_part.done": _row(
-        "response_content_part_done_event.py", *_AT, "content_index:integer", "part:object"
-    ),
-    "response.output_text.delta": _row(
-        "response_text_delta_event.py", *_AT, "content_index:integer", "delta:string"
-    ),
-    "response.output_text.done": _row(
-        "response_text_done_event.py", *_AT, "content_index:integer", "text:string"
-    ),
-    "response.output_text.annotation.added": _row(
-        "response_output_text_annotation_added_event.py",
-        *_AT,
-        "content_index:integer",
-        "annotation_index:integer",
-    ),
-    "response.refusal.delta": _row(
-        "response_refusal_delta_event.py", *_AT, "content_index:integer", "delta:string"
-    ),
-    "response.refusal.done": _row(
-        "response_refusal_done_event.py", *_AT, "content_index:integer", "refusal:string"
-    ),
-    "response.reasoning_summary_part.added": _row(
-        "response_reasoning_summary_part_added_event.py", *_AT, "summary_index:integer", "part:object"
-    ),
-    "response.reasoning_summary_part.done": _row(
-        "response_reasoning_summary_part_done_event.py", *_AT, "summary_index:integer", "part:object"
-    ),
-    "response.reasoning_summary_text.delta": _row(
-        "response_reasoning_summary_text_delta_event.py", *_AT, "summary_index:integer", "delta:string"
-    ),
-    "response.reasoning_summary_text.done": _row(
-        "response_reasoning_summary_text_done_event.py", *_AT, "summary_index:integer", "text:string"
-    ),
-    "response.reasoning_text.delta": _row(
-        "response_reasoning_text_delta_event.py", *_AT, "content_index:integer", "delta:string"
-    ),
-    "response.reasoning_text.done": _row(
-        "response_reasoning_text_done_event.py", *_AT, "content_index:integer", "text:string"
-    ),
-    "response.function_call_arguments.delta": _row(
-        "response_function_call_arguments_delta_event.py", *_AT, "delta:string"
-    ),
-    "response.function_call_arguments.done": _row(
-        "response_function_call_arguments_done_event.py", *_AT, "arguments:string"
-    ),
-}
+_IN_CONTENT = (*_AT, "content_index:integer")
+_IN_SUMMARY = (*_AT, "summary_index:integer")
+EVENT_FIELDS: dict[str, tuple[Field, ...]] = dict(
+    (
+        _event("response.created", *_WHOLE),
+        _event("response.in_progress", *_WHOLE),
+        _event("response.queued", *_WHOLE),
+        _event("response.completed", *_WHOLE),
+        _event("response.incomplete", *_WHOLE),
+        _event("response.failed", *_WHOLE),
+        _event("error", "message:string", _SEQ),
+        _event("response.output_item.added", *_ITEM),
+        _event("response.output_item.done", *_ITEM),
+        _event("response.content_part.added", *_IN_CONTENT, "part:object"),
+        _event("response.content_part.done", *_IN_CONTENT, "part:object"),
+        _event(
+            "response.output_text.delta", *_IN_CONTENT, "delta:string", file="response_text_delta_event.py"
+        ),
+        _event("response.output_text.done", *_IN_CONTENT, "text:string", file="response_text_done_event.py"),
+        _event("response.output_text.annotation.added", *_IN_CONTENT, "annotation_index:integer"),
+        _event("response.refusal.delta", *_IN_CONTENT, "delta:string"),
+        _event("response.refusal.done", *_IN_CONTENT, "refusal:string"),
+        _event("response.reasoning_summary_part.added", *_IN_SUMMARY, "part:object"),
+        _event("response.reasoning_summary_part.done", *_IN_SUMMARY, "part:object"),
+        _event("response.reasoning_summary_text.delta", *_IN_SUMMARY, "delta:string"),
+        _event("response.reasoning_summary_text.done", *_IN_SUMMARY, "text:string"),
+        _event("response.reasoning_text.delta", *_IN_CONTENT, "delta:string"),
+        _event("response.reasoning_text.done", *_IN_CONTENT, "text:string"),
+        _event("response.function_call_arguments.delta", *_AT, "delta:string"),
+        _event("response.function_call_arguments.done", *_AT, "arguments:string"),
+    )
+)
 """Per ``ResponseStreamEvent`` member a front door sends (by its ``type``), the fields its SDK type
 requires and their JSON types, each with the file under openai/types/responses/ that declares it. The
 SDK's ``responses.stream()`` (lib/streaming/responses/_responses.py) reads ``sequence_number``,

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from harness._json import dumps_compact
 from harness.codec import Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._provider_errors import openai_stream_code
+from harness.dialects._values import mapping
 from harness.events import (
     Block,
     End,
@@ -27,14 +28,7 @@ from harness.events import (
     Usage,
 )
 
-__all__ = [
-    "ALIASES",
-    "CONTENT_VARIANTS",
-    "SUMMARY_VARIANTS",
-    "ResponsesEmitter",
-    "phase_of",
-    "usage_json",
-]
+__all__ = ["ALIASES", "CONTENT_VARIANTS", "SUMMARY_VARIANTS", "ResponsesEmitter", "phase_of"]
 
 CREATED_AT = 1758106874
 OPENAI_VARIANTS = frozenset({"summary", "empty", "failed", "phase"})
@@ -99,14 +93,59 @@ def usage_json(u: Usage) -> dict[str, Any]:
 # Emitter
 
 
+@dataclass(frozen=True, slots=True)
+class _Carrier:
+    """How one kind of item streams its text: the stems of its part events (``.added``/``.done``, None:
+    the variant sends none) and text events (``.delta``/``.done``), its parts' ``type`` (a summary part
+    is placed by ``summary_index``, any other by ``content_index``), and the tag of its frames."""
+
+    part_events: str | None
+    text_events: str
+    part_type: str
+    tag: str = "reasoning"
+    wrapped: bool = False  # a delta as ``{"text": ...}`` (older spec)
+    logprobs: bool = False  # output text: its parts and events carry ``annotations`` / ``logprobs``
+
+    @property
+    def index(self) -> str:
+        return "summary_index" if self.part_type == "summary_text" else "content_index"
+
+    def part(self, text: str) -> dict[str, Any]:
+        if self.logprobs:
+            return {"type": self.part_type, "annotations": [], "logprobs": [], "text": text}
+        return {"type": self.part_type, "text": text}
+
+
+_SUMMARY = _Carrier("response.reasoning_summary_part", "response.reasoning_summary_text", "summary_text")
+_RAW = _Carrier("response.content_part", "response.reasoning_text", "reasoning_text")
+_ALIAS = _Carrier(None, "response.reasoning", "reasoning_text")
+
+
+def _carrier(variant: str) -> _Carrier:
+    """A reasoning item's events in ``variant`` (``phase`` and ``failed`` use summary's names)."""
+    if variant == "alias-summary":
+        return replace(_SUMMARY, text_events="response.reasoning_summary")
+    if variant in SUMMARY_VARIANTS:
+        return _SUMMARY
+    if variant == "reasoning_text":
+        return _RAW
+    if variant == "vllm-parts":
+        return replace(_RAW, part_events="response.reasoning_part")
+    return replace(_ALIAS, wrapped=True) if variant == "alias-object" else _ALIAS
+
+
+_TEXT = _Carrier("response.content_part", "response.output_text", "output_text", "text", logprobs=True)
+_KINDS = {"reasoning": ("rs", "reasoning"), "message": ("msg", "text"), "function_call": ("fc", "tool")}
+"""An item type's id prefix and the tag of its frames."""
+
+
 @dataclass(slots=True)
 class _Item:
     item_type: str  # reasoning | message | function_call
     id: str
     output_index: int
     parts: list[str] = field(default_factory=list)  # reasoning parts / message content parts
-    part_key: str | None = None  # the canonical item of the open part
-    part_open: bool = False
+    part_key: str | None = None  # the canonical item of the open part (None: no part is open)
     encrypted: str | None = None
     call_id: str = ""
     name: str = ""
@@ -125,7 +164,7 @@ class ResponsesEmitter(EmitterLoop):
 
     def __init__(self, variant: str, *, model: str = "mock-model") -> None:
         self.variant = variant
-        self.events_of = "summary" if variant == "phase" else variant  # phase: summary's event names
+        self._carrier = _carrier(variant)  # the events of its reasoning items
         self.model = model
         n = next(_ids)
         self.stem = f"mock{n}"
@@ -182,10 +221,7 @@ class ResponsesEmitter(EmitterLoop):
         obj["reasoning"] = self._reasoning_echo()
         if final and "service_tier" not in req:
             obj["service_tier"] = "default"
-        text = req.get("text")
-        obj["text"] = {"format": {"type": "text"}, "verbosity": "medium"}
-        if isinstance(text, Mapping):
-            obj["text"] |= text
+        obj["text"] = {"format": {"type": "text"}, "verbosity": "medium", **mapping(req.get("text"))}
         obj["tools"] = list(req.get("tools") or [])
         obj["metadata"] = dict(req.get("metadata") or {})
         obj["usage"] = usage_json(self._usage) if final and self._usage is not None else None
@@ -229,112 +265,104 @@ class ResponsesEmitter(EmitterLoop):
         return []
 
     # -- items
-    def _open(self, kind: str) -> tuple[list[Frame], _Item]:
+    def _open(self, kind: str, **fields: Any) -> tuple[list[Frame], _Item]:
+        """The open item closed, a new one of ``kind`` opened, with its ``output_item.added``."""
         out = self._close_item()
-        prefix = {"reasoning": "rs", "message": "msg", "function_call": "fc"}[kind]
         oi = len(self._output)
-        item = _Item(kind, f"{prefix}_{self.stem}_{oi}", oi)
+        prefix, tag = _KINDS[kind]
+        item = _Item(kind, f"{prefix}_{self.stem}_{oi}", oi, **fields)
         self._item = item
+        body = {"output_index": oi, "item": self._body(item, done=False)}
+        out.append(self._frame("response.output_item.added", body, tag))
         return out, item
 
-    def _added(self, item: _Item, body: dict[str, Any], *tags: str) -> Frame:
-        return self._frame(
-            "response.output_item.added", {"output_index": item.output_index, "item": body}, *tags
-        )
-
-    def _reasoning_added(self, item: _Item) -> Frame:
-        if self.variant == "vllm-parts":
-            body: dict[str, Any] = {
-                "id": item.id, "type": "reasoning", "summary": [], "content": None,
-                "encrypted_content": None, "status": "in_progress",
+    def _body(self, item: _Item, *, done: bool) -> dict[str, Any]:
+        """The item as its ``output_item.added`` (``done`` False) or ``output_item.done`` carries it."""
+        status = "completed" if done else "in_progress"
+        if item.item_type == "function_call":
+            return {
+                "id": item.id, "type": "function_call", "status": status, "arguments": item.arguments,
+                "call_id": item.call_id, "name": item.name,
             }  # fmt: skip
-        else:
-            body = {"id": item.id, "type": "reasoning", "summary": []}
-        return self._added(item, body, "reasoning")
+        if item.item_type == "message":
+            content = [_TEXT.part(t) for t in item.parts]
+            body: dict[str, Any] = {
+                "id": item.id,
+                "type": "message",
+                "status": status,
+                "content": content,
+                "role": "assistant",
+            }
+            if item.phase is not None:
+                body["phase"] = item.phase
+            return body
+        body = {"id": item.id, "type": "reasoning", "summary": []}
+        vllm = self.variant == "vllm-parts"
+        if not done:
+            if vllm:
+                body |= {"content": None, "encrypted_content": None, "status": status}
+            return body
+        carrier = self._carrier
+        body["summary" if carrier.index == "summary_index" else "content"] = [
+            carrier.part(t) for t in item.parts
+        ]
+        if item.encrypted is not None or vllm:
+            body["encrypted_content"] = item.encrypted
+        if vllm:
+            body["status"] = status
+        return body
 
     def _reasoning(self, ev: ReasoningDelta) -> list[Frame]:
         out: list[Frame] = []
         item = self._item
         if item is None or item.item_type != "reasoning":
             out, item = self._open("reasoning")
-            out.append(self._reasoning_added(item))
         if self.variant == "empty" or not ev.text:
             return out  # the item carries no visible reasoning
-        if item.part_open and item.part_key != ev.item:
-            out += self._close_part(item)
-        if not item.part_open:
-            out += self._open_part(item, ev.item)
-        item.parts[-1] += ev.text
-        out.append(self._reasoning_delta(item, ev.text))
+        return out + self._part_text(item, self._carrier, ev.item, ev.text)
+
+    @staticmethod
+    def _loc(item: _Item, carrier: _Carrier) -> dict[str, Any]:
+        return {"item_id": item.id, "output_index": item.output_index, carrier.index: len(item.parts) - 1}
+
+    def _part_text(self, item: _Item, carrier: _Carrier, key: str, text: str) -> list[Frame]:
+        """``text`` as a delta of the open part, a new part opened first when ``key`` (the canonical
+        item) changes."""
+        out: list[Frame] = []
+        if item.part_key is not None and item.part_key != key:
+            out += self._close_part(item, carrier)
+        if item.part_key is None:
+            item.parts.append("")
+            item.part_key = key
+            if carrier.part_events is not None:
+                loc = self._loc(item, carrier)
+                part = carrier.part("")
+                out.append(self._frame(carrier.part_events + ".added", {**loc, "part": part}, carrier.tag))
+        item.parts[-1] += text
+        body = {**self._loc(item, carrier), "delta": {"text": text} if carrier.wrapped else text}
+        if carrier.logprobs:
+            body["logprobs"] = []
+        out.append(self._frame(carrier.text_events + ".delta", body, carrier.tag))
         return out
 
-    def _loc(self, item: _Item) -> dict[str, Any]:
-        idx = "summary_index" if self.variant in SUMMARY_VARIANTS else "content_index"
-        return {"item_id": item.id, "output_index": item.output_index, idx: len(item.parts) - 1}
-
-    def _open_part(self, item: _Item, key: str) -> list[Frame]:
-        item.parts.append("")
-        item.part_key = key
-        item.part_open = True
-        v = self.events_of
-        loc = self._loc(item)
-        if v in ("summary", "alias-summary", "failed"):
-            part = {"type": "summary_text", "text": ""}
-            return [self._frame("response.reasoning_summary_part.added", {**loc, "part": part}, "reasoning")]
-        if v == "reasoning_text":
-            part = {"type": "reasoning_text", "text": ""}
-            return [self._frame("response.content_part.added", {**loc, "part": part}, "reasoning")]
-        if v == "vllm-parts":
-            part = {"type": "reasoning_text", "text": ""}
-            return [self._frame("response.reasoning_part.added", {**loc, "part": part}, "reasoning")]
-        return []  # alias-string / alias-object: no part events
-
-    def _reasoning_delta(self, item: _Item, text: str) -> Frame:
-        v = self.events_of
-        loc = self._loc(item)
-        if v in ("summary", "failed"):
-            return self._frame("response.reasoning_summary_text.delta", {**loc, "delta": text}, "reasoning")
-        if v == "alias-summary":
-            return self._frame("response.reasoning_summary.delta", {**loc, "delta": text}, "reasoning")
-        if v in ("reasoning_text", "vllm-parts"):
-            return self._frame("response.reasoning_text.delta", {**loc, "delta": text}, "reasoning")
-        delta: Any = {"text": text} if v == "alias-object" else text
-        return self._frame("response.reasoning.delta", {**loc, "delta": delta}, "reasoning")
-
-    def _close_part(self, item: _Item) -> list[Frame]:
-        item.part_open = False
-        v = self.events_of
-        loc = self._loc(item)
+    def _close_part(self, item: _Item, carrier: _Carrier) -> list[Frame]:
+        item.part_key = None
+        loc = self._loc(item, carrier)
         text = item.parts[-1]
-        tags = ("reasoning", "repeat")
-        if v in ("summary", "failed", "alias-summary"):
-            done = (
-                "response.reasoning_summary_text.done"
-                if v != "alias-summary"
-                else "response.reasoning_summary.done"
-            )
-            part = {"type": "summary_text", "text": text}
-            return [
-                self._frame(done, {**loc, "text": text}, *tags),
-                self._frame("response.reasoning_summary_part.done", {**loc, "part": part}, *tags),
-            ]
-        if v in ("reasoning_text", "vllm-parts"):
-            part = {"type": "reasoning_text", "text": text}
-            part_done = (
-                "response.content_part.done" if v == "reasoning_text" else "response.reasoning_part.done"
-            )
-            return [
-                self._frame("response.reasoning_text.done", {**loc, "text": text}, *tags),
-                self._frame(part_done, {**loc, "part": part}, *tags),
-            ]
-        return [self._frame("response.reasoning.done", {**loc, "text": text}, *tags)]
+        done = {**loc, "text": text}
+        if carrier.logprobs:
+            done["logprobs"] = []
+        out = [self._frame(carrier.text_events + ".done", done, carrier.tag, "repeat")]
+        if carrier.part_events is not None:
+            part = {**loc, "part": carrier.part(text)}
+            out.append(self._frame(carrier.part_events + ".done", part, carrier.tag, "repeat"))
+        return out
 
     def _signature(self, value: str) -> list[Frame]:
         out: list[Frame] = []
         item = self._item
         if item is None or item.item_type != "reasoning" or item.encrypted is not None:
             out, item = self._open("reasoning")
-            out.append(self._reasoning_added(item))
         item.encrypted = value
         return out + self._close_item()
 
@@ -342,62 +370,19 @@ class ResponsesEmitter(EmitterLoop):
         out: list[Frame] = []
         item = self._item
         if item is None or item.item_type != "message":
-            out, item = self._open("message")
-            body = {
-                "id": item.id,
-                "type": "message",
-                "status": "in_progress",
-                "content": [],
-                "role": "assistant",
-            }
-            if self.variant == "phase":  # the phase needs the rest of the response: this batch's
-                item.phase = body["phase"] = phase_of(self._batch[self._pos :])
-            out.append(self._added(item, body, "text"))
+            # the phase needs the rest of the response: this batch's
+            phase = phase_of(self._batch[self._pos :]) if self.variant == "phase" else None
+            out, item = self._open("message", phase=phase)
         if not ev.text:
             return out
-        if item.part_open and item.part_key != ev.item:
-            out += self._close_text_part(item)
-        if not item.part_open:
-            item.parts.append("")
-            item.part_key = ev.item
-            item.part_open = True
-            loc = self._text_loc(item)
-            part = {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
-            out.append(self._frame("response.content_part.added", {**loc, "part": part}, "text"))
-        item.parts[-1] += ev.text
-        loc = self._text_loc(item)
-        out.append(
-            self._frame("response.output_text.delta", {**loc, "delta": ev.text, "logprobs": []}, "text")
-        )
-        return out
-
-    @staticmethod
-    def _text_loc(item: _Item) -> dict[str, Any]:
-        return {"item_id": item.id, "output_index": item.output_index, "content_index": len(item.parts) - 1}
-
-    def _close_text_part(self, item: _Item) -> list[Frame]:
-        item.part_open = False
-        loc = self._text_loc(item)
-        text = item.parts[-1]
-        part = {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
-        return [
-            self._frame("response.output_text.done", {**loc, "text": text, "logprobs": []}, "text", "repeat"),
-            self._frame("response.content_part.done", {**loc, "part": part}, "text", "repeat"),
-        ]
+        return out + self._part_text(item, _TEXT, ev.item, ev.text)
 
     def _tool(self, ev: ToolCallDelta) -> list[Frame]:
         out: list[Frame] = []
         item = self._item
         if item is None or item.item_type != "function_call" or item.tool_index != ev.index:
-            out, item = self._open("function_call")
-            item.tool_index = ev.index
-            item.call_id = ev.id or f"call_{self.stem}_{ev.index}"
-            item.name = ev.name or ""
-            body = {
-                "id": item.id, "type": "function_call", "status": "in_progress", "arguments": "",
-                "call_id": item.call_id, "name": item.name,
-            }  # fmt: skip
-            out.append(self._added(item, body, "tool"))
+            call_id = ev.id or f"call_{self.stem}_{ev.index}"
+            out, item = self._open("function_call", tool_index=ev.index, call_id=call_id, name=ev.name or "")
         if ev.arguments:
             item.arguments += ev.arguments
             loc = {"item_id": item.id, "output_index": item.output_index}
@@ -412,52 +397,15 @@ class ResponsesEmitter(EmitterLoop):
             return []
         self._item = None
         out: list[Frame] = []
-        if item.item_type == "reasoning":
-            if item.part_open:
-                out += self._close_part(item)
-            body: dict[str, Any] = {"id": item.id, "type": "reasoning"}
-            if self.variant in SUMMARY_VARIANTS:
-                body["summary"] = [{"type": "summary_text", "text": t} for t in item.parts]
-            else:
-                body["summary"] = []
-                body["content"] = [{"type": "reasoning_text", "text": t} for t in item.parts]
-            if item.encrypted is not None or self.variant == "vllm-parts":
-                body["encrypted_content"] = item.encrypted
-            if self.variant == "vllm-parts":
-                body["status"] = "completed"
-            tags: tuple[str, ...] = ("reasoning", "reasoning-done", "repeat")
-        elif item.item_type == "message":
-            if item.part_open:
-                out += self._close_text_part(item)
-            content = [
-                {"type": "output_text", "annotations": [], "logprobs": [], "text": t} for t in item.parts
-            ]
-            body = {
-                "id": item.id,
-                "type": "message",
-                "status": "completed",
-                "content": content,
-                "role": "assistant",
-            }
-            if item.phase is not None:
-                body["phase"] = item.phase
-            tags = ("text", "repeat")
-        else:
-            loc = {"item_id": item.id, "output_index": item.output_index}
-            out.append(
-                self._frame(
-                    "response.function_call_arguments.done",
-                    {**loc, "arguments": item.arguments},
-                    "tool",
-                    "repeat",
-                )
-            )
-            body = {
-                "id": item.id, "type": "function_call", "status": "completed", "arguments": item.arguments,
-                "call_id": item.call_id, "name": item.name,
-            }  # fmt: skip
-            tags = ("tool", "repeat")
+        tag = _KINDS[item.item_type][1]
+        if item.part_key is not None:
+            out += self._close_part(item, _TEXT if item.item_type == "message" else self._carrier)
+        if item.item_type == "function_call":
+            loc = {"item_id": item.id, "output_index": item.output_index, "arguments": item.arguments}
+            out.append(self._frame("response.function_call_arguments.done", loc, "tool", "repeat"))
+        body = self._body(item, done=True)
         self._output.append(body)
+        tags = (tag, "reasoning-done", "repeat") if item.item_type == "reasoning" else (tag, "repeat")
         out.append(
             self._frame("response.output_item.done", {"output_index": item.output_index, "item": body}, *tags)
         )
@@ -469,12 +417,10 @@ class ResponsesEmitter(EmitterLoop):
         tags = ["terminal", "repeat"] + (["usage"] if self._usage is not None else [])
         if ev.reason in ("stop", "tool_calls"):
             snap = self._response("completed", final=True)
-            self.snapshot = snap
-            out.append(self._frame("response.completed", {"response": snap}, *tags))
-            return out
-        snap = self._response("incomplete", final=True)
-        reason = "max_output_tokens" if ev.reason == "length" else ev.reason
-        snap["incomplete_details"] = {"reason": reason}
+        else:
+            snap = self._response("incomplete", final=True)
+            reason = "max_output_tokens" if ev.reason == "length" else ev.reason
+            snap["incomplete_details"] = {"reason": reason}
         self.snapshot = snap
-        out.append(self._frame("response.incomplete", {"response": snap}, *tags))
+        out.append(self._frame(f"response.{snap['status']}", {"response": snap}, *tags))
         return out

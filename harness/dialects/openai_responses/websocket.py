@@ -9,11 +9,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from harness._json import dumps_compact
+from harness._json import dumps_compact, loads
 from harness.dialects._base import (
-    Observer,
     ProviderRules,
-    Reading,
     Rejection,
     RequestSpec,
     Variant,
@@ -21,14 +19,14 @@ from harness.dialects._base import (
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.openai_responses import VARIANTS as HTTP_VARIANTS
 from harness.dialects.openai_responses import OpenAIResponsesDialect
+from harness.dialects.openai_responses._items import NO_TOOL_CALL
 from harness.dialects.openai_responses._observer import ResponsesObserver
 from harness.dialects.openai_responses._rules import RULES as HTTP_RULES
+from harness.dialects.openai_responses._rules import openai_error_body
 from harness.events import Event, Message, Turn
 
 __all__ = [
     "DIALECT",
-    "NOT_FOUND",
-    "NO_TOOL_CALL",
     "TERMINAL",
     "VARIANTS",
     "OpenAIResponsesWsDialect",
@@ -46,27 +44,23 @@ __all__ = [
 # ``{"type": "error", "status": 400, "error": {"type", "code", "message", "param"}}`` messages.
 NAME = "openai-responses-ws"
 NOT_FOUND = "Previous response with id '{id}' not found."
-NO_TOOL_CALL = "No tool call found for function call output with call_id {id}."
 
 _OVER_WS = (
-    (
-        "summary",
-        Senders(("openai",), (), "reasoning.summary", DOCS["openai"]),
-        ("openai-responses-ws/reasoning-summary",),
-    ),
-    ("empty", Senders(("openai",), (), "no reasoning.summary", DOCS["openai"]), ()),
-    ("reasoning_text", Senders(("openai",), (), "", DOCS["openai"]), ()),
+    ("summary", "reasoning.summary", ("openai-responses-ws/reasoning-summary",)),
+    ("empty", "no reasoning.summary", ()),
+    ("reasoning_text", "", ()),
 )
-"""The HTTP variants the WebSocket mode plays, with who sends them over it and their request forms."""
+"""The HTTP variants the WebSocket mode plays, with what OpenAI (their one sender over it) is asked for
+and their request forms."""
 VARIANTS: dict[str, Variant] = by_name(
     replace(
         HTTP_VARIANTS[name],
         dialect=NAME,
         description=HTTP_VARIANTS[name].description + " (over the WebSocket)",
-        senders=senders,
+        senders=Senders(("openai",), (), note, DOCS["openai"]),
         forms=forms,
     )
-    for name, senders, forms in _OVER_WS
+    for name, note, forms in _OVER_WS
 )
 
 
@@ -84,11 +78,9 @@ def not_found_rejection(previous_response_id: str) -> Rejection:
         "message": NOT_FOUND.format(id=previous_response_id),
         "param": "previous_response_id",
     }
+    diff = ("previous_response_id", previous_response_id, "the last response of this connection")
     return Rejection(
-        400,
-        dumps_compact({"error": error}).encode(),
-        "openai-ws/previous-response-not-found",
-        (("previous_response_id", previous_response_id, "the last response of this connection"),),
+        400, dumps_compact({"error": error}).encode(), "openai-ws/previous-response-not-found", (diff,)
     )
 
 
@@ -98,8 +90,6 @@ TERMINAL = frozenset({"response.completed", "response.failed", "response.incompl
 
 def event_kind(message: str, response_id: str | None = None) -> tuple[str, str | None]:
     """A socket message's ``type``, and the response id it names (else ``response_id`` as given)."""
-    from harness._json import loads
-
     try:
         obj = loads(message)
     except ValueError:
@@ -161,26 +151,20 @@ class _OpenAIWs(ProviderRules):
             outputs = [cid for kind, cid in kinds if kind == "function_call_output"]
             orphan = next((cid for cid in outputs if cid not in calls), 0)
             if orphan != 0:
-                error = {"message": NO_TOOL_CALL.format(id=orphan), "type": "invalid_request_error"}
-                return Rejection(
-                    400,
-                    dumps_compact({"error": {**error, "param": "input", "code": None}}).encode(),
-                    "openai-ws/no-tool-call",
-                    (("previous_response_id", None, "the response that made the call"),),
-                )
+                body = openai_error_body(NO_TOOL_CALL.format(call_id=orphan))
+                diff = ("previous_response_id", None, "the response that made the call")
+                return Rejection(400, body, "openai-ws/no-tool-call", (diff,))
         return HTTP_RULES["openai"].validate(request, emitted)
 
 
 class OpenAIResponsesWsDialect(OpenAIResponsesDialect):
+    """Its stream observer reads what arrives over plain HTTP (SSE), as the Responses dialect's does;
+    over the socket: :class:`WsMessageObserver`."""
+
     name = NAME
     variants = VARIANTS
-    default_variant = "summary"
     websocket = True
     routed = False  # its paths are the Responses dialect's: a request reaches it through its script
-
-    def stream_observer(self, variant: str | None, reading: Reading) -> Observer:
-        """The observer of what arrives over plain HTTP (SSE); over the socket: WsMessageObserver."""
-        return ResponsesObserver()
 
     def build_request(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
