@@ -72,7 +72,7 @@ def read_variant(path: Path) -> Declared:
     dialect = top.text("dialect", required=True)
     if dialect not in _DIALECTS:
         raise top.error("dialect", f"{dialect!r} cannot be declared in a file", f"use {_DIALECTS[0]}")
-    caps = top.caps("caps") or frozenset({Caps.REASONING, Caps.TOOLS, Caps.USAGE, Caps.ERRORS})
+    caps = top.caps_at("caps") or frozenset({Caps.REASONING, Caps.TOOLS, Caps.USAGE, Caps.ERRORS})
     request = top.table("request")
     request.known({"forms", "asks"})
     strict = top.table("strict")
@@ -83,7 +83,7 @@ def read_variant(path: Path) -> Declared:
         dialect,
         top.text("description") or f"declared in {path.name}",
         caps,
-        premise=top.caps("premise"),
+        premise=top.caps_at("premise"),
         provider=top.text("provider"),
         model=top.text("model"),
         like=top.text("like"),  # checked where the row is added to its dialect
@@ -136,7 +136,7 @@ class _Table:
             raise self.error(key, f"expected a table, got {value!r}", f"[{at}]")
         return _Table(self.where, value, at)
 
-    def caps(self, key: str) -> frozenset[Caps]:
+    def caps_at(self, key: str) -> frozenset[Caps]:
         out = set()
         for value in self.texts(key):
             try:
