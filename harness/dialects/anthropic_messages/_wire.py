@@ -38,6 +38,7 @@ __all__ = [
     "AnthropicEmitter",
     "AnthropicObserver",
     "content_json",
+    "end_reason",
     "message_object",
     "observe_message_object",
     "stop_reason",
@@ -62,7 +63,7 @@ def stop_reason(reason: str) -> str:
     return _STOP.get(reason, reason)
 
 
-def _end_reason(wire: Any) -> str:
+def end_reason(wire: Any) -> str:
     return _END.get(wire, wire) if isinstance(wire, str) else "stop"
 
 
@@ -389,7 +390,7 @@ class AnthropicObserver(TypedSSEObserver):
                 out.append(usage)
         elif kind == "message_stop":
             self._done = True
-            out.append(End(_end_reason(self._stop_reason)))
+            out.append(End(end_reason(self._stop_reason)))
         elif kind == "error":
             err = obj.get("error")
             err = err if isinstance(err, Mapping) else {}
@@ -556,5 +557,5 @@ def observe_message_object(obj: Any) -> list[Event]:
     usage = _usage_event(obj.get("usage"), None)
     if usage is not None:
         out.append(usage)
-    out.append(End(_end_reason(obj.get("stop_reason"))))
+    out.append(End(end_reason(obj.get("stop_reason"))))
     return out
