@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
+from harness._json import dumps_compact
 from harness.codec import Frame
-from harness.dialects._base import EmitterLoop
+from harness.dialects._base import EmitterLoop, call_arguments
 from harness.dialects._fields import FieldNotes
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._sse_typed import TypedSSEObserver
@@ -65,13 +65,6 @@ def stop_reason(reason: str) -> str:
 
 def end_reason(wire: Any) -> str:
     return _END.get(wire, wire) if isinstance(wire, str) else "stop"
-
-
-def _input_json(arguments: str) -> Any:
-    try:
-        return loads(arguments) if arguments.strip() else {}
-    except (JSONDecodeError, ValueError):
-        return {}
 
 
 _CACHE = {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
@@ -335,11 +328,6 @@ class AnthropicObserver(TypedSSEObserver):
         """A ``message_start`` was read."""
         return self._started
 
-    @property
-    def done(self) -> bool:
-        """The stream has ended (``message_stop`` or ``error``)."""
-        return self._done
-
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         if not self._done:
             if event == "message" and not self._missing_noted:
@@ -478,7 +466,7 @@ class AnthropicObserver(TypedSSEObserver):
 
 
 def content_json(
-    blocks: Sequence[Block], input_json: Callable[[str], Any] = _input_json
+    blocks: Sequence[Block], input_json: Callable[[str], Any] = call_arguments
 ) -> list[dict[str, Any]]:
     """An assistant message's blocks as Anthropic content (thinking, redacted_thinking, text,
     tool_use); ``input_json`` reads a tool call's arguments into its ``input``."""
