@@ -4,12 +4,13 @@ request reads."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, call_arguments, content_text
 from harness.dialects._provider_errors import anthropic_error
+from harness.dialects._values import opt_str
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.anthropic_messages._rules import RULES
 from harness.dialects.anthropic_messages._wire import (
@@ -21,7 +22,15 @@ from harness.dialects.anthropic_messages._wire import (
 )
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
-__all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect", "signed_only", "thinking_config"]
+__all__ = [
+    "DIALECT",
+    "VARIANTS",
+    "AnthropicMessagesDialect",
+    "grouped",
+    "signed_only",
+    "thinking_config",
+    "tool_result",
+]
 
 NAME = "anthropic-messages"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
@@ -191,26 +200,7 @@ class AnthropicMessagesDialect(Dialect):
     def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        out: list[dict[str, Any]] = []
-        system = ""
-        for msg in messages:
-            if msg.role == "system":
-                system += msg.text
-            elif msg.role == "user":
-                out.append({"role": "user", "content": msg.text})
-            elif msg.role == "tool":
-                results = [
-                    {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
-                    for b in msg.content
-                    if isinstance(b, ToolResultBlock)
-                ]
-                prev = out[-1] if out else None
-                if prev is not None and prev["role"] == "user" and isinstance(prev["content"], list):
-                    prev["content"] += results
-                else:
-                    out.append({"role": "user", "content": results})
-            else:
-                out.append({"role": "assistant", "content": [_block_json(b) for b in msg.content]})
+        system = "".join(m.text for m in messages if m.role == "system")
         body: dict[str, Any] = {"model": model, "max_tokens": int(options.get("max_tokens", 4096))}
         thinking = options.get("thinking", thinking_config(variant))
         if thinking is not None:
@@ -219,7 +209,7 @@ class AnthropicMessagesDialect(Dialect):
             body["output_config"] = {"effort": str(options.get("effort", "high"))}
         if system:
             body["system"] = system
-        body["messages"] = out
+        body["messages"] = grouped([m for m in messages if m.role != "system"], _content)
         if "tools" in options:
             body["tools"] = options["tools"]
         body["stream"] = stream
@@ -235,10 +225,8 @@ class AnthropicMessagesDialect(Dialect):
 
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
         out: list[Message] = []
-        system = body.get("system")
-        if isinstance(system, list):
-            system = "".join(str(b.get("text", "")) for b in system if isinstance(b, Mapping))
-        if isinstance(system, str) and system:
+        system = content_text(body.get("system"))
+        if system:
             out.append(Message("system", (TextBlock(system),)))
         for msg in body.get("messages") or []:
             if not isinstance(msg, Mapping):
@@ -281,14 +269,44 @@ def _block_json(b: Block) -> dict[str, Any]:
         return {"type": "text", "text": b.text}
     if isinstance(b, ToolCallBlock):
         return {"type": "tool_use", "id": b.id, "name": b.name, "input": call_arguments(b.arguments)}
+    return tool_result(b)
+
+
+def _content(m: Message) -> Any:
+    return [_block_json(b) for b in m.content] if m.role == "assistant" else m.text
+
+
+def tool_result(b: ToolResultBlock) -> dict[str, Any]:
     return {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
+
+
+def grouped(
+    messages: Sequence[Message],
+    content: Callable[[Message], Any],
+    result: Callable[[ToolResultBlock], dict[str, Any]] = tool_result,
+) -> list[dict[str, Any]]:
+    """Messages (no system one) in the wire's shape, a user or assistant message's content as ``content``
+    writes it; a tool message's results are user content, and consecutive ones join one user message.
+
+    Anthropic and Bedrock require that join.
+    """
+    out: list[dict[str, Any]] = []
+    for n, m in enumerate(messages):
+        if m.role != "tool":
+            out.append({"role": "assistant" if m.role == "assistant" else "user", "content": content(m)})
+            continue
+        blocks = [result(b) for b in m.content if isinstance(b, ToolResultBlock)]
+        if n and messages[n - 1].role == "tool":  # the previous tool message opened this user message
+            out[-1]["content"] += blocks
+        else:
+            out.append({"role": "user", "content": blocks})
+    return out
 
 
 def _block(b: Mapping[str, Any]) -> Block | None:
     kind = b.get("type")
     if kind == "thinking":
-        sig = b.get("signature")
-        return ReasoningBlock(str(b.get("thinking", "")), signature=sig if isinstance(sig, str) else None)
+        return ReasoningBlock(str(b.get("thinking", "")), signature=opt_str(b.get("signature")))
     if kind == "redacted_thinking":
         return ReasoningBlock("", redacted=str(b.get("data", "")))
     if kind == "text":
