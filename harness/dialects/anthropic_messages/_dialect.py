@@ -232,15 +232,11 @@ class AnthropicMessagesDialect(Dialect):
             if not isinstance(msg, Mapping):
                 continue
             content = msg.get("content")
+            if isinstance(content, str):  # shorthand for one text block
+                content = [{"type": "text", "text": content}]
             if msg.get("role") == "assistant":
-                if isinstance(content, str):
-                    out.append(Message("assistant", (TextBlock(content),)))
-                else:
-                    blocks = [_block(b) for b in content or [] if isinstance(b, Mapping)]
-                    out.append(Message("assistant", tuple(b for b in blocks if b is not None)))
-                continue
-            if isinstance(content, str):
-                out.append(Message.user(content))
+                blocks = [_block(b) for b in content or [] if isinstance(b, Mapping)]
+                out.append(Message("assistant", tuple(b for b in blocks if b is not None)))
                 continue
             texts = tuple(
                 TextBlock(str(b.get("text", "")))

@@ -15,7 +15,7 @@ from harness.dialects._fields import FieldNotes
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._sse_typed import TypedSSEObserver
 from harness.dialects._values import mapping, opt_str
-from harness.dialects.anthropic_messages._schema import SDK, event_fields
+from harness.dialects.anthropic_messages._schema import EVENT_FIELDS, SDK, event_fields
 from harness.events import (
     Block,
     End,
@@ -47,15 +47,8 @@ __all__ = [
 
 _STOP = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
 _END = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
-_KNOWN = frozenset(
-    {
-        "message_start", "content_block_start", "content_block_delta", "content_block_stop",
-        "message_delta", "message_stop", "ping", "error",
-    }
-)  # fmt: skip
-_OPENED = frozenset(
-    {"content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"}
-)
+_KNOWN = frozenset(EVENT_FIELDS) | {"ping", "error"}
+_OPENED = frozenset(EVENT_FIELDS) - {"message_start"}
 """The events of an open message (ping and error may come before message_start)."""
 _ids = itertools.count(1)
 
