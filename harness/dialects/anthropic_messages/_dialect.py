@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, call_arguments, content_text
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, content_text
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._values import opt_str
 from harness.dialects._variant import DOCS, by_name
@@ -17,6 +17,7 @@ from harness.dialects.anthropic_messages._wire import (
     PING,
     AnthropicEmitter,
     AnthropicObserver,
+    content_json,
     message_object,
     observe_message_object,
 )
@@ -254,18 +255,14 @@ class AnthropicMessagesDialect(Dialect):
 
 
 def _block_json(b: Block) -> dict[str, Any]:
-    if isinstance(b, ReasoningBlock):
-        if b.redacted is not None:
-            return {"type": "redacted_thinking", "data": b.redacted}
-        out: dict[str, Any] = {"type": "thinking", "thinking": b.text}
-        if b.signature is not None:
-            out["signature"] = b.signature
-        return out
-    if isinstance(b, TextBlock):
-        return {"type": "text", "text": b.text}
-    if isinstance(b, ToolCallBlock):
-        return {"type": "tool_use", "id": b.id, "name": b.name, "input": call_arguments(b.arguments)}
-    return tool_result(b)
+    """A block as a request passes it back: as a response writes it, but a thinking block that never got a
+    signature has no ``signature`` field."""
+    if isinstance(b, ToolResultBlock):
+        return tool_result(b)
+    out = content_json([b])[0]
+    if isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None:
+        del out["signature"]
+    return out
 
 
 def _content(m: Message) -> Any:

@@ -52,23 +52,18 @@ class _BedrockClaude(ProviderRules):
         messages = request.get("messages")
         if not isinstance(messages, Sequence):
             return None
-        parsed = [m for m in parse_request({"messages": messages}) if m.role != "tool"]
         raw_assistant = [
             i for i, m in enumerate(messages) if isinstance(m, Mapping) and m.get("role") == "assistant"
         ]
-        ours = [m for m in parsed if m.role == "assistant"]
+        ours = [m for m in parse_request({"messages": messages}) if m.role == "assistant"]
         for n, msg in zip(raw_assistant, ours, strict=False):
             calls = {b.id for b in msg.content if isinstance(b, ToolCallBlock)}
             origin = next(
                 (e for e in emitted if calls & {b.id for b in e.content if isinstance(b, ToolCallBlock)}),
                 None,
             )
-            if origin is None:
-                continue
-            want = _reasoning_before_tools(origin.content)
-            if not want:
-                continue
-            rejection = self._check(n, msg.content, want)
+            want = _reasoning_before_tools(origin.content) if origin is not None else []
+            rejection = self._check(n, msg.content, want) if want else None
             if rejection is not None:
                 return rejection
         return None
