@@ -235,19 +235,16 @@ class AnthropicMessagesDialect(Dialect):
             content = msg.get("content")
             if isinstance(content, str):  # shorthand for one text block
                 content = [{"type": "text", "text": content}]
+            blocks = [b for b in content or [] if isinstance(b, Mapping)]
             if msg.get("role") == "assistant":
-                blocks = [_block(b) for b in content or [] if isinstance(b, Mapping)]
-                out.append(Message("assistant", tuple(b for b in blocks if b is not None)))
+                read = (_block(b) for b in blocks)
+                out.append(Message("assistant", tuple(b for b in read if b is not None)))
                 continue
-            texts = tuple(
-                TextBlock(str(b.get("text", "")))
-                for b in content or []
-                if isinstance(b, Mapping) and b.get("type") == "text"
-            )
+            texts = tuple(TextBlock(str(b.get("text", ""))) for b in blocks if b.get("type") == "text")
             if texts:
                 out.append(Message("user", texts))
-            for b in content or []:
-                if isinstance(b, Mapping) and b.get("type") == "tool_result":
+            for b in blocks:
+                if b.get("type") == "tool_result":
                     c = b.get("content")
                     text = content_text(c) if isinstance(c, str | list) else dumps_compact(c)
                     out.append(Message.tool(str(b.get("tool_use_id", "")), text))

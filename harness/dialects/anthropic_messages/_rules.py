@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
 from harness.dialects._provider_errors import anthropic_error, openai_error
+from harness.dialects.anthropic_messages._wire import content_json
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -134,13 +135,8 @@ def _textless(blocks: Sequence[Mapping[str, Any]]) -> int | None:
     return next(found, None)
 
 
-def _wire(b: ReasoningBlock) -> tuple[str, str, str]:
-    if b.redacted is not None:
-        return ("redacted_thinking", b.redacted, "")
-    return ("thinking", b.text, b.signature or "")
-
-
 def _req(b: Mapping[str, Any]) -> tuple[str, str, str]:
+    """A thinking or redacted block as what must come back unchanged: type, text or data, signature."""
     if b.get("type") == "redacted_thinking":
         return ("redacted_thinking", str(b.get("data", "")), "")
     return ("thinking", str(b.get("thinking", "")), str(b.get("signature") or ""))
@@ -239,7 +235,9 @@ class _Anthropic(ProviderRules):
         return None
 
     def _modified(self, n: int, blocks: Sequence[Mapping[str, Any]], other: Message) -> Rejection | None:
-        expected = [_wire(b) for b in other.content if isinstance(b, ReasoningBlock)]
+        expected = [
+            _req(c) for c in content_json([b for b in other.content if isinstance(b, ReasoningBlock)])
+        ]
         got = [(m, _req(b)) for m, b in enumerate(blocks) if b.get("type") in _THINKING]
         for k in range(max(len(expected), len(got))):
             want = expected[k] if k < len(expected) else None  # None: a block the message never had
