@@ -95,9 +95,10 @@ def _usage_json(u: Usage | None, *, start: bool, end: bool) -> dict[str, Any]:
     return out
 
 
-def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
+def _usage_event(raw: Any, start_input: int | None) -> list[Event]:
+    """The usage an Anthropic ``usage`` object reports, if any."""
     if not isinstance(raw, Mapping):
-        return None
+        return []
 
     def num(v: Any) -> int | None:
         return v if isinstance(v, int) and not isinstance(v, bool) else None
@@ -108,9 +109,9 @@ def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
     inp = inp if inp is not None else start_input
     out = num(raw.get("output_tokens"))
     if not inp and not out and thinking is None:
-        return None  # an all-zero usage reports nothing
+        return []  # an all-zero usage reports nothing
     total = inp + out if inp is not None and out is not None else None
-    return Usage(inp, out, thinking, total)
+    return [Usage(inp, out, thinking, total)]
 
 
 def _input_args(block: Mapping[str, Any]) -> str:
@@ -368,9 +369,7 @@ class AnthropicObserver(TypedSSEObserver):
             delta = obj.get("delta")
             if isinstance(delta, Mapping) and "stop_reason" in delta:
                 self._stop_reason = delta["stop_reason"]
-            usage = _usage_event(obj.get("usage"), self._start_input)
-            if usage is not None:
-                out.append(usage)
+            out += _usage_event(obj.get("usage"), self._start_input)
         elif kind == "message_stop":
             self._done = True
             out.append(End(end_reason(self._stop_reason)))
@@ -514,8 +513,6 @@ def observe_message_object(obj: Any) -> list[Event]:
             tools += 1
         else:
             out.append(Notice("unknown-block", str(kind)))
-    usage = _usage_event(obj.get("usage"), None)
-    if usage is not None:
-        out.append(usage)
+    out += _usage_event(obj.get("usage"), None)
     out.append(End(end_reason(obj.get("stop_reason"))))
     return out
