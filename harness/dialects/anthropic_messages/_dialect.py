@@ -219,8 +219,7 @@ class AnthropicMessagesDialect(Dialect):
             headers["anthropic-beta"] = INTERLEAVED_BETA
         if variant == "vertex":  # the model moves into the path, the version into the body
             body = {"anthropic_version": VERTEX_VERSION} | {k: v for k, v in body.items() if k != "model"}
-            specifier = "streamRawPredict" if stream else "rawPredict"
-            path = f"{VERTEX_PATH}/{model}:{specifier}"
+            path = f"{VERTEX_PATH}/{model}:{'streamRawPredict' if stream else 'rawPredict'}"
             return RequestSpec(path, body, {"content-type": "application/json"})
         return RequestSpec("/v1/messages", body, headers)
 

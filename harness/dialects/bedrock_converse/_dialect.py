@@ -135,9 +135,8 @@ class BedrockDialect(Dialect):
             )
         end = next((ev for ev in turn if isinstance(ev, End)), End())
         usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None)
-        msg = assemble(turn)
         out: dict[str, Any] = {
-            "output": {"message": {"role": "assistant", "content": converse_content(msg.content)}},
+            "output": {"message": {"role": "assistant", "content": converse_content(assemble(turn).content)}},
             "stopReason": stop_reason(end.reason),
         }
         if usage is not None:

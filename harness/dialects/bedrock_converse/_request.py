@@ -80,10 +80,7 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
         texts = tuple(TextBlock(str(c["text"])) for c in blocks if isinstance(c.get("text"), str))
         if texts:
             out.append(Message("user", texts))
-        for c in blocks:
-            result = _any_result(c)
-            if result is not None:
-                out.append(Message("tool", (result,)))
+        out += (Message("tool", (r,)) for r in map(_any_result, blocks) if r is not None)
     return out
 
 
