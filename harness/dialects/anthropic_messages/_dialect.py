@@ -4,24 +4,34 @@ request reads."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, call_arguments, content_text
+from harness.dialects._base import Caps, Dialect, RequestSpec, Senders, Variant, content_text
 from harness.dialects._provider_errors import anthropic_error
+from harness.dialects._values import opt_str
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.anthropic_messages._rules import RULES
 from harness.dialects.anthropic_messages._wire import (
     PING,
     AnthropicEmitter,
     AnthropicObserver,
+    content_json,
     message_object,
     observe_message_object,
 )
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
-__all__ = ["DIALECT", "VARIANTS", "AnthropicMessagesDialect", "signed_only", "thinking_config"]
+__all__ = [
+    "DIALECT",
+    "VARIANTS",
+    "AnthropicMessagesDialect",
+    "grouped",
+    "signed_only",
+    "thinking_config",
+    "tool_result",
+]
 
 NAME = "anthropic-messages"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
@@ -191,26 +201,7 @@ class AnthropicMessagesDialect(Dialect):
     def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
     ) -> RequestSpec:
-        out: list[dict[str, Any]] = []
-        system = ""
-        for msg in messages:
-            if msg.role == "system":
-                system += msg.text
-            elif msg.role == "user":
-                out.append({"role": "user", "content": msg.text})
-            elif msg.role == "tool":
-                results = [
-                    {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
-                    for b in msg.content
-                    if isinstance(b, ToolResultBlock)
-                ]
-                prev = out[-1] if out else None
-                if prev is not None and prev["role"] == "user" and isinstance(prev["content"], list):
-                    prev["content"] += results
-                else:
-                    out.append({"role": "user", "content": results})
-            else:
-                out.append({"role": "assistant", "content": [_block_json(b) for b in msg.content]})
+        system = "".join(m.text for m in messages if m.role == "system")
         body: dict[str, Any] = {"model": model, "max_tokens": int(options.get("max_tokens", 4096))}
         thinking = options.get("thinking", thinking_config(variant))
         if thinking is not None:
@@ -219,7 +210,7 @@ class AnthropicMessagesDialect(Dialect):
             body["output_config"] = {"effort": str(options.get("effort", "high"))}
         if system:
             body["system"] = system
-        body["messages"] = out
+        body["messages"] = grouped([m for m in messages if m.role != "system"], _content)
         if "tools" in options:
             body["tools"] = options["tools"]
         body["stream"] = stream
@@ -228,41 +219,31 @@ class AnthropicMessagesDialect(Dialect):
             headers["anthropic-beta"] = INTERLEAVED_BETA
         if variant == "vertex":  # the model moves into the path, the version into the body
             body = {"anthropic_version": VERTEX_VERSION} | {k: v for k, v in body.items() if k != "model"}
-            specifier = "streamRawPredict" if stream else "rawPredict"
-            path = f"{VERTEX_PATH}/{model}:{specifier}"
+            path = f"{VERTEX_PATH}/{model}:{'streamRawPredict' if stream else 'rawPredict'}"
             return RequestSpec(path, body, {"content-type": "application/json"})
         return RequestSpec("/v1/messages", body, headers)
 
     def parse_request(self, body: Mapping[str, Any]) -> list[Message]:
         out: list[Message] = []
-        system = body.get("system")
-        if isinstance(system, list):
-            system = "".join(str(b.get("text", "")) for b in system if isinstance(b, Mapping))
-        if isinstance(system, str) and system:
+        system = content_text(body.get("system"))
+        if system:
             out.append(Message("system", (TextBlock(system),)))
         for msg in body.get("messages") or []:
             if not isinstance(msg, Mapping):
                 continue
             content = msg.get("content")
+            if isinstance(content, str):  # shorthand for one text block
+                content = [{"type": "text", "text": content}]
+            blocks = [b for b in content or [] if isinstance(b, Mapping)]
             if msg.get("role") == "assistant":
-                if isinstance(content, str):
-                    out.append(Message("assistant", (TextBlock(content),)))
-                else:
-                    blocks = [_block(b) for b in content or [] if isinstance(b, Mapping)]
-                    out.append(Message("assistant", tuple(b for b in blocks if b is not None)))
+                read = (_block(b) for b in blocks)
+                out.append(Message("assistant", tuple(b for b in read if b is not None)))
                 continue
-            if isinstance(content, str):
-                out.append(Message.user(content))
-                continue
-            texts = tuple(
-                TextBlock(str(b.get("text", "")))
-                for b in content or []
-                if isinstance(b, Mapping) and b.get("type") == "text"
-            )
+            texts = tuple(TextBlock(str(b.get("text", ""))) for b in blocks if b.get("type") == "text")
             if texts:
                 out.append(Message("user", texts))
-            for b in content or []:
-                if isinstance(b, Mapping) and b.get("type") == "tool_result":
+            for b in blocks:
+                if b.get("type") == "tool_result":
                     c = b.get("content")
                     text = content_text(c) if isinstance(c, str | list) else dumps_compact(c)
                     out.append(Message.tool(str(b.get("tool_use_id", "")), text))
@@ -270,25 +251,51 @@ class AnthropicMessagesDialect(Dialect):
 
 
 def _block_json(b: Block) -> dict[str, Any]:
-    if isinstance(b, ReasoningBlock):
-        if b.redacted is not None:
-            return {"type": "redacted_thinking", "data": b.redacted}
-        out: dict[str, Any] = {"type": "thinking", "thinking": b.text}
-        if b.signature is not None:
-            out["signature"] = b.signature
-        return out
-    if isinstance(b, TextBlock):
-        return {"type": "text", "text": b.text}
-    if isinstance(b, ToolCallBlock):
-        return {"type": "tool_use", "id": b.id, "name": b.name, "input": call_arguments(b.arguments)}
+    """A block as a request passes it back: as a response writes it, but a thinking block that never got a
+    signature has no ``signature`` field."""
+    if isinstance(b, ToolResultBlock):
+        return tool_result(b)
+    out = content_json([b])[0]
+    if isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None:
+        del out["signature"]
+    return out
+
+
+def _content(m: Message) -> Any:
+    return [_block_json(b) for b in m.content] if m.role == "assistant" else m.text
+
+
+def tool_result(b: ToolResultBlock) -> dict[str, Any]:
     return {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
+
+
+def grouped(
+    messages: Sequence[Message],
+    content: Callable[[Message], Any],
+    result: Callable[[ToolResultBlock], dict[str, Any]] = tool_result,
+) -> list[dict[str, Any]]:
+    """Messages (no system one) in the wire's shape, a user or assistant message's content as ``content``
+    writes it; a tool message's results are user content, and consecutive ones join one user message.
+
+    Anthropic and Bedrock require that join.
+    """
+    out: list[dict[str, Any]] = []
+    for n, m in enumerate(messages):
+        if m.role != "tool":
+            out.append({"role": "assistant" if m.role == "assistant" else "user", "content": content(m)})
+            continue
+        blocks = [result(b) for b in m.content if isinstance(b, ToolResultBlock)]
+        if n and messages[n - 1].role == "tool":  # the previous tool message opened this user message
+            out[-1]["content"] += blocks
+        else:
+            out.append({"role": "user", "content": blocks})
+    return out
 
 
 def _block(b: Mapping[str, Any]) -> Block | None:
     kind = b.get("type")
     if kind == "thinking":
-        sig = b.get("signature")
-        return ReasoningBlock(str(b.get("thinking", "")), signature=sig if isinstance(sig, str) else None)
+        return ReasoningBlock(str(b.get("thinking", "")), signature=opt_str(b.get("signature")))
     if kind == "redacted_thinking":
         return ReasoningBlock("", redacted=str(b.get("data", "")))
     if kind == "text":

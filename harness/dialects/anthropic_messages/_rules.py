@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from harness._json import dumps_compact
-from harness.dialects._base import LENIENT, LenientRules, ProviderRules, Rejection
+from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
+from harness.dialects._provider_errors import anthropic_error, openai_error
+from harness.dialects.anthropic_messages._wire import content_json
 from harness.events import (
     Message,
     ReasoningBlock,
@@ -21,21 +23,7 @@ from harness.events import (
     Turn,
 )
 
-__all__ = [
-    "DEEPSEEK_MESSAGE",
-    "DISABLED",
-    "ENABLED_UNSUPPORTED",
-    "FINAL_THINKING",
-    "INVALID_SIGNATURE",
-    "MISSING_THINKING",
-    "MODIFIED",
-    "NOT_FIRST",
-    "RULES",
-    "SIGNATURE_REQUIRED",
-    "THINKING_REQUIRED",
-    "anthropic_error_body",
-    "deepseek_error_body",
-]
+__all__ = ["INVALID_SIGNATURE", "MISSING_THINKING", "MODIFIED", "RULES"]
 
 MISSING_THINKING = (
     "messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When "
@@ -71,25 +59,18 @@ for a missing signature, one field over."""
 _THINKING = ("thinking", "redacted_thinking")
 
 
-def anthropic_error_body(message: str) -> bytes:
-    request_id = "req_mock" + hashlib.sha256(message.encode()).hexdigest()[:20]
-    return dumps_compact(
-        {
-            "type": "error",
-            "error": {"type": "invalid_request_error", "message": message},
-            "request_id": request_id,
-        }
-    ).encode()
-
-
-def deepseek_error_body(message: str) -> bytes:
-    err = {
-        "message": message,
-        "type": "invalid_request_error",
-        "param": None,
-        "code": "invalid_request_error",
-    }
-    return dumps_compact({"error": err}).encode()
+def _reject(
+    message: str,
+    rule: str,
+    differences: tuple[Difference, ...] = (),
+    *,
+    family: str = "passback",
+    request_id: str = "",
+) -> Rejection:
+    """Anthropic's 400 ``invalid_request_error`` (its request id, unless given, a hash of the message)."""
+    request_id = request_id or "req_mock" + hashlib.sha256(message.encode()).hexdigest()[:20]
+    body = dumps_compact(anthropic_error(400, message, None, request_id)).encode()
+    return Rejection(400, body, rule, differences, family=family)
 
 
 def _thinking_type(request: Mapping[str, Any]) -> str | None:
@@ -129,14 +110,19 @@ def _counterpart(blocks: Sequence[Mapping[str, Any]], emitted: Sequence[Message]
     return None
 
 
-def _unsigned(blocks: Sequence[Mapping[str, Any]], other: Message | None) -> int | None:
-    """The first thinking block without a ``signature`` field (a truncated or client-made block: the API
-    never sends one), unless the emitted message had that very block unsigned (a script without one)."""
-    allowed = {
+def _unsigned_texts(other: Message | None) -> set[str]:
+    """The texts of the emitted thinking blocks that never got a signature (a script without one)."""
+    return {
         b.text
         for b in (other.content if other is not None else ())
         if isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None
     }
+
+
+def _unsigned(blocks: Sequence[Mapping[str, Any]], other: Message | None) -> int | None:
+    """The first thinking block without a ``signature`` field (a truncated or client-made block: the API
+    never sends one), unless the emitted message had that very block unsigned."""
+    allowed = _unsigned_texts(other)
     for m, b in enumerate(blocks):
         if b.get("type") == "thinking" and b.get("signature") is None and b.get("thinking") not in allowed:
             return m
@@ -149,13 +135,8 @@ def _textless(blocks: Sequence[Mapping[str, Any]]) -> int | None:
     return next(found, None)
 
 
-def _wire(b: ReasoningBlock) -> tuple[str, str, str]:
-    if b.redacted is not None:
-        return ("redacted_thinking", b.redacted, "")
-    return ("thinking", b.text, b.signature or "")
-
-
 def _req(b: Mapping[str, Any]) -> tuple[str, str, str]:
+    """A thinking or redacted block as what must come back unchanged: type, text or data, signature."""
     if b.get("type") == "redacted_thinking":
         return ("redacted_thinking", str(b.get("data", "")), "")
     return ("thinking", str(b.get("thinking", "")), str(b.get("signature") or ""))
@@ -190,21 +171,21 @@ class _Anthropic(ProviderRules):
             kinds = [str(b.get("type")) for b in blocks]
             textless = _textless(blocks)
             if textless is not None:  # schema validation, whatever the thinking mode: the field is required
-                return self._reject(
+                return _reject(
                     THINKING_REQUIRED.format(n=n, m=textless),
                     "anthropic/thinking-required",
                     ((f"messages.{n}.content.{textless}.thinking", None, "the block's thinking text"),),
                 )
             if not enabled:
                 if n == len(msgs) - 1 and "thinking" in kinds:
-                    return self._reject(
+                    return _reject(
                         DISABLED.format(n=n, m=kinds.index("thinking")), "anthropic/thinking-disabled"
                     )
                 continue
             other = _counterpart(blocks, emitted)
             missing = _unsigned(blocks, other)
             if missing is not None:  # schema validation comes first: the field is required
-                return self._reject(
+                return _reject(
                     SIGNATURE_REQUIRED.format(n=n, m=missing),
                     "anthropic/signature-required",
                     ((f"messages.{n}.content.{missing}.signature", None, "a signature"),),
@@ -214,14 +195,12 @@ class _Anthropic(ProviderRules):
                     bool(other.content) and isinstance(other.content[0], ReasoningBlock)
                 )
                 if needs and _in_tool_loop(msgs, n):
-                    return self._reject(
-                        MISSING_THINKING.format(n=n, found=kinds[0]), "anthropic/missing-thinking"
-                    )
+                    return _reject(MISSING_THINKING.format(n=n, found=kinds[0]), "anthropic/missing-thinking")
             if any(k in _THINKING for k in kinds):
                 if kinds[0] not in _THINKING:
-                    return self._reject(NOT_FIRST.format(n=n, found=kinds[0]), "anthropic/thinking-not-first")
+                    return _reject(NOT_FIRST.format(n=n, found=kinds[0]), "anthropic/thinking-not-first")
                 if kinds[-1] == "thinking":
-                    return self._reject(FINAL_THINKING.format(n=n), "anthropic/final-thinking")
+                    return _reject(FINAL_THINKING.format(n=n), "anthropic/final-thinking")
             rejection = self._signatures(n, blocks, other, signatures, latest=n == final)
             if rejection is None and n == final and other is not None:
                 rejection = self._modified(n, blocks, other)
@@ -238,15 +217,7 @@ class _Anthropic(ProviderRules):
         *,
         latest: bool,
     ) -> Rejection | None:
-        unsigned = (
-            {
-                b.text
-                for b in other.content
-                if isinstance(b, ReasoningBlock) and b.signature is None and b.redacted is None
-            }
-            if other is not None
-            else set()
-        )
+        unsigned = _unsigned_texts(other)
         known = {b.signature: b.text for b in other.content if isinstance(b, ReasoningBlock)} if other else {}
         for m, b in enumerate(blocks):
             if b.get("type") != "thinking":
@@ -260,30 +231,22 @@ class _Anthropic(ProviderRules):
                 valid = False  # the signature does not cover the edited text
             if not valid:
                 diff = ((f"messages.{n}.content.{m}.signature", sig, None),)
-                return self._reject(INVALID_SIGNATURE.format(n=n, m=m), "anthropic/invalid-signature", diff)
+                return _reject(INVALID_SIGNATURE.format(n=n, m=m), "anthropic/invalid-signature", diff)
         return None
 
     def _modified(self, n: int, blocks: Sequence[Mapping[str, Any]], other: Message) -> Rejection | None:
-        expected = [_wire(b) for b in other.content if isinstance(b, ReasoningBlock)]
+        expected = [
+            _req(c) for c in content_json([b for b in other.content if isinstance(b, ReasoningBlock)])
+        ]
         got = [(m, _req(b)) for m, b in enumerate(blocks) if b.get("type") in _THINKING]
-        for k, want in enumerate(expected):
+        for k in range(max(len(expected), len(got))):
+            want = expected[k] if k < len(expected) else None  # None: a block the message never had
             if k >= len(got) or got[k][1] != want:
                 m = got[k][0] if k < len(got) else (got[-1][0] + 1 if got else 0)
                 actual = got[k][1] if k < len(got) else None
                 diff = ((f"messages.{n}.content.{m}", actual, want),)
-                return self._reject(MODIFIED.format(n=n, m=m), "anthropic/thinking-modified", diff)
-        if len(got) > len(expected):
-            m, actual = got[len(expected)]
-            return self._reject(
-                MODIFIED.format(n=n, m=m),
-                "anthropic/thinking-modified",
-                ((f"messages.{n}.content.{m}", actual, None),),
-            )
+                return _reject(MODIFIED.format(n=n, m=m), "anthropic/thinking-modified", diff)
         return None
-
-    @staticmethod
-    def _reject(message: str, rule: str, differences: tuple[Any, ...] = ()) -> Rejection:
-        return Rejection(400, anthropic_error_body(message), rule, differences)
 
 
 @dataclass(slots=True)
@@ -311,12 +274,9 @@ class _AnthropicAdaptive(_Anthropic):
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         if _thinking_type(request) == "enabled":
-            return Rejection(
-                400,
-                anthropic_error_body(ENABLED_UNSUPPORTED),
-                "anthropic/thinking-enabled-unsupported",
-                (("thinking.type", "enabled", "adaptive"),),
-                family="request",
+            diff = ("thinking.type", "enabled", "adaptive")
+            return _reject(
+                ENABLED_UNSUPPORTED, "anthropic/thinking-enabled-unsupported", (diff,), family="request"
             )
         return _Anthropic.validate(self, request, emitted)
 
@@ -355,12 +315,9 @@ class _DeepSeek(ProviderRules):
             if other is None or any(
                 isinstance(b, ReasoningBlock) and b.redacted is None for b in other.content
             ):
-                return Rejection(
-                    400,
-                    deepseek_error_body(DEEPSEEK_MESSAGE),
-                    "deepseek-anthropic/missing-thinking",
-                    ((f"messages.{n}.content", None, "thinking"),),
-                )
+                body = dumps_compact(openai_error(400, DEEPSEEK_MESSAGE, "invalid_request_error")).encode()
+                diff = (f"messages.{n}.content", None, "thinking")
+                return Rejection(400, body, "deepseek-anthropic/missing-thinking", (diff,))
         return None
 
 
@@ -387,15 +344,10 @@ class _Vertex(_Anthropic):
         version = request.get("anthropic_version")
         if version not in VERTEX_VERSIONS:
             message = "anthropic_version: Field required" if version is None else "anthropic_version: invalid"
-            body = dumps_compact(
-                {
-                    "type": "error",
-                    "error": {"type": "invalid_request_error", "message": message},
-                    "request_id": "req_vrtx_mock",
-                }
-            ).encode()
             diff = ("anthropic_version", version, "vertex-2023-10-16")
-            return Rejection(400, body, "vertex/anthropic-version", (diff,), family="request")
+            return _reject(
+                message, "vertex/anthropic-version", (diff,), family="request", request_id="req_vrtx_mock"
+            )
         return _Anthropic.validate(self, request, emitted)
 
 

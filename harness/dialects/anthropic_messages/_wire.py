@@ -8,13 +8,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from harness._json import JSONDecodeError, dumps_compact, loads
+from harness._json import dumps_compact
 from harness.codec import Frame
-from harness.dialects._base import EmitterLoop
+from harness.dialects._base import EmitterLoop, call_arguments
 from harness.dialects._fields import FieldNotes
 from harness.dialects._provider_errors import anthropic_error
 from harness.dialects._sse_typed import TypedSSEObserver
-from harness.dialects.anthropic_messages._schema import SDK, event_fields
+from harness.dialects._values import mapping, opt_str
+from harness.dialects.anthropic_messages._schema import EVENT_FIELDS, SDK, event_fields
 from harness.events import (
     Block,
     End,
@@ -38,6 +39,7 @@ __all__ = [
     "AnthropicEmitter",
     "AnthropicObserver",
     "content_json",
+    "end_reason",
     "message_object",
     "observe_message_object",
     "stop_reason",
@@ -45,15 +47,8 @@ __all__ = [
 
 _STOP = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
 _END = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
-_KNOWN = frozenset(
-    {
-        "message_start", "content_block_start", "content_block_delta", "content_block_stop",
-        "message_delta", "message_stop", "ping", "error",
-    }
-)  # fmt: skip
-_OPENED = frozenset(
-    {"content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"}
-)
+_KNOWN = frozenset(EVENT_FIELDS) | {"ping", "error"}
+_OPENED = frozenset(EVENT_FIELDS) - {"message_start"}
 """The events of an open message (ping and error may come before message_start)."""
 _ids = itertools.count(1)
 
@@ -62,15 +57,8 @@ def stop_reason(reason: str) -> str:
     return _STOP.get(reason, reason)
 
 
-def _end_reason(wire: Any) -> str:
+def end_reason(wire: Any) -> str:
     return _END.get(wire, wire) if isinstance(wire, str) else "stop"
-
-
-def _input_json(arguments: str) -> Any:
-    try:
-        return loads(arguments) if arguments.strip() else {}
-    except (JSONDecodeError, ValueError):
-        return {}
 
 
 _CACHE = {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
@@ -80,29 +68,37 @@ _PADS = (6, 0, 11, 3, 15, 8, 1, 13, 4, 10, 2, 14, 7, 0, 12, 5)
 every stream of recordings/corpus/anthropic-*-stream*.jsonl); a fixed cycle keeps the bytes stable."""
 PING = '{"type": "ping"}'
 """The ping's data as the real API spells it (Python-style spacing, never padded)."""
+_TAGS = {"thinking": ("reasoning", "reasoning-done"), "text": ("text",), "tool_use": ("tool",)}
+"""An emitted block's frame tags by its type: its start's (the first) and its stop's."""
+_EMPTY = {
+    "thinking": {"type": "thinking", "thinking": "", "signature": ""},
+    "text": {"type": "text", "text": ""},
+}
+"""The block a ``content_block_start`` opens before its deltas fill it."""
 
 
-def _usage_json(u: Usage | None, *, start: bool) -> dict[str, Any]:
-    """Usage as recorded: ``message_start`` carries the input side with the cache breakdown, service
-    tier and inference geo; ``message_delta`` the input and cache counts again with the output tokens,
-    and ``output_tokens_details.thinking_tokens`` when the turn says how many (recorded since 2026-05:
-    recordings/corpus/anthropic-tool-thinking-stream.jsonl; never in ``message_start``)."""
-    inp = (u.input_tokens if u is not None else None) or 0
+def _usage_json(u: Usage | None, *, start: bool, end: bool) -> dict[str, Any]:
+    """Usage as recorded: ``message_start`` (``start``) carries the input side with the cache breakdown,
+    service tier and inference geo; ``message_delta`` (``end``) the input and cache counts again with the
+    output tokens, and ``output_tokens_details.thinking_tokens`` when the turn says how many (recorded
+    since 2026-05: recordings/corpus/anthropic-tool-thinking-stream.jsonl; never in ``message_start``). A
+    whole body's is both: message_start's shape with the end's counts."""
+    out: dict[str, Any] = {"input_tokens": (u.input_tokens if u is not None else None) or 0, **_CACHE}
     if start:
-        return {
-            "input_tokens": inp, **_CACHE, "cache_creation": dict(_CACHE_CREATION),
-            "output_tokens": 1 if u is not None else 0, "service_tier": "standard",
-            "inference_geo": "not_available",
-        }  # fmt: skip
-    out: dict[str, Any] = {"input_tokens": inp, **_CACHE, "output_tokens": (u.output_tokens if u else 0) or 0}
-    if u is not None and u.reasoning_tokens is not None:
+        out["cache_creation"] = dict(_CACHE_CREATION)
+    placeholder = 1 if u is not None else 0  # message_start's count before any output
+    out["output_tokens"] = ((u.output_tokens if u is not None else None) or 0) if end else placeholder
+    if start:
+        out |= {"service_tier": "standard", "inference_geo": "not_available"}
+    if end and u is not None and u.reasoning_tokens is not None:
         out["output_tokens_details"] = {"thinking_tokens": u.reasoning_tokens}
     return out
 
 
-def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
+def _usage_event(raw: Any, start_input: int | None) -> list[Event]:
+    """The usage an Anthropic ``usage`` object reports, if any."""
     if not isinstance(raw, Mapping):
-        return None
+        return []
 
     def num(v: Any) -> int | None:
         return v if isinstance(v, int) and not isinstance(v, bool) else None
@@ -113,9 +109,15 @@ def _usage_event(raw: Any, start_input: int | None) -> Usage | None:
     inp = inp if inp is not None else start_input
     out = num(raw.get("output_tokens"))
     if not inp and not out and thinking is None:
-        return None  # an all-zero usage reports nothing
+        return []  # an all-zero usage reports nothing
     total = inp + out if inp is not None and out is not None else None
-    return Usage(inp, out, thinking, total)
+    return [Usage(inp, out, thinking, total)]
+
+
+def _input_args(block: Mapping[str, Any]) -> str:
+    """A tool_use block's ``input`` as its arguments' text ("" for none or an empty object)."""
+    inp = block.get("input")
+    return dumps_compact(inp) if isinstance(inp, Mapping) and inp else ""
 
 
 _DELTA_OF = {
@@ -188,7 +190,7 @@ class AnthropicEmitter(EmitterLoop):
         msg: dict[str, Any] = {
             "model": self.model, "id": self.message_id, "type": "message", "role": "assistant", "content": [],
             "stop_reason": None, "stop_sequence": None, "stop_details": None,
-            "usage": _usage_json(self._start_usage, start=True),
+            "usage": _usage_json(self._start_usage, start=True, end=False),
         }  # fmt: skip
         return [self._frame({"type": "message_start", "message": msg}, "start")]
 
@@ -204,18 +206,22 @@ class AnthropicEmitter(EmitterLoop):
             self.prime(events)
         return super().feed(events)
 
-    def _block_start(self, kind: str, block: dict[str, Any], key: Any, *tags: str) -> list[Frame]:
+    def _block_start(self, kind: str, key: Any, block: dict[str, Any] | None = None) -> list[Frame]:
+        """Stops the open block and opens a ``kind`` block (``block``, else that kind's empty one)."""
         out = self._stop()
         self._index += 1
         self._open = kind
         self._open_key = key
-        out.append(
-            self._frame({"type": "content_block_start", "index": self._index, "content_block": block}, *tags)
-        )
+        start = {"type": "content_block_start", "index": self._index, "content_block": block or _EMPTY[kind]}
+        out.append(self._frame(start, _TAGS[kind][0]))
         if not self._pinged and self.ping:
             self._pinged = True
             out.append(Frame(PING, event="ping"))
         return out
+
+    def _block(self, kind: str, key: Any) -> list[Frame]:
+        """The empty ``kind`` block for ``key`` opened, unless it is the open one."""
+        return [] if (self._open, self._open_key) == (kind, key) else self._block_start(kind, key)
 
     def _delta(self, delta: dict[str, Any], *tags: str) -> Frame:
         return self._frame({"type": "content_block_delta", "index": self._index, "delta": delta}, *tags)
@@ -223,45 +229,35 @@ class AnthropicEmitter(EmitterLoop):
     def _stop(self) -> list[Frame]:
         if self._open is None:
             return []
-        tags = {"thinking": ("reasoning", "reasoning-done"), "text": ("text",), "tool_use": ("tool",)}[
-            self._open
-        ]
+        tags = _TAGS[self._open]
         self._open = None
         return [self._frame({"type": "content_block_stop", "index": self._index}, *tags)]
 
-    def _thinking(self, key: Any) -> list[Frame]:
-        block = {"type": "thinking", "thinking": "", "signature": ""}
-        return self._block_start("thinking", block, key, "reasoning")
-
     def _event(self, ev: Event) -> list[Frame]:
         if isinstance(ev, ReasoningDelta):
-            out: list[Frame] = []
-            if self._open != "thinking" or self._open_key != ev.item:
-                out += self._thinking(ev.item)
+            out = self._block("thinking", ev.item)
             if ev.text and self.variant != "omitted":
                 out.append(self._delta({"type": "thinking_delta", "thinking": ev.text}, "reasoning"))
             return out
         if isinstance(ev, ReasoningSignature):
-            out = [] if self._open == "thinking" else self._thinking(ev.item)
+            out = [] if self._open == "thinking" else self._block_start("thinking", ev.item)
             # recorded: the thinking block's last thinking_delta is empty, right before the signature
             out.append(self._delta({"type": "thinking_delta", "thinking": ""}, "reasoning"))
             out.append(self._delta({"type": "signature_delta", "signature": ev.value}, "reasoning"))
             return out + self._stop()
         if isinstance(ev, RedactedReasoning):
-            out = self._block_start(
-                "thinking", {"type": "redacted_thinking", "data": ev.data}, None, "reasoning"
+            return (
+                self._block_start("thinking", None, {"type": "redacted_thinking", "data": ev.data})
+                + self._stop()
             )
-            return out + self._stop()
         if isinstance(ev, TextDelta):
-            out = []
-            if self._open != "text" or self._open_key != ev.item:
-                out += self._block_start("text", {"type": "text", "text": ""}, ev.item, "text")
+            out = self._block("text", ev.item)
             if ev.text:
                 out.append(self._delta({"type": "text_delta", "text": ev.text}, "text"))
             return out
         if isinstance(ev, ToolCallDelta):
             out = []
-            if self._open != "tool_use" or self._open_key != ev.index:
+            if (self._open, self._open_key) != ("tool_use", ev.index):
                 block = {
                     "type": "tool_use",
                     "id": ev.id or f"toolu_mock_{ev.index}",
@@ -269,7 +265,7 @@ class AnthropicEmitter(EmitterLoop):
                     "input": {},
                     "caller": {"type": "direct"},
                 }
-                out += self._block_start("tool_use", block, ev.index, "tool")
+                out += self._block_start("tool_use", ev.index, block)
                 # recorded: the first input_json_delta is empty (the only one when the input is {})
                 out.append(self._delta({"type": "input_json_delta", "partial_json": ""}, "tool"))
             if ev.arguments:
@@ -295,7 +291,7 @@ class AnthropicEmitter(EmitterLoop):
         usage = self._usage
         if usage is not None and usage.input_tokens is None and self._start_usage is not None:
             usage = replace(usage, input_tokens=self._start_usage.input_tokens)
-        delta["usage"] = _usage_json(usage, start=False)
+        delta["usage"] = _usage_json(usage, start=False, end=True)
         out.append(self._frame(delta, *(("usage",) if self._usage is not None else ())))
         out.append(self._frame({"type": "message_stop"}, "terminal"))
         return out
@@ -317,34 +313,27 @@ class AnthropicObserver(TypedSSEObserver):
         self._blocks: dict[int, str] = {}
         self._tool_of: dict[int, int] = {}
         self._tools = 0
-        self._started = False
+        self.started = False
+        """A ``message_start`` was read."""
         self._start_input: int | None = None
         self.start_output: int | None = None
         """``message_start``'s ``output_tokens`` (a placeholder count: ``message_delta``'s usage is
         cumulative and already includes it; read by a reference fault switch that adds it anyway)."""
         self._stop_reason: Any = None
-        self._done = False
-        self._after_noted = False
-        self._missing_noted = False
-        self._unstarted_noted = False
+        self._noted: set[str] = set()
         self._fields = FieldNotes(SDK)
 
-    @property
-    def started(self) -> bool:
-        """A ``message_start`` was read."""
-        return self._started
-
-    @property
-    def done(self) -> bool:
-        """The stream has ended (``message_stop`` or ``error``)."""
-        return self._done
+    def _once(self, name: str, detail: str, out: list[Event]) -> None:
+        """``Notice(name, detail)``, the first time only."""
+        if name not in self._noted:
+            self._noted.add(name)
+            out.append(Notice(name, detail))
 
     def _object(self, obj: dict[str, Any], kind: str, data: str, event: str, out: list[Event]) -> None:
         if not self._done:
-            if event == "message" and not self._missing_noted:
-                self._missing_noted = True
-                out.append(Notice("missing-event-line", kind))
-            elif event not in ("message", kind):
+            if event == "message":
+                self._once("missing-event-line", kind, out)
+            elif event != kind:
                 out.append(Notice("event-mismatch", f"{event} != {kind}"))
         self.read_event(obj, kind, out)
 
@@ -352,30 +341,26 @@ class AnthropicObserver(TypedSSEObserver):
         """One decoded event object of type ``kind``: an SSE frame's data, or the JSON inside a Bedrock
         InvokeModel ``chunk``. Anything after the end is noted once and not read."""
         if self._done:
-            if not self._after_noted:
-                self._after_noted = True
-                out.append(Notice("data-after-end", kind))
-            return
-        self.interpret(kind, obj, out)
+            self._once("data-after-end", kind, out)
+        else:
+            self.interpret(kind, obj, out)
 
     def interpret(self, kind: str, obj: Mapping[str, Any], out: list[Event]) -> None:
         self._fields.note(kind, obj, event_fields(kind, obj), out)
-        if not self._started and kind in _OPENED and not self._unstarted_noted:
+        if not self.started and kind in _OPENED:
             # the anthropic SDK's MessageStream accumulates nothing before message_start (its snapshot
             # is built from it; accumulate_event raises 'Unexpected event order ... before
             # "message_start"'): a stream that opens without one is empty to such a client
-            self._unstarted_noted = True
-            out.append(Notice("before-message-start", kind))
+            self._once("before-message-start", kind, out)
         if kind == "message_start":
-            if self._started:
+            if self.started:
                 out.append(Notice("second-lifecycle", "a second message_start"))
-            self._started = True
-            msg = obj.get("message")
-            usage = msg.get("usage") if isinstance(msg, Mapping) else None
-            if isinstance(usage, Mapping) and isinstance(usage.get("input_tokens"), int):
-                self._start_input = usage["input_tokens"]
-            if isinstance(usage, Mapping) and isinstance(usage.get("output_tokens"), int):
-                self.start_output = usage["output_tokens"]
+            self.started = True
+            counts = mapping(mapping(obj.get("message")).get("usage"))
+            if isinstance(counts.get("input_tokens"), int):
+                self._start_input = counts["input_tokens"]
+            if isinstance(counts.get("output_tokens"), int):
+                self.start_output = counts["output_tokens"]
         elif kind == "content_block_start":
             self._block_start(obj, out)
         elif kind == "content_block_delta":
@@ -384,22 +369,14 @@ class AnthropicObserver(TypedSSEObserver):
             delta = obj.get("delta")
             if isinstance(delta, Mapping) and "stop_reason" in delta:
                 self._stop_reason = delta["stop_reason"]
-            usage = _usage_event(obj.get("usage"), self._start_input)
-            if usage is not None:
-                out.append(usage)
+            out += _usage_event(obj.get("usage"), self._start_input)
         elif kind == "message_stop":
             self._done = True
-            out.append(End(_end_reason(self._stop_reason)))
+            out.append(End(end_reason(self._stop_reason)))
         elif kind == "error":
-            err = obj.get("error")
-            err = err if isinstance(err, Mapping) else {}
-            msg, code = err.get("message"), err.get("type")
-            out.append(
-                StreamError(
-                    msg if isinstance(msg, str) else dumps_compact(obj),
-                    code if isinstance(code, str) else None,
-                )
-            )
+            err = mapping(obj.get("error"))
+            msg = opt_str(err.get("message"))
+            out.append(StreamError(dumps_compact(obj) if msg is None else msg, opt_str(err.get("type"))))
             self._done = True
         elif kind not in _KNOWN:
             out.append(Notice("unknown-event", kind))
@@ -428,17 +405,8 @@ class AnthropicObserver(TypedSSEObserver):
         elif kind == "tool_use":
             self._tool_of[index] = self._tools
             self._tools += 1
-            cid, name, inp = block.get("id"), block.get("name"), block.get("input")
-            args = dumps_compact(inp) if isinstance(inp, Mapping) and inp else ""
-            out.append(
-                ToolCallDelta(
-                    self._tool_of[index],
-                    cid if isinstance(cid, str) else None,
-                    name if isinstance(name, str) else None,
-                    args,
-                    item=item,
-                )
-            )
+            cid, name = opt_str(block.get("id")), opt_str(block.get("name"))
+            out.append(ToolCallDelta(self._tool_of[index], cid, name, _input_args(block), item=item))
         else:
             out.append(Notice("unknown-block", kind))
 
@@ -477,7 +445,7 @@ class AnthropicObserver(TypedSSEObserver):
 
 
 def content_json(
-    blocks: Sequence[Block], input_json: Callable[[str], Any] = _input_json
+    blocks: Sequence[Block], input_json: Callable[[str], Any] = call_arguments
 ) -> list[dict[str, Any]]:
     """An assistant message's blocks as Anthropic content (thinking, redacted_thinking, text,
     tool_use); ``input_json`` reads a tool call's arguments into its ``input``."""
@@ -511,10 +479,7 @@ def message_object(
     ]
     end = next((ev for ev in events if isinstance(ev, End)), End())
     usage = next((ev for ev in reversed(events) if isinstance(ev, Usage)), None)
-    u = _usage_json(usage, start=True)  # the whole body's usage has message_start's shape
-    u["output_tokens"] = (usage.output_tokens if usage is not None else None) or 0
-    if usage is not None and usage.reasoning_tokens is not None:
-        u["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
+    u = _usage_json(usage, start=True, end=True)
     return {
         "model": model, "id": message_id, "type": "message", "role": "assistant", "content": content,
         "stop_reason": stop_reason(end.reason), "stop_sequence": None, "stop_details": None, "usage": u,
@@ -525,10 +490,8 @@ def observe_message_object(obj: Any) -> list[Event]:
     if not isinstance(obj, Mapping):
         return [Notice("unknown-frame", dumps_compact(obj)[:80])]
     if obj.get("type") == "error" or isinstance(obj.get("error"), Mapping):
-        err = obj.get("error")
-        err = err if isinstance(err, Mapping) else {}
-        code = err.get("type")
-        return [StreamError(str(err.get("message", "")), code if isinstance(code, str) else None)]
+        err = mapping(obj.get("error"))
+        return [StreamError(str(err.get("message", "")), opt_str(err.get("type")))]
     out: list[Event] = []
     tools = 0
     for n, block in enumerate(obj.get("content") or []):
@@ -545,16 +508,11 @@ def observe_message_object(obj: Any) -> list[Event]:
         elif kind == "text":
             out.append(TextDelta(str(block.get("text", "")), item=item))
         elif kind == "tool_use":
-            inp = block.get("input")
-            args = dumps_compact(inp) if isinstance(inp, Mapping) and inp else ""
-            out.append(
-                ToolCallDelta(tools, str(block.get("id", "")), str(block.get("name", "")), args, item=item)
-            )
+            cid, name = str(block.get("id", "")), str(block.get("name", ""))
+            out.append(ToolCallDelta(tools, cid, name, _input_args(block), item=item))
             tools += 1
         else:
             out.append(Notice("unknown-block", str(kind)))
-    usage = _usage_event(obj.get("usage"), None)
-    if usage is not None:
-        out.append(usage)
-    out.append(End(_end_reason(obj.get("stop_reason"))))
+    out += _usage_event(obj.get("usage"), None)
+    out.append(End(end_reason(obj.get("stop_reason"))))
     return out

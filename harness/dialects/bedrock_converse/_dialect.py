@@ -10,7 +10,12 @@ from typing import Any
 from harness._json import JSONDecodeError, loads
 from harness.dialects._base import READ_ALL, Caps, Dialect, Emitter, Reading, Transport, Variant
 from harness.dialects._variant import DOCS, Senders, by_name
-from harness.dialects.anthropic_messages._wire import message_object, observe_message_object
+from harness.dialects.anthropic_messages._wire import (
+    end_reason,
+    message_object,
+    observe_message_object,
+    stop_reason,
+)
 from harness.dialects.bedrock_converse._request import (
     anthropic_content,
     build_request,
@@ -20,11 +25,11 @@ from harness.dialects.bedrock_converse._request import (
 )
 from harness.dialects.bedrock_converse._rules import RULES
 from harness.dialects.bedrock_converse._wire import (
-    _REASON,
     BedrockObserver,
     ConverseEmitter,
     InvokeEmitter,
-    stop_reason,
+    converse_usage,
+    usage_event,
 )
 from harness.events import End, Event, Message, Notice, StreamError, Turn, Usage, assemble, turn_events
 
@@ -130,9 +135,8 @@ class BedrockDialect(Dialect):
             )
         end = next((ev for ev in turn if isinstance(ev, End)), End())
         usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None)
-        msg = assemble(turn)
         out: dict[str, Any] = {
-            "output": {"message": {"role": "assistant", "content": converse_content(msg.content)}},
+            "output": {"message": {"role": "assistant", "content": converse_content(assemble(turn).content)}},
             "stopReason": stop_reason(end.reason),
         }
         if usage is not None:
@@ -140,15 +144,7 @@ class BedrockDialect(Dialect):
                 "cacheReadInputTokenCount": 0, "cacheReadInputTokens": 0, "cacheWriteInputTokenCount": 0,
                 "cacheWriteInputTokens": 0,
             }  # fmt: skip
-            out["usage"] |= {
-                k: v
-                for k, v in (
-                    ("inputTokens", usage.input_tokens),
-                    ("outputTokens", usage.output_tokens),
-                    ("totalTokens", usage.total_tokens),
-                )
-                if v is not None
-            }
+            out["usage"] |= converse_usage(usage)
         out["metrics"] = {"latencyMs": 900}
         return out
 
@@ -169,12 +165,7 @@ class BedrockDialect(Dialect):
         content = (obj.get("output") or {}).get("message", {}).get("content") or []
         msg = Message("assistant", tuple(from_converse(c) for c in content if isinstance(c, Mapping)))
         reason = str(obj.get("stopReason", "end_turn"))
-        events: list[Event] = list(turn_events(msg))
-        u = obj.get("usage")
-        if isinstance(u, dict):
-            events.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
-        events.append(End(_REASON.get(reason, reason)))
-        return events
+        return [*turn_events(msg), *usage_event(obj.get("usage")), End(end_reason(reason))]
 
     def error_object(self, status: int, message: str, code: str | None) -> Any:
         """Bedrock error JSON: ``{"message": ...}`` (the type travels in ``x-amzn-ErrorType``)."""

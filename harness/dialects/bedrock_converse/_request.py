@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import RequestSpec
+from harness.dialects._base import RequestSpec, content_text
 from harness.dialects._values import json_args, opt_str
+from harness.dialects.anthropic_messages._dialect import grouped
 from harness.dialects.anthropic_messages._wire import content_json
 from harness.events import Block, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 
@@ -41,10 +42,10 @@ def build_request(
         if system:
             body["system"] = "\n".join(system)
         body["thinking"] = thinking
-        body["messages"] = _grouped(convo, anthropic_content, _anthropic_result)
+        body["messages"] = grouped(convo, lambda m: anthropic_content(m.content))
         suffix = "/invoke-with-response-stream" if stream else "/invoke"
     else:
-        body = {"messages": _grouped(convo, converse_content, _converse_result)}
+        body = {"messages": grouped(convo, lambda m: converse_content(m.content), _converse_result)}
         if system:
             body["system"] = [{"text": t} for t in system]
         body["inferenceConfig"] = {"maxTokens": 4096}
@@ -79,30 +80,7 @@ def parse_request(body: Mapping[str, Any]) -> list[Message]:
         texts = tuple(TextBlock(str(c["text"])) for c in blocks if isinstance(c.get("text"), str))
         if texts:
             out.append(Message("user", texts))
-        for c in blocks:
-            result = _any_result(c)
-            if result is not None:
-                out.append(Message("tool", (result,)))
-    return out
-
-
-def _grouped(messages: Sequence[Message], content: Any, result: Any) -> list[dict[str, Any]]:
-    """Messages in the wire's shape; consecutive tool results join one user message.
-
-    Bedrock requires that join.
-    """
-    out: list[dict[str, Any]] = []
-    for n, m in enumerate(messages):
-        if m.role != "tool":
-            out.append(
-                {"role": "assistant" if m.role == "assistant" else "user", "content": content(m.content)}
-            )
-            continue
-        blocks = [result(b) for b in m.content if isinstance(b, ToolResultBlock)]
-        if n and messages[n - 1].role == "tool":  # the previous tool message opened this user message
-            out[-1]["content"] += blocks
-        else:
-            out.append({"role": "user", "content": blocks})
+        out += (Message("tool", (r,)) for r in map(_any_result, blocks) if r is not None)
     return out
 
 
@@ -131,10 +109,6 @@ def _converse_result(b: ToolResultBlock) -> dict[str, Any]:
 def anthropic_content(blocks: Sequence[Block]) -> list[dict[str, Any]]:
     """InvokeModel speaks Anthropic's content (arguments that are not JSON kept as ``arguments``)."""
     return content_json(blocks, json_args)
-
-
-def _anthropic_result(b: ToolResultBlock) -> dict[str, Any]:
-    return {"type": "tool_result", "tool_use_id": b.call_id, "content": b.content}
 
 
 def from_converse(c: Mapping[str, Any]) -> Block:
@@ -174,7 +148,6 @@ def _any_result(c: Mapping[str, Any]) -> ToolResultBlock | None:
         return ToolResultBlock(str(tr.get("toolUseId", "")), text)
     if c.get("type") == "tool_result":
         content = c.get("content")
-        if isinstance(content, list):
-            content = "".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-        return ToolResultBlock(str(c.get("tool_use_id", "")), str(content or ""))
+        text = content_text(content) if isinstance(content, list) else str(content or "")
+        return ToolResultBlock(str(c.get("tool_use_id", "")), text)
     return None

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._json import dumps_compact
-from harness.dialects._base import LENIENT, LenientRules, ProviderRules, Rejection
+from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
+from harness.dialects.anthropic_messages._rules import INVALID_SIGNATURE, MISSING_THINKING, MODIFIED
 from harness.dialects.bedrock_converse._request import parse_request
 from harness.events import Block, Message, ReasoningBlock, ToolCallBlock, Turn
 
@@ -20,7 +21,7 @@ _PREFIX = "The model returned the following errors: "
 catalog (wire-formats.md §12 BR-CONVERSE: only the InvokeModel form was seen)."""
 
 
-def _validation(message: str, rule: str, differences: tuple[tuple[str, Any, Any], ...]) -> Rejection:
+def _validation(message: str, rule: str, differences: tuple[Difference, ...]) -> Rejection:
     body = dumps_compact({"message": _PREFIX + message}).encode()
     return Rejection(400, body, rule, differences, headers=(("x-amzn-ErrorType", "ValidationException"),))
 
@@ -51,23 +52,18 @@ class _BedrockClaude(ProviderRules):
         messages = request.get("messages")
         if not isinstance(messages, Sequence):
             return None
-        parsed = [m for m in parse_request({"messages": messages}) if m.role != "tool"]
         raw_assistant = [
             i for i, m in enumerate(messages) if isinstance(m, Mapping) and m.get("role") == "assistant"
         ]
-        ours = [m for m in parsed if m.role == "assistant"]
+        ours = [m for m in parse_request({"messages": messages}) if m.role == "assistant"]
         for n, msg in zip(raw_assistant, ours, strict=False):
             calls = {b.id for b in msg.content if isinstance(b, ToolCallBlock)}
             origin = next(
                 (e for e in emitted if calls & {b.id for b in e.content if isinstance(b, ToolCallBlock)}),
                 None,
             )
-            if origin is None:
-                continue
-            want = _reasoning_before_tools(origin.content)
-            if not want:
-                continue
-            rejection = self._check(n, msg.content, want)
+            want = _reasoning_before_tools(origin.content) if origin is not None else []
+            rejection = self._check(n, msg.content, want) if want else None
             if rejection is not None:
                 return rejection
         return None
@@ -77,49 +73,23 @@ class _BedrockClaude(ProviderRules):
         first = got[0] if got else None
         if not isinstance(first, ReasoningBlock):
             found = "tool_use" if isinstance(first, ToolCallBlock) else "text"
-            message = (
-                f"messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, "
-                f"but found `{found}`. When `thinking` is enabled, a final `assistant` message must start "
-                "with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). "
-                "We recommend you include thinking blocks from previous turns. To avoid this requirement, "
-                "disable `thinking`. Please consult our documentation at "
-                "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
-            )
+            diff: Difference = (f"messages[{n}].content[0]", found, "reasoningContent")
             return _validation(
-                message,
-                "bedrock-claude/reasoning-missing",
-                ((f"messages[{n}].content[0]", found, "reasoningContent"),),
+                MISSING_THINKING.format(n=n, found=found), "bedrock-claude/reasoning-missing", (diff,)
             )
         have = [b for b in got if isinstance(b, ReasoningBlock)]
         for m, expected in enumerate(want):
             actual = have[m] if m < len(have) else None
-            where = f"messages[{n}].content[{m}]"
+            where = f"messages[{n}].content[{m}].reasoningContent"
             if actual is None or actual.signature != expected.signature:
+                sig = None if actual is None else actual.signature
+                diff = (where + ".reasoningText.signature", sig, expected.signature)
                 return _validation(
-                    f"messages.{n}.content.{m}: Invalid `signature` in `thinking` block",
-                    "bedrock-claude/signature-invalid",
-                    (
-                        (
-                            where + ".reasoningContent.reasoningText.signature",
-                            None if actual is None else actual.signature,
-                            expected.signature,
-                        ),
-                    ),
+                    INVALID_SIGNATURE.format(n=n, m=m), "bedrock-claude/signature-invalid", (diff,)
                 )
             if actual.text != expected.text or actual.redacted != expected.redacted:
-                return _validation(
-                    f"messages.{n}.content.{m}: `thinking` or `redacted_thinking` blocks in the latest "
-                    "assistant message cannot be modified. These blocks must remain as they were in the "
-                    "original response.",
-                    "bedrock-claude/reasoning-modified",
-                    (
-                        (
-                            where + ".reasoningContent",
-                            actual.redacted or actual.text,
-                            expected.redacted or expected.text,
-                        ),
-                    ),
-                )
+                diff = (where, actual.redacted or actual.text, expected.redacted or expected.text)
+                return _validation(MODIFIED.format(n=n, m=m), "bedrock-claude/reasoning-modified", (diff,))
         return None
 
 

@@ -13,7 +13,12 @@ from harness._json import JSONDecodeError, dumps_compact, loads
 from harness.codec import EventStreamDecoder, EventStreamMessage, Frame
 from harness.dialects._base import EmitterLoop
 from harness.dialects._values import mapping, string, unknown_fields
-from harness.dialects.anthropic_messages._wire import AnthropicEmitter, AnthropicObserver
+from harness.dialects.anthropic_messages._wire import (
+    AnthropicEmitter,
+    AnthropicObserver,
+    end_reason,
+    stop_reason,
+)
 from harness.events import (
     End,
     Event,
@@ -31,13 +36,12 @@ __all__ = [
     "BedrockObserver",
     "ConverseEmitter",
     "InvokeEmitter",
+    "converse_usage",
     "exception_type",
-    "stop_reason",
+    "usage_event",
 ]
 
 _PAD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-_STOP = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
-_REASON = {"end_turn": "stop", "stop_sequence": "stop", "tool_use": "tool_calls", "max_tokens": "length"}
 _EXC_BY_STATUS = {
     400: "validationException",
     424: "modelStreamErrorException",
@@ -55,10 +59,6 @@ _CONVERSE_EVENTS: dict[str, frozenset[str]] = {
     "metadata": frozenset({"usage", "metrics", "trace", "performanceConfig", "serviceTier", "p"}),
 }
 """The ConverseStream events and the fields each may carry (anything else is an ``unknown-field``)."""
-
-
-def stop_reason(reason: str) -> str:
-    return _STOP.get(reason, reason)
 
 
 def exception_type(err: StreamError) -> str:
@@ -152,16 +152,23 @@ class ConverseEmitter(EmitterLoop):
         out.append(self._frame("messageStop", {"stopReason": stop_reason(ev.reason)}, "terminal"))
         meta: dict[str, Any] = {}
         if self._usage is not None:
-            meta["usage"] = _converse_usage(self._usage)
+            meta["usage"] = converse_usage(self._usage)
         meta["metrics"] = {"latencyMs": 900}
         out.append(self._frame("metadata", meta, "terminal", *(("usage",) if self._usage else ())))
         self.ended = True
         return out
 
 
-def _converse_usage(u: Usage) -> dict[str, int]:
+def converse_usage(u: Usage) -> dict[str, int]:
     counts = {"inputTokens": u.input_tokens, "outputTokens": u.output_tokens, "totalTokens": u.total_tokens}
     return {k: v for k, v in counts.items() if v is not None}
+
+
+def usage_event(u: Any) -> list[Event]:
+    """A Converse ``usage`` object read back (TokenUsage has no reasoning-token count)."""
+    if not isinstance(u, dict):
+        return []
+    return [Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens"))]
 
 
 def _exception(err: StreamError) -> Frame:
@@ -331,11 +338,9 @@ class BedrockObserver:
         elif kind == "messageStop":
             self._stop = str(p.get("stopReason", "end_turn"))
         elif kind == "metadata":
-            u = p.get("usage")
-            if isinstance(u, dict):
-                out.append(Usage(u.get("inputTokens"), u.get("outputTokens"), None, u.get("totalTokens")))
+            out += usage_event(p.get("usage"))
             if self._stop is not None and not self._ended:
-                out.append(End(_REASON.get(self._stop, self._stop)))
+                out.append(End(end_reason(self._stop)))
                 self._ended = True
 
     # -- InvokeModelWithResponseStream (Anthropic JSON inside) --------------------------------------
