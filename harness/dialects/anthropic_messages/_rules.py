@@ -12,16 +12,9 @@ from typing import Any, ClassVar
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
 from harness.dialects._provider_errors import anthropic_error, openai_error
+from harness.dialects._request_forms import no_reasoning, no_reasoning_text
 from harness.dialects.anthropic_messages._wire import content_json
-from harness.events import (
-    Message,
-    ReasoningBlock,
-    ReasoningDelta,
-    ReasoningSignature,
-    RedactedReasoning,
-    ToolCallBlock,
-    Turn,
-)
+from harness.events import Message, ReasoningBlock, ToolCallBlock, Turn
 
 __all__ = ["INVALID_SIGNATURE", "MISSING_THINKING", "MODIFIED", "RULES"]
 
@@ -76,12 +69,6 @@ def _reject(
 def _thinking_type(request: Mapping[str, Any]) -> str | None:
     cfg = request.get("thinking")
     return str(cfg.get("type")) if isinstance(cfg, Mapping) else None
-
-
-def _strip(turn: Turn) -> Turn:
-    return tuple(
-        ev for ev in turn if not isinstance(ev, ReasoningDelta | ReasoningSignature | RedactedReasoning)
-    )
 
 
 def _blocks(msg: Any) -> list[Mapping[str, Any]]:
@@ -152,7 +139,7 @@ class _Anthropic(ProviderRules):
     )
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return turn if _thinking_type(request) in ("enabled", "adaptive") else _strip(turn)
+        return turn if _thinking_type(request) in ("enabled", "adaptive") else no_reasoning(turn)
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         msgs = request.get("messages")
@@ -270,7 +257,7 @@ class _AnthropicAdaptive(_Anthropic):
         display = cfg.get("display") if isinstance(cfg, Mapping) else None
         if display == "summarized":
             return turn
-        return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
+        return no_reasoning_text(turn)
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         if _thinking_type(request) == "enabled":
@@ -298,7 +285,7 @@ class _DeepSeek(ProviderRules):
     )
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        return _strip(turn) if _thinking_type(request) == "disabled" else turn
+        return no_reasoning(turn) if _thinking_type(request) == "disabled" else turn
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         if _thinking_type(request) == "disabled":
