@@ -11,10 +11,11 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
-from harness.dialects._base import Emitter
+from harness.dialects._base import Emitter, call_arguments
 from harness.dialects._provider_errors import google_error
 from harness.dialects._values import mapping, opt_str, unknown_fields
 from harness.events import (
+    Block,
     End,
     Event,
     Notice,
@@ -28,14 +29,12 @@ from harness.events import (
     ToolCallBlock,
     ToolCallDelta,
     Usage,
-    assemble,
 )
 
 __all__ = [
     "GeminiEmitter",
     "GeminiObserver",
     "encode_sse_crlf",
-    "error_object",
     "finish_reason",
     "google_counts",
     "parts_of",
@@ -72,10 +71,6 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 _SSE_FIELDS = (b"data", b"event", b"id", b"retry")
 
 
-error_object = google_error
-"""Google's error body, in Google's words (``_provider_errors``)."""
-
-
 def finish_reason(reason: str) -> str:
     return _FINISH.get(reason, reason.upper())
 
@@ -99,41 +94,46 @@ def usage_metadata(u: Usage) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def _function_call(call_id: str | None, name: str, arguments: str) -> dict[str, Any]:
+def _function_call(call_id: str | None, name: str, args: Any) -> dict[str, Any]:
+    return ({"id": call_id} if call_id else {}) | {"name": name, "args": args}
+
+
+def _object_args(arguments: str) -> dict[str, Any]:
+    """A response's functionCall ``args``: the arguments must be a JSON object (or blank)."""
     try:
         args = loads(arguments) if arguments.strip() else {}
     except JSONDecodeError:
-        raise ValueError(f"gemini functionCall args must be a JSON object, got {arguments!r}") from None
+        args = None
     if not isinstance(args, dict):
         raise ValueError(f"gemini functionCall args must be a JSON object, got {arguments!r}")
-    fc: dict[str, Any] = {"id": call_id} if call_id else {}
-    fc["name"] = name
-    fc["args"] = args
-    return fc
+    return args
 
 
 def _signature_part(value: str, variant: str) -> dict[str, Any]:
     return ({"text": ""} if variant == "signature-empty" else {}) | {"thoughtSignature": value}
 
 
-def parts_of(turn: Sequence[Event], variant: str) -> list[dict[str, Any]]:
-    """The parts of a whole (non-streaming) response: one per assembled block."""
+def parts_of(blocks: Sequence[Block], variant: str, *, request: bool = False) -> list[dict[str, Any]]:
+    """Blocks as parts, one per block, every signature on the exact part it came on: a whole
+    (non-streaming) response's (a bare signature in the ``variant``'s part), or with ``request`` an
+    assistant message replayed in a request (a bare signature on ``{"text": ""}``, redacted reasoning
+    left out, arguments that are no JSON object kept)."""
     parts: list[dict[str, Any]] = []
-    for b in assemble(turn).content:
+    for b in blocks:
         part: dict[str, Any]
         if isinstance(b, ReasoningBlock):
-            if b.redacted is not None:
+            if b.redacted is not None and not request:
                 raise ValueError("gemini cannot carry redacted reasoning")
-            if not b.text:
-                if b.signature is not None:
-                    parts.append(_signature_part(b.signature, variant))
+            if b.redacted is not None or not (b.text or b.signature is not None):
                 continue
-            part = {"text": b.text, "thought": True}
+            empty = {"text": ""} if request or variant == "signature-empty" else {}
+            part = {"text": b.text, "thought": True} if b.text else empty
         elif isinstance(b, TextBlock):
             part = {"text": b.text}
         elif isinstance(b, ToolCallBlock):
-            part = {"functionCall": _function_call(b.id, b.name, b.arguments)}
-        else:  # pragma: no cover - assemble never yields tool results
+            args = call_arguments(b.arguments, keep_bad=True) if request else _object_args(b.arguments)
+            part = {"functionCall": _function_call(b.id, b.name, args)}
+        else:  # tool results
             continue
         if b.signature is not None:
             part["thoughtSignature"] = b.signature
@@ -144,16 +144,10 @@ def parts_of(turn: Sequence[Event], variant: str) -> list[dict[str, Any]]:
 def response_object(
     parts: list[dict[str, Any]], *, model: str, finish: str | None = None, usage: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    cand: dict[str, Any] = {"content": {"parts": parts, "role": "model"}}
-    if finish is not None:
-        cand["finishReason"] = finish
-    cand["index"] = 0
-    obj: dict[str, Any] = {"candidates": [cand]}
-    if usage is not None:
-        obj["usageMetadata"] = usage
-    obj["modelVersion"] = model
-    obj["responseId"] = _RESPONSE_ID
-    return obj
+    cand = {"content": {"parts": parts, "role": "model"}, "finishReason": finish, "index": 0}
+    obj: dict[str, Any] = {"candidates": [{k: v for k, v in cand.items() if v is not None}]}
+    obj |= {"usageMetadata": usage, "modelVersion": model, "responseId": _RESPONSE_ID}
+    return {k: v for k, v in obj.items() if v is not None}
 
 
 def encode_sse_crlf(frames: Sequence[Frame]) -> list[bytes]:
@@ -185,7 +179,7 @@ class GeminiEmitter(Emitter):
             for pos, (part, tag) in enumerate(parts):
                 if pos in tool_args:  # the call is whole now (its signature, if any, stays after it)
                     first, args = tool_args[pos]
-                    part["functionCall"] = _function_call(first.id, first.name or "", args)
+                    part["functionCall"] = _function_call(first.id, first.name or "", _object_args(args))
                 out.append(self._frame([part], {tag}))
             parts.clear()
             tool_args.clear()
@@ -218,7 +212,7 @@ class GeminiEmitter(Emitter):
                 self._usage = usage_metadata(ev)
             elif isinstance(ev, StreamError):
                 flush()
-                err = error_object(ev.status, ev.message, ev.code)
+                err = google_error(ev.status, ev.message, ev.code)
                 out.append(Frame(dumps_spaced(err), tags=frozenset({"error"})))
                 self._done = True
             elif isinstance(ev, End):
