@@ -14,7 +14,7 @@ from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES
 from harness.dialects.gemini_interactions._wire import (
     InteractionsEmitter,
     InteractionsObserver,
-    error_code,
+    error_object,
     interaction_object,
     observe_interaction,
 )
@@ -125,9 +125,7 @@ class InteractionsDialect(Dialect):
         code = err.get("code")
         return StreamError(str(err.get("message", "")), str(code) if code is not None else None)
 
-    def error_object(self, status: int, message: str, code: str | None) -> Any:
-        """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``."""
-        return {"error": {"code": error_code(status) if code is None else code, "message": message}}
+    error_object = staticmethod(error_object)
 
     # A stateless request, ``store: false``, replays the conversation as ``input`` steps, google-genai
     # 3.6.1 ``InteractionsInput``, a list of ``Step``: ``user_input``, then the model's own steps as it

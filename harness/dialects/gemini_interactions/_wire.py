@@ -31,6 +31,7 @@ __all__ = [
     "InteractionsEmitter",
     "InteractionsObserver",
     "error_code",
+    "error_object",
     "interaction_object",
     "observe_interaction",
     "usage_json",
@@ -53,6 +54,12 @@ def error_code(status: int | None) -> str:
     """The Interactions error ``code``: a string (google-genai ``interactions.Error.code: str``; its
     own tests use the canonical status in lower case, ``resource_exhausted``: **(guess)** beyond those)."""
     return _CODES.get(status or 500, "internal" if (status or 500) >= 500 else "invalid_argument")
+
+
+def error_object(status: int | None, message: str, code: str | None = None) -> dict[str, Any]:
+    """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``. Its
+    ``code`` is a string: Google's numeric ``code`` of generateContent fails the SDK's validation."""
+    return {"error": {"code": error_code(status) if code is None else code, "message": message}}
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
@@ -155,8 +162,8 @@ class InteractionsEmitter(EmitterLoop):
             return []
         if isinstance(ev, StreamError):
             self.ended = True
-            err = {"code": ev.code or error_code(ev.status), "message": ev.message}
-            return [*self._stop(), self._frame({"error": err}, "error", "error")]
+            err = error_object(ev.status, ev.message, ev.code or None)
+            return [*self._stop(), self._frame(err, "error", "error")]
         if isinstance(ev, End):
             return self._end(ev)
         return []  # redacted reasoning: not on this wire (not in its caps)
@@ -184,14 +191,8 @@ def _interaction(
     """A finished Interaction: its ``status`` from how the turn ended, its steps, its ``usage``."""
     status = "requires_action" if called or reason == "tool_calls" else "completed"
     status = "incomplete" if reason == "length" else status
-    head: dict[str, Any] = {
-        "id": id,
-        "status": status,
-        "object": "interaction",
-        "model": model,
-        "steps": steps,
-    }
-    head["usage"] = usage_json(usage) if usage is not None else None
+    head: dict[str, Any] = {"id": id, "status": status, "object": "interaction", "model": model}
+    head |= {"steps": steps, "usage": usage_json(usage) if usage is not None else None}
     return {k: v for k, v in head.items() if v is not None}
 
 
