@@ -172,40 +172,35 @@ class GeminiEmitter(Emitter):
 
     def feed(self, events: Sequence[Event]) -> list[Frame]:
         out: list[Frame] = []
-        parts: list[tuple[dict[str, Any], str]] = []  # (part, tag)
-        tool_args: dict[int, tuple[ToolCallDelta, str]] = {}  # part position -> first delta, arguments
+        parts: list[tuple[dict[str, Any], str, list[ToolCallDelta]]] = []  # (part, tag, a call's deltas)
 
         def flush() -> None:
-            for pos, (part, tag) in enumerate(parts):
-                if pos in tool_args:  # the call is whole now (its signature, if any, stays after it)
-                    first, args = tool_args[pos]
-                    part["functionCall"] = _function_call(first.id, first.name or "", _object_args(args))
+            for part, tag, call in parts:
+                if call:  # the call is whole now (its signature, if any, stays after it)
+                    args = _object_args("".join(d.arguments for d in call))
+                    part["functionCall"] = _function_call(call[0].id, call[0].name or "", args)
                 out.append(self._frame([part], {tag}))
             parts.clear()
-            tool_args.clear()
 
         for ev in events:
             if self._done:
                 break
             if isinstance(ev, ReasoningDelta):
                 if ev.text:
-                    parts.append(({"text": ev.text, "thought": True}, "reasoning"))
+                    parts.append(({"text": ev.text, "thought": True}, "reasoning", []))
             elif isinstance(ev, TextDelta):
                 if ev.text:
-                    parts.append(({"text": ev.text}, "text"))
+                    parts.append(({"text": ev.text}, "text", []))
             elif isinstance(ev, ToolCallDelta):
-                last = len(parts) - 1
-                if last in tool_args and tool_args[last][0].index == ev.index:
-                    first, args = tool_args[last]
-                    tool_args[last] = (first, args + ev.arguments)
+                if parts and parts[-1][2] and parts[-1][2][0].index == ev.index:
+                    parts[-1][2].append(ev)
                 else:
-                    parts.append(({"functionCall": {}}, "tool"))
-                    tool_args[len(parts) - 1] = (ev, ev.arguments)
+                    parts.append(({"functionCall": {}}, "tool", [ev]))
             elif isinstance(ev, ReasoningSignature):
                 if self._variant != "signature-empty" and parts and "thoughtSignature" not in parts[-1][0]:
                     parts[-1][0]["thoughtSignature"] = ev.value
                 else:
-                    parts.append((_signature_part(ev.value, self._variant), "reasoning"))
+                    parts.append((_signature_part(ev.value, self._variant), "reasoning", []))
             elif isinstance(ev, RedactedReasoning):
                 raise ValueError("gemini cannot carry redacted reasoning (RedactedReasoning)")
             elif isinstance(ev, Usage):
@@ -262,7 +257,6 @@ class GeminiObserver:
         self._anomalies = 0
         self._raw: list[str] = []
         self._tool_index = 0
-        self._seen_call = False
         self._usage: Usage | None = None
         self._finish: str | None = None  # finishReason of the last frame with candidates
         self._finished_once = False
@@ -316,17 +310,14 @@ class GeminiObserver:
 
     def finish(self) -> list[Event]:
         """The closing events: the last usage, then End if the last frame had a finishReason."""
-        out: list[Event] = []
-        if self._usage is not None:
-            out.append(self._usage)
-            self._usage = None
+        out: list[Event] = [] if self._usage is None else [self._usage]
+        self._usage = None
         if self._errored:
             return out
-        if self._finish is not None:
-            out.append(End(self._end_reason(self._finish)))
-        else:
-            out.append(Notice("no-terminator", "the stream closed without a finishReason"))
-        return out
+        if self._finish is None:
+            return [*out, Notice("no-terminator", "the stream closed without a finishReason")]
+        ends = {"STOP": "tool_calls" if self._tool_index else "stop", "MAX_TOKENS": "length"}
+        return [*out, End(ends.get(self._finish, self._finish.lower()))]
 
     def _anomaly_notices(self, out: list[Event]) -> None:
         while self._anomalies < len(self._sse.anomalies):
@@ -426,7 +417,6 @@ class GeminiObserver:
             args = dumps_compact(fc.get("args", {}))
             out.append(ToolCallDelta(self._tool_index, opt_str(fc.get("id")), str(fc.get("name", "")), args))
             self._tool_index += 1
-            self._seen_call = True
         elif isinstance(text, str):
             if text:
                 out.append(ReasoningDelta(text) if part.get("thought") is True else TextDelta(text))
@@ -446,8 +436,3 @@ class GeminiObserver:
         cands, thoughts = num("candidatesTokenCount"), num("thoughtsTokenCount")
         output = None if cands is None else cands + (thoughts or 0)
         self._usage = Usage(num("promptTokenCount"), output, thoughts, num("totalTokenCount"))
-
-    def _end_reason(self, wire: str) -> str:
-        return {"STOP": "tool_calls" if self._seen_call else "stop", "MAX_TOKENS": "length"}.get(
-            wire, wire.lower()
-        )

@@ -9,6 +9,7 @@ from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import Caps, Dialect, RequestSpec, Variant, call_arguments, content_text
+from harness.dialects._values import mapping, opt_str
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES
 from harness.dialects.gemini_interactions._wire import (
@@ -72,15 +73,10 @@ def _model_steps(msg: Message) -> list[dict[str, Any]]:
     """An assistant message as the steps the model returned: every signature on its own thought step."""
     steps: list[dict[str, Any]] = []
     for b in msg.content:
-        if isinstance(b, ReasoningBlock):
-            if b.redacted is not None or not (b.text or b.signature):
-                continue
-            step: dict[str, Any] = {"type": "thought"}
-            if b.signature:
-                step["signature"] = b.signature
-            if b.text:
-                step["summary"] = [{"type": "text", "text": b.text}]
-            steps.append(step)
+        if isinstance(b, ReasoningBlock) and b.redacted is None and (b.text or b.signature):
+            summary = [{"type": "text", "text": b.text}] if b.text else None
+            step = {"type": "thought", "signature": b.signature or None, "summary": summary}
+            steps.append({k: v for k, v in step.items() if v is not None})
         elif isinstance(b, TextBlock) and b.text:
             steps.append({"type": "model_output", "content": [{"type": "text", "text": b.text}]})
         elif isinstance(b, ToolCallBlock):
@@ -92,8 +88,7 @@ def _model_steps(msg: Message) -> list[dict[str, Any]]:
 def _block(step: Mapping[str, Any]) -> Block:
     kind = step.get("type")
     if kind == "thought":
-        sig = step.get("signature")
-        return ReasoningBlock(_text_of(step.get("summary")), signature=sig if isinstance(sig, str) else None)
+        return ReasoningBlock(_text_of(step.get("summary")), signature=opt_str(step.get("signature")))
     if kind == "function_call":
         args = step.get("arguments")
         return ToolCallBlock(str(step.get("id", "")), str(step.get("name", "")), dumps_compact(args or {}))
@@ -103,9 +98,7 @@ def _block(step: Mapping[str, Any]) -> Block:
 def _result(step: Mapping[str, Any]) -> Message:
     result = step.get("result")
     content = result if isinstance(result, str) else dumps_compact(result)
-    return Message(
-        "tool", (ToolResultBlock(str(step.get("call_id", "")), content, str(step.get("name") or "")),)
-    )
+    return Message.tool(str(step.get("call_id", "")), content, str(step.get("name") or ""))
 
 
 class InteractionsDialect(Dialect):
@@ -119,7 +112,7 @@ class InteractionsDialect(Dialect):
     rules = RULES
 
     def read_error(self, obj: Any) -> StreamError | None:
-        err = obj.get("error") if isinstance(obj, Mapping) else None
+        err = mapping(obj).get("error")
         if not isinstance(err, Mapping):
             return None
         code = err.get("code")

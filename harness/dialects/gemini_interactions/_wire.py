@@ -342,19 +342,17 @@ def interaction_object(
     usage: Usage | None = None
     reason = "stop"
     for ev in events:
-        last = steps[-1] if steps else None
-        if isinstance(ev, ReasoningDelta) and ev.text:
-            if last is None or last["type"] != "thought" or "signature" in last:
-                steps.append({"type": "thought", "summary": [{"type": "text", "text": ""}]})
-            steps[-1]["summary"][0]["text"] += ev.text
+        last = steps[-1] if steps else {}
+        if isinstance(ev, ReasoningDelta | TextDelta) and ev.text:
+            kind = "thought" if isinstance(ev, ReasoningDelta) else "model_output"
+            key = _STEP_PARTS[kind][0]
+            if last.get("type") != kind or "signature" in last:
+                steps.append({"type": kind, key: [{"type": "text", "text": ""}]})
+            steps[-1][key][0]["text"] += ev.text
         elif isinstance(ev, ReasoningSignature):
-            if last is None or last["type"] != "thought" or "signature" in last:
+            if last.get("type") != "thought" or "signature" in last:
                 steps.append({"type": "thought"})
             steps[-1]["signature"] = ev.value
-        elif isinstance(ev, TextDelta) and ev.text:
-            if last is None or last["type"] != "model_output":
-                steps.append({"type": "model_output", "content": [{"type": "text", "text": ""}]})
-            steps[-1]["content"][0]["text"] += ev.text
         elif isinstance(ev, ToolCallDelta):
             if ev.index not in calls:
                 calls[ev.index] = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}",
