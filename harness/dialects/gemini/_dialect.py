@@ -23,28 +23,16 @@ from harness.dialects._provider_errors import google_error
 from harness.dialects._values import opt_str
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.gemini._rules import RULES
-from harness.dialects.gemini._wire import (
-    GeminiEmitter,
-    GeminiObserver,
-    finish_reason,
-    parts_of,
-    response_object,
-    usage_metadata,
-)
+from harness.dialects.gemini._wire import GeminiEmitter, GeminiObserver, parts_of, whole_body
 from harness.events import (
     Block,
-    End,
     Event,
     Message,
     ReasoningBlock,
-    ReasoningDelta,
     TextBlock,
-    TextDelta,
     ToolCallBlock,
     ToolResultBlock,
     Turn,
-    Usage,
-    assemble,
 )
 
 __all__ = ["DIALECT", "GeminiDialect"]
@@ -97,16 +85,6 @@ VARIANTS: dict[str, Variant] = by_name(
 )
 
 
-def _counted(turn: Turn) -> Usage:
-    """A whole body always carries ``usageMetadata`` (every recorded Gemini response has it; a client
-    may answer 500 without it): a turn scripted without usage gets counts of its own (four characters
-    a token, at least one; 12 prompt tokens, as the other mock counts)."""
-    reasoning = sum(len(ev.text) for ev in turn if isinstance(ev, ReasoningDelta))
-    text = sum(len(ev.text) for ev in turn if isinstance(ev, TextDelta))
-    thoughts = -(-reasoning // 4)
-    return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
-
-
 class GeminiDialect(Dialect):
     name = "gemini"
     json_content_type = "application/json; charset=UTF-8"
@@ -133,13 +111,7 @@ class GeminiDialect(Dialect):
         return str(Transport.JSON_ARRAY), self.json_content_type
 
     def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
-        """The ``:generateContent`` body: one candidate with one part per block."""
-        end = next((ev for ev in turn if isinstance(ev, End)), End())
-        usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
-        parts = parts_of(assemble(turn).content, variant)
-        return response_object(
-            parts, model=model, finish=finish_reason(end.reason), usage=usage_metadata(usage)
-        )
+        return whole_body(turn, variant, model=model)
 
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL

@@ -28,19 +28,12 @@ from harness.events import (
     TextDelta,
     ToolCallBlock,
     ToolCallDelta,
+    Turn,
     Usage,
+    assemble,
 )
 
-__all__ = [
-    "GeminiEmitter",
-    "GeminiObserver",
-    "encode_sse_crlf",
-    "finish_reason",
-    "google_counts",
-    "parts_of",
-    "response_object",
-    "usage_metadata",
-]
+__all__ = ["GeminiEmitter", "GeminiObserver", "encode_sse_crlf", "google_counts", "parts_of", "whole_body"]
 
 _RESPONSE_ID = "mockResp1"
 _FINISH = {"stop": "STOP", "tool_calls": "STOP", "length": "MAX_TOKENS"}
@@ -150,6 +143,24 @@ def response_object(
     return {k: v for k, v in obj.items() if v is not None}
 
 
+def _counted(turn: Turn) -> Usage:
+    """A whole body always carries ``usageMetadata`` (every recorded Gemini response has it; a client
+    may answer 500 without it): a turn scripted without usage gets counts of its own (four characters
+    a token, at least one; 12 prompt tokens, as the other mock counts)."""
+    reasoning = sum(len(ev.text) for ev in turn if isinstance(ev, ReasoningDelta))
+    text = sum(len(ev.text) for ev in turn if isinstance(ev, TextDelta))
+    thoughts = -(-reasoning // 4)
+    return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
+
+
+def whole_body(turn: Turn, variant: str, *, model: str) -> dict[str, Any]:
+    """The ``:generateContent`` body: one candidate with one part per block."""
+    end = next((ev for ev in turn if isinstance(ev, End)), End())
+    usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
+    parts = parts_of(assemble(turn).content, variant)
+    return response_object(parts, model=model, finish=finish_reason(end.reason), usage=usage_metadata(usage))
+
+
 def encode_sse_crlf(frames: Sequence[Frame]) -> list[bytes]:
     """Gemini's own framing: ``data: <json>`` then CRLF CRLF (what ``sse_eol = "\\r\\n"`` asks for)."""
     out = []
@@ -212,18 +223,13 @@ class GeminiEmitter(Emitter):
                 self._done = True
             elif isinstance(ev, End):
                 tail = parts[-1][0] if parts else {}
-                if self._variant == "signature-empty" and tail.keys() == {"text", "thoughtSignature"}:
-                    # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
-                    # rides on the frame that carries the finishReason
+                # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
+                # rides on the frame that carries the finishReason
+                bare = self._variant == "signature-empty" and tail.keys() == {"text", "thoughtSignature"}
+                if bare:
                     parts.pop()
-                    flush()
-                    self._done = True
-                    out.append(
-                        self._frame([tail], {"terminal", "reasoning"}, finish=finish_reason(ev.reason))
-                    )
-                else:
-                    flush()
-                    out.append(self._terminal(ev.reason))
+                flush()
+                out.append(self._terminal(ev.reason, tail if bare else None))
         flush()
         return out
 
@@ -232,9 +238,10 @@ class GeminiEmitter(Emitter):
             return []
         return [self._terminal("stop")]
 
-    def _terminal(self, reason: str) -> Frame:
+    def _terminal(self, reason: str, bare: dict[str, Any] | None = None) -> Frame:
         self._done = True
-        return self._frame([{"text": ""}], {"terminal"}, finish=finish_reason(reason))
+        tags = {"terminal"} if bare is None else {"terminal", "reasoning"}
+        return self._frame([bare or {"text": ""}], tags, finish=finish_reason(reason))
 
     def _frame(self, parts: list[dict[str, Any]], tags: set[str], finish: str | None = None) -> Frame:
         if self._usage is not None:
@@ -325,11 +332,8 @@ class GeminiObserver:
             self._anomalies += 1
 
     def _line(self, content: bytes, eol: bytes, out: list[Event]) -> None:
-        probe = content
-        if self._first:
-            self._first = False
-            if probe.startswith(b"\xef\xbb\xbf"):
-                probe = probe[3:]
+        probe = content.removeprefix(b"\xef\xbb\xbf") if self._first else content
+        self._first = False
         name = probe.split(b":", 1)[0]
         if probe and not probe.startswith(b":") and name not in _SSE_FIELDS:
             self._raw_line(probe, out)
