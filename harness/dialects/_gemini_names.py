@@ -18,8 +18,6 @@ _USER_DATA = frozenset(
 
 def camel(name: str) -> str:
     """``include_thoughts`` -> ``includeThoughts`` (a name without ``_`` is returned as it is)."""
-    if "_" not in name:
-        return name
     head, *rest = name.split("_")
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
 

@@ -90,7 +90,7 @@ class GeminiDialect(Dialect):
     json_content_type = "application/json; charset=UTF-8"
     """Of ``:generateContent`` bodies and of streams without ``?alt=sse`` (recorded)."""
     sse_eol = "\r\n"
-    """Gemini separates frames with CRLF CRLF; ``_wire.encode_sse_crlf`` is the reference."""
+    """Gemini separates frames with CRLF CRLF (the codec's ``crlf`` SSE framing)."""
     path_suffixes = (":streamGenerateContent", ":generateContent")
     stream_paths = (":streamGenerateContent",)  # the body has no flag
     stream_in_body = False

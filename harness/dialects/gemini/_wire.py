@@ -33,7 +33,7 @@ from harness.events import (
     assemble,
 )
 
-__all__ = ["GeminiEmitter", "GeminiObserver", "encode_sse_crlf", "google_counts", "parts_of", "whole_body"]
+__all__ = ["GeminiEmitter", "GeminiObserver", "google_counts", "parts_of", "whole_body"]
 
 _RESPONSE_ID = "mockResp1"
 _FINISH = {"stop": "STOP", "tool_calls": "STOP", "length": "MAX_TOKENS"}
@@ -159,15 +159,6 @@ def whole_body(turn: Turn, variant: str, *, model: str) -> dict[str, Any]:
     usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
     parts = parts_of(assemble(turn).content, variant)
     return response_object(parts, model=model, finish=finish_reason(end.reason), usage=usage_metadata(usage))
-
-
-def encode_sse_crlf(frames: Sequence[Frame]) -> list[bytes]:
-    """Gemini's own framing: ``data: <json>`` then CRLF CRLF (what ``sse_eol = "\\r\\n"`` asks for)."""
-    out = []
-    for f in frames:
-        lines = "".join(f"data: {line}\r\n" for line in f.data.split("\n"))
-        out.append((lines + "\r\n").encode())
-    return out
 
 
 class GeminiEmitter(Emitter):

@@ -5,6 +5,7 @@ request codec and ``DIALECT``. The docs' REST examples still say ``/v1beta``; bo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import groupby
 from typing import Any
 
 from harness._json import dumps_compact
@@ -164,21 +165,15 @@ class InteractionsDialect(Dialect):
         items = [s for s in given if isinstance(s, Mapping)] if isinstance(given, list) else []
         if items and all(s.get("type") in _CONTENT for s in items):  # a list of contents: one user turn
             return [*out, Message.user(_text_of(items))]
-        model: list[Block] = []
-        for step in items:
-            kind = step.get("type")
-            if kind in MODEL_STEPS:
-                model.append(_block(step))
+        for model, run in groupby(items, key=lambda step: step.get("type") in MODEL_STEPS):
+            if model:  # the model's steps: one assistant turn
+                out.append(Message("assistant", tuple(map(_block, run))))
                 continue
-            if model:
-                out.append(Message("assistant", tuple(model)))
-                model = []
-            if kind == "function_result":
-                out.append(_result(step))
-            elif kind == "user_input":
-                out.append(Message.user(_text_of(step.get("content"))))
-        if model:
-            out.append(Message("assistant", tuple(model)))
+            for step in run:
+                if step.get("type") == "function_result":
+                    out.append(_result(step))
+                elif step.get("type") == "user_input":
+                    out.append(Message.user(_text_of(step.get("content"))))
         return out
 
 

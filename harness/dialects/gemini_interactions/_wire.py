@@ -27,14 +27,11 @@ from harness.events import (
 )
 
 __all__ = [
-    "DELTA_TYPES",
     "InteractionsEmitter",
     "InteractionsObserver",
-    "error_code",
     "error_object",
     "interaction_object",
     "observe_interaction",
-    "usage_json",
 ]
 
 DELTA_TYPES: dict[str, frozenset[str]] = {
