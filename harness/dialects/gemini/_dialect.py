@@ -184,10 +184,8 @@ class GeminiDialect(Dialect):
             texts = tuple(TextBlock(p["text"]) for p in parts if isinstance(p.get("text"), str))
             if texts:
                 out.append(Message("user", texts))
-            for p in parts:
-                fr = p.get("functionResponse")
-                if isinstance(fr, Mapping):
-                    out.append(Message("tool", (_tool_result(fr),)))
+            answers = [p["functionResponse"] for p in parts if isinstance(p.get("functionResponse"), Mapping)]
+            out += [Message("tool", (_tool_result(fr),)) for fr in answers]
         return out
 
 

@@ -77,8 +77,7 @@ def _missing_text_signature(contents: Sequence[Any], emitted: Sequence[Message])
     text part before it)."""
     models = [(n, c) for n, c in enumerate(contents) if isinstance(c, Mapping) and c.get("role") == "model"]
     for (n, c), m in zip(models, emitted, strict=False):
-        parts = [p for p in c.get("parts") or [] if isinstance(p, Mapping)]
-        back = {p.get("thoughtSignature") for p in parts}
+        back = {p.get("thoughtSignature") for p in c.get("parts") or [] if isinstance(p, Mapping)}
         for b in m.content:
             if isinstance(b, TextBlock) and b.signature and b.signature not in back:
                 return n, b.signature

@@ -225,9 +225,7 @@ class GeminiEmitter(Emitter):
         return out
 
     def close(self) -> list[Frame]:
-        if self._done:
-            return []
-        return [self._terminal("stop")]
+        return [] if self._done else [self._terminal("stop")]
 
     def _terminal(self, reason: str, bare: dict[str, Any] | None = None) -> Frame:
         self._done = True

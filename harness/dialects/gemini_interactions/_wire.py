@@ -254,10 +254,9 @@ class InteractionsObserver(TypedSSEObserver):
                 return
             self._delta(index, delta, out)
         elif kind == "step.stop":
+            if isinstance(index, int) and self._steps.pop(index, None) is None:
+                out.append(Notice("unknown-block", f"step.stop for step {index}"))
             if isinstance(index, int):
-                if index not in self._steps:
-                    out.append(Notice("unknown-block", f"step.stop for step {index}"))
-                self._steps.pop(index, None)
                 self._stopped.add(index)
         elif kind == "interaction.completed":
             self._done = True
