@@ -24,10 +24,10 @@ MODEL_STEPS = frozenset({"thought", "model_output", "function_call"})
 _NOTHING = Message("assistant", ())
 
 
-# The error body is the SDK's ``CreateInteractionClientErrorData`` (``_wire.error_object``); a missing
-# signature is 400 INVALID_ARGUMENT.
-def error_body(status: int, message: str) -> bytes:
-    return dumps_compact(error_object(status, message)).encode()
+def _reject(rule: str, message: str, difference: Difference) -> Rejection:
+    """A 400 INVALID_ARGUMENT, its body the SDK's ``CreateInteractionClientErrorData`` (``error_object``)."""
+    body = dumps_compact(error_object(400, message)).encode()
+    return Rejection(400, body, f"{NAME}/{rule}", (difference,))
 
 
 def model_runs(steps: Sequence[Any]) -> list[list[tuple[int, Mapping[str, Any]]]]:
@@ -75,41 +75,28 @@ class _Interactions(ProviderRules):
         given = [b.signature for b in message.content if isinstance(b, ReasoningBlock) and b.signature]
         thoughts = [(n, s) for n, s in run if s.get("type") == "thought"]
         for k, (n, step) in enumerate(thoughts):
-            sig = _signature(step)
+            sig, field = step.get("signature"), f"input[{n}].signature"
             expected = given[k] if k < len(given) else None
-            if sig is None:
-                return _missing(n, expected)
+            if not isinstance(sig, str) or not sig:
+                text = (
+                    f"Thought step at input[{n}] is missing its signature. Thought steps must be passed back "
+                    "with the signature they were returned with. Please refer to "
+                    "https://ai.google.dev/gemini-api/docs/interactions/thinking for more details."
+                )
+                return _reject("missing-signature", text, (field, None, expected))
             if expected is not None and sig != expected:
-                field = f"input[{n}].signature"
-                return Rejection(400, error_body(400, "Corrupted thought signature."),
-                                 f"{NAME}/signature-altered", ((field, sig, expected),))  # fmt: skip
+                return _reject("signature-altered", "Corrupted thought signature.", (field, sig, expected))
         calls = [n for n, s in run if s.get("type") == "function_call" and n >= current]
         if calls and len(thoughts) < len(given):
             n = calls[0]
             dropped = {"type": "thought", "signature": given[len(thoughts)]}
-            diff: Difference = (f"input[{n - 1}]", None, dropped)
-            message_text = (
+            text = (
                 f"Function call at input[{n}] is missing the thought step that preceded it: replay every "
                 "step of the model's turn, thought steps with their signature. Please refer to "
                 "https://ai.google.dev/gemini-api/docs/interactions/thinking for more details."
             )
-            return Rejection(400, error_body(400, message_text), f"{NAME}/thought-step-dropped", (diff,))
+            return _reject("thought-step-dropped", text, (f"input[{n - 1}]", None, dropped))
         return None
-
-
-def _signature(step: Mapping[str, Any]) -> str | None:
-    sig = step.get("signature")
-    return sig if isinstance(sig, str) and sig else None
-
-
-def _missing(n: int, expected: str | None) -> Rejection:
-    message = (
-        f"Thought step at input[{n}] is missing its signature. Thought steps must be passed back with "
-        "the signature they were returned with. Please refer to "
-        "https://ai.google.dev/gemini-api/docs/interactions/thinking for more details."
-    )
-    diff: Difference = (f"input[{n}].signature", None, expected)
-    return Rejection(400, error_body(400, message), f"{NAME}/missing-signature", (diff,))
 
 
 RULES: dict[str, ProviderRules] = {LENIENT: LenientRules("gemini-interactions"), NAME: _Interactions()}
