@@ -132,8 +132,7 @@ class GeminiDialect(Dialect):
         ``_api_client.py``) hands a comment line to its JSON parser, which fails the stream."""
         return None
 
-    def error_object(self, status: int, message: str, code: str | None) -> Any:
-        return google_error(status, message, code)
+    error_object = staticmethod(google_error)
 
     def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any

@@ -107,10 +107,8 @@ def _signature_part(value: str, variant: str) -> dict[str, Any]:
 
 
 def parts_of(blocks: Sequence[Block], variant: str, *, request: bool = False) -> list[dict[str, Any]]:
-    """Blocks as parts, one per block, every signature on the exact part it came on: a whole
-    (non-streaming) response's (a bare signature in the ``variant``'s part), or with ``request`` an
-    assistant message replayed in a request (a bare signature on ``{"text": ""}``, redacted reasoning
-    left out, arguments that are no JSON object kept)."""
+    """Blocks as parts, every signature on the exact part it came on: a whole body's, or with ``request``
+    a replayed assistant message's (redacted reasoning left out, arguments that are no JSON kept)."""
     parts: list[dict[str, Any]] = []
     for b in blocks:
         part: dict[str, Any]
