@@ -132,14 +132,12 @@ def _unknown_names(contents: Sequence[Any]) -> PartProblem | None:
     return PartProblem("gemini/unknown-field", message, lines, (f"{where}.{name}", name, None))
 
 
-def _data_keys(part: Mapping[str, Any]) -> list[str]:
-    """The data fields a part sets; a JSON null sets nothing (protobuf JSON reads it as the default)."""
-    return [k for k, v in part.items() if isinstance(k, str) and camel(k) in DATA_FIELDS and v is not None]
-
-
 def _oneof(contents: Sequence[Any]) -> PartProblem | None:
     for n, m, part in _parts(contents):
-        keys = _data_keys(part)
+        # the data fields the part sets; a JSON null sets nothing (protobuf JSON reads it as the default)
+        keys = [
+            k for k, v in part.items() if isinstance(k, str) and camel(k) in DATA_FIELDS and v is not None
+        ]
         if len(keys) > 1:
             where = f"contents[{n}].parts[{m}]"
             message = ONEOF_SET.format(where=where, name=keys[1])

@@ -68,19 +68,6 @@ def usage_json(u: Usage) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def usage_event(raw: Any) -> Usage | None:
-    if not isinstance(raw, Mapping):
-        return None
-
-    def num(key: str) -> int | None:
-        v = raw.get(key)
-        return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
-
-    out, thought = num("total_output_tokens"), num("total_thought_tokens")
-    output = None if out is None else out + (thought or 0)
-    return Usage(num("total_input_tokens"), output, thought, num("total_tokens"))
-
-
 class InteractionsEmitter(EmitterLoop):
     """One step per run of reasoning (``thought``), text (``model_output``) or one tool call
     (``function_call``); a signature closes the thought step it belongs to (a signature with no thought
@@ -201,18 +188,24 @@ _STEP_PARTS: dict[str, tuple[str, type[ReasoningDelta | TextDelta]]] = {
 _STATUS_END = {"completed": "stop", "requires_action": "tool_calls", "incomplete": "length"}
 
 
+def _count(usage: Mapping[str, Any], key: str) -> int | None:
+    v = usage.get(key)
+    return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+
 def _end_event(interaction: Any, out: list[Event]) -> None:
-    if not isinstance(interaction, Mapping):
-        out.append(End())
-        return
-    usage = usage_event(interaction.get("usage"))
-    if usage is not None:
-        out.append(usage)
-    status = str(interaction.get("status") or "completed")
+    """The Interaction's ``usage`` (:func:`usage_json` read back) and how it ended (no Interaction: stop)."""
+    head = mapping(interaction)
+    usage = head.get("usage")
+    if isinstance(usage, Mapping):
+        output, thought = _count(usage, "total_output_tokens"), _count(usage, "total_thought_tokens")
+        output = None if output is None else output + (thought or 0)
+        out.append(Usage(_count(usage, "total_input_tokens"), output, thought, _count(usage, "total_tokens")))
+    status = str(head.get("status") or "completed")
     if status in ("failed", "cancelled"):
         out.append(StreamError(f"interaction {status}", code=status))
-        return
-    out.append(End(_STATUS_END.get(status, status)))
+    else:
+        out.append(End(_STATUS_END.get(status, status)))
 
 
 class InteractionsObserver(TypedSSEObserver):
