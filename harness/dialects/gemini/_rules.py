@@ -165,10 +165,7 @@ class _Gemini(ProviderRules):
     @staticmethod
     def _expected(fc: Mapping[str, Any], calls: Sequence[ToolCallBlock]) -> str | None:
         call_id, name = fc.get("id"), fc.get("name")
-        for b in calls:
-            if (call_id and b.id == call_id) or (not call_id and b.name == name):
-                return b.signature
-        return None
+        return next((b.signature for b in calls if (b.id == call_id if call_id else b.name == name)), None)
 
 
 RULES: dict[str, ProviderRules] = {

@@ -185,12 +185,10 @@ class GeminiEmitter(Emitter):
         for ev in events:
             if self._done:
                 break
-            if isinstance(ev, ReasoningDelta):
-                if ev.text:
-                    parts.append(({"text": ev.text, "thought": True}, "reasoning", []))
-            elif isinstance(ev, TextDelta):
-                if ev.text:
-                    parts.append(({"text": ev.text}, "text", []))
+            if isinstance(ev, ReasoningDelta) and ev.text:
+                parts.append(({"text": ev.text, "thought": True}, "reasoning", []))
+            elif isinstance(ev, TextDelta) and ev.text:
+                parts.append(({"text": ev.text}, "text", []))
             elif isinstance(ev, ToolCallDelta):
                 if parts and parts[-1][2] and parts[-1][2][0].index == ev.index:
                     parts[-1][2].append(ev)
