@@ -194,11 +194,9 @@ def _function_response(b: ToolResultBlock, names: Mapping[str, str]) -> dict[str
 
 
 def _tool_result(fr: Mapping[str, Any]) -> ToolResultBlock:
-    resp = fr.get("response")
-    if isinstance(resp, Mapping) and set(resp) == {"result"} and isinstance(resp["result"], str):
-        content = resp["result"]
-    else:
-        content = dumps_compact(resp)
+    resp: Any = fr.get("response")
+    plain = isinstance(resp, Mapping) and set(resp) == {"result"} and isinstance(resp["result"], str)
+    content = resp["result"] if plain else dumps_compact(resp)
     return ToolResultBlock(str(fr.get("id", "")), content, str(fr.get("name", "")))
 
 

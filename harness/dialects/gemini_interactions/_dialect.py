@@ -45,9 +45,7 @@ VARIANTS: dict[str, Variant] = by_name(
             _CAPS | {Caps.REASONING, Caps.MULTI_REASONING, Caps.INTERLEAVED},
             premise=frozenset({Caps.REASONING}),
             model="gemini-3-flash-preview",
-            senders=Senders(
-                ("gemini",), (), 'generation_config.thinking_summaries "auto"', DOCS["gemini-interactions"]
-            ),
+            senders=Senders(("gemini",), (), 'generation_config.thinking_summaries "auto"', DOCS[NAME]),
             forms=("gemini-interactions/thinking-summaries",),
         ),
         Variant(
@@ -58,7 +56,7 @@ VARIANTS: dict[str, Variant] = by_name(
             _CAPS,
             premise=frozenset({Caps.SIGNATURE}),
             model="gemini-3-flash-preview",
-            senders=Senders(("gemini",), (), "", DOCS["gemini-interactions"]),
+            senders=Senders(("gemini",), (), "", DOCS[NAME]),
         ),
     )
 )

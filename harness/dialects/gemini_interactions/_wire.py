@@ -347,8 +347,7 @@ def interaction_object(
                 calls[ev.index] = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}",
                                    "name": ev.name or "", "arguments": {}}  # fmt: skip
                 steps.append(calls[ev.index])
-                args[ev.index] = ""
-            args[ev.index] += ev.arguments
+            args[ev.index] = args.get(ev.index, "") + ev.arguments
         elif isinstance(ev, Usage):
             usage = ev
         elif isinstance(ev, End):
