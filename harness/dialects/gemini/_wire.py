@@ -312,9 +312,8 @@ class GeminiObserver:
         return [*out, End(ends.get(self._finish, self._finish.lower()))]
 
     def _anomaly_notices(self, out: list[Event]) -> None:
-        while self._anomalies < len(self._sse.anomalies):
-            out.append(Notice("sse-" + self._sse.anomalies[self._anomalies]))
-            self._anomalies += 1
+        out += [Notice("sse-" + a) for a in self._sse.anomalies[self._anomalies :]]
+        self._anomalies = len(self._sse.anomalies)
 
     def _line(self, content: bytes, eol: bytes, out: list[Event]) -> None:
         probe = content.removeprefix(b"\xef\xbb\xbf") if self._first else content

@@ -147,8 +147,7 @@ class InteractionsDialect(Dialect):
         body: dict[str, Any] = {"model": model, "input": steps, "stream": stream, "store": False}
         if system:
             body["system_instruction"] = "\n".join(system)
-        summaries = options.pop("thinking_summaries", "auto")
-        body["generation_config"] = {"thinking_summaries": summaries}
+        body["generation_config"] = {"thinking_summaries": options.pop("thinking_summaries", "auto")}
         # google-genai 3.6.1 posts to /v1/interactions (its api_version default): the SDK's path wins
         return RequestSpec("/v1/interactions", body | options, {"content-type": "application/json"})
 
