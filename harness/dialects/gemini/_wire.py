@@ -102,10 +102,6 @@ def _object_args(arguments: str) -> dict[str, Any]:
     return args
 
 
-def _signature_part(value: str, variant: str) -> dict[str, Any]:
-    return ({"text": ""} if variant == "signature-empty" else {}) | {"thoughtSignature": value}
-
-
 def parts_of(blocks: Sequence[Block], variant: str, *, request: bool = False) -> list[dict[str, Any]]:
     """Blocks as parts, every signature on the exact part it came on: a whole body's, or with ``request``
     a replayed assistant message's (redacted reasoning left out, arguments that are no JSON kept)."""
@@ -198,7 +194,8 @@ class GeminiEmitter(Emitter):
                 if self._variant != "signature-empty" and parts and "thoughtSignature" not in parts[-1][0]:
                     parts[-1][0]["thoughtSignature"] = ev.value
                 else:
-                    parts.append((_signature_part(ev.value, self._variant), "reasoning", []))
+                    carrier: dict[str, Any] = {"text": ""} if self._variant == "signature-empty" else {}
+                    parts.append((carrier | {"thoughtSignature": ev.value}, "reasoning", []))
             elif isinstance(ev, RedactedReasoning):
                 raise ValueError("gemini cannot carry redacted reasoning (RedactedReasoning)")
             elif isinstance(ev, Usage):
