@@ -282,8 +282,7 @@ class GeminiObserver:
     def end(self) -> list[Event]:
         if self._array is not None:
             self._array.end()
-            notices: list[Event] = [Notice("json-array-" + a) for a in self._array.anomalies]
-            return notices + self.finish()
+            return [*(Notice("json-array-" + a) for a in self._array.anomalies), *self.finish()]
         out: list[Event] = []
         if self._buf:
             # a CR held back in feed() (it might have been half of a CRLF) is a line end at EOF
@@ -294,8 +293,7 @@ class GeminiObserver:
         if self._raw:
             self._raw_garbage(out)
         self._anomaly_notices(out)
-        out += self.finish()
-        return out
+        return out + self.finish()
 
     def finish(self) -> list[Event]:
         """The closing events: the last usage, then End if the last frame had a finishReason."""
