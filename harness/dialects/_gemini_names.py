@@ -18,14 +18,12 @@ _USER_DATA = frozenset(
 
 def camel(name: str) -> str:
     """``include_thoughts`` -> ``includeThoughts`` (a name without ``_`` is returned as it is)."""
-    if "_" not in name:
-        return name
     head, *rest = name.split("_")
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
 def camel_request(obj: Any) -> Any:
-    """``obj`` with every field name in lowerCamelCase; the same object when nothing needed renaming.
+    """``obj`` with every field name in lowerCamelCase.
 
     The API reads protobuf JSON, whose parsers accept each field's lowerCamelCase name and its original
     snake_case name alike: ``generation_config.thinking_config.include_thoughts`` is
@@ -34,15 +32,8 @@ def camel_request(obj: Any) -> Any:
     recordings/corpus/gemini-tools-array.jsonl and gemini-signature-stream.jsonl.
     """
     if isinstance(obj, Mapping):
-        out: dict[str, Any] = {}
-        changed = False
-        for key, value in obj.items():
-            name = camel(key) if isinstance(key, str) else key
-            new = value if name in _USER_DATA else camel_request(value)
-            changed |= name != key or new is not value
-            out[name] = new
-        return out if changed else obj
+        named = ((camel(key) if isinstance(key, str) else key, value) for key, value in obj.items())
+        return {name: value if name in _USER_DATA else camel_request(value) for name, value in named}
     if isinstance(obj, list):
-        items = [camel_request(v) for v in obj]
-        return items if any(a is not b for a, b in zip(items, obj, strict=True)) else obj
+        return [camel_request(value) for value in obj]
     return obj

@@ -13,9 +13,8 @@ from frames_gemini import CASES, MODEL
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.codec import encode_frames
+from harness.codec import Frame, encode_frames
 from harness.dialects import get_dialect
-from harness.dialects.gemini._wire import encode_sse_crlf
 from harness.events import (
     End,
     Event,
@@ -36,6 +35,12 @@ from harness.events import (
     strip_items,
 )
 from harness.strategies import Chunking, reasoning_turns, sse_chunkings
+
+
+def encode_sse_crlf(frames: list[Frame]) -> list[bytes]:
+    """Gemini's own framing: ``data: <json>`` then CRLF CRLF (what its ``sse_eol = "\\r\\n"`` asks for)."""
+    return list(encode_frames(frames, "sse", "crlf"))
+
 
 GEMINI = get_dialect("gemini")
 
@@ -357,7 +362,9 @@ def test_gemini_3_rejects_a_missing_signature_with_the_exact_body() -> None:
         "  }\n"
         "}\n"
     )
-    later = GEMINI.provider_rules()["gemini-3"].validate(_request(None, history_without_signature=True), EMITTED)
+    later = GEMINI.provider_rules()["gemini-3"].validate(
+        _request(None, history_without_signature=True), EMITTED
+    )
     assert later is not None
     assert "position 5." in json.loads(later.body)["error"]["message"]
 

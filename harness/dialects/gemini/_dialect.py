@@ -17,33 +17,22 @@ from harness.dialects._base import (
     Senders,
     Transport,
     Variant,
-    call_arguments,
 )
 from harness.dialects._gemini_names import camel_request
+from harness.dialects._provider_errors import google_error
+from harness.dialects._values import opt_str
 from harness.dialects._variant import DOCS, by_name
 from harness.dialects.gemini._rules import RULES
-from harness.dialects.gemini._wire import (
-    GeminiEmitter,
-    GeminiObserver,
-    error_object,
-    finish_reason,
-    parts_of,
-    response_object,
-    usage_metadata,
-)
+from harness.dialects.gemini._wire import GeminiEmitter, GeminiObserver, parts_of, whole_body
 from harness.events import (
     Block,
-    End,
     Event,
     Message,
     ReasoningBlock,
-    ReasoningDelta,
     TextBlock,
-    TextDelta,
     ToolCallBlock,
     ToolResultBlock,
     Turn,
-    Usage,
 )
 
 __all__ = ["DIALECT", "GeminiDialect"]
@@ -53,9 +42,12 @@ _BASE = frozenset(
 )
 
 
-def _variant(name: str, catalog_id: str, description: str, signature: bool, **row: Any) -> Variant:
+def _variant(
+    name: str, catalog_id: str, description: str, signature: bool, trigger: str = "", **row: Any
+) -> Variant:
     caps = _BASE | {Caps.SIGNATURE, Caps.CALL_SIGNATURE} if signature else _BASE
-    return Variant(name, catalog_id, "gemini", description, frozenset(caps), **row)
+    senders = Senders(("gemini",), (), trigger, DOCS["gemini"])
+    return Variant(name, catalog_id, "gemini", description, frozenset(caps), senders=senders, **row)
 
 
 VARIANTS: dict[str, Variant] = by_name(
@@ -65,7 +57,7 @@ VARIANTS: dict[str, Variant] = by_name(
             "GEM-THOUGHT",
             "parts with thought: true; usageMetadata.thoughtsTokenCount",
             False,
-            senders=Senders(("gemini",), (), "thinkingConfig.includeThoughts", DOCS["gemini"]),
+            "thinkingConfig.includeThoughts",
             forms=("gemini/include-thoughts", "gemini/thinking-budget"),
         ),
         _variant(
@@ -73,7 +65,6 @@ VARIANTS: dict[str, Variant] = by_name(
             "GEM-SIG-FC",
             "thoughtSignature on the first functionCall part of each step",
             True,
-            senders=Senders(("gemini",), (), "", DOCS["gemini"]),
             forms=("gemini/thinking-budget",),
         ),
         _variant(
@@ -81,7 +72,6 @@ VARIANTS: dict[str, Variant] = by_name(
             "GEM-SIG-TEXT",
             "thoughtSignature on the last (non-thought) text part",
             True,
-            senders=Senders(("gemini",), (), "", DOCS["gemini"]),
             forms=("gemini/include-thoughts", "gemini/thinking-budget"),
         ),
         _variant(
@@ -89,21 +79,10 @@ VARIANTS: dict[str, Variant] = by_name(
             "GEM-SIG-EMPTY",
             'a final part {"text": ""} carrying only the signature',
             True,
-            senders=Senders(("gemini",), (), "", DOCS["gemini"]),
             forms=("gemini/thinking-budget",),
         ),
     )
 )
-
-
-def _counted(turn: Turn) -> Usage:
-    """A whole body always carries ``usageMetadata`` (every recorded Gemini response has it; a client
-    may answer 500 without it): a turn scripted without usage gets counts of its own (four characters
-    a token, at least one; 12 prompt tokens, as the other mock counts)."""
-    reasoning = sum(len(ev.text) for ev in turn if isinstance(ev, ReasoningDelta))
-    text = sum(len(ev.text) for ev in turn if isinstance(ev, TextDelta))
-    thoughts = -(-reasoning // 4)
-    return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
 
 
 class GeminiDialect(Dialect):
@@ -111,7 +90,7 @@ class GeminiDialect(Dialect):
     json_content_type = "application/json; charset=UTF-8"
     """Of ``:generateContent`` bodies and of streams without ``?alt=sse`` (recorded)."""
     sse_eol = "\r\n"
-    """Gemini separates frames with CRLF CRLF; ``_wire.encode_sse_crlf`` is the reference."""
+    """Gemini separates frames with CRLF CRLF (the codec's ``crlf`` SSE framing)."""
     path_suffixes = (":streamGenerateContent", ":generateContent")
     stream_paths = (":streamGenerateContent",)  # the body has no flag
     stream_in_body = False
@@ -132,13 +111,7 @@ class GeminiDialect(Dialect):
         return str(Transport.JSON_ARRAY), self.json_content_type
 
     def response_object(self, turn: Turn, variant: str, *, model: str) -> Any:
-        """The ``:generateContent`` body: one candidate with one part per block."""
-        end = next((ev for ev in turn if isinstance(ev, End)), End())
-        usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
-        parts = parts_of(turn, variant)
-        return response_object(
-            parts, model=model, finish=finish_reason(end.reason), usage=usage_metadata(usage)
-        )
+        return whole_body(turn, variant, model=model)
 
     def observe_response(
         self, body: bytes, *, variant: str | None = None, reading: Reading = READ_ALL
@@ -159,8 +132,7 @@ class GeminiDialect(Dialect):
         ``_api_client.py``) hands a comment line to its JSON parser, which fails the stream."""
         return None
 
-    def error_object(self, status: int, message: str, code: str | None) -> Any:
-        return error_object(status, message, code)
+    error_object = staticmethod(google_error)
 
     def request_spec(
         self, messages: Sequence[Message], *, model: str, stream: bool, variant: str, **options: Any
@@ -169,36 +141,26 @@ class GeminiDialect(Dialect):
         system: list[dict[str, Any]] = []
         names: dict[str, str] = {}
         for msg in messages:
+            texts = [{"text": b.text} for b in msg.content if isinstance(b, TextBlock)]
             if msg.role == "system":
-                system += [{"text": b.text} for b in msg.content if isinstance(b, TextBlock)]
+                system += texts
             elif msg.role == "assistant":
-                parts = parts_of_message(msg.content)
                 names.update({b.id: b.name for b in msg.content if isinstance(b, ToolCallBlock)})
-                contents.append({"role": "model", "parts": parts})
+                contents.append({"role": "model", "parts": parts_of(msg.content, variant, request=True)})
             elif msg.role == "tool":
                 parts = [_function_response(b, names) for b in msg.content if isinstance(b, ToolResultBlock)]
-                prev = contents[-1] if contents else None
-                if (
-                    prev is not None
-                    and prev["role"] == "user"
-                    and all("functionResponse" in p for p in prev["parts"])
-                ):  # fmt: skip
+                prev: dict[str, Any] = contents[-1] if contents else {"role": "none"}
+                if prev["role"] == "user" and all("functionResponse" in p for p in prev["parts"]):
                     prev["parts"] += parts
                 else:
                     contents.append({"role": "user", "parts": parts})
             else:
-                contents.append(
-                    {
-                        "role": "user",
-                        "parts": [{"text": b.text} for b in msg.content if isinstance(b, TextBlock)],
-                    }
-                )
+                contents.append({"role": "user", "parts": texts})
         body: dict[str, Any] = {"contents": contents}
         if system:
             body["systemInstruction"] = {"parts": system}
-        body["generationConfig"] = {
-            "thinkingConfig": {"includeThoughts": bool(options.get("include_thoughts", True))}
-        }
+        include = bool(options.get("include_thoughts", True))
+        body["generationConfig"] = {"thinkingConfig": {"includeThoughts": include}}
         if "tools" in options:
             body["tools"] = options["tools"]
         suffix = ":streamGenerateContent?alt=sse" if stream else ":generateContent"
@@ -221,66 +183,32 @@ class GeminiDialect(Dialect):
             texts = tuple(TextBlock(p["text"]) for p in parts if isinstance(p.get("text"), str))
             if texts:
                 out.append(Message("user", texts))
-            for p in parts:
-                fr = p.get("functionResponse")
-                if isinstance(fr, Mapping):
-                    out.append(Message("tool", (_tool_result(fr),)))
+            answers = [p["functionResponse"] for p in parts if isinstance(p.get("functionResponse"), Mapping)]
+            out += [Message("tool", (_tool_result(fr),)) for fr in answers]
         return out
 
 
-def parts_of_message(blocks: Sequence[Block]) -> list[dict[str, Any]]:
-    """Assistant blocks as request parts: every signature on the exact part it came on."""
-    parts: list[dict[str, Any]] = []
-    for b in blocks:
-        part: dict[str, Any]
-        if isinstance(b, ReasoningBlock):
-            if b.redacted is not None or not (b.text or b.signature is not None):
-                continue
-            part = {"text": b.text, "thought": True} if b.text else {"text": ""}
-        elif isinstance(b, TextBlock):
-            part = {"text": b.text}
-        elif isinstance(b, ToolCallBlock):
-            fc: dict[str, Any] = {"id": b.id} if b.id else {}
-            fc["name"] = b.name
-            fc["args"] = call_arguments(b.arguments, keep_bad=True)
-            part = {"functionCall": fc}
-        else:
-            continue
-        if b.signature is not None:
-            part["thoughtSignature"] = b.signature
-        parts.append(part)
-    return parts
-
-
 def _function_response(b: ToolResultBlock, names: Mapping[str, str]) -> dict[str, Any]:
-    fr: dict[str, Any] = {"id": b.call_id} if b.call_id else {}
-    fr["name"] = b.name or names.get(b.call_id, "")
-    fr["response"] = {"result": b.content}
-    return {"functionResponse": fr}
+    fr = {"name": b.name or names.get(b.call_id, ""), "response": {"result": b.content}}
+    return {"functionResponse": ({"id": b.call_id} if b.call_id else {}) | fr}
 
 
 def _tool_result(fr: Mapping[str, Any]) -> ToolResultBlock:
-    resp = fr.get("response")
-    if isinstance(resp, Mapping) and set(resp) == {"result"} and isinstance(resp["result"], str):
-        content = resp["result"]
-    else:
-        content = dumps_compact(resp)
+    resp: Any = fr.get("response")
+    plain = isinstance(resp, Mapping) and set(resp) == {"result"} and isinstance(resp["result"], str)
+    content = resp["result"] if plain else dumps_compact(resp)
     return ToolResultBlock(str(fr.get("id", "")), content, str(fr.get("name", "")))
 
 
 def _block(p: Mapping[str, Any]) -> Block:
-    sig = p.get("thoughtSignature")
-    sig = sig if isinstance(sig, str) else None
+    sig = opt_str(p.get("thoughtSignature"))
     fc = p.get("functionCall")
     if isinstance(fc, Mapping):
-        return ToolCallBlock(
-            str(fc.get("id", "")), str(fc.get("name", "")), dumps_compact(fc.get("args", {})), sig
-        )
-    text = p.get("text")
-    if isinstance(text, str) and (text or p.get("thought") is True):
-        if p.get("thought") is True:
-            return ReasoningBlock(text, signature=sig)
-        return TextBlock(text, signature=sig)
+        args = dumps_compact(fc.get("args", {}))
+        return ToolCallBlock(str(fc.get("id", "")), str(fc.get("name", "")), args, sig)
+    text, thought = p.get("text"), p.get("thought") is True
+    if isinstance(text, str) and (text or thought):
+        return ReasoningBlock(text, signature=sig) if thought else TextBlock(text, signature=sig)
     return ReasoningBlock("", signature=sig)
 
 

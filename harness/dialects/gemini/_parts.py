@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from harness.dialects._gemini_names import camel
@@ -39,6 +40,7 @@ FUNCTION_RESPONSE_FIELDS = frozenset({"id", "name", "parts", "response", "schedu
 """google-genai ``types.FunctionResponse``."""
 CONTENT_FIELDS = frozenset({"parts", "role"})
 """google-genai ``types.Content``."""
+_CALL_FIELDS = {"functionCall": FUNCTION_CALL_FIELDS, "functionResponse": FUNCTION_RESPONSE_FIELDS}
 
 DATA_FIELDS = (
     "text", "inlineData", "functionCall", "functionResponse", "fileData", "executableCode",
@@ -114,37 +116,28 @@ def _unknown(obj: Mapping[str, Any], known: frozenset[str], where: str) -> list[
 def _unknown_names(contents: Sequence[Any]) -> PartProblem | None:
     found: list[tuple[str, str, str]] = []
     for n, c in enumerate(contents):
-        if not isinstance(c, Mapping):
-            continue
-        found += _unknown(c, CONTENT_FIELDS, f"contents[{n}]")
-        parts = c.get("parts")
-        for m, p in enumerate(parts if isinstance(parts, list) else ()):
-            if not isinstance(p, Mapping):
-                continue
+        found += _unknown(mapping(c), CONTENT_FIELDS, f"contents[{n}]")
+        for m, p in _parts_of(c):
             where = f"contents[{n}].parts[{m}]"
             found += _unknown(p, PART_FIELDS, where)
             for key, value in p.items():
                 name = camel(key) if isinstance(key, str) else ""
-                inner = {"functionCall": FUNCTION_CALL_FIELDS, "functionResponse": FUNCTION_RESPONSE_FIELDS}
-                if name in inner and isinstance(value, Mapping):
-                    found += _unknown(value, inner[name], f"{where}.{_snake(name)}")
+                if name in _CALL_FIELDS and isinstance(value, Mapping):
+                    found += _unknown(value, _CALL_FIELDS[name], f"{where}.{_snake(name)}")
     if not found:
         return None
     name, where, _ = found[0]
     lines = tuple((w, line) for _, w, line in found)
-    return PartProblem(
-        "gemini/unknown-field", "\n".join(line for _, line in lines), lines, (f"{where}.{name}", name, None)
-    )
-
-
-def _data_keys(part: Mapping[str, Any]) -> list[str]:
-    """The data fields a part sets; a JSON null sets nothing (protobuf JSON reads it as the default)."""
-    return [k for k, v in part.items() if isinstance(k, str) and camel(k) in DATA_FIELDS and v is not None]
+    message = "\n".join(line for _, line in lines)
+    return PartProblem("gemini/unknown-field", message, lines, (f"{where}.{name}", name, None))
 
 
 def _oneof(contents: Sequence[Any]) -> PartProblem | None:
     for n, m, part in _parts(contents):
-        keys = _data_keys(part)
+        # the data fields the part sets; a JSON null sets nothing (protobuf JSON reads it as the default)
+        keys = [
+            k for k, v in part.items() if isinstance(k, str) and camel(k) in DATA_FIELDS and v is not None
+        ]
         if len(keys) > 1:
             where = f"contents[{n}].parts[{m}]"
             message = ONEOF_SET.format(where=where, name=keys[1])
@@ -169,30 +162,26 @@ def _no_data(contents: Sequence[Any]) -> PartProblem | None:
     return PartProblem("gemini/part-without-data", message, (), diff)
 
 
+def _parts_of(content: Any) -> list[tuple[int, Mapping[str, Any]]]:
+    parts = mapping(content).get("parts")
+    return [(m, p) for m, p in enumerate(parts if isinstance(parts, list) else ()) if isinstance(p, Mapping)]
+
+
 def _parts(contents: Sequence[Any]) -> list[tuple[int, int, Mapping[str, Any]]]:
-    out: list[tuple[int, int, Mapping[str, Any]]] = []
-    for n, c in enumerate(contents):
-        parts = c.get("parts") if isinstance(c, Mapping) else None
-        for m, p in enumerate(parts if isinstance(parts, list) else ()):
-            if isinstance(p, Mapping):
-                out.append((n, m, p))
-    return out
+    return [(n, m, p) for n, c in enumerate(contents) for m, p in _parts_of(c)]
 
 
 def _role(contents: Sequence[Any]) -> PartProblem | None:
     for n, c in enumerate(contents):
-        role = c.get("role") if isinstance(c, Mapping) else None
-        if role is None or role in ROLES or role in LENIENT_ROLES:
-            continue
-        diff = (f"contents[{n}].role", role, "user or model")
-        return PartProblem("gemini/invalid-role", BAD_ROLE, (), diff)
+        role = mapping(c).get("role")
+        if role is not None and role not in ROLES and role not in LENIENT_ROLES:
+            diff = (f"contents[{n}].role", role, "user or model")
+            return PartProblem("gemini/invalid-role", BAD_ROLE, (), diff)
     return None
 
 
-def _count(c: Any, field: str) -> int:
-    parts = mapping(c).get("parts")
-    parts = parts if isinstance(parts, list) else []
-    return sum(1 for p in parts if isinstance(p, Mapping) and any(camel(str(k)) == field for k in p))
+def _count(content: Any, field: str) -> int:
+    return sum(1 for _, p in _parts_of(content) if any(camel(str(k)) == field for k in p))
 
 
 def _function_turns(contents: Sequence[Any]) -> PartProblem | None:
@@ -202,22 +191,17 @@ def _function_turns(contents: Sequence[Any]) -> PartProblem | None:
     if isinstance(first, Mapping) and first.get("role") == "model" and _count(first, "functionCall"):
         diff: tuple[str, Any, Any] = ("contents[0].role", "model", "user")
         return PartProblem("gemini/call-turn-first", CALL_AFTER_USER, (), diff)
-    n = 0
-    while n < len(contents):
-        if not _count(contents[n], "functionResponse"):
-            n += 1
-            continue
-        start, responses = n, 0
-        while n < len(contents) and _count(contents[n], "functionResponse"):
-            responses += _count(contents[n], "functionResponse")
-            n += 1
+    start = 0
+    for answers, run in groupby([_count(c, "functionResponse") for c in contents], key=bool):
+        responses = list(run)
         calls = _count(contents[start - 1], "functionCall") if start else 0
-        if not calls:
+        if answers and not calls:
             diff = (f"contents[{start - 1}]" if start else "contents", None, "a function call turn")
             return PartProblem("gemini/response-without-call", RESPONSE_AFTER_CALL, (), diff)
-        if responses != calls:
-            diff = (f"contents[{start}].parts[].functionResponse", responses, calls)
+        if answers and sum(responses) != calls:
+            diff = (f"contents[{start}].parts[].functionResponse", sum(responses), calls)
             return PartProblem("gemini/response-count", RESPONSE_COUNT, (), diff)
+        start += len(responses)
     return None
 
 
@@ -232,8 +216,5 @@ def contents_problem(contents: Sequence[Any]) -> PartProblem | None:
     function-call turn after another model turn; and two data fields when one is ``toolCall`` or
     ``toolResponse``.
     """
-    for audit in (_unknown_names, _oneof, _no_data, _role, _function_turns):
-        problem = audit(contents)
-        if problem is not None:
-            return problem
-    return None
+    problems = (audit(contents) for audit in (_unknown_names, _oneof, _no_data, _role, _function_turns))
+    return next((problem for problem in problems if problem is not None), None)

@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 
 from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
 from harness.dialects._gemini_names import camel_request
-from harness.dialects.gemini._parts import PartProblem, contents_problem
+from harness.dialects._values import mapping
+from harness.dialects.gemini._parts import contents_problem
 from harness.events import End, Message, ReasoningDelta, TextBlock, ToolCallBlock, Turn
 
 __all__ = ["RULES", "missing_signature_message"]
@@ -29,10 +30,13 @@ def _pretty(obj: Any) -> bytes:
     return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
 
 
-def _error(status: int, message: str, extra: dict[str, Any] | None = None) -> bytes:
-    err: dict[str, Any] = {"code": status, "message": message, "status": "INVALID_ARGUMENT"}
-    if extra:
-        err.update(extra)
+def _error(message: str, violations: Sequence[tuple[str, str]] = ()) -> bytes:
+    """Google's 400 ``INVALID_ARGUMENT``, with a ``google.rpc.BadRequest`` detail holding the field
+    violations (``(field, description)``) when there are any."""
+    err: dict[str, Any] = {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}
+    if violations:
+        found = [{"field": f, "description": d} for f, d in violations]
+        err["details"] = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": found}]
     return _pretty({"error": err})
 
 
@@ -46,14 +50,7 @@ def missing_signature_message(name: str, position: int) -> str:
 
 
 def _is_base64(value: str) -> bool:
-    core = value.rstrip("=")
-    return bool(_B64.match(value)) and len(core) % 4 != 1
-
-
-def _include_thoughts(request: Mapping[str, Any]) -> bool:
-    gen = request.get("generationConfig")
-    cfg = gen.get("thinkingConfig") if isinstance(gen, Mapping) else None
-    return isinstance(cfg, Mapping) and cfg.get("includeThoughts") is True
+    return bool(_B64.match(value)) and len(value.rstrip("=")) % 4 != 1
 
 
 def _current_turn_start(contents: Sequence[Any]) -> int:
@@ -65,10 +62,6 @@ def _current_turn_start(contents: Sequence[Any]) -> int:
             if any(isinstance(p, Mapping) and "text" in p for p in parts):
                 return i
     return 0
-
-
-def _emitted_calls(emitted: Sequence[Message]) -> list[ToolCallBlock]:
-    return [b for m in emitted for b in m.content if isinstance(b, ToolCallBlock)]
 
 
 # A lost text signature is no 400: the next answer is a 200 that finishes with this reason.
@@ -84,23 +77,11 @@ def _missing_text_signature(contents: Sequence[Any], emitted: Sequence[Message])
     text part before it)."""
     models = [(n, c) for n, c in enumerate(contents) if isinstance(c, Mapping) and c.get("role") == "model"]
     for (n, c), m in zip(models, emitted, strict=False):
-        parts = [p for p in c.get("parts") or [] if isinstance(p, Mapping)]
-        back = {p.get("thoughtSignature") for p in parts}
+        back = {p.get("thoughtSignature") for p in c.get("parts") or [] if isinstance(p, Mapping)}
         for b in m.content:
             if isinstance(b, TextBlock) and b.signature and b.signature not in back:
                 return n, b.signature
     return None
-
-
-def _part_rejection(problem: PartProblem) -> Rejection:
-    """Google's 400 for a ``contents`` problem (``_parts``): the request's own fault."""
-    extra: dict[str, Any] | None = None
-    if problem.violations:
-        violations = [{"field": f, "description": d} for f, d in problem.violations]
-        detail = {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": violations}
-        extra = {"details": [detail]}
-    body = _error(400, problem.message, extra)
-    return Rejection(400, body, problem.rule, (problem.difference,), family="request")
 
 
 PART_RULES = (
@@ -123,22 +104,20 @@ class _Gemini(ProviderRules):
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
         """No thought parts unless ``generationConfig.thinkingConfig.includeThoughts`` is true (in
         either field-name casing)."""
-        if _include_thoughts(camel_request(request)):
+        config = mapping(mapping(camel_request(request).get("generationConfig")).get("thinkingConfig"))
+        if config.get("includeThoughts") is True:
             return turn
         return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
         raw = request.get("contents")
-        if isinstance(raw, list):
-            problem = contents_problem(raw)
-            if problem is not None:
-                return _part_rejection(problem)
-        if not self.strict:
-            return None
+        problem = contents_problem(raw) if isinstance(raw, list) else None
+        if problem is not None:  # the request's own fault
+            body = _error(problem.message, problem.violations)
+            return Rejection(400, body, problem.rule, (problem.difference,), family="request")
         contents = camel_request(request).get("contents")
-        if not isinstance(contents, Sequence):
+        if not self.strict or not isinstance(contents, Sequence):
             return None
-        calls = _emitted_calls(emitted)
         lost = _missing_text_signature(contents, emitted) if self.text_signatures else None
         if lost is not None:
             n, sig = lost
@@ -146,74 +125,47 @@ class _Gemini(ProviderRules):
             body = _pretty({"candidates": [{"finishReason": MISSING_THOUGHT_SIGNATURE, "index": 0}]})
             diff: Difference = (f"contents[{n}].parts[-1].thoughtSignature", None, sig)
             return Rejection(200, body, "gemini-3/missing-thought-signature", (diff,), answer=answer)
+        calls = [b for m in emitted for b in m.content if isinstance(b, ToolCallBlock)]
         for n in range(_current_turn_start(contents), len(contents)):
             c = contents[n]
             if not isinstance(c, Mapping) or c.get("role") != "model":
                 continue
-            parts = c.get("parts") or []
-            first = next(
-                (
-                    (m, p)
-                    for m, p in enumerate(parts)
-                    if isinstance(p, Mapping) and isinstance(p.get("functionCall"), Mapping)
-                ),
-                None,
-            )
-            if first is None:
-                continue
-            m, part = first
-            rejection = self._check(n, m, part, calls)
-            if rejection is not None:
-                return rejection
+            for m, part in enumerate(c.get("parts") or []):  # the first functionCall part of the step
+                if isinstance(part, Mapping) and isinstance(part.get("functionCall"), Mapping):
+                    rejection = self._check(n, m, part, calls)
+                    if rejection is not None:
+                        return rejection
+                    break
         return None
 
     def _check(
         self, n: int, m: int, part: Mapping[str, Any], calls: Sequence[ToolCallBlock]
     ) -> Rejection | None:
         fc = part["functionCall"]
-        name = str(fc.get("name", ""))
         field = f"contents[{n}].parts[{m}].thoughtSignature"
         sig = part.get("thoughtSignature")
         expected = self._expected(fc, calls)
         if not isinstance(sig, str) or not sig:
-            diff: Difference = (field, None, expected)
-            return Rejection(
-                400, _error(400, missing_signature_message(name, n)), "gemini-3/missing-signature", (diff,)
-            )
+            message = missing_signature_message(str(fc.get("name", "")), n)
+            return Rejection(400, _error(message), "gemini-3/missing-signature", ((field, None, expected),))
         if sig in SENTINELS:
             return None
         if not _is_base64(sig):
             # (guess) wording and details beyond the message prefix quoted in wire-formats.md §5.1
             where = f"contents[{n}].parts[{m}].thought_signature"
             message = f"Invalid value at '{where}' (TYPE_BYTES), Base64 decoding failed for \"{sig}\""
-            details = {
-                "details": [
-                    {
-                        "@type": "type.googleapis.com/google.rpc.BadRequest",
-                        "fieldViolations": [{"field": where, "description": message}],
-                    }
-                ]
-            }
-            return Rejection(
-                400, _error(400, message, details), "gemini-3/signature-not-base64", ((field, sig, expected),)
-            )
+            body = _error(message, ((where, message),))
+            return Rejection(400, body, "gemini-3/signature-not-base64", ((field, sig, expected),))
         if expected is not None and sig != expected:
             # Real wording (public issue reports); when exactly Google answers it is (guess).
-            return Rejection(
-                400,
-                _error(400, "Corrupted thought signature."),
-                "gemini-3/signature-altered",
-                ((field, sig, expected),),
-            )
+            body = _error("Corrupted thought signature.")
+            return Rejection(400, body, "gemini-3/signature-altered", ((field, sig, expected),))
         return None
 
     @staticmethod
     def _expected(fc: Mapping[str, Any], calls: Sequence[ToolCallBlock]) -> str | None:
         call_id, name = fc.get("id"), fc.get("name")
-        for b in calls:
-            if (call_id and b.id == call_id) or (not call_id and b.name == name):
-                return b.signature
-        return None
+        return next((b.signature for b in calls if (b.id == call_id if call_id else b.name == name)), None)
 
 
 RULES: dict[str, ProviderRules] = {

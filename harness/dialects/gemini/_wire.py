@@ -11,10 +11,11 @@ from typing import Any
 
 from harness._json import JSONDecodeError, dumps_compact, dumps_spaced, loads
 from harness.codec import Frame, JSONArrayDecoder, SSEDecoder
-from harness.dialects._base import Emitter
+from harness.dialects._base import Emitter, call_arguments
 from harness.dialects._provider_errors import google_error
 from harness.dialects._values import mapping, opt_str, unknown_fields
 from harness.events import (
+    Block,
     End,
     Event,
     Notice,
@@ -27,21 +28,12 @@ from harness.events import (
     TextDelta,
     ToolCallBlock,
     ToolCallDelta,
+    Turn,
     Usage,
     assemble,
 )
 
-__all__ = [
-    "GeminiEmitter",
-    "GeminiObserver",
-    "encode_sse_crlf",
-    "error_object",
-    "finish_reason",
-    "google_counts",
-    "parts_of",
-    "response_object",
-    "usage_metadata",
-]
+__all__ = ["GeminiEmitter", "GeminiObserver", "google_counts", "parts_of", "whole_body"]
 
 _RESPONSE_ID = "mockResp1"
 _FINISH = {"stop": "STOP", "tool_calls": "STOP", "length": "MAX_TOKENS"}
@@ -72,10 +64,6 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 _SSE_FIELDS = (b"data", b"event", b"id", b"retry")
 
 
-error_object = google_error
-"""Google's error body, in Google's words (``_provider_errors``)."""
-
-
 def finish_reason(reason: str) -> str:
     return _FINISH.get(reason, reason.upper())
 
@@ -99,41 +87,40 @@ def usage_metadata(u: Usage) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def _function_call(call_id: str | None, name: str, arguments: str) -> dict[str, Any]:
+def _function_call(call_id: str | None, name: str, args: Any) -> dict[str, Any]:
+    return ({"id": call_id} if call_id else {}) | {"name": name, "args": args}
+
+
+def _object_args(arguments: str) -> dict[str, Any]:
+    """A response's functionCall ``args``: the arguments must be a JSON object (or blank)."""
     try:
         args = loads(arguments) if arguments.strip() else {}
     except JSONDecodeError:
-        raise ValueError(f"gemini functionCall args must be a JSON object, got {arguments!r}") from None
+        args = None
     if not isinstance(args, dict):
         raise ValueError(f"gemini functionCall args must be a JSON object, got {arguments!r}")
-    fc: dict[str, Any] = {"id": call_id} if call_id else {}
-    fc["name"] = name
-    fc["args"] = args
-    return fc
+    return args
 
 
-def _signature_part(value: str, variant: str) -> dict[str, Any]:
-    return ({"text": ""} if variant == "signature-empty" else {}) | {"thoughtSignature": value}
-
-
-def parts_of(turn: Sequence[Event], variant: str) -> list[dict[str, Any]]:
-    """The parts of a whole (non-streaming) response: one per assembled block."""
+def parts_of(blocks: Sequence[Block], variant: str, *, request: bool = False) -> list[dict[str, Any]]:
+    """Blocks as parts, every signature on the exact part it came on: a whole body's, or with ``request``
+    a replayed assistant message's (redacted reasoning left out, arguments that are no JSON kept)."""
     parts: list[dict[str, Any]] = []
-    for b in assemble(turn).content:
+    for b in blocks:
         part: dict[str, Any]
         if isinstance(b, ReasoningBlock):
-            if b.redacted is not None:
+            if b.redacted is not None and not request:
                 raise ValueError("gemini cannot carry redacted reasoning")
-            if not b.text:
-                if b.signature is not None:
-                    parts.append(_signature_part(b.signature, variant))
+            if b.redacted is not None or not (b.text or b.signature is not None):
                 continue
-            part = {"text": b.text, "thought": True}
+            empty = {"text": ""} if request or variant == "signature-empty" else {}
+            part = {"text": b.text, "thought": True} if b.text else empty
         elif isinstance(b, TextBlock):
             part = {"text": b.text}
         elif isinstance(b, ToolCallBlock):
-            part = {"functionCall": _function_call(b.id, b.name, b.arguments)}
-        else:  # pragma: no cover - assemble never yields tool results
+            args = call_arguments(b.arguments, keep_bad=True) if request else _object_args(b.arguments)
+            part = {"functionCall": _function_call(b.id, b.name, args)}
+        else:  # tool results
             continue
         if b.signature is not None:
             part["thoughtSignature"] = b.signature
@@ -144,25 +131,28 @@ def parts_of(turn: Sequence[Event], variant: str) -> list[dict[str, Any]]:
 def response_object(
     parts: list[dict[str, Any]], *, model: str, finish: str | None = None, usage: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    cand: dict[str, Any] = {"content": {"parts": parts, "role": "model"}}
-    if finish is not None:
-        cand["finishReason"] = finish
-    cand["index"] = 0
-    obj: dict[str, Any] = {"candidates": [cand]}
-    if usage is not None:
-        obj["usageMetadata"] = usage
-    obj["modelVersion"] = model
-    obj["responseId"] = _RESPONSE_ID
-    return obj
+    cand = {"content": {"parts": parts, "role": "model"}, "finishReason": finish, "index": 0}
+    obj: dict[str, Any] = {"candidates": [{k: v for k, v in cand.items() if v is not None}]}
+    obj |= {"usageMetadata": usage, "modelVersion": model, "responseId": _RESPONSE_ID}
+    return {k: v for k, v in obj.items() if v is not None}
 
 
-def encode_sse_crlf(frames: Sequence[Frame]) -> list[bytes]:
-    """Gemini's own framing: ``data: <json>`` then CRLF CRLF (what ``sse_eol = "\\r\\n"`` asks for)."""
-    out = []
-    for f in frames:
-        lines = "".join(f"data: {line}\r\n" for line in f.data.split("\n"))
-        out.append((lines + "\r\n").encode())
-    return out
+def _counted(turn: Turn) -> Usage:
+    """A whole body always carries ``usageMetadata`` (every recorded Gemini response has it; a client
+    may answer 500 without it): a turn scripted without usage gets counts of its own (four characters
+    a token, at least one; 12 prompt tokens, as the other mock counts)."""
+    reasoning = sum(len(ev.text) for ev in turn if isinstance(ev, ReasoningDelta))
+    text = sum(len(ev.text) for ev in turn if isinstance(ev, TextDelta))
+    thoughts = -(-reasoning // 4)
+    return Usage(12, max(1, -(-text // 4)) + thoughts, thoughts or None)
+
+
+def whole_body(turn: Turn, variant: str, *, model: str) -> dict[str, Any]:
+    """The ``:generateContent`` body: one candidate with one part per block."""
+    end = next((ev for ev in turn if isinstance(ev, End)), End())
+    usage = next((ev for ev in reversed(turn) if isinstance(ev, Usage)), None) or _counted(turn)
+    parts = parts_of(assemble(turn).content, variant)
+    return response_object(parts, model=model, finish=finish_reason(end.reason), usage=usage_metadata(usage))
 
 
 class GeminiEmitter(Emitter):
@@ -178,74 +168,62 @@ class GeminiEmitter(Emitter):
 
     def feed(self, events: Sequence[Event]) -> list[Frame]:
         out: list[Frame] = []
-        parts: list[tuple[dict[str, Any], str]] = []  # (part, tag)
-        tool_args: dict[int, tuple[ToolCallDelta, str]] = {}  # part position -> first delta, arguments
+        parts: list[tuple[dict[str, Any], str, list[ToolCallDelta]]] = []  # (part, tag, a call's deltas)
 
         def flush() -> None:
-            for pos, (part, tag) in enumerate(parts):
-                if pos in tool_args:  # the call is whole now (its signature, if any, stays after it)
-                    first, args = tool_args[pos]
-                    part["functionCall"] = _function_call(first.id, first.name or "", args)
+            for part, tag, call in parts:
+                if call:  # the call is whole now (its signature, if any, stays after it)
+                    args = _object_args("".join(d.arguments for d in call))
+                    part["functionCall"] = _function_call(call[0].id, call[0].name or "", args)
                 out.append(self._frame([part], {tag}))
             parts.clear()
-            tool_args.clear()
 
         for ev in events:
             if self._done:
                 break
-            if isinstance(ev, ReasoningDelta):
-                if ev.text:
-                    parts.append(({"text": ev.text, "thought": True}, "reasoning"))
-            elif isinstance(ev, TextDelta):
-                if ev.text:
-                    parts.append(({"text": ev.text}, "text"))
+            if isinstance(ev, ReasoningDelta) and ev.text:
+                parts.append(({"text": ev.text, "thought": True}, "reasoning", []))
+            elif isinstance(ev, TextDelta) and ev.text:
+                parts.append(({"text": ev.text}, "text", []))
             elif isinstance(ev, ToolCallDelta):
-                last = len(parts) - 1
-                if last in tool_args and tool_args[last][0].index == ev.index:
-                    first, args = tool_args[last]
-                    tool_args[last] = (first, args + ev.arguments)
+                if parts and parts[-1][2] and parts[-1][2][0].index == ev.index:
+                    parts[-1][2].append(ev)
                 else:
-                    parts.append(({"functionCall": {}}, "tool"))
-                    tool_args[len(parts) - 1] = (ev, ev.arguments)
+                    parts.append(({"functionCall": {}}, "tool", [ev]))
             elif isinstance(ev, ReasoningSignature):
                 if self._variant != "signature-empty" and parts and "thoughtSignature" not in parts[-1][0]:
                     parts[-1][0]["thoughtSignature"] = ev.value
                 else:
-                    parts.append((_signature_part(ev.value, self._variant), "reasoning"))
+                    carrier: dict[str, Any] = {"text": ""} if self._variant == "signature-empty" else {}
+                    parts.append((carrier | {"thoughtSignature": ev.value}, "reasoning", []))
             elif isinstance(ev, RedactedReasoning):
                 raise ValueError("gemini cannot carry redacted reasoning (RedactedReasoning)")
             elif isinstance(ev, Usage):
                 self._usage = usage_metadata(ev)
             elif isinstance(ev, StreamError):
                 flush()
-                err = error_object(ev.status, ev.message, ev.code)
+                err = google_error(ev.status, ev.message, ev.code)
                 out.append(Frame(dumps_spaced(err), tags=frozenset({"error"})))
                 self._done = True
             elif isinstance(ev, End):
                 tail = parts[-1][0] if parts else {}
-                if self._variant == "signature-empty" and tail.keys() == {"text", "thoughtSignature"}:
-                    # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
-                    # rides on the frame that carries the finishReason
+                # recorded (recordings/corpus/gemini-thoughts-array.jsonl): the bare signature part
+                # rides on the frame that carries the finishReason
+                bare = self._variant == "signature-empty" and tail.keys() == {"text", "thoughtSignature"}
+                if bare:
                     parts.pop()
-                    flush()
-                    self._done = True
-                    out.append(
-                        self._frame([tail], {"terminal", "reasoning"}, finish=finish_reason(ev.reason))
-                    )
-                else:
-                    flush()
-                    out.append(self._terminal(ev.reason))
+                flush()
+                out.append(self._terminal(ev.reason, tail if bare else None))
         flush()
         return out
 
     def close(self) -> list[Frame]:
-        if self._done:
-            return []
-        return [self._terminal("stop")]
+        return [] if self._done else [self._terminal("stop")]
 
-    def _terminal(self, reason: str) -> Frame:
+    def _terminal(self, reason: str, bare: dict[str, Any] | None = None) -> Frame:
         self._done = True
-        return self._frame([{"text": ""}], {"terminal"}, finish=finish_reason(reason))
+        tags = {"terminal"} if bare is None else {"terminal", "reasoning"}
+        return self._frame([bare or {"text": ""}], tags, finish=finish_reason(reason))
 
     def _frame(self, parts: list[dict[str, Any]], tags: set[str], finish: str | None = None) -> Frame:
         if self._usage is not None:
@@ -268,7 +246,6 @@ class GeminiObserver:
         self._anomalies = 0
         self._raw: list[str] = []
         self._tool_index = 0
-        self._seen_call = False
         self._usage: Usage | None = None
         self._finish: str | None = None  # finishReason of the last frame with candidates
         self._finished_once = False
@@ -305,8 +282,7 @@ class GeminiObserver:
     def end(self) -> list[Event]:
         if self._array is not None:
             self._array.end()
-            notices: list[Event] = [Notice("json-array-" + a) for a in self._array.anomalies]
-            return notices + self.finish()
+            return [*(Notice("json-array-" + a) for a in self._array.anomalies), *self.finish()]
         out: list[Event] = []
         if self._buf:
             # a CR held back in feed() (it might have been half of a CRLF) is a line end at EOF
@@ -317,34 +293,26 @@ class GeminiObserver:
         if self._raw:
             self._raw_garbage(out)
         self._anomaly_notices(out)
-        out += self.finish()
-        return out
+        return out + self.finish()
 
     def finish(self) -> list[Event]:
         """The closing events: the last usage, then End if the last frame had a finishReason."""
-        out: list[Event] = []
-        if self._usage is not None:
-            out.append(self._usage)
-            self._usage = None
+        out: list[Event] = [] if self._usage is None else [self._usage]
+        self._usage = None
         if self._errored:
             return out
-        if self._finish is not None:
-            out.append(End(self._end_reason(self._finish)))
-        else:
-            out.append(Notice("no-terminator", "the stream closed without a finishReason"))
-        return out
+        if self._finish is None:
+            return [*out, Notice("no-terminator", "the stream closed without a finishReason")]
+        ends = {"STOP": "tool_calls" if self._tool_index else "stop", "MAX_TOKENS": "length"}
+        return [*out, End(ends.get(self._finish, self._finish.lower()))]
 
     def _anomaly_notices(self, out: list[Event]) -> None:
-        while self._anomalies < len(self._sse.anomalies):
-            out.append(Notice("sse-" + self._sse.anomalies[self._anomalies]))
-            self._anomalies += 1
+        out += [Notice("sse-" + a) for a in self._sse.anomalies[self._anomalies :]]
+        self._anomalies = len(self._sse.anomalies)
 
     def _line(self, content: bytes, eol: bytes, out: list[Event]) -> None:
-        probe = content
-        if self._first:
-            self._first = False
-            if probe.startswith(b"\xef\xbb\xbf"):
-                probe = probe[3:]
+        probe = content.removeprefix(b"\xef\xbb\xbf") if self._first else content
+        self._first = False
         name = probe.split(b":", 1)[0]
         if probe and not probe.startswith(b":") and name not in _SSE_FIELDS:
             self._raw_line(probe, out)
@@ -432,7 +400,6 @@ class GeminiObserver:
             args = dumps_compact(fc.get("args", {}))
             out.append(ToolCallDelta(self._tool_index, opt_str(fc.get("id")), str(fc.get("name", "")), args))
             self._tool_index += 1
-            self._seen_call = True
         elif isinstance(text, str):
             if text:
                 out.append(ReasoningDelta(text) if part.get("thought") is True else TextDelta(text))
@@ -452,8 +419,3 @@ class GeminiObserver:
         cands, thoughts = num("candidatesTokenCount"), num("thoughtsTokenCount")
         output = None if cands is None else cands + (thoughts or 0)
         self._usage = Usage(num("promptTokenCount"), output, thoughts, num("totalTokenCount"))
-
-    def _end_reason(self, wire: str) -> str:
-        return {"STOP": "tool_calls" if self._seen_call else "stop", "MAX_TOKENS": "length"}.get(
-            wire, wire.lower()
-        )

@@ -5,16 +5,18 @@ request codec and ``DIALECT``. The docs' REST examples still say ``/v1beta``; bo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import groupby
 from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import Caps, Dialect, RequestSpec, Variant, call_arguments, content_text
+from harness.dialects._values import mapping, opt_str
 from harness.dialects._variant import DOCS, Senders, by_name
 from harness.dialects.gemini_interactions._rules import MODEL_STEPS, RULES
 from harness.dialects.gemini_interactions._wire import (
     InteractionsEmitter,
     InteractionsObserver,
-    error_code,
+    error_object,
     interaction_object,
     observe_interaction,
 )
@@ -43,9 +45,7 @@ VARIANTS: dict[str, Variant] = by_name(
             _CAPS | {Caps.REASONING, Caps.MULTI_REASONING, Caps.INTERLEAVED},
             premise=frozenset({Caps.REASONING}),
             model="gemini-3-flash-preview",
-            senders=Senders(
-                ("gemini",), (), 'generation_config.thinking_summaries "auto"', DOCS["gemini-interactions"]
-            ),
+            senders=Senders(("gemini",), (), 'generation_config.thinking_summaries "auto"', DOCS[NAME]),
             forms=("gemini-interactions/thinking-summaries",),
         ),
         Variant(
@@ -56,7 +56,7 @@ VARIANTS: dict[str, Variant] = by_name(
             _CAPS,
             premise=frozenset({Caps.SIGNATURE}),
             model="gemini-3-flash-preview",
-            senders=Senders(("gemini",), (), "", DOCS["gemini-interactions"]),
+            senders=Senders(("gemini",), (), "", DOCS[NAME]),
         ),
     )
 )
@@ -72,15 +72,10 @@ def _model_steps(msg: Message) -> list[dict[str, Any]]:
     """An assistant message as the steps the model returned: every signature on its own thought step."""
     steps: list[dict[str, Any]] = []
     for b in msg.content:
-        if isinstance(b, ReasoningBlock):
-            if b.redacted is not None or not (b.text or b.signature):
-                continue
-            step: dict[str, Any] = {"type": "thought"}
-            if b.signature:
-                step["signature"] = b.signature
-            if b.text:
-                step["summary"] = [{"type": "text", "text": b.text}]
-            steps.append(step)
+        if isinstance(b, ReasoningBlock) and b.redacted is None and (b.text or b.signature):
+            summary = [{"type": "text", "text": b.text}] if b.text else None
+            step = {"type": "thought", "signature": b.signature or None, "summary": summary}
+            steps.append({k: v for k, v in step.items() if v is not None})
         elif isinstance(b, TextBlock) and b.text:
             steps.append({"type": "model_output", "content": [{"type": "text", "text": b.text}]})
         elif isinstance(b, ToolCallBlock):
@@ -92,8 +87,7 @@ def _model_steps(msg: Message) -> list[dict[str, Any]]:
 def _block(step: Mapping[str, Any]) -> Block:
     kind = step.get("type")
     if kind == "thought":
-        sig = step.get("signature")
-        return ReasoningBlock(_text_of(step.get("summary")), signature=sig if isinstance(sig, str) else None)
+        return ReasoningBlock(_text_of(step.get("summary")), signature=opt_str(step.get("signature")))
     if kind == "function_call":
         args = step.get("arguments")
         return ToolCallBlock(str(step.get("id", "")), str(step.get("name", "")), dumps_compact(args or {}))
@@ -103,9 +97,7 @@ def _block(step: Mapping[str, Any]) -> Block:
 def _result(step: Mapping[str, Any]) -> Message:
     result = step.get("result")
     content = result if isinstance(result, str) else dumps_compact(result)
-    return Message(
-        "tool", (ToolResultBlock(str(step.get("call_id", "")), content, str(step.get("name") or "")),)
-    )
+    return Message.tool(str(step.get("call_id", "")), content, str(step.get("name") or ""))
 
 
 class InteractionsDialect(Dialect):
@@ -119,15 +111,13 @@ class InteractionsDialect(Dialect):
     rules = RULES
 
     def read_error(self, obj: Any) -> StreamError | None:
-        err = obj.get("error") if isinstance(obj, Mapping) else None
+        err = mapping(obj).get("error")
         if not isinstance(err, Mapping):
             return None
         code = err.get("code")
         return StreamError(str(err.get("message", "")), str(code) if code is not None else None)
 
-    def error_object(self, status: int, message: str, code: str | None) -> Any:
-        """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``."""
-        return {"error": {"code": error_code(status) if code is None else code, "message": message}}
+    error_object = staticmethod(error_object)
 
     # A stateless request, ``store: false``, replays the conversation as ``input`` steps, google-genai
     # 3.6.1 ``InteractionsInput``, a list of ``Step``: ``user_input``, then the model's own steps as it
@@ -157,8 +147,7 @@ class InteractionsDialect(Dialect):
         body: dict[str, Any] = {"model": model, "input": steps, "stream": stream, "store": False}
         if system:
             body["system_instruction"] = "\n".join(system)
-        summaries = options.pop("thinking_summaries", "auto")
-        body["generation_config"] = {"thinking_summaries": summaries}
+        body["generation_config"] = {"thinking_summaries": options.pop("thinking_summaries", "auto")}
         # google-genai 3.6.1 posts to /v1/interactions (its api_version default): the SDK's path wins
         return RequestSpec("/v1/interactions", body | options, {"content-type": "application/json"})
 
@@ -173,21 +162,15 @@ class InteractionsDialect(Dialect):
         items = [s for s in given if isinstance(s, Mapping)] if isinstance(given, list) else []
         if items and all(s.get("type") in _CONTENT for s in items):  # a list of contents: one user turn
             return [*out, Message.user(_text_of(items))]
-        model: list[Block] = []
-        for step in items:
-            kind = step.get("type")
-            if kind in MODEL_STEPS:
-                model.append(_block(step))
+        for model, run in groupby(items, key=lambda step: step.get("type") in MODEL_STEPS):
+            if model:  # the model's steps: one assistant turn
+                out.append(Message("assistant", tuple(map(_block, run))))
                 continue
-            if model:
-                out.append(Message("assistant", tuple(model)))
-                model = []
-            if kind == "function_result":
-                out.append(_result(step))
-            elif kind == "user_input":
-                out.append(Message.user(_text_of(step.get("content"))))
-        if model:
-            out.append(Message("assistant", tuple(model)))
+            for step in run:
+                if step.get("type") == "function_result":
+                    out.append(_result(step))
+                elif step.get("type") == "user_input":
+                    out.append(Message.user(_text_of(step.get("content"))))
         return out
 
 

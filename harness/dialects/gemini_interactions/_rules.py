@@ -7,55 +7,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from harness._json import dumps_compact
 from harness.dialects._base import LENIENT, Difference, LenientRules, ProviderRules, Rejection
-from harness.dialects.gemini_interactions._wire import error_code
+from harness.dialects._values import mapping
+from harness.dialects.gemini_interactions._wire import error_object
 from harness.events import Message, ReasoningBlock, ReasoningDelta, Turn
 
-__all__ = ["MODEL_STEPS", "RULES", "summaries_on"]
+__all__ = ["MODEL_STEPS", "RULES"]
 
 NAME = "gemini-interactions"
 MODEL_STEPS = frozenset({"thought", "model_output", "function_call"})
 """The step types the model produces (what a stateless client replays as the model's turn)."""
+_NOTHING = Message("assistant", ())
 
 
-def summaries_on(request: Mapping[str, Any], model: str = "") -> bool:
-    """``generation_config.thinking_summaries: "auto"`` asks for thought summaries; absent or ``none``:
-    thought steps carry only their signature (docs: "By default, only the final output is returned")."""
-    cfg = request.get("generation_config")
-    return isinstance(cfg, Mapping) and cfg.get("thinking_summaries") == "auto"
-
-
-# The error body is the SDK's ``CreateInteractionClientErrorData``:
-# ``{"error": {"code": <str>, "message": ...}}``. Its ``code`` is a string: Google's numeric ``code`` of
-# generateContent fails the SDK's validation. A missing signature is 400 INVALID_ARGUMENT.
-def error_body(status: int, message: str) -> bytes:
-    return dumps_compact({"error": {"code": error_code(status), "message": message}}).encode()
+def _reject(rule: str, message: str, difference: Difference) -> Rejection:
+    """A 400 INVALID_ARGUMENT, its body the SDK's ``CreateInteractionClientErrorData`` (``error_object``)."""
+    body = dumps_compact(error_object(400, message)).encode()
+    return Rejection(400, body, f"{NAME}/{rule}", (difference,))
 
 
 def model_runs(steps: Sequence[Any]) -> list[list[tuple[int, Mapping[str, Any]]]]:
     """The replayed model turns of an ``input``: maximal runs of model steps, with their positions."""
-    runs: list[list[tuple[int, Mapping[str, Any]]]] = []
-    open_run = False
-    for n, step in enumerate(steps):
-        if isinstance(step, Mapping) and step.get("type") in MODEL_STEPS:
-            if not open_run:
-                runs.append([])
-                open_run = True
-            runs[-1].append((n, step))
-        else:
-            open_run = False
-    return runs
-
-
-def _current_turn_start(steps: Sequence[Any]) -> int:
-    for n in range(len(steps) - 1, -1, -1):
-        step = steps[n]
-        if isinstance(step, Mapping) and step.get("type") == "user_input":
-            return n
-    return 0
+    runs = groupby(enumerate(steps), key=lambda step: mapping(step[1]).get("type") in MODEL_STEPS)
+    return [list(run) for model, run in runs if model]
 
 
 @dataclass(slots=True)
@@ -74,27 +52,21 @@ class _Interactions(ProviderRules):
     dialect: str = "gemini-interactions"
 
     def shape(self, request: Mapping[str, Any], turn: Turn) -> Turn:
-        if summaries_on(request):
+        """``generation_config.thinking_summaries: "auto"`` asks for thought summaries; absent or ``none``:
+        thought steps carry only their signature (docs: "By default, only the final output is returned")."""
+        if mapping(request.get("generation_config")).get("thinking_summaries") == "auto":
             return turn
         return tuple(ev for ev in turn if not isinstance(ev, ReasoningDelta))
 
     def validate(self, request: Mapping[str, Any], emitted: Sequence[Message]) -> Rejection | None:
-        steps = request.get("input")
-        if (
-            request.get("previous_interaction_id")
-            or not isinstance(steps, Sequence)
-            or isinstance(steps, str)
-        ):
+        steps, stateful = request.get("input"), request.get("previous_interaction_id")
+        if stateful or not isinstance(steps, Sequence) or isinstance(steps, str):
             return None  # server-side state: the history is Google's own
-        current = _current_turn_start(steps)
-        for run, message in zip(model_runs(steps), emitted, strict=False):
-            rejection = self._run(run, message, current)
+        current = max((n for n, s in enumerate(steps) if mapping(s).get("type") == "user_input"), default=0)
+        for k, run in enumerate(model_runs(steps)):  # history this upstream did not produce: no signatures
+            rejection = self._run(run, emitted[k] if k < len(emitted) else _NOTHING, current)
             if rejection is not None:
                 return rejection
-        for run in model_runs(steps)[len(emitted) :]:  # history this upstream did not produce
-            for n, step in run:
-                if step.get("type") == "thought" and not _signature(step):
-                    return _missing(n, None)
         return None
 
     def _run(
@@ -103,44 +75,28 @@ class _Interactions(ProviderRules):
         given = [b.signature for b in message.content if isinstance(b, ReasoningBlock) and b.signature]
         thoughts = [(n, s) for n, s in run if s.get("type") == "thought"]
         for k, (n, step) in enumerate(thoughts):
-            sig = _signature(step)
+            sig, field = step.get("signature"), f"input[{n}].signature"
             expected = given[k] if k < len(given) else None
-            if sig is None:
-                return _missing(n, expected)
+            if not isinstance(sig, str) or not sig:
+                text = (
+                    f"Thought step at input[{n}] is missing its signature. Thought steps must be passed back "
+                    "with the signature they were returned with. Please refer to "
+                    "https://ai.google.dev/gemini-api/docs/interactions/thinking for more details."
+                )
+                return _reject("missing-signature", text, (field, None, expected))
             if expected is not None and sig != expected:
-                field = f"input[{n}].signature"
-                return Rejection(400, error_body(400, "Corrupted thought signature."),
-                                 f"{NAME}/signature-altered", ((field, sig, expected),))  # fmt: skip
+                return _reject("signature-altered", "Corrupted thought signature.", (field, sig, expected))
         calls = [n for n, s in run if s.get("type") == "function_call" and n >= current]
         if calls and len(thoughts) < len(given):
             n = calls[0]
-            diff: Difference = (
-                f"input[{n - 1}]",
-                None,
-                {"type": "thought", "signature": given[len(thoughts)]},
-            )
-            message_text = (
+            dropped = {"type": "thought", "signature": given[len(thoughts)]}
+            text = (
                 f"Function call at input[{n}] is missing the thought step that preceded it: replay every "
                 "step of the model's turn, thought steps with their signature. Please refer to "
                 "https://ai.google.dev/gemini-api/docs/interactions/thinking for more details."
             )
-            return Rejection(400, error_body(400, message_text), f"{NAME}/thought-step-dropped", (diff,))
+            return _reject("thought-step-dropped", text, (f"input[{n - 1}]", None, dropped))
         return None
-
-
-def _signature(step: Mapping[str, Any]) -> str | None:
-    sig = step.get("signature")
-    return sig if isinstance(sig, str) and sig else None
-
-
-def _missing(n: int, expected: str | None) -> Rejection:
-    message = (
-        f"Thought step at input[{n}] is missing its signature. Thought steps must be passed back with "
-        "the signature they were returned with. Please refer to "
-        "https://ai.google.dev/gemini-api/docs/interactions/thinking for more details."
-    )
-    diff: Difference = (f"input[{n}].signature", None, expected)
-    return Rejection(400, error_body(400, message), f"{NAME}/missing-signature", (diff,))
 
 
 RULES: dict[str, ProviderRules] = {LENIENT: LenientRules("gemini-interactions"), NAME: _Interactions()}

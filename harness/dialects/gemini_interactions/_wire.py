@@ -27,13 +27,11 @@ from harness.events import (
 )
 
 __all__ = [
-    "DELTA_TYPES",
     "InteractionsEmitter",
     "InteractionsObserver",
-    "error_code",
+    "error_object",
     "interaction_object",
     "observe_interaction",
-    "usage_json",
 ]
 
 DELTA_TYPES: dict[str, frozenset[str]] = {
@@ -55,6 +53,12 @@ def error_code(status: int | None) -> str:
     return _CODES.get(status or 500, "internal" if (status or 500) >= 500 else "invalid_argument")
 
 
+def error_object(status: int | None, message: str, code: str | None = None) -> dict[str, Any]:
+    """google-genai ``CreateInteractionClientErrorData``: ``{"error": {"code": <str>, "message"}}``. Its
+    ``code`` is a string: Google's numeric ``code`` of generateContent fails the SDK's validation."""
+    return {"error": {"code": error_code(status) if code is None else code, "message": message}}
+
+
 def usage_json(u: Usage) -> dict[str, Any]:
     """Google's counts (:func:`google_counts`): ``total_output_tokens`` leaves reasoning out, ``total_tokens``
     is always there (input + output + thought, as google-genai's own test fixtures add them)."""
@@ -62,19 +66,6 @@ def usage_json(u: Usage) -> dict[str, Any]:
     fields = {"total_input_tokens": u.input_tokens, "total_output_tokens": output,
               "total_thought_tokens": u.reasoning_tokens, "total_tokens": total}  # fmt: skip
     return {k: v for k, v in fields.items() if v is not None}
-
-
-def usage_event(raw: Any) -> Usage | None:
-    if not isinstance(raw, Mapping):
-        return None
-
-    def num(key: str) -> int | None:
-        v = raw.get(key)
-        return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
-
-    out, thought = num("total_output_tokens"), num("total_thought_tokens")
-    output = None if out is None else out + (thought or 0)
-    return Usage(num("total_input_tokens"), output, thought, num("total_tokens"))
 
 
 class InteractionsEmitter(EmitterLoop):
@@ -155,8 +146,8 @@ class InteractionsEmitter(EmitterLoop):
             return []
         if isinstance(ev, StreamError):
             self.ended = True
-            err = {"code": ev.code or error_code(ev.status), "message": ev.message}
-            return [*self._stop(), self._frame({"error": err}, "error", "error")]
+            err = error_object(ev.status, ev.message, ev.code or None)
+            return [*self._stop(), self._frame(err, "error", "error")]
         if isinstance(ev, End):
             return self._end(ev)
         return []  # redacted reasoning: not on this wire (not in its caps)
@@ -184,14 +175,8 @@ def _interaction(
     """A finished Interaction: its ``status`` from how the turn ended, its steps, its ``usage``."""
     status = "requires_action" if called or reason == "tool_calls" else "completed"
     status = "incomplete" if reason == "length" else status
-    head: dict[str, Any] = {
-        "id": id,
-        "status": status,
-        "object": "interaction",
-        "model": model,
-        "steps": steps,
-    }
-    head["usage"] = usage_json(usage) if usage is not None else None
+    head: dict[str, Any] = {"id": id, "status": status, "object": "interaction", "model": model}
+    head |= {"steps": steps, "usage": usage_json(usage) if usage is not None else None}
     return {k: v for k, v in head.items() if v is not None}
 
 
@@ -203,18 +188,24 @@ _STEP_PARTS: dict[str, tuple[str, type[ReasoningDelta | TextDelta]]] = {
 _STATUS_END = {"completed": "stop", "requires_action": "tool_calls", "incomplete": "length"}
 
 
+def _count(usage: Mapping[str, Any], key: str) -> int | None:
+    v = usage.get(key)
+    return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+
 def _end_event(interaction: Any, out: list[Event]) -> None:
-    if not isinstance(interaction, Mapping):
-        out.append(End())
-        return
-    usage = usage_event(interaction.get("usage"))
-    if usage is not None:
-        out.append(usage)
-    status = str(interaction.get("status") or "completed")
+    """The Interaction's ``usage`` (:func:`usage_json` read back) and how it ended (no Interaction: stop)."""
+    head = mapping(interaction)
+    usage = head.get("usage")
+    if isinstance(usage, Mapping):
+        output, thought = _count(usage, "total_output_tokens"), _count(usage, "total_thought_tokens")
+        output = None if output is None else output + (thought or 0)
+        out.append(Usage(_count(usage, "total_input_tokens"), output, thought, _count(usage, "total_tokens")))
+    status = str(head.get("status") or "completed")
     if status in ("failed", "cancelled"):
         out.append(StreamError(f"interaction {status}", code=status))
-        return
-    out.append(End(_STATUS_END.get(status, status)))
+    else:
+        out.append(End(_STATUS_END.get(status, status)))
 
 
 class InteractionsObserver(TypedSSEObserver):
@@ -256,10 +247,9 @@ class InteractionsObserver(TypedSSEObserver):
                 return
             self._delta(index, delta, out)
         elif kind == "step.stop":
+            if isinstance(index, int) and self._steps.pop(index, None) is None:
+                out.append(Notice("unknown-block", f"step.stop for step {index}"))
             if isinstance(index, int):
-                if index not in self._steps:
-                    out.append(Notice("unknown-block", f"step.stop for step {index}"))
-                self._steps.pop(index, None)
                 self._stopped.add(index)
         elif kind == "interaction.completed":
             self._done = True
@@ -341,26 +331,23 @@ def interaction_object(
     usage: Usage | None = None
     reason = "stop"
     for ev in events:
-        last = steps[-1] if steps else None
-        if isinstance(ev, ReasoningDelta) and ev.text:
-            if last is None or last["type"] != "thought" or "signature" in last:
-                steps.append({"type": "thought", "summary": [{"type": "text", "text": ""}]})
-            steps[-1]["summary"][0]["text"] += ev.text
+        last = steps[-1] if steps else {}
+        if isinstance(ev, ReasoningDelta | TextDelta) and ev.text:
+            kind = "thought" if isinstance(ev, ReasoningDelta) else "model_output"
+            key = _STEP_PARTS[kind][0]
+            if last.get("type") != kind or "signature" in last:
+                steps.append({"type": kind, key: [{"type": "text", "text": ""}]})
+            steps[-1][key][0]["text"] += ev.text
         elif isinstance(ev, ReasoningSignature):
-            if last is None or last["type"] != "thought" or "signature" in last:
+            if last.get("type") != "thought" or "signature" in last:
                 steps.append({"type": "thought"})
             steps[-1]["signature"] = ev.value
-        elif isinstance(ev, TextDelta) and ev.text:
-            if last is None or last["type"] != "model_output":
-                steps.append({"type": "model_output", "content": [{"type": "text", "text": ""}]})
-            steps[-1]["content"][0]["text"] += ev.text
         elif isinstance(ev, ToolCallDelta):
             if ev.index not in calls:
                 calls[ev.index] = {"type": "function_call", "id": ev.id or f"call_mock_{ev.index}",
                                    "name": ev.name or "", "arguments": {}}  # fmt: skip
                 steps.append(calls[ev.index])
-                args[ev.index] = ""
-            args[ev.index] += ev.arguments
+            args[ev.index] = args.get(ev.index, "") + ev.arguments
         elif isinstance(ev, Usage):
             usage = ev
         elif isinstance(ev, End):
