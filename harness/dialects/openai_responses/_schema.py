@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.dialects._fields import Field
+from harness.dialects._values import value_at
 
 __all__ = [
     "DONE_AGREES",
@@ -150,11 +151,5 @@ required by 3.63 but absent from the recorded API's usage, so it is not demanded
 
 def missing_usage(usage: Any) -> list[str]:
     """The dotted names of :data:`USAGE_FIELDS` that ``usage`` lacks or holds as a non-integer."""
-    missing = []
-    for path in USAGE_FIELDS:
-        value: Any = usage
-        for key in path:
-            value = value.get(key) if isinstance(value, Mapping) else None
-        if not isinstance(value, int) or isinstance(value, bool):
-            missing.append(".".join(path))
-    return missing
+    values = {path: value_at(usage, *path) for path in USAGE_FIELDS}
+    return [".".join(p) for p, v in values.items() if not isinstance(v, int) or isinstance(v, bool)]
